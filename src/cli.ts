@@ -1,0 +1,171 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CancelledError, EXIT, UsageError } from './core/errors.js';
+import { redact } from './core/secrets.js';
+import type { Command, CommandContext } from './commands/types.js';
+
+declare const __CLOUDGATE_VERSION__: string;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const s = { type: 'string' } as const;
+const b = { type: 'boolean' } as const;
+const many = { type: 'string', multiple: true } as const;
+
+const NETWORK: Options = {
+  'ca-file': s,
+  insecure: b,
+  'allow-http': b,
+  timeout: s,
+  verbose: b,
+  config: s,
+};
+
+interface CommandSpec {
+  summary: string;
+  usage: string;
+  options: Options;
+  load: () => Promise<{ run: Command }>;
+}
+
+// Each command is its own lazily loaded chunk: `--version` and `--help` load none of them.
+const COMMANDS: Record<string, CommandSpec> = {
+  setup: {
+    summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
+    usage: `cloudgate setup [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--plain]
+                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply]`,
+    options: {
+      inventory: s, answers: s, yes: b, 'dry-run': b, plain: b,
+      'secret-manifest': s, namespace: many, 'fix-order': b, apply: b,
+    },
+    load: () => import('./commands/setup.js'),
+  },
+  doctor: {
+    summary: 'Run live checks: inventory, certificates, sign-in chain, OIDC discovery, TLS, cluster',
+    usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
+                 [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
+                 [--list-checks] [--certificate FILE --key FILE --domain D]
+                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]`,
+    options: {
+      ...NETWORK,
+      inventory: s, only: s, json: b, strict: b, 'list-checks': b,
+      certificate: many, key: s, domain: s,
+      'issuer-url': s, 'token-file': s, audience: s,
+      endpoint: many, context: s, project: s,
+    },
+    load: () => import('./commands/doctor.js'),
+  },
+  regenerate: {
+    summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
+    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]`,
+    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many },
+    load: () => import('./commands/regenerate.js'),
+  },
+  oidc: {
+    summary: 'Print or write what keyless DNS credentials (clusteroidc) need the operator to create',
+    usage: `cloudgate oidc [--issuer-url URL] [--account ID] [--role-name NAME] [--out DIR] [--inventory PATH]
+               [--partition P] [--audience A] [--thumbprint HEX] [--json]`,
+    options: {
+      ...NETWORK,
+      'issuer-url': s, account: s, 'role-name': s, out: s, inventory: s,
+      partition: s, audience: s, thumbprint: s, json: b, 'jwks-file': s,
+    },
+    load: () => import('./commands/oidc.js'),
+  },
+  token: {
+    summary: 'Run the sign-in chain and print only the project-scoped token',
+    usage: `cloudgate token [--project P] [--format value|env|json] [--config FILE] [--ca-file PEM]`,
+    options: { ...NETWORK, project: s, format: s },
+    load: () => import('./commands/token.js'),
+  },
+  schema: {
+    summary: 'Print the JSON Schema of the inventory variables (for editors)',
+    usage: 'cloudgate schema',
+    options: {},
+    load: () => import('./commands/schema.js'),
+  },
+};
+
+function version(): string {
+  return typeof __CLOUDGATE_VERSION__ === 'string' ? __CLOUDGATE_VERSION__ : '0.0.0-dev';
+}
+
+function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `cloudgate ${version()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
+
+Usage: cloudgate <command> [options]
+
+Commands:
+${rows.join('\n')}
+
+Options:
+  -h, --help     Show help (also: cloudgate <command> --help)
+  -v, --version  Show the version
+
+Exit codes: 0 success, 1 doctor found failures, 2 usage or input error (nothing written), 130 cancelled.
+`;
+}
+
+export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !ci;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    process.stdout.write(mainHelp());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '-v' || name === '--version') {
+    process.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const spec = COMMANDS[name];
+  if (!spec) {
+    return fail(new UsageError(`Unknown command "${name}".`, `Run "cloudgate --help" for the list of commands.`));
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${spec.summary}\n\nUsage: ${spec.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    const parsed = parseArgs({ args: rest, options: spec.options, allowPositionals: true, strict: true });
+    const ctx: CommandContext = {
+      flags: parsed.values as CommandContext['flags'],
+      positionals: parsed.positionals,
+      interactive: isInteractive(),
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+      cwd: process.cwd(),
+    };
+    const { run } = await spec.load();
+    return await run(ctx);
+  } catch (error) {
+    return fail(error, spec.usage);
+  }
+}
+
+function fail(error: unknown, usage?: string): number {
+  if (error instanceof CancelledError) {
+    process.stderr.write(`${error.message}\n`);
+    return EXIT.cancelled;
+  }
+  if (error instanceof UsageError || isParseArgsError(error)) {
+    const e = error as Error & { advice?: string };
+    process.stderr.write(redact(`error: ${e.message}\n`));
+    if (e.advice) process.stderr.write(redact(`  ${e.advice}\n`));
+    else if (usage) process.stderr.write(`usage: ${usage}\n`);
+    return EXIT.usage;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(redact(`cloudgate: unexpected error: ${message}\n`));
+  if (process.env.CLOUDGATE_DEBUG && error instanceof Error) process.stderr.write(redact(`${error.stack}\n`));
+  return EXIT.findings;
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

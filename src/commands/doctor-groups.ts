@@ -1,0 +1,11 @@
+import type { CheckProvider } from '../core/doctor/input.js';
+
+/**
+ * The doctor's areas. Each entry names the groups its checks belong to and loads lazily, so
+ * `--only inventory` never loads the HTTP client. A new area is one new entry here.
+ */
+export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks: CheckProvider }> }[] = [
+  { groups: ['inventory'], load: () => import('../core/inventory-checks.js') },
+];
+
+export const GROUPS = [...new Set(PROVIDERS.flatMap((p) => p.groups))];

@@ -1,0 +1,21 @@
+/** Exit codes of the command-line contract (DESIGN.md). */
+export const EXIT = { ok: 0, findings: 1, usage: 2, cancelled: 130 } as const;
+
+/** Bad usage or bad input: exit 2, nothing written. `advice` says what to do instead. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly advice?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The user cancelled (Ctrl+C, Esc at the first question, "no" at a confirmation): exit 130. */
+export class CancelledError extends Error {
+  constructor(message = 'Cancelled.') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}

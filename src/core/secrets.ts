@@ -1,0 +1,45 @@
+/**
+ * One registry of secret values for the whole process. Every path that prints (reports, JSON,
+ * logs on stderr, error messages) passes its text through `redact`, so a secret registered once
+ * can never be echoed, wherever it ends up.
+ */
+const MASK = '[redacted]';
+const MIN_LENGTH = 4;
+const known = new Set<string>();
+
+export function registerSecret(value: unknown): void {
+  if (typeof value !== 'string') return;
+  const trimmed = value.trim();
+  if (trimmed.length < MIN_LENGTH) return;
+  known.add(trimmed);
+  // A PEM private key may be echoed line by line or base64-encoded in a manifest.
+  for (const line of trimmed.split(/\r?\n/)) {
+    if (line.length >= 16 && !line.startsWith('-----')) known.add(line.trim());
+  }
+  known.add(Buffer.from(trimmed).toString('base64'));
+  known.add(encodeURIComponent(trimmed));
+}
+
+export function redact(text: string): string {
+  if (known.size === 0 || !text) return text;
+  let out = text;
+  // Longest first so a secret that contains another is masked whole.
+  for (const secret of [...known].sort((a, b) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  }
+  return out;
+}
+
+/** Deep-redacts a JSON-able value (used for `--json` and `details`). */
+export function redactValue<T>(value: T): T {
+  return JSON.parse(redact(JSON.stringify(value))) as T;
+}
+
+/** Masks a value for display in a diff or review: keeps nothing of the secret but its presence. */
+export function mask(value: string): string {
+  return value ? '********' : '';
+}
+
+export function clearSecretsForTests(): void {
+  known.clear();
+}

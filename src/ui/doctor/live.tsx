@@ -1,0 +1,98 @@
+import { Box, Static, Text, render } from 'ink';
+import { useEffect, useState } from 'react';
+import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
+import type { Check, CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
+import { redact } from '../../core/secrets.js';
+import { groupBy, groupStatus, groupTitle } from '../../report/text.js';
+
+const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
+const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+interface Props {
+  checks: Check[];
+  options: RunOptions;
+  verbose: boolean;
+  onDone(report: DoctorReport): void;
+}
+
+/** Finished checks settle into <Static> lines; running ones spin below them. */
+export function DoctorLive({ checks, options, verbose, onDone }: Props) {
+  const [finished, setFinished] = useState<CheckOutcome[]>([]);
+  const [running, setRunning] = useState<Check[]>([]);
+  const [report, setReport] = useState<DoctorReport>();
+  const [frame, setFrame] = useState(0);
+
+  useEffect(() => {
+    const timer = setInterval(() => setFrame((f) => (f + 1) % FRAMES.length), 80);
+    runChecks(checks, {
+      ...options,
+      onStart: (c) => setRunning((r) => [...r, c]),
+      onFinish: (o) => {
+        setRunning((r) => r.filter((c) => c.id !== o.id));
+        setFinished((f) => [...f, o]);
+      },
+    }).then((r) => {
+      clearInterval(timer);
+      setReport(r);
+      onDone(r);
+    });
+    return () => clearInterval(timer);
+  }, []);
+
+  return (
+    <Box flexDirection="column">
+      <Static items={finished}>
+        {(o) => (
+          <Box key={o.id} flexDirection="column">
+            <Text>
+              <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {o.title}: {redact(o.message)}{' '}
+              <Text dimColor>({o.durationMs} ms)</Text>
+            </Text>
+            {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
+              <Text>  → {redact(o.advice)}</Text>
+            ) : null}
+          </Box>
+        )}
+      </Static>
+      {running.map((c) => (
+        <Text key={c.id}>
+          <Text color="cyan">{FRAMES[frame]}</Text> {c.title}…
+        </Text>
+      ))}
+      {report ? <Summary report={report} /> : null}
+    </Box>
+  );
+}
+
+function Summary({ report }: { report: DoctorReport }) {
+  const groups = [...groupBy(report.checks)];
+  const failing = groups.filter(([, c]) => ['fail', 'warn'].includes(groupStatus(c))).length;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {groups.map(([group, checks]) => {
+        const status = groupStatus(checks);
+        return (
+          <Text key={group}>
+            <Text color={COLOR[status]}>[{MARK[status]}]</Text> {groupTitle(group)}
+          </Text>
+        );
+      })}
+      <Text>{failing === 0 ? '• No issues found.' : `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`}</Text>
+    </Box>
+  );
+}
+
+export function runLiveDoctor(checks: Check[], options: RunOptions, view: { verbose: boolean }): Promise<DoctorReport> {
+  return new Promise((resolve) => {
+    let result: DoctorReport | undefined;
+    const app = render(
+      <DoctorLive checks={checks} options={options} verbose={view.verbose} onDone={(r) => {
+        result = r;
+        setTimeout(() => app.unmount(), 0);
+      }} />,
+      { exitOnCtrlC: true },
+    );
+    app.waitUntilExit().then(() => resolve(result!));
+  });
+}
