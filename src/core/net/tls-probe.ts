@@ -1,0 +1,164 @@
+/**
+ * One TLS handshake against host:port, reporting what the server presents rather than failing on it:
+ * the chain exactly as served (order included), whether it is trusted (and by which CA store), and
+ * whether it names the host. Node's own `getPeerCertificate(true)` re-sorts the chain by issuer, so
+ * the served order is read from the handshake bytes (see served-chain.ts).
+ */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect as netConnect, isIP } from 'node:net';
+import { connect as tlsConnect, rootCertificates, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { HandshakeTap } from './served-chain.js';
+
+export interface TlsProbeOptions {
+  host: string;
+  port: number;
+  /** SNI name; defaults to the host unless the host is an IP address. */
+  servername?: string;
+  /** PEM file of extra CAs to trust, in addition to the system store. */
+  caFile?: string;
+  /** Skip trust evaluation; the chain is still read and reported. */
+  insecure?: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface TlsProbeResult {
+  /** Certificates as served, leaf first. */
+  chain: X509Certificate[];
+  /** False when `chain` could not be read from the handshake and was rebuilt by issuer order instead. */
+  chainAsServed: boolean;
+  /** Chain verified against the trust store and the leaf names the host (Node's definition). */
+  authorized: boolean;
+  /** OpenSSL's or Node's code when not authorized, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`. */
+  authorizationError?: string;
+  /** Chain verified against the trust store, regardless of the host name. */
+  chainTrusted: boolean;
+  /** The leaf certificate covers the host (DNS name or IP address). */
+  hostMatches: boolean;
+  /** The trust store used: the CA file, or "system". */
+  trustStore: string;
+  protocol?: string;
+  cipher?: string;
+}
+
+export class TlsProbeError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'timeout' | 'refused' | 'dns' | 'handshake' | 'aborted' | 'ca-file',
+  ) {
+    super(message);
+    this.name = 'TlsProbeError';
+  }
+}
+
+export function readCaFile(caFile: string): string {
+  try {
+    return readFileSync(caFile, 'utf8');
+  } catch (error) {
+    throw new TlsProbeError(`Cannot read the CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? error}.`, 'ca-file');
+  }
+}
+
+export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
+  const { host, port, timeoutMs, signal } = options;
+  const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
+  const servername = options.servername ?? (isIP(host) ? undefined : host);
+  const where = `${host}:${port}`;
+
+  return new Promise<TlsProbeResult>((resolve, reject) => {
+    if (signal?.aborted) return reject(new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'));
+    const raw = netConnect({ host, port });
+    const tap = new HandshakeTap(raw);
+    let socket: TLSSocket | undefined;
+    let settled = false;
+    let stage = 'connecting';
+
+    const finish = (error?: Error, result?: TlsProbeResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket?.destroy();
+      raw.destroy();
+      if (error) reject(error);
+      else resolve(result!);
+    };
+    const onAbort = () => finish(new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      const what = stage === 'connecting' ? 'did not accept a connection' : 'accepted the connection but did not complete the TLS handshake';
+      finish(new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout'));
+    }, timeoutMs);
+
+    raw.once('connect', () => (stage = 'handshake'));
+    raw.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
+
+    socket = tlsConnect({
+      socket: tap.stream,
+      host,
+      servername,
+      ca,
+      rejectUnauthorized: false,
+      // Node only checks the name after a trusted chain; the probe checks it itself, always.
+      checkServerIdentity: () => undefined,
+      ALPNProtocols: ['h2', 'http/1.1'],
+    });
+    socket.on('keylog', (line: Buffer) => tap.addKeyLogLine(line.toString('latin1')));
+    socket.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
+    socket.once('secureConnect', () => {
+      const s = socket!;
+      const cipher = s.getCipher();
+      const fromHandshake = tap.servedChain(cipher?.standardName ?? cipher?.name);
+      const chain = fromHandshake ?? rebuiltChain(s);
+      const leaf = chain[0];
+      const hostMatches = leaf ? covers(leaf, host) : false;
+      const chainError = s.authorizationError ? String(s.authorizationError) : undefined;
+      const chainTrusted = !options.insecure && chainError === undefined && s.authorized;
+      const authorized = chainTrusted && hostMatches;
+      finish(undefined, {
+        chain,
+        chainAsServed: fromHandshake !== undefined,
+        authorized,
+        authorizationError: options.insecure
+          ? undefined
+          : (chainError ?? (hostMatches ? undefined : 'ERR_TLS_CERT_ALTNAME_INVALID')),
+        chainTrusted,
+        hostMatches,
+        trustStore: options.caFile ?? 'system',
+        protocol: s.getProtocol() ?? undefined,
+        cipher: cipher?.standardName ?? cipher?.name,
+      });
+    });
+  });
+}
+
+function covers(leaf: X509Certificate, host: string): boolean {
+  return isIP(host) ? leaf.checkIP(host) !== undefined : leaf.checkHost(host) !== undefined;
+}
+
+function rebuiltChain(socket: TLSSocket): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  const seen = new Set<string>();
+  let cert: PeerCertificate | undefined = socket.getPeerCertificate(true);
+  while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    out.push(new X509Certificate(cert.raw));
+    cert = (cert as { issuerCertificate?: PeerCertificate }).issuerCertificate;
+  }
+  return out;
+}
+
+function networkError(where: string, error: NodeJS.ErrnoException): TlsProbeError {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return new TlsProbeError(`${where} refused the connection (nothing listens on that port).`, 'refused');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new TlsProbeError(`The host name of ${where} does not resolve (${error.code}).`, 'dns');
+    case 'ECONNRESET':
+      return new TlsProbeError(`${where} closed the connection during the TLS handshake (is it a TLS port?).`, 'handshake');
+    default:
+      return new TlsProbeError(`TLS handshake with ${where} failed: ${error.code ?? ''} ${error.message}`.trim(), 'handshake');
+  }
+}
