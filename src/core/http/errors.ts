@@ -1,0 +1,115 @@
+/** Why a request failed, in the words an operator needs: what, why, and what to do. */
+export type HttpErrorKind =
+  | 'timeout'
+  | 'refused'
+  | 'dns'
+  | 'tls-unknown-ca'
+  | 'tls-expired'
+  | 'tls-hostname'
+  | 'tls-other'
+  | 'redirect'
+  | 'too-large'
+  | 'insecure-http'
+  | 'not-json'
+  | 'html'
+  | 'network';
+
+export class HttpError extends Error {
+  constructor(
+    readonly kind: HttpErrorKind,
+    readonly url: string,
+    message: string,
+    readonly advice: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const UNKNOWN_CA_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);
+
+const CA_ADVICE =
+  'Pass the CA that signed this server certificate with --ca-file PEM (or OS_CACERT / NODE_EXTRA_CA_CERTS); ' +
+  'use --insecure only to diagnose, never to trust the result.';
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function messagesOf(error: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (e instanceof Error && e.message) parts.push(e.message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}
+
+/** Turns a transport error (undici, node:net, node:tls) into an HttpError with plain advice. */
+export function classifyError(error: unknown, url: string, timeoutMs: number, timedOut: boolean): HttpError {
+  if (error instanceof HttpError) return error;
+  const codes = codesOf(error);
+  const has = (...c: string[]) => codes.some((code) => c.includes(code));
+  const host = safeHost(url);
+  if (timedOut || has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
+    return new HttpError(
+      'timeout',
+      url,
+      `No answer from ${host} within ${timeoutMs / 1000} s.`,
+      'Check that the address is right and reachable from here (firewall, proxy: HTTPS_PROXY/NO_PROXY), or raise --timeout.',
+    );
+  }
+  if (has('ECONNREFUSED')) {
+    return new HttpError('refused', url, `Connection refused by ${host}: nothing listens on that port.`, 'Check the URL and port, and that the service is running.');
+  }
+  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL')) {
+    return new HttpError('dns', url, `The host name ${host} does not resolve (DNS).`, 'Check the host name for typos and that this machine uses the right DNS servers.');
+  }
+  if (has('CERT_HAS_EXPIRED')) {
+    return new HttpError('tls-expired', url, `The TLS certificate of ${host} has expired.`, 'Renew the server certificate (cert-manager: check the Certificate resource and its issuer).');
+  }
+  if (has('CERT_NOT_YET_VALID')) {
+    return new HttpError('tls-expired', url, `The TLS certificate of ${host} is not valid yet.`, 'Check the clock of this machine and of the issuer.');
+  }
+  if (has('ERR_TLS_CERT_ALTNAME_INVALID')) {
+    return new HttpError(
+      'tls-hostname',
+      url,
+      `The TLS certificate of ${host} does not cover that host name: ${messagesOf(error).replace(/^.*?(Host|IP)/, '$1')}`,
+      'Use the host name the certificate was issued for, or reissue the certificate with this name in its subject alternative names.',
+    );
+  }
+  if (has(...UNKNOWN_CA_CODES)) {
+    return new HttpError('tls-unknown-ca', url, `The TLS certificate of ${host} is signed by an unknown certificate authority.`, CA_ADVICE);
+  }
+  if (codes.some((c) => c.startsWith('ERR_SSL') || c.startsWith('ERR_TLS') || c.includes('CERT'))) {
+    return new HttpError('tls-other', url, `TLS with ${host} failed: ${messagesOf(error)}.`, 'Check that the URL is https on a TLS port and that the server certificate is valid.');
+  }
+  if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE') && url.startsWith('https:') && /wrong version|packet length/i.test(messagesOf(error))) {
+    return new HttpError('tls-other', url, `TLS with ${host} failed: the server does not speak TLS on that port.`, 'Use http:// for a plain-text port, or the TLS port of the server.');
+  }
+  return new HttpError('network', url, `Request to ${host} failed: ${messagesOf(error) || String(error)}.`, 'Check network access to the server (proxy settings HTTPS_PROXY/NO_PROXY included).');
+}
+
+export function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
