@@ -1,0 +1,218 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
+  stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
+} from '../../../src/core/wizard-flow.js';
+import { createTestCA } from '../../helpers/test-ca.js';
+
+const ids = (answers: WizardAnswers, only?: 'issuer') => stepsFor(answers, only ? { only } : {}).map((s) => s.id);
+
+function answerAll(values: (string | boolean)[], state: WizardState = initialState()): WizardState {
+  return values.reduce<WizardState>((s, value) => reduce(s, { type: 'answer', value }), state);
+}
+
+describe('the questions for each branch', () => {
+  it('individual + ACME + HTTP-01 asks the email, server, private CA, solver, then annotations', () => {
+    expect(ids({ certificate_type: 'individual', cluster_issuer_type: 'acme' })).toEqual([
+      'certificate_type', 'cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server',
+      'cluster_issuer_acme_private_ca', 'cluster_issuer_acme_solver', 'add_subject_annotations',
+    ]);
+  });
+
+  it('offers none only with a supplied wildcard, and then only none', () => {
+    const issuer = (t: string) => stepsFor({ certificate_type: t }).find((s) => s.id === 'cluster_issuer_type')!;
+    expect(issuer('individual').choices!.map((c) => c.value)).toEqual(['acme', 'commercialca', 'ca', 'self-signed']);
+    expect(issuer('wildcard-auto').choices!.map((c) => c.value)).not.toContain('none');
+    expect(issuer('wildcard-supplied').choices!.map((c) => c.value)).toEqual(['none']);
+  });
+
+  it('every choice carries its one-line explanation from the table', () => {
+    const solver = stepsFor({ cluster_issuer_type: 'acme' }).find((s) => s.id === 'cluster_issuer_acme_solver')!;
+    expect(solver.choices).toHaveLength(7);
+    for (const c of solver.choices!) expect(c.help).toMatch(/\w/);
+    expect(solver.choices!.find((c) => c.value === 'clouddnsa')!.help).toMatch(/cannot reach the APIs/);
+  });
+
+  it('wildcard issued automatically asks for the domain', () => {
+    expect(ids({ certificate_type: 'wildcard-auto' }).slice(0, 3)).toEqual([
+      'certificate_type', 'cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type',
+    ]);
+  });
+
+  it('wildcard supplied asks the secret name, certificate and key files, and no issuer details', () => {
+    expect(ids({ certificate_type: 'wildcard-supplied', cluster_issuer_type: 'none' })).toEqual([
+      'certificate_type', 'cloud_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file',
+      'cluster_issuer_type', 'add_subject_annotations',
+    ]);
+  });
+
+  it.each([
+    ['clouddnsa', ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name']],
+    ['rfc2136', ['nameserver', 'tsig_algorithm', 'tsig_key_name', 'tsig_secret_key']],
+    ['dnsc', ['api_token', 'email']],
+    ['dnsd', ['api_key', 'secret_key']],
+    ['dnse', ['view', 'host', 'username', 'password']],
+  ])('DNS-01 provider %s asks its own fields', (solver, fields) => {
+    const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: solver });
+    const after = asked.slice(asked.indexOf('cluster_issuer_acme_solver') + 1, -1);
+    expect(after).toEqual(fields.map((f) => `cluster_issuer_acme_${solver}_${f}`));
+  });
+
+  it.each([
+    ['static', ['access_key_id', 'secret_access_key', 'secret_name']],
+    ['ambient', ['role_arn']],
+    ['clusteroidc', ['role_arn', 'service_account_name']],
+  ])('clouddnsb with auth %s asks the fields of that mode', (auth, fields) => {
+    const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: auth });
+    const p = 'cluster_issuer_acme_clouddnsb_';
+    expect(asked.slice(asked.indexOf(`${p}auth`), -1)).toEqual([`${p}auth`, `${p}region`, `${p}hosted_zone_id`, ...fields.map((f) => p + f)]);
+  });
+
+  it('commercial CA asks an access token (recommended) or username and password (legacy)', () => {
+    const base = ['cluster_issuer_commercialca_ca', 'cluster_issuer_commercialca_zone', 'cluster_issuer_commercialca_tpp_url', 'cluster_issuer_commercialca_tpp_ca_bundle', 'commercialca_auth'];
+    const token = stepsFor({ cluster_issuer_type: 'commercialca', commercialca_auth: 'token' });
+    expect(token.map((s) => s.id).slice(2, -1)).toEqual([...base, 'cluster_issuer_commercialca_access_token']);
+    expect(token.find((s) => s.id === 'cluster_issuer_commercialca_access_token')).toMatchObject({ kind: 'secret', required: true });
+    const auth = token.find((s) => s.id === 'commercialca_auth')!;
+    expect(auth.choices!.map((c) => c.label)).toEqual(['Access token (recommended)', 'Username and password (legacy)']);
+    expect(ids({ cluster_issuer_type: 'commercialca', commercialca_auth: 'password' }).slice(-3, -1)).toEqual([
+      'cluster_issuer_commercialca_username', 'cluster_issuer_commercialca_password',
+    ]);
+  });
+
+  it('the CA issuer asks for the certificate and key files; self-signed asks nothing more', () => {
+    const ca = stepsFor({ cluster_issuer_type: 'ca' });
+    expect(ca.slice(2, -1).map((s) => [s.id, s.kind])).toEqual([
+      ['cluster_issuer_ca_certificate', 'file'], ['cluster_issuer_ca_private_key', 'file'],
+    ]);
+    expect(ids({ cluster_issuer_type: 'self-signed' })).toEqual(['certificate_type', 'cluster_issuer_type', 'add_subject_annotations']);
+  });
+
+  it('subject annotations are five optional questions once asked for', () => {
+    const asked = ids({ cluster_issuer_type: 'self-signed', add_subject_annotations: 'true' });
+    expect(asked.slice(3)).toEqual([
+      'annotation:subject-organizations', 'annotation:subject-organizationalunits', 'annotation:subject-localities',
+      'annotation:subject-provinces', 'annotation:subject-countries',
+    ]);
+  });
+
+  it('the issuer part alone skips the certificate type and annotations', () => {
+    expect(ids({ cluster_issuer_type: 'ca' }, 'issuer')).toEqual(['cluster_issuer_type', 'cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']);
+  });
+});
+
+describe('navigation', () => {
+  it('walks to the review and back, keeping every answer', () => {
+    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'false', 'http01', 'false']);
+    expect(isReview(s)).toBe(true);
+    s = reduce(s, { type: 'back' });
+    s = reduce(s, { type: 'back' });
+    expect(currentStep(s)!.id).toBe('cluster_issuer_acme_solver');
+    s = reduce(s, { type: 'back' });
+    s = reduce(s, { type: 'back' });
+    s = reduce(s, { type: 'back' });
+    expect(currentStep(s)!.id).toBe('cluster_issuer_acme_email');
+    expect(s.answers.cluster_issuer_acme_email).toBe('ops@example.com');
+  });
+
+  it('changing an earlier choice changes the questions after it but keeps the other answers', () => {
+    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'false', 'dnsc', 'tok-123456']);
+    for (let i = 0; i < 6; i++) s = reduce(s, { type: 'back' });
+    expect(currentStep(s)!.id).toBe('cluster_issuer_type');
+    s = reduce(s, { type: 'answer', value: 'self-signed' });
+    expect(currentStep(s)!.id).toBe('add_subject_annotations');
+    expect(s.answers.cluster_issuer_acme_dnsc_api_token).toBe('tok-123456');
+    expect(toPlanAnswers(s.answers)).toEqual({ cluster_issuer_type: 'self-signed' });
+  });
+
+  it('back at the first question stays there (the screen cancels)', () => {
+    expect(reduce(initialState(), { type: 'back' }).index).toBe(0);
+  });
+
+  it('highlights the inventory value, else the table default', () => {
+    const solver = stepsFor({ cluster_issuer_type: 'acme' }).find((s) => s.id === 'cluster_issuer_acme_solver')!;
+    expect(defaultChoiceIndex(solver, {})).toBe(0);
+    expect(defaultChoiceIndex(solver, { cluster_issuer_acme_solver: 'dnsd' })).toBe(5);
+  });
+});
+
+describe('validateField', () => {
+  const step = (id: string, answers: WizardAnswers = {}) => stepsFor(answers).find((s) => s.id === id)!;
+  const acme = { cluster_issuer_type: 'acme' };
+
+  it('requires required fields and accepts empty optional ones', () => {
+    expect(validateField(step('cluster_issuer_acme_email', acme), '  ')).toMatch(/required/);
+    expect(validateField(step('cluster_issuer_acme_server', acme), '')).toBeUndefined();
+  });
+
+  it('checks emails, URLs, domains and host:port as typed', () => {
+    expect(validateField(step('cluster_issuer_acme_email', acme), 'ops')).toMatch(/not an email address/);
+    expect(validateField(step('cluster_issuer_acme_email', acme), 'ops@example.com')).toBeUndefined();
+    expect(validateField(step('cluster_issuer_acme_server', acme), 'acme.example.com')).toMatch(/not a URL/);
+    expect(validateField(step('cluster_issuer_acme_server', acme), 'ftp://acme.example.com')).toMatch(/https/);
+    const domain = step('cloud_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
+    expect(validateField(domain, '*.cloud.example.com')).toMatch(/without "\*\."/);
+    expect(validateField(domain, 'cloud example')).toMatch(/not a domain/);
+    expect(validateField(domain, 'cloud.example.com')).toBeUndefined();
+    const ns = step('cluster_issuer_acme_rfc2136_nameserver', { ...acme, cluster_issuer_acme_solver: 'rfc2136' });
+    expect(validateField(ns, 'ns1.example.com')).toMatch(/ns1\.example\.com:53/);
+    expect(validateField(ns, '2001:db8::1:53')).toMatch(/brackets/);
+    expect(validateField(ns, '[2001:db8::1]:53')).toBeUndefined();
+    expect(validateField(ns, 'ns1.example.com:70000')).toMatch(/between 1 and 65535/);
+  });
+});
+
+describe('answers for planSetup', () => {
+  it('keeps only the chosen branch, turns booleans and annotations into their types', () => {
+    const answers: WizardAnswers = {
+      certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: ' cloud.example.com ',
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: 'true',
+      cluster_issuer_acme_solver: 'http01', cluster_issuer_ca_certificate: 'file:/stale.pem',
+      add_subject_annotations: 'true', 'annotation:subject-countries': 'CH', 'annotation:subject-localities': '',
+    };
+    expect(toPlanAnswers(answers)).toEqual({
+      cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
+      platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' },
+    });
+  });
+
+  it('fills unanswered choices with their defaults', () => {
+    expect(toPlanAnswers({})).toMatchObject({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'http01' });
+  });
+
+  it('reads the walkthrough choices back from an inventory', () => {
+    expect(answersFromInventory({ cloud_helm_ingress_secret_name: 'wild', cluster_issuer_type: 'none' })).toMatchObject({ certificate_type: 'wildcard-supplied' });
+    expect(answersFromInventory({ cloud_helm_ingress_wildcard_domain: 'c.example.com' })).toMatchObject({ certificate_type: 'wildcard-auto' });
+    expect(answersFromInventory({ cluster_issuer_commercialca_username: 'u' })).toMatchObject({ commercialca_auth: 'password' });
+    expect(answersFromInventory({ platform_ingress_annotations: { 'cert-manager.io/subject-organizations': 'Org' } })).toMatchObject({
+      add_subject_annotations: 'true', 'annotation:subject-organizations': 'Org',
+    });
+  });
+});
+
+describe('checkFileInput', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cloudgate-wizard-'));
+  const ca = createTestCA();
+  writeFileSync(join(dir, 'ca.pem'), ca.cert);
+  writeFileSync(join(dir, 'notes.txt'), 'hello');
+  const caStep = stepsFor({ cluster_issuer_type: 'ca' }).find((s) => s.id === 'cluster_issuer_ca_certificate')!;
+
+  it('names a missing file and says why', () => {
+    const r = checkFileInput(caStep, 'missing.pem', {}, dir);
+    expect(r.value).toBeUndefined();
+    expect(r.findings[0]).toMatchObject({ severity: 'error', variable: 'cluster_issuer_ca_certificate' });
+    expect(r.findings[0].message).toBe(`${join(dir, 'missing.pem')} does not exist.`);
+  });
+
+  it('refuses a file without a PEM certificate', () => {
+    expect(checkFileInput(caStep, 'notes.txt', {}, dir).findings[0].message).toMatch(/holds no PEM certificate/);
+  });
+
+  it('stores a PEM variable as file:ABSOLUTE_PATH', () => {
+    expect(checkFileInput(caStep, 'ca.pem', {}, dir)).toMatchObject({ value: `file:${join(dir, 'ca.pem')}` });
+  });
+});
