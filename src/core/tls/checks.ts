@@ -1,0 +1,233 @@
+/**
+ * The certificate checks, one function each. Each returns a `CertCheck`: the doctor shows it as
+ * `certificate.<name>`, setup and validation turn it into a finding.
+ */
+import type { KeyObject } from 'node:crypto';
+import { analyseOrder, isSelfSigned, label, sameKey } from './chain.js';
+import { basicConstraintsCa, keyUsage } from './extensions.js';
+import type { ParsedCertificate, ParsedKey } from './pem.js';
+
+export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface CertCheck {
+  /** Stable name: parse, key, chain-order, key-match, wildcard-san, validity, ca, self-signed. */
+  name: string;
+  status: CertCheckStatus;
+  message: string;
+  advice?: string;
+  details?: Record<string, unknown>;
+}
+
+export const DAY_MS = 86_400_000;
+export const EXPIRY_WARNING_DAYS = 30;
+
+export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+export const notAfter = (c: ParsedCertificate) => new Date(c.x509.validTo);
+export const notBefore = (c: ParsedCertificate) => new Date(c.x509.validFrom);
+
+export interface OrderCheck {
+  check: CertCheck;
+  /** The chain to use: the given one when in order, the computed one when it could be fixed. */
+  ordered?: ParsedCertificate[];
+}
+
+/**
+ * `expected` describes the required order for the message; `fixHint` tells how to apply the
+ * computed order where the check runs (a flag of setup, or editing a variable).
+ */
+export function checkChainOrder(
+  certs: ParsedCertificate[],
+  source: string,
+  options: { key?: KeyObject; expected: string; fixHint: string },
+): OrderCheck {
+  const result = analyseOrder(certs, options.key);
+  const count = `${certs.length} certificate${certs.length === 1 ? '' : 's'}`;
+  if (result.inOrder) {
+    return {
+      check: { name: 'chain-order', status: 'ok', message: `${source}: ${count} in the right order (${certs.map((c) => c.name).join(' → ')}).` },
+      ordered: certs,
+    };
+  }
+  const fixed = result.fixed;
+  const details = { problems: result.problems, fixedOrder: fixed?.map((c) => c.index) };
+  if (!fixed) {
+    return {
+      check: {
+        name: 'chain-order',
+        status: 'fail',
+        message: `${source}: the chain is not in the order ${options.expected}, and no single chain links all its certificates: ${result.problems.join(' ')}`,
+        advice: 'Keep only the certificate and the CA certificates that issued it, in the order ' + `${options.expected}.`,
+        details,
+      },
+    };
+  }
+  return {
+    check: {
+      name: 'chain-order',
+      status: 'fail',
+      message: `${source}: the chain is not in the order ${options.expected}: ${result.problems.join(' ')} The right order is ${fixed.map(label).join(', ')}.`,
+      advice: options.fixHint,
+      details,
+    },
+    ordered: fixed,
+  };
+}
+
+export function checkKeyMatch(first: ParsedCertificate, all: ParsedCertificate[], key: ParsedKey, certSource: string, keySource: string): CertCheck {
+  if (sameKey(first, key.key)) {
+    return { name: 'key-match', status: 'ok', message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.` };
+  }
+  const owner = all.find((c) => c !== first && sameKey(c, key.key));
+  return {
+    name: 'key-match',
+    status: 'fail',
+    message: owner
+      ? `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`
+      : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}.`,
+    advice: owner
+      ? 'Put the certificate of this key first (see chain-order).'
+      : 'Give the private key that was generated with this certificate\'s request; with a wrong key the ingress serves its "Fake Certificate".',
+  };
+}
+
+export function dnsNames(cert: ParsedCertificate): string[] {
+  const san = cert.x509.subjectAltName;
+  if (!san) return [];
+  return san
+    .split(/,\s*/)
+    .filter((entry) => entry.startsWith('DNS:'))
+    .map((entry) => entry.slice(4).replace(/^"|"$/g, '').toLowerCase());
+}
+
+export const normaliseDomain = (domain: string) => domain.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
+
+/** `*.<domain>` must be a subjectAltName; it covers one label only, never the bare domain. */
+export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | undefined): CertCheck {
+  const names = dnsNames(leaf);
+  const details = { dnsNames: names };
+  if (names.length === 0) {
+    return {
+      name: 'wildcard-san',
+      status: 'fail',
+      message: `${label(leaf)} has no DNS subjectAltName; clients ignore the common name.`,
+      advice: `Get a certificate with subjectAltName DNS:*.${domain ? normaliseDomain(domain) : '<domain>'}.`,
+      details,
+    };
+  }
+  const wildcards = names.filter((n) => n.startsWith('*.'));
+  if (!domain) {
+    if (wildcards.length === 0) {
+      return {
+        name: 'wildcard-san',
+        status: 'warn',
+        message: `${label(leaf)} is not a wildcard certificate: it names only ${names.join(', ')}.`,
+        advice: 'Every API endpoint needs its own name in it; a wildcard (*.<domain>) covers them all.',
+        details,
+      };
+    }
+    return { name: 'wildcard-san', status: 'ok', message: `Covers ${wildcards.join(', ')} (one label each).${bareNote(names, wildcards[0]!.slice(2))}`, details };
+  }
+  const d = normaliseDomain(domain);
+  if (names.includes(`*.${d}`)) {
+    return { name: 'wildcard-san', status: 'ok', message: `Covers *.${d}: any single label, e.g. keystone.${d}.${bareNote(names, d)}`, details };
+  }
+  const deeper = wildcards.filter((w) => w.endsWith(`.${d}`));
+  const reason = deeper.length
+    ? `it names ${deeper.join(', ')}, which covers names one level deeper only (a wildcard covers one label)`
+    : `it names ${names.join(', ')}`;
+  return {
+    name: 'wildcard-san',
+    status: 'fail',
+    message: `${label(leaf)} does not cover *.${d}: ${reason}.`,
+    advice: `Get a certificate with subjectAltName DNS:*.${d}, or correct the domain.`,
+    details,
+  };
+}
+
+function bareNote(names: string[], domain: string): string {
+  return names.includes(domain)
+    ? ` The bare domain ${domain} is named too.`
+    : ` The bare domain ${domain} itself is NOT covered.`;
+}
+
+/** Every certificate of the chain: not yet valid or expired fails, within 30 days warns. */
+export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice: string): CertCheck {
+  const leaf = certs[0]!;
+  const days = (c: ParsedCertificate) => Math.floor((notAfter(c).getTime() - now.getTime()) / DAY_MS);
+  const details = {
+    notBefore: notBefore(leaf).toISOString(),
+    notAfter: notAfter(leaf).toISOString(),
+    daysLeft: days(leaf),
+    chain: certs.map((c) => ({ block: c.index, name: c.name, notAfter: notAfter(c).toISOString(), daysLeft: days(c) })),
+  };
+  const early = certs.find((c) => notBefore(c) > now);
+  if (early) {
+    return {
+      name: 'validity',
+      status: 'fail',
+      message: `${label(early)} is not valid yet: valid from ${notBefore(early).toISOString()}.`,
+      advice: 'Check the clock of this machine, or wait until that date.',
+      details,
+    };
+  }
+  const expired = certs.find((c) => notAfter(c) <= now);
+  if (expired) {
+    return {
+      name: 'validity',
+      status: 'fail',
+      message: `${label(expired)} expired on ${isoDate(notAfter(expired))} (${Math.floor((now.getTime() - notAfter(expired).getTime()) / DAY_MS)} days ago).`,
+      advice: renewAdvice,
+      details,
+    };
+  }
+  const soonest = [...certs].sort((a, b) => notAfter(a).getTime() - notAfter(b).getTime())[0]!;
+  if (days(soonest) < EXPIRY_WARNING_DAYS) {
+    return {
+      name: 'validity',
+      status: 'warn',
+      message: `${label(soonest)} expires on ${isoDate(notAfter(soonest))}, in ${days(soonest)} days.`,
+      advice: renewAdvice,
+      details,
+    };
+  }
+  return { name: 'validity', status: 'ok', message: `Valid until ${isoDate(notAfter(leaf))} (${days(leaf)} days left).`, details };
+}
+
+/** A CA issuer must be allowed to sign certificates: basicConstraints CA and keyUsage keyCertSign. */
+export function checkIsCa(cert: ParsedCertificate, source: string): CertCheck {
+  const usages = keyUsage(cert.x509.raw);
+  const ca = basicConstraintsCa(cert.x509.raw);
+  const details = { ca, keyUsage: usages ?? 'absent' };
+  if (!ca) {
+    return {
+      name: 'ca',
+      status: 'fail',
+      message: `${source}: ${label(cert)} is not a CA certificate (basicConstraints CA is not true), so it cannot issue certificates.`,
+      advice: 'Give the CA certificate that is to sign the endpoint certificates, not a server certificate.',
+      details,
+    };
+  }
+  if (usages && !usages.includes('keyCertSign')) {
+    return {
+      name: 'ca',
+      status: 'fail',
+      message: `${source}: ${label(cert)} is a CA but its key usage (${usages.join(', ')}) lacks keyCertSign.`,
+      advice: 'Issue the CA certificate with key usage keyCertSign (and cRLSign).',
+      details,
+    };
+  }
+  return { name: 'ca', status: 'ok', message: `${label(cert)} is a CA allowed to sign certificates.`, details };
+}
+
+export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
+  if (isSelfSigned(leaf)) {
+    return {
+      name: 'self-signed',
+      status: 'warn',
+      message: `${label(leaf)} is self-signed: browsers and API clients will not trust it.`,
+      advice: 'Use a certificate from a CA your clients trust, or distribute this certificate to every client (OS_CACERT).',
+    };
+  }
+  const issuer = /(?:^|\n)CN=([^\n]*)/.exec(leaf.x509.issuer)?.[1] ?? leaf.x509.issuer.replaceAll('\n', ', ');
+  return { name: 'self-signed', status: 'ok', message: `Issued by ${issuer}.` };
+}
