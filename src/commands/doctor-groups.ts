@@ -6,6 +6,8 @@ import type { CheckProvider } from '../core/doctor/input.js';
  */
 export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks: CheckProvider }> }[] = [
   { groups: ['inventory'], load: () => import('../core/inventory-checks.js') },
+  { groups: ['signin'], load: () => import('../core/signin/checks.js') },
+  { groups: ['tls'], load: () => import('../core/served/checks.js') },
 ];
 
 export const GROUPS = [...new Set(PROVIDERS.flatMap((p) => p.groups))];

@@ -13,9 +13,9 @@ import { HandshakeTap } from './served-chain.js';
 export interface TlsProbeOptions {
   host: string;
   port: number;
-  /** SNI name; defaults to the host unless the host is an IP address. */
+  /** SNI name and the name the certificate must cover; defaults to the host (no SNI for an IP address). */
   servername?: string;
-  /** PEM file of extra CAs to trust, in addition to the system store. */
+  /** PEM file of extra CAs to trust, in addition to the system store and NODE_EXTRA_CA_CERTS. */
   caFile?: string;
   /** Skip trust evaluation; the chain is still read and reported. */
   insecure?: boolean;
@@ -36,7 +36,7 @@ export interface TlsProbeResult {
   chainTrusted: boolean;
   /** The leaf certificate covers the host (DNS name or IP address). */
   hostMatches: boolean;
-  /** The trust store used: the CA file, or "system". */
+  /** The trust store used: "system", plus NODE_EXTRA_CA_CERTS and the CA file when given. */
   trustStore: string;
   protocol?: string;
   cipher?: string;
@@ -62,8 +62,14 @@ export function readCaFile(caFile: string): string {
 
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
-  const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
-  const servername = options.servername ?? (isIP(host) ? undefined : host);
+  // A `ca` option replaces Node's default store, NODE_EXTRA_CA_CERTS included: add them back.
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  const ca = options.caFile
+    ? [...rootCertificates, ...(extra ? [readCaFile(extra)] : []), readCaFile(options.caFile)]
+    : undefined;
+  const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
+  const name = options.servername ?? host;
+  const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
   const where = `${host}:${port}`;
 
   return new Promise<TlsProbeResult>((resolve, reject) => {
@@ -112,7 +118,7 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
       const fromHandshake = tap.servedChain(cipher?.standardName ?? cipher?.name);
       const chain = fromHandshake ?? rebuiltChain(s);
       const leaf = chain[0];
-      const hostMatches = leaf ? covers(leaf, host) : false;
+      const hostMatches = leaf ? covers(leaf, name) : false;
       const chainError = s.authorizationError ? String(s.authorizationError) : undefined;
       const chainTrusted = !options.insecure && chainError === undefined && s.authorized;
       const authorized = chainTrusted && hostMatches;
@@ -125,7 +131,7 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
           : (chainError ?? (hostMatches ? undefined : 'ERR_TLS_CERT_ALTNAME_INVALID')),
         chainTrusted,
         hostMatches,
-        trustStore: options.caFile ?? 'system',
+        trustStore,
         protocol: s.getProtocol() ?? undefined,
         cipher: cipher?.standardName ?? cipher?.name,
       });

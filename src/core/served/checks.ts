@@ -1,0 +1,110 @@
+/**
+ * Doctor group `tls`: one `tls.<host>` check per configured endpoint, plus `tls.catalog` for the
+ * endpoints the sign-in chain's service catalog names (known only once `signin.scope` ran).
+ */
+import type { Check, CheckResult } from '../doctor/types.js';
+import type { CheckProvider, DoctorInput } from '../doctor/input.js';
+import { probeTls } from '../net/tls-probe.js';
+import { analyzeServed } from './analyze.js';
+import {
+  endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
+} from './endpoints.js';
+import { expectationsFrom, type ServedExpectations } from './expectations.js';
+import { readInventoryValues } from './inventory-values.js';
+
+/** Where the sign-in checks leave the scoped token's catalog (SPEC.md `token.catalog`). */
+export const CATALOG_STATE_KEY = 'signin.catalog';
+const CATALOG_CONCURRENCY = 16;
+
+export const provideChecks: CheckProvider = (input) => {
+  const values = readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+  const expected = expectationsFrom(values, input.inventoryPath);
+  const configured = unique([
+    ...endpointsFromFlags(flagList(input.flags.endpoint)),
+    ...endpointsFromConfig(input.config, input.configPath),
+    ...endpointsFromInventory(values),
+  ]);
+  const checks: Check[] = configured.map((endpoint) => ({
+    id: endpointId(endpoint),
+    group: 'tls',
+    title: `TLS certificate served by ${endpoint.host}${endpoint.port === 443 ? '' : `:${endpoint.port}`}`,
+    timeoutMs: input.network.timeoutMs + 1000,
+    run: (ctx) => checkEndpoint(endpoint, expected, input, ctx.signal),
+  }));
+  checks.push({
+    id: 'tls.catalog',
+    group: 'tls',
+    title: 'TLS certificates of the service catalog endpoints',
+    after: ['signin.scope'],
+    timeoutMs: input.network.timeoutMs * 2 + 1000,
+    run: async (ctx) => {
+      const covered = new Set(configured.map(endpointId));
+      const catalog = ctx.state.get(CATALOG_STATE_KEY);
+      if (catalog === undefined) {
+        return {
+          status: 'skip',
+          message: configured.length
+            ? 'No service catalog: the sign-in checks did not run or did not reach signin.scope.'
+            : 'No endpoints to check: give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or run the signin group so its catalog is used.',
+        };
+      }
+      const endpoints = endpointsFromCatalog(catalog).filter((e) => !covered.has(endpointId(e)));
+      if (endpoints.length === 0) return { status: 'skip', message: 'The catalog names no https endpoint beyond those checked above.' };
+      return checkCatalog(endpoints, expected, input, ctx.signal);
+    },
+  });
+  return checks;
+};
+
+export async function checkEndpoint(
+  endpoint: Endpoint,
+  expected: ServedExpectations,
+  input: Pick<DoctorInput, 'network'>,
+  signal?: AbortSignal,
+): Promise<CheckResult> {
+  const { network } = input;
+  try {
+    const probe = await probeTls({
+      host: endpoint.address ?? endpoint.host,
+      servername: endpoint.host,
+      port: endpoint.port,
+      caFile: network.caFile,
+      insecure: network.insecure,
+      timeoutMs: network.timeoutMs,
+      signal,
+    });
+    return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
+  } catch (error) {
+    return {
+      status: 'fail',
+      message: (error as Error).message,
+      advice: `Check that ${endpoint.host} resolves to the ingress and that port ${endpoint.port} is open from here (endpoint from ${endpoint.origin}).`,
+      details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
+    };
+  }
+}
+
+async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
+  const results: { id: string; result: CheckResult }[] = [];
+  const queue = [...endpoints];
+  const worker = async () => {
+    for (let e = queue.shift(); e; e = queue.shift()) results.push({ id: endpointId(e), result: await checkEndpoint(e, expected, input, signal) });
+  };
+  await Promise.all(Array.from({ length: Math.min(CATALOG_CONCURRENCY, endpoints.length) }, worker));
+  results.sort((a, b) => a.id.localeCompare(b.id));
+  const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
+  const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
+  const details = Object.fromEntries(results.map((r) => [r.id, { status: r.result.status, message: r.result.message, ...(r.result.advice ? { advice: r.result.advice } : {}) }]));
+  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, details };
+  return {
+    status,
+    message: `${bad.length} of ${results.length} catalog endpoint(s) have problems: ${bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')}`,
+    advice: [...new Set(bad.map((r) => r.result.advice).filter(Boolean))].join(' '),
+    details,
+  };
+}
+
+function flagList(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
