@@ -62,11 +62,13 @@ const COMMANDS: Record<string, CommandSpec> = {
   oidc: {
     summary: 'Print or write what keyless DNS credentials (clusteroidc) need the operator to create',
     usage: `cloudgate oidc [--issuer-url URL] [--account ID] [--role-name NAME] [--out DIR] [--inventory PATH]
-               [--partition P] [--audience A] [--thumbprint HEX] [--json]`,
+               [--partition P] [--audience A] [--thumbprint HEX] [--jwks-file FILE]
+               [--namespace NS] [--service-account NAME] [--json]`,
     options: {
       ...NETWORK,
       'issuer-url': s, account: s, 'role-name': s, out: s, inventory: s,
       partition: s, audience: s, thumbprint: s, json: b, 'jwks-file': s,
+      namespace: s, 'service-account': s,
     },
     load: () => import('./commands/oidc.js'),
   },
