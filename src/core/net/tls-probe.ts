@@ -7,7 +7,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as netConnect, isIP } from 'node:net';
-import { connect as tlsConnect, rootCertificates, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, rootCertificates, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { HandshakeTap } from './served-chain.js';
 
 export interface TlsProbeOptions {
@@ -62,11 +62,8 @@ export function readCaFile(caFile: string): string {
 
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
-  // A `ca` option replaces Node's default store, NODE_EXTRA_CA_CERTS included: add them back.
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const ca = options.caFile
-    ? [...rootCertificates, ...(extra ? [readCaFile(extra)] : []), readCaFile(options.caFile)]
-    : undefined;
+  const secureContext = options.caFile ? contextWithCa(options.caFile, extra) : undefined;
   const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
   const name = options.servername ?? host;
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
@@ -104,7 +101,7 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
       socket: tap.stream,
       host,
       servername,
-      ca,
+      secureContext,
       rejectUnauthorized: false,
       // Node only checks the name after a trusted chain; the probe checks it itself, always.
       checkServerIdentity: () => undefined,
@@ -137,6 +134,22 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
       });
     });
   });
+}
+
+const contexts = new Map<string, SecureContext>();
+
+/**
+ * A `ca` option replaces Node's default store, NODE_EXTRA_CA_CERTS included: add them back. Built once
+ * per CA file (parsing ~150 roots costs tens of milliseconds of CPU, too much per endpoint).
+ */
+function contextWithCa(caFile: string, extra: string | undefined): SecureContext {
+  const key = `${caFile}\0${extra ?? ''}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = createSecureContext({ ca: [...rootCertificates, ...(extra ? [readCaFile(extra)] : []), readCaFile(caFile)] });
+    contexts.set(key, context);
+  }
+  return context;
 }
 
 function covers(leaf: X509Certificate, host: string): boolean {
