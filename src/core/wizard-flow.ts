@@ -11,6 +11,7 @@ import type { Finding } from './findings.js';
 import { redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
+import { validate } from './validate.js';
 import {
   ANNOTATION_PREFIX,
   ANNOTATION_SUFFIXES,
@@ -233,8 +234,9 @@ export function defaultFor(step: Step, answers: WizardAnswers): AnswerValue | un
   if (given !== undefined && given !== '') return given;
   if (step.kind === 'select') {
     const d = step.variable?.default;
-    if (d !== undefined) return String(d);
-    return step.choices?.[0]?.value;
+    const offered = step.choices ?? [];
+    if (d !== undefined && offered.some((c) => c.value === String(d))) return String(d);
+    return offered[0]?.value;
   }
   return undefined;
 }
@@ -281,6 +283,21 @@ export function validateField(step: Step, raw: string): string | undefined {
   }
 }
 
+/**
+ * The inline error for a value about to be accepted: the field's own format first, then the rules of
+ * validate() that concern this variable given the answers before it (e.g. HTTP-01 with a wildcard).
+ */
+export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
+  if (typeof value === 'string' && step.kind !== 'select') {
+    const own = validateField(step, value);
+    if (own) return own;
+  }
+  if (!step.variable || step.kind === 'file') return undefined;
+  const values = toPlanAnswers({ ...answers, [step.id]: value });
+  const f = validate(values).find((x) => x.severity === 'error' && x.variable === step.id);
+  return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
+}
+
 function hostPortError(value: string): string | undefined {
   const m = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d+)$/i.exec(value);
   if (!m) {
@@ -321,10 +338,11 @@ export function answersFromInventory(values: Record<string, unknown>): WizardAns
 }
 
 /** The answers object for planSetup: SPEC variable names and the tool keys, only for the chosen branch. */
-export function toPlanAnswers(answers: WizardAnswers, options: FlowOptions = {}): Record<string, unknown> {
+export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const annotations: Record<string, string> = {};
-  for (const step of stepsFor(answers, options)) {
+  // All steps, also those not asked (issuer-only mode): their answers are the inventory's values.
+  for (const step of stepsFor(answers)) {
     const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
     if (value === undefined || value === '') continue;
     if (step.id.startsWith(ANNOTATION_STEP)) {

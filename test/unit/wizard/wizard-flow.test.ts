@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
-  stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
+  stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
 } from '../../../src/core/wizard-flow.js';
 import { createTestCA } from '../../helpers/test-ca.js';
 
@@ -214,5 +214,27 @@ describe('checkFileInput', () => {
 
   it('stores a PEM variable as file:ABSOLUTE_PATH', () => {
     expect(checkFileInput(caStep, 'ca.pem', {}, dir)).toMatchObject({ value: `file:${join(dir, 'ca.pem')}` });
+  });
+});
+
+describe('stepError', () => {
+  const find = (answers: WizardAnswers, id: string) => stepsFor(answers).find((s) => s.id === id)!;
+
+  it('refuses HTTP-01 for a wildcard issued automatically, with the reason', () => {
+    const answers = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme' };
+    const solver = find(answers, 'cluster_issuer_acme_solver');
+    expect(stepError(solver, 'http01', answers)).toMatch(/cannot be issued with the HTTP-01 challenge/);
+    expect(stepError(solver, 'rfc2136', answers)).toBeUndefined();
+  });
+
+  it('requires the role for keyless clouddnsb', () => {
+    const answers = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
+    expect(stepError(find(answers, 'cluster_issuer_acme_clouddnsb_role_arn'), '', answers)).toMatch(/role/i);
+  });
+
+  it('accepts a supplied wildcard secret name: the issuer is then none', () => {
+    const answers = { certificate_type: 'wildcard-supplied' };
+    expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'wildcard-certs', answers)).toBeUndefined();
+    expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(/not a valid Kubernetes secret name/);
   });
 });

@@ -1,0 +1,47 @@
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import { POINTER, tint } from './theme.js';
+
+export interface SelectChoice {
+  value: string;
+  label: string;
+  /** One line shown under the list while this choice is highlighted. */
+  help?: string;
+}
+
+interface Props {
+  choices: SelectChoice[];
+  initialIndex?: number;
+  onSelect(value: string): void;
+  isActive?: boolean;
+}
+
+/** Arrow keys (or j/k, or the choice's number) move, Enter picks. */
+export function SelectList({ choices, initialIndex = 0, onSelect, isActive = true }: Props) {
+  const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), choices.length - 1));
+  useInput(
+    (input, key) => {
+      if (key.ctrl || choices.length === 0) return;
+      if (key.upArrow || input === 'k') setIndex((i) => (i - 1 + choices.length) % choices.length);
+      else if (key.downArrow || input === 'j' || key.tab) setIndex((i) => (i + 1) % choices.length);
+      else if (key.return) onSelect(choices[index].value);
+      else if (/^[1-9]$/.test(input) && Number(input) <= choices.length) setIndex(Number(input) - 1);
+    },
+    { isActive },
+  );
+  const help = choices[index]?.help;
+  return (
+    <Box flexDirection="column">
+      {choices.map((c, i) => (
+        <Text key={c.value} color={i === index ? tint('cyan') : undefined} bold={i === index} wrap="wrap">
+          {i === index ? POINTER : ' '} {c.label}
+        </Text>
+      ))}
+      {help ? (
+        <Box marginTop={1}>
+          <Text wrap="wrap">{help}</Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

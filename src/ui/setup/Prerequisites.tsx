@@ -1,0 +1,18 @@
+import { Box, Text } from 'ink';
+import type { Prerequisite } from './types.js';
+
+/** The once-per-cluster steps keyless DNS credentials need, as a compact checklist (titles only). */
+export function Prerequisites({ items }: { items: Prerequisite[] }) {
+  if (items.length === 0) return null;
+  return (
+    <Box marginTop={1} flexDirection="column">
+      <Text bold>Keyless (clusteroidc) needs, once per cluster:</Text>
+      {items.map((p, i) => (
+        <Text key={p.title} wrap="wrap">
+          {' '}[ ] {i + 1}. {p.title}
+        </Text>
+      ))}
+      <Text dimColor wrap="wrap">Check them with: cloudgate doctor --only discovery (offered again at the end)</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Finding } from '../../core/findings.js';
+
+export interface ReviewFile {
+  path: string;
+  description: string;
+  mode?: number;
+  holdsSecret?: boolean;
+}
+
+/** What the review screen shows: everything is computed before anything is written. */
+export interface Review {
+  inventoryPath: string;
+  /** The inventory diff, secrets already masked. */
+  diff: string;
+  files: ReviewFile[];
+  /** Errors refuse the write; the operator goes back to fix them. */
+  findings: Finding[];
+  /** The inventory held another issuer (SPEC.md Operational rule 1). */
+  issuerChange?: { from: string; to: string };
+}
+
+export interface Outcome {
+  written: string[];
+  next: string[];
+  dryRun: boolean;
+}
+
+export interface Prerequisite {
+  title: string;
+  detail: string;
+  command?: string;
+}
+
+/** The walkthrough's side effects, given to the screens so they stay free of business rules. */
+export interface SetupServices {
+  cwd: string;
+  dryRun: boolean;
+  /** Plans the write from the planSetup answers. */
+  prepare(answers: Record<string, unknown>): Promise<Review>;
+  /** Applies the last prepared plan (atomic, all or nothing). */
+  write(): Promise<Outcome>;
+  /** The external steps keyless clouddnsb needs, when the discovery module provides them. */
+  prerequisites?(values: Record<string, unknown>): Prerequisite[];
+}

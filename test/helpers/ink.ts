@@ -1,0 +1,71 @@
+/**
+ * Drives an Ink tree in ink-testing-library: after each keystroke, waits for the next drawn frame
+ * (or a short quiet period when the key changes nothing), so assertions read what a person would see.
+ */
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+
+export const KEY = {
+  enter: '\r',
+  escape: '\u001b',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+} as const;
+
+const QUIET_MS = 60;
+const SETTLE_MS = 15;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+export const stripAnsi = (text: string) => text.replace(ANSI, '');
+
+export interface InkDriver {
+  /** The last frame without colour codes. */
+  frame(): string;
+  /** Writes keys (one chunk) and waits for the frame they cause. */
+  press(keys: string): Promise<void>;
+  /** Types text, then Enter. */
+  answer(text: string): Promise<void>;
+  /** Waits until the frame contains `text` (for asynchronous work such as planning a write). */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  unmount(): void;
+  frames: string[];
+}
+
+async function nextFrame(frames: string[], before: number): Promise<void> {
+  const start = Date.now();
+  while (frames.length === before && Date.now() - start < QUIET_MS) await sleep(5);
+  await sleep(SETTLE_MS);
+}
+
+export async function renderInk(tree: ReactElement): Promise<InkDriver> {
+  const instance = render(tree);
+  await nextFrame(instance.frames, 0);
+  const frame = () => stripAnsi(instance.lastFrame() ?? '');
+  const press = async (keys: string) => {
+    const before = instance.frames.length;
+    instance.stdin.write(keys);
+    await nextFrame(instance.frames, before);
+  };
+  return {
+    frame,
+    press,
+    async answer(text: string) {
+      if (text) await press(text);
+      await press(KEY.enter);
+    },
+    async waitFor(text, timeoutMs = 5000) {
+      const start = Date.now();
+      const seen = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
+      while (!seen()) {
+        if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; last frame:\n${frame()}`);
+        await sleep(10);
+      }
+    },
+    unmount: () => instance.unmount(),
+    frames: instance.frames,
+  };
+}
