@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../../src/core/validate.js';
+import { createTestCA } from '../../helpers/test-ca.js';
 
 const ACME = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 const RFC = {
@@ -110,7 +111,10 @@ describe('validate', () => {
   });
 
   it('finds nothing wrong in a clean configuration of each issuer', () => {
-    for (const values of [ACME, RFC, CLOUDDNSB, OIDC, COMMERCIAL, CA, SUPPLIED]) {
+    const ca = createTestCA('validate test CA');
+    const real = { cluster_issuer_commercialca_ca: ca.cert, cluster_issuer_ca_certificate: ca.cert, cluster_issuer_ca_private_key: ca.key };
+    const withReal = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k in real ? real[k as keyof typeof real] : x]));
+    for (const values of [ACME, RFC, CLOUDDNSB, OIDC, COMMERCIAL, CA, SUPPLIED].map(withReal)) {
       const errors = validate(values).filter((f) => f.severity !== 'info');
       expect(errors, JSON.stringify(values)).toEqual([]);
     }

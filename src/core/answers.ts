@@ -1,0 +1,93 @@
+/**
+ * The answers file of `cloudgate setup --answers FILE`: YAML whose keys are SPEC.md's variable
+ * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
+ * (relative to the answers file). Secret values are registered for redaction as soon as read.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { UsageError } from './errors.js';
+import { registerSecret } from './secrets.js';
+import { closestName } from './validate.js';
+import { variable } from './variables.js';
+
+/** SPEC variable names and tool keys to values; `null` for a variable means "remove it". */
+export type Answers = Record<string, unknown>;
+
+export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;
+export const DEFAULT_NAMESPACE = 'openstack';
+
+export async function readAnswers(file: string): Promise<Answers> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the answers file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}.`,
+      'Check the path given to --answers.');
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text, { version: '1.1' });
+  } catch (error) {
+    throw new UsageError(`The answers file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      'Fix the YAML syntax; nothing was written.');
+  }
+  if (doc === null || doc === undefined) doc = {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
+      'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
+  }
+  return resolveAnswers(doc as Answers, dirname(resolve(file)), file);
+}
+
+/**
+ * Checks the keys and resolves `file:PATH` values (relative to `baseDir`). Also used for the
+ * walkthrough's answers, whose file values are absolute.
+ */
+export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answers'): Answers {
+  const out: Answers = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const row = variable(key);
+    if (!row && !(TOOL_KEYS as readonly string[]).includes(key)) {
+      const guess = closestName(key) ?? TOOL_KEYS.find((k) => k.startsWith(key.slice(0, 8)));
+      throw new UsageError(`${source}: unknown key "${key}".`,
+        guess ? `Did you mean ${guess}?` : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`);
+    }
+    if (key === 'wildcard_certificate_file' || key === 'wildcard_key_file') {
+      if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${source}: ${key} must be a file path.`);
+      out[key] = resolve(baseDir, value.trim().replace(/^file:/, ''));
+      continue;
+    }
+    if (key === 'namespace') {
+      out[key] = namespaces(value, source);
+      continue;
+    }
+    let resolved = value;
+    if (typeof value === 'string' && value.startsWith('file:')) {
+      const path = value.slice(5).trim();
+      const full = isAbsolute(path) ? path : resolve(baseDir, path);
+      try {
+        resolved = readFileSync(full, 'utf8');
+      } catch (error) {
+        throw new UsageError(`${source}: ${key} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error}).`,
+          'Give the path of the file relative to the answers file, or paste the value inline.');
+      }
+      if (!row!.type.startsWith('pem-')) resolved = (resolved as string).trim();
+    }
+    if (row!.secret) registerSecret(resolved);
+    out[key] = resolved;
+  }
+  return out;
+}
+
+function namespaces(value: unknown, source: string): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const names = list.map((v) => String(v).trim()).filter(Boolean);
+  const bad = names.find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
+  if (names.length === 0 || bad !== undefined) {
+    throw new UsageError(`${source}: namespace ${bad === undefined ? 'is empty' : `"${bad}" is not a valid Kubernetes namespace`}.`,
+      `Give one name or a list, e.g. namespace: [${DEFAULT_NAMESPACE}, auth-system, monitoring].`);
+  }
+  return [...new Set(names)];
+}

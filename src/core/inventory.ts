@@ -1,0 +1,224 @@
+/**
+ * Reading and updating the YAML inventory. Updates are text splices located with the `yaml`
+ * Document API (node ranges): every byte outside the touched keys stays as it was, comments and
+ * ordering included. YAML 1.1 is used throughout because Ansible reads inventories as YAML 1.1
+ * (`yes`/`no` are booleans there, so such strings must be quoted when written).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { isMap, isScalar, parseDocument, stringify, type Pair } from 'yaml';
+import { UsageError } from './errors.js';
+import { isSet } from './validate.js';
+import { VARIABLES, variable } from './variables.js';
+
+const YAML_OPTIONS = { version: '1.1', lineWidth: 0 } as const;
+
+export const INVENTORY_HEADER = `# Certificate settings of the platform (certificates of the API endpoints).
+# Written by cloudgate setup; "cloudgate schema" prints the JSON Schema of these variables.
+`;
+
+export interface InventoryFile {
+  path: string;
+  exists: boolean;
+  text: string;
+  values: Record<string, unknown>;
+  /** Permission bits of the existing file. */
+  mode?: number;
+}
+
+/** Parses inventory text; bad YAML or a top level that is not a mapping is a UsageError naming the file. */
+export function parseInventory(text: string, path: string): Record<string, unknown> {
+  const doc = parseDocument(text, YAML_OPTIONS);
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const where = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : '';
+    throw new UsageError(`The inventory ${path} is not valid YAML${where}: ${e.message.split('\n')[0]}`,
+      'Fix the YAML syntax (indentation, quotes) and run the command again; nothing was written.');
+  }
+  const value = doc.toJS() as unknown;
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`The inventory ${path} must be a YAML mapping of variable names to values.`,
+      'Each line should look like "cluster_issuer_type: acme".');
+  }
+  return value as Record<string, unknown>;
+}
+
+export async function readInventoryFile(path: string): Promise<InventoryFile> {
+  let text: string;
+  let mode: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      throw new UsageError(`The inventory ${path} is a folder; setup writes one file.`,
+        `Give the file to write, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`);
+    }
+    mode = info.mode & 0o777;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, text: '', values: {} };
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
+  }
+  return { path, exists: true, text, values: parseInventory(text, path), mode };
+}
+
+export interface InventoryChange {
+  /** Variables to set (added at the end in table order when new, otherwise changed in place). */
+  set: Record<string, unknown>;
+  /** Variables to delete (with the help comment cloudgate wrote above them). */
+  remove: string[];
+}
+
+/** Applies a change to inventory text. Keys whose value is already equal are left byte for byte. */
+export function updateInventoryText(text: string, change: InventoryChange): string {
+  const doc = parseDocument(text, YAML_OPTIONS);
+  if (doc.errors.length > 0) parseInventory(text, 'file');
+  const contents = doc.contents;
+  if (contents !== null && (!isMap(contents) || contents.flow)) {
+    throw new UsageError('The inventory must be a block-style YAML mapping ("name: value" lines) to be updated.');
+  }
+  const pairs = new Map<string, Pair>();
+  for (const pair of contents?.items ?? []) {
+    if (isScalar(pair.key)) pairs.set(String(pair.key.value), pair as Pair);
+  }
+  const current = (doc.toJS() ?? {}) as Record<string, unknown>;
+
+  // Splices from the end backwards so earlier offsets stay valid.
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const name of change.remove) {
+    const pair = pairs.get(name);
+    if (!pair) continue;
+    const [start, end] = pairRegion(text, pair);
+    edits.push({ start: ownCommentStart(text, start, name), end, text: '' });
+  }
+  const added: string[] = [];
+  for (const [name, value] of Object.entries(change.set)) {
+    const pair = pairs.get(name);
+    if (!pair) {
+      added.push(name);
+      continue;
+    }
+    if (sameValue(current[name], value)) continue;
+    const node = pair.value as { range?: [number, number, number] } | null;
+    const oneLine = (s: string) => !s.includes('\n');
+    if (isScalar(pair.value) && node?.range && node.range[0] < node.range[1] && isScalarValue(value)
+      && oneLine(text.slice(node.range[0], node.range[1])) && oneLine(String(value))) {
+      // Keep a trailing "# comment" on the line: replace only the value itself.
+      edits.push({ start: node.range[0], end: node.range[1], text: serializePair(name, value).replace(/^[^:]*:\s?/, '').trimEnd() });
+    } else {
+      const [start, end] = pairRegion(text, pair);
+      edits.push({ start, end, text: serializePair(name, value) });
+    }
+  }
+  let out = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  }
+  if (added.length > 0) {
+    const order = new Map(VARIABLES.map((v, i) => [v.name, i]));
+    added.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
+    if (out.trim() === '') out = INVENTORY_HEADER;
+    else if (!out.endsWith('\n')) out += '\n';
+    out += '\n' + added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
+  }
+  return out;
+}
+
+function isScalarValue(v: unknown): boolean {
+  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** `name: value\n` as YAML 1.1, block literal for multi-line text. */
+export function serializePair(name: string, value: unknown): string {
+  return stringify({ [name]: value }, YAML_OPTIONS);
+}
+
+function helpComment(name: string): string {
+  const row = variable(name);
+  return row ? `# ${row.help}\n` : '';
+}
+
+/** From the start of the key's line to the end of the value's last line (trailing comment included). */
+function pairRegion(text: string, pair: Pair): [number, number] {
+  const key = pair.key as { range: [number, number, number] };
+  const value = pair.value as { range?: [number, number, number] } | null;
+  const start = text.lastIndexOf('\n', key.range[0] - 1) + 1;
+  let end = value?.range ? Math.max(value.range[2], key.range[2]) : key.range[2];
+  if (end > 0 && text[end - 1] !== '\n') {
+    const nl = text.indexOf('\n', end);
+    end = nl === -1 ? text.length : nl + 1;
+  }
+  return [start, end];
+}
+
+/** The start of the help comment line cloudgate wrote above a key, so removing the key removes it too. */
+function ownCommentStart(text: string, lineStart: number, name: string): number {
+  const comment = helpComment(name);
+  if (!comment) return lineStart;
+  const before = text.slice(0, lineStart);
+  return before.endsWith(comment) ? lineStart - comment.length : lineStart;
+}
+
+/** Whether any secret variable of the table is set in these values. */
+export function holdsSecret(values: Record<string, unknown>): boolean {
+  return VARIABLES.some((row) => row.secret && isSet(values[row.name]));
+}
+
+// ---- inventory folders (doctor) ----------------------------------------------------------------
+
+export interface InventoryTree {
+  /** Every file read, with its values. */
+  files: { path: string; values: Record<string, unknown> }[];
+  /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
+  values: Record<string, unknown>;
+  /** Variables defined in more than one file with different values. */
+  conflicts: { name: string; files: string[] }[];
+}
+
+/**
+ * Reads an inventory file, or a folder: every `*.yml`/`*.yaml` under its `group_vars/` (or under the
+ * folder itself when it is a `group_vars` folder).
+ */
+export async function readInventoryTree(path: string): Promise<InventoryTree> {
+  const info = await stat(path);
+  const paths = info.isDirectory() ? await yamlFilesUnder(basename(path) === 'group_vars' ? path : join(path, 'group_vars')) : [path];
+  const files: InventoryTree['files'] = [];
+  for (const file of paths) {
+    files.push({ path: file, values: parseInventory(await readFile(file, 'utf8'), file) });
+  }
+  const values: Record<string, unknown> = {};
+  const seen = new Map<string, { value: unknown; files: string[]; differs: boolean }>();
+  for (const file of files) {
+    for (const [name, value] of Object.entries(file.values)) {
+      const entry = seen.get(name);
+      if (entry) {
+        entry.files.push(file.path);
+        if (!sameValue(entry.value, value)) entry.differs = true;
+      } else {
+        seen.set(name, { value, files: [file.path], differs: false });
+      }
+      values[name] = value;
+    }
+  }
+  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f) }));
+  return { files, values, conflicts };
+}
+
+async function yamlFilesUnder(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
+    .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
+    .sort();
+}

@@ -1,0 +1,232 @@
+/**
+ * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
+ * non-interactive command (`--answers`) and the walkthrough use this contract:
+ *
+ *   readAnswers(file)          -> Answers: SPEC variable names + tool keys (`wildcard_certificate_file`,
+ *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
+ *                                 file; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
+ *   planSetup({ answers, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
+ *                                 the new values (answers merged over the existing inventory), `findings`,
+ *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
+ *                                 (SPEC operational rule 1), `files` to write and `diff` (secrets masked).
+ *                                 Answers with `file:` values still unresolved (the walkthrough's, absolute)
+ *                                 are resolved here; a `null` answer removes that variable.
+ *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups; refuses
+ *                                 (UsageError) when the findings hold an error.
+ *   nextSteps(plan)            -> lines to print after writing (kubectl apply, doctor, regenerate).
+ */
+import { dirname, join, resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from './answers.js';
+import { writeFilesAtomically, type FileToWrite, type WrittenFile } from './atomic-write.js';
+import { UsageError } from './errors.js';
+import { hasErrors, type Finding } from './findings.js';
+import { holdsSecret, readInventoryFile, updateInventoryText } from './inventory.js';
+import { tlsSecretManifest } from './manifests.js';
+import { mask, redact, registerSecret } from './secrets.js';
+import { loadSuppliedWildcard } from './tls/supplied.js';
+import { isSet, validate } from './validate.js';
+import { VARIABLES, applies, choicesOf, variable, type IssuerType } from './variables.js';
+
+export { readAnswers, type Answers } from './answers.js';
+export type { FileToWrite, WrittenFile } from './atomic-write.js';
+
+export const DEFAULT_SUPPLIED_SECRET_NAME = 'wildcard-certs';
+
+export interface PlanInput {
+  answers: Answers;
+  inventoryPath: string;
+  /** Put a supplied chain into the right order instead of refusing it. */
+  fixOrder?: boolean;
+  /** Where to write the TLS Secret manifest of a supplied wildcard (default next to the inventory). */
+  secretManifestPath?: string;
+  /** Namespaces for the TLS Secret (flag; overrides the answers' `namespace`). */
+  namespaces?: string[];
+  now?: Date;
+}
+
+export interface SuppliedPlan {
+  secretName: string;
+  namespaces: string[];
+  manifestPath: string;
+  certificateFile: string;
+  keyFile: string;
+  reordered: boolean;
+}
+
+export interface SetupPlan {
+  inventoryPath: string;
+  inventoryExists: boolean;
+  /** Every value of the inventory file after the change (unrelated keys included). */
+  values: Record<string, unknown>;
+  /** The table variables written or changed by this plan. */
+  changedKeys: string[];
+  findings: Finding[];
+  /** Variables deleted from the inventory, each with why. */
+  removedKeys: string[];
+  removedReasons: Record<string, string>;
+  issuer: IssuerType;
+  previousIssuer?: IssuerType;
+  issuerChanged: boolean;
+  supplied?: SuppliedPlan;
+  /** Only files whose content changes. */
+  files: FileToWrite[];
+  /** Unified diff of the inventory, secrets masked; empty when it does not change. */
+  diff: string;
+}
+
+export async function planSetup(input: PlanInput): Promise<SetupPlan> {
+  const inventoryPath = resolve(input.inventoryPath);
+  const answers = resolveAnswers(input.answers, process.cwd());
+  const current = await readInventoryFile(inventoryPath);
+  for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
+
+  const set: Record<string, unknown> = {};
+  const removedReasons: Record<string, string> = {};
+  for (const [key, value] of Object.entries(answers)) {
+    if (!variable(key)) continue;
+    if (value === null) removedReasons[key] = 'removed by the answers';
+    else set[key] = value;
+  }
+
+  const findings: Finding[] = [];
+  let supplied: SuppliedPlan | undefined;
+  let manifest: FileToWrite | undefined;
+  const certificateFile = answers.wildcard_certificate_file as string | undefined;
+  const keyFile = answers.wildcard_key_file as string | undefined;
+  if (certificateFile || keyFile) {
+    if (!certificateFile || !keyFile) {
+      throw new UsageError('A supplied wildcard certificate needs both wildcard_certificate_file and wildcard_key_file.',
+        `Add ${certificateFile ? 'wildcard_key_file' : 'wildcard_certificate_file'} to the answers.`);
+    }
+    if (isSet(set.cluster_issuer_type) && set.cluster_issuer_type !== 'none') {
+      throw new UsageError(`The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
+        'A supplied certificate needs cluster_issuer_type: none (SPEC operational rule 2); remove cluster_issuer_type or set it to none.');
+    }
+    const secretName = String(set.cloud_helm_ingress_secret_name ?? current.values.cloud_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
+    set.cluster_issuer_type = 'none';
+    set.cloud_helm_ingress_secret_name = secretName;
+    const namespaces = input.namespaces?.length ? input.namespaces : (answers.namespace as string[] | undefined) ?? [DEFAULT_NAMESPACE];
+    const manifestPath = resolve(input.secretManifestPath ?? join(dirname(inventoryPath), `${secretName}.secret.yaml`));
+    const domain = (set.cloud_helm_ingress_wildcard_domain ?? current.values.cloud_helm_ingress_wildcard_domain) as string | undefined;
+    const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
+    registerSecret(wildcard.keyPem);
+    findings.push(...wildcard.findings);
+    supplied = { secretName, namespaces, manifestPath, certificateFile, keyFile, reordered: wildcard.reordered };
+    if (!hasErrors(wildcard.findings)) {
+      manifest = {
+        path: manifestPath,
+        content: tlsSecretManifest({ name: secretName, namespaces, chainPem: wildcard.chainPem, keyPem: wildcard.keyPem }),
+        mode: 0o600,
+        holdsSecret: true,
+        description: `TLS Secret manifest (${secretName} in ${namespaces.join(', ')})`,
+      };
+    }
+  }
+
+  // Merge, then drop what the new choices no longer use.
+  const merged: Record<string, unknown> = { ...current.values, ...set };
+  for (const key of Object.keys(removedReasons)) delete merged[key];
+  const choices = choicesOf(merged);
+  for (const row of VARIABLES) {
+    if (row.appliesWhen && !applies(row, choices) && isSet(merged[row.name])) {
+      removedReasons[row.name] = `not used with ${branchOf(choices)}`;
+      delete merged[row.name];
+      delete set[row.name];
+    }
+  }
+  if (isSet(set.platform_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
+    removedReasons.ingress_global_annotations = 'deprecated; replaced by platform_ingress_annotations';
+    delete merged.ingress_global_annotations;
+  }
+  const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
+  for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
+
+  findings.unshift(...validate(merged, { now: input.now }));
+
+  const content = updateInventoryText(current.text, { set, remove: removedKeys });
+  const secret = holdsSecret(merged);
+  const files: FileToWrite[] = [];
+  if (content !== current.text || !current.exists) {
+    files.push({
+      path: inventoryPath,
+      content,
+      mode: secret ? 0o600 : current.mode ?? 0o644,
+      holdsSecret: secret,
+      description: current.exists ? 'inventory (updated)' : 'inventory (new)',
+    });
+  }
+  if (manifest) files.push(manifest);
+
+  const previousIssuer = hasIssuerSettings(current.values) ? choicesOf(current.values).issuer : undefined;
+  return {
+    inventoryPath,
+    inventoryExists: current.exists,
+    values: merged,
+    changedKeys: Object.keys(set).filter((k) => JSON.stringify(current.values[k]) !== JSON.stringify(set[k])),
+    findings,
+    removedKeys,
+    removedReasons,
+    issuer: choices.issuer,
+    previousIssuer,
+    issuerChanged: previousIssuer !== undefined && previousIssuer !== choices.issuer,
+    supplied,
+    files,
+    diff: maskedDiff(inventoryPath, current.text, current.values, set, removedKeys),
+  };
+}
+
+function branchOf(choices: ReturnType<typeof choicesOf>): string {
+  if (choices.issuer !== 'acme') return `cluster_issuer_type: ${choices.issuer}`;
+  if (choices.solver === 'clouddnsb') return `cluster_issuer_acme_solver: clouddnsb, auth ${choices.auth}`;
+  return `cluster_issuer_acme_solver: ${choices.solver}`;
+}
+
+function hasIssuerSettings(values: Record<string, unknown>): boolean {
+  return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
+}
+
+/** The diff of the same edit applied to a copy whose secret values are replaced by a mask. */
+function maskedDiff(path: string, oldText: string, oldValues: Record<string, unknown>, set: Record<string, unknown>, removed: string[]): string {
+  const secrets = VARIABLES.filter((row) => row.secret).map((row) => row.name);
+  const maskOld: Record<string, unknown> = {};
+  const maskNew: Record<string, unknown> = { ...set };
+  for (const name of secrets) {
+    if (isSet(oldValues[name])) maskOld[name] = mask(String(oldValues[name]));
+    if (name in set) {
+      const changed = JSON.stringify(oldValues[name]) !== JSON.stringify(set[name]);
+      maskNew[name] = isSet(set[name]) ? `${mask(String(set[name]))}${changed && isSet(oldValues[name]) ? ' (changed)' : ''}` : set[name];
+    }
+  }
+  const before = updateInventoryText(oldText, { set: maskOld, remove: [] });
+  const after = updateInventoryText(before, { set: maskNew, remove: removed });
+  if (before === after) return '';
+  return redact(createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3 }));
+}
+
+export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promise<WrittenFile[]> {
+  if (hasErrors(plan.findings)) {
+    const first = plan.findings.find((f) => f.severity === 'error')!;
+    throw new UsageError(`Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
+      first.advice);
+  }
+  return writeFilesAtomically(plan.files, now);
+}
+
+export function nextSteps(plan: SetupPlan): string[] {
+  const steps: string[] = [];
+  if (plan.supplied) {
+    steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
+    steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
+  }
+  if (plan.issuerChanged) {
+    steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: delete the existing certificate secrets so that the new issuer issues new ones:`);
+    steps.push(`cloudgate regenerate --inventory ${plan.inventoryPath}`);
+  }
+  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
+  if (choicesOf(plan.values).issuer === 'acme' && choicesOf(plan.values).solver === 'clouddnsb' && choicesOf(plan.values).auth === 'clusteroidc') {
+    steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
+  }
+  steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
+  return steps;
+}
