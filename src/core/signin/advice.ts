@@ -1,0 +1,151 @@
+/**
+ * Turns the known answers of a Keycloak-like broker and a Keystone-like identity service
+ * (REFERENCE.md §2) into a plain explanation and the fix.
+ */
+import type { HttpResponse } from '../http.js';
+import { preview } from '../http/log.js';
+import { redact } from '../secrets.js';
+import type { SigninSettings } from './settings.js';
+
+export class StepError extends Error {
+  constructor(
+    message: string,
+    readonly advice: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'StepError';
+  }
+}
+
+export interface ServerError {
+  status: number;
+  /** OAuth `error` code (broker) or Keystone `title`. */
+  code?: string;
+  /** `error_description` (broker) or Keystone `error.message`, else a preview of the body. */
+  description: string;
+}
+
+export function serverError(res: HttpResponse): ServerError {
+  let code: string | undefined;
+  let description = '';
+  try {
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    if (typeof body.error === 'string') {
+      code = body.error;
+      description = typeof body.error_description === 'string' ? body.error_description : '';
+    } else if (body.error && typeof body.error === 'object') {
+      const e = body.error as Record<string, unknown>;
+      code = typeof e.title === 'string' ? e.title : undefined;
+      description = typeof e.message === 'string' ? e.message : '';
+    }
+  } catch {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(res.body)?.[1]?.trim();
+    description = title ? `an HTML page "${title}"` : preview(res.body).slice(0, 200);
+  }
+  if (!description && res.headers['www-authenticate']) description = res.headers['www-authenticate'];
+  return { status: res.status, code, description: redact(description) };
+}
+
+export function describe(e: ServerError): string {
+  const parts = [String(e.status), e.code, e.description].filter(Boolean);
+  return parts.join(' ');
+}
+
+const has = (e: ServerError, pattern: RegExp) => pattern.test(`${e.code ?? ''} ${e.description}`);
+
+/** Endpoint 1 and the identity provider's client credentials grant: OAuth error codes. */
+export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' | 'idp' = 'broker'): { message: string; advice: string } {
+  const where = party === 'broker' ? `The broker (realm ${s.realm ?? '?'})` : 'The identity provider';
+  if (e.code === 'invalid_client' || e.code === 'unauthorized_client') {
+    return {
+      message: `${where} rejected the client: ${describe(e)}.`,
+      advice:
+        party === 'broker'
+          ? `Wrong client id or client secret. Check client_id "${s.clientId ?? ''}" and client_secret (CLOUDGATE_CLIENT_SECRET, OS_CLIENT_SECRET or signin.client_secret_file) against the client's credentials in realm ${s.realm ?? '?'}; the client must be confidential.`
+          : `Wrong client id or client secret at the identity provider. Check idp_client_id "${s.idpClientId ?? ''}" and idp_client_secret (CLOUDGATE_IDP_CLIENT_SECRET or signin.idp_client_secret_file).`,
+    };
+  }
+  if (e.code === 'access_denied' || has(e, /not allowed to exchange/i)) {
+    return {
+      message: `${where} does not permit this client to exchange tokens: ${describe(e)}.`,
+      advice: `Exchange not permitted: allow client "${s.clientId ?? ''}" to exchange tokens (Keycloak: enable token exchange for the client and grant it the token-exchange permission on the identity provider${s.subjectIssuer ? ` "${s.subjectIssuer}"` : ''}).`,
+    };
+  }
+  if (has(e, /subject_issuer/i) && has(e, /not supported/i)) {
+    return {
+      message: `${where} refuses subject_issuer: ${describe(e)}.`,
+      advice: `subject_issuer refused: this broker runs standard token exchange (Keycloak 26 "V2"), which only accepts tokens it issued itself. Remove subject_issuer, or enable legacy token exchange (V1) on the broker to exchange tokens of an external identity provider.`,
+    };
+  }
+  if (e.code === 'invalid_issuer') {
+    return {
+      message: `${where} does not know subject_issuer "${s.subjectIssuer ?? ''}": ${describe(e)}.`,
+      advice: 'Set subject_issuer to the alias of the identity provider as it is registered in the broker realm (Identity providers list), or remove it.',
+    };
+  }
+  if (e.code === 'invalid_token' || (e.code === 'invalid_request' && has(e, /invalid token|token.*(expired|not active|invalid)/i))) {
+    return {
+      message: `${where} rejected the subject token: ${describe(e)}.`,
+      advice: s.subjectIssuer
+        ? `Subject token rejected: check that it was issued by the identity provider "${s.subjectIssuer}" of realm ${s.realm ?? '?'} and has not expired.`
+        : 'Subject token rejected: for a token of an external identity provider the broker (legacy exchange) needs subject_issuer=<identity provider alias>; set subject_issuer. Also check that the token has not expired.',
+    };
+  }
+  if (e.code === 'invalid_scope') {
+    return { message: `The identity provider refused the scope: ${describe(e)}.`, advice: `Check idp_scope "${s.idpScope ?? ''}": it must be a scope the client may request.` };
+  }
+  if (e.status === 404 && party === 'idp') {
+    return { message: `${where} answered ${describe(e)}.`, advice: 'Check idp_token_url: it must be the OAuth token endpoint of the identity provider.' };
+  }
+  if (e.status === 404) {
+    return {
+      message: `Not found: ${describe(e)}.`,
+      advice: `Check broker_url and realm ("${s.realm ?? ''}"): the token endpoint is {broker_url}/realms/<realm>/protocol/openid-connect/token (older Keycloak versions need /auth in broker_url).`,
+    };
+  }
+  return { message: `${where} answered ${describe(e)}.`, advice: 'Read the answer above and the server logs; run with --verbose to see the request.' };
+}
+
+/** Endpoints 2-4: Keystone's messages. */
+export function identityAdvice(e: ServerError, s: SigninSettings): { message: string; advice: string } {
+  const d = e.description;
+  if (/Could not map any federated user properties/i.test(d)) {
+    return {
+      message: `The identity service mapped nothing: ${describe(e)}.`,
+      advice: `The mapping of identity provider "${s.idpId ?? ''}" (protocol ${s.protocol}) matched none of the broker token's claims: compare its remote rules with the claims shown by signin.exchange (openstack mapping show <mapping>).`,
+    };
+  }
+  if (/Could not find federated protocol/i.test(d)) {
+    return { message: `Protocol not found: ${describe(e)}.`, advice: `Set protocol to the one registered for the identity provider (openstack federation protocol list --identity-provider ${s.idpId ?? '<idp>'}); the usual value is "openid".` };
+  }
+  if (/Could not find Identity Provider/i.test(d)) {
+    return { message: `Identity provider not found: ${describe(e)}.`, advice: 'Set idp_id (or OS_IDENTITY_PROVIDER) to an identity provider id of the identity service (openstack identity provider list).' };
+  }
+  if (/not included among the accepted identifiers/i.test(d)) {
+    return {
+      message: `The token's issuer is not accepted: ${describe(e)}.`,
+      advice: `Add the broker token's issuer (iss, shown by signin.exchange) to the remote ids of identity provider "${s.idpId ?? ''}" (openstack identity provider set --remote-id <iss> ${s.idpId ?? '<idp>'}).`,
+    };
+  }
+  const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
+  if (noAccess) {
+    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${noAccess[2]} member), or grant it through the federation mapping.` };
+  }
+  if (/Could not recognize Fernet token/i.test(d)) {
+    return { message: `The identity service does not recognise the token: ${describe(e)}.`, advice: 'The token was not issued by this identity service (or its fernet keys were rotated away); sign in again and check that every identity service node shares the same fernet keys.' };
+  }
+  if (/Failed to validate token/i.test(d)) {
+    return { message: `The token is no longer valid: ${describe(e)}.`, advice: 'The token expired or was revoked; run the chain again.' };
+  }
+  if (e.status === 401) {
+    return {
+      message: `The identity service refused the credentials: ${describe(e)}.`,
+      advice: `Check that the identity service (and mod_auth_openidc in front of it) trusts the broker: its key set URL must be the broker's, the token must be unexpired, and after a broker key rotation the cached key set (at least 300 s) must expire.`,
+    };
+  }
+  if (e.status === 404) {
+    return { message: `Not found: ${describe(e)}.`, advice: 'Check identity_url (OS_AUTH_URL), federation_prefix, idp_id and protocol.' };
+  }
+  return { message: `The identity service answered ${describe(e)}.`, advice: 'Run with --verbose to see the request and answer, and read the identity service log.' };
+}

@@ -1,0 +1,156 @@
+/**
+ * `cloudgate doctor --only signin`: the chain as six checks. Each runs after the previous one and
+ * takes its input (a token, the chosen project) from the run's shared state; a step whose input is
+ * missing is `skip` with the reason.
+ */
+import type { CheckProvider } from '../doctor/input.js';
+import type { Check, CheckContext, CheckResult } from '../doctor/types.js';
+import { HttpError, httpClientFor, type HttpClient } from '../http.js';
+import { StepError } from './advice.js';
+import { readSigninSettings, isConfigured, missing, usesIdpCredentials, type SigninSettings } from './settings.js';
+import { callApi, exchange, federated, idpToken, listProjects, scope, type Project, type Scoped, type StepEnv, type StepResult } from './steps.js';
+
+const GROUP = 'signin';
+const KEY = {
+  subject: 'signin.subject-token',
+  broker: 'signin.broker-token',
+  unscoped: 'signin.unscoped-token',
+  project: 'signin.project',
+  scoped: 'signin.scoped',
+} as const;
+
+export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network));
+
+export function toResult<T>(result: StepResult<T>): CheckResult {
+  return { status: result.warning ? 'warn' : 'ok', message: result.message, advice: result.warning, details: result.details };
+}
+
+export function failure(error: unknown): CheckResult {
+  if (error instanceof StepError) return { status: 'fail', message: error.message, advice: error.advice, details: error.details };
+  if (error instanceof HttpError) {
+    return { status: 'fail', message: error.message, advice: error.advice, details: { kind: error.kind, url: error.url, ...(error.status ? { status: error.status } : {}) } };
+  }
+  throw error;
+}
+
+function skip(message: string): CheckResult {
+  return { status: 'skip', message };
+}
+
+/** Why a step's input is absent: the earlier step did not pass. */
+function blocked(ctx: CheckContext, id: string): CheckResult {
+  const o = ctx.outcome(id);
+  return skip(o ? `Not run: ${id} did not pass (${o.status}${o.status === 'skip' ? `: ${o.message}` : ''}).` : `Not run: ${id} did not run.`);
+}
+
+export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
+  const configured = isConfigured(settings);
+  const notConfigured = skip('The sign-in chain is not configured (no broker_url, identity_url or credentials); see the README section "cloudgate doctor --only signin".');
+  const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal });
+  const lacking = (keys: (keyof SigninSettings)[]) => {
+    const names = missing(settings, keys);
+    return names.length ? skip(`Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`) : undefined;
+  };
+  async function attempt<T>(ctx: CheckContext, step: () => Promise<StepResult<T>>, keep: (value: T) => void): Promise<CheckResult> {
+    try {
+      const result = await step();
+      keep(result.value);
+      return toResult(result);
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  const checks: Check[] = [
+    {
+      id: 'signin.idp-token',
+      group: GROUP,
+      title: 'Identity provider token (client credentials)',
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        if (!usesIdpCredentials(settings)) {
+          if (settings.subjectToken) ctx.state.set(KEY.subject, settings.subjectToken);
+          return skip('No identity provider client credentials configured (idp_token_url, idp_client_id, idp_client_secret): the subject token comes from subject_token.');
+        }
+        return lacking(['idpTokenUrl', 'idpClientId', 'idpClientSecret']) ?? attempt(ctx, () => idpToken(env(ctx)), (t) => ctx.state.set(KEY.subject, t));
+      },
+    },
+    {
+      id: 'signin.exchange',
+      group: GROUP,
+      title: 'Broker token exchange',
+      after: ['signin.idp-token'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const subject = ctx.state.get(KEY.subject) as string | undefined;
+        if (!subject) {
+          return usesIdpCredentials(settings)
+            ? blocked(ctx, 'signin.idp-token')
+            : skip('Missing setting: subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one).');
+        }
+        return lacking(['brokerUrl', 'realm', 'clientId', 'clientSecret']) ?? attempt(ctx, () => exchange(env(ctx), subject), (t) => ctx.state.set(KEY.broker, t));
+      },
+    },
+    {
+      id: 'signin.federated',
+      group: GROUP,
+      title: 'Federated sign-in (unscoped token)',
+      after: ['signin.exchange'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const broker = ctx.state.get(KEY.broker) as string | undefined;
+        if (!broker) return blocked(ctx, 'signin.exchange');
+        return lacking(['identityUrl', 'idpId']) ?? attempt(ctx, () => federated(env(ctx), broker), (t) => ctx.state.set(KEY.unscoped, t));
+      },
+    },
+    {
+      id: 'signin.projects',
+      group: GROUP,
+      title: 'Projects of the user',
+      after: ['signin.federated'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const unscoped = ctx.state.get(KEY.unscoped) as string | undefined;
+        if (!unscoped) return blocked(ctx, 'signin.federated');
+        return attempt(ctx, () => listProjects(env(ctx), unscoped), (v) => v.chosen && ctx.state.set(KEY.project, v.chosen));
+      },
+    },
+    {
+      id: 'signin.scope',
+      group: GROUP,
+      title: 'Project-scoped token and catalog',
+      after: ['signin.projects'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const unscoped = ctx.state.get(KEY.unscoped) as string | undefined;
+        if (!unscoped) return blocked(ctx, 'signin.federated');
+        const chosen = ctx.state.get(KEY.project) as Project | undefined;
+        const listing = ctx.outcome('signin.projects');
+        // Endpoint 3 is optional when the project id is known: a failed listing need not stop scoping.
+        const unreadable = listing?.status === 'fail' && !listing.details?.projects;
+        const projectId = chosen?.id ?? (unreadable ? settings.project : undefined);
+        if (!projectId) {
+          return skip(settings.project ? 'Not run: signin.projects did not find the project.' : 'No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME).');
+        }
+        const result = await attempt(ctx, () => scope(env(ctx), unscoped, projectId), (v) => ctx.state.set(KEY.scoped, v));
+        if (!chosen && result.status !== 'fail') {
+          return { ...result, status: 'warn', advice: `Scoped with project "${projectId}" taken as an id, although the project list could not be read (see signin.projects).` };
+        }
+        return result;
+      },
+    },
+    {
+      id: 'signin.api',
+      group: GROUP,
+      title: 'Cloud API call with the scoped token',
+      after: ['signin.scope'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const scoped = ctx.state.get(KEY.scoped) as Scoped | undefined;
+        if (!scoped) return blocked(ctx, 'signin.scope');
+        return attempt(ctx, () => callApi(env(ctx), scoped), () => undefined);
+      },
+    },
+  ];
+  return checks;
+}

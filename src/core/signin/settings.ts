@@ -1,0 +1,92 @@
+import { setting, type DoctorInput } from '../doctor/input.js';
+
+/** The sign-in chain's settings (DESIGN.md), resolved from flags, environment and the `signin:` section. */
+export interface SigninSettings {
+  brokerUrl?: string;
+  realm?: string;
+  clientId?: string;
+  clientSecret?: string;
+  subjectToken?: string;
+  idpTokenUrl?: string;
+  idpClientId?: string;
+  idpClientSecret?: string;
+  idpScope?: string;
+  subjectIssuer?: string;
+  /** Without a trailing `/v3`: paths are built as `{identityUrl}/v3/...`. */
+  identityUrl?: string;
+  federationPrefix: string;
+  idpId?: string;
+  protocol: string;
+  project?: string;
+  apiService: string;
+}
+
+type Source = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd'>;
+
+const SECTION = 'signin';
+
+export function readSigninSettings(input: Source): SigninSettings {
+  const get = (name: string, options: Parameters<typeof setting>[3] = {}) => setting(input, SECTION, name, options);
+  const secret = (name: string, envNames: string[] = []) => get(name, { secret: true, envNames });
+  return {
+    brokerUrl: trimSlash(get('broker_url')),
+    realm: get('realm'),
+    clientId: get('client_id', { envNames: ['OS_CLIENT_ID'] }),
+    clientSecret: secret('client_secret', ['OS_CLIENT_SECRET']),
+    subjectToken: secret('subject_token'),
+    idpTokenUrl: get('idp_token_url'),
+    idpClientId: get('idp_client_id'),
+    idpClientSecret: secret('idp_client_secret'),
+    idpScope: get('idp_scope'),
+    subjectIssuer: get('subject_issuer'),
+    identityUrl: identityBase(get('identity_url', { envNames: ['OS_AUTH_URL'] })),
+    federationPrefix: get('federation_prefix') ?? 'OS',
+    idpId: get('idp_id', { envNames: ['OS_IDENTITY_PROVIDER'] }),
+    protocol: get('protocol', { envNames: ['OS_PROTOCOL'] }) ?? 'openid',
+    project: get('project', { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] }),
+    apiService: get('api_service') ?? 'compute',
+  };
+}
+
+function trimSlash(url: string | undefined): string | undefined {
+  return url?.replace(/\/+$/, '');
+}
+
+/** `OS_AUTH_URL` comes with or without `/v3`; the chain adds it itself. */
+export function identityBase(url: string | undefined): string | undefined {
+  return trimSlash(url)?.replace(/\/v3$/, '');
+}
+
+/** Whether the subject token comes from a client credentials grant at the identity provider. */
+export function usesIdpCredentials(s: SigninSettings): boolean {
+  return Boolean(s.idpTokenUrl || s.idpClientId || s.idpClientSecret);
+}
+
+/** Whether anything at all of the sign-in chain is configured (otherwise every step is skipped). */
+export function isConfigured(s: SigninSettings): boolean {
+  return Boolean(s.brokerUrl || s.identityUrl || s.subjectToken || usesIdpCredentials(s) || s.clientId);
+}
+
+/** Names of the settings a step needs but lacks, as the operator writes them. */
+export function missing(s: SigninSettings, keys: (keyof SigninSettings)[]): string[] {
+  return keys.filter((k) => !s[k]).map((k) => NAMES[k]);
+}
+
+const NAMES: Record<keyof SigninSettings, string> = {
+  brokerUrl: 'broker_url',
+  realm: 'realm',
+  clientId: 'client_id',
+  clientSecret: 'client_secret',
+  subjectToken: 'subject_token',
+  idpTokenUrl: 'idp_token_url',
+  idpClientId: 'idp_client_id',
+  idpClientSecret: 'idp_client_secret',
+  idpScope: 'idp_scope',
+  subjectIssuer: 'subject_issuer',
+  identityUrl: 'identity_url (or OS_AUTH_URL)',
+  federationPrefix: 'federation_prefix',
+  idpId: 'idp_id (or OS_IDENTITY_PROVIDER)',
+  protocol: 'protocol',
+  project: 'project (or --project / OS_PROJECT_ID / OS_PROJECT_NAME)',
+  apiService: 'api_service',
+};

@@ -1,0 +1,421 @@
+/**
+ * A test broker (Keycloak-like), identity service (Keystone-like) and compute-like API on one HTTPS
+ * origin on 127.0.0.1, answering as SPEC.md describes (`mode: 'spec'`) or as real Keystone does
+ * (`mode: 'keystone'`: GET /v3/projects 403, GET /v3/auth/projects 200, POST /v3/auth/projects 405,
+ * POST /v3/auth/tokens 201). Every failure of the sign-in chain can be injected per step through
+ * `server.fail`, which tests may change between runs.
+ *
+ * Paths: identity provider token `/idp/token`; broker `/realms/<realm>/protocol/openid-connect/token`;
+ * identity service under `/identity` (`identityUrl`); compute under `/compute/v2.1`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Pem, TestCA } from '../helpers/test-ca.js';
+
+export type Step = 'idp-token' | 'exchange' | 'federated' | 'projects' | 'scope' | 'api';
+
+export type Failure =
+  // any step
+  | 'status-500'
+  | 'html'
+  | 'not-json'
+  | 'oversized'
+  | 'redirect'
+  | 'hang'
+  | 'no-subject-token'
+  | 'status-200'
+  // broker (idp-token, exchange)
+  | 'invalid-client'
+  | 'exchange-not-permitted'
+  | 'invalid-token'
+  | 'subject-issuer-unsupported'
+  | 'invalid-issuer'
+  // identity service
+  | 'unauthorized'
+  | 'mapping'
+  | 'remote-id'
+  | 'fernet-unrecognized'
+  | 'token-expired'
+  | 'no-project-access';
+
+export interface IdentityServerOptions {
+  ca: TestCA;
+  mode?: 'spec' | 'keystone';
+  /** Serve another certificate (expired, wrong host, another CA). Default: the CA's for 127.0.0.1 and localhost. */
+  cert?: Pem;
+  /** Plain http instead of https. */
+  plain?: boolean;
+  realm?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** The identity provider's access token the broker accepts as subject_token (default: a JWT of the server's own). */
+  subjectToken?: string;
+  idpClientId?: string;
+  idpClientSecret?: string;
+  /** Keycloak 26 standard ("V2") exchange: any subject_issuer is refused. */
+  standardExchange?: boolean;
+  /** Legacy ("V1") exchange of an external token: subject_issuer must be this alias. */
+  requireSubjectIssuer?: string;
+  idpId?: string;
+  protocol?: string;
+  federationPrefix?: string;
+  projects?: { id: string; name: string; description?: string }[];
+  user?: string;
+  fail?: Partial<Record<Step, Failure>>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface IdentityServer {
+  origin: string;
+  brokerUrl: string;
+  identityUrl: string;
+  idpTokenUrl: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  subjectToken: string;
+  idpClientId: string;
+  idpClientSecret: string;
+  idpId: string;
+  projects: { id: string; name: string; description?: string }[];
+  /** Every token value the server issued (for "never printed" assertions). */
+  issued: string[];
+  requests: RecordedRequest[];
+  /** Count of TLS (or TCP) connections accepted. */
+  connections(): number;
+  fail: Partial<Record<Step, Failure>>;
+  mode: 'spec' | 'keystone';
+  /** Environment for the cloudgate binary pointing at this server (secrets included). */
+  env(extra?: Record<string, string>): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+export function fakeJwt(claims: Record<string, unknown>): string {
+  return `${b64url({ alg: 'RS256', typ: 'JWT', kid: 'test' })}.${b64url(claims)}.${randomBytes(32).toString('base64url')}`;
+}
+
+const fernet = () => `gAAAAA${randomBytes(60).toString('base64url')}`;
+
+export async function startIdentityServer(options: IdentityServerOptions): Promise<IdentityServer> {
+  const realm = options.realm ?? 'cloud';
+  const clientId = options.clientId ?? 'cloudgate';
+  const clientSecret = options.clientSecret ?? `broker-secret-${randomBytes(8).toString('hex')}`;
+  const idpClientId = options.idpClientId ?? 'machine';
+  const idpClientSecret = options.idpClientSecret ?? `idp-secret-${randomBytes(8).toString('hex')}`;
+  const idpId = options.idpId ?? 'keycloak';
+  const protocol = options.protocol ?? 'openid';
+  const prefix = options.federationPrefix ?? 'OS';
+  const user = options.user ?? 'alice';
+  const projects = options.projects ?? [
+    { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', name: 'demo', description: 'Demo project' },
+    { id: '0f9e8d7c6b5a49382716f5e4d3c2b1a0', name: 'ops', description: 'Operations' },
+  ];
+  const now = () => Math.floor(Date.now() / 1000);
+  const issued: string[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  let origin = '';
+
+  const issue = (token: string) => (issued.push(token), token);
+  const subjectToken = options.subjectToken ?? issue(fakeJwt({ iss: `https://idp.test/realms/external`, aud: 'broker', sub: 'svc-1', azp: idpClientId, exp: now() + 3600 }));
+  const brokerTokens = new Set<string>();
+  const unscopedTokens = new Set<string>();
+  const scopedTokens = new Set<string>();
+
+  const state = {
+    fail: { ...(options.fail ?? {}) } as Partial<Record<Step, Failure>>,
+    mode: options.mode ?? 'spec',
+  };
+
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  };
+  const oauthError = (res: ServerResponse, status: number, error: string, description: string) => json(res, status, { error, error_description: description });
+  const keystoneError = (res: ServerResponse, status: number, title: string, message: string) => json(res, status, { error: { code: status, title, message } });
+
+  /** Failures every step can show; returns true when it answered. */
+  function generic(step: Step, res: ServerResponse): boolean {
+    switch (state.fail[step]) {
+      case 'status-500':
+        keystoneError(res, 500, 'Internal Server Error', 'An unexpected error prevented the server from fulfilling your request.');
+        return true;
+      case 'html':
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+        return true;
+      case 'not-json':
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('OK but not JSON');
+        return true;
+      case 'oversized':
+        res.writeHead(200, { 'content-type': 'application/json' }).end(`{"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+        return true;
+      case 'redirect':
+        res.writeHead(302, { location: `${origin}/login?step=${step}` }).end();
+        return true;
+      case 'hang':
+        return true; // never answers
+      default:
+        return false;
+    }
+  }
+
+  const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
+
+  function idpTokenEndpoint(body: string, res: ServerResponse) {
+    if (generic('idp-token', res)) return;
+    const f = form(body);
+    if (state.fail['idp-token'] === 'invalid-client' || f.client_id !== idpClientId || f.client_secret !== idpClientSecret) {
+      return oauthError(res, 401, 'invalid_client', 'Invalid client or Invalid client credentials');
+    }
+    if (f.grant_type !== 'client_credentials') return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
+    json(res, 200, { access_token: subjectToken, expires_in: 3600, token_type: 'Bearer' });
+  }
+
+  function exchangeEndpoint(path: string, body: string, res: ServerResponse) {
+    if (path !== `/realms/${realm}/protocol/openid-connect/token`) return json(res, 404, { error: 'Realm does not exist' });
+    if (generic('exchange', res)) return;
+    const f = form(body);
+    const fail = state.fail.exchange;
+    if (fail === 'invalid-client' || f.client_id !== clientId || f.client_secret !== clientSecret) {
+      return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials');
+    }
+    if (fail === 'exchange-not-permitted') return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
+    if (fail === 'subject-issuer-unsupported' || (f.subject_issuer && options.standardExchange)) {
+      return oauthError(res, 400, 'invalid_request', "Parameter 'subject_issuer' is not supported for standard token exchange");
+    }
+    if (fail === 'invalid-issuer' || (options.requireSubjectIssuer && f.subject_issuer && f.subject_issuer !== options.requireSubjectIssuer)) {
+      return oauthError(res, 400, 'invalid_issuer', 'Invalid subject_issuer parameter');
+    }
+    if (
+      fail === 'invalid-token' ||
+      f.subject_token !== subjectToken ||
+      (options.requireSubjectIssuer && !f.subject_issuer)
+    ) {
+      return oauthError(res, 400, 'invalid_token', 'Invalid token');
+    }
+    if (f.grant_type !== 'urn:ietf:params:oauth:grant-type:token-exchange' || f.subject_token_type !== 'urn:ietf:params:oauth:token-type:access_token') {
+      return oauthError(res, 400, 'invalid_request', 'Invalid grant_type or subject_token_type');
+    }
+    const access = issue(fakeJwt({ iss: `${origin}/realms/${realm}`, aud: clientId, sub: 'f1d2-user', preferred_username: user, azp: clientId, exp: now() + 300 }));
+    const refresh = issue(fakeJwt({ typ: 'Refresh', exp: now() + 1800 }));
+    brokerTokens.add(access);
+    // SPEC.md: expires_in is "a string as written in the response shape".
+    json(res, 200, { access_token: access, refresh_token: refresh, expires_in: '300', token_type: 'Bearer' });
+  }
+
+  const tokenObject = (scoped?: { id: string; name: string }) => ({
+    methods: ['token'],
+    expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, '.000000Z'),
+    issued_at: new Date().toISOString().replace(/\.\d+Z$/, '.000000Z'),
+    user: { id: 'u-123', name: user, domain: { id: 'Federated', name: 'Federated' } },
+    audit_ids: [randomBytes(8).toString('base64url')],
+    ...(scoped
+      ? {
+          project: { id: scoped.id, name: scoped.name, domain: { id: 'default', name: 'Default' } },
+          catalog: [
+            {
+              id: 'svc-compute',
+              name: 'nova',
+              type: 'compute',
+              endpoints: [
+                { id: 'e1', interface: 'public', region: 'RegionOne', url: `${origin}/compute/v2.1` },
+                { id: 'e2', interface: 'internal', region: 'RegionOne', url: 'http://nova.internal:8774/v2.1' },
+              ],
+            },
+            { id: 'svc-identity', name: 'keystone', type: 'identity', endpoints: [{ id: 'e3', interface: 'public', region: 'RegionOne', url: `${origin}/identity` }] },
+          ],
+        }
+      : {}),
+  });
+
+  function federatedEndpoint(method: string, path: string, req: IncomingMessage, res: ServerResponse) {
+    const m = /^\/v3\/([^/]+)-FEDERATION\/identity_providers\/([^/]+)\/protocols\/([^/]+)\/auth$/.exec(path);
+    if (!m || m[1] !== prefix) return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+    if (method !== 'GET' && method !== 'POST') return keystoneError(res, 405, 'Method Not Allowed', 'The method is not allowed.');
+    if (generic('federated', res)) return;
+    const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    const fail = state.fail.federated;
+    // mod_auth_openidc in front: no or unknown bearer token never reaches Keystone.
+    if (fail === 'unauthorized' || !bearer || !brokerTokens.has(bearer)) {
+      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token", error_description="token could not be validated"', 'content-type': 'text/html' });
+      return res.end('<html><head><title>401 Unauthorized</title></head><body>Unauthorized</body></html>');
+    }
+    if (decodeURIComponent(m[2]!) !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${decodeURIComponent(m[2]!)}.`);
+    if (decodeURIComponent(m[3]!) !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`);
+    if (fail === 'remote-id') return keystoneError(res, 403, 'Forbidden', 'Incoming identity provider identifier not included among the accepted identifiers.');
+    if (fail === 'mapping') return keystoneError(res, 401, 'Unauthorized', 'Could not map any federated user properties to identity values. Check debug logs or the mapping used for additional details.');
+    const token = issue(fernet());
+    unscopedTokens.add(token);
+    if (fail === 'no-subject-token') return json(res, 201, { token: tokenObject() });
+    if (fail === 'status-200') return json(res, 200, { token: tokenObject() }, { 'x-subject-token': token });
+    json(res, 201, { token: tokenObject() }, { 'x-subject-token': token });
+  }
+
+  /** Keystone's answers to a token it does not know, shared by Endpoints 3 and 4. */
+  function badToken(token: string | undefined, res: ServerResponse, step: Step): boolean {
+    const fail = state.fail[step];
+    if (fail === 'fernet-unrecognized' || !token) {
+      keystoneError(res, 404, 'Not Found', 'Could not recognize Fernet token');
+      return true;
+    }
+    if (fail === 'token-expired') {
+      keystoneError(res, 404, 'Not Found', 'Failed to validate token');
+      return true;
+    }
+    if (!unscopedTokens.has(token)) {
+      keystoneError(res, 404, 'Not Found', 'Could not recognize Fernet token');
+      return true;
+    }
+    return false;
+  }
+
+  function projectsEndpoint(path: string, req: IncomingMessage, res: ServerResponse) {
+    const specPath = path === '/v3/projects';
+    if (specPath && state.mode === 'keystone') {
+      return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action: identity:list_projects.');
+    }
+    if (!specPath && state.mode === 'spec') return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+    if (generic('projects', res)) return;
+    if (badToken(req.headers['x-auth-token'] as string | undefined, res, 'projects')) return;
+    json(res, 200, { projects: projects.map((p) => ({ ...p, domain_id: 'default', enabled: true })), links: { self: `${origin}/identity${path}` } });
+  }
+
+  function scopeEndpoint(path: string, req: IncomingMessage, body: string, res: ServerResponse) {
+    const specPath = path === '/v3/auth/projects';
+    if (specPath && state.mode === 'keystone') {
+      res.writeHead(405, { allow: 'OPTIONS, GET, HEAD', 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { code: 405, title: 'Method Not Allowed', message: 'The method is not allowed for the requested URL.' } }));
+    }
+    if (!specPath && state.mode === 'spec') return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+    if (generic('scope', res)) return;
+    const header = req.headers['x-auth-token'] as string | undefined;
+    let parsed: any;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return keystoneError(res, 400, 'Bad Request', 'Expecting to find auth in request body.');
+    }
+    const bodyToken = parsed?.auth?.identity?.token?.id;
+    if (!parsed?.auth?.identity?.methods?.includes('token')) return keystoneError(res, 400, 'Bad Request', 'Expecting to find identity.methods with token.');
+    if (badToken(bodyToken, res, 'scope')) return;
+    if (header !== undefined && header !== bodyToken && state.mode === 'spec') return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    const projectId = parsed?.auth?.scope?.project?.id;
+    const project = projects.find((p) => p.id === projectId);
+    if (state.fail.scope === 'no-project-access' || !project) {
+      return keystoneError(res, 401, 'Unauthorized', `User u-123 has no access to project ${projectId}`);
+    }
+    const token = issue(fernet());
+    scopedTokens.add(token);
+    if (state.fail.scope === 'no-subject-token') return json(res, 201, { token: tokenObject(project) });
+    if (state.fail.scope === 'status-200') return json(res, 200, { token: tokenObject(project) }, { 'x-subject-token': token });
+    json(res, 201, { token: tokenObject(project) }, { 'x-subject-token': token });
+  }
+
+  function computeEndpoint(path: string, req: IncomingMessage, res: ServerResponse) {
+    if (generic('api', res)) return;
+    const token = req.headers['x-auth-token'] as string | undefined;
+    if (state.fail.api === 'unauthorized' || !token || !scopedTokens.has(token)) {
+      return json(res, 401, { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } });
+    }
+    if (path === '/compute/v2.1/servers') return json(res, 200, { servers: [{ id: 's1', name: 'web-1', links: [] }] });
+    return json(res, 404, { itemNotFound: { code: 404, message: 'Not found' } });
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const method = req.method ?? 'GET';
+      const path = (req.url ?? '/').split('?')[0]!;
+      requests.push({ method, path, headers: req.headers, body });
+      if (path === '/login') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Sign in</title></html>');
+      if (path === '/idp/token' && method === 'POST') return idpTokenEndpoint(body, res);
+      if (path.startsWith('/realms/') && method === 'POST') return exchangeEndpoint(path, body, res);
+      if (path.startsWith('/identity/')) {
+        const sub = path.slice('/identity'.length);
+        if (sub.includes('-FEDERATION/')) return federatedEndpoint(method, sub, req, res);
+        if ((sub === '/v3/projects' || sub === '/v3/auth/projects') && method === 'GET') return projectsEndpoint(sub, req, res);
+        if ((sub === '/v3/auth/projects' || sub === '/v3/auth/tokens') && method === 'POST') return scopeEndpoint(sub, req, body, res);
+        return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+      }
+      if (path.startsWith('/compute/')) return computeEndpoint(path, req, res);
+      json(res, 404, { error: 'not_found' });
+    });
+  };
+
+  let server: Server;
+  if (options.plain) {
+    server = createHttpServer({ keepAliveTimeout: 30_000 }, handler);
+    server.on('connection', () => connections++);
+  } else {
+    const cert = options.cert ?? options.ca.issue(['127.0.0.1', 'localhost']);
+    server = createHttpsServer({ cert: cert.cert, key: cert.key, keepAliveTimeout: 30_000 }, handler);
+    server.on('secureConnection', () => connections++);
+  }
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `${options.plain ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const api: IdentityServer = {
+    origin,
+    brokerUrl: origin,
+    identityUrl: `${origin}/identity`,
+    idpTokenUrl: `${origin}/idp/token`,
+    realm,
+    clientId,
+    clientSecret,
+    subjectToken,
+    idpClientId,
+    idpClientSecret,
+    idpId,
+    projects,
+    issued,
+    requests,
+    connections: () => connections,
+    get fail() {
+      return state.fail;
+    },
+    set fail(value) {
+      state.fail = value;
+    },
+    get mode() {
+      return state.mode;
+    },
+    set mode(value) {
+      state.mode = value;
+    },
+    env(extra = {}) {
+      return {
+        CLOUDGATE_BROKER_URL: origin,
+        CLOUDGATE_REALM: realm,
+        CLOUDGATE_CLIENT_ID: clientId,
+        CLOUDGATE_CLIENT_SECRET: clientSecret,
+        CLOUDGATE_SUBJECT_TOKEN: subjectToken,
+        OS_AUTH_URL: `${origin}/identity/v3`,
+        OS_IDENTITY_PROVIDER: idpId,
+        OS_PROTOCOL: protocol,
+        OS_CACERT: options.ca.file,
+        ...extra,
+      };
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return api;
+}
