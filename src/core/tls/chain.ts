@@ -45,7 +45,7 @@ export interface OrderResult {
 
 /**
  * Checks the order and computes the right one. The chain starts at the certificate of `key` when
- * given, else at the only certificate that issued none of the others.
+ * one matches, else at the only certificate that issued none of the others.
  */
 export function analyseOrder(certs: ParsedCertificate[], key?: KeyObject): OrderResult {
   const seen = new Map<string, ParsedCertificate>();
@@ -71,7 +71,8 @@ export function analyseOrder(certs: ParsedCertificate[], key?: KeyObject): Order
 
 function computeOrder(certs: ParsedCertificate[], key?: KeyObject): ParsedCertificate[] | undefined {
   const issuedOthers = (c: ParsedCertificate) => certs.some((o) => o !== c && isIssuedBy(o, c));
-  const starts = key ? certs.filter((c) => sameKey(c, key)) : certs.filter((c) => !issuedOthers(c));
+  const ofKey = key ? certs.filter((c) => sameKey(c, key)) : [];
+  const starts = ofKey.length ? ofKey : certs.filter((c) => !issuedOthers(c));
   if (starts.length !== 1) return undefined;
   const path = [starts[0]!];
   for (;;) {

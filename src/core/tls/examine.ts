@@ -93,9 +93,12 @@ export function examine(input: ExamineInput): Examination {
     } else checks.push(order.check);
   }
 
-  const effective = reordered ? ordered! : certificates;
+  // The key is matched against the first certificate as given (that is what the ingress reads);
+  // the other checks look at the right order when it is known, so they speak of the real leaf.
+  const effective = ordered ?? certificates;
   const first = effective[0]!;
-  if (key) checks.push(checkKeyMatch(first, certificates, key, input.certSource, input.keySource ?? 'the private key'));
+  const given = reordered ? first : certificates[0]!;
+  if (key) checks.push(checkKeyMatch(given, certificates, key, input.certSource, input.keySource ?? 'the private key'));
   if (input.role === 'wildcard') {
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));

@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { Finding } from '../findings.js';
+import { registerSecret } from '../secrets.js';
+import { notAfter } from './checks.js';
+import { examine } from './examine.js';
+import { toFinding } from './variable-rules.js';
 
 export interface SuppliedWildcardInput {
   certificateFile: string;
@@ -17,9 +22,68 @@ export interface SuppliedWildcard {
   /** Errors refuse the write; warnings are shown. */
   findings: Finding[];
   reordered: boolean;
+  /** Expiry of the certificate, when it could be read. */
+  notAfter?: Date;
 }
 
-/** Interface stub: the certificate work (issue 3) implements it; setup already calls it. */
-export function loadSuppliedWildcard(_input: SuppliedWildcardInput): SuppliedWildcard {
-  throw new Error('supplied wildcard certificates are not implemented yet');
+const CERT_KEY = 'wildcard_certificate_file';
+const KEY_KEY = 'wildcard_key_file';
+
+/**
+ * Reads and checks an operator's wildcard certificate and key (SPEC operational rules 2-4): every
+ * check of the TLS toolkit; errors refuse the write. The chain comes back in the right order.
+ */
+export function loadSuppliedWildcard(input: SuppliedWildcardInput): SuppliedWildcard {
+  const now = input.now ?? new Date();
+  const findings: Finding[] = [];
+  const certPem = readText(input.certificateFile, CERT_KEY, 'certificate', findings);
+  const keyPem = readText(input.keyFile, KEY_KEY, 'private key', findings);
+  if (certPem === undefined || keyPem === undefined) return { chainPem: '', keyPem: '', findings, reordered: false };
+
+  const result = examine({
+    certPem,
+    certSource: input.certificateFile,
+    keyPem,
+    keySource: input.keyFile,
+    role: 'wildcard',
+    domain: input.domain,
+    now,
+    fixOrder: input.fixOrder,
+    fixHint: 'Run setup again with --fix-order to write the chain in this order, or reorder the file yourself.',
+    renewAdvice:
+      'The platform never renews a supplied wildcard certificate: get a renewed one from your CA, then run cloudgate setup again and apply the new Secret manifest.',
+  });
+  for (const check of result.checks) {
+    const isKey = check.name === 'key' || check.name === 'key-match';
+    const finding = toFinding(check, `wildcard-${check.name}`, isKey ? KEY_KEY : CERT_KEY);
+    if (finding) findings.push(finding);
+  }
+  const usable = result.ordered && findings.every((f) => f.severity !== 'error');
+  return {
+    chainPem: usable ? result.ordered!.map((c) => pemOf(c.x509.toString())).join('') : '',
+    keyPem: result.key ? result.key.block.text : '',
+    findings,
+    reordered: result.reordered,
+    notAfter: result.ordered?.[0] ? notAfter(result.ordered[0]) : undefined,
+  };
+}
+
+const pemOf = (text: string) => text.trim() + '\n';
+
+function readText(path: string, variable: string, what: string, findings: Finding[]): string | undefined {
+  try {
+    const text = readFileSync(path, 'utf8');
+    if (variable === KEY_KEY) registerSecret(text);
+    return text;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    findings.push({
+      rule: `${variable.replaceAll('_', '-')}-unreadable`,
+      variable,
+      severity: 'error',
+      message: `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? String(error)}.`,
+      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : `Check the path in ${variable}.`,
+    });
+    return undefined;
+  }
 }

@@ -1,10 +1,81 @@
 import type { Finding } from '../findings.js';
+import type { CertCheck } from './checks.js';
+import { examine, type CertificateRole } from './examine.js';
+
+interface PemRule {
+  certificate: string;
+  key?: string;
+  role: CertificateRole;
+  /** Prefix of the finding's rule id (`<prefix>-<check>`), reported as `inventory.<rule>`. */
+  prefix: string;
+  renewAdvice: string;
+}
+
+export const PEM_RULES: PemRule[] = [
+  {
+    certificate: 'cluster_issuer_ca_certificate',
+    key: 'cluster_issuer_ca_private_key',
+    role: 'ca-issuer',
+    prefix: 'ca-certificate',
+    renewAdvice: 'Renew the CA certificate and put the new chain in cluster_issuer_ca_certificate; certificates it signs stop working when it expires.',
+  },
+  {
+    certificate: 'cluster_issuer_commercialca_ca',
+    role: 'ca-issuer',
+    prefix: 'commercialca-ca',
+    renewAdvice: 'Get the current CA chain from the commercial CA and put it in cluster_issuer_commercialca_ca.',
+  },
+  {
+    certificate: 'cluster_issuer_commercialca_tpp_ca_bundle',
+    role: 'ca-bundle',
+    prefix: 'commercialca-tpp-ca-bundle',
+    renewAdvice: 'Put the current CA certificate of the commercial CA server in cluster_issuer_commercialca_tpp_ca_bundle.',
+  },
+];
+
+const pemText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.includes('-----BEGIN') ? value : undefined;
 
 /**
  * Certificate checks of the inventory's PEM variables (cluster_issuer_ca_certificate + _private_key,
- * cluster_issuer_commercialca_ca, cluster_issuer_commercialca_tpp_ca_bundle).
- * Interface stub: the certificate work (issue 3) implements it; validate.ts already calls it.
+ * cluster_issuer_commercialca_ca, cluster_issuer_commercialca_tpp_ca_bundle): readable, chain order,
+ * key match, CA flags, validity. A value that is not PEM at all is left to validate.ts's format rule.
  */
-export function pemVariableFindings(_values: Record<string, unknown>, _now: Date = new Date()): Finding[] {
-  return [];
+export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date()): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of PEM_RULES) {
+    const certPem = pemText(values[rule.certificate]);
+    const keyPem = rule.key ? pemText(values[rule.key]) : undefined;
+    if (!certPem && !keyPem) continue;
+    const checks = examine({
+      certPem: certPem ?? '',
+      certSource: rule.certificate,
+      keyPem,
+      keySource: rule.key,
+      role: rule.role,
+      now,
+      fixHint: `Reorder the PEM value of ${rule.certificate}: ${rule.role === 'ca-bundle' ? 'each certificate followed by its issuer' : 'issuer first, then intermediate(s), then root'}.`,
+      renewAdvice: rule.renewAdvice,
+    }).checks;
+    for (const check of checks) {
+      if (!certPem && check.name !== 'key') continue;
+      const finding = toFinding(check, `${rule.prefix}-${check.name}`, isKeyCheck(check) ? rule.key! : rule.certificate);
+      if (finding) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+const isKeyCheck = (check: CertCheck) => check.name === 'key' || check.name === 'key-match';
+
+/** fail → error, warn → warning; ok and skip are no finding. */
+export function toFinding(check: CertCheck, rule: string, variable: string): Finding | undefined {
+  if (check.status !== 'fail' && check.status !== 'warn') return undefined;
+  return {
+    rule,
+    variable,
+    severity: check.status === 'fail' ? 'error' : 'warning',
+    message: check.message,
+    ...(check.advice ? { advice: check.advice } : {}),
+  };
 }

@@ -1,0 +1,53 @@
+/**
+ * `setup --apply`: `kubectl apply -f FILE` for the written TLS Secret manifest. kubectl's absence or
+ * failure is a result to report, never a reason to remove the manifest: it stays for a later apply.
+ */
+import { firstLine, kubectl, KubectlError, KubectlMissing, type KubectlOptions } from './kube.js';
+import { redact } from './secrets.js';
+
+export interface ApplyResult {
+  status: 'applied' | 'kubectl-missing' | 'failed';
+  /** One line for the operator (stderr), naming the file; never a secret. */
+  message: string;
+  /** What to do next, for missing and failed. */
+  advice?: string;
+  /** kubectl's own lines ("secret/x created"), redacted. */
+  output: string;
+}
+
+export interface ApplyOptions extends Pick<KubectlOptions, 'context' | 'kubeconfig' | 'env' | 'timeoutMs' | 'signal'> {
+  /** kubectl's schema validation (default on; needs the cluster's OpenAPI document). */
+  validate?: boolean;
+}
+
+export async function applyManifest(file: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const args = ['apply', '-f', file];
+  if (options.validate === false) args.push('--validate=false');
+  const manual = `kubectl apply -f ${file}${options.context ? ` --context ${options.context}` : ''}`;
+  try {
+    const result = await kubectl(args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
+    const output = redact(result.stdout.trim());
+    if (result.exitCode === 0) {
+      return { status: 'applied', message: `Applied ${file}: ${output.split('\n').join(', ')}`, output };
+    }
+    return {
+      status: 'failed',
+      message: `kubectl apply -f ${file} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`,
+      advice: `The manifest is kept; fix the cause (context, namespace, permissions) and run: ${manual}`,
+      output: redact([output, result.stderr.trim()].filter(Boolean).join('\n')),
+    };
+  } catch (error) {
+    if (error instanceof KubectlMissing) {
+      return {
+        status: 'kubectl-missing',
+        message: `${error.message} The manifest ${file} was written but not applied.`,
+        advice: `${error.advice} Then run: ${manual}`,
+        output: '',
+      };
+    }
+    if (error instanceof KubectlError) {
+      return { status: 'failed', message: redact(error.message), advice: `The manifest is kept; run: ${manual}`, output: redact(error.result.stderr) };
+    }
+    throw error;
+  }
+}
