@@ -1,6 +1,7 @@
-import { UsageError } from '../core/errors.js';
+import { inventorySchema } from '../core/schema.js';
 import type { CommandContext } from './types.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new UsageError('cloudgate schema is not implemented yet.');
+export async function run(ctx: CommandContext): Promise<number> {
+  ctx.stdout.write(JSON.stringify(inventorySchema(), null, 2) + '\n');
+  return 0;
 }

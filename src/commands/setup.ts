@@ -1,6 +1,85 @@
-import { UsageError } from '../core/errors.js';
-import type { CommandContext } from './types.js';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { CancelledError, EXIT, UsageError } from '../core/errors.js';
+import { hasErrors } from '../core/findings.js';
+import { DEFAULT_INVENTORY } from '../core/paths.js';
+import { redact } from '../core/secrets.js';
+import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../core/setup-plan.js';
+import { bool, list, str, type CommandContext } from './types.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new UsageError('cloudgate setup is not implemented yet.');
+const NEEDS_ANSWERS = new UsageError(
+  'cloudgate setup needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
+  'Write the answers as YAML (keys: the inventory variable names, see "cloudgate schema") and run: cloudgate setup --answers answers.yml [--dry-run]',
+);
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const { flags } = ctx;
+  const answersFile = str(flags, 'answers');
+  if (!answersFile) {
+    if (bool(flags, 'plain')) {
+      // WALKTHROUGH HOOK (plain line mode): switch to
+      //   const { runPlain } = await import('../ui/setup/plain.js'); return runPlain(ctx);
+      throw NEEDS_ANSWERS;
+    }
+    if (ctx.interactive) {
+      // WALKTHROUGH HOOK: switch to
+      //   const { runWizard } = await import('../ui/setup/wizard.js'); return runWizard(ctx);
+      throw NEEDS_ANSWERS;
+    }
+    throw NEEDS_ANSWERS;
+  }
+  return runAnswers(ctx, answersFile);
+}
+
+/** Headless mode: `--answers` implies no questions. The review goes to stderr; stdout only carries the --dry-run diff. */
+async function runAnswers(ctx: CommandContext, answersFile: string): Promise<number> {
+  const { flags, cwd } = ctx;
+  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const answers = await readAnswers(resolve(cwd, answersFile));
+  const secretManifest = str(flags, 'secret-manifest');
+  const plan = await planSetup({
+    answers,
+    inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
+    fixOrder: bool(flags, 'fix-order'),
+    secretManifestPath: secretManifest ? resolve(cwd, secretManifest) : undefined,
+    namespaces: list(flags, 'namespace'),
+  });
+  for (const line of reviewLines(plan)) log(line);
+
+  if (bool(flags, 'dry-run')) {
+    ctx.stdout.write(plan.diff);
+    log(hasErrors(plan.findings) ? 'Dry run: the settings have errors (above); nothing would be written.' : 'Dry run: nothing was written.');
+    return hasErrors(plan.findings) ? EXIT.usage : EXIT.ok;
+  }
+  if (hasErrors(plan.findings)) {
+    log('Nothing was written: fix the errors above in the answers file and run again.');
+    return EXIT.usage;
+  }
+  if (plan.files.length === 0) return EXIT.ok;
+  if (ctx.interactive && !bool(flags, 'yes')) await confirm(ctx);
+
+  const written = await applyPlan(plan).catch((error: Error) => {
+    throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the folders exist and are writable by you.');
+  });
+  for (const file of written) {
+    log(`Wrote ${file.path} (mode ${file.mode.toString(8).padStart(4, '0')})${file.backupPath ? `; previous version saved as ${file.backupPath}` : ''}`);
+  }
+  // APPLY HOOK (certificate work): with --apply, run `kubectl apply -f <plan.supplied.manifestPath>` here.
+  if (bool(flags, 'apply') && plan.supplied) {
+    log(`--apply is not available yet: run kubectl apply -f ${plan.supplied.manifestPath} yourself.`);
+  }
+  log('Next steps:');
+  for (const step of nextSteps(plan)) log(`  ${step}`);
+  return EXIT.ok;
+}
+
+async function confirm(ctx: CommandContext): Promise<void> {
+  const rl = createInterface({ input: process.stdin, output: ctx.stderr });
+  const aborted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new CancelledError('Cancelled. Nothing was written.'))));
+  try {
+    const answer = await Promise.race([rl.question('Write these files? [y/N] '), aborted]);
+    if (!/^y(es)?$/i.test(answer.trim())) throw new CancelledError('Cancelled. Nothing was written.');
+  } finally {
+    rl.close();
+  }
 }

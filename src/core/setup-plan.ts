@@ -230,3 +230,37 @@ export function nextSteps(plan: SetupPlan): string[] {
   steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
   return steps;
 }
+
+const MARK = { error: '✗', warning: '!', info: 'i' } as const;
+
+/** The review shown before writing (plain text lines; secrets never appear: values are not printed). */
+export function reviewLines(plan: SetupPlan): string[] {
+  const lines: string[] = [];
+  const counts = diffCounts(plan.diff);
+  lines.push(`Inventory: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`);
+  lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
+  if (plan.issuerChanged) {
+    lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
+      '  so that the new issuer issues new certificates (SPEC operational rule 1). After deploying, run: cloudgate regenerate');
+  }
+  if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.join(', ')}`);
+  for (const key of plan.removedKeys) lines.push(`Remove: ${key} (${plan.removedReasons[key]})`);
+  for (const f of plan.findings) {
+    lines.push(`${MARK[f.severity]} ${f.message}`);
+    if (f.advice) lines.push(...f.advice.split('\n').map((l) => `    ${l}`));
+  }
+  if (plan.files.length === 0) lines.push('Nothing to write: the inventory already has these values.');
+  for (const file of plan.files) {
+    const extra = file.path === plan.inventoryPath ? `, +${counts.added} -${counts.removed} lines` : '';
+    lines.push(`Write: ${file.path} — ${file.description}, mode ${file.mode.toString(8).padStart(4, '0')}${file.holdsSecret ? ' (holds secrets)' : ''}${extra}`);
+  }
+  return lines.map(redact);
+}
+
+function diffCounts(diff: string): { added: number; removed: number } {
+  const lines = diff.split('\n');
+  return {
+    added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
+    removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
+  };
+}

@@ -41,6 +41,8 @@ export interface Variable {
   section: string;
   /** An illustrative value for prompts, the schema and the README (never a real secret). */
   example?: string;
+  /** Required only in part of where the row applies (e.g. the role ARN for clusteroidc). */
+  requiredWhen?: Condition;
   /** For `map`: the allowed keys (anything else is reported). */
   keys?: readonly string[];
 }
@@ -225,9 +227,8 @@ export const VARIABLES: Variable[] = [
     help: 'Name of the secret that holds the static credentials',
   },
   {
-    // Required for clusteroidc, optional for ambient: validate.ts enforces the clusteroidc case.
     name: 'cluster_issuer_acme_clouddnsb_role_arn', type: 'string', required: false, secret: false,
-    appliesWhen: clouddnsb('ambient', 'clusteroidc'), section: 'DNS-01 provider clouddnsb',
+    appliesWhen: clouddnsb('ambient', 'clusteroidc'), requiredWhen: clouddnsb('clusteroidc'), section: 'DNS-01 provider clouddnsb',
     example: 'arn:aws:iam::123456789012:role/certmgr-dns01',
     help: 'Role to assume (required for clusteroidc; optional for ambient)',
   },
