@@ -8,6 +8,7 @@ export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks:
   { groups: ['inventory'], load: () => import('../core/inventory-checks.js') },
   { groups: ['signin'], load: () => import('../core/signin/checks.js') },
   { groups: ['tls'], load: () => import('../core/served/checks.js') },
+  { groups: ['acme'], load: () => import('../core/acme/checks.js') },
 ];
 
 export const GROUPS = [...new Set(PROVIDERS.flatMap((p) => p.groups))];
