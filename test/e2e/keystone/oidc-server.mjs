@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// An external identity provider (client credentials) or a Keycloak-like broker (token exchange),
+// both issuing RS256 JWT access tokens signed with node:crypto and publishing their key set.
+//
+//   node oidc-server.mjs idp    STATE_DIR PORT
+//   node oidc-server.mjs broker STATE_DIR PORT IDP_PORT
+//
+// STATE_DIR holds tls.crt/tls.key (served over HTTPS), clients.json (client ids, secrets, subjects)
+// and the signing key <role>-signing.pem, created once so a restart keeps the published key set.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { join } from 'node:path';
+
+const [role, stateDir, portText, idpPortText] = process.argv.slice(2);
+if (!['idp', 'broker'].includes(role) || !stateDir || !portText) {
+  console.error('usage: oidc-server.mjs idp|broker STATE_DIR PORT [IDP_PORT]');
+  process.exit(2);
+}
+const port = Number(portText);
+const REALM = 'cloud';
+const IDP_ALIAS = 'external-idp';
+const TOKEN_LIFETIME_S = 300;
+const base = `https://127.0.0.1:${port}`;
+const issuer = role === 'idp' ? `${base}/idp` : `${base}/realms/${REALM}`;
+const clients = JSON.parse(readFileSync(join(stateDir, 'clients.json'), 'utf8'))[role];
+
+const keyFile = join(stateDir, `${role}-signing.pem`);
+if (!existsSync(keyFile)) {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+}
+const privateKey = createPrivateKey(readFileSync(keyFile));
+const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
+const kid = `${role}-${Buffer.from(jwk.n, 'base64url').subarray(0, 6).toString('hex')}`;
+const jwks = { keys: [{ ...jwk, kid, use: 'sig', alg: 'RS256' }] };
+
+const b64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+function issueJwt(claims) {
+  const now = Math.floor(Date.now() / 1000);
+  const body = { iss: issuer, iat: now, exp: now + TOKEN_LIFETIME_S, jti: randomUUID(), typ: 'Bearer', ...claims };
+  const input = `${b64url({ alg: 'RS256', typ: 'JWT', kid })}.${b64url(body)}`;
+  return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+}
+
+/** Returns the claims of a JWT signed by one of `keys` and not expired, or undefined. */
+function verifyJwt(token, keys) {
+  const parts = String(token).split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
+    const key = keys.find((k) => k.kid === header.kid);
+    if (!key || header.alg !== 'RS256') return undefined;
+    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), createPublicKey({ key, format: 'jwk' }),
+      Buffer.from(parts[2], 'base64url'));
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString());
+    return ok && claims.exp > Date.now() / 1000 ? claims : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Client id and secret from HTTP Basic or the form, as Keycloak accepts them. */
+function clientOf(req, form) {
+  const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
+  if (basic) {
+    const [id, secret] = Buffer.from(basic[1], 'base64').toString().split(':');
+    return { id: decodeURIComponent(id), secret: decodeURIComponent(secret ?? '') };
+  }
+  return { id: form.get('client_id'), secret: form.get('client_secret') };
+}
+
+function send(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+const oauthError = (res, status, error, description) => send(res, status, { error, error_description: description });
+
+let idpKeys;
+async function idpKeySet() {
+  idpKeys ??= (await (await fetch(`https://127.0.0.1:${idpPortText}/idp/jwks`, { signal: AbortSignal.timeout(5000) })).json()).keys;
+  return idpKeys;
+}
+
+async function tokenEndpoint(req, res, form) {
+  const client = clientOf(req, form);
+  const known = clients[client.id ?? ''];
+  if (!known || known.secret !== client.secret) {
+    return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials');
+  }
+  const grant = form.get('grant_type');
+  if (role === 'idp') {
+    if (grant !== 'client_credentials') return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
+    const token = issueJwt({ sub: known.subject, azp: client.id, aud: 'broker', scope: form.get('scope') ?? 'openid' });
+    return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, scope: 'openid' });
+  }
+  if (grant !== 'urn:ietf:params:oauth:grant-type:token-exchange') {
+    return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
+  }
+  if (!form.get('subject_token')) return oauthError(res, 400, 'invalid_request', 'Missing parameter: subject_token');
+  const tokenType = form.get('subject_token_type') ?? 'urn:ietf:params:oauth:token-type:access_token';
+  if (tokenType !== 'urn:ietf:params:oauth:token-type:access_token' && tokenType !== 'urn:ietf:params:oauth:token-type:jwt') {
+    return oauthError(res, 400, 'invalid_request', 'Invalid token type, must be access token or jwt');
+  }
+  const subjectIssuer = form.get('subject_issuer');
+  if (subjectIssuer !== null && subjectIssuer !== IDP_ALIAS) {
+    return oauthError(res, 400, 'invalid_issuer', 'Invalid subject_issuer parameter');
+  }
+  const subject = verifyJwt(form.get('subject_token'), await idpKeySet());
+  if (!subject) return oauthError(res, 400, 'invalid_token', 'invalid token');
+  const access = issueJwt({ sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account',
+    identity_provider: IDP_ALIAS });
+  return send(res, 200, {
+    access_token: access, expires_in: TOKEN_LIFETIME_S, refresh_expires_in: 1800,
+    refresh_token: issueJwt({ sub: subject.sub, typ: 'Refresh', azp: client.id }), token_type: 'Bearer',
+    'not-before-policy': 0, session_state: randomUUID(), scope: 'openid',
+    issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+  });
+}
+
+const prefix = role === 'idp' ? '/idp' : `/realms/${REALM}`;
+const tokenPath = role === 'idp' ? '/idp/token' : `${prefix}/protocol/openid-connect/token`;
+const jwksPath = role === 'idp' ? '/idp/jwks' : `${prefix}/protocol/openid-connect/certs`;
+
+const tls = { cert: readFileSync(join(stateDir, 'tls.crt')), key: readFileSync(join(stateDir, 'tls.key')) };
+const server = createServer(tls, (req, res) => {
+  const path = new URL(req.url ?? '/', base).pathname;
+  if (req.method === 'GET' && path === `${prefix}/.well-known/openid-configuration`) {
+    return send(res, 200, { issuer, token_endpoint: `${base}${tokenPath}`, jwks_uri: `${base}${jwksPath}`,
+      grant_types_supported: role === 'idp' ? ['client_credentials'] : ['urn:ietf:params:oauth:grant-type:token-exchange'],
+      id_token_signing_alg_values_supported: ['RS256'] });
+  }
+  if (req.method === 'GET' && path === jwksPath) return send(res, 200, jwks);
+  if (path === tokenPath && req.method === 'POST') {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      tokenEndpoint(req, res, new URLSearchParams(raw)).catch((error) =>
+        oauthError(res, 500, 'server_error', String(error?.message ?? error)));
+    });
+    return;
+  }
+  if (role === 'broker' && path.startsWith('/realms/') && !path.startsWith(`${prefix}/`)) {
+    return send(res, 404, { error: 'Realm does not exist' });
+  }
+  send(res, 404, { error: 'not found' });
+});
+server.listen(port, '127.0.0.1', () => console.error(`${role} listening on ${base} (issuer ${issuer})`));
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
