@@ -1,6 +1,86 @@
-import { UsageError } from '../core/errors.js';
-import type { CommandContext } from './types.js';
+import { loadConfigFile, type NetworkSettings } from '../core/doctor/input.js';
+import { EXIT, UsageError } from '../core/errors.js';
+import { createHttpClient } from '../core/http.js';
+import { redact } from '../core/secrets.js';
+import { ChainError, runChain } from '../core/signin/chain.js';
+import { readSigninSettings } from '../core/signin/settings.js';
+import type { Scoped } from '../core/signin/steps.js';
+import { bool, str, type CommandContext } from './types.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new UsageError('cloudgate token is not implemented yet.');
+const FORMATS = ['value', 'env', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const { flags, env, cwd } = ctx;
+  const format = (str(flags, 'format') ?? 'value') as Format;
+  if (!FORMATS.includes(format)) {
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
+  }
+  const timeoutSeconds = str(flags, 'timeout') === undefined ? 10 : Number(str(flags, 'timeout'));
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    throw new UsageError(`--timeout must be a positive number of seconds, not "${str(flags, 'timeout')}".`);
+  }
+  const config = loadConfigFile(str(flags, 'config'), cwd);
+  const settings = readSigninSettings({ flags, env, config, cwd });
+  const verbose = bool(flags, 'verbose');
+  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const network: NetworkSettings = {
+    timeoutMs: timeoutSeconds * 1000,
+    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
+    insecure: bool(flags, 'insecure'),
+    allowHttp: bool(flags, 'allow-http'),
+    verbose,
+    log,
+  };
+  if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
+
+  const http = createHttpClient({ ...network, log: verbose ? log : undefined });
+  const deadline = AbortSignal.timeout(Math.max(60_000, network.timeoutMs * 6));
+  let scoped: Scoped;
+  try {
+    scoped = await runChain({ http, settings, signal: deadline }, (step, result) => {
+      if (verbose) log(`✓ ${step}: ${result.message}`);
+      if (result.warning) log(`! ${step}: ${result.warning}`);
+    });
+  } catch (error) {
+    if (!(error instanceof ChainError)) throw error;
+    if (error.input) throw new UsageError(error.message, error.advice);
+    log(`error: ${error.step}: ${error.message}`);
+    log(`  ${error.advice}`);
+    return EXIT.findings;
+  } finally {
+    await http.close();
+  }
+  ctx.stdout.write(render(scoped, format, `${settings.identityUrl}/v3`));
+  return EXIT.ok;
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function render(scoped: Scoped, format: Format, authUrl: string): string {
+  if (format === 'value') return `${scoped.token}\n`;
+  if (format === 'env') {
+    return [
+      `export OS_TOKEN=${shellQuote(scoped.token)}`,
+      `export OS_AUTH_URL=${shellQuote(authUrl)}`,
+      'export OS_AUTH_TYPE=token',
+      `export OS_PROJECT_ID=${shellQuote(scoped.project.id)}`,
+      '',
+    ].join('\n');
+  }
+  return (
+    JSON.stringify(
+      {
+        token: scoped.token,
+        expires_at: scoped.expiresAt ?? null,
+        auth_url: authUrl,
+        project: scoped.project,
+        catalog: scoped.catalog,
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }

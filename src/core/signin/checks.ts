@@ -17,6 +17,8 @@ const KEY = {
   unscoped: 'signin.unscoped-token',
   project: 'signin.project',
   scoped: 'signin.scoped',
+  /** The scoped token's catalog (SPEC.md `token.catalog`), read by the tls group's `tls.catalog`. */
+  catalog: 'signin.catalog',
 } as const;
 
 export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network));
@@ -132,7 +134,10 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         if (!projectId) {
           return skip(settings.project ? 'Not run: signin.projects did not find the project.' : 'No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME).');
         }
-        const result = await attempt(ctx, () => scope(env(ctx), unscoped, projectId), (v) => ctx.state.set(KEY.scoped, v));
+        const result = await attempt(ctx, () => scope(env(ctx), unscoped, projectId), (v) => {
+          ctx.state.set(KEY.scoped, v);
+          ctx.state.set(KEY.catalog, v.catalog);
+        });
         if (!chosen && result.status !== 'fail') {
           return { ...result, status: 'warn', advice: `Scoped with project "${projectId}" taken as an id, although the project list could not be read (see signin.projects).` };
         }

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { startIdentityServer, type IdentityServer } from '../servers/identity.js';
+
+let ca: TestCA;
+let spec: IdentityServer;
+let keystone: IdentityServer;
+
+beforeAll(async () => {
+  ca = createTestCA();
+  spec = await startIdentityServer({ ca });
+  keystone = await startIdentityServer({ ca, mode: 'keystone' });
+});
+afterAll(async () => {
+  await spec?.close();
+  await keystone?.close();
+});
+
+const token = (s: IdentityServer, args: string[], env: Record<string, string> = {}) =>
+  runCli(['token', ...args], { env: { ...s.env(), OS_PROJECT_NAME: '', OS_PROJECT_ID: '', ...env } });
+
+describe('cloudgate token', () => {
+  it('prints only the project-scoped token (the last one issued)', async () => {
+    const result = await token(spec, ['--project', 'demo']);
+    expect(result.code).toBe(0);
+    const printed = result.stdout.trim();
+    expect(printed).toBe(spec.issued.at(-1));
+    expect(result.stdout.split('\n')).toHaveLength(2);
+    expect(result.stderr).not.toContain(printed);
+  });
+
+  it('--format env prints the OpenStack client variables, against real-Keystone paths', async () => {
+    const result = await token(keystone, ['--format', 'env'], { OS_PROJECT_ID: keystone.projects[1]!.id });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        `export OS_TOKEN=${keystone.issued.at(-1)}`,
+        `export OS_AUTH_URL=${keystone.identityUrl}/v3`,
+        'export OS_AUTH_TYPE=token',
+        `export OS_PROJECT_ID=${keystone.projects[1]!.id}`,
+        '',
+      ].join('\n'),
+    );
+    // The fallback to the standard Keystone paths is reported on stderr, not stdout.
+    expect(result.stderr).toContain('/auth/tokens worked');
+  });
+
+  it('--format json carries the token, expiry, project and catalog', async () => {
+    const result = await token(spec, ['--format', 'json', '--project', 'ops']);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout);
+    expect(doc.token).toBe(spec.issued.at(-1));
+    expect(doc.project).toEqual({ id: spec.projects[1]!.id, name: 'ops' });
+    expect(doc.auth_url).toBe(`${spec.identityUrl}/v3`);
+    expect(doc.catalog.map((c: { type: string }) => c.type)).toEqual(['compute', 'identity']);
+    expect(Date.parse(doc.expires_at)).toBeGreaterThan(Date.now());
+  });
+
+  it('a failing step exits 1 with the step, the reason and the fix on stderr, nothing on stdout', async () => {
+    const s = await startIdentityServer({ ca, fail: { federated: 'mapping' } });
+    try {
+      const result = await token(s, ['--project', 'demo', '--verbose']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('error: signin.federated');
+      expect(result.stderr).toContain('Could not map any federated user properties');
+      expect(result.stderr).toContain('mapping');
+      for (const secret of [...s.issued, s.clientSecret]) expect(result.stderr).not.toContain(secret);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('missing settings and several projects without --project are usage errors (exit 2)', async () => {
+    const missing = await token(spec, [], { OS_AUTH_URL: '', CLOUDGATE_CLIENT_SECRET: '' });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('client_secret');
+    expect(missing.stderr).toContain('identity_url (or OS_AUTH_URL)');
+    const ambiguous = await token(spec, []);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('demo (a1b2c3d4e5f60718293a4b5c6d7e8f90)');
+    expect(ambiguous.stderr).toContain('--project');
+    expect(ambiguous.stdout).toBe('');
+    const format = await token(spec, ['--format', 'yaml']);
+    expect(format.code).toBe(2);
+  });
+});
