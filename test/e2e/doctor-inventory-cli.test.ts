@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
+
+function doctor(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, 'doctor', '--only', 'inventory', ...args], {
+    cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('cloudgate doctor --only inventory (built binary)', () => {
+  it('exits 0 on a clean inventory; --json is the only thing on stdout', () => {
+    const r = doctor(['--inventory', 'good.yml', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.schema).toBe('cloudgate.doctor/v1');
+    expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['inventory.valid']);
+  });
+
+  it('exits 1 on errors, reporting each rule as inventory.<rule> without secret values', () => {
+    const r = doctor(['--inventory', 'bad.yml', '--json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    const ids = report.checks.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining(['inventory.commercialca-auth', 'inventory.unknown-variable', 'inventory.unused-variable']));
+    expect(report.summary.fail).toBeGreaterThan(0);
+    expect(r.stdout + r.stderr).not.toContain('hunter2-password');
+    expect(r.stdout + r.stderr).not.toContain('tpp-token-value-1234');
+  });
+
+  it('prints the flutter-doctor style text report with advice when not --json', () => {
+    const r = doctor(['--inventory', 'bad.yml']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('[✗] Inventory');
+    expect(r.stdout).toContain('Did you mean cloud_helm_ingress_wildcard_domain?');
+  });
+
+  it('lints a folder: a variable defined twice with different values is a warning (exit 1 with --strict)', () => {
+    const r = doctor(['--inventory', 'site', '--json']);
+    const report = JSON.parse(r.stdout);
+    expect(report.checks.find((c: { id: string }) => c.id === 'inventory.duplicate')).toMatchObject({ status: 'warn' });
+    expect(r.code).toBe(0);
+    expect(doctor(['--inventory', 'site', '--strict']).code).toBe(1);
+  });
+
+  it('fails a missing --inventory path and skips a missing default inventory', () => {
+    const missing = JSON.parse(doctor(['--inventory', 'nope.yml', '--json']).stdout);
+    expect(missing.checks[0]).toMatchObject({ id: 'inventory.file', status: 'fail' });
+    const r = doctor(['--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).checks[0]).toMatchObject({ id: 'inventory.file', status: 'skip' });
+  });
+});

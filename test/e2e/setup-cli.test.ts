@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
+const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
+const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';
+const TOKEN = 'dnsc-token-e2e-98765';
+
+function cloudgate(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir: string;
+let inventory: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-e2e-setup-'));
+  inventory = join(dir, 'certificates.yml');
+  await copyFile(join(FIXTURES, 'realistic.yml'), inventory);
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const answers = async (text: string) => {
+  await writeFile(join(dir, 'answers.yml'), text);
+  return join(dir, 'answers.yml');
+};
+
+describe('cloudgate setup (built binary)', () => {
+  it('without a terminal and without --answers exits 2 naming --answers, writing nothing', async () => {
+    const r = cloudgate(['setup', '--inventory', inventory], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--answers');
+    expect(r.stdout).toBe('');
+    expect(await readdir(dir)).toEqual(['certificates.yml']);
+  });
+
+  it('--dry-run prints only the unified diff on stdout, masks secrets and writes nothing', async () => {
+    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Index: .*\n=+\n--- .*\n\+\+\+ .*\n@@ /);
+    expect(r.stdout).toContain('-cluster_issuer_acme_rfc2136_nameserver: ns1.example.com:53');
+    expect(r.stdout).toContain('+cluster_issuer_acme_solver: dnsc');
+    for (const out of [r.stdout, r.stderr]) {
+      expect(out).not.toContain(TOKEN);
+      expect(out).not.toContain(TSIG);
+    }
+    expect(r.stderr).toContain('Remove: cluster_issuer_acme_rfc2136_tsig_secret_key');
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+    expect((await readdir(dir)).sort()).toEqual(['answers.yml', 'certificates.yml']);
+  });
+
+  it('writes the inventory (mode 0600, backup kept) and prints nothing on stdout', async () => {
+    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const after = await readFile(inventory, 'utf8');
+    expect(after).toContain(`cluster_issuer_acme_dnsc_api_token: ${TOKEN}`);
+    expect(after).not.toContain('rfc2136');
+    expect(after).toContain('kube_vip_address: 10.10.0.5   # the API VIP');
+    expect((await stat(inventory)).mode & 0o777).toBe(0o600);
+    const backup = (await readdir(dir)).find((f) => f.endsWith('.bak'))!;
+    expect(await readFile(join(dir, backup), 'utf8')).toBe(before);
+    expect(r.stderr).toContain('cloudgate doctor --inventory');
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('refuses answers with an error: exit 2, the variable named, the inventory untouched', async () => {
+    const file = await answers('cluster_issuer_type: commercialca\ncluster_issuer_commercialca_zone: Z\n');
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cluster_issuer_commercialca_tpp_url');
+    expect(r.stderr).toContain('Nothing was written');
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+    expect(cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir).code).toBe(2);
+  });
+
+  it('rejects an unknown answers key with a suggestion, and a broken inventory naming the file', async () => {
+    const typo = await answers('cluster_issuer_acme_emial: ops@example.com\n');
+    const r = cloudgate(['setup', '--answers', typo, '--inventory', inventory], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Did you mean cluster_issuer_acme_email?');
+
+    await writeFile(inventory, 'cluster_issuer_type: [acme\n');
+    const ok = await answers('cluster_issuer_acme_email: ops@example.com\n');
+    const broken = cloudgate(['setup', '--answers', ok, '--inventory', inventory], dir);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`The inventory ${inventory} is not valid YAML`);
+    expect(await readFile(inventory, 'utf8')).toBe('cluster_issuer_type: [acme\n');
+  });
+
+  it('creates a new inventory at the default path relative to the working directory', async () => {
+    const file = await answers('cluster_issuer_acme_email: ops@example.com\n');
+    const r = cloudgate(['setup', '--answers', file], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(join(dir, 'inventory/group_vars/all/certificates.yml'), 'utf8');
+    expect(text).toContain('cluster_issuer_acme_email: ops@example.com');
+  });
+});
+
+describe('cloudgate schema (built binary)', () => {
+  it('prints only the JSON Schema on stdout', () => {
+    const r = cloudgate(['schema'], dir);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout);
+    expect(schema.properties.cluster_issuer_type.enum).toEqual(['acme', 'commercialca', 'ca', 'self-signed', 'none']);
+  });
+});
