@@ -20,6 +20,48 @@ function runCli(args) {
   });
 }
 
+// --- shared harness: median wall time of a command over several runs, and a table of figures ---
+export async function median(command, runs = 15) {
+  const [file, ...args] = command;
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await new Promise((resolve) => {
+      const child = spawn(file, args, { env: { ...process.env, CI: 'true' }, stdio: 'ignore' });
+      child.on('close', resolve);
+    });
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+export function printTable(title, rows) {
+  const header = ['', 'median ms', 'ratio', 'target', ''];
+  const body = rows.map((r) => [r.name, r.ms.toFixed(1), r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`,
+    r.target === undefined ? '' : `<= ${r.target}x`, r.target === undefined ? '' : r.ratio <= r.target ? 'ok' : 'OVER']);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => row[i].length)));
+  console.log(title);
+  for (const row of [header, ...body]) console.log('  ' + row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+}
+
+// --- startup: --version, --help and doctor --only inventory as a ratio to `node -e 0` (targets 2x, 2x, 4x) ---
+async function benchStartup(runs = 15) {
+  const inventory = new URL('../test/fixtures/inventory/realistic.yml', import.meta.url).pathname;
+  const node = [process.execPath];
+  const baseline = await median([...node, '-e', '0'], runs);
+  const rows = [{ name: 'node -e 0', ms: baseline }];
+  for (const [name, args, target] of [
+    ['cloudgate --version', ['--version'], 2],
+    ['cloudgate --help', ['--help'], 2],
+    ['cloudgate doctor --only inventory', ['doctor', '--only', 'inventory', '--inventory', inventory], 4],
+  ]) {
+    const ms = await median([...node, BIN, ...args], runs);
+    rows.push({ name, ms, ratio: ms / baseline, target });
+  }
+  printTable(`startup (median of ${runs} runs each, same machine, same run):`, rows);
+}
+
 // --- tls: doctor --only tls over 50 local endpoints, each answering the handshake after 100 ms (target < 1 s) ---
 function selfSignedLocalhost() {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -59,4 +101,5 @@ async function benchTls({ endpoints = 50, delayMs = 100 } = {}) {
     `(checks ${report.durationMs} ms; ok ${report.summary.ok ?? 0}, fail ${report.summary.fail ?? 0}); target < 1000 ms`);
 }
 
+await benchStartup();
 await benchTls();
