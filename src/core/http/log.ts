@@ -5,8 +5,11 @@ const SECRET_FIELDS = /^(client_secret|subject_token|access_token|refresh_token|
 const MASK = '[redacted]';
 const BODY_PREVIEW = 300;
 
+// Transport noise that says nothing about the sign-in or the service.
+const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept']);
+
 export function redactHeaders(headers: Record<string, string>): string[] {
-  return Object.entries(headers).map(([name, value]) => {
+  return Object.entries(headers).filter(([name]) => !QUIET_HEADERS.has(name.toLowerCase())).map(([name, value]) => {
     const lower = name.toLowerCase();
     if (!SECRET_HEADERS.has(lower)) return `${lower}: ${redact(value)}`;
     // Keep the scheme ("Bearer") so a reader sees what kind of credential went out.

@@ -48,7 +48,7 @@ export function serverError(res: HttpResponse): ServerError {
 }
 
 export function describe(e: ServerError): string {
-  const parts = [String(e.status), e.code, e.description].filter(Boolean);
+  const parts = [String(e.status), e.code, e.description.replace(/\.+$/, '')].filter(Boolean);
   return parts.join(' ');
 }
 

@@ -81,8 +81,13 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
   return {
     value: token.accessToken,
     message: `Identity provider issued an access token (${took(res)}): ${factsLine(facts)}${token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : ''}.`,
-    details: { url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn },
+    details: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
   };
+}
+
+/** Details without empty entries, so `--verbose` and `--json` show only what is known. */
+function compact(details: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined && v !== null && v !== ''));
 }
 
 export function exchangeUrl(s: SigninSettings): string {
@@ -119,7 +124,7 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
   return {
     value: token.accessToken,
     message: `Broker issued a token (${took(res)}): ${factsLine(facts)}${lifetime}.`,
-    details: { url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer },
+    details: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
   };
 }
 
@@ -173,7 +178,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
   return {
     value: token,
     message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
-    details: { url, status: res.status, user, expires_at: expiresAt },
+    details: compact({ url, status: res.status, user, expires_at: expiresAt }),
   };
 }
 
@@ -211,8 +216,8 @@ async function withFallback(
     res: second,
     path: standardPath,
     warning:
-      `${specPath} (SPEC.md's path) answered ${first.status}${why.description ? ` "${why.description}"` : ''}; ` +
-      `the standard Keystone path ${standardPath} worked. Real Keystone serves federated users there: nothing to fix unless your platform documents ${specPath}.`,
+      `/v3${specPath} (SPEC.md's path) answered ${first.status}${why.description ? ` "${why.description}"` : ''}; ` +
+      `the standard Keystone path /v3${standardPath} worked. Real Keystone serves federated users there: nothing to fix unless your platform documents /v3${specPath}.`,
   };
 }
 
@@ -259,7 +264,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   return {
     value: { projects, chosen },
-    message: `${projects.length} project(s) available (${took(res)} at ${path}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
+    message: `${projects.length} project(s) available (${took(res)} at /v3${path}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
     warning,
     details: { ...details, chosen: { id: chosen.id, name: chosen.name } },
   };
@@ -327,10 +332,10 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
   return {
     value: { token, project, expiresAt: t.expires_at, catalog },
     message:
-      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)} at ${path})${expiry}; ` +
+      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)} at /v3${path})${expiry}; ` +
       (catalog.length ? `catalog: ${services.join(', ')}${regions.length ? ` in ${regions.join(', ')}` : ''}.` : 'the catalog is empty.'),
     warning: warning ?? (catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.'),
-    details: { url, status: res.status, project, expires_at: t.expires_at, user: t.user?.name, services, regions },
+    details: compact({ url, status: res.status, project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
   };
 }
 
@@ -373,7 +378,7 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   try {
     const body = res.json<Record<string, unknown>>();
     const list = Object.entries(body).find(([, v]) => Array.isArray(v));
-    if (list) count = ` (${(list[1] as unknown[]).length} ${list[0]})`;
+    if (list) count = ` (${list[0]}: ${(list[1] as unknown[]).length})`;
   } catch {
     // Any 2xx proves the token works; the body is only a bonus.
   }

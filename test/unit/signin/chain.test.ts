@@ -61,7 +61,7 @@ describe('sign-in chain against a SPEC.md server', () => {
     expect(o.scope!.message).toContain('catalog: compute, identity in RegionOne');
     expect(o.scope!.message).toMatch(/expires_at \S+ \(59 min \d+ s left|1 h left\)/);
     expect(o.api!.message).toContain(`GET ${s.origin}/compute/v2.1/servers answered 200`);
-    expect(o.api!.message).toContain('1 servers');
+    expect(o.api!.message).toContain('(servers: 1)');
   });
 
   it('sends Endpoint 1 form fields exactly as SPEC.md, plus subject_issuer only when set', async () => {
