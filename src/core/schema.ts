@@ -106,3 +106,19 @@ function conditionalRequirements(): Schema[] {
   return [...groups.values()].map(({ condition, names }) =>
     Object.keys(condition).length === 0 ? { required: names } : { if: conditionSchema(condition), then: { required: names } });
 }
+
+/** The README's variable table (kept equal to README.md by test/unit/config/readme.test.ts). */
+export function variablesMarkdown(): string {
+  const cell = (s: string) => s.replaceAll('|', '\\|');
+  const rows = VARIABLES.map((v) => {
+    const type = v.type === 'enum' ? v.values!.map((x) => `\`${x}\``).join(', ') : v.type;
+    const when = v.appliesWhen ? describeCondition(v.appliesWhen).replaceAll('cluster_issuer_acme_clouddnsb_auth', 'auth')
+      .replaceAll('cluster_issuer_acme_solver', 'solver').replaceAll('cluster_issuer_type', 'issuer') : 'always';
+    const required = v.required ? 'yes' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_clouddnsb_auth', 'auth')}` : '';
+    const notes = [v.secret ? 'secret' : '', v.legacy ? 'legacy' : '', v.recommended ? 'recommended' : '', v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '']
+      .filter(Boolean).join(', ');
+    const dflt = v.default === undefined ? '' : `\`${String(v.default)}\``;
+    return `| \`${v.name}\` | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${cell(notes)} | ${cell(v.help)} |`;
+  });
+  return ['| Variable | Type | Applies when | Required | Default | Notes | Meaning |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
