@@ -17,14 +17,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   const answersFile = str(flags, 'answers');
   if (!answersFile) {
     if (bool(flags, 'plain')) {
-      // WALKTHROUGH HOOK (plain line mode): switch to
-      //   const { runPlain } = await import('../ui/setup/plain.js'); return runPlain(ctx);
-      throw NEEDS_ANSWERS;
+      const { runPlain } = await import('../ui/setup/plain.js');
+      return runPlain(ctx);
     }
     if (ctx.interactive) {
-      // WALKTHROUGH HOOK: switch to
-      //   const { runWizard } = await import('../ui/setup/wizard.js'); return runWizard(ctx);
-      throw NEEDS_ANSWERS;
+      const { runWizard } = await import('../ui/setup/wizard.js');
+      return runWizard(ctx);
     }
     throw NEEDS_ANSWERS;
   }
@@ -64,9 +62,14 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   for (const file of written) {
     log(`Wrote ${file.path} (mode ${file.mode.toString(8).padStart(4, '0')})${file.backupPath ? `; previous version saved as ${file.backupPath}` : ''}`);
   }
-  // APPLY HOOK (certificate work): with --apply, run `kubectl apply -f <plan.supplied.manifestPath>` here.
   if (bool(flags, 'apply') && plan.supplied) {
-    log(`--apply is not available yet: run kubectl apply -f ${plan.supplied.manifestPath} yourself.`);
+    const { applyManifest } = await import('../core/apply-manifest.js');
+    const applied = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
+    log(applied.message);
+    if (applied.advice) log(`  ${applied.advice}`);
+    if (applied.status !== 'applied') return EXIT.findings;
+  } else if (bool(flags, 'apply')) {
+    log('--apply: there is no TLS Secret manifest to apply (it comes with wildcard_certificate_file and wildcard_key_file).');
   }
   log('Next steps:');
   for (const step of nextSteps(plan)) log(`  ${step}`);

@@ -337,23 +337,35 @@ export function answersFromInventory(values: Record<string, unknown>): WizardAns
   return answers;
 }
 
-/** The answers object for planSetup: SPEC variable names and the tool keys, only for the chosen branch. */
+/**
+ * The answers object for planSetup: SPEC variable names and the tool keys, only for the chosen branch.
+ * A question left empty is `null`, which removes a value the inventory held before.
+ */
 export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const annotations: Record<string, string> = {};
   // All steps, also those not asked (issuer-only mode): their answers are the inventory's values.
   for (const step of stepsFor(answers)) {
     const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
-    if (value === undefined || value === '') continue;
     if (step.id.startsWith(ANNOTATION_STEP)) {
-      annotations[`${ANNOTATION_PREFIX}/${step.id.slice(ANNOTATION_STEP.length)}`] = String(value).trim();
+      if (typeof value === 'string' && value.trim()) annotations[`${ANNOTATION_PREFIX}/${step.id.slice(ANNOTATION_STEP.length)}`] = value.trim();
       continue;
     }
     if (step.id === CERTIFICATE_TYPE || step.id === COMMERCIALCA_AUTH || step.id === ADD_ANNOTATIONS) continue;
-    if (step.variable?.type === 'bool') out[step.id] = value === true || value === 'true';
+    if (value === undefined) continue;
+    if (value === '') out[step.id] = step.variable ? null : undefined;
+    else if (step.variable?.type === 'bool') out[step.id] = value === true || value === 'true';
     else out[step.id] = typeof value === 'string' ? value.trim() : value;
+    if (out[step.id] === undefined) delete out[step.id];
   }
+  const type = certificateTypeOf(answers);
+  if (type === 'individual') {
+    out.cloud_helm_ingress_wildcard_domain = null;
+    out.cloud_helm_ingress_secret_name = null;
+  }
+  if (type === 'wildcard-auto') out.cloud_helm_ingress_secret_name = null;
   if (Object.keys(annotations).length > 0) out.platform_ingress_annotations = annotations;
+  else if (answers[ADD_ANNOTATIONS] === 'false') out.platform_ingress_annotations = null;
   return out;
 }
 

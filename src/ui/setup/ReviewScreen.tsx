@@ -7,8 +7,23 @@ import { KeyHints } from '../components/KeyHints.js';
 import { tint } from '../components/theme.js';
 import type { Review } from './types.js';
 
-/** Lines the rest of the review needs around the diff window (title, files, hints). */
-const CHROME = 12;
+/** Rows a text takes once wrapped at the terminal's width. */
+function rows(text: string, columns: number): number {
+  return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / Math.max(20, columns))), 0);
+}
+
+/** Rows of everything around the diff window, so that the whole review fits the terminal. */
+function chromeRows(review: Review, columns: number): number {
+  const texts = [
+    `Review: ${review.inventoryPath}`, 'lines 1-1 of 1 (arrows scroll)', '', 'Files to write:',
+    ...review.files.map((f) => `  ${f.path} - ${f.description} (mode 0600, holds secrets)`),
+    ...(review.issuerChange ? ['', `! The issuer changes from ${review.issuerChange.from} to ${review.issuerChange.to}: the existing certificate secrets must be deleted so that ${review.issuerChange.to} can issue new certificates.`, '  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).'] : []),
+    ...review.findings.flatMap((f) => [`x ${f.message}`, ...(f.advice ? [`  -> ${f.advice}`] : [])]),
+    '', 'Enter write these files · Esc back · Ctrl+C cancel (nothing written)',
+  ];
+  // +2: the "cloudgate setup" title above and one spare row for the cursor line.
+  return texts.reduce((n, t) => n + rows(t, columns), 0) + 2;
+}
 
 function lineColor(line: string): string | undefined {
   if (line.startsWith('+++') || line.startsWith('---')) return undefined;
@@ -29,8 +44,11 @@ interface Props {
 /** The diff (scrollable so it fits the terminal), every file to be written, and what to know first. */
 export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   const { stdout } = useStdout();
-  const lines = redact(review.diff).replace(/\n$/, '').split('\n');
-  const height = Math.max(4, (stdout.rows || 24) - CHROME - review.files.length - (review.issuerChange ? 3 : 0));
+  // The patch header (Index:, ====, ---/+++ with the path) says nothing the title does not.
+  const all = redact(review.diff).replace(/\n$/, '').split('\n');
+  const firstHunk = all.findIndex((l) => l.startsWith('@@'));
+  const lines = firstHunk < 0 ? all : all.slice(firstHunk);
+  const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
   const [top, setTop] = useState(0);
   const blocked = hasErrors(review.findings);
   const maxTop = Math.max(0, lines.length - height);

@@ -16,7 +16,12 @@ writeFileSync(join(dir, 'ca.pem'), ca.cert);
 writeFileSync(join(dir, 'ca.key'), ca.key);
 writeFileSync(join(dir, 'notes.txt'), 'not a certificate');
 
-/** Records what the walkthrough hands to planning and writing; the review it shows is empty. */
+const withoutNulls = (answers: Record<string, unknown>) => Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== null));
+
+/**
+ * Records what the walkthrough hands to planning (without the nulls that clear old inventory values,
+ * covered by the flow's unit tests) and writing; the review it shows is a fixed one.
+ */
 function recording() {
   const prepared: Record<string, unknown>[] = [];
   let writes = 0;
@@ -24,7 +29,7 @@ function recording() {
     cwd: dir,
     dryRun: false,
     async prepare(answers) {
-      prepared.push(answers);
+      prepared.push(withoutNulls(answers));
       const review: Review = { inventoryPath: 'inventory.yml', diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600 }], findings: [] };
       return review;
     },

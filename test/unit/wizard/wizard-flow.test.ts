@@ -125,7 +125,9 @@ describe('navigation', () => {
     s = reduce(s, { type: 'answer', value: 'self-signed' });
     expect(currentStep(s)!.id).toBe('add_subject_annotations');
     expect(s.answers.cluster_issuer_acme_dnsc_api_token).toBe('tok-123456');
-    expect(toPlanAnswers(s.answers)).toEqual({ cluster_issuer_type: 'self-signed' });
+    expect(toPlanAnswers(s.answers)).toEqual({
+      cluster_issuer_type: 'self-signed', cloud_helm_ingress_wildcard_domain: null, cloud_helm_ingress_secret_name: null,
+    });
   });
 
   it('back at the first question stays there (the screen cancels)', () => {
@@ -176,7 +178,14 @@ describe('answers for planSetup', () => {
     expect(toPlanAnswers(answers)).toEqual({
       cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
       cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
-      platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' },
+      platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' }, cloud_helm_ingress_secret_name: null,
+    });
+  });
+
+  it('sends null for what was left empty or dropped, so planSetup removes the old value', () => {
+    expect(toPlanAnswers({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_server: '', add_subject_annotations: 'false' })).toMatchObject({
+      cloud_helm_ingress_wildcard_domain: null, cloud_helm_ingress_secret_name: null, cluster_issuer_acme_server: null,
+      platform_ingress_annotations: null,
     });
   });
 

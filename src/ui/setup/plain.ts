@@ -1,0 +1,205 @@
+/**
+ * `cloudgate setup --plain`: the walkthrough's questions one line at a time with @inquirer/prompts,
+ * no full-screen redraw (dumb terminals, screen readers). Same flow, same checks as the Ink screens.
+ */
+import { confirm, input, password, select } from '@inquirer/prompts';
+import type { CommandContext } from '../../commands/types.js';
+import { CancelledError, EXIT } from '../../core/errors.js';
+import { hasErrors, type Finding } from '../../core/findings.js';
+import { redact, registerSecret } from '../../core/secrets.js';
+import {
+  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isReview, reduce, stepError,
+  toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
+} from '../../core/wizard-flow.js';
+import { CANCELLED } from './SetupApp.js';
+import { setupServices } from './services.js';
+import type { Review, SetupServices } from './types.js';
+
+/** Typed at a text question, or picked in a list: go back one question. */
+export const BACK = '<';
+const BACK_CHOICE = { value: BACK, name: '< Back', description: 'Return to the previous question (answers are kept)' };
+
+export interface PlainIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** File answers are relative to it. */
+  cwd: string;
+}
+
+interface Session {
+  initial: WizardAnswers;
+  options: FlowOptions;
+  services: SetupServices;
+  io: PlainIO;
+}
+
+export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
+  const { services, initial } = await setupServices(ctx);
+  await plainSession({ initial, options, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
+  return EXIT.ok;
+}
+
+/** Asks only the issuer part in plain mode and returns the answers for planSetup. */
+export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const io = { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd };
+  const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer' }), io);
+  return toPlanAnswers(state.answers);
+}
+
+export async function plainSession({ initial, options, services, io }: Session): Promise<void> {
+  let state = initialState(initial, options);
+  try {
+    for (;;) {
+      state = await askAll(state, io);
+      const review = await services.prepare(toPlanAnswers(state.answers));
+      printReview(review, services.dryRun, io.output);
+      const blocked = hasErrors(review.findings);
+      const next = await select(
+        {
+          message: blocked ? 'The settings have errors. What now?' : services.dryRun ? 'Finish the dry run?' : 'Write these files?',
+          choices: [
+            ...(blocked ? [] : [{ value: 'write', name: services.dryRun ? 'Finish (nothing is written)' : 'Write' }]),
+            { value: 'back', name: 'Back to the last question' },
+            { value: 'cancel', name: 'Cancel (nothing is written)' },
+          ],
+        },
+        context(io),
+      );
+      if (next === 'cancel') throw new CancelledError(CANCELLED);
+      if (next === 'back') {
+        state = reduce(state, { type: 'back' });
+        continue;
+      }
+      const outcome = await services.write();
+      const out = io.output;
+      if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
+      else out.write(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`);
+      if (outcome.next.length > 0) out.write(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`);
+      return;
+    }
+  } catch (error) {
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
+      throw new CancelledError(CANCELLED);
+    }
+    throw error;
+  }
+}
+
+async function askAll(start: WizardState, io: PlainIO): Promise<WizardState> {
+  let state = start;
+  while (!isReview(state)) {
+    const step = currentStep(state)!;
+    io.output.write(`\n${step.section}: ${step.help}\n`);
+    const value = await ask(step, state, io);
+    if (value === BACK) {
+      if (state.index === 0) throw new CancelledError(CANCELLED);
+      state = reduce(state, { type: 'back' });
+    } else {
+      state = reduce(state, { type: 'answer', value });
+    }
+  }
+  return state;
+}
+
+const context = (io: PlainIO) => ({ input: io.input, output: io.output, clearPromptOnDone: false });
+
+async function ask(step: Step, state: WizardState, io: PlainIO): Promise<AnswerValue> {
+  const { answers } = state;
+  const back = state.index > 0 ? ` (${BACK} to go back)` : '';
+  const title = `${step.title}${step.required || step.kind === 'select' ? '' : ' (optional)'}`;
+  const existing = answers[step.id];
+  const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
+  if (step.kind === 'select') {
+    for (;;) {
+      const value = await select(
+        {
+          message: title,
+          choices: [...(step.choices ?? []).map((c) => ({ value: c.value, name: c.label, description: c.help })), ...(state.index > 0 ? [BACK_CHOICE] : [])],
+          default: defaultFor(step, answers),
+        },
+        context(io),
+      );
+      const error = value === BACK ? undefined : stepError(step, value, answers);
+      if (!error) return value;
+      io.output.write(`x ${redact(error)}\n`);
+    }
+  }
+  if (step.kind === 'secret') {
+    const keep = existingText !== '';
+    const value = await password(
+      {
+        message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
+        mask: '*',
+        validate: (v) => v === BACK || (stepError(step, v === '' && keep ? existingText : v, answers) ?? true),
+      },
+      context(io),
+    );
+    registerSecret(value);
+    return value === '' && keep ? existingText : value.trim();
+  }
+  if (step.kind === 'file') return askFile(step, state, io, title + back, existingText);
+  const initial = defaultFor(step, answers);
+  const value = await input(
+    {
+      message: `${title}${back}`,
+      default: initial === undefined ? undefined : String(initial),
+      validate: (v) => v.trim() === BACK || (stepError(step, v, answers) ?? true),
+    },
+    context(io),
+  );
+  return value.trim();
+}
+
+async function askFile(step: Step, state: WizardState, io: PlainIO, message: string, existing: string): Promise<AnswerValue> {
+  const inline = existing.includes('-----BEGIN');
+  for (;;) {
+    let findings: Finding[] = [];
+    let stored: string | undefined;
+    const typed = await input(
+      {
+        message: `${message}${inline ? ' (Enter keeps the PEM now in the inventory)' : ''}`,
+        default: inline || existing === '' ? undefined : existing.replace(/^file:/, ''),
+        validate: (v) => {
+          const path = v.trim();
+          if (path === BACK) return true;
+          if (path === '') return inline || !step.required ? true : `${step.title}: give the path of a PEM file.`;
+          const result = checkFileInput(step, path, state.answers, io.cwd);
+          findings = result.findings;
+          stored = result.value;
+          const error = findings.find((f) => f.severity === 'error');
+          return error ? redact([error.message, error.advice].filter(Boolean).join(' ')) : true;
+        },
+      },
+      context(io),
+    );
+    const path = typed.trim();
+    if (path === BACK) return BACK;
+    if (path === '') return inline ? existing : '';
+    if (findings.length === 0) return stored ?? path;
+    printFindings(findings, io.output);
+    if (await confirm({ message: 'Accept these warnings and continue?', default: false }, context(io))) return stored ?? path;
+  }
+}
+
+function printFindings(findings: Finding[], out: NodeJS.WritableStream): void {
+  for (const f of findings) {
+    out.write(redact(`${f.severity === 'error' ? 'x' : f.severity === 'warning' ? '!' : 'i'} ${f.message}\n`));
+    if (f.advice) out.write(redact(`  -> ${f.advice}\n`));
+  }
+}
+
+function printReview(review: Review, dryRun: boolean, out: NodeJS.WritableStream): void {
+  out.write(`\nReview: ${review.inventoryPath}\n`);
+  out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : redact(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
+  out.write(dryRun ? 'Would write (dry run: nothing is written):\n' : 'Files to write:\n');
+  for (const f of review.files) {
+    const notes = [f.mode === undefined ? '' : `mode ${f.mode.toString(8).padStart(4, '0')}`, f.holdsSecret ? 'holds secrets' : ''].filter(Boolean);
+    out.write(`  ${f.path} - ${f.description}${notes.length ? ` (${notes.join(', ')})` : ''}\n`);
+  }
+  if (review.issuerChange) {
+    const { from, to } = review.issuerChange;
+    out.write(`! The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} can issue new certificates.\n`);
+    out.write('  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).\n');
+  }
+  printFindings(review.findings, out);
+}

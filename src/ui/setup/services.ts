@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { readInventoryFile } from '../../core/inventory.js';
+import { DEFAULT_INVENTORY } from '../../core/paths.js';
+import { registerSecret } from '../../core/secrets.js';
+import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../core/setup-plan.js';
+import { VARIABLES } from '../../core/variables.js';
+import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
+import { bool, list, str, type CommandContext } from '../../commands/types.js';
+import type { Review, SetupServices } from './types.js';
+
+const mode = (m: number) => m.toString(8).padStart(4, '0');
+
+export function reviewOf(plan: SetupPlan): Review {
+  return {
+    inventoryPath: plan.inventoryPath,
+    diff: plan.diff,
+    files: plan.files.map((f) => ({ path: f.path, description: f.description, mode: f.mode, holdsSecret: f.holdsSecret })),
+    findings: plan.findings.filter((f) => f.severity !== 'info'),
+    issuerChange: plan.issuerChanged && plan.previousIssuer ? { from: plan.previousIssuer, to: plan.issuer } : undefined,
+  };
+}
+
+/** The real side effects: plan with planSetup against the inventory, write with applyPlan. */
+export async function setupServices(ctx: CommandContext): Promise<{ services: SetupServices; initial: WizardAnswers }> {
+  const inventoryPath = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
+  const current = await readInventoryFile(inventoryPath);
+  for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
+  const manifest = str(ctx.flags, 'secret-manifest');
+  const dryRun = bool(ctx.flags, 'dry-run');
+  let plan: SetupPlan | undefined;
+  const services: SetupServices = {
+    cwd: ctx.cwd,
+    dryRun,
+    async prepare(answers) {
+      plan = await planSetup({
+        answers,
+        inventoryPath,
+        fixOrder: bool(ctx.flags, 'fix-order'),
+        secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
+        namespaces: list(ctx.flags, 'namespace'),
+      });
+      return reviewOf(plan);
+    },
+    async write() {
+      if (!plan) throw new Error('Nothing to write: the review was not prepared.');
+      if (dryRun) return { written: [], next: nextSteps(plan), dryRun };
+      const written = await applyPlan(plan);
+      return {
+        written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
+        next: nextSteps(plan),
+        dryRun,
+      };
+    },
+  };
+  return { services, initial: answersFromInventory(current.values) };
+}
