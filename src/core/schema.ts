@@ -109,7 +109,7 @@ function conditionalRequirements(): Schema[] {
 
 /** The README's variable table (kept equal to README.md by test/unit/config/readme.test.ts). */
 export function variablesMarkdown(): string {
-  const cell = (s: string) => s.replaceAll('|', '\\|');
+  const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('*', '\\*');
   const rows = VARIABLES.map((v) => {
     const type = v.type === 'enum' ? v.values!.map((x) => `\`${x}\``).join(', ') : v.type;
     const when = v.appliesWhen ? describeCondition(v.appliesWhen).replaceAll('cluster_issuer_acme_clouddnsb_auth', 'auth')
