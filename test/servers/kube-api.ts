@@ -91,10 +91,14 @@ export class KubeState {
   /** `iss` of TokenRequest tokens and of the served discovery document. */
   issuer = 'https://kubernetes.default.svc.cluster.local';
   signingKey: SigningKey = createSigningKey();
+  /** Audiences of a token requested without any (the API server's --api-audiences); default [issuer]. */
+  apiAudiences: string[] = [];
   /** Replaces the default token (signed with `signingKey` for `issuer`). */
   tokenSigner?: (request: TokenRequestInput) => string;
   /** Answer every request with 401 (expired or wrong credentials). */
   rejectAuth = false;
+  /** Answer matching requests with 403 Forbidden, as RBAC would (e.g. one DELETE, to test a half-done run). */
+  forbid?: (request: { method: string; path: string }) => boolean;
   /** Extra raw paths (`kubectl get --raw`), e.g. a broken discovery document. */
   raw = new Map<string, { status?: number; contentType?: string; body: string }>();
   gitVersion = 'v1.32.4';
@@ -294,6 +298,9 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
   state.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, impersonate, body });
 
   if (state.rejectAuth) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+  if (state.forbid?.({ method: req.method ?? 'GET', path: url.pathname })) {
+    return send(res, 403, status(403, 'Forbidden', `${url.pathname.split('/').slice(-2).join(' "')}" is forbidden: User "emulated" cannot ${(req.method ?? 'GET').toLowerCase()} this resource`));
+  }
   const rawPath = state.raw.get(url.pathname);
   if (rawPath) return sendRaw(res, rawPath.status ?? 200, rawPath.contentType ?? 'application/json', rawPath.body);
 
@@ -528,7 +535,7 @@ function tokenRequest(state: KubeState, route: Route, body: KubeObject | undefin
   const input: TokenRequestInput = {
     namespace: route.namespace ?? 'default',
     serviceAccount: route.name!,
-    audiences: spec.audiences?.length ? spec.audiences : [state.issuer],
+    audiences: spec.audiences?.length ? spec.audiences : state.apiAudiences.length ? state.apiAudiences : [state.issuer],
     expirationSeconds: spec.expirationSeconds ?? 3600,
   };
   const token =
