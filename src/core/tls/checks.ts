@@ -85,7 +85,7 @@ export function checkKeyMatch(first: ParsedCertificate, all: ParsedCertificate[]
       ? `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`
       : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}.`,
     advice: owner
-      ? 'Put the certificate of this key first (see chain-order).'
+      ? `Put ${label(owner)} first; the chain order message gives the whole order.`
       : 'Give the private key that was generated with this certificate\'s request; with a wrong key the ingress serves its "Fake Certificate".',
   };
 }

@@ -65,7 +65,7 @@ describe.skipIf(!hasKubectl)('the manifest against kubectl and an API server', (
   });
 
   it('is applied by applyManifest, which reports what kubectl did', async () => {
-    const result = await applyManifest(file, { env, validate: false, timeoutMs: 30_000 });
+    const result = await applyManifest(file, { env, timeoutMs: 30_000 });
     expect(result.status).toBe('applied');
     expect(result.output).toContain('secret/wildcard-tls created');
     const stored = api.state.get('Secret', 'wildcard-tls', 'monitoring')?.data as Record<string, string>;
@@ -73,7 +73,7 @@ describe.skipIf(!hasKubectl)('the manifest against kubectl and an API server', (
   });
 
   it('reports a failed apply with the manual command, and a missing kubectl', async () => {
-    const failed = await applyManifest(file, { env, validate: false, context: 'no-such-context', timeoutMs: 30_000 });
+    const failed = await applyManifest(file, { env, context: 'no-such-context', timeoutMs: 30_000 });
     expect(failed.status).toBe('failed');
     expect(failed.advice).toContain(`kubectl apply -f ${file} --context no-such-context`);
     const missing = await applyManifest(file, { env: { ...env, CLOUDGATE_KUBECTL: '/nonexistent/kubectl' } });
