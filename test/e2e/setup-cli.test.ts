@@ -3,6 +3,7 @@ import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestCA } from '../helpers/test-ca.js';
 
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
@@ -94,6 +95,31 @@ describe('cloudgate setup (built binary)', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain(`The inventory ${inventory} is not valid YAML`);
     expect(await readFile(inventory, 'utf8')).toBe('cluster_issuer_type: [acme\n');
+  });
+
+  it('supplied wildcard: writes the inventory and a 0600 TLS Secret manifest, the key never printed', async () => {
+    const ca = createTestCA('e2e supplied CA');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
+    await writeFile(join(dir, 'wildcard.key'), leaf.key);
+    const file = await answers('cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
+    const manifest = join(dir, 'out', 'wildcard.secret.yaml');
+    const dry = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest, '--dry-run'], dir);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('+cluster_issuer_type: none');
+    expect(dry.stdout).toContain('+cloud_helm_ingress_secret_name: wildcard-certs');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect((await stat(manifest)).mode & 0o777).toBe(0o600);
+    expect((await readFile(manifest, 'utf8')).match(/namespace: (openstack|monitoring)/g)).toHaveLength(2);
+    expect(r.stderr).toContain(`kubectl apply -f ${manifest}`);
+    expect(r.stderr).toMatch(/issuer changes from acme to none/);
+    const keyLine = leaf.key.split('\n')[1];
+    for (const out of [dry.stdout, dry.stderr, r.stdout, r.stderr]) {
+      expect(out).not.toContain(keyLine);
+      expect(out).not.toContain(Buffer.from(leaf.key).toString('base64'));
+    }
   });
 
   it('creates a new inventory at the default path relative to the working directory', async () => {

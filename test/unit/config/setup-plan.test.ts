@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseInventory } from '../../../src/core/inventory.js';
 import { applyPlan, nextSteps, planSetup, readAnswers } from '../../../src/core/setup-plan.js';
+import { createTestCA } from '../../helpers/test-ca.js';
 
 const FIXTURES = new URL('../../fixtures/inventory/', import.meta.url).pathname;
 const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';
@@ -68,6 +69,49 @@ describe('planSetup', () => {
     expect(text).toMatch(/^# Certificate settings/);
     expect(text).toContain('# Contact email of the ACME account');
     expect((await stat(path)).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe('planSetup with a supplied wildcard certificate', () => {
+  it('sets issuer none and the secret name, writes the TLS Secret manifest 0600 per namespace', async () => {
+    const ca = createTestCA('supplied test CA');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
+    await writeFile(join(dir, 'wildcard.key'), leaf.key);
+    const plan = await planSetup({
+      answers: { cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+        wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') },
+      inventoryPath: inventory,
+      namespaces: ['openstack', 'auth-system'],
+    });
+    expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(plan.issuer).toBe('none');
+    expect(plan.issuerChanged).toBe(true);
+    expect(plan.removedKeys).toContain('cluster_issuer_acme_email');
+    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'cloud-wildcard.secret.yaml') });
+    const manifest = plan.files.find((f) => f.path === plan.supplied!.manifestPath)!;
+    expect(manifest).toMatchObject({ mode: 0o600, holdsSecret: true });
+    expect(manifest.content.match(/kind: Secret/g)).toHaveLength(2);
+    expect(plan.diff).not.toContain(Buffer.from(leaf.key).toString('base64').slice(0, 40));
+    await applyPlan(plan);
+    expect((await stat(plan.supplied!.manifestPath)).mode & 0o777).toBe(0o600);
+    expect(parseInventory(await readFile(inventory, 'utf8'), inventory)).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'cloud-wildcard' });
+    expect(nextSteps(plan)[0]).toContain(`kubectl apply -f ${plan.supplied!.manifestPath}`);
+  });
+
+  it('refuses a certificate that does not match the key, and answers that contradict issuer none', async () => {
+    const ca = createTestCA('supplied test CA 2');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    const other = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert);
+    await writeFile(join(dir, 'wildcard.key'), other.key);
+    const files = { wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') };
+    const plan = await planSetup({ answers: files, inventoryPath: inventory });
+    expect(plan.findings.some((f) => f.severity === 'error' && f.variable === 'wildcard_key_file')).toBe(true);
+    expect(plan.files.map((f) => f.path)).toEqual([inventory]);
+    await expect(applyPlan(plan)).rejects.toThrow(/Nothing was written/);
+    await expect(planSetup({ answers: { ...files, cluster_issuer_type: 'acme' }, inventoryPath: inventory })).rejects.toThrow(/cluster_issuer_type: acme/);
+    await expect(planSetup({ answers: { wildcard_certificate_file: files.wildcard_certificate_file }, inventoryPath: inventory })).rejects.toThrow(/wildcard_key_file/);
   });
 });
 
