@@ -156,3 +156,25 @@ describe('doctor --only certificate', () => {
     expect(expired.stdout).toMatch(/expired on \d{4}-\d\d-\d\d/);
   });
 });
+
+describe('doctor --only inventory,certificate with PEM variables', () => {
+  it('reports a CA issuer chain in the wrong order and a mismatched key in both groups', async () => {
+    const dir = tempDir('cloudgate-e2e-');
+    const block = (pem: string) => pem.trim().split('\n').map((l) => `  ${l}`).join('\n');
+    writeFileSync(
+      join(dir, 'certificates.yml'),
+      `cluster_issuer_type: ca\ncluster_issuer_ca_certificate: |\n${block(c.root.cert + c.intermediate.cert)}\ncluster_issuer_ca_private_key: |\n${block(c.leaf.key)}\n`,
+    );
+    const result = await runCli(['doctor', '--only', 'inventory,certificate', '--json', '--inventory', join(dir, 'certificates.yml')]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { checks: { id: string; status: string; message: string }[] };
+    const failed = report.checks.filter((x) => x.status === 'fail').map((x) => x.id);
+    expect(failed).toEqual(expect.arrayContaining([
+      'inventory.ca-certificate-chain-order',
+      'inventory.ca-certificate-key-match',
+      'certificate.ca-certificate.chain-order',
+      'certificate.ca-certificate.key-match',
+    ]));
+    expect(result.stdout).not.toContain(c.leaf.key.split('\n')[1]);
+  });
+});

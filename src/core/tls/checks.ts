@@ -73,7 +73,14 @@ export function checkChainOrder(
   };
 }
 
-export function checkKeyMatch(first: ParsedCertificate, all: ParsedCertificate[], key: ParsedKey, certSource: string, keySource: string): CertCheck {
+/** `consequence` says what a mismatch breaks where this certificate is used. */
+export function checkKeyMatch(
+  first: ParsedCertificate,
+  all: ParsedCertificate[],
+  key: ParsedKey,
+  sources: { cert: string; key: string; consequence?: string },
+): CertCheck {
+  const [certSource, keySource] = [sources.cert, sources.key];
   if (sameKey(first, key.key)) {
     return { name: 'key-match', status: 'ok', message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.` };
   }
@@ -86,7 +93,7 @@ export function checkKeyMatch(first: ParsedCertificate, all: ParsedCertificate[]
       : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}.`,
     advice: owner
       ? `Put ${label(owner)} first; the chain order message gives the whole order.`
-      : 'Give the private key that was generated with this certificate\'s request; with a wrong key the ingress serves its "Fake Certificate".',
+      : `Give the private key that was generated with this certificate's request.${sources.consequence ? ` ${sources.consequence}` : ''}`,
   };
 }
 

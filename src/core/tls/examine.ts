@@ -98,7 +98,10 @@ export function examine(input: ExamineInput): Examination {
   const effective = ordered ?? certificates;
   const first = effective[0]!;
   const given = reordered ? first : certificates[0]!;
-  if (key) checks.push(checkKeyMatch(given, certificates, key, input.certSource, input.keySource ?? 'the private key'));
+  if (key) {
+    const consequence = input.role === 'wildcard' ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".' : undefined;
+    checks.push(checkKeyMatch(given, certificates, key, { cert: input.certSource, key: input.keySource ?? 'the private key', consequence }));
+  }
   if (input.role === 'wildcard') {
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));
