@@ -1,6 +1,172 @@
-import { UsageError } from '../core/errors.js';
-import type { CommandContext } from './types.js';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { CancelledError, EXIT, UsageError } from '../core/errors.js';
+import { hasErrors } from '../core/findings.js';
+import { readInventoryFile } from '../core/inventory.js';
+import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube.js';
+import { DEFAULT_INVENTORY } from '../core/paths.js';
+import {
+  commandLine, deleteArgs, describeDeletion, liveAcmeServer, liveIssuerType, PLATFORM_ISSUER, PLATFORM_NAMESPACES,
+  selectStaleSecrets, summarizeSecrets, type DeletionReport, type StaleSelection,
+} from '../core/regenerate.js';
+import { redact } from '../core/secrets.js';
+import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
+import { bool, list, str, type CommandContext } from './types.js';
 
-export async function run(_ctx: CommandContext): Promise<number> {
-  throw new UsageError('cloudgate regenerate is not implemented yet.');
+export async function run(ctx: CommandContext): Promise<number> {
+  const { flags, cwd } = ctx;
+  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const dryRun = bool(flags, 'dry-run');
+  const yes = bool(flags, 'yes');
+  const answersFile = str(flags, 'answers');
+  if (!answersFile && !ctx.interactive) {
+    throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
+      'Write the issuer answers as YAML (e.g. "cluster_issuer_type: ca" plus its variables) and run: cloudgate regenerate --answers issuer.yml --dry-run');
+  }
+  if (!dryRun && !yes && !ctx.interactive) {
+    throw new UsageError('cloudgate regenerate deletes certificate secrets and needs a confirmation; without a terminal pass --yes.',
+      'Run with --dry-run first to see the exact kubectl commands, then again with --yes.');
+  }
+
+  const inventoryPath = resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY);
+  const current = await readInventoryFile(inventoryPath);
+  if (!current.exists) {
+    throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
+      'Give its path with --inventory, or write one first with "cloudgate setup".');
+  }
+  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, current.values);
+  const plan = await planSetup({ answers, inventoryPath });
+  for (const line of reviewLines(plan)) log(line);
+  if (hasErrors(plan.findings)) {
+    log('Nothing was written and no secret was deleted: fix the errors above and run again.');
+    return EXIT.usage;
+  }
+
+  const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
+  const issuerName = PLATFORM_ISSUER;
+  const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : PLATFORM_NAMESPACES;
+  const protectedNames = [current.values.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+
+  const cluster = await kubeAvailability(kube);
+  let selection: StaleSelection | undefined;
+  let guard: string | undefined;
+  if (cluster.ok) {
+    kube.context = cluster.context;
+    selection = await findSecrets(kube, namespaces, issuerName, protectedNames);
+    guard = await issuerNotDeployed(kube, issuerName, plan);
+    showSelection(log, selection, issuerName, namespaces);
+    if (guard) log(`! ${guard}`);
+  } else {
+    log(`! Cannot list the certificate secrets: ${cluster.reason}`);
+  }
+
+  if (dryRun) {
+    if (plan.diff) ctx.stderr.write(plan.diff);
+    for (const secret of selection?.stale ?? []) ctx.stdout.write(`${commandLine(secret, kube.context)}\n`);
+    log(`Dry run: nothing was written${selection?.stale.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
+    return cluster.ok ? EXIT.ok : EXIT.findings;
+  }
+
+  const stale = guard ? [] : (selection?.stale ?? []);
+  if (!yes) await confirm(ctx, plan, stale.length);
+  const written = await applyPlan(plan).catch((error: Error) => {
+    throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the inventory folder exists and is writable by you.');
+  });
+  for (const file of written) {
+    log(`Wrote ${file.path} (mode ${file.mode.toString(8).padStart(4, '0')})${file.backupPath ? `; previous version saved as ${file.backupPath}` : ''}`);
+  }
+  if (written.length === 0) log(`The inventory ${inventoryPath} already has these values; it was not rewritten.`);
+
+  if (!cluster.ok || guard) {
+    log('No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.');
+    return EXIT.findings;
+  }
+  if (stale.length === 0) {
+    log('No certificate secret to delete.');
+    return EXIT.ok;
+  }
+  const report = await deleteSecrets(kube, stale);
+  for (const line of describeDeletion(report, kube.context)) log(line);
+  if (report.failed) return EXIT.findings;
+  log('cert-manager now issues new certificates from the new issuer; follow them with: cloudgate doctor --only kube,tls');
+  return EXIT.ok;
+}
+
+async function askIssuer(_ctx: CommandContext, _values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  throw new UsageError('The issuer questions are not available yet in this build.', 'Give the issuer answers with --answers FILE.');
+}
+
+async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string, protectedNames: string[]): Promise<StaleSelection> {
+  const secrets = [];
+  for (const namespace of namespaces) {
+    // The list carries the secrets' data too: only names, types and annotations are kept, nothing else is printed.
+    const list = await kubectlJson<unknown>(['get', 'secrets', '--namespace', namespace], kube);
+    secrets.push(...summarizeSecrets(list));
+  }
+  return selectStaleSecrets(secrets, { issuerName, protectedNames });
+}
+
+/**
+ * Deleting before the platform runs with the new issuer lets cert-manager re-issue from the old one.
+ * Returns why deletion must wait, or undefined when the live ClusterIssuer already matches.
+ */
+async function issuerNotDeployed(kube: KubectlOptions, issuerName: string, plan: SetupPlan): Promise<string | undefined> {
+  if (plan.issuer === 'none') return undefined;
+  const result = await kubectl(['get', 'clusterissuer', issuerName, '-o', 'json'], kube);
+  if (result.exitCode !== 0) return undefined; // not created yet, or cert-manager absent: nothing to compare
+  const live = JSON.parse(result.stdout) as unknown;
+  const liveType = liveIssuerType(live);
+  if (liveType && liveType !== plan.issuer) {
+    return `The ClusterIssuer "${issuerName}" in the cluster is still of type ${liveType}, not ${plan.issuer}: deleting the secrets now would re-issue them from the old issuer.`;
+  }
+  const wanted = plan.values.cluster_issuer_acme_server;
+  const server = liveAcmeServer(live);
+  if (plan.issuer === 'acme' && typeof wanted === 'string' && wanted && server && server !== wanted) {
+    return `The ClusterIssuer "${issuerName}" still uses the ACME server ${server}, not ${wanted}: deleting the secrets now would re-issue them from the old server.`;
+  }
+  return undefined;
+}
+
+function showSelection(log: (line: string) => void, selection: StaleSelection, issuerName: string, namespaces: string[]): void {
+  if (selection.stale.length === 0) {
+    log(`No certificate secret issued by ClusterIssuer "${issuerName}" in ${namespaces.join(', ')}.`);
+  } else {
+    log(`Certificate secrets issued by ClusterIssuer "${issuerName}" (${selection.stale.length}), to delete so the new issuer issues them again:`);
+    for (const s of selection.stale) log(`  ${s.namespace}/${s.name}${s.certificate ? `  (Certificate ${s.certificate})` : ''}`);
+  }
+  for (const k of selection.kept) log(`  kept ${k.namespace}/${k.name}: ${k.reason}`);
+}
+
+async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection['stale']): Promise<DeletionReport> {
+  const report: DeletionReport = { deleted: [], remaining: [] };
+  for (let i = 0; i < stale.length; i++) {
+    const secret = stale[i]!;
+    let error: string | undefined;
+    try {
+      const result = await kubectl(deleteArgs(secret), kube);
+      if (result.exitCode !== 0 && !/NotFound/.test(result.stderr)) error = firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`;
+    } catch (e) {
+      error = e instanceof KubectlError ? e.message : (e as Error).message;
+    }
+    if (error) {
+      report.failed = { secret, error };
+      report.remaining = stale.slice(i + 1);
+      return report;
+    }
+    report.deleted.push(secret);
+  }
+  return report;
+}
+
+async function confirm(ctx: CommandContext, plan: SetupPlan, count: number): Promise<void> {
+  const rl = createInterface({ input: process.stdin, output: ctx.stderr });
+  const aborted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new CancelledError('Cancelled. Nothing was written or deleted.'))));
+  const what = [plan.files.length ? 'write the inventory' : '', count ? `delete ${count} secret(s)` : ''].filter(Boolean).join(' and ');
+  try {
+    const answer = await Promise.race([rl.question(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}? [y/N] `), aborted]);
+    if (!/^y(es)?$/i.test(answer.trim())) throw new CancelledError('Cancelled. Nothing was written or deleted.');
+  } finally {
+    rl.close();
+  }
 }

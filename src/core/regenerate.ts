@@ -1,0 +1,135 @@
+/**
+ * Regenerating after an issuer change (SPEC.md operational rule 1): which certificate secrets the
+ * previous issuer left behind, the exact kubectl commands that delete them, and a report of a run
+ * that stopped half-way. Pure: the command wires kubectl to it.
+ *
+ * cert-manager marks every secret it manages with `cert-manager.io/issuer-name` (and -kind,
+ * certificate-name); those naming the platform's issuer are the stale ones, whatever their names.
+ */
+export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
+export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
+export const CERTIFICATE_NAME_ANNOTATION = 'cert-manager.io/certificate-name';
+/** The ClusterIssuer the platform creates (REFERENCE.md §1). */
+export const PLATFORM_ISSUER = 'atmosphere';
+/** Ingresses live in `openstack`; Keycloak's in `auth-system`, monitoring's in `monitoring`. */
+export const PLATFORM_NAMESPACES = ['openstack', 'auth-system', 'monitoring'];
+
+export interface SecretSummary {
+  namespace: string;
+  name: string;
+  type?: string;
+  annotations: Record<string, string>;
+}
+
+export interface StaleSecret {
+  namespace: string;
+  name: string;
+  /** The cert-manager Certificate that will issue it again. */
+  certificate?: string;
+}
+
+export interface KeptSecret {
+  namespace: string;
+  name: string;
+  reason: string;
+}
+
+export interface StaleSelection {
+  stale: StaleSecret[];
+  /** Secrets cert-manager manages that are deliberately left alone, with why. */
+  kept: KeptSecret[];
+}
+
+export interface SelectionOptions {
+  issuerName: string;
+  /** Secret names never deleted: the supplied wildcard (cloud_helm_ingress_secret_name). */
+  protectedNames: string[];
+}
+
+/** Kubernetes `SecretList` items → summaries (anything malformed is skipped). */
+export function summarizeSecrets(list: unknown): SecretSummary[] {
+  const items = (list as { items?: unknown[] } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item) => {
+    const meta = (item as { metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown } }).metadata;
+    if (typeof meta?.name !== 'string' || typeof meta.namespace !== 'string') return [];
+    const annotations = meta.annotations && typeof meta.annotations === 'object' ? (meta.annotations as Record<string, string>) : {};
+    return [{ namespace: meta.namespace, name: meta.name, type: (item as { type?: string }).type, annotations }];
+  });
+}
+
+export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionOptions): StaleSelection {
+  const stale: StaleSecret[] = [];
+  const kept: KeptSecret[] = [];
+  for (const secret of secrets) {
+    const issuer = secret.annotations[ISSUER_NAME_ANNOTATION];
+    const kind = secret.annotations[ISSUER_KIND_ANNOTATION] ?? 'Issuer';
+    const { namespace, name } = secret;
+    if (options.protectedNames.includes(name)) {
+      if (issuer !== undefined || secret.type === 'kubernetes.io/tls') {
+        kept.push({ namespace, name, reason: 'the supplied wildcard certificate (cloud_helm_ingress_secret_name): never deleted' });
+      }
+      continue;
+    }
+    if (issuer === undefined) continue;
+    if (issuer !== options.issuerName || kind !== 'ClusterIssuer') {
+      kept.push({ namespace, name, reason: `issued by ${kind} "${issuer}", not by ClusterIssuer "${options.issuerName}"` });
+      continue;
+    }
+    stale.push({ namespace, name, certificate: secret.annotations[CERTIFICATE_NAME_ANNOTATION] });
+  }
+  const order = (a: { namespace: string; name: string }, b: { namespace: string; name: string }) =>
+    a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
+  return { stale: stale.sort(order), kept: kept.sort(order) };
+}
+
+/** The kubectl arguments that delete one secret (no binary, no global flags). */
+export function deleteArgs(secret: { namespace: string; name: string }): string[] {
+  return ['delete', 'secret', secret.name, '--namespace', secret.namespace];
+}
+
+/** The command as an operator would type it (for --dry-run and for what is left to do). */
+export function commandLine(secret: { namespace: string; name: string }, context?: string): string {
+  return ['kubectl', ...(context ? [`--context=${context}`] : []), ...deleteArgs(secret)].map(shellQuote).join(' ');
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+export interface DeletionReport {
+  deleted: StaleSecret[];
+  failed?: { secret: StaleSecret; error: string };
+  /** Not attempted because an earlier deletion failed. */
+  remaining: StaleSecret[];
+}
+
+/** Lines describing a finished or interrupted run; the commands still to run when it stopped. */
+export function describeDeletion(report: DeletionReport, context?: string): string[] {
+  const lines: string[] = [];
+  const name = (s: StaleSecret) => `${s.namespace}/${s.name}`;
+  if (report.deleted.length) lines.push(`Deleted ${report.deleted.length}: ${report.deleted.map(name).join(', ')}`);
+  if (!report.failed) return lines;
+  lines.push(`Failed to delete ${name(report.failed.secret)}: ${report.failed.error}`);
+  const left = [report.failed.secret, ...report.remaining];
+  lines.push(`Not deleted (${left.length}): ${left.map(name).join(', ')}`);
+  lines.push('To finish by hand once the cause is fixed:');
+  for (const secret of left) lines.push(`  ${commandLine(secret, context)}`);
+  return lines;
+}
+
+/** What kind of issuer a live ClusterIssuer is, in the inventory's words (`cluster_issuer_type`). */
+export function liveIssuerType(clusterIssuer: unknown): string | undefined {
+  const spec = (clusterIssuer as { spec?: Record<string, unknown> } | null)?.spec ?? {};
+  if (spec.acme) return 'acme';
+  if (spec.venafi) return 'commercialca';
+  if (spec.ca) return 'ca';
+  if (spec.selfSigned) return 'self-signed';
+  return undefined;
+}
+
+/** The live issuer's ACME server, to compare with cluster_issuer_acme_server. */
+export function liveAcmeServer(clusterIssuer: unknown): string | undefined {
+  const server = (clusterIssuer as { spec?: { acme?: { server?: unknown } } } | null)?.spec?.acme?.server;
+  return typeof server === 'string' ? server : undefined;
+}

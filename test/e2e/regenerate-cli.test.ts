@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
+
+const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  type: 'kubernetes.io/tls',
+  metadata: {
+    name,
+    namespace: ns,
+    ...(issuer
+      ? { annotations: { 'cert-manager.io/issuer-name': issuer, 'cert-manager.io/issuer-kind': 'ClusterIssuer', 'cert-manager.io/certificate-name': name.replace(/-(certs|tls)$/, '') } }
+      : {}),
+  },
+  data: { 'tls.crt': Buffer.from('cert').toString('base64'), 'tls.key': Buffer.from('key').toString('base64') },
+});
+
+const clusterIssuer = (spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'cert-manager.io/v1',
+  kind: 'ClusterIssuer',
+  metadata: { name: 'atmosphere' },
+  spec,
+});
+
+const STALE = ['openstack/keystone-api-certs', 'openstack/nova-api-certs', 'auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls'];
+
+function cluster(liveIssuer: Record<string, unknown>): KubeState {
+  return new KubeState().add(
+    ...certManagerCrds(),
+    namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
+    clusterIssuer(liveIssuer),
+    tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'),
+    tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
+    tlsSecret('auth-system', 'keycloak.example.com-tls', 'atmosphere'),
+    tlsSecret('monitoring', 'grafana-tls', 'atmosphere'),
+    tlsSecret('openstack', 'internal-ca', 'self-signed'),
+    tlsSecret('openstack', 'hand-made-tls'),
+    tlsSecret('other', 'unrelated-certs', 'atmosphere'),
+  );
+}
+
+let api: KubeApi | undefined;
+afterEach(async () => {
+  await api?.stop();
+  api = undefined;
+});
+
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'cloudgate-regen-'));
+  const inventory = join(dir, 'certificates.yml');
+  writeFileSync(inventory, '# ours\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+  const answers = join(dir, 'issuer.yml');
+  writeFileSync(answers, 'cluster_issuer_type: self-signed\n');
+  return { dir, inventory, answers };
+}
+
+const remaining = (state: KubeState) => state.list('Secret').map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
+const deleted = (state: KubeState) => state.deleted.map((s) => `${s.metadata.namespace}/${s.metadata.name}`).sort();
+
+describe('cloudgate regenerate', () => {
+  it('--dry-run prints the exact kubectl commands and changes nothing', async () => {
+    api = await startKubeApi(cluster({ selfSigned: {} }));
+    const { inventory, answers } = workspace();
+    const before = readFileSync(inventory, 'utf8');
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], { env: api.env });
+    expect(r.stderr).toContain('Issuer: self-signed (was acme)');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').sort()).toEqual([
+      'kubectl --context=emulated delete secret grafana-tls --namespace monitoring',
+      'kubectl --context=emulated delete secret keycloak.example.com-tls --namespace auth-system',
+      'kubectl --context=emulated delete secret keystone-api-certs --namespace openstack',
+      'kubectl --context=emulated delete secret nova-api-certs --namespace openstack',
+    ]);
+    expect(r.stderr).toMatch(/kept openstack\/internal-ca: issued by ClusterIssuer "self-signed"/);
+    expect(readFileSync(inventory, 'utf8')).toBe(before);
+    expect(api.state.deleted).toEqual([]);
+    expect(r.stdout + r.stderr).not.toContain('a2V5'); // the secrets' data is never printed
+  });
+
+  it('--yes writes the inventory as setup does and deletes exactly the secrets of the previous issuer', async () => {
+    api = await startKubeApi(cluster({ selfSigned: {} }));
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(r.stderr).toContain('Deleted 4');
+    expect(r.code).toBe(0);
+    const text = readFileSync(inventory, 'utf8');
+    expect(text).toContain('# ours');
+    expect(text).toMatch(/cluster_issuer_type: self-signed/);
+    expect(text).not.toContain('cluster_issuer_acme_email');
+    expect(deleted(api.state)).toEqual([...STALE].sort());
+    expect(remaining(api.state).sort()).toEqual(['openstack/hand-made-tls', 'openstack/internal-ca', 'other/unrelated-certs']);
+  });
+
+  it('reports which secrets were and were not deleted when it fails half-way', async () => {
+    const state = cluster({ selfSigned: {} });
+    state.forbid = ({ method, path }) => method === 'DELETE' && path.endsWith('/secrets/keystone-api-certs');
+    api = await startKubeApi(state);
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Deleted 2: auth-system\/keycloak.example.com-tls, monitoring\/grafana-tls/);
+    expect(r.stderr).toMatch(/Failed to delete openstack\/keystone-api-certs: .*forbidden/);
+    expect(r.stderr).toMatch(/Not deleted \(2\): openstack\/keystone-api-certs, openstack\/nova-api-certs/);
+    expect(r.stderr).toContain('kubectl --context=emulated delete secret nova-api-certs --namespace openstack');
+    expect(deleted(api.state)).toEqual(['auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls']);
+    expect(remaining(api.state)).toContain('openstack/keystone-api-certs');
+    expect(remaining(api.state)).toContain('openstack/nova-api-certs');
+  });
+
+  it('deletes nothing while the live ClusterIssuer is still the old type, and says to deploy first', async () => {
+    api = await startKubeApi(cluster({ acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } }));
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/still of type acme, not self-signed/);
+    expect(r.stderr).toMatch(/Deploy the inventory.*then run "cloudgate regenerate" again/);
+    expect(api.state.deleted).toEqual([]);
+    expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
+  });
+
+  it('exits 2 without --answers or without --yes when it cannot ask, naming the flag', async () => {
+    const { inventory, answers } = workspace();
+    const noAnswers = await runCli(['regenerate', '--inventory', inventory]);
+    expect(noAnswers.code).toBe(2);
+    expect(noAnswers.stderr).toContain('--answers');
+    const noYes = await runCli(['regenerate', '--inventory', inventory, '--answers', answers]);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+  });
+});
