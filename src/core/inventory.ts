@@ -182,11 +182,16 @@ export interface InventoryTree {
 
 /**
  * Reads an inventory file, or a folder: every `*.yml`/`*.yaml` under its `group_vars/` (or under the
- * folder itself when it is a `group_vars` folder).
+ * folder itself when it has no `group_vars/`, e.g. `group_vars/all`).
  */
 export async function readInventoryTree(path: string): Promise<InventoryTree> {
   const info = await stat(path);
-  const paths = info.isDirectory() ? await yamlFilesUnder(basename(path) === 'group_vars' ? path : join(path, 'group_vars')) : [path];
+  let paths = [path];
+  if (info.isDirectory()) {
+    paths = basename(path) === 'group_vars' ? await yamlFilesUnder(path) : await yamlFilesUnder(join(path, 'group_vars'));
+    // A folder such as group_vars/all itself: its own YAML files.
+    if (paths.length === 0 && !(await isDirectory(join(path, 'group_vars')))) paths = await yamlFilesUnder(path);
+  }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
     files.push({ path: file, values: parseInventory(await readFile(file, 'utf8'), file) });
@@ -207,6 +212,10 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f) }));
   return { files, values, conflicts };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
 }
 
 async function yamlFilesUnder(dir: string): Promise<string[]> {

@@ -85,6 +85,12 @@ describe('readInventoryTree', () => {
     ]);
     expect(tree.conflicts).toEqual([{ name: 'cluster_issuer_acme_email', files: ['group_vars/all/certificates.yml', 'group_vars/controllers/certificates.yml'] }]);
   });
+
+  it('reads the YAML files of a folder without group_vars (e.g. group_vars/all itself)', async () => {
+    const tree = await readInventoryTree(join(FIXTURES, 'site/group_vars/all'));
+    expect(tree.files.map((f) => f.path.slice(FIXTURES.length))).toEqual(['site/group_vars/all/certificates.yml', 'site/group_vars/all/network.yaml']);
+    expect(tree.conflicts).toEqual([]);
+  });
 });
 
 describe('writeFilesAtomically', () => {

@@ -77,6 +77,8 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
     { ...OIDC, cluster_issuer_acme_clouddnsb_auth: 'ambient', cluster_issuer_acme_clouddnsb_role_arn: undefined }],
   ['dnsc-email-redundant', { ...ACME, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'tok-123', cluster_issuer_acme_dnsc_email: 'OPS@example.com' },
     { ...ACME, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'tok-123', cluster_issuer_acme_dnsc_email: 'dns@example.com' }],
+  ['clouddnsb-clusteroidc-prerequisites', OIDC, CLOUDDNSB],
+  ['dnse-webhook', { ...ACME, cluster_issuer_acme_solver: 'dnse' }, RFC],
   ['dnsd-limits', { ...ACME, cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'key-1', cluster_issuer_acme_dnsd_secret_key: 'sec-1' }, RFC],
   ['commercialca-auth', { ...COMMERCIAL, cluster_issuer_commercialca_username: 'u', cluster_issuer_commercialca_password: 'p-1234' }, COMMERCIAL],
   ['commercialca-auth', { ...COMMERCIAL, cluster_issuer_commercialca_access_token: undefined }, COMMERCIAL],
