@@ -64,6 +64,8 @@ export async function renderInk(tree: ReactElement): Promise<InkDriver> {
         if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; last frame:\n${frame()}`);
         await sleep(10);
       }
+      // Input handlers attach in effects that run just after the frame is drawn.
+      await sleep(SETTLE_MS);
     },
     unmount: () => instance.unmount(),
     frames: instance.frames,
