@@ -1,8 +1,7 @@
 // Walks the sign-in chain by hand against the running environment (no cloudgate code), so the
 // e2e test and the bench can compare cloudgate with what the real services answer.
 import { readFileSync } from 'node:fs';
-import { Agent } from 'node:https';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 
 export function loadEnv(stateDir) {

@@ -71,5 +71,9 @@ const server = createServer(tls, async (req, res) => {
     send(res, 503, { error: { code: 503, message: `Keystone unavailable: ${error?.message ?? error}` } });
   }
 });
-server.listen(Number(portText), '127.0.0.1', () => console.error(`compute listening on https://127.0.0.1:${portText}`));
+server.listen(Number(portText), '127.0.0.1', () => {
+  console.error(`compute listening on https://127.0.0.1:${portText}`);
+  // Sign in before the first request, so no client waits for it.
+  fetchServiceToken().then((t) => (serviceToken ??= t), (error) => console.error(`service sign-in failed: ${error.message}`));
+});
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));

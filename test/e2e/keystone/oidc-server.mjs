@@ -7,8 +7,10 @@
 //
 // STATE_DIR holds tls.crt/tls.key (served over HTTPS), clients.json (client ids, secrets, subjects)
 // and the signing key <role>-signing.pem, created once so a restart keeps the published key set.
+// While STATE_DIR/hold-exchange exists the broker holds successful exchanges (and says so by creating
+// hold-exchange.waiting): a test can then change the world between two steps of a client's chain.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
 
@@ -83,6 +85,15 @@ async function idpKeySet() {
   return idpKeys;
 }
 
+const holdFile = join(stateDir, 'hold-exchange');
+async function holdWhileFlagged() {
+  if (!existsSync(holdFile)) return;
+  writeFileSync(`${holdFile}.waiting`, String(process.pid));
+  const until = Date.now() + 60_000;
+  while (existsSync(holdFile) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+  rmSync(`${holdFile}.waiting`, { force: true });
+}
+
 async function tokenEndpoint(req, res, form) {
   const client = clientOf(req, form);
   const known = clients[client.id ?? ''];
@@ -109,6 +120,7 @@ async function tokenEndpoint(req, res, form) {
   }
   const subject = verifyJwt(form.get('subject_token'), await idpKeySet());
   if (!subject) return oauthError(res, 400, 'invalid_token', 'invalid token');
+  await holdWhileFlagged();
   const access = issueJwt({ sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account',
     identity_provider: IDP_ALIAS });
   return send(res, 200, {

@@ -12,10 +12,11 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 STATE=${CLOUDGATE_KEYSTONE_STATE:-$HERE/.state}
-KEYSTONE_PORT=${KEYSTONE_PORT:-35357}
-BROKER_PORT=${BROKER_PORT:-8443}
-IDP_PORT=${IDP_PORT:-8444}
-COMPUTE_PORT=${COMPUTE_PORT:-8774}
+# Fixed ports below the ephemeral range (32768+), so test servers on random ports never take them.
+KEYSTONE_PORT=${KEYSTONE_PORT:-25357}
+BROKER_PORT=${BROKER_PORT:-28443}
+IDP_PORT=${IDP_PORT:-28444}
+COMPUTE_PORT=${COMPUTE_PORT:-28774}
 KEYSTONE_URL="https://127.0.0.1:$KEYSTONE_PORT"
 BROKER_ISSUER="https://127.0.0.1:$BROKER_PORT/realms/cloud"
 COMPUTE_URL="https://127.0.0.1:$COMPUTE_PORT/v2.1"
@@ -83,6 +84,9 @@ key_repository = $STATE/keystone/fernet-keys
 key_repository = $STATE/keystone/fernet-keys
 [credential]
 key_repository = $STATE/keystone/credential-keys
+[identity]
+# bcrypt at its cheapest: password sign-ins (bootstrap admin, compute's service token) stay fast.
+password_hash_rounds = 4
 [auth]
 methods = password,token,openid,application_credential
 [openid]
@@ -97,6 +101,14 @@ chmod 0644 "$STATE/keystone/keystone.conf"
 export OS_KEYSTONE_CONFIG_FILES="$STATE/keystone/keystone.conf"
 manage() { keystone-manage --config-file "$STATE/keystone/keystone.conf" "$@"; }
 
+# The database holds the URLs (catalog, remote id): other ports mean a new database.
+URLS="$KEYSTONE_URL $BROKER_ISSUER $COMPUTE_URL"
+if [ -s "$STATE/keystone/keystone.db" ] && [ "$(cat "$STATE/keystone/urls" 2>/dev/null)" != "$URLS" ]; then
+  alive_pid=$(cat "$STATE/pids/keystone.pid" 2>/dev/null || true)
+  if [ -n "$alive_pid" ] && kill -0 "$alive_pid" 2>/dev/null; then die "Keystone runs with other ports: run stop.sh first."; fi
+  log "ports changed: recreating the Keystone database"
+  rm -rf "$STATE/keystone/keystone.db"* "$STATE/keystone/fernet-keys" "$STATE/keystone/credential-keys" "$STATE/registered.json"
+fi
 FRESH=0
 if [ ! -s "$STATE/keystone/keystone.db" ]; then
   FRESH=1
@@ -111,6 +123,7 @@ if [ ! -s "$STATE/keystone/keystone.db" ]; then
   # mode they block every later write ("database is locked"). With write-ahead logging they do not.
   /usr/bin/python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA journal_mode=WAL")' \
     "$STATE/keystone/keystone.db" >/dev/null
+  echo "$URLS" > "$STATE/keystone/urls"
 fi
 touch "$STATE/logs/keystone.log"
 chown -R "$RUN_USER" "$STATE/keystone" "$STATE/logs/keystone.log" "$STATE/apache"
@@ -190,5 +203,5 @@ fi
 start compute node "$HERE/compute-server.mjs" "$STATE" "$COMPUTE_PORT" "$KEYSTONE_URL"
 wait_for --any-status "$COMPUTE_URL/servers" || die "compute did not come up; see $STATE/logs/compute.log"
 
-node "$HERE/write-env.mjs" "$STATE" "$KEYSTONE_URL" "https://127.0.0.1:$BROKER_PORT" "https://127.0.0.1:$IDP_PORT/idp/token"
+node "$HERE/write-env.mjs" "$STATE" "$KEYSTONE_URL" "https://127.0.0.1:$BROKER_PORT" "https://127.0.0.1:$IDP_PORT/idp/token" "$COMPUTE_URL"
 log "ready: Keystone $KEYSTONE_URL/v3, broker $BROKER_ISSUER; settings in $STATE/env.json, $STATE/cloudgate.yaml, $STATE/openrc.sh"

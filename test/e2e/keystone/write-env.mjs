@@ -3,11 +3,11 @@
 //   env.json        for the e2e test and the bench
 //   cloudgate.yaml  a `cloudgate --config` file (secrets by *_file keys)
 //   openrc.sh       the same as OS_* / CLOUDGATE_* variables for a shell
-//   node write-env.mjs STATE_DIR KEYSTONE_URL BROKER_URL IDP_TOKEN_URL
+//   node write-env.mjs STATE_DIR KEYSTONE_URL BROKER_URL IDP_TOKEN_URL COMPUTE_URL
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [stateDir, identityUrl, brokerUrl, idpTokenUrl] = process.argv.slice(2);
+const [stateDir, identityUrl, brokerUrl, idpTokenUrl, computeUrl] = process.argv.slice(2);
 const clients = JSON.parse(readFileSync(join(stateDir, 'clients.json'), 'utf8'));
 const { projects } = JSON.parse(readFileSync(join(stateDir, 'registered.json'), 'utf8'));
 const write = (name, text) => writeFileSync(join(stateDir, name), text, { mode: 0o600 });
@@ -35,6 +35,7 @@ const env = {
   idpId: 'broker',
   protocol: 'openid',
   projects,
+  computeUrl,
   member: ['alpha', 'beta'],
   adminPasswordFile: join(stateDir, 'admin-password'),
   secretFiles,

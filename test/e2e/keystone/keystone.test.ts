@@ -1,0 +1,270 @@
+/**
+ * cloudgate against the real thing: Debian's Keystone behind Apache with mod_auth_openidc, an
+ * identity provider and a broker, a compute API that asks Keystone (start.sh), and the real
+ * OpenStack client as a peer. Skipped with the reason when the Debian packages are missing, except
+ * under CI (where .ci/run installs them): there a missing package fails loudly.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../../helpers/cli.js';
+import * as chain from './chain.mjs';
+
+const run = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const STATE = process.env.CLOUDGATE_KEYSTONE_STATE || join(HERE, '.state');
+const COMPONENTS = ['idp', 'broker', 'keystone', 'compute'];
+const REQUIRED = [
+  '/usr/sbin/apache2',
+  '/usr/bin/keystone-manage',
+  '/usr/lib/apache2/modules/mod_wsgi.so',
+  '/usr/lib/apache2/modules/mod_auth_openidc.so',
+  '/usr/bin/openstack',
+];
+const missing = REQUIRED.filter((path) => !existsSync(path));
+const ci = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI!.toLowerCase());
+const SKIP_REASON = `Debian packages not installed (${missing.join(', ')}); run test/e2e/keystone/install.sh as root`;
+
+interface Check {
+  id: string;
+  status: string;
+  message: string;
+  advice?: string;
+  details?: Record<string, any>;
+}
+
+function alive(name: string): boolean {
+  try {
+    process.kill(Number(readFileSync(join(STATE, 'pids', `${name}.pid`), 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function script(name: 'start.sh' | 'stop.sh', ...args: string[]) {
+  try {
+    await run('bash', [join(HERE, name), ...args], {
+      env: { ...process.env, CLOUDGATE_KEYSTONE_STATE: STATE },
+      timeout: 240_000,
+    });
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`${name} ${args.join(' ')} failed (logs in ${STATE}/logs/):\n${e.stderr || e.message}`);
+  }
+}
+
+// The operator's own OS_*/CLOUDGATE_* variables must not leak into these runs.
+const BLANK = Object.fromEntries(
+  Object.keys(process.env).filter((k) => /^(OS_|CLOUDGATE_)/.test(k)).map((k) => [k, '']),
+);
+
+let env: chain.KeystoneEnv;
+let startedHere = false;
+
+function doctor(extraEnv: Record<string, string> = {}, args: string[] = []): Promise<CliResult> {
+  return runCli(['doctor', '--only', 'signin', '--json', '--config', env.configFile, '--ca-file', env.caFile, ...args], {
+    env: { ...BLANK, ...extraEnv },
+  });
+}
+
+function checks(result: CliResult): Record<string, Check> {
+  const report = JSON.parse(result.stdout) as { checks: Check[] };
+  return Object.fromEntries(report.checks.map((c) => [c.id, c]));
+}
+
+function statuses(result: CliResult): string[] {
+  return Object.values(checks(result)).map((c) => `${c.id}=${c.status}`);
+}
+
+/** No secret and no token (fernet or JWT) in anything cloudgate printed. */
+function expectNothingSecret(result: CliResult) {
+  const secrets = [env.clientSecret, ...Object.values(env.idpClients).map((c) => c.secret)];
+  for (const text of [result.stdout, result.stderr]) {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/gAAAAA[\w-]{40}/);
+    expect(text).not.toMatch(/eyJ[\w-]{10,}\.eyJ[\w-]{10,}/);
+  }
+}
+
+if (missing.length > 0 && !ci) {
+  describe.skip(`cloudgate against a real Keystone — skipped: ${SKIP_REASON}`, () => {
+    it('runs the sign-in chain against Debian Keystone', () => {});
+  });
+} else {
+  describe('cloudgate against a real Keystone (Debian keystone + Apache mod_auth_openidc)', () => {
+    it('has the Debian packages it needs (CI installs them in .ci/run)', () => {
+      expect(missing, SKIP_REASON).toEqual([]);
+    });
+
+    beforeAll(async () => {
+      if (missing.length > 0) return;
+      startedHere = !COMPONENTS.every(alive);
+      await script('start.sh');
+      env = chain.loadEnv(STATE);
+    }, 300_000);
+
+    afterAll(async () => {
+      if (missing.length > 0) return;
+      rmSync(join(STATE, 'hold-exchange'), { force: true });
+      // Leave the environment as found: stopped if this file started it, running otherwise.
+      await script(startedHere ? 'stop.sh' : 'start.sh');
+    }, 300_000);
+
+    it('doctor --only signin: every step passes against the real services, nothing secret printed', async () => {
+      const result = await doctor();
+      expect(result.code, result.stderr).toBe(0);
+      expect(statuses(result)).toEqual([
+        'signin.idp-token=ok',
+        'signin.exchange=ok',
+        'signin.federated=ok',
+        'signin.projects=warn',
+        'signin.scope=warn',
+        'signin.api=ok',
+      ]);
+      const c = checks(result);
+      expect(c['signin.exchange'].details?.claims.issuer).toBe(env.brokerIssuer);
+      expect(c['signin.federated'].details?.user).toBe('ci-robot');
+      expect(c['signin.projects'].details?.projects.map((p: { name: string }) => p.name).sort()).toEqual(['alpha', 'beta']);
+      expect(c['signin.scope'].details?.project).toEqual({ id: env.projects.alpha, name: 'alpha' });
+      expect(c['signin.scope'].details?.services).toContain('compute');
+      // The API step found the compute endpoint in Keystone's real catalog.
+      expect(c['signin.api'].details?.url).toBe(`${env.computeUrl}/servers`);
+      expectNothingSecret(result);
+    });
+
+    it("Keystone's real answers to SPEC.md's literal paths are the ones the warnings explain", async () => {
+      const unscoped = await chain.unscopedToken(env, await chain.brokerToken(env, await chain.idpToken(env)));
+      const headers = { 'x-auth-token': unscoped, 'content-type': 'application/json' };
+      const list = await chain.call(env, 'GET', `${env.identityUrl}/v3/projects`, { headers });
+      const scope = await chain.call(env, 'POST', `${env.identityUrl}/v3/auth/projects`, {
+        headers,
+        body: chain.scopeBody(unscoped, env.projects.alpha),
+      });
+      expect(list.status).toBe(403);
+      expect(list.json.error.message).toContain('identity:list_projects');
+      expect(scope.status).toBe(405);
+      expect(String(scope.headers.allow)).not.toContain('POST');
+
+      const c = checks(await doctor());
+      expect(c['signin.projects'].advice).toContain('/v3/projects');
+      expect(c['signin.projects'].advice).toContain('403');
+      expect(c['signin.projects'].advice).toContain('/v3/auth/projects worked');
+      expect(c['signin.scope'].advice).toContain('405');
+      expect(c['signin.scope'].advice).toContain('/v3/auth/tokens worked');
+    });
+
+    it('a wrong broker client secret fails signin.exchange with the client-credentials advice', async () => {
+      const result = await doctor({ CLOUDGATE_CLIENT_SECRET: 'not-the-broker-secret-4711' });
+      expect(result.code).toBe(1);
+      expect(statuses(result)).toEqual([
+        'signin.idp-token=ok',
+        'signin.exchange=fail',
+        'signin.federated=skip',
+        'signin.projects=skip',
+        'signin.scope=skip',
+        'signin.api=skip',
+      ]);
+      const exchange = checks(result)['signin.exchange'];
+      expect(exchange.message).toContain('401 unauthorized_client');
+      expect(exchange.advice).toMatch(/client secret/i);
+      expect(exchange.advice).toContain('client_secret');
+      expect(result.stdout + result.stderr).not.toContain('not-the-broker-secret-4711');
+      expectNothingSecret(result);
+    });
+
+    it('an identity provider id Keystone does not know fails signin.federated with the idp_id advice', async () => {
+      const result = await doctor({ CLOUDGATE_IDP_ID: 'no-such-idp' });
+      expect(result.code).toBe(1);
+      const c = checks(result);
+      expect(c['signin.exchange'].status).toBe('ok');
+      expect(c['signin.federated'].status).toBe('fail');
+      expect(c['signin.federated'].message).toContain('Could not find Identity Provider: no-such-idp');
+      expect(c['signin.federated'].advice).toContain('idp_id');
+      expect(['projects', 'scope', 'api'].map((s) => c[`signin.${s}`].status)).toEqual(['skip', 'skip', 'skip']);
+    });
+
+    it('a user the mapping puts in no project fails signin.projects with the role advice', async () => {
+      const orphan = env.orphanClientId;
+      const result = await doctor({ CLOUDGATE_IDP_CLIENT_ID: orphan, CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret });
+      expect(result.code).toBe(1);
+      const c = checks(result);
+      expect(c['signin.federated'].status).toBe('ok');
+      expect(c['signin.federated'].details?.user).toBe(env.idpClients[orphan].subject);
+      expect(c['signin.projects'].status).toBe('fail');
+      expect(c['signin.projects'].message).toMatch(/no project/i);
+      expect(c['signin.projects'].advice).toMatch(/role on a project/i);
+      expect(c['signin.scope'].status).toBe('skip');
+      expect(c['signin.api'].status).toBe('skip');
+      expectNothingSecret(result);
+    });
+
+    it('a project the user has no role on (gamma) fails signin.projects naming the ones it may use', async () => {
+      const result = await doctor({}, ['--project', 'gamma']);
+      expect(result.code).toBe(1);
+      const projects = checks(result)['signin.projects'];
+      expect(projects.status).toBe('fail');
+      expect(projects.message).toContain('"gamma"');
+      expect(projects.message).toContain(`alpha (${env.projects.alpha})`);
+      expect(projects.message).toContain(`beta (${env.projects.beta})`);
+    });
+
+    it('cloudgate token --format env works with the real OpenStack client', async () => {
+      const token = await runCli(['token', '--format', 'env', '--config', env.configFile, '--ca-file', env.caFile], {
+        env: { ...BLANK },
+      });
+      expect(token.code, token.stderr).toBe(0);
+      expect(token.stdout).toMatch(/^export OS_TOKEN=\S+\nexport OS_AUTH_URL=\S+\nexport OS_AUTH_TYPE=token\nexport OS_PROJECT_ID=\S+\n$/);
+      const home = mkdtempSync(join(tmpdir(), 'cloudgate-openstack-'));
+      writeFileSync(join(home, 'token.env'), token.stdout, { mode: 0o600 });
+      try {
+        const { stdout } = await run(
+          'bash',
+          ['-c', '. "$HOME/token.env" && openstack token issue -f json && openstack catalog list -f json'],
+          { env: { PATH: '/usr/bin:/bin', HOME: home, OS_CACERT: env.caFile }, timeout: 60_000 },
+        );
+        const [issued, catalog] = stdout.split(/(?<=\})\n(?=\[)/).map((part) => JSON.parse(part));
+        expect(issued.project_id).toBe(env.projects.alpha);
+        expect(catalog.map((s: { Type: string }) => s.Type).sort()).toEqual(['compute', 'identity']);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    }, 90_000);
+
+    it('Keystone stopped mid-run (after the broker answered) fails signin.federated: connection refused', async () => {
+      const hold = join(STATE, 'hold-exchange');
+      writeFileSync(hold, '');
+      try {
+        const pending = doctor();
+        // The broker holds its answer while `hold` exists and says so: Keystone goes away in between.
+        const deadline = Date.now() + 30_000;
+        while (!existsSync(`${hold}.waiting`)) {
+          if (Date.now() > deadline) throw new Error('the broker never received the exchange');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await script('stop.sh', 'keystone');
+        rmSync(hold);
+        const result = await pending;
+        expect(result.code).toBe(1);
+        expect(statuses(result)).toEqual([
+          'signin.idp-token=ok',
+          'signin.exchange=ok',
+          'signin.federated=fail',
+          'signin.projects=skip',
+          'signin.scope=skip',
+          'signin.api=skip',
+        ]);
+        const federated = checks(result)['signin.federated'];
+        expect(federated.message).toMatch(/Connection refused by 127\.0\.0\.1:\d+/);
+        expect(federated.advice).toMatch(/service is running/);
+      } finally {
+        rmSync(hold, { force: true });
+        await script('start.sh');
+      }
+    }, 120_000);
+  });
+}
