@@ -7,8 +7,8 @@ import { readInventoryValues } from '../served/inventory-values.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { DnsProbeError, parseNameserver, probeDns } from './dns-probe.js';
 
-export const provideChecks: CheckProvider = (input) => {
-  const values = readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+export const provideChecks: CheckProvider = async (input) => {
+  const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
   const issuer = expectationsFrom(values).issuerType;
   const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
   const notAcme = (): CheckResult => ({

@@ -1,7 +1,8 @@
 /** The served chain's shape: the path from the leaf through the served certificates, its order, what is extra. */
-import type { X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { X509Certificate as X509 } from 'node:crypto';
+import { isIssuedBy, isSelfSigned as selfSigned } from '../tls/chain.js';
+import { certificateName } from '../tls/pem.js';
 
 export interface ServedChain {
   /** Served positions of the path leaf → issuer → ..., following signatures. */
@@ -16,16 +17,14 @@ export interface ServedChain {
   last?: X509Certificate;
 }
 
+const parsed = (x509: X509Certificate, index = 0) => ({ index, x509, name: certificateName(x509) });
+
 export function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
-  try {
-    return child.checkIssued(parent) && child.verify(parent.publicKey);
-  } catch {
-    return false;
-  }
+  return isIssuedBy(parsed(child), parsed(parent));
 }
 
 export function isSelfSigned(cert: X509Certificate): boolean {
-  return issuedBy(cert, cert);
+  return selfSigned(parsed(cert));
 }
 
 export function analyzeChain(chain: X509Certificate[]): ServedChain {
@@ -52,6 +51,6 @@ let publicRoots: X509Certificate[] | undefined;
 
 /** Whether the certificate is, or is issued by, one of Node's bundled public roots. */
 export function chainsToPublicRoot(cert: X509Certificate): boolean {
-  publicRoots ??= rootCertificates.map((pem) => new X509(pem));
+  publicRoots ??= rootCertificates.map((pem) => new X509Certificate(pem));
   return publicRoots.some((root) => root.fingerprint256 === cert.fingerprint256 || issuedBy(cert, root));
 }

@@ -16,8 +16,8 @@ import { readInventoryValues } from './inventory-values.js';
 export const CATALOG_STATE_KEY = 'signin.catalog';
 const CATALOG_CONCURRENCY = 16;
 
-export const provideChecks: CheckProvider = (input) => {
-  const values = readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+export const provideChecks: CheckProvider = async (input) => {
+  const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
     ...endpointsFromFlags(flagList(input.flags.endpoint)),
