@@ -54,6 +54,22 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
 
 export const provideChecks: CheckProvider = async (input) => {
   const sources = [...fileSources(input), ...(await inventorySources(input))];
+  const orphan = ['key', 'domain'].filter((f) => typeof input.flags[f] === 'string');
+  if (orphan.length && asList(input.flags.certificate).length === 0) {
+    return [
+      {
+        id: `${GROUP}.files`,
+        group: GROUP,
+        title: 'Certificates to check',
+        run: async () => ({
+          status: 'fail',
+          message: `${orphan.map((f) => `--${f}`).join(' and ')} given without --certificate: there is no certificate to check ${orphan.includes('key') ? 'the key against' : 'the domain of'}.`,
+          advice: 'Add --certificate FILE (the certificate, then its intermediate(s) and root, in one PEM file).',
+        }),
+      },
+      ...sources.flatMap(checksOf),
+    ];
+  }
   if (sources.length === 0) {
     return [
       {

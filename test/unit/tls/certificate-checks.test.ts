@@ -41,6 +41,11 @@ describe('doctor group certificate', () => {
     expect(checks['certificate.files']).toMatchObject({ status: 'skip', advice: expect.stringContaining('--certificate FILE') });
   });
 
+  it('fails --key without --certificate instead of ignoring it', async () => {
+    const checks = await run(doctorInput(dir, { key: 'wildcard.key' }));
+    expect(checks['certificate.files']).toMatchObject({ status: 'fail', message: expect.stringContaining('--key given without --certificate') });
+  });
+
   it('reports each check of a good certificate as its own line, with the expiry', async () => {
     const checks = await run(doctorInput(dir, { certificate: ['wildcard.pem'], key: 'wildcard.key', domain: 'cloud.example.test' }));
     expect(Object.entries(checks).map(([id, c]) => [id, c.status])).toEqual([
