@@ -2,6 +2,8 @@
  * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
  * through a private CA, and the thumbprint of its top certificate (REFERENCE.md §4).
  */
+import { X509Certificate } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
 import type { NetworkSettings } from '../doctor/input.js';
 import type { CheckResult } from '../doctor/types.js';
 import { probeTls } from '../net/tls-probe.js';
@@ -35,15 +37,24 @@ export async function tlsFacts(url: string, network: NetworkSettings, signal: Ab
     if (top) {
       facts.top = { subject: oneLine(top.cert.subject), issuer: oneLine(top.cert.issuer), thumbprint: top.thumbprint, leafOnly: top.leafOnly };
     }
-    const extraTrust = Boolean(network.caFile || process.env.NODE_EXTRA_CA_CERTS);
-    if (probe.chainTrusted && extraTrust) {
-      const system = await probeTls({ host, port, timeoutMs: network.timeoutMs, signal, caFile: undefined });
-      facts.publiclyTrusted = system.chainTrusted && !process.env.NODE_EXTRA_CA_CERTS;
-    } else facts.publiclyTrusted = probe.chainTrusted;
+    facts.publiclyTrusted = probe.chainTrusted && chainsToPublicRoot(probe.chain);
   } catch (error) {
     facts.error = (error as Error).message;
   }
   return facts;
+}
+
+let publicRoots: X509Certificate[] | undefined;
+
+/**
+ * Whether the served chain ends at one of Node's bundled public roots: what the DNS provider's
+ * identity service trusts. NODE_EXTRA_CA_CERTS and --ca-file make a chain trusted here, not there.
+ */
+export function chainsToPublicRoot(chain: X509Certificate[]): boolean {
+  const top = chain.at(-1);
+  if (!top) return false;
+  publicRoots ??= rootCertificates.map((pem) => new X509Certificate(pem));
+  return publicRoots.some((root) => root.fingerprint256 === top.fingerprint256 || (root.subject === top.issuer && top.verify(root.publicKey)));
 }
 
 function oneLine(dn: string): string {
@@ -80,7 +91,7 @@ export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult {
   if (privateOnes.length) {
     return {
       status: 'warn',
-      message: `Trusted only through ${privateOnes[0].trustStore}: a private CA. ${all.map(describe).join('; ')}.${leafNote}`,
+      message: `Trusted here (${privateOnes[0].trustStore}) but not by the public roots: a private CA. ${all.map(describe).join('; ')}.${leafNote}`,
       advice:
         'For a private CA the thumbprint decides: register it in the identity provider (ThumbprintList of "cloudgate oidc"), for each host above; ' +
         'when that CA is renewed, update the thumbprint first.',

@@ -55,3 +55,17 @@ describe('issuer rules', () => {
     expect(normalizeThumbprint('abc')).toBeUndefined();
   });
 });
+
+describe('public trust of a served chain', () => {
+  it('counts a chain ending at a bundled public root, not one ending at a private CA', async () => {
+    const { X509Certificate } = await import('node:crypto');
+    const { rootCertificates } = await import('node:tls');
+    const { chainsToPublicRoot } = await import('../../../src/core/discovery/tls.js');
+    const { createTestCA } = await import('../../helpers/test-ca.js');
+    const ca = createTestCA('private');
+    const leaf = new X509Certificate(ca.issue(['oidc.example.com']).cert);
+    expect(chainsToPublicRoot([leaf, new X509Certificate(ca.cert)])).toBe(false);
+    expect(chainsToPublicRoot([leaf])).toBe(false);
+    expect(chainsToPublicRoot([new X509Certificate(rootCertificates[0])])).toBe(true);
+  });
+});
