@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,5 +137,62 @@ describe('cloudgate schema (built binary)', () => {
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout);
     expect(schema.properties.cluster_issuer_type.enum).toEqual(['acme', 'commercialca', 'ca', 'self-signed', 'none']);
+  });
+});
+
+// On a real terminal (tmux) `setup --answers` without --yes asks once before writing; "no" cancels (exit 130).
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+let session: string;
+
+const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+
+async function waitFor(path: string, timeoutMs = 20_000): Promise<string> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    const text = await readFile(path, 'utf8').catch(() => undefined);
+    if (text !== undefined) return text.trim();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${path}; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
+}
+
+async function waitForScreen(text: string, timeoutMs = 20_000): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+    if (tmux('capture-pane', '-p', '-t', session).includes(text)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`"${text}" never appeared; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
+}
+
+function start() {
+  const command = `env -u CI ${process.execPath} ${BIN} setup --answers answers.yml --inventory inv.yml; echo $? > rc`;
+  tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '50', '-c', dir, 'sh', '-c', `${command}; sleep 30`);
+}
+
+describe.skipIf(!hasTmux)('cloudgate setup --answers on a terminal (tmux)', () => {
+  beforeEach(async () => {
+    session = `cloudgate-confirm-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    await copyFile(join(FIXTURES, 'realistic.yml'), join(dir, 'inv.yml'));
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_acme_email: pki@example.com\n');
+  });
+  afterEach(() => {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+  });
+
+  it('asks before writing; "n" cancels with exit 130 and leaves the inventory as it was', async () => {
+    const before = await readFile(join(dir, 'inv.yml'), 'utf8');
+    start();
+    await waitForScreen('Write these files? [y/N]');
+    tmux('send-keys', '-t', session, 'n', 'Enter');
+    expect(await waitFor(join(dir, 'rc'))).toBe('130');
+    expect(await readFile(join(dir, 'inv.yml'), 'utf8')).toBe(before);
+  });
+
+  it('"y" writes the inventory', async () => {
+    start();
+    await waitForScreen('Write these files? [y/N]');
+    tmux('send-keys', '-t', session, 'y', 'Enter');
+    expect(await waitFor(join(dir, 'rc'))).toBe('0');
+    expect(await readFile(join(dir, 'inv.yml'), 'utf8')).toContain('cluster_issuer_acme_email: pki@example.com  # shared mailbox');
   });
 });
