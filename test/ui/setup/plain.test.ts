@@ -22,7 +22,7 @@ async function plain(inventory: string) {
   let text = '';
   // Like a terminal, the output outlives each prompt (inquirer ends the streams it is piped into).
   const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
-  output.end = function end() { return this; } as typeof output.end;
+  output.end = function end(this: Writable) { return this; } as typeof output.end;
   const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: ctx.cwd } });
   done.catch(() => undefined);
   const seen = () => stripAnsi(text);

@@ -1,0 +1,121 @@
+/**
+ * The built binary in a real terminal: tmux gives it a pseudo-terminal of 80x24, keys are sent with
+ * send-keys and the screen is read with capture-pane. CI is unset inside (the binary decides
+ * interactivity by TTY and CI), whatever the environment of the test run.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestCA } from '../helpers/test-ca.js';
+
+const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
+const SOCKET = `cloudgate-e2e-${process.pid}`;
+const SESSION = 'setup';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', SESSION);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cloudgate-e2e-tty-'));
+});
+afterEach(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function launch(args: string[], size = { x: 80, y: 24 }) {
+  const command = `cd ${quote(dir)} && env -u CI NO_COLOR=1 ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
+}
+
+async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const s = screen();
+    if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
+    if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; screen:\n${s}`);
+    await sleep(50);
+  }
+}
+
+/** Sends keys once `text` is on screen and the screen then changes (the key was handled). */
+async function at(text: string | RegExp, ...keys: string[]) {
+  const before = await waitFor(text);
+  await sleep(80);
+  tmux('send-keys', '-t', SESSION, ...keys);
+  const start = Date.now();
+  while (screen() === before && Date.now() - start < 5000) await sleep(30);
+}
+
+async function type(text: string | RegExp, literal: string) {
+  await waitFor(text);
+  await sleep(80);
+  tmux('send-keys', '-t', SESSION, '-l', literal);
+  await waitFor(literal);
+  tmux('send-keys', '-t', SESSION, 'Enter');
+}
+
+describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
+  it('walks a CA issuer with files and annotations, and writes the inventory', async () => {
+    const ca = createTestCA('cloudgate e2e issuing CA');
+    // Line endings as openssl writes them (the test CA's certificates come with CRLF).
+    const lf = (pem: string) => pem.replace(/\r\n/g, '\n');
+    writeFileSync(join(dir, 'issuer.pem'), lf(ca.cert));
+    writeFileSync(join(dir, 'issuer.key'), lf(ca.key));
+    const inventory = join(dir, 'certificates.yml');
+    launch(['setup', '--inventory', inventory]);
+
+    await at('Certificate type', 'Enter');
+    await at('Certificate issuer', 'Down', 'Down');
+    await at('> ca', 'Enter');
+    await type('cluster_issuer_ca_certificate', 'issuer.pem');
+    await waitFor('cluster_issuer_ca_private_key');
+    await type('cluster_issuer_ca_private_key', 'issuer.key');
+    await at('Add certificate subject annotations?', 'Down');
+    await at('> Yes', 'Enter');
+    await type('cert-manager.io/subject-organizations', 'Example Org');
+    for (const field of ['organizationalunits', 'localities', 'provinces']) await at(`cert-manager.io/subject-${field}`, 'Enter');
+    await type('cert-manager.io/subject-countries', 'CH');
+
+    const review = await waitFor('Review:');
+    expect(review).toContain('Files to write:');
+    expect(review).not.toContain('BEGIN PRIVATE KEY');
+    for (const line of review.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    await at('Enter write these files', 'Enter');
+
+    const final = await waitFor('EXIT=0');
+    expect(final).toContain('Written:');
+    expect(final).toContain(`cloudgate doctor --inventory ${inventory}`);
+    const text = readFileSync(inventory, 'utf8');
+    expect(text).toContain('cluster_issuer_type: ca');
+    expect(text).toContain('cert-manager.io/subject-organizations: Example Org');
+    expect(text).toContain('cert-manager.io/subject-countries: CH');
+    expect(text).toContain(lf(ca.cert).trim().split('\n')[1]);
+    expect(statSync(inventory).mode & 0o777).toBe(0o600);
+  });
+
+  it('Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
+    const inventory = join(dir, 'certificates.yml');
+    launch(['setup', '--inventory', inventory], { x: 40, y: 24 });
+    await at('Certificate type', 'Down');
+    const narrow = await waitFor('> Wildcard, issued automatically');
+    for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
+    expect(narrow).toContain('Enter next');
+    await at('> Wildcard, issued automatically', 'Enter');
+    await type('cloud_helm_ingress_wildcard_domain', 'cloud.example.com');
+    await at('Certificate issuer', 'C-c');
+    const s = await waitFor('EXIT=130');
+    expect(s).toContain('Cancelled. Nothing was written.');
+    expect(s).not.toMatch(/\bat .*\.js:\d+/);
+    expect(existsSync(inventory)).toBe(false);
+  });
+});
