@@ -66,7 +66,15 @@ function unknownNames(values: Values): Finding[] {
     });
 }
 
+/** The real platform's words for the spec's neutral ones (REFERENCE.md §1), for "did you mean". */
+const REAL_NAMES: [RegExp, string][] = [
+  [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'],
+  [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'], [/_venafi_/, '_commercialca_'],
+];
+
 export function closestName(name: string): string | undefined {
+  const translated = REAL_NAMES.reduce((n, [from, to]) => n.replace(from, to), name);
+  if (translated !== name && variable(translated)) return translated;
   let best: { name: string; distance: number } | undefined;
   for (const row of VARIABLES) {
     const d = levenshtein(name, row.name);

@@ -128,6 +128,11 @@ describe('validate', () => {
     expect(f.severity).toBe('warning');
   });
 
+  it('translates the real platform\'s provider names into the spec\'s', () => {
+    const [f] = validate({ ...CLOUDDNSB, cluster_issuer_acme_route53_region: 'us-east-1' }).filter((x) => x.rule === 'unknown-variable');
+    expect(f.advice).toBe('Did you mean cluster_issuer_acme_clouddnsb_region?');
+  });
+
   it('advises adding :53 to a name server without a port', () => {
     const f = validate({ ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1]' }).find((x) => x.rule === 'rfc2136-nameserver');
     expect(f?.advice).toContain('[2001:db8::1]:53');
