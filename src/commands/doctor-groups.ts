@@ -12,6 +12,7 @@ export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks:
   { groups: ['discovery'], load: () => import('../core/discovery/checks.js') },
   { groups: ['kube'], load: () => import('../core/discovery/kube-checks.js') },
   { groups: ['acme'], load: () => import('../core/acme/checks.js') },
+  { groups: ['kube'], load: () => import('../core/kube-cert-checks.js') },
 ];
 
 export const GROUPS = [...new Set(PROVIDERS.flatMap((p) => p.groups))];
