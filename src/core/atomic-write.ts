@@ -5,7 +5,7 @@
  * targets already replaced.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export interface FileToWrite {
@@ -54,10 +54,16 @@ async function writeTemp(file: FileToWrite): Promise<string> {
 
 export async function writeFilesAtomically(files: FileToWrite[], now: Date = new Date()): Promise<WrittenFile[]> {
   const temps: string[] = [];
-  const cleanup = () => Promise.all(temps.map((t) => unlink(t).catch(() => undefined)));
+  const createdDirs: string[] = [];
+  const cleanup = async () => {
+    await Promise.all(temps.map((t) => unlink(t).catch(() => undefined)));
+    // Folders this call created are empty again: remove them, newest first.
+    for (const d of createdDirs.reverse()) await rm(d, { recursive: true }).catch(() => undefined);
+  };
   try {
     for (const file of files) {
-      await mkdir(dirname(file.path), { recursive: true });
+      const created = await mkdir(dirname(file.path), { recursive: true });
+      if (created) createdDirs.push(created);
       temps.push(await writeTemp(file));
     }
   } catch (error) {

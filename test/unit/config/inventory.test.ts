@@ -112,6 +112,7 @@ describe('writeFilesAtomically', () => {
     await writeFile(blocked, 'a file where a folder is needed');
     await expect(writeFilesAtomically([
       { path: target, content: 'new: 1\n', mode: 0o644, holdsSecret: false, description: 'inventory' },
+      { path: join(dir, 'new', 'folder', 'x.yaml'), content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
       { path: join(blocked, 'manifest.yaml'), content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
     ])).rejects.toThrow(/Nothing was written/);
     expect(await readFile(target, 'utf8')).toBe('old: 1\n');
