@@ -125,8 +125,9 @@ export function tempDir(prefix = 'cloudgate-pki-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export function writeFile(dir: string, name: string, text: string): string {
+/** Written private (0600), as a key file should be. */
+export function writeFile(dir: string, name: string, text: string, mode = 0o600): string {
   const path = join(dir, name);
-  writeFileSync(path, text);
+  writeFileSync(path, text, { mode });
   return path;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Finding } from '../findings.js';
 import { registerSecret } from '../secrets.js';
 import { notAfter } from './checks.js';
@@ -57,6 +57,16 @@ export function loadSuppliedWildcard(input: SuppliedWildcardInput): SuppliedWild
     const isKey = check.name === 'key' || check.name === 'key-match';
     const finding = toFinding(check, `wildcard-${check.name}`, isKey ? KEY_KEY : CERT_KEY);
     if (finding) findings.push(finding);
+  }
+  const mode = statSync(input.keyFile).mode & 0o777;
+  if (mode & 0o077) {
+    findings.push({
+      rule: 'wildcard-key-permissions',
+      variable: KEY_KEY,
+      severity: 'warning',
+      message: `The private key file ${input.keyFile} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}).`,
+      advice: `chmod 600 ${input.keyFile}`,
+    });
   }
   const usable = result.ordered && findings.every((f) => f.severity !== 'error');
   return {

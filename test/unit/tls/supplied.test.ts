@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { chmodSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSuppliedWildcard } from '../../../src/core/tls/supplied.js';
 import { chain, DAY, issue, KEY_KINDS, keyPem, tempDir, writeFile, type Chain } from '../../helpers/pki.js';
@@ -52,6 +53,15 @@ describe('loadSuppliedWildcard input problems', () => {
   beforeAll(async () => {
     c = await chain('p256');
     dir = tempDir();
+  });
+
+  it('warns when the key file can be read by other users', () => {
+    const keyFile = writeFile(dir, 'open.key', c.leaf.key);
+    chmodSync(keyFile, 0o644);
+    const result = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'o.pem', c.leaf.cert), keyFile, fixOrder: false });
+    expect(result.findings).toEqual([expect.objectContaining({ rule: 'wildcard-key-permissions', severity: 'warning', advice: `chmod 600 ${keyFile}` })]);
+    chmodSync(keyFile, 0o600);
+    expect(loadSuppliedWildcard({ certificateFile: `${dir}/o.pem`, keyFile, fixOrder: false }).findings).toEqual([]);
   });
 
   it('names a missing file and its answers key', () => {
