@@ -93,8 +93,14 @@ export async function run(ctx: CommandContext): Promise<number> {
   return EXIT.ok;
 }
 
-async function askIssuer(_ctx: CommandContext, _values: Record<string, unknown>): Promise<Record<string, unknown>> {
-  throw new UsageError('The issuer questions are not available yet in this build.', 'Give the issuer answers with --answers FILE.');
+/** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */
+async function askIssuer(ctx: CommandContext, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (bool(ctx.flags, 'plain')) {
+    const { askIssuerPlain } = await import('../ui/setup/plain.js');
+    return askIssuerPlain(ctx, values);
+  }
+  const { askIssuer: ask } = await import('../ui/setup/wizard.js');
+  return ask(ctx, values);
 }
 
 async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string, protectedNames: string[]): Promise<StaleSelection> {
@@ -160,8 +166,14 @@ async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection['stale'
 }
 
 async function confirm(ctx: CommandContext, plan: SetupPlan, count: number): Promise<void> {
+  // Ink unrefs stdin when the walkthrough ends; without this the process would exit at the prompt.
+  process.stdin.ref();
   const rl = createInterface({ input: process.stdin, output: ctx.stderr });
-  const aborted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new CancelledError('Cancelled. Nothing was written or deleted.'))));
+  const aborted = new Promise<never>((_, reject) => {
+    const cancel = () => reject(new CancelledError('Cancelled. Nothing was written or deleted.'));
+    rl.once('SIGINT', cancel);
+    rl.once('close', cancel); // end of input before an answer
+  });
   const what = [plan.files.length ? 'write the inventory' : '', count ? `delete ${count} secret(s)` : ''].filter(Boolean).join(' and ');
   try {
     const answer = await Promise.race([rl.question(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}? [y/N] `), aborted]);
