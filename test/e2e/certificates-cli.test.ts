@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { kubectl } from '../../src/core/kube.js';
 import { runCli } from '../helpers/cli.js';
 import { chain, DAY, issue, tempDir, writeFile, type Chain } from '../helpers/pki.js';
 import { KubeState, namespace, startKubeApi, type KubeApi } from '../servers/kube-api.js';
@@ -125,6 +126,15 @@ describe.skipIf(!hasKubectl)('setup --apply against an API server', () => {
     api = await startKubeApi(new KubeState().add(namespace('openstack')));
   });
   afterAll(() => api?.stop());
+
+  it('writes a manifest kubectl accepts (create --dry-run=client)', async () => {
+    const ws = workspace({ ...supplied('wildcard.pem'), namespace: ['openstack', 'monitoring'] });
+    expect((await runCli(ws.args('--yes'))).code).toBe(0);
+    // Asynchronously: the API server answering kubectl runs in this process.
+    const dry = await kubectl(['create', '--dry-run=client', '--validate=false', '-f', ws.manifest, '-o', 'name'], { env: { ...process.env, ...api.env }, timeoutMs: 30_000 });
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout.trim().split('\n')).toEqual(['secret/wildcard-tls', 'secret/wildcard-tls']);
+  });
 
   it('applies the Secret through kubectl and reports what it did', async () => {
     const ws = workspace(supplied('wildcard.pem'));
