@@ -41,8 +41,8 @@ interface Definition {
   run(ctx: CheckContext, issuer: string): Promise<CheckResult>;
 }
 
-export const provideChecks: CheckProvider = (input) => {
-  const s = discoverySettings(input);
+export const provideChecks: CheckProvider = async (input) => {
+  const s = await discoverySettings(input);
   const definitions = discoveryDefinitions(input, s);
   const issuer = s.issuerUrl;
   if (!issuer) {

@@ -17,8 +17,8 @@ interface Crd {
   spec?: { versions?: { name: string; schema?: unknown }[] };
 }
 
-export const provideChecks: CheckProvider = (input) => {
-  const s = discoverySettings(input);
+export const provideChecks: CheckProvider = async (input) => {
+  const s = await discoverySettings(input);
   const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
   const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
   const relevant = s.clusteroidcSelected || s.issuerUrl !== undefined;

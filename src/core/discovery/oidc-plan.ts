@@ -13,7 +13,7 @@ type Input = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPa
 const flag = (input: Input, name: string) => (typeof input.flags[name] === 'string' ? (input.flags[name] as string) : undefined);
 
 export async function resolveOidcInputs(input: Input, notes: string[]): Promise<OidcInputs> {
-  const s = discoverySettings(input);
+  const s = await discoverySettings(input);
   if (!s.issuerUrl) {
     throw new UsageError(
       'No issuer URL: cloudgate oidc needs the public HTTPS issuer URL of the cluster.',

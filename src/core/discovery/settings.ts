@@ -2,11 +2,9 @@
  * Settings of the discovery and cluster checks and of `cloudgate oidc`: flag, then CLOUDGATE_<NAME>,
  * then the `discovery:` section of --config, then the inventory, then SPEC.md's defaults.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import { setting, type DoctorInput } from '../doctor/input.js';
 import { UsageError } from '../errors.js';
+import { readInventoryTree } from '../inventory.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from './issuer.js';
 
 export interface DiscoverySettings {
@@ -24,8 +22,8 @@ export interface DiscoverySettings {
 
 type SettingsInput = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPath' | 'inventoryExplicit'>;
 
-export function discoverySettings(input: SettingsInput): DiscoverySettings {
-  const inventory = readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+export async function discoverySettings(input: SettingsInput): Promise<DiscoverySettings> {
+  const inventory = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
   const get = (name: string, options: { flag?: string } = {}) => setting(input, 'discovery', name, options);
   const inventoryString = (name: string) => {
     const v = inventory[name];
@@ -45,33 +43,15 @@ export function discoverySettings(input: SettingsInput): DiscoverySettings {
   };
 }
 
-/** The inventory as one flat mapping (a YAML file, or every YAML file under <folder>/group_vars). */
-export function readInventoryValues(path: string, explicit: boolean): Record<string, unknown> {
-  let files: string[];
+/** The inventory's values (file or folder, read by inventory.ts); a missing default inventory is `{}`. */
+export async function readInventoryValues(path: string, explicit: boolean): Promise<Record<string, unknown>> {
   try {
-    files = statSync(path).isDirectory() ? yamlFiles(join(path, 'group_vars')) : [path];
+    return (await readInventoryTree(path)).values;
   } catch (error) {
-    if (!explicit) return {};
-    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`, 'Give --inventory a YAML file or an inventory folder with group_vars/.');
-  }
-  const values: Record<string, unknown> = {};
-  for (const file of files) {
-    let doc: unknown;
-    try {
-      doc = parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new UsageError(`The inventory file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-    }
-    if (doc && typeof doc === 'object' && !Array.isArray(doc)) Object.assign(values, doc);
-  }
-  return values;
-}
-
-function yamlFiles(dir: string): string[] {
-  try {
-    return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(dir, f));
-  } catch {
-    return [];
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return {};
+    throw new UsageError(`Cannot read the inventory ${path}: ${code ?? error}.`, 'Give --inventory a YAML file or an inventory folder with group_vars/.');
   }
 }
 

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../src/core/discovery/checks.js';
 import { createSigningKey, serviceAccountClaims, signJwt } from '../../servers/jwt.js';
@@ -46,6 +49,12 @@ describe('doctor --only discovery', () => {
     const selected = await run(provideChecks, doctorInput({}, { inventory }));
     expect(selected['discovery.document'].status).toBe('warn');
     expect(selected['discovery.document'].message).toContain('clusteroidc');
+    // An inventory folder: group_vars/**/*.yml, read as the rest of cloudgate reads it.
+    const folder = mkdtempSync(join(tmpdir(), 'cg-inventory-'));
+    mkdirSync(join(folder, 'group_vars', 'all'), { recursive: true });
+    writeFileSync(join(folder, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
+    expect((await run(provideChecks, doctorInput({}, { inventory: folder })))['discovery.document'].status).toBe('warn');
+    await expect(run(provideChecks, doctorInput({}, { inventory: join(folder, 'missing.yml') }))).rejects.toThrow(/Cannot read the inventory/);
   });
 
   it('reads the issuer URL from CLOUDGATE_ISSUER_URL and from the discovery: section of --config', async () => {
