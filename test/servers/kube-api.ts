@@ -9,6 +9,9 @@
  *   const api = await startKubeApi(new KubeState().add(...objects));
  *   await kubectl(['get', 'secrets', '-A'], { kubeconfig: api.kubeconfig, env: api.env });
  *   api.state.deleted // what kubectl deleted
+ *
+ * Not served: OpenAPI (`/openapi/v2`, `/openapi/v3`), so `kubectl apply` needs `--validate=false`
+ * (client-side dry runs too); watches end at once (deletions here are immediate).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

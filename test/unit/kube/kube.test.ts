@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forgetKubeAvailability, kubeAvailability, kubectl, kubectlJson, KubectlMissing } from '../../../src/core/kube.js';
+import { createServer } from 'node:net';
+import { forgetKubeAvailability, kubeAvailability, kubectl, KubectlError, kubectlJson, KubectlMissing } from '../../../src/core/kube.js';
 import {
   certManagerCrds,
   KubeState,
@@ -166,5 +167,42 @@ describe('kubeAvailability', () => {
     const down = await kubeAvailability({ env, timeoutMs: 3000 });
     expect(down.ok).toBe(false);
     expect(!down.ok && down.reason).toContain('unreachable');
+  });
+
+  it('gives up on an API server that accepts connections and never answers', async () => {
+    forgetKubeAvailability();
+    const sockets: import('node:net').Socket[] = [];
+    const server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const dir = mkdtempSync(join(tmpdir(), 'cg-kube-'));
+    const kubeconfig = join(dir, 'config');
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\n` +
+        'users: [{name: u, user: {}}]\ncontexts: [{name: hang, context: {cluster: c, user: u}}]\ncurrent-context: hang\n',
+    );
+    try {
+      const result = await kubeAvailability({ env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dir, 'cache') }, timeoutMs: 2000 });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.reason).toMatch(/unreachable|did not (answer|finish)/);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      server.close();
+    }
+  });
+});
+
+describe('kubectlJson', () => {
+  it('throws a KubectlError carrying the stderr of a failed command', async () => {
+    const api = await startKubeApi(new KubeState().add(namespace('x')), { https: false });
+    try {
+      const error = await kubectlJson(['get', 'secret', 'missing', '-n', 'x'], { env: { ...process.env, ...api.env } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(KubectlError);
+      expect((error as KubectlError).message).toContain('"missing" not found');
+      expect((error as KubectlError).result.exitCode).not.toBe(0);
+    } finally {
+      await api.stop();
+    }
   });
 });
