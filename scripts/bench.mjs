@@ -1,10 +1,10 @@
 // Speed figures (`npm run bench`, after a build). Each section is one function; prints, asserts nothing.
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import forge from 'node-forge';
 
@@ -101,5 +101,147 @@ async function benchTls({ endpoints = 50, delayMs = 100 } = {}) {
     `(checks ${report.durationMs} ms; ok ${report.summary.ok ?? 0}, fail ${report.summary.fail ?? 0}); target < 1000 ms`);
 }
 
+// --- signin: doctor --only signin against the local test broker/identity service, beside a shell script
+// doing the same five HTTP requests with one curl process each (target <= 1.0x the curl script) ---
+async function loadIdentityServer() {
+  // The test server is TypeScript: bundle it once next to node_modules so its imports resolve.
+  const { build } = await import('esbuild');
+  const outfile = new URL('../node_modules/.cache/cloudgate-bench/identity.mjs', import.meta.url).pathname;
+  await build({
+    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/test-ca.ts', import.meta.url).pathname],
+    outdir: dirname(outfile), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning', outExtension: { '.js': '.mjs' },
+  });
+  const identity = await import(join(dirname(outfile), 'servers/identity.mjs'));
+  const testCa = await import(join(dirname(outfile), 'helpers/test-ca.mjs'));
+  return { startIdentityServer: identity.startIdentityServer, createTestCA: testCa.createTestCA };
+}
+
+const SIGNIN_CURL_SCRIPT = `#!/bin/sh
+set -e
+c="curl -sS --fail --cacert $OS_CACERT"
+form="grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=$CLOUDGATE_CLIENT_ID&client_secret=$CLOUDGATE_CLIENT_SECRET&subject_token=$CLOUDGATE_SUBJECT_TOKEN&subject_token_type=urn:ietf:params:oauth:token-type:access_token"
+broker=$($c -H 'Content-Type: application/x-www-form-urlencoded' --data "$form" "$CLOUDGATE_BROKER_URL/realms/$CLOUDGATE_REALM/protocol/openid-connect/token" | sed -n 's/.*"access_token":"\\([^"]*\\)".*/\\1/p')
+unscoped=$($c -D - -o /dev/null -H "Authorization: Bearer $broker" "$OS_AUTH_URL/OS-FEDERATION/identity_providers/$OS_IDENTITY_PROVIDER/protocols/openid/auth" | tr -d '\\r' | sed -n 's/^[Xx]-[Ss]ubject-[Tt]oken: //p')
+project=$($c -H "X-Auth-Token: $unscoped" "$OS_AUTH_URL/projects" | sed -n 's/.*"id":"\\([^"]*\\)","name":"'"$OS_PROJECT_NAME"'".*/\\1/p')
+body='{"auth":{"identity":{"methods":["token"],"token":{"id":"'"$unscoped"'"}},"scope":{"project":{"id":"'"$project"'"}}}}'
+scoped=$($c -D - -o /dev/null -H 'Content-Type: application/json' -H "X-Auth-Token: $unscoped" --data "$body" "$OS_AUTH_URL/auth/projects" | tr -d '\\r' | sed -n 's/^[Xx]-[Ss]ubject-[Tt]oken: //p')
+$c -o /dev/null -H "X-Auth-Token: $scoped" "$COMPUTE_URL/servers"
+`;
+
+async function benchSignin(runs = 15) {
+  const { startIdentityServer, createTestCA } = await loadIdentityServer();
+  const ca = createTestCA();
+  const server = await startIdentityServer({ ca });
+  const env = { ...server.env(), OS_PROJECT_NAME: 'demo', COMPUTE_URL: `${server.origin}/compute/v2.1` };
+  const script = join(mkdtempSync(join(tmpdir(), 'cloudgate-bench-signin-')), 'signin.sh');
+  writeFileSync(script, SIGNIN_CURL_SCRIPT, { mode: 0o700 });
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const check = await runCli(['doctor', '--only', 'signin', '--json']);
+    const report = JSON.parse(check.stdout || '{"summary":{}}');
+    if (check.code !== 0) console.log(`signin: WARNING: doctor exited ${check.code}: ${JSON.stringify(report.summary)}`);
+    const curl = await median(['sh', script], runs);
+    const doctor = await median([process.execPath, BIN, 'doctor', '--only', 'signin', '--json'], runs);
+    printTable(`signin (median of ${runs} runs each; 5 HTTPS requests; ${server.connections()} connections accepted in all):`, [
+      { name: 'curl script (one curl per request)', ms: curl },
+      { name: 'cloudgate doctor --only signin', ms: doctor, ratio: doctor / curl, target: 1.0 },
+    ]);
+  } finally {
+    for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
+    await server.close();
+  }
+}
+
+// --- keystone: doctor --only signin against the real Keystone of test/e2e/keystone (when start.sh has it
+// running), beside the OpenStack client signing in the same user to the same project with the same broker
+// token kind (target: cloudgate <= 0.5x the client's wall time, while doing six steps to its two) ---
+function keystoneEnvironment() {
+  const state = process.env.CLOUDGATE_KEYSTONE_STATE || new URL('../test/e2e/keystone/.state', import.meta.url).pathname;
+  const alive = ['idp', 'broker', 'keystone', 'compute'].every((name) => {
+    try {
+      process.kill(Number(readFileSync(join(state, 'pids', `${name}.pid`), 'utf8')), 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return alive && existsSync(join(state, 'env.json')) ? state : undefined;
+}
+
+async function benchKeystone(runs = 7) {
+  const state = keystoneEnvironment();
+  if (!state) {
+    console.log('keystone: skipped (start it with test/e2e/keystone/start.sh; stop with stop.sh)');
+    return;
+  }
+  const chain = await import('../test/e2e/keystone/chain.mjs');
+  const env = chain.loadEnv(state);
+  const doctorArgs = ['doctor', '--only', 'signin', '--json', '--config', env.configFile, '--ca-file', env.caFile];
+  const check = await runCli(doctorArgs);
+  if (check.code !== 0) console.log(`keystone: WARNING: doctor exited ${check.code}: ${check.stdout.slice(0, 300)}`);
+  // The client gets the broker token as an access token (v3oidcaccesstoken); it is fetched once, beforehand.
+  const brokerToken = await chain.brokerToken(env, await chain.idpToken(env));
+  const openstack = ['openstack', '--os-auth-url', env.authUrl, '--os-cacert', env.caFile, '--os-auth-type', 'v3oidcaccesstoken',
+    '--os-access-token', brokerToken, '--os-identity-provider', env.idpId, '--os-protocol', env.protocol,
+    '--os-project-id', env.projects.alpha, 'token', 'issue', '-f', 'value', '-c', 'project_id'];
+  const probe = await new Promise((resolve) => {
+    const child = spawn(openstack[0], openstack.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', () => resolve('not runnable'));
+    child.on('close', (code) => resolve(code === 0 && out.trim() === env.projects.alpha ? 'ok' : `exit ${code}`));
+  });
+  if (probe !== 'ok') console.log(`keystone: WARNING: openstack token issue: ${probe}`);
+  const client = await median(openstack, runs);
+  const doctor = await median([process.execPath, BIN, ...doctorArgs], runs);
+  printTable(`keystone (median of ${runs} runs each; real Keystone ${env.authUrl}, user ci-robot, project alpha):`, [
+    { name: 'openstack v3oidcaccesstoken token issue (2 steps)', ms: client },
+    { name: 'cloudgate doctor --only signin (6 steps)', ms: doctor, ratio: doctor / client, target: 0.5 },
+  ]);
+}
+
+// --- setup walkthrough: launch to the first drawn question, in a pseudo-terminal (target < 2.5x node -e 0) ---
+// `script` gives the binary a real pty (so it is interactive) without tmux's polling; the clock stops when
+// the first question's text reaches the pty output. The baseline is `node -e 0` under the same `script`.
+function firstQuestion(command, marker) {
+  return new Promise((resolve) => {
+    const env = { ...process.env };
+    delete env.CI;
+    const started = performance.now();
+    const child = spawn('script', ['-qfec', `stty cols 80 rows 24; exec ${command}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    let ms;
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (ms === undefined && marker && out.includes(marker)) {
+        ms = performance.now() - started;
+        child.stdin.write('\u0003');
+      }
+    });
+    child.on('close', () => resolve(ms ?? performance.now() - started));
+  });
+}
+
+async function benchSetupFirstQuestion(runs = 9) {
+  const inventory = join(mkdtempSync(join(tmpdir(), 'cloudgate-bench-setup-')), 'certificates.yml');
+  const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+  const medianOf = async (command, marker) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(await firstQuestion(command, marker));
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)];
+  };
+  const baseline = await medianOf(`${q(process.execPath)} -e 0`);
+  const setup = await medianOf(`${q(process.execPath)} ${q(BIN)} setup --inventory ${q(inventory)}`, 'Certificate type');
+  printTable(`setup walkthrough (median of ${runs} runs each, both under script(1) in an 80x24 pty):`, [
+    { name: 'node -e 0', ms: baseline },
+    { name: 'cloudgate setup: first question drawn', ms: setup, ratio: setup / baseline, target: 2.5 },
+  ]);
+}
+
 await benchStartup();
 await benchTls();
+await benchSignin();
+await benchKeystone();
+await benchSetupFirstQuestion();

@@ -1,39 +1,25 @@
-import { render } from 'ink';
+/**
+ * Entry points of the Ink walkthrough. This module stays light: it draws the first question, then
+ * loads Ink and React (most of the start-up time) and hands over to them.
+ */
 import type { CommandContext } from '../../commands/types.js';
 import { EXIT } from '../../core/errors.js';
-import { answersFromInventory, type FlowOptions, type WizardAnswers } from '../../core/wizard-flow.js';
+import { answersFromInventory, initialState, type FlowOptions, type WizardAnswers } from '../../core/wizard-flow.js';
+import { paintFirstFrame } from './first-frame.js';
 import { setupServices } from './services.js';
-import { SetupApp, type SetupResult } from './SetupApp.js';
+import type { SetupResult } from './SetupApp.js';
 import type { SetupServices } from './types.js';
 
-interface Session {
-  ctx: CommandContext;
-  initial: WizardAnswers;
-  options: FlowOptions;
-  services: SetupServices;
-  answersOnly: boolean;
-}
-
-/** Renders the walkthrough and settles once it has unmounted (terminal restored). */
-function session({ ctx, initial, options, services, answersOnly }: Session): Promise<SetupResult> {
-  return new Promise((settle) => {
-    let result: SetupResult = { kind: 'error', error: new Error('The walkthrough ended without a result.') };
-    const instance = render(
-      <SetupApp
-        initial={initial}
-        options={options}
-        services={services}
-        answersOnly={answersOnly}
-        onExit={(r) => {
-          result = r;
-          setImmediate(() => instance.unmount());
-        }}
-      />,
-      // Ctrl+C is the walkthrough's to handle: it must say that nothing was written and exit 130.
-      { exitOnCtrlC: false, stdout: ctx.stdout, patchConsole: false },
-    );
-    instance.waitUntilExit().then(() => settle(result), (error: unknown) => settle({ kind: 'error', error: error as Error }));
-  });
+async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options: FlowOptions, services: SetupServices, answersOnly: boolean): Promise<SetupResult> {
+  const painted = paintFirstFrame(ctx.stdout, process.stdin, initialState(initial, options));
+  const { session } = await import('./session.js');
+  const result = await session({ ctx, initial, options, services, answersOnly, beforeRender: painted?.erase });
+  if (result.kind === 'error') {
+    // The last frame stays on screen; the cancel or error message starts on its own line.
+    ctx.stdout.write('\n');
+    throw result.error;
+  }
+  return result;
 }
 
 /**
@@ -42,12 +28,7 @@ function session({ ctx, initial, options, services, answersOnly }: Session): Pro
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial } = await setupServices(ctx);
-  const result = await session({ ctx, initial, options, services, answersOnly: false });
-  if (result.kind === 'error') {
-    // The last frame stays on screen; the cancel or error message starts on its own line.
-    ctx.stdout.write('\n');
-    throw result.error;
-  }
+  await walkthrough(ctx, initial, options, services, false);
   return EXIT.ok;
 }
 
@@ -56,18 +37,13 @@ export async function runWizard(ctx: CommandContext, options: FlowOptions = {}):
  * planSetup (nothing is planned or written). Cancelling throws CancelledError.
  */
 export async function askIssuer(ctx: CommandContext, inventoryValues: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const initial = answersFromInventory(inventoryValues);
   const services: SetupServices = {
     cwd: ctx.cwd,
     dryRun: true,
     prepare: () => Promise.reject(new Error('askIssuer does not plan')),
     write: () => Promise.reject(new Error('askIssuer does not write')),
   };
-  const result = await session({ ctx, initial, options: { only: 'issuer' }, services, answersOnly: true });
-  if (result.kind === 'error') {
-    ctx.stdout.write('\n');
-    throw result.error;
-  }
+  const result = await walkthrough(ctx, answersFromInventory(inventoryValues), { only: 'issuer' }, services, true);
   if (result.kind !== 'answers') throw new Error('The issuer questions ended without answers.');
   return result.answers;
 }
