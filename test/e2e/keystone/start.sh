@@ -94,8 +94,10 @@ remote_id_attribute = HTTP_OIDC_ISS
 [federation]
 remote_id_attribute = HTTP_OIDC_ISS
 # SQLite allows one writer: Apache runs a single Keystone process with one thread (above).
+# In-process cache (real deployments use memcached): token validation is otherwise recomputed each time.
 [cache]
-enabled = false
+enabled = true
+backend = dogpile.cache.memory
 EOF
 chmod 0644 "$STATE/keystone/keystone.conf"
 export OS_KEYSTONE_CONFIG_FILES="$STATE/keystone/keystone.conf"
