@@ -4,11 +4,10 @@
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
-import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { NetworkSettings } from './doctor/input.js';
 import { HttpError, classifyError, safeHost } from './http/errors.js';
 import { preview, redactBody, redactHeaders } from './http/log.js';
+import { nodeTransport, proxyConfigured, proxyTransport, type RawResponse, type Transport } from './http/transport.js';
 import { redact } from './secrets.js';
 
 export { HttpError, type HttpErrorKind } from './http/errors.js';
@@ -60,7 +59,7 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** System roots + NODE_EXTRA_CA_CERTS + the given file: a `ca` option replaces Node's defaults otherwise. */
+/** NODE_EXTRA_CA_CERTS + the given file, to be trusted on top of the system roots (see transport.ts). */
 function trustedCAs(caFile: string): string[] {
   const read = (path: string, origin: string) => {
     let text: string;
@@ -75,7 +74,7 @@ function trustedCAs(caFile: string): string[] {
     return text;
   };
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  return [...rootCertificates, ...(extra ? [read(extra, 'NODE_EXTRA_CA_CERTS')] : []), read(caFile, '--ca-file / OS_CACERT')];
+  return [...(extra ? [read(extra, 'NODE_EXTRA_CA_CERTS')] : []), read(caFile, '--ca-file / OS_CACERT')];
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -87,15 +86,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   } catch (error) {
     setupError = error as HttpError;
   }
-  const tlsOptions = { rejectUnauthorized: !options.insecure, ...(ca ? { ca } : {}), timeout: options.timeoutMs };
-  let agent: Dispatcher | undefined;
-  const dispatcher = () =>
-    (agent ??= new EnvHttpProxyAgent({
-      connect: tlsOptions,
-      requestTls: tlsOptions,
-      proxyTls: tlsOptions,
-      keepAliveTimeout: 10_000,
-    }));
+  const tls = { rejectUnauthorized: !options.insecure, extraCAs: ca };
+  let transport: Promise<Transport> | undefined;
+  const connect = () => (transport ??= proxyConfigured() ? proxyTransport(tls, options.timeoutMs) : Promise.resolve(nodeTransport(tls)));
   const log = options.log;
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
@@ -121,25 +114,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
     const started = performance.now();
     try {
-      const res = await undiciRequest(target, {
-        dispatcher: dispatcher(),
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: req.body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      const res = await (await connect()).send(target, method, headers, req.body, signal, timeoutMs);
       const responseHeaders = flattenHeaders(res.headers);
       const body = await readCapped(res.body, maxBody, req.url);
-      // undici frees the socket just after the body ends; yielding once lets the next request reuse it.
+      // The socket returns to the pool just after the body ends; yielding once lets the next request reuse it.
       await new Promise((resolve) => setImmediate(resolve));
       const durationMs = Math.round(performance.now() - started);
-      log?.(`← ${res.statusCode} (${durationMs} ms) ${method} ${redact(req.url)}`);
+      log?.(`← ${res.status} (${durationMs} ms) ${method} ${redact(req.url)}`);
       if (log) for (const line of redactHeaders(responseHeaders)) log(`    ${line}`);
-      if (log && body && res.statusCode >= 300) log(`    ${preview(redactBody(body, responseHeaders['content-type']))}`);
-      if (REDIRECTS.has(res.statusCode)) throw redirectError(req.url, res.statusCode, responseHeaders.location);
-      return makeResponse(res.statusCode, responseHeaders, body, req.url, durationMs);
+      if (log && body && res.status >= 300) log(`    ${preview(redactBody(body, responseHeaders['content-type']))}`);
+      if (REDIRECTS.has(res.status)) throw redirectError(req.url, res.status, responseHeaders.location);
+      return makeResponse(res.status, responseHeaders, body, req.url, durationMs);
     } catch (error) {
       const failure = classifyError(error, req.url, timeoutMs, timer.signal.aborted || Boolean(req.signal?.aborted));
       log?.(`✗ ${method} ${redact(req.url)}: ${redact(failure.message)}`);
@@ -152,8 +137,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     request,
     async close() {
-      await agent?.close();
-      agent = undefined;
+      const open = transport;
+      transport = undefined;
+      await (await open)?.close();
     },
   };
 }
@@ -201,7 +187,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, url: string): Promise<string> {
+async function readCapped(body: RawResponse['body'], maxBytes: number, url: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
