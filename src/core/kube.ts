@@ -17,6 +17,8 @@ export interface KubectlOptions {
   env?: NodeJS.ProcessEnv;
   /** stdout carries a secret (a token, a Secret's data): register it before anyone prints it. */
   secretOutput?: boolean;
+  /** A line per command and its exit code (for --verbose); redacted here. */
+  log?: (line: string) => void;
 }
 
 export interface KubectlResult {
@@ -65,6 +67,7 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
   const env = opts.env ?? process.env;
   const binary = kubectlBinary(env);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  opts.log?.(redact(`$ kubectl ${args.join(' ')}${opts.context ? ` --context=${opts.context}` : ''}`));
   const result = await execa(binary, [...args, ...globalArgs(opts, timeoutMs)], {
     input: opts.input ?? '',
     timeout: timeoutMs,
@@ -87,6 +90,7 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
       true,
     );
   }
+  opts.log?.(`  exit ${result.exitCode ?? -1}${result.exitCode ? `: ${firstLine(stderr)}` : ''}`);
   return { exitCode: result.exitCode ?? -1, stdout, stderr };
 }
 
@@ -139,7 +143,7 @@ export function forgetKubeAvailability(): void {
 async function probeAvailability(opts: KubectlOptions): Promise<KubeAvailability> {
   const env = opts.env ?? process.env;
   const where = opts.kubeconfig ?? env.KUBECONFIG ?? '~/.kube/config';
-  const quick = { ...opts, input: undefined, timeoutMs: Math.min(opts.timeoutMs ?? 10_000, 10_000) };
+  const quick = { ...opts, input: undefined, log: undefined, timeoutMs: Math.min(opts.timeoutMs ?? 10_000, 10_000) };
   try {
     let context = opts.context;
     if (!context) {

@@ -240,7 +240,7 @@ async function tokenSource(
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };
   }
-  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal };
+  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
   const available = await kubeAvailability(kube);
   if (!available.ok) return { status: 'skip', message: `No --token-file, and no token from the cluster: ${available.reason}` };
   const result = await kubectl(['create', 'token', s.serviceAccount, '-n', s.namespace, '--duration=600s'], { ...kube, secretOutput: true });
