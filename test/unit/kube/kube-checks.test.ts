@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { provideChecks as discoveryChecks } from '../../../src/core/discovery/checks.js';
 import { atLeast, parseVersion, provideChecks } from '../../../src/core/discovery/kube-checks.js';
+import { hasKubectl, needsKubectl } from './has-kubectl.js';
 import { forgetKubeAvailability } from '../../../src/core/kube.js';
 import { createSigningKey } from '../../servers/jwt.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, startKubeApi, tokenCreatorRbac, type KubeApi, type KubeObject } from '../../servers/kube-api.js';
@@ -26,7 +27,7 @@ async function cluster(...objects: KubeObject[]) {
 
 const healthy = () => [...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'dns-sa'), serviceAccount('cert-manager', 'cert-manager'), ...tokenCreatorRbac('cert-manager', 'dns-sa')];
 
-describe('kube checks for clusteroidc', () => {
+describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () => {
   it('passes a cluster prepared as SPEC.md step 1 says, with the service account named in the inventory', async () => {
     await cluster(...healthy());
     const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
@@ -70,7 +71,7 @@ describe('kube checks for clusteroidc', () => {
   });
 });
 
-describe('discovery.token through kubectl create token', () => {
+describe.skipIf(!hasKubectl)(`discovery.token through kubectl create token${needsKubectl}`, () => {
   it('requests a token for the service account and verifies it against the published key set', async () => {
     const key = createSigningKey('RS256');
     const issuer = await startOidcIssuer({ keys: [key] });

@@ -3,6 +3,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { hasKubectl, needsKubectl } from './has-kubectl.js';
 import { forgetKubeAvailability, kubeAvailability, kubectl, KubectlError, kubectlJson, KubectlMissing } from '../../../src/core/kube.js';
 import {
   certManagerCrds,
@@ -23,7 +24,7 @@ const secret = (ns: string, name: string, annotations: Record<string, string> = 
   data: { 'tls.crt': 'Y2VydA==', 'tls.key': 'a2V5' },
 });
 
-describe('kubectl against the Kubernetes API emulation', () => {
+describe.skipIf(!hasKubectl)(`kubectl against the Kubernetes API emulation${needsKubectl}`, () => {
   let api: KubeApi;
   let env: NodeJS.ProcessEnv;
   const opts = () => ({ env, timeoutMs: 20_000 });
@@ -146,7 +147,7 @@ describe('kubeAvailability', () => {
     expect(result).toEqual({ ok: false, reason: expect.stringContaining('kubectl was not found') });
   });
 
-  it('says there is no current context with an empty kubeconfig', async () => {
+  it.skipIf(!hasKubectl)(`says there is no current context with an empty kubeconfig${needsKubectl}`, async () => {
     forgetKubeAvailability();
     const dir = mkdtempSync(join(tmpdir(), 'cg-kube-'));
     const kubeconfig = join(dir, 'config');
@@ -156,7 +157,7 @@ describe('kubeAvailability', () => {
     expect(result).toEqual({ ok: false, reason: expect.stringContaining('no current context') });
   });
 
-  it('says the cluster is unreachable when the server is gone, and ok when it answers', async () => {
+  it.skipIf(!hasKubectl)(`says the cluster is unreachable when the server is gone, and ok when it answers${needsKubectl}`, async () => {
     forgetKubeAvailability();
     const api = await startKubeApi(new KubeState(), { https: false, context: 'lab' });
     const env = { ...process.env, ...api.env };
@@ -169,7 +170,7 @@ describe('kubeAvailability', () => {
     expect(!down.ok && down.reason).toContain('unreachable');
   });
 
-  it('gives up on an API server that accepts connections and never answers', async () => {
+  it.skipIf(!hasKubectl)(`gives up on an API server that accepts connections and never answers${needsKubectl}`, async () => {
     forgetKubeAvailability();
     const sockets: import('node:net').Socket[] = [];
     const server = createServer((socket) => void sockets.push(socket));
@@ -193,7 +194,7 @@ describe('kubeAvailability', () => {
   });
 });
 
-describe('kubectlJson', () => {
+describe.skipIf(!hasKubectl)(`kubectlJson${needsKubectl}`, () => {
   it('throws a KubectlError carrying the stderr of a failed command', async () => {
     const api = await startKubeApi(new KubeState().add(namespace('x')), { https: false });
     try {
