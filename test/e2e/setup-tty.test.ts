@@ -32,8 +32,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function launch(args: string[], size = { x: 80, y: 24 }) {
-  const command = `cd ${quote(dir)} && env -u CI NO_COLOR=1 ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+function launch(args: string[], size = { x: 80, y: 24 }, color = false) {
+  const env = color ? 'env -u CI -u NO_COLOR' : 'env -u CI NO_COLOR=1';
+  const command = `cd ${quote(dir)} && ${env} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
   tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
 }
 
@@ -117,5 +118,21 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(s).toContain('Cancelled. Nothing was written.');
     expect(s).not.toMatch(/\bat .*\.js:\d+/);
     expect(existsSync(inventory)).toBe(false);
+  });
+
+  it('respects NO_COLOR: colours without it, none with it', async () => {
+    // eslint-disable-next-line no-control-regex
+    const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+)(?:;\d+)*m/;
+    const inventory = join(dir, 'certificates.yml');
+    const coloured = async (color: boolean) => {
+      launch(['setup', '--inventory', inventory], { x: 80, y: 24 }, color);
+      await at('Certificate type', 'Down');
+      await waitFor('> Wildcard, issued automatically');
+      const escaped = tmux('capture-pane', '-p', '-e', '-t', SESSION);
+      tmux('kill-server');
+      return escaped;
+    };
+    expect(await coloured(true)).toMatch(COLOUR);
+    expect(await coloured(false)).not.toMatch(COLOUR);
   });
 });

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { Prerequisite } from './types.js';
 
 /** The once-per-cluster steps keyless DNS credentials need, as a compact checklist (titles only). */
-export function Prerequisites({ items }: { items: Prerequisite[] }) {
+export function Prerequisites({ items, command }: { items: Prerequisite[]; command?: string }) {
   if (items.length === 0) return null;
   return (
     <Box marginTop={1} flexDirection="column">
@@ -12,7 +12,7 @@ export function Prerequisites({ items }: { items: Prerequisite[] }) {
           {' '}[ ] {i + 1}. {p.title}
         </Text>
       ))}
-      <Text dimColor wrap="wrap">Check them with: cloudgate doctor --only discovery (offered again at the end)</Text>
+      <Text dimColor wrap="wrap">Check them with: {command ?? 'cloudgate doctor --only discovery'} (also listed at the end)</Text>
     </Box>
   );
 }

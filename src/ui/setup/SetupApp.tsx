@@ -120,7 +120,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
           }}
         />
         {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && state.answers.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc' && services.prerequisites ? (
-          <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} />
+          <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} command={services.discoveryCommand} />
         ) : null}
         {failure ? (
           <Text color={tint('red')} wrap="wrap">

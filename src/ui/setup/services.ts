@@ -3,7 +3,7 @@ import { readInventoryFile } from '../../core/inventory.js';
 import { DEFAULT_INVENTORY } from '../../core/paths.js';
 import { registerSecret } from '../../core/secrets.js';
 import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../core/setup-plan.js';
-import { VARIABLES } from '../../core/variables.js';
+import { VARIABLES, choicesOf } from '../../core/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
 import { bool, list, str, type CommandContext } from '../../commands/types.js';
 import type { Review, SetupServices } from './types.js';
@@ -43,14 +43,27 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      if (dryRun) return { written: [], next: nextSteps(plan), dryRun };
+      const next = nextSteps(plan);
+      const keyless = choicesOf(plan.values);
+      if (services.discoveryCommand && keyless.solver === 'clouddnsb' && keyless.auth === 'clusteroidc' && keyless.issuer === 'acme') {
+        next.push(`${services.discoveryCommand}   # check the keyless prerequisites`);
+      }
+      if (dryRun) return { written: [], next, dryRun };
       const written = await applyPlan(plan);
       return {
         written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
-        next: nextSteps(plan),
+        next,
         dryRun,
       };
     },
   };
+  // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
+  import('../../core/discovery/prerequisites.js').then(
+    (m) => {
+      services.prerequisites = (values) => m.clusteroidcPrerequisites(values);
+      services.discoveryCommand = m.discoveryDoctorCommand();
+    },
+    () => undefined,
+  );
   return { services, initial: answersFromInventory(current.values) };
 }

@@ -41,4 +41,6 @@ export interface SetupServices {
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs, when the discovery module provides them. */
   prerequisites?(values: Record<string, unknown>): Prerequisite[];
+  /** The doctor run that checks those steps. */
+  discoveryCommand?: string;
 }

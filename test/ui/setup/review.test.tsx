@@ -107,4 +107,31 @@ describe('review and write, through the real plan', () => {
     expect(results[0].kind).toBe('done');
     expect(existsSync(inventory)).toBe(false);
   });
+
+  it('keyless clouddnsb shows the once-per-cluster checklist and ends with the discovery checks to run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
+    const inventory = join(dir, 'certificates.yml');
+    const { ui } = await start(inventory, { 'dry-run': true });
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    await choose(ui, 'No');
+    await choose(ui, 'clouddnsb');
+    await choose(ui, 'clusteroidc');
+    await ui.answer('eu-west-1');
+    await ui.answer('');
+    await ui.waitFor('Keyless (clusteroidc) needs, once per cluster:');
+    expect(ui.frame()).toContain('Publish the OIDC discovery documents');
+    expect(ui.frame()).toContain('cloudgate doctor --only discovery');
+    await ui.answer('');
+    expect(ui.frame()).toMatch(/role/i);
+    await ui.answer('arn:aws:iam::123456789012:role/certmgr-dns01');
+    await ui.answer('');
+    await choose(ui, 'No');
+    await ui.waitFor('Review:');
+    await ui.press(KEY.enter);
+    await ui.waitFor('Dry run: nothing was written.');
+    expect(ui.frame().replace(/\s+/g, ' ')).toContain('cloudgate doctor --only discovery,kube --issuer-url <ISSUER_URL> # check the keyless prerequisites');
+  });
 });
