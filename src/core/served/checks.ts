@@ -4,7 +4,7 @@
  */
 import type { Check, CheckResult } from '../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../doctor/input.js';
-import { probeTls } from '../net/tls-probe.js';
+import { probeTls, TlsProbeError } from '../net/tls-probe.js';
 import { analyzeServed } from './analyze.js';
 import {
   endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
@@ -14,7 +14,8 @@ import { readInventoryValues } from './inventory-values.js';
 
 /** Where the sign-in checks leave the scoped token's catalog (SPEC.md `token.catalog`). */
 export const CATALOG_STATE_KEY = 'signin.catalog';
-const CATALOG_CONCURRENCY = 16;
+/** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
+const PROBE_CONCURRENCY = 64;
 
 export const provideChecks: CheckProvider = async (input) => {
   const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
@@ -24,12 +25,19 @@ export const provideChecks: CheckProvider = async (input) => {
     ...endpointsFromConfig(input.config, input.configPath),
     ...endpointsFromInventory(values),
   ]);
+  // The runner runs a bounded number of checks at once; the probes of all endpoints start together
+  // when the first tls check runs, so each check mostly waits for a result already on its way.
+  let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
+  const resultOf = (endpoint: Endpoint) => {
+    probes ??= new Map(mapBounded(configured, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input)).map((p, i) => [configured[i]!, p]));
+    return probes.get(endpoint)!;
+  };
   const checks: Check[] = configured.map((endpoint) => ({
     id: endpointId(endpoint),
     group: 'tls',
     title: `TLS certificate served by ${endpoint.host}${endpoint.port === 443 ? '' : `:${endpoint.port}`}`,
     timeoutMs: input.network.timeoutMs + 1000,
-    run: (ctx) => checkEndpoint(endpoint, expected, input, ctx.signal),
+    run: () => resultOf(endpoint),
   }));
   checks.push({
     id: 'tls.catalog',
@@ -75,22 +83,27 @@ export async function checkEndpoint(
     });
     return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
   } catch (error) {
+    const code = error instanceof TlsProbeError ? error.code : undefined;
+    const target = endpoint.address ?? endpoint.host;
+    const advice: Record<string, string> = {
+      dns: `Check the host name (endpoint from ${endpoint.origin}) and this machine's DNS; --endpoint ${endpoint.host}@ADDRESS connects to an address directly.`,
+      refused: `Nothing listens on ${target}:${endpoint.port}: check the port (endpoint from ${endpoint.origin}) and that the ingress controller runs.`,
+      timeout: `A firewall may drop the traffic, or the service hangs; check that ${target}:${endpoint.port} is reachable from here, or raise --timeout.`,
+      handshake: `${target}:${endpoint.port} is probably not a TLS port, or a proxy interferes (endpoint from ${endpoint.origin}).`,
+      'ca-file': 'Check the path given to --ca-file, OS_CACERT or NODE_EXTRA_CA_CERTS.',
+    };
     return {
       status: 'fail',
       message: (error as Error).message,
-      advice: `Check that ${endpoint.host} resolves to the ingress and that port ${endpoint.port} is open from here (endpoint from ${endpoint.origin}).`,
+      advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
       details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
     };
   }
 }
 
 async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
-  const results: { id: string; result: CheckResult }[] = [];
-  const queue = [...endpoints];
-  const worker = async () => {
-    for (let e = queue.shift(); e; e = queue.shift()) results.push({ id: endpointId(e), result: await checkEndpoint(e, expected, input, signal) });
-  };
-  await Promise.all(Array.from({ length: Math.min(CATALOG_CONCURRENCY, endpoints.length) }, worker));
+  const settled = await Promise.all(mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal)));
+  const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]!), result }));
   results.sort((a, b) => a.id.localeCompare(b.id));
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
   const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
@@ -107,4 +120,20 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
 function flagList(value: unknown): string[] {
   const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; one promise per item, in order. */
+function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R>[] {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return items.map(async (item) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await work(item);
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  });
 }
