@@ -162,7 +162,8 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
 
 async function wildcardSecretCheck(kube: KubectlOptions, name: string, domain: string | undefined): Promise<CheckResult> {
   const where = `${PLATFORM_NAMESPACE}/${name}`;
-  const got = await getJson(['get', 'secret', name, '--namespace', PLATFORM_NAMESPACE], { ...kube, secretOutput: true });
+  // Not `secretOutput`: that would register every line of the JSON; the key is registered below, as stored and decoded.
+  const got = await getJson(['get', 'secret', name, '--namespace', PLATFORM_NAMESPACE], kube);
   if (!got.ok) {
     return {
       status: 'fail',
@@ -172,6 +173,7 @@ async function wildcardSecretCheck(kube: KubectlOptions, name: string, domain: s
   }
   const secret = got.value as { type?: string; data?: Record<string, string> };
   const decode = (key: string) => (secret.data?.[key] ? Buffer.from(secret.data[key], 'base64').toString('utf8') : undefined);
+  registerSecret(secret.data?.['tls.key']);
   const keyPem = decode('tls.key');
   registerSecret(keyPem);
   const certPem = decode('tls.crt');
