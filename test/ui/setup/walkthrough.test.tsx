@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cloudgate-ui-'));
 const ca = createTestCA();
 writeFileSync(join(dir, 'ca.pem'), ca.cert);
 writeFileSync(join(dir, 'ca.key'), ca.key);
+chmodSync(join(dir, 'ca.key'), 0o600);
 writeFileSync(join(dir, 'notes.txt'), 'not a certificate');
 
 const withoutNulls = (answers: Record<string, unknown>) => Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== null));
@@ -194,7 +195,6 @@ describe('the walkthrough, one branch at a time', () => {
     expect(ui.frame()).toContain('missing.key does not exist.');
     await ui.press(KEY.backspace.repeat('missing.key'.length));
     await ui.answer('ca.key');
-    if (ui.frame().includes('Press Enter again')) await ui.press(KEY.enter);
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
@@ -229,14 +229,19 @@ describe('the walkthrough, one branch at a time', () => {
   it('supplied wildcard: secret name, the two files, and only the issuer none', async () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
+    // Readable by others: a warning, accepted with a second Enter.
     writeFileSync(join(dir, 'wild.key'), leaf.key);
+    chmodSync(join(dir, 'wild.key'), 0o644);
     const { ui, rec } = await start();
     await choose(ui, 'Wildcard, supplied by you');
     await ui.answer('wildcard-certs');
     await ui.answer('wild.crt');
     expect(question(ui)).toBe('Wildcard private key file');
     await ui.answer('wild.key');
-    if (ui.frame().includes('Press Enter again')) await ui.press(KEY.enter);
+    expect(question(ui)).toBe('Wildcard private key file');
+    expect(ui.frame()).toContain('Press Enter again to accept these warnings.');
+    expect(ui.frame()).toMatch(/! .*wild\.key/);
+    await ui.press(KEY.enter);
     expect(question(ui)).toBe('Certificate issuer');
     expect(ui.frame()).toContain('> none');
     expect(ui.frame()).not.toContain('acme');
@@ -247,6 +252,36 @@ describe('the walkthrough, one branch at a time', () => {
       cloud_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
       wildcard_key_file: join(dir, 'wild.key'), cluster_issuer_type: 'none',
     });
+  });
+});
+
+describe('file inputs run the certificate checks before moving on', () => {
+  it('a wildcard key that belongs to another certificate keeps the operator on the key question', async () => {
+    const leaf = ca.issue(['*.cloud.example.com']);
+    const other = ca.issue(['*.other.example.com']);
+    writeFileSync(join(dir, 'mine.crt'), leaf.cert + ca.cert);
+    writeFileSync(join(dir, 'other.key'), other.key);
+    const { ui } = await start();
+    await choose(ui, 'Wildcard, supplied by you');
+    await ui.answer('wildcard-certs');
+    await ui.answer('mine.crt');
+    await ui.answer('other.key');
+    expect(question(ui)).toBe('Wildcard private key file');
+    expect(ui.frame()).toMatch(/x .*key/i);
+    expect(ui.frame()).toContain('Fix the file (or give another path) to continue.');
+    expect(ui.frame()).not.toContain('BEGIN');
+  });
+
+  it('a CA key that does not match the CA certificate is refused', async () => {
+    const stranger = createTestCA('another CA');
+    writeFileSync(join(dir, 'stranger.key'), stranger.key);
+    const { ui } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'ca');
+    await ui.answer('ca.pem');
+    await ui.answer('stranger.key');
+    expect(question(ui)).toBe('cluster_issuer_ca_private_key');
+    expect(ui.frame()).toMatch(/x .*(match|belong)/i);
   });
 });
 
