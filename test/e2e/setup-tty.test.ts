@@ -135,4 +135,18 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(await coloured(true)).toMatch(COLOUR);
     expect(await coloured(false)).not.toMatch(COLOUR);
   });
+
+  it('--plain asks line by line in the same terminal and writes the inventory', async () => {
+    const inventory = join(dir, 'certificates.yml');
+    launch(['setup', '--plain', '--inventory', inventory]);
+    await at('Certificate type', 'Enter');
+    await at(/\? Certificate issuer/, 'Down', 'Down', 'Down');
+    await at(/❯ self-signed/, 'Enter');
+    await at('Add certificate subject annotations?', 'Enter');
+    const review = await waitFor('Write these files?');
+    expect(review).toContain('+cluster_issuer_type: self-signed');
+    await at('Write these files?', 'Enter');
+    await waitFor('EXIT=0');
+    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');
+  });
 });
