@@ -92,6 +92,7 @@ function expectNothingSecret(result: CliResult) {
 }
 
 if (missing.length > 0 && !ci) {
+  console.warn(`test/e2e/keystone: skipped: ${SKIP_REASON}.`);
   describe.skip(`cloudgate against a real Keystone — skipped: ${SKIP_REASON}`, () => {
     it('runs the sign-in chain against Debian Keystone', () => {});
   });
@@ -102,7 +103,7 @@ if (missing.length > 0 && !ci) {
     });
 
     beforeAll(async () => {
-      if (missing.length > 0) return;
+      if (missing.length > 0) throw new Error(`${SKIP_REASON}. CI is set, so this fails: .ci/run installs them.`);
       startedHere = !COMPONENTS.every(alive);
       await script('start.sh');
       env = chain.loadEnv(STATE);
@@ -262,8 +263,8 @@ if (missing.length > 0 && !ci) {
         expect(federated.message).toMatch(/Connection refused by 127\.0\.0\.1:\d+/);
         expect(federated.advice).toMatch(/service is running/);
       } finally {
+        // Keystone comes back (or everything stops) in afterAll: keep this test last.
         rmSync(hold, { force: true });
-        await script('start.sh');
       }
     }, 120_000);
   });
