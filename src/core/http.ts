@@ -59,7 +59,10 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** NODE_EXTRA_CA_CERTS + the given file, to be trusted on top of the system roots (see transport.ts). */
+// Node itself trusts the NODE_EXTRA_CA_CERTS it started with; re-adding it would parse it twice.
+const STARTUP_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+
+/** The given file (and NODE_EXTRA_CA_CERTS if set after start-up), trusted on top of the system roots. */
 function trustedCAs(caFile: string): string[] {
   const read = (path: string, origin: string) => {
     let text: string;
@@ -73,7 +76,7 @@ function trustedCAs(caFile: string): string[] {
     }
     return text;
   };
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  const extra = process.env.NODE_EXTRA_CA_CERTS === STARTUP_EXTRA_CA_CERTS ? undefined : process.env.NODE_EXTRA_CA_CERTS;
   return [...(extra ? [read(extra, 'NODE_EXTRA_CA_CERTS')] : []), read(caFile, '--ca-file / OS_CACERT')];
 }
 

@@ -5,7 +5,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import { createSecureContext, type SecureContext } from 'node:tls';
 
 export interface TlsSettings {
   rejectUnauthorized: boolean;
@@ -14,8 +14,8 @@ export interface TlsSettings {
 }
 
 /**
- * The default context (system roots, loaded natively) plus the extra CAs. Passing
- * `ca: [...rootCertificates, file]` instead costs ~150 ms of start-up parsing every root in JS.
+ * The default context (system roots and the start-up NODE_EXTRA_CA_CERTS, loaded natively) plus the
+ * extra CAs. Passing `ca: [...rootCertificates, file]` instead costs ~150 ms parsing every root in JS.
  */
 function secureContextWith(extraCAs: string[]): SecureContext {
   const context = createSecureContext();
@@ -71,7 +71,7 @@ export async function proxyTransport(tls: TlsSettings, timeoutMs: number): Promi
   const { EnvHttpProxyAgent, request } = await import('undici');
   const tlsOptions = {
     rejectUnauthorized: tls.rejectUnauthorized,
-    ...(tls.extraCAs ? { ca: [...rootCertificates, ...tls.extraCAs] } : {}),
+    ...(tls.extraCAs ? { secureContext: secureContextWith(tls.extraCAs) } : {}),
     timeout: timeoutMs,
   };
   const agent = new EnvHttpProxyAgent({ connect: tlsOptions, requestTls: tlsOptions, proxyTls: tlsOptions, keepAliveTimeout: 10_000 });
