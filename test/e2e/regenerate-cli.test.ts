@@ -123,6 +123,19 @@ describe('cloudgate regenerate', () => {
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
   });
 
+  it('never deletes the supplied wildcard secret, even when it carries the annotations', async () => {
+    api = await startKubeApi(cluster({ acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } }).add(tlsSecret('openstack', 'my-wildcard', 'atmosphere')));
+    const { dir, inventory } = workspace();
+    writeFileSync(inventory, 'cluster_issuer_type: none\ncloud_helm_ingress_secret_name: my-wildcard\n');
+    const answers = join(dir, 'acme.yml');
+    writeFileSync(answers, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncloud_helm_ingress_secret_name: null\n');
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(r.stderr).toMatch(/kept openstack\/my-wildcard: the supplied wildcard certificate/);
+    expect(r.code).toBe(0);
+    expect(deleted(api.state)).toEqual([...STALE].sort());
+    expect(remaining(api.state)).toContain('openstack/my-wildcard');
+  });
+
   it('exits 2 without --answers or without --yes when it cannot ask, naming the flag', async () => {
     const { inventory, answers } = workspace();
     const noAnswers = await runCli(['regenerate', '--inventory', inventory]);
