@@ -136,7 +136,7 @@ export function stepForVariable(row: Variable): Step {
 function commercialcaAuthStep(): Step {
   return {
     id: COMMERCIALCA_AUTH, kind: 'select', title: 'Commercial CA authentication', section: 'Commercial CA issuer',
-    help: 'How cloudgate\'s issuer signs in to the TPP server', required: true, secret: false,
+    help: 'How the certificate manager signs in to the TPP server of the commercial CA', required: true, secret: false,
     choices: [
       { value: 'token', label: 'Access token (recommended)', help: 'One access token; the username and password method is being phased out' },
       { value: 'password', label: 'Username and password (legacy)', help: 'Legacy: phased out in newer versions of the commercial CA; prefer an access token' },
