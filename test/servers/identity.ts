@@ -104,6 +104,15 @@ export function fakeJwt(claims: Record<string, unknown>): string {
   return `${b64url({ alg: 'RS256', typ: 'JWT', kid: 'test' })}.${b64url(claims)}.${randomBytes(32).toString('base64url')}`;
 }
 
+function expired(jwt: string): boolean {
+  try {
+    const exp = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()).exp;
+    return typeof exp === 'number' && exp * 1000 < Date.now();
+  } catch {
+    return false;
+  }
+}
+
 const fernet = () => `gAAAAA${randomBytes(60).toString('base64url')}`;
 
 export async function startIdentityServer(options: IdentityServerOptions): Promise<IdentityServer> {
@@ -199,6 +208,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (
       fail === 'invalid-token' ||
       f.subject_token !== subjectToken ||
+      expired(f.subject_token) ||
       (options.requireSubjectIssuer && !f.subject_issuer)
     ) {
       return oauthError(res, 400, 'invalid_token', 'Invalid token');
@@ -339,7 +349,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
       const method = req.method ?? 'GET';
       const path = (req.url ?? '/').split('?')[0]!;
       requests.push({ method, path, headers: req.headers, body });
-      if (path === '/login') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Sign in</title></html>');
+      if (path.startsWith('/login')) return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Sign in</title></html>');
       if (path === '/idp/token' && method === 'POST') return idpTokenEndpoint(body, res);
       if (path.startsWith('/realms/') && method === 'POST') return exchangeEndpoint(path, body, res);
       if (path.startsWith('/identity/')) {

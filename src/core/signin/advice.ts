@@ -43,7 +43,11 @@ export function serverError(res: HttpResponse): ServerError {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(res.body)?.[1]?.trim();
     description = title ? `an HTML page "${title}"` : preview(res.body).slice(0, 200);
   }
-  if (!description && res.headers['www-authenticate']) description = res.headers['www-authenticate'];
+  // mod_auth_openidc (and other resource servers) say why in WWW-Authenticate, not in their HTML page.
+  const challenge = res.headers['www-authenticate'];
+  const why = challenge ? /error_description="([^"]*)"/.exec(challenge)?.[1] : undefined;
+  if (why) description = description ? `${description}: ${why}` : why;
+  else if (!description && challenge) description = challenge;
   return { status: res.status, code, description: redact(description) };
 }
 

@@ -116,7 +116,9 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
   if (res.status < 200 || res.status > 299) {
     const error = serverError(res);
     const { message, advice } = brokerAdvice(error, s);
-    throw new StepError(message, advice, { url, status: res.status, error: error.code });
+    const subject = tokenFacts(subjectToken);
+    const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? ` The subject token ${formatLeft(subject.secondsLeft)} (exp ${subject.expiresAt}).` : '';
+    throw new StepError(message + expired, advice, compact({ url, status: res.status, error: error.code, subject_token_claims: subject }));
   }
   const token = oauthToken(res, 'The broker');
   const facts = tokenFacts(token.accessToken);
@@ -158,7 +160,12 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
   const res = await env.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${brokerToken}` }, credentials: true, signal: env.signal });
   if (res.status !== 201) {
     if (res.status >= 200 && res.status < 300) {
-      throw new StepError(`The identity service answered ${res.status} instead of 201 Created at ${url}.`, 'Check identity_url: it must be the identity service (Keystone) itself, not a proxy page.');
+      const what = serverError(res).description;
+      throw new StepError(
+        `The identity service answered ${res.status} instead of 201 Created at ${url}${what.startsWith('an HTML page') ? ` (${what})` : ''}.`,
+        'Check identity_url: it must be the identity service (Keystone) itself, not a login page or proxy in front of it.',
+        { url, status: res.status },
+      );
     }
     const error = serverError(res);
     const { message, advice } = identityAdvice(error, s);

@@ -6,7 +6,7 @@ import { redact } from '../../../src/core/secrets.js';
 import { signinChecks } from '../../../src/core/signin/checks.js';
 import { readSigninSettings } from '../../../src/core/signin/settings.js';
 import { createTestCA, type TestCA } from '../../helpers/test-ca.js';
-import { startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../../servers/identity.js';
+import { fakeJwt, startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../../servers/identity.js';
 
 let ca: TestCA;
 const servers: IdentityServer[] = [];
@@ -193,6 +193,27 @@ describe('failures map to specific advice', () => {
       for (const token of s.issued) expect(allText(o)).not.toContain(token);
     });
   }
+
+  it('says when the subject token has expired, and what mod_auth_openidc said', async () => {
+    const subjectToken = fakeJwt({ iss: 'https://idp.test', sub: 'svc', exp: Math.floor(Date.now() / 1000) - 120 });
+    let s = await server({ subjectToken });
+    let o = await doctor(s);
+    expect(o.exchange!.status).toBe('fail');
+    expect(o.exchange!.message).toMatch(/The subject token expired 2 min( \d+ s)? ago/);
+    expect(o.exchange!.message).not.toContain(subjectToken);
+    s = await server({ fail: { federated: 'unauthorized' } });
+    o = await doctor(s);
+    expect(o.federated!.message).toContain('token could not be validated');
+  });
+
+  it('a login page answering 200 at the sign-in URL', async () => {
+    const s = await server();
+    const o = await doctor(s, { OS_AUTH_URL: `${s.origin}/login-portal` });
+    expect(o.federated!.status).toBe('fail');
+    expect(o.federated!.message).toContain('answered 200 instead of 201 Created');
+    expect(o.federated!.message).toContain('an HTML page "Sign in"');
+    expect(o.federated!.advice).toContain('identity_url');
+  });
 
   it('unknown identity provider and protocol', async () => {
     const s = await server();
