@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { redact } from '../../core/secrets.js';
 import { tint } from '../components/theme.js';
 import type { Outcome } from './types.js';
 
@@ -21,6 +22,15 @@ export function FinalScreen({ outcome }: { outcome: Outcome }) {
           ))}
         </Box>
       )}
+      {outcome.applied ? (
+        <Box marginTop={1} flexDirection="column">
+          <Text color={tint(outcome.applied.ok ? 'green' : 'red')} wrap="wrap">
+            {outcome.applied.ok ? '' : 'x '}
+            {redact(outcome.applied.message)}
+          </Text>
+          {outcome.applied.advice ? <Text wrap="wrap">  {'->'} {redact(outcome.applied.advice)}</Text> : null}
+        </Box>
+      ) : null}
       {outcome.next.length > 0 ? (
         <Box marginTop={1} flexDirection="column">
           <Text bold>Next:</Text>

@@ -35,8 +35,7 @@ interface Session {
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial } = await setupServices(ctx);
-  await plainSession({ initial, options, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
-  return EXIT.ok;
+  return plainSession({ initial, options, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
@@ -46,7 +45,8 @@ export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Recor
   return toPlanAnswers(state.answers);
 }
 
-export async function plainSession({ initial, options, services, io }: Session): Promise<void> {
+/** Runs the plain walkthrough; the exit code is 1 only when --apply could not apply the manifest. */
+export async function plainSession({ initial, options, services, io }: Session): Promise<number> {
   let state = initialState(initial, options);
   try {
     for (;;) {
@@ -74,8 +74,12 @@ export async function plainSession({ initial, options, services, io }: Session):
       const out = io.output;
       if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
       else out.write(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`);
+      if (outcome.applied) {
+        out.write(redact(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}\n`));
+        if (outcome.applied.advice) out.write(redact(`  -> ${outcome.applied.advice}\n`));
+      }
       if (outcome.next.length > 0) out.write(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`);
-      return;
+      return outcome.applied && !outcome.applied.ok ? EXIT.findings : EXIT.ok;
     }
   } catch (error) {
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {

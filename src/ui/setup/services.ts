@@ -6,7 +6,7 @@ import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../core/setu
 import { VARIABLES, choicesOf } from '../../core/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
 import { bool, list, str, type CommandContext } from '../../commands/types.js';
-import type { Review, SetupServices } from './types.js';
+import type { Outcome, Review, SetupServices } from './types.js';
 
 const mode = (m: number) => m.toString(8).padStart(4, '0');
 
@@ -54,6 +54,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
         written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
         next,
         dryRun,
+        applied: bool(ctx.flags, 'apply') ? await applyTlsSecret(plan, ctx) : undefined,
       };
     },
   };
@@ -66,4 +67,14 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     () => undefined,
   );
   return { services, initial: answersFromInventory(current.values) };
+}
+
+/** `--apply`: kubectl apply of the TLS Secret manifest just written (a supplied wildcard only). */
+async function applyTlsSecret(plan: SetupPlan, ctx: CommandContext): Promise<Outcome['applied']> {
+  if (!plan.supplied) {
+    return { ok: false, message: '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate has one).' };
+  }
+  const { applyManifest } = await import('../../core/apply-manifest.js');
+  const result = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
+  return { ok: result.status === 'applied', message: result.message, advice: result.advice };
 }

@@ -23,6 +23,8 @@ export interface Outcome {
   written: string[];
   next: string[];
   dryRun: boolean;
+  /** `--apply`: what kubectl did with the TLS Secret manifest. */
+  applied?: { ok: boolean; message: string; advice?: string };
 }
 
 export interface Prerequisite {

@@ -28,8 +28,9 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial } = await setupServices(ctx);
-  await walkthrough(ctx, initial, options, services, false);
-  return EXIT.ok;
+  const result = await walkthrough(ctx, initial, options, services, false);
+  // --apply that did not apply: the files are written, the cluster is not up to date.
+  return result.kind === 'done' && result.outcome.applied && !result.outcome.applied.ok ? EXIT.findings : EXIT.ok;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,10 +7,11 @@ import { setupServices } from '../../../src/ui/setup/services.js';
 import { SetupApp, type SetupResult } from '../../../src/ui/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../helpers/ink.js';
 import { choose } from './drive.js';
+import { createTestCA } from '../../helpers/test-ca.js';
 
-function context(inventory: string, flags: Record<string, string | boolean> = {}): CommandContext {
+function context(inventory: string, flags: Record<string, string | boolean> = {}, env: NodeJS.ProcessEnv = process.env): CommandContext {
   return {
-    flags: { inventory, ...flags }, positionals: [], interactive: true, env: process.env, cwd: join(inventory, '..'),
+    flags: { inventory, ...flags }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
 }
@@ -18,8 +19,8 @@ function context(inventory: string, flags: Record<string, string | boolean> = {}
 let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
-async function start(inventory: string, flags: Record<string, string | boolean> = {}) {
-  const { services, initial } = await setupServices(context(inventory, flags));
+async function start(inventory: string, flags: Record<string, string | boolean> = {}, env?: NodeJS.ProcessEnv) {
+  const { services, initial } = await setupServices(context(inventory, flags, env));
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} services={services} onExit={(r) => results.push(r)} />);
   return { ui, results };
@@ -133,5 +134,30 @@ describe('review and write, through the real plan', () => {
     await ui.press(KEY.enter);
     await ui.waitFor('Dry run: nothing was written.');
     expect(ui.frame().replace(/\s+/g, ' ')).toContain('cloudgate doctor --only discovery,kube --issuer-url <ISSUER_URL> # check the keyless prerequisites');
+  });
+
+  it('--apply without kubectl: the files are written, the final screen says why nothing was applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
+    const inventory = join(dir, 'certificates.yml');
+    const ca = createTestCA();
+    const leaf = ca.issue(['*.cloud.example.com']);
+    writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
+    writeFileSync(join(dir, 'wild.key'), leaf.key);
+    chmodSync(join(dir, 'wild.key'), 0o600);
+    const { ui, results } = await start(inventory, { apply: true }, { ...process.env, CLOUDGATE_KUBECTL: join(dir, 'no-kubectl') });
+    await choose(ui, 'Wildcard, supplied by you');
+    await ui.answer('wildcard-tls');
+    await ui.answer(join(dir, 'wild.crt'));
+    await ui.answer(join(dir, 'wild.key'));
+    await choose(ui, 'none');
+    await choose(ui, 'No');
+    await ui.waitFor('Review:');
+    expect(ui.frame()).toContain('wildcard-tls.secret.yaml - TLS Secret manifest');
+    await ui.press(KEY.enter);
+    await ui.waitFor('Written:');
+    expect(ui.frame()).toMatch(/x .*kubectl/);
+    const r = results[0];
+    expect(r.kind === 'done' && r.outcome.applied?.ok).toBe(false);
+    expect(statSync(join(dir, 'wildcard-tls.secret.yaml')).mode & 0o777).toBe(0o600);
   });
 });
