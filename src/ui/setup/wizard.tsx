@@ -12,7 +12,11 @@ import type { SetupServices } from './types.js';
 
 async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options: FlowOptions, services: SetupServices, answersOnly: boolean): Promise<SetupResult> {
   const painted = paintFirstFrame(ctx.stdout, process.stdin, initialState(initial, options));
-  const { session } = await import('./session.js');
+  const { session } = await import('./session.js').catch((error: unknown) => {
+    // Leave the terminal as it was found (the first frame turned raw mode on).
+    if (painted) process.stdin.setRawMode(false);
+    throw error;
+  });
   const result = await session({ ctx, initial, options, services, answersOnly, beforeRender: painted?.erase });
   if (result.kind === 'error') {
     // The last frame stays on screen; the cancel or error message starts on its own line.

@@ -285,6 +285,28 @@ describe('file inputs run the certificate checks before moving on', () => {
   });
 });
 
+describe('the issuer part alone (cloudgate regenerate)', () => {
+  it('asks only the issuer questions, from the inventory values, and hands back the answers', async () => {
+    const rec = recording();
+    const results: SetupResult[] = [];
+    const initial = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+    ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} services={rec.services} answersOnly onExit={(r) => results.push(r)} />);
+    expect(question(ui)).toBe('Certificate issuer');
+    expect(ui.frame()).toContain('> acme (default)');
+    await choose(ui, 'ca');
+    await ui.answer('ca.pem');
+    await ui.answer('ca.key');
+    expect(results).toEqual([{
+      kind: 'answers',
+      answers: {
+        cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: null, cluster_issuer_type: 'ca',
+        cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+      },
+    }]);
+    expect(rec.prepared).toEqual([]);
+  });
+});
+
 describe('keys', () => {
   it('Esc goes back with the answer kept, and a changed answer is used', async () => {
     const { ui, rec } = await start();
