@@ -72,7 +72,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         if (!configured) return notConfigured;
         if (!usesIdpCredentials(settings)) {
           if (settings.subjectToken) ctx.state.set(KEY.subject, settings.subjectToken);
-          return skip('No identity provider client credentials configured (idp_token_url, idp_client_id, idp_client_secret): the subject token comes from subject_token.');
+          return skip('Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.');
         }
         return lacking(['idpTokenUrl', 'idpClientId', 'idpClientSecret']) ?? attempt(ctx, () => idpToken(env(ctx)), (t) => ctx.state.set(KEY.subject, t));
       },
