@@ -106,8 +106,9 @@ manage() { keystone-manage --config-file "$STATE/keystone/keystone.conf" "$@"; }
 # The database holds the URLs (catalog, remote id): other ports mean a new database.
 URLS="$KEYSTONE_URL $BROKER_ISSUER $COMPUTE_URL"
 if [ -s "$STATE/keystone/keystone.db" ] && [ "$(cat "$STATE/keystone/urls" 2>/dev/null)" != "$URLS" ]; then
-  alive_pid=$(cat "$STATE/pids/keystone.pid" 2>/dev/null || true)
-  if [ -n "$alive_pid" ] && kill -0 "$alive_pid" 2>/dev/null; then die "Keystone runs with other ports: run stop.sh first."; fi
+  if [ -s "$STATE/pids/keystone.pid" ] && kill -0 "$(cat "$STATE/pids/keystone.pid")" 2>/dev/null; then
+    die "Keystone runs with other ports: run stop.sh first."
+  fi
   log "ports changed: recreating the Keystone database"
   rm -rf "$STATE/keystone/keystone.db"* "$STATE/keystone/fernet-keys" "$STATE/keystone/credential-keys" "$STATE/registered.json"
 fi
@@ -180,7 +181,12 @@ EOF
 chmod 0600 "$STATE/apache/httpd.conf"
 chown root "$STATE/apache/httpd.conf" 2>/dev/null || true
 
-alive() { [ -s "$STATE/pids/$1.pid" ] && kill -0 "$(cat "$STATE/pids/$1.pid")" 2>/dev/null; }
+# Alive and ours: a recorded pid reused by another program after a reboot does not count.
+alive() {
+  local pid
+  pid=$(cat "$STATE/pids/$1.pid" 2>/dev/null) || return 1
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -qF -- "$STATE"
+}
 start() {
   local name=$1; shift
   if alive "$name"; then return; fi
