@@ -138,6 +138,17 @@ async function benchSignin(runs = 15) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
+    // Async: the servers live in this process, a synchronous spawn would starve them.
+    const baseline = await new Promise((resolve) => {
+      const child = spawn('sh', [script], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+    });
+    if (baseline.code !== 0) {
+      console.log(`signin: skipped: the curl script failed (exit ${baseline.code}: ${baseline.stderr}); is curl installed?`);
+      return;
+    }
     const check = await runCli(['doctor', '--only', 'signin', '--json']);
     const report = JSON.parse(check.stdout || '{"summary":{}}');
     if (check.code !== 0) console.log(`signin: WARNING: doctor exited ${check.code}: ${JSON.stringify(report.summary)}`);
