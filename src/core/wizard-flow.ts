@@ -298,6 +298,12 @@ export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
 }
 
+/** Whether a question may be left empty, given the answers before it (a row's `required` is not all:
+ * e.g. the clouddnsb role is optional for ambient but required for clusteroidc). */
+export function isOptional(step: Step, answers: WizardAnswers): boolean {
+  return !step.required && step.kind !== 'select' && stepError(step, '', answers) === undefined;
+}
+
 function hostPortError(value: string): string | undefined {
   const m = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d+)$/i.exec(value);
   if (!m) {

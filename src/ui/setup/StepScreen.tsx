@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { registerSecret } from '../../core/secrets.js';
 import {
-  checkFileInput, defaultChoiceIndex, defaultFor, stepError, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput, defaultChoiceIndex, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
 } from '../../core/wizard-flow.js';
 import { FileInput } from '../components/FileInput.js';
 import { SelectList } from '../components/SelectList.js';
@@ -21,6 +21,7 @@ export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
   const [selectError, setSelectError] = useState<string>();
   const existing = answers[step.id];
   const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
+  const optional = isOptional(step, answers);
 
   const input = (() => {
     switch (step.kind) {
@@ -69,7 +70,7 @@ export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
         return (
           <TextInput
             initialValue={initial === undefined ? '' : String(initial)}
-            placeholder={step.example ? `e.g. ${step.example}` : step.required ? undefined : '(optional: Enter to skip)'}
+            placeholder={step.example ? `e.g. ${step.example}` : optional ? '(optional: Enter to skip)' : undefined}
             validate={(v) => stepError(step, v, answers)}
             onSubmit={(v) => onAnswer(v.trim())}
           />
@@ -82,7 +83,7 @@ export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
     <Box flexDirection="column">
       <Text bold wrap="wrap">
         {step.title}
-        {step.required || step.kind === 'select' ? '' : ' (optional)'}
+        {optional ? ' (optional)' : ''}
       </Text>
       <Text dimColor wrap="wrap">{step.help}</Text>
       <Box marginTop={1} flexDirection="column">

@@ -8,7 +8,7 @@ import { CancelledError, EXIT } from '../../core/errors.js';
 import { hasErrors, type Finding } from '../../core/findings.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isReview, reduce, stepError,
+  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/wizard-flow.js';
 import { CANCELLED } from './SetupApp.js';
@@ -110,7 +110,7 @@ const context = (io: PlainIO) => ({ input: io.input, output: io.output, clearPro
 async function ask(step: Step, state: WizardState, io: PlainIO): Promise<AnswerValue> {
   const { answers } = state;
   const back = state.index > 0 ? ` (${BACK} to go back)` : '';
-  const title = `${step.title}${step.required || step.kind === 'select' ? '' : ' (optional)'}`;
+  const title = `${step.title}${isOptional(step, answers) ? ' (optional)' : ''}`;
   const existing = answers[step.id];
   const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
   if (step.kind === 'select') {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
-  stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
+  isOptional, stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
 } from '../../../src/core/wizard-flow.js';
 import { createTestCA } from '../../helpers/test-ca.js';
 
@@ -236,9 +236,13 @@ describe('stepError', () => {
     expect(stepError(solver, 'rfc2136', answers)).toBeUndefined();
   });
 
-  it('requires the role for keyless clouddnsb', () => {
-    const answers = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
-    expect(stepError(find(answers, 'cluster_issuer_acme_clouddnsb_role_arn'), '', answers)).toMatch(/role/i);
+  it('requires the role for keyless clouddnsb, not for ambient', () => {
+    const keyless = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
+    const role = find(keyless, 'cluster_issuer_acme_clouddnsb_role_arn');
+    expect(stepError(role, '', keyless)).toMatch(/role/i);
+    expect(isOptional(role, keyless)).toBe(false);
+    const ambient = { ...keyless, cluster_issuer_acme_clouddnsb_auth: 'ambient' };
+    expect(isOptional(find(ambient, 'cluster_issuer_acme_clouddnsb_role_arn'), ambient)).toBe(true);
   });
 
   it('accepts a supplied wildcard secret name: the issuer is then none', () => {
