@@ -37,10 +37,11 @@ interface Check {
   details?: Record<string, any>;
 }
 
+/** Running and started for this state directory (as start.sh and stop.sh decide it). */
 function alive(name: string): boolean {
   try {
-    process.kill(Number(readFileSync(join(STATE, 'pids', `${name}.pid`), 'utf8')), 0);
-    return true;
+    const pid = readFileSync(join(STATE, 'pids', `${name}.pid`), 'utf8').trim();
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(STATE);
   } catch {
     return false;
   }
