@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfigFile, type NetworkSettings } from '../core/doctor/input.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
@@ -32,6 +34,9 @@ export async function run(ctx: CommandContext): Promise<number> {
     verbose,
     log,
   };
+  if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
+    throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
+  }
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   const http = createHttpClient({ ...network, log: verbose ? log : undefined });

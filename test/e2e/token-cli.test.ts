@@ -84,5 +84,8 @@ describe('cloudgate token', () => {
     expect(ambiguous.stdout).toBe('');
     const format = await token(spec, ['--format', 'yaml']);
     expect(format.code).toBe(2);
+    const caFile = await token(spec, ['--project', 'demo', '--ca-file', '/nonexistent/ca.pem']);
+    expect(caFile.code).toBe(2);
+    expect(caFile.stderr).toContain('/nonexistent/ca.pem');
   });
 });
