@@ -50,15 +50,21 @@ export function nodeTransport(tls: TlsSettings): Transport {
   };
   return {
     send(url, method, headers, body, signal) {
-      return new Promise((resolve, reject) => {
-        const https = url.protocol === 'https:';
-        const options = { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
-        const req = (https ? httpsRequest : httpRequest)(url, { ...options, agent: https ? agents['https:'] : agents['http:'] }, (res) =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+      const attempt = (retry: boolean) =>
+        new Promise<RawResponse>((resolve, reject) => {
+          const https = url.protocol === 'https:';
+          const options = { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
+          const req = (https ? httpsRequest : httpRequest)(url, { ...options, agent: https ? agents['https:'] : agents['http:'] }, (res) =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+          );
+          req.on('error', (error: NodeJS.ErrnoException) => {
+            // The server closed an idle kept-alive socket just as we reused it: nothing was processed, ask once more.
+            if (retry && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) resolve(attempt(false));
+            else reject(error);
+          });
+          req.end(body);
+        });
+      return attempt(true);
     },
     async close() {
       agents['https:'].destroy();

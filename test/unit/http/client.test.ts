@@ -86,6 +86,20 @@ describe('createHttpClient against real servers', () => {
     expect(server.connections()).toBe(1);
   });
 
+  it('asks once more when the server drops a reused kept-alive connection unanswered', async () => {
+    const served = new WeakMap<object, number>();
+    const server = await https((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (n === 2) req.socket.destroy();
+      else res.end('{"ok":true}');
+    });
+    const c = client();
+    await c.request({ url: server.url });
+    expect((await c.request({ url: server.url })).json()).toEqual({ ok: true });
+    expect(server.connections()).toBe(2);
+  });
+
   it('rejects a certificate from an unknown CA, and accepts it with --insecure', async () => {
     const server = await https((_req, res) => res.end('{}'));
     const error = await failure(client({ caFile: undefined }).request({ url: server.url }));
