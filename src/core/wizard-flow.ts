@@ -414,7 +414,10 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
     if (step.fileRole === 'wildcard-key') {
       const certificateFile = String(answers[WILDCARD_CERTIFICATE_FILE] ?? '');
       if (!certificateFile) return [];
-      return loadSuppliedWildcard({ certificateFile, keyFile: path, fixOrder: false }).findings;
+      const domain = answers.cloud_helm_ingress_wildcard_domain;
+      return loadSuppliedWildcard({
+        certificateFile, keyFile: path, fixOrder: false, domain: typeof domain === 'string' && domain ? domain : undefined,
+      }).findings;
     }
     if (step.fileRole !== 'pem' || !step.variable) return [];
     const values: Record<string, unknown> = { [step.variable.name]: text };

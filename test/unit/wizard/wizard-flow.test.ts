@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -224,6 +224,18 @@ describe('checkFileInput', () => {
   it('stores a PEM variable as file:ABSOLUTE_PATH', () => {
     expect(checkFileInput(caStep, 'ca.pem', {}, dir)).toMatchObject({ value: `file:${join(dir, 'ca.pem')}` });
   });
+
+  it('checks a supplied wildcard key against its certificate, and the domain the inventory names', () => {
+    const leaf = ca.issue(['*.cloud.example.com']);
+    writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
+    writeFileSync(join(dir, 'wild.key'), leaf.key);
+    chmodSync(join(dir, 'wild.key'), 0o600);
+    const answers = { certificate_type: 'wildcard-supplied', wildcard_certificate_file: join(dir, 'wild.crt') };
+    const keyStep = stepsFor(answers).find((s) => s.id === 'wildcard_key_file')!;
+    expect(checkFileInput(keyStep, 'wild.key', answers, dir)).toEqual({ value: join(dir, 'wild.key'), findings: [] });
+    const elsewhere = checkFileInput(keyStep, 'wild.key', { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' }, dir);
+    expect(elsewhere.findings.some((f) => f.severity === 'error' && f.message.includes('other.example.com'))).toBe(true);
+  });
 });
 
 describe('stepError', () => {
@@ -250,4 +262,5 @@ describe('stepError', () => {
     expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'wildcard-certs', answers)).toBeUndefined();
     expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(/not a valid Kubernetes secret name/);
   });
+
 });
