@@ -35,3 +35,4 @@ export function idpToken(env: KeystoneEnv, clientId?: string): Promise<string>;
 export function brokerToken(env: KeystoneEnv, subjectToken: string): Promise<string>;
 export function unscopedToken(env: KeystoneEnv, bearer: string, idp?: string): Promise<string>;
 export function scopeBody(token: string, projectId: string): string;
+export function adminToken(env: KeystoneEnv): Promise<string>;

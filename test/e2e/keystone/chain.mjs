@@ -62,3 +62,17 @@ export async function unscopedToken(env, bearer, idp = env.idpId) {
 export const scopeBody = (token, projectId) => JSON.stringify({
   auth: { identity: { methods: ['token'], token: { id: token } }, scope: { project: { id: projectId } } },
 });
+
+/** A project-scoped token of the bootstrap admin, for changing Keystone's federation settings. */
+export async function adminToken(env) {
+  const password = readFileSync(env.adminPasswordFile, 'utf8').trim();
+  const res = await call(env, 'POST', `${env.identityUrl}/v3/auth/tokens`, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ auth: {
+      identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password } } },
+      scope: { project: { name: 'admin', domain: { id: 'default' } } },
+    } }),
+  });
+  if (res.status !== 201) throw new Error(`keystone admin sign-in answered ${res.status}: ${res.text}`);
+  return res.headers['x-subject-token'];
+}

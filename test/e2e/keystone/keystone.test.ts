@@ -190,6 +190,72 @@ if (missing.length > 0 && !ci) {
       expect(['projects', 'scope', 'api'].map((s) => c[`signin.${s}`].status)).toEqual(['skip', 'skip', 'skip']);
     });
 
+    /** Changes one federation object through Keystone's admin API for the duration of `body`. */
+    async function withFederationChange(path: string, key: string, changed: object, original: object, body: () => Promise<void>) {
+      const admin = await chain.adminToken(env);
+      const patch = async (value: object) => {
+        const res = await chain.call(env, 'PATCH', `${env.identityUrl}/v3/OS-FEDERATION/${path}`, {
+          headers: { 'x-auth-token': admin, 'content-type': 'application/json' },
+          body: JSON.stringify({ [key]: value }),
+        });
+        expect(res.status, res.text).toBe(200);
+      };
+      await patch(changed);
+      try {
+        await body();
+      } finally {
+        await patch(original);
+      }
+    }
+
+    async function federatedAnswer() {
+      const bearer = await chain.brokerToken(env, await chain.idpToken(env));
+      return chain.call(env, 'GET', `${env.identityUrl}/v3/OS-FEDERATION/identity_providers/${env.idpId}/protocols/${env.protocol}/auth`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    }
+
+    // Real Keystone hides why (SecurityError without insecure_debug): the detailed texts of REFERENCE.md §2
+    // ("not included among the accepted identifiers", "Could not map any federated user properties")
+    // only appear in its log. cloudgate must place the failure at signin.federated and quote the status.
+    it("the broker's issuer missing from the identity provider's remote ids: a bare 403 at signin.federated", async () => {
+      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider',
+        { remote_ids: ['https://some-other-broker.invalid/realms/cloud'] }, { remote_ids: [env.brokerIssuer] }, async () => {
+          const direct = await federatedAnswer();
+          expect(direct.status).toBe(403);
+          expect(direct.json.error.message).toBe('You are not authorized to perform the requested action.');
+          const result = await doctor();
+          expect(result.code).toBe(1);
+          const c = checks(result);
+          expect(c['signin.exchange'].status).toBe('ok');
+          expect(c['signin.federated'].status).toBe('fail');
+          expect(c['signin.federated'].message).toContain('403');
+        });
+      expect(checks(await doctor())['signin.federated'].status).toBe('ok');
+    });
+
+    it('a mapping that matches none of the claims: a bare JSON 401 at signin.federated', async () => {
+      const admin = await chain.adminToken(env);
+      const mapping = await chain.call(env, 'GET', `${env.identityUrl}/v3/OS-FEDERATION/mappings/broker-mapping`, {
+        headers: { 'x-auth-token': admin },
+      });
+      const rules = [{ local: [{ user: { name: '{0}' } }], remote: [{ type: 'HTTP_OIDC_NO_SUCH_CLAIM' }] }];
+      await withFederationChange('mappings/broker-mapping', 'mapping', { rules }, { rules: mapping.json.mapping.rules }, async () => {
+        const direct = await federatedAnswer();
+        expect(direct.status).toBe(401);
+        expect(direct.headers['content-type']).toContain('application/json');
+        expect(direct.json.error.message).toBe('The request you have made requires authentication.');
+        const c = checks(await doctor());
+        expect(c['signin.federated'].status).toBe('fail');
+        expect(c['signin.federated'].message).toContain('401');
+      });
+      expect(checks(await doctor())['signin.federated'].status).toBe('ok');
+    });
+
+    // For src/core/signin/advice.ts (not this file's to change): the advice for these two real answers.
+    it.todo('a bare 403 at signin.federated advises the identity provider remote ids (or a disabled identity provider)');
+    it.todo('a JSON 401 from Keystone at signin.federated advises the mapping, unlike an HTML 401 from mod_auth_openidc');
+
     it('a user the mapping puts in no project fails signin.projects with the role advice', async () => {
       const orphan = env.orphanClientId;
       const result = await doctor({ CLOUDGATE_IDP_CLIENT_ID: orphan, CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret });
