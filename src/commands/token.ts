@@ -6,7 +6,7 @@ import { createHttpClient } from '../core/http.js';
 import { redact } from '../core/secrets.js';
 import { ChainError, runChain } from '../core/signin/chain.js';
 import { readSigninSettings } from '../core/signin/settings.js';
-import type { Scoped } from '../core/signin/steps.js';
+import type { Scoped } from '../core/signin/identity.js';
 import { bool, str, type CommandContext } from './types.js';
 
 const FORMATS = ['value', 'env', 'json'] as const;

@@ -5,7 +5,9 @@
 import { HttpError } from '../http.js';
 import { StepError } from './advice.js';
 import { missing, usesIdpCredentials } from './settings.js';
-import { exchange, federated, idpToken, listProjects, scope, type Scoped, type StepEnv, type StepResult } from './steps.js';
+import { exchange, idpToken } from './broker.js';
+import { federated, listProjects, scope, type Scoped } from './identity.js';
+import type { StepEnv, StepResult } from './step.js';
 
 export class ChainError extends Error {
   constructor(

@@ -8,7 +8,10 @@ import type { Check, CheckContext, CheckResult } from '../doctor/types.js';
 import { HttpError, httpClientFor, type HttpClient } from '../http.js';
 import { StepError } from './advice.js';
 import { readSigninSettings, isConfigured, missing, usesIdpCredentials, type SigninSettings } from './settings.js';
-import { callApi, exchange, federated, idpToken, listProjects, scope, type Project, type Scoped, type StepEnv, type StepResult } from './steps.js';
+import { callApi } from './api.js';
+import { exchange, idpToken } from './broker.js';
+import { federated, listProjects, scope, type Project, type Scoped } from './identity.js';
+import type { StepEnv, StepResult } from './step.js';
 
 const GROUP = 'signin';
 const KEY = {

@@ -1,134 +1,12 @@
 /**
- * The sign-in chain (SPEC.md Area A, Endpoints 1-4, then one cloud API call), one function per step,
- * shared by `cloudgate doctor --only signin` and `cloudgate token`. Every token is registered as a
- * secret the moment it arrives; results carry only decoded facts about tokens, never the tokens.
+ * The identity service side of the chain: Endpoints 2-4, with the standard Keystone paths as fallback
+ * for SPEC.md's literal ones (REFERENCE.md §2).
  */
-import type { HttpClient, HttpResponse } from '../http.js';
+import type { HttpResponse } from '../http.js';
 import { registerSecret } from '../secrets.js';
-import { brokerAdvice, identityAdvice, serverError, StepError } from './advice.js';
-import { describeFacts, formatLeft, tokenFacts, type TokenFacts } from './jwt.js';
+import { identityAdvice, serverError, StepError } from './advice.js';
 import type { SigninSettings } from './settings.js';
-
-export interface StepEnv {
-  http: HttpClient;
-  settings: SigninSettings;
-  signal?: AbortSignal;
-}
-
-export interface StepResult<T> {
-  value: T;
-  /** What the step proved, one line. */
-  message: string;
-  /** Set when the step worked only in a way that needs attention (becomes `warn`). */
-  warning?: string;
-  details: Record<string, unknown>;
-}
-
-export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
-
-function form(fields: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) params.set(k, v);
-  return params.toString();
-}
-
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-
-function took(res: HttpResponse): string {
-  return `${res.status} in ${res.durationMs} ms`;
-}
-
-function factsLine(facts: TokenFacts | undefined): string {
-  return facts ? describeFacts(facts) : 'not a JWT, no claims to show';
-}
-
-function parseExpiresIn(value: unknown): number | undefined {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-
-/** The broker/IdP answered 2xx with JSON carrying `access_token`. */
-function oauthToken(res: HttpResponse, what: string): { accessToken: string; expiresIn?: number; refresh?: boolean } {
-  const body = res.json<Record<string, unknown>>();
-  const accessToken = body.access_token;
-  registerSecret(accessToken);
-  registerSecret(body.refresh_token);
-  registerSecret(body.id_token);
-  if (typeof accessToken !== 'string' || !accessToken) {
-    throw new StepError(`${what} answered ${res.status} without an access_token in the JSON body.`, 'Check that the URL is the OAuth token endpoint of the right server (run with --verbose to see the answer).');
-  }
-  return { accessToken, expiresIn: parseExpiresIn(body.expires_in), refresh: typeof body.refresh_token === 'string' };
-}
-
-/** Client credentials grant at the identity provider: the subject token for the exchange. */
-export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
-  const s = env.settings;
-  const res = await env.http.request({
-    method: 'POST',
-    url: s.idpTokenUrl!,
-    headers: FORM,
-    body: form({ grant_type: 'client_credentials', client_id: s.idpClientId, client_secret: s.idpClientSecret, scope: s.idpScope }),
-    credentials: true,
-    signal: env.signal,
-  });
-  if (res.status < 200 || res.status > 299) {
-    const { message, advice } = brokerAdvice(serverError(res), s, 'idp');
-    throw new StepError(message, advice, { url: s.idpTokenUrl, status: res.status });
-  }
-  const token = oauthToken(res, 'The identity provider');
-  const facts = tokenFacts(token.accessToken);
-  return {
-    value: token.accessToken,
-    message: `Identity provider issued an access token (${took(res)}): ${factsLine(facts)}${token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : ''}.`,
-    details: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
-  };
-}
-
-/** Details without empty entries, so `--verbose` and `--json` show only what is known. */
-function compact(details: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-}
-
-export function exchangeUrl(s: SigninSettings): string {
-  return `${s.brokerUrl}/realms/${encodeURIComponent(s.realm ?? '')}/protocol/openid-connect/token`;
-}
-
-/** Endpoint 1: the identity provider's token for a broker token. */
-export async function exchange(env: StepEnv, subjectToken: string): Promise<StepResult<string>> {
-  const s = env.settings;
-  const url = exchangeUrl(s);
-  const res = await env.http.request({
-    method: 'POST',
-    url,
-    headers: FORM,
-    body: form({
-      grant_type: TOKEN_EXCHANGE,
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      subject_token: subjectToken,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      subject_issuer: s.subjectIssuer,
-    }),
-    credentials: true,
-    signal: env.signal,
-  });
-  if (res.status < 200 || res.status > 299) {
-    const error = serverError(res);
-    const { message, advice } = brokerAdvice(error, s);
-    const subject = tokenFacts(subjectToken);
-    const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? ` The subject token ${formatLeft(subject.secondsLeft)} (exp ${subject.expiresAt}).` : '';
-    throw new StepError(message + expired, advice, compact({ url, status: res.status, error: error.code, subject_token_claims: subject }));
-  }
-  const token = oauthToken(res, 'The broker');
-  const facts = tokenFacts(token.accessToken);
-  const lifetime = token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : '';
-  return {
-    value: token.accessToken,
-    message: `Broker issued a token (${took(res)}): ${factsLine(facts)}${lifetime}.`,
-    details: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
-  };
-}
+import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -187,11 +65,6 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
     details: compact({ url, status: res.status, user, expires_at: expiresAt }),
   };
-}
-
-function leftOf(expiresAt: string): string {
-  const t = Date.parse(expiresAt);
-  return Number.isNaN(t) ? '' : ` (${formatLeft(Math.round((t - Date.now()) / 1000))})`;
 }
 
 export interface Project {
@@ -344,50 +217,4 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
     warning: warning ?? (catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.'),
     details: compact({ url, status: res.status, project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
   };
-}
-
-const API_PATHS: Record<string, string> = {
-  compute: '/servers',
-  network: '/v2.0/networks',
-  image: '/v2/images',
-  volumev3: '/volumes',
-  'block-storage': '/volumes',
-  identity: '/v3/auth/projects',
-};
-
-export function apiEndpoint(catalog: CatalogService[], type: string): string | undefined {
-  const service = catalog.find((c) => c.type === type);
-  const endpoint = service?.endpoints?.find((e) => e.interface === 'public') ?? service?.endpoints?.[0];
-  return endpoint?.url?.replace(/\/+$/, '');
-}
-
-/** One authenticated GET to the configured service's public endpoint, e.g. the compute server list. */
-export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<number>> {
-  const s = env.settings;
-  const base = apiEndpoint(scoped.catalog, s.apiService);
-  if (!base) {
-    const types = scoped.catalog.map((c) => c.type).join(', ') || 'none';
-    throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint (services: ${types}).`, 'Set api_service to a service type of the catalog, or register the service endpoint.');
-  }
-  const url = base + (API_PATHS[s.apiService] ?? '');
-  const res = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': scoped.token }, credentials: true, signal: env.signal });
-  if (res.status < 200 || res.status > 299) {
-    const error = serverError(res);
-    const advice =
-      res.status === 401
-        ? `The ${s.apiService} service refused the scoped token: it must validate tokens against the same identity service (check its keystone_authtoken settings).`
-        : res.status === 403
-          ? 'The token is valid but the role on the project does not allow this call; check the role assignment.'
-          : `Check the ${s.apiService} service and its catalog URL.`;
-    throw new StepError(`GET ${url} answered ${res.status}${error.description ? `: ${error.description}` : ''}.`, advice, { url, status: res.status });
-  }
-  let count = '';
-  try {
-    const body = res.json<Record<string, unknown>>();
-    const list = Object.entries(body).find(([, v]) => Array.isArray(v));
-    if (list) count = ` (${list[0]}: ${(list[1] as unknown[]).length})`;
-  } catch {
-    // Any 2xx proves the token works; the body is only a bonus.
-  }
-  return { value: res.status, message: `GET ${url} answered ${took(res)}${count}: the scoped token works.`, details: { url, status: res.status } };
 }
