@@ -55,6 +55,8 @@ export interface Step {
   /** The value is a secret: masked while typed, never shown back. */
   secret: boolean;
   example?: string;
+  /** The value offered when neither the answers nor the inventory have one. */
+  defaultValue?: string;
 }
 
 /** Walkthrough-only keys: they choose the branch and are never written as such. */
@@ -63,6 +65,7 @@ export const COMMERCIALCA_AUTH = 'commercialca_auth';
 export const ADD_ANNOTATIONS = 'add_subject_annotations';
 export const WILDCARD_CERTIFICATE_FILE = 'wildcard_certificate_file';
 export const WILDCARD_KEY_FILE = 'wildcard_key_file';
+export const NAMESPACE = 'namespace';
 const ANNOTATION_STEP = 'annotation:';
 const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
 /** Rows the walkthrough asks through its own steps (certificate type, issuer, annotations). */
@@ -187,6 +190,11 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
         { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!), required: true },
         fileStep(WILDCARD_CERTIFICATE_FILE, 'Wildcard certificate file', 'PEM file: the certificate first, then intermediate(s), then root', 'wildcard-certificate'),
         fileStep(WILDCARD_KEY_FILE, 'Wildcard private key file', 'PEM file with the private key of that certificate (checked against it)', 'wildcard-key'),
+        {
+          id: NAMESPACE, kind: 'text', title: 'Namespaces of the TLS secret', section: 'Endpoint certificates',
+          help: 'Comma-separated; one Secret in each namespace whose ingress uses it: openstack (APIs), auth-system (Keycloak), monitoring',
+          required: true, secret: false, defaultValue: 'openstack', example: 'openstack, auth-system, monitoring',
+        },
       );
     }
   }
@@ -232,6 +240,7 @@ export function reduce(state: WizardState, action: WizardAction): WizardState {
 export function defaultFor(step: Step, answers: WizardAnswers): AnswerValue | undefined {
   const given = answers[step.id];
   if (given !== undefined && given !== '') return given;
+  if (step.defaultValue !== undefined) return step.defaultValue;
   if (step.kind === 'select') {
     const d = step.variable?.default;
     const offered = step.choices ?? [];
@@ -257,6 +266,10 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 export function validateField(step: Step, raw: string): string | undefined {
   const value = raw.trim();
   if (value === '') return step.required ? `${step.title} is required.` : undefined;
+  if (step.id === NAMESPACE) {
+    const bad = value.split(',').map((n) => n.trim()).find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
+    return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
+  }
   switch (step.variable?.type) {
     case 'email':
       return EMAIL.test(value) ? undefined : `${value} is not an email address (expected name@example.com).`;

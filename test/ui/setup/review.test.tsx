@@ -149,6 +149,7 @@ describe('review and write, through the real plan', () => {
     await ui.answer('wildcard-tls');
     await ui.answer(join(dir, 'wild.crt'));
     await ui.answer(join(dir, 'wild.key'));
+    await ui.answer('');
     await choose(ui, 'none');
     await choose(ui, 'No');
     await ui.waitFor('Review:');

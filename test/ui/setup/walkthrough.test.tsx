@@ -242,6 +242,9 @@ describe('the walkthrough, one branch at a time', () => {
     expect(ui.frame()).toContain('Press Enter again to accept these warnings.');
     expect(ui.frame()).toMatch(/! .*wild\.key/);
     await ui.press(KEY.enter);
+    expect(question(ui)).toBe('Namespaces of the TLS secret');
+    expect(ui.frame()).toContain('> openstack');
+    await ui.answer(', auth-system');
     expect(question(ui)).toBe('Certificate issuer');
     expect(ui.frame()).toContain('> none');
     expect(ui.frame()).not.toContain('acme');
@@ -250,7 +253,7 @@ describe('the walkthrough, one branch at a time', () => {
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
       cloud_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
-      wildcard_key_file: join(dir, 'wild.key'), cluster_issuer_type: 'none',
+      wildcard_key_file: join(dir, 'wild.key'), namespace: 'openstack, auth-system', cluster_issuer_type: 'none',
     });
   });
 });

@@ -44,7 +44,7 @@ describe('the questions for each branch', () => {
 
   it('wildcard supplied asks the secret name, certificate and key files, and no issuer details', () => {
     expect(ids({ certificate_type: 'wildcard-supplied', cluster_issuer_type: 'none' })).toEqual([
-      'certificate_type', 'cloud_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file',
+      'certificate_type', 'cloud_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file', 'namespace',
       'cluster_issuer_type', 'add_subject_annotations',
     ]);
   });
@@ -164,6 +164,9 @@ describe('validateField', () => {
     expect(validateField(ns, '2001:db8::1:53')).toMatch(/brackets/);
     expect(validateField(ns, '[2001:db8::1]:53')).toBeUndefined();
     expect(validateField(ns, 'ns1.example.com:70000')).toMatch(/between 1 and 65535/);
+    const namespaces = step('namespace', { certificate_type: 'wildcard-supplied' });
+    expect(validateField(namespaces, 'openstack, auth-system')).toBeUndefined();
+    expect(validateField(namespaces, 'openstack, Auth_System')).toMatch(/"Auth_System" is not a Kubernetes namespace/);
   });
 });
 
