@@ -36,6 +36,9 @@ export type Failure =
   | 'unauthorized'
   | 'mapping'
   | 'remote-id'
+  // Keystone without insecure_debug: the reasons above hidden behind a bare 403 / JSON 401
+  | 'remote-id-hidden'
+  | 'mapping-hidden'
   | 'fernet-unrecognized'
   | 'token-expired'
   | 'no-project-access';
@@ -263,6 +266,8 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (decodeURIComponent(m[2]!) !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${decodeURIComponent(m[2]!)}.`);
     if (decodeURIComponent(m[3]!) !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`);
     if (fail === 'remote-id') return keystoneError(res, 403, 'Forbidden', 'Incoming identity provider identifier not included among the accepted identifiers.');
+    if (fail === 'remote-id-hidden') return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action.');
+    if (fail === 'mapping-hidden') return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
     if (fail === 'mapping') return keystoneError(res, 401, 'Unauthorized', 'Could not map any federated user properties to identity values. Check debug logs or the mapping used for additional details.');
     const token = issue(fernet());
     unscopedTokens.add(token);

@@ -24,11 +24,16 @@ export interface ServerError {
   code?: string;
   /** `error_description` (broker) or Keystone `error.message`, else a preview of the body. */
   description: string;
+  /** Keystone's own JSON error (as opposed to a page of the web server or module in front of it). */
+  keystone: boolean;
+  /** A `WWW-Authenticate` challenge: a resource server such as mod_auth_openidc refused the bearer token. */
+  challenged: boolean;
 }
 
 export function serverError(res: HttpResponse): ServerError {
   let code: string | undefined;
   let description = '';
+  let keystone = false;
   try {
     const body = JSON.parse(res.body) as Record<string, unknown>;
     if (typeof body.error === 'string') {
@@ -36,6 +41,7 @@ export function serverError(res: HttpResponse): ServerError {
       description = typeof body.error_description === 'string' ? body.error_description : '';
     } else if (body.error && typeof body.error === 'object') {
       const e = body.error as Record<string, unknown>;
+      keystone = true;
       code = typeof e.title === 'string' ? e.title : undefined;
       description = typeof e.message === 'string' ? e.message : '';
     }
@@ -48,7 +54,7 @@ export function serverError(res: HttpResponse): ServerError {
   const why = challenge ? /error_description="([^"]*)"/.exec(challenge)?.[1] : undefined;
   if (why) description = description ? `${description}: ${why}` : why;
   else if (!description && challenge) description = challenge;
-  return { status: res.status, code, description: redact(description) };
+  return { status: res.status, code, description: redact(description), keystone, challenged: Boolean(challenge) };
 }
 
 export function describe(e: ServerError): string {
@@ -111,9 +117,19 @@ export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' 
   return { message: `${where} answered ${describe(e)}.`, advice: 'Read the answer above and the server logs; run with --verbose to see the request.' };
 }
 
-/** Endpoints 2-4: Keystone's messages. */
-export function identityAdvice(e: ServerError, s: SigninSettings): { message: string; advice: string } {
+/**
+ * Endpoints 2-4: Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
+ * sign-in failure (a bare 403 or 401, the detail only in its log), so at Endpoint 2 the status itself
+ * points at the likely cause; `issuer` is the broker token's `iss` when known.
+ */
+export function identityAdvice(
+  e: ServerError,
+  s: SigninSettings,
+  context: { step?: 'federated' | 'projects' | 'scope'; issuer?: string } = {},
+): { message: string; advice: string } {
   const d = e.description;
+  const idp = s.idpId ?? '<idp>';
+  const iss = context.issuer ? `"${context.issuer}"` : '(iss, shown by signin.exchange)';
   if (/Could not map any federated user properties/i.test(d)) {
     return {
       message: `The identity service mapped nothing: ${describe(e)}.`,
@@ -129,7 +145,7 @@ export function identityAdvice(e: ServerError, s: SigninSettings): { message: st
   if (/not included among the accepted identifiers/i.test(d)) {
     return {
       message: `The token's issuer is not accepted: ${describe(e)}.`,
-      advice: `Add the broker token's issuer (iss, shown by signin.exchange) to the remote ids of identity provider "${s.idpId ?? ''}" (openstack identity provider set --remote-id <iss> ${s.idpId ?? '<idp>'}).`,
+      advice: `Add the broker token's issuer ${iss} to the remote ids of identity provider "${idp}" (openstack identity provider set --remote-id <iss> ${idp}).`,
     };
   }
   const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
@@ -141,6 +157,22 @@ export function identityAdvice(e: ServerError, s: SigninSettings): { message: st
   }
   if (/Failed to validate token/i.test(d)) {
     return { message: `The token is no longer valid: ${describe(e)}.`, advice: 'The token expired or was revoked; run the chain again.' };
+  }
+  if (context.step === 'federated' && e.status === 403 && e.keystone) {
+    return {
+      message: `The identity service refused the federated sign-in: ${describe(e)}.`,
+      advice:
+        `Keystone hides the reason (see its log). Most often the broker token's issuer ${iss} is not among the remote ids of identity provider "${idp}" ` +
+        `(openstack identity provider set --remote-id <iss> ${idp}), or the identity provider is disabled (openstack identity provider show ${idp}).`,
+    };
+  }
+  if (context.step === 'federated' && e.status === 401 && e.keystone && !e.challenged) {
+    return {
+      message: `The identity service accepted the broker token but signed no one in: ${describe(e)}.`,
+      advice:
+        `The token passed the module in front of Keystone, so Keystone itself refused it: most often the mapping of identity provider "${idp}" (protocol ${s.protocol}) ` +
+        `matched none of the token's claims (openstack mapping show <mapping>; compare with the claims of signin.exchange), or it maps to a disabled user, group or domain. Keystone's log says which.`,
+    };
   }
   if (e.status === 401) {
     return {

@@ -5,6 +5,7 @@
 import type { HttpResponse } from '../http.js';
 import { registerSecret } from '../secrets.js';
 import { identityAdvice, serverError, StepError } from './advice.js';
+import { tokenFacts } from './jwt.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 
@@ -46,7 +47,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
       );
     }
     const error = serverError(res);
-    const { message, advice } = identityAdvice(error, s);
+    const { message, advice } = identityAdvice(error, s, { step: 'federated', issuer: tokenFacts(brokerToken)?.issuer });
     throw new StepError(message, advice, { url, status: res.status });
   }
   const token = subjectToken(res, 'The identity service');
@@ -113,7 +114,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   );
   const url = `${s.identityUrl}/v3${path}`;
   if (res.status !== 200) {
-    const { message, advice } = identityAdvice(serverError(res), s);
+    const { message, advice } = identityAdvice(serverError(res), s, { step: 'projects' });
     throw new StepError(`GET ${url}: ${message}`, advice, { url, status: res.status });
   }
   const body = res.json<{ projects?: unknown }>();
@@ -198,7 +199,7 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
     if (res.status >= 200 && res.status < 300) {
       throw new StepError(`POST ${url} answered ${res.status} instead of 201 Created.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
     }
-    const { message, advice } = identityAdvice(serverError(res), s);
+    const { message, advice } = identityAdvice(serverError(res), s, { step: 'scope' });
     throw new StepError(`POST ${url}: ${message}`, advice, { url, status: res.status });
   }
   const token = subjectToken(res, `POST ${url}`);

@@ -167,6 +167,8 @@ describe('failures map to specific advice', () => {
     ['mapping matched nothing', { federated: 'mapping' }, 'federated', /mapped nothing/, /matched none of the broker token's claims/],
     ['issuer not among remote ids', { federated: 'remote-id' }, 'federated', /issuer is not accepted/, /--remote-id/],
     ['broker token refused by mod_auth_openidc', { federated: 'unauthorized' }, 'federated', /refused the credentials/, /300 s/],
+    ['a bare 403 of Keystone (reason hidden)', { federated: 'remote-id-hidden' }, 'federated', /refused the federated sign-in: 403/, /remote ids of identity provider "keycloak".*disabled/],
+    ['a JSON 401 of Keystone (mapping, reason hidden)', { federated: 'mapping-hidden' }, 'federated', /signed no one in: 401/, /mapping of identity provider "keycloak"/],
     ['missing X-Subject-Token', { federated: 'no-subject-token' }, 'federated', /without the X-Subject-Token header/, /proxy/],
     ['a 200 instead of 201', { federated: 'status-200' }, 'federated', /200 instead of 201/, /identity_url/],
     ['an HTML error page', { exchange: 'html' }, 'exchange', /HTML page "502 Bad Gateway"/, /./],
@@ -213,6 +215,12 @@ describe('failures map to specific advice', () => {
     expect(o.federated!.message).toContain('answered 200 instead of 201 Created');
     expect(o.federated!.message).toContain('an HTML page "Sign in"');
     expect(o.federated!.advice).toContain('identity_url');
+  });
+
+  it("names the broker token's issuer when Keystone hides why it refused", async () => {
+    const s = await server({ fail: { federated: 'remote-id-hidden' } });
+    const o = await doctor(s);
+    expect(o.federated!.advice).toContain(`"${s.origin}/realms/cloud"`);
   });
 
   it('unknown identity provider and protocol', async () => {
