@@ -267,7 +267,11 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (decodeURIComponent(m[3]!) !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`);
     if (fail === 'remote-id') return keystoneError(res, 403, 'Forbidden', 'Incoming identity provider identifier not included among the accepted identifiers.');
     if (fail === 'remote-id-hidden') return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action.');
-    if (fail === 'mapping-hidden') return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    if (fail === 'mapping-hidden') {
+      // Keystone's own 401s carry its own challenge, unlike mod_auth_openidc's "Bearer".
+      res.setHeader('www-authenticate', `Keystone uri="${origin}/identity/v3"`);
+      return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    }
     if (fail === 'mapping') return keystoneError(res, 401, 'Unauthorized', 'Could not map any federated user properties to identity values. Check debug logs or the mapping used for additional details.');
     const token = issue(fernet());
     unscopedTokens.add(token);

@@ -26,7 +26,7 @@ export interface ServerError {
   description: string;
   /** Keystone's own JSON error (as opposed to a page of the web server or module in front of it). */
   keystone: boolean;
-  /** A `WWW-Authenticate` challenge: a resource server such as mod_auth_openidc refused the bearer token. */
+  /** A `WWW-Authenticate: Bearer` challenge: a resource server such as mod_auth_openidc refused the token. */
   challenged: boolean;
 }
 
@@ -54,7 +54,7 @@ export function serverError(res: HttpResponse): ServerError {
   const why = challenge ? /error_description="([^"]*)"/.exec(challenge)?.[1] : undefined;
   if (why) description = description ? `${description}: ${why}` : why;
   else if (!description && challenge) description = challenge;
-  return { status: res.status, code, description: redact(description), keystone, challenged: Boolean(challenge) };
+  return { status: res.status, code, description: redact(description), keystone, challenged: /^\s*Bearer\b/i.test(challenge ?? '') };
 }
 
 export function describe(e: ServerError): string {
