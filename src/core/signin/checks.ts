@@ -43,9 +43,25 @@ function skip(message: string): CheckResult {
 }
 
 /** Why a step's input is absent: the earlier step did not pass. */
+// Each step's predecessor, to name the step that really stopped the chain rather than a row of skips.
+const BEFORE: Record<string, string> = {
+  'signin.exchange': 'signin.idp-token',
+  'signin.federated': 'signin.exchange',
+  'signin.projects': 'signin.federated',
+  'signin.scope': 'signin.projects',
+  'signin.api': 'signin.scope',
+};
+
+/** Why a step's input is absent: the step that stopped the chain did not pass. */
 function blocked(ctx: CheckContext, id: string): CheckResult {
-  const o = ctx.outcome(id);
-  return skip(o ? `Not run: ${id} did not pass (${o.status}${o.status === 'skip' ? `: ${o.message}` : ''}).` : `Not run: ${id} did not run.`);
+  let cause = id;
+  let o = ctx.outcome(cause);
+  while (o?.status === 'skip' && o.message.startsWith('Not run:') && BEFORE[cause] && ctx.outcome(BEFORE[cause])) {
+    cause = BEFORE[cause]!;
+    o = ctx.outcome(cause);
+  }
+  if (!o) return skip(`Not run: ${cause} did not run.`);
+  return skip(o.status === 'skip' ? `Not run: ${cause} was skipped (${o.message.replace(/\.$/, '')}).` : `Not run: ${cause} did not pass (${o.status}).`);
 }
 
 export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {

@@ -191,6 +191,8 @@ describe('failures map to specific advice', () => {
       for (const id of later) {
         if (id === 'scope' && step === 'projects') continue; // scoping may go ahead with a known project id
         expect(o[id]!.status, id).toBe('skip');
+        // After a failed listing, scoping goes ahead with the configured project: api then names scope.
+        if (step !== 'projects') expect(o[id]!.message, id).toBe(`Not run: signin.${step} did not pass (fail).`);
       }
       for (const token of s.issued) expect(allText(o)).not.toContain(token);
     });
