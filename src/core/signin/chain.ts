@@ -62,7 +62,7 @@ export async function runChain(env: StepEnv, progress: (step: string, result: St
   } catch (error) {
     // Endpoint 3 is optional when the project id is known: scope with it if the list cannot be read.
     const unreadable = error instanceof ChainError && !error.input && !/is not among/.test(error.message);
-    if (!(unreadable && wanted)) throw error;
+    if (!(unreadable && wanted && env.settings.projectIsId)) throw error;
     projectId = wanted;
   }
   return step('signin.scope', () => scope(env, unscoped, projectId!));

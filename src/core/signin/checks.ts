@@ -149,9 +149,12 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         const listing = ctx.outcome('signin.projects');
         // Endpoint 3 is optional when the project id is known: a failed listing need not stop scoping.
         const unreadable = listing?.status === 'fail' && !listing.details?.projects;
-        const projectId = chosen?.id ?? (unreadable ? settings.project : undefined);
+        const projectId = chosen?.id ?? (unreadable && settings.projectIsId ? settings.project : undefined);
         if (!projectId) {
-          return skip(settings.project ? 'Not run: signin.projects did not find the project.' : 'No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME).');
+          if (!settings.project) return skip('No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME).');
+          return unreadable
+            ? skip(`Not run: signin.projects did not pass (fail), and project "${settings.project}" looks like a name, which needs the list (an id would do without).`)
+            : skip('Not run: signin.projects did not find the project.');
         }
         const result = await attempt(ctx, () => scope(env(ctx), unscoped, projectId), (v) => {
           ctx.state.set(KEY.scoped, v);

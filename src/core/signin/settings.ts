@@ -18,6 +18,8 @@ export interface SigninSettings {
   idpId?: string;
   protocol: string;
   project?: string;
+  /** `project` is surely an id (OS_PROJECT_ID, or 32 hex digits): scoping can go ahead without the list. */
+  projectIsId: boolean;
   apiService: string;
 }
 
@@ -28,6 +30,7 @@ const SECTION = 'signin';
 export function readSigninSettings(input: Source): SigninSettings {
   const get = (name: string, options: Parameters<typeof setting>[3] = {}) => setting(input, SECTION, name, options);
   const secret = (name: string, envNames: string[] = []) => get(name, { secret: true, envNames });
+  const project = get('project', { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] });
   return {
     brokerUrl: trimSlash(get('broker_url')),
     realm: get('realm'),
@@ -43,7 +46,8 @@ export function readSigninSettings(input: Source): SigninSettings {
     federationPrefix: get('federation_prefix') ?? 'OS',
     idpId: get('idp_id', { envNames: ['OS_IDENTITY_PROVIDER'] }),
     protocol: get('protocol', { envNames: ['OS_PROTOCOL'] }) ?? 'openid',
-    project: get('project', { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] }),
+    project,
+    projectIsId: project !== undefined && (project === input.env.OS_PROJECT_ID || /^[0-9a-f]{32}$/i.test(project)),
     apiService: get('api_service') ?? 'compute',
   };
 }
@@ -88,5 +92,6 @@ const NAMES: Record<keyof SigninSettings, string> = {
   idpId: 'idp_id (or OS_IDENTITY_PROVIDER)',
   protocol: 'protocol',
   project: 'project (or --project / OS_PROJECT_ID / OS_PROJECT_NAME)',
+  projectIsId: 'project',
   apiService: 'api_service',
 };

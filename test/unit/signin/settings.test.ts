@@ -30,6 +30,13 @@ describe('sign-in settings', () => {
     expect(s.realm).toBe('cfg-realm');
   });
 
+  it('knows when the project is surely an id', () => {
+    expect(read({ OS_PROJECT_ID: 'anything' }).projectIsId).toBe(true);
+    expect(read({ OS_PROJECT_NAME: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }).projectIsId).toBe(true);
+    expect(read({ OS_PROJECT_NAME: 'demo' }).projectIsId).toBe(false);
+    expect(read({}, {}, { project: 'demo' }).projectIsId).toBe(false);
+  });
+
   it('applies the defaults of DESIGN.md', () => {
     const s = read();
     expect(s.federationPrefix).toBe('OS');
