@@ -154,9 +154,12 @@ async function benchSignin(runs = 15) {
     if (check.code !== 0) console.log(`signin: WARNING: doctor exited ${check.code}: ${JSON.stringify(report.summary)}`);
     const curl = await median(['sh', script], runs);
     const doctor = await median([process.execPath, BIN, 'doctor', '--only', 'signin', '--json'], runs);
+    // For scale: the start-up of Node itself is a floor no HTTP work can go below.
+    const node = await median([process.execPath, '-e', '0'], runs);
     printTable(`signin (median of ${runs} runs each; 5 HTTPS requests; ${server.connections()} connections accepted in all):`, [
       { name: 'curl script (one curl per request)', ms: curl },
       { name: 'cloudgate doctor --only signin', ms: doctor, ratio: doctor / curl, target: 1.0 },
+      { name: 'node -e 0 (start-up floor)', ms: node, ratio: node / curl },
     ]);
   } finally {
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
