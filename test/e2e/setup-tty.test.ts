@@ -11,12 +11,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/test-ca.js';
 
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
-const SOCKET = `cloudgate-e2e-${process.pid}`;
+// A fresh tmux server per launch: reusing a socket right after kill-server races its shutdown.
+let launches = 0;
+let socket = '';
 const SESSION = 'setup';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', SESSION);
 
 let dir: string;
@@ -35,6 +37,7 @@ afterEach(() => {
 function launch(args: string[], size = { x: 80, y: 24 }, color = false) {
   const env = color ? 'env -u CI -u NO_COLOR' : 'env -u CI NO_COLOR=1';
   const command = `cd ${quote(dir)} && ${env} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+  socket = `cloudgate-e2e-${process.pid}-${++launches}`;
   tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
 }
 
@@ -104,7 +107,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(statSync(inventory).mode & 0o777).toBe(0o600);
   });
 
-  it('Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
+  it('Esc goes back with the answer kept; Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
     const inventory = join(dir, 'certificates.yml');
     launch(['setup', '--inventory', inventory], { x: 40, y: 24 });
     await at('Certificate type', 'Down');
@@ -113,6 +116,10 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(narrow).toContain('Enter next');
     await at('> Wildcard, issued automatically', 'Enter');
     await type('cloud_helm_ingress_wildcard_domain', 'cloud.example.com');
+    await at('Certificate issuer', 'Escape');
+    const back = await waitFor('cloud_helm_ingress_wildcard_domain');
+    expect(back).toContain('> cloud.example.com');
+    await at('> cloud.example.com', 'Enter');
     await at('Certificate issuer', 'C-c');
     const s = await waitFor('EXIT=130');
     expect(s).toContain('Cancelled. Nothing was written.');
