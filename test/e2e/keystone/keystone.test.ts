@@ -139,6 +139,16 @@ if (missing.length > 0 && !ci) {
       expectNothingSecret(result);
     });
 
+    it("an operator's openrc (OS_AUTH_URL with /v3, OS_IDENTITY_PROVIDER, OS_PROJECT_ID, OS_CACERT) is enough", async () => {
+      const openrc = readFileSync(join(STATE, 'openrc.sh'), 'utf8');
+      const exported = Object.fromEntries([...openrc.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+      expect(exported.OS_AUTH_URL).toBe(env.authUrl);
+      const result = await runCli(['doctor', '--only', 'signin', '--json'], { env: { ...BLANK, ...exported } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(checks(result)['signin.scope'].details?.project.id).toBe(env.projects.alpha);
+      expectNothingSecret(result);
+    });
+
     it("Keystone's real answers to SPEC.md's literal paths are the ones the warnings explain", async () => {
       const unscoped = await chain.unscopedToken(env, await chain.brokerToken(env, await chain.idpToken(env)));
       const headers = { 'x-auth-token': unscoped, 'content-type': 'application/json' };
