@@ -14,8 +14,9 @@ export const KEY = {
   ctrlC: '\u0003',
 } as const;
 
-const QUIET_MS = 60;
-const SETTLE_MS = 15;
+// Generous: on a loaded machine a frame can take a while; keys that change nothing are rare in tests.
+const QUIET_MS = 200;
+const SETTLE_MS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // eslint-disable-next-line no-control-regex
