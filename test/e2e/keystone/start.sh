@@ -40,7 +40,7 @@ mkdir -p "$STATE/pids" "$STATE/logs" "$STATE/keystone" "$STATE/apache"
 chmod 0711 "$STATE"
 umask 077
 
-if [ ! -s "$STATE/tls.crt" ]; then
+if [ ! -s "$STATE/tls.crt" ] || ! openssl x509 -checkend 86400 -noout -in "$STATE/tls.crt" >/dev/null; then
   log "creating a test CA and a server certificate for 127.0.0.1"
   openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 30 -subj "/CN=cloudgate keystone e2e CA" \
     -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign \
@@ -101,7 +101,10 @@ backend = dogpile.cache.memory
 EOF
 chmod 0644 "$STATE/keystone/keystone.conf"
 export OS_KEYSTONE_CONFIG_FILES="$STATE/keystone/keystone.conf"
-manage() { keystone-manage --config-file "$STATE/keystone/keystone.conf" "$@"; }
+manage() {
+  keystone-manage --config-file "$STATE/keystone/keystone.conf" "$@" >>"$STATE/logs/keystone-manage.log" 2>&1 \
+    || die "keystone-manage $1 failed: see $STATE/logs/keystone-manage.log"
+}
 
 # The database holds the URLs (catalog, remote id): other ports mean a new database.
 URLS="$KEYSTONE_URL $BROKER_ISSUER $COMPUTE_URL"
