@@ -170,6 +170,19 @@ if (missing.length > 0 && !ci) {
       expect(c['signin.scope'].advice).toContain('/v3/auth/tokens worked');
     });
 
+    it('the compute API really asks Keystone: a scoped token passes, the unscoped one and garbage do not', async () => {
+      const unscoped = await chain.unscopedToken(env, await chain.brokerToken(env, await chain.idpToken(env)));
+      const scoped = await chain.call(env, 'POST', `${env.identityUrl}/v3/auth/tokens`, {
+        headers: { 'x-auth-token': unscoped, 'content-type': 'application/json' },
+        body: chain.scopeBody(unscoped, env.projects.beta),
+      });
+      expect(scoped.status).toBe(201);
+      const servers = (token: string) => chain.call(env, 'GET', `${env.computeUrl}/servers`, { headers: { 'x-auth-token': token } });
+      expect((await servers(String(scoped.headers['x-subject-token']))).json).toEqual({ servers: [] });
+      expect((await servers(unscoped)).status).toBe(401);
+      expect((await servers('gAAAAAnot-a-fernet-token')).status).toBe(401);
+    });
+
     it('a wrong broker client secret fails signin.exchange with the client-credentials advice', async () => {
       const result = await doctor({ CLOUDGATE_CLIENT_SECRET: 'not-the-broker-secret-4711' });
       expect(result.code).toBe(1);
