@@ -165,9 +165,9 @@ if (missing.length > 0 && !ci) {
       const c = checks(await doctor());
       expect(c['signin.projects'].advice).toContain('/v3/projects');
       expect(c['signin.projects'].advice).toContain('403');
-      expect(c['signin.projects'].advice).toContain('/v3/auth/projects worked');
+      expect(c['signin.projects'].advice).toContain('/v3/auth/projects');
       expect(c['signin.scope'].advice).toContain('405');
-      expect(c['signin.scope'].advice).toContain('/v3/auth/tokens worked');
+      expect(c['signin.scope'].advice).toContain('/v3/auth/tokens');
     });
 
     it('the compute API really asks Keystone: a scoped token passes, the unscoped one and garbage do not', async () => {
@@ -288,7 +288,7 @@ if (missing.length > 0 && !ci) {
       expect(c['signin.federated'].details?.user).toBe(env.idpClients[orphan].subject);
       expect(c['signin.projects'].status).toBe('fail');
       expect(c['signin.projects'].message).toMatch(/no project/i);
-      expect(c['signin.projects'].advice).toMatch(/role on a project/i);
+      expect(c['signin.projects'].advice).toMatch(/role/i);
       expect(c['signin.scope'].status).toBe('skip');
       expect(c['signin.api'].status).toBe('skip');
       expectNothingSecret(result);
@@ -350,8 +350,9 @@ if (missing.length > 0 && !ci) {
           'signin.api=skip',
         ]);
         const federated = checks(result)['signin.federated'];
-        expect(federated.message).toMatch(/Connection refused by 127\.0\.0\.1:\d+/);
-        expect(federated.advice).toMatch(/service is running/);
+        expect(federated.message).toMatch(/refused/i);
+        expect(federated.message).toContain(`127.0.0.1:${new URL(env.identityUrl).port}`);
+        expect(federated.advice).toMatch(/running/i);
       } finally {
         // Keystone comes back (or everything stops) in afterAll: keep this test last.
         rmSync(hold, { force: true });
