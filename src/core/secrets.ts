@@ -12,9 +12,12 @@ export function registerSecret(value: unknown): void {
   const trimmed = value.trim();
   if (trimmed.length < MIN_LENGTH) return;
   known.add(trimmed);
-  // A PEM private key may be echoed line by line or base64-encoded in a manifest.
-  for (const line of trimmed.split(/\r?\n/)) {
-    if (line.length >= 16 && !line.startsWith('-----')) known.add(line.trim());
+  // A PEM private key may be echoed line by line. Only PEM is split: the lines of other multi-line
+  // values (JSON from kubectl, say) are ordinary text that must stay readable.
+  if (trimmed.includes('-----BEGIN')) {
+    for (const line of trimmed.split(/\r?\n/)) {
+      if (line.length >= 16 && !line.startsWith('-----')) known.add(line.trim());
+    }
   }
   known.add(Buffer.from(trimmed).toString('base64'));
   known.add(encodeURIComponent(trimmed));

@@ -50,7 +50,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
       .map((id) => outcomes.get(id) ?? (byId.has(id) ? undefined : missing(id)))
       .find((o) => o && o.status !== 'ok' && o.status !== 'warn');
     if (blocker) {
-      finish(check, { status: 'skip', message: `Not run: ${blocker.id} did not pass (${blocker.status}).` }, 0);
+      finish(check, { status: 'skip', message: notRunBecause(blocker) }, 0);
       return;
     }
     options.onStart?.(check);
@@ -89,6 +89,14 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
     summary: summarize(ordered),
     checks: ordered,
   };
+}
+
+/** Names the root cause once, however long the chain of skipped steps behind it. */
+function notRunBecause(blocker: CheckOutcome): string {
+  if (blocker.status === 'skip') {
+    return blocker.message.startsWith('Not run:') ? blocker.message : `Not run: ${blocker.id} was skipped (${blocker.message.replace(/\.$/, '')}).`;
+  }
+  return `Not run: ${blocker.id} failed.`;
 }
 
 function missing(id: string): CheckOutcome {

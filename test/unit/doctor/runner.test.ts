@@ -52,6 +52,16 @@ describe('runChecks', () => {
     expect(report.checks[1].message).toContain('s.first');
   });
 
+  it('names the root cause once through a chain of skipped steps', async () => {
+    const report = await runChecks([
+      check('s.one', async () => ({ status: 'skip', message: 'No broker_url is configured.' })),
+      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: ['s.one'] }),
+      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: ['s.two'] }),
+    ]);
+    expect(report.checks[1].message).toBe('Not run: s.one was skipped (No broker_url is configured).');
+    expect(report.checks[2].message).toBe(report.checks[1].message);
+  });
+
   it('passes state from a check to the checks that need it, in order', async () => {
     const order: string[] = [];
     const report = await runChecks([
