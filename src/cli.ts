@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CancelledError, EXIT, UsageError } from './core/errors.js';
 import { redact } from './core/secrets.js';
@@ -110,7 +111,8 @@ Exit codes: 0 success, 1 doctor found failures, 2 usage or input error (nothing 
 
 export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  return Boolean(process.stdin.isTTY && process.stdout.isTTY) && !ci;
+  // isatty(0) rather than process.stdin.isTTY: the latter builds the stdin stream just to ask.
+  return isatty(0) && isatty(1) && !ci;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -36,7 +36,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, current.values);
   const plan = await planSetup({ answers, inventoryPath });
-  for (const line of reviewLines(plan)) log(line);
+  for (const line of reviewLines(plan, { regenerating: true })) log(line);
   if (hasErrors(plan.findings)) {
     log('Nothing was written and no secret was deleted: fix the errors above and run again.');
     return EXIT.usage;

@@ -75,6 +75,8 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
       }
       if (!row!.type.startsWith('pem-')) resolved = (resolved as string).trim();
     }
+    // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
+    if (row!.type.startsWith('pem-') && typeof resolved === 'string') resolved = resolved.replace(/\r\n?/g, '\n');
     if (row!.secret) registerSecret(resolved);
     out[key] = resolved;
   }

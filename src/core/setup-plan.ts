@@ -234,14 +234,17 @@ export function nextSteps(plan: SetupPlan): string[] {
 const MARK = { error: '✗', warning: '!', info: 'i' } as const;
 
 /** The review shown before writing (plain text lines; secrets never appear: values are not printed). */
-export function reviewLines(plan: SetupPlan): string[] {
+/** `regenerating`: the caller is `cloudgate regenerate`, which deletes the secrets itself. */
+export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean } = {}): string[] {
   const lines: string[] = [];
   const counts = diffCounts(plan.diff);
   lines.push(`Inventory: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`);
   lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
   if (plan.issuerChanged) {
     lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
-      '  so that the new issuer issues new certificates (SPEC operational rule 1). After deploying, run: cloudgate regenerate');
+      `  so that the new issuer issues new certificates (SPEC operational rule 1).${
+        options.regenerating ? ' This command finds and deletes them after the inventory is written.' : ' After deploying, run: cloudgate regenerate'
+      }`);
   }
   if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.join(', ')}`);
   for (const key of plan.removedKeys) lines.push(`Remove: ${key} (${plan.removedReasons[key]})`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseInventory } from '../../../src/core/inventory.js';
-import { applyPlan, nextSteps, planSetup, readAnswers } from '../../../src/core/setup-plan.js';
+import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../../../src/core/setup-plan.js';
 import { createTestCA } from '../../helpers/test-ca.js';
 
 const FIXTURES = new URL('../../fixtures/inventory/', import.meta.url).pathname;
@@ -50,6 +50,10 @@ describe('planSetup', () => {
     expect(plan.findings.map((f) => f.rule)).toContain('self-signed');
     expect(plan.files[0].holdsSecret).toBe(false);
     expect(nextSteps(plan).join('\n')).toContain(`cloudgate regenerate --inventory ${inventory}`);
+    expect(reviewLines(plan).join('\n')).toContain('After deploying, run: cloudgate regenerate');
+    const inRegenerate = reviewLines(plan, { regenerating: true }).join('\n');
+    expect(inRegenerate).toContain('This command finds and deletes them');
+    expect(inRegenerate).not.toContain('run: cloudgate regenerate');
   });
 
   it('a null answer removes the variable; an unchanged inventory has nothing to write', async () => {
@@ -145,6 +149,13 @@ describe('readAnswers', () => {
       cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: pem,
       cluster_issuer_commercialca_access_token: 'tok-from-file', namespace: ['openstack', 'auth-system'],
     });
+  });
+
+  it('turns CRLF line ends of a PEM file into LF, so the inventory holds a plain block', async () => {
+    await writeFile(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\r\nMIIB\r\n-----END CERTIFICATE-----\r\n');
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\n');
+    const answers = await readAnswers(join(dir, 'answers.yml'));
+    expect(answers.cluster_issuer_commercialca_ca).toBe('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
   });
 
   it('rejects an unknown key with a suggestion, bad YAML and an unreadable file, naming the file', async () => {
