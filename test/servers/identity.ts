@@ -39,6 +39,8 @@ export type Failure =
   // Keystone without insecure_debug: the reasons above hidden behind a bare 403 / JSON 401
   | 'remote-id-hidden'
   | 'mapping-hidden'
+  // mod_auth_openidc in front of Keystone: no Authorization header reached it (a proxy dropped it)
+  | 'bearer-dropped'
   | 'fernet-unrecognized'
   | 'token-expired'
   | 'no-project-access';
@@ -66,6 +68,8 @@ export interface IdentityServerOptions {
   federationPrefix?: string;
   projects?: { id: string; name: string; description?: string }[];
   user?: string;
+  /** Keystone's `[auth] methods`: signing in with a protocol not listed answers 401 "unsupported method". */
+  authMethods?: string[];
   fail?: Partial<Record<Step, Failure>>;
 }
 
@@ -128,6 +132,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   const protocol = options.protocol ?? 'openid';
   const prefix = options.federationPrefix ?? 'OS';
   const user = options.user ?? 'alice';
+  const authMethods = options.authMethods ?? ['password', 'token', protocol, 'application_credential'];
   const projects = options.projects ?? [
     { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', name: 'demo', description: 'Demo project' },
     { id: '0f9e8d7c6b5a49382716f5e4d3c2b1a0', name: 'ops', description: 'Operations' },
@@ -259,12 +264,20 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     const fail = state.fail.federated;
     // mod_auth_openidc in front: no or unknown bearer token never reaches Keystone.
+    if (fail === 'bearer-dropped') {
+      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_request", error_description="No bearer token found in the request"', 'content-type': 'text/html' });
+      return res.end('<html><head><title>401 Unauthorized</title></head><body>Unauthorized</body></html>');
+    }
     if (fail === 'unauthorized' || !bearer || !brokerTokens.has(bearer)) {
       res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token", error_description="token could not be validated"', 'content-type': 'text/html' });
       return res.end('<html><head><title>401 Unauthorized</title></head><body>Unauthorized</body></html>');
     }
     if (decodeURIComponent(m[2]!) !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${decodeURIComponent(m[2]!)}.`);
     if (decodeURIComponent(m[3]!) !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`);
+    if (!authMethods.includes(protocol)) {
+      res.setHeader('www-authenticate', `Keystone uri="${origin}/identity/v3"`);
+      return json(res, 401, { error: { code: 401, identity: { methods: authMethods }, message: 'Attempted to authenticate with an unsupported method.', title: 'Unauthorized' } });
+    }
     if (fail === 'remote-id') return keystoneError(res, 403, 'Forbidden', 'Incoming identity provider identifier not included among the accepted identifiers.');
     if (fail === 'remote-id-hidden') return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action.');
     if (fail === 'mapping-hidden') {

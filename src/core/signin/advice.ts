@@ -5,6 +5,7 @@
 import type { HttpResponse } from '../http.js';
 import { preview } from '../http/log.js';
 import { redact } from '../secrets.js';
+import type { TokenFacts } from './jwt.js';
 import type { SigninSettings } from './settings.js';
 
 export class StepError extends Error {
@@ -28,12 +29,20 @@ export interface ServerError {
   keystone: boolean;
   /** A `WWW-Authenticate: Bearer` challenge: a resource server such as mod_auth_openidc refused the token. */
   challenged: boolean;
+  /** The sign-in methods Keystone accepts (`[auth] methods`), sent along with an unsupported-method 401. */
+  methods?: string[];
+}
+
+/** Server text without its closing full stop, so a message can add its own. */
+export function unstop(text: string): string {
+  return text.replace(/[\s.]+$/, '');
 }
 
 export function serverError(res: HttpResponse): ServerError {
   let code: string | undefined;
   let description = '';
   let keystone = false;
+  let methods: string[] | undefined;
   try {
     const body = JSON.parse(res.body) as Record<string, unknown>;
     if (typeof body.error === 'string') {
@@ -44,6 +53,8 @@ export function serverError(res: HttpResponse): ServerError {
       keystone = true;
       code = typeof e.title === 'string' ? e.title : undefined;
       description = typeof e.message === 'string' ? e.message : '';
+      const accepted = (e.identity as Record<string, unknown> | undefined)?.methods;
+      if (Array.isArray(accepted)) methods = accepted.filter((m): m is string => typeof m === 'string');
     }
   } catch {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(res.body)?.[1]?.trim();
@@ -52,13 +63,14 @@ export function serverError(res: HttpResponse): ServerError {
   // mod_auth_openidc (and other resource servers) say why in WWW-Authenticate, not in their HTML page.
   const challenge = res.headers['www-authenticate'];
   const why = challenge ? /error_description="([^"]*)"/.exec(challenge)?.[1] : undefined;
-  if (why) description = description ? `${description}: ${why}` : why;
+  if (why) description = description ? `${unstop(description)}: ${why}` : why;
   else if (!description && challenge) description = challenge;
-  return { status: res.status, code, description: redact(description), keystone, challenged: /^\s*Bearer\b/i.test(challenge ?? '') };
+  const challenged = /^\s*Bearer\b/i.test(challenge ?? '');
+  return { status: res.status, code, description: redact(description), keystone, challenged, ...(methods ? { methods } : {}) };
 }
 
 export function describe(e: ServerError): string {
-  const parts = [String(e.status), e.code, e.description.replace(/\.+$/, '')].filter(Boolean);
+  const parts = [String(e.status), e.code, unstop(e.description)].filter(Boolean);
   return parts.join(' ');
 }
 
@@ -119,23 +131,26 @@ export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' 
 
 /**
  * Endpoints 2-4: Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
- * sign-in failure (a bare 403 or 401, the detail only in its log), so at Endpoint 2 the status itself
- * points at the likely cause; `issuer` is the broker token's `iss` when known.
+ * sign-in failure (a bare 403 or 401, the detail only in its log), so at Endpoint 2 the status and who
+ * answered (Keystone's JSON or the module in front of it) point at the likely cause; `token` holds the
+ * decoded claims of the broker token that was sent.
  */
 export function identityAdvice(
   e: ServerError,
   s: SigninSettings,
-  context: { step?: 'federated' | 'projects' | 'scope'; issuer?: string } = {},
+  context: { step?: 'federated' | 'projects' | 'scope'; token?: TokenFacts } = {},
 ): { message: string; advice: string } {
   const d = e.description;
   const idp = s.idpId ?? '<idp>';
-  const iss = context.issuer ? `"${context.issuer}"` : '(iss, shown by signin.exchange)';
+  const issuer = context.token?.issuer;
+  const iss = issuer ? `"${issuer}"` : '(the token has no readable iss claim; see signin.exchange)';
   if (/Could not map any federated user properties/i.test(d)) {
     return {
       message: `The identity service mapped nothing: ${describe(e)}.`,
       advice: `The mapping of identity provider "${s.idpId ?? ''}" (protocol ${s.protocol}) matched none of the broker token's claims: compare its remote rules with the claims shown by signin.exchange (openstack mapping show <mapping>).`,
     };
   }
+  if (/unsupported method/i.test(d)) return unsupportedMethod(e, s);
   if (/Could not find federated protocol/i.test(d)) {
     return { message: `Protocol not found: ${describe(e)}.`, advice: `Set protocol to the one registered for the identity provider (openstack federation protocol list --identity-provider ${s.idpId ?? '<idp>'}); the usual value is "openid".` };
   }
@@ -150,7 +165,7 @@ export function identityAdvice(
   }
   const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
   if (noAccess) {
-    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${noAccess[2]} member), or grant it through the federation mapping.` };
+    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${unstop(noAccess[2]!)} member), or grant it through the federation mapping.` };
   }
   if (/Could not recognize Fernet token/i.test(d)) {
     return { message: `The identity service does not recognise the token: ${describe(e)}.`, advice: 'The token was not issued by this identity service (or its fernet keys were rotated away); sign in again and check that every identity service node shares the same fernet keys.' };
@@ -162,26 +177,66 @@ export function identityAdvice(
     return {
       message: `The identity service refused the federated sign-in: ${describe(e)}.`,
       advice:
-        `Keystone hides the reason (see its log). Most often the broker token's issuer ${iss} is not among the remote ids of identity provider "${idp}" ` +
-        `(openstack identity provider set --remote-id <iss> ${idp}), or the identity provider is disabled (openstack identity provider show ${idp}).`,
+        `Keystone hides the reason (its log names it). Likely causes, most common first: ` +
+        `(1) the broker token's issuer ${iss} is not among the remote ids of identity provider "${idp}" — the match is exact, a trailing slash counts; ` +
+        `(2) identity provider "${idp}" is disabled; ` +
+        `(3) the mapping of protocol ${s.protocol} or the roles it grants put the user where Keystone refuses it. ` +
+        `Confirm with: openstack identity provider show ${idp} (remote_ids must list ${iss}, enabled must be True). ` +
+        `Fix: openstack identity provider set --remote-id ${issuer ?? '<iss>'} ${idp} (repeat --remote-id for every id to keep), or openstack identity provider set --enable ${idp}; ` +
+        `else check the mapping (openstack mapping show <mapping>).`,
     };
   }
-  if (context.step === 'federated' && e.status === 401 && e.keystone && !e.challenged) {
+  if (context.step === 'federated' && e.status === 401 && (e.challenged || !e.keystone)) return frontModuleRefused(e, s, context.token);
+  if (context.step === 'federated' && e.status === 401) {
     return {
       message: `The identity service accepted the broker token but signed no one in: ${describe(e)}.`,
       advice:
-        `The token passed the module in front of Keystone, so Keystone itself refused it: most often the mapping of identity provider "${idp}" (protocol ${s.protocol}) ` +
-        `matched none of the token's claims (openstack mapping show <mapping>; compare with the claims of signin.exchange), or it maps to a disabled user, group or domain. Keystone's log says which.`,
+        `The module in front of Keystone accepted the token (this 401 is Keystone's own JSON), so Keystone refused it after mapping: most often the mapping of identity provider "${idp}" (protocol ${s.protocol}) ` +
+        `matched none of the token's claims, or its rules give the user no group. Compare the remote rules (openstack mapping show <mapping>) with the claims shown by signin.exchange; ` +
+        `a mapped user, group or domain that is disabled has the same effect. Keystone's log says which.`,
     };
   }
   if (e.status === 401) {
     return {
-      message: `The identity service refused the credentials: ${describe(e)}.`,
-      advice: `Check that the identity service (and mod_auth_openidc in front of it) trusts the broker: its key set URL must be the broker's, the token must be unexpired, and after a broker key rotation the cached key set (at least 300 s) must expire.`,
+      message: `The identity service refused the token: ${describe(e)}.`,
+      advice: 'The unscoped token was not accepted: run the chain again, and check that every identity service node shares the same fernet keys.',
     };
   }
   if (e.status === 404) {
     return { message: `Not found: ${describe(e)}.`, advice: 'Check identity_url (OS_AUTH_URL), federation_prefix, idp_id and protocol.' };
   }
   return { message: `The identity service answered ${describe(e)}.`, advice: 'Run with --verbose to see the request and answer, and read the identity service log.' };
+}
+
+/** Keystone signs in with a federation protocol only when `[auth] methods` in keystone.conf names it. */
+function unsupportedMethod(e: ServerError, s: SigninSettings): { message: string; advice: string } {
+  const protocol = s.protocol;
+  const listed = e.methods ? ` It accepts: ${e.methods.join(', ') || 'none'}.` : '';
+  const message = `The identity service does not accept protocol "${protocol}" as a sign-in method: ${describe(e)}.${listed}`;
+  if (e.methods?.includes(protocol)) {
+    return { message, advice: `"${protocol}" is in [auth] methods, yet Keystone refused it: check that every identity service node runs with the same keystone.conf and was restarted after the change.` };
+  }
+  return {
+    message,
+    advice:
+      `Add ${protocol} to [auth] methods in keystone.conf (e.g. methods = ${[...(e.methods ?? ['password', 'token']), protocol].join(',')}) and restart the identity service; ` +
+      `or, if "${protocol}" is not the protocol you meant, set protocol (OS_PROTOCOL) to one registered for identity provider "${s.idpId ?? '<idp>'}" (openstack federation protocol list --identity-provider ${s.idpId ?? '<idp>'}; usually "openid").`,
+  };
+}
+
+/** A 401 from mod_auth_openidc (HTML page, `WWW-Authenticate: Bearer error=...`): Keystone never saw the token. */
+function frontModuleRefused(e: ServerError, s: SigninSettings, token?: TokenFacts): { message: string; advice: string } {
+  const message = `The module in front of the identity service (mod_auth_openidc) refused the broker token: ${describe(e)}.`;
+  if (/no bearer token/i.test(e.description)) {
+    return { message, advice: 'The Authorization header did not reach the web server of the identity service: a proxy or load balancer in front of it drops it; let it pass Authorization through.' };
+  }
+  const expired = token?.secondsLeft !== undefined && token.secondsLeft < 0 ? `The token sent had already expired (exp ${token.expiresAt}): check the clocks of the broker and this machine. ` : '';
+  const keys = s.brokerUrl && s.realm ? `${s.brokerUrl}/realms/${s.realm}/protocol/openid-connect/certs` : "the broker realm's key set";
+  return {
+    message,
+    advice:
+      `${expired}mod_auth_openidc checks the token's signature against the broker's key set and its expiry. ` +
+      `Check that its key set URL (OIDCOAuthVerifyJwksUri) is ${keys} and that the token is unexpired; ` +
+      `after a broker key rotation it keeps the old key set cached for at least 300 s, so sign-in fails until that cache expires (or restart the web server).`,
+  };
 }

@@ -1,5 +1,5 @@
 /** The last step: one authenticated call to a cloud API found in the scoped token's catalog. */
-import { serverError, StepError } from './advice.js';
+import { serverError, StepError, unstop } from './advice.js';
 import type { CatalogService, Scoped } from './identity.js';
 import { took, type StepEnv, type StepResult } from './step.js';
 
@@ -36,7 +36,7 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
         : res.status === 403
           ? 'The token is valid but the role on the project does not allow this call; check the role assignment.'
           : `Check the ${s.apiService} service and its catalog URL.`;
-    throw new StepError(`GET ${url} answered ${res.status}${error.description ? `: ${error.description}` : ''}.`, advice, { url, status: res.status });
+    throw new StepError(`GET ${url} answered ${res.status}${error.description ? `: ${unstop(error.description)}` : ''}.`, advice, { url, status: res.status });
   }
   let count = '';
   try {

@@ -47,8 +47,9 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
       );
     }
     const error = serverError(res);
-    const { message, advice } = identityAdvice(error, s, { step: 'federated', issuer: tokenFacts(brokerToken)?.issuer });
-    throw new StepError(message, advice, { url, status: res.status });
+    const sent = tokenFacts(brokerToken);
+    const { message, advice } = identityAdvice(error, s, { step: 'federated', token: sent });
+    throw new StepError(message, advice, compact({ url, status: res.status, token_issuer: sent?.issuer }));
   }
   const token = subjectToken(res, 'The identity service');
   let user: string | undefined;

@@ -166,7 +166,8 @@ describe('failures map to specific advice', () => {
     ['unknown subject_issuer', { exchange: 'invalid-issuer' }, 'exchange', /does not know subject_issuer/, /alias of the identity provider/],
     ['mapping matched nothing', { federated: 'mapping' }, 'federated', /mapped nothing/, /matched none of the broker token's claims/],
     ['issuer not among remote ids', { federated: 'remote-id' }, 'federated', /issuer is not accepted/, /--remote-id/],
-    ['broker token refused by mod_auth_openidc', { federated: 'unauthorized' }, 'federated', /refused the credentials/, /300 s/],
+    ['broker token refused by mod_auth_openidc', { federated: 'unauthorized' }, 'federated', /\(mod_auth_openidc\) refused the broker token/, /key set.*300 s/],
+    ['Authorization dropped before mod_auth_openidc', { federated: 'bearer-dropped' }, 'federated', /No bearer token found/, /proxy.*Authorization/],
     ['a bare 403 of Keystone (reason hidden)', { federated: 'remote-id-hidden' }, 'federated', /refused the federated sign-in: 403/, /remote ids of identity provider "keycloak".*disabled/],
     ['a JSON 401 of Keystone (mapping, reason hidden)', { federated: 'mapping-hidden' }, 'federated', /signed no one in: 401/, /mapping of identity provider "keycloak"/],
     ['missing X-Subject-Token', { federated: 'no-subject-token' }, 'federated', /without the X-Subject-Token header/, /proxy/],
@@ -232,6 +233,7 @@ describe('failures map to specific advice', () => {
     const s = await server();
     let o = await doctor(s, { OS_IDENTITY_PROVIDER: 'nope' });
     expect(o.federated!.message).toContain('Could not find Identity Provider: nope');
+    expect(o.federated!.message).not.toContain('..');
     expect(o.federated!.advice).toContain('openstack identity provider list');
     o = await doctor(s, { OS_PROTOCOL: 'saml2' });
     expect(o.federated!.message).toContain('Could not find federated protocol saml2');
@@ -270,5 +272,67 @@ describe('failures map to specific advice', () => {
     expect(o.projects!.status).toBe('fail');
     expect(o.scope!.status).toBe('warn');
     expect(o.api!.status).toBe('ok');
+  });
+});
+
+describe('what real Keystone answers when it hides the reason (REFERENCE.md §2, no insecure_debug)', () => {
+  const causes = (advice: string) => ['remote ids', 'disabled', 'mapping'].map((cause) => advice.indexOf(cause));
+
+  it('a bare 403: names the remote ids (with the iss it sent), a disabled provider, then the mapping, in that order, and how to confirm', async () => {
+    const s = await server({ fail: { federated: 'remote-id-hidden' } });
+    const o = await doctor(s);
+    const federated = o.federated!;
+    expect(federated.status).toBe('fail');
+    expect(federated.message).toBe('The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.');
+    const order = causes(federated.advice!);
+    expect(order.every((i) => i >= 0), federated.advice).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(federated.advice).toContain(`issuer "${s.origin}/realms/cloud"`);
+    expect(federated.advice).toContain('openstack identity provider show keycloak (remote_ids');
+    expect(federated.advice).toContain(`openstack identity provider set --remote-id ${s.origin}/realms/cloud keycloak`);
+    expect(federated.details).toMatchObject({ status: 403, token_issuer: `${s.origin}/realms/cloud` });
+  });
+
+  it("a JSON 401 of Keystone blames the mapping, not mod_auth_openidc's key set", async () => {
+    const s = await server({ fail: { federated: 'mapping-hidden' } });
+    const advice = (await doctor(s)).federated!.advice!;
+    expect(advice).toMatch(/matched none of the token's claims/);
+    expect(advice).toMatch(/no group/);
+    expect(advice).not.toMatch(/key set|300 s/);
+  });
+
+  it("an HTML 401 with a Bearer challenge (mod_auth_openidc) blames signature, expiry and the cached key set, not the mapping", async () => {
+    const s = await server({ fail: { federated: 'unauthorized' } });
+    const o = await doctor(s);
+    expect(o.federated!.message).toContain('token could not be validated');
+    expect(o.federated!.message).not.toMatch(/\.\./);
+    expect(o.federated!.advice).toContain(`OIDCOAuthVerifyJwksUri) is ${s.origin}/realms/cloud/protocol/openid-connect/certs`);
+    expect(o.federated!.advice).toMatch(/signature/);
+    expect(o.federated!.advice).toMatch(/at least 300 s/);
+    expect(o.federated!.advice).not.toMatch(/mapping/);
+  });
+
+  it('a protocol missing from [auth] methods: names keystone.conf and the methods Keystone accepts', async () => {
+    const s = await server({ authMethods: ['password', 'token'] });
+    const federated = (await doctor(s)).federated!;
+    expect(federated.status).toBe('fail');
+    expect(federated.message).toContain('does not accept protocol "openid" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.');
+    expect(federated.message).toContain('It accepts: password, token.');
+    expect(federated.advice).toContain('Add openid to [auth] methods in keystone.conf (e.g. methods = password,token,openid)');
+    expect(federated.advice).not.toMatch(/key set|mapping/);
+  });
+
+  it('a protocol Keystone lists but the client names wrongly still points at keystone.conf first, then the protocol setting', async () => {
+    const s = await server({ protocol: 'oidcx', authMethods: ['password', 'token', 'openid'] });
+    const federated = (await doctor(s, { OS_PROTOCOL: 'oidcx' })).federated!;
+    expect(federated.message).toContain('It accepts: password, token, openid.');
+    expect(federated.advice).toContain('Add oidcx to [auth] methods');
+    expect(federated.advice).toContain('set protocol (OS_PROTOCOL)');
+  });
+
+  it('server text ending in a full stop is quoted without doubling it', async () => {
+    const s = await server({ fail: { api: 'unauthorized' } });
+    const api = (await doctor(s, { OS_PROJECT_NAME: 'demo' })).api!;
+    expect(api.message).toMatch(/answered 401: The request you have made requires authentication\.$/);
   });
 });
