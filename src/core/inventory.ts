@@ -214,6 +214,31 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   return { files, values, conflicts };
 }
 
+const valuesByInput = new WeakMap<object, Promise<Record<string, unknown>>>();
+
+/**
+ * The inventory's variables as one flat mapping, for checks that only read them; read once per
+ * doctor run (keyed by the run's input object), however many areas ask. A missing default inventory
+ * gives `{}`; a missing `--inventory` path is a usage error.
+ */
+export function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
+  let values = valuesByInput.get(input);
+  if (!values) {
+    values = readInventoryTree(input.inventoryPath).then(
+      (tree) => tree.values,
+      (error) => {
+        if (error instanceof UsageError) throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !input.inventoryExplicit) return {};
+        throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
+          'Give --inventory a YAML file or an inventory folder with group_vars/.');
+      },
+    );
+    valuesByInput.set(input, values);
+  }
+  return values;
+}
+
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isDirectory(), () => false);
 }

@@ -9,7 +9,7 @@ import { firstLine, kubeAvailability, kubectl, type KubectlOptions } from './kub
 import { liveIssuerType, PLATFORM_ISSUER } from './regenerate.js';
 import { registerSecret } from './secrets.js';
 import { expectationsFrom } from './served/expectations.js';
-import { readInventoryValues } from './served/inventory-values.js';
+import { inventoryValues } from './inventory.js';
 import { examine } from './tls/examine.js';
 
 export const PLATFORM_NAMESPACE = 'openstack';
@@ -32,7 +32,7 @@ const ISSUER_ADVICE: Record<string, string> = {
 };
 
 export const provideChecks: CheckProvider = async (input) => {
-  const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+  const values = await inventoryValues(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const kube: KubectlOptions = {
     context: typeof input.flags.context === 'string' ? input.flags.context : undefined,

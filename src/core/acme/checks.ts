@@ -3,12 +3,12 @@ import type { Check, CheckResult } from '../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../doctor/input.js';
 import { httpClientFor } from '../http.js';
 import { expectationsFrom } from '../served/expectations.js';
-import { readInventoryValues } from '../served/inventory-values.js';
+import { inventoryValues } from '../inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { DnsProbeError, parseNameserver, probeDns } from './dns-probe.js';
 
 export const provideChecks: CheckProvider = async (input) => {
-  const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+  const values = await inventoryValues(input);
   const issuer = expectationsFrom(values).issuerType;
   const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
   const notAcme = (): CheckResult => ({

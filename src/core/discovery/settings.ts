@@ -4,7 +4,7 @@
  */
 import { setting, type DoctorInput } from '../doctor/input.js';
 import { UsageError } from '../errors.js';
-import { readInventoryTree } from '../inventory.js';
+import { inventoryValues } from '../inventory.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from './issuer.js';
 
 export interface DiscoverySettings {
@@ -23,7 +23,7 @@ export interface DiscoverySettings {
 type SettingsInput = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPath' | 'inventoryExplicit'>;
 
 export async function discoverySettings(input: SettingsInput): Promise<DiscoverySettings> {
-  const inventory = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+  const inventory = await inventoryValues(input);
   const get = (name: string, options: { flag?: string } = {}) => setting(input, 'discovery', name, options);
   const inventoryString = (name: string) => {
     const v = inventory[name];
@@ -41,18 +41,6 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
       inventory.cluster_issuer_acme_solver === 'clouddnsb' && inventory.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc',
     roleArn: inventoryString('cluster_issuer_acme_clouddnsb_role_arn'),
   };
-}
-
-/** The inventory's values (file or folder, read by inventory.ts); a missing default inventory is `{}`. */
-export async function readInventoryValues(path: string, explicit: boolean): Promise<Record<string, unknown>> {
-  try {
-    return (await readInventoryTree(path)).values;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !explicit) return {};
-    throw new UsageError(`Cannot read the inventory ${path}: ${code ?? error}.`, 'Give --inventory a YAML file or an inventory folder with group_vars/.');
-  }
 }
 
 /** `arn:aws:iam::123456789012:role/path/name` → its parts. */

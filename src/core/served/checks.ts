@@ -10,7 +10,7 @@ import {
   endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from './expectations.js';
-import { readInventoryValues } from './inventory-values.js';
+import { inventoryValues } from '../inventory.js';
 
 /** Where the sign-in checks leave the scoped token's catalog (SPEC.md `token.catalog`). */
 export const CATALOG_STATE_KEY = 'signin.catalog';
@@ -18,7 +18,7 @@ export const CATALOG_STATE_KEY = 'signin.catalog';
 const PROBE_CONCURRENCY = 64;
 
 export const provideChecks: CheckProvider = async (input) => {
-  const values = await readInventoryValues(input.inventoryPath, input.inventoryExplicit);
+  const values = await inventoryValues(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
     ...endpointsFromFlags(flagList(input.flags.endpoint)),
