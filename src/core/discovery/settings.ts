@@ -3,7 +3,6 @@
  * then the `discovery:` section of --config, then the inventory, then SPEC.md's defaults.
  */
 import { setting, type DoctorInput } from '../doctor/input.js';
-import { UsageError } from '../errors.js';
 import { inventoryValues } from '../inventory.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from './issuer.js';
 
