@@ -113,6 +113,7 @@ if (missing.length > 0 && !ci) {
     afterAll(async () => {
       if (missing.length > 0) return;
       rmSync(join(STATE, 'hold-exchange'), { force: true });
+      rmSync(join(STATE, 'broker-stray-key'), { force: true });
       // Leave the environment as found: stopped if this file started it, running otherwise.
       await script(startedHere ? 'stop.sh' : 'start.sh');
     }, 300_000);
@@ -275,9 +276,102 @@ if (missing.length > 0 && !ci) {
       expect(checks(await doctor())['signin.federated'].status).toBe('ok');
     });
 
-    // For src/core/signin/advice.ts (not this file's to change): the advice for these two real answers.
-    it.todo('a bare 403 at signin.federated advises the identity provider remote ids (or a disabled identity provider)');
-    it.todo('a JSON 401 from Keystone at signin.federated advises the mapping, unlike an HTML 401 from mod_auth_openidc');
+    /** Where in the advice each cause is named: -1 when missing. */
+    const positions = (text: string, words: string[]) => words.map((word) => text.indexOf(word));
+
+    it('a bare 403 at signin.federated advises the remote ids (naming the iss sent), then a disabled identity provider, then the mapping', async () => {
+      const expectAdvice = (federated: Check) => {
+        const order = positions(federated.advice ?? '', ['remote ids', 'disabled', 'mapping']);
+        expect(order.every((i) => i >= 0), federated.advice).toBe(true);
+        expect(order).toEqual([...order].sort((a, b) => a - b));
+        expect(federated.advice).toContain(`issuer "${env.brokerIssuer}"`);
+        expect(federated.advice).toContain(`openstack identity provider show ${env.idpId} (remote_ids`);
+        expect(federated.details?.token_issuer).toBe(env.brokerIssuer);
+      };
+      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider',
+        { remote_ids: [`${env.brokerIssuer}/`] }, { remote_ids: [env.brokerIssuer] }, async () => {
+          const result = await doctor();
+          const federated = checks(result)['signin.federated'];
+          expect(federated.status).toBe('fail');
+          expect(federated.message).toBe('The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.');
+          expectAdvice(federated);
+          expect(federated.advice).toContain(`openstack identity provider set --remote-id ${env.brokerIssuer} ${env.idpId}`);
+          expectNothingSecret(result);
+        });
+      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider', { enabled: false }, { enabled: true }, async () => {
+        const direct = await federatedAnswer();
+        expect(direct.status).toBe(403);
+        const federated = checks(await doctor())['signin.federated'];
+        expect(federated.status).toBe('fail');
+        expectAdvice(federated);
+        expect(federated.advice).toContain(`openstack identity provider set --enable ${env.idpId}`);
+      });
+      expect(checks(await doctor())['signin.federated'].status).toBe('ok');
+    });
+
+    it('a JSON 401 from Keystone at signin.federated advises the mapping, unlike an HTML 401 from mod_auth_openidc', async () => {
+      const admin = await chain.adminToken(env);
+      const mapping = await chain.call(env, 'GET', `${env.identityUrl}/v3/OS-FEDERATION/mappings/broker-mapping`, {
+        headers: { 'x-auth-token': admin },
+      });
+      const rules = [{ local: [{ user: { name: '{0}' } }], remote: [{ type: 'HTTP_OIDC_NO_SUCH_CLAIM' }] }];
+      await withFederationChange('mappings/broker-mapping', 'mapping', { rules }, { rules: mapping.json.mapping.rules }, async () => {
+        const federated = checks(await doctor())['signin.federated'];
+        expect(federated.status).toBe('fail');
+        expect(federated.message).toContain('accepted the broker token but signed no one in: 401');
+        expect(federated.advice).toMatch(/mapping of identity provider "broker" \(protocol openid\) matched none of the token's claims/);
+        expect(federated.advice).toMatch(/no group/);
+        expect(federated.advice).not.toMatch(/key set/);
+      });
+
+      // The broker signs with a key it does not publish, as after a key rotation: Apache refuses the token.
+      const stray = join(STATE, 'broker-stray-key');
+      writeFileSync(stray, '');
+      try {
+        const direct = await federatedAnswer();
+        expect(direct.status, 'the running broker predates broker-stray-key: restart it (stop.sh broker; start.sh)').toBe(401);
+        expect(direct.headers['content-type']).toContain('text/html');
+        expect(String(direct.headers['www-authenticate'])).toMatch(/^Bearer error="invalid_token"/);
+        const result = await doctor();
+        expect(result.code).toBe(1);
+        const c = checks(result);
+        expect(c['signin.exchange'].status).toBe('ok');
+        const federated = c['signin.federated'];
+        expect(federated.status).toBe('fail');
+        expect(federated.message).toContain('(mod_auth_openidc) refused the broker token: 401');
+        expect(federated.message).toContain('JWT token could not be validated');
+        expect(federated.advice).toContain(`${env.brokerUrl}/realms/${env.realm}/protocol/openid-connect/certs`);
+        expect(federated.advice).toMatch(/signature/);
+        expect(federated.advice).toMatch(/at least 300 s/);
+        expect(federated.advice).not.toMatch(/mapping/);
+        expect(['projects', 'scope', 'api'].map((s) => c[`signin.${s}`].status)).toEqual(['skip', 'skip', 'skip']);
+        expectNothingSecret(result);
+      } finally {
+        rmSync(stray, { force: true });
+      }
+      expect(checks(await doctor())['signin.federated'].status).toBe('ok');
+    });
+
+    it('a protocol missing from [auth] methods fails signin.federated with the keystone.conf advice', async () => {
+      const admin = await chain.adminToken(env);
+      const protocolUrl = `${env.identityUrl}/v3/OS-FEDERATION/identity_providers/${env.idpId}/protocols/oidcx`;
+      const headers = { 'x-auth-token': admin, 'content-type': 'application/json' };
+      const created = await chain.call(env, 'PUT', protocolUrl, { headers, body: JSON.stringify({ protocol: { mapping_id: 'broker-mapping' } }) });
+      expect(created.status, created.text).toBe(201);
+      try {
+        const result = await doctor({ OS_PROTOCOL: 'oidcx' });
+        expect(result.code).toBe(1);
+        const federated = checks(result)['signin.federated'];
+        expect(federated.status).toBe('fail');
+        expect(federated.message).toContain('does not accept protocol "oidcx" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.');
+        expect(federated.message).toContain('It accepts: password, token, openid, application_credential.');
+        expect(federated.advice).toContain('Add oidcx to [auth] methods in keystone.conf');
+        expect(federated.advice).toContain('set protocol (OS_PROTOCOL)');
+      } finally {
+        const removed = await chain.call(env, 'DELETE', protocolUrl, { headers });
+        expect(removed.status, removed.text).toBe(204);
+      }
+    });
 
     it('a user the mapping puts in no project fails signin.projects with the role advice', async () => {
       const orphan = env.orphanClientId;

@@ -9,6 +9,8 @@
 // and the signing key <role>-signing.pem, created once so a restart keeps the published key set.
 // While STATE_DIR/hold-exchange exists the broker holds successful exchanges (and says so by creating
 // hold-exchange.waiting): a test can then change the world between two steps of a client's chain.
+// While STATE_DIR/broker-stray-key exists the broker signs its access tokens with another key under the
+// published kid, as after a key rotation the resource server has not seen: mod_auth_openidc refuses them.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -39,11 +41,19 @@ const jwks = { keys: [{ ...jwk, kid, use: 'sig', alg: 'RS256' }] };
 
 const b64url = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+const strayKeyFile = join(stateDir, 'broker-stray-key');
+let strayKey;
+function signingKey() {
+  if (role !== 'broker' || !existsSync(strayKeyFile)) return privateKey;
+  strayKey ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  return strayKey;
+}
+
 function issueJwt(claims) {
   const now = Math.floor(Date.now() / 1000);
   const body = { iss: issuer, iat: now, exp: now + TOKEN_LIFETIME_S, jti: randomUUID(), typ: 'Bearer', ...claims };
   const input = `${b64url({ alg: 'RS256', typ: 'JWT', kid })}.${b64url(body)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
+  return `${input}.${sign('sha256', Buffer.from(input), signingKey()).toString('base64url')}`;
 }
 
 /** Returns the claims of a JWT signed by one of `keys` and not expired, or undefined. */
