@@ -42,10 +42,18 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
       lines.push(...renderCheck(check, options, paint));
     }
   }
-  lines.push('');
-  const failing = [...groups.values()].filter((c) => ['fail', 'warn'].includes(groupStatus(c))).length;
-  lines.push(failing === 0 ? '• No issues found.' : `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`);
+  lines.push('', closingLine(report.checks));
   return redact(lines.join('\n')) + '\n';
+}
+
+/** "No issues found." only when something was checked: a run of nothing but skips says so. */
+export function closingLine(checks: CheckOutcome[]): string {
+  const failing = [...groupBy(checks).values()].filter((c) => ['fail', 'warn'].includes(groupStatus(c))).length;
+  if (failing > 0) return `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`;
+  if (checks.every((c) => c.status === 'skip')) {
+    return '• Nothing was checked: every check was skipped for want of settings (--verbose says which).';
+  }
+  return '• No issues found.';
 }
 
 export function renderCheck(check: CheckOutcome, options: TextOptions, paint = painter(options.color)): string[] {

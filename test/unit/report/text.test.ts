@@ -48,6 +48,12 @@ describe('text report', () => {
     expect(text).not.toContain('\x1b[');
   });
 
+  it('does not call a run of nothing but skips "no issues"', () => {
+    const text = renderText(report([outcome('signin.exchange', 'skip', 'not configured')]), { verbose: false, color: false });
+    expect(text).not.toContain('No issues found');
+    expect(text).toContain('Nothing was checked');
+  });
+
   it('never prints a registered secret, in text or JSON', () => {
     registerSecret('s3cr3t-value-123');
     const r = report([outcome('signin.exchange', 'fail', 'server echoed s3cr3t-value-123 back')]);
