@@ -180,7 +180,7 @@ export function identityAdvice(
         `Keystone hides the reason (its log names it). Likely causes, most common first: ` +
         `(1) the broker token's issuer ${iss} is not among the remote ids of identity provider "${idp}" — the match is exact, a trailing slash counts; ` +
         `(2) identity provider "${idp}" is disabled; ` +
-        `(3) the mapping of protocol ${s.protocol} or the roles it grants put the user where Keystone refuses it. ` +
+        `(3) less often, the mapping of protocol ${s.protocol} or the groups and roles it grants. ` +
         `Confirm with: openstack identity provider show ${idp} (remote_ids must list ${iss}, enabled must be True). ` +
         `Fix: openstack identity provider set --remote-id ${issuer ?? '<iss>'} ${idp} (repeat --remote-id for every id to keep), or openstack identity provider set --enable ${idp}; ` +
         `else check the mapping (openstack mapping show <mapping>).`,
