@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { issuerUrlProblems } from './discovery/issuer.js';
 import type { Finding } from './findings.js';
 import { redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
@@ -68,6 +69,8 @@ export const WILDCARD_KEY_FILE = 'wildcard_key_file';
 export const NAMESPACE = 'namespace';
 const ANNOTATION_STEP = 'annotation:';
 const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
+const ACME_SERVER = 'cluster_issuer_acme_server';
+const PRIVATE_CA = 'cluster_issuer_acme_private_ca';
 /** Rows the walkthrough asks through its own steps (certificate type, issuer, annotations). */
 const OWN_STEPS = new Set([
   'cloud_helm_ingress_wildcard_domain', 'cloud_helm_ingress_secret_name', 'cluster_issuer_type',
@@ -147,12 +150,19 @@ function commercialcaAuthStep(): Step {
   };
 }
 
+/** A custom CA only concerns an internal ACME server: without one (a public ACME CA) it is not asked. */
+function hasAcmeServer(answers: WizardAnswers): boolean {
+  const server = answers[ACME_SERVER];
+  return typeof server === 'string' && server.trim() !== '';
+}
+
 function issuerDetailSteps(answers: WizardAnswers): Step[] {
   const choices = choicesOf(answers);
   const steps: Step[] = [];
   const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
   const usesPassword = answers[COMMERCIALCA_AUTH] === 'password';
   for (const row of rows) {
+    if (row.name === PRIVATE_CA && !hasAcmeServer(answers)) continue;
     const credential = row.legacy || row.name === ACCESS_TOKEN;
     if (credential && !steps.some((s) => s.id === COMMERCIALCA_AUTH)) steps.push(commercialcaAuthStep());
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
@@ -317,6 +327,15 @@ export function isOptional(step: Step, answers: WizardAnswers): boolean {
   return !step.required && step.kind !== 'select' && stepError(step, '', answers) === undefined;
 }
 
+/** The inline error for the public issuer URL the discovery checks fetch (https, no query or fragment). */
+export function issuerUrlError(raw: string): string | undefined {
+  const value = raw.trim();
+  if (value === '') return 'Give the public issuer URL, e.g. https://oidc.example.com/cluster1.';
+  const problems = issuerUrlProblems(value);
+  if (problems.length === 0) return undefined;
+  return URL.canParse(value) ? `${value} is not usable as the issuer URL: ${problems.join(' ')}` : problems[0];
+}
+
 function hostPortError(value: string): string | undefined {
   const m = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d+)$/i.exec(value);
   if (!m) {
@@ -383,6 +402,8 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
     out.cloud_helm_ingress_secret_name = null;
   }
   if (type === 'wildcard-auto') out.cloud_helm_ingress_secret_name = null;
+  // Not asked without a server, so a value left from before would be stale: remove it.
+  if (out.cluster_issuer_type === 'acme' && !hasAcmeServer(answers)) out[PRIVATE_CA] = null;
   if (Object.keys(annotations).length > 0) out.platform_ingress_annotations = annotations;
   else if (answers[ADD_ANNOTATIONS] === 'false') out.platform_ingress_annotations = null;
   return out;

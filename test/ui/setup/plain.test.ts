@@ -52,7 +52,6 @@ describe('setup --plain', () => {
     await p.send('cluster_issuer_acme_email', 'ops\r');
     await p.send('is not an email address', '@example.com\r');
     await p.send('cluster_issuer_acme_server', '\r');
-    await p.send('cluster_issuer_acme_private_ca', KEY.enter);
     await p.send('cluster_issuer_acme_solver', KEY.down.repeat(5) + KEY.enter);
     await p.send('cluster_issuer_acme_dnsd_api_key', 'plain-api-key-1234\r');
     await p.send('cluster_issuer_acme_dnsd_secret_key', 'plain-secret-5678\r');
@@ -64,6 +63,8 @@ describe('setup --plain', () => {
     expect(out).not.toContain('plain-api-key-1234');
     expect(out).not.toContain('plain-secret-5678');
     expect(out).toContain('Written:');
+    // No ACME server (a public ACME CA): the private CA question is not asked.
+    expect(out).not.toContain('cluster_issuer_acme_private_ca');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_dnsd_api_key: plain-api-key-1234');
   });
 

@@ -32,7 +32,6 @@ async function answerDnsd(d: InkDriver) {
   await choose(d, 'acme');
   await d.answer('ops@example.com');
   await d.answer('');
-  await choose(d, 'No');
   await choose(d, 'dnsd');
   await d.answer('dnsd-api-key-1234');
   await d.answer('dnsd-secret-key-5678');
@@ -117,7 +116,6 @@ describe('review and write, through the real plan', () => {
     await choose(ui, 'acme');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'No');
     await choose(ui, 'clouddnsb');
     await choose(ui, 'clusteroidc');
     await ui.answer('eu-west-1');
@@ -134,6 +132,8 @@ describe('review and write, through the real plan', () => {
     await ui.press(KEY.enter);
     await ui.waitFor('Dry run: nothing was written.');
     expect(ui.frame().replace(/\s+/g, ' ')).toContain('cloudgate doctor --only discovery,kube --issuer-url <ISSUER_URL> # check the keyless prerequisites');
+    // A dry run wrote no inventory for the checks to read: no offer to run them.
+    expect(ui.frame()).not.toContain('Run the discovery checks now?');
   });
 
   it('--apply without kubectl: the files are written, the final screen says why nothing was applied', async () => {

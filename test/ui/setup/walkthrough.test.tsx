@@ -68,14 +68,14 @@ describe('the walkthrough, one branch at a time', () => {
     expect(question(ui)).toBe('cluster_issuer_acme_email');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'No');
+    // A public ACME CA (no server): the private CA question makes no sense and is not asked.
+    expect(question(ui)).toBe('cluster_issuer_acme_solver');
     expect(ui.frame()).toContain('works when the ACME server can reach the API endpoints');
     await choose(ui, 'http01');
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared).toEqual([{
-      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com',
-      cluster_issuer_acme_private_ca: false, cluster_issuer_acme_solver: 'http01',
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'http01',
     }]);
   });
 
@@ -119,7 +119,6 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'acme');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'No');
     await choose(ui, solver);
     for (const v of values) await ui.answer(v);
     await choose(ui, 'No');
@@ -138,7 +137,6 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'acme');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'No');
     await choose(ui, 'clouddnsb');
     await choose(ui, auth);
     await ui.answer('eu-west-1');
@@ -349,7 +347,6 @@ describe('keys', () => {
     await ui.press(KEY.enter);
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'No');
     await choose(ui, 'dnsc');
     await ui.press('tok-very-secret');
     expect(ui.frame()).toContain('***************');
@@ -364,7 +361,6 @@ describe('keys', () => {
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     expect(ui.frame()).toContain('> old@example.com');
-    await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     expect(ui.frame()).toContain('> dnsd');

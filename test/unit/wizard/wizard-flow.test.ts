@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
-  isOptional, stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
+  isOptional, issuerUrlError, stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
 } from '../../../src/core/wizard-flow.js';
 import { createTestCA } from '../../helpers/test-ca.js';
 
@@ -15,11 +15,36 @@ function answerAll(values: (string | boolean)[], state: WizardState = initialSta
 }
 
 describe('the questions for each branch', () => {
-  it('individual + ACME + HTTP-01 asks the email, server, private CA, solver, then annotations', () => {
+  it('individual + ACME + HTTP-01 asks the email, server, solver, then annotations', () => {
     expect(ids({ certificate_type: 'individual', cluster_issuer_type: 'acme' })).toEqual([
+      'certificate_type', 'cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server',
+      'cluster_issuer_acme_solver', 'add_subject_annotations',
+    ]);
+  });
+
+  it('asks whether the ACME server uses a private CA only when a server is given', () => {
+    const acme = { certificate_type: 'individual', cluster_issuer_type: 'acme' };
+    const server = 'https://acme.internal.example.com/directory';
+    expect(ids({ ...acme, cluster_issuer_acme_server: server })).toEqual([
       'certificate_type', 'cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server',
       'cluster_issuer_acme_private_ca', 'cluster_issuer_acme_solver', 'add_subject_annotations',
     ]);
+    expect(ids({ ...acme, cluster_issuer_acme_server: '   ' })).not.toContain('cluster_issuer_acme_private_ca');
+    // Answering the server question decides the next one.
+    const afterServer = (value: string) => currentStep(answerAll(['individual', 'acme', 'ops@example.com', value]))!.id;
+    expect(afterServer(server)).toBe('cluster_issuer_acme_private_ca');
+    expect(afterServer('')).toBe('cluster_issuer_acme_solver');
+  });
+
+  it('a public ACME CA (no server) drops a private CA setting left in the inventory', () => {
+    const fromInventory = answersFromInventory({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: true });
+    expect(toPlanAnswers({ ...fromInventory, add_subject_annotations: 'false' })).toMatchObject({ cluster_issuer_acme_private_ca: null });
+    // Clearing the server at its question drops it too; with a server the answer is kept.
+    const withServer = { ...fromInventory, cluster_issuer_acme_server: 'https://acme.internal.example.com/directory' };
+    expect(toPlanAnswers({ ...withServer, cluster_issuer_acme_server: '' })).toMatchObject({ cluster_issuer_acme_server: null, cluster_issuer_acme_private_ca: null });
+    expect(toPlanAnswers(withServer)).toMatchObject({ cluster_issuer_acme_private_ca: true });
+    // Another issuer: planSetup drops every ACME value already, nothing to add.
+    expect(toPlanAnswers({ ...fromInventory, cluster_issuer_type: 'self-signed' })).not.toHaveProperty('cluster_issuer_acme_private_ca');
   });
 
   it('offers none only with a supplied wildcard, and then only none', () => {
@@ -106,12 +131,11 @@ describe('the questions for each branch', () => {
 
 describe('navigation', () => {
   it('walks to the review and back, keeping every answer', () => {
-    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'false', 'http01', 'false']);
+    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'http01', 'false']);
     expect(isReview(s)).toBe(true);
     s = reduce(s, { type: 'back' });
     s = reduce(s, { type: 'back' });
     expect(currentStep(s)!.id).toBe('cluster_issuer_acme_solver');
-    s = reduce(s, { type: 'back' });
     s = reduce(s, { type: 'back' });
     s = reduce(s, { type: 'back' });
     expect(currentStep(s)!.id).toBe('cluster_issuer_acme_email');
@@ -119,8 +143,8 @@ describe('navigation', () => {
   });
 
   it('changing an earlier choice changes the questions after it but keeps the other answers', () => {
-    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'false', 'dnsc', 'tok-123456']);
-    for (let i = 0; i < 6; i++) s = reduce(s, { type: 'back' });
+    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'dnsc', 'tok-123456']);
+    for (let i = 0; i < 5; i++) s = reduce(s, { type: 'back' });
     expect(currentStep(s)!.id).toBe('cluster_issuer_type');
     s = reduce(s, { type: 'answer', value: 'self-signed' });
     expect(currentStep(s)!.id).toBe('add_subject_annotations');
@@ -138,6 +162,23 @@ describe('navigation', () => {
     const solver = stepsFor({ cluster_issuer_type: 'acme' }).find((s) => s.id === 'cluster_issuer_acme_solver')!;
     expect(defaultChoiceIndex(solver, {})).toBe(0);
     expect(defaultChoiceIndex(solver, { cluster_issuer_acme_solver: 'dnsd' })).toBe(5);
+  });
+});
+
+describe('issuerUrlError (the public issuer URL the discovery checks fetch)', () => {
+  it('accepts an https URL, with a path or a port', () => {
+    expect(issuerUrlError(' https://oidc.example.com/cluster1 ')).toBeUndefined();
+    expect(issuerUrlError('https://127.0.0.1:8443/cluster1')).toBeUndefined();
+  });
+
+  it.each([
+    ['', /Give the public issuer URL/],
+    ['oidc.example.com', /not a URL/],
+    ['http://oidc.example.com', /only accepts https/],
+    ['https://oidc.example.com/c?x=1', /query or fragment/],
+    ['https://oidc.example.com/c#top', /query or fragment/],
+  ])('refuses %j', (raw, message) => {
+    expect(issuerUrlError(raw)).toMatch(message);
   });
 });
 
@@ -174,13 +215,14 @@ describe('answers for planSetup', () => {
   it('keeps only the chosen branch, turns booleans and annotations into their types', () => {
     const answers: WizardAnswers = {
       certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: ' cloud.example.com ',
-      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: 'true',
-      cluster_issuer_acme_solver: 'http01', cluster_issuer_ca_certificate: 'file:/stale.pem',
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: 'true', cluster_issuer_acme_solver: 'http01', cluster_issuer_ca_certificate: 'file:/stale.pem',
       add_subject_annotations: 'true', 'annotation:subject-countries': 'CH', 'annotation:subject-localities': '',
     };
     expect(toPlanAnswers(answers)).toEqual({
       cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
-      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
+      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
       platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' }, cloud_helm_ingress_secret_name: null,
     });
   });
