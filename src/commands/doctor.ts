@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { loadConfigFile, type DoctorInput } from '../core/doctor/input.js';
-import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
+import { exitCodeFor, runChecks, type RunOptions } from '../core/doctor/runner.js';
 import type { Check } from '../core/doctor/types.js';
 import { UsageError } from '../core/errors.js';
 import { redact } from '../core/secrets.js';
@@ -11,20 +11,49 @@ import { GROUPS, PROVIDERS } from './doctor-groups.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
-  const { flags, env, cwd } = ctx;
+  const { flags } = ctx;
   const only = list(flags, 'only');
   const unknown = only.filter((g) => !GROUPS.includes(g));
   if (unknown.length) {
     throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
   }
+  const verbose = bool(flags, 'verbose');
+  const json = bool(flags, 'json');
+  const input = doctorInput(ctx);
+  const checks = await checksOf(input, only);
+
+  if (bool(flags, 'list-checks')) {
+    if (json) ctx.stdout.write(JSON.stringify(checks.map(({ id, group, title }) => ({ id, group, title })), null, 2) + '\n');
+    else for (const c of checks) ctx.stdout.write(`${c.id.padEnd(32)} ${c.title}\n`);
+    return 0;
+  }
+
+  if (input.network.insecure) {
+    ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
+  }
+
+  const runOptions = runOptionsOf(input);
+  if (ctx.interactive && !json) {
+    const { runLiveDoctor } = await import('../ui/doctor/live.js');
+    const report = await runLiveDoctor(checks, runOptions, { verbose });
+    return exitCodeFor(report, bool(flags, 'strict'));
+  }
+  const report = await runChecks(checks, runOptions);
+  ctx.stdout.write(json ? renderJson(report) : renderText(report, { verbose, color: useColor(ctx.stdout) }));
+  return exitCodeFor(report, bool(flags, 'strict'));
+}
+
+/**
+ * The doctor's input from its flags, environment and --config. `cloudgate setup` builds one too, to
+ * run the discovery checks against the inventory it has just written.
+ */
+export function doctorInput({ flags, env, cwd, stderr }: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
   const timeoutSeconds = str(flags, 'timeout') === undefined ? 10 : Number(str(flags, 'timeout'));
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     throw new UsageError(`--timeout must be a positive number of seconds, not "${str(flags, 'timeout')}".`);
   }
-  const verbose = bool(flags, 'verbose');
-  const json = bool(flags, 'json');
   const configPath = str(flags, 'config');
-  const input: DoctorInput = {
+  return {
     flags,
     env,
     cwd,
@@ -37,39 +66,27 @@ export async function run(ctx: CommandContext): Promise<number> {
       caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
       insecure: bool(flags, 'insecure'),
       allowHttp: bool(flags, 'allow-http'),
-      verbose,
-      log: (line) => ctx.stderr.write(redact(line) + '\n'),
+      verbose: bool(flags, 'verbose'),
+      log: (line) => stderr.write(redact(line) + '\n'),
     },
   };
+}
 
+/** The checks of the given groups (every group when `only` is empty), each area loaded lazily. */
+export async function checksOf(input: DoctorInput, only: string[]): Promise<Check[]> {
   const selected = PROVIDERS.filter((p) => only.length === 0 || p.groups.some((g) => only.includes(g)));
   const checks: Check[] = [];
   for (const provider of selected) {
     const { provideChecks } = await provider.load();
     checks.push(...(await provideChecks(input)).filter((c) => only.length === 0 || only.includes(c.group)));
   }
+  return checks;
+}
 
-  if (bool(flags, 'list-checks')) {
-    if (json) ctx.stdout.write(JSON.stringify(checks.map(({ id, group, title }) => ({ id, group, title })), null, 2) + '\n');
-    else for (const c of checks) ctx.stdout.write(`${c.id.padEnd(32)} ${c.title}\n`);
-    return 0;
-  }
-
-  if (input.network.insecure) {
-    ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
-  }
-
-  const runOptions = {
+export function runOptionsOf(input: DoctorInput): RunOptions {
+  return {
     timeoutMs: input.network.timeoutMs,
     deadlineMs: Math.max(60_000, input.network.timeoutMs * 6),
-    log: verbose ? input.network.log : undefined,
+    log: input.network.verbose ? input.network.log : undefined,
   };
-  if (ctx.interactive && !json) {
-    const { runLiveDoctor } = await import('../ui/doctor/live.js');
-    const report = await runLiveDoctor(checks, runOptions, { verbose });
-    return exitCodeFor(report, bool(flags, 'strict'));
-  }
-  const report = await runChecks(checks, runOptions);
-  ctx.stdout.write(json ? renderJson(report) : renderText(report, { verbose, color: useColor(ctx.stdout) }));
-  return exitCodeFor(report, bool(flags, 'strict'));
 }

@@ -43,29 +43,38 @@ export function DoctorLive({ checks, options, verbose, onDone }: Props) {
   return (
     <Box flexDirection="column">
       <Static items={finished}>
-        {(o) => (
-          <Box key={o.id} flexDirection="column">
-            <Text>
-              <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {o.title}: {redact(o.message)}{' '}
-              <Text dimColor>({o.durationMs} ms)</Text>
-            </Text>
-            {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
-              <Text>  → {redact(o.advice)}</Text>
-            ) : null}
-          </Box>
-        )}
+        {(o) => <CheckLine key={o.id} outcome={o} verbose={verbose} />}
       </Static>
-      {running.map((c) => (
-        <Text key={c.id}>
-          <Text color="cyan">{FRAMES[frame]}</Text> {c.title}…
-        </Text>
-      ))}
+      {running.map((c) => <RunningLine key={c.id} check={c} frame={frame} />)}
       {report ? <Summary report={report} /> : null}
     </Box>
   );
 }
 
-function Summary({ report }: { report: DoctorReport }) {
+/** One settled check, and its advice when it failed or warned (always with verbose). */
+export function CheckLine({ outcome: o, verbose }: { outcome: CheckOutcome; verbose: boolean }) {
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {o.title}: {redact(o.message)}{' '}
+        <Text dimColor>({o.durationMs} ms)</Text>
+      </Text>
+      {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
+        <Text>  → {redact(o.advice)}</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function RunningLine({ check, frame }: { check: Check; frame: number }) {
+  return (
+    <Text>
+      <Text color="cyan">{FRAMES[frame % FRAMES.length]}</Text> {check.title}…
+    </Text>
+  );
+}
+
+export function Summary({ report }: { report: DoctorReport }) {
   const groups = [...groupBy(report.checks)];
   const failing = groups.filter(([, c]) => ['fail', 'warn'].includes(groupStatus(c))).length;
   return (

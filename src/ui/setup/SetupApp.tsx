@@ -7,6 +7,7 @@ import {
 } from '../../core/wizard-flow.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { tint } from '../components/theme.js';
+import { DiscoveryOffer } from './DiscoveryOffer.js';
 import { FinalScreen } from './FinalScreen.js';
 import { Prerequisites } from './Prerequisites.js';
 import { ReviewScreen } from './ReviewScreen.js';
@@ -14,6 +15,7 @@ import { StepScreen } from './StepScreen.js';
 import type { Outcome, Review, SetupServices } from './types.js';
 
 export const CANCELLED = 'Cancelled. Nothing was written.';
+export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
 
 export type SetupResult =
   | { kind: 'done'; outcome: Outcome }
@@ -34,7 +36,7 @@ type Phase =
   | { name: 'preparing' }
   | { name: 'review'; review: Review }
   | { name: 'writing' }
-  | { name: 'done'; outcome: Outcome };
+  | { name: 'done' | 'discovery'; outcome: Outcome };
 
 /** The walkthrough: questions from wizard-flow, then the review, then the final screen. */
 export function SetupApp({ initial, options = {}, services, answersOnly = false, onExit }: Props) {
@@ -54,10 +56,11 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
-      if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
+      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(CANCELLED_AFTER_WRITE) });
+      else if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
     }
-    if (!key.escape || phase.name === 'writing' || phase.name === 'done' || phase.name === 'preparing') return;
+    if (!key.escape || ['writing', 'done', 'preparing', 'discovery'].includes(phase.name)) return;
     if (state.index === 0) {
       exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
@@ -89,7 +92,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
   const confirm = () => {
     setPhase({ name: 'writing' });
     services.write().then(
-      (outcome) => setPhase({ name: 'done', outcome }),
+      (outcome) => setPhase({ name: outcome.offerDiscovery && services.discoveryChecks ? 'discovery' : 'done', outcome }),
       (error: unknown) => exit({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
   };
@@ -98,6 +101,10 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
     if (phase.name === 'done') exit({ kind: 'done', outcome: phase.outcome });
   }, [phase.name]);
 
+  if (phase.name === 'discovery') {
+    const { outcome } = phase;
+    return <DiscoveryOffer outcome={outcome} services={services} onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })} />;
+  }
   let body;
   if (phase.name === 'done') body = <FinalScreen outcome={phase.outcome} />;
   else if (phase.name === 'writing') body = <Text>Writing…</Text>;

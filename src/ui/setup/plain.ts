@@ -4,15 +4,19 @@
  */
 import { confirm, input, password, select } from '@inquirer/prompts';
 import type { CommandContext } from '../../commands/types.js';
-import { CancelledError, EXIT } from '../../core/errors.js';
+import { runChecks } from '../../core/doctor/runner.js';
+import type { DoctorReport } from '../../core/doctor/types.js';
+import { CancelledError } from '../../core/errors.js';
 import { hasErrors, type Finding } from '../../core/findings.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, reduce, stepError,
+  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/wizard-flow.js';
-import { CANCELLED } from './SetupApp.js';
-import { setupServices } from './services.js';
+import { renderText, useColor } from '../../report/text.js';
+import { OFFER } from './DiscoveryOffer.js';
+import { CANCELLED, CANCELLED_AFTER_WRITE } from './SetupApp.js';
+import { exitCodeOf, setupServices } from './services.js';
 import type { Review, SetupServices } from './types.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
@@ -48,6 +52,7 @@ export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Recor
 /** Runs the plain walkthrough; the exit code is 1 only when --apply could not apply the manifest. */
 export async function plainSession({ initial, options, services, io }: Session): Promise<number> {
   let state = initialState(initial, options);
+  let written = false;
   try {
     for (;;) {
       state = await askAll(state, io);
@@ -79,13 +84,45 @@ export async function plainSession({ initial, options, services, io }: Session):
         if (outcome.applied.advice) out.write(redact(`  -> ${outcome.applied.advice}\n`));
       }
       if (outcome.next.length > 0) out.write(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`);
-      return outcome.applied && !outcome.applied.ok ? EXIT.findings : EXIT.ok;
+      written = true;
+      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, io) : undefined;
+      return exitCodeOf({ ...outcome, discovery });
     }
   } catch (error) {
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-      throw new CancelledError(CANCELLED);
+      throw new CancelledError(written ? CANCELLED_AFTER_WRITE : CANCELLED);
     }
     throw error;
+  }
+}
+
+/** After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text report. */
+async function offerDiscovery(services: SetupServices, io: PlainIO): Promise<DoctorReport | undefined> {
+  io.output.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (SPEC steps 1-4).\n');
+  if (!(await confirm({ message: OFFER, default: true }, context(io)))) return undefined;
+  for (;;) {
+    const url = (await input(
+      { message: 'Public issuer URL (https://, as in --service-account-issuer)', validate: (v) => issuerUrlError(v) ?? true },
+      context(io),
+    )).trim();
+    const cancel = new AbortController();
+    // Outside a prompt Ctrl+C is a signal: stop the checks and say what stays written.
+    const onInterrupt = () => cancel.abort();
+    process.once('SIGINT', onInterrupt);
+    try {
+      const { checks, options } = await services.discoveryChecks!(url, cancel.signal);
+      io.output.write(`Checking ${url} and the cluster...\n`);
+      const cancelled = new Promise<never>((_, reject) =>
+        cancel.signal.addEventListener('abort', () => reject(new CancelledError(CANCELLED_AFTER_WRITE)), { once: true }));
+      const report = await Promise.race([runChecks(checks, options), cancelled]);
+      io.output.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream) }));
+      return report;
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      io.output.write(redact(`x The checks could not start: ${error instanceof Error ? error.message : String(error)}\n`));
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Check } from '../../core/doctor/types.js';
 import { readInventoryFile } from '../../core/inventory.js';
 import { DEFAULT_INVENTORY } from '../../core/paths.js';
 import { registerSecret } from '../../core/secrets.js';
@@ -6,6 +7,7 @@ import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../core/setu
 import { VARIABLES, choicesOf } from '../../core/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
 import { bool, list, str, type CommandContext } from '../../commands/types.js';
+import { EXIT } from '../../core/errors.js';
 import type { Outcome, Review, SetupServices } from './types.js';
 
 const mode = (m: number) => m.toString(8).padStart(4, '0');
@@ -55,7 +57,15 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
         next,
         dryRun,
         applied: bool(ctx.flags, 'apply') ? await applyTlsSecret(plan, ctx) : undefined,
+        offerDiscovery: keyless.solver === 'clouddnsb' && keyless.auth === 'clusteroidc' && keyless.issuer === 'acme',
       };
+    },
+    async discoveryChecks(issuerUrl, signal) {
+      const { checksOf, doctorInput, runOptionsOf } = await import('../../commands/doctor.js');
+      // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
+      const input = doctorInput({ ...ctx, flags: { inventory: inventoryPath, 'issuer-url': issuerUrl } });
+      const checks = await checksOf(input, ['discovery', 'kube']);
+      return { checks: checks.map((c) => cancellable(c, signal)), options: runOptionsOf(input) };
     },
   };
   // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
@@ -69,6 +79,11 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
   return { services, initial: answersFromInventory(current.values) };
 }
 
+/** The check also stops (its requests and kubectl calls abort) when the walkthrough is cancelled. */
+function cancellable(check: Check, signal: AbortSignal): Check {
+  return { ...check, run: (c) => check.run({ ...c, signal: AbortSignal.any([c.signal, signal]) }) };
+}
+
 /** `--apply`: kubectl apply of the TLS Secret manifest just written (a supplied wildcard only). */
 async function applyTlsSecret(plan: SetupPlan, ctx: CommandContext): Promise<Outcome['applied']> {
   if (!plan.supplied) {
@@ -77,4 +92,13 @@ async function applyTlsSecret(plan: SetupPlan, ctx: CommandContext): Promise<Out
   const { applyManifest } = await import('../../core/apply-manifest.js');
   const result = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
   return { ok: result.status === 'applied', message: result.message, advice: result.advice };
+}
+
+/**
+ * 1 when the files are written but the cluster is not ready: --apply could not apply, or the
+ * discovery checks run after the write found failures (as the doctor would exit).
+ */
+export function exitCodeOf(outcome: Outcome): number {
+  if (outcome.applied && !outcome.applied.ok) return EXIT.findings;
+  return outcome.discovery && outcome.discovery.summary.fail > 0 ? EXIT.findings : EXIT.ok;
 }

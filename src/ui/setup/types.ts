@@ -1,3 +1,5 @@
+import type { RunOptions } from '../../core/doctor/runner.js';
+import type { Check, DoctorReport } from '../../core/doctor/types.js';
 import type { Finding } from '../../core/findings.js';
 
 export interface ReviewFile {
@@ -25,6 +27,16 @@ export interface Outcome {
   dryRun: boolean;
   /** `--apply`: what kubectl did with the TLS Secret manifest. */
   applied?: { ok: boolean; message: string; advice?: string };
+  /** Keyless clouddnsb (clusteroidc) was written: the walkthrough offers to run the discovery checks. */
+  offerDiscovery?: boolean;
+  /** The discovery checks the operator chose to run after the write. */
+  discovery?: DoctorReport;
+}
+
+/** The doctor's discovery and kube checks, ready for runChecks. */
+export interface DiscoveryRun {
+  checks: Check[];
+  options: RunOptions;
 }
 
 export interface Prerequisite {
@@ -45,4 +57,9 @@ export interface SetupServices {
   prerequisites?(values: Record<string, unknown>): Prerequisite[];
   /** The doctor run that checks those steps. */
   discoveryCommand?: string;
+  /**
+   * The doctor's discovery and kube checks against the inventory just written, for this public issuer
+   * URL. Aborting `signal` stops the checks still running (the operator cancelled).
+   */
+  discoveryChecks?(issuerUrl: string, signal: AbortSignal): Promise<DiscoveryRun>;
 }

@@ -6,7 +6,7 @@ import type { CommandContext } from '../../commands/types.js';
 import { EXIT } from '../../core/errors.js';
 import { answersFromInventory, initialState, type FlowOptions, type WizardAnswers } from '../../core/wizard-flow.js';
 import { paintFirstFrame } from './first-frame.js';
-import { setupServices } from './services.js';
+import { exitCodeOf, setupServices } from './services.js';
 import type { SetupResult } from './SetupApp.js';
 import type { SetupServices } from './types.js';
 
@@ -33,8 +33,7 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial } = await setupServices(ctx);
   const result = await walkthrough(ctx, initial, options, services, false);
-  // --apply that did not apply: the files are written, the cluster is not up to date.
-  return result.kind === 'done' && result.outcome.applied && !result.outcome.applied.ok ? EXIT.findings : EXIT.ok;
+  return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 
 /**

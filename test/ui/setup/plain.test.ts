@@ -1,20 +1,23 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../src/commands/types.js';
 import { CancelledError } from '../../../src/core/errors.js';
+import { forgetKubeAvailability } from '../../../src/core/kube.js';
+import { OFFER } from '../../../src/ui/setup/DiscoveryOffer.js';
 import { plainSession } from '../../../src/ui/setup/plain.js';
 import { setupServices } from '../../../src/ui/setup/services.js';
 import { KEY, stripAnsi } from '../../helpers/ink.js';
+import { startOidcIssuer } from '../../servers/oidc-issuer.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
-async function plain(inventory: string) {
+async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
   const ctx: CommandContext = {
-    flags: { inventory }, positionals: [], interactive: true, env: process.env, cwd: join(inventory, '..'),
+    flags: { inventory }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
   const { services, initial } = await setupServices(ctx);
@@ -82,5 +85,48 @@ describe('setup --plain', () => {
     await expect(p.done).rejects.toBeInstanceOf(CancelledError);
     await expect(p.done).rejects.toThrow('Cancelled. Nothing was written.');
     expect(existsSync(inventory)).toBe(false);
+  });
+
+  it('keyless clouddnsb: after the write it offers the discovery checks and prints the doctor report', async () => {
+    const issuer = await startOidcIssuer();
+    const kubeconfig = process.env.KUBECONFIG;
+    // No cluster here: the kube checks must say so, never reach a real one.
+    process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
+    forgetKubeAvailability();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+      const inventory = join(dir, 'certificates.yml');
+      writeFileSync(inventory, [
+        'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: clouddnsb',
+        'cluster_issuer_acme_clouddnsb_auth: clusteroidc', 'cluster_issuer_acme_clouddnsb_region: eu-west-1',
+        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01', '',
+      ].join('\n'));
+      const p = await plain(inventory, { ...process.env, OS_CACERT: issuer.caFile });
+      for (const title of ['Certificate type', 'Certificate issuer', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server', 'cluster_issuer_acme_solver']) {
+        await p.send(title, '\r');
+      }
+      const b = 'cluster_issuer_acme_clouddnsb_';
+      for (const field of ['auth', 'region', 'hosted_zone_id', 'role_arn']) await p.send(`${b}${field}`, '\r');
+      await p.send(`${b}service_account_name`, 'dns-sa\r');
+      await p.send('Add certificate subject annotations?', KEY.enter);
+      await p.send('Write these files?', KEY.enter);
+      await p.send(OFFER, KEY.enter);
+      await p.send('Public issuer URL', `${issuer.url}\r`);
+      const code = await p.done;
+      const out = p.output();
+      expect(out).toContain('Written:');
+      expect(out).toContain('[!] OIDC discovery (clusteroidc)');
+      expect(out).toMatch(/! TLS chain and thumbprint of the issuer: .*private CA/);
+      expect(out).toContain('[-] Cluster (kubectl)');
+      expect(out).toContain('! Found issues in 1 group.');
+      // Warnings only: the setup succeeded.
+      expect(code).toBe(0);
+      expect(issuer.requests.some((q) => q.path.endsWith('/.well-known/openid-configuration'))).toBe(true);
+    } finally {
+      if (kubeconfig === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = kubeconfig;
+      forgetKubeAvailability();
+      await issuer.stop();
+    }
   });
 });
