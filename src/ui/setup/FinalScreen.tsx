@@ -3,12 +3,16 @@ import { redact } from '../../core/secrets.js';
 import { tint } from '../components/theme.js';
 import type { Outcome } from './types.js';
 
+export const UNCHANGED = 'Nothing to write: the files already hold these settings.';
+
 /** What was written and what to run next. */
 export function FinalScreen({ outcome }: { outcome: Outcome }) {
   return (
     <Box flexDirection="column">
       {outcome.dryRun ? (
         <Text bold>Dry run: nothing was written.</Text>
+      ) : outcome.written.length === 0 ? (
+        <Text bold>{UNCHANGED}</Text>
       ) : (
         <Box flexDirection="column">
           <Text bold color={tint('green')}>

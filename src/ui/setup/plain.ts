@@ -15,6 +15,7 @@ import {
 } from '../../core/wizard-flow.js';
 import { renderText, useColor } from '../../report/text.js';
 import { OFFER } from './DiscoveryOffer.js';
+import { UNCHANGED } from './FinalScreen.js';
 import { CANCELLED, CANCELLED_AFTER_WRITE } from './SetupApp.js';
 import { exitCodeOf, setupServices } from './services.js';
 import type { Review, SetupServices } from './types.js';
@@ -78,6 +79,7 @@ export async function plainSession({ initial, options, services, io }: Session):
       const outcome = await services.write();
       const out = io.output;
       if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
+      else if (outcome.written.length === 0) out.write(`${UNCHANGED}\n`);
       else out.write(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`);
       if (outcome.applied) {
         out.write(redact(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}\n`));

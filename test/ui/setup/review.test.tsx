@@ -93,6 +93,22 @@ describe('review and write, through the real plan', () => {
     expect(ui.frame()).toContain('-cluster_issuer_acme_email: ops@example.com');
   });
 
+  it('answers that change nothing write nothing, and the final screen says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
+    const inventory = join(dir, 'certificates.yml');
+    writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
+    const { ui, results } = await start(inventory);
+    await choose(ui, 'Individual');
+    await choose(ui, 'self-signed');
+    await choose(ui, 'No');
+    await ui.waitFor('Review:');
+    await ui.press(KEY.enter);
+    await ui.waitFor('Nothing to write: the files already hold these settings.');
+    expect(ui.frame()).not.toContain('Written:');
+    expect(results[0].kind).toBe('done');
+    expect(readFileSync(inventory, 'utf8')).toBe('cluster_issuer_type: self-signed\n');
+  });
+
   it('--dry-run reviews and finishes without writing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
