@@ -2,15 +2,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../src/commands/types.js';
 import { CancelledError } from '../../../src/core/errors.js';
 import { forgetKubeAvailability } from '../../../src/core/kube.js';
 import { OFFER } from '../../../src/ui/setup/DiscoveryOffer.js';
 import { plainSession } from '../../../src/ui/setup/plain.js';
+import { CANCELLED_AFTER_WRITE } from '../../../src/ui/setup/SetupApp.js';
 import { setupServices } from '../../../src/ui/setup/services.js';
 import { KEY, stripAnsi } from '../../helpers/ink.js';
-import { startOidcIssuer } from '../../servers/oidc-issuer.js';
+import { startOidcIssuer, type OidcIssuer } from '../../servers/oidc-issuer.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -87,13 +88,24 @@ describe('setup --plain', () => {
     expect(existsSync(inventory)).toBe(false);
   });
 
-  it('keyless clouddnsb: after the write it offers the discovery checks and prints the doctor report', async () => {
-    const issuer = await startOidcIssuer();
+  describe('keyless clouddnsb: the discovery checks are offered after the write', () => {
+    let issuer: OidcIssuer;
     const kubeconfig = process.env.KUBECONFIG;
-    // No cluster here: the kube checks must say so, never reach a real one.
-    process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
-    forgetKubeAvailability();
-    try {
+    beforeEach(async () => {
+      issuer = await startOidcIssuer();
+      // No cluster here: the kube checks must say so, never reach a real one.
+      process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
+      forgetKubeAvailability();
+    });
+    afterEach(async () => {
+      if (kubeconfig === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = kubeconfig;
+      forgetKubeAvailability();
+      await issuer.stop();
+    });
+
+    /** Keeps the inventory's keyless answers, names the service account, writes, and waits for the offer. */
+    async function writeKeyless() {
       const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
       const inventory = join(dir, 'certificates.yml');
       writeFileSync(inventory, [
@@ -110,6 +122,11 @@ describe('setup --plain', () => {
       await p.send(`${b}service_account_name`, 'dns-sa\r');
       await p.send('Add certificate subject annotations?', KEY.enter);
       await p.send('Write these files?', KEY.enter);
+      return { p, inventory };
+    }
+
+    it('yes: asks the issuer URL and prints the doctor report', async () => {
+      const { p } = await writeKeyless();
       await p.send(OFFER, KEY.enter);
       await p.send('Public issuer URL', `${issuer.url}\r`);
       const code = await p.done;
@@ -122,11 +139,14 @@ describe('setup --plain', () => {
       // Warnings only: the setup succeeded.
       expect(code).toBe(0);
       expect(issuer.requests.some((q) => q.path.endsWith('/.well-known/openid-configuration'))).toBe(true);
-    } finally {
-      if (kubeconfig === undefined) delete process.env.KUBECONFIG;
-      else process.env.KUBECONFIG = kubeconfig;
-      forgetKubeAvailability();
-      await issuer.stop();
-    }
+    });
+
+    it('Ctrl+C at the offer: exit as cancelled, saying the inventory is already written', async () => {
+      const { p, inventory } = await writeKeyless();
+      await p.send(OFFER, KEY.ctrlC);
+      await expect(p.done).rejects.toThrow(CANCELLED_AFTER_WRITE);
+      expect(readFileSync(inventory, 'utf8')).toContain('service_account_name: dns-sa');
+      expect(issuer.requests).toEqual([]);
+    });
   });
 });
