@@ -1,39 +1,15 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadConfigFile } from '../core/doctor/input.js';
 import { buildOidcArtefacts, fileText, renderOidcText } from '../core/discovery/artefacts.js';
 import { resolveOidcInputs } from '../core/discovery/oidc-plan.js';
 import { UsageError } from '../core/errors.js';
-import { DEFAULT_INVENTORY } from '../core/paths.js';
-import { redact } from '../core/secrets.js';
+import { doctorInput } from './doctor.js';
 import { bool, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
-  const { flags, env, cwd } = ctx;
-  const timeoutSeconds = str(flags, 'timeout') === undefined ? 10 : Number(str(flags, 'timeout'));
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new UsageError(`--timeout must be a positive number of seconds, not "${str(flags, 'timeout')}".`);
-  }
+  const { flags, cwd } = ctx;
   const notes: string[] = [];
-  const inputs = await resolveOidcInputs(
-    {
-      flags,
-      env,
-      cwd,
-      config: loadConfigFile(str(flags, 'config'), cwd),
-      inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
-      inventoryExplicit: str(flags, 'inventory') !== undefined,
-      network: {
-        timeoutMs: timeoutSeconds * 1000,
-        caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
-        insecure: bool(flags, 'insecure'),
-        allowHttp: false,
-        verbose: bool(flags, 'verbose'),
-        log: (line) => ctx.stderr.write(redact(line) + '\n'),
-      },
-    },
-    notes,
-  );
+  const inputs = await resolveOidcInputs(doctorInput(ctx), notes);
   const artefacts = buildOidcArtefacts(inputs);
   artefacts.notes.unshift(...notes);
 

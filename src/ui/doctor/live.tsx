@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
 import type { Check, CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
 import { redact } from '../../core/secrets.js';
-import { groupBy, groupStatus, groupTitle } from '../../report/text.js';
+import { closingLine, groupBy, groupStatus, groupTitle } from '../../report/text.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
@@ -76,7 +76,6 @@ export function RunningLine({ check, frame }: { check: Check; frame: number }) {
 
 export function Summary({ report }: { report: DoctorReport }) {
   const groups = [...groupBy(report.checks)];
-  const failing = groups.filter(([, c]) => ['fail', 'warn'].includes(groupStatus(c))).length;
   return (
     <Box flexDirection="column" marginTop={1}>
       {groups.map(([group, checks]) => {
@@ -87,7 +86,7 @@ export function Summary({ report }: { report: DoctorReport }) {
           </Text>
         );
       })}
-      <Text>{failing === 0 ? '• No issues found.' : `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`}</Text>
+      <Text>{closingLine(report.checks)}</Text>
     </Box>
   );
 }
