@@ -7,6 +7,8 @@ export interface RunOptions {
   deadlineMs?: number;
   /** How many checks may run at once. */
   concurrency?: number;
+  /** Stops the whole run (e.g. the user cancelled): running checks see their signal aborted. */
+  signal?: AbortSignal;
   onStart?(check: Check): void;
   onFinish?(outcome: CheckOutcome): void;
   log?(line: string): void;
@@ -21,7 +23,8 @@ const DEFAULT_DEADLINE_MS = 60_000;
  */
 export async function runChecks(checks: Check[], options: RunOptions = {}): Promise<DoctorReport> {
   const started = performance.now();
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const timeout = AbortSignal.timeout(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const byId = new Map(checks.map((c) => [c.id, c]));
   const outcomes = new Map<string, CheckOutcome>();
@@ -116,7 +119,9 @@ async function runOne(
     const onAbort = () =>
       resolve({
         status: 'fail',
-        message: deadline.aborted
+        message: options.signal?.aborted
+          ? 'Cancelled.'
+          : deadline.aborted
           ? 'Did not finish before the overall deadline.'
           : `Did not finish within ${formatSeconds(timeoutMs)}.`,
         advice: 'Check that the server is reachable, or raise --timeout.',

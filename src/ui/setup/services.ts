@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import type { Check } from '../../core/doctor/types.js';
 import { readInventoryFile } from '../../core/inventory.js';
 import { DEFAULT_INVENTORY } from '../../core/paths.js';
 import { registerSecret } from '../../core/secrets.js';
@@ -65,7 +64,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
       // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
       const input = doctorInput({ ...ctx, flags: { inventory: inventoryPath, 'issuer-url': issuerUrl } });
       const checks = await checksOf(input, ['discovery', 'kube']);
-      return { checks: checks.map((c) => cancellable(c, signal)), options: runOptionsOf(input) };
+      return { checks, options: { ...runOptionsOf(input), signal } };
     },
   };
   // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
@@ -77,11 +76,6 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     () => undefined,
   );
   return { services, initial: answersFromInventory(current.values) };
-}
-
-/** The check also stops (its requests and kubectl calls abort) when the walkthrough is cancelled. */
-function cancellable(check: Check, signal: AbortSignal): Check {
-  return { ...check, run: (c) => check.run({ ...c, signal: AbortSignal.any([c.signal, signal]) }) };
 }
 
 /** `--apply`: kubectl apply of the TLS Secret manifest just written (a supplied wildcard only). */

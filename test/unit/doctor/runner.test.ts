@@ -43,6 +43,22 @@ describe('runChecks', () => {
     expect(report.checks[0].message).toContain('overall deadline');
   });
 
+  it('aborts running checks when the caller cancels the run', async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const run = runChecks(
+      [check('a.wait', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => {
+        sawAbort = true;
+        resolve({ status: 'ok', message: 'stopped' });
+      })), { timeoutMs: 10_000 })],
+      { signal: controller.signal, deadlineMs: 10_000 },
+    );
+    setTimeout(() => controller.abort(), 20);
+    const report = await run;
+    expect(sawAbort).toBe(true);
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'Cancelled.' });
+  });
+
   it('skips a check whose prerequisite failed, naming it', async () => {
     const report = await runChecks([
       check('s.first', async () => ({ status: 'fail', message: 'no' })),
