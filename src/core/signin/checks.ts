@@ -66,7 +66,7 @@ function blocked(ctx: CheckContext, id: string): CheckResult {
 
 export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
   const configured = isConfigured(settings);
-  const notConfigured = skip('The sign-in chain is not configured (no broker_url, identity_url or credentials); see the README section "cloudgate doctor --only signin".');
+  const notConfigured = skip('The sign-in chain is not configured (no broker_url, identity_url or credentials); see the README section "Doctor group `signin`".');
   const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal });
   const lacking = (keys: (keyof SigninSettings)[]) => {
     const names = missing(settings, keys);
