@@ -78,13 +78,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         }
         const fetched = await fetchAnonymous(url, ctx, http);
         if ('failure' in fetched) return fetched.failure;
-        const got = fetched.res;
-        let doc: unknown;
-        try {
-          doc = got.json();
-        } catch (error) {
-          return httpFailure(error);
-        }
+        const { res: got, doc } = fetched;
         if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
           return { status: 'fail', message: `${url} answered JSON that is not an object.`, advice: 'Serve the document the API server serves at /.well-known/openid-configuration.' };
         }
@@ -156,13 +150,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         const url = reachable ? published : expectedJwksUri(issuer);
         const fetched = await fetchAnonymous(url, ctx, http);
         if ('failure' in fetched) return fetched.failure;
-        const got = fetched.res;
-        let doc: unknown;
-        try {
-          doc = got.json();
-        } catch (error) {
-          return httpFailure(error);
-        }
+        const { res: got, doc } = fetched;
         const contentType = (got.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         const assessment = assessKeySet(doc);
         const details = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: `fetched ${url} because jwks_uri (${published}) is internal` }) };
@@ -260,19 +248,19 @@ function safeUrl(text: string): boolean {
 }
 
 /** GET with no credentials at all, as the DNS provider's identity service does. */
+/** GET without credentials, then the JSON body; any failure already phrased as a check result. */
 async function fetchAnonymous(
   url: string,
   ctx: CheckContext,
   http: () => ReturnType<typeof httpClientFor>,
-): Promise<{ res: HttpResponse } | { failure: CheckResult }> {
-  let res: HttpResponse;
+): Promise<{ res: HttpResponse; doc: unknown } | { failure: CheckResult }> {
   try {
-    res = await http().request({ url, signal: ctx.signal });
+    const res = await http().request({ url, signal: ctx.signal });
+    const failure = statusFailure(url, res.status);
+    return failure ? { failure } : { res, doc: res.json() };
   } catch (error) {
     return { failure: httpFailure(error) };
   }
-  const failure = statusFailure(url, res.status);
-  return failure ? { failure } : { res };
 }
 
 function statusFailure(url: string, status: number): CheckResult | undefined {
