@@ -32,10 +32,10 @@ const COMMANDS: Record<string, CommandSpec> = {
   setup: {
     summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
     usage: `cloudgate setup [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--plain]
-                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply]`,
+                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply] [--ca-file PEM]`,
     options: {
       inventory: s, answers: s, yes: b, 'dry-run': b, plain: b,
-      'secret-manifest': s, namespace: many, 'fix-order': b, apply: b,
+      'secret-manifest': s, namespace: many, 'fix-order': b, apply: b, 'ca-file': s,
     },
     load: () => import('./commands/setup.js'),
   },

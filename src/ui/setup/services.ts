@@ -62,7 +62,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     async discoveryChecks(issuerUrl, signal) {
       const { checksOf, doctorInput, runOptionsOf } = await import('../../commands/doctor.js');
       // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
-      const input = doctorInput({ ...ctx, flags: { inventory: inventoryPath, 'issuer-url': issuerUrl } });
+      const input = doctorInput({ ...ctx, flags: { inventory: inventoryPath, 'issuer-url': issuerUrl, 'ca-file': ctx.flags['ca-file'] } });
       const checks = await checksOf(input, ['discovery', 'kube']);
       return { checks, options: { ...runOptionsOf(input), signal } };
     },

@@ -114,6 +114,17 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
     expect(exitCodeOf(r.outcome)).toBe(0);
   });
 
+  it('trusts the issuer through setup --ca-file as the doctor does (OS_CACERT unset)', async () => {
+    const i = await issuer();
+    const { ui, results } = await start(undefined, { 'ca-file': i.caFile });
+    await writeKeyless(ui);
+    await choose(ui, 'Yes');
+    await ui.answer(i.url);
+    await ui.waitFor(/No issues found|Found issues in/, 30_000);
+    expect(flat(ui.frame())).toMatch(/✓ OIDC discovery document \(anonymous\)/);
+    expect(results).toHaveLength(1);
+  });
+
   it('a failing check ends the walkthrough with exit code 1 (files written, the issuer not ready)', async () => {
     const i = await issuer({ issuer: (url) => `${url}/` });
     const { ui, results } = await start(i.caFile);
