@@ -135,7 +135,7 @@ describe('cloudgate doctor --only acme', () => {
     expect(byId['acme.rfc2136'].status).toBe('skip');
   });
 
-  it.skipIf(!pebbleAvailable())('passes the directory of a real ACME server (pebble)', async () => {
+  it.skipIf(!pebbleAvailable() && !process.env.CI)('passes the directory of a real ACME server (pebble; skipped when not installed outside CI)', async () => {
     const pebble = await startPebble(ca);
     try {
       const r = await doctor(acmeInventory(pebble.url));
