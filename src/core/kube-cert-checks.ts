@@ -80,7 +80,11 @@ async function getJson(args: string[], kube: KubectlOptions): Promise<{ ok: true
   if (result.exitCode !== 0) {
     return { ok: false, notFound: /NotFound|doesn't have a resource type|not found/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
   }
-  return { ok: true, value: JSON.parse(result.stdout) as unknown };
+  try {
+    return { ok: true, value: JSON.parse(result.stdout) as unknown };
+  } catch {
+    return { ok: false, notFound: false, error: `kubectl ${args.join(' ')} -o json printed something that is not JSON: ${firstLine(result.stdout) || '(nothing)'}` };
+  }
 }
 
 const readyOf = (object: unknown): Condition | undefined =>

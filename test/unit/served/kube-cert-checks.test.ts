@@ -32,13 +32,13 @@ const tlsSecret = (name: string, cert: string, key: string, type = 'kubernetes.i
   data: { 'tls.crt': Buffer.from(cert).toString('base64'), 'tls.key': Buffer.from(key).toString('base64') },
 });
 
-async function doctor(state: KubeState, inventory: string, env?: NodeJS.ProcessEnv) {
+async function doctor(state: KubeState, inventory: string, env?: NodeJS.ProcessEnv | ((api: KubeApi) => NodeJS.ProcessEnv)) {
   api = await startKubeApi(state);
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-kubecert-'));
   const inventoryPath = join(dir, 'certificates.yml');
   writeFileSync(inventoryPath, inventory);
   const input: DoctorInput = {
-    flags: {}, env: env ?? { ...process.env, ...api.env }, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
+    flags: {}, env: typeof env === 'function' ? env(api) : env ?? { ...process.env, ...api.env }, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
     network: { timeoutMs: 10_000, insecure: false, allowHttp: false, verbose: false, log: () => undefined },
   };
   const report = await runChecks(await provideChecks(input), { timeoutMs: 20_000 });
@@ -85,6 +85,19 @@ describe('kube.issuer and kube.certificates', () => {
     const r2 = await doctor(base(), 'cluster_issuer_type: ca\n');
     expect(r2['kube.issuer']).toMatchObject({ status: 'fail' });
     expect(r2['kube.issuer']!.message).toMatch(/does not exist/);
+  });
+
+  it('fails with a plain message, not a crash, when kubectl prints something that is not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-kubectl-'));
+    const wrapper = join(dir, 'kubectl');
+    // A real kubectl for everything but the issuer, whose answer is replaced as a broken proxy would.
+    writeFileSync(wrapper, '#!/bin/sh\ncase "$*" in *clusterissuer*) echo "<html>502 Bad Gateway</html>"; exit 0;; esac\nexec kubectl "$@"\n', { mode: 0o755 });
+    const state = base().add(issuer({ acme: {} }, ready('True', 'ACMEAccountRegistered')));
+    const r = await doctor(state, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n', (running) => ({
+      ...process.env, ...running.env, CLOUDGATE_KUBECTL: wrapper,
+    }));
+    expect(r['kube.issuer']).toMatchObject({ status: 'fail' });
+    expect(r['kube.issuer']!.message).toContain('not JSON: <html>502 Bad Gateway</html>');
   });
 
   it('skips every check with the reason when there is no cluster to ask', async () => {
