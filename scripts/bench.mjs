@@ -154,13 +154,22 @@ async function benchSignin(runs = 15) {
     if (check.code !== 0) console.log(`signin: WARNING: doctor exited ${check.code}: ${JSON.stringify(report.summary)}`);
     const curl = await median(['sh', script], runs);
     const doctor = await median([process.execPath, BIN, 'doctor', '--only', 'signin', '--json'], runs);
-    // For scale: the start-up of Node itself is a floor no HTTP work can go below.
+    // For scale: the start-up of Node itself, and the same five requests made by a bare Node script
+    // (no cloudgate code), are floors that no Node program goes below on this machine.
     const node = await median([process.execPath, '-e', '0'], runs);
+    const floorScript = new URL('./bench-signin-floor.mjs', import.meta.url).pathname;
+    const floorCheck = await new Promise((resolve) => spawn(process.execPath, [floorScript], { stdio: 'ignore' }).on('close', resolve));
+    if (floorCheck !== 0) console.log(`signin: WARNING: the bare Node floor script failed (exit ${floorCheck}); its figure is not comparable.`);
+    const bare = await median([process.execPath, floorScript], runs);
     printTable(`signin (median of ${runs} runs each; 5 HTTPS requests; ${server.connections()} connections accepted in all):`, [
       { name: 'curl script (one curl per request)', ms: curl },
       { name: 'cloudgate doctor --only signin', ms: doctor, ratio: doctor / curl, target: 1.0 },
       { name: 'node -e 0 (start-up floor)', ms: node, ratio: node / curl },
+      { name: 'bare Node script, same 5 requests (floor)', ms: bare, ratio: bare / curl },
     ]);
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      console.log(`  note: NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS} is parsed by every Node start-up (curl does not pay it).`);
+    }
   } finally {
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
     await server.close();
