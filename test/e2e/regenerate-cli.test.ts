@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 
 const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
@@ -148,44 +148,23 @@ describe('cloudgate regenerate', () => {
 });
 
 describe('cloudgate regenerate in a real terminal (tmux)', () => {
-  const socket = `cloudgate-regen-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  const screen = () => tmux('capture-pane', '-p', '-t', 'regen');
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  async function waitFor(text: string | RegExp, timeoutMs = 20_000): Promise<string> {
-    const start = Date.now();
-    for (;;) {
-      const s = screen();
-      if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
-      if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; screen:\n${s}`);
-      await sleep(50);
-    }
-  }
-  afterEach(() => {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
-  });
+  let term: Terminal | undefined;
+  afterEach(() => term?.kill());
 
   it('re-asks the issuer, shows the secrets, and deletes them once confirmed', async () => {
     api = await startKubeApi(cluster({ selfSigned: {} }));
     const { dir, inventory } = workspace();
-    const env = Object.entries(api.env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
-    const command = `cd ${quote(dir)} && env -u CI NO_COLOR=1 ${env} ${quote(process.execPath)} ${quote(BIN)} regenerate --inventory ${quote(inventory)}; echo EXIT=$?; sleep 600`;
-    tmux('new-session', '-d', '-s', 'regen', '-x', '100', '-y', '40', command);
-    await waitFor('Certificate issuer');
+    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    await term.waitFor('Certificate issuer');
     await sleep(100);
-    tmux('send-keys', '-t', 'regen', 'Down', 'Down', 'Down');
-    await waitFor('> self-signed');
-    tmux('send-keys', '-t', 'regen', 'Enter');
-    const prompt = await waitFor(/Write the inventory and delete 4 secret\(s\)\? \[y\/N\]/);
+    term.send('Down', 'Down', 'Down');
+    await term.waitFor('> self-signed');
+    term.send('Enter');
+    const prompt = await term.waitFor(/Write the inventory and delete 4 secret\(s\)\? \[y\/N\]/);
     expect(prompt).toContain('openstack/nova-api-certs');
     expect(api.state.deleted).toEqual([]);
-    tmux('send-keys', '-t', 'regen', 'y', 'Enter');
-    await waitFor('EXIT=0');
+    term.send('y', 'Enter');
+    await term.waitFor('EXIT=0');
     expect(deleted(api.state)).toEqual([...STALE].sort());
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
   });

@@ -1,61 +1,32 @@
-/**
- * The built binary in a real terminal: tmux gives it a pseudo-terminal of 80x24, keys are sent with
- * send-keys and the screen is read with capture-pane. CI is unset inside (the binary decides
- * interactivity by TTY and CI), whatever the environment of the test run.
- */
-import { execFileSync } from 'node:child_process';
+/** The setup walkthrough of the built binary in a real terminal (tmux, 80x24 unless a test says otherwise). */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/test-ca.js';
+import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
 
-const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
-// A fresh tmux server per launch: reusing a socket right after kill-server races its shutdown.
-let launches = 0;
-let socket = '';
-const SESSION = 'setup';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-p', '-t', SESSION);
-
+let term: Terminal | undefined;
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'cloudgate-e2e-tty-'));
 });
 afterEach(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // already gone
-  }
+  term?.kill();
   rmSync(dir, { recursive: true, force: true });
 });
 
 function launch(args: string[], size = { x: 80, y: 24 }, color = false) {
-  const env = color ? 'env -u CI -u NO_COLOR' : 'env -u CI NO_COLOR=1';
-  const command = `cd ${quote(dir)} && ${env} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
-  socket = `cloudgate-e2e-${process.pid}-${++launches}`;
-  tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
+  term = launchCloudgate(args, { cwd: dir, size, color });
 }
-
-async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const s = screen();
-    if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
-    if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; screen:\n${s}`);
-    await sleep(50);
-  }
-}
+const screen = () => term!.screen();
+const waitFor = (text: string | RegExp, timeoutMs?: number) => term!.waitFor(text, timeoutMs);
 
 /** Sends keys once `text` is on screen and the screen then changes (the key was handled). */
 async function at(text: string | RegExp, ...keys: string[]) {
   const before = await waitFor(text);
   await sleep(80);
-  tmux('send-keys', '-t', SESSION, ...keys);
+  term!.send(...keys);
   const start = Date.now();
   while (screen() === before && Date.now() - start < 5000) await sleep(30);
 }
@@ -63,9 +34,9 @@ async function at(text: string | RegExp, ...keys: string[]) {
 async function type(text: string | RegExp, literal: string) {
   await waitFor(text);
   await sleep(80);
-  tmux('send-keys', '-t', SESSION, '-l', literal);
+  term!.send('-l', literal);
   await waitFor(literal);
-  tmux('send-keys', '-t', SESSION, 'Enter');
+  term!.send('Enter');
 }
 
 describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
@@ -135,8 +106,8 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
       launch(['setup', '--inventory', inventory], { x: 80, y: 24 }, color);
       await at('Certificate type', 'Down');
       await waitFor('> Wildcard, issued automatically');
-      const escaped = tmux('capture-pane', '-p', '-e', '-t', SESSION);
-      tmux('kill-server');
+      const escaped = term!.screen(true);
+      term!.kill();
       return escaped;
     };
     expect(await coloured(true)).toMatch(COLOUR);
