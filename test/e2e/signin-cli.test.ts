@@ -1,24 +1,12 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { useIdentityServers } from '../helpers/identity-servers.js';
 import { startIdentityServer, type IdentityServer } from '../servers/identity.js';
 
-let ca: TestCA;
-let spec: IdentityServer;
-let keystone: IdentityServer;
-
-beforeAll(async () => {
-  ca = createTestCA();
-  spec = await startIdentityServer({ ca });
-  keystone = await startIdentityServer({ ca, mode: 'keystone' });
-});
-afterAll(async () => {
-  await spec?.close();
-  await keystone?.close();
-});
+const servers = useIdentityServers();
 
 function secretsOf(s: IdentityServer): string[] {
   return [...s.issued, s.clientSecret, s.subjectToken, s.idpClientSecret];
@@ -37,7 +25,7 @@ async function doctor(s: IdentityServer, args: string[], env: Record<string, str
 
 describe('cloudgate doctor --only signin', () => {
   it('--json prints only the JSON document, all steps ok, and no secret anywhere', async () => {
-    const result = await doctor(spec, ['--json', '--verbose']);
+    const result = await doctor(servers.spec, ['--json', '--verbose']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.schema).toBe('cloudgate.doctor/v1');
@@ -51,14 +39,14 @@ describe('cloudgate doctor --only signin', () => {
     ]);
     expect(report.checks[1].details.claims.username).toBe('alice');
     // --verbose puts the request/response lines on stderr, redacted.
-    expect(result.stderr).toContain(`→ POST ${spec.origin}/realms/cloud/protocol/openid-connect/token`);
+    expect(result.stderr).toContain(`→ POST ${servers.spec.origin}/realms/cloud/protocol/openid-connect/token`);
     expect(result.stderr).toMatch(/← 201 \(\d+ ms\)/);
     expect(result.stderr).toContain('authorization: Bearer [redacted]');
-    expectNoSecrets(result, spec);
+    expectNoSecrets(result, servers.spec);
   });
 
   it('against real-Keystone paths: warns which path worked, exit 0 (1 with --strict)', async () => {
-    const result = await doctor(keystone, ['--json']);
+    const result = await doctor(servers.keystone, ['--json']);
     expect(result.code).toBe(0);
     const checks = JSON.parse(result.stdout).checks as { id: string; status: string; advice?: string }[];
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
@@ -66,12 +54,12 @@ describe('cloudgate doctor --only signin', () => {
     expect(byId['signin.projects']!.advice).toContain('/auth/projects worked');
     expect(byId['signin.scope']!.advice).toContain('/auth/tokens worked');
     expect(byId['signin.api']!.status).toBe('ok');
-    expect((await doctor(keystone, ['--json', '--strict'])).code).toBe(1);
-    expectNoSecrets(result, keystone);
+    expect((await doctor(servers.keystone, ['--json', '--strict'])).code).toBe(1);
+    expectNoSecrets(result, servers.keystone);
   });
 
   it('the text report names the failing step, why and the fix; exit 1', async () => {
-    const s = await startIdentityServer({ ca, fail: { exchange: 'exchange-not-permitted' } });
+    const s = await startIdentityServer({ ca: servers.ca, fail: { exchange: 'exchange-not-permitted' } });
     try {
       const result = await doctor(s, []);
       expect(result.code).toBe(1);
@@ -88,29 +76,29 @@ describe('cloudgate doctor --only signin', () => {
   it('reads secrets from a config file and *_file keys, never from flags', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-signin-'));
     const secretFile = join(dir, 'client-secret');
-    writeFileSync(secretFile, `${spec.clientSecret}\n`);
+    writeFileSync(secretFile, `${servers.spec.clientSecret}\n`);
     chmodSync(secretFile, 0o600);
     const config = join(dir, 'cloudgate.yaml');
     writeFileSync(
       config,
       [
         'signin:',
-        `  broker_url: ${spec.brokerUrl}`,
-        `  realm: ${spec.realm}`,
-        `  client_id: ${spec.clientId}`,
+        `  broker_url: ${servers.spec.brokerUrl}`,
+        `  realm: ${servers.spec.realm}`,
+        `  client_id: ${servers.spec.clientId}`,
         `  client_secret_file: ${secretFile}`,
-        `  subject_token: ${spec.subjectToken}`,
-        `  identity_url: ${spec.identityUrl}/v3/`,
-        `  idp_id: ${spec.idpId}`,
+        `  subject_token: ${servers.spec.subjectToken}`,
+        `  identity_url: ${servers.spec.identityUrl}/v3/`,
+        `  idp_id: ${servers.spec.idpId}`,
         '  project: ops',
         '',
       ].join('\n'),
     );
-    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', config, '--ca-file', ca.file], { env: { OS_CACERT: '' } });
+    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', config, '--ca-file', servers.ca.file], { env: { OS_CACERT: '' } });
     expect(result.code).toBe(0);
     const checks = JSON.parse(result.stdout).checks as { id: string; status: string; message: string }[];
     expect(checks.find((c) => c.id === 'signin.projects')!.message).toContain('chose ops');
-    expectNoSecrets(result, spec);
+    expectNoSecrets(result, servers.spec);
     // A secret given as a flag is refused by the parser (no such flag exists).
     const flag = await runCli(['doctor', '--only', 'signin', '--client-secret', 'x']);
     expect(flag.code).toBe(2);
@@ -118,24 +106,24 @@ describe('cloudgate doctor --only signin', () => {
 
   it('an unknown CA fails with advice naming --ca-file; --insecure passes but is reported loudly', async () => {
     const env = { OS_CACERT: '' };
-    const untrusted = await doctor(spec, ['--json'], env);
+    const untrusted = await doctor(servers.spec, ['--json'], env);
     expect(untrusted.code).toBe(1);
     const exchange = JSON.parse(untrusted.stdout).checks[1];
     expect(exchange.status).toBe('fail');
     expect(exchange.message).toContain('unknown certificate authority');
     expect(exchange.advice).toContain('--ca-file');
-    const insecure = await doctor(spec, ['--json', '--insecure'], env);
+    const insecure = await doctor(servers.spec, ['--json', '--insecure'], env);
     expect(insecure.code).toBe(0);
     expect(insecure.stderr).toContain('--insecure');
     expect(insecure.stderr).toContain('NOT verified');
   });
 
   it('refuses to send tokens over plain http to a remote host unless --allow-http', async () => {
-    const result = await doctor(spec, ['--json'], { CLOUDGATE_BROKER_URL: 'http://broker.invalid' });
+    const result = await doctor(servers.spec, ['--json'], { CLOUDGATE_BROKER_URL: 'http://broker.invalid' });
     const exchange = JSON.parse(result.stdout).checks[1];
     expect(exchange.details.kind).toBe('insecure-http');
     expect(exchange.advice).toContain('--allow-http');
-    const allowed = await doctor(spec, ['--json', '--allow-http'], { CLOUDGATE_BROKER_URL: 'http://broker.invalid' });
+    const allowed = await doctor(servers.spec, ['--json', '--allow-http'], { CLOUDGATE_BROKER_URL: 'http://broker.invalid' });
     expect(JSON.parse(allowed.stdout).checks[1].details.kind).toBe('dns');
   });
 

@@ -1,44 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { useIdentityServers } from '../helpers/identity-servers.js';
 import { startIdentityServer, type IdentityServer } from '../servers/identity.js';
 
-let ca: TestCA;
-let spec: IdentityServer;
-let keystone: IdentityServer;
-
-beforeAll(async () => {
-  ca = createTestCA();
-  spec = await startIdentityServer({ ca });
-  keystone = await startIdentityServer({ ca, mode: 'keystone' });
-});
-afterAll(async () => {
-  await spec?.close();
-  await keystone?.close();
-});
+const servers = useIdentityServers();
 
 const token = (s: IdentityServer, args: string[], env: Record<string, string> = {}) =>
   runCli(['token', ...args], { env: { ...s.env(), OS_PROJECT_NAME: '', OS_PROJECT_ID: '', ...env } });
 
 describe('cloudgate token', () => {
   it('prints only the project-scoped token (the last one issued)', async () => {
-    const result = await token(spec, ['--project', 'demo']);
+    const result = await token(servers.spec, ['--project', 'demo']);
     expect(result.code).toBe(0);
     const printed = result.stdout.trim();
-    expect(printed).toBe(spec.issued.at(-1));
+    expect(printed).toBe(servers.spec.issued.at(-1));
     expect(result.stdout.split('\n')).toHaveLength(2);
     expect(result.stderr).not.toContain(printed);
   });
 
   it('--format env prints the OpenStack client variables, against real-Keystone paths', async () => {
-    const result = await token(keystone, ['--format', 'env'], { OS_PROJECT_ID: keystone.projects[1]!.id });
+    const result = await token(servers.keystone, ['--format', 'env'], { OS_PROJECT_ID: servers.keystone.projects[1]!.id });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
-        `export OS_TOKEN=${keystone.issued.at(-1)}`,
-        `export OS_AUTH_URL=${keystone.identityUrl}/v3`,
+        `export OS_TOKEN=${servers.keystone.issued.at(-1)}`,
+        `export OS_AUTH_URL=${servers.keystone.identityUrl}/v3`,
         'export OS_AUTH_TYPE=token',
-        `export OS_PROJECT_ID=${keystone.projects[1]!.id}`,
+        `export OS_PROJECT_ID=${servers.keystone.projects[1]!.id}`,
         '',
       ].join('\n'),
     );
@@ -47,18 +35,18 @@ describe('cloudgate token', () => {
   });
 
   it('--format json carries the token, expiry, project and catalog', async () => {
-    const result = await token(spec, ['--format', 'json', '--project', 'ops']);
+    const result = await token(servers.spec, ['--format', 'json', '--project', 'ops']);
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout);
-    expect(doc.token).toBe(spec.issued.at(-1));
-    expect(doc.project).toEqual({ id: spec.projects[1]!.id, name: 'ops' });
-    expect(doc.auth_url).toBe(`${spec.identityUrl}/v3`);
+    expect(doc.token).toBe(servers.spec.issued.at(-1));
+    expect(doc.project).toEqual({ id: servers.spec.projects[1]!.id, name: 'ops' });
+    expect(doc.auth_url).toBe(`${servers.spec.identityUrl}/v3`);
     expect(doc.catalog.map((c: { type: string }) => c.type)).toEqual(['compute', 'identity']);
     expect(Date.parse(doc.expires_at)).toBeGreaterThan(Date.now());
   });
 
   it('a failing step exits 1 with the step, the reason and the fix on stderr, nothing on stdout', async () => {
-    const s = await startIdentityServer({ ca, fail: { federated: 'mapping' } });
+    const s = await startIdentityServer({ ca: servers.ca, fail: { federated: 'mapping' } });
     try {
       const result = await token(s, ['--project', 'demo', '--verbose']);
       expect(result.code).toBe(1);
@@ -73,18 +61,18 @@ describe('cloudgate token', () => {
   });
 
   it('missing settings and several projects without --project are usage errors (exit 2)', async () => {
-    const missing = await token(spec, [], { OS_AUTH_URL: '', CLOUDGATE_CLIENT_SECRET: '' });
+    const missing = await token(servers.spec, [], { OS_AUTH_URL: '', CLOUDGATE_CLIENT_SECRET: '' });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('client_secret');
     expect(missing.stderr).toContain('identity_url (or OS_AUTH_URL)');
-    const ambiguous = await token(spec, []);
+    const ambiguous = await token(servers.spec, []);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('demo (a1b2c3d4e5f60718293a4b5c6d7e8f90)');
     expect(ambiguous.stderr).toContain('--project');
     expect(ambiguous.stdout).toBe('');
-    const format = await token(spec, ['--format', 'yaml']);
+    const format = await token(servers.spec, ['--format', 'yaml']);
     expect(format.code).toBe(2);
-    const caFile = await token(spec, ['--project', 'demo', '--ca-file', '/nonexistent/ca.pem']);
+    const caFile = await token(servers.spec, ['--project', 'demo', '--ca-file', '/nonexistent/ca.pem']);
     expect(caFile.code).toBe(2);
     expect(caFile.stderr).toContain('/nonexistent/ca.pem');
   });
