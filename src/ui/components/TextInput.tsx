@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { tint } from './theme.js';
+import { InlineError } from './InlineError.js';
 
 interface Props {
   initialValue?: string;
@@ -70,11 +71,7 @@ export function TextInput({ initialValue = '', mask = false, placeholder, valida
         {isActive ? <Text inverse> </Text> : null}
         {value === '' && placeholder ? <Text dimColor>{placeholder}</Text> : null}
       </Text>
-      {message ? (
-        <Text color={tint('red')} wrap="wrap">
-          x {message}
-        </Text>
-      ) : null}
+      <InlineError message={message} />
     </Box>
   );
 }

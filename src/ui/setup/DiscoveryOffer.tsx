@@ -2,7 +2,6 @@ import { Box, Static, Text, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { runChecks } from '../../core/doctor/runner.js';
 import type { Check, CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
-import { redact } from '../../core/secrets.js';
 import { issuerUrlError } from '../../core/wizard-flow.js';
 import { CheckLine, RunningLine, Summary } from '../doctor/live.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -11,6 +10,7 @@ import { TextInput } from '../components/TextInput.js';
 import { tint } from '../components/theme.js';
 import { FinalScreen } from './FinalScreen.js';
 import type { Outcome, SetupServices } from './types.js';
+import { InlineError } from '../components/InlineError.js';
 
 export const OFFER = 'Run the discovery checks now?';
 
@@ -124,11 +124,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
             }}
           />
         </Box>
-        {failure ? (
-          <Text color={tint('red')} wrap="wrap">
-            x {redact(failure)}
-          </Text>
-        ) : null}
+        <InlineError message={failure} />
         <Box marginTop={1}>
           <KeyHints hints={['Enter run the checks', 'Esc back', 'Ctrl+C quit (the inventory is already written)']} />
         </Box>

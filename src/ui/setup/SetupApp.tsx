@@ -1,7 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
 import { CancelledError } from '../../core/errors.js';
-import { redact } from '../../core/secrets.js';
 import {
   currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
 } from '../../core/wizard-flow.js';
@@ -13,6 +12,7 @@ import { Prerequisites } from './Prerequisites.js';
 import { ReviewScreen } from './ReviewScreen.js';
 import { StepScreen } from './StepScreen.js';
 import type { Outcome, Review, SetupServices } from './types.js';
+import { InlineError } from '../components/InlineError.js';
 
 export const CANCELLED = 'Cancelled. Nothing was written.';
 export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
@@ -129,11 +129,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
         {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && state.answers.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc' && services.prerequisites ? (
           <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} command={services.discoveryCommand} />
         ) : null}
-        {failure ? (
-          <Text color={tint('red')} wrap="wrap">
-            x {redact(failure)}
-          </Text>
-        ) : null}
+        <InlineError message={failure} />
         <Box marginTop={1}>
           <KeyHints hints={['Enter next', state.index === 0 ? 'Esc cancel' : 'Esc back', 'Ctrl+C cancel (nothing written)']} />
         </Box>

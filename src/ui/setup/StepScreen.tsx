@@ -7,7 +7,7 @@ import {
 import { FileInput } from '../components/FileInput.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
-import { tint } from '../components/theme.js';
+import { InlineError } from '../components/InlineError.js';
 
 interface Props {
   step: Step;
@@ -89,11 +89,7 @@ export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
       <Box marginTop={1} flexDirection="column">
         {input}
       </Box>
-      {selectError ? (
-        <Text color={tint('red')} wrap="wrap">
-          x {selectError}
-        </Text>
-      ) : null}
+      <InlineError message={selectError} />
     </Box>
   );
 }
