@@ -44,7 +44,7 @@ export const provideChecks: CheckProvider = async (input) => {
 };
 
 function kubeOptions(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): KubectlOptions {
-  return { context: s.context, env: input.env, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line) => ctx.log(line) };
+  return { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line) => ctx.log(line) };
 }
 
 /** "v1.15.5" / "1.15.0-beta.1" / "cert-manager-v1.14.2" → [1, 15, 5]. */
