@@ -16,7 +16,6 @@ import { validate } from './validate.js';
 import {
   ANNOTATION_PREFIX,
   ANNOTATION_SUFFIXES,
-  DEFAULT_ISSUER,
   VARIABLES,
   applies,
   choicesOf,
@@ -109,15 +108,11 @@ function fileStep(id: string, title: string, help: string, fileRole: FileRole): 
 }
 
 function issuerStep(answers: WizardAnswers): Step {
-  const row = variable('cluster_issuer_type')!;
+  const step = stepForVariable(variable('cluster_issuer_type')!);
   const supplied = certificateTypeOf(answers) === 'wildcard-supplied';
   // SPEC: a supplied wildcard needs `none` (other roles depend on it); `none` means nothing else.
-  const values = (row.values ?? []).filter((v) => (supplied ? v === 'none' : v !== 'none'));
-  return {
-    id: row.name, kind: 'select', title: 'Certificate issuer', help: row.help, section: row.section,
-    required: true, variable: row, secret: false,
-    choices: values.map((v) => ({ value: v, label: v === DEFAULT_ISSUER ? `${v} (default)` : v, help: row.valueHelp?.[v] })),
-  };
+  const choices = (step.choices ?? []).filter((c) => (supplied ? c.value === 'none' : c.value !== 'none'));
+  return { ...step, title: 'Certificate issuer', required: true, choices };
 }
 
 /** The question for one row of the variables table. */
