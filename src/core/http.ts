@@ -3,11 +3,11 @@
  * TLS verified (custom CA added to the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
-import { readFileSync } from 'node:fs';
 import type { NetworkSettings } from './doctor/input.js';
 import { HttpError, classifyError, safeHost } from './http/errors.js';
 import { preview, redactBody, redactHeaders } from './http/log.js';
-import { nodeTransport, proxyConfigured, proxyTransport, type RawResponse, type Transport } from './http/transport.js';
+import { nodeTransport, proxyConfigured, proxyTransport, type RawResponse, type TlsSettings, type Transport } from './http/transport.js';
+import { bundlesToTrust, readCaBundle, type CaFileError } from './net/trust.js';
 import { redact } from './secrets.js';
 
 export { HttpError, type HttpErrorKind } from './http/errors.js';
@@ -59,37 +59,40 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-// Node itself trusts the NODE_EXTRA_CA_CERTS it started with; re-adding it would parse it twice.
-const STARTUP_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
-
-/** The given file (and NODE_EXTRA_CA_CERTS if set after start-up), trusted on top of the system roots. */
-function trustedCAs(caFile: string): string[] {
-  const read = (path: string, origin: string) => {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new HttpError('tls-other', path, `Cannot read the CA file ${path} (${origin}): ${(error as NodeJS.ErrnoException).code ?? error}.`, `Check the path given to ${origin}.`);
-    }
-    if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new HttpError('tls-other', path, `The CA file ${path} (${origin}) holds no PEM certificate.`, 'Give a file with one or more "-----BEGIN CERTIFICATE-----" blocks.');
-    }
-    return text;
+/**
+ * What the client trusts beyond Node's default store. With a CA file, that file first; NODE_EXTRA_CA_CERTS
+ * is added to it only if a server's chain needs it, since parsing a whole system bundle is slow.
+ */
+function trustOf(caFile: string | undefined): Pick<TlsSettings, 'extraCAs' | 'widerCAs'> {
+  if (!caFile) {
+    const bundles = bundlesToTrust();
+    return { extraCAs: bundles.length ? bundles : undefined };
+  }
+  let pem: string;
+  try {
+    pem = readCaBundle(caFile, '--ca-file / OS_CACERT');
+  } catch (error) {
+    const e = error as CaFileError;
+    throw new HttpError('tls-other', e.path, e.message, e.advice);
+  }
+  return {
+    extraCAs: [pem],
+    widerCAs: () => {
+      const bundles = bundlesToTrust(pem);
+      return bundles.length > 1 ? bundles : undefined;
+    },
   };
-  const extra = process.env.NODE_EXTRA_CA_CERTS === STARTUP_EXTRA_CA_CERTS ? undefined : process.env.NODE_EXTRA_CA_CERTS;
-  return [...(extra ? [read(extra, 'NODE_EXTRA_CA_CERTS')] : []), read(caFile, '--ca-file / OS_CACERT')];
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   let setupError: HttpError | undefined;
-  let ca: string[] | undefined;
+  let tls: TlsSettings = { rejectUnauthorized: !options.insecure };
   try {
-    ca = options.caFile ? trustedCAs(options.caFile) : undefined;
+    tls = { ...tls, ...trustOf(options.caFile) };
   } catch (error) {
     setupError = error as HttpError;
   }
-  const tls = { rejectUnauthorized: !options.insecure, extraCAs: ca };
   let transport: Promise<Transport> | undefined;
   const connect = () => (transport ??= proxyConfigured() ? proxyTransport(tls, options.timeoutMs) : Promise.resolve(nodeTransport(tls)));
   const log = options.log;

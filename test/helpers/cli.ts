@@ -9,13 +9,17 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built binary as a subprocess without a TTY (as CI does). */
+/**
+ * Runs the built binary as a subprocess without a TTY (as CI does): `node bin/cloudgate.js`, or with
+ * `asProgram` the file itself, as an installed `cloudgate` runs (through its shell line).
+ */
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; asProgram?: boolean } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const [file, argv] = options.asProgram ? [BIN, args] : [process.execPath, [BIN, ...args]];
+    const child = spawn(file, argv, {
       cwd: options.cwd,
       env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -27,7 +27,8 @@ export class HttpError extends Error {
   }
 }
 
-const UNKNOWN_CA_CODES = new Set([
+/** OpenSSL's verdicts for a chain that no trusted CA signed. */
+export const UNKNOWN_CA_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',

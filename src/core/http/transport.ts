@@ -5,23 +5,15 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { contextTrusting } from '../net/trust.js';
+import { UNKNOWN_CA_CODES } from './errors.js';
 
 export interface TlsSettings {
   rejectUnauthorized: boolean;
-  /** PEM bundles trusted in addition to the system roots. */
+  /** PEM bundles trusted in addition to Node's default store. */
   extraCAs?: string[];
-}
-
-/**
- * The default context (system roots and the start-up NODE_EXTRA_CA_CERTS, loaded natively) plus the
- * extra CAs. Passing `ca: [...rootCertificates, file]` instead costs ~150 ms parsing every root in JS.
- */
-function secureContextWith(extraCAs: string[]): SecureContext {
-  const context = createSecureContext();
-  const native = (context as unknown as { context: { addCACert(pem: string): void } }).context;
-  for (const pem of extraCAs) native.addCACert(pem);
-  return context;
+  /** A larger set to retry with, once, when a server's chain is not trusted by the first. */
+  widerCAs?: () => string[] | undefined;
 }
 
 export interface RawResponse {
@@ -40,26 +32,35 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 export function nodeTransport(tls: TlsSettings): Transport {
-  const agents = {
-    'https:': new HttpsAgent({
-      keepAlive: true,
-      rejectUnauthorized: tls.rejectUnauthorized,
-      ...(tls.extraCAs ? { secureContext: secureContextWith(tls.extraCAs) } : {}),
-    }),
-    'http:': new HttpAgent({ keepAlive: true }),
+  const httpsAgent = (cas: string[] | undefined) =>
+    new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized, ...(cas ? { secureContext: contextTrusting(cas) } : {}) });
+  const httpAgent = new HttpAgent({ keepAlive: true });
+  const httpsAgents = [httpsAgent(tls.extraCAs)];
+  let widened = false;
+  /** After an untrusted chain on `used`: whether a wider trust store is now in place to retry with. */
+  const widenTrust = (used: HttpsAgent): boolean => {
+    if (used !== httpsAgents[0]) return true; // a parallel request widened it already
+    if (widened || !tls.rejectUnauthorized) return false;
+    widened = true;
+    const wider = tls.widerCAs?.();
+    if (wider) httpsAgents.unshift(httpsAgent(wider));
+    return wider !== undefined;
   };
   return {
     send(url, method, headers, body, signal) {
       const attempt = (retry: boolean) =>
         new Promise<RawResponse>((resolve, reject) => {
           const https = url.protocol === 'https:';
+          const agent = https ? httpsAgents[0] : httpAgent;
           const options = { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
-          const req = (https ? httpsRequest : httpRequest)(url, { ...options, agent: https ? agents['https:'] : agents['http:'] }, (res) =>
+          const req = (https ? httpsRequest : httpRequest)(url, { ...options, agent }, (res) =>
             resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
           );
           req.on('error', (error: NodeJS.ErrnoException) => {
             // The server closed an idle kept-alive socket just as we reused it: nothing was processed, ask once more.
             if (retry && req.reusedSocket && error.code === 'ECONNRESET' && !signal.aborted) resolve(attempt(false));
+            // The handshake failed before the request was sent, so asking again is safe.
+            else if (retry && https && UNKNOWN_CA_CODES.has(error.code ?? '') && widenTrust(agent as HttpsAgent)) resolve(attempt(false));
             else reject(error);
           });
           req.end(body);
@@ -67,17 +68,19 @@ export function nodeTransport(tls: TlsSettings): Transport {
       return attempt(true);
     },
     async close() {
-      agents['https:'].destroy();
-      agents['http:'].destroy();
+      for (const agent of httpsAgents) agent.destroy();
+      httpAgent.destroy();
     },
   };
 }
 
 export async function proxyTransport(tls: TlsSettings, timeoutMs: number): Promise<Transport> {
   const { EnvHttpProxyAgent, request } = await import('undici');
+  // Through a proxy, the whole trust store from the start: undici has no hook to retry a handshake.
+  const cas = tls.widerCAs?.() ?? tls.extraCAs;
   const tlsOptions = {
     rejectUnauthorized: tls.rejectUnauthorized,
-    ...(tls.extraCAs ? { secureContext: secureContextWith(tls.extraCAs) } : {}),
+    ...(cas ? { secureContext: contextTrusting(cas) } : {}),
     timeout: timeoutMs,
   };
   const agent = new EnvHttpProxyAgent({ connect: tlsOptions, requestTls: tlsOptions, proxyTls: tlsOptions, keepAliveTimeout: 10_000 });

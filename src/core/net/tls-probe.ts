@@ -7,8 +7,9 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as netConnect, isIP } from 'node:net';
-import { connect as tlsConnect, createSecureContext, rootCertificates, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { HandshakeTap } from './served-chain.js';
+import { bundlesToTrust, contextTrusting } from './trust.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -63,7 +64,7 @@ export function readCaFile(caFile: string): string {
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const secureContext = options.caFile ? contextWithCa(options.caFile, extra) : undefined;
+  const secureContext = trustContext(options.caFile);
   const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
   const name = options.servername ?? host;
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
@@ -136,20 +137,20 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
   });
 }
 
-const contexts = new Map<string, SecureContext>();
+const contexts = new Map<string, SecureContext | undefined>();
 
 /**
- * A `ca` option replaces Node's default store, NODE_EXTRA_CA_CERTS included: add them back. Built once
- * per CA file (parsing ~150 roots costs tens of milliseconds of CPU, too much per endpoint).
+ * Node's default store plus the CA file and, when Node did not load it itself, NODE_EXTRA_CA_CERTS
+ * (net/trust.ts). A probe reports which store trusted a chain, so it always uses the whole store.
+ * Built once per CA file: every endpoint of a run shares it.
  */
-function contextWithCa(caFile: string, extra: string | undefined): SecureContext {
-  const key = `${caFile}\0${extra ?? ''}`;
-  let context = contexts.get(key);
-  if (!context) {
-    context = createSecureContext({ ca: [...rootCertificates, ...(extra ? [readCaFile(extra)] : []), readCaFile(caFile)] });
-    contexts.set(key, context);
+function trustContext(caFile: string | undefined): SecureContext | undefined {
+  const key = `${caFile ?? ''}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
+  if (!contexts.has(key)) {
+    const pems = bundlesToTrust(caFile ? readCaFile(caFile) : undefined);
+    contexts.set(key, pems.length ? contextTrusting(pems) : undefined);
   }
-  return context;
+  return contexts.get(key);
 }
 
 function covers(leaf: X509Certificate, host: string): boolean {
