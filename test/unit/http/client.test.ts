@@ -52,6 +52,18 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
   return error as HttpError;
 }
 
+/** Runs `body` with NODE_EXTRA_CA_CERTS set as if after start-up (so Node's own store lacks it). */
+async function withExtraCaCerts(file: string, body: () => Promise<void>) {
+  const saved = process.env.NODE_EXTRA_CA_CERTS;
+  process.env.NODE_EXTRA_CA_CERTS = file;
+  try {
+    await body();
+  } finally {
+    if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+    else process.env.NODE_EXTRA_CA_CERTS = saved;
+  }
+}
+
 beforeAll(() => {
   ca = createTestCA();
 });
@@ -114,14 +126,9 @@ describe('createHttpClient against real servers', () => {
   it('trusts NODE_EXTRA_CA_CERTS in addition to --ca-file', async () => {
     const other = createTestCA('other CA');
     const server = await https((_req, res) => res.end('{}'), other.issue(['127.0.0.1']));
-    const saved = process.env.NODE_EXTRA_CA_CERTS;
-    process.env.NODE_EXTRA_CA_CERTS = other.file;
-    try {
+    await withExtraCaCerts(other.file, async () => {
       expect((await client().request({ url: server.url })).status).toBe(200);
-    } finally {
-      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-      else process.env.NODE_EXTRA_CA_CERTS = saved;
-    }
+    });
     expect((await failure(client().request({ url: server.url }))).kind).toBe('tls-unknown-ca');
   });
 
@@ -130,9 +137,7 @@ describe('createHttpClient against real servers', () => {
     const byCaFile = await https((_req, res) => res.end('{}'));
     const byExtra = await https((_req, res) => res.end('{}'), other.issue(['127.0.0.1']));
     const byNeither = await https((_req, res) => res.end('{}'), createTestCA('unknown CA').issue(['127.0.0.1']));
-    const saved = process.env.NODE_EXTRA_CA_CERTS;
-    process.env.NODE_EXTRA_CA_CERTS = other.file;
-    try {
+    await withExtraCaCerts(other.file, async () => {
       const c = client();
       expect((await c.request({ url: byCaFile.url })).status).toBe(200);
       expect(byCaFile.refusedHandshakes()).toBe(0);
@@ -146,23 +151,15 @@ describe('createHttpClient against real servers', () => {
       const fresh = client();
       const answers = await Promise.all([1, 2, 3].map((i) => fresh.request({ url: `${byExtra.url}/${i}` })));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    } finally {
-      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-      else process.env.NODE_EXTRA_CA_CERTS = saved;
-    }
+    });
   });
 
   it('trusts a NODE_EXTRA_CA_CERTS that Node did not load at start-up without --ca-file too', async () => {
     const other = createTestCA('other CA');
     const server = await https((_req, res) => res.end('{}'), other.issue(['127.0.0.1']));
-    const saved = process.env.NODE_EXTRA_CA_CERTS;
-    process.env.NODE_EXTRA_CA_CERTS = other.file;
-    try {
+    await withExtraCaCerts(other.file, async () => {
       expect((await client({ caFile: undefined }).request({ url: server.url })).status).toBe(200);
-    } finally {
-      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-      else process.env.NODE_EXTRA_CA_CERTS = saved;
-    }
+    });
   });
 
   it('reports an unreadable CA file naming it', async () => {
