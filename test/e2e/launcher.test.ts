@@ -21,10 +21,10 @@ afterAll(async () => {
   await endpoint?.stop();
 });
 
-function signin(env: Record<string, string>, args: string[] = []) {
+function signin(env: Record<string, string>, args: string[] = [], asProgram = true) {
   // OS_CACERT emptied: only what each test gives is trusted.
   return runCli(['doctor', '--only', 'signin', '--json', ...args], {
-    asProgram: true,
+    asProgram,
     env: { ...servers.spec.env(), OS_PROJECT_NAME: 'demo', OS_CACERT: '', ...env },
   });
 }
@@ -71,9 +71,12 @@ describe('bin/cloudgate.js run as a program', () => {
   });
 
   it('with --ca-file, still trusts NODE_EXTRA_CA_CERTS for a server the CA file does not cover', async () => {
-    const both = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file }, ['--ca-file', pki.rootFile]);
-    expect(both.code).toBe(0);
-    expect(statuses(both.stdout)).toContain('signin.api=ok');
+    // Also through `node bin/cloudgate.js`, where Node loaded the file itself: adding the CA file must not drop it.
+    for (const asProgram of [true, false]) {
+      const both = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file }, ['--ca-file', pki.rootFile], asProgram);
+      expect(both.code).toBe(0);
+      expect(statuses(both.stdout)).toContain('signin.api=ok');
+    }
     const caFileOnly = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', pki.rootFile]);
     expect(caFileOnly.code).toBe(1);
     expect(caFileOnly.stdout).toContain('unknown certificate authority');

@@ -5,11 +5,10 @@
  * the served order is read from the handshake bytes (see served-chain.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { HandshakeTap } from './served-chain.js';
-import { bundlesToTrust, contextTrusting } from './trust.js';
+import { bundlesToTrust, contextTrusting, readCaBundle } from './trust.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -53,11 +52,11 @@ export class TlsProbeError extends Error {
   }
 }
 
-export function readCaFile(caFile: string): string {
+function readCaFile(caFile: string): string {
   try {
-    return readFileSync(caFile, 'utf8');
+    return readCaBundle(caFile, '--ca-file / OS_CACERT');
   } catch (error) {
-    throw new TlsProbeError(`Cannot read the CA file ${caFile}: ${(error as NodeJS.ErrnoException).code ?? error}.`, 'ca-file');
+    throw new TlsProbeError((error as Error).message, 'ca-file');
   }
 }
 

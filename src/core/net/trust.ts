@@ -6,8 +6,6 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { extraCaCertsToLoad } from './extra-ca-env.js';
 
-export { extraCaCertsToLoad };
-
 export class CaFileError extends Error {
   constructor(
     readonly path: string,

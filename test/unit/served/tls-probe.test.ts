@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeTls, TlsProbeError } from '../../../src/core/net/tls-probe.js';
 import { createPki, issue, startTlsEndpoint, type Pki, type RunningEndpoint } from '../../servers/tls-endpoints.js';
@@ -78,5 +81,35 @@ describe('probeTls', () => {
     await e.stop();
     const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 2000 }).catch((err: unknown) => err);
     expect((error as TlsProbeError).code).toBe('refused');
+  });
+
+  it('names a CA file it cannot read or that holds no certificate, before connecting', async () => {
+    const notPem = join(mkdtempSync(join(tmpdir(), 'cloudgate-probe-')), 'ca.txt');
+    writeFileSync(notPem, 'not a certificate\n');
+    for (const [caFile, text] of [['/nonexistent/ca.pem', 'Cannot read the CA file /nonexistent/ca.pem'], [notPem, 'holds no PEM certificate']]) {
+      const error = await probeTls({ host: '127.0.0.1', port: 1, caFile, timeoutMs: 2000 }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(TlsProbeError);
+      expect((error as TlsProbeError).code).toBe('ca-file');
+      expect((error as TlsProbeError).message).toContain(text);
+    }
+  });
+
+  it('trusts NODE_EXTRA_CA_CERTS that Node did not load at start-up, with or without a CA file', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const other = createPki('other');
+    const saved = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = pki.rootFile;
+    try {
+      for (const caFile of [undefined, other.rootFile]) {
+        const result = await probeTls({ host: 'localhost', port: e.port, caFile, timeoutMs: 5000 });
+        expect(result.chainTrusted).toBe(true);
+        expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${pki.rootFile}`);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = saved;
+    }
+    expect((await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 })).chainTrusted).toBe(false);
   });
 });
