@@ -34,6 +34,10 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A program that exits without reading its input closes the pipe first: that is not a failure.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
