@@ -289,17 +289,16 @@ function firstQuestion(command, marker, respond) {
 async function benchSetupFirstQuestion(runs = 9) {
   const inventory = join(mkdtempSync(join(tmpdir(), 'cloudgate-bench-setup-')), 'certificates.yml');
   const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
-  const mid = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const runsOf = async (command, marker, respond) => {
     const results = [];
     for (let i = 0; i < runs; i++) results.push(await firstQuestion(command, marker, respond));
     return results;
   };
-  const baseline = mid((await runsOf(`${q(process.execPath)} -e 0`)).map((r) => r.drawn));
+  const baseline = middle((await runsOf(`${q(process.execPath)} -e 0`)).map((r) => r.drawn));
   const setup = await runsOf(`${q(BIN)} setup --inventory ${q(inventory)}`, 'Certificate type',
     { key: '\u001b[B', until: '> Wildcard, issued automatically' });
-  const drawn = mid(setup.map((r) => r.drawn));
-  const handled = mid(setup.map((r) => r.handled ?? Number.NaN));
+  const drawn = middle(setup.map((r) => r.drawn));
+  const handled = middle(setup.map((r) => r.handled ?? Number.NaN));
   printTable(`setup walkthrough (median of ${runs} runs each, both under script(1) in an 80x24 pty):`, [
     { name: 'node -e 0', ms: baseline },
     { name: 'cloudgate setup: first question drawn', ms: drawn, ratio: drawn / baseline, target: 2.5 },
