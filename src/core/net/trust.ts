@@ -46,7 +46,9 @@ function extraCaBundle(): string | undefined {
     try {
       pem = readCaBundle(path, 'NODE_EXTRA_CA_CERTS');
     } catch (error) {
-      process.emitWarning(`Ignoring extra certs from \`${path}\`, load failed: ${(error as Error).message}`);
+      const e = error as CaFileError;
+      // Worded as Node's own start-up warning, on stderr (stdout may be --json).
+      process.stderr.write(`Warning: Ignoring extra certs from \`${path}\`, load failed: ${e.message} ${e.advice}\n`);
     }
     extraCache.set(path, pem);
   }

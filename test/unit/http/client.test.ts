@@ -4,6 +4,7 @@ import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../../src/core/http.js';
 import { clearSecretsForTests, registerSecret } from '../../../src/core/secrets.js';
+import { withExtraCaCerts } from '../../helpers/extra-ca-certs.js';
 import { createTestCA, type TestCA } from '../../helpers/test-ca.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -50,18 +51,6 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
   );
   expect(error).toBeInstanceOf(HttpError);
   return error as HttpError;
-}
-
-/** Runs `body` with NODE_EXTRA_CA_CERTS set as if after start-up (so Node's own store lacks it). */
-async function withExtraCaCerts(file: string, body: () => Promise<void>) {
-  const saved = process.env.NODE_EXTRA_CA_CERTS;
-  process.env.NODE_EXTRA_CA_CERTS = file;
-  try {
-    await body();
-  } finally {
-    if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-    else process.env.NODE_EXTRA_CA_CERTS = saved;
-  }
 }
 
 beforeAll(() => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeTls, TlsProbeError } from '../../../src/core/net/tls-probe.js';
+import { withExtraCaCerts } from '../../helpers/extra-ca-certs.js';
 import { createPki, issue, startTlsEndpoint, type Pki, type RunningEndpoint } from '../../servers/tls-endpoints.js';
 
 let pki: Pki;
@@ -98,18 +99,13 @@ describe('probeTls', () => {
     const leaf = pki.leaf(['localhost']);
     const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
     const other = createPki('other');
-    const saved = process.env.NODE_EXTRA_CA_CERTS;
-    process.env.NODE_EXTRA_CA_CERTS = pki.rootFile;
-    try {
+    await withExtraCaCerts(pki.rootFile, async () => {
       for (const caFile of [undefined, other.rootFile]) {
         const result = await probeTls({ host: 'localhost', port: e.port, caFile, timeoutMs: 5000 });
         expect(result.chainTrusted).toBe(true);
         expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${pki.rootFile}`);
       }
-    } finally {
-      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-      else process.env.NODE_EXTRA_CA_CERTS = saved;
-    }
+    });
     expect((await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 })).chainTrusted).toBe(false);
   });
 });
