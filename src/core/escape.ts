@@ -1,0 +1,26 @@
+/**
+ * Text from servers and files (error bodies, discovery documents, inventory values, answer keys) may
+ * carry terminal control sequences (`ESC[2J`, `ESC]0;...BEL`). Every such text is escaped before it
+ * is printed, so it shows as visible `\x1b` instead of acting on the operator's terminal.
+ */
+
+// C0 controls except tab and newline, DEL, and C1 controls (U+0080-U+009F: a lone CSI is U+009B).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+
+function visible(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (ch === '\n') return '\\n';
+  if (ch === '\r') return '\\r';
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Escapes control characters; newlines and tabs are kept (multi-line text stays multi-line). */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, visible);
+}
+
+/** Escapes control characters and newlines: for text that must stay on one line. */
+export function escapeLine(text: string): string {
+  return text.replace(CONTROL_OR_NEWLINE, visible);
+}

@@ -1,0 +1,81 @@
+/**
+ * Reading a file the user named: only a regular file (a FIFO, a device or /proc entry would hang or
+ * grow without bound), at most `maxBytes`, and never echoing its content in an error.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { UsageError } from './errors.js';
+
+/** 1 MiB: far above any PEM bundle or inventory value, far below what exhausts memory. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+
+export interface SafeReadOptions {
+  /** What the file is, for messages: "the answers file", "cluster_issuer_acme_email". */
+  what: string;
+  maxBytes?: number;
+}
+
+/**
+ * The file's text. Opened without blocking (a FIFO with no writer does not hang the open), then
+ * checked on the open descriptor, so a path swapped after the check cannot slip through.
+ */
+export function readRegularFileSync(path: string, options: SafeReadOptions): string {
+  const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) {
+      throw new UsageError(`${capitalise(options.what)} ${path} is not a regular file (${kindOf(info)}).`,
+        'Give the path of an ordinary file; pipes, devices and folders are refused.');
+    }
+    if (info.size > maxBytes) throw tooLarge(path, options.what, maxBytes);
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > maxBytes) throw tooLarge(path, options.what, maxBytes);
+      if (length === buffer.length) break;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function readRegularFile(path: string, options: SafeReadOptions): Promise<string> {
+  return readRegularFileSync(path, options);
+}
+
+function tooLarge(path: string, what: string, maxBytes: number): UsageError {
+  return new UsageError(`${capitalise(what)} ${path} is larger than ${formatBytes(maxBytes)}.`,
+    'Check that the path names the intended file.');
+}
+
+function kindOf(info: import('node:fs').Stats): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a pipe';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function codeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException)?.code ?? 'unreadable';
+}
