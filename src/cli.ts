@@ -44,7 +44,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   doctor: {
     summary: 'Run live checks: inventory, certificates, sign-in chain, OIDC discovery, TLS, cluster',
     usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
-                 [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
+                 [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
                  [--list-checks] [--certificate FILE --key FILE --domain D]
                  [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]`,
     options: {
@@ -53,8 +53,22 @@ const COMMANDS: Record<string, CommandSpec> = {
       certificate: many, key: s, domain: s,
       'issuer-url': s, 'token-file': s, audience: s,
       endpoint: many, context: s, project: s,
+      format: s, output: s,
     },
     load: () => import('./commands/doctor.js'),
+  },
+  serve: {
+    summary: 'Run the doctor on an interval and serve its results as Prometheus metrics',
+    usage: `cloudgate serve [--listen HOST:PORT] [--interval DURATION] [--only GROUPS] [--inventory PATH]
+                [--config FILE] [--timeout SECONDS] [--ca-file PEM] [the doctor's other settings flags]`,
+    options: {
+      ...NETWORK,
+      listen: s, interval: s, inventory: s, only: s,
+      certificate: many, key: s, domain: s,
+      'issuer-url': s, 'token-file': s, audience: s,
+      endpoint: many, context: s, project: s,
+    },
+    load: () => import('./commands/serve.js'),
   },
   regenerate: {
     summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',

@@ -5,7 +5,11 @@ import type { Check } from '../core/doctor/types.js';
 import { UsageError } from '../core/errors.js';
 import { redact } from '../core/secrets.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
+import { writeFilesAtomically } from '../core/atomic-write.js';
+import type { DoctorReport } from '../core/doctor/types.js';
 import { renderJson } from '../report/json.js';
+import { renderJunit } from '../report/junit.js';
+import { renderPrometheus } from '../report/prometheus.js';
 import { renderText, useColor } from '../report/text.js';
 import { GROUPS, PROVIDERS } from './doctor-groups.js';
 import { bool, list, str, type CommandContext } from './types.js';
@@ -18,7 +22,12 @@ export async function run(ctx: CommandContext): Promise<number> {
     throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
   }
   const verbose = bool(flags, 'verbose');
-  const json = bool(flags, 'json');
+  const format = formatOf(flags);
+  const json = format === 'json';
+  const output = str(flags, 'output');
+  if (output !== undefined && (output === '' || bool(flags, 'list-checks'))) {
+    throw new UsageError(output === '' ? '--output needs a file name.' : '--output does not apply to --list-checks.');
+  }
   const input = doctorInput(ctx);
   const checks = await checksOf(input, only);
 
@@ -33,14 +42,68 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   const runOptions = runOptionsOf(input);
-  if (ctx.interactive && !json) {
+  if (ctx.interactive && format === 'text' && output === undefined) {
     const { runLiveDoctor } = await import('../ui/doctor/live.js');
     const report = await runLiveDoctor(checks, runOptions, { verbose });
     return exitCodeFor(report, bool(flags, 'strict'));
   }
   const report = await runChecks(checks, runOptions);
-  ctx.stdout.write(json ? renderJson(report) : renderText(report, { verbose, color: useColor(ctx.stdout) }));
+  const color = output === undefined && useColor(ctx.stdout);
+  const rendered = render(format, report, { verbose, color });
+  if (output === undefined) ctx.stdout.write(rendered);
+  else await writeOutput(resolve(ctx.cwd, output), rendered, format, ctx);
   return exitCodeFor(report, bool(flags, 'strict'));
+}
+
+export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** `--format`, with `--json` as its older spelling of `--format json`. */
+export function formatOf(flags: CommandContext['flags']): Format {
+  const given = str(flags, 'format');
+  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+    throw new UsageError(`Unknown --format "${given}".`, `Formats: ${FORMATS.join(', ')}.`);
+  }
+  if (bool(flags, 'json') && given !== undefined && given !== 'json') {
+    throw new UsageError(`--json and --format ${given} contradict each other.`, 'Use one --format.');
+  }
+  return bool(flags, 'json') ? 'json' : ((given ?? 'text') as Format);
+}
+
+function render(format: Format, report: DoctorReport, options: { verbose: boolean; color: boolean }): string {
+  switch (format) {
+    case 'json':
+      return renderJson(report);
+    case 'junit':
+      return renderJunit(report);
+    case 'prometheus':
+      return renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion() });
+    default:
+      return renderText(report, options);
+  }
+}
+
+declare const __CLOUDGATE_VERSION__: string;
+
+export function cloudgateVersion(): string {
+  return typeof __CLOUDGATE_VERSION__ === 'string' ? __CLOUDGATE_VERSION__ : '0.0.0-dev';
+}
+
+/**
+ * Replaces FILE whole, never half-written: the node exporter's textfile collector may read it at
+ * any moment. The shared writer keeps a backup of the previous version; a report rewritten every
+ * minute needs none, so it is removed.
+ */
+async function writeOutput(path: string, content: string, format: Format, ctx: CommandContext): Promise<void> {
+  const { rm } = await import('node:fs/promises');
+  let written;
+  try {
+    written = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }]);
+  } catch (error) {
+    throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`, 'Check that its folder exists and is writable.');
+  }
+  for (const file of written) if (file.backupPath) await rm(file.backupPath, { force: true });
+  ctx.stderr.write(`Wrote the ${format} report to ${path}.\n`);
 }
 
 /**

@@ -199,7 +199,12 @@ async function wildcardSecretCheck(kube: KubectlOptions, name: string, domain: s
     renewAdvice: 'The platform never renews a supplied wildcard: renew it with your CA, run "cloudgate setup" again and apply the new manifest.',
   });
   const problems = result.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
-  const details = { secret: where, checks: Object.fromEntries(result.checks.map((c) => [c.name, `${c.status}: ${c.message}`])) };
+  const details = {
+    secret: where,
+    checks: Object.fromEntries(result.checks.map((c) => [c.name, `${c.status}: ${c.message}`])),
+    // Each certificate's expiry, for the exporter's certificate metrics.
+    chain: result.checks.find((c) => c.name === 'validity')?.details?.chain,
+  };
   if (problems.length === 0) return { status: 'ok', message: `${where} is a TLS secret whose certificate passes every check (${result.checks.map((c) => c.name).join(', ')}).`, details };
   const worst = problems.find((c) => c.status === 'fail') ?? problems[0]!;
   return {

@@ -46,3 +46,18 @@ export function mask(value: string): string {
 export function clearSecretsForTests(): void {
   known.clear();
 }
+
+/**
+ * For a long-running process (`cloudgate serve`): how many secrets are registered now, so that the
+ * ones a finished run registered (its tokens) can be forgotten once nothing of that run is printed
+ * any more. Without this the registry, and the cost of every redaction, grows with each run.
+ */
+export function secretsMark(): number {
+  return known.size;
+}
+
+/** Forgets the secrets registered after `mark` (a value of `secretsMark()`). */
+export function forgetSecretsSince(mark: number): void {
+  let index = 0;
+  for (const secret of [...known]) if (index++ >= mark) known.delete(secret);
+}

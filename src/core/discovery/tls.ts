@@ -20,6 +20,8 @@ export interface TlsFacts {
   authorizationError?: string;
   trustStore?: string;
   top?: { subject: string; issuer: string; thumbprint: string; leafOnly: boolean };
+  /** Each served certificate's expiry, for the exporter's certificate metrics. */
+  chain?: { subject: string; notAfter: string }[];
 }
 
 export async function tlsFacts(url: string, network: NetworkSettings, signal: AbortSignal): Promise<TlsFacts> {
@@ -34,6 +36,7 @@ export async function tlsFacts(url: string, network: NetworkSettings, signal: Ab
     facts.hostMatches = probe.hostMatches;
     facts.authorizationError = probe.authorizationError;
     facts.trustStore = probe.trustStore;
+    facts.chain = probe.chain.map((c) => ({ subject: oneLine(c.subject), notAfter: new Date(c.validTo).toISOString() }));
     if (top) {
       facts.top = { subject: oneLine(top.cert.subject), issuer: oneLine(top.cert.issuer), thumbprint: top.thumbprint, leafOnly: top.leafOnly };
     }

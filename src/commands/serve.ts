@@ -1,0 +1,48 @@
+import { UsageError } from '../core/errors.js';
+import { startExporter } from '../serve/exporter.js';
+import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
+import { checksOf, cloudgateVersion, doctorInput, runOptionsOf } from './doctor.js';
+import { GROUPS } from './doctor-groups.js';
+import { list, str, type CommandContext } from './types.js';
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const { flags } = ctx;
+  const listen = parseListen(str(flags, 'listen') ?? DEFAULT_LISTEN);
+  const intervalMs = parseInterval(str(flags, 'interval') ?? DEFAULT_INTERVAL);
+  const only = list(flags, 'only');
+  const unknown = only.filter((g) => !GROUPS.includes(g));
+  if (unknown.length) {
+    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
+  }
+  const input = doctorInput(ctx);
+  // Once before listening: settings the checks reject (an unreadable file, say) are exit 2 here.
+  await checksOf(input, only);
+
+  let exporter;
+  try {
+    exporter = await startExporter({
+      ...listen,
+      intervalMs,
+      version: cloudgateVersion(),
+      provide: () => checksOf(input, only),
+      runOptions: runOptionsOf(input),
+      log: (line) => ctx.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`Cannot listen on ${str(flags, 'listen') ?? DEFAULT_LISTEN}: ${code ?? (error as Error).message}.`,
+      code === 'EADDRINUSE' ? 'Another process uses that port: choose another with --listen HOST:PORT.' : 'Check the address given to --listen.');
+  }
+  ctx.stderr.write(`Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${str(flags, 'interval') ?? DEFAULT_INTERVAL}.\n`);
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  // A check aborted mid-request may leave a socket or a kubectl child behind: they must not keep
+  // the process past the second an orchestrator grants after SIGTERM.
+  setTimeout(() => process.exit(signal === 'SIGINT' ? 130 : 0), 800).unref();
+  await exporter.stop();
+  ctx.stderr.write(`Stopped (${signal}) after ${exporter.runs()} run(s).\n`);
+  return signal === 'SIGINT' ? 130 : 0;
+}

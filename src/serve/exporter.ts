@@ -1,0 +1,69 @@
+/**
+ * `cloudgate serve`: the scheduler runs the doctor's checks, the last completed run is rendered
+ * once, and the HTTP server hands out those renderings.
+ */
+import { runChecks, type RunOptions } from '../core/doctor/runner.js';
+import type { Check, Status } from '../core/doctor/types.js';
+import { forgetKubeAvailability } from '../core/kube.js';
+import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
+import { startHttpServer } from './http.js';
+import { createLastRun } from './last-run.js';
+import { startScheduler } from './scheduler.js';
+
+export interface ExporterOptions {
+  host: string;
+  port: number;
+  intervalMs: number;
+  version: string;
+  /** The checks of one run, built afresh each time (an edited inventory is picked up). */
+  provide(): Promise<Check[]>;
+  /** Timeouts and the overall deadline of each run: the doctor's. */
+  runOptions: RunOptions;
+  log(line: string): void;
+}
+
+export interface Exporter {
+  address: string;
+  runs(): number;
+  stop(): Promise<void>;
+}
+
+export async function startExporter(options: ExporterOptions): Promise<Exporter> {
+  const lastRun = createLastRun(options.version);
+  let runs = 0;
+  const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs });
+  let previous = '';
+  const scheduler = startScheduler({
+    intervalMs: options.intervalMs,
+    async run(signal) {
+      // A cluster that was unreachable at the last run may be back: ask again each run.
+      forgetKubeAvailability();
+      const checks = await options.provide();
+      const mark = secretsMark();
+      try {
+        const report = await runChecks(checks, { ...options.runOptions, signal });
+        if (signal.aborted) return;
+        lastRun.record(report, new Date());
+        runs++;
+        const summary = summaryLine(report.summary);
+        if (summary !== previous) options.log(`run ${runs}: ${summary} (${report.durationMs} ms)`);
+        previous = summary;
+      } finally {
+        // The tokens this run obtained are in no output any more (the outputs are rendered above).
+        forgetSecretsSince(mark);
+      }
+    },
+    onError: (error) => options.log(redact(`run failed, the previous results stay served: ${error instanceof Error ? error.message : String(error)}`)),
+  });
+  return {
+    address: server.address,
+    runs: () => runs,
+    async stop() {
+      await Promise.all([server.close(), scheduler.stop()]);
+    },
+  };
+}
+
+function summaryLine(summary: Record<Status, number>): string {
+  return (['ok', 'warn', 'fail', 'skip'] as const).map((s) => `${summary[s]} ${s}`).join(', ');
+}
