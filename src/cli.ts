@@ -81,6 +81,12 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: { ...NETWORK, project: s, format: s },
     load: () => import('./commands/token.js'),
   },
+  render: {
+    summary: 'Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager\'s schema',
+    usage: 'cloudgate render [--inventory PATH] [--json] [--names spec|platform]',
+    options: { inventory: s, json: b, names: s },
+    load: () => import('./commands/render.js'),
+  },
   schema: {
     summary: 'Print the JSON Schema of the inventory variables (for editors)',
     usage: 'cloudgate schema',

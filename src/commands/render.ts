@@ -1,0 +1,32 @@
+import { resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { readInventoryTree } from '../core/inventory.js';
+import { DEFAULT_INVENTORY } from '../core/paths.js';
+import { NAMING_PROFILES, type NamingProfile } from '../core/render/names.js';
+import { renderInventory, renderJson, renderYaml } from '../core/render/index.js';
+import { redact } from '../core/secrets.js';
+import { bool, str, type CommandContext } from './types.js';
+
+export async function run(ctx: CommandContext): Promise<number> {
+  const names = (str(ctx.flags, 'names') ?? 'spec') as NamingProfile;
+  if (!NAMING_PROFILES.includes(names)) {
+    throw new UsageError(`--names must be one of ${NAMING_PROFILES.join(', ')}, not "${names}".`);
+  }
+  const path = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
+  let values: Record<string, unknown>;
+  try {
+    values = (await readInventoryTree(path)).values;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      'Give --inventory a YAML file or an inventory folder with group_vars/.');
+  }
+  const result = renderInventory(values, names);
+  ctx.stdout.write(redact(bool(ctx.flags, 'json') ? renderJson(result) : renderYaml(result)));
+  if (!bool(ctx.flags, 'json')) {
+    for (const f of result.findings) {
+      ctx.stderr.write(redact(`${f.severity}: ${f.message}\n${f.advice ? `  ${f.advice}\n` : ''}`));
+    }
+  }
+  return result.findings.some((f) => f.severity === 'error') ? 2 : 0;
+}
