@@ -14,6 +14,8 @@ type Values = Record<string, unknown>;
 /** Used when the inventory leaves the ACME server unset: the public certificate authority. */
 export const DEFAULT_ACME_SERVER = 'https://acme-v02.api.letsencrypt.org/directory';
 const CM = 'cert-manager.io/v1';
+/** Shown for a vaulted value: Ansible decrypts it only at deploy time. */
+export const VAULTED_VALUE = '(vaulted: decrypted at deploy time)';
 
 export function renderPlatform(values: Values, profile: NamingProfile = 'spec'): Rendered {
   const names = objectNames(profile);
@@ -42,7 +44,7 @@ class Context {
   text(name: string, fallback?: string): string | undefined {
     const v = this.get(name);
     if (v === undefined) return fallback;
-    if (isVaulted(v)) return '(vaulted: decrypted at deploy time)';
+    if (isVaulted(v)) return VAULTED_VALUE;
     if (isTagged(v)) return v.text;
     return v as string;
   }
