@@ -58,8 +58,9 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   regenerate: {
     summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
-    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]`,
-    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many },
+    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]
+                     [--namespace NS]... [--wait [--wait-timeout SECONDS]]`,
+    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s },
     load: () => import('./commands/regenerate.js'),
   },
   oidc: {

@@ -68,6 +68,8 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
 export function solverOf(issuer: unknown): string {
   const spec = ((issuer as { spec?: Record<string, unknown> })?.spec ?? {}) as Record<string, unknown>;
   const kind = Object.keys(spec).find((k) => ['acme', 'ca', 'venafi', 'selfSigned', 'vault'].includes(k)) ?? 'unknown';
+  // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
+  if (kind === 'ca' && /selfsigned-ca$/.test(String((spec.ca as { secretName?: unknown })?.secretName))) return 'self-signed';
   if (kind !== 'acme') return kind;
   const solver = ((spec.acme as { solvers?: Record<string, unknown>[] })?.solvers ?? [])[0] ?? {};
   const dns01 = solver.dns01 as Record<string, unknown> | undefined;

@@ -10,7 +10,7 @@ describe('issuer drift', () => {
   it('names the kind of issuer and solver', () => {
     expect(solverOf(issuerOf(acme))).toBe('acme/http01');
     expect(solverOf(issuerOf({ ...acme, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' }))).toBe('acme/cloudflare');
-    expect(solverOf(issuerOf({ cluster_issuer_type: 'self-signed' }))).toBe('ca');
+    expect(solverOf(issuerOf({ cluster_issuer_type: 'self-signed' }))).toBe('self-signed');
   });
 
   it('a vaulted or templated value cannot differ: it is known only at deploy time', () => {
