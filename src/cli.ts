@@ -72,8 +72,9 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   regenerate: {
     summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
-    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]`,
-    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many },
+    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]
+                     [--namespace NS]... [--wait [--wait-timeout SECONDS]]`,
+    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s },
     load: () => import('./commands/regenerate.js'),
   },
   oidc: {
@@ -94,6 +95,12 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: `cloudgate token [--project P] [--format value|env|json] [--config FILE] [--ca-file PEM]`,
     options: { ...NETWORK, project: s, format: s },
     load: () => import('./commands/token.js'),
+  },
+  render: {
+    summary: 'Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager\'s schema',
+    usage: 'cloudgate render [--inventory PATH] [--json] [--names spec|platform]',
+    options: { inventory: s, json: b, names: s },
+    load: () => import('./commands/render.js'),
   },
   schema: {
     summary: 'Print the JSON Schema of the inventory variables (for editors)',

@@ -6,9 +6,14 @@ import { readInventoryFile } from '../core/inventory.js';
 import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
 import {
-  commandLine, deleteArgs, describeDeletion, liveAcmeServer, liveIssuerType, PLATFORM_ISSUER, PLATFORM_NAMESPACES,
+  commandLine, deleteArgs, describeDeletion, PLATFORM_ISSUER, PLATFORM_NAMESPACES,
   selectStaleSecrets, summarizeSecrets, type DeletionReport, type StaleSelection,
 } from '../core/regenerate.js';
+import { waitForReissue } from '../core/regenerate-wait.js';
+import { readLiveState } from '../core/render/drift-check.js';
+import { issuerDrift, type LiveState } from '../core/render/drift.js';
+import { renderPlatform } from '../core/render/objects.js';
+import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/regenerate-issued.js';
 import { redact } from '../core/secrets.js';
 import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
 import { bool, list, str, type CommandContext } from './types.js';
@@ -18,6 +23,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
   const dryRun = bool(flags, 'dry-run');
   const yes = bool(flags, 'yes');
+  const waitSeconds = bool(flags, 'wait') ? waitTimeout(str(flags, 'wait-timeout')) : undefined;
   const answersFile = str(flags, 'answers');
   if (!answersFile && !ctx.interactive) {
     throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
@@ -53,8 +59,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   let guard: string | undefined;
   if (cluster.ok) {
     kube.context = cluster.context;
-    selection = await findSecrets(kube, namespaces, issuerName, protectedNames);
-    guard = await issuerNotDeployed(kube, issuerName, plan);
+    const live = await readLiveState(kube, renderPlatform(plan.values).objects);
+    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, live);
+    selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
     showSelection(log, selection, issuerName, namespaces);
     if (guard) log(`! ${guard}`);
   } else {
@@ -63,9 +70,15 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   if (dryRun) {
     if (plan.diff) ctx.stderr.write(plan.diff);
-    for (const secret of selection?.stale ?? []) ctx.stdout.write(`${commandLine(secret, kube.context)}\n`);
-    log(`Dry run: nothing was written${selection?.stale.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
-    return cluster.ok ? EXIT.ok : EXIT.findings;
+    // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
+    const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
+    for (const secret of wouldDelete) ctx.stdout.write(`${commandLine(secret, kube.context)}\n`);
+    if (!cluster.ok || guard) {
+      log('Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.');
+      return EXIT.findings;
+    }
+    log(`Dry run: nothing was written${wouldDelete.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
+    return EXIT.ok;
   }
 
   const stale = guard ? [] : (selection?.stale ?? []);
@@ -89,8 +102,28 @@ export async function run(ctx: CommandContext): Promise<number> {
   const report = await deleteSecrets(kube, stale);
   for (const line of describeDeletion(report, kube.context)) log(line);
   if (report.failed) return EXIT.findings;
-  log('cert-manager now issues new certificates from the new issuer; follow them with: cloudgate doctor --only kube,tls');
-  return EXIT.ok;
+  log('cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".');
+  if (waitSeconds === undefined) {
+    log('Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).');
+    return EXIT.ok;
+  }
+  log(`Waiting up to ${waitSeconds} s for the certificates to be issued again...`);
+  const waited = await waitForReissue(kube, report.deleted, waitSeconds * 1000);
+  if (waited.ready.length) log(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`);
+  for (const { name, why } of waited.notReady) log(`! Not issued yet: ${name}: ${why}`);
+  if (waited.notReady.length === 0) return EXIT.ok;
+  log('Look at "kubectl describe certificate -n NAMESPACE NAME" and its CertificateRequest and Order; "cloudgate doctor --only kube,acme" checks the issuer.');
+  return EXIT.findings;
+}
+
+/** `--wait-timeout`: how long `--wait` follows the Certificates (default 5 minutes). */
+function waitTimeout(value: string | undefined): number {
+  if (value === undefined) return 300;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+    throw new UsageError(`--wait-timeout must be a number of seconds from 1 to 3600, not "${value}".`);
+  }
+  return seconds;
 }
 
 /** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */
@@ -103,35 +136,34 @@ async function askIssuer(ctx: CommandContext, values: Record<string, unknown>): 
   return ask(ctx, values);
 }
 
-async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string, protectedNames: string[]): Promise<StaleSelection> {
+async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string, protectedNames: string[], current: IssuerIdentity): Promise<StaleSelection> {
   const secrets = [];
   for (const namespace of namespaces) {
     // The list carries the secrets' data too: only names, types and annotations are kept, nothing else is printed.
     const list = await kubectlJson<unknown>(['get', 'secrets', '--namespace', namespace], kube);
     secrets.push(...summarizeSecrets(list));
   }
-  return selectStaleSecrets(secrets, { issuerName, protectedNames });
+  return selectStaleSecrets(secrets, { issuerName, protectedNames, current });
 }
 
 /**
  * Deleting before the platform runs with the new issuer lets cert-manager re-issue from the old one.
- * Returns why deletion must wait, or undefined when the live ClusterIssuer already matches.
+ * The live ClusterIssuer and its credential Secrets must be what the new inventory renders.
  */
-async function issuerNotDeployed(kube: KubectlOptions, issuerName: string, plan: SetupPlan): Promise<string | undefined> {
+function notDeployed(plan: SetupPlan, live: LiveState): string | undefined {
   if (plan.issuer === 'none') return undefined;
-  const result = await kubectl(['get', 'clusterissuer', issuerName, '-o', 'json'], kube);
-  if (result.exitCode !== 0) return undefined; // not created yet, or cert-manager absent: nothing to compare
-  const live = JSON.parse(result.stdout) as unknown;
-  const liveType = liveIssuerType(live);
-  if (liveType && liveType !== plan.issuer) {
-    return `The ClusterIssuer "${issuerName}" in the cluster is still of type ${liveType}, not ${plan.issuer}: deleting the secrets now would re-issue them from the old issuer.`;
-  }
-  const wanted = plan.values.cluster_issuer_acme_server;
-  const server = liveAcmeServer(live);
-  if (plan.issuer === 'acme' && typeof wanted === 'string' && wanted && server && server !== wanted) {
-    return `The ClusterIssuer "${issuerName}" still uses the ACME server ${server}, not ${wanted}: deleting the secrets now would re-issue them from the old server.`;
-  }
-  return undefined;
+  if (!live.issuer) return `The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster yet: deleting the secrets now would leave nothing to issue them again. Run the deployment first.`;
+  const drift = issuerDrift(renderPlatform(plan.values).objects, live);
+  if (drift.differences.length === 0) return undefined;
+  const what = drift.live ? `the cluster runs ${drift.live}, the inventory says ${drift.rendered}` : drift.differences.join('; ');
+  return `The ClusterIssuer "${PLATFORM_ISSUER}" in the cluster is not yet what the new inventory makes (${what}): deleting the secrets now would re-issue them from the old issuer. Run the deployment first.`;
+}
+
+/** What the current issuer issues, so that its own secrets are kept (a second run deletes nothing). */
+function currentIssuer(plan: SetupPlan, liveIssuer: unknown): IssuerIdentity {
+  const issuerSubject = plan.issuer === 'ca' ? subjectOf(plan.values.cluster_issuer_ca_certificate)
+    : plan.issuer === 'self-signed' ? 'CN=selfsigned-ca' : undefined;
+  return { ...(issuerSubject ? { issuerSubject } : {}), ...(liveIssuer ? { changedAt: specChangedAt(liveIssuer) } : {}) };
 }
 
 function showSelection(log: (line: string) => void, selection: StaleSelection, issuerName: string, namespaces: string[]): void {

@@ -11,6 +11,7 @@ import { registerSecret } from './secrets.js';
 import { expectationsFrom } from './served/expectations.js';
 import { inventoryValues } from './inventory.js';
 import { examine } from './tls/examine.js';
+import { issuerDriftCheck } from './render/drift-check.js';
 
 export const PLATFORM_NAMESPACE = 'openstack';
 
@@ -59,6 +60,12 @@ export const provideChecks: CheckProvider = async (input) => {
       group: 'kube',
       title: `Certificates in ${PLATFORM_NAMESPACE} are Ready`,
       run: async (ctx) => (await cluster()) ?? certificatesCheck({ ...kube, signal: ctx.signal }, expected.issuerType),
+    },
+    {
+      id: 'kube.issuer-drift',
+      group: 'kube',
+      title: `ClusterIssuer "${PLATFORM_ISSUER}" matches the inventory`,
+      run: async (ctx) => (await cluster()) ?? issuerDriftCheck({ ...kube, signal: ctx.signal }, values),
     },
     {
       id: 'kube.wildcard-secret',

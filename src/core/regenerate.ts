@@ -6,6 +6,8 @@
  * cert-manager marks every secret it manages with `cert-manager.io/issuer-name` (and -kind,
  * certificate-name); those naming the platform's issuer are the stale ones, whatever their names.
  */
+import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
+
 export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
 export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
 export const CERTIFICATE_NAME_ANNOTATION = 'cert-manager.io/certificate-name';
@@ -19,6 +21,9 @@ export interface SecretSummary {
   name: string;
   type?: string;
   annotations: Record<string, string>;
+  createdAt?: string;
+  /** tls.crt (certificates only: tls.key is never kept). */
+  certificatePem?: string;
 }
 
 export interface StaleSecret {
@@ -42,6 +47,8 @@ export interface StaleSelection {
 
 export interface SelectionOptions {
   issuerName: string;
+  /** What the current issuer issues: its secrets are kept, so a second run deletes nothing. */
+  current?: IssuerIdentity;
   /** Secret names never deleted: the supplied wildcard (cloud_helm_ingress_secret_name). */
   protectedNames: string[];
 }
@@ -54,7 +61,13 @@ export function summarizeSecrets(list: unknown): SecretSummary[] {
     const meta = (item as { metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown } }).metadata;
     if (typeof meta?.name !== 'string' || typeof meta.namespace !== 'string') return [];
     const annotations = meta.annotations && typeof meta.annotations === 'object' ? (meta.annotations as Record<string, string>) : {};
-    return [{ namespace: meta.namespace, name: meta.name, type: (item as { type?: string }).type, annotations }];
+    const createdAt = (meta as { creationTimestamp?: unknown }).creationTimestamp;
+    const crt = (item as { data?: Record<string, unknown> }).data?.['tls.crt'];
+    return [{
+      namespace: meta.namespace, name: meta.name, type: (item as { type?: string }).type, annotations,
+      ...(typeof createdAt === 'string' ? { createdAt } : {}),
+      ...(typeof crt === 'string' ? { certificatePem: Buffer.from(crt, 'base64').toString('utf8') } : {}),
+    }];
   });
 }
 
@@ -74,6 +87,11 @@ export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionO
     if (issuer === undefined) continue;
     if (issuer !== options.issuerName || kind !== 'ClusterIssuer') {
       kept.push({ namespace, name, reason: `issued by ${kind} "${issuer}", not by ClusterIssuer "${options.issuerName}"` });
+      continue;
+    }
+    const current = options.current ? issuedByCurrent(secret, options.current) : undefined;
+    if (current) {
+      kept.push({ namespace, name, reason: current });
       continue;
     }
     stale.push({ namespace, name, certificate: secret.annotations[CERTIFICATE_NAME_ANNOTATION] });

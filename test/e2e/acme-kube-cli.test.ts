@@ -16,6 +16,7 @@ import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer } from '.
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { createPki, type Pki } from '../servers/tls-endpoints.js';
 import { hasKubectl, needsKubectl } from '../unit/kube/has-kubectl.js';
+import { renderPlatform } from '../../src/core/render/objects.js';
 
 interface Check {
   id: string;
@@ -186,8 +187,10 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     runCli(['doctor', '--only', 'kube', '--inventory', inv, '--context', CONTEXT, ...extra], { env });
 
   it('passes a Ready ClusterIssuer "atmosphere" and Ready certificates in openstack: exit 0, JSON only', async () => {
+    // The issuer a deployment of this inventory leaves: kube.issuer-drift compares it too.
+    const deployedSpec = renderPlatform({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' }).objects.at(-1)!.object.spec as Record<string, unknown>;
     cluster(
-      clusterIssuer({ acme: { server: 'https://acme.example.test/directory' } }, ready('True', 'ACMEAccountRegistered', 'The ACME account was registered with the ACME server')),
+      clusterIssuer(deployedSpec, ready('True', 'ACMEAccountRegistered', 'The ACME account was registered with the ACME server')),
       certificate('keystone-api', ready('True', 'Ready', 'Certificate is up to date and has not expired')),
       certificate('nova-api', ready('True', 'Ready', 'Certificate is up to date and has not expired')),
     );
@@ -284,13 +287,13 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(0);
     const { report: doc } = report(r);
     expect(doc.checks.map((c) => c.id).sort()).toEqual([
-      'kube.certificates', 'kube.crd-version', 'kube.issuer', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
+      'kube.certificates', 'kube.crd-version', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
     ]);
     for (const check of doc.checks) {
       expect(check.status, check.id).toBe('skip');
       expect(check.message, check.id).toContain(`kubectl has no current context (kubeconfig ${kubeconfig}); pass --context NAME`);
     }
-    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 6 });
+    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 7 });
     expect(api.state.requests.filter((q) => q.path.includes('cert-manager.io'))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { renderPlatform } from '../../src/core/render/objects.js';
 import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 
@@ -26,6 +27,10 @@ const clusterIssuer = (spec: Record<string, unknown>): KubeObject => ({
   metadata: { name: 'atmosphere' },
   spec,
 });
+
+const ACME = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+/** The spec of the ClusterIssuer a deployment of these values leaves in the cluster. */
+const deployedSpec = (values: Record<string, unknown>) => renderPlatform(values).objects.at(-1)!.object.spec as Record<string, unknown>;
 
 const STALE = ['openstack/keystone-api-certs', 'openstack/nova-api-certs', 'auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls'];
 
@@ -64,7 +69,7 @@ const deleted = (state: KubeState) => state.deleted.map((s) => `${s.metadata.nam
 
 describe('cloudgate regenerate', () => {
   it('--dry-run prints the exact kubectl commands and changes nothing', async () => {
-    api = await startKubeApi(cluster({ selfSigned: {} }));
+    api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { inventory, answers } = workspace();
     const before = readFileSync(inventory, 'utf8');
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], { env: api.env });
@@ -83,7 +88,7 @@ describe('cloudgate regenerate', () => {
   });
 
   it('--yes writes the inventory as setup does and deletes exactly the secrets of the previous issuer', async () => {
-    api = await startKubeApi(cluster({ selfSigned: {} }));
+    api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { inventory, answers } = workspace();
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.stderr).toContain('Deleted 4');
@@ -97,7 +102,7 @@ describe('cloudgate regenerate', () => {
   });
 
   it('reports which secrets were and were not deleted when it fails half-way', async () => {
-    const state = cluster({ selfSigned: {} });
+    const state = cluster(deployedSpec({ cluster_issuer_type: 'self-signed' }));
     state.forbid = ({ method, path }) => method === 'DELETE' && path.endsWith('/secrets/keystone-api-certs');
     api = await startKubeApi(state);
     const { inventory, answers } = workspace();
@@ -113,18 +118,18 @@ describe('cloudgate regenerate', () => {
   });
 
   it('deletes nothing while the live ClusterIssuer is still the old type, and says to deploy first', async () => {
-    api = await startKubeApi(cluster({ acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } }));
+    api = await startKubeApi(cluster(deployedSpec(ACME)));
     const { inventory, answers } = workspace();
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/still of type acme, not self-signed/);
+    expect(r.stderr).toMatch(/the cluster runs acme\/http01, the inventory says self-signed/);
     expect(r.stderr).toMatch(/Deploy the inventory.*then run "cloudgate regenerate" again/);
     expect(api.state.deleted).toEqual([]);
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
   });
 
   it('never deletes the supplied wildcard secret, even when it carries the annotations', async () => {
-    api = await startKubeApi(cluster({ acme: { server: 'https://acme-v02.api.letsencrypt.org/directory' } }).add(tlsSecret('openstack', 'my-wildcard', 'atmosphere')));
+    api = await startKubeApi(cluster(deployedSpec(ACME)).add(tlsSecret('openstack', 'my-wildcard', 'atmosphere')));
     const { dir, inventory } = workspace();
     writeFileSync(inventory, 'cluster_issuer_type: none\ncloud_helm_ingress_secret_name: my-wildcard\n');
     const answers = join(dir, 'acme.yml');
@@ -152,7 +157,7 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
   afterEach(() => term?.kill());
 
   it('re-asks the issuer, shows the secrets, and deletes them once confirmed', async () => {
-    api = await startKubeApi(cluster({ selfSigned: {} }));
+    api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { dir, inventory } = workspace();
     term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
     await term.waitFor('Certificate issuer');
@@ -167,5 +172,83 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     await term.waitFor('EXIT=0');
     expect(deleted(api.state)).toEqual([...STALE].sort());
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
+  });
+});
+
+describe('cloudgate regenerate: faithful dry run, idempotent deletion', () => {
+  it('--dry-run reaches the real run\'s verdict: no runnable command while the old issuer is deployed, exit 1', async () => {
+    api = await startKubeApi(cluster(deployedSpec(ACME)));
+    const { inventory, answers } = workspace();
+    const dry = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], { env: api.env });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toBe('');
+    expect(dry.stderr).toMatch(/the cluster runs acme\/http01/);
+    const real = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(real.code).toBe(dry.code);
+    expect(api.state.deleted).toEqual([]);
+  });
+
+  it('keeps the secrets cert-manager created after the issuer changed: a second run deletes nothing', async () => {
+    const changed = '2026-06-01T00:00:00Z';
+    const at = (secret: KubeObject, time: string) => ({ ...secret, metadata: { ...secret.metadata, creationTimestamp: time } });
+    const state = new KubeState().add(
+      ...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
+      { ...clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })), metadata: { name: 'atmosphere', creationTimestamp: changed } },
+      at(tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), '2026-07-01T00:00:00Z'),
+      at(tlsSecret('openstack', 'nova-api-certs', 'atmosphere'), '2026-01-01T00:00:00Z'),
+    );
+    api = await startKubeApi(state);
+    const { inventory, answers } = workspace();
+    const first = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(first.code).toBe(0);
+    expect(deleted(api.state)).toEqual(['openstack/nova-api-certs']);
+    expect(first.stderr).toMatch(/kept openstack\/keystone-api-certs: created at 2026-07-01T00:00:00.000Z, after the issuer changed/);
+    const second = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(second.code).toBe(0);
+    expect(deleted(api.state)).toEqual(['openstack/nova-api-certs']);
+  });
+});
+
+describe('cloudgate regenerate --wait', () => {
+  const certificateFor = (ns: string, name: string, ready: boolean): KubeObject => ({
+    apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace: ns },
+    spec: { secretName: `${name}-certs`, issuerRef: { name: 'atmosphere', kind: 'ClusterIssuer' } },
+    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Ready' : 'Pending', message: ready ? 'ok' : 'Waiting for DNS-01 challenge propagation' }] },
+  });
+  const twoSecrets = () => new KubeState().add(
+    ...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
+    clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })),
+    tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
+  );
+
+  it('follows the Certificates until they are issued again', async () => {
+    const state = twoSecrets().add(certificateFor('openstack', 'keystone-api', true), certificateFor('openstack', 'nova-api', true));
+    api = await startKubeApi(state);
+    // What cert-manager does after the deletion: the secrets come back.
+    const reissue = setInterval(() => {
+      for (const name of ['keystone-api-certs', 'nova-api-certs']) {
+        if (!state.list('Secret').some((s) => s.metadata.name === name) && state.deleted.some((s) => s.metadata.name === name)) state.add(tlsSecret('openstack', name, 'atmosphere'));
+      }
+    }, 200);
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '20'], { env: api.env });
+    clearInterval(reissue);
+    expect(r.stderr).toMatch(/Fake Certificate/);
+    expect(r.stderr).toMatch(/Issued again \(2\)/);
+    expect(r.code).toBe(0);
+  });
+
+  it('says which are still not issued and why when the deadline passes: exit 1', async () => {
+    api = await startKubeApi(twoSecrets().add(certificateFor('openstack', 'keystone-api', false), certificateFor('openstack', 'nova-api', false)));
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '1'], { env: api.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Not issued yet: openstack\/nova-api-certs: not issued yet \(Pending: Waiting for DNS-01 challenge propagation\)/);
+  });
+
+  it('refuses a --wait-timeout out of range', async () => {
+    const { inventory, answers } = workspace();
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '0']);
+    expect(r.code).toBe(2);
   });
 });

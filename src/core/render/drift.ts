@@ -1,0 +1,94 @@
+/**
+ * Whether the cluster runs what the inventory renders: the live ClusterIssuer `atmosphere` compared
+ * with the rendered one field by field, and the credential Secrets it references compared by name and
+ * keys (never by value). Pure: the kube check fetches the live objects.
+ */
+import type { KubeObject, RenderedObject } from './types.js';
+import { isJinja } from '../ansible-tagged.js';
+import { PLATFORM_ISSUER } from './names.js';
+import { VAULTED_VALUE } from './objects.js';
+
+export interface LiveState {
+  /** The live ClusterIssuer, or undefined when it does not exist. */
+  issuer?: unknown;
+  /** Data keys of each live Secret in the certificate manager's namespace that was asked for (absent: missing). */
+  secretKeys: Map<string, string[]>;
+}
+
+export interface Drift {
+  /** One line per difference, non-secret values only. */
+  differences: string[];
+  /** The solver (or issuer kind) the cluster runs and the one the inventory renders, when they differ. */
+  live?: string;
+  rendered?: string;
+}
+
+/** The Secrets whose names and keys the live state must be compared with. */
+export function secretsToCompare(objects: RenderedObject[]): { name: string; keys: string[] }[] {
+  return objects
+    .filter(({ object }) => object.kind === 'Secret')
+    .map(({ object }) => ({ name: object.metadata.name, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
+}
+
+export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
+  const rendered = objects.find(({ object }) => object.kind === 'ClusterIssuer' && object.metadata.name === PLATFORM_ISSUER)?.object;
+  const liveIssuer = live.issuer as KubeObject | undefined;
+  const differences: string[] = [];
+  if (!rendered && liveIssuer) {
+    differences.push(`The cluster has a ClusterIssuer "${PLATFORM_ISSUER}", but the inventory's issuer is none (the platform leaves the old one in place).`);
+    return { differences };
+  }
+  if (!rendered) return { differences };
+  if (!liveIssuer) return { differences: [`The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster.`] };
+
+  const want = flatten((rendered as { spec?: unknown }).spec, 'spec');
+  const have = flatten((liveIssuer as { spec?: unknown }).spec, 'spec');
+  for (const path of new Set([...want.keys(), ...have.keys()])) {
+    const a = want.get(path);
+    const b = have.get(path);
+    if (a === b || unknowable(a)) continue;
+    if (a === undefined) differences.push(`${path}: set in the cluster to ${b}, not made by the inventory (edited by hand?)`);
+    else if (b === undefined) differences.push(`${path}: the inventory makes ${a}, the cluster has none`);
+    else differences.push(`${path}: the cluster has ${b}, the inventory makes ${a}`);
+  }
+  for (const secret of secretsToCompare(objects)) {
+    const keys = live.secretKeys.get(secret.name);
+    if (!keys) differences.push(`Secret cert-manager/${secret.name} does not exist in the cluster.`);
+    else {
+      const missing = secret.keys.filter((k) => !keys.includes(k));
+      if (missing.length > 0) differences.push(`Secret cert-manager/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+    }
+  }
+  const solverWant = solverOf(rendered);
+  const solverHave = solverOf(liveIssuer);
+  return { differences, ...(solverWant !== solverHave ? { live: solverHave, rendered: solverWant } : {}) };
+}
+
+/** `acme/http01`, `acme/rfc2136`, `ca`, `venafi`: what kind of issuer (and solver) an object is. */
+export function solverOf(issuer: unknown): string {
+  const spec = ((issuer as { spec?: Record<string, unknown> })?.spec ?? {}) as Record<string, unknown>;
+  const kind = Object.keys(spec).find((k) => ['acme', 'ca', 'venafi', 'selfSigned', 'vault'].includes(k)) ?? 'unknown';
+  // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
+  if (kind === 'ca' && /selfsigned-ca$/.test(String((spec.ca as { secretName?: unknown })?.secretName))) return 'self-signed';
+  if (kind !== 'acme') return kind;
+  const solver = ((spec.acme as { solvers?: Record<string, unknown>[] })?.solvers ?? [])[0] ?? {};
+  const dns01 = solver.dns01 as Record<string, unknown> | undefined;
+  const provider = dns01 ? Object.keys(dns01).find((k) => !['cnameStrategy'].includes(k)) : solver.http01 ? 'http01' : undefined;
+  return `acme/${provider ?? 'none'}`;
+}
+
+/** A vaulted or templated value is known only at deploy time: it cannot be compared. */
+function unknowable(value: string | undefined): boolean {
+  return value !== undefined && (value.includes(VAULTED_VALUE) || isJinja(value));
+}
+
+function flatten(value: unknown, path: string, out = new Map<string, string>()): Map<string, string> {
+  if (value === null || value === undefined) return out;
+  if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${path}[${i}]`, out));
+  else if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) out.set(path, '{}');
+    for (const [k, v] of entries) flatten(v, `${path}.${k}`, out);
+  } else out.set(path, JSON.stringify(value));
+  return out;
+}

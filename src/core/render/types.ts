@@ -1,0 +1,35 @@
+/** What `cloudgate render` produces: the objects, the webhook Helm releases, and what is wrong. */
+import type { Severity } from '../findings.js';
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; [key: string]: unknown };
+  [field: string]: unknown;
+}
+
+export interface RenderedObject {
+  object: KubeObject;
+  /** The variables whose values made this object (for the comment above it). */
+  from: string[];
+}
+
+export interface HelmRelease {
+  name: string;
+  namespace: string;
+  values: Record<string, unknown>;
+}
+
+export interface RenderFinding {
+  /** The variable concerned, or the object (`ClusterIssuer/atmosphere`) when no one variable is. */
+  variable: string;
+  severity: Severity;
+  message: string;
+  advice?: string;
+}
+
+export interface Rendered {
+  objects: RenderedObject[];
+  helm: HelmRelease[];
+  findings: RenderFinding[];
+}

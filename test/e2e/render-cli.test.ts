@@ -1,0 +1,86 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { runCli } from '../helpers/cli.js';
+
+async function inventory(text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cg-render-'));
+  await writeFile(join(dir, 'inv.yml'), text);
+  return join(dir, 'inv.yml');
+}
+
+describe('cloudgate render (built binary)', () => {
+  it('prints the objects as YAML documents in the order the platform applies them, secrets masked', async () => {
+    const path = await inventory(`cluster_issuer_type: acme
+cluster_issuer_acme_email: ops@example.com
+cluster_issuer_acme_solver: dnsc
+cluster_issuer_acme_dnsc_api_token: dnsc-token-value-123
+`);
+    const result = await runCli(['render', '--inventory', path]);
+    expect(result.code).toBe(0);
+    const docs = parseAllDocuments(result.stdout).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(['ClusterIssuer/self-signed', 'Secret/dnsc-api-token', 'ClusterIssuer/atmosphere']);
+    expect(result.stdout).toContain('# made from: cluster_issuer_acme_dnsc_api_token');
+    expect(result.stdout + result.stderr).not.toContain('dnsc-token-value-123');
+    expect(docs[1]).toMatchObject({ stringData: { 'api-token': '********' } });
+  });
+
+  it('--json has the render schema, the webhook Helm release and the findings; an error exits 2', async () => {
+    const path = await inventory(`cluster_issuer_type: acme
+cluster_issuer_acme_email: ops@example.com
+cluster_issuer_acme_solver: godaddy
+cluster_issuer_acme_godaddy_api_key: dnsd-key-123
+`);
+    const result = await runCli(['render', '--inventory', path, '--json', '--names', 'platform']);
+    expect(result.code).toBe(2);
+    const json = JSON.parse(result.stdout);
+    expect(json.schema).toBe('cloudgate.render/v1');
+    expect(json.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
+    expect(json.findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_godaddy_secret_key', severity: 'error' })]);
+    expect(json.findings[0].message).toContain('cluster_issuer_acme_godaddy_secret_key is not set');
+    expect(result.stdout).not.toContain('dnsd-key-123');
+  });
+
+  it('reads an inventory folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cg-render-'));
+    await mkdir(join(dir, 'group_vars', 'all'), { recursive: true });
+    await writeFile(join(dir, 'group_vars', 'all', 'certs.yml'), 'cluster_issuer_type: self-signed\n');
+    const result = await runCli(['render', '--inventory', dir, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`))
+      .toEqual(['ClusterIssuer/self-signed', 'Certificate/self-signed-ca', 'ClusterIssuer/atmosphere']);
+  });
+
+  it('a bad --names value is a usage error', async () => {
+    const path = await inventory('cluster_issuer_type: none\n');
+    const result = await runCli(['render', '--inventory', path, '--names', 'vendor']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('cloudgate render with the platform\'s own variable names', () => {
+  it('detects them, renders the same objects under the platform\'s object names', async () => {
+    const path = await inventory(`cluster_issuer_type: acme
+cluster_issuer_acme_email: ops@example.com
+cluster_issuer_acme_solver: route53
+cluster_issuer_acme_route53_auth: kubernetes
+cluster_issuer_acme_route53_region: eu-west-1
+cluster_issuer_acme_route53_hosted_zone_id: Z123
+cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/dns
+`);
+    const result = await runCli(['render', '--inventory', path, '--json']);
+    expect(result.code).toBe(0);
+    const names = JSON.parse(result.stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`);
+    expect(names).toEqual(['ClusterIssuer/self-signed', 'ServiceAccount/cert-manager-route53', 'Role/cert-manager-route53-tokenrequest',
+      'RoleBinding/cert-manager-route53-tokenrequest', 'ClusterIssuer/atmosphere']);
+  });
+
+  it('refuses an inventory that mixes both sets of names', async () => {
+    const path = await inventory('cluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_clouddnsb_hosted_zone_id: Z1\n');
+    const result = await runCli(['render', '--inventory', path]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/mixes/);
+  });
+});
