@@ -11,6 +11,8 @@ import {
 } from '../core/regenerate.js';
 import { redact } from '../core/secrets.js';
 import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
+import { vaultKeyringFromOptions } from '../core/vault-options.js';
+import { openVaulted } from '../core/vaulted-values.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -29,13 +31,15 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   const inventoryPath = resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY);
+  const vault = await vaultKeyringFromOptions(flags, ctx.env, cwd);
   const current = await readInventoryFile(inventoryPath);
   if (!current.exists) {
     throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
-  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, current.values);
-  const plan = await planSetup({ answers, inventoryPath });
+  const opened = openVaulted(current.values, vault).values;
+  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened);
+  const plan = await planSetup({ answers, inventoryPath, vault });
   for (const line of reviewLines(plan, { regenerating: true })) log(line);
   if (hasErrors(plan.findings)) {
     log('Nothing was written and no secret was deleted: fix the errors above and run again.');
@@ -45,7 +49,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
   const issuerName = PLATFORM_ISSUER;
   const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : PLATFORM_NAMESPACES;
-  const protectedNames = [current.values.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
+  const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
     .filter((n): n is string => typeof n === 'string' && n !== '');
 
   const cluster = await kubeAvailability(kube);

@@ -65,18 +65,18 @@ export class VaultKeyring {
 
 /** The keyring of the options, or undefined when no vault password is given. Bad options are UsageErrors (exit 2). */
 export async function vaultKeyringFromOptions(flags: OptionValues, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
-  const specs: { label: string; file: string; option: string }[] = [];
-  for (const file of strings(flags['vault-password-file'])) specs.push({ label: DEFAULT_VAULT_LABEL, file, option: '--vault-password-file' });
-  for (const id of strings(flags['vault-id'])) specs.push({ ...parseVaultId(id), option: '--vault-id' });
+  const specs: { label: string; file: string; source: string }[] = [];
+  for (const file of strings(flags['vault-password-file'])) specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `--vault-password-file ${file}` });
+  for (const id of strings(flags['vault-id'])) specs.push({ ...parseVaultId(id), source: `--vault-id ${id}` });
   if (specs.length === 0 && env.ANSIBLE_VAULT_PASSWORD_FILE) {
-    specs.push({ label: DEFAULT_VAULT_LABEL, file: env.ANSIBLE_VAULT_PASSWORD_FILE, option: 'ANSIBLE_VAULT_PASSWORD_FILE' });
+    const file = env.ANSIBLE_VAULT_PASSWORD_FILE;
+    specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `ANSIBLE_VAULT_PASSWORD_FILE=${file}` });
   }
   if (specs.length === 0) return undefined;
   const passwords: VaultPassword[] = [];
   for (const spec of specs) {
     const path = resolve(cwd, spec.file);
-    const source = `${spec.option} ${spec.file}`;
-    passwords.push({ label: spec.label, source, password: await readVaultPassword(path, spec.label, source) });
+    passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(path, spec.label, spec.source) });
   }
   return new VaultKeyring(passwords);
 }

@@ -6,6 +6,7 @@
  */
 import { isVaulted, type AnsibleTagged } from './ansible-tagged.js';
 import type { Finding } from './findings.js';
+import { registerSecret } from './secrets.js';
 import { isSet } from './validate.js';
 import type { VaultKeyring } from './vault-options.js';
 import { VARIABLES, variable } from './variables.js';
@@ -76,6 +77,7 @@ export function sealValues({ set, merged, current }: SealInput, keyring: VaultKe
       if (name in out) out[name] = envelope;
       continue;
     }
+    registerSecret(value); // a vaulted value is secret, whatever its variable; its plaintext is masked in the diff
     out[name] = keyring.seal(value);
     sealed.push(name);
   }
