@@ -89,7 +89,13 @@ export function vaultWriteFindings(sealed: string[], keyring: VaultKeyring | und
   if (keyring) {
     if (sealed.length === 0) return [];
     const label = keyring.writer.label === 'default' ? '' : ` (vault id ${keyring.writer.label})`;
-    return [{ rule: 'vault-write', severity: 'info', message: `Written vaulted${label}: ${sealed.join(', ')}.` }];
+    const wasPlain = sealed.filter((name) => isSet(current.values[name]) && !current.envelopes.has(name) && !current.unchecked.has(name));
+    return [
+      { rule: 'vault-write', severity: 'info', message: `Written vaulted${label}: ${sealed.join(', ')}.` },
+      ...(wasPlain.length ? [{ rule: 'vault-plain-backup', severity: 'warning' as const, variable: wasPlain[0],
+        message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version still holds ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
+        advice: 'Delete that backup (shred -u FILE) once the vaulted inventory works, and change the secret if the old file was ever shared.' }] : []),
+    ];
   }
   const keepsVault = current.unchecked.size > 0 || current.envelopes.size > 0;
   const plain = VARIABLES.filter((row) => row.secret && typeof set[row.name] === 'string' && isSet(set[row.name])).map((row) => row.name);
