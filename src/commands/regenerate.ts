@@ -31,12 +31,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   const inventoryPath = resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY);
-  const vault = await vaultKeyringFromOptions(flags, ctx.env, cwd);
   const current = await readInventoryFile(inventoryPath);
   if (!current.exists) {
     throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
+  const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await offerVaultFor(ctx, current.values));
   const opened = openVaulted(current.values, vault).values;
   const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened);
   const plan = await planSetup({ answers, inventoryPath, vault });
@@ -95,6 +95,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (report.failed) return EXIT.findings;
   log('cert-manager now issues new certificates from the new issuer; follow them with: cloudgate doctor --only kube,tls');
   return EXIT.ok;
+}
+
+/** The walkthrough's offer of the vault password, when the inventory keeps vaulted values. */
+async function offerVaultFor(ctx: CommandContext, values: Record<string, unknown>) {
+  const { offerVault } = await import('../ui/setup/vault-offer.js');
+  return offerVault(values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env });
 }
 
 /** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ansibleValue } from '../helpers/ansible.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'vault-pass-e2e-4821';
@@ -160,5 +161,68 @@ describe('values vaulted by ansible-vault', () => {
     expect(r.stdout).toContain('no problems');
     expect(output(r)).not.toContain(TOKEN);
     expect(await filesIn(dir)).not.toContain(TOKEN);
+  });
+});
+
+describe('the walkthrough offers the vault (tmux)', () => {
+  let term: Terminal | undefined;
+  afterEach(() => term?.kill());
+
+  it('asks for the password file when the inventory holds vaulted values, refuses a wrong one, then keeps the vaulted secret', async () => {
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`, { mode: 0o600 });
+    const before = await readFile(inventory, 'utf8');
+    await writeFile(join(dir, 'wrong'), 'not the password\n');
+    term = launchCloudgate(['setup', '--plain', '--inventory', inventory], { cwd: dir });
+    const offer = await term.waitFor('in Ansible Vault');
+    expect(offer).toContain('cluster_issuer_acme_dnsc_api_token');
+    term.send('-l', 'wrong');
+    term.send('Enter');
+    await term.waitFor('HMAC mismatch');
+    for (let i = 0; i < 5; i++) term.send('BSpace');
+    term.send('-l', 'vault-pass');
+    term.send('Enter');
+    // Every question keeps the inventory's answer, the vaulted token included (it was decrypted).
+    for (let i = 0; i < 12; i++) {
+      const screen = await term.waitFor(/\? .*$|Write these files\?/m);
+      if (screen.includes('Write these files?')) break;
+      await sleep(150);
+      term.send('Enter');
+      await sleep(250);
+    }
+    const review = await term.waitFor('Write these files?');
+    expect(review).not.toContain(TOKEN);
+    term.send('Enter');
+    const end = await term.waitFor(/EXIT=\d+/);
+    expect(end).toContain('EXIT=0');
+    expect(end).not.toContain(TOKEN);
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+  });
+});
+
+describe('the Ink walkthrough after the vault offer (tmux)', () => {
+  let term: Terminal | undefined;
+  afterEach(() => term?.kill());
+
+  it('takes the password file, then runs the full-screen walkthrough with the decrypted values', async () => {
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`, { mode: 0o600 });
+    const before = await readFile(inventory, 'utf8');
+    term = launchCloudgate(['setup', '--inventory', inventory], { cwd: dir });
+    await term.waitFor('in Ansible Vault');
+    term.send('-l', 'vault-pass');
+    term.send('Enter');
+    await term.waitFor('Certificate type');
+    for (let i = 0; i < 12; i++) {
+      const screen = await term.waitFor(/Enter next|Enter write these files/);
+      if (screen.includes('Enter write these files')) break;
+      await sleep(150);
+      term.send('Enter');
+      await sleep(300);
+    }
+    const review = await term.waitFor('Enter write these files');
+    expect(review).not.toContain(TOKEN);
+    term.send('Enter');
+    const end = await term.waitFor(/EXIT=\d+/);
+    expect(end).toContain('EXIT=0');
+    expect(await readFile(inventory, 'utf8')).toBe(before);
   });
 });
