@@ -164,6 +164,23 @@ describe('values vaulted by ansible-vault', () => {
   });
 });
 
+/** Sends the keys once the screen is settled, and waits until the screen changes (the key was handled). */
+async function press(term: Terminal, ...keys: string[]): Promise<void> {
+  await sleep(100);
+  const before = term.screen();
+  term.send(...keys);
+  const start = Date.now();
+  while (term.screen() === before && Date.now() - start < 5_000) await sleep(30);
+}
+
+/** Types `text` once the prompt is on screen, then Enter. */
+async function typeLine(term: Terminal, text: string): Promise<void> {
+  await sleep(100);
+  term.send('-l', text);
+  await term.waitFor(text);
+  await press(term, 'Enter');
+}
+
 describe('the walkthrough offers the vault (tmux)', () => {
   let term: Terminal | undefined;
   afterEach(() => term?.kill());
@@ -175,19 +192,15 @@ describe('the walkthrough offers the vault (tmux)', () => {
     term = launchCloudgate(['setup', '--plain', '--inventory', inventory], { cwd: dir });
     const offer = await term.waitFor('in Ansible Vault');
     expect(offer).toContain('cluster_issuer_acme_dnsc_api_token');
-    term.send('-l', 'wrong');
-    term.send('Enter');
+    await typeLine(term, 'wrong');
     await term.waitFor('HMAC mismatch');
-    for (let i = 0; i < 5; i++) term.send('BSpace');
-    term.send('-l', 'vault-pass');
-    term.send('Enter');
+    for (let i = 0; i < 5; i++) await press(term, 'BSpace');
+    await typeLine(term, 'vault-pass');
     // Every question keeps the inventory's answer, the vaulted token included (it was decrypted).
     for (let i = 0; i < 12; i++) {
       const screen = await term.waitFor(/\? .*$|Write these files\?/m);
       if (screen.includes('Write these files?')) break;
-      await sleep(150);
-      term.send('Enter');
-      await sleep(250);
+      await press(term, 'Enter');
     }
     const review = await term.waitFor('Write these files?');
     expect(review).not.toContain(TOKEN);
@@ -208,15 +221,16 @@ describe('the Ink walkthrough after the vault offer (tmux)', () => {
     const before = await readFile(inventory, 'utf8');
     term = launchCloudgate(['setup', '--inventory', inventory], { cwd: dir });
     await term.waitFor('in Ansible Vault');
-    term.send('-l', 'vault-pass');
-    term.send('Enter');
+    await typeLine(term, 'vault-pass');
     await term.waitFor('Certificate type');
+    // One Enter per question, each only once the previous one moved on (keys sent faster race the redraw).
     for (let i = 0; i < 12; i++) {
-      const screen = await term.waitFor(/Enter next|Enter write these files/);
+      const screen = await term.waitFor(/question \d+ of|Enter write these files/);
       if (screen.includes('Enter write these files')) break;
-      await sleep(150);
-      term.send('Enter');
+      const question = /question (\d+) of/.exec(screen)![1];
       await sleep(300);
+      term.send('Enter');
+      await term.waitFor(new RegExp(`question (?!${question} of)\\d+ of|Enter write these files`));
     }
     const review = await term.waitFor('Enter write these files');
     expect(review).not.toContain(TOKEN);
