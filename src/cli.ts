@@ -22,6 +22,12 @@ const NETWORK: Options = {
   config: s,
 };
 
+/** Ansible Vault passwords (also ANSIBLE_VAULT_PASSWORD_FILE): vaulted values are read, secrets written vaulted. */
+const VAULT: Options = {
+  'vault-password-file': many,
+  'vault-id': many,
+};
+
 interface CommandSpec {
   summary: string;
   usage: string;
@@ -34,10 +40,12 @@ const COMMANDS: Record<string, CommandSpec> = {
   setup: {
     summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
     usage: `cloudgate setup [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--plain]
-                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply] [--ca-file PEM]`,
+                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply] [--ca-file PEM]
+                [--vault-password-file FILE | --vault-id LABEL@FILE]`,
     options: {
       inventory: s, answers: s, yes: b, 'dry-run': b, plain: b,
       'secret-manifest': s, namespace: many, 'fix-order': b, apply: b, 'ca-file': s,
+      ...VAULT,
     },
     load: () => import('./commands/setup.js'),
   },
@@ -46,7 +54,8 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
                  [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
                  [--list-checks] [--certificate FILE --key FILE --domain D]
-                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]`,
+                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]
+                 [--vault-password-file FILE | --vault-id LABEL@FILE]`,
     options: {
       ...NETWORK,
       inventory: s, only: s, json: b, strict: b, 'list-checks': b,
@@ -54,6 +63,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       'issuer-url': s, 'token-file': s, audience: s,
       endpoint: many, context: s, project: s,
       format: s, output: s,
+      ...VAULT,
     },
     load: () => import('./commands/doctor.js'),
   },
@@ -67,14 +77,15 @@ const COMMANDS: Record<string, CommandSpec> = {
       certificate: many, key: s, domain: s,
       'issuer-url': s, 'token-file': s, audience: s,
       endpoint: many, context: s, project: s,
+      ...VAULT,
     },
     load: () => import('./commands/serve.js'),
   },
   regenerate: {
     summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
     usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]
-                     [--namespace NS]... [--wait [--wait-timeout SECONDS]]`,
-    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s },
+                     [--namespace NS]... [--wait [--wait-timeout SECONDS]] [--vault-password-file FILE | --vault-id LABEL@FILE]`,
+    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s, ...VAULT },
     load: () => import('./commands/regenerate.js'),
   },
   oidc: {

@@ -16,6 +16,8 @@ import { renderPlatform } from '../core/render/objects.js';
 import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/regenerate-issued.js';
 import { redact } from '../core/secrets.js';
 import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
+import { vaultKeyringFromOptions } from '../core/vault-options.js';
+import { openVaulted } from '../core/vaulted-values.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -40,8 +42,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
-  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, current.values);
-  const plan = await planSetup({ answers, inventoryPath });
+  const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await offerVaultFor(ctx, current.values));
+  const opened = openVaulted(current.values, vault).values;
+  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened);
+  const plan = await planSetup({ answers, inventoryPath, vault });
   for (const line of reviewLines(plan, { regenerating: true })) log(line);
   if (hasErrors(plan.findings)) {
     log('Nothing was written and no secret was deleted: fix the errors above and run again.');
@@ -51,7 +55,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
   const issuerName = PLATFORM_ISSUER;
   const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : PLATFORM_NAMESPACES;
-  const protectedNames = [current.values.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
+  const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
     .filter((n): n is string => typeof n === 'string' && n !== '');
 
   const cluster = await kubeAvailability(kube);
@@ -124,6 +128,12 @@ function waitTimeout(value: string | undefined): number {
     throw new UsageError(`--wait-timeout must be a number of seconds from 1 to 3600, not "${value}".`);
   }
   return seconds;
+}
+
+/** The walkthrough's offer of the vault password, when the inventory keeps vaulted values. */
+async function offerVaultFor(ctx: CommandContext, values: Record<string, unknown>) {
+  const { offerVault } = await import('../ui/setup/vault-offer.js');
+  return offerVault(values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env });
 }
 
 /** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */

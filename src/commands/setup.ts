@@ -4,6 +4,7 @@ import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
 import { redact } from '../core/secrets.js';
+import { vaultKeyringFromOptions } from '../core/vault-options.js';
 import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../core/setup-plan.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
@@ -34,6 +35,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   const { flags, cwd } = ctx;
   const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
   const answers = await readAnswers(resolve(cwd, answersFile));
+  const vault = await vaultKeyringFromOptions(flags, ctx.env, cwd);
   const secretManifest = str(flags, 'secret-manifest');
   const plan = await planSetup({
     answers,
@@ -41,6 +43,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     fixOrder: bool(flags, 'fix-order'),
     secretManifestPath: secretManifest ? resolve(cwd, secretManifest) : undefined,
     namespaces: list(flags, 'namespace'),
+    vault,
   });
   for (const line of reviewLines(plan)) log(line);
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
 import { registerSecret } from './secrets.js';
 import { closestName } from './validate.js';
@@ -28,7 +29,7 @@ export async function readAnswers(file: string): Promise<Answers> {
   }
   let doc: unknown;
   try {
-    doc = parse(text, { version: '1.1' });
+    doc = parse(text, { version: '1.1', customTags: ANSIBLE_YAML_TAGS });
   } catch (error) {
     throw new UsageError(`The answers file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
       'Fix the YAML syntax; nothing was written.');

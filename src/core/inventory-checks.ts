@@ -9,6 +9,8 @@ import type { Check, CheckResult, Status } from './doctor/types.js';
 import type { Finding } from './findings.js';
 import { readInventoryTree } from './inventory.js';
 import { validate } from './validate.js';
+import { vaultKeyringFromOptions } from './vault-options.js';
+import { openVaulted, withoutUnchecked } from './vaulted-values.js';
 import { registerSecret } from './secrets.js';
 import { VARIABLES, choicesOf } from './variables.js';
 
@@ -43,6 +45,7 @@ export const provideChecks: CheckProvider = async (input) => {
   }
 
   for (const file of tree.files) for (const row of VARIABLES) if (row.secret) registerSecret(file.values[row.name]);
+  const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) =>
     name ? [...tree.files].reverse().find((f) => name in f.values)?.path : undefined;
   const findings: Finding[] = [
@@ -51,7 +54,8 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
-    ...validate(tree.values),
+    ...withoutUnchecked(validate(vaulted.values), vaulted.unchecked),
+    ...vaulted.findings,
   ];
   if (findings.length === 0) {
     const choices = choicesOf(tree.values);

@@ -7,11 +7,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { isMap, isScalar, parseDocument, stringify, type Pair } from 'yaml';
+import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
 import { isSet } from './validate.js';
 import { VARIABLES, variable } from './variables.js';
 
-const YAML_OPTIONS = { version: '1.1', lineWidth: 0 } as const;
+const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
 
 export const INVENTORY_HEADER = `# Certificate settings of the platform (certificates of the API endpoints).
 # Written by cloudgate setup; "cloudgate schema" prints the JSON Schema of these variables.
@@ -130,6 +131,7 @@ function isScalarValue(v: unknown): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
+  if (isTagged(a) || isTagged(b)) return isTagged(a) && isTagged(b) && a.tag === b.tag && a.text === b.text;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

@@ -26,6 +26,8 @@ import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
 import { isSet, validate } from './validate.js';
+import type { VaultKeyring } from './vault-options.js';
+import { openVaulted, sealValues, vaultWriteFindings, withoutUnchecked } from './vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType } from './variables.js';
 
 export { readAnswers, type Answers } from './answers.js';
@@ -43,6 +45,8 @@ export interface PlanInput {
   /** Namespaces for the TLS Secret (flag; overrides the answers' `namespace`). */
   namespaces?: string[];
   now?: Date;
+  /** The vault passwords: vaulted values are opened for the checks, and every secret is written vaulted. */
+  vault?: VaultKeyring;
 }
 
 export interface SuppliedPlan {
@@ -77,8 +81,11 @@ export interface SetupPlan {
 
 export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const inventoryPath = resolve(input.inventoryPath);
-  const answers = resolveAnswers(input.answers, process.cwd());
-  const current = await readInventoryFile(inventoryPath);
+  const answered = openVaulted(resolveAnswers(input.answers, process.cwd()), input.vault);
+  const answers = answered.values;
+  const file = await readInventoryFile(inventoryPath);
+  const opened = openVaulted(file.values, input.vault);
+  const current = { ...file, values: opened.values };
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
 
   const set: Record<string, unknown> = {};
@@ -142,9 +149,13 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
-  findings.unshift(...validate(merged, { now: input.now }));
+  const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
+  findings.unshift(...withoutUnchecked(validate(merged, { now: input.now }), stillVaulted));
+  findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
+  const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
+  findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
-  const content = updateInventoryText(current.text, { set, remove: removedKeys });
+  const content = updateInventoryText(current.text, { set: sealed.set, remove: removedKeys });
   const secret = holdsSecret(merged);
   const files: FileToWrite[] = [];
   if (content !== current.text || !current.exists) {

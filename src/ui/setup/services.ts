@@ -7,7 +7,10 @@ import { VARIABLES, choicesOf } from '../../core/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
 import { bool, list, str, type CommandContext } from '../../commands/types.js';
 import { EXIT } from '../../core/errors.js';
+import { vaultKeyringFromOptions } from '../../core/vault-options.js';
+import { openVaulted } from '../../core/vaulted-values.js';
 import type { Outcome, Review, SetupServices } from './types.js';
+import { offerVault } from './vault-offer.js';
 
 const mode = (m: number) => m.toString(8).padStart(4, '0');
 
@@ -26,6 +29,8 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
   const inventoryPath = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
   const current = await readInventoryFile(inventoryPath);
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
+  const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd))
+    ?? (await offerVault(current.values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env }));
   const manifest = str(ctx.flags, 'secret-manifest');
   const dryRun = bool(ctx.flags, 'dry-run');
   let plan: SetupPlan | undefined;
@@ -39,6 +44,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
         fixOrder: bool(ctx.flags, 'fix-order'),
         secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
         namespaces: list(ctx.flags, 'namespace'),
+        vault,
       });
       return reviewOf(plan);
     },
@@ -75,7 +81,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     },
     () => undefined,
   );
-  return { services, initial: answersFromInventory(current.values) };
+  return { services, initial: answersFromInventory(openVaulted(current.values, vault).values) };
 }
 
 /** `--apply`: kubectl apply of the TLS Secret manifest just written (a supplied wildcard only). */
