@@ -73,27 +73,40 @@ export function checkChainOrder(
   };
 }
 
-/** `consequence` says what a mismatch breaks where this certificate is used. */
+/**
+ * `consequence` says what a mismatch breaks where this certificate is used; `chainInOrder` is the
+ * chain-order verdict: only a chain out of order makes "the key of another certificate" an order problem.
+ */
 export function checkKeyMatch(
   first: ParsedCertificate,
   all: ParsedCertificate[],
   key: ParsedKey,
-  sources: { cert: string; key: string; consequence?: string },
+  sources: { cert: string; key: string; consequence?: string; chainInOrder?: boolean; role?: string },
 ): CertCheck {
   const [certSource, keySource] = [sources.cert, sources.key];
   if (sameKey(first, key.key)) {
     return { name: 'key-match', status: 'ok', message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.` };
   }
   const owner = all.find((c) => c !== first && sameKey(c, key.key));
+  const what = sources.role ?? 'certificate';
+  const details = { keyFile: keySource, certificate: label(first), ...(owner ? { keyBelongsTo: label(owner) } : {}) };
+  if (owner && sources.chainInOrder === false) {
+    return {
+      name: 'key-match',
+      status: 'fail',
+      message: `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`,
+      advice: `Put ${label(owner)} first; the chain-order check gives the whole order.`,
+      details,
+    };
+  }
   return {
     name: 'key-match',
     status: 'fail',
     message: owner
-      ? `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`
-      : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}.`,
-    advice: owner
-      ? `Put ${label(owner)} first; the chain order message gives the whole order.`
-      : `Give the private key that was generated with this certificate's request.${sources.consequence ? ` ${sources.consequence}` : ''}`,
+      ? `The key in ${keySource} (${key.description}) does not match the ${what} ${label(first)} of ${certSource}: it is the key of ${label(owner)}, another certificate of the chain.`
+      : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}; it should match the ${what} ${label(first)}.`,
+    advice: `Give the private key of ${label(first)} (the one generated with its request) in ${keySource}, or the certificate that belongs to this key.${sources.consequence ? ` ${sources.consequence}` : ''}`,
+    details,
   };
 }
 

@@ -51,6 +51,8 @@ const EXPECTED: Record<CertificateRole, string> = {
   'ca-bundle': 'certificate, then its issuer',
 };
 
+const ROLE_WORD: Record<CertificateRole, string> = { wildcard: 'certificate', 'ca-issuer': 'issuer certificate', 'ca-bundle': 'certificate' };
+
 export function examine(input: ExamineInput): Examination {
   const checks: CertCheck[] = [];
   let certificates: ParsedCertificate[] | undefined;
@@ -76,12 +78,14 @@ export function examine(input: ExamineInput): Examination {
 
   let ordered: ParsedCertificate[] | undefined;
   let reordered = false;
+  let chainInOrder = true;
   if (input.role === 'ca-bundle' && !certificates.some((c) => certificates!.some((o) => o !== c && isIssuedBy(o, c)))) {
     checks.push({ name: 'chain-order', status: 'ok', message: `${input.certSource}: ${certificates.length} independent CA certificate(s).` });
     ordered = certificates;
   } else {
     const order = checkChainOrder(certificates, input.certSource, { key: key?.key, expected: EXPECTED[input.role], fixHint: input.fixHint });
     ordered = order.ordered;
+    chainInOrder = order.check.status === 'ok';
     if (order.check.status === 'fail' && ordered && input.fixOrder) {
       reordered = true;
       checks.push({
@@ -100,7 +104,9 @@ export function examine(input: ExamineInput): Examination {
   const given = reordered ? first : certificates[0]!;
   if (key) {
     const consequence = input.role === 'wildcard' ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".' : undefined;
-    checks.push(checkKeyMatch(given, certificates, key, { cert: input.certSource, key: input.keySource ?? 'the private key', consequence }));
+    checks.push(checkKeyMatch(given, certificates, key, {
+      cert: input.certSource, key: input.keySource ?? 'the private key', consequence, chainInOrder: chainInOrder || reordered, role: ROLE_WORD[input.role],
+    }));
   }
   if (input.role === 'wildcard') {
     checks.push(checkWildcardCoverage(first, input.domain));
