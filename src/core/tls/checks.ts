@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { analyseOrder, isSelfSigned, label, sameKey } from './chain.js';
 import { basicConstraintsCa, keyUsage } from './extensions.js';
 import type { ParsedCertificate, ParsedKey } from './pem.js';
+import { trustedIssuerOf, type TrustAnchors } from './trust.js';
 
 export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -250,4 +251,39 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
   }
   const issuer = /(?:^|\n)CN=([^\n]*)/.exec(leaf.x509.issuer)?.[1] ?? leaf.x509.issuer.replaceAll('\n', ', ');
   return { name: 'self-signed', status: 'ok', message: `Issued by ${issuer}.` };
+}
+
+const cnOf = (dn: string) => /(?:^|\n)CN=([^\n]*)/.exec(dn)?.[1] ?? dn.replaceAll('\n', ', ');
+
+/**
+ * The chain (in the right order) must lead to a root: its last certificate is a root itself, is
+ * signed by a root this machine trusts, or is an intermediate CA (the root may be left out and
+ * belong to the clients' store). A lone endpoint certificate whose issuer is nowhere makes the
+ * ingress serve an incomplete chain, which clients refuse ("unable to get local issuer certificate").
+ */
+export function checkChainComplete(chain: ParsedCertificate[], source: string, anchors: TrustAnchors): CertCheck {
+  const last = chain[chain.length - 1]!;
+  const details = { last: label(last), issuer: cnOf(last.x509.issuer), trustStores: anchors.description };
+  if (isSelfSigned(last)) {
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, details };
+  }
+  const anchor = trustedIssuerOf(last.x509, anchors);
+  if (anchor) {
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${cnOf(anchor.subject)}.`, details };
+  }
+  if (basicConstraintsCa(last.x509.raw)) {
+    return {
+      name: 'chain-complete',
+      status: 'ok',
+      message: `${source}: the chain ends at the CA ${label(last)}; its issuer ${cnOf(last.x509.issuer)} is not in the file and must be in the clients' trust store.`,
+      details,
+    };
+  }
+  return {
+    name: 'chain-complete',
+    status: 'fail',
+    message: `${source}: ${chain.length === 1 ? 'the file holds only the certificate' : `the chain stops at ${label(last)}`}; its issuer "${cnOf(last.x509.issuer)}" is neither in the file nor a root trusted here (${anchors.description}). The ingress would serve an incomplete chain, which clients refuse.`,
+    advice: `Append the intermediate certificate(s) your CA gave with it (often chain.pem or ca-bundle.crt) after the certificate, in the order certificate, intermediate(s), root. If "${cnOf(last.x509.issuer)}" is a private root, append it too.`,
+    details,
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { isIssuedBy, label } from './chain.js';
 import {
+  checkChainComplete,
   checkChainOrder,
   checkIsCa,
   checkKeyMatch,
@@ -12,6 +13,7 @@ import {
   checkWildcardCoverage,
   type CertCheck,
 } from './checks.js';
+import { trustAnchors } from './trust.js';
 import { PemError, parseCertificates, parsePrivateKey, type ParsedCertificate, type ParsedKey } from './pem.js';
 
 /**
@@ -35,6 +37,8 @@ export interface ExamineInput {
   renewAdvice: string;
   /** Use the computed order instead of failing on a wrong one. */
   fixOrder?: boolean;
+  /** A CA file whose certificates count as trusted roots, besides this machine's (wildcard role). */
+  caFile?: string;
 }
 
 export interface Examination {
@@ -109,6 +113,9 @@ export function examine(input: ExamineInput): Examination {
     }));
   }
   if (input.role === 'wildcard') {
+    checks.push(ordered
+      ? checkChainComplete(ordered, input.certSource, trustAnchors(input.caFile))
+      : { name: 'chain-complete', status: 'skip', message: 'Not checked: the chain order could not be established (see chain-order).' });
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));
   }
