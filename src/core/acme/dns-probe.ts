@@ -259,7 +259,13 @@ export async function probeDns(options: {
       try {
         const header = decodeHeader(message);
         if (header.id !== id || !header.response) return; // not ours: keep waiting
-        const records = readRecords(message);
+        // Without a key only the header matters; a record section cut short is then no reason to fail.
+        let records: DnsRecord[] = [];
+        try {
+          records = readRecords(message);
+        } catch (error) {
+          if (key) throw error;
+        }
         finish(undefined, {
           rcode: header.rcode,
           authoritative: header.authoritative,
