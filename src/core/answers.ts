@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { SECRET as TSIG_SECRET, secretFromFile } from './acme/tsig-key.js';
 import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
 import { registerSecret } from './secrets.js';
@@ -74,7 +75,8 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
         throw new UsageError(`${source}: ${key} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error}).`,
           'Give the path of the file relative to the answers file, or paste the value inline.');
       }
-      if (!row!.type.startsWith('pem-')) resolved = (resolved as string).trim();
+      if (key === TSIG_SECRET) resolved = secretFromFile(resolved as string, path);
+      else if (!row!.type.startsWith('pem-')) resolved = (resolved as string).trim();
     }
     // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
     if (row!.type.startsWith('pem-') && typeof resolved === 'string') resolved = resolved.replace(/\r\n?/g, '\n');

@@ -32,6 +32,7 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
     { name: 'parse', title: 'certificate file readable' },
     { name: 'key', title: 'private key readable', keyOnly: true },
     { name: 'chain-order', title: 'chain order (certificate, intermediate(s), root)' },
+    { name: 'chain-complete', title: 'chain complete up to a root' },
     { name: 'key-match', title: 'key matches the certificate', keyOnly: true },
     { name: 'wildcard-san', title: 'wildcard name coverage' },
     { name: 'self-signed', title: 'issued by a CA' },
@@ -144,6 +145,7 @@ function fileSources(input: DoctorInput): Source[] {
           domain: domain ?? (await inventoryDomain(input)),
           now: new Date(),
           fixHint: 'Reorder the file, or run cloudgate setup with --fix-order to write the Secret in the right order.',
+          caFile: input.network.caFile,
           renewAdvice: SUPPLIED_RENEW,
         });
         return [...result.checks, ...unreadable];

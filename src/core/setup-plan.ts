@@ -17,6 +17,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { fillFromKeyFile } from './acme/tsig-key.js';
 import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from './answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from './atomic-write.js';
 import { UsageError } from './errors.js';
@@ -95,6 +96,8 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     if (value === null) removedReasons[key] = 'removed by the answers';
     else set[key] = value;
   }
+
+  fillFromKeyFile(set, current.values);
 
   const findings: Finding[] = [];
   let supplied: SuppliedPlan | undefined;

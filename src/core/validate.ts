@@ -3,6 +3,7 @@
  * findings (rule id, variable, severity, message naming the variable, advice). Values are what the
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
+import { tsigFindings } from './acme/tsig-key.js';
 import type { Finding, Severity } from './findings.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
 import {
@@ -39,6 +40,7 @@ export function validate(values: Values, options: ValidateOptions = {}): Finding
     ...selectionRules(values, choices),
     ...acmeRules(values, choices),
     ...providerRules(values, choices),
+    ...(choices.solver === 'rfc2136' ? tsigFindings(values) : []),
     ...commercialCaRules(values, choices),
     ...annotationRules(values),
     ...unusedBranch(values, choices),

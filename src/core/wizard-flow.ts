@@ -450,13 +450,16 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
     }
     if (step.fileRole !== 'pem' || !step.variable) return [];
     const values: Record<string, unknown> = { [step.variable.name]: text };
+    const files: Record<string, string> = { [step.variable.name]: path };
     if (step.variable.type === 'pem-key') {
       // The key is checked against the certificate given just before it.
       const certificate = pemOf(answers.cluster_issuer_ca_certificate, cwd);
       if (certificate) values.cluster_issuer_ca_certificate = certificate;
+      const certificateFile = answers.cluster_issuer_ca_certificate;
+      if (typeof certificateFile === 'string' && certificateFile.startsWith('file:')) files.cluster_issuer_ca_certificate = resolve(cwd, certificateFile.slice(5));
     }
     const name = step.variable.name;
-    return pemVariableFindings(values).filter((f) => f.variable === undefined || f.variable === name);
+    return pemVariableFindings(values, new Date(), files).filter((f) => f.variable === undefined || f.variable === name);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return [{ rule: 'certificate-check', variable: step.variable?.name ?? step.id, severity: 'warning', message: `The certificate checks could not run: ${redact(message)}` }];

@@ -153,7 +153,7 @@ describe('doctor --only certificate', () => {
     expect(ok.code, ok.stderr).toBe(0);
     const report = JSON.parse(ok.stdout) as { checks: { id: string; status: string; details?: { daysLeft?: number } }[] };
     expect(report.checks.map((x) => x.id)).toEqual([
-      'certificate.parse', 'certificate.key', 'certificate.chain-order', 'certificate.key-match',
+      'certificate.parse', 'certificate.key', 'certificate.chain-order', 'certificate.chain-complete', 'certificate.key-match',
       'certificate.wildcard-san', 'certificate.self-signed', 'certificate.validity',
     ]);
     expect(report.checks.every((x) => x.status === 'ok')).toBe(true);

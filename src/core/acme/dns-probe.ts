@@ -1,15 +1,40 @@
 /**
- * One DNS query over UDP (node:dgram) to a name server given as host:port: does it answer DNS at all,
- * and is it authoritative for the zone? Enough to catch a wrong address, port or firewall before
+ * One DNS query over UDP (node:dgram) to a name server given as host:port: the SOA of the zone,
+ * signed with the TSIG key cert-manager will use (RFC 8945, HMAC with node:crypto) when one is given.
+ * The answer says whether the server answers DNS at all, is authoritative for the zone, and accepts
+ * the key (BADSIG, BADKEY, BADTIME come back in the answer's TSIG record); the answer's own
+ * signature is verified too. Enough to catch a wrong address, port, firewall or key before
  * cert-manager's RFC 2136 updates fail.
  */
 import { createSocket } from 'node:dgram';
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 
 export const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+/** TSIG error codes (RFC 8945 §3). */
+export const TSIG_ERRORS: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' };
 const TYPE_SOA = 6;
+const TYPE_TSIG = 250;
+const CLASS_ANY = 255;
+/** Seconds of clock difference the server accepts (the usual 300). */
+const FUDGE = 300;
+
+/** The platform's algorithm names (cluster_issuer_acme_rfc2136_tsig_algorithm) and their TSIG names and hashes. */
+export const TSIG_ALGORITHM_NAMES: Record<string, { wire: string; hash: string }> = {
+  HMACMD5: { wire: 'hmac-md5.sig-alg.reg.int', hash: 'md5' },
+  HMACSHA1: { wire: 'hmac-sha1', hash: 'sha1' },
+  HMACSHA256: { wire: 'hmac-sha256', hash: 'sha256' },
+  HMACSHA512: { wire: 'hmac-sha512', hash: 'sha512' },
+};
+
+export interface TsigKey {
+  name: string;
+  /** One of TSIG_ALGORITHM_NAMES' keys (any case). */
+  algorithm: string;
+  /** Base64, as in a BIND key file. */
+  secret: string;
+}
 
 export interface DnsAnswer {
   rcode: string;
@@ -17,6 +42,10 @@ export interface DnsAnswer {
   authoritative: boolean;
   answers: number;
   address: string;
+  /** With a key: the TSIG error of the answer (NOERROR when accepted) and whether its MAC verified. */
+  tsig?: { error: string; signed: boolean; verified: boolean; serverTime?: Date };
+  /** The zone named by the SOA record of the answer or authority section, when there is one. */
+  zone?: string;
 }
 
 export class DnsProbeError extends Error {
@@ -29,16 +58,20 @@ export class DnsProbeError extends Error {
   }
 }
 
-/** `host:port`, `[v6]:port`; undefined without a port (REFERENCE.md §3: the port is required). */
+/** `host:port`, `[v6]:port`; undefined without a port (the platform requires the port). */
 export function parseNameserver(value: string): { host: string; port: number } | undefined {
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(value.trim()) ?? /^([^:[\]]+):(\d+)$/.exec(value.trim());
   const port = Number(m?.[2]);
   return m && port > 0 && port < 65536 ? { host: m[1]!, port } : undefined;
 }
 
-export function encodeQuery(id: number, name: string, type = TYPE_SOA): Buffer {
+/** A domain name in wire form, lower case (the canonical form TSIG signs). */
+export function encodeName(name: string): Buffer {
   const labels = name.replace(/\.$/, '').split('.').filter(Boolean);
-  const qname = Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l)])), Buffer.from([0])]);
+  return Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l.toLowerCase())])), Buffer.from([0])]);
+}
+
+export function encodeQuery(id: number, name: string, type = TYPE_SOA): Buffer {
   const header = Buffer.alloc(12);
   header.writeUInt16BE(id, 0);
   header.writeUInt16BE(0x0000, 2); // standard query, no recursion wanted: we ask the server itself
@@ -46,7 +79,46 @@ export function encodeQuery(id: number, name: string, type = TYPE_SOA): Buffer {
   const question = Buffer.alloc(4);
   question.writeUInt16BE(type, 0);
   question.writeUInt16BE(1, 2); // class IN
-  return Buffer.concat([header, qname, question]);
+  return Buffer.concat([header, encodeName(name), question]);
+}
+
+function u48(seconds: number): Buffer {
+  const b = Buffer.alloc(6);
+  b.writeUIntBE(seconds, 0, 6);
+  return b;
+}
+
+function u16(...values: number[]): Buffer {
+  const b = Buffer.alloc(2 * values.length);
+  values.forEach((v, i) => b.writeUInt16BE(v, 2 * i));
+  return b;
+}
+
+function algorithmOf(key: TsigKey): { wire: string; hash: string } {
+  const algorithm = TSIG_ALGORITHM_NAMES[key.algorithm.toUpperCase()];
+  if (!algorithm) throw new DnsProbeError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
+  return algorithm;
+}
+
+/** The TSIG variables that follow the message in the MAC input (RFC 8945 §4.3.3). */
+function tsigVariables(key: TsigKey, time: number, fudge: number, error: number, other: Buffer): Buffer {
+  return Buffer.concat([encodeName(key.name), u16(CLASS_ANY), Buffer.alloc(4), encodeName(algorithmOf(key).wire), u48(time), u16(fudge, error, other.length), other]);
+}
+
+function mac(key: TsigKey, ...parts: Buffer[]): Buffer {
+  const hmac = createHmac(algorithmOf(key).hash, Buffer.from(key.secret, 'base64'));
+  for (const part of parts) hmac.update(part);
+  return hmac.digest();
+}
+
+/** Appends a TSIG record to `message` (which has no additional records yet). */
+export function signQuery(message: Buffer, key: TsigKey, time: number): { signed: Buffer; mac: Buffer } {
+  const requestMac = mac(key, message, tsigVariables(key, time, FUDGE, 0, Buffer.alloc(0)));
+  const rdata = Buffer.concat([encodeName(algorithmOf(key).wire), u48(time), u16(FUDGE, requestMac.length), requestMac, u16(message.readUInt16BE(0), 0, 0)]);
+  const record = Buffer.concat([encodeName(key.name), u16(TYPE_TSIG, CLASS_ANY), Buffer.alloc(4), u16(rdata.length), rdata]);
+  const signed = Buffer.concat([message, record]);
+  signed.writeUInt16BE(signed.readUInt16BE(10) + 1, 10);
+  return { signed, mac: requestMac };
 }
 
 export function decodeHeader(message: Buffer): { id: number; response: boolean; authoritative: boolean; rcode: string; answers: number } {
@@ -61,8 +133,92 @@ export function decodeHeader(message: Buffer): { id: number; response: boolean; 
   };
 }
 
-export async function probeDns(options: { host: string; port: number; zone: string; timeoutMs: number; signal?: AbortSignal }): Promise<DnsAnswer> {
-  const { host, port, zone, timeoutMs, signal } = options;
+/** Reads a (possibly compressed) name; returns it and the offset after it in the record. */
+function readName(buf: Buffer, start: number): { name: string; end: number } {
+  const labels: string[] = [];
+  let offset = start;
+  let end: number | undefined;
+  for (let jumps = 0; jumps < 64; jumps++) {
+    if (offset >= buf.length) break;
+    const length = buf[offset]!;
+    if (length === 0) return { name: labels.join('.') || '.', end: end ?? offset + 1 };
+    if ((length & 0xc0) === 0xc0) {
+      end ??= offset + 2;
+      offset = buf.readUInt16BE(offset) & 0x3fff;
+      continue;
+    }
+    labels.push(buf.subarray(offset + 1, offset + 1 + length).toString('latin1'));
+    offset += length + 1;
+  }
+  throw new DnsProbeError('The answer holds a malformed name.', 'malformed');
+}
+
+interface DnsRecord {
+  name: string;
+  type: number;
+  start: number;
+  rdata: Buffer;
+}
+
+function readRecords(message: Buffer): DnsRecord[] {
+  const counts = [4, 6, 8, 10].map((o) => message.readUInt16BE(o));
+  let offset = 12;
+  for (let i = 0; i < counts[0]!; i++) offset = readName(message, offset).end + 4;
+  const records: DnsRecord[] = [];
+  for (let i = 0; i < counts[1]! + counts[2]! + counts[3]!; i++) {
+    const start = offset;
+    const { name, end } = readName(message, offset);
+    if (end + 10 > message.length) throw new DnsProbeError('The answer is cut short.', 'malformed');
+    const type = message.readUInt16BE(end);
+    const length = message.readUInt16BE(end + 8);
+    records.push({ name, type, start, rdata: message.subarray(end + 10, end + 10 + length) });
+    offset = end + 10 + length;
+  }
+  return records;
+}
+
+/** The answer's TSIG record: its error, and whether its MAC is right for the request's MAC. */
+function checkResponseTsig(message: Buffer, records: DnsRecord[], key: TsigKey, requestMac: Buffer, id: number): DnsAnswer['tsig'] {
+  const last = records.at(-1);
+  if (!last || last.type !== TYPE_TSIG) return { error: 'NOERROR', signed: false, verified: false };
+  const rdata = last.rdata;
+  const algorithmEnd = readName(rdata, 0).end;
+  const time = rdata.readUIntBE(algorithmEnd, 6);
+  const fudge = rdata.readUInt16BE(algorithmEnd + 6);
+  const macSize = rdata.readUInt16BE(algorithmEnd + 8);
+  const responseMac = rdata.subarray(algorithmEnd + 10, algorithmEnd + 10 + macSize);
+  let offset = algorithmEnd + 10 + macSize + 2;
+  const errorCode = rdata.readUInt16BE(offset);
+  const otherLength = rdata.readUInt16BE(offset + 2);
+  offset += 4;
+  const other = rdata.subarray(offset, offset + otherLength);
+  const error = errorCode === 0 ? 'NOERROR' : TSIG_ERRORS[errorCode] ?? `TSIG error ${errorCode}`;
+  const serverTime = errorCode === 18 && otherLength === 6 ? new Date(other.readUIntBE(0, 6) * 1000) : undefined;
+  if (macSize === 0) return { error, signed: false, verified: false, serverTime };
+  // The MAC covers the answer as it was before the TSIG record was added, with the original id.
+  const unsigned = Buffer.from(message.subarray(0, last.start));
+  unsigned.writeUInt16BE(id, 0);
+  unsigned.writeUInt16BE(unsigned.readUInt16BE(10) - 1, 10);
+  const expected = mac(key, u16(requestMac.length), requestMac, unsigned, tsigVariables(key, time, fudge, errorCode, other));
+  const verified = expected.length === responseMac.length && timingSafeEqual(expected, responseMac);
+  return { error, signed: true, verified, serverTime };
+}
+
+function soaZone(records: DnsRecord[]): string | undefined {
+  return records.find((r) => r.type === TYPE_SOA)?.name;
+}
+
+export async function probeDns(options: {
+  host: string;
+  port: number;
+  zone: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  key?: TsigKey;
+  /** The signing time; the clock by default. */
+  now?: Date;
+}): Promise<DnsAnswer> {
+  const { host, port, zone, timeoutMs, signal, key } = options;
   let address = host;
   if (!isIP(host)) {
     try {
@@ -71,8 +227,10 @@ export async function probeDns(options: { host: string; port: number; zone: stri
       throw new DnsProbeError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
     }
   }
-  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
   const id = randomInt(0, 65536);
+  const query = encodeQuery(id, zone);
+  const signing = key ? signQuery(query, key, Math.floor((options.now ?? new Date()).getTime() / 1000)) : undefined;
+  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
   return new Promise<DnsAnswer>((resolve, reject) => {
     let settled = false;
     const finish = (error?: Error, answer?: DnsAnswer) => {
@@ -101,12 +259,26 @@ export async function probeDns(options: { host: string; port: number; zone: stri
       try {
         const header = decodeHeader(message);
         if (header.id !== id || !header.response) return; // not ours: keep waiting
-        finish(undefined, { rcode: header.rcode, authoritative: header.authoritative, answers: header.answers, address });
+        // Without a key only the header matters; a record section cut short is then no reason to fail.
+        let records: DnsRecord[] = [];
+        try {
+          records = readRecords(message);
+        } catch (error) {
+          if (key) throw error;
+        }
+        finish(undefined, {
+          rcode: header.rcode,
+          authoritative: header.authoritative,
+          answers: header.answers,
+          address,
+          zone: soaZone(records),
+          ...(key && signing ? { tsig: checkResponseTsig(message, records, key, signing.mac, id) } : {}),
+        });
       } catch (error) {
         finish(error as Error);
       }
     });
     // A connected socket turns an ICMP "port unreachable" into ECONNREFUSED instead of a timeout.
-    socket.connect(port, address, () => socket.send(encodeQuery(id, zone)));
+    socket.connect(port, address, () => socket.send(signing?.signed ?? query));
   });
 }

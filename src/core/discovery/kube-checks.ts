@@ -64,6 +64,10 @@ function schemaHasServiceAccountRef(crd: Crd): boolean {
   return JSON.stringify(crd.spec?.versions ?? []).includes('"serviceAccountRef"');
 }
 
+function schemaKeepsUnknownFields(crd: Crd): boolean {
+  return /"x-kubernetes-preserve-unknown-fields":true/.test(JSON.stringify(crd.spec?.versions ?? []));
+}
+
 async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   let crd: Crd;
   try {
@@ -78,7 +82,10 @@ async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   const label = labels['app.kubernetes.io/version'] ?? labels['helm.sh/chart'];
   const version = parseVersion(label);
   const hasRef = schemaHasServiceAccountRef(crd);
-  const details = { crd: CLUSTER_ISSUER_CRD, versionLabel: label ?? null, serviceAccountRefInSchema: hasRef };
+  // The version label decides first: a schema that keeps unknown fields (x-kubernetes-preserve-unknown-fields)
+  // need not spell out serviceAccountRef, so its absence there says nothing about the version.
+  const open = schemaKeepsUnknownFields(crd);
+  const details = { crd: CLUSTER_ISSUER_CRD, versionLabel: label ?? null, serviceAccountRefInSchema: hasRef, schemaKeepsUnknownFields: open };
   if (version && !atLeast(version, MIN_CERT_MANAGER)) {
     return {
       status: 'fail',
@@ -87,10 +94,13 @@ async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
       details,
     };
   }
-  if (!version && !hasRef) {
+  if (!version && !hasRef && !open) {
     return { status: 'fail', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`, advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer.`, details };
   }
-  if (version && !hasRef) {
+  if (!version && !hasRef && open) {
+    return { status: 'warn', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema keeps unknown fields: its version cannot be told.`, advice: `Check that cert-manager is ${MIN_CERT_MANAGER} or newer (kubectl get deploy -n cert-manager -o wide).`, details };
+  }
+  if (version && !hasRef && !open) {
     return { status: 'warn', message: `cert-manager CRDs say ${version.join('.')}, but the ${CLUSTER_ISSUER_CRD} schema lacks serviceAccountRef.`, advice: 'The CRDs were probably not upgraded with the chart: re-apply the CRDs of the installed version.', details };
   }
   return { status: 'ok', message: version ? `cert-manager CRDs are ${version.join('.')} (≥ ${MIN_CERT_MANAGER}).` : `The ${CLUSTER_ISSUER_CRD} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`, details };

@@ -7,7 +7,7 @@ import type { CheckResult } from '../doctor/types.js';
 import type { TlsProbeResult } from '../net/tls-probe.js';
 import { analyzeChain, chainsToPublicRoot, isSelfSigned } from './chain.js';
 import type { Endpoint } from './endpoints.js';
-import { expectsWildcard, type ServedExpectations } from './expectations.js';
+import { expectsWildcard, servedIndividually, type ServedExpectations } from './expectations.js';
 
 const DAY = 86_400_000;
 export const EXPIRY_WARNING_DAYS = 30;
@@ -78,7 +78,7 @@ export function analyzeServed(
       'Remove them from tls.crt; only the certificate, its intermediates and optionally the root belong there.');
   }
   issuerMismatch(leaf, probe.chain, expected, where, add);
-  if (expectsWildcard(expected) && !wildcardOnly && leafName !== FAKE_CERTIFICATE && probe.hostMatches) {
+  if (expectsWildcard(expected) && !wildcardOnly && leafName !== FAKE_CERTIFICATE && probe.hostMatches && !servedIndividually(endpoint, expected)) {
     const d = expected.wildcardDomain;
     if (!d || endpoint.host.endsWith(`.${d}`)) {
       add('warn', `${where} serves an individual certificate, but the inventory configures a wildcard${d ? ` (*.${d})` : ` (secret ${expected.suppliedSecret})`}.`,

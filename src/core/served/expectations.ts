@@ -8,6 +8,30 @@ export interface ServedExpectations {
   suppliedSecret?: string;
   /** Where these came from, for messages. */
   inventory?: string;
+  /** Hosts of the identity-broker and monitoring ingresses the inventory names (see servedIndividually). */
+  individualHosts?: string[];
+}
+
+/**
+ * The platform's identity broker (Keycloak, `keycloak_host`) and monitoring ingresses (Grafana,
+ * Alertmanager, Prometheus: `kube_prometheus_stack_<name>_host`) live outside the `openstack`
+ * namespace and keep their cluster-issuer annotation and their own certificates when the API
+ * endpoints switch to an automatic wildcard. An individual certificate there is the platform
+ * working as designed, not a stale secret.
+ */
+const INDIVIDUAL_HOST_VARIABLE = /^(keycloak_host|kube_prometheus_stack_(grafana|alertmanager|prometheus)_host)$/;
+const INDIVIDUAL_HOST_LABEL = /^(keycloak|grafana|alertmanager|prometheus)$/i;
+
+/**
+ * Whether the platform serves this host with its own certificate even in (automatic) wildcard mode:
+ * named by one of those variables, or called by the first label those ingresses conventionally use.
+ * A supplied wildcard (issuer none) is different: there is no issuer for them, they use the supplied secret too.
+ */
+export function servedIndividually(endpoint: { host: string; origin?: string }, e: ServedExpectations): boolean {
+  if (e.issuerType === 'none') return false;
+  const host = endpoint.host.toLowerCase();
+  return INDIVIDUAL_HOST_VARIABLE.test(endpoint.origin ?? '') || (e.individualHosts ?? []).includes(host)
+    || INDIVIDUAL_HOST_LABEL.test(host.split('.')[0] ?? '');
 }
 
 export function expectationsFrom(values: Record<string, unknown>, inventory?: string): ServedExpectations {
@@ -21,6 +45,8 @@ export function expectationsFrom(values: Record<string, unknown>, inventory?: st
     acmeServer: text('cluster_issuer_acme_server'),
     suppliedSecret: text('cloud_helm_ingress_secret_name'),
     inventory,
+    individualHosts: Object.keys(values).filter((name) => INDIVIDUAL_HOST_VARIABLE.test(name)).map((name) => text(name)?.toLowerCase())
+      .filter((host): host is string => Boolean(host)),
   };
 }
 

@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { analyseOrder, isSelfSigned, label, sameKey } from './chain.js';
 import { basicConstraintsCa, keyUsage } from './extensions.js';
 import type { ParsedCertificate, ParsedKey } from './pem.js';
+import { trustedIssuerOf, type TrustAnchors } from './trust.js';
 
 export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -73,27 +74,40 @@ export function checkChainOrder(
   };
 }
 
-/** `consequence` says what a mismatch breaks where this certificate is used. */
+/**
+ * `consequence` says what a mismatch breaks where this certificate is used; `chainInOrder` is the
+ * chain-order verdict: only a chain out of order makes "the key of another certificate" an order problem.
+ */
 export function checkKeyMatch(
   first: ParsedCertificate,
   all: ParsedCertificate[],
   key: ParsedKey,
-  sources: { cert: string; key: string; consequence?: string },
+  sources: { cert: string; key: string; consequence?: string; chainInOrder?: boolean; role?: string },
 ): CertCheck {
   const [certSource, keySource] = [sources.cert, sources.key];
   if (sameKey(first, key.key)) {
     return { name: 'key-match', status: 'ok', message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.` };
   }
   const owner = all.find((c) => c !== first && sameKey(c, key.key));
+  const what = sources.role ?? 'certificate';
+  const details = { keyFile: keySource, certificate: label(first), ...(owner ? { keyBelongsTo: label(owner) } : {}) };
+  if (owner && sources.chainInOrder === false) {
+    return {
+      name: 'key-match',
+      status: 'fail',
+      message: `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`,
+      advice: `Put ${label(owner)} first; the chain-order check gives the whole order.`,
+      details,
+    };
+  }
   return {
     name: 'key-match',
     status: 'fail',
     message: owner
-      ? `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`
-      : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}.`,
-    advice: owner
-      ? `Put ${label(owner)} first; the chain order message gives the whole order.`
-      : `Give the private key that was generated with this certificate's request.${sources.consequence ? ` ${sources.consequence}` : ''}`,
+      ? `The key in ${keySource} (${key.description}) does not match the ${what} ${label(first)} of ${certSource}: it is the key of ${label(owner)}, another certificate of the chain.`
+      : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}; it should match the ${what} ${label(first)}.`,
+    advice: `Give the private key of ${label(first)} (the one generated with its request) in ${keySource}, or the certificate that belongs to this key.${sources.consequence ? ` ${sources.consequence}` : ''}`,
+    details,
   };
 }
 
@@ -237,4 +251,39 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
   }
   const issuer = /(?:^|\n)CN=([^\n]*)/.exec(leaf.x509.issuer)?.[1] ?? leaf.x509.issuer.replaceAll('\n', ', ');
   return { name: 'self-signed', status: 'ok', message: `Issued by ${issuer}.` };
+}
+
+const cnOf = (dn: string) => /(?:^|\n)CN=([^\n]*)/.exec(dn)?.[1] ?? dn.replaceAll('\n', ', ');
+
+/**
+ * The chain (in the right order) must lead to a root: its last certificate is a root itself, is
+ * signed by a root this machine trusts, or is an intermediate CA (the root may be left out and
+ * belong to the clients' store). A lone endpoint certificate whose issuer is nowhere makes the
+ * ingress serve an incomplete chain, which clients refuse ("unable to get local issuer certificate").
+ */
+export function checkChainComplete(chain: ParsedCertificate[], source: string, anchors: TrustAnchors): CertCheck {
+  const last = chain[chain.length - 1]!;
+  const details = { last: label(last), issuer: cnOf(last.x509.issuer), trustStores: anchors.description };
+  if (isSelfSigned(last)) {
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, details };
+  }
+  const anchor = trustedIssuerOf(last.x509, anchors);
+  if (anchor) {
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${cnOf(anchor.subject)}.`, details };
+  }
+  if (basicConstraintsCa(last.x509.raw)) {
+    return {
+      name: 'chain-complete',
+      status: 'ok',
+      message: `${source}: the chain ends at the CA ${label(last)}; its issuer ${cnOf(last.x509.issuer)} is not in the file and must be in the clients' trust store.`,
+      details,
+    };
+  }
+  return {
+    name: 'chain-complete',
+    status: 'fail',
+    message: `${source}: ${chain.length === 1 ? 'the file holds only the certificate' : `the chain stops at ${label(last)}`}; its issuer "${cnOf(last.x509.issuer)}" is neither in the file nor a root trusted here (${anchors.description}). The ingress would serve an incomplete chain, which clients refuse.`,
+    advice: `Append the intermediate certificate(s) your CA gave with it (often chain.pem or ca-bundle.crt) after the certificate, in the order certificate, intermediate(s), root. If "${cnOf(last.x509.issuer)}" is a private root, append it too.`,
+    details,
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { isIssuedBy, label } from './chain.js';
 import {
+  checkChainComplete,
   checkChainOrder,
   checkIsCa,
   checkKeyMatch,
@@ -12,6 +13,7 @@ import {
   checkWildcardCoverage,
   type CertCheck,
 } from './checks.js';
+import { trustAnchors } from './trust.js';
 import { PemError, parseCertificates, parsePrivateKey, type ParsedCertificate, type ParsedKey } from './pem.js';
 
 /**
@@ -35,6 +37,8 @@ export interface ExamineInput {
   renewAdvice: string;
   /** Use the computed order instead of failing on a wrong one. */
   fixOrder?: boolean;
+  /** A CA file whose certificates count as trusted roots, besides this machine's (wildcard role). */
+  caFile?: string;
 }
 
 export interface Examination {
@@ -50,6 +54,8 @@ const EXPECTED: Record<CertificateRole, string> = {
   'ca-issuer': 'issuer, intermediate(s), root',
   'ca-bundle': 'certificate, then its issuer',
 };
+
+const ROLE_WORD: Record<CertificateRole, string> = { wildcard: 'certificate', 'ca-issuer': 'issuer certificate', 'ca-bundle': 'certificate' };
 
 export function examine(input: ExamineInput): Examination {
   const checks: CertCheck[] = [];
@@ -76,12 +82,14 @@ export function examine(input: ExamineInput): Examination {
 
   let ordered: ParsedCertificate[] | undefined;
   let reordered = false;
+  let chainInOrder = true;
   if (input.role === 'ca-bundle' && !certificates.some((c) => certificates!.some((o) => o !== c && isIssuedBy(o, c)))) {
     checks.push({ name: 'chain-order', status: 'ok', message: `${input.certSource}: ${certificates.length} independent CA certificate(s).` });
     ordered = certificates;
   } else {
     const order = checkChainOrder(certificates, input.certSource, { key: key?.key, expected: EXPECTED[input.role], fixHint: input.fixHint });
     ordered = order.ordered;
+    chainInOrder = order.check.status === 'ok';
     if (order.check.status === 'fail' && ordered && input.fixOrder) {
       reordered = true;
       checks.push({
@@ -100,9 +108,14 @@ export function examine(input: ExamineInput): Examination {
   const given = reordered ? first : certificates[0]!;
   if (key) {
     const consequence = input.role === 'wildcard' ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".' : undefined;
-    checks.push(checkKeyMatch(given, certificates, key, { cert: input.certSource, key: input.keySource ?? 'the private key', consequence }));
+    checks.push(checkKeyMatch(given, certificates, key, {
+      cert: input.certSource, key: input.keySource ?? 'the private key', consequence, chainInOrder: chainInOrder || reordered, role: ROLE_WORD[input.role],
+    }));
   }
   if (input.role === 'wildcard') {
+    checks.push(ordered
+      ? checkChainComplete(ordered, input.certSource, trustAnchors(input.caFile))
+      : { name: 'chain-complete', status: 'skip', message: 'Not checked: the chain order could not be established (see chain-order).' });
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));
   }

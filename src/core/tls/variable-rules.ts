@@ -40,8 +40,11 @@ const pemText = (value: unknown): string | undefined =>
  * Certificate checks of the inventory's PEM variables (cluster_issuer_ca_certificate + _private_key,
  * cluster_issuer_commercialca_ca, cluster_issuer_commercialca_tpp_ca_bundle): readable, chain order,
  * key match, CA flags, validity. A value that is not PEM at all is left to validate.ts's format rule.
+ * `files` maps a variable to the file its value was read from (the walkthrough's file questions).
  */
-export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date()): Finding[] {
+export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date(), files: Record<string, string> = {}): Finding[] {
+  // A value read from a file is named by the file first, so the message says which file to fix.
+  const source = (name: string) => (files[name] ? `${files[name]} (${name})` : name);
   const findings: Finding[] = [];
   for (const rule of PEM_RULES) {
     const certPem = pemText(values[rule.certificate]);
@@ -49,9 +52,9 @@ export function pemVariableFindings(values: Record<string, unknown>, now: Date =
     if (!certPem && !keyPem) continue;
     const checks = examine({
       certPem: certPem ?? '',
-      certSource: rule.certificate,
+      certSource: source(rule.certificate),
       keyPem,
-      keySource: rule.key,
+      keySource: rule.key && source(rule.key),
       role: rule.role,
       now,
       fixHint: `Reorder the PEM value of ${rule.certificate}: ${rule.role === 'ca-bundle' ? 'each certificate followed by its issuer' : 'issuer first, then intermediate(s), then root'}.`,

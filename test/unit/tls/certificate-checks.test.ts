@@ -52,6 +52,7 @@ describe('doctor group certificate', () => {
       ['certificate.parse', 'ok'],
       ['certificate.key', 'ok'],
       ['certificate.chain-order', 'ok'],
+      ['certificate.chain-complete', 'ok'],
       ['certificate.key-match', 'ok'],
       ['certificate.wildcard-san', 'ok'],
       ['certificate.self-signed', 'ok'],

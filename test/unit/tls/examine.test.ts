@@ -36,6 +36,7 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
       ['key', 'ok'],
       ['chain-order', 'ok'],
       ['key-match', 'ok'],
+      ['chain-complete', 'ok'],
       ['wildcard-san', 'ok'],
       ['self-signed', 'ok'],
       ['validity', 'ok'],

@@ -58,7 +58,7 @@ describe('loadSuppliedWildcard input problems', () => {
   it('warns when the key file can be read by other users', () => {
     const keyFile = writeFile(dir, 'open.key', c.leaf.key);
     chmodSync(keyFile, 0o644);
-    const result = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'o.pem', c.leaf.cert), keyFile, fixOrder: false });
+    const result = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'o.pem', c.leaf.cert + c.intermediate.cert), keyFile, fixOrder: false });
     expect(result.findings).toEqual([expect.objectContaining({ rule: 'wildcard-key-permissions', severity: 'warning', advice: `chmod 600 ${keyFile}` })]);
     chmodSync(keyFile, 0o600);
     expect(loadSuppliedWildcard({ certificateFile: `${dir}/o.pem`, keyFile, fixOrder: false }).findings).toEqual([]);
