@@ -54,7 +54,10 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     log('Nothing was written: fix the errors above in the answers file and run again.');
     return EXIT.usage;
   }
-  if (plan.files.length === 0) return EXIT.ok;
+  if (plan.files.length === 0) {
+    await applyPlan(plan); // writes nothing; clears what a killed run left beside the inventory
+    return EXIT.ok;
+  }
   if (ctx.interactive && !bool(flags, 'yes')) await confirm(ctx);
 
   const written = await applyPlan(plan).catch((error: Error) => {

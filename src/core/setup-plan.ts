@@ -216,10 +216,10 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
     throw new UsageError(`Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
       first.advice);
   }
-  if (plan.files.length === 0) return [];
+  // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
   return withInventoryLock(plan.inventoryPath, async () => {
     await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
-    return writeFilesAtomically(plan.files, now);
+    return plan.files.length ? writeFilesAtomically(plan.files, now) : [];
   });
 }
 
