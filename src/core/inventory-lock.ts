@@ -37,7 +37,10 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
     await takeLock(inventoryPath, target, lockPath);
   } catch (error) {
     await removeEmptyFolders(dirname(target), createdDir);
-    throw error;
+    if (error instanceof UsageError) throw error;
+    const e = error as NodeJS.ErrnoException;
+    throw new UsageError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${e.code ?? e.message}; nothing was written.`,
+      `Check that the folder ${dirname(target)} exists and is writable by you.`);
   }
   const onExit = () => {
     if (holderSync(lockPath) === process.pid) unlinkSync(lockPath);
