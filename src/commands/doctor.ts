@@ -91,18 +91,14 @@ export function cloudgateVersion(): string {
 
 /**
  * Replaces FILE whole, never half-written: the node exporter's textfile collector may read it at
- * any moment. The shared writer keeps a backup of the previous version; a report rewritten every
- * minute needs none, so it is removed.
+ * any moment. A report rewritten every minute needs no backup of the previous one.
  */
 async function writeOutput(path: string, content: string, format: Format, ctx: CommandContext): Promise<void> {
-  const { rm } = await import('node:fs/promises');
-  let written;
   try {
-    written = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }]);
+    await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(), { backup: false });
   } catch (error) {
     throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`, 'Check that its folder exists and is writable.');
   }
-  for (const file of written) if (file.backupPath) await rm(file.backupPath, { force: true });
   ctx.stderr.write(`Wrote the ${format} report to ${path}.\n`);
 }
 

@@ -1,5 +1,5 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { writeFilesAtomically } from '../core/atomic-write.js';
 import { buildOidcArtefacts, fileText, renderOidcText } from '../core/discovery/artefacts.js';
 import { resolveOidcInputs } from '../core/discovery/oidc-plan.js';
 import { UsageError } from '../core/errors.js';
@@ -15,7 +15,7 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   const out = str(flags, 'out');
   if (out) {
-    const written = writeAll(resolve(cwd, out), artefacts.files);
+    const written = await writeAll(resolve(cwd, out), artefacts.files);
     if (bool(flags, 'json')) ctx.stdout.write(JSON.stringify({ ...artefacts, written }, null, 2) + '\n');
     else ctx.stdout.write(written.map((p) => `${p}\n`).join(''));
     if (!bool(flags, 'json')) for (const note of artefacts.notes) ctx.stderr.write(`note: ${note}\n`);
@@ -25,21 +25,15 @@ export async function run(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
-/** Writes every file under a temporary name first, then renames them all: a failure leaves nothing half written. */
-function writeAll(dir: string, files: Record<string, unknown>): string[] {
-  const staged: [string, string][] = [];
+/** All or nothing, through the same exclusive temp files as the inventory; the documents are public: no backups. */
+async function writeAll(dir: string, files: Record<string, unknown>): Promise<string[]> {
+  const entries = Object.entries(files).map(([relative, content]) => ({
+    path: join(dir, relative), content: fileText(content), mode: 0o644, holdsSecret: false, description: relative,
+  }));
   try {
-    for (const [relative, content] of Object.entries(files)) {
-      const path = join(dir, relative);
-      mkdirSync(dirname(path), { recursive: true });
-      const temporary = `${path}.${process.pid}.tmp`;
-      writeFileSync(temporary, fileText(content), { mode: 0o644 });
-      staged.push([temporary, path]);
-    }
+    await writeFilesAtomically(entries, new Date(), { backup: false });
   } catch (error) {
-    for (const [temporary] of staged) rmSync(temporary, { force: true });
-    throw new UsageError(`Cannot write into ${dir}: ${(error as NodeJS.ErrnoException).code ?? error}.`, 'Choose a writable --out directory.');
+    throw new UsageError(`Cannot write into ${dir}: ${(error as Error).message}.`, 'Choose a writable --out directory.');
   }
-  for (const [temporary, path] of staged) renameSync(temporary, path);
-  return staged.map(([, path]) => path);
+  return entries.map((e) => e.path);
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { describeWritten } from '../core/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { readInventoryFile } from '../core/inventory.js';
@@ -91,7 +92,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the inventory folder exists and is writable by you.');
   });
   for (const file of written) {
-    log(`Wrote ${file.path} (mode ${file.mode.toString(8).padStart(4, '0')})${file.backupPath ? `; previous version saved as ${file.backupPath}` : ''}`);
+    log(`Wrote ${describeWritten(file)}`);
   }
   if (written.length === 0) log(`The inventory ${inventoryPath} already has these values; it was not rewritten.`);
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { describeWritten } from '../core/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
@@ -56,14 +57,17 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     log('Nothing was written: fix the errors above in the answers file and run again.');
     return EXIT.usage;
   }
-  if (plan.files.length === 0) return EXIT.ok;
+  if (plan.files.length === 0) {
+    await applyPlan(plan); // writes nothing; clears what a killed run left beside the inventory
+    return EXIT.ok;
+  }
   if (ctx.interactive && !bool(flags, 'yes')) await confirm(ctx);
 
   const written = await applyPlan(plan).catch((error: Error) => {
     throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the folders exist and are writable by you.');
   });
   for (const file of written) {
-    log(`Wrote ${file.path} (mode ${file.mode.toString(8).padStart(4, '0')})${file.backupPath ? `; previous version saved as ${file.backupPath}` : ''}`);
+    log(`Wrote ${describeWritten(file)}`);
   }
   if (bool(flags, 'apply') && plan.supplied) {
     const { applyManifest } = await import('../core/apply-manifest.js');

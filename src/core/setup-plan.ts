@@ -11,8 +11,9 @@
  *                                 (SPEC operational rule 1), `files` to write and `diff` (secrets masked).
  *                                 Answers with `file:` values still unresolved (the walkthrough's, absolute)
  *                                 are resolved here; a `null` answer removes that variable.
- *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups; refuses
- *                                 (UsageError) when the findings hold an error.
+ *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups, under the
+ *                                 inventory's lock; refuses (UsageError) when the findings hold an error,
+ *                                 another run holds the lock, or the inventory changed since the plan.
  *   nextSteps(plan)            -> lines to print after writing (kubectl apply, doctor, regenerate).
  */
 import { dirname, join, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { fillFromKeyFile } from './acme/tsig-key.js';
 import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from './answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from './atomic-write.js';
 import { UsageError } from './errors.js';
+import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from './inventory-lock.js';
 import { hasErrors, type Finding } from './findings.js';
 import { holdsSecret, readInventoryFile, updateInventoryText } from './inventory.js';
 import { tlsSecretManifest } from './manifests.js';
@@ -62,6 +64,8 @@ export interface SuppliedPlan {
 export interface SetupPlan {
   inventoryPath: string;
   inventoryExists: boolean;
+  /** What the inventory held when the plan was made (applyPlan refuses when it changed since). */
+  inventoryFingerprint: string;
   /** Every value of the inventory file after the change (unrelated keys included). */
   values: Record<string, unknown>;
   /** The table variables written or changed by this plan. */
@@ -84,6 +88,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const inventoryPath = resolve(input.inventoryPath);
   const answered = openVaulted(resolveAnswers(input.answers, process.cwd()), input.vault);
   const answers = answered.values;
+  const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen
   const file = await readInventoryFile(inventoryPath);
   const opened = openVaulted(file.values, input.vault);
   const current = { ...file, values: opened.values };
@@ -176,6 +181,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   return {
     inventoryPath,
     inventoryExists: current.exists,
+    inventoryFingerprint: fingerprint,
     values: merged,
     changedKeys: Object.keys(set).filter((k) => JSON.stringify(current.values[k]) !== JSON.stringify(set[k])),
     findings,
@@ -224,7 +230,11 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
     throw new UsageError(`Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
       first.advice);
   }
-  return writeFilesAtomically(plan.files, now);
+  // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
+  return withInventoryLock(plan.inventoryPath, async () => {
+    await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
+    return plan.files.length ? writeFilesAtomically(plan.files, now) : [];
+  });
 }
 
 export function nextSteps(plan: SetupPlan): string[] {

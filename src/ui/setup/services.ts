@@ -58,7 +58,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
       if (dryRun) return { written: [], next, dryRun };
       const written = await applyPlan(plan);
       return {
-        written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
+        written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.linkTarget ? `; written through the link to ${w.linkTarget}, the link is kept` : ''}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
         next,
         dryRun,
         applied: bool(ctx.flags, 'apply') ? await applyTlsSecret(plan, ctx) : undefined,

@@ -1,0 +1,198 @@
+/**
+ * What cloudgate guarantees about the files it writes, checked on the built binary: concurrent runs
+ * (a lock, no lost update), a failed write, a linked inventory, a planted backup link, and a loop of
+ * runs killed at random points (the inventory is always the old or the new content).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+
+const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
+
+let dir: string;
+let inventory: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-e2e-write-'));
+  inventory = join(dir, 'certificates.yml');
+  await copyFile(join(FIXTURES, 'realistic.yml'), inventory);
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function answers(name: string, text: string): Promise<string> {
+  await writeFile(join(dir, name), text);
+  return join(dir, name);
+}
+
+const setup = (answersFile: string, extra: string[] = []) =>
+  runCli(['setup', '--answers', answersFile, '--inventory', inventory, '--yes', ...extra], { cwd: dir });
+
+/** Files cloudgate may leave beside the inventory only while it runs. */
+const leftovers = async (folder = dir) => (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
+
+describe('concurrent runs', () => {
+  it('two setup runs at once never lose an update: the loser exits 2 and writes nothing', async () => {
+    const email = await answers('email.yml', 'cluster_issuer_acme_email: race-a@example.com\n');
+    const nameserver = await answers('ns.yml', 'cluster_issuer_acme_rfc2136_nameserver: ns-race-b.example.com:53\n');
+    const original = await readFile(join(FIXTURES, 'realistic.yml'), 'utf8');
+    const outcomes: string[] = [];
+    for (let race = 0; race < 12; race++) {
+      await writeFile(inventory, original);
+      const [a, b] = await Promise.all([setup(email), setup(nameserver)]);
+      const text = await readFile(inventory, 'utf8');
+      const hasA = text.includes('race-a@example.com');
+      const hasB = text.includes('ns-race-b.example.com:53');
+      expect([a.code, b.code].sort(), a.stderr + b.stderr).not.toEqual([2, 2]);
+      for (const r of [a, b]) {
+        expect([0, 2]).toContain(r.code);
+        if (r.code === 2) expect(r.stderr).toMatch(/another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/);
+      }
+      // Whatever exited 0 is in the file; whatever exited 2 is not.
+      expect(hasA).toBe(a.code === 0);
+      expect(hasB).toBe(b.code === 0);
+      expect(await leftovers()).toEqual([]);
+      outcomes.push(`${a.code}${b.code}`);
+    }
+    expect(outcomes.length).toBe(12);
+    console.log(`races (exit codes of the two runs): ${outcomes.join(' ')}`);
+  }, 120_000);
+
+  it('a run while another process holds the lock exits 2, names that pid and writes nothing', async () => {
+    const holder = spawn('sleep', ['30']);
+    try {
+      await writeFile(`${inventory}.lock`, `${holder.pid}\n`);
+      const before = await readFile(inventory, 'utf8');
+      const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`another cloudgate run (pid ${holder.pid}) holds ${inventory}`);
+      expect(await readFile(inventory, 'utf8')).toBe(before);
+      expect((await readdir(dir)).filter((f) => f.endsWith('.bak'))).toEqual([]);
+    } finally {
+      holder.kill();
+    }
+  });
+
+  it('the lock of a killed run is taken over', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    await writeFile(`${inventory}.lock`, `${dead}\n`);
+    const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readFile(inventory, 'utf8')).toContain('a@example.com');
+    expect(await leftovers()).toEqual([]);
+  });
+});
+
+describe('failed writes, links, backups', () => {
+  it('a write that fails (file size limit) exits 2 and leaves no temp file, the inventory untouched', async () => {
+    await writeFile(inventory, `${await readFile(inventory, 'utf8')}# ${'x'.repeat(8000)}\n`);
+    const before = await readFile(inventory, 'utf8');
+    const file = await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n');
+    const r = spawnSync('sh', ['-c', 'ulimit -f 4; exec "$@"', 'sh', process.execPath, BIN, 'setup', '--answers', file, '--inventory', inventory, '--yes'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('Nothing was written');
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+    expect((await readdir(dir)).sort()).toEqual(['a.yml', 'certificates.yml']);
+  });
+
+  it('a linked inventory is written through to the file it points to, the link kept, and says so', async () => {
+    await mkdir(join(dir, 'shared'));
+    const real = join(dir, 'shared', 'certs.yml');
+    await copyFile(inventory, real);
+    await rm(inventory);
+    await symlink('shared/certs.yml', inventory);
+    const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));
+    expect(r.code, r.stderr).toBe(0);
+    expect((await lstat(inventory)).isSymbolicLink()).toBe(true);
+    expect(await readlink(inventory)).toBe('shared/certs.yml');
+    expect(await readFile(real, 'utf8')).toContain('cluster_issuer_acme_email: a@example.com');
+    expect(r.stderr).toContain(`written through the link to ${real}`);
+    expect((await readdir(join(dir, 'shared'))).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
+  });
+
+  it('a link planted under the coming backup names (1777 folder) is never written through', async () => {
+    await chmod(dir, 0o1777);
+    const stolen = join(tmpdir(), `cloudgate-stolen-${process.pid}-${Date.now()}`);
+    const start = Date.now();
+    for (let s = 0; s < 20; s++) {
+      const stamp = new Date(start + s * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+      await symlink(`${stolen}-${s}`, `${inventory}.${stamp}.bak`);
+    }
+    const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));
+    expect(r.code, r.stderr).toBe(0);
+    const stray = (await readdir(tmpdir())).filter((f) => f.startsWith(`cloudgate-stolen-${process.pid}`));
+    expect(stray).toEqual([]);
+    const backup = /previous version saved as (\S+)/.exec(r.stderr)![1]!;
+    expect((await lstat(backup)).isFile()).toBe(true);
+    expect(await readFile(backup, 'utf8')).toContain('tsig_secret_key');
+  });
+
+  it('keeps the last 5 backups', async () => {
+    for (let i = 0; i < 7; i++) {
+      const r = await setup(await answers('a.yml', `cluster_issuer_acme_email: n${i}@example.com\n`));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect((await readdir(dir)).filter((f) => f.endsWith('.bak'))).toHaveLength(5);
+  }, 60_000);
+});
+
+describe('runs killed at random points', () => {
+  const RUNS = Number(process.env.CLOUDGATE_KILL_RUNS ?? 200);
+  const BUDGET_MS = 150_000;
+
+  it(`the inventory is always the old or the new content, and the next run leaves no temp (${RUNS} runs)`, async () => {
+    const emails = ['kill-a@example.com', 'kill-b@example.com'];
+    const files = [
+      await answers('a.yml', `cluster_issuer_acme_email: ${emails[0]}\n`),
+      await answers('b.yml', `cluster_issuer_acme_email: ${emails[1]}\n`),
+    ];
+    const original = await readFile(inventory, 'utf8');
+    const started = Date.now();
+    expect((await setup(files[0]!)).code).toBe(0);
+    let duration = Date.now() - started; // of a whole run; follows the machine's load
+    const contentA = await readFile(inventory, 'utf8');
+    expect((await setup(files[1]!)).code).toBe(0);
+    const contentB = await readFile(inventory, 'utf8');
+    const allowed = new Set([original, contentA, contentB]);
+    expect(allowed.size).toBe(3);
+
+    let runs = 0;
+    let killed = 0;
+    let leftBehind = 0;
+    while (runs < RUNS && Date.now() - started < BUDGET_MS) {
+      // Always a real change: the answers the inventory does not hold yet.
+      const current = await readFile(inventory, 'utf8');
+      const file = current === contentA ? files[1]! : files[0]!;
+      const child = spawn(process.execPath, [BIN, 'setup', '--answers', file, '--inventory', inventory, '--yes'],
+        { cwd: dir, env: { ...process.env, CI: 'true' }, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const delay = duration * (0.5 + Math.random() * 0.6); // late: where the writing happens
+      const runStart = Date.now();
+      const timer = setTimeout(() => child.kill(runs % 2 ? 'SIGINT' : 'SIGKILL'), delay);
+      const code = await exited;
+      clearTimeout(timer);
+      runs++;
+      const text = await readFile(inventory, 'utf8');
+      expect(allowed.has(text), `run ${runs}: partial inventory (${text.length} bytes)`).toBe(true);
+      if (code === 0) {
+        duration = 0.7 * duration + 0.3 * (Date.now() - runStart);
+        expect(await leftovers(), `run ${runs} exited 0`).toEqual([]);
+      }
+      else {
+        killed++;
+        if ((await leftovers()).length) leftBehind++;
+      }
+    }
+    // The next complete run leaves nothing behind a killed one.
+    const current = await readFile(inventory, 'utf8');
+    const last = await setup(current === contentA ? files[1]! : files[0]!);
+    expect(last.code, last.stderr).toBe(0);
+    expect(await leftovers()).toEqual([]);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.bak')).length).toBeLessThanOrEqual(5);
+    expect(runs).toBeGreaterThanOrEqual(Math.min(RUNS, 50));
+    expect(killed).toBeGreaterThan(0);
+    console.log(`kill loop: ${runs} runs, ${killed} killed, ${leftBehind} left a temp or lock for the next run`);
+  }, 300_000);
+});
