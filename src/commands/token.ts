@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
 import { redact } from '../core/secrets.js';
 import { ChainError, runChain } from '../core/signin/chain.js';
+import { readFlavour, writeFlavour } from '../core/signin/flavour-cache.js';
 import { readSigninSettings } from '../core/signin/settings.js';
 import type { Scoped } from '../core/signin/identity.js';
 import { bool, str, type CommandContext } from './types.js';
@@ -41,9 +42,12 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   const http = createHttpClient({ ...network, log: verbose ? log : undefined });
   const deadline = AbortSignal.timeout(Math.max(60_000, network.timeoutMs * 6));
+  // Which paths the identity service serves, from the last run: one request per step when healthy.
+  const flavour = { value: settings.identityUrl ? readFlavour(env, settings.identityUrl) : undefined };
+  const known = flavour.value;
   let scoped: Scoped;
   try {
-    scoped = await runChain({ http, settings, signal: deadline }, (step, result) => {
+    scoped = await runChain({ http, settings, signal: deadline, flavour }, (step, result) => {
       if (verbose) log(`✓ ${step}: ${result.message}`);
       if (result.warning) log(`! ${step}: ${result.warning}`);
     });
@@ -55,6 +59,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     return EXIT.findings;
   } finally {
     await http.close();
+    if (settings.identityUrl && flavour.value && flavour.value !== known) {
+      const file = writeFlavour(env, settings.identityUrl, flavour.value);
+      if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);
+    }
   }
   ctx.stdout.write(render(scoped, format, `${settings.identityUrl}/v3`));
   return EXIT.ok;
