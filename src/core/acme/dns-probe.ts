@@ -29,7 +29,7 @@ export class DnsProbeError extends Error {
   }
 }
 
-/** `host:port`, `[v6]:port`; undefined without a port (REFERENCE.md §3: the port is required). */
+/** `host:port`, `[v6]:port`; undefined without a port (the certificate manager requires the port). */
 export function parseNameserver(value: string): { host: string; port: number } | undefined {
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(value.trim()) ?? /^([^:[\]]+):(\d+)$/.exec(value.trim());
   const port = Number(m?.[2]);
