@@ -10,6 +10,7 @@ export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks:
   { groups: ['signin'], load: () => import('../core/signin/checks.js') },
   { groups: ['tls'], load: () => import('../core/served/checks.js') },
   { groups: ['discovery'], load: () => import('../core/discovery/checks.js') },
+  { groups: ['kube'], load: () => import('../core/kube-context-check.js') },
   { groups: ['kube'], load: () => import('../core/discovery/kube-checks.js') },
   { groups: ['acme'], load: () => import('../core/acme/checks.js') },
   { groups: ['kube'], load: () => import('../core/kube-cert-checks.js') },
