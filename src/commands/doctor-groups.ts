@@ -6,6 +6,7 @@ import type { CheckProvider } from '../core/doctor/input.js';
  */
 export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks: CheckProvider }> }[] = [
   { groups: ['inventory'], load: () => import('../core/inventory-checks.js') },
+  { groups: ['signin', 'discovery', 'certificate', 'tls'], load: () => import('../core/doctor/config-checks.js') },
   { groups: ['certificate'], load: () => import('../core/certificate-checks.js') },
   { groups: ['signin'], load: () => import('../core/signin/checks.js') },
   { groups: ['tls'], load: () => import('../core/served/checks.js') },

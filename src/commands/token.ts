@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { configFindingsOf } from '../core/doctor/config-keys.js';
 import { loadConfigFile, type NetworkSettings } from '../core/doctor/input.js';
+import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
 import { redact } from '../core/secrets.js';
@@ -38,6 +40,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
+  for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   const http = createHttpClient({ ...network, log: verbose ? log : undefined });
