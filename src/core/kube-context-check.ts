@@ -9,14 +9,16 @@ import type { Check, CheckResult } from './doctor/types.js';
 import { escapeLine } from './escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from './kube.js';
 
-export const provideChecks: CheckProvider = (input) => [
+// Present only when a context is named: without one kubectl's current context is used, which the
+// other kube checks already judge.
+export const provideChecks: CheckProvider = (input) => (!setting(input, 'discovery', 'context') ? [] : [
   {
     id: 'kube.context',
     group: 'kube',
     title: 'The kubectl context exists',
     run: (ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line)),
   } satisfies Check,
-];
+]);
 
 export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log?: (line: string) => void): Promise<CheckResult> {
   const wanted = setting(input, 'discovery', 'context');

@@ -35,8 +35,8 @@ describe.skipIf(!hasKubectl)(`kube.context${needsKubectl}`, () => {
     expect((await run(provideChecks, doctorInput({}, { env, config: { discovery: { context: 'prod' } } })))['kube.context']!.status).toBe('ok');
   });
 
-  it('skips without a --context: the current context is used', async () => {
-    expect((await run(provideChecks, doctorInput({}, { env: { KUBECONFIG: kubeconfig() } })))['kube.context']!.status).toBe('skip');
+  it('is absent without a --context: the current context is used', async () => {
+    expect((await run(provideChecks, doctorInput({}, { env: { KUBECONFIG: kubeconfig() } })))['kube.context']).toBeUndefined();
   });
 
   it('doctor --only kube --context nope exits 1 instead of skipping everything', async () => {
