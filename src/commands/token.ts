@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { configFindingsOf } from '../core/doctor/config-keys.js';
 import { loadConfigFile, type NetworkSettings } from '../core/doctor/input.js';
+import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
 import { redact } from '../core/secrets.js';
 import { ChainError, runChain } from '../core/signin/chain.js';
+import { readFlavour, writeFlavour } from '../core/signin/flavour-cache.js';
 import { readSigninSettings } from '../core/signin/settings.js';
 import type { Scoped } from '../core/signin/identity.js';
 import { bool, str, type CommandContext } from './types.js';
@@ -37,13 +40,17 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
+  for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   const http = createHttpClient({ ...network, log: verbose ? log : undefined });
   const deadline = AbortSignal.timeout(Math.max(60_000, network.timeoutMs * 6));
+  // Which paths the identity service serves, from the last run: one request per step when healthy.
+  const flavour = { value: settings.identityUrl ? readFlavour(env, settings.identityUrl) : undefined };
+  const known = flavour.value;
   let scoped: Scoped;
   try {
-    scoped = await runChain({ http, settings, signal: deadline }, (step, result) => {
+    scoped = await runChain({ http, settings, signal: deadline, flavour }, (step, result) => {
       if (verbose) log(`✓ ${step}: ${result.message}`);
       if (result.warning) log(`! ${step}: ${result.warning}`);
     });
@@ -55,6 +62,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     return EXIT.findings;
   } finally {
     await http.close();
+    if (settings.identityUrl && flavour.value && flavour.value !== known) {
+      const file = writeFlavour(env, settings.identityUrl, flavour.value);
+      if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);
+    }
   }
   ctx.stdout.write(render(scoped, format, `${settings.identityUrl}/v3`));
   return EXIT.ok;

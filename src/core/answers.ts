@@ -1,5 +1,5 @@
 /**
- * The answers file of `cloudgate setup --answers FILE`: YAML whose keys are SPEC.md's variable
+ * The answers file of `cloudgate setup --answers FILE`: YAML whose keys are the inventory's variable
  * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
  * (relative to the answers file). Secret values are registered for redaction as soon as read.
  */
@@ -14,7 +14,7 @@ import { registerSecret } from './secrets.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
 
-/** SPEC variable names and tool keys to values; `null` for a variable means "remove it". */
+/** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
 export type Answers = Record<string, unknown>;
 
 export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;

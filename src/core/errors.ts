@@ -1,4 +1,4 @@
-/** Exit codes of the command-line contract (DESIGN.md). */
+/** Exit codes of the command-line contract (README.md). */
 export const EXIT = { ok: 0, findings: 1, usage: 2, cancelled: 130 } as const;
 
 /** Bad usage or bad input: exit 2, nothing written. `advice` says what to do instead. */

@@ -22,7 +22,7 @@ interface Condition {
   message?: string;
 }
 
-/** Advice per cert-manager reason (REFERENCE.md §3). */
+/** Advice per cert-manager reason. */
 const ISSUER_ADVICE: Record<string, string> = {
   ErrRegisterACMEAccount: 'cert-manager could not register the ACME account: check cluster_issuer_acme_email, cluster_issuer_acme_server (cloudgate doctor --only acme) and, for a private ACME CA, cluster_issuer_acme_private_ca.',
   ErrGetKeyPair: 'cert-manager cannot read the CA secret: check that it exists in the cert-manager namespace with tls.crt and tls.key (cluster_issuer_ca_certificate / _private_key).',

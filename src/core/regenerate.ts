@@ -1,5 +1,5 @@
 /**
- * Regenerating after an issuer change (SPEC.md operational rule 1): which certificate secrets the
+ * Regenerating after an issuer change (the old certificates stay until deleted): which certificate secrets the
  * previous issuer left behind, the exact kubectl commands that delete them, and a report of a run
  * that stopped half-way. Pure: the command wires kubectl to it.
  *
@@ -11,7 +11,7 @@ import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
 export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
 export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
 export const CERTIFICATE_NAME_ANNOTATION = 'cert-manager.io/certificate-name';
-/** The ClusterIssuer the platform creates (REFERENCE.md §1). */
+/** The ClusterIssuer the platform creates. */
 export const PLATFORM_ISSUER = 'atmosphere';
 /** Ingresses live in `openstack`; Keycloak's in `auth-system`, monitoring's in `monitoring`. */
 export const PLATFORM_NAMESPACES = ['openstack', 'auth-system', 'monitoring'];

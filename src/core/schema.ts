@@ -45,7 +45,7 @@ function propertySchema(row: Variable): Schema {
     case 'bool':
       return { ...base, type: 'boolean' };
     case 'enum':
-      // The TSIG algorithm is accepted in any case (REFERENCE.md §3); JSON Schema regexes have no /i flag.
+      // The TSIG algorithm is accepted in any case (as cert-manager does); JSON Schema regexes have no /i flag.
       return row.name.endsWith('tsig_algorithm')
         ? { ...base, type: 'string', pattern: `^(${row.values!.map(anyCase).join('|')})$` }
         : { ...base, type: 'string', enum: [...row.values!] };

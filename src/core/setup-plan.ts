@@ -2,13 +2,13 @@
  * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
  * non-interactive command (`--answers`) and the walkthrough use this contract:
  *
- *   readAnswers(file)          -> Answers: SPEC variable names + tool keys (`wildcard_certificate_file`,
+ *   readAnswers(file)          -> Answers: inventory variable names + tool keys (`wildcard_certificate_file`,
  *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
  *                                 file; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
  *   planSetup({ answers, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
  *                                 the new values (answers merged over the existing inventory), `findings`,
  *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
- *                                 (SPEC operational rule 1), `files` to write and `diff` (secrets masked).
+ *                                 (old certificates must be reissued), `files` to write and `diff` (secrets masked).
  *                                 Answers with `file:` values still unresolved (the walkthrough's, absolute)
  *                                 are resolved here; a `null` answer removes that variable.
  *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups, under the
@@ -116,7 +116,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     }
     if (isSet(set.cluster_issuer_type) && set.cluster_issuer_type !== 'none') {
       throw new UsageError(`The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
-        'A supplied certificate needs cluster_issuer_type: none (SPEC operational rule 2); remove cluster_issuer_type or set it to none.');
+        'A supplied certificate needs cluster_issuer_type: none (the platform must not issue over it); remove cluster_issuer_type or set it to none.');
     }
     const secretName = String(set.cloud_helm_ingress_secret_name ?? current.values.cloud_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
     set.cluster_issuer_type = 'none';
@@ -266,7 +266,7 @@ export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean }
   lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
   if (plan.issuerChanged) {
     lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
-      `  so that the new issuer issues new certificates (SPEC operational rule 1).${
+      `  so that the new issuer issues new certificates (the old ones stay until deleted).${
         options.regenerating ? ' This command finds and deletes them after the inventory is written.' : ' After deploying, run: cloudgate regenerate'
       }`);
   }

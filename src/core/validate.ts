@@ -1,5 +1,5 @@
 /**
- * Every SPEC.md Area B rule as a function of the variable values: `validate(values)` returns the
+ * Every rule of the certificate variables as a function of the variable values: `validate(values)` returns the
  * findings (rule id, variable, severity, message naming the variable, advice). Values are what the
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
@@ -68,7 +68,7 @@ function unknownNames(values: Values): Finding[] {
     });
 }
 
-/** The real platform's words for the spec's neutral ones (REFERENCE.md §1), for "did you mean". */
+/** The real platform's words for the neutral names cloudgate uses, for "did you mean". */
 const REAL_NAMES: [RegExp, string][] = [
   [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'],
   [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'], [/_venafi_/, '_commercialca_'],
@@ -215,7 +215,7 @@ function urlRule(name: string, value: string): Finding[] {
   return [];
 }
 
-/** `host:port` with IPv6 in brackets; a missing port is an error (SPEC.md), advice: add `:53`. */
+/** `host:port` with IPv6 in brackets; a missing port is an error, advice: add `:53`. */
 export function hostPortRule(name: string, value: string): Finding[] {
   const bad = (message: string, advice: string) => [finding('rfc2136-nameserver', 'error', name, message, advice)];
   const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(value);

@@ -1,5 +1,5 @@
 /**
- * THE table of inventory variables (SPEC.md Area B). One row per variable; the wizard's questions,
+ * THE table of inventory variables (the certificate settings). One row per variable; the wizard's questions,
  * validation, the inventory's order and comments, the JSON Schema and the README table derive from it.
  * Adding a DNS provider is one new block of rows (plus its value in SOLVERS).
  */
@@ -50,7 +50,7 @@ export interface Variable {
 export const ISSUER_TYPES: readonly IssuerType[] = ['acme', 'commercialca', 'ca', 'self-signed', 'none'];
 export const SOLVERS: readonly Solver[] = ['http01', 'clouddnsa', 'rfc2136', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'];
 export const CLOUDDNSB_AUTH_MODES: readonly ClouddnsbAuth[] = ['static', 'ambient', 'clusteroidc'];
-/** Algorithms the certificate manager accepts for RFC 2136 (case-insensitive; REFERENCE.md §3). */
+/** Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). */
 export const TSIG_ALGORITHMS = ['HMACMD5', 'HMACSHA1', 'HMACSHA256', 'HMACSHA512'] as const;
 export const ANNOTATION_PREFIX = 'cert-manager.io';
 export const ANNOTATION_SUFFIXES = [
@@ -340,7 +340,7 @@ export interface Choices {
   auth: ClouddnsbAuth;
 }
 
-/** The branch the values choose, with SPEC defaults for what is unset (unknown values stay as given). */
+/** The branch the values choose, with the platform's defaults for what is unset (unknown values stay as given). */
 export function choicesOf(values: Record<string, unknown>): Choices {
   const pick = <T extends string>(name: string, fallback: T): T => {
     const v = values[name];

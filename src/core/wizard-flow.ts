@@ -110,7 +110,7 @@ function fileStep(id: string, title: string, help: string, fileRole: FileRole): 
 function issuerStep(answers: WizardAnswers): Step {
   const step = stepForVariable(variable('cluster_issuer_type')!);
   const supplied = certificateTypeOf(answers) === 'wildcard-supplied';
-  // SPEC: a supplied wildcard needs `none` (other roles depend on it); `none` means nothing else.
+  // A supplied wildcard needs `none` (other roles depend on it); `none` means nothing else.
   const choices = (step.choices ?? []).filter((c) => (supplied ? c.value === 'none' : c.value !== 'none'));
   return { ...step, title: 'Certificate issuer', required: true, choices };
 }
@@ -371,7 +371,7 @@ export function answersFromInventory(values: Record<string, unknown>): WizardAns
 }
 
 /**
- * The answers object for planSetup: SPEC variable names and the tool keys, only for the chosen branch.
+ * The answers object for planSetup: inventory variable names and the tool keys, only for the chosen branch.
  * A question left empty is `null`, which removes a value the inventory held before.
  */
 export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { redactValue } from '../core/secrets.js';
 import type { DoctorReport } from '../core/doctor/types.js';
 
-/** The `--json` document of DESIGN.md, redacted, one object, newline-terminated. */
+/** The `--json` document (schema cloudgate.doctor/v1, described in README.md), redacted, one object, newline-terminated. */
 export function renderJson(report: DoctorReport): string {
   return JSON.stringify(redactValue(report), null, 2) + '\n';
 }

@@ -115,6 +115,7 @@ describe('cloudgate oidc', () => {
     const r = await runCli(['oidc', '--issuer-url', 'https://127.0.0.1:9/c1', '--account', ACCOUNT, '--timeout', '2']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Step 5');
+    expect([...r.stdout.matchAll(/^Step (\d)/gm)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6]);
     expect(r.stdout).toContain('system:serviceaccount:cert-manager:certmgr-clouddnsb');
     expect(r.stdout).toContain('No thumbprint');
   });

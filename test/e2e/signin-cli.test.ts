@@ -45,16 +45,22 @@ describe('cloudgate doctor --only signin', () => {
     expectNoSecrets(result, servers.spec);
   });
 
-  it('against real-Keystone paths: warns which path worked, exit 0 (1 with --strict)', async () => {
+  it('against real-Keystone paths: every step ok, the path used in the details, exit 0 even with --strict', async () => {
     const result = await doctor(servers.keystone, ['--json']);
     expect(result.code).toBe(0);
-    const checks = JSON.parse(result.stdout).checks as { id: string; status: string; advice?: string }[];
+    const checks = JSON.parse(result.stdout).checks as { id: string; status: string; details?: Record<string, unknown> }[];
+    expect(checks.map((c) => `${c.id}=${c.status}`)).toEqual([
+      'signin.idp-token=skip',
+      'signin.exchange=ok',
+      'signin.federated=ok',
+      'signin.projects=ok',
+      'signin.scope=ok',
+      'signin.api=ok',
+    ]);
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
-    expect(byId['signin.projects']!.status).toBe('warn');
-    expect(byId['signin.projects']!.advice).toContain('/auth/projects worked');
-    expect(byId['signin.scope']!.advice).toContain('/auth/tokens worked');
-    expect(byId['signin.api']!.status).toBe('ok');
-    expect((await doctor(servers.keystone, ['--json', '--strict'])).code).toBe(1);
+    expect(byId['signin.projects']!.details).toMatchObject({ path: '/v3/auth/projects', tried: { path: '/v3/projects', status: 403 } });
+    expect(byId['signin.scope']!.details).toMatchObject({ path: '/v3/auth/tokens' });
+    expect((await doctor(servers.keystone, ['--json', '--strict'])).code).toBe(0);
     expectNoSecrets(result, servers.keystone);
   });
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useIdentityServers } from '../helpers/identity-servers.js';
@@ -5,8 +8,12 @@ import { startIdentityServer, type IdentityServer } from '../servers/identity.js
 
 const servers = useIdentityServers();
 
+// Each run gets its own cache folder, unless a test hands one in: never the user's own.
 const token = (s: IdentityServer, args: string[], env: Record<string, string> = {}) =>
-  runCli(['token', ...args], { env: { ...s.env(), OS_PROJECT_NAME: '', OS_PROJECT_ID: '', ...env } });
+  runCli(['token', ...args], { env: { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cloudgate-cache-')), ...s.env(), OS_PROJECT_NAME: '', OS_PROJECT_ID: '', ...env } });
+
+const scopeAndListCalls = (s: IdentityServer, since: number) =>
+  s.requests.slice(since).map((r) => `${r.method} ${r.path}`).filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
 
 describe('cloudgate token', () => {
   it('prints only the project-scoped token (the last one issued)', async () => {
@@ -30,8 +37,49 @@ describe('cloudgate token', () => {
         '',
       ].join('\n'),
     );
-    // The fallback to the standard Keystone paths is reported on stderr, not stdout.
-    expect(result.stderr).toContain('/auth/tokens worked');
+    // The standard Keystone paths are healthy: no warning.
+    expect(result.stderr).toBe('');
+  });
+
+  it('remembers per identity URL which paths it serves (0600 file, no secret): the next run costs one request per step', async () => {
+    const s = servers.keystone;
+    const cache = mkdtempSync(join(tmpdir(), 'cloudgate-cache-'));
+    const env = { XDG_CACHE_HOME: cache, OS_PROJECT_ID: s.projects[0]!.id };
+    let since = s.requests.length;
+    const first = await token(s, [], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(scopeAndListCalls(s, since)).toEqual(['GET /identity/v3/projects', 'GET /identity/v3/auth/projects', 'POST /identity/v3/auth/tokens']);
+    const file = join(cache, 'cloudgate', 'identity-paths.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    expect(JSON.parse(text)[s.identityUrl].flavour).toBe('keystone');
+    for (const secret of [...s.issued, s.clientSecret, s.subjectToken]) expect(text).not.toContain(secret);
+
+    since = s.requests.length;
+    const second = await token(s, [], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(scopeAndListCalls(s, since)).toEqual(['GET /identity/v3/auth/projects', 'POST /identity/v3/auth/tokens']);
+  });
+
+  it('a cached flavour the service no longer speaks is corrected, not fatal', async () => {
+    const s = await startIdentityServer({ ca: servers.ca, mode: 'keystone' });
+    try {
+      const cache = mkdtempSync(join(tmpdir(), 'cloudgate-cache-'));
+      const env = { XDG_CACHE_HOME: cache, OS_PROJECT_ID: s.projects[0]!.id };
+      expect((await token(s, [], env)).code).toBe(0);
+      s.mode = 'spec';
+      const changed = await token(s, [], env);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(changed.stdout.trim()).toBe(s.issued.at(-1));
+      const file = join(cache, 'cloudgate', 'identity-paths.json');
+      expect(JSON.parse(readFileSync(file, 'utf8'))[s.identityUrl].flavour).toBe('platform');
+      const since = s.requests.length;
+      expect((await token(s, [], env)).code).toBe(0);
+      expect(scopeAndListCalls(s, since)).toEqual(['GET /identity/v3/projects', 'POST /identity/v3/auth/projects']);
+    } finally {
+      await s.close();
+    }
   });
 
   it('--format json carries the token, expiry, project and catalog', async () => {

@@ -1,5 +1,5 @@
 /**
- * ACME server preflight (REFERENCE.md §6): the directory is reachable, is a JSON object with the URLs
+ * ACME server preflight: the directory is reachable, is a JSON object with the URLs
  * an ACME client needs, and `newNonce` hands out a `Replay-Nonce`.
  */
 import type { CheckResult } from '../doctor/types.js';

@@ -1,8 +1,9 @@
 /**
- * What SPEC.md's clusteroidc steps 2–6 ask the operator to create, built in memory from resolved
+ * What the clusteroidc prerequisites ask the operator to create, built in memory from resolved
  * inputs (so nothing is written unless all of it could be built). Templates: templates/oidc/.
  */
 import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from './issuer.js';
+import { MIN_CERT_MANAGER } from './kube-checks.js';
 import { renderJson, renderText } from './templates.js';
 
 export interface Thumbprint {
@@ -122,11 +123,13 @@ export function fileText(content: unknown): string {
   return typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n';
 }
 
-/** The human-readable walk through SPEC.md steps 2–6, for stdout. */
+/** The human-readable walk through the steps, numbered from 1, for stdout. */
 export function renderOidcText(a: OidcArtefacts): string {
   const block = (path: string) => fileText(a.files[path]).trimEnd().replace(/^/gm, '    ');
   const out: string[] = [];
-  out.push(`Keyless DNS credentials (clusteroidc) for issuer ${a.issuer}`, '');
+  out.push(`Keyless DNS credentials (clouddnsb auth clusteroidc) for issuer ${a.issuer}`);
+  out.push('cert-manager proves who it is with a token of the cluster, so no DNS key is stored. Once per cluster:', '');
+  out.push(`Step 1 — cert-manager ${MIN_CERT_MANAGER} or newer, with the service account ${a.serviceAccount.name} (check: cloudgate doctor --only kube).`, '');
   out.push('Step 2 — publish the discovery documents at the issuer URL (https, no authentication):');
   out.push(`  ${a.issuer}/.well-known/openid-configuration:`, block(FILES.discovery));
   if (a.files[FILES.jwks]) out.push(`  ${a.jwksUri}:`, block(FILES.jwks));

@@ -1,6 +1,6 @@
 /**
  * Doctor group `discovery`: is the cluster's OIDC issuer published the way keyless DNS credentials
- * (clouddnsb auth clusteroidc) need it? SPEC.md clusteroidc steps 2–4, REFERENCE.md §4.
+ * (clouddnsb auth clusteroidc) need it: discovery document, key set, TLS, a token that verifies.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -269,7 +269,7 @@ function statusFailure(url: string, status: number): CheckResult | undefined {
     return { status: 'fail', message: `${url} answered ${res.status} to a request without credentials: it is not public.`, advice: RBAC_ADVICE, details: { url, status: res.status } };
   }
   if (res.status === 404) {
-    return { status: 'fail', message: `${url} answered 404: nothing is published there.`, advice: 'Publish the discovery document and key set at the issuer URL (SPEC.md clusteroidc step 2); "cloudgate oidc --out DIR" writes both files.', details: { url, status: 404 } };
+    return { status: 'fail', message: `${url} answered 404: nothing is published there.`, advice: 'Publish the discovery document and key set at the issuer URL; "cloudgate oidc --out DIR" writes both files.', details: { url, status: 404 } };
   }
   if (res.status !== 200) {
     return { status: 'fail', message: `${url} answered ${res.status} instead of 200.`, advice: 'Check the server or proxy in front of the issuer URL.', details: { url, status: res.status } };

@@ -1,6 +1,6 @@
 /**
  * Pure rules about a Kubernetes service-account issuer published for keyless DNS credentials
- * (SPEC.md "Prerequisites of mode clusteroidc" step 2; REFERENCE.md §4).
+ * (the issuer published for clouddnsb auth `clusteroidc`).
  */
 import { isIP } from 'node:net';
 

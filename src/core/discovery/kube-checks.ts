@@ -1,5 +1,5 @@
 /**
- * Doctor group `kube`, the clusteroidc part (SPEC.md clusteroidc step 1, Limits 2; REFERENCE.md §3):
+ * Doctor group `kube`, the clusteroidc part (cert-manager 1.15.0 or newer is needed for this solver):
  * cert-manager's CRDs are new enough, the service account exists, and the controller may request
  * tokens for it. Every check is `skip` with the reason when kubectl or a context is missing.
  */

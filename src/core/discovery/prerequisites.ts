@@ -1,5 +1,5 @@
 /**
- * The once-per-cluster prerequisites of clouddnsb auth `clusteroidc` (SPEC.md steps 1–6) as a
+ * The once-per-cluster prerequisites of clouddnsb auth `clusteroidc` (six steps) as a
  * checklist the setup walkthrough renders, filled from the answers/inventory values.
  */
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE } from './issuer.js';

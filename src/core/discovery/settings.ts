@@ -1,6 +1,6 @@
 /**
  * Settings of the discovery and cluster checks and of `cloudgate oidc`: flag, then CLOUDGATE_<NAME>,
- * then the `discovery:` section of --config, then the inventory, then SPEC.md's defaults.
+ * then the `discovery:` section of --config, then the inventory, then the platform's defaults.
  */
 import { setting, type DoctorInput } from '../doctor/input.js';
 import { inventoryValues } from '../inventory.js';

@@ -1,7 +1,7 @@
 /**
  * The thumbprint an identity provider registration needs: SHA-1 over the DER of the top certificate
  * the host serves (the last one of the served chain, normally the top intermediate CA), 40 hex
- * characters without colons (REFERENCE.md §4).
+ * characters without colons.
  */
 import type { X509Certificate } from 'node:crypto';
 import { probeTls, type TlsProbeResult } from '../net/tls-probe.js';

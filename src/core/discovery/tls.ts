@@ -1,6 +1,6 @@
 /**
  * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
- * through a private CA, and the thumbprint of its top certificate (REFERENCE.md §4).
+ * through a private CA, and the thumbprint of its top certificate.
  */
 import { X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { UsageError } from '../errors.js';
+import { examineConfig } from './config-keys.js';
 import { registerSecret } from '../secrets.js';
 import type { Check } from './types.js';
 
@@ -54,7 +55,7 @@ export function loadConfigFile(path: string | undefined, cwd: string): Record<st
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
   }
-  return doc as Record<string, unknown>;
+  return examineConfig(doc as Record<string, unknown>, full);
 }
 
 /**

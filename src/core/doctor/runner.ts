@@ -157,7 +157,7 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Exit code per DESIGN.md: 1 on any failure, or on warnings with --strict. */
+/** Exit code: 1 on any failure, or on warnings with --strict. */
 export function exitCodeFor(report: DoctorReport, strict: boolean): number {
   if (report.summary.fail > 0) return 1;
   if (strict && report.summary.warn > 0) return 1;

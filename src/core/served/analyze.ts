@@ -71,7 +71,7 @@ export function analyzeServed(
   if (!options.insecure && !probe.chainTrusted) untrusted(probe, chain, expected, where, add);
   if (!chain.inOrder) {
     add('warn', `${where} serves its chain out of order: ${probe.chain.map((c) => cn(c.subject)).join(' → ')}.`,
-      'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order (SPEC.md rule 3).');
+      'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order.');
   }
   if (chain.extra.length) {
     add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${chain.extra.map((i) => cn(probe.chain[i]!.subject)).join(', ')}.`,

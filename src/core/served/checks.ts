@@ -12,7 +12,7 @@ import {
 import { expectationsFrom, type ServedExpectations } from './expectations.js';
 import { inventoryValues } from '../inventory.js';
 
-/** Where the sign-in checks leave the scoped token's catalog (SPEC.md `token.catalog`). */
+/** Where the sign-in checks leave the scoped token's catalog (`token.catalog` of its body). */
 export const CATALOG_STATE_KEY = 'signin.catalog';
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;

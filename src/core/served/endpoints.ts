@@ -61,7 +61,7 @@ function withPort(host: string, port: string | undefined): { host: string; port:
   return Number.isInteger(n) && n > 0 && n < 65536 ? { host, port: n } : undefined;
 }
 
-/** `tls.<host>`, with `:<port>` when the port is not 443 (DESIGN.md). */
+/** `tls.<host>`, with `:<port>` when the port is not 443. */
 export function endpointId(e: { host: string; port: number }): string {
   return e.port === 443 ? `tls.${e.host}` : `tls.${e.host}:${e.port}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Turns the known answers of a Keycloak-like broker and a Keystone-like identity service
- * (REFERENCE.md §2) into a plain explanation and the fix.
+ * into a plain explanation and the fix.
  */
 import type { HttpResponse } from '../http.js';
 import { preview } from '../http/log.js';
@@ -76,7 +76,7 @@ export function describe(e: ServerError): string {
 
 const has = (e: ServerError, pattern: RegExp) => pattern.test(`${e.code ?? ''} ${e.description}`);
 
-/** Endpoint 1 and the identity provider's client credentials grant: OAuth error codes. */
+/** The broker's token exchange and the identity provider's client credentials grant: OAuth error codes. */
 export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' | 'idp' = 'broker'): { message: string; advice: string } {
   const where = party === 'broker' ? `The broker (realm ${s.realm ?? '?'})` : 'The identity provider';
   if (e.code === 'invalid_client' || e.code === 'unauthorized_client') {
@@ -130,8 +130,8 @@ export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' 
 }
 
 /**
- * Endpoints 2-4: Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
- * sign-in failure (a bare 403 or 401, the detail only in its log), so at Endpoint 2 the status and who
+ * The identity service (sign-in, projects, scope): Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
+ * sign-in failure (a bare 403 or 401, the detail only in its log), so at the federated sign-in the status and who
  * answered (Keystone's JSON or the module in front of it) point at the likely cause; `token` holds the
  * decoded claims of the broker token that was sent.
  */

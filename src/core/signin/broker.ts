@@ -1,4 +1,4 @@
-/** The OAuth side of the chain: the identity provider's client credentials grant and Endpoint 1. */
+/** The OAuth side of the chain: the identity provider's client credentials grant and the broker's token exchange. */
 import type { HttpResponse } from '../http.js';
 import { registerSecret } from '../secrets.js';
 import { brokerAdvice, serverError, StepError } from './advice.js';
@@ -67,7 +67,7 @@ export function exchangeUrl(s: SigninSettings): string {
   return `${s.brokerUrl}/realms/${encodeURIComponent(s.realm ?? '')}/protocol/openid-connect/token`;
 }
 
-/** Endpoint 1: the identity provider's token for a broker token. */
+/** The broker's token exchange: the identity provider's token for a broker token. */
 export async function exchange(env: StepEnv, subjectToken: string): Promise<StepResult<string>> {
   const s = env.settings;
   const url = exchangeUrl(s);

@@ -31,7 +31,7 @@ export function requiredSettings(env: StepEnv): string[] {
   return lacking;
 }
 
-/** Runs Endpoints 1-4 (and the client credentials grant when configured); returns the scoped token. */
+/** Runs the exchange, the federated sign-in, the project list and the scoping (and the client credentials grant when configured); returns the scoped token. */
 export async function runChain(env: StepEnv, progress: (step: string, result: StepResult<unknown>) => void = () => undefined): Promise<Scoped> {
   const lacking = requiredSettings(env);
   if (lacking.length) {
@@ -60,7 +60,7 @@ export async function runChain(env: StepEnv, progress: (step: string, result: St
       throw new ChainError('signin.projects', `No project chosen; the user may access: ${names}.`, 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.', true);
     }
   } catch (error) {
-    // Endpoint 3 is optional when the project id is known: scope with it if the list cannot be read.
+    // The project list is optional when the project id is known: scope with it if the list cannot be read.
     const unreadable = error instanceof ChainError && !error.input && !/is not among/.test(error.message);
     if (!(unreadable && wanted && env.settings.projectIsId)) throw error;
     projectId = wanted;

@@ -20,7 +20,7 @@ const KEY = {
   unscoped: 'signin.unscoped-token',
   project: 'signin.project',
   scoped: 'signin.scoped',
-  /** The scoped token's catalog (SPEC.md `token.catalog`), read by the tls group's `tls.catalog`. */
+  /** The scoped token's catalog (`token.catalog` of its body), read by the tls group's `tls.catalog`. */
   catalog: 'signin.catalog',
 } as const;
 
@@ -67,7 +67,9 @@ function blocked(ctx: CheckContext, id: string): CheckResult {
 export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
   const configured = isConfigured(settings);
   const notConfigured = skip('The sign-in chain is not configured (no broker_url, identity_url or credentials); see the README section "Doctor group `signin`".');
-  const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal });
+  // Learnt by signin.projects, so signin.scope asks the path the identity service serves straight away.
+  const flavour: StepEnv['flavour'] = {};
+  const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal, flavour });
   const lacking = (keys: (keyof SigninSettings)[]) => {
     const names = missing(settings, keys);
     return names.length ? skip(`Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`) : undefined;
@@ -147,7 +149,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         if (!unscoped) return blocked(ctx, 'signin.federated');
         const chosen = ctx.state.get(KEY.project) as Project | undefined;
         const listing = ctx.outcome('signin.projects');
-        // Endpoint 3 is optional when the project id is known: a failed listing need not stop scoping.
+        // The project list is optional when the project id is known: a failed listing need not stop scoping.
         const unreadable = listing?.status === 'fail' && !listing.details?.projects;
         const projectId = chosen?.id ?? (unreadable && settings.projectIsId ? settings.project : undefined);
         if (!projectId) {

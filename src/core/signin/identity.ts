@@ -1,6 +1,6 @@
 /**
- * The identity service side of the chain: Endpoints 2-4, with the standard Keystone paths as fallback
- * for SPEC.md's literal ones (REFERENCE.md §2).
+ * The identity service side of the chain: the federated sign-in, the project list and the scoped token,
+ * at the platform's documented paths or the standard Keystone ones, whichever the service serves.
  */
 import type { HttpResponse } from '../http.js';
 import { registerSecret } from '../secrets.js';
@@ -32,7 +32,7 @@ function tokenBody(res: HttpResponse): Record<string, any> | undefined {
   return body && typeof body.token === 'object' ? body.token : undefined;
 }
 
-/** Endpoint 2: the broker token for an unscoped identity-service token. */
+/** The federated sign-in: the broker token for an unscoped identity-service token. */
 export async function federated(env: StepEnv, brokerToken: string): Promise<StepResult<string>> {
   const s = env.settings;
   const url = federatedUrl(s);
@@ -59,7 +59,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     user = body?.user?.name;
     expiresAt = body?.expires_at;
   } catch {
-    // SPEC.md leaves the body of this answer open: the token in the header is what counts.
+    // The body of this answer is not defined anywhere we rely on: the token in the header is what counts.
   }
   const extra = [user && `user ${user}`, expiresAt && `expires_at ${expiresAt}${leftOf(expiresAt)}`].filter(Boolean).join(', ');
   return {
@@ -75,44 +75,81 @@ export interface Project {
   description?: string;
 }
 
+/**
+ * Two sets of paths for listing projects and scoping: the ones the platform's own documentation gives
+ * (`platform`) and the standard Keystone API (`keystone`), which is what real Keystone serves to a
+ * federated user (it answers the platform's paths with 403 and 405). Either is healthy.
+ */
+export type IdentityFlavour = 'platform' | 'keystone';
+const PATHS: Record<'projects' | 'scope', Record<IdentityFlavour, string>> = {
+  projects: { platform: '/projects', keystone: '/auth/projects' },
+  scope: { platform: '/auth/projects', keystone: '/auth/tokens' },
+};
+/** Answers that mean "not here": the other flavour's path is tried. */
 const FALLBACK_STATUSES = new Set([403, 404, 405]);
 
-async function withFallback(
-  env: StepEnv,
-  specPath: string,
-  standardPath: string,
-  send: (url: string) => Promise<HttpResponse>,
-  ok: (res: HttpResponse) => boolean,
-): Promise<{ res: HttpResponse; warning?: string; path: string }> {
-  const base = `${env.settings.identityUrl}/v3`;
-  const first = await send(base + specPath);
-  if (ok(first) || !FALLBACK_STATUSES.has(first.status)) return { res: first, path: specPath };
-  const second = await send(base + standardPath);
-  if (!ok(second)) {
-    // Report the answer that says the most: the standard path's, unless it merely does not exist there.
-    const telling = FALLBACK_STATUSES.has(second.status) && first.status !== 405 ? first : second;
-    return { res: telling, path: telling === first ? specPath : standardPath };
-  }
-  const why = serverError(first);
-  return {
-    res: second,
-    path: standardPath,
-    warning:
-      `/v3${specPath} (SPEC.md's path) answered ${first.status}${why.description ? ` "${why.description}"` : ''}; ` +
-      `the standard Keystone path /v3${standardPath} worked. Real Keystone serves federated users there: nothing to fix unless your platform documents /v3${specPath}.`,
-  };
+/** A path that was tried first and did not serve, kept for the message and `details`. */
+export interface TriedPath {
+  path: string;
+  status: number;
+  said?: string;
 }
 
-/** Endpoint 3, with the standard Keystone path as fallback; chooses the configured project. */
+interface Served {
+  res: HttpResponse;
+  path: string;
+  flavour: IdentityFlavour;
+  tried?: TriedPath;
+}
+
+/**
+ * Sends to the flavour the identity service is known to speak (the platform's paths when unknown), and
+ * to the other one when that answers 403, 404 or 405; remembers the flavour that worked, so the next
+ * step (and, through the cache of `cloudgate token`, the next run) costs one request.
+ */
+async function firstServed(env: StepEnv, step: 'projects' | 'scope', send: (url: string) => Promise<HttpResponse>, ok: (res: HttpResponse) => boolean): Promise<Served> {
+  const base = `${env.settings.identityUrl}/v3`;
+  const order: IdentityFlavour[] = env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
+  const [firstFlavour, secondFlavour] = order as [IdentityFlavour, IdentityFlavour];
+  const first = await send(base + PATHS[step][firstFlavour]);
+  if (ok(first) || !FALLBACK_STATUSES.has(first.status)) {
+    if (ok(first) && env.flavour) env.flavour.value = firstFlavour;
+    return { res: first, path: PATHS[step][firstFlavour], flavour: firstFlavour };
+  }
+  const second = await send(base + PATHS[step][secondFlavour]);
+  if (ok(second)) {
+    if (env.flavour) env.flavour.value = secondFlavour;
+    const said = serverError(first).description || undefined;
+    const tried: TriedPath = { path: `/v3${PATHS[step][firstFlavour]}`, status: first.status, ...(said ? { said } : {}) };
+    return { res: second, path: PATHS[step][secondFlavour], flavour: secondFlavour, tried };
+  }
+  // Report the answer that says the most: the standard path's, unless it merely does not exist there.
+  const [platform, keystone] = firstFlavour === 'platform' ? [first, second] : [second, first];
+  const telling = FALLBACK_STATUSES.has(keystone.status) && platform.status !== 405 ? platform : keystone;
+  const flavour: IdentityFlavour = telling === platform ? 'platform' : 'keystone';
+  return { res: telling, path: PATHS[step][flavour], flavour };
+}
+
+/** " at /v3/auth/projects, the standard Keystone path (/v3/projects answered 403)": which path served. */
+function servedAt(served: Served): string {
+  const which = served.flavour === 'keystone' ? ', the standard Keystone path' : '';
+  return ` at /v3${served.path}${which}${served.tried ? ` (${served.tried.path} answered ${served.tried.status})` : ''}`;
+}
+
+function pathDetails(served: Served): Record<string, unknown> {
+  return compact({ path: `/v3${served.path}`, flavour: served.flavour, tried: served.tried });
+}
+
+/** The user's projects (either flavour of path); chooses the configured project. */
 export async function listProjects(env: StepEnv, unscoped: string): Promise<StepResult<{ projects: Project[]; chosen?: Project }>> {
   const s = env.settings;
-  const { res, warning, path } = await withFallback(
+  const served = await firstServed(
     env,
-    '/projects',
-    '/auth/projects',
+    'projects',
     (url) => env.http.request({ method: 'GET', url, headers: { 'x-auth-token': unscoped }, credentials: true, signal: env.signal }),
     (r) => r.status === 200,
   );
+  const { res, path } = served;
   const url = `${s.identityUrl}/v3${path}`;
   if (res.status !== 200) {
     const { message, advice } = identityAdvice(serverError(res), s, { step: 'projects' });
@@ -124,7 +161,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   const projects = (body.projects as Project[]).filter((p) => p && typeof p.id === 'string');
   const listing = projects.map((p) => `${p.name ?? '?'} (${p.id})`).join(', ');
-  const details = { url, status: res.status, projects: projects.map(({ id, name }) => ({ id, name })) };
+  const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name }) => ({ id, name })) };
   if (projects.length === 0) {
     throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
   }
@@ -139,15 +176,14 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   if (!chosen) {
     return {
       value: { projects },
-      message: `${projects.length} projects available (${took(res)}), none chosen: ${listing}.`,
-      warning: `No project configured: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME) to one of them.${warning ? ` ${warning}` : ''}`,
+      message: `${projects.length} projects available (${took(res)}${servedAt(served)}), none chosen: ${listing}.`,
+      warning: 'No project configured: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME) to one of them.',
       details,
     };
   }
   return {
     value: { projects, chosen },
-    message: `${projects.length} project(s) available (${took(res)} at /v3${path}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
-    warning,
+    message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
     details: { ...details, chosen: { id: chosen.id, name: chosen.name } },
   };
 }
@@ -176,14 +212,13 @@ export interface Scoped {
   catalog: CatalogService[];
 }
 
-/** Endpoint 4, with the standard Keystone path as fallback: the project-scoped token and catalog. */
+/** The project-scoped token and catalog (either flavour of path). */
 export async function scope(env: StepEnv, unscoped: string, projectId: string): Promise<StepResult<Scoped>> {
   const s = env.settings;
   const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project: { id: projectId } } } });
-  const { res, warning, path } = await withFallback(
+  const served = await firstServed(
     env,
-    '/auth/projects',
-    '/auth/tokens',
+    'scope',
     (url) =>
       env.http.request({
         method: 'POST',
@@ -195,6 +230,7 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
       }),
     (r) => r.status === 201,
   );
+  const { res, path } = served;
   const url = `${s.identityUrl}/v3${path}`;
   if (res.status !== 201) {
     if (res.status >= 200 && res.status < 300) {
@@ -214,9 +250,9 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
   return {
     value: { token, project, expiresAt: t.expires_at, catalog },
     message:
-      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)} at /v3${path})${expiry}; ` +
+      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)}${servedAt(served)})${expiry}; ` +
       (catalog.length ? `catalog: ${services.join(', ')}${regions.length ? ` in ${regions.join(', ')}` : ''}.` : 'the catalog is empty.'),
-    warning: warning ?? (catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.'),
-    details: compact({ url, status: res.status, project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+    warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
+    details: compact({ url, status: res.status, ...pathDetails(served), project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
   };
 }

@@ -1,6 +1,6 @@
 import { setting, type DoctorInput } from '../doctor/input.js';
 
-/** The sign-in chain's settings (DESIGN.md), resolved from flags, environment and the `signin:` section. */
+/** The sign-in chain's settings, resolved from flags, environment and the `signin:` section. */
 export interface SigninSettings {
   brokerUrl?: string;
   realm?: string;

@@ -4,6 +4,7 @@
  * registers a token as a secret the moment it arrives, and results carry only facts about tokens.
  */
 import type { HttpClient, HttpResponse } from '../http.js';
+import type { IdentityFlavour } from './identity.js';
 import { formatLeft } from './jwt.js';
 import type { SigninSettings } from './settings.js';
 
@@ -11,6 +12,8 @@ export interface StepEnv {
   http: HttpClient;
   settings: SigninSettings;
   signal?: AbortSignal;
+  /** Which paths the identity service serves, once known: shared by the steps of one run. */
+  flavour?: { value?: IdentityFlavour };
 }
 
 export interface StepResult<T> {

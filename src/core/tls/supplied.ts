@@ -30,7 +30,7 @@ const CERT_KEY = 'wildcard_certificate_file';
 const KEY_KEY = 'wildcard_key_file';
 
 /**
- * Reads and checks an operator's wildcard certificate and key (SPEC operational rules 2-4): every
+ * Reads and checks an operator's wildcard certificate and key (issuer none, full chain in order, the platform never renews it): every
  * check of the TLS toolkit; errors refuse the write. The chain comes back in the right order.
  */
 export function loadSuppliedWildcard(input: SuppliedWildcardInput): SuppliedWildcard {

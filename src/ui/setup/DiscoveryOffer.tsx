@@ -88,7 +88,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
       <Box flexDirection="column">
         <Text bold>{OFFER}</Text>
         <Text dimColor wrap="wrap">
-          The doctor's discovery and kube checks: is the cluster's OIDC issuer published as keyless DNS credentials need, and is the cluster ready (SPEC steps 1-4).
+          The doctor's discovery and kube checks: is the cluster's OIDC issuer published as keyless DNS credentials need, and is the cluster ready (steps 1-4 of the prerequisites).
         </Text>
         <Box marginTop={1}>
           <SelectList

@@ -100,7 +100,7 @@ export async function plainSession({ initial, options, services, io }: Session):
 
 /** After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text report. */
 async function offerDiscovery(services: SetupServices, io: PlainIO): Promise<DoctorReport | undefined> {
-  io.output.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (SPEC steps 1-4).\n');
+  io.output.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (steps 1-4 of the prerequisites).\n');
   if (!(await confirm({ message: OFFER, default: true }, context(io)))) return undefined;
   for (;;) {
     const url = (await input(

@@ -17,7 +17,7 @@ export interface Review {
   files: ReviewFile[];
   /** Errors refuse the write; the operator goes back to fix them. */
   findings: Finding[];
-  /** The inventory held another issuer (SPEC.md Operational rule 1). */
+  /** The inventory held another issuer (its certificate secrets must then be deleted and reissued). */
   issuerChange?: { from: string; to: string };
 }
 

@@ -1,0 +1,142 @@
+/**
+ * What the --config file may hold, and what is wrong with it beyond its YAML: keys cloudgate does not
+ * read (a misspelt `brokr_url` would otherwise be ignored without a word), and secret files that
+ * others can read. Relative `*_file` paths are made absolute against the config file's folder, since
+ * that is where the person who wrote them was looking.
+ */
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+
+/** Every key each section may hold. */
+export const CONFIG_KEYS: Record<string, readonly string[]> = {
+  signin: [
+    'broker_url', 'realm', 'client_id', 'client_secret', 'client_secret_file', 'subject_token', 'subject_token_file',
+    'idp_token_url', 'idp_client_id', 'idp_client_secret', 'idp_client_secret_file', 'idp_scope', 'subject_issuer',
+    'identity_url', 'federation_prefix', 'idp_id', 'protocol', 'project', 'api_service',
+  ],
+  discovery: ['issuer_url', 'token_file', 'sts_audience', 'audience', 'in_cluster_audience', 'namespace', 'service_account', 'context', 'controller_service_account'],
+  certificate: ['files', 'file', 'key', 'domain'],
+  tls: ['endpoints'],
+};
+
+/** Keys whose value is a secret written inline in the config file. */
+const INLINE_SECRETS = new Set(['client_secret', 'subject_token', 'idp_client_secret']);
+/** Keys naming a file that holds a secret (a service-account token is one too). */
+const SECRET_FILES = new Set(['client_secret_file', 'subject_token_file', 'idp_client_secret_file', 'token_file']);
+/** Keys naming files, resolved against the config file's folder (certificate: resolves its own). */
+const PATH_KEYS = new Set([...SECRET_FILES]);
+
+export interface ConfigFinding {
+  /** The section the finding belongs to, or undefined for the file as a whole. */
+  section?: string;
+  key: string;
+  message: string;
+  advice: string;
+}
+
+const findings = new WeakMap<object, ConfigFinding[]>();
+
+/** The findings of a config loaded by loadConfigFile (none for `{}`). */
+export function configFindingsOf(config: Record<string, unknown>): ConfigFinding[] {
+  return findings.get(config) ?? [];
+}
+
+/**
+ * Makes relative `*_file` paths absolute against the config file's folder, and records what is wrong
+ * with the file's keys and the permissions of its secrets. Returns the same object.
+ */
+export function examineConfig(config: Record<string, unknown>, configFile: string): Record<string, unknown> {
+  const found: ConfigFinding[] = [];
+  const folder = dirname(configFile);
+  let holdsSecret = false;
+  for (const [sectionName, section] of Object.entries(config)) {
+    const known = CONFIG_KEYS[sectionName];
+    if (!known) {
+      const guess = closest(sectionName, Object.keys(CONFIG_KEYS));
+      found.push({
+        section: guess,
+        key: sectionName,
+        message: `Section "${sectionName}" of ${configFile} is not one cloudgate reads; it is ignored.`,
+        advice: guess ? `Did you mean "${guess}:"?` : `The sections are: ${Object.keys(CONFIG_KEYS).join(', ')}.`,
+      });
+      continue;
+    }
+    if (!section || typeof section !== 'object' || Array.isArray(section)) continue;
+    const values = section as Record<string, unknown>;
+    for (const [key, value] of Object.entries(values)) {
+      if (!known.includes(key)) {
+        const guess = closest(key, known);
+        found.push({
+          section: sectionName,
+          key: `${sectionName}.${key}`,
+          message: `${sectionName}.${key} in ${configFile} is not a setting cloudgate knows; it is ignored.`,
+          advice: guess ? `Did you mean ${guess}?` : `The settings of "${sectionName}:" are: ${known.join(', ')}.`,
+        });
+        continue;
+      }
+      if (INLINE_SECRETS.has(key) && value !== undefined && value !== null && value !== '') holdsSecret = true;
+      if (PATH_KEYS.has(key) && typeof value === 'string' && value) {
+        const path = isAbsolute(value) ? value : resolve(folder, value);
+        values[key] = path;
+        if (SECRET_FILES.has(key)) {
+          const open = looseMode(path);
+          if (open !== undefined) {
+            found.push({
+              section: sectionName,
+              key: `${sectionName}.${key}`,
+              message: `${sectionName}.${key} ${path} holds a secret and is readable by ${open}.`,
+              advice: `Restrict it to its owner: chmod 600 ${path}.`,
+            });
+          }
+        }
+      }
+    }
+  }
+  if (holdsSecret) {
+    const open = looseMode(configFile);
+    if (open !== undefined) {
+      found.push({
+        key: 'file',
+        section: 'signin',
+        message: `${configFile} holds a secret inline and is readable by ${open}.`,
+        advice: `Restrict it to its owner (chmod 600 ${configFile}), or move the secret into a *_file of mode 0600.`,
+      });
+    }
+  }
+  findings.set(config, found);
+  return config;
+}
+
+/** "group and others" / "group" / "others" when the file's mode lets them read it; undefined otherwise. */
+function looseMode(path: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch {
+    return undefined; // Reading it reports the problem.
+  }
+  const group = (mode & 0o040) !== 0;
+  const others = (mode & 0o004) !== 0;
+  if (group && others) return `group and others (mode ${(mode & 0o777).toString(8).padStart(4, '0')})`;
+  if (group || others) return `${group ? 'its group' : 'others'} (mode ${(mode & 0o777).toString(8).padStart(4, '0')})`;
+  return undefined;
+}
+
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const d = distance(name.toLowerCase(), candidate);
+    if (!best || d < best.distance) best = { name: candidate, distance: d };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.name : undefined;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
