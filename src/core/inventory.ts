@@ -337,3 +337,8 @@ function notRegular(path: string, info: Stats): InventoryInputError {
   return new InventoryInputError(`The inventory ${path} is not a regular file (${kind}).`,
     'Give --inventory a YAML file or an inventory folder; pipes and devices are refused.');
 }
+
+/** The vars files Ansible reads from one group's folder (`group_vars/<group>/`), in its order. */
+export async function groupFolderFiles(dir: string): Promise<string[]> {
+  return yamlFilesUnder(dir, []);
+}
