@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAnswers } from '../../../src/core/answers.js';
 import { UsageError } from '../../../src/core/errors.js';
-import { redact } from '../../../src/core/secrets.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-answers-')); });
