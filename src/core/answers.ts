@@ -3,13 +3,13 @@
  * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
  * (relative to the answers file). Secret values are registered for redaction as soon as read.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { SECRET as TSIG_SECRET, secretFromFile } from './acme/tsig-key.js';
 import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
+import { readRegularFileSync } from './safe-read.js';
 import { registerSecret } from './secrets.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
@@ -69,14 +69,9 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
     if (typeof value === 'string' && value.startsWith('file:')) {
       const path = value.slice(5).trim();
       const full = isAbsolute(path) ? path : resolve(baseDir, path);
-      try {
-        resolved = readFileSync(full, 'utf8');
-      } catch (error) {
-        throw new UsageError(`${source}: ${key} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error}).`,
-          'Give the path of the file relative to the answers file, or paste the value inline.');
-      }
-      if (key === TSIG_SECRET) resolved = secretFromFile(resolved as string, path);
-      else if (!row!.type.startsWith('pem-')) resolved = (resolved as string).trim();
+      // A TSIG secret may be given as the key file tsig-keygen writes: its secret is taken from the block.
+      resolved = key === TSIG_SECRET ? secretFromFile(readValueFile(full, key, 'raw', source), path)
+        : readValueFile(full, key, row!.type.startsWith('pem-') ? 'pem' : 'line', source);
     }
     // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
     if (row!.type.startsWith('pem-') && typeof resolved === 'string') resolved = resolved.replace(/\r\n?/g, '\n');
@@ -84,6 +79,37 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
     out[key] = resolved;
   }
   return out;
+}
+
+/**
+ * The value of `key: file:PATH`. The content is never quoted in a message, and a value that is not
+ * PEM is registered for redaction: a file may hold anything (`/proc/self/environ`), and a later
+ * check that quotes the value must not print it.
+ */
+function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', source: string): string {
+  let text: string;
+  try {
+    text = readRegularFileSync(full, { what: `the file of ${key}` });
+  } catch (error) {
+    const e = error as UsageError;
+    throw new UsageError(`${source}: ${e.message}`,
+      e.advice ?? 'Give the path of the file relative to the answers file, or paste the value inline.');
+  }
+  if (kind === 'raw') return text;
+  if (kind === 'pem') {
+    if (!text.includes('-----BEGIN ')) {
+      throw new UsageError(`${source}: ${key} names ${full}, which holds no PEM block.`,
+        'Give a PEM file (a "-----BEGIN ...-----" block), or paste the value inline.');
+    }
+    return text;
+  }
+  const trimmed = text.trim();
+  registerSecret(trimmed);
+  if (/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(trimmed)) {
+    throw new UsageError(`${source}: ${key} names ${full}, which is not a one-line value (it holds line breaks or control characters).`,
+      `Put only the value of ${key} in the file, or paste the value inline.`);
+  }
+  return trimmed;
 }
 
 function namespaces(value: unknown, source: string): string[] {

@@ -3,11 +3,13 @@
  * (--certificate/--key/--domain or the config's `certificate:` section) and the inventory's PEM
  * variables.
  */
-import { readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from './doctor/input.js';
 import type { Check, CheckResult } from './doctor/types.js';
+import { UsageError } from './errors.js';
 import { readInventoryTree } from './inventory.js';
+import { readRegularFileSync } from './safe-read.js';
 import { registerSecret } from './secrets.js';
 import type { CertCheck } from './tls/checks.js';
 import { examine, type CertificateRole } from './tls/examine.js';
@@ -122,6 +124,7 @@ function fileSources(input: DoctorInput): Source[] {
   const flagDomain = typeof input.flags.domain === 'string' ? input.flags.domain : undefined;
   const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
   const prefixes = uniquePrefixes(files);
+  refuseNonRegular([...files, keyFile]);
 
   return files.map((file, i) => {
     const key = i === 0 ? keyFile : undefined;
@@ -167,15 +170,34 @@ function uniquePrefixes(files: string[]): string[] {
 /** The file's text, or the failed check (`parse` or `key`) that says why it cannot be read. */
 async function readText(path: string, what: string, check: string): Promise<string | CertCheck> {
   try {
-    return await readFile(path, 'utf8');
+    // Checked again on the open file: a path swapped for a pipe after refuseNonRegular cannot hang the read.
+    return readRegularFileSync(path, { what: `the ${what} file` });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
     return {
       name: check,
       status: 'fail',
-      message: `Cannot read the ${what} file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? String(error)}.`,
+      message: code === 'ENOENT' ? `Cannot read the ${what} file ${path}: no such file.`
+        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : (error as Error).message,
       advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : 'Check the path given with --certificate/--key or in the config.',
     };
+  }
+}
+
+/** A pipe or device given as a certificate or key is a usage error (exit 2), found before any check runs. */
+function refuseNonRegular(paths: (string | undefined)[]): void {
+  for (const path of paths) {
+    if (path === undefined) continue;
+    let info;
+    try {
+      info = statSync(path);
+    } catch {
+      continue; // missing or unreadable: the "parse"/"key" line says so
+    }
+    if (!info.isFile()) {
+      throw new UsageError(`The certificate input ${path} is not a regular file (${info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
+        'Give the path of a PEM file; pipes, devices and folders are refused.');
+    }
   }
 }
 

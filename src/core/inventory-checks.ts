@@ -4,10 +4,11 @@
  * than once); a clean inventory is one `inventory.valid` ok line.
  */
 import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
 import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
 import type { Finding } from './findings.js';
-import { readInventoryTree } from './inventory.js';
+import { InventoryInputError, readInventoryTree } from './inventory.js';
 import { validate } from './validate.js';
 import { vaultKeyringFromOptions } from './vault-options.js';
 import { openVaulted, withoutUnchecked } from './vaulted-values.js';
@@ -36,6 +37,7 @@ export const provideChecks: CheckProvider = async (input) => {
   try {
     tree = await readInventoryTree(path);
   } catch (error) {
+    if (error instanceof InventoryInputError) throw error;
     return [fixed('file', 'Inventory file', { status: 'fail', message: (error as Error).message,
       advice: (error as { advice?: string }).advice ?? 'Fix the file and run the doctor again.' })];
   }
@@ -46,9 +48,13 @@ export const provideChecks: CheckProvider = async (input) => {
 
   for (const file of tree.files) for (const row of VARIABLES) if (row.secret) registerSecret(file.values[row.name]);
   const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
-  const definedIn = (name?: string) =>
-    name ? [...tree.files].reverse().find((f) => name in f.values)?.path : undefined;
+  const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
   const findings: Finding[] = [
+    ...tree.loops.map((loop): Finding => ({
+      rule: 'link-loop', severity: 'warning',
+      message: `${loop} is a symbolic link back to a folder being read (a loop); it was read once, not again.`,
+      advice: 'Remove the link, or point it at a folder outside the inventory tree.',
+    })),
     ...tree.conflicts.map((c): Finding => ({
       rule: 'duplicate', variable: c.name, severity: 'warning',
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
@@ -73,8 +79,9 @@ export const provideChecks: CheckProvider = async (input) => {
     for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
     used.add(id);
     const file = definedIn(f.variable);
+    const from = file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
     return fixed(id, titleOf(f), {
-      status: STATUS[f.severity], message: f.message, ...(f.advice ? { advice: f.advice } : {}),
+      status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
       details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
     });
   });

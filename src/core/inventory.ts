@@ -4,11 +4,13 @@
  * ordering included. YAML 1.1 is used throughout because Ansible reads inventories as YAML 1.1
  * (`yes`/`no` are booleans there, so such strings must be quoted when written).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import type { Stats } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
 import { isMap, isScalar, parseDocument, stringify, type Pair } from 'yaml';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
+import { readRegularFileSync } from './safe-read.js';
 import { isSet } from './validate.js';
 import { VARIABLES, variable } from './variables.js';
 
@@ -174,31 +176,42 @@ export function holdsSecret(values: Record<string, unknown>): boolean {
 // ---- inventory folders (doctor) ----------------------------------------------------------------
 
 export interface InventoryTree {
-  /** Every file read, with its values. */
+  /** Every file read, with its values, in the order Ansible loads them. */
   files: { path: string; values: Record<string, unknown> }[];
   /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
   values: Record<string, unknown>;
+  /** The file each variable of `values` came from (the last file defining it). */
+  sources: Record<string, string>;
   /** Variables defined in more than one file with different values. */
   conflicts: { name: string; files: string[] }[];
+  /** Folders reached again through a symbolic link (a loop), not read a second time. */
+  loops: string[];
 }
 
+/** An inventory path that is not a regular file or folder (a pipe, a device): exit 2, never a hang. */
+export class InventoryInputError extends UsageError {}
+
 /**
- * Reads an inventory file, or a folder: every `*.yml`/`*.yaml` under its `group_vars/` (or under the
- * folder itself when it has no `group_vars/`, e.g. `group_vars/all`).
+ * Reads an inventory file, or a folder: the vars files under its `group_vars/` (or under the folder
+ * itself when it has no `group_vars/`, e.g. `group_vars/all`). Like Ansible, symbolic links to files
+ * and folders are followed; a link back to a folder being read is a loop and is skipped.
  */
 export async function readInventoryTree(path: string): Promise<InventoryTree> {
   const info = await stat(path);
   let paths = [path];
+  const loops: string[] = [];
   if (info.isDirectory()) {
-    paths = basename(path) === 'group_vars' ? await yamlFilesUnder(path) : await yamlFilesUnder(join(path, 'group_vars'));
-    // A folder such as group_vars/all itself: its own YAML files.
-    if (paths.length === 0 && !(await isDirectory(join(path, 'group_vars')))) paths = await yamlFilesUnder(path);
+    const groupVars = basename(path) === 'group_vars' ? path : join(path, 'group_vars');
+    paths = await isDirectory(groupVars) ? await groupVarsFiles(groupVars, loops) : await yamlFilesUnder(path, loops);
+  } else if (!info.isFile()) {
+    throw notRegular(path, info);
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    files.push({ path: file, values: parseInventory(await readFile(file, 'utf8'), file) });
+    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file' }), file) });
   }
   const values: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
   const seen = new Map<string, { value: unknown; files: string[]; differs: boolean }>();
   for (const file of files) {
     for (const [name, value] of Object.entries(file.values)) {
@@ -210,10 +223,11 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
         seen.set(name, { value, files: [file.path], differs: false });
       }
       values[name] = value;
+      sources[name] = file.path;
     }
   }
   const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f) }));
-  return { files, values, conflicts };
+  return { files, values, sources, conflicts, loops };
 }
 
 const valuesByInput = new WeakMap<object, Promise<Record<string, unknown>>>();
@@ -245,16 +259,88 @@ async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isDirectory(), () => false);
 }
 
-async function yamlFilesUnder(dir: string): Promise<string[]> {
-  let entries;
+const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
+
+/**
+ * The vars files of every group in a `group_vars` folder. As Ansible does for each group, the first of
+ * `<group>` (a folder or a file), `<group>.yml`, `<group>.yaml`, `<group>.json` that exists is read and
+ * the others are ignored.
+ */
+async function groupVarsFiles(dir: string, loops: string[]): Promise<string[]> {
+  const names = (await readdir(dir)).filter(isVarsName).sort();
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const ext = extname(name);
+    const group = VARS_EXTENSIONS.includes(ext) ? name.slice(0, -ext.length) : name;
+    groups.set(group, [...(groups.get(group) ?? []), name]);
+  }
+  const chosen: string[] = [];
+  for (const [group, candidates] of groups) {
+    const first = ['', ...VARS_EXTENSIONS].map((ext) => group + ext).find((n) => candidates.includes(n));
+    if (first) chosen.push(first);
+  }
+  return collectVarsFiles(dir, chosen.sort(), [await realpath(dir)], loops);
+}
+
+/** The vars files under a folder, in Ansible's order: names sorted in each folder, sub-folders in place. */
+async function yamlFilesUnder(dir: string, loops: string[]): Promise<string[]> {
+  let names: string[];
   try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    names = (await readdir(dir)).filter(isVarsName).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return entries
-    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
-    .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
-    .sort();
+  return collectVarsFiles(dir, names, [await realpath(dir)], loops);
+}
+
+/** Hidden files and editor backups are skipped, as Ansible skips them. */
+function isVarsName(name: string): boolean {
+  return !name.startsWith('.') && !name.endsWith('~');
+}
+
+/** `ancestors`: the real paths of the folders being read, to stop at a link that leads back to one. */
+async function collectVarsFiles(dir: string, names: string[], ancestors: string[], loops: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue; // a dangling link: Ansible skips it too
+      if (code === 'ELOOP') {
+        loops.push(path);
+        continue;
+      }
+      throw error;
+    }
+    const ext = extname(name).toLowerCase();
+    if (info.isDirectory()) {
+      if (ext) continue;
+      const real = await realpath(path);
+      if (ancestors.includes(real)) {
+        loops.push(path);
+        continue;
+      }
+      const inner = (await readdir(path)).filter(isVarsName).sort();
+      out.push(...await collectVarsFiles(path, inner, [...ancestors, real], loops));
+    } else if (VARS_EXTENSIONS.includes(ext)) {
+      if (!info.isFile()) throw notRegular(path, info);
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function notRegular(path: string, info: Stats): InventoryInputError {
+  const kind = info.isFIFO() ? 'a pipe' : info.isSocket() ? 'a socket' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a file';
+  return new InventoryInputError(`The inventory ${path} is not a regular file (${kind}).`,
+    'Give --inventory a YAML file or an inventory folder; pipes and devices are refused.');
+}
+
+/** The vars files Ansible reads from one group's folder (`group_vars/<group>/`), in its order. */
+export async function groupFolderFiles(dir: string): Promise<string[]> {
+  return yamlFilesUnder(dir, []);
 }

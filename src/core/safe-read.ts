@@ -33,14 +33,15 @@ export function readRegularFileSync(path: string, options: SafeReadOptions): str
         'Give the path of an ordinary file; pipes, devices and folders are refused.');
     }
     if (info.size > maxBytes) throw tooLarge(path, options.what, maxBytes);
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    // /proc files report size 0 but have content: grow the buffer until end of file or the cap.
+    let buffer = Buffer.alloc(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
     let length = 0;
     for (;;) {
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(Math.min(buffer.length, maxBytes + 1 - length))]);
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
       if (length > maxBytes) throw tooLarge(path, options.what, maxBytes);
-      if (length === buffer.length) break;
     }
     return buffer.subarray(0, length).toString('utf8');
   } catch (error) {

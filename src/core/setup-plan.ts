@@ -19,6 +19,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { fillFromKeyFile } from './acme/tsig-key.js';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from './answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from './atomic-write.js';
 import { UsageError } from './errors.js';
@@ -28,6 +29,7 @@ import { holdsSecret, readInventoryFile, updateInventoryText } from './inventory
 import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
+import { overrideWarnings } from './vars-overrides.js';
 import { isSet, validate } from './validate.js';
 import type { VaultKeyring } from './vault-options.js';
 import { openVaulted, sealValues, vaultWriteFindings, withoutUnchecked } from './vaulted-values.js';
@@ -160,6 +162,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
   findings.unshift(...withoutUnchecked(validate(merged, { now: input.now }), stillVaulted));
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
+  findings.push(...await overrideWarnings(inventoryPath, Object.keys(set)));
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
   findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
@@ -221,7 +224,39 @@ function maskedDiff(path: string, oldText: string, oldValues: Record<string, unk
   const before = updateInventoryText(oldText, { set: maskOld, remove: [] });
   const after = updateInventoryText(before, { set: maskNew, remove: removed });
   if (before === after) return '';
-  return redact(createTwoFilesPatch(path, path, before, after, undefined, undefined, { context: 3 }));
+  return redact(createTwoFilesPatch(path, path, maskSecretLooking(before), maskSecretLooking(after), undefined, undefined, { context: 3 }));
+}
+
+/** Keys that are not table variables but look like they hold a secret (`db_password`, `api_key`, ...). */
+const SECRET_LOOKING = /password|secret|token|key/i;
+
+/**
+ * Masks, at any depth, every scalar under a key that looks secret, so that unrelated keys shown as
+ * context lines of the diff never show their values. Table variables follow the table's `secret`
+ * column instead (`cloud_helm_ingress_secret_name` is not a secret), masked by maskedDiff above.
+ */
+export function maskSecretLooking(text: string): string {
+  const doc = parseDocument(text, { version: '1.1' });
+  if (doc.errors.length > 0) return text;
+  const edits: [number, number][] = [];
+  const walk = (node: unknown, masked: boolean): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        walk(pair.value, masked || (SECRET_LOOKING.test(key) && !variable(key)));
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item, masked);
+    } else if (masked && isScalar(node) && node.range && node.range[0] < node.range[1] && !String(node.value).startsWith(mask('x'))) {
+      edits.push([node.range[0], node.range[1]]);
+    }
+  };
+  walk(doc.contents, false);
+  let out = text;
+  for (const [start, end] of edits.sort((a, b) => b[0] - a[0])) {
+    out = out.slice(0, start) + mask('x') + (out.slice(start, end).endsWith('\n') ? '\n' : '') + out.slice(end);
+  }
+  return out;
 }
 
 export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promise<WrittenFile[]> {

@@ -4,11 +4,13 @@
  * `answers` object that planSetup takes. The Ink screens and the plain line mode only render this.
  * Everything is pure except checkFileInput, which reads the file an operator names.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { issuerUrlProblems } from './discovery/issuer.js';
+import { UsageError } from './errors.js';
 import type { Finding } from './findings.js';
+import { readRegularFileSync } from './safe-read.js';
 import { redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
@@ -421,9 +423,11 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
   let text: string;
   try {
     if (!statSync(path).isFile()) return problem(subject, `${path} is not a file.`, 'Give the path of a PEM file.');
-    text = readFileSync(path, 'utf8');
+    // Read on the open file: a pipe swapped in after the check is refused, a huge file is not loaded.
+    text = readRegularFileSync(path, { what: 'the file' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = (error as NodeJS.ErrnoException).code ?? / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
     const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : `cannot be read (${code ?? String(error)})`;
     return problem(subject, `${path} ${why}.`, 'Check the path; it is relative to the current directory.');
   }
@@ -471,7 +475,7 @@ export function pemOf(value: AnswerValue | undefined, cwd: string): string | und
   if (typeof value !== 'string' || value === '') return undefined;
   if (!value.startsWith('file:')) return value;
   try {
-    return readFileSync(resolve(cwd, value.slice(5)), 'utf8');
+    return readRegularFileSync(resolve(cwd, value.slice(5)), { what: 'the PEM file' });
   } catch {
     return undefined;
   }

@@ -2,12 +2,12 @@
  * Doctor group `discovery`: is the cluster's OIDC issuer published the way keyless DNS credentials
  * (clouddnsb auth clusteroidc) need it: discovery document, key set, TLS, a token that verifies.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../http.js';
 import { kubeAvailability, kubectl, firstLine } from '../kube.js';
+import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import {
   assessKeySet,
@@ -221,9 +221,9 @@ async function tokenSource(
   if (s.tokenFile) {
     let token: string;
     try {
-      token = readFileSync(resolve(input.cwd, s.tokenFile), 'utf8').trim();
+      token = readRegularFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file' }).trim();
     } catch (error) {
-      return { status: 'fail', message: `Cannot read the token file ${s.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? error}.`, advice: 'Check the path given to --token-file.' };
+      return { status: 'fail', message: (error as Error).message, advice: 'Check the path given to --token-file.' };
     }
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };

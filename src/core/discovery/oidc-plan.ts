@@ -1,8 +1,8 @@
 /** Resolves and validates what `cloudgate oidc` needs; every problem is a UsageError naming its input. */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../doctor/input.js';
 import { UsageError } from '../errors.js';
+import { readRegularFileSync } from '../safe-read.js';
 import type { OidcInputs, Thumbprint } from './artefacts.js';
 import { assessKeySet, expectedJwksUri, issuerUrlProblems } from './issuer.js';
 import { discoverySettings, parseRoleArn } from './settings.js';
@@ -54,12 +54,12 @@ export async function resolveOidcInputs(input: Input, notes: string[]): Promise<
 
 function readJwksFile(path: string | undefined, cwd: string): unknown {
   if (!path) return undefined;
+  const text = readRegularFileSync(resolve(cwd, path), { what: '--jwks-file' });
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(resolve(cwd, path), 'utf8'));
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? 'not valid JSON';
-    throw new UsageError(`Cannot use --jwks-file ${path}: ${why}.`, 'Save the key set with "kubectl get --raw /openid/v1/jwks > jwks.json".');
+    doc = JSON.parse(text);
+  } catch {
+    throw new UsageError(`Cannot use --jwks-file ${path}: not valid JSON.`, 'Save the key set with "kubectl get --raw /openid/v1/jwks > jwks.json".');
   }
   const assessment = assessKeySet(doc);
   if (assessment.problems.length || assessment.signingKeys === 0) {

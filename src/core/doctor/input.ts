@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { UsageError } from '../errors.js';
 import { examineConfig } from './config-keys.js';
+import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { Check } from './types.js';
 
@@ -81,11 +82,7 @@ export function setting(
   if (value === undefined && options.secret) {
     const file = input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`] ?? (sectionValues[`${name}_file`] as string | undefined);
     if (file) {
-      try {
-        value = readFileSync(resolve(input.cwd, String(file)), 'utf8').trim();
-      } catch (error) {
-        throw new UsageError(`Cannot read ${name}_file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
-      }
+      value = readRegularFileSync(resolve(input.cwd, String(file)), { what: `${name}_file` }).trim();
     }
   }
   if (options.secret) registerSecret(value);

@@ -2,8 +2,8 @@
  * Which CAs a TLS connection trusts beyond Node's default store: the --ca-file / OS_CACERT file, and
  * NODE_EXTRA_CA_CERTS when Node did not load it at start-up (see extra-ca-env.ts).
  */
-import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { readRegularFileSync } from '../safe-read.js';
 import { extraCaCertsToLoad } from './extra-ca-env.js';
 
 export class CaFileError extends Error {
@@ -22,9 +22,10 @@ export class CaFileError extends Error {
 export function readCaBundle(path: string, origin: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path, { what: `the CA file (${origin})` });
   } catch (error) {
-    throw new CaFileError(path, origin, `Cannot read the CA file ${path} (${origin}): ${(error as NodeJS.ErrnoException).code ?? error}.`, `Check the path given to ${origin}.`);
+    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    throw new CaFileError(path, origin, code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : (error as Error).message, `Check the path given to ${origin}.`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new CaFileError(path, origin, `The CA file ${path} (${origin}) holds no PEM certificate.`, 'Give a file with one or more "-----BEGIN CERTIFICATE-----" blocks.');

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../safe-read.js';
 import type { Finding } from '../findings.js';
 import { registerSecret } from '../secrets.js';
 import { notAfter } from './checks.js';
@@ -82,16 +83,18 @@ const pemOf = (text: string) => text.trim() + '\n';
 
 function readText(path: string, variable: string, what: string, findings: Finding[]): string | undefined {
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readRegularFileSync(path, { what: `the ${what} file (${variable})` });
     if (variable === KEY_KEY) registerSecret(text);
     return text;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
     findings.push({
       rule: `${variable.replaceAll('_', '-')}-unreadable`,
       variable,
       severity: 'error',
-      message: `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? String(error)}.`,
+      message: code === 'ENOENT' || code === 'EACCES'
+        ? `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}.`
+        : (error as Error).message,
       advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : `Check the path in ${variable}.`,
     });
     return undefined;
