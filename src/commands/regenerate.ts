@@ -107,7 +107,7 @@ async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerNam
   const secrets = [];
   for (const namespace of namespaces) {
     // The list carries the secrets' data too: only names, types and annotations are kept, nothing else is printed.
-    const list = await kubectlJson<unknown>(['get', 'secrets', '--namespace', namespace], kube);
+    const list = await kubectlJson<unknown>(['get', 'secrets', `--namespace=${namespace}`], kube);
     secrets.push(...summarizeSecrets(list));
   }
   return selectStaleSecrets(secrets, { issuerName, protectedNames });
@@ -119,7 +119,7 @@ async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerNam
  */
 async function issuerNotDeployed(kube: KubectlOptions, issuerName: string, plan: SetupPlan): Promise<string | undefined> {
   if (plan.issuer === 'none') return undefined;
-  const result = await kubectl(['get', 'clusterissuer', issuerName, '-o', 'json'], kube);
+  const result = await kubectl(['get', 'clusterissuer', '-o', 'json', '--', issuerName], kube);
   if (result.exitCode !== 0) return undefined; // not created yet, or cert-manager absent: nothing to compare
   const live = JSON.parse(result.stdout) as unknown;
   const liveType = liveIssuerType(live);
