@@ -9,13 +9,14 @@ import {
   commandLine, deleteArgs, describeDeletion, liveAcmeServer, liveIssuerType, PLATFORM_ISSUER, PLATFORM_NAMESPACES,
   selectStaleSecrets, summarizeSecrets, type DeletionReport, type StaleSelection,
 } from '../core/regenerate.js';
-import { redact } from '../core/secrets.js';
+import { escapeControl, escapeLine } from '../core/escape.js';
+import { lineWriter } from '../core/http/log.js';
 import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags, cwd } = ctx;
-  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const log = lineWriter(ctx.stderr);
   const dryRun = bool(flags, 'dry-run');
   const yes = bool(flags, 'yes');
   const answersFile = str(flags, 'answers');
@@ -62,8 +63,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   if (dryRun) {
-    if (plan.diff) ctx.stderr.write(plan.diff);
-    for (const secret of selection?.stale ?? []) ctx.stdout.write(`${commandLine(secret, kube.context)}\n`);
+    if (plan.diff) ctx.stderr.write(escapeControl(plan.diff));
+    for (const secret of selection?.stale ?? []) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);
     log(`Dry run: nothing was written${selection?.stale.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
     return cluster.ok ? EXIT.ok : EXIT.findings;
   }
