@@ -71,8 +71,8 @@ describe('cloudgate regenerate', () => {
     expect(r.stderr).toContain('Issuer: self-signed (was acme)');
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').sort()).toEqual([
-      'kubectl --context=emulated delete secret --namespace=monitoring -- grafana-tls',
       'kubectl --context=emulated delete secret --namespace=auth-system -- keycloak.example.com-tls',
+      'kubectl --context=emulated delete secret --namespace=monitoring -- grafana-tls',
       'kubectl --context=emulated delete secret --namespace=openstack -- keystone-api-certs',
       'kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs',
     ]);
