@@ -3,6 +3,7 @@ import './core/net/extra-ca-env.js';
 import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CancelledError, EXIT, UsageError } from './core/errors.js';
+import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { Command, CommandContext } from './commands/types.js';
 
@@ -168,6 +169,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   try {
+    refuseSecretFlags(name, rest, spec.options);
     const parsed = parseArgs({ args: rest, options: spec.options, allowPositionals: true, strict: true });
     const ctx: CommandContext = {
       flags: parsed.values as CommandContext['flags'],
@@ -185,22 +187,59 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Errors quote what the operator, servers and files gave: redacted, control characters escaped. */
+function printError(text: string): void {
+  process.stderr.write(`${escapeControl(redact(text))}\n`);
+}
+
 function fail(error: unknown, usage?: string): number {
   if (error instanceof CancelledError) {
-    process.stderr.write(`${error.message}\n`);
+    printError(error.message);
     return EXIT.cancelled;
   }
   if (error instanceof UsageError || isParseArgsError(error)) {
     const e = error as Error & { advice?: string };
-    process.stderr.write(redact(`error: ${e.message}\n`));
-    if (e.advice) process.stderr.write(redact(`  ${e.advice}\n`));
+    printError(`error: ${e.message}`);
+    if (e.advice) printError(`  ${e.advice}`);
     else if (usage) process.stderr.write(`usage: ${usage}\n`);
     return EXIT.usage;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(redact(`cloudgate: unexpected error: ${message}\n`));
-  if (process.env.CLOUDGATE_DEBUG && error instanceof Error) process.stderr.write(redact(`${error.stack}\n`));
+  printError(`cloudgate: unexpected error: ${message}`);
+  if (process.env.CLOUDGATE_DEBUG && error instanceof Error) printError(`${error.stack}`);
   return EXIT.findings;
+}
+
+// Names of settings that hold secrets; `*-file` options name a file, which is how secrets are given.
+const SECRET_NAME = /secret|password|passwd|passphrase|token|private[-_]?key|api[-_]?key|credential/i;
+const SIGNIN_SECRETS = new Set(['client_secret', 'subject_token', 'idp_client_secret']);
+
+/**
+ * A secret on the command line ends up in the shell history and the process list: an unknown option
+ * named like a secret (`--client-secret`, `--password`, `--api-token`) is refused with where secrets go
+ * instead of "Unknown option". Its value is never echoed.
+ */
+function refuseSecretFlags(command: string, args: string[], options: Options): void {
+  for (const arg of args) {
+    if (arg === '--') return;
+    if (!arg.startsWith('--')) continue;
+    const flag = arg.slice(2).split('=')[0]!;
+    if (flag in options || !SECRET_NAME.test(flag) || /[-_]file$/i.test(flag)) continue;
+    throw new UsageError(`--${flag} is refused: secrets are never taken from flags (the shell history and the process list would show them).`, secretAdvice(command, flag));
+  }
+}
+
+function secretAdvice(command: string, flag: string): string {
+  const key = flag.replaceAll('-', '_').toLowerCase();
+  const env = `CLOUDGATE_${key.toUpperCase()}`;
+  if (command === 'setup' || command === 'regenerate') {
+    const example = key.startsWith('cluster_issuer_') ? key : 'cluster_issuer_acme_rfc2136_tsig_secret_key';
+    return `Use the --answers FILE (e.g. "${example}: ..."; "file:PATH" reads the value from a file) or answer the walkthrough's question; the inventory is written with mode 0600.`;
+  }
+  if (SIGNIN_SECRETS.has(key)) {
+    return `Use ${env}, "${key}:" in the "signin:" section of --config, or a file: ${env}_FILE or "${key}_file:" in --config.`;
+  }
+  return `Use the environment (CLOUDGATE_<NAME>), the --config file, or a file named by <name>_file in --config or CLOUDGATE_<NAME>_FILE; the README section on secrets lists them.`;
 }
 
 function isParseArgsError(error: unknown): boolean {

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { loadConfigFile, type DoctorInput } from '../core/doctor/input.js';
+import { loadConfigFile, parseTimeout, type DoctorInput } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks, type RunOptions } from '../core/doctor/runner.js';
 import type { Check } from '../core/doctor/types.js';
 import { UsageError } from '../core/errors.js';
-import { redact } from '../core/secrets.js';
+import { lineWriter } from '../core/http/log.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
 import { writeFilesAtomically } from '../core/atomic-write.js';
 import type { DoctorReport } from '../core/doctor/types.js';
@@ -107,10 +107,7 @@ async function writeOutput(path: string, content: string, format: Format, ctx: C
  * run the discovery checks against the inventory it has just written.
  */
 export function doctorInput({ flags, env, cwd, stderr }: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
-  const timeoutSeconds = str(flags, 'timeout') === undefined ? 10 : Number(str(flags, 'timeout'));
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new UsageError(`--timeout must be a positive number of seconds, not "${str(flags, 'timeout')}".`);
-  }
+  const timeoutMs = parseTimeout(flags);
   const configPath = str(flags, 'config');
   return {
     flags,
@@ -121,12 +118,12 @@ export function doctorInput({ flags, env, cwd, stderr }: Pick<CommandContext, 'f
     inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
     inventoryExplicit: str(flags, 'inventory') !== undefined,
     network: {
-      timeoutMs: timeoutSeconds * 1000,
+      timeoutMs,
       caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
       insecure: bool(flags, 'insecure'),
       allowHttp: bool(flags, 'allow-http'),
       verbose: bool(flags, 'verbose'),
-      log: (line) => stderr.write(redact(line) + '\n'),
+      log: lineWriter(stderr),
     },
   };
 }

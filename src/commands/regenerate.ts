@@ -15,7 +15,8 @@ import { readLiveState } from '../core/render/drift-check.js';
 import { issuerDrift, type LiveState } from '../core/render/drift.js';
 import { renderPlatform } from '../core/render/objects.js';
 import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/regenerate-issued.js';
-import { redact } from '../core/secrets.js';
+import { escapeControl, escapeLine } from '../core/escape.js';
+import { lineWriter } from '../core/http/log.js';
 import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
 import { vaultKeyringFromOptions } from '../core/vault-options.js';
 import { openVaulted } from '../core/vaulted-values.js';
@@ -23,7 +24,7 @@ import { bool, list, str, type CommandContext } from './types.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags, cwd } = ctx;
-  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const log = lineWriter(ctx.stderr);
   const dryRun = bool(flags, 'dry-run');
   const yes = bool(flags, 'yes');
   const waitSeconds = bool(flags, 'wait') ? waitTimeout(str(flags, 'wait-timeout')) : undefined;
@@ -74,10 +75,10 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   if (dryRun) {
-    if (plan.diff) ctx.stderr.write(plan.diff);
+    if (plan.diff) ctx.stderr.write(escapeControl(plan.diff));
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
-    for (const secret of wouldDelete) ctx.stdout.write(`${commandLine(secret, kube.context)}\n`);
+    for (const secret of wouldDelete) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);
     if (!cluster.ok || guard) {
       log('Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.');
       return EXIT.findings;
@@ -151,7 +152,7 @@ async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerNam
   const secrets = [];
   for (const namespace of namespaces) {
     // The list carries the secrets' data too: only names, types and annotations are kept, nothing else is printed.
-    const list = await kubectlJson<unknown>(['get', 'secrets', '--namespace', namespace], kube);
+    const list = await kubectlJson<unknown>(['get', 'secrets', `--namespace=${namespace}`], kube);
     secrets.push(...summarizeSecrets(list));
   }
   return selectStaleSecrets(secrets, { issuerName, protectedNames, current });

@@ -4,8 +4,9 @@ import { describeWritten } from '../core/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { DEFAULT_INVENTORY } from '../core/paths.js';
-import { redact } from '../core/secrets.js';
 import { vaultKeyringFromOptions } from '../core/vault-options.js';
+import { escapeControl } from '../core/escape.js';
+import { lineWriter } from '../core/http/log.js';
 import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../core/setup-plan.js';
 import { bool, list, str, type CommandContext } from './types.js';
 
@@ -34,7 +35,7 @@ export async function run(ctx: CommandContext): Promise<number> {
 /** Headless mode: `--answers` implies no questions. The review goes to stderr; stdout only carries the --dry-run diff. */
 async function runAnswers(ctx: CommandContext, answersFile: string): Promise<number> {
   const { flags, cwd } = ctx;
-  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const log = lineWriter(ctx.stderr);
   const answers = await readAnswers(resolve(cwd, answersFile));
   const vault = await vaultKeyringFromOptions(flags, ctx.env, cwd);
   const secretManifest = str(flags, 'secret-manifest');
@@ -49,7 +50,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   for (const line of reviewLines(plan)) log(line);
 
   if (bool(flags, 'dry-run')) {
-    ctx.stdout.write(plan.diff);
+    ctx.stdout.write(escapeControl(plan.diff));
     log(hasErrors(plan.findings) ? 'Dry run: the settings have errors (above); nothing would be written.' : 'Dry run: nothing was written.');
     return hasErrors(plan.findings) ? EXIT.usage : EXIT.ok;
   }

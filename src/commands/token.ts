@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFindingsOf } from '../core/doctor/config-keys.js';
-import { loadConfigFile, type NetworkSettings } from '../core/doctor/input.js';
+import { loadConfigFile, parseTimeout, type NetworkSettings } from '../core/doctor/input.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
-import { redact } from '../core/secrets.js';
+import { lineWriter } from '../core/http/log.js';
 import { ChainError, runChain } from '../core/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/signin/flavour-cache.js';
 import { readSigninSettings } from '../core/signin/settings.js';
@@ -21,16 +21,13 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (!FORMATS.includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const timeoutSeconds = str(flags, 'timeout') === undefined ? 10 : Number(str(flags, 'timeout'));
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new UsageError(`--timeout must be a positive number of seconds, not "${str(flags, 'timeout')}".`);
-  }
+  const timeoutMs = parseTimeout(flags);
   const config = loadConfigFile(str(flags, 'config'), cwd);
   const settings = readSigninSettings({ flags, env, config, cwd });
   const verbose = bool(flags, 'verbose');
-  const log = (line: string) => ctx.stderr.write(redact(line) + '\n');
+  const log = lineWriter(ctx.stderr);
   const network: NetworkSettings = {
-    timeoutMs: timeoutSeconds * 1000,
+    timeoutMs,
     caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
     insecure: bool(flags, 'insecure'),
     allowHttp: bool(flags, 'allow-http'),

@@ -24,3 +24,11 @@ export function escapeControl(text: string): string {
 export function escapeLine(text: string): string {
   return text.replace(CONTROL_OR_NEWLINE, visible);
 }
+
+/**
+ * JSON for output: JSON itself escapes C0 controls, but not DEL and the C1 controls (U+0080-U+009F,
+ * whose UTF-8 carries a 0x9b CSI byte), which are escaped here as `\u00XX`: the document parses the same.
+ */
+export function stringifyJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

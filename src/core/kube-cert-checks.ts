@@ -5,7 +5,7 @@
  */
 import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
-import { firstLine, kubeAvailability, kubectl, type KubectlOptions } from './kube.js';
+import { firstLine, kubeAvailability, kubectl, withOptions, type KubectlOptions } from './kube.js';
 import { liveIssuerType, PLATFORM_ISSUER } from './regenerate.js';
 import { registerSecret } from './secrets.js';
 import { expectationsFrom } from './served/expectations.js';
@@ -83,7 +83,7 @@ export const provideChecks: CheckProvider = async (input) => {
 };
 
 async function getJson(args: string[], kube: KubectlOptions): Promise<{ ok: true; value: unknown } | { ok: false; notFound: boolean; error: string }> {
-  const result = await kubectl([...args, '-o', 'json'], kube);
+  const result = await kubectl(withOptions(args, '-o', 'json'), kube);
   if (result.exitCode !== 0) {
     return { ok: false, notFound: /NotFound|doesn't have a resource type|not found/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
   }
@@ -99,7 +99,7 @@ const readyOf = (object: unknown): Condition | undefined =>
 
 async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined): Promise<CheckResult> {
   if (issuerType === 'none') return { status: 'skip', message: 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' };
-  const got = await getJson(['get', 'clusterissuer', PLATFORM_ISSUER], kube);
+  const got = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
   if (!got.ok) {
     return {
       status: 'fail',
@@ -174,7 +174,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
 async function wildcardSecretCheck(kube: KubectlOptions, name: string, domain: string | undefined): Promise<CheckResult> {
   const where = `${PLATFORM_NAMESPACE}/${name}`;
   // Not `secretOutput`: that would register every line of the JSON; the key is registered below, as stored and decoded.
-  const got = await getJson(['get', 'secret', name, '--namespace', PLATFORM_NAMESPACE], kube);
+  const got = await getJson(['get', 'secret', `--namespace=${PLATFORM_NAMESPACE}`, '--', name], kube);
   if (!got.ok) {
     return {
       status: 'fail',

@@ -1,9 +1,11 @@
 /**
- * kubectl through execa: the one way cloudgate talks to a cluster. Honours KUBECONFIG (inherited
- * environment), `--kubeconfig` and `--context`; every call has a timeout. A non-zero exit is a
- * result, not an exception; only a missing binary, a timeout or a cancellation throw.
+ * kubectl: the one way cloudgate talks to a cluster. Honours KUBECONFIG (inherited environment),
+ * `--kubeconfig` and `--context`; every call has a timeout, at which kubectl and everything it started
+ * is killed (core/child.ts). A non-zero exit is a result, not an exception; only a missing binary, a
+ * timeout or a cancellation throw. Names that come from outside (secrets, service accounts) are passed
+ * after `--`, so a name starting with `-` is never read as a flag.
  */
-import { execa } from 'execa';
+import { runChild } from './child.js';
 import { redact, registerSecret } from './secrets.js';
 
 export interface KubectlOptions {
@@ -68,21 +70,19 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
   const binary = kubectlBinary(env);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   opts.log?.(redact(`$ kubectl ${args.join(' ')}${opts.context ? ` --context=${opts.context}` : ''}`));
-  const result = await execa(binary, [...args, ...globalArgs(opts, timeoutMs)], {
+  // Global flags go first: after a `--` in `args` they would be read as names.
+  const result = await runChild(binary, [...globalArgs(opts, timeoutMs), ...args], {
     input: opts.input ?? '',
-    timeout: timeoutMs,
-    cancelSignal: opts.signal,
-    reject: false,
+    timeoutMs,
+    signal: opts.signal,
     env,
-    extendEnv: false,
-    stripFinalNewline: false,
   });
-  const code = (result as { code?: string }).code ?? (result.cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') throw new KubectlMissing(binary);
-  const stdout = String(result.stdout ?? '');
-  const stderr = String(result.stderr ?? '');
+  // ENOTDIR: a path through something that is not a folder (CLOUDGATE_KUBECTL=/nonexistent/kubectl).
+  if (result.startError?.code === 'ENOENT' || result.startError?.code === 'ENOTDIR') throw new KubectlMissing(binary);
+  if (result.startError) throw new Error(`kubectl (${binary}) could not be started: ${result.startError.code ?? result.startError.message}.`);
+  const { stdout, stderr } = result;
   if (opts.secretOutput) registerSecret(stdout);
-  if (result.isCanceled) throw opts.signal?.reason ?? new Error('kubectl was cancelled.');
+  if (result.cancelled) throw opts.signal?.reason ?? new Error('kubectl was cancelled.');
   if (result.timedOut) {
     throw new KubectlError(
       `kubectl ${describe(args)} did not finish within ${Math.round(timeoutMs / 1000)} s.`,
@@ -90,14 +90,26 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
       true,
     );
   }
-  opts.log?.(`  exit ${result.exitCode ?? -1}${result.exitCode ? `: ${firstLine(stderr)}` : ''}`);
-  return { exitCode: result.exitCode ?? -1, stdout, stderr };
+  opts.log?.(`  exit ${result.exitCode}${result.exitCode ? `: ${firstLine(stderr)}` : ''}`);
+  return { exitCode: result.exitCode, stdout, stderr };
+}
+
+/** A Kubernetes object name (RFC 1123): never starts with `-`, so it cannot pass for a flag. */
+export function isKubeName(name: string): boolean {
+  return /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name);
+}
+
+/** Inserts options before the `--` that ends them (at the end when there is none). */
+export function withOptions(args: string[], ...options: string[]): string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? [...args, ...options] : [...args.slice(0, end), ...options, ...args.slice(end)];
 }
 
 /** Runs kubectl asking for JSON (`-o json` is added unless the arguments choose an output). */
 export async function kubectlJson<T>(args: string[], opts: KubectlOptions = {}): Promise<T> {
-  const wantsOutput = args.some((a) => a === '-o' || a.startsWith('-o=') || a.startsWith('--output') || a === '--raw');
-  const full = wantsOutput ? args : [...args, '-o', 'json'];
+  const end = args.indexOf('--');
+  const wantsOutput = (end < 0 ? args : args.slice(0, end)).some((a) => a === '-o' || a.startsWith('-o=') || a.startsWith('--output') || a === '--raw');
+  const full = wantsOutput ? args : withOptions(args, '-o', 'json');
   const result = await kubectl(full, opts);
   if (result.exitCode !== 0) {
     throw new KubectlError(`kubectl ${describe(args)} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`, result);

@@ -31,13 +31,13 @@ async function pollOnce(kube: KubectlOptions, deleted: StaleSecret[]): Promise<W
   const outcome: WaitOutcome = { ready: [], notReady: [] };
   const byNamespace = new Map<string, CertificateItem[]>();
   for (const ns of new Set(deleted.map((s) => s.namespace))) {
-    const got = await kubectl(['get', 'certificates.cert-manager.io', '--namespace', ns, '-o', 'json'], kube);
+    const got = await kubectl(['get', 'certificates.cert-manager.io', `--namespace=${ns}`, '-o', 'json'], kube);
     byNamespace.set(ns, got.exitCode === 0 ? (((JSON.parse(got.stdout) as { items?: CertificateItem[] }).items) ?? []) : []);
   }
   for (const secret of deleted) {
     const certificate = byNamespace.get(secret.namespace)!.find((c) => c.metadata?.name === secret.certificate || c.spec?.secretName === secret.name);
     const ready = certificate?.status?.conditions?.find((c) => c.type === 'Ready');
-    const exists = await kubectl(['get', 'secret', secret.name, '--namespace', secret.namespace, '-o', 'name'], kube);
+    const exists = await kubectl(['get', 'secret', `--namespace=${secret.namespace}`, '-o', 'name', '--', secret.name], kube);
     if (!certificate) outcome.notReady.push({ name: label(secret), why: 'no Certificate names this secret (the ingress may not carry the cert-manager annotation)' });
     else if (exists.exitCode !== 0) outcome.notReady.push({ name: label(secret), why: `not issued yet${ready?.reason ? ` (${ready.reason}${ready.message ? `: ${ready.message}` : ''})` : ''}` });
     else if (ready?.status !== 'True') outcome.notReady.push({ name: label(secret), why: `${ready?.reason ?? 'no Ready condition'}${ready?.message ? `: ${ready.message}` : ''}` });

@@ -103,7 +103,8 @@ export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionO
 
 /** The kubectl arguments that delete one secret (no binary, no global flags). */
 export function deleteArgs(secret: { namespace: string; name: string }): string[] {
-  return ['delete', 'secret', secret.name, '--namespace', secret.namespace];
+  // `--` ends the options: a secret named `-x` is a name, not a flag.
+  return ['delete', 'secret', `--namespace=${secret.namespace}`, '--', secret.name];
 }
 
 /** The command as an operator would type it (for --dry-run and for what is left to do). */

@@ -1,3 +1,4 @@
+import { escapeControl, escapeLine } from '../core/escape.js';
 import { redact } from '../core/secrets.js';
 import type { CheckOutcome, DoctorReport, Status } from '../core/doctor/types.js';
 
@@ -56,14 +57,23 @@ export function closingLine(checks: CheckOutcome[]): string {
   return '• No issues found.';
 }
 
+/**
+ * Titles, messages, advice and details quote servers and files (an error body, an issuer, an
+ * inventory value): each is redacted and escaped here, before any colour of ours is added. A line
+ * stays one line, so nothing quoted can pass for a check of its own.
+ */
+export function shown(text: string): string {
+  return escapeLine(redact(text));
+}
+
 export function renderCheck(check: CheckOutcome, options: TextOptions, paint = painter(options.color)): string[] {
-  const out = [`    ${paint(check.status, MARK[check.status])} ${check.title}: ${check.message} ${paint('dim', `(${check.durationMs} ms)`)}`];
+  const out = [`    ${paint(check.status, MARK[check.status])} ${shown(check.title)}: ${shown(check.message)} ${paint('dim', `(${check.durationMs} ms)`)}`];
   if (check.advice && (check.status === 'fail' || check.status === 'warn' || options.verbose)) {
-    out.push(`      → ${check.advice}`);
+    out.push(`      → ${shown(check.advice)}`);
   }
   if (options.verbose && check.details && Object.keys(check.details).length > 0) {
     for (const [key, value] of Object.entries(check.details)) {
-      out.push(`      ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      out.push(`      ${shown(key)}: ${typeof value === 'string' ? escapeControl(redact(value)) : shown(JSON.stringify(value))}`);
     }
   }
   return out;

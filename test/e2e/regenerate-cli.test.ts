@@ -76,10 +76,10 @@ describe('cloudgate regenerate', () => {
     expect(r.stderr).toContain('Issuer: self-signed (was acme)');
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').sort()).toEqual([
-      'kubectl --context=emulated delete secret grafana-tls --namespace monitoring',
-      'kubectl --context=emulated delete secret keycloak.example.com-tls --namespace auth-system',
-      'kubectl --context=emulated delete secret keystone-api-certs --namespace openstack',
-      'kubectl --context=emulated delete secret nova-api-certs --namespace openstack',
+      'kubectl --context=emulated delete secret --namespace=auth-system -- keycloak.example.com-tls',
+      'kubectl --context=emulated delete secret --namespace=monitoring -- grafana-tls',
+      'kubectl --context=emulated delete secret --namespace=openstack -- keystone-api-certs',
+      'kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs',
     ]);
     expect(r.stderr).toMatch(/kept openstack\/internal-ca: issued by ClusterIssuer "self-signed"/);
     expect(readFileSync(inventory, 'utf8')).toBe(before);
@@ -111,7 +111,7 @@ describe('cloudgate regenerate', () => {
     expect(r.stderr).toMatch(/Deleted 2: auth-system\/keycloak.example.com-tls, monitoring\/grafana-tls/);
     expect(r.stderr).toMatch(/Failed to delete openstack\/keystone-api-certs: .*forbidden/);
     expect(r.stderr).toMatch(/Not deleted \(2\): openstack\/keystone-api-certs, openstack\/nova-api-certs/);
-    expect(r.stderr).toContain('kubectl --context=emulated delete secret nova-api-certs --namespace openstack');
+    expect(r.stderr).toContain('kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs');
     expect(deleted(api.state)).toEqual(['auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls']);
     expect(remaining(api.state)).toContain('openstack/keystone-api-certs');
     expect(remaining(api.state)).toContain('openstack/nova-api-certs');

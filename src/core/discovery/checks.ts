@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../http.js';
-import { kubeAvailability, kubectl, firstLine } from '../kube.js';
+import { kubeAvailability, kubectl, firstLine, isKubeName } from '../kube.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import {
@@ -231,7 +231,11 @@ async function tokenSource(
   const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
   const available = await kubeAvailability(kube);
   if (!available.ok) return { status: 'skip', message: `No --token-file, and no token from the cluster: ${available.reason}` };
-  const result = await kubectl(['create', 'token', s.serviceAccount, '-n', s.namespace, '--duration=600s'], { ...kube, secretOutput: true });
+  // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
+  if (!isKubeName(s.serviceAccount)) {
+    return { status: 'skip', message: `No --token-file, and "${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only).` };
+  }
+  const result = await kubectl(['create', 'token', s.serviceAccount, `--namespace=${s.namespace}`, '--duration=600s'], { ...kube, secretOutput: true });
   if (result.exitCode !== 0) {
     return { status: 'skip', message: `No --token-file, and kubectl create token ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}` };
   }

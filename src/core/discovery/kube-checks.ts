@@ -107,14 +107,14 @@ async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
 }
 
 async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
-  const result = await kubectl(['get', 'serviceaccount', s.serviceAccount, '-n', s.namespace, '-o', 'name'], k);
+  const result = await kubectl(['get', 'serviceaccount', `--namespace=${s.namespace}`, '-o', 'name', '--', s.serviceAccount], k);
   if (result.exitCode === 0) return { status: 'ok', message: `The service account ${s.namespace}/${s.serviceAccount} exists.` };
   if (/not ?found/i.test(result.stderr)) {
     return {
       status: 'fail',
       message: `The service account ${s.serviceAccount} does not exist in namespace ${s.namespace}.`,
       advice:
-        `Deploy with cluster_issuer_acme_clouddnsb_auth: clusteroidc (the platform creates it), or create it: kubectl create serviceaccount ${s.serviceAccount} -n ${s.namespace}. ` +
+        `Deploy with cluster_issuer_acme_clouddnsb_auth: clusteroidc (the platform creates it), or create it: kubectl create serviceaccount --namespace=${s.namespace} -- ${s.serviceAccount}. ` +
         'A custom name goes in cluster_issuer_acme_clouddnsb_service_account_name and in the role\'s trust policy subject.',
     };
   }
@@ -124,7 +124,7 @@ async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Pr
 async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult> {
   const as = `system:serviceaccount:${s.namespace}:${controller}`;
   // `serviceaccounts/token` would ask about a service account NAMED "token": name it, pass the subresource.
-  const args = ['auth', 'can-i', 'create', `serviceaccounts/${s.serviceAccount}`, '--subresource=token', `--as=${as}`, '-n', s.namespace];
+  const args = ['auth', 'can-i', '--subresource=token', `--as=${as}`, `--namespace=${s.namespace}`, '--', 'create', `serviceaccounts/${s.serviceAccount}`];
   const result = await kubectl(args, k);
   const answer = result.stdout.trim().split('\n').pop();
   const details = { command: `kubectl ${args.join(' ')}`, answer };

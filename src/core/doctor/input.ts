@@ -32,6 +32,26 @@ export interface NetworkSettings {
   log: (line: string) => void;
 }
 
+export const TIMEOUT_RANGE_S = { min: 0.1, max: 3600, default: 10 } as const;
+
+/**
+ * `--timeout SECONDS`, the one place it is read (doctor, token, and setup's checks): a plain decimal
+ * number from 0.1 to 3600. Returned in milliseconds.
+ */
+export function parseTimeout(flags: Flags): number {
+  const raw = flags.timeout;
+  if (raw === undefined) return TIMEOUT_RANGE_S.default * 1000;
+  const text = String(raw).trim();
+  const seconds = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= TIMEOUT_RANGE_S.min && seconds <= TIMEOUT_RANGE_S.max)) {
+    throw new UsageError(
+      `--timeout must be a number of seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}, not "${text}".`,
+      `Give the time one request or check may take, e.g. --timeout 10 (the default).`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
 /** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
 export type CheckProvider = (input: DoctorInput) => Check[] | Promise<Check[]>;
 

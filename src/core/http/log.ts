@@ -1,3 +1,4 @@
+import { escapeControl } from '../escape.js';
 import { redact } from '../secrets.js';
 
 const SECRET_HEADERS = new Set(['authorization', 'x-auth-token', 'x-subject-token', 'cookie', 'set-cookie', 'proxy-authorization']);
@@ -47,7 +48,18 @@ function maskJson(value: unknown, key = '', parent = ''): unknown {
   return value;
 }
 
+/**
+ * The one writer of log lines (`--verbose`, progress on stderr): redacted, and every control character
+ * of what servers and files said is shown escaped instead of acting on the terminal.
+ */
+export function lineWriter(stream: NodeJS.WritableStream): (line: string) => void {
+  return (line) => {
+    stream.write(escapeControl(redact(line)) + '\n');
+  };
+}
+
+/** A body shown in a log: one line, bounded, control characters escaped. */
 export function preview(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const oneLine = escapeControl(text.replace(/\s+/g, ' ').trim());
   return oneLine.length > BODY_PREVIEW ? `${oneLine.slice(0, BODY_PREVIEW)}… (${text.length} bytes)` : oneLine;
 }

@@ -9,14 +9,12 @@ import type { RenderedObject } from './types.js';
 
 /** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name. */
 export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
-  const issuer = await getJson(['get', 'clusterissuer', PLATFORM_ISSUER], kube);
+  const issuer = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
   if (issuer.error) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
   const live: LiveState = { issuer: issuer.value, secretKeys: new Map() };
   for (const { name } of secretsToCompare(objects)) {
-    // A name kubectl would read as a flag is invalid anyway (render reports it): never pass it.
-    if (name.startsWith('-')) continue;
-    // Only the key names are read (go-template), never the values.
-    const got = await kubectl(['get', 'secret', name, '--namespace', CERT_MANAGER_NAMESPACE, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}'], kube);
+    // Only the key names are read (go-template), never the values; the name comes after `--`.
+    const got = await kubectl(['get', 'secret', `--namespace=${CERT_MANAGER_NAMESPACE}`, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}', '--', name], kube);
     if (got.exitCode === 0) live.secretKeys.set(name, got.stdout.split('\n').filter(Boolean));
     else if (!/NotFound|not found/i.test(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
   }
@@ -46,7 +44,9 @@ export async function issuerDriftCheck(kube: KubectlOptions, values: Record<stri
 }
 
 async function getJson(args: string[], kube: KubectlOptions): Promise<{ value?: unknown; error?: string }> {
-  const result = await kubectl([...args, '-o', 'json'], kube);
+    const names = args.indexOf('--');
+  const withOutput = names === -1 ? [...args, '-o', 'json'] : [...args.slice(0, names), '-o', 'json', ...args.slice(names)];
+  const result = await kubectl(withOutput, kube);
   if (result.exitCode !== 0) {
     return /NotFound|not found/i.test(result.stderr) ? {} : { error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
   }

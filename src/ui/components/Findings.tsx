@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Finding } from '../../core/findings.js';
+import { escapeControl } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import { MARK, tint } from './theme.js';
 
@@ -13,9 +14,9 @@ export function Findings({ findings }: { findings: Finding[] }) {
       {findings.map((f, i) => (
         <Box key={`${f.rule}-${i}`} flexDirection="column">
           <Text color={tint(COLOR[f.severity])} wrap="wrap">
-            {MARK[f.severity]} {redact(f.message)}
+            {MARK[f.severity]} {escapeControl(redact(f.message))}
           </Text>
-          {f.advice ? <Text wrap="wrap">  {'->'} {redact(f.advice)}</Text> : null}
+          {f.advice ? <Text wrap="wrap">  {'->'} {escapeControl(redact(f.advice))}</Text> : null}
         </Box>
       ))}
     </Box>

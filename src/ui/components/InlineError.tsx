@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { escapeControl } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import { MARK, tint } from './theme.js';
 
@@ -7,7 +8,7 @@ export function InlineError({ message }: { message?: string }) {
   if (!message) return null;
   return (
     <Text color={tint('red')} wrap="wrap">
-      {MARK.error} {redact(message)}
+      {MARK.error} {escapeControl(redact(message))}
     </Text>
   );
 }

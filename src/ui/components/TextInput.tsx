@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { tint } from './theme.js';
+import { escapeLine } from '../../core/escape.js';
 import { InlineError } from './InlineError.js';
 
 interface Props {
@@ -61,7 +62,8 @@ export function TextInput({ initialValue = '', mask = false, placeholder, valida
     { isActive },
   );
 
-  const shown = mask ? '*'.repeat(value.length) : value;
+  // A value prefilled from the inventory may hold control characters: shown escaped, kept as is.
+  const shown = mask ? '*'.repeat(value.length) : escapeLine(value);
   const message = error ?? (shownOutside ? outside : undefined);
   return (
     <Box flexDirection="column">

@@ -2,8 +2,7 @@ import { Box, Static, Text, render } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
 import type { Check, CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
-import { redact } from '../../core/secrets.js';
-import { closingLine, groupBy, groupStatus, groupTitle } from '../../report/text.js';
+import { closingLine, groupBy, groupStatus, groupTitle, shown } from '../../report/text.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
@@ -56,11 +55,11 @@ export function CheckLine({ outcome: o, verbose }: { outcome: CheckOutcome; verb
   return (
     <Box flexDirection="column">
       <Text>
-        <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {o.title}: {redact(o.message)}{' '}
+        <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {shown(o.title)}: {shown(o.message)}{' '}
         <Text dimColor>({o.durationMs} ms)</Text>
       </Text>
       {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
-        <Text>  → {redact(o.advice)}</Text>
+        <Text>  → {shown(o.advice)}</Text>
       ) : null}
     </Box>
   );
@@ -69,7 +68,7 @@ export function CheckLine({ outcome: o, verbose }: { outcome: CheckOutcome; verb
 export function RunningLine({ check, frame }: { check: Check; frame: number }) {
   return (
     <Text>
-      <Text color="cyan">{FRAMES[frame % FRAMES.length]}</Text> {check.title}…
+      <Text color="cyan">{FRAMES[frame % FRAMES.length]}</Text> {shown(check.title)}…
     </Text>
   );
 }

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { escapeControl, escapeLine } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import { tint } from '../components/theme.js';
 import type { Outcome } from './types.js';
@@ -21,7 +22,7 @@ export function FinalScreen({ outcome }: { outcome: Outcome }) {
           {outcome.written.map((path) => (
             <Text key={path} wrap="wrap">
               {'  '}
-              {path}
+              {escapeLine(path)}
             </Text>
           ))}
         </Box>
@@ -30,9 +31,9 @@ export function FinalScreen({ outcome }: { outcome: Outcome }) {
         <Box marginTop={1} flexDirection="column">
           <Text color={tint(outcome.applied.ok ? 'green' : 'red')} wrap="wrap">
             {outcome.applied.ok ? '' : 'x '}
-            {redact(outcome.applied.message)}
+            {escapeControl(redact(outcome.applied.message))}
           </Text>
-          {outcome.applied.advice ? <Text wrap="wrap">  {'->'} {redact(outcome.applied.advice)}</Text> : null}
+          {outcome.applied.advice ? <Text wrap="wrap">  {'->'} {escapeControl(redact(outcome.applied.advice))}</Text> : null}
         </Box>
       ) : null}
       {outcome.next.length > 0 ? (
@@ -41,7 +42,7 @@ export function FinalScreen({ outcome }: { outcome: Outcome }) {
           {outcome.next.map((line) => (
             <Text key={line} wrap="wrap">
               {'  '}
-              {line}
+              {escapeControl(redact(line))}
             </Text>
           ))}
         </Box>

@@ -1,6 +1,7 @@
 import { Box, Text, useInput, useStdout } from 'ink';
 import { useState } from 'react';
 import { hasErrors } from '../../core/findings.js';
+import { escapeControl, escapeLine } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import { Findings } from '../components/Findings.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -45,7 +46,7 @@ interface Props {
 export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   const { stdout } = useStdout();
   // The patch header (Index:, ====, ---/+++ with the path) says nothing the title does not.
-  const all = redact(review.diff).replace(/\n$/, '').split('\n');
+  const all = escapeControl(redact(review.diff)).replace(/\n$/, '').split('\n');
   const firstHunk = all.findIndex((l) => l.startsWith('@@'));
   const lines = firstHunk < 0 ? all : all.slice(firstHunk);
   const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
@@ -65,7 +66,7 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   const shown = lines.slice(top, top + height);
   return (
     <Box flexDirection="column">
-      <Text bold wrap="wrap">Review: {review.inventoryPath}</Text>
+      <Text bold wrap="wrap">Review: {escapeLine(review.inventoryPath)}</Text>
       {review.diff.trim() === '' ? (
         <Text dimColor>No change to the inventory.</Text>
       ) : (
@@ -87,7 +88,7 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
         {review.files.map((f) => (
           <Text key={f.path} wrap="wrap">
             {'  '}
-            {f.path} - {f.description}
+            {escapeLine(f.path)} - {escapeLine(f.description)}
             {f.mode !== undefined || f.holdsSecret ? ` (${[octal(f.mode), f.holdsSecret ? 'holds secrets' : ''].filter(Boolean).join(', ')})` : ''}
           </Text>
         ))}
@@ -95,8 +96,8 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
       {review.issuerChange ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint('yellow')} wrap="wrap">
-            ! The issuer changes from {review.issuerChange.from} to {review.issuerChange.to}: the existing certificate
-            secrets must be deleted so that {review.issuerChange.to} can issue new certificates.
+            ! The issuer changes from {escapeLine(review.issuerChange.from)} to {escapeLine(review.issuerChange.to)}: the existing certificate
+            secrets must be deleted so that {escapeLine(review.issuerChange.to)} can issue new certificates.
           </Text>
           <Text wrap="wrap">  {'->'} After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).</Text>
         </Box>

@@ -8,6 +8,7 @@ import { runChecks } from '../../core/doctor/runner.js';
 import type { DoctorReport } from '../../core/doctor/types.js';
 import { CancelledError } from '../../core/errors.js';
 import { hasErrors, type Finding } from '../../core/findings.js';
+import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
   answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
@@ -80,12 +81,12 @@ export async function plainSession({ initial, options, services, io }: Session):
       const out = io.output;
       if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
       else if (outcome.written.length === 0) out.write(`${UNCHANGED}\n`);
-      else out.write(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`);
+      else out.write(shown(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`));
       if (outcome.applied) {
-        out.write(redact(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}\n`));
-        if (outcome.applied.advice) out.write(redact(`  -> ${outcome.applied.advice}\n`));
+        out.write(shown(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}\n`));
+        if (outcome.applied.advice) out.write(shown(`  -> ${outcome.applied.advice}\n`));
       }
-      if (outcome.next.length > 0) out.write(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`);
+      if (outcome.next.length > 0) out.write(shown(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`));
       written = true;
       const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, io) : undefined;
       return exitCodeOf({ ...outcome, discovery });
@@ -113,7 +114,7 @@ async function offerDiscovery(services: SetupServices, io: PlainIO): Promise<Doc
     process.once('SIGINT', onInterrupt);
     try {
       const { checks, options } = await services.discoveryChecks!(url, cancel.signal);
-      io.output.write(`Checking ${url} and the cluster...\n`);
+      io.output.write(shown(`Checking ${url} and the cluster...\n`));
       const cancelled = new Promise<never>((_, reject) =>
         cancel.signal.addEventListener('abort', () => reject(new CancelledError(CANCELLED_AFTER_WRITE)), { once: true }));
       const report = await Promise.race([runChecks(checks, options), cancelled]);
@@ -121,7 +122,7 @@ async function offerDiscovery(services: SetupServices, io: PlainIO): Promise<Doc
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
-      io.output.write(redact(`x The checks could not start: ${error instanceof Error ? error.message : String(error)}\n`));
+      io.output.write(shown(`x The checks could not start: ${error instanceof Error ? error.message : String(error)}\n`));
     } finally {
       process.off('SIGINT', onInterrupt);
     }
@@ -164,7 +165,7 @@ async function ask(step: Step, state: WizardState, io: PlainIO): Promise<AnswerV
       );
       const error = value === BACK ? undefined : stepError(step, value, answers);
       if (!error) return value;
-      io.output.write(`x ${redact(error)}\n`);
+      io.output.write(`x ${shown(error)}\n`);
     }
   }
   if (step.kind === 'secret') {
@@ -224,24 +225,29 @@ async function askFile(step: Step, state: WizardState, io: PlainIO, message: str
   }
 }
 
+/** What is printed between prompts quotes files and servers: redacted, control characters escaped. */
+function shown(text: string): string {
+  return escapeControl(redact(text));
+}
+
 function printFindings(findings: Finding[], out: NodeJS.WritableStream): void {
   for (const f of findings) {
-    out.write(redact(`${f.severity === 'error' ? 'x' : f.severity === 'warning' ? '!' : 'i'} ${f.message}\n`));
-    if (f.advice) out.write(redact(`  -> ${f.advice}\n`));
+    out.write(shown(`${f.severity === 'error' ? 'x' : f.severity === 'warning' ? '!' : 'i'} ${f.message}\n`));
+    if (f.advice) out.write(shown(`  -> ${f.advice}\n`));
   }
 }
 
 function printReview(review: Review, dryRun: boolean, out: NodeJS.WritableStream): void {
-  out.write(`\nReview: ${review.inventoryPath}\n`);
-  out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : redact(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
+  out.write(shown(`\nReview: ${review.inventoryPath}\n`));
+  out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : shown(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
   out.write(dryRun ? 'Would write (dry run: nothing is written):\n' : 'Files to write:\n');
   for (const f of review.files) {
     const notes = [f.mode === undefined ? '' : `mode ${f.mode.toString(8).padStart(4, '0')}`, f.holdsSecret ? 'holds secrets' : ''].filter(Boolean);
-    out.write(`  ${f.path} - ${f.description}${notes.length ? ` (${notes.join(', ')})` : ''}\n`);
+    out.write(shown(`  ${f.path} - ${f.description}${notes.length ? ` (${notes.join(', ')})` : ''}\n`));
   }
   if (review.issuerChange) {
     const { from, to } = review.issuerChange;
-    out.write(`! The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} can issue new certificates.\n`);
+    out.write(shown(`! The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} can issue new certificates.\n`));
     out.write('  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).\n');
   }
   printFindings(review.findings, out);

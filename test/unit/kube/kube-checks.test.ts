@@ -42,7 +42,7 @@ describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () =>
     await cluster(...certManagerCrds('v1.14.7'), serviceAccount('cert-manager', 'cert-manager'));
     const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'fail', message: expect.stringContaining('1.14.7') });
-    expect(r['kube.service-account']).toMatchObject({ status: 'fail', advice: expect.stringContaining('kubectl create serviceaccount dns-sa -n cert-manager') });
+    expect(r['kube.service-account']).toMatchObject({ status: 'fail', advice: expect.stringContaining('kubectl create serviceaccount --namespace=cert-manager -- dns-sa') });
     expect(r['kube.token-permission']).toMatchObject({ status: 'fail', advice: expect.stringContaining('serviceaccounts/token') });
   });
 

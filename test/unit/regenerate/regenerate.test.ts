@@ -51,8 +51,8 @@ describe('selecting the stale certificate secrets', () => {
 
 describe('commands and reports', () => {
   it('prints the exact kubectl command, quoted for a shell', () => {
-    expect(commandLine({ namespace: 'openstack', name: 'nova-api-certs' })).toBe('kubectl delete secret nova-api-certs --namespace openstack');
-    expect(commandLine({ namespace: 'auth-system', name: 'a b' }, 'prod')).toBe("kubectl --context=prod delete secret 'a b' --namespace auth-system");
+    expect(commandLine({ namespace: 'openstack', name: 'nova-api-certs' })).toBe('kubectl delete secret --namespace=openstack -- nova-api-certs');
+    expect(commandLine({ namespace: 'auth-system', name: 'a b' }, 'prod')).toBe("kubectl --context=prod delete secret --namespace=auth-system -- 'a b'");
   });
 
   it('reports a run that stopped half-way: what was deleted, what failed, what is left and how to finish', () => {
@@ -65,8 +65,8 @@ describe('commands and reports', () => {
       'Failed to delete openstack/b: forbidden',
       'Not deleted (2): openstack/b, monitoring/c',
       'To finish by hand once the cause is fixed:',
-      '  kubectl --context=prod delete secret b --namespace openstack',
-      '  kubectl --context=prod delete secret c --namespace monitoring',
+      '  kubectl --context=prod delete secret --namespace=openstack -- b',
+      '  kubectl --context=prod delete secret --namespace=monitoring -- c',
     ]);
     expect(describeDeletion({ deleted: [a, b], remaining: [] })).toEqual(['Deleted 2: openstack/a, openstack/b']);
   });
