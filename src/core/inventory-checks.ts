@@ -7,10 +7,12 @@ import { stat } from 'node:fs/promises';
 import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
 import type { Finding } from './findings.js';
-import { readInventoryTree } from './inventory.js';
+import { isTagged } from './ansible-tagged.js';
+import { inventoryNotices, readInventoryTree } from './inventory.js';
 import { validate } from './validate.js';
 import { registerSecret } from './secrets.js';
 import { VARIABLES, choicesOf } from './variables.js';
+import { where } from './yaml-load.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -42,10 +44,22 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
 
-  for (const file of tree.files) for (const row of VARIABLES) if (row.secret) registerSecret(file.values[row.name]);
+  for (const file of tree.files) {
+    for (const row of VARIABLES) {
+      const value = file.values[row.name];
+      if (row.secret) registerSecret(isTagged(value) ? value.text : value);
+    }
+  }
   const definedIn = (name?: string) =>
     name ? [...tree.files].reverse().find((f) => name in f.values)?.path : undefined;
   const findings: Finding[] = [
+    ...tree.files.flatMap((file) => inventoryNotices(file.values).map((n): Finding => ({
+      // An unknown tag makes Ansible refuse the file; other warnings do not.
+      rule: n.code === 'TAG_RESOLVE_FAILED' ? 'yaml-tag' : 'yaml-warning',
+      severity: n.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning',
+      message: `${file.path}${where(n)}: ${n.message}.`,
+      advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
+    }))),
     ...tree.conflicts.map((c): Finding => ({
       rule: 'duplicate', variable: c.name, severity: 'warning',
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,

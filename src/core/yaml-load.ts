@@ -19,7 +19,7 @@ export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOption
   // duplicates are found below with one set per mapping instead.
   uniqueKeys: false,
   logLevel: 'silent',
-  prettyErrors: false,
+  prettyErrors: true,
 };
 
 /** A problem found while reading YAML, in cloudgate's words: where, and what kind, never the text. */
@@ -82,7 +82,7 @@ function notice(e: { code: string; message: string; linePos?: [{ line: number; c
   if (e.code === 'TAG_RESOLVE_FAILED') {
     // The tag's own name helps ("!vualt"); only a short, plain one is shown.
     const tag = /^Unresolved tag: (!\S{0,40})(?:\s|$)/.exec(e.message)?.[1];
-    if (tag && /^![\w!.:/-]*$/.test(tag)) message += ` (${tag}; Ansible knows !vault and !unsafe)`;
+    if (tag && /^![\w!.:/-]*$/.test(tag)) message += ` (${tag})`;
   }
   return { code: e.code, ...(pos ? { line: pos.line, column: pos.col } : {}), message };
 }
