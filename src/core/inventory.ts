@@ -152,7 +152,7 @@ export function updateInventoryText(text: string, change: InventoryChange): stri
   for (const edit of edits.sort((a, b) => b.start - a.start || b.end - a.end)) {
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   }
-  if (out !== text) checkWritten(out);
+  if (out !== text) checkWritten(out, edits);
   return out;
 }
 
@@ -195,10 +195,18 @@ function quoted(text: string): string {
   return JSON.stringify(text).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Parses what is about to be written; cloudgate never writes a file it cannot read back. */
-function checkWritten(out: string): void {
+/** Whole files up to this size are parsed again before writing; larger ones only their new entries. */
+const FULL_CHECK_BYTES = 1024 * 1024;
+
+/**
+ * Parses what is about to be written; cloudgate never writes a file it cannot read back. In a large
+ * file the untouched text is known to load already: its new entries are parsed on their own, so an
+ * update stays one parse of the file.
+ */
+function checkWritten(out: string, edits: Edit[]): void {
   try {
-    loadMapping(out, 'the updated inventory');
+    if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
+    else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
   } catch (error) {
     throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${(error as Error).message}`,
       'Nothing was written. Please report this with the shape of the inventory (not its values).');

@@ -18,7 +18,8 @@ export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOption
   // The library's own duplicate check compares every key with every earlier one (quadratic);
   // duplicates are found below with one set per mapping instead.
   uniqueKeys: false,
-  logLevel: 'silent',
+  // 'error': errors are kept (with 'silent' a second document is dropped without one), warnings never printed.
+  logLevel: 'error',
   prettyErrors: true,
 };
 
@@ -282,6 +283,7 @@ function loadInPieces(text: string, source: YamlSource): YamlMapping | undefined
     const piece = text.slice(start, end);
     // Document markers inside the text: only a whole parse says what they mean.
     if (start > 0 && /^(?:---|%)/m.test(piece)) return undefined;
+    if (start === 0 && !oneDocumentStart(piece)) return undefined;
     if (end < text.length && DOCUMENT_END.test(piece)) return undefined;
     const doc = parseDocument(piece, ANSIBLE_YAML_OPTIONS);
     if (doc.errors.length > 0) return undefined;
@@ -302,6 +304,14 @@ function loadInPieces(text: string, source: YamlSource): YamlMapping | undefined
   }
   if (last) finish(mapping, last.doc, last.offset);
   return mapping;
+}
+
+/** At most one `---`, and only after directives, comments and blank lines. */
+function oneDocumentStart(piece: string): boolean {
+  const markers = [...piece.matchAll(/^---(?:[ \t]|\r?$)/gm)];
+  if (markers.length === 0) return true;
+  if (markers.length > 1) return false;
+  return piece.slice(0, markers[0].index).split('\n').every((line) => /^\s*(?:#.*|%.*)?$/.test(line));
 }
 
 /** The first line start at or after start + PIECE_BYTES where a top-level key begins (or the end). */
@@ -356,7 +366,11 @@ function addPiece(mapping: YamlMapping, loaded: LoadedYaml, offset: number, line
   visit(doc, {
     Alias(_, alias) {
       const target = alias.resolve(doc);
-      if (!target?.range || !alias.range) return;
+      if (!target?.range || !alias.range) {
+        // Its anchor is in an earlier piece.
+        outside = true;
+        return;
+      }
       const from = entryAt(pieceEntries, alias.range[0] + offset);
       const to = entryAt(pieceEntries, target.range[0] + offset);
       if (!to) outside = true;
