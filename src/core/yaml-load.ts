@@ -363,6 +363,8 @@ function addPiece(mapping: YamlMapping, loaded: LoadedYaml, offset: number, line
     mapping.values[key] = values[key];
   }
   let outside = false;
+  // Without a "*" the text has no alias: no need to walk it.
+  if (mapping.text.indexOf('*', offset) === -1 || !pieceHasStar(mapping.text, pieceEntries)) return true;
   visit(doc, {
     Alias(_, alias) {
       const target = alias.resolve(doc);
@@ -385,6 +387,12 @@ function addPiece(mapping: YamlMapping, loaded: LoadedYaml, offset: number, line
 }
 
 type Range = [number, number, number];
+
+function pieceHasStar(text: string, entries: YamlEntry[]): boolean {
+  if (entries.length === 0) return false;
+  const star = text.indexOf('*', entries[0].start);
+  return star !== -1 && star < entries[entries.length - 1].end;
+}
 
 function entryAt(entries: YamlEntry[], offset: number): YamlEntry | undefined {
   let lo = 0;
