@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import forge from 'node-forge';
+import { benchInventory } from './bench-inventory.mjs';
 
 const BIN = new URL('../bin/cloudgate.js', import.meta.url).pathname;
 
@@ -308,7 +309,7 @@ async function benchSetupFirstQuestion(runs = 9) {
 
 // `npm run bench -- signin tls` runs only the named sections.
 const sections = { startup: benchStartup, tls: benchTls, signin: benchSignin, keystone: benchKeystone, setup: benchSetupFirstQuestion,
-  serve: async () => (await import('./bench-serve.mjs')).benchServe() };
+  inventory: benchInventory, serve: async () => (await import('./bench-serve.mjs')).benchServe() };
 const chosen = process.argv.slice(2).filter((a, i, all) => a !== '--runs' && all[i - 1] !== '--runs');
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown bench section ${name}; known: ${Object.keys(sections).join(', ')}`);
 for (const [name, bench] of Object.entries(sections)) if (chosen.length === 0 || chosen.includes(name)) await bench();

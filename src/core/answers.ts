@@ -3,16 +3,16 @@
  * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
  * (relative to the answers file). Secret values are registered for redaction as soon as read.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { SECRET as TSIG_SECRET, secretFromFile } from './acme/tsig-key.js';
-import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
+import { isTagged } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
-import { readRegularFileSync } from './safe-read.js';
+import { escapeLine } from './escape.js';
+import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from './safe-read.js';
 import { registerSecret } from './secrets.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
+import { formatMiB, isMapping, loadYaml, refuseNotices } from './yaml-load.js';
 
 /** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
 export type Answers = Record<string, unknown>;
@@ -20,27 +20,29 @@ export type Answers = Record<string, unknown>;
 export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;
 export const DEFAULT_NAMESPACE = 'openstack';
 
+/** A few PEM bundles and secrets: far below what slows the YAML parser or exhausts memory. */
+export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;
+
 export async function readAnswers(file: string): Promise<Answers> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the answers file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}.`,
-      'Check the path given to --answers.');
-  }
-  let doc: unknown;
-  try {
-    doc = parse(text, { version: '1.1', customTags: ANSIBLE_YAML_TAGS });
-  } catch (error) {
-    throw new UsageError(`The answers file ${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
-      'Fix the YAML syntax; nothing was written.');
-  }
-  if (doc === null || doc === undefined) doc = {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) {
+  const text = await readRegularFile(file, { what: 'the answers file', maxBytes: MAX_ANSWERS_BYTES });
+  const source = { what: 'the answers file', path: file, advice: 'Fix the YAML syntax; nothing was written.' };
+  const loaded = loadYaml(text, source);
+  // An unknown tag would be written as plain text and change what Ansible reads: refuse it.
+  refuseNotices(loaded.notices, source);
+  if (!isMapping(loaded)) {
     throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
       'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
   }
-  return resolveAnswers(doc as Answers, dirname(resolve(file)), file);
+  const doc = (loaded.value ?? {}) as Answers;
+  for (const [key, value] of Object.entries(doc)) {
+    const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
+    if (text !== undefined && variable(key)?.secret) registerSecret(text);
+    if (text !== undefined && text.length > MAX_INPUT_BYTES && Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+      throw new UsageError(`The answers file ${file}: the value of ${escapeLine(key)} is larger than ${formatMiB(MAX_INPUT_BYTES)}.`,
+        'Check the value; no setting of the platform is that large. Nothing was written.');
+    }
+  }
+  return resolveAnswers(doc, dirname(resolve(file)), file);
 }
 
 /**

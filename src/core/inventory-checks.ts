@@ -8,12 +8,14 @@ import { relative } from 'node:path';
 import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
 import type { Finding } from './findings.js';
-import { InventoryInputError, readInventoryTree } from './inventory.js';
+import { isTagged } from './ansible-tagged.js';
+import { InventoryInputError, inventoryNotices, readInventoryTree } from './inventory.js';
 import { validate } from './validate.js';
 import { vaultKeyringFromOptions } from './vault-options.js';
 import { openVaulted, withoutUnchecked } from './vaulted-values.js';
 import { registerSecret } from './secrets.js';
 import { VARIABLES, choicesOf } from './variables.js';
+import { where } from './yaml-load.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -46,7 +48,12 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
 
-  for (const file of tree.files) for (const row of VARIABLES) if (row.secret) registerSecret(file.values[row.name]);
+  for (const file of tree.files) {
+    for (const row of VARIABLES) {
+      const value = file.values[row.name];
+      if (row.secret) registerSecret(isTagged(value) ? value.text : value);
+    }
+  }
   const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
   const findings: Finding[] = [
@@ -55,6 +62,13 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${loop} is a symbolic link back to a folder being read (a loop); it was read once, not again.`,
       advice: 'Remove the link, or point it at a folder outside the inventory tree.',
     })),
+    ...tree.files.flatMap((file) => inventoryNotices(file.values).map((n): Finding => ({
+      // An unknown tag makes Ansible refuse the file; other warnings do not.
+      rule: n.code === 'TAG_RESOLVE_FAILED' ? 'yaml-tag' : 'yaml-warning',
+      severity: n.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning',
+      message: `${file.path}${where(n)}: ${n.message}.`,
+      advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
+    }))),
     ...tree.conflicts.map((c): Finding => ({
       rule: 'duplicate', variable: c.name, severity: 'warning',
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,

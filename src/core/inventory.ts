@@ -7,14 +7,19 @@
 import type { Stats } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
-import { isMap, isScalar, parseDocument, stringify, type Pair } from 'yaml';
+import { stringify } from 'yaml';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from './errors.js';
+import { escapeLine } from './escape.js';
 import { readRegularFileSync } from './safe-read.js';
 import { isSet } from './validate.js';
 import { VARIABLES, variable } from './variables.js';
+import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
+
+/** Far above any real inventory file; the read and every update stay linear in the size. */
+export const MAX_INVENTORY_BYTES = 32 * 1024 * 1024;
 
 export const INVENTORY_HEADER = `# Certificate settings of the platform (certificates of the API endpoints).
 # Written by cloudgate setup; "cloudgate schema" prints the JSON Schema of these variables.
@@ -29,22 +34,29 @@ export interface InventoryFile {
   mode?: number;
 }
 
+/** The last few texts loaded, newest first: setup reads, updates and diffs the same text. */
+let recent: YamlMapping[] = [];
+
+function loadMapping(text: string, path: string): YamlMapping {
+  const hit = recent.find((m) => m.text === text);
+  if (hit) return hit;
+  const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES });
+  recent = [mapping, ...recent].slice(0, 3);
+  return mapping;
+}
+
+const noticesOf = new WeakMap<object, YamlNotice[]>();
+
+/** The YAML warnings of values returned by `parseInventory` (an unknown tag, say), for the doctor. */
+export function inventoryNotices(values: Record<string, unknown>): YamlNotice[] {
+  return noticesOf.get(values) ?? [];
+}
+
 /** Parses inventory text; bad YAML or a top level that is not a mapping is a UsageError naming the file. */
 export function parseInventory(text: string, path: string): Record<string, unknown> {
-  const doc = parseDocument(text, YAML_OPTIONS);
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const where = e.linePos?.[0] ? ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})` : '';
-    throw new UsageError(`The inventory ${path} is not valid YAML${where}: ${e.message.split('\n')[0]}`,
-      'Fix the YAML syntax (indentation, quotes) and run the command again; nothing was written.');
-  }
-  const value = doc.toJS() as unknown;
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError(`The inventory ${path} must be a YAML mapping of variable names to values.`,
-      'Each line should look like "cluster_issuer_type: acme".');
-  }
-  return value as Record<string, unknown>;
+  const mapping = loadMapping(text, path);
+  noticesOf.set(mapping.values, mapping.notices);
+  return mapping.values;
 }
 
 export async function readInventoryFile(path: string): Promise<InventoryFile> {
@@ -56,6 +68,10 @@ export async function readInventoryFile(path: string): Promise<InventoryFile> {
       throw new UsageError(`The inventory ${path} is a folder; setup writes one file.`,
         `Give the file to write, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`);
     }
+    if (info.size > MAX_INVENTORY_BYTES) {
+      throw new UsageError(`The inventory ${path} is larger than ${formatMiB(MAX_INVENTORY_BYTES)}.`,
+        'Check that --inventory names the intended file; cloudgate refuses larger files rather than slowing down.');
+    }
     mode = info.mode & 0o777;
     text = await readFile(path, 'utf8');
   } catch (error) {
@@ -63,7 +79,10 @@ export async function readInventoryFile(path: string): Promise<InventoryFile> {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
   }
-  return { path, exists: true, text, values: parseInventory(text, path), mode };
+  const mapping = loadMapping(text, path);
+  // A tag Ansible does not know makes the file unloadable for Ansible: never build on it.
+  refuseNotices(mapping.notices, { what: 'the inventory', path });
+  return { path, exists: true, text, values: mapping.values, mode };
 }
 
 export interface InventoryChange {
@@ -73,71 +92,152 @@ export interface InventoryChange {
   remove: string[];
 }
 
-/** Applies a change to inventory text. Keys whose value is already equal are left byte for byte. */
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Applies a change to inventory text. Keys whose value is already equal are left byte for byte.
+ * An alias (`*name`) elsewhere whose anchor is in a removed or replaced value gets that value
+ * written in its place, so the file still loads and other keys keep their values. The result is
+ * parsed again before it is returned: a text that would not load is never written.
+ */
 export function updateInventoryText(text: string, change: InventoryChange): string {
-  const doc = parseDocument(text, YAML_OPTIONS);
-  if (doc.errors.length > 0) parseInventory(text, 'file');
-  const contents = doc.contents;
-  if (contents !== null && (!isMap(contents) || contents.flow)) {
+  const mapping = loadMapping(text, 'the inventory');
+  if (mapping.flow) {
     throw new UsageError('The inventory must be a block-style YAML mapping ("name: value" lines) to be updated.');
   }
-  const pairs = new Map<string, Pair>();
-  for (const pair of contents?.items ?? []) {
-    if (isScalar(pair.key)) pairs.set(String(pair.key.value), pair as Pair);
-  }
-  const current = (doc.toJS() ?? {}) as Record<string, unknown>;
-
-  // Splices from the end backwards so earlier offsets stay valid.
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits: Edit[] = [];
+  const touched = new Set<string>();
   for (const name of change.remove) {
-    const pair = pairs.get(name);
-    if (!pair) continue;
-    const [start, end] = pairRegion(text, pair);
-    edits.push({ start: ownCommentStart(text, start, name), end, text: '' });
+    const entry = mapping.byKey.get(name);
+    if (!entry) continue;
+    touched.add(name);
+    edits.push({ start: ownCommentStart(text, entry.start, name), end: entry.end, text: '' });
   }
   const added: string[] = [];
   for (const [name, value] of Object.entries(change.set)) {
-    const pair = pairs.get(name);
-    if (!pair) {
+    const entry = mapping.byKey.get(name);
+    if (!entry) {
       added.push(name);
       continue;
     }
-    if (sameValue(current[name], value)) continue;
-    const node = pair.value as { range?: [number, number, number] } | null;
+    if (sameValue(entry.value, value)) continue;
+    touched.add(name);
     const oneLine = (s: string) => !s.includes('\n');
-    if (isScalar(pair.value) && node?.range && node.range[0] < node.range[1] && isScalarValue(value)
-      && oneLine(text.slice(node.range[0], node.range[1])) && oneLine(String(value))) {
+    const { valueStart, valueEnd } = entry;
+    if (entry.scalar && valueStart !== undefined && valueEnd !== undefined && valueStart < valueEnd && isScalarValue(value)
+      && oneLine(text.slice(valueStart, valueEnd)) && oneLine(String(value))) {
       // Keep a trailing "# comment" on the line: replace only the value itself.
-      edits.push({ start: node.range[0], end: node.range[1], text: serializePair(name, value).replace(/^[^:]*:\s?/, '').trimEnd() });
+      edits.push({ start: valueStart, end: valueEnd, text: serializePair(name, value).replace(/^[^:]*:\s?/, '').trimEnd() });
     } else {
-      const [start, end] = pairRegion(text, pair);
-      edits.push({ start, end, text: serializePair(name, value) });
+      edits.push({ start: entry.start, end: entry.end, text: serializePair(name, value) });
     }
   }
-  let out = text;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) {
-    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  }
+  edits.push(...inlinedAliases(mapping, touched, edits));
   if (added.length > 0) {
     const order = new Map(VARIABLES.map((v, i) => [v.name, i]));
     added.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
-    if (out.trim() === '') out = INVENTORY_HEADER;
-    else if (!out.endsWith('\n')) out += '\n';
-    out += '\n' + added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
+    const pairs = added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
+    if (text.trim() === '') {
+      edits.push({ start: 0, end: text.length, text: `${INVENTORY_HEADER}\n${pairs}` });
+    } else {
+      // Before a `...` document end, never after it.
+      const at = mapping.insertAt;
+      const newline = at > 0 && text[at - 1] !== '\n' ? '\n' : '';
+      edits.push({ start: at, end: at, text: `${newline}\n${pairs}` });
+    }
+  }
+  let out = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start || b.end - a.end)) {
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  }
+  if (out !== text) checkWritten(out, edits);
+  return out;
+}
+
+/** Edits that write an anchored value in place of its aliases, where the anchor's entry changes. */
+function inlinedAliases(mapping: YamlMapping, touched: Set<string>, edits: Edit[]): Edit[] {
+  const out: Edit[] = [];
+  for (const alias of mapping.aliases) {
+    if (!touched.has(alias.targetKey)) continue;
+    if (edits.some((e) => e.start <= alias.start && alias.end <= e.end)) continue;
+    const inline = flowYaml(alias.targetValue);
+    if (inline === undefined) {
+      throw new UsageError(`The inventory uses the alias *${escapeLine(alias.name)}, whose anchor is in ${alias.targetKey}, which this change removes or replaces.`,
+        `Write the value out in place of *${escapeLine(alias.name)} (or move the anchor to another key) and run the command again; nothing was written.`);
+    }
+    out.push({ start: alias.start, end: alias.end, text: inline });
   }
   return out;
+}
+
+/** A value as YAML flow text that is valid wherever an alias can stand; undefined for values without one. */
+function flowYaml(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (isTagged(value)) return `${value.tag} ${quoted(value.text)}`;
+  if (Array.isArray(value)) {
+    const items = value.map(flowYaml);
+    return items.includes(undefined) ? undefined : `[${items.join(', ')}]`;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => [quoted(k), flowYaml(v)]);
+    return items.some(([, v]) => v === undefined) ? undefined : `{${items.map(([k, v]) => `${k}: ${v}`).join(', ')}}`;
+  }
+  return undefined;
+}
+
+/** A double-quoted YAML string; also escapes the characters YAML 1.1 reads as line breaks. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whole files up to this size are parsed again before writing; larger ones only their new entries. */
+const FULL_CHECK_BYTES = 1024 * 1024;
+
+/**
+ * Parses what is about to be written; cloudgate never writes a file it cannot read back. In a large
+ * file the untouched text is known to load already: its new entries are parsed on their own, so an
+ * update stays one parse of the file.
+ */
+function checkWritten(out: string, edits: Edit[]): void {
+  try {
+    if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
+    else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
+  } catch (error) {
+    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${(error as Error).message}`,
+      'Nothing was written. Please report this with the shape of the inventory (not its values).');
+  }
 }
 
 function isScalarValue(v: unknown): boolean {
   return v === null || ['string', 'number', 'boolean'].includes(typeof v);
 }
 
+/** Equal as Ansible would see them: tags and every digit count (JSON alone hides a vault's text). */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (isTagged(a) || isTagged(b)) return isTagged(a) && isTagged(b) && a.tag === b.tag && a.text === b.text;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
 }
 
-/** `name: value\n` as YAML 1.1, block literal for multi-line text. */
+function comparable(value: unknown): unknown {
+  if (isTagged(value)) return { '!tag': value.tag, text: value.text };
+  if (typeof value === 'bigint') return { '!int': value.toString() };
+  if (value instanceof Date) return { '!timestamp': value.toISOString() };
+  if (value instanceof Set) return { '!set': [...value].map(comparable) };
+  if (value instanceof Map) return { '!map': [...value].map(([k, v]) => [comparable(k), comparable(v)]) };
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, comparable(v)]));
+  }
+  return value;
+}
+
+/** `name: value\n` as YAML 1.1, block literal for multi-line text, Ansible's tags kept. */
 export function serializePair(name: string, value: unknown): string {
   return stringify({ [name]: value }, YAML_OPTIONS);
 }
@@ -147,25 +247,12 @@ function helpComment(name: string): string {
   return row ? `# ${row.help}\n` : '';
 }
 
-/** From the start of the key's line to the end of the value's last line (trailing comment included). */
-function pairRegion(text: string, pair: Pair): [number, number] {
-  const key = pair.key as { range: [number, number, number] };
-  const value = pair.value as { range?: [number, number, number] } | null;
-  const start = text.lastIndexOf('\n', key.range[0] - 1) + 1;
-  let end = value?.range ? Math.max(value.range[2], key.range[2]) : key.range[2];
-  if (end > 0 && text[end - 1] !== '\n') {
-    const nl = text.indexOf('\n', end);
-    end = nl === -1 ? text.length : nl + 1;
-  }
-  return [start, end];
-}
-
 /** The start of the help comment line cloudgate wrote above a key, so removing the key removes it too. */
 function ownCommentStart(text: string, lineStart: number, name: string): number {
   const comment = helpComment(name);
   if (!comment) return lineStart;
-  const before = text.slice(0, lineStart);
-  return before.endsWith(comment) ? lineStart - comment.length : lineStart;
+  const before = text.slice(Math.max(0, lineStart - comment.length), lineStart);
+  return before === comment ? lineStart - comment.length : lineStart;
 }
 
 /** Whether any secret variable of the table is set in these values. */

@@ -4,6 +4,7 @@
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
 import { tsigFindings } from './acme/tsig-key.js';
+import { isJinja, isTagged, isVaulted } from './ansible-tagged.js';
 import type { Finding, Severity } from './findings.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
 import {
@@ -20,20 +21,54 @@ type Values = Record<string, unknown>;
 const finding = (rule: string, severity: Severity, variable: string | undefined, message: string, advice?: string): Finding =>
   ({ rule, severity, ...(variable ? { variable } : {}), message, ...(advice ? { advice } : {}) });
 
-/** Whether a value counts as set (YAML `~`, empty strings and empty maps count as unset). */
+/** Whether a value counts as set (YAML `~`, empty strings and empty maps count as unset; a date or a set counts as set). */
 export function isSet(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === 'string') return value.trim() !== '';
-  if (typeof value === 'object' && !Array.isArray(value)) return Object.keys(value).length > 0;
+  if (isPlainMap(value)) return Object.keys(value).length > 0;
   return true;
+}
+
+const isPlainMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** Stands for a value known only when Ansible runs (vaulted, or a Jinja expression): set, never checked. */
+class NotChecked {}
+const NOT_CHECKED = new NotChecked();
+
+/**
+ * Values cloudgate can check: a vaulted value or a Jinja expression becomes NOT_CHECKED (with an info
+ * finding saying so), an `!unsafe` value its literal text.
+ */
+function checkable(values: Values): { values: Values; findings: Finding[] } {
+  const out: Values = { ...values };
+  const findings: Finding[] = [];
+  for (const row of VARIABLES) {
+    const value = values[row.name];
+    if (isVaulted(value)) {
+      out[row.name] = NOT_CHECKED;
+      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (vaulted).`,
+        'cloudgate checks a vaulted value only when it can decrypt it.'));
+    } else if (isTagged(value)) {
+      out[row.name] = value.text;
+    } else if (isJinja(value)) {
+      out[row.name] = NOT_CHECKED;
+      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (a Jinja expression, known only when Ansible runs).`,
+        'Run "cloudgate doctor" against the rendered values, or check the variable it refers to.'));
+    }
+  }
+  return { values: out, findings };
 }
 
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
-export function validate(values: Values, options: ValidateOptions = {}): Finding[] {
-  const choices = choicesOf(values);
+export function validate(input: Values, options: ValidateOptions = {}): Finding[] {
+  const { values, findings: notChecked } = checkable(input);
+  // A choice that is not checked is no branch: only the rules of every branch apply.
+  const choices = choicesOf(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === NOT_CHECKED ? '(not checked)' : v])));
   const findings: Finding[] = [
+    ...notChecked,
     ...unknownNames(values),
     ...typeRules(values),
     ...requiredRules(values, choices),
@@ -103,8 +138,16 @@ function typeRules(values: Values): Finding[] {
   const out: Finding[] = [];
   for (const row of VARIABLES) {
     const value = values[row.name];
-    if (!isSet(value)) continue;
+    if (!isSet(value) || value === NOT_CHECKED) continue;
     const shown = row.secret ? 'The value' : `"${String(value)}"`;
+    const kind = yamlKind(value);
+    const wanted = row.type === 'bool' ? 'boolean' : row.type === 'map' ? 'mapping' : 'text';
+    if (!['text', 'number', 'boolean', 'list', 'mapping'].includes(kind)
+      || (row.type === 'enum' && kind !== 'text') || (row.type === 'map' && kind !== 'mapping')) {
+      out.push(finding('invalid-type', 'error', row.name, `${row.name} must be ${row.type === 'enum' ? `one of: ${row.values!.join(', ')}` : `a ${wanted === 'text' ? describeType(row) : wanted}`}, not a YAML ${kind}.`,
+        kind === 'date' || kind === 'number' ? 'Quote the value if it is meant as text.' : undefined));
+      continue;
+    }
     switch (row.type) {
       case 'bool':
         if (typeof value === 'string' && /^(true|false|yes|no)$/i.test(value.trim())) {
@@ -139,6 +182,20 @@ function typeRules(values: Values): Finding[] {
     }
   }
   return out;
+}
+
+/** The YAML type of a value as read (1.1 schema): dates, sets and binary data are types of their own. */
+function yamlKind(value: unknown): string {
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number' || typeof value === 'bigint') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  if (Array.isArray(value)) return 'list';
+  if (isPlainMap(value)) return 'mapping';
+  if (value instanceof Date) return 'date';
+  if (value instanceof Set) return 'set';
+  if (value instanceof Map) return 'ordered mapping';
+  if (value instanceof Uint8Array) return 'binary value';
+  return 'value of another type';
 }
 
 function enumRule(row: Variable): string {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import { UsageError } from '../errors.js';
 import { examineConfig } from './config-keys.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
+import { loadYaml, refuseNotices } from '../yaml-load.js';
 import type { Check } from './types.js';
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -64,14 +64,9 @@ export function loadConfigFile(path: string | undefined, cwd: string): Record<st
   } catch (error) {
     throw new UsageError(`Cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
   }
-  let doc: unknown;
-  try {
-    // Loaded only when a config file is given: the YAML parser costs ~40 ms of start-up.
-    const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-    doc = parse(text);
-  } catch (error) {
-    throw new UsageError(`The config file ${path} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
+  refuseNotices(loaded.notices, { what: 'the config file', path });
+  const doc = loaded.value;
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
