@@ -4,6 +4,7 @@
  * kube-system/kubeadm-config). A flag edited by hand in one node's static manifest is lost at the
  * next `kubeadm upgrade`; control planes that disagree sign tokens that fail only sometimes.
  */
+import { parse as parseYaml } from 'yaml';
 import type { DoctorInput } from '../doctor/input.js';
 import type { Check, CheckResult } from '../doctor/types.js';
 import { escapeLine } from '../escape.js';
@@ -128,7 +129,10 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckRe
     kubeadm = await kubeadmFlags(k);
   } catch (error) {
     if (error instanceof KubectlError) {
-      return { status: 'fail', message: error.message, advice: 'The check needs "list pods" and "get configmap kubeadm-config" in kube-system: check your access with the same kubectl context.' };
+      const advice = error.result.exitCode === 0
+        ? 'Repair the ConfigMap (kubeadm reads it at every upgrade): kubectl -n kube-system edit configmap kubeadm-config.'
+        : 'The check needs "list pods" and "get configmap kubeadm-config" in kube-system: check your access with the same kubectl context.';
+      return { status: 'fail', message: error.message, advice };
     }
     throw error;
   }
@@ -178,10 +182,9 @@ async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> 
   }
   const text = cm.data?.ClusterConfiguration;
   if (!text) return new Map();
-  const { parse } = await import('yaml');
   try {
-    return kubeadmExtraArgs(parse(text));
-  } catch {
-    return new Map();
+    return kubeadmExtraArgs(parseYaml(text));
+  } catch (error) {
+    throw new KubectlError(`The ClusterConfiguration in kube-system/kubeadm-config is not valid YAML: ${escapeLine((error as Error).message.split('\n')[0])}`, { exitCode: 0, stdout: '', stderr: '' });
   }
 }

@@ -122,6 +122,15 @@ describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes A
     expect(result.message).toContain('no --issuer-url');
   });
 
+  it('fails on a kubeadm-config whose ClusterConfiguration is not YAML', async () => {
+    const broken = kubeadmConfig(GOOD);
+    broken.data = { ClusterConfiguration: 'apiServer: [unclosed' };
+    const result = await check([broken, apiserverPod('cp-1', GOOD)]);
+    expect(result.status).toBe('fail');
+    expect(result.message).toContain('not valid YAML');
+    expect(result.advice).toContain('edit configmap kubeadm-config');
+  });
+
   it('skips when no API server pod is visible', async () => {
     expect((await check([kubeadmConfig(GOOD)])).status).toBe('skip');
   });
