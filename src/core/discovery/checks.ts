@@ -20,6 +20,8 @@ import {
 import { discoverySettings, type DiscoverySettings } from './settings.js';
 import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
+import { stsCheck } from './sts.js';
+import { apiserverFlagsCheck } from './apiserver-flags.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
@@ -45,14 +47,16 @@ export const provideChecks: CheckProvider = async (input) => {
   const s = await discoverySettings(input);
   const definitions = discoveryDefinitions(input, s);
   const issuer = s.issuerUrl;
+  // Keyless role assumption and the API server flags need no issuer URL to say something useful.
+  const keyless = [stsCheck(input, s), apiserverFlagsCheck(input, s)];
   if (!issuer) {
     const where = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
     return definitions.map((d) => check(d, async () =>
       d.id === DOCUMENT && s.clusteroidcSelected
         ? { status: 'warn', message: 'The inventory selects clouddnsb with clusteroidc, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }
-        : { status: 'skip', message: `No issuer URL given (${where}); needed only for clouddnsb auth clusteroidc.` }));
+        : { status: 'skip', message: `No issuer URL given (${where}); needed only for clouddnsb auth clusteroidc.` })).concat(keyless);
   }
-  return definitions.map((d) => check(d, (ctx) => d.run(ctx, issuer)));
+  return definitions.map((d) => check(d, (ctx) => d.run(ctx, issuer))).concat(keyless);
 };
 
 function check(d: Definition, run: (ctx: CheckContext) => Promise<CheckResult>): Check {
