@@ -169,12 +169,12 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
     };
   }
   const missing = unique(verdicts.flatMap((v) => v.missing.map((m) => m.claim)));
-  const refused = verdicts.some((v) => v.refused.length > 0);
+  const refused = unique(verdicts.flatMap((v) => v.refused.map((r) => r.claim)));
   const advice = [
     missing.length
       ? `Put ${missing.map((c) => `"${escapeLine(c)}"`).join(', ')} into the broker's tokens for client "${s.clientId ?? ''}" (Keycloak: a protocol mapper on the client or one of its client scopes, with "Add to access token" on), or change the mapping's remote types (openstack mapping show ${id}).`
       : '',
-    refused ? `The values of the claims fail the rules' any_one_of / not_any_of: compare them with the claims shown in details (or change the rules).` : '',
+    refused.length ? `Check the values of ${refused.map((c) => `"${escapeLine(c)}"`).join(', ')} in the broker's tokens against the rules' any_one_of / not_any_of (openstack mapping show ${id}), or change the rules.` : '',
   ].filter(Boolean);
   return {
     status: 'fail',
