@@ -32,6 +32,7 @@ describe('cloudgate doctor --only signin', () => {
     expect(report.checks.map((c: { id: string; status: string }) => `${c.id}=${c.status}`)).toEqual([
       'signin.idp-token=skip',
       'signin.exchange=ok',
+      'signin.claims=ok',
       'signin.federated=ok',
       'signin.projects=ok',
       'signin.scope=ok',
@@ -52,6 +53,7 @@ describe('cloudgate doctor --only signin', () => {
     expect(checks.map((c) => `${c.id}=${c.status}`)).toEqual([
       'signin.idp-token=skip',
       'signin.exchange=ok',
+      'signin.claims=ok',
       'signin.federated=ok',
       'signin.projects=ok',
       'signin.scope=ok',

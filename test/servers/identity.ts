@@ -14,7 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Pem, TestCA } from '../helpers/test-ca.js';
 
-export type Step = 'idp-token' | 'exchange' | 'federated' | 'projects' | 'scope' | 'api';
+export type Step = 'idp-token' | 'exchange' | 'federated' | 'projects' | 'scope' | 'api' | 'admin';
 
 export type Failure =
   // any step
@@ -43,7 +43,9 @@ export type Failure =
   | 'bearer-dropped'
   | 'fernet-unrecognized'
   | 'token-expired'
-  | 'no-project-access';
+  | 'no-project-access'
+  // admin: the reader's role does not allow reading federation objects (403 identity:get_protocol)
+  | 'forbidden';
 
 export interface IdentityServerOptions {
   ca: TestCA;
@@ -55,8 +57,8 @@ export interface IdentityServerOptions {
   realm?: string;
   clientId?: string;
   clientSecret?: string;
-  /** The identity provider's access token the broker accepts as subject_token (default: a JWT of the server's own). */
-  subjectToken?: string;
+  /** The identity provider's access token the broker accepts as subject_token (default: a JWT of the server's own); a function gets the server's origin. */
+  subjectToken?: string | ((origin: string) => string);
   idpClientId?: string;
   idpClientSecret?: string;
   /** Keycloak 26 standard ("V2") exchange: any subject_issuer is refused. */
@@ -71,6 +73,13 @@ export interface IdentityServerOptions {
   /** Keystone's `[auth] methods`: signing in with a protocol not listed answers 401 "unsupported method". */
   authMethods?: string[];
   fail?: Partial<Record<Step, Failure>>;
+  /** Extra claims of the broker's access token; `null` removes one (e.g. `{ preferred_username: null }`). */
+  brokerClaims?: Record<string, unknown>;
+  /** The mapping of the federation protocol (`mapping_id` of the protocol). */
+  mapping?: { id: string; rules: unknown[] };
+  /** The identity admin (password sign-in, user domain "Default") and an application credential of it. */
+  adminUsername?: string;
+  adminPassword?: string;
 }
 
 export interface RecordedRequest {
@@ -100,6 +109,13 @@ export interface IdentityServer {
   connections(): number;
   fail: Partial<Record<Step, Failure>>;
   mode: 'spec' | 'keystone';
+  brokerClaims: Record<string, unknown>;
+  mapping: { id: string; rules: unknown[] };
+  adminUsername: string;
+  adminPassword: string;
+  applicationCredential: { id: string; secret: string };
+  /** OS_USERNAME, OS_PASSWORD, OS_USER_DOMAIN_NAME, OS_PROJECT_NAME, OS_PROJECT_DOMAIN_NAME of the admin. */
+  adminEnv(): Record<string, string>;
   /** Environment for the cloudgate binary pointing at this server (secrets included). */
   env(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -133,6 +149,10 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   const prefix = options.federationPrefix ?? 'OS';
   const user = options.user ?? 'alice';
   const authMethods = options.authMethods ?? ['password', 'token', protocol, 'application_credential'];
+  const adminUsername = options.adminUsername ?? 'admin';
+  const adminPassword = options.adminPassword ?? `admin-pw-${randomBytes(8).toString('hex')}`;
+  const applicationCredential = { id: randomBytes(16).toString('hex'), secret: `app-cred-${randomBytes(12).toString('hex')}` };
+  const adminTokens = new Set<string>();
   const projects = options.projects ?? [
     { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', name: 'demo', description: 'Demo project' },
     { id: '0f9e8d7c6b5a49382716f5e4d3c2b1a0', name: 'ops', description: 'Operations' },
@@ -145,7 +165,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   let origin = '';
 
   const issue = (token: string) => (issued.push(token), token);
-  const subjectToken = options.subjectToken ?? issue(fakeJwt({ iss: `https://idp.test/realms/external`, aud: 'broker', sub: 'svc-1', azp: idpClientId, exp: now() + 3600 }));
+  let subjectToken = typeof options.subjectToken === 'string' ? options.subjectToken : issue(fakeJwt({ iss: `https://idp.test/realms/external`, aud: 'broker', sub: 'svc-1', azp: idpClientId, exp: now() + 3600 }));
   const brokerTokens = new Set<string>();
   const unscopedTokens = new Set<string>();
   const scopedTokens = new Set<string>();
@@ -153,6 +173,11 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   const state = {
     fail: { ...(options.fail ?? {}) } as Partial<Record<Step, Failure>>,
     mode: options.mode ?? 'spec',
+    brokerClaims: { ...(options.brokerClaims ?? {}) } as Record<string, unknown>,
+    mapping: options.mapping ?? {
+      id: `${idpId}-mapping`,
+      rules: [{ local: [{ user: { name: '{0}' } }, { group: { id: 'federated-users' } }], remote: [{ type: 'OIDC_CLAIM_preferred_username' }] }],
+    },
   };
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -224,7 +249,8 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (f.grant_type !== 'urn:ietf:params:oauth:grant-type:token-exchange' || f.subject_token_type !== 'urn:ietf:params:oauth:token-type:access_token') {
       return oauthError(res, 400, 'invalid_request', 'Invalid grant_type or subject_token_type');
     }
-    const access = issue(fakeJwt({ iss: `${origin}/realms/${realm}`, aud: clientId, sub: 'f1d2-user', preferred_username: user, azp: clientId, exp: now() + 300 }));
+    const claims: Record<string, unknown> = { iss: `${origin}/realms/${realm}`, aud: clientId, sub: 'f1d2-user', preferred_username: user, azp: clientId, exp: now() + 300, ...state.brokerClaims };
+    const access = issue(fakeJwt(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== null))));
     const refresh = issue(fakeJwt({ typ: 'Refresh', exp: now() + 1800 }));
     brokerTokens.add(access);
     // SPEC.md: expires_in is "a string as written in the response shape".
@@ -291,6 +317,66 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (fail === 'no-subject-token') return json(res, 201, { token: tokenObject() });
     if (fail === 'status-200') return json(res, 200, { token: tokenObject() }, { 'x-subject-token': token });
     json(res, 201, { token: tokenObject() }, { 'x-subject-token': token });
+  }
+
+  /**
+   * Password and application-credential sign-in as Keystone answers it: 201 with the token in
+   * X-Subject-Token, or 401 "The request you have made requires authentication." for wrong credentials.
+   */
+  function adminAuth(parsed: any, res: ServerResponse) {
+    if (generic('admin', res)) return;
+    const identity = parsed?.auth?.identity ?? {};
+    const methods: string[] = identity.methods ?? [];
+    let ok = false;
+    if (methods.includes('password')) {
+      const u = identity.password?.user ?? {};
+      const domainOk = u.domain?.id === 'default' || String(u.domain?.name ?? '').toLowerCase() === 'default';
+      if (!u.domain) return keystoneError(res, 400, 'Bad Request', 'Expecting to find domain in user. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.');
+      ok = u.name === adminUsername && u.password === adminPassword && domainOk;
+      if (parsed?.auth?.scope && parsed.auth.scope.project && parsed.auth.scope.project.name !== 'admin') ok = false;
+    } else if (methods.includes('application_credential')) {
+      if (parsed?.auth?.scope) return keystoneError(res, 401, 'Unauthorized', 'Application credentials cannot request a scope.');
+      const c = identity.application_credential ?? {};
+      ok = c.id === applicationCredential.id && c.secret === applicationCredential.secret;
+    }
+    if (state.fail.admin === 'unauthorized' || !ok) return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    const token = issue(fernet());
+    adminTokens.add(token);
+    json(res, 201, { token: { methods, user: { id: 'admin-id', name: adminUsername, domain: { id: 'default', name: 'Default' } }, roles: [{ id: 'r1', name: 'admin' }] } }, { 'x-subject-token': token });
+  }
+
+  /** A sign-in with a password or an application credential (not the token method of scoping). */
+  function adminMethod(body: string): boolean {
+    try {
+      const methods = JSON.parse(body)?.auth?.identity?.methods;
+      return Array.isArray(methods) && methods.some((m) => m === 'password' || m === 'application_credential');
+    } catch {
+      return false;
+    }
+  }
+
+  /** GET of the federation protocol and of a mapping (admin or reader token). */
+  function federationRead(path: string, req: IncomingMessage, res: ServerResponse) {
+    const token = req.headers['x-auth-token'] as string | undefined;
+    if (!token || !adminTokens.has(token)) return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    const protocolPath = /^\/v3\/([^/]+)-FEDERATION\/identity_providers\/([^/]+)\/protocols\/([^/]+)$/.exec(path);
+    const mappingPath = /^\/v3\/([^/]+)-FEDERATION\/mappings\/([^/]+)$/.exec(path);
+    if (state.fail.admin === 'forbidden') {
+      return keystoneError(res, 403, 'Forbidden', `You are not authorized to perform the requested action: identity:${protocolPath ? 'get_protocol' : 'get_mapping'}.`);
+    }
+    if (protocolPath && protocolPath[1] === prefix) {
+      const idp = decodeURIComponent(protocolPath[2]!);
+      const proto = decodeURIComponent(protocolPath[3]!);
+      if (idp !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${idp}.`);
+      if (proto !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${proto} for Identity Provider: ${idpId}.`);
+      return json(res, 200, { protocol: { id: protocol, mapping_id: state.mapping.id, remote_id_attribute: null, links: { self: `${origin}/identity${path}`, identity_provider: `${origin}/identity/v3/${prefix}-FEDERATION/identity_providers/${idpId}` } } });
+    }
+    if (mappingPath && mappingPath[1] === prefix) {
+      const id = decodeURIComponent(mappingPath[2]!);
+      if (id !== state.mapping.id) return keystoneError(res, 404, 'Not Found', `Could not find mapping: ${id}.`);
+      return json(res, 200, { mapping: { id, rules: state.mapping.rules, schema_version: '1.0', links: { self: `${origin}/identity${path}` } } });
+    }
+    return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
   }
 
   /** Keystone's answers to a token it does not know, shared by Endpoints 3 and 4. */
@@ -376,8 +462,10 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
       if (path.startsWith('/realms/') && method === 'POST') return exchangeEndpoint(path, body, res);
       if (path.startsWith('/identity/')) {
         const sub = path.slice('/identity'.length);
+        if (sub.includes('-FEDERATION/') && method === 'GET' && !sub.endsWith('/auth')) return federationRead(sub, req, res);
         if (sub.includes('-FEDERATION/')) return federatedEndpoint(method, sub, req, res);
         if ((sub === '/v3/projects' || sub === '/v3/auth/projects') && method === 'GET') return projectsEndpoint(sub, req, res);
+        if (sub === '/v3/auth/tokens' && method === 'POST' && adminMethod(body)) return adminAuth(JSON.parse(body), res);
         if ((sub === '/v3/auth/projects' || sub === '/v3/auth/tokens') && method === 'POST') return scopeEndpoint(sub, req, body, res);
         return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
       }
@@ -401,6 +489,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `${options.plain ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (typeof options.subjectToken === 'function') subjectToken = issue(options.subjectToken(origin));
 
   const api: IdentityServer = {
     origin,
@@ -429,6 +518,24 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     },
     set mode(value) {
       state.mode = value;
+    },
+    get brokerClaims() {
+      return state.brokerClaims;
+    },
+    set brokerClaims(value) {
+      state.brokerClaims = value;
+    },
+    get mapping() {
+      return state.mapping;
+    },
+    set mapping(value) {
+      state.mapping = value;
+    },
+    adminUsername,
+    adminPassword,
+    applicationCredential,
+    adminEnv() {
+      return { OS_USERNAME: adminUsername, OS_PASSWORD: adminPassword, OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_NAME: 'admin', OS_PROJECT_DOMAIN_NAME: 'Default' };
     },
     env(extra = {}) {
       return {

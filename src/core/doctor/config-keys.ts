@@ -13,6 +13,9 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = {
     'broker_url', 'realm', 'client_id', 'client_secret', 'client_secret_file', 'subject_token', 'subject_token_file',
     'idp_token_url', 'idp_client_id', 'idp_client_secret', 'idp_client_secret_file', 'idp_scope', 'subject_issuer',
     'identity_url', 'federation_prefix', 'idp_id', 'protocol', 'project', 'api_service',
+    'claim_prefix', 'admin_username', 'admin_password', 'admin_password_file', 'admin_user_domain_name', 'admin_project_name',
+    'admin_project_domain_name', 'admin_system_scope', 'admin_application_credential_id',
+    'admin_application_credential_secret', 'admin_application_credential_secret_file',
   ],
   discovery: ['issuer_url', 'token_file', 'sts_audience', 'audience', 'in_cluster_audience', 'namespace', 'service_account', 'context', 'controller_service_account'],
   certificate: ['files', 'file', 'key', 'domain'],
@@ -20,9 +23,9 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = {
 };
 
 /** Keys whose value is a secret written inline in the config file. */
-const INLINE_SECRETS = new Set(['client_secret', 'subject_token', 'idp_client_secret']);
+const INLINE_SECRETS = new Set(['client_secret', 'subject_token', 'idp_client_secret', 'admin_password', 'admin_application_credential_secret']);
 /** Keys naming a file that holds a secret (a service-account token is one too). */
-const SECRET_FILES = new Set(['client_secret_file', 'subject_token_file', 'idp_client_secret_file', 'token_file']);
+const SECRET_FILES = new Set(['client_secret_file', 'subject_token_file', 'idp_client_secret_file', 'token_file', 'admin_password_file', 'admin_application_credential_secret_file']);
 /** Keys naming files, resolved against the config file's folder (certificate: resolves its own). */
 const PATH_KEYS = new Set([...SECRET_FILES]);
 

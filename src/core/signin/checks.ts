@@ -10,6 +10,7 @@ import { StepError } from './advice.js';
 import { readSigninSettings, isConfigured, missing, usesIdpCredentials, type SigninSettings } from './settings.js';
 import { callApi } from './api.js';
 import { exchange, idpToken } from './broker.js';
+import { checkClaims, subjectAudience } from './claims.js';
 import { federated, listProjects, scope, type Project, type Scoped } from './identity.js';
 import type { StepEnv, StepResult } from './step.js';
 
@@ -111,7 +112,26 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
             ? blocked(ctx, 'signin.idp-token')
             : skip('Missing setting: subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one).');
         }
-        return lacking(['brokerUrl', 'realm', 'clientId', 'clientSecret']) ?? attempt(ctx, () => exchange(env(ctx), subject), (t) => ctx.state.set(KEY.broker, t));
+        const result = lacking(['brokerUrl', 'realm', 'clientId', 'clientSecret']) ?? (await attempt(ctx, () => exchange(env(ctx), subject), (t) => ctx.state.set(KEY.broker, t)));
+        // Known before the exchange; named only when the broker refused, since a broker that accepted did not need it.
+        const audience = result.status === 'fail' ? subjectAudience(subject, settings) : undefined;
+        return audience ? { ...result, advice: `${result.advice ?? ''} Also: ${audience.message} ${audience.advice}`.trim(), details: { ...result.details, subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } } } : result;
+      },
+    },
+    {
+      id: 'signin.claims',
+      group: GROUP,
+      title: 'Broker token claims against the identity mapping',
+      after: ['signin.exchange'],
+      async run(ctx) {
+        if (!configured) return notConfigured;
+        const broker = ctx.state.get(KEY.broker) as string | undefined;
+        if (!broker) return blocked(ctx, 'signin.exchange');
+        try {
+          return await checkClaims(env(ctx), { brokerToken: broker, subjectToken: ctx.state.get(KEY.subject) as string | undefined });
+        } catch (error) {
+          return failure(error);
+        }
       },
     },
     {

@@ -21,7 +21,26 @@ export interface SigninSettings {
   /** `project` is surely an id (OS_PROJECT_ID, or 32 hex digits): scoping can go ahead without the list. */
   projectIsId: boolean;
   apiService: string;
+  /** How mod_auth_openidc names the claims it passes on (its `OIDCClaimPrefix`); `explicit` when set by the operator. */
+  claimPrefix: { value: string; explicit: boolean };
+  /** Read-only identity admin credentials for reading the federation mapping (`signin.claims`); all optional. */
+  admin: AdminCredentials;
 }
+
+/** The OpenStack client's password or application-credential sign-in, for reading the mapping. */
+export interface AdminCredentials {
+  username?: string;
+  password?: string;
+  userDomainName?: string;
+  projectName?: string;
+  projectDomainName?: string;
+  /** `OS_SYSTEM_SCOPE=all`: a system-scoped token instead of a project. */
+  systemScope?: string;
+  applicationCredentialId?: string;
+  applicationCredentialSecret?: string;
+}
+
+export const DEFAULT_CLAIM_PREFIX = 'OIDC_CLAIM_';
 
 type Source = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd'>;
 
@@ -49,7 +68,22 @@ export function readSigninSettings(input: Source): SigninSettings {
     project,
     projectIsId: project !== undefined && (project === input.env.OS_PROJECT_ID || /^[0-9a-f]{32}$/i.test(project)),
     apiService: get('api_service') ?? 'compute',
+    claimPrefix: claimPrefix(get('claim_prefix')),
+    admin: {
+      username: get('admin_username', { envNames: ['OS_USERNAME'] }),
+      password: secret('admin_password', ['OS_PASSWORD']),
+      userDomainName: get('admin_user_domain_name', { envNames: ['OS_USER_DOMAIN_NAME'] }),
+      projectName: get('admin_project_name', { envNames: ['OS_PROJECT_NAME'] }),
+      projectDomainName: get('admin_project_domain_name', { envNames: ['OS_PROJECT_DOMAIN_NAME'] }),
+      systemScope: get('admin_system_scope', { envNames: ['OS_SYSTEM_SCOPE'] }),
+      applicationCredentialId: get('admin_application_credential_id', { envNames: ['OS_APPLICATION_CREDENTIAL_ID'] }),
+      applicationCredentialSecret: secret('admin_application_credential_secret', ['OS_APPLICATION_CREDENTIAL_SECRET']),
+    },
   };
+}
+
+function claimPrefix(value: string | undefined): SigninSettings['claimPrefix'] {
+  return value ? { value, explicit: true } : { value: DEFAULT_CLAIM_PREFIX, explicit: false };
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -94,4 +128,6 @@ const NAMES: Record<keyof SigninSettings, string> = {
   project: 'project (or --project / OS_PROJECT_ID / OS_PROJECT_NAME)',
   projectIsId: 'project',
   apiService: 'api_service',
+  claimPrefix: 'claim_prefix',
+  admin: 'admin credentials (OS_USERNAME/OS_PASSWORD or OS_APPLICATION_CREDENTIAL_ID/OS_APPLICATION_CREDENTIAL_SECRET)',
 };

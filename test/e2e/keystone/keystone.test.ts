@@ -84,7 +84,7 @@ function statuses(result: CliResult): string[] {
 
 /** No secret and no token (fernet or JWT) in anything cloudgate printed. */
 function expectNothingSecret(result: CliResult) {
-  const secrets = [env.clientSecret, ...Object.values(env.idpClients).map((c) => c.secret)];
+  const secrets = [env.clientSecret, ...Object.values(env.idpClients).map((c) => c.secret), readFileSync(env.adminPasswordFile, 'utf8').trim()];
   for (const text of [result.stdout, result.stderr]) {
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/gAAAAA[\w-]{40}/);
@@ -124,6 +124,7 @@ if (missing.length > 0 && !ci) {
       expect(statuses(result)).toEqual([
         'signin.idp-token=ok',
         'signin.exchange=ok',
+        'signin.claims=ok',
         'signin.federated=ok',
         'signin.projects=ok',
         'signin.scope=ok',
@@ -191,6 +192,7 @@ if (missing.length > 0 && !ci) {
       expect(statuses(result)).toEqual([
         'signin.idp-token=ok',
         'signin.exchange=fail',
+        'signin.claims=skip',
         'signin.federated=skip',
         'signin.projects=skip',
         'signin.scope=skip',
@@ -424,6 +426,76 @@ if (missing.length > 0 && !ci) {
       }
     }, 90_000);
 
+    /** The bootstrap admin as an operator's admin openrc names it; CLOUDGATE_PROJECT keeps the chain's project. */
+    function adminEnv(): Record<string, string> {
+      return {
+        OS_USERNAME: 'admin',
+        OS_PASSWORD: readFileSync(env.adminPasswordFile, 'utf8').trim(),
+        OS_USER_DOMAIN_NAME: 'Default',
+        OS_PROJECT_NAME: 'admin',
+        OS_PROJECT_DOMAIN_NAME: 'Default',
+        CLOUDGATE_PROJECT: 'alpha',
+      };
+    }
+
+    it("signin.claims reads Keystone's real mapping with the admin credentials: the broker token satisfies it", async () => {
+      const result = await doctor(adminEnv());
+      expect(result.code, result.stdout).toBe(0);
+      const c = checks(result);
+      expect(Object.values(c).every((check) => check.status === 'ok' || check.id === 'signin.idp-token')).toBe(true);
+      const claims = c['signin.claims'];
+      expect(claims.status).toBe('ok');
+      expect(claims.message).toContain('Mapping broker-mapping: rule 1 of 2 matches the broker token (claims sub)');
+      expect(claims.details?.mapping).toBe('broker-mapping');
+      // The orphan rule (any_one_of orphan-robot) does not match ci-robot; the first (not_any_of) does.
+      expect(claims.details?.rules.map((r: { matches: boolean }) => r.matches)).toEqual([true, false]);
+      expect(claims.details?.rules[1].refused).toEqual([{ type: 'HTTP_OIDC_SUB', claim: 'sub', condition: 'any_one_of' }]);
+      expect(c['signin.scope'].details?.project.name).toBe('alpha');
+      expectNothingSecret(result);
+
+      // The orphan's token matches the second rule.
+      const orphan = env.orphanClientId;
+      const other = checks(await doctor({ ...adminEnv(), CLOUDGATE_IDP_CLIENT_ID: orphan, CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret }));
+      expect(other['signin.claims'].status).toBe('ok');
+      expect(other['signin.claims'].details?.rules.map((r: { matches: boolean }) => r.matches)).toEqual([false, true]);
+    });
+
+    it('a mapping that needs a claim the broker token lacks (email): signin.claims names it, and real Keystone indeed maps no one', async () => {
+      const admin = await chain.adminToken(env);
+      const mapping = await chain.call(env, 'GET', `${env.identityUrl}/v3/OS-FEDERATION/mappings/broker-mapping`, {
+        headers: { 'x-auth-token': admin },
+      });
+      const original = mapping.json.mapping.rules as { remote: object[] }[];
+      const rules = original.map((rule) => ({ ...rule, remote: [...rule.remote, { type: 'HTTP_OIDC_EMAIL' }] }));
+      await withFederationChange('mappings/broker-mapping', 'mapping', { rules }, { rules: original }, async () => {
+        expect((await federatedAnswer()).status).toBe(401);
+        const result = await doctor(adminEnv());
+        expect(result.code).toBe(1);
+        const c = checks(result);
+        expect(c['signin.exchange'].status).toBe('ok');
+        const claims = c['signin.claims'];
+        expect(claims.status).toBe('fail');
+        expect(claims.message).toContain('No rule of mapping broker-mapping can match the broker token');
+        expect(claims.message).toContain('Could not map any federated user properties');
+        expect(claims.details?.missing).toEqual(['email']);
+        expect(claims.message).toContain('rule 1: no email (HTTP_OIDC_EMAIL)');
+        expect(claims.advice).toContain('"email"');
+        expect(claims.advice).toContain(`client "${env.clientId}"`);
+        // Keystone agrees: the sign-in with this token fails (its bare JSON 401).
+        expect(c['signin.federated'].status).toBe('fail');
+        expect(c['signin.federated'].message).toContain('401');
+        expectNothingSecret(result);
+      });
+      expect(checks(await doctor(adminEnv()))['signin.claims'].status).toBe('ok');
+    });
+
+    it('without admin credentials signin.claims checks sub, preferred_username and email and says the mapping was not read', async () => {
+      const claims = checks(await doctor())['signin.claims'];
+      expect(claims.status).toBe('ok');
+      expect(claims.message).toContain('the mapping was not read (no admin credentials)');
+      expect(claims.details).toMatchObject({ mapping_read: false, claims_present: ['sub', 'preferred_username'], claims_absent: ['email'] });
+    });
+
     it('Keystone stopped mid-run (after the broker answered) fails signin.federated: connection refused', async () => {
       const hold = join(STATE, 'hold-exchange');
       writeFileSync(hold, '');
@@ -442,6 +514,7 @@ if (missing.length > 0 && !ci) {
         expect(statuses(result)).toEqual([
           'signin.idp-token=ok',
           'signin.exchange=ok',
+          'signin.claims=ok',
           'signin.federated=fail',
           'signin.projects=skip',
           'signin.scope=skip',

@@ -51,7 +51,7 @@ describe("sign-in chain against a server of the platform's documented paths", ()
   it('runs every step and says what each proved', async () => {
     const s = await server();
     const o = await doctor(s, { OS_PROJECT_NAME: 'demo' });
-    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
+    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', claims: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
     expect(o.exchange!.message).toContain(`iss ${s.origin}/realms/cloud`);
     expect(o.exchange!.message).toContain('user alice');
     expect(o.exchange!.message).toContain('expires_in 300 s');
@@ -130,7 +130,7 @@ describe("sign-in chain against a server of the platform's documented paths", ()
   it('skips every step with the reason when nothing is configured', async () => {
     const settings = readSigninSettings({ flags: {}, env: {}, config: {}, cwd: process.cwd() });
     const report = await runChecks(signinChecks(settings, () => createHttpClient({ timeoutMs: 1000 })));
-    expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip', 'skip']);
+    expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip']);
     expect(report.checks[1]!.message).toContain('not configured');
   });
 
@@ -150,7 +150,7 @@ describe('sign-in chain against a real-Keystone-like server', () => {
   it('is all ok: the standard Keystone paths are healthy, named in the message and details', async () => {
     const s = await server({ mode: 'keystone' });
     const o = await doctor(s, { OS_PROJECT_NAME: 'demo' });
-    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
+    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', claims: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
     expect(o.projects!.message).toContain('at /v3/auth/projects, the standard Keystone path (/v3/projects answered 403)');
     expect(o.projects!.details).toMatchObject({ path: '/v3/auth/projects', flavour: 'keystone', tried: { path: '/v3/projects', status: 403 } });
     expect(o.scope!.message).toContain('at /v3/auth/tokens, the standard Keystone path');
