@@ -46,7 +46,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
                  [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
                  [--list-checks] [--certificate FILE --key FILE --domain D]
-                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]`,
+                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME] [--probe-update]`,
     options: {
       ...NETWORK,
       inventory: s, only: s, json: b, strict: b, 'list-checks': b,
@@ -54,6 +54,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       'issuer-url': s, 'token-file': s, audience: s,
       endpoint: many, context: s, project: s,
       format: s, output: s,
+      'probe-update': b,
     },
     load: () => import('./commands/doctor.js'),
   },

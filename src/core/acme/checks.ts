@@ -6,6 +6,7 @@ import { expectationsFrom } from '../served/expectations.js';
 import { inventoryValues } from '../inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { DnsProbeError, parseNameserver, probeDns } from './dns-probe.js';
+import { dnsCredentialsCheck } from './dns-credentials/index.js';
 
 export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValues(input);
@@ -45,6 +46,7 @@ export const provideChecks: CheckProvider = async (input) => {
         return checkNameserver(values, input, ctx.signal);
       },
     },
+    dnsCredentialsCheck(values, input, notAcme),
   ];
   return checks;
 };
