@@ -432,6 +432,8 @@ export interface UpdatableNamed {
   port: number;
   zone: string;
   key: { name: string; algorithm: string; secret: string };
+  /** The zone's journal as named-journalprint shows it: one "add"/"del" line per change named committed. */
+  journal(): string[];
   stop(): Promise<void>;
 }
 
@@ -478,6 +480,10 @@ zone "${zone}" { type primary; file "${join(dir, 'zone.db')}"; update-policy { g
     port,
     zone,
     key: { name: 'certmgr-key', algorithm: algorithm.toUpperCase().replace('-', ''), secret },
+    journal: () => {
+      const out = spawnSync('named-journalprint', [join(dir, 'zone.db.jnl')], { encoding: 'utf8' });
+      return (out.stdout ?? '').split('\n').filter((line) => /^(add|del) /.test(line) && !/\sSOA\s/.test(line));
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
