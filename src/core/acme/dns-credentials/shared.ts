@@ -34,7 +34,7 @@ export function credential(run: ProviderRun, name: string, options: { secret?: b
   const raw = run.values[name];
   let value: string | undefined;
   if (override !== undefined && override !== '') value = override.trim();
-  else if (isTagged(raw) && raw.tag === '!vault') {
+  else if ((isTagged(raw) && raw.tag === '!vault') || (typeof raw === 'string' && raw.trimStart().startsWith('$ANSIBLE_VAULT;'))) {
     throw new Unusable(`${name} is vaulted: Ansible decrypts it only at deploy time. Give the decrypted value in CLOUDGATE_${name.toUpperCase()} or CLOUDGATE_${name.toUpperCase()}_FILE to check it.`);
   } else if (isJinja(raw)) {
     throw new Unusable(`${name} is a template (${escapeLine(String(raw)).slice(0, 60)}): its value is known only at deploy time. Give the value in CLOUDGATE_${name.toUpperCase()} to check it.`);
