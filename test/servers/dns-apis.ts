@@ -273,7 +273,9 @@ function aws(world: DnsWorld, req: IncomingMessage, url: URL, body: string, res:
   const b = world.clouddnsb;
   const sts = url.pathname.startsWith('/sts');
   const ns = sts ? STS_NS : R53_NS;
-  const xml = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': randomBytes(8).toString('hex') }).end(text);
+  const xml = (status: number, text: string): void => {
+    res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': randomBytes(8).toString('hex') }).end(text);
+  };
   const denied = sigv4Error(world, req, url, body, sts ? 'sts' : 'route53');
   if (denied) return xml(denied === 'IncompleteSignature' ? 400 : 403, xmlError(ns, denied, AWS_MESSAGES[denied]!));
   const user = `arn:aws:iam::${b.account}:user/certmgr`;

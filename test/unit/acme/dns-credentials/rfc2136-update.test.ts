@@ -36,7 +36,7 @@ describe.skipIf(!hasNamed)('rfc2136 --probe-update against named', () => {
     expect(committed[1]).toBe(committed[0]!.replace(/^add/, 'del'));
   });
 
-  it('each UPDATE is committed by named (its journal), and the delete removes exactly the probe's value', async () => {
+  it('each UPDATE is committed by named (its journal), and the delete removes exactly the probe value', async () => {
     const { sendUpdate } = await import('../../../../src/core/acme/dns-credentials/dns-update.js');
     const common = { host: '127.0.0.1', port: named.port, zone: 'example.test', record: '_cloudgate-probe.example.test', key: named.key, timeoutMs: 3000 };
     const before = named.journal().length;
