@@ -55,7 +55,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
                  [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
                  [--list-checks] [--certificate FILE --key FILE --domain D]
-                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME]
+                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME] [--probe-update]
                  [--vault-password-file FILE | --vault-id LABEL@FILE]`,
     options: {
       ...NETWORK,
@@ -65,6 +65,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       endpoint: many, context: s, project: s,
       format: s, output: s,
       ...VAULT,
+      'probe-update': b,
     },
     load: () => import('./commands/doctor.js'),
   },

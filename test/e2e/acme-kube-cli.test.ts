@@ -90,12 +90,12 @@ describe('cloudgate doctor --only acme', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const { report: doc, byId } = report(r);
-    expect(doc.checks.map((c) => c.id).sort()).toEqual(['acme.directory', 'acme.rfc2136']);
+    expect(doc.checks.map((c) => c.id).sort()).toEqual(['acme.directory', 'acme.dns-credentials', 'acme.rfc2136']);
     expect(byId['acme.directory']).toMatchObject({ group: 'acme', status: 'ok' });
     expect(byId['acme.directory'].message).toContain(good.url);
     expect(byId['acme.directory'].details).toMatchObject({ url: good.url, newOrder: expect.stringMatching(/^https:\/\/localhost:\d+\/order$/) });
     expect(byId['acme.rfc2136']).toMatchObject({ status: 'skip', message: 'The ACME solver is http01, not rfc2136.' });
-    expect(doc.summary).toMatchObject({ ok: 1, fail: 0, skip: 1 });
+    expect(doc.summary).toMatchObject({ ok: 1, fail: 0, skip: 2 });
   });
 
   it('fails a directory without newOrder, naming it and the inventory variable to fix', async () => {

@@ -8,6 +8,7 @@ import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { isJinja } from '../ansible-tagged.js';
 import { DnsProbeError, parseNameserver, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
 import { ALGORITHM, DEFAULT_ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from './tsig-key.js';
+import { dnsCredentialsCheck } from './dns-credentials/index.js';
 
 export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValues(input);
@@ -47,6 +48,7 @@ export const provideChecks: CheckProvider = async (input) => {
         return checkNameserver(values, input, ctx.signal);
       },
     },
+    dnsCredentialsCheck(values, input, notAcme),
   ];
   return checks;
 };

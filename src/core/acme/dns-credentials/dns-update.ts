@@ -1,0 +1,194 @@
+/**
+ * One TSIG-signed DNS UPDATE (RFC 2136, RFC 8945) over UDP: add, or delete, one TXT record, as
+ * cert-manager's rfc2136 solver does. A small message builder and HMAC signing with node:crypto.
+ * The name encoding and TSIG signing mirror the signed SOA query of ../dns-probe.ts (kept apart so that
+ * each can change on its own until they are merged).
+ */
+import { createHmac, randomInt } from 'node:crypto';
+import { createSocket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { RCODES } from '../dns-probe.js';
+
+export const TSIG_ALGORITHMS: Record<string, { wire: string; hash: string }> = {
+  HMACMD5: { wire: 'hmac-md5.sig-alg.reg.int', hash: 'md5' },
+  HMACSHA1: { wire: 'hmac-sha1', hash: 'sha1' },
+  HMACSHA256: { wire: 'hmac-sha256', hash: 'sha256' },
+  HMACSHA512: { wire: 'hmac-sha512', hash: 'sha512' },
+};
+const TSIG_ERRORS: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' };
+const TYPE_SOA = 6;
+const TYPE_TXT = 16;
+const TYPE_TSIG = 250;
+const CLASS_IN = 1;
+const CLASS_NONE = 254;
+const CLASS_ANY = 255;
+const OPCODE_UPDATE = 5 << 11;
+const FUDGE = 300;
+
+export interface UpdateKey {
+  name: string;
+  /** HMACMD5, HMACSHA1, HMACSHA256 or HMACSHA512 (any case). */
+  algorithm: string;
+  /** Base64. */
+  secret: string;
+}
+
+export interface UpdateAnswer {
+  rcode: string;
+  /** The TSIG error of the answer: NOERROR when the server accepted the key. */
+  tsigError: string;
+}
+
+export class DnsUpdateError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'timeout' | 'refused' | 'resolve' | 'malformed' | 'aborted',
+  ) {
+    super(message);
+    this.name = 'DnsUpdateError';
+  }
+}
+
+function name(text: string): Buffer {
+  const labels = text.replace(/\.$/, '').split('.').filter(Boolean);
+  return Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l.toLowerCase())])), Buffer.from([0])]);
+}
+
+function u16(...values: number[]): Buffer {
+  const b = Buffer.alloc(2 * values.length);
+  values.forEach((v, i) => b.writeUInt16BE(v, 2 * i));
+  return b;
+}
+
+function u32(value: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(value, 0);
+  return b;
+}
+
+function u48(value: number): Buffer {
+  const b = Buffer.alloc(6);
+  b.writeUIntBE(value, 0, 6);
+  return b;
+}
+
+function txtData(value: string): Buffer {
+  const bytes = Buffer.from(value);
+  return Buffer.concat([Buffer.from([bytes.length]), bytes]);
+}
+
+/** An UPDATE for `zone` that adds (class IN) or deletes (class NONE: exactly this value) one TXT record. */
+export function buildUpdate(id: number, zone: string, record: string, value: string, action: 'add' | 'delete'): Buffer {
+  const header = Buffer.concat([u16(id, OPCODE_UPDATE, 1, 0, 1, 0)]);
+  const zoneSection = Buffer.concat([name(zone), u16(TYPE_SOA, CLASS_IN)]);
+  const rdata = txtData(value);
+  const update = Buffer.concat([name(record), u16(TYPE_TXT, action === 'add' ? CLASS_IN : CLASS_NONE), u32(action === 'add' ? 60 : 0), u16(rdata.length), rdata]);
+  return Buffer.concat([header, zoneSection, update]);
+}
+
+function algorithmOf(key: UpdateKey): { wire: string; hash: string } {
+  const algorithm = TSIG_ALGORITHMS[key.algorithm.toUpperCase().replace(/[^A-Z0-9]/g, '')];
+  if (!algorithm) throw new DnsUpdateError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
+  return algorithm;
+}
+
+/** Appends the TSIG record (RFC 8945 §4.3) to a message that has no additional records yet. */
+export function signMessage(message: Buffer, key: UpdateKey, time: number): Buffer {
+  const { wire, hash } = algorithmOf(key);
+  const variables = Buffer.concat([name(key.name), u16(CLASS_ANY), u32(0), name(wire), u48(time), u16(FUDGE, 0, 0)]);
+  const mac = createHmac(hash, Buffer.from(key.secret, 'base64')).update(message).update(variables).digest();
+  const rdata = Buffer.concat([name(wire), u48(time), u16(FUDGE, mac.length), mac, u16(message.readUInt16BE(0), 0, 0)]);
+  const record = Buffer.concat([name(key.name), u16(TYPE_TSIG, CLASS_ANY), u32(0), u16(rdata.length), rdata]);
+  const signed = Buffer.concat([message, record]);
+  signed.writeUInt16BE(signed.readUInt16BE(10) + 1, 10);
+  return signed;
+}
+
+function skipName(buf: Buffer, offset: number): number {
+  while (offset < buf.length) {
+    const length = buf[offset]!;
+    if (length === 0) return offset + 1;
+    if ((length & 0xc0) === 0xc0) return offset + 2;
+    offset += length + 1;
+  }
+  throw new DnsUpdateError('The answer ends inside a name.', 'malformed');
+}
+
+/** The answer's rcode and, when it carries a TSIG record, the TSIG error (BADSIG, BADKEY, BADTIME). */
+export function decodeAnswer(buf: Buffer): { id: number; rcode: string; tsigError: string } {
+  if (buf.length < 12) throw new DnsUpdateError('The answer is shorter than a DNS header.', 'malformed');
+  const flags = buf.readUInt16BE(2);
+  const counts = [4, 6, 8, 10].map((at) => buf.readUInt16BE(at));
+  let offset = 12;
+  for (let i = 0; i < counts[0]!; i++) offset = skipName(buf, offset) + 4;
+  let tsigError = 'NOERROR';
+  const records = counts[1]! + counts[2]! + counts[3]!;
+  for (let i = 0; i < records && offset < buf.length; i++) {
+    offset = skipName(buf, offset);
+    const type = buf.readUInt16BE(offset);
+    const length = buf.readUInt16BE(offset + 8);
+    const rdata = offset + 10;
+    if (type === TYPE_TSIG) {
+      let at = skipName(buf, rdata) + 8; // algorithm, time signed, fudge
+      at += 2 + buf.readUInt16BE(at) + 2; // MAC size, MAC, original id
+      const error = buf.readUInt16BE(at);
+      tsigError = error === 0 ? 'NOERROR' : (TSIG_ERRORS[error] ?? `TSIG${error}`);
+    }
+    offset = rdata + length;
+  }
+  return { id: buf.readUInt16BE(0), rcode: RCODES[flags & 0x0f] ?? `RCODE${flags & 0x0f}`, tsigError };
+}
+
+export async function sendUpdate(options: {
+  host: string;
+  port: number;
+  zone: string;
+  record: string;
+  value: string;
+  action: 'add' | 'delete';
+  key: UpdateKey;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}): Promise<UpdateAnswer> {
+  const { host, port, timeoutMs, signal } = options;
+  let address = host;
+  if (!isIP(host)) {
+    try {
+      address = (await lookup(host)).address;
+    } catch (error) {
+      throw new DnsUpdateError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
+    }
+  }
+  const id = randomInt(0, 65536);
+  const message = signMessage(buildUpdate(id, options.zone, options.record, options.value, options.action), options.key, Math.floor(Date.now() / 1000));
+  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
+  return new Promise<UpdateAnswer>((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: Error, answer?: UpdateAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      socket.close();
+      if (error) reject(error);
+      else resolve(answer!);
+    };
+    const onAbort = () => finish(new DnsUpdateError(`The DNS update sent to ${host}:${port} was cancelled.`, 'aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => finish(new DnsUpdateError(`${host}:${port} did not answer a DNS update within ${timeoutMs / 1000} s.`, 'timeout')), timeoutMs);
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(new DnsUpdateError(error.code === 'ECONNREFUSED' ? `${host}:${port} refused the DNS update (nothing listens on UDP port ${port}).` : `DNS update to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused')),
+    );
+    socket.on('message', (answer) => {
+      try {
+        const decoded = decodeAnswer(answer);
+        if (decoded.id !== id) return;
+        finish(undefined, { rcode: decoded.rcode, tsigError: decoded.tsigError });
+      } catch (error) {
+        finish(error as Error);
+      }
+    });
+    socket.connect(port, address, () => socket.send(message));
+  });
+}
