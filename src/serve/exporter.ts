@@ -31,7 +31,8 @@ export interface Exporter {
 export async function startExporter(options: ExporterOptions): Promise<Exporter> {
   const lastRun = createLastRun(options.version);
   let runs = 0;
-  const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs });
+  let running = () => false;
+  const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs, running: () => running() });
   let previous = '';
   const scheduler = startScheduler({
     intervalMs: options.intervalMs,
@@ -55,6 +56,7 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
     },
     onError: (error) => options.log(redact(`run failed, the previous results stay served: ${error instanceof Error ? error.message : String(error)}`)),
   });
+  running = () => scheduler.busy();
   return {
     address: server.address,
     runs: () => runs,

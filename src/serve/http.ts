@@ -17,6 +17,8 @@ export interface HttpOptions {
   lastRun: LastRun;
   /** Runs finished so far, for /healthz. */
   runs(): number;
+  /** Whether a run is under way, for /healthz. */
+  running(): boolean;
 }
 
 export async function startHttpServer(options: HttpOptions): Promise<ExporterServer> {
@@ -58,7 +60,7 @@ function answer(req: IncomingMessage, res: ServerResponse, options: HttpOptions)
     }
     case '/healthz': {
       const last = lastRun.finishedAt();
-      const body = { status: 'ok', runs: options.runs(), lastRunFinished: last ? last.toISOString() : null };
+      const body = { status: 'ok', runs: options.runs(), running: options.running(), lastRunFinished: last ? last.toISOString() : null };
       return send(res, req, 200, 'application/json', JSON.stringify(body) + '\n');
     }
     case '/':

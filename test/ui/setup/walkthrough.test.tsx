@@ -282,7 +282,7 @@ describe('file inputs run the certificate checks before moving on', () => {
     await ui.answer('ca.pem');
     await ui.answer('stranger.key');
     expect(question(ui)).toBe('cluster_issuer_ca_private_key');
-    expect(ui.frame()).toMatch(/x .*(match|belong)/i);
+    expect(ui.frame()).toMatch(/x .*(match|belong)/is);
   });
 });
 

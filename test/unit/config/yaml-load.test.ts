@@ -60,7 +60,7 @@ describe('loadYamlMapping in pieces', () => {
     expect(loadYamlMapping(aliased, source).values.last).toBe('anchored');
     // A second document is never read as part of the first.
     expect(() => loadYamlMapping(`first: 1\n${big(7_000)}`, source)).toThrow(/more than one document/);
-  });
+  }, 120_000);
 
   it('reports warnings with the line in the whole file', () => {
     const text = big(7_000, 'odd: !custom value\n');
