@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CancelledError, EXIT, UsageError } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
-import type { Command, CommandContext } from './commands/types.js';
+import type { Command, CommandContext } from './core/run-context.js';
 
 declare const __CLOUDGATE_VERSION__: string;
 

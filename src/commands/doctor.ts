@@ -1,18 +1,15 @@
 import { resolve } from 'node:path';
-import { loadConfigFile, parseTimeout, type DoctorInput } from '../core/doctor/input.js';
-import { exitCodeFor, runChecks, type RunOptions } from '../core/doctor/runner.js';
-import type { Check } from '../core/doctor/types.js';
+import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
+import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
 import { UsageError } from '../core/errors.js';
-import { lineWriter } from '../core/http/log.js';
-import { DEFAULT_INVENTORY } from '../core/paths.js';
-import { writeFilesAtomically } from '../core/atomic-write.js';
+import { writeFilesAtomically } from '../core/inventory/atomic-write.js';
 import type { DoctorReport } from '../core/doctor/types.js';
-import { renderJson } from '../report/json.js';
-import { renderJunit } from '../report/junit.js';
-import { renderPrometheus } from '../report/prometheus.js';
-import { renderText, useColor } from '../report/text.js';
-import { GROUPS, PROVIDERS } from './doctor-groups.js';
-import { bool, list, str, type CommandContext } from './types.js';
+import { renderJson } from '../ui/text/json.js';
+import { renderJunit } from '../ui/text/junit.js';
+import { renderPrometheus } from '../ui/text/prometheus.js';
+import { renderText, useColor } from '../ui/text/text.js';
+import { checksOf, GROUPS } from '../core/areas/index.js';
+import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags } = ctx;
@@ -43,7 +40,7 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   const runOptions = runOptionsOf(input);
   if (ctx.interactive && format === 'text' && output === undefined) {
-    const { runLiveDoctor } = await import('../ui/doctor/live.js');
+    const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
     const report = await runLiveDoctor(checks, runOptions, { verbose });
     return exitCodeFor(report, bool(flags, 'strict'));
   }
@@ -102,47 +99,3 @@ async function writeOutput(path: string, content: string, format: Format, ctx: C
   ctx.stderr.write(`Wrote the ${format} report to ${path}.\n`);
 }
 
-/**
- * The doctor's input from its flags, environment and --config. `cloudgate setup` builds one too, to
- * run the discovery checks against the inventory it has just written.
- */
-export function doctorInput({ flags, env, cwd, stderr }: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
-  const timeoutMs = parseTimeout(flags);
-  const configPath = str(flags, 'config');
-  return {
-    flags,
-    env,
-    cwd,
-    config: loadConfigFile(configPath, cwd),
-    configPath,
-    inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
-    inventoryExplicit: str(flags, 'inventory') !== undefined,
-    network: {
-      timeoutMs,
-      caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
-      insecure: bool(flags, 'insecure'),
-      allowHttp: bool(flags, 'allow-http'),
-      verbose: bool(flags, 'verbose'),
-      log: lineWriter(stderr),
-    },
-  };
-}
-
-/** The checks of the given groups (every group when `only` is empty), each area loaded lazily. */
-export async function checksOf(input: DoctorInput, only: string[]): Promise<Check[]> {
-  const selected = PROVIDERS.filter((p) => only.length === 0 || p.groups.some((g) => only.includes(g)));
-  const checks: Check[] = [];
-  for (const provider of selected) {
-    const { provideChecks } = await provider.load();
-    checks.push(...(await provideChecks(input)).filter((c) => only.length === 0 || only.includes(c.group)));
-  }
-  return checks;
-}
-
-export function runOptionsOf(input: DoctorInput): RunOptions {
-  return {
-    timeoutMs: input.network.timeoutMs,
-    deadlineMs: Math.max(60_000, input.network.timeoutMs * 6),
-    log: input.network.verbose ? input.network.log : undefined,
-  };
-}

@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
-import { writeFilesAtomically } from '../core/atomic-write.js';
-import { buildOidcArtefacts, fileText, renderOidcText } from '../core/discovery/artefacts.js';
-import { resolveOidcInputs } from '../core/discovery/oidc-plan.js';
+import { writeFilesAtomically } from '../core/inventory/atomic-write.js';
+import { buildOidcArtefacts, fileText, renderOidcText } from '../core/oidc/artefacts.js';
+import { resolveOidcInputs } from '../core/oidc/plan.js';
 import { UsageError } from '../core/errors.js';
-import { doctorInput } from './doctor.js';
-import { bool, str, type CommandContext } from './types.js';
+import { doctorInput } from '../core/doctor/input.js';
+import { bool, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags, cwd } = ctx;

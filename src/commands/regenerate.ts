@@ -1,26 +1,26 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { describeWritten } from '../core/atomic-write.js';
+import { describeWritten } from '../core/inventory/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
-import { readInventoryFile } from '../core/inventory.js';
-import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube.js';
-import { DEFAULT_INVENTORY } from '../core/paths.js';
+import { readInventoryFile } from '../core/inventory/inventory.js';
+import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube/kubectl.js';
+import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import {
   commandLine, deleteArgs, describeDeletion, PLATFORM_ISSUER, PLATFORM_NAMESPACES,
   selectStaleSecrets, summarizeSecrets, type DeletionReport, type StaleSelection,
-} from '../core/regenerate.js';
-import { waitForReissue } from '../core/regenerate-wait.js';
-import { readLiveState } from '../core/render/drift-check.js';
+} from '../core/setup/regenerate.js';
+import { waitForReissue } from '../core/setup/regenerate-wait.js';
+import { readLiveState } from '../core/areas/kube/issuer-drift.js';
 import { issuerDrift, type LiveState } from '../core/render/drift.js';
 import { renderPlatform } from '../core/render/objects.js';
-import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/regenerate-issued.js';
+import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/setup/regenerate-issued.js';
 import { escapeControl, escapeLine } from '../core/escape.js';
-import { lineWriter } from '../core/http/log.js';
-import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup-plan.js';
-import { vaultKeyringFromOptions } from '../core/vault-options.js';
-import { openVaulted } from '../core/vaulted-values.js';
-import { bool, list, str, type CommandContext } from './types.js';
+import { lineWriter } from '../core/net/http-log.js';
+import { applyPlan, planSetup, readAnswers, reviewLines, type SetupPlan } from '../core/setup/plan.js';
+import { vaultKeyringFromOptions } from '../core/inventory/vault-options.js';
+import { openVaulted } from '../core/inventory/vaulted-values.js';
+import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags, cwd } = ctx;
@@ -134,17 +134,17 @@ function waitTimeout(value: string | undefined): number {
 
 /** The walkthrough's offer of the vault password, when the inventory keeps vaulted values. */
 async function offerVaultFor(ctx: CommandContext, values: Record<string, unknown>) {
-  const { offerVault } = await import('../ui/setup/vault-offer.js');
+  const { offerVault } = await import('../ui/ink/setup/vault-offer.js');
   return offerVault(values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env });
 }
 
 /** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */
 async function askIssuer(ctx: CommandContext, values: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (bool(ctx.flags, 'plain')) {
-    const { askIssuerPlain } = await import('../ui/setup/plain.js');
+    const { askIssuerPlain } = await import('../ui/plain/setup.js');
     return askIssuerPlain(ctx, values);
   }
-  const { askIssuer: ask } = await import('../ui/setup/wizard.js');
+  const { askIssuer: ask } = await import('../ui/ink/setup/wizard.js');
   return ask(ctx, values);
 }
 

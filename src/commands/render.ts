@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { readInventoryTree } from '../core/inventory.js';
-import { DEFAULT_INVENTORY } from '../core/paths.js';
-import { detectProfile, respell, toNeutral } from '../core/platform-names.js';
+import { readInventoryTree } from '../core/inventory/inventory.js';
+import { DEFAULT_INVENTORY } from '../core/config/paths.js';
+import { detectProfile, respell, toNeutral } from '../core/config/platform-names.js';
 import { NAMING_PROFILES, type NamingProfile } from '../core/render/names.js';
 import { renderInventory, renderJson, renderYaml } from '../core/render/index.js';
 import { redact } from '../core/secrets.js';
-import { bool, str, type CommandContext } from './types.js';
+import { bool, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const asked = str(ctx.flags, 'names') as NamingProfile | undefined;

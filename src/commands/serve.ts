@@ -1,9 +1,10 @@
 import { UsageError } from '../core/errors.js';
 import { startExporter } from '../serve/exporter.js';
 import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
-import { checksOf, cloudgateVersion, doctorInput, runOptionsOf } from './doctor.js';
-import { GROUPS } from './doctor-groups.js';
-import { list, str, type CommandContext } from './types.js';
+import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
+import { cloudgateVersion } from './doctor.js';
+import { checksOf, GROUPS } from '../core/areas/index.js';
+import { list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags } = ctx;

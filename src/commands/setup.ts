@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { describeWritten } from '../core/atomic-write.js';
+import { describeWritten } from '../core/inventory/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
-import { DEFAULT_INVENTORY } from '../core/paths.js';
-import { vaultKeyringFromOptions } from '../core/vault-options.js';
+import { DEFAULT_INVENTORY } from '../core/config/paths.js';
+import { vaultKeyringFromOptions } from '../core/inventory/vault-options.js';
 import { escapeControl } from '../core/escape.js';
-import { lineWriter } from '../core/http/log.js';
-import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../core/setup-plan.js';
-import { bool, list, str, type CommandContext } from './types.js';
+import { lineWriter } from '../core/net/http-log.js';
+import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../core/setup/plan.js';
+import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
 const NEEDS_ANSWERS = new UsageError(
   'cloudgate setup needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
@@ -20,11 +20,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   const answersFile = str(flags, 'answers');
   if (!answersFile) {
     if (bool(flags, 'plain')) {
-      const { runPlain } = await import('../ui/setup/plain.js');
+      const { runPlain } = await import('../ui/plain/setup.js');
       return runPlain(ctx);
     }
     if (ctx.interactive) {
-      const { runWizard } = await import('../ui/setup/wizard.js');
+      const { runWizard } = await import('../ui/ink/setup/wizard.js');
       return runWizard(ctx);
     }
     throw NEEDS_ANSWERS;
@@ -71,7 +71,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     log(`Wrote ${describeWritten(file)}`);
   }
   if (bool(flags, 'apply') && plan.supplied) {
-    const { applyManifest } = await import('../core/apply-manifest.js');
+    const { applyManifest } = await import('../core/setup/apply-manifest.js');
     const applied = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
     log(applied.message);
     if (applied.advice) log(`  ${applied.advice}`);

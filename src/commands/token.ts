@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configFindingsOf } from '../core/doctor/config-keys.js';
+import { configFindingsOf } from '../core/config/config-keys.js';
 import { loadConfigFile, parseTimeout, type NetworkSettings } from '../core/doctor/input.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
-import { createHttpClient } from '../core/http.js';
-import { lineWriter } from '../core/http/log.js';
-import { ChainError, runChain } from '../core/signin/chain.js';
-import { readFlavour, writeFlavour } from '../core/signin/flavour-cache.js';
-import { readSigninSettings } from '../core/signin/settings.js';
-import type { Scoped } from '../core/signin/identity.js';
-import { bool, str, type CommandContext } from './types.js';
+import { createHttpClient } from '../core/net/http.js';
+import { lineWriter } from '../core/net/http-log.js';
+import { ChainError, runChain } from '../core/areas/signin/chain.js';
+import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
+import { readSigninSettings } from '../core/areas/signin/settings.js';
+import type { Scoped } from '../core/areas/signin/identity.js';
+import { bool, str, type CommandContext } from '../core/run-context.js';
 
 const FORMATS = ['value', 'env', 'json'] as const;
 type Format = (typeof FORMATS)[number];

@@ -4,7 +4,7 @@
  */
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
 import type { Check, Status } from '../core/doctor/types.js';
-import { forgetKubeAvailability } from '../core/kube.js';
+import { forgetKubeAvailability } from '../core/kube/kubectl.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
 import { startHttpServer } from './http.js';
 import { createLastRun } from './last-run.js';

@@ -3,8 +3,8 @@
  * so a scrape is a copy of a string (and never starts a run).
  */
 import type { DoctorReport } from '../core/doctor/types.js';
-import { renderJson } from '../report/json.js';
-import { renderBuildInfo, renderPrometheus } from '../report/prometheus.js';
+import { renderJson } from '../ui/text/json.js';
+import { renderBuildInfo, renderPrometheus } from '../ui/text/prometheus.js';
 
 export interface LastRun {
   metrics(): string;

@@ -15,7 +15,7 @@ import { createTestCA, type TestCA } from '../helpers/test-ca.js';
 import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer } from '../servers/acme.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { createPki, type Pki } from '../servers/tls-endpoints.js';
-import { hasKubectl, needsKubectl } from '../unit/kube/has-kubectl.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
 
 interface Check {

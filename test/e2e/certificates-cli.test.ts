@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { kubectl } from '../../src/core/kube.js';
+import { kubectl } from '../../src/core/kube/kubectl.js';
 import { runCli } from '../helpers/cli.js';
 import { chain, DAY, issue, tempDir, writeFile, type Chain } from '../helpers/pki.js';
 import { KubeState, namespace, startKubeApi, type KubeApi } from '../servers/kube-api.js';

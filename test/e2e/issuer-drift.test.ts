@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
-import { hasKubectl, needsKubectl } from '../unit/kube/has-kubectl.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
 
 const CONTEXT = 'lab';

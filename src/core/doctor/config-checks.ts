@@ -5,7 +5,7 @@
  * Only present when there is something to say.
  */
 import { escapeLine } from '../escape.js';
-import { CONFIG_KEYS, configFindingsOf } from './config-keys.js';
+import { CONFIG_KEYS, configFindingsOf } from '../config/config-keys.js';
 import type { CheckProvider } from './input.js';
 import type { Check } from './types.js';
 

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { UsageError } from '../errors.js';
-import { examineConfig } from './config-keys.js';
+import { lineWriter } from '../net/http-log.js';
+import { bool, str, type CommandContext } from '../run-context.js';
+import type { RunOptions } from './runner.js';
+import { examineConfig } from '../config/config-keys.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
-import { loadYaml, refuseNotices } from '../yaml-load.js';
+import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import type { Check } from './types.js';
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -102,4 +106,39 @@ export function setting(
   }
   if (options.secret) registerSecret(value);
   return value;
+}
+
+/**
+ * The doctor's input from its flags, environment and --config. `cloudgate setup` builds one too, to
+ * run the discovery checks against the inventory it has just written.
+ */
+export function doctorInput({ flags, env, cwd, stderr }: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
+  const timeoutMs = parseTimeout(flags);
+  const configPath = str(flags, 'config');
+  return {
+    flags,
+    env,
+    cwd,
+    config: loadConfigFile(configPath, cwd),
+    configPath,
+    inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
+    inventoryExplicit: str(flags, 'inventory') !== undefined,
+    network: {
+      timeoutMs,
+      caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
+      insecure: bool(flags, 'insecure'),
+      allowHttp: bool(flags, 'allow-http'),
+      verbose: bool(flags, 'verbose'),
+      log: lineWriter(stderr),
+    },
+  };
+}
+
+
+export function runOptionsOf(input: DoctorInput): RunOptions {
+  return {
+    timeoutMs: input.network.timeoutMs,
+    deadlineMs: Math.max(60_000, input.network.timeoutMs * 6),
+    log: input.network.verbose ? input.network.log : undefined,
+  };
 }

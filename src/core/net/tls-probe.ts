@@ -7,7 +7,7 @@
 import { X509Certificate } from 'node:crypto';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
-import { HandshakeTap } from './served-chain.js';
+import { HandshakeTap } from './handshake-certificates.js';
 import { bundlesToTrust, contextTrusting, readCaBundle } from './trust.js';
 
 export interface TlsProbeOptions {

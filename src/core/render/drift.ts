@@ -4,7 +4,7 @@
  * keys (never by value). Pure: the kube check fetches the live objects.
  */
 import type { KubeObject, RenderedObject } from './types.js';
-import { isJinja } from '../ansible-tagged.js';
+import { isJinja } from '../inventory/ansible-tagged.js';
 import { PLATFORM_ISSUER } from './names.js';
 import { VAULTED_VALUE } from './objects.js';
 

@@ -3,9 +3,9 @@
  * order it applies them: ClusterIssuer `self-signed` first, then the branch's credential and RBAC
  * objects, then ClusterIssuer `atmosphere`. docs/platform.md describes each branch.
  */
-import { isTagged, isVaulted } from '../ansible-tagged.js';
-import { isSet } from '../validate.js';
-import { choicesOf } from '../variables.js';
+import { isTagged, isVaulted } from '../inventory/ansible-tagged.js';
+import { isSet } from '../config/validate.js';
+import { choicesOf } from '../config/variables.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, objectNames, type NamingProfile, type ObjectNames } from './names.js';
 import type { KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 

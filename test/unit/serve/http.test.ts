@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type ExporterServer } from '../../../src/serve/http.js';
 import { createLastRun } from '../../../src/serve/last-run.js';
-import { fullReport } from '../report/fixture-run.js';
+import { fullReport } from '../../helpers/fixture-run.js';
 
 let server: ExporterServer | undefined;
 afterEach(async () => {

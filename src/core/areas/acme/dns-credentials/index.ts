@@ -1,0 +1,59 @@
+/**
+ * Doctor check `acme.dns-credentials`: with the inventory's DNS-01 credentials, one harmless read that
+ * proves them (per provider: see its file); never a write unless --probe-update is given, and then only
+ * one TXT record `_cloudgate-probe.<zone>` added and removed.
+ */
+import type { Check, CheckResult } from '../../../doctor/types.js';
+import type { DoctorInput } from '../../../doctor/input.js';
+import { HttpError, httpClientFor } from '../../../net/http.js';
+import { expectationsFrom } from '../../../config/expectations.js';
+import { checkClouddnsa } from './clouddnsa.js';
+import { checkClouddnsbStatic } from './clouddnsb.js';
+import { checkDnsc } from './dnsc.js';
+import { checkDnsd } from './dnsd.js';
+import { checkDnse } from './dnse.js';
+import { probeRfc2136 } from './rfc2136.js';
+import { type ProviderRun, Unusable } from './shared.js';
+
+const PROVIDERS: Record<string, (run: ProviderRun) => Promise<CheckResult>> = {
+  clouddnsa: checkClouddnsa,
+  clouddnsb: checkClouddnsbStatic,
+  dnsc: checkDnsc,
+  dnsd: checkDnsd,
+  dnse: checkDnse,
+  rfc2136: probeRfc2136,
+};
+
+export function dnsCredentialsCheck(values: Record<string, unknown>, input: DoctorInput, notAcme: () => CheckResult): Check {
+  return {
+    id: 'acme.dns-credentials',
+    group: 'acme',
+    title: 'DNS-01 provider credentials',
+    run: async (ctx) => {
+      const expectations = expectationsFrom(values);
+      if (expectations.issuerType !== 'acme') return notAcme();
+      const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
+      const probeUpdate = input.flags['probe-update'] === true;
+      if (solver === 'http01') return { status: 'skip', message: 'The ACME solver is http01: no DNS credentials are used.' };
+      if (solver === 'rfc2136' && !probeUpdate) {
+        return { status: 'skip', message: 'The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.' };
+      }
+      if (solver === 'clouddnsb') {
+        const auth = typeof values.cluster_issuer_acme_clouddnsb_auth === 'string' ? values.cluster_issuer_acme_clouddnsb_auth : 'static';
+        if (auth === 'ambient') return { status: 'skip', message: 'clouddnsb auth is ambient: the credentials live in the cluster (cert-manager\'s environment), not in the inventory.' };
+        if (auth === 'clusteroidc') return { status: 'skip', message: 'clouddnsb auth is clusteroidc: the keyless role assumption is checked by discovery.sts.' };
+      }
+      const provider = PROVIDERS[solver];
+      if (!provider) return { status: 'skip', message: `The ACME solver ${solver} is not a DNS provider cloudgate knows.` };
+      const domain = expectations.wildcardDomain ?? (typeof input.flags.domain === 'string' && input.flags.domain.trim() ? input.flags.domain.trim() : undefined);
+      const run: ProviderRun = { values, input, http: httpClientFor(input.network), signal: ctx.signal, probeUpdate, domain };
+      try {
+        return await provider(run);
+      } catch (error) {
+        if (error instanceof Unusable) return { status: 'skip', message: error.message };
+        if (error instanceof HttpError) return { status: 'fail', message: error.message, advice: error.advice, details: { provider: solver } };
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/** What every provider check of `acme.dns-credentials` shares: its inputs, credentials, endpoints and answers. */
+import { randomBytes } from 'node:crypto';
+import type { CheckResult } from '../../../doctor/types.js';
+import type { DoctorInput } from '../../../doctor/input.js';
+import { setting } from '../../../doctor/input.js';
+import type { HttpClient, HttpResponse } from '../../../net/http.js';
+import { isJinja, isTagged } from '../../../inventory/ansible-tagged.js';
+import { escapeLine } from '../../../escape.js';
+import { redact, registerSecret } from '../../../secrets.js';
+
+/** The record `--probe-update` adds and removes: one TXT record under the zone, never anything else. */
+export const PROBE_LABEL = '_cloudgate-probe';
+
+export interface ProviderRun {
+  values: Record<string, unknown>;
+  input: DoctorInput;
+  http: HttpClient;
+  signal: AbortSignal;
+  /** `--probe-update`: add and remove one TXT record. Without it nothing is written. */
+  probeUpdate: boolean;
+  /** The name whose zone receives the challenges (the wildcard domain, or --domain); unset when neither is given. */
+  domain?: string;
+}
+
+/** A credential the check cannot use, with why (unset, vaulted, templated). */
+export class Unusable extends Error {}
+
+/**
+ * A value of the inventory, or its override in CLOUDGATE_<NAME> (CLOUDGATE_<NAME>_FILE, or the config's
+ * `acme:` section) when the inventory's is vaulted or templated. Secrets are registered before use.
+ */
+export function credential(run: ProviderRun, name: string, options: { secret?: boolean; optional?: boolean } = {}): string {
+  const override = setting(run.input, 'acme', name, { secret: options.secret });
+  const raw = run.values[name];
+  let value: string | undefined;
+  if (override !== undefined && override !== '') value = override.trim();
+  else if ((isTagged(raw) && raw.tag === '!vault') || (typeof raw === 'string' && raw.trimStart().startsWith('$ANSIBLE_VAULT;'))) {
+    throw new Unusable(`${name} is vaulted: Ansible decrypts it only at deploy time. Give the decrypted value in CLOUDGATE_${name.toUpperCase()} or CLOUDGATE_${name.toUpperCase()}_FILE to check it.`);
+  } else if (isJinja(raw)) {
+    throw new Unusable(`${name} is a template (${escapeLine(String(raw)).slice(0, 60)}): its value is known only at deploy time. Give the value in CLOUDGATE_${name.toUpperCase()} to check it.`);
+  } else if (isTagged(raw)) value = raw.text.trim();
+  else if (typeof raw === 'string' || typeof raw === 'number') value = String(raw).trim();
+  if (options.secret) registerSecret(value);
+  if (!value) {
+    if (options.optional) return '';
+    throw new Unusable(`${name} is not set: there is nothing to check.`);
+  }
+  return value;
+}
+
+/** CLOUDGATE_<PROVIDER>_ENDPOINT (tests, private clouds) or the provider's public API, without a trailing slash. */
+export function endpoint(run: ProviderRun, variable: string, fallback: string): string {
+  const value = run.input.env[variable]?.trim();
+  return (value || fallback).replace(/\/+$/, '');
+}
+
+/** Server text (error bodies, names) shortened, redacted and made safe to print on one line. */
+export function foreign(text: unknown, max = 200): string {
+  const line = escapeLine(redact(String(text ?? '')).trim());
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** The domain and each parent down to two labels: where a challenge's zone may start. */
+export function zoneCandidates(domain: string): string[] {
+  const labels = domain.replace(/^\*\./, '').replace(/\.$/, '').toLowerCase().split('.').filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i <= labels.length - 2; i++) out.push(labels.slice(i).join('.'));
+  return out.length ? out : labels.length ? [labels.join('.')] : [];
+}
+
+/** A fresh value for the probe record, so that removing it can never touch a record someone else made. */
+export function probeValue(): string {
+  return `cloudgate-probe-${randomBytes(6).toString('hex')}`;
+}
+
+export function fail(message: string, advice: string, details?: Record<string, unknown>): CheckResult {
+  return { status: 'fail', message, advice, details };
+}
+
+/** "the provider answered 500: <body>" for answers no rule explains. */
+export function unexpected(what: string, res: HttpResponse, advice: string): CheckResult {
+  return fail(`${what}: unexpected answer ${res.status}${res.body ? ` (${foreign(res.body, 160)})` : ''}.`, advice, { status: res.status });
+}
+
+/** Parses JSON without throwing: undefined for a body that is not JSON. */
+export function jsonOf<T>(res: HttpResponse): T | undefined {
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function probeNote(run: ProviderRun): string {
+  return run.probeUpdate ? '' : ' Nothing was written (give --probe-update to add and remove one TXT record).';
+}

@@ -1,0 +1,246 @@
+/**
+ * Doctor group `certificate`: every check of the TLS toolkit as its own line, for the files given
+ * (--certificate/--key/--domain or the config's `certificate:` section) and the inventory's PEM
+ * variables.
+ */
+import { statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import type { Check, CheckResult } from '../../doctor/types.js';
+import { UsageError } from '../../errors.js';
+import { readInventoryTree } from '../../inventory/inventory.js';
+import { readRegularFileSync } from '../../safe-read.js';
+import { registerSecret } from '../../secrets.js';
+import type { CertCheck } from '../../tls/checks.js';
+import { examine, type CertificateRole } from '../../tls/examine.js';
+import { PEM_RULES } from '../../tls/variable-rules.js';
+
+const GROUP = 'certificate';
+const SUPPLIED_RENEW =
+  'The platform never renews a supplied wildcard certificate (cluster_issuer_type: none): get a renewed one from your CA before it expires, run cloudgate setup again and apply the new Secret manifest.';
+
+interface Source {
+  /** Id segment after `certificate.` (empty for a single file). */
+  prefix: string;
+  title: string;
+  role: CertificateRole;
+  hasKey: boolean;
+  /** The results of every check that could run, by name. */
+  examine(): Promise<CertCheck[]>;
+}
+
+const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: boolean }[]> = {
+  wildcard: [
+    { name: 'parse', title: 'certificate file readable' },
+    { name: 'key', title: 'private key readable', keyOnly: true },
+    { name: 'chain-order', title: 'chain order (certificate, intermediate(s), root)' },
+    { name: 'chain-complete', title: 'chain complete up to a root' },
+    { name: 'key-match', title: 'key matches the certificate', keyOnly: true },
+    { name: 'wildcard-san', title: 'wildcard name coverage' },
+    { name: 'self-signed', title: 'issued by a CA' },
+    { name: 'validity', title: 'validity and expiry' },
+  ],
+  'ca-issuer': [
+    { name: 'parse', title: 'certificate readable' },
+    { name: 'key', title: 'private key readable', keyOnly: true },
+    { name: 'chain-order', title: 'chain order (issuer, intermediate(s), root)' },
+    { name: 'key-match', title: 'key matches the issuer', keyOnly: true },
+    { name: 'ca', title: 'is a CA allowed to sign' },
+    { name: 'validity', title: 'validity and expiry' },
+  ],
+  'ca-bundle': [
+    { name: 'parse', title: 'bundle readable' },
+    { name: 'chain-order', title: 'bundle order' },
+    { name: 'validity', title: 'validity and expiry' },
+  ],
+};
+
+export const provideChecks: CheckProvider = async (input) => {
+  const sources = [...fileSources(input), ...(await inventorySources(input))];
+  const orphan = ['key', 'domain'].filter((f) => typeof input.flags[f] === 'string');
+  if (orphan.length && asList(input.flags.certificate).length === 0) {
+    return [
+      {
+        id: `${GROUP}.files`,
+        group: GROUP,
+        title: 'Certificates to check',
+        run: async () => ({
+          status: 'fail',
+          message: `${orphan.map((f) => `--${f}`).join(' and ')} given without --certificate: there is no certificate to check ${orphan.includes('key') ? 'the key against' : 'the domain of'}.`,
+          advice: 'Add --certificate FILE (the certificate, then its intermediate(s) and root, in one PEM file).',
+        }),
+      },
+      ...sources.flatMap(checksOf),
+    ];
+  }
+  if (sources.length === 0) {
+    return [
+      {
+        id: `${GROUP}.files`,
+        group: GROUP,
+        title: 'Certificates to check',
+        run: async () => ({
+          status: 'skip',
+          message: 'No certificate given and no PEM variable in the inventory.',
+          advice: 'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.',
+        }),
+      },
+    ];
+  }
+  return sources.flatMap(checksOf);
+};
+
+function checksOf(source: Source): Check[] {
+  let examination: Promise<Map<string, CertCheck>> | undefined;
+  const results = () => (examination ??= source.examine().then((checks) => new Map(checks.map((c) => [c.name, c]))));
+  return NAMES[source.role]
+    .filter((n) => source.hasKey || !n.keyOnly)
+    .map(({ name, title }) => ({
+      id: [GROUP, source.prefix, name].filter(Boolean).join('.'),
+      group: GROUP,
+      title: `${source.title}: ${title}`,
+      async run(): Promise<CheckResult> {
+        const found = (await results()).get(name);
+        if (!found) {
+          return { status: 'skip', message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).' };
+        }
+        return { status: found.status, message: found.message, advice: found.advice, details: found.details };
+      },
+    }));
+}
+
+function asList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).filter(Boolean);
+  return typeof value === 'string' && value ? [value] : [];
+}
+
+function fileSources(input: DoctorInput): Source[] {
+  const section = (input.config[GROUP] ?? {}) as Record<string, unknown>;
+  const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
+  const flagFiles = asList(input.flags.certificate).map((f) => resolve(input.cwd, f));
+  const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
+  const flagKey = typeof input.flags.key === 'string' ? resolve(input.cwd, input.flags.key) : undefined;
+  const keyFile = flagKey ?? (typeof section.key === 'string' ? resolve(configDir, section.key) : undefined);
+  const flagDomain = typeof input.flags.domain === 'string' ? input.flags.domain : undefined;
+  const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
+  const prefixes = uniquePrefixes(files);
+  refuseNonRegular([...files, keyFile]);
+
+  return files.map((file, i) => {
+    const key = i === 0 ? keyFile : undefined;
+    return {
+      prefix: files.length > 1 ? prefixes[i]! : '',
+      title: basename(file),
+      role: 'wildcard' as const,
+      hasKey: key !== undefined,
+      async examine(): Promise<CertCheck[]> {
+        const certPem = await readText(file, 'certificate', 'parse');
+        const keyPem = key === undefined ? undefined : await readText(key, 'private key', 'key');
+        if (typeof keyPem === 'string') registerSecret(keyPem);
+        const unreadable = [certPem, keyPem].filter((t): t is CertCheck => typeof t === 'object');
+        if (typeof certPem !== 'string') return unreadable;
+        const result = examine({
+          certPem,
+          certSource: file,
+          keyPem: typeof keyPem === 'string' ? keyPem : undefined,
+          keySource: key,
+          role: 'wildcard',
+          domain: domain ?? (await inventoryDomain(input)),
+          now: new Date(),
+          fixHint: 'Reorder the file, or run cloudgate setup with --fix-order to write the Secret in the right order.',
+          caFile: input.network.caFile,
+          renewAdvice: SUPPLIED_RENEW,
+        });
+        return [...result.checks, ...unreadable];
+      },
+    };
+  });
+}
+
+function uniquePrefixes(files: string[]): string[] {
+  const used = new Set<string>();
+  return files.map((file, i) => {
+    let prefix = basename(file).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-|-$/g, '') || `file${i + 1}`;
+    if (used.has(prefix)) prefix = `${prefix}-${i + 1}`;
+    used.add(prefix);
+    return prefix;
+  });
+}
+
+/** The file's text, or the failed check (`parse` or `key`) that says why it cannot be read. */
+async function readText(path: string, what: string, check: string): Promise<string | CertCheck> {
+  try {
+    // Checked again on the open file: a path swapped for a pipe after refuseNonRegular cannot hang the read.
+    return readRegularFileSync(path, { what: `the ${what} file` });
+  } catch (error) {
+    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    return {
+      name: check,
+      status: 'fail',
+      message: code === 'ENOENT' ? `Cannot read the ${what} file ${path}: no such file.`
+        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : (error as Error).message,
+      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : 'Check the path given with --certificate/--key or in the config.',
+    };
+  }
+}
+
+/** A pipe or device given as a certificate or key is a usage error (exit 2), found before any check runs. */
+function refuseNonRegular(paths: (string | undefined)[]): void {
+  for (const path of paths) {
+    if (path === undefined) continue;
+    let info;
+    try {
+      info = statSync(path);
+    } catch {
+      continue; // missing or unreadable: the "parse"/"key" line says so
+    }
+    if (!info.isFile()) {
+      throw new UsageError(`The certificate input ${path} is not a regular file (${info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
+        'Give the path of a PEM file; pipes, devices and folders are refused.');
+    }
+  }
+}
+
+const inventories = new WeakMap<DoctorInput, Promise<Record<string, unknown> | undefined>>();
+
+/** The inventory's values; `undefined` when missing or unreadable (the inventory group reports that). */
+function loadInventory(input: DoctorInput): Promise<Record<string, unknown> | undefined> {
+  let values = inventories.get(input);
+  if (!values) {
+    values = readInventoryTree(input.inventoryPath).then((tree) => tree.values, () => undefined);
+    inventories.set(input, values);
+  }
+  return values;
+}
+
+async function inventoryDomain(input: DoctorInput): Promise<string | undefined> {
+  const value = (await loadInventory(input))?.cloud_helm_ingress_wildcard_domain;
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+async function inventorySources(input: DoctorInput): Promise<Source[]> {
+  const values = await loadInventory(input);
+  if (!values) return [];
+  const pem = (v: unknown) => (typeof v === 'string' && v.includes('-----BEGIN') ? v : undefined);
+  return PEM_RULES.filter((rule) => pem(values[rule.certificate])).map((rule) => {
+    const keyPem = rule.key ? pem(values[rule.key]) : undefined;
+    if (keyPem) registerSecret(keyPem);
+    return {
+      prefix: rule.prefix,
+      title: rule.certificate,
+      role: rule.role,
+      hasKey: keyPem !== undefined,
+      examine: async () =>
+        examine({
+          certPem: pem(values[rule.certificate])!,
+          certSource: rule.certificate,
+          keyPem,
+          keySource: rule.key,
+          role: rule.role,
+          now: new Date(),
+          fixHint: `Reorder the PEM value of ${rule.certificate} in the inventory: issuer first, then intermediate(s), then root.`,
+          renewAdvice: rule.renewAdvice,
+        }).checks,
+    };
+  });
+}

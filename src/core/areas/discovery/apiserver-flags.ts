@@ -1,0 +1,190 @@
+/**
+ * `discovery.apiserver-flags`: the service-account issuer flags of every control plane agree with
+ * each other, with the public issuer URL, and with kubeadm's `ClusterConfiguration` (ConfigMap
+ * kube-system/kubeadm-config). A flag edited by hand in one node's static manifest is lost at the
+ * next `kubeadm upgrade`; control planes that disagree sign tokens that fail only sometimes.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { DoctorInput } from '../../doctor/input.js';
+import type { Check, CheckResult } from '../../doctor/types.js';
+import { escapeLine } from '../../escape.js';
+import { KubectlError, kubeAvailability, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
+import { expectedJwksUri } from './issuer.js';
+import type { DiscoverySettings } from '../../config/discovery-settings.js';
+
+export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
+type Flag = (typeof FLAGS)[number];
+/** Flag → its values in order (the issuer flag may repeat; the first one signs). */
+export type FlagValues = Map<string, string[]>;
+
+interface Pod {
+  metadata: { name: string };
+  spec?: { nodeName?: string; containers?: { name: string; command?: string[]; args?: string[] }[] };
+}
+
+/** `--name=value` / `--name value` words of a container's command line. */
+export function parseCommandFlags(words: string[]): FlagValues {
+  const flags: FlagValues = new Map();
+  for (let i = 0; i < words.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(words[i]);
+    if (!m) continue;
+    let value = m[2];
+    if (value === undefined && i + 1 < words.length && !words[i + 1].startsWith('--')) value = words[++i];
+    flags.set(m[1], [...(flags.get(m[1]) ?? []), value ?? '']);
+  }
+  return flags;
+}
+
+/** `apiServer.extraArgs` of a ClusterConfiguration: v1beta3's map or v1beta4's list of {name, value}. */
+export function kubeadmExtraArgs(clusterConfiguration: unknown): FlagValues {
+  const flags: FlagValues = new Map();
+  const extra = ((clusterConfiguration as { apiServer?: { extraArgs?: unknown } } | null)?.apiServer ?? {}).extraArgs;
+  if (Array.isArray(extra)) {
+    for (const item of extra as { name?: unknown; value?: unknown }[]) {
+      if (typeof item?.name === 'string') flags.set(item.name, [...(flags.get(item.name) ?? []), String(item.value ?? '')]);
+    }
+  } else if (extra && typeof extra === 'object') {
+    for (const [name, value] of Object.entries(extra)) flags.set(name, [String(value ?? '')]);
+  }
+  return flags;
+}
+
+/** The comparable form of a flag: issuers in order, audiences as a set. */
+function normalised(flag: Flag, values: string[] | undefined): string | undefined {
+  if (!values?.length) return undefined;
+  if (flag === 'api-audiences') return values.flatMap((v) => v.split(',')).map((a) => a.trim()).filter(Boolean).sort().join(',');
+  return values.join(' ');
+}
+
+export interface ControlPlane {
+  node: string;
+  flags: FlagValues;
+}
+
+export interface FlagsVerdict {
+  failures: string[];
+  warnings: string[];
+}
+
+/** Pure rules; `publicIssuer` undefined skips the comparison with the public URL. */
+export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefined, publicIssuer: string | undefined, stsAudience: string): FlagsVerdict {
+  const verdict: FlagsVerdict = { failures: [], warnings: [] };
+  for (const flag of FLAGS) {
+    const byValue = new Map<string, string[]>();
+    for (const p of planes) {
+      const v = normalised(flag, p.flags.get(flag)) ?? '(unset)';
+      byValue.set(v, [...(byValue.get(v) ?? []), p.node]);
+    }
+    if (byValue.size > 1) {
+      verdict.failures.push(`the control planes disagree on --${flag}: ${[...byValue].map(([v, nodes]) => `${nodes.join(', ')}: ${v}`).join('; ')}`);
+    }
+    if (!kubeadm) continue;
+    const configured = normalised(flag, kubeadm.get(flag));
+    for (const p of planes) {
+      const running = normalised(flag, p.flags.get(flag));
+      if (running !== undefined && running !== configured) {
+        verdict.warnings.push(
+          `--${flag} on ${p.node} (${running}) is ${configured === undefined ? 'not in' : `not what is in (${configured})`} kubeadm-config: a hand edit of the static manifest, lost at the next kubeadm upgrade`,
+        );
+      }
+    }
+  }
+  if (publicIssuer) {
+    const jwks = expectedJwksUri(publicIssuer);
+    for (const p of planes) {
+      const issuers = p.flags.get('service-account-issuer') ?? [];
+      if (!issuers.includes(publicIssuer)) verdict.failures.push(`${p.node}: --service-account-issuer lacks ${publicIssuer} (has ${issuers.join(', ') || 'none'})`);
+      else if (issuers[0] !== publicIssuer) verdict.warnings.push(`${p.node}: ${publicIssuer} is not the first --service-account-issuer, so new tokens carry iss ${issuers[0]}`);
+      const jwksUri = p.flags.get('service-account-jwks-uri')?.[0];
+      if (jwksUri !== jwks) verdict.failures.push(`${p.node}: --service-account-jwks-uri is ${jwksUri === undefined ? 'unset' : jwksUri}, not ${jwks}`);
+      const audiences = (p.flags.get('api-audiences') ?? []).flatMap((v) => v.split(',')).map((a) => a.trim());
+      if (!audiences.includes(stsAudience)) verdict.failures.push(`${p.node}: --api-audiences lacks ${stsAudience}`);
+    }
+  }
+  return verdict;
+}
+
+export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): Check {
+  return {
+    id: 'discovery.apiserver-flags',
+    group: 'discovery',
+    title: 'API server issuer flags agree (kubeadm-config and every control plane)',
+    async run(ctx) {
+      if (!s.clusteroidcSelected && !s.issuerUrl) {
+        return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
+      }
+      const k: KubectlOptions = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line) => ctx.log(line) };
+      const available = await kubeAvailability(k);
+      if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
+      return compare({ ...k, context: available.context }, s);
+    },
+  };
+}
+
+async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
+  let pods: Pod[];
+  let kubeadm: FlagValues | undefined;
+  try {
+    pods = (await kubectlJson<{ items: Pod[] }>(['get', 'pods', '-n', 'kube-system'], k)).items.filter((p) => p.metadata.name.startsWith('kube-apiserver-'));
+    kubeadm = await kubeadmFlags(k);
+  } catch (error) {
+    if (error instanceof KubectlError) {
+      const advice = error.result.exitCode === 0
+        ? 'Repair the ConfigMap (kubeadm reads it at every upgrade): kubectl -n kube-system edit configmap kubeadm-config.'
+        : 'The check needs "list pods" and "get configmap kubeadm-config" in kube-system: check your access with the same kubectl context.';
+      return { status: 'fail', message: error.message, advice };
+    }
+    throw error;
+  }
+  if (pods.length === 0) {
+    return { status: 'skip', message: 'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?); compare its issuer settings by hand.' };
+  }
+  const planes: ControlPlane[] = pods.map((p) => {
+    const container = p.spec?.containers?.find((c) => c.name === 'kube-apiserver') ?? p.spec?.containers?.[0];
+    return { node: escapeLine(p.spec?.nodeName ?? p.metadata.name.replace(/^kube-apiserver-/, '')), flags: parseCommandFlags([...(container?.command ?? []), ...(container?.args ?? [])]) };
+  });
+  const verdict = judgeFlags(planes, kubeadm, s.issuerUrl, s.stsAudience);
+  const details = {
+    kubeadmConfig: kubeadm ? Object.fromEntries(FLAGS.map((f) => [f, kubeadm!.get(f) ?? null])) : null,
+    controlPlanes: Object.fromEntries(planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))])),
+  };
+  const nodes = planes.map((p) => p.node).join(', ');
+  const notes = [kubeadm ? '' : ' (no kubeadm-config ConfigMap: not a kubeadm cluster, pods compared with each other only)', s.issuerUrl ? '' : ' (no --issuer-url: not compared with the public URL)'].join('');
+  if (verdict.failures.length) {
+    const expected = s.issuerUrl
+      ? `--service-account-issuer=${s.issuerUrl} (first), --service-account-jwks-uri=${expectedJwksUri(s.issuerUrl)}, --api-audiences including ${s.stsAudience}`
+      : 'the same issuer flags';
+    return {
+      status: 'fail',
+      message: `API server issuer flags are wrong: ${verdict.failures.join('; ')}${verdict.warnings.length ? `; also ${verdict.warnings.join('; ')}` : ''}.`,
+      advice: `Put ${expected} in kubeadm-config (ClusterConfiguration apiServer.extraArgs) and in /etc/kubernetes/manifests/kube-apiserver.yaml on every control plane node; tokens signed by a node that disagrees fail intermittently.`,
+      details,
+    };
+  }
+  if (verdict.warnings.length) {
+    return {
+      status: 'warn',
+      message: `${verdict.warnings.join('; ')}.`,
+      advice: 'Put the flags into kubeadm-config (kubectl -n kube-system edit configmap kubeadm-config, apiServer.extraArgs, and the kubeadm config file you upgrade with) so that kubeadm upgrade keeps them.',
+      details,
+    };
+  }
+  return { status: 'ok', message: `The issuer flags agree on ${planes.length} control plane(s) (${nodes})${kubeadm ? ' and with kubeadm-config' : ''}${notes}.`, details };
+}
+
+async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> {
+  let cm: { data?: Record<string, string> };
+  try {
+    cm = await kubectlJson(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system'], k);
+  } catch (error) {
+    if (error instanceof KubectlError && /not ?found/i.test(error.result.stderr)) return undefined;
+    throw error;
+  }
+  const text = cm.data?.ClusterConfiguration;
+  if (!text) return new Map();
+  try {
+    return kubeadmExtraArgs(parseYaml(text));
+  } catch (error) {
+    throw new KubectlError(`The ClusterConfiguration in kube-system/kubeadm-config is not valid YAML: ${escapeLine((error as Error).message.split('\n')[0])}`, { exitCode: 0, stdout: '', stderr: '' });
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * One read-only call to the DNS API (clouddnsb) with temporary credentials, signed with SigV4 by
+ * the provider's own signing library. With a hosted zone id: the zone's record sets, first page of
+ * one (`ListResourceRecordSets`, an action the certificate manager needs anyway, so a role granted
+ * exactly the documented permissions passes); without one: `ListHostedZonesByName`, the lookup the
+ * certificate manager then makes itself.
+ */
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { CheckResult } from '../../doctor/types.js';
+import { HttpError, type HttpClient } from '../../net/http.js';
+import { awsError, xmlText } from './aws-xml.js';
+
+export interface TemporaryCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+}
+
+/** The actions the certificate manager's DNS-01 solver uses (and so the role must be granted). */
+export const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
+
+/** The DNS API's global endpoint and signing region per partition. */
+const PARTITIONS: Record<string, { url: string; region: string }> = {
+  aws: { url: 'https://route53.amazonaws.com', region: 'us-east-1' },
+  'aws-cn': { url: 'https://route53.amazonaws.com.cn', region: 'cn-northwest-1' },
+  'aws-us-gov': { url: 'https://route53.us-gov.amazonaws.com', region: 'us-gov-west-1' },
+};
+
+export function dnsEndpoint(env: NodeJS.ProcessEnv, partition: string): { url: string; region: string } {
+  const known = PARTITIONS[partition] ?? PARTITIONS.aws;
+  return { url: (env.CLOUDGATE_CLOUDDNSB_ENDPOINT || known.url).replace(/\/+$/, ''), region: known.region };
+}
+
+/** `/hostedzone/Z123` and `Z123` are the same id. */
+export function zoneId(id: string): string {
+  return id.trim().replace(/^\/?hostedzone\//, '');
+}
+
+export interface DnsReadInput {
+  http: HttpClient;
+  endpoint: { url: string; region: string };
+  credentials: TemporaryCredentials;
+  hostedZoneId?: string;
+  /** For the lookup by name when no zone id is set. */
+  domain?: string;
+  signal: AbortSignal;
+}
+
+export interface DnsReadOutcome {
+  ok: boolean;
+  action: string;
+  status?: number;
+  code?: string;
+  message?: string;
+  /** What the read found (zone name or count), for the ok message. */
+  found?: string;
+}
+
+export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
+  const base = new URL(input.endpoint.url);
+  const id = input.hostedZoneId ? zoneId(input.hostedZoneId) : undefined;
+  const action = id ? 'route53:ListResourceRecordSets' : 'route53:ListHostedZonesByName';
+  const path = `${base.pathname.replace(/\/+$/, '')}${id ? `/2013-04-01/hostedzone/${encodeURIComponent(id)}/rrset` : '/2013-04-01/hostedzonesbyname'}`;
+  const query: Record<string, string> = { maxitems: '1', ...(!id && input.domain ? { dnsname: input.domain } : {}) };
+  const signer = new SignatureV4({ credentials: input.credentials, region: input.endpoint.region, service: 'route53', sha256: Sha256 });
+  const signed = await signer.sign({
+    method: 'GET',
+    protocol: base.protocol,
+    hostname: base.hostname,
+    port: base.port ? Number(base.port) : undefined,
+    path,
+    query,
+    headers: { host: base.host },
+  });
+  const url = `${base.origin}${path}?${new URLSearchParams(query).toString()}`;
+  const res = await input.http.request({ url, headers: { ...signed.headers, accept: 'application/xml' }, credentials: true, signal: input.signal });
+  if (res.status === 200) {
+    const found = id ? `hosted zone ${id}` : (() => {
+      const name = xmlText(res.body, 'Name');
+      return name ? `hosted zone ${name}` : 'no hosted zone';
+    })();
+    return { ok: true, action, status: 200, found };
+  }
+  const error = awsError(res.body);
+  return { ok: false, action, status: res.status, code: error?.code, message: error?.message };
+}
+
+/** A refused read, as a check result: meaning and fix. */
+export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hostedZoneId?: string; policyHint: string }): CheckResult {
+  const details = { action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message };
+  const said = outcome.code ? `${outcome.code}${outcome.message ? ` ("${outcome.message}")` : ''}` : `status ${outcome.status} without an error document`;
+  if (outcome.code === 'AccessDenied' || outcome.code === 'AccessDeniedException') {
+    return {
+      status: 'fail',
+      message: `The role ${ctx.roleName} was assumed, but the DNS API refused ${outcome.action}: ${said}. The role lacks DNS permissions.`,
+      advice: `Give the role ${DNS_ACTIONS.join(', ')} (GetChange on change/*, the record-set actions on hostedzone/*, ListHostedZonesByName on *): ${ctx.policyHint}`,
+      details,
+    };
+  }
+  if (outcome.code === 'NoSuchHostedZone') {
+    return {
+      status: 'fail',
+      message: `The DNS API knows no hosted zone ${ctx.hostedZoneId}: ${said}.`,
+      advice: 'Set cluster_issuer_acme_clouddnsb_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
+      details,
+    };
+  }
+  if (outcome.code === 'InvalidInput') {
+    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_clouddnsb_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', details };
+  }
+  if (outcome.code === 'SignatureDoesNotMatch' || outcome.code === 'InvalidClientTokenId' || outcome.code === 'ExpiredToken') {
+    return {
+      status: 'fail',
+      message: `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
+      advice: 'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_CLOUDDNSB_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
+      details,
+    };
+  }
+  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_CLOUDDNSB_ENDPOINT) and the service status.', details };
+}
+
+export function networkFailure(error: unknown, what: string): CheckResult {
+  if (error instanceof HttpError) return { status: 'fail', message: `${what}: ${error.message}`, advice: error.advice, details: { url: error.url, kind: error.kind } };
+  throw error;
+}

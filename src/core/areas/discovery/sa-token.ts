@@ -1,0 +1,75 @@
+/**
+ * A projected service-account token for the token service, made exactly as the certificate manager
+ * makes it (`kubectl create token <sa> -n <namespace> --audience <sts audience> --duration 600s`), or
+ * read from --token-file. The token is registered as a secret before anything can print it.
+ */
+import { resolve } from 'node:path';
+import type { DoctorInput } from '../../doctor/input.js';
+import type { CheckContext, CheckResult } from '../../doctor/types.js';
+import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { readRegularFileSync } from '../../safe-read.js';
+import { registerSecret } from '../../secrets.js';
+import type { DiscoverySettings } from '../../config/discovery-settings.js';
+
+export interface MintedToken {
+  token: string;
+  /** Where it came from, for messages (never the token). */
+  from: string;
+}
+
+/** The command the certificate manager's request amounts to. */
+export function mintCommand(s: DiscoverySettings): string[] {
+  return ['create', 'token', s.serviceAccount, '-n', s.namespace, '--audience', s.stsAudience, '--duration', '600s'];
+}
+
+export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
+  if (s.tokenFile) {
+    let token: string;
+    try {
+      token = readRegularFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
+    } catch (error) {
+      return { status: 'fail', message: (error as Error).message, advice: 'Check the path given to --token-file.' };
+    }
+    registerSecret(token);
+    return { token, from: `--token-file ${s.tokenFile}` };
+  }
+  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
+  const available = await kubeAvailability(kube);
+  if (!available.ok) return { status: 'skip', message: `No --token-file, and no token from the cluster: ${available.reason}` };
+  const args = mintCommand(s);
+  const result = await kubectl(args, { ...kube, context: available.context, secretOutput: true });
+  if (result.exitCode !== 0) {
+    return {
+      status: 'fail',
+      message: `kubectl ${args.join(' ')} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}.`,
+      advice: `The certificate manager makes the same request: check that the service account exists (kube.service-account) and that your access allows "create serviceaccounts/token" in ${s.namespace}; or give a token with --token-file.`,
+    };
+  }
+  return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${available.context})` };
+}
+
+export interface TokenClaims {
+  iss?: string;
+  sub?: string;
+  aud: string[];
+  exp?: number;
+}
+
+/** The claims as the token service reads them, unverified (only to explain a refusal); undefined if not a JWT. */
+export function readClaims(token: string): TokenClaims | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return undefined;
+    const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.map(String) : [];
+    return {
+      iss: typeof claims.iss === 'string' ? claims.iss : undefined,
+      sub: typeof claims.sub === 'string' ? claims.sub : undefined,
+      aud,
+      exp: typeof claims.exp === 'number' ? claims.exp : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}

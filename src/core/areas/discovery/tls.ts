@@ -1,0 +1,112 @@
+/**
+ * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
+ * through a private CA, and the thumbprint of its top certificate.
+ */
+import { X509Certificate } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
+import type { NetworkSettings } from '../../doctor/input.js';
+import type { CheckResult } from '../../doctor/types.js';
+import { probeTls } from '../../net/tls-probe.js';
+import { topOfChain } from '../../oidc/thumbprint.js';
+
+export interface TlsFacts {
+  url: string;
+  host: string;
+  error?: string;
+  trusted?: boolean;
+  /** Trusted by the system store alone (what the DNS provider's identity service has). */
+  publiclyTrusted?: boolean;
+  hostMatches?: boolean;
+  authorizationError?: string;
+  trustStore?: string;
+  top?: { subject: string; issuer: string; thumbprint: string; leafOnly: boolean };
+  /** Each served certificate's expiry, for the exporter's certificate metrics. */
+  chain?: { subject: string; notAfter: string }[];
+}
+
+export async function tlsFacts(url: string, network: NetworkSettings, signal: AbortSignal): Promise<TlsFacts> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(target.port || 443);
+  const facts: TlsFacts = { url, host: `${host}:${port}` };
+  try {
+    const probe = await probeTls({ host, port, caFile: network.caFile, insecure: network.insecure, timeoutMs: network.timeoutMs, signal });
+    const top = topOfChain(facts.host, probe);
+    facts.trusted = probe.chainTrusted;
+    facts.hostMatches = probe.hostMatches;
+    facts.authorizationError = probe.authorizationError;
+    facts.trustStore = probe.trustStore;
+    facts.chain = probe.chain.map((c) => ({ subject: oneLine(c.subject), notAfter: new Date(c.validTo).toISOString() }));
+    if (top) {
+      facts.top = { subject: oneLine(top.cert.subject), issuer: oneLine(top.cert.issuer), thumbprint: top.thumbprint, leafOnly: top.leafOnly };
+    }
+    facts.publiclyTrusted = probe.chainTrusted && chainsToPublicRoot(probe.chain);
+  } catch (error) {
+    facts.error = (error as Error).message;
+  }
+  return facts;
+}
+
+let publicRoots: X509Certificate[] | undefined;
+
+/**
+ * Whether the served chain ends at one of Node's bundled public roots: what the DNS provider's
+ * identity service trusts. NODE_EXTRA_CA_CERTS and --ca-file make a chain trusted here, not there.
+ */
+export function chainsToPublicRoot(chain: X509Certificate[]): boolean {
+  const top = chain.at(-1);
+  if (!top) return false;
+  publicRoots ??= rootCertificates.map((pem) => new X509Certificate(pem));
+  return publicRoots.some((root) => root.fingerprint256 === top.fingerprint256 || (root.subject === top.issuer && top.verify(root.publicKey)));
+}
+
+function oneLine(dn: string): string {
+  return dn.split('\n').filter(Boolean).join(', ');
+}
+
+export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult {
+  const details = { hosts: all };
+  const describe = (f: TlsFacts) => (f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host);
+  const broken = all.filter((f) => f.error);
+  if (broken.length) {
+    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: 'Check that the issuer host answers TLS on its port.', details };
+  }
+  if (insecure) {
+    return { status: 'warn', message: `Not verified (--insecure). ${all.map(describe).join('; ')}.`, advice: 'Run without --insecure (with --ca-file for a private CA) to judge the chain.', details };
+  }
+  const untrusted = all.filter((f) => !f.trusted || !f.hostMatches);
+  if (untrusted.length) {
+    return {
+      status: 'fail',
+      message: untrusted
+        .map((f) => `${f.host}: ${!f.hostMatches ? 'the certificate does not name this host' : `the chain is not trusted (${f.authorizationError ?? 'unknown'})`}`)
+        .join('; ') + `. ${all.map(describe).join('; ')}.`,
+      advice:
+        'The DNS provider\'s identity service fetches the issuer over TLS and refuses an untrusted or misnamed certificate. ' +
+        'Serve a certificate from a public CA (or register the thumbprint of your private CA with the provider), covering the issuer host; ' +
+        'pass --ca-file PEM if this machine simply lacks your private CA.',
+      details,
+    };
+  }
+  const privateOnes = all.filter((f) => !f.publiclyTrusted);
+  const leafOnly = all.filter((f) => f.top?.leafOnly);
+  const leafNote = leafOnly.length ? ` ${leafOnly.map((f) => f.host).join(', ')} serve(s) no intermediate: the thumbprint is the leaf's and changes at every renewal.` : '';
+  if (privateOnes.length) {
+    return {
+      status: 'warn',
+      message: `Trusted here (${privateOnes[0].trustStore}) but not by the public roots: a private CA. ${all.map(describe).join('; ')}.${leafNote}`,
+      advice:
+        'For a private CA the thumbprint decides: register it in the identity provider (ThumbprintList of "cloudgate oidc"), for each host above; ' +
+        'when that CA is renewed, update the thumbprint first.',
+      details,
+    };
+  }
+  return {
+    status: leafOnly.length ? 'warn' : 'ok',
+    message: `Publicly trusted. ${all.map(describe).join('; ')}.${leafNote}`,
+    advice: leafOnly.length
+      ? 'Serve the intermediate certificate(s) after the leaf.'
+      : 'For a publicly trusted chain the DNS provider verifies it itself; the thumbprint is informational.',
+    details,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Doctor group `inventory`: lints an inventory file or folder with the rules of validate.ts.
+ * Each finding is one check `inventory.<rule>` (suffixed with the variable when a rule fires more
+ * than once); a clean inventory is one `inventory.valid` ok line.
+ */
+import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { CheckProvider } from '../../doctor/input.js';
+import type { Check, CheckResult, Status } from '../../doctor/types.js';
+import type { Finding } from '../../findings.js';
+import { isTagged } from '../../inventory/ansible-tagged.js';
+import { InventoryInputError, inventoryNotices, readInventoryTree } from '../../inventory/inventory.js';
+import { validate } from '../../config/validate.js';
+import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
+import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
+import { registerSecret } from '../../secrets.js';
+import { VARIABLES, choicesOf } from '../../config/variables.js';
+import { where } from '../../inventory/yaml-load.js';
+
+const GROUP = 'inventory';
+const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
+
+const fixed = (id: string, title: string, result: CheckResult): Check => ({
+  id: `${GROUP}.${id}`, group: GROUP, title, run: async () => result,
+});
+
+export const provideChecks: CheckProvider = async (input) => {
+  const path = input.inventoryPath;
+  try {
+    await stat(path);
+  } catch {
+    return [input.inventoryExplicit
+      ? fixed('file', 'Inventory file', { status: 'fail', message: `The inventory ${path} does not exist.`,
+        advice: 'Check the path given to --inventory (a YAML file, or a folder with group_vars/).' })
+      : fixed('file', 'Inventory file', { status: 'skip', message: `No inventory at the default path ${path}.`,
+        advice: 'Pass --inventory PATH, or create it with "cloudgate setup".' })];
+  }
+  let tree;
+  try {
+    tree = await readInventoryTree(path);
+  } catch (error) {
+    if (error instanceof InventoryInputError) throw error;
+    return [fixed('file', 'Inventory file', { status: 'fail', message: (error as Error).message,
+      advice: (error as { advice?: string }).advice ?? 'Fix the file and run the doctor again.' })];
+  }
+  if (tree.files.length === 0) {
+    return [fixed('file', 'Inventory file', { status: 'fail', message: `No *.yml or *.yaml files under ${path}/group_vars.`,
+      advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
+  }
+
+  for (const file of tree.files) {
+    for (const row of VARIABLES) {
+      const value = file.values[row.name];
+      if (row.secret) registerSecret(isTagged(value) ? value.text : value);
+    }
+  }
+  const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
+  const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
+  const findings: Finding[] = [
+    ...tree.loops.map((loop): Finding => ({
+      rule: 'link-loop', severity: 'warning',
+      message: `${loop} is a symbolic link back to a folder being read (a loop); it was read once, not again.`,
+      advice: 'Remove the link, or point it at a folder outside the inventory tree.',
+    })),
+    ...tree.files.flatMap((file) => inventoryNotices(file.values).map((n): Finding => ({
+      // An unknown tag makes Ansible refuse the file; other warnings do not.
+      rule: n.code === 'TAG_RESOLVE_FAILED' ? 'yaml-tag' : 'yaml-warning',
+      severity: n.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning',
+      message: `${file.path}${where(n)}: ${n.message}.`,
+      advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
+    }))),
+    ...tree.conflicts.map((c): Finding => ({
+      rule: 'duplicate', variable: c.name, severity: 'warning',
+      message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
+      advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
+    })),
+    ...withoutUnchecked(validate(vaulted.values), vaulted.unchecked),
+    ...vaulted.findings,
+  ];
+  if (findings.length === 0) {
+    const choices = choicesOf(tree.values);
+    const branch = choices.issuer === 'acme' ? `acme, ${choices.solver}` : choices.issuer;
+    return [fixed('valid', 'Inventory variables', { status: 'ok',
+      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}).`,
+      details: { files: tree.files.map((f) => f.path) } })];
+  }
+
+  const perRule = new Map<string, number>();
+  for (const f of findings) perRule.set(f.rule, (perRule.get(f.rule) ?? 0) + 1);
+  const used = new Set<string>();
+  return findings.map((f) => {
+    let id = perRule.get(f.rule)! > 1 && f.variable ? `${f.rule}.${f.variable}` : f.rule;
+    for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
+    used.add(id);
+    const file = definedIn(f.variable);
+    const from = file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
+    return fixed(id, titleOf(f), {
+      status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
+      details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
+    });
+  });
+};
+
+function titleOf(f: Finding): string {
+  const rule = f.rule.replaceAll('-', ' ');
+  return f.variable ? `${rule[0].toUpperCase()}${rule.slice(1)} (${f.variable})` : `${rule[0].toUpperCase()}${rule.slice(1)}`;
+}

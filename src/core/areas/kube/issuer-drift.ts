@@ -1,0 +1,58 @@
+/** Check `kube.issuer-drift`: does the cluster run the ClusterIssuer the inventory renders? */
+import type { CheckResult } from '../../doctor/types.js';
+import { escapeLine } from '../../escape.js';
+import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
+import { issuerDrift, secretsToCompare, type LiveState } from '../../render/drift.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../render/names.js';
+import { renderPlatform } from '../../render/objects.js';
+import type { RenderedObject } from '../../render/types.js';
+
+/** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name. */
+export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
+  const issuer = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
+  if (issuer.error) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
+  const live: LiveState = { issuer: issuer.value, secretKeys: new Map() };
+  for (const { name } of secretsToCompare(objects)) {
+    // Only the key names are read (go-template), never the values; the name comes after `--`.
+    const got = await kubectl(['get', 'secret', `--namespace=${CERT_MANAGER_NAMESPACE}`, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}', '--', name], kube);
+    if (got.exitCode === 0) live.secretKeys.set(name, got.stdout.split('\n').filter(Boolean));
+    else if (!/NotFound|not found/i.test(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
+  }
+  return live;
+}
+
+export async function issuerDriftCheck(kube: KubectlOptions, values: Record<string, unknown>): Promise<CheckResult> {
+  const rendered = renderPlatform(values);
+  const live = await readLiveState(kube, rendered.objects);
+  if ('error' in live) return { status: 'fail', message: `Cannot read ${live.what}: ${live.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get clusterissuers; get secrets -n cert-manager).' };
+  const drift = issuerDrift(rendered.objects, live);
+  const details = { differences: drift.differences.map(escapeLine), ...(drift.live ? { cluster: drift.live, inventory: drift.rendered } : {}) };
+  if (drift.differences.length === 0) {
+    return live.issuer
+      ? { status: 'ok', message: `The cluster's ClusterIssuer "${PLATFORM_ISSUER}" and its credential Secrets match what the inventory renders.`, details }
+      : { status: 'ok', message: `No ClusterIssuer "${PLATFORM_ISSUER}", as the inventory's issuer none expects.`, details };
+  }
+  const headline = drift.live ? `The cluster runs ${drift.live}, the inventory says ${drift.rendered}: ` : '';
+  return {
+    status: 'fail',
+    message: `${headline}${drift.differences.map(escapeLine).join('; ')}`,
+    advice: drift.live
+      ? 'The inventory was changed but not deployed: run the deployment, then "cloudgate regenerate".'
+      : 'Either the inventory changed since the last deployment (run it), or someone edited the cluster by hand (deploying restores the inventory\'s values). "cloudgate render" shows what the inventory makes.',
+    details,
+  };
+}
+
+async function getJson(args: string[], kube: KubectlOptions): Promise<{ value?: unknown; error?: string }> {
+    const names = args.indexOf('--');
+  const withOutput = names === -1 ? [...args, '-o', 'json'] : [...args.slice(0, names), '-o', 'json', ...args.slice(names)];
+  const result = await kubectl(withOutput, kube);
+  if (result.exitCode !== 0) {
+    return /NotFound|not found/i.test(result.stderr) ? {} : { error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
+  }
+  try {
+    return { value: JSON.parse(result.stdout) as unknown };
+  } catch {
+    return { error: 'kubectl printed something that is not JSON' };
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Turns the known answers of a Keycloak-like broker and a Keystone-like identity service
+ * into a plain explanation and the fix.
+ */
+import type { HttpResponse } from '../../net/http.js';
+import { preview } from '../../net/http-log.js';
+import { redact } from '../../secrets.js';
+import type { TokenFacts } from './jwt.js';
+import type { SigninSettings } from './settings.js';
+
+export class StepError extends Error {
+  constructor(
+    message: string,
+    readonly advice: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'StepError';
+  }
+}
+
+export interface ServerError {
+  status: number;
+  /** OAuth `error` code (broker) or Keystone `title`. */
+  code?: string;
+  /** `error_description` (broker) or Keystone `error.message`, else a preview of the body. */
+  description: string;
+  /** Keystone's own JSON error (as opposed to a page of the web server or module in front of it). */
+  keystone: boolean;
+  /** A `WWW-Authenticate: Bearer` challenge: a resource server such as mod_auth_openidc refused the token. */
+  challenged: boolean;
+  /** The sign-in methods Keystone accepts (`[auth] methods`), sent along with an unsupported-method 401. */
+  methods?: string[];
+}
+
+/** Server text without its closing full stop, so a message can add its own. */
+export function unstop(text: string): string {
+  return text.replace(/[\s.]+$/, '');
+}
+
+export function serverError(res: HttpResponse): ServerError {
+  let code: string | undefined;
+  let description = '';
+  let keystone = false;
+  let methods: string[] | undefined;
+  try {
+    const body = JSON.parse(res.body) as Record<string, unknown>;
+    if (typeof body.error === 'string') {
+      code = body.error;
+      description = typeof body.error_description === 'string' ? body.error_description : '';
+    } else if (body.error && typeof body.error === 'object') {
+      const e = body.error as Record<string, unknown>;
+      keystone = true;
+      code = typeof e.title === 'string' ? e.title : undefined;
+      description = typeof e.message === 'string' ? e.message : '';
+      const accepted = (e.identity as Record<string, unknown> | undefined)?.methods;
+      if (Array.isArray(accepted)) methods = accepted.filter((m): m is string => typeof m === 'string');
+    }
+  } catch {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(res.body)?.[1]?.trim();
+    description = title ? `an HTML page "${title}"` : preview(res.body).slice(0, 200);
+  }
+  // mod_auth_openidc (and other resource servers) say why in WWW-Authenticate, not in their HTML page.
+  const challenge = res.headers['www-authenticate'];
+  const why = challenge ? /error_description="([^"]*)"/.exec(challenge)?.[1] : undefined;
+  if (why) description = description ? `${unstop(description)}: ${why}` : why;
+  else if (!description && challenge) description = challenge;
+  const challenged = /^\s*Bearer\b/i.test(challenge ?? '');
+  return { status: res.status, code, description: redact(description), keystone, challenged, ...(methods ? { methods } : {}) };
+}
+
+export function describe(e: ServerError): string {
+  const parts = [String(e.status), e.code, unstop(e.description)].filter(Boolean);
+  return parts.join(' ');
+}
+
+const has = (e: ServerError, pattern: RegExp) => pattern.test(`${e.code ?? ''} ${e.description}`);
+
+/** The broker's token exchange and the identity provider's client credentials grant: OAuth error codes. */
+export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' | 'idp' = 'broker'): { message: string; advice: string } {
+  const where = party === 'broker' ? `The broker (realm ${s.realm ?? '?'})` : 'The identity provider';
+  if (e.code === 'invalid_client' || e.code === 'unauthorized_client') {
+    return {
+      message: `${where} rejected the client: ${describe(e)}.`,
+      advice:
+        party === 'broker'
+          ? `Wrong client id or client secret. Check client_id "${s.clientId ?? ''}" and client_secret (CLOUDGATE_CLIENT_SECRET, OS_CLIENT_SECRET or signin.client_secret_file) against the client's credentials in realm ${s.realm ?? '?'}; the client must be confidential.`
+          : `Wrong client id or client secret at the identity provider. Check idp_client_id "${s.idpClientId ?? ''}" and idp_client_secret (CLOUDGATE_IDP_CLIENT_SECRET or signin.idp_client_secret_file).`,
+    };
+  }
+  if (e.code === 'access_denied' || has(e, /not allowed to exchange/i)) {
+    return {
+      message: `${where} does not permit this client to exchange tokens: ${describe(e)}.`,
+      advice: `Exchange not permitted: allow client "${s.clientId ?? ''}" to exchange tokens (Keycloak: enable token exchange for the client and grant it the token-exchange permission on the identity provider${s.subjectIssuer ? ` "${s.subjectIssuer}"` : ''}).`,
+    };
+  }
+  if (has(e, /subject_issuer/i) && has(e, /not supported/i)) {
+    return {
+      message: `${where} refuses subject_issuer: ${describe(e)}.`,
+      advice: `subject_issuer refused: this broker runs standard token exchange (Keycloak 26 "V2"), which only accepts tokens it issued itself. Remove subject_issuer, or enable legacy token exchange (V1) on the broker to exchange tokens of an external identity provider.`,
+    };
+  }
+  if (e.code === 'invalid_issuer') {
+    return {
+      message: `${where} does not know subject_issuer "${s.subjectIssuer ?? ''}": ${describe(e)}.`,
+      advice: 'Set subject_issuer to the alias of the identity provider as it is registered in the broker realm (Identity providers list), or remove it.',
+    };
+  }
+  if (e.code === 'invalid_token' || (e.code === 'invalid_request' && has(e, /invalid token|token.*(expired|not active|invalid)/i))) {
+    return {
+      message: `${where} rejected the subject token: ${describe(e)}.`,
+      advice: s.subjectIssuer
+        ? `Subject token rejected: check that it was issued by the identity provider "${s.subjectIssuer}" of realm ${s.realm ?? '?'} and has not expired.`
+        : 'Subject token rejected: for a token of an external identity provider the broker (legacy exchange) needs subject_issuer=<identity provider alias>; set subject_issuer. Also check that the token has not expired.',
+    };
+  }
+  if (e.code === 'invalid_scope') {
+    return { message: `The identity provider refused the scope: ${describe(e)}.`, advice: `Check idp_scope "${s.idpScope ?? ''}": it must be a scope the client may request.` };
+  }
+  if (e.status === 404 && party === 'idp') {
+    return { message: `${where} answered ${describe(e)}.`, advice: 'Check idp_token_url: it must be the OAuth token endpoint of the identity provider.' };
+  }
+  if (e.status === 404) {
+    return {
+      message: `Not found: ${describe(e)}.`,
+      advice: `Check broker_url and realm ("${s.realm ?? ''}"): the token endpoint is {broker_url}/realms/<realm>/protocol/openid-connect/token (older Keycloak versions need /auth in broker_url).`,
+    };
+  }
+  return { message: `${where} answered ${describe(e)}.`, advice: 'Read the answer above and the server logs; run with --verbose to see the request.' };
+}
+
+/**
+ * The identity service (sign-in, projects, scope): Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
+ * sign-in failure (a bare 403 or 401, the detail only in its log), so at the federated sign-in the status and who
+ * answered (Keystone's JSON or the module in front of it) point at the likely cause; `token` holds the
+ * decoded claims of the broker token that was sent.
+ */
+export function identityAdvice(
+  e: ServerError,
+  s: SigninSettings,
+  context: { step?: 'federated' | 'projects' | 'scope'; token?: TokenFacts } = {},
+): { message: string; advice: string } {
+  const d = e.description;
+  const idp = s.idpId ?? '<idp>';
+  const issuer = context.token?.issuer;
+  const iss = issuer ? `"${issuer}"` : '(the token has no readable iss claim; see signin.exchange)';
+  if (/Could not map any federated user properties/i.test(d)) {
+    return {
+      message: `The identity service mapped nothing: ${describe(e)}.`,
+      advice: `The mapping of identity provider "${s.idpId ?? ''}" (protocol ${s.protocol}) matched none of the broker token's claims: compare its remote rules with the claims shown by signin.exchange (openstack mapping show <mapping>).`,
+    };
+  }
+  if (/unsupported method/i.test(d)) return unsupportedMethod(e, s);
+  if (/Could not find federated protocol/i.test(d)) {
+    return { message: `Protocol not found: ${describe(e)}.`, advice: `Set protocol to the one registered for the identity provider (openstack federation protocol list --identity-provider ${s.idpId ?? '<idp>'}); the usual value is "openid".` };
+  }
+  if (/Could not find Identity Provider/i.test(d)) {
+    return { message: `Identity provider not found: ${describe(e)}.`, advice: 'Set idp_id (or OS_IDENTITY_PROVIDER) to an identity provider id of the identity service (openstack identity provider list).' };
+  }
+  if (/not included among the accepted identifiers/i.test(d)) {
+    return {
+      message: `The token's issuer is not accepted: ${describe(e)}.`,
+      advice: `Add the broker token's issuer ${iss} to the remote ids of identity provider "${idp}" (openstack identity provider set --remote-id <iss> ${idp}).`,
+    };
+  }
+  const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
+  if (noAccess) {
+    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${unstop(noAccess[2]!)} member), or grant it through the federation mapping.` };
+  }
+  if (/Could not recognize Fernet token/i.test(d)) {
+    return { message: `The identity service does not recognise the token: ${describe(e)}.`, advice: 'The token was not issued by this identity service (or its fernet keys were rotated away); sign in again and check that every identity service node shares the same fernet keys.' };
+  }
+  if (/Failed to validate token/i.test(d)) {
+    return { message: `The token is no longer valid: ${describe(e)}.`, advice: 'The token expired or was revoked; run the chain again.' };
+  }
+  if (context.step === 'federated' && e.status === 403 && e.keystone) {
+    return {
+      message: `The identity service refused the federated sign-in: ${describe(e)}.`,
+      advice:
+        `Keystone hides the reason (its log names it). Likely causes, most common first: ` +
+        `(1) the broker token's issuer ${iss} is not among the remote ids of identity provider "${idp}" — the match is exact, a trailing slash counts; ` +
+        `(2) identity provider "${idp}" is disabled; ` +
+        `(3) less often, the mapping of protocol ${s.protocol} or the groups and roles it grants. ` +
+        `Confirm with: openstack identity provider show ${idp} (remote_ids must list ${iss}, enabled must be True). ` +
+        `Fix: openstack identity provider set --remote-id ${issuer ?? '<iss>'} ${idp} (repeat --remote-id for every id to keep), or openstack identity provider set --enable ${idp}; ` +
+        `else check the mapping (openstack mapping show <mapping>).`,
+    };
+  }
+  if (context.step === 'federated' && e.status === 401 && (e.challenged || !e.keystone)) return frontModuleRefused(e, s, context.token);
+  if (context.step === 'federated' && e.status === 401) {
+    return {
+      message: `The identity service accepted the broker token but signed no one in: ${describe(e)}.`,
+      advice:
+        `The module in front of Keystone accepted the token (this 401 is Keystone's own JSON), so Keystone refused it after mapping: most often the mapping of identity provider "${idp}" (protocol ${s.protocol}) ` +
+        `matched none of the token's claims, or its rules give the user no group. Compare the remote rules (openstack mapping show <mapping>) with the claims shown by signin.exchange; ` +
+        `a mapped user, group or domain that is disabled has the same effect. Keystone's log says which.`,
+    };
+  }
+  if (e.status === 401) {
+    return {
+      message: `The identity service refused the token: ${describe(e)}.`,
+      advice: 'The unscoped token was not accepted: run the chain again, and check that every identity service node shares the same fernet keys.',
+    };
+  }
+  if (e.status === 404) {
+    return { message: `Not found: ${describe(e)}.`, advice: 'Check identity_url (OS_AUTH_URL), federation_prefix, idp_id and protocol.' };
+  }
+  return { message: `The identity service answered ${describe(e)}.`, advice: 'Run with --verbose to see the request and answer, and read the identity service log.' };
+}
+
+/** Keystone signs in with a federation protocol only when `[auth] methods` in keystone.conf names it. */
+function unsupportedMethod(e: ServerError, s: SigninSettings): { message: string; advice: string } {
+  const protocol = s.protocol;
+  const listed = e.methods ? ` It accepts: ${e.methods.join(', ') || 'none'}.` : '';
+  const message = `The identity service does not accept protocol "${protocol}" as a sign-in method: ${describe(e)}.${listed}`;
+  if (e.methods?.includes(protocol)) {
+    return { message, advice: `"${protocol}" is in [auth] methods, yet Keystone refused it: check that every identity service node runs with the same keystone.conf and was restarted after the change.` };
+  }
+  return {
+    message,
+    advice:
+      `Add ${protocol} to [auth] methods in keystone.conf (e.g. methods = ${[...(e.methods ?? ['password', 'token']), protocol].join(',')}) and restart the identity service; ` +
+      `or, if "${protocol}" is not the protocol you meant, set protocol (OS_PROTOCOL) to one registered for identity provider "${s.idpId ?? '<idp>'}" (openstack federation protocol list --identity-provider ${s.idpId ?? '<idp>'}; usually "openid").`,
+  };
+}
+
+/** A 401 from mod_auth_openidc (HTML page, `WWW-Authenticate: Bearer error=...`): Keystone never saw the token. */
+function frontModuleRefused(e: ServerError, s: SigninSettings, token?: TokenFacts): { message: string; advice: string } {
+  const message = `The module in front of the identity service (mod_auth_openidc) refused the broker token: ${describe(e)}.`;
+  if (/no bearer token/i.test(e.description)) {
+    return { message, advice: 'The Authorization header did not reach the web server of the identity service: a proxy or load balancer in front of it drops it; let it pass Authorization through.' };
+  }
+  const expired = token?.secondsLeft !== undefined && token.secondsLeft < 0 ? `The token sent had already expired (exp ${token.expiresAt}): check the clocks of the broker and this machine. ` : '';
+  const keys = s.brokerUrl && s.realm ? `${s.brokerUrl}/realms/${s.realm}/protocol/openid-connect/certs` : "the broker realm's key set";
+  return {
+    message,
+    advice:
+      `${expired}mod_auth_openidc checks the token's signature against the broker's key set and its expiry. ` +
+      `Check that its key set URL (OIDCOAuthVerifyJwksUri) is ${keys} and that the token is unexpired; ` +
+      `after a broker key rotation it keeps the old key set cached for at least 300 s, so sign-in fails until that cache expires (or restart the web server).`,
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Which paths an identity service serves (the platform's documented ones or the standard Keystone
+ * ones), remembered between runs of `cloudgate token` so that a healthy chain costs one request per
+ * step. A small JSON file in the user's cache folder, keyed by the identity URL without credentials or
+ * query; it holds no secret, and is written 0600 all the same. Any problem reading or writing it is
+ * ignored: the chain then finds the flavour again by asking.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import { readRegularFileSync } from '../../safe-read.js';
+import type { IdentityFlavour } from './identity.js';
+
+const FILE_NAME = 'identity-paths.json';
+const MAX_ENTRIES = 50;
+
+interface Entry {
+  flavour: IdentityFlavour;
+  learned_at: string;
+}
+
+/** `$XDG_CACHE_HOME/cloudgate/identity-paths.json`, else `~/.cache/cloudgate/identity-paths.json`. */
+export function flavourCacheFile(env: NodeJS.ProcessEnv): string {
+  // The XDG rules say a relative XDG_CACHE_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
+  return join(xdg ?? join(env.HOME || homedir(), '.cache'), 'cloudgate', FILE_NAME);
+}
+
+/** The identity URL as a key: scheme, host, port and path; never user:password or a query. */
+export function cacheKey(identityUrl: string): string {
+  try {
+    const url = new URL(identityUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return identityUrl.replace(/[?#].*$/, '');
+  }
+}
+
+function readAll(file: string): Record<string, Entry> {
+  try {
+    const doc = JSON.parse(readRegularFileSync(file, { what: 'the cache file', maxBytes: 64 * 1024 })) as unknown;
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, Entry>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function readFlavour(env: NodeJS.ProcessEnv, identityUrl: string): IdentityFlavour | undefined {
+  const flavour = readAll(flavourCacheFile(env))[cacheKey(identityUrl)]?.flavour;
+  return flavour === 'platform' || flavour === 'keystone' ? flavour : undefined;
+}
+
+/** Records the flavour when it changed; returns the file written, or undefined (unchanged or failed). */
+export function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour): string | undefined {
+  const file = flavourCacheFile(env);
+  const entries = readAll(file);
+  const key = cacheKey(identityUrl);
+  if (entries[key]?.flavour === flavour) return undefined;
+  delete entries[key];
+  const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
+  const doc = Object.fromEntries([...kept, [key, { flavour, learned_at: new Date().toISOString() }]]);
+  const temp = join(dirname(file), `.${FILE_NAME}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+    renameSync(temp, file);
+    return file;
+  } catch {
+    rmSync(temp, { force: true });
+    return undefined;
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The identity service side of the chain: the federated sign-in, the project list and the scoped token,
+ * at the platform's documented paths or the standard Keystone ones, whichever the service serves.
+ */
+import type { HttpResponse } from '../../net/http.js';
+import { registerSecret } from '../../secrets.js';
+import { identityAdvice, serverError, StepError } from './advice.js';
+import { tokenFacts } from './jwt.js';
+import type { SigninSettings } from './settings.js';
+import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
+
+export function federatedUrl(s: SigninSettings): string {
+  const idp = encodeURIComponent(s.idpId ?? '');
+  return `${s.identityUrl}/v3/${s.federationPrefix}-FEDERATION/identity_providers/${idp}/protocols/${encodeURIComponent(s.protocol)}/auth`;
+}
+
+function subjectToken(res: HttpResponse, what: string): string {
+  const token = res.headers['x-subject-token'];
+  registerSecret(token);
+  if (!token) {
+    throw new StepError(
+      `${what} answered ${res.status} without the X-Subject-Token header that carries the token.`,
+      'A proxy or load balancer in front of the identity service may drop the header; check that it passes X-Subject-Token through (and that the URL is the identity service itself).',
+    );
+  }
+  return token;
+}
+
+function tokenBody(res: HttpResponse): Record<string, any> | undefined {
+  if (!res.body.trim()) return undefined;
+  const body = res.json<Record<string, any>>();
+  return body && typeof body.token === 'object' ? body.token : undefined;
+}
+
+/** The federated sign-in: the broker token for an unscoped identity-service token. */
+export async function federated(env: StepEnv, brokerToken: string): Promise<StepResult<string>> {
+  const s = env.settings;
+  const url = federatedUrl(s);
+  const res = await env.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${brokerToken}` }, credentials: true, signal: env.signal });
+  if (res.status !== 201) {
+    if (res.status >= 200 && res.status < 300) {
+      const what = serverError(res).description;
+      throw new StepError(
+        `The identity service answered ${res.status} instead of 201 Created at ${url}${what.startsWith('an HTML page') ? ` (${what})` : ''}.`,
+        'Check identity_url: it must be the identity service (Keystone) itself, not a login page or proxy in front of it.',
+        { url, status: res.status },
+      );
+    }
+    const error = serverError(res);
+    const sent = tokenFacts(brokerToken);
+    const { message, advice } = identityAdvice(error, s, { step: 'federated', token: sent });
+    throw new StepError(message, advice, compact({ url, status: res.status, token_issuer: sent?.issuer }));
+  }
+  const token = subjectToken(res, 'The identity service');
+  let user: string | undefined;
+  let expiresAt: string | undefined;
+  try {
+    const body = tokenBody(res);
+    user = body?.user?.name;
+    expiresAt = body?.expires_at;
+  } catch {
+    // The body of this answer is not defined anywhere we rely on: the token in the header is what counts.
+  }
+  const extra = [user && `user ${user}`, expiresAt && `expires_at ${expiresAt}${leftOf(expiresAt)}`].filter(Boolean).join(', ');
+  return {
+    value: token,
+    message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
+    details: compact({ url, status: res.status, user, expires_at: expiresAt }),
+  };
+}
+
+export interface Project {
+  id: string;
+  name?: string;
+  description?: string;
+}
+
+/**
+ * Two sets of paths for listing projects and scoping: the ones the platform's own documentation gives
+ * (`platform`) and the standard Keystone API (`keystone`), which is what real Keystone serves to a
+ * federated user (it answers the platform's paths with 403 and 405). Either is healthy.
+ */
+export type IdentityFlavour = 'platform' | 'keystone';
+const PATHS: Record<'projects' | 'scope', Record<IdentityFlavour, string>> = {
+  projects: { platform: '/projects', keystone: '/auth/projects' },
+  scope: { platform: '/auth/projects', keystone: '/auth/tokens' },
+};
+/** Answers that mean "not here": the other flavour's path is tried. */
+const FALLBACK_STATUSES = new Set([403, 404, 405]);
+
+/** A path that was tried first and did not serve, kept for the message and `details`. */
+export interface TriedPath {
+  path: string;
+  status: number;
+  said?: string;
+}
+
+interface Served {
+  res: HttpResponse;
+  path: string;
+  flavour: IdentityFlavour;
+  tried?: TriedPath;
+}
+
+/**
+ * Sends to the flavour the identity service is known to speak (the platform's paths when unknown), and
+ * to the other one when that answers 403, 404 or 405; remembers the flavour that worked, so the next
+ * step (and, through the cache of `cloudgate token`, the next run) costs one request.
+ */
+async function firstServed(env: StepEnv, step: 'projects' | 'scope', send: (url: string) => Promise<HttpResponse>, ok: (res: HttpResponse) => boolean): Promise<Served> {
+  const base = `${env.settings.identityUrl}/v3`;
+  const order: IdentityFlavour[] = env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
+  const [firstFlavour, secondFlavour] = order as [IdentityFlavour, IdentityFlavour];
+  const first = await send(base + PATHS[step][firstFlavour]);
+  if (ok(first) || !FALLBACK_STATUSES.has(first.status)) {
+    if (ok(first) && env.flavour) env.flavour.value = firstFlavour;
+    return { res: first, path: PATHS[step][firstFlavour], flavour: firstFlavour };
+  }
+  const second = await send(base + PATHS[step][secondFlavour]);
+  if (ok(second)) {
+    if (env.flavour) env.flavour.value = secondFlavour;
+    const said = serverError(first).description || undefined;
+    const tried: TriedPath = { path: `/v3${PATHS[step][firstFlavour]}`, status: first.status, ...(said ? { said } : {}) };
+    return { res: second, path: PATHS[step][secondFlavour], flavour: secondFlavour, tried };
+  }
+  // Report the answer that says the most: the standard path's, unless it merely does not exist there.
+  const [platform, keystone] = firstFlavour === 'platform' ? [first, second] : [second, first];
+  const telling = FALLBACK_STATUSES.has(keystone.status) && platform.status !== 405 ? platform : keystone;
+  const flavour: IdentityFlavour = telling === platform ? 'platform' : 'keystone';
+  return { res: telling, path: PATHS[step][flavour], flavour };
+}
+
+/** " at /v3/auth/projects, the standard Keystone path (/v3/projects answered 403)": which path served. */
+function servedAt(served: Served): string {
+  const which = served.flavour === 'keystone' ? ', the standard Keystone path' : '';
+  return ` at /v3${served.path}${which}${served.tried ? ` (${served.tried.path} answered ${served.tried.status})` : ''}`;
+}
+
+function pathDetails(served: Served): Record<string, unknown> {
+  return compact({ path: `/v3${served.path}`, flavour: served.flavour, tried: served.tried });
+}
+
+/** The user's projects (either flavour of path); chooses the configured project. */
+export async function listProjects(env: StepEnv, unscoped: string): Promise<StepResult<{ projects: Project[]; chosen?: Project }>> {
+  const s = env.settings;
+  const served = await firstServed(
+    env,
+    'projects',
+    (url) => env.http.request({ method: 'GET', url, headers: { 'x-auth-token': unscoped }, credentials: true, signal: env.signal }),
+    (r) => r.status === 200,
+  );
+  const { res, path } = served;
+  const url = `${s.identityUrl}/v3${path}`;
+  if (res.status !== 200) {
+    const { message, advice } = identityAdvice(serverError(res), s, { step: 'projects' });
+    throw new StepError(`GET ${url}: ${message}`, advice, { url, status: res.status });
+  }
+  const body = res.json<{ projects?: unknown }>();
+  if (!Array.isArray(body.projects)) {
+    throw new StepError(`GET ${url} answered 200 without a "projects" list.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+  }
+  const projects = (body.projects as Project[]).filter((p) => p && typeof p.id === 'string');
+  const listing = projects.map((p) => `${p.name ?? '?'} (${p.id})`).join(', ');
+  const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name }) => ({ id, name })) };
+  if (projects.length === 0) {
+    throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
+  }
+  const chosen = chooseProject(projects, s.project);
+  if (s.project && !chosen) {
+    throw new StepError(
+      `Project "${s.project}" is not among the ${projects.length} project(s) this user may access: ${listing}.`,
+      'Set project to one of these names or ids, or give the user a role on that project.',
+      details,
+    );
+  }
+  if (!chosen) {
+    return {
+      value: { projects },
+      message: `${projects.length} projects available (${took(res)}${servedAt(served)}), none chosen: ${listing}.`,
+      warning: 'No project configured: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME) to one of them.',
+      details,
+    };
+  }
+  return {
+    value: { projects, chosen },
+    message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
+    details: { ...details, chosen: { id: chosen.id, name: chosen.name } },
+  };
+}
+
+export function chooseProject(projects: Project[], wanted: string | undefined): Project | undefined {
+  if (!wanted) return projects.length === 1 ? projects[0] : undefined;
+  return projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === wanted);
+}
+
+export interface CatalogEndpoint {
+  id?: string;
+  interface?: string;
+  region?: string;
+  url: string;
+}
+export interface CatalogService {
+  id?: string;
+  name?: string;
+  type: string;
+  endpoints: CatalogEndpoint[];
+}
+export interface Scoped {
+  token: string;
+  project: { id: string; name?: string };
+  expiresAt?: string;
+  catalog: CatalogService[];
+}
+
+/** The project-scoped token and catalog (either flavour of path). */
+export async function scope(env: StepEnv, unscoped: string, projectId: string): Promise<StepResult<Scoped>> {
+  const s = env.settings;
+  const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project: { id: projectId } } } });
+  const served = await firstServed(
+    env,
+    'scope',
+    (url) =>
+      env.http.request({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', 'x-auth-token': unscoped },
+        body,
+        credentials: true,
+        signal: env.signal,
+      }),
+    (r) => r.status === 201,
+  );
+  const { res, path } = served;
+  const url = `${s.identityUrl}/v3${path}`;
+  if (res.status !== 201) {
+    if (res.status >= 200 && res.status < 300) {
+      throw new StepError(`POST ${url} answered ${res.status} instead of 201 Created.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+    }
+    const { message, advice } = identityAdvice(serverError(res), s, { step: 'scope' });
+    throw new StepError(`POST ${url}: ${message}`, advice, { url, status: res.status });
+  }
+  const token = subjectToken(res, `POST ${url}`);
+  const t = tokenBody(res);
+  if (!t) throw new StepError(`POST ${url} answered 201 without a "token" object in the body.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+  const catalog: CatalogService[] = Array.isArray(t.catalog) ? t.catalog : [];
+  const project = { id: t.project?.id ?? projectId, name: t.project?.name };
+  const services = catalog.map((c) => c.type).filter(Boolean);
+  const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];
+  const expiry = t.expires_at ? `, expires_at ${t.expires_at}${leftOf(t.expires_at)}` : '';
+  return {
+    value: { token, project, expiresAt: t.expires_at, catalog },
+    message:
+      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)}${servedAt(served)})${expiry}; ` +
+      (catalog.length ? `catalog: ${services.join(', ')}${regions.length ? ` in ${regions.join(', ')}` : ''}.` : 'the catalog is empty.'),
+    warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
+    details: compact({ url, status: res.status, ...pathDetails(served), project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+  };
+}

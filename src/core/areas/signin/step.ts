@@ -1,0 +1,41 @@
+/**
+ * What every step of the sign-in chain shares (broker.ts, identity.ts, api.ts): its inputs and the shape
+ * of its result. The steps serve both `cloudgate doctor --only signin` and `cloudgate token`; each
+ * registers a token as a secret the moment it arrives, and results carry only facts about tokens.
+ */
+import type { HttpClient, HttpResponse } from '../../net/http.js';
+import type { IdentityFlavour } from './identity.js';
+import { formatLeft } from './jwt.js';
+import type { SigninSettings } from './settings.js';
+
+export interface StepEnv {
+  http: HttpClient;
+  settings: SigninSettings;
+  signal?: AbortSignal;
+  /** Which paths the identity service serves, once known: shared by the steps of one run. */
+  flavour?: { value?: IdentityFlavour };
+}
+
+export interface StepResult<T> {
+  value: T;
+  /** What the step proved, one line. */
+  message: string;
+  /** Set when the step worked only in a way that needs attention (becomes `warn`). */
+  warning?: string;
+  details: Record<string, unknown>;
+}
+
+export function took(res: HttpResponse): string {
+  return `${res.status} in ${res.durationMs} ms`;
+}
+
+/** Details without empty entries, so `--verbose` and `--json` show only what is known. */
+export function compact(details: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+}
+
+/** " (59 min left)" after a Keystone `expires_at`; empty when it does not parse. */
+export function leftOf(expiresAt: string): string {
+  const t = Date.parse(expiresAt);
+  return Number.isNaN(t) ? '' : ` (${formatLeft(Math.round((t - Date.now()) / 1000))})`;
+}

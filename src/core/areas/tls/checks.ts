@@ -1,0 +1,139 @@
+/**
+ * Doctor group `tls`: one `tls.<host>` check per configured endpoint, plus `tls.catalog` for the
+ * endpoints the sign-in chain's service catalog names (known only once `signin.scope` ran).
+ */
+import type { Check, CheckResult } from '../../doctor/types.js';
+import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
+import { analyzeServed } from './analyze.js';
+import {
+  endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
+} from './endpoints.js';
+import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
+import { inventoryValues } from '../../inventory/inventory.js';
+
+/** Where the sign-in checks leave the scoped token's catalog (`token.catalog` of its body). */
+export const CATALOG_STATE_KEY = 'signin.catalog';
+/** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
+const PROBE_CONCURRENCY = 64;
+
+export const provideChecks: CheckProvider = async (input) => {
+  const values = await inventoryValues(input);
+  const expected = expectationsFrom(values, input.inventoryPath);
+  const configured = unique([
+    ...endpointsFromFlags(flagList(input.flags.endpoint)),
+    ...endpointsFromConfig(input.config, input.configPath),
+    ...endpointsFromInventory(values),
+  ]);
+  // The runner runs a bounded number of checks at once; the probes of all endpoints start together
+  // when the first tls check runs, so each check mostly waits for a result already on its way.
+  let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
+  const resultOf = (endpoint: Endpoint) => {
+    probes ??= new Map(mapBounded(configured, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input)).map((p, i) => [configured[i]!, p]));
+    return probes.get(endpoint)!;
+  };
+  const checks: Check[] = configured.map((endpoint) => ({
+    id: endpointId(endpoint),
+    group: 'tls',
+    title: `TLS certificate served by ${endpoint.host}${endpoint.port === 443 ? '' : `:${endpoint.port}`}`,
+    timeoutMs: input.network.timeoutMs + 1000,
+    run: () => resultOf(endpoint),
+  }));
+  checks.push({
+    id: 'tls.catalog',
+    group: 'tls',
+    title: 'TLS certificates of the service catalog endpoints',
+    after: ['signin.scope'],
+    timeoutMs: input.network.timeoutMs * 2 + 1000,
+    run: async (ctx) => {
+      const covered = new Set(configured.map(endpointId));
+      const catalog = ctx.state.get(CATALOG_STATE_KEY);
+      if (catalog === undefined) {
+        return {
+          status: 'skip',
+          message: configured.length
+            ? 'No service catalog: the sign-in checks did not run or did not reach signin.scope.'
+            : 'No endpoints to check: give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or run the signin group so its catalog is used.',
+        };
+      }
+      const endpoints = endpointsFromCatalog(catalog).filter((e) => !covered.has(endpointId(e)));
+      if (endpoints.length === 0) return { status: 'skip', message: 'The catalog names no https endpoint beyond those checked above.' };
+      return checkCatalog(endpoints, expected, input, ctx.signal);
+    },
+  });
+  return checks;
+};
+
+export async function checkEndpoint(
+  endpoint: Endpoint,
+  expected: ServedExpectations,
+  input: Pick<DoctorInput, 'network'>,
+  signal?: AbortSignal,
+): Promise<CheckResult> {
+  const { network } = input;
+  try {
+    const probe = await probeTls({
+      host: endpoint.address ?? endpoint.host,
+      servername: endpoint.host,
+      port: endpoint.port,
+      caFile: network.caFile,
+      insecure: network.insecure,
+      timeoutMs: network.timeoutMs,
+      signal,
+    });
+    return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
+  } catch (error) {
+    const code = error instanceof TlsProbeError ? error.code : undefined;
+    const target = endpoint.address ?? endpoint.host;
+    const advice: Record<string, string> = {
+      dns: `Check the host name (endpoint from ${endpoint.origin}) and this machine's DNS; --endpoint ${endpoint.host}@ADDRESS connects to an address directly.`,
+      refused: `Nothing listens on ${target}:${endpoint.port}: check the port (endpoint from ${endpoint.origin}) and that the ingress controller runs.`,
+      timeout: `A firewall may drop the traffic, or the service hangs; check that ${target}:${endpoint.port} is reachable from here, or raise --timeout.`,
+      handshake: `${target}:${endpoint.port} is probably not a TLS port, or a proxy interferes (endpoint from ${endpoint.origin}).`,
+      'ca-file': 'Check the path given to --ca-file, OS_CACERT or NODE_EXTRA_CA_CERTS.',
+    };
+    return {
+      status: 'fail',
+      message: (error as Error).message,
+      advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
+      details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
+    };
+  }
+}
+
+async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
+  const settled = await Promise.all(mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal)));
+  const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]!), result }));
+  results.sort((a, b) => a.id.localeCompare(b.id));
+  const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
+  const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
+  const details = Object.fromEntries(results.map((r) => [r.id, { status: r.result.status, message: r.result.message, ...(r.result.advice ? { advice: r.result.advice } : {}) }]));
+  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, details };
+  return {
+    status,
+    message: `${bad.length} of ${results.length} catalog endpoint(s) have problems: ${bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')}`,
+    advice: [...new Set(bad.map((r) => r.result.advice).filter(Boolean))].join(' '),
+    details,
+  };
+}
+
+function flagList(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; one promise per item, in order. */
+function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R>[] {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return items.map(async (item) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await work(item);
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * Which API endpoints the `tls` group connects to: `--endpoint` flags, the --config section
+ * `tls: { endpoints: [...] }`, the host names the inventory itself names, and (at run time) the
+ * service catalog of the sign-in chain.
+ */
+import { isIP } from 'node:net';
+import { UsageError } from '../../errors.js';
+
+export type EndpointSource = 'flag' | 'config' | 'inventory' | 'catalog';
+
+export interface Endpoint {
+  host: string;
+  port: number;
+  source: EndpointSource;
+  /** Where it came from, for messages: "--endpoint", "config tls.endpoints", the variable name, a catalog service. */
+  origin: string;
+  /** Connect to this address instead of resolving the host (`HOST[:PORT]@ADDRESS`, like curl --resolve). */
+  address?: string;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/**
+ * `host`, `host:port`, `[v6]:port`, or a URL (`https://host[:port]/path`), optionally followed by
+ * `@ADDRESS` to connect to that address (an ingress IP before DNS points at it); undefined when not one.
+ */
+export function parseEndpoint(text: string): { host: string; port: number; address?: string } | undefined {
+  const [value = '', address, ...more] = text.trim().split('@');
+  if (more.length || address === '') return undefined;
+  if (address !== undefined) {
+    const target = address.replace(/^\[|\]$/g, '');
+    const parsed = parseHostPort(value);
+    return parsed && (isIP(target) || HOSTNAME.test(target)) ? { ...parsed, address: target } : undefined;
+  }
+  return parseHostPort(value);
+}
+
+function parseHostPort(value: string): { host: string; port: number } | undefined {
+  if (!value) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return undefined;
+    }
+    const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
+    return url.hostname ? { host: url.hostname.replace(/^\[|\]$/g, ''), port } : undefined;
+  }
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1]!) === 6 ? withPort(bracketed[1]!, bracketed[2]) : undefined;
+  if (isIP(value) === 6) return { host: value, port: 443 };
+  const [host, port, ...rest] = value.split(':');
+  if (rest.length || !host || !(isIP(host) === 4 || HOSTNAME.test(host))) return undefined;
+  return withPort(host.replace(/\.$/, '').toLowerCase(), port);
+}
+
+function withPort(host: string, port: string | undefined): { host: string; port: number } | undefined {
+  if (port === undefined) return { host, port: 443 };
+  const n = Number(port);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? { host, port: n } : undefined;
+}
+
+/** `tls.<host>`, with `:<port>` when the port is not 443. */
+export function endpointId(e: { host: string; port: number }): string {
+  return e.port === 443 ? `tls.${e.host}` : `tls.${e.host}:${e.port}`;
+}
+
+export function endpointsFromFlags(values: string[]): Endpoint[] {
+  return values.map((v) => {
+    const parsed = parseEndpoint(v);
+    if (!parsed) {
+      throw new UsageError(`--endpoint "${v}" is not HOST[:PORT][@ADDRESS].`, 'Give a host name or address, optionally with a port and an address to connect to: --endpoint identity.example.com, --endpoint compute.example.com:8774, --endpoint identity.example.com@10.0.0.5.');
+    }
+    return { ...parsed, source: 'flag', origin: '--endpoint' };
+  });
+}
+
+export function endpointsFromConfig(config: Record<string, unknown>, configPath = 'the config file'): Endpoint[] {
+  const section = config.tls;
+  if (section === undefined || section === null) return [];
+  const list = (section as { endpoints?: unknown }).endpoints;
+  if (typeof section !== 'object' || (list !== undefined && !Array.isArray(list))) {
+    throw new UsageError(`In ${configPath}, "tls" must be a mapping with a list "endpoints".`, 'Example:\ntls:\n  endpoints: [identity.example.com, compute.example.com:8774]');
+  }
+  return (list ?? []).map((v, i) => {
+    const parsed = typeof v === 'string' ? parseEndpoint(v) : undefined;
+    if (!parsed) {
+      throw new UsageError(`In ${configPath}, tls.endpoints[${i}] (${JSON.stringify(v)}) is not HOST[:PORT] or an https:// URL.`, 'Give host names such as identity.example.com or compute.example.com:8774.');
+    }
+    return { ...parsed, source: 'config', origin: `${configPath} tls.endpoints` };
+  });
+}
+
+/**
+ * Host names the inventory names itself: variables ending in `_host` whose value is a host name
+ * (the real platform's `openstack_helm_endpoints_<service>_api_host`, `keycloak_host`, ...).
+ * A wildcard domain names no host, so it adds none.
+ */
+export function endpointsFromInventory(values: Record<string, unknown>): Endpoint[] {
+  const out: Endpoint[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (!name.endsWith('_host') || typeof value !== 'string' || value.includes('{{')) continue;
+    const parsed = parseEndpoint(value);
+    if (parsed) out.push({ ...parsed, source: 'inventory', origin: name });
+  }
+  return out;
+}
+
+interface CatalogService {
+  name?: unknown;
+  type?: unknown;
+  endpoints?: { interface?: unknown; url?: unknown }[];
+}
+
+/** https endpoints of the scoped token's catalog (public and internal interfaces alike). */
+export function endpointsFromCatalog(catalog: unknown): Endpoint[] {
+  if (!Array.isArray(catalog)) return [];
+  const out: Endpoint[] = [];
+  for (const service of catalog as CatalogService[]) {
+    for (const endpoint of Array.isArray(service?.endpoints) ? service.endpoints : []) {
+      if (typeof endpoint?.url !== 'string' || !endpoint.url.startsWith('https://')) continue;
+      const parsed = parseEndpoint(endpoint.url);
+      const label = String(service.type ?? service.name ?? 'service');
+      if (parsed) out.push({ ...parsed, source: 'catalog', origin: `catalog ${label} (${String(endpoint.interface ?? '')})` });
+    }
+  }
+  return unique(out);
+}
+
+/** First occurrence wins (flags before config before inventory). */
+export function unique(endpoints: Endpoint[]): Endpoint[] {
+  const seen = new Set<string>();
+  return endpoints.filter((e) => {
+    const key = endpointId(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * The answers file of `cloudgate setup --answers FILE`: YAML whose keys are the inventory's variable
+ * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
+ * (relative to the answers file). Secret values are registered for redaction as soon as read.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { SECRET as TSIG_SECRET, secretFromFile } from './tsig-key.js';
+import { isTagged } from '../inventory/ansible-tagged.js';
+import { UsageError } from '../errors.js';
+import { escapeLine } from '../escape.js';
+import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
+import { registerSecret } from '../secrets.js';
+import { closestName } from './validate.js';
+import { variable } from './variables.js';
+import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
+
+/** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
+export type Answers = Record<string, unknown>;
+
+export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;
+export const DEFAULT_NAMESPACE = 'openstack';
+
+/** A few PEM bundles and secrets: far below what slows the YAML parser or exhausts memory. */
+export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;
+
+export async function readAnswers(file: string): Promise<Answers> {
+  const text = await readRegularFile(file, { what: 'the answers file', maxBytes: MAX_ANSWERS_BYTES });
+  const source = { what: 'the answers file', path: file, advice: 'Fix the YAML syntax; nothing was written.' };
+  const loaded = loadYaml(text, source);
+  // An unknown tag would be written as plain text and change what Ansible reads: refuse it.
+  refuseNotices(loaded.notices, source);
+  if (!isMapping(loaded)) {
+    throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
+      'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
+  }
+  const doc = (loaded.value ?? {}) as Answers;
+  for (const [key, value] of Object.entries(doc)) {
+    const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
+    if (text !== undefined && variable(key)?.secret) registerSecret(text);
+    if (text !== undefined && text.length > MAX_INPUT_BYTES && Buffer.byteLength(text) > MAX_INPUT_BYTES) {
+      throw new UsageError(`The answers file ${file}: the value of ${escapeLine(key)} is larger than ${formatMiB(MAX_INPUT_BYTES)}.`,
+        'Check the value; no setting of the platform is that large. Nothing was written.');
+    }
+  }
+  return resolveAnswers(doc, dirname(resolve(file)), file);
+}
+
+/**
+ * Checks the keys and resolves `file:PATH` values (relative to `baseDir`). Also used for the
+ * walkthrough's answers, whose file values are absolute.
+ */
+export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answers'): Answers {
+  const out: Answers = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const row = variable(key);
+    if (!row && !(TOOL_KEYS as readonly string[]).includes(key)) {
+      const guess = closestName(key) ?? TOOL_KEYS.find((k) => k.startsWith(key.slice(0, 8)));
+      throw new UsageError(`${source}: unknown key "${key}".`,
+        guess ? `Did you mean ${guess}?` : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`);
+    }
+    if (key === 'wildcard_certificate_file' || key === 'wildcard_key_file') {
+      if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${source}: ${key} must be a file path.`);
+      out[key] = resolve(baseDir, value.trim().replace(/^file:/, ''));
+      continue;
+    }
+    if (key === 'namespace') {
+      out[key] = namespaces(value, source);
+      continue;
+    }
+    let resolved = value;
+    if (typeof value === 'string' && value.startsWith('file:')) {
+      const path = value.slice(5).trim();
+      const full = isAbsolute(path) ? path : resolve(baseDir, path);
+      // A TSIG secret may be given as the key file tsig-keygen writes: its secret is taken from the block.
+      resolved = key === TSIG_SECRET ? secretFromFile(readValueFile(full, key, 'raw', source), path)
+        : readValueFile(full, key, row!.type.startsWith('pem-') ? 'pem' : 'line', source);
+    }
+    // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
+    if (row!.type.startsWith('pem-') && typeof resolved === 'string') resolved = resolved.replace(/\r\n?/g, '\n');
+    if (row!.secret) registerSecret(resolved);
+    out[key] = resolved;
+  }
+  return out;
+}
+
+/**
+ * The value of `key: file:PATH`. The content is never quoted in a message, and a value that is not
+ * PEM is registered for redaction: a file may hold anything (`/proc/self/environ`), and a later
+ * check that quotes the value must not print it.
+ */
+function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', source: string): string {
+  let text: string;
+  try {
+    text = readRegularFileSync(full, { what: `the file of ${key}` });
+  } catch (error) {
+    const e = error as UsageError;
+    throw new UsageError(`${source}: ${e.message}`,
+      e.advice ?? 'Give the path of the file relative to the answers file, or paste the value inline.');
+  }
+  if (kind === 'raw') return text;
+  if (kind === 'pem') {
+    if (!text.includes('-----BEGIN ')) {
+      throw new UsageError(`${source}: ${key} names ${full}, which holds no PEM block.`,
+        'Give a PEM file (a "-----BEGIN ...-----" block), or paste the value inline.');
+    }
+    return text;
+  }
+  const trimmed = text.trim();
+  registerSecret(trimmed);
+  if (/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(trimmed)) {
+    throw new UsageError(`${source}: ${key} names ${full}, which is not a one-line value (it holds line breaks or control characters).`,
+      `Put only the value of ${key} in the file, or paste the value inline.`);
+  }
+  return trimmed;
+}
+
+function namespaces(value: unknown, source: string): string[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const names = list.map((v) => String(v).trim()).filter(Boolean);
+  const bad = names.find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
+  if (names.length === 0 || bad !== undefined) {
+    throw new UsageError(`${source}: namespace ${bad === undefined ? 'is empty' : `"${bad}" is not a valid Kubernetes namespace`}.`,
+      `Give one name or a list, e.g. namespace: [${DEFAULT_NAMESPACE}, auth-system, monitoring].`);
+  }
+  return [...new Set(names)];
+}

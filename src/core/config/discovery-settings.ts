@@ -1,0 +1,49 @@
+/**
+ * Settings of the discovery and cluster checks and of `cloudgate oidc`: flag, then CLOUDGATE_<NAME>,
+ * then the `discovery:` section of --config, then the inventory, then the platform's defaults.
+ */
+import { setting, type DoctorInput } from '../doctor/input.js';
+import { inventoryValues } from '../inventory/inventory.js';
+import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from '../areas/discovery/issuer.js';
+
+export interface DiscoverySettings {
+  issuerUrl?: string;
+  tokenFile?: string;
+  stsAudience: string;
+  inClusterAudience: string;
+  namespace: string;
+  serviceAccount: string;
+  context?: string;
+  /** The inventory selects solver clouddnsb with auth clusteroidc. */
+  clusteroidcSelected: boolean;
+  roleArn?: string;
+}
+
+type SettingsInput = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPath' | 'inventoryExplicit'>;
+
+export async function discoverySettings(input: SettingsInput): Promise<DiscoverySettings> {
+  const inventory = await inventoryValues(input);
+  const get = (name: string, options: { flag?: string } = {}) => setting(input, 'discovery', name, options);
+  const inventoryString = (name: string) => {
+    const v = inventory[name];
+    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+  };
+  return {
+    issuerUrl: get('issuer_url'),
+    tokenFile: get('token_file'),
+    stsAudience: get('sts_audience', { flag: 'audience' }) ?? get('audience') ?? DEFAULT_STS_AUDIENCE,
+    inClusterAudience: get('in_cluster_audience') ?? IN_CLUSTER_AUDIENCE,
+    namespace: get('namespace') ?? DEFAULT_CERTMGR_NAMESPACE,
+    serviceAccount: get('service_account') ?? inventoryString('cluster_issuer_acme_clouddnsb_service_account_name') ?? DEFAULT_SERVICE_ACCOUNT,
+    context: get('context'),
+    clusteroidcSelected:
+      inventory.cluster_issuer_acme_solver === 'clouddnsb' && inventory.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc',
+    roleArn: inventoryString('cluster_issuer_acme_clouddnsb_role_arn'),
+  };
+}
+
+/** `arn:aws:iam::123456789012:role/path/name` → its parts. */
+export function parseRoleArn(arn: string): { partition: string; account: string; roleName: string } | undefined {
+  const m = /^arn:([a-z-]+):iam::(\d{12}):role\/(?:[\w+=,.@/-]*\/)?([\w+=,.@-]{1,64})$/.exec(arn.trim());
+  return m ? { partition: m[1], account: m[2], roleName: m[3] } : undefined;
+}

@@ -1,0 +1,490 @@
+/**
+ * Every rule of the certificate variables as a function of the variable values: `validate(values)` returns the
+ * findings (rule id, variable, severity, message naming the variable, advice). Values are what the
+ * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
+ */
+import { tsigFindings } from './tsig-key.js';
+import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
+import type { Finding, Severity } from '../findings.js';
+import { pemVariableFindings } from '../tls/variable-rules.js';
+import {
+  ANNOTATION_KEYS, ANNOTATION_PREFIX, CLOUDDNSB_AUTH_MODES, ISSUER_TYPES, SOLVERS, VARIABLES,
+  applies, choicesOf, variable, type Choices, type Variable,
+} from './variables.js';
+
+export interface ValidateOptions {
+  now?: Date;
+}
+
+type Values = Record<string, unknown>;
+
+const finding = (rule: string, severity: Severity, variable: string | undefined, message: string, advice?: string): Finding =>
+  ({ rule, severity, ...(variable ? { variable } : {}), message, ...(advice ? { advice } : {}) });
+
+/** Whether a value counts as set (YAML `~`, empty strings and empty maps count as unset; a date or a set counts as set). */
+export function isSet(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (isPlainMap(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+const isPlainMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** Stands for a value known only when Ansible runs (vaulted, or a Jinja expression): set, never checked. */
+class NotChecked {}
+const NOT_CHECKED = new NotChecked();
+
+/**
+ * Values cloudgate can check: a vaulted value or a Jinja expression becomes NOT_CHECKED (with an info
+ * finding saying so), an `!unsafe` value its literal text.
+ */
+function checkable(values: Values): { values: Values; findings: Finding[] } {
+  const out: Values = { ...values };
+  const findings: Finding[] = [];
+  for (const row of VARIABLES) {
+    const value = values[row.name];
+    if (isVaulted(value)) {
+      out[row.name] = NOT_CHECKED;
+      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (vaulted).`,
+        'cloudgate checks a vaulted value only when it can decrypt it.'));
+    } else if (isTagged(value)) {
+      out[row.name] = value.text;
+    } else if (isJinja(value)) {
+      out[row.name] = NOT_CHECKED;
+      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (a Jinja expression, known only when Ansible runs).`,
+        'Run "cloudgate doctor" against the rendered values, or check the variable it refers to.'));
+    }
+  }
+  return { values: out, findings };
+}
+
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+
+export function validate(input: Values, options: ValidateOptions = {}): Finding[] {
+  const { values, findings: notChecked } = checkable(input);
+  // A choice that is not checked is no branch: only the rules of every branch apply.
+  const choices = choicesOf(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === NOT_CHECKED ? '(not checked)' : v])));
+  const findings: Finding[] = [
+    ...notChecked,
+    ...unknownNames(values),
+    ...typeRules(values),
+    ...requiredRules(values, choices),
+    ...selectionRules(values, choices),
+    ...acmeRules(values, choices),
+    ...providerRules(values, choices),
+    ...(choices.solver === 'rfc2136' ? tsigFindings(values) : []),
+    ...commercialCaRules(values, choices),
+    ...annotationRules(values),
+    ...unusedBranch(values, choices),
+  ];
+  try {
+    findings.push(...pemVariableFindings(values, options.now ?? new Date()));
+  } catch (error) {
+    findings.push(finding('pem-check', 'warning', undefined,
+      `The certificate checks of the PEM variables could not run: ${(error as Error).message}`));
+  }
+  return findings;
+}
+
+// ---- names -------------------------------------------------------------------------------------
+
+const OWNED_PREFIXES = ['cluster_issuer_', 'cloud_helm_', 'platform_ingress_'];
+
+function unknownNames(values: Values): Finding[] {
+  return Object.keys(values)
+    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name))
+    .map((name) => {
+      const guess = closestName(name);
+      return finding('unknown-variable', 'warning', name, `${name} is not a variable the platform knows; it is ignored.`,
+        guess ? `Did you mean ${guess}?` : 'Remove it, or run "cloudgate schema" for the list of variables.');
+    });
+}
+
+/** The real platform's words for the neutral names cloudgate uses, for "did you mean". */
+const REAL_NAMES: [RegExp, string][] = [
+  [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'],
+  [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'], [/_venafi_/, '_commercialca_'],
+];
+
+export function closestName(name: string): string | undefined {
+  const translated = REAL_NAMES.reduce((n, [from, to]) => n.replace(from, to), name);
+  if (translated !== name && variable(translated)) return translated;
+  let best: { name: string; distance: number } | undefined;
+  for (const row of VARIABLES) {
+    const d = levenshtein(name, row.name);
+    if (!best || d < best.distance) best = { name: row.name, distance: d };
+  }
+  return best && best.distance <= Math.max(3, Math.floor(name.length / 5)) ? best.name : undefined;
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+// ---- types -------------------------------------------------------------------------------------
+
+function typeRules(values: Values): Finding[] {
+  const out: Finding[] = [];
+  for (const row of VARIABLES) {
+    const value = values[row.name];
+    if (!isSet(value) || value === NOT_CHECKED) continue;
+    const shown = row.secret ? 'The value' : `"${String(value)}"`;
+    const kind = yamlKind(value);
+    const wanted = row.type === 'bool' ? 'boolean' : row.type === 'map' ? 'mapping' : 'text';
+    if (!['text', 'number', 'boolean', 'list', 'mapping'].includes(kind)
+      || (row.type === 'enum' && kind !== 'text') || (row.type === 'map' && kind !== 'mapping')) {
+      out.push(finding('invalid-type', 'error', row.name, `${row.name} must be ${row.type === 'enum' ? `one of: ${row.values!.join(', ')}` : `a ${wanted === 'text' ? describeType(row) : wanted}`}, not a YAML ${kind}.`,
+        kind === 'date' || kind === 'number' ? 'Quote the value if it is meant as text.' : undefined));
+      continue;
+    }
+    switch (row.type) {
+      case 'bool':
+        if (typeof value === 'string' && /^(true|false|yes|no)$/i.test(value.trim())) {
+          out.push(finding('bool-quoted', 'warning', row.name, `${row.name} is the string "${value}", not a boolean.`,
+            `Write it without quotes: ${row.name}: ${/^(true|yes)$/i.test(value.trim())}`));
+        } else if (typeof value !== 'boolean') {
+          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be true or false, not ${shown}.`));
+        }
+        break;
+      case 'map':
+        if (typeof value !== 'object' || Array.isArray(value)) {
+          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be a mapping of annotation names to values.`,
+            `Example:\n  ${row.name}:\n    ${ANNOTATION_PREFIX}/subject-organizations: Example Org`));
+        }
+        break;
+      case 'enum':
+        if (str(value) === undefined || !row.values!.some((v) => v.toLowerCase() === str(value)!.toLowerCase())) {
+          out.push(finding(enumRule(row), 'error', row.name, `${row.name} is ${shown}, which is not one of: ${row.values!.join(', ')}.`,
+            `Choose one of: ${row.values!.map((v) => row.valueHelp?.[v] ? `${v} (${row.valueHelp[v]})` : v).join('; ')}.`));
+        } else if (row.name !== 'cluster_issuer_acme_rfc2136_tsig_algorithm' && !row.values!.includes(str(value)!)) {
+          out.push(finding(enumRule(row), 'error', row.name, `${row.name} is ${shown}; the values are lower case.`,
+            `Write ${row.name}: ${str(value)!.toLowerCase()}`));
+        }
+        break;
+      default:
+        if (typeof value === 'object' || typeof value === 'boolean') {
+          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be a single ${describeType(row)}, not a ${Array.isArray(value) ? 'list' : typeof value === 'boolean' ? 'boolean' : 'mapping'}.`,
+            typeof value === 'boolean' ? 'Quote the value if it is meant as text.' : undefined));
+        } else {
+          out.push(...formatRule(row, String(value).trim()));
+        }
+    }
+  }
+  return out;
+}
+
+/** The YAML type of a value as read (1.1 schema): dates, sets and binary data are types of their own. */
+function yamlKind(value: unknown): string {
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number' || typeof value === 'bigint') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  if (Array.isArray(value)) return 'list';
+  if (isPlainMap(value)) return 'mapping';
+  if (value instanceof Date) return 'date';
+  if (value instanceof Set) return 'set';
+  if (value instanceof Map) return 'ordered mapping';
+  if (value instanceof Uint8Array) return 'binary value';
+  return 'value of another type';
+}
+
+function enumRule(row: Variable): string {
+  const rules: Record<string, string> = {
+    cluster_issuer_type: 'issuer-type',
+    cluster_issuer_acme_solver: 'acme-solver',
+    cluster_issuer_acme_clouddnsb_auth: 'clouddnsb-auth',
+    cluster_issuer_acme_rfc2136_tsig_algorithm: 'rfc2136-tsig-algorithm',
+  };
+  return rules[row.name] ?? 'invalid-value';
+}
+
+function describeType(row: Variable): string {
+  return { domain: 'domain name', email: 'email address', url: 'URL', hostport: 'host:port',
+    'pem-certificate': 'PEM certificate', 'pem-key': 'PEM private key' }[row.type as string] ?? 'text value';
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function formatRule(row: Variable, value: string): Finding[] {
+  switch (row.type) {
+    case 'domain':
+      return domainRule(row.name, value);
+    case 'email':
+      return EMAIL.test(value) ? [] : [finding('invalid-email', 'error', row.name,
+        `${row.name} is "${value}", which is not an email address.`, 'Use an address such as certificates@example.com.')];
+    case 'url':
+      return urlRule(row.name, value);
+    case 'hostport':
+      return hostPortRule(row.name, value);
+    case 'pem-certificate':
+      return value.includes('-----BEGIN CERTIFICATE-----') ? [] : [finding('pem-format', 'error', row.name,
+        `${row.name} does not contain a PEM certificate (no "-----BEGIN CERTIFICATE-----" line).`,
+        'Paste the certificate(s) as a YAML block (`|`), or give "file:PATH" in the answers file.')];
+    case 'pem-key':
+      return /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value) ? [] : [finding('pem-format', 'error', row.name,
+        `${row.name} does not contain a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" line).`,
+        'Paste the key as a YAML block (`|`), or give "file:PATH" in the answers file.')];
+    default:
+      return [];
+  }
+}
+
+function domainRule(name: string, value: string): Finding[] {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return [finding('wildcard-domain', 'error', name, `${name} is "${value}", a URL; it must be a bare domain.`,
+      `Write ${name}: ${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '')}`)];
+  }
+  if (value.startsWith('*.')) {
+    return [finding('wildcard-domain', 'error', name, `${name} is "${value}"; give the domain without "*.".`,
+      `Write ${name}: ${value.slice(2)} (the certificate is issued for *.${value.slice(2)}).`)];
+  }
+  if (!DOMAIN.test(value.replace(/\.$/, ''))) {
+    return [finding('wildcard-domain', 'error', name, `${name} is "${value}", which is not a valid domain name.`,
+      'Use letters, digits and hyphens in dot-separated labels, e.g. cloud.example.com.')];
+  }
+  return [];
+}
+
+function urlRule(name: string, value: string): Finding[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [finding('invalid-url', 'error', name, `${name} is "${value}", which is not a URL.`,
+      'Give the full address, e.g. https://host.example.com/path.')];
+  }
+  if (url.protocol !== 'https:') {
+    return [finding(name === 'cluster_issuer_acme_server' ? 'acme-server-https' : 'url-https', 'error', name,
+      `${name} is "${value}"; it must be an https:// URL.`, `Use https://${url.host}${url.pathname === '/' ? '' : url.pathname}`)];
+  }
+  return [];
+}
+
+/** `host:port` with IPv6 in brackets; a missing port is an error, advice: add `:53`. */
+export function hostPortRule(name: string, value: string): Finding[] {
+  const bad = (message: string, advice: string) => [finding('rfc2136-nameserver', 'error', name, message, advice)];
+  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(value);
+  let host: string;
+  let port: string | undefined;
+  if (bracketed) {
+    [, host, port] = bracketed;
+  } else if ((value.match(/:/g) ?? []).length > 1) {
+    return bad(`${name} is "${value}": an IPv6 address must be in brackets.`, `Write [${value.replace(/:(\d+)$/, '')}]:53 (brackets, then the port).`);
+  } else {
+    [host, port] = value.split(':') as [string, string | undefined];
+    if (!host || !(DOMAIN.test(host) || LABEL.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host))) {
+      return bad(`${name} is "${value}"; "${host}" is not a host name or IP address.`, 'Use host:port, e.g. ns1.example.com:53.');
+    }
+  }
+  if (port === undefined || port === '') {
+    return bad(`${name} is "${value}" without a port; the form is host:port.`, `Add the port: ${name}: ${bracketed ? `[${host}]` : host}:53`);
+  }
+  const n = Number(port);
+  if (!/^\d+$/.test(port) || n < 1 || n > 65535) {
+    return bad(`${name} has port "${port}", which is not between 1 and 65535.`, 'DNS servers usually listen on port 53.');
+  }
+  return [];
+}
+
+// ---- required ----------------------------------------------------------------------------------
+
+function requiredRules(values: Values, choices: Choices): Finding[] {
+  return VARIABLES.filter((row) => row.required && applies(row, choices) && !isSet(values[row.name])).map((row) =>
+    finding(row.name === 'cluster_issuer_acme_email' ? 'acme-email-required' : 'required', 'error', row.name,
+      `${row.name} is required ${branchLabel(row, choices)} but is not set.`,
+      `Set ${row.name}: ${row.help}.`));
+}
+
+function branchLabel(row: Variable, choices: Choices): string {
+  const c = row.appliesWhen;
+  if (c?.auth) return `with clouddnsb auth "${choices.auth}"`;
+  if (c?.solver) return `with cluster_issuer_acme_solver: ${choices.solver}`;
+  if (c?.issuer) return `with cluster_issuer_type: ${choices.issuer}`;
+  return 'always';
+}
+
+// ---- endpoint selection ------------------------------------------------------------------------
+
+function selectionRules(values: Values, choices: Choices): Finding[] {
+  const out: Finding[] = [];
+  const secretName = str(values.cloud_helm_ingress_secret_name);
+  if (isSet(secretName) && choices.issuer !== 'none' && ISSUER_TYPES.includes(choices.issuer)) {
+    out.push(finding('secret-name-requires-none', 'error', 'cloud_helm_ingress_secret_name',
+      `cloud_helm_ingress_secret_name is set (supplied wildcard certificate) but cluster_issuer_type is "${choices.issuer}".`,
+      'A supplied certificate needs cluster_issuer_type: none; otherwise remove cloud_helm_ingress_secret_name.'));
+  }
+  if (choices.issuer === 'none' && !isSet(secretName)) {
+    out.push(finding('none-without-certificate', 'warning', 'cluster_issuer_type',
+      'cluster_issuer_type is none but cloud_helm_ingress_secret_name is not set: nothing would issue certificates.',
+      'Supply a wildcard certificate (cloudgate setup) and set cloud_helm_ingress_secret_name, or choose an issuer.'));
+  }
+  if (secretName && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(secretName)) {
+    out.push(finding('secret-name', 'error', 'cloud_helm_ingress_secret_name',
+      `cloud_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
+      'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit.'));
+  }
+  if (choices.issuer === 'self-signed') {
+    out.push(finding('self-signed', 'warning', 'cluster_issuer_type',
+      'cluster_issuer_type is self-signed: clients will not trust the endpoints; for development and testing only.',
+      'For production choose acme, commercialca or ca, or supply a wildcard certificate.'));
+  }
+  return out;
+}
+
+// ---- ACME --------------------------------------------------------------------------------------
+
+function acmeRules(values: Values, choices: Choices): Finding[] {
+  if (choices.issuer !== 'acme') return [];
+  const out: Finding[] = [];
+  if (isSet(values.cloud_helm_ingress_wildcard_domain) && choices.solver === 'http01') {
+    out.push(finding('wildcard-needs-dns01', 'error', 'cluster_issuer_acme_solver',
+      `A wildcard certificate (*.${str(values.cloud_helm_ingress_wildcard_domain)}) cannot be issued with the HTTP-01 challenge.`,
+      'ACME issues wildcard certificates only through DNS-01: set cluster_issuer_acme_solver to your DNS provider.'));
+  }
+  if (values.cluster_issuer_acme_private_ca === true && !isSet(values.cluster_issuer_acme_server)) {
+    out.push(finding('acme-private-ca-without-server', 'warning', 'cluster_issuer_acme_private_ca',
+      'cluster_issuer_acme_private_ca is true but cluster_issuer_acme_server is not set (a public ACME CA needs no custom CA).',
+      'Set cluster_issuer_acme_server to your internal ACME server, or remove cluster_issuer_acme_private_ca.'));
+  }
+  return out;
+}
+
+// ---- DNS providers -----------------------------------------------------------------------------
+
+const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+
+function providerRules(values: Values, choices: Choices): Finding[] {
+  if (choices.issuer !== 'acme') return [];
+  const out: Finding[] = [];
+  if (choices.solver === 'clouddnsb' && CLOUDDNSB_AUTH_MODES.includes(choices.auth)) {
+    const arn = str(values.cluster_issuer_acme_clouddnsb_role_arn);
+    if (choices.auth === 'clusteroidc' && !arn) {
+      out.push(finding('clouddnsb-role-arn-required', 'error', 'cluster_issuer_acme_clouddnsb_role_arn',
+        'cluster_issuer_acme_clouddnsb_role_arn is required with clouddnsb auth "clusteroidc" but is not set.',
+        'Set the role to assume, e.g. arn:aws:iam::123456789012:role/certmgr-dns01 ("cloudgate oidc" prints what to create).'));
+    }
+    if (arn && choices.auth !== 'static' && !ROLE_ARN.test(arn)) {
+      out.push(finding('clouddnsb-role-arn', 'error', 'cluster_issuer_acme_clouddnsb_role_arn',
+        `cluster_issuer_acme_clouddnsb_role_arn is "${arn}", which is not a role ARN.`,
+        'The form is arn:<partition>:iam::<12-digit account>:role/<path/name>, e.g. arn:aws:iam::123456789012:role/certmgr-dns01.'));
+    }
+    if (choices.auth === 'clusteroidc') {
+      out.push(finding('clouddnsb-clusteroidc-prerequisites', 'info', 'cluster_issuer_acme_clouddnsb_auth',
+        'clouddnsb auth "clusteroidc" needs certificate manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
+        'Run "cloudgate oidc" for the steps and "cloudgate doctor" to check them.'));
+    }
+  }
+  if (choices.solver === 'dnsc') {
+    const email = str(values.cluster_issuer_acme_dnsc_email);
+    if (email && email.toLowerCase() === str(values.cluster_issuer_acme_email)?.toLowerCase()) {
+      out.push(finding('dnsc-email-redundant', 'info', 'cluster_issuer_acme_dnsc_email',
+        'cluster_issuer_acme_dnsc_email is the same as cluster_issuer_acme_email; it is only needed when they differ.',
+        'Remove cluster_issuer_acme_dnsc_email.'));
+    }
+  }
+  if (choices.solver === 'dnsd') {
+    out.push(finding('dnsd-limits', 'warning', 'cluster_issuer_acme_solver',
+      'The dnsd provider works only for accounts with 10 or more domains (or a discount domain club subscription), and needs its separate webhook component.',
+      'Check the account qualifies and deploy the dnsd webhook, or choose another DNS provider.'));
+  }
+  if (choices.solver === 'dnse') {
+    out.push(finding('dnse-webhook', 'info', 'cluster_issuer_acme_solver',
+      'The dnse provider needs its separate webhook component in the cluster.', 'Deploy the dnse webhook before issuing.'));
+  }
+  return out;
+}
+
+// ---- commercial CA -----------------------------------------------------------------------------
+
+function commercialCaRules(values: Values, choices: Choices): Finding[] {
+  if (choices.issuer !== 'commercialca') return [];
+  const token = isSet(values.cluster_issuer_commercialca_access_token);
+  const user = isSet(values.cluster_issuer_commercialca_username);
+  const password = isSet(values.cluster_issuer_commercialca_password);
+  const v = 'cluster_issuer_commercialca_access_token';
+  if (token && (user || password)) {
+    return [finding('commercialca-auth', 'error', v,
+      'The commercial CA has both an access token and username/password; exactly one method must be set.',
+      'Keep cluster_issuer_commercialca_access_token (recommended) and remove the username and password.')];
+  }
+  if (!token && !user && !password) {
+    return [finding('commercialca-auth', 'error', v,
+      'The commercial CA has no credentials: set an access token, or username and password.',
+      'Set cluster_issuer_commercialca_access_token (recommended).')];
+  }
+  if (!token && user !== password) {
+    const missing = user ? 'cluster_issuer_commercialca_password' : 'cluster_issuer_commercialca_username';
+    return [finding('commercialca-auth', 'error', missing, `${missing} is not set; username and password go together.`,
+      `Set ${missing}, or use cluster_issuer_commercialca_access_token (recommended) instead.`)];
+  }
+  if (!token) {
+    return [finding('commercialca-legacy-auth', 'warning', 'cluster_issuer_commercialca_username',
+      'The commercial CA uses username and password, which newer versions of the CA are phasing out.',
+      'Switch to cluster_issuer_commercialca_access_token.')];
+  }
+  return [];
+}
+
+// ---- annotations -------------------------------------------------------------------------------
+
+function annotationRules(values: Values): Finding[] {
+  const out: Finding[] = [];
+  const current = values.platform_ingress_annotations;
+  const old = values.ingress_global_annotations;
+  if (isSet(old)) {
+    out.push(isSet(current)
+      ? finding('annotations-conflict', 'error', 'ingress_global_annotations',
+        'Both ingress_global_annotations (deprecated) and platform_ingress_annotations are set.',
+        'Merge the entries into platform_ingress_annotations and remove ingress_global_annotations.')
+      : finding('deprecated-variable', 'warning', 'ingress_global_annotations',
+        'ingress_global_annotations is deprecated.', 'Rename it to platform_ingress_annotations (same entries).'));
+  }
+  for (const name of ['platform_ingress_annotations', 'ingress_global_annotations']) {
+    const map = values[name];
+    if (!isSet(map) || typeof map !== 'object' || Array.isArray(map)) continue;
+    for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
+      if (!ANNOTATION_KEYS.includes(key)) {
+        const suffix = key.split('/').pop() ?? key;
+        const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? ANNOTATION_KEYS.find((k) => levenshtein(k, key) <= 4);
+        out.push(finding('annotation-key', 'error', name, `${name} has the key "${key}", which is not a certificate subject annotation.`,
+          guess ? `Did you mean ${guess}?` : `Allowed keys: ${ANNOTATION_KEYS.join(', ')}.`));
+      } else if (typeof value !== 'string' || value.trim() === '') {
+        out.push(finding('annotation-value', 'error', name, `${name}["${key}"] must be a non-empty text value.`,
+          'Quote the value, e.g. "Example Org"; several values are comma-separated in one string.'));
+      }
+    }
+  }
+  return out;
+}
+
+// ---- left-over branches ------------------------------------------------------------------------
+
+/** Variables set for a branch that is not chosen: the platform ignores them, the operator may not expect that. */
+function unusedBranch(values: Values, choices: Choices): Finding[] {
+  if (!ISSUER_TYPES.includes(choices.issuer) || !SOLVERS.includes(choices.solver)) return [];
+  if (choices.solver === 'clouddnsb' && !CLOUDDNSB_AUTH_MODES.includes(choices.auth)) return [];
+  const reportedElsewhere = new Set(['cloud_helm_ingress_secret_name']);
+  return VARIABLES.filter((row) => row.appliesWhen && !reportedElsewhere.has(row.name) && !applies(row, choices) && isSet(values[row.name])).map((row) =>
+    finding('unused-variable', 'warning', row.name,
+      `${row.name} is set but not used ${currentBranch(choices)}.`,
+      `Remove it (cloudgate setup removes it for you), or change the choice it belongs to.`));
+}
+
+function currentBranch(choices: Choices): string {
+  if (choices.issuer !== 'acme') return `with cluster_issuer_type: ${choices.issuer}`;
+  if (choices.solver === 'clouddnsb') return `with clouddnsb auth "${choices.auth}"`;
+  return `with cluster_issuer_acme_solver: ${choices.solver}`;
+}
+

@@ -1,0 +1,433 @@
+/**
+ * Reading and updating the YAML inventory. Updates are text splices located with the `yaml`
+ * Document API (node ranges): every byte outside the touched keys stays as it was, comments and
+ * ordering included. YAML 1.1 is used throughout because Ansible reads inventories as YAML 1.1
+ * (`yes`/`no` are booleans there, so such strings must be quoted when written).
+ */
+import type { Stats } from 'node:fs';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
+import { stringify } from 'yaml';
+import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
+import { UsageError } from '../errors.js';
+import { escapeLine } from '../escape.js';
+import { readRegularFileSync } from '../safe-read.js';
+import { isSet } from '../config/validate.js';
+import { VARIABLES, variable } from '../config/variables.js';
+import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
+
+const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
+
+/** Far above any real inventory file; the read and every update stay linear in the size. */
+export const MAX_INVENTORY_BYTES = 32 * 1024 * 1024;
+
+export const INVENTORY_HEADER = `# Certificate settings of the platform (certificates of the API endpoints).
+# Written by cloudgate setup; "cloudgate schema" prints the JSON Schema of these variables.
+`;
+
+export interface InventoryFile {
+  path: string;
+  exists: boolean;
+  text: string;
+  values: Record<string, unknown>;
+  /** Permission bits of the existing file. */
+  mode?: number;
+}
+
+/** The last few texts loaded, newest first: setup reads, updates and diffs the same text. */
+let recent: YamlMapping[] = [];
+
+function loadMapping(text: string, path: string): YamlMapping {
+  const hit = recent.find((m) => m.text === text);
+  if (hit) return hit;
+  const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES });
+  recent = [mapping, ...recent].slice(0, 3);
+  return mapping;
+}
+
+const noticesOf = new WeakMap<object, YamlNotice[]>();
+
+/** The YAML warnings of values returned by `parseInventory` (an unknown tag, say), for the doctor. */
+export function inventoryNotices(values: Record<string, unknown>): YamlNotice[] {
+  return noticesOf.get(values) ?? [];
+}
+
+/** Parses inventory text; bad YAML or a top level that is not a mapping is a UsageError naming the file. */
+export function parseInventory(text: string, path: string): Record<string, unknown> {
+  const mapping = loadMapping(text, path);
+  noticesOf.set(mapping.values, mapping.notices);
+  return mapping.values;
+}
+
+export async function readInventoryFile(path: string): Promise<InventoryFile> {
+  let text: string;
+  let mode: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      throw new UsageError(`The inventory ${path} is a folder; setup writes one file.`,
+        `Give the file to write, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`);
+    }
+    if (info.size > MAX_INVENTORY_BYTES) {
+      throw new UsageError(`The inventory ${path} is larger than ${formatMiB(MAX_INVENTORY_BYTES)}.`,
+        'Check that --inventory names the intended file; cloudgate refuses larger files rather than slowing down.');
+    }
+    mode = info.mode & 0o777;
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, text: '', values: {} };
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
+  }
+  const mapping = loadMapping(text, path);
+  // A tag Ansible does not know makes the file unloadable for Ansible: never build on it.
+  refuseNotices(mapping.notices, { what: 'the inventory', path });
+  return { path, exists: true, text, values: mapping.values, mode };
+}
+
+export interface InventoryChange {
+  /** Variables to set (added at the end in table order when new, otherwise changed in place). */
+  set: Record<string, unknown>;
+  /** Variables to delete (with the help comment cloudgate wrote above them). */
+  remove: string[];
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Applies a change to inventory text. Keys whose value is already equal are left byte for byte.
+ * An alias (`*name`) elsewhere whose anchor is in a removed or replaced value gets that value
+ * written in its place, so the file still loads and other keys keep their values. The result is
+ * parsed again before it is returned: a text that would not load is never written.
+ */
+export function updateInventoryText(text: string, change: InventoryChange): string {
+  const mapping = loadMapping(text, 'the inventory');
+  if (mapping.flow) {
+    throw new UsageError('The inventory must be a block-style YAML mapping ("name: value" lines) to be updated.');
+  }
+  const edits: Edit[] = [];
+  const touched = new Set<string>();
+  for (const name of change.remove) {
+    const entry = mapping.byKey.get(name);
+    if (!entry) continue;
+    touched.add(name);
+    edits.push({ start: ownCommentStart(text, entry.start, name), end: entry.end, text: '' });
+  }
+  const added: string[] = [];
+  for (const [name, value] of Object.entries(change.set)) {
+    const entry = mapping.byKey.get(name);
+    if (!entry) {
+      added.push(name);
+      continue;
+    }
+    if (sameValue(entry.value, value)) continue;
+    touched.add(name);
+    const oneLine = (s: string) => !s.includes('\n');
+    const { valueStart, valueEnd } = entry;
+    if (entry.scalar && valueStart !== undefined && valueEnd !== undefined && valueStart < valueEnd && isScalarValue(value)
+      && oneLine(text.slice(valueStart, valueEnd)) && oneLine(String(value))) {
+      // Keep a trailing "# comment" on the line: replace only the value itself.
+      edits.push({ start: valueStart, end: valueEnd, text: serializePair(name, value).replace(/^[^:]*:\s?/, '').trimEnd() });
+    } else {
+      edits.push({ start: entry.start, end: entry.end, text: serializePair(name, value) });
+    }
+  }
+  edits.push(...inlinedAliases(mapping, touched, edits));
+  if (added.length > 0) {
+    const order = new Map(VARIABLES.map((v, i) => [v.name, i]));
+    added.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
+    const pairs = added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
+    if (text.trim() === '') {
+      edits.push({ start: 0, end: text.length, text: `${INVENTORY_HEADER}\n${pairs}` });
+    } else {
+      // Before a `...` document end, never after it.
+      const at = mapping.insertAt;
+      const newline = at > 0 && text[at - 1] !== '\n' ? '\n' : '';
+      edits.push({ start: at, end: at, text: `${newline}\n${pairs}` });
+    }
+  }
+  let out = text;
+  for (const edit of edits.sort((a, b) => b.start - a.start || b.end - a.end)) {
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  }
+  if (out !== text) checkWritten(out, edits);
+  return out;
+}
+
+/** Edits that write an anchored value in place of its aliases, where the anchor's entry changes. */
+function inlinedAliases(mapping: YamlMapping, touched: Set<string>, edits: Edit[]): Edit[] {
+  const out: Edit[] = [];
+  for (const alias of mapping.aliases) {
+    if (!touched.has(alias.targetKey)) continue;
+    if (edits.some((e) => e.start <= alias.start && alias.end <= e.end)) continue;
+    const inline = flowYaml(alias.targetValue);
+    if (inline === undefined) {
+      throw new UsageError(`The inventory uses the alias *${escapeLine(alias.name)}, whose anchor is in ${alias.targetKey}, which this change removes or replaces.`,
+        `Write the value out in place of *${escapeLine(alias.name)} (or move the anchor to another key) and run the command again; nothing was written.`);
+    }
+    out.push({ start: alias.start, end: alias.end, text: inline });
+  }
+  return out;
+}
+
+/** A value as YAML flow text that is valid wherever an alias can stand; undefined for values without one. */
+function flowYaml(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (isTagged(value)) return `${value.tag} ${quoted(value.text)}`;
+  if (Array.isArray(value)) {
+    const items = value.map(flowYaml);
+    return items.includes(undefined) ? undefined : `[${items.join(', ')}]`;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => [quoted(k), flowYaml(v)]);
+    return items.some(([, v]) => v === undefined) ? undefined : `{${items.map(([k, v]) => `${k}: ${v}`).join(', ')}}`;
+  }
+  return undefined;
+}
+
+/** A double-quoted YAML string; also escapes the characters YAML 1.1 reads as line breaks. */
+function quoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whole files up to this size are parsed again before writing; larger ones only their new entries. */
+const FULL_CHECK_BYTES = 1024 * 1024;
+
+/**
+ * Parses what is about to be written; cloudgate never writes a file it cannot read back. In a large
+ * file the untouched text is known to load already: its new entries are parsed on their own, so an
+ * update stays one parse of the file.
+ */
+function checkWritten(out: string, edits: Edit[]): void {
+  try {
+    if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
+    else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
+  } catch (error) {
+    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${(error as Error).message}`,
+      'Nothing was written. Please report this with the shape of the inventory (not its values).');
+  }
+}
+
+function isScalarValue(v: unknown): boolean {
+  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
+}
+
+/** Equal as Ansible would see them: tags and every digit count (JSON alone hides a vault's text). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+}
+
+function comparable(value: unknown): unknown {
+  if (isTagged(value)) return { '!tag': value.tag, text: value.text };
+  if (typeof value === 'bigint') return { '!int': value.toString() };
+  if (value instanceof Date) return { '!timestamp': value.toISOString() };
+  if (value instanceof Set) return { '!set': [...value].map(comparable) };
+  if (value instanceof Map) return { '!map': [...value].map(([k, v]) => [comparable(k), comparable(v)]) };
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, comparable(v)]));
+  }
+  return value;
+}
+
+/** `name: value\n` as YAML 1.1, block literal for multi-line text, Ansible's tags kept. */
+export function serializePair(name: string, value: unknown): string {
+  return stringify({ [name]: value }, YAML_OPTIONS);
+}
+
+function helpComment(name: string): string {
+  const row = variable(name);
+  return row ? `# ${row.help}\n` : '';
+}
+
+/** The start of the help comment line cloudgate wrote above a key, so removing the key removes it too. */
+function ownCommentStart(text: string, lineStart: number, name: string): number {
+  const comment = helpComment(name);
+  if (!comment) return lineStart;
+  const before = text.slice(Math.max(0, lineStart - comment.length), lineStart);
+  return before === comment ? lineStart - comment.length : lineStart;
+}
+
+/** Whether any secret variable of the table is set in these values. */
+export function holdsSecret(values: Record<string, unknown>): boolean {
+  return VARIABLES.some((row) => row.secret && isSet(values[row.name]));
+}
+
+// ---- inventory folders (doctor) ----------------------------------------------------------------
+
+export interface InventoryTree {
+  /** Every file read, with its values, in the order Ansible loads them. */
+  files: { path: string; values: Record<string, unknown> }[];
+  /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
+  values: Record<string, unknown>;
+  /** The file each variable of `values` came from (the last file defining it). */
+  sources: Record<string, string>;
+  /** Variables defined in more than one file with different values. */
+  conflicts: { name: string; files: string[] }[];
+  /** Folders reached again through a symbolic link (a loop), not read a second time. */
+  loops: string[];
+}
+
+/** An inventory path that is not a regular file or folder (a pipe, a device): exit 2, never a hang. */
+export class InventoryInputError extends UsageError {}
+
+/**
+ * Reads an inventory file, or a folder: the vars files under its `group_vars/` (or under the folder
+ * itself when it has no `group_vars/`, e.g. `group_vars/all`). Like Ansible, symbolic links to files
+ * and folders are followed; a link back to a folder being read is a loop and is skipped.
+ */
+export async function readInventoryTree(path: string): Promise<InventoryTree> {
+  const info = await stat(path);
+  let paths = [path];
+  const loops: string[] = [];
+  if (info.isDirectory()) {
+    const groupVars = basename(path) === 'group_vars' ? path : join(path, 'group_vars');
+    paths = await isDirectory(groupVars) ? await groupVarsFiles(groupVars, loops) : await yamlFilesUnder(path, loops);
+  } else if (!info.isFile()) {
+    throw notRegular(path, info);
+  }
+  const files: InventoryTree['files'] = [];
+  for (const file of paths) {
+    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file' }), file) });
+  }
+  const values: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
+  const seen = new Map<string, { value: unknown; files: string[]; differs: boolean }>();
+  for (const file of files) {
+    for (const [name, value] of Object.entries(file.values)) {
+      const entry = seen.get(name);
+      if (entry) {
+        entry.files.push(file.path);
+        if (!sameValue(entry.value, value)) entry.differs = true;
+      } else {
+        seen.set(name, { value, files: [file.path], differs: false });
+      }
+      values[name] = value;
+      sources[name] = file.path;
+    }
+  }
+  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f) }));
+  return { files, values, sources, conflicts, loops };
+}
+
+const valuesByInput = new WeakMap<object, Promise<Record<string, unknown>>>();
+
+/**
+ * The inventory's variables as one flat mapping, for checks that only read them; read once per
+ * doctor run (keyed by the run's input object), however many areas ask. A missing default inventory
+ * gives `{}`; a missing `--inventory` path is a usage error.
+ */
+export function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
+  let values = valuesByInput.get(input);
+  if (!values) {
+    values = readInventoryTree(input.inventoryPath).then(
+      (tree) => tree.values,
+      (error) => {
+        if (error instanceof UsageError) throw error;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !input.inventoryExplicit) return {};
+        throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
+          'Give --inventory a YAML file or an inventory folder with group_vars/.');
+      },
+    );
+    valuesByInput.set(input, values);
+  }
+  return values;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
+
+/**
+ * The vars files of every group in a `group_vars` folder. As Ansible does for each group, the first of
+ * `<group>` (a folder or a file), `<group>.yml`, `<group>.yaml`, `<group>.json` that exists is read and
+ * the others are ignored.
+ */
+async function groupVarsFiles(dir: string, loops: string[]): Promise<string[]> {
+  const names = (await readdir(dir)).filter(isVarsName).sort();
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const ext = extname(name);
+    const group = VARS_EXTENSIONS.includes(ext) ? name.slice(0, -ext.length) : name;
+    groups.set(group, [...(groups.get(group) ?? []), name]);
+  }
+  const chosen: string[] = [];
+  for (const [group, candidates] of groups) {
+    const first = ['', ...VARS_EXTENSIONS].map((ext) => group + ext).find((n) => candidates.includes(n));
+    if (first) chosen.push(first);
+  }
+  return collectVarsFiles(dir, chosen.sort(), [await realpath(dir)], loops);
+}
+
+/** The vars files under a folder, in Ansible's order: names sorted in each folder, sub-folders in place. */
+async function yamlFilesUnder(dir: string, loops: string[]): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter(isVarsName).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return collectVarsFiles(dir, names, [await realpath(dir)], loops);
+}
+
+/** Hidden files and editor backups are skipped, as Ansible skips them. */
+function isVarsName(name: string): boolean {
+  return !name.startsWith('.') && !name.endsWith('~');
+}
+
+/** `ancestors`: the real paths of the folders being read, to stop at a link that leads back to one. */
+async function collectVarsFiles(dir: string, names: string[], ancestors: string[], loops: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue; // a dangling link: Ansible skips it too
+      if (code === 'ELOOP') {
+        loops.push(path);
+        continue;
+      }
+      throw error;
+    }
+    const ext = extname(name).toLowerCase();
+    if (info.isDirectory()) {
+      if (ext) continue;
+      const real = await realpath(path);
+      if (ancestors.includes(real)) {
+        loops.push(path);
+        continue;
+      }
+      const inner = (await readdir(path)).filter(isVarsName).sort();
+      out.push(...await collectVarsFiles(path, inner, [...ancestors, real], loops));
+    } else if (VARS_EXTENSIONS.includes(ext)) {
+      if (!info.isFile()) throw notRegular(path, info);
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function notRegular(path: string, info: Stats): InventoryInputError {
+  const kind = info.isFIFO() ? 'a pipe' : info.isSocket() ? 'a socket' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a file';
+  return new InventoryInputError(`The inventory ${path} is not a regular file (${kind}).`,
+    'Give --inventory a YAML file or an inventory folder; pipes and devices are refused.');
+}
+
+/** The vars files Ansible reads from one group's folder (`group_vars/<group>/`), in its order. */
+export async function groupFolderFiles(dir: string): Promise<string[]> {
+  return yamlFilesUnder(dir, []);
+}

@@ -1,0 +1,186 @@
+/**
+ * The vault passwords of a run, from the same options Ansible takes: `--vault-password-file FILE`,
+ * `--vault-id [LABEL@]FILE`, or the `ANSIBLE_VAULT_PASSWORD_FILE` environment variable (used when
+ * neither option is given). As in Ansible, a password file holds the password with surrounding white
+ * space ignored, and an executable file is run and its output is the password (a `*-client` script is
+ * given `--vault-id LABEL`); a script that does not answer within its deadline is killed.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import type { OptionValues } from '../run-context.js';
+import { AnsibleTagged } from './ansible-tagged.js';
+import { UsageError } from '../errors.js';
+import { readRegularFile } from '../safe-read.js';
+import { registerSecret } from '../secrets.js';
+import { decryptEnvelope, encryptVault, isVaultText, parseVault, VaultError } from './vault.js';
+
+export const DEFAULT_VAULT_LABEL = 'default';
+/** A password script that prompts somewhere nobody looks must not hold the run forever. */
+export const PASSWORD_SCRIPT_DEADLINE_MS = 30_000;
+const MAX_SCRIPT_OUTPUT = 64 * 1024;
+
+export interface VaultPassword {
+  label: string;
+  /** Where it came from, for messages: the option and the file, never the password. */
+  source: string;
+  password: Buffer;
+}
+
+export class VaultKeyring {
+  constructor(readonly passwords: VaultPassword[]) {
+    if (passwords.length === 0) throw new Error('a keyring needs a password');
+  }
+
+  /** The password new values are encrypted with: the first one given, as ansible-vault does. */
+  get writer(): VaultPassword {
+    return this.passwords[0]!;
+  }
+
+  /** `plaintext` as a `!vault` value, encrypted with the first password (labelled when it has a label). */
+  seal(plaintext: string): AnsibleTagged {
+    return new AnsibleTagged('!vault', encryptVault(plaintext, this.writer.password, { label: this.writer.label }));
+  }
+
+  /**
+   * The plaintext of a vault envelope, registered as a secret so it is redacted wherever it might be
+   * printed. Passwords whose label matches the envelope's are tried first, then the others (as Ansible does).
+   */
+  open(envelopeText: string): string {
+    const envelope = parseVault(envelopeText);
+    const ordered = [...this.passwords].sort((a, b) => Number(b.label === envelope.label) - Number(a.label === envelope.label));
+    for (const { password } of ordered) {
+      try {
+        const plaintext = decryptEnvelope(envelope, password).toString('utf8');
+        registerSecret(plaintext);
+        return plaintext;
+      } catch (error) {
+        if (!(error instanceof VaultError) || error.reason !== 'password') throw error;
+      }
+    }
+    const sources = this.passwords.map((p) => p.source).join(', ');
+    throw new VaultError(`no vault password given opens it (HMAC mismatch with ${sources}${envelope.label ? `; it was encrypted for the vault id "${envelope.label}"` : ''})`, 'password');
+  }
+}
+
+/** The keyring of the options, or undefined when no vault password is given. Bad options are UsageErrors (exit 2). */
+export async function vaultKeyringFromOptions(flags: OptionValues, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
+  const specs: { label: string; file: string; source: string }[] = [];
+  for (const file of strings(flags['vault-password-file'])) specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `--vault-password-file ${file}` });
+  for (const id of strings(flags['vault-id'])) specs.push({ ...parseVaultId(id), source: `--vault-id ${id}` });
+  if (specs.length === 0 && env.ANSIBLE_VAULT_PASSWORD_FILE) {
+    const file = env.ANSIBLE_VAULT_PASSWORD_FILE;
+    specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `ANSIBLE_VAULT_PASSWORD_FILE=${file}` });
+  }
+  if (specs.length === 0) return undefined;
+  const passwords: VaultPassword[] = [];
+  for (const spec of specs) {
+    const path = resolve(cwd, spec.file);
+    passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(path, spec.label, spec.source) });
+  }
+  return new VaultKeyring(passwords);
+}
+
+function strings(value: OptionValues[string]): string[] {
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** `LABEL@FILE` or `FILE` (label "default"); Ansible's `@prompt` needs a terminal cloudgate does not borrow. */
+export function parseVaultId(id: string): { label: string; file: string } {
+  const at = id.indexOf('@');
+  const [label, file] = at === -1 ? [DEFAULT_VAULT_LABEL, id] : [id.slice(0, at), id.slice(at + 1)];
+  if (!label || !file) {
+    throw new UsageError(`--vault-id "${id}" is not LABEL@FILE.`, 'Give the label and the password file, e.g. --vault-id prod@~/.vault-pass.');
+  }
+  if (file === 'prompt') {
+    throw new UsageError(`--vault-id ${id}: cloudgate does not prompt for vault passwords.`,
+      'Put the password in a file readable only by you (chmod 600) and give --vault-id LABEL@FILE or --vault-password-file FILE.');
+  }
+  return { label, file };
+}
+
+/** The password in a file, or printed by it when it is executable. */
+export async function readVaultPassword(path: string, label: string, source: string, deadlineMs = PASSWORD_SCRIPT_DEADLINE_MS): Promise<Buffer> {
+  let executable = false;
+  try {
+    executable = statSync(path).isFile() && isExecutable(path);
+  } catch {
+    // readRegularFile names the problem below.
+  }
+  let password: Buffer;
+  if (executable) {
+    password = stripBytes(await runPasswordScript(path, label, source, deadlineMs), '\r\n');
+  } else {
+    const text = await readRegularFile(path, { what: 'the vault password file', maxBytes: MAX_SCRIPT_OUTPUT });
+    if (isVaultText(text)) {
+      throw new UsageError(`The vault password file ${path} is itself vault-encrypted.`, 'Give a file holding the password as plain text (readable only by you).');
+    }
+    password = stripBytes(Buffer.from(text), ' \t\n\r\v\f');
+  }
+  if (password.length === 0) {
+    throw new UsageError(`The vault password from ${source} is empty.`, 'Put the vault password in the file (one line).');
+  }
+  return password;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Python's `bytes.strip(chars)`: removes those bytes at both ends. */
+function stripBytes(data: Buffer, chars: string): Buffer {
+  const set = new Set([...chars].map((c) => c.charCodeAt(0)));
+  let start = 0;
+  let end = data.length;
+  while (start < end && set.has(data[start]!)) start++;
+  while (end > start && set.has(data[end - 1]!)) end--;
+  return data.subarray(start, end);
+}
+
+function runPasswordScript(path: string, label: string, source: string, deadlineMs: number): Promise<Buffer> {
+  const name = basename(path, extname(path));
+  const args = name.endsWith('-client') ? ['--vault-id', label] : [];
+  return new Promise((resolvePassword, reject) => {
+    // Its own process group, so the deadline kills whatever the script started too.
+    const child = spawn(path, args, { stdio: ['inherit', 'pipe', 'inherit'], detached: true });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failure: UsageError | undefined;
+    const stop = (error: UsageError) => {
+      failure ??= error;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => stop(new UsageError(`The vault password script ${path} (${source}) did not finish within ${deadlineMs / 1000} s; it was stopped.`,
+      'Make the script print the password without waiting for input, or give a plain password file (not executable).')), deadlineMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_SCRIPT_OUTPUT) stop(new UsageError(`The vault password script ${path} printed more than ${MAX_SCRIPT_OUTPUT / 1024} KiB.`, 'It should print the password only.'));
+      else chunks.push(chunk);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new UsageError(`Cannot run the vault password script ${path} (${source}): ${error.code ?? 'failed'}.`,
+        'If the file is not a script, remove its executable bit (chmod -x); Ansible runs executable password files too.'));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (failure) return reject(failure);
+      if (code !== 0) {
+        const unknownId = code === 2 && args.length > 0;
+        return reject(new UsageError(`The vault password script ${path} (${source}) failed (${signal ?? `exit code ${code}`})${unknownId ? `: it knows no password for the vault id "${label}"` : ''}.`,
+          unknownId ? 'Give the label the script knows, e.g. --vault-id LABEL@SCRIPT.' : 'Run it yourself to see why.'));
+      }
+      resolvePassword(Buffer.concat(chunks));
+    });
+  });
+}

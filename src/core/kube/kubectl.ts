@@ -1,0 +1,183 @@
+/**
+ * kubectl: the one way cloudgate talks to a cluster. Honours KUBECONFIG (inherited environment),
+ * `--kubeconfig` and `--context`; every call has a timeout, at which kubectl and everything it started
+ * is killed (core/child.ts). A non-zero exit is a result, not an exception; only a missing binary, a
+ * timeout or a cancellation throw. Names that come from outside (secrets, service accounts) are passed
+ * after `--`, so a name starting with `-` is never read as a flag.
+ */
+import { runChild } from './child.js';
+import { redact, registerSecret } from '../secrets.js';
+
+export interface KubectlOptions {
+  context?: string;
+  kubeconfig?: string;
+  /** Written to kubectl's stdin (e.g. a manifest for `apply -f -`). */
+  input?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Environment of kubectl; defaults to this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** stdout carries a secret (a token, a Secret's data): register it before anyone prints it. */
+  secretOutput?: boolean;
+  /** A line per command and its exit code (for --verbose); redacted here. */
+  log?: (line: string) => void;
+}
+
+export interface KubectlResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type KubeAvailability = { ok: true; context: string } | { ok: false; reason: string };
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** kubectl is not installed (or CLOUDGATE_KUBECTL names a missing file). */
+export class KubectlMissing extends Error {
+  constructor(readonly binary: string) {
+    super(`kubectl was not found (looked for "${binary}" on PATH).`);
+    this.name = 'KubectlMissing';
+  }
+  readonly advice = 'Install kubectl (https://kubernetes.io/docs/tasks/tools/) or set CLOUDGATE_KUBECTL to its path.';
+}
+
+/** kubectl ran but failed, timed out, or printed something that is not the JSON asked for. */
+export class KubectlError extends Error {
+  constructor(
+    message: string,
+    readonly result: KubectlResult,
+    readonly timedOut = false,
+  ) {
+    super(message);
+    this.name = 'KubectlError';
+  }
+}
+
+export function kubectlBinary(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLOUDGATE_KUBECTL || 'kubectl';
+}
+
+function globalArgs(opts: KubectlOptions, timeoutMs: number): string[] {
+  const args = [`--request-timeout=${Math.max(1, Math.ceil(timeoutMs / 1000))}s`];
+  if (opts.kubeconfig) args.push(`--kubeconfig=${opts.kubeconfig}`);
+  if (opts.context) args.push(`--context=${opts.context}`);
+  return args;
+}
+
+export async function kubectl(args: string[], opts: KubectlOptions = {}): Promise<KubectlResult> {
+  const env = opts.env ?? process.env;
+  const binary = kubectlBinary(env);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  opts.log?.(redact(`$ kubectl ${args.join(' ')}${opts.context ? ` --context=${opts.context}` : ''}`));
+  // Global flags go first: after a `--` in `args` they would be read as names.
+  const result = await runChild(binary, [...globalArgs(opts, timeoutMs), ...args], {
+    input: opts.input ?? '',
+    timeoutMs,
+    signal: opts.signal,
+    env,
+  });
+  // ENOTDIR: a path through something that is not a folder (CLOUDGATE_KUBECTL=/nonexistent/kubectl).
+  if (result.startError?.code === 'ENOENT' || result.startError?.code === 'ENOTDIR') throw new KubectlMissing(binary);
+  if (result.startError) throw new Error(`kubectl (${binary}) could not be started: ${result.startError.code ?? result.startError.message}.`);
+  const { stdout, stderr } = result;
+  if (opts.secretOutput) registerSecret(stdout);
+  if (result.cancelled) throw opts.signal?.reason ?? new Error('kubectl was cancelled.');
+  if (result.timedOut) {
+    throw new KubectlError(
+      `kubectl ${describe(args)} did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+      { exitCode: -1, stdout, stderr },
+      true,
+    );
+  }
+  opts.log?.(`  exit ${result.exitCode}${result.exitCode ? `: ${firstLine(stderr)}` : ''}`);
+  return { exitCode: result.exitCode, stdout, stderr };
+}
+
+/** A Kubernetes object name (RFC 1123): never starts with `-`, so it cannot pass for a flag. */
+export function isKubeName(name: string): boolean {
+  return /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name);
+}
+
+/** Inserts options before the `--` that ends them (at the end when there is none). */
+export function withOptions(args: string[], ...options: string[]): string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? [...args, ...options] : [...args.slice(0, end), ...options, ...args.slice(end)];
+}
+
+/** Runs kubectl asking for JSON (`-o json` is added unless the arguments choose an output). */
+export async function kubectlJson<T>(args: string[], opts: KubectlOptions = {}): Promise<T> {
+  const end = args.indexOf('--');
+  const wantsOutput = (end < 0 ? args : args.slice(0, end)).some((a) => a === '-o' || a.startsWith('-o=') || a.startsWith('--output') || a === '--raw');
+  const full = wantsOutput ? args : withOptions(args, '-o', 'json');
+  const result = await kubectl(full, opts);
+  if (result.exitCode !== 0) {
+    throw new KubectlError(`kubectl ${describe(args)} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`, result);
+  }
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch {
+    throw new KubectlError(`kubectl ${describe(args)} did not print JSON.`, result);
+  }
+}
+
+/** Plain-language first line of kubectl's stderr, redacted. */
+export function firstLine(stderr: string): string {
+  const line = stderr.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return redact(line.replace(/^error: /i, ''));
+}
+
+function describe(args: string[]): string {
+  return redact(args.slice(0, 4).join(' '));
+}
+
+const availability = new Map<string, Promise<KubeAvailability>>();
+
+/**
+ * Whether cluster checks can run: kubectl installed, a context chosen, the API server answering.
+ * The reason of a negative answer is a sentence fit for a `skip`. Memoised per kubeconfig/context.
+ */
+export function kubeAvailability(opts: KubectlOptions = {}): Promise<KubeAvailability> {
+  const env = opts.env ?? process.env;
+  const key = JSON.stringify([kubectlBinary(env), opts.kubeconfig ?? env.KUBECONFIG ?? '', opts.context ?? '']);
+  let pending = availability.get(key);
+  if (!pending) {
+    pending = probeAvailability(opts);
+    availability.set(key, pending);
+  }
+  return pending;
+}
+
+export function forgetKubeAvailability(): void {
+  availability.clear();
+}
+
+async function probeAvailability(opts: KubectlOptions): Promise<KubeAvailability> {
+  const env = opts.env ?? process.env;
+  const where = opts.kubeconfig ?? env.KUBECONFIG ?? '~/.kube/config';
+  const quick = { ...opts, input: undefined, log: undefined, timeoutMs: Math.min(opts.timeoutMs ?? 10_000, 10_000) };
+  try {
+    let context = opts.context;
+    if (!context) {
+      const current = await kubectl(['config', 'current-context'], { ...quick, context: undefined });
+      context = current.stdout.trim();
+      if (current.exitCode !== 0 || !context) {
+        return { ok: false, reason: `kubectl has no current context (kubeconfig ${where}); pass --context NAME or run "kubectl config use-context NAME".` };
+      }
+    } else {
+      const names = await kubectl(['config', 'get-contexts', '-o', 'name'], { ...quick, context: undefined });
+      if (!names.stdout.split('\n').map((l) => l.trim()).includes(context)) {
+        return { ok: false, reason: `kubectl has no context "${context}" (kubeconfig ${where}); "kubectl config get-contexts" lists them.` };
+      }
+    }
+    const version = await kubectl(['get', '--raw', '/version'], { ...quick, context });
+    if (version.exitCode !== 0) {
+      return { ok: false, reason: `the cluster of context "${context}" is unreachable: ${firstLine(version.stderr) || `kubectl exit code ${version.exitCode}`}.` };
+    }
+    return { ok: true, context };
+  } catch (error) {
+    if (error instanceof KubectlMissing) return { ok: false, reason: `${error.message} ${error.advice}` };
+    if (error instanceof KubectlError) return { ok: false, reason: `the cluster did not answer: ${error.message}` };
+    throw error;
+  }
+}

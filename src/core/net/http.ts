@@ -1,0 +1,261 @@
+/**
+ * The one HTTP client every live check shares: per-request timeouts, the caller's abort signal,
+ * TLS verified (custom CA added to the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
+ * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
+ */
+import type { NetworkSettings } from '../doctor/input.js';
+import { HttpError, classifyError, safeHost } from './http-errors.js';
+import { preview, redactBody, redactHeaders } from './http-log.js';
+import { nodeTransport, proxyConfigured, proxyTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';
+import { bundlesToTrust, readCaBundle, type CaFileError } from './trust.js';
+import { redact } from '../secrets.js';
+
+export { HttpError, type HttpErrorKind } from './http-errors.js';
+
+export interface HttpClientOptions {
+  timeoutMs: number;
+  caFile?: string;
+  insecure?: boolean;
+  allowHttp?: boolean;
+  /** Verbose lines, already redacted. */
+  log?: (line: string) => void;
+  /** Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface HttpRequest {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The request carries a token or secret: refused over http:// unless loopback or allowHttp. */
+  credentials?: boolean;
+  timeoutMs?: number;
+  /** The check's ctx.signal. */
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+  url: string;
+  durationMs: number;
+  /** Throws HttpError kind 'not-json' or 'html' with a plain message. */
+  json<T = unknown>(): T;
+}
+
+export interface HttpClient {
+  request(req: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/**
+ * What the client trusts beyond Node's default store. With a CA file, that file first; NODE_EXTRA_CA_CERTS
+ * is added to it only if a server's chain needs it, since parsing a whole system bundle is slow.
+ */
+function trustOf(caFile: string | undefined): Pick<TlsSettings, 'extraCAs' | 'widerCAs'> {
+  if (!caFile) {
+    const bundles = bundlesToTrust();
+    return { extraCAs: bundles.length ? bundles : undefined };
+  }
+  let pem: string;
+  try {
+    pem = readCaBundle(caFile, '--ca-file / OS_CACERT');
+  } catch (error) {
+    const e = error as CaFileError;
+    throw new HttpError('tls-other', e.path, e.message, e.advice);
+  }
+  return {
+    extraCAs: [pem],
+    widerCAs: () => {
+      const bundles = bundlesToTrust(pem);
+      return bundles.length > 1 ? bundles : undefined;
+    },
+  };
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  let setupError: HttpError | undefined;
+  let tls: TlsSettings = { rejectUnauthorized: !options.insecure };
+  try {
+    tls = { ...tls, ...trustOf(options.caFile) };
+  } catch (error) {
+    setupError = error as HttpError;
+  }
+  let transport: Promise<Transport> | undefined;
+  const connect = () => (transport ??= proxyConfigured() ? proxyTransport(tls, options.timeoutMs) : Promise.resolve(nodeTransport(tls)));
+  const log = options.log;
+
+  async function request(req: HttpRequest): Promise<HttpResponse> {
+    if (setupError) throw setupError;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = parseUrl(req.url);
+    if (req.credentials && target.protocol === 'http:' && !options.allowHttp && !isLoopback(target.hostname)) {
+      throw new HttpError(
+        'insecure-http',
+        req.url,
+        `Refused to send credentials to ${req.url} over plain http://: anyone on the path could read them.`,
+        'Use the https:// address of the service, or pass --allow-http if this network is trusted.',
+      );
+    }
+    const timeoutMs = req.timeoutMs ?? options.timeoutMs;
+    const headers: Record<string, string> = { 'user-agent': 'cloudgate', accept: 'application/json', ...lowerKeys(req.headers ?? {}) };
+    log?.(`→ ${method} ${redact(req.url)}`);
+    if (log) for (const line of redactHeaders(headers)) log(`    ${line}`);
+    if (log && req.body) log(`    ${preview(redactBody(req.body, headers['content-type']))}`);
+
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
+    const started = performance.now();
+    try {
+      const res = await (await connect()).send(target, method, headers, req.body, signal, timeoutMs);
+      const responseHeaders = flattenHeaders(res.headers);
+      const body = await readCapped(res.body, maxBody, req.url);
+      // The socket returns to the pool just after the body ends; yielding once lets the next request reuse it.
+      await new Promise((resolve) => setImmediate(resolve));
+      const durationMs = Math.round(performance.now() - started);
+      log?.(`← ${res.status} (${durationMs} ms) ${method} ${redact(req.url)}`);
+      if (log) for (const line of redactHeaders(responseHeaders)) log(`    ${line}`);
+      if (log && body && res.status >= 300) log(`    ${preview(redactBody(body, responseHeaders['content-type']))}`);
+      if (REDIRECTS.has(res.status)) throw redirectError(req.url, res.status, responseHeaders.location);
+      return makeResponse(res.status, responseHeaders, body, req.url, durationMs);
+    } catch (error) {
+      const failure = classifyError(error, req.url, timeoutMs, timer.signal.aborted || Boolean(req.signal?.aborted));
+      log?.(`✗ ${method} ${redact(req.url)}: ${redact(failure.message)}`);
+      throw failure;
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  return {
+    request,
+    async close() {
+      const open = transport;
+      transport = undefined;
+      await (await open)?.close();
+    },
+  };
+}
+
+const shared = new WeakMap<NetworkSettings, HttpClient>();
+
+/** One client per doctor run (keyed by its network settings), so every check reuses connections. */
+export function httpClientFor(network: NetworkSettings): HttpClient {
+  let client = shared.get(network);
+  if (!client) {
+    client = createHttpClient({
+      timeoutMs: network.timeoutMs,
+      caFile: network.caFile,
+      insecure: network.insecure,
+      allowHttp: network.allowHttp,
+      log: network.verbose ? network.log : undefined,
+    });
+    shared.set(network, client);
+  }
+  return client;
+}
+
+function parseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HttpError('network', url, `"${url}" is not a valid URL.`, 'Give a full address such as https://host.example/path.');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new HttpError('network', url, `"${url}" is not an http(s) URL.`, 'Give an https:// address.');
+  }
+  return parsed;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readCapped(body: RawResponse['body'], maxBytes: number, url: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new HttpError(
+        'too-large',
+        url,
+        `The answer from ${safeHost(url)} is larger than ${Math.round(maxBytes / 1024)} KiB; stopped reading.`,
+        'The URL probably points at the wrong service (a download or a web page); check it.',
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function redirectError(url: string, status: number, location: string | undefined): HttpError {
+  const where = location ? new URL(location, url).toString() : '(no Location header)';
+  return new HttpError(
+    'redirect',
+    url,
+    `${safeHost(url)} answered ${status}, a redirect to ${redact(where)}; cloudgate does not follow redirects.`,
+    location
+      ? `Configure the final address directly (${redact(where)}). A redirect often means http:// instead of https://, a missing or extra path segment, or a login page in front of the API.`
+      : 'Check the URL; the server redirects without saying where.',
+    status,
+  );
+}
+
+function makeResponse(status: number, headers: Record<string, string>, body: string, url: string, durationMs: number): HttpResponse {
+  return {
+    status,
+    headers,
+    body,
+    url,
+    durationMs,
+    json<T>(): T {
+      const type = headers['content-type'] ?? '';
+      const start = body.trimStart();
+      if (/text\/html|application\/xhtml/i.test(type) || /^<(!doctype|html|head|body)/i.test(start)) {
+        const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+        throw new HttpError(
+          'html',
+          url,
+          `${safeHost(url)} answered ${status} with an HTML page${title ? ` ("${redact(title)}")` : ''} instead of JSON.`,
+          'The URL probably reaches a web page, a proxy or a login page instead of the API; check the address and any proxy in between.',
+          status,
+        );
+      }
+      try {
+        return JSON.parse(body) as T;
+      } catch {
+        throw new HttpError(
+          'not-json',
+          url,
+          `${safeHost(url)} answered ${status} with a body that is not JSON${body ? `: ${redact(preview(body).slice(0, 120))}` : ' (empty body)'}.`,
+          'Check that the URL points at the API itself, not at a proxy or another service.',
+          status,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Resolves and validates what `cloudgate oidc` needs; every problem is a UsageError naming its input. */
+import { resolve } from 'node:path';
+import type { DoctorInput } from '../doctor/input.js';
+import { UsageError } from '../errors.js';
+import { readRegularFileSync } from '../safe-read.js';
+import type { OidcInputs, Thumbprint } from './artefacts.js';
+import { assessKeySet, expectedJwksUri, issuerUrlProblems } from '../areas/discovery/issuer.js';
+import { discoverySettings, parseRoleArn } from '../config/discovery-settings.js';
+import { normalizeThumbprint, probeTop } from './thumbprint.js';
+
+type Input = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPath' | 'inventoryExplicit' | 'network'>;
+
+const flag = (input: Input, name: string) => (typeof input.flags[name] === 'string' ? (input.flags[name] as string) : undefined);
+
+export async function resolveOidcInputs(input: Input, notes: string[]): Promise<OidcInputs> {
+  const s = await discoverySettings(input);
+  if (!s.issuerUrl) {
+    throw new UsageError(
+      'No issuer URL: cloudgate oidc needs the public HTTPS issuer URL of the cluster.',
+      'Pass --issuer-url https://oidc.example.com/cluster1 (or set CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config).',
+    );
+  }
+  const problems = issuerUrlProblems(s.issuerUrl);
+  if (problems.length) throw new UsageError(`The issuer URL ${s.issuerUrl} is not usable: ${problems.join(' ')}`, 'Give the public https:// issuer URL exactly as the API server will put it in tokens.');
+  if (new URL(s.issuerUrl).port) notes.push(`The issuer URL carries a port (${new URL(s.issuerUrl).port}); the DNS provider's identity service expects an issuer on the default https port.`);
+
+  const fromArn = s.roleArn ? parseRoleArn(s.roleArn) : undefined;
+  if (s.roleArn && !fromArn) notes.push(`cluster_issuer_acme_clouddnsb_role_arn "${s.roleArn}" is not a role ARN (arn:aws:iam::<12 digits>:role/<name>); ignored.`);
+  const account = flag(input, 'account') ?? fromArn?.account;
+  if (!account) {
+    throw new UsageError('No account id: the provider and role ARNs need it.', 'Pass --account 123456789012, or set cluster_issuer_acme_clouddnsb_role_arn in the inventory (--inventory PATH).');
+  }
+  if (!/^\d{12}$/.test(account)) throw new UsageError(`--account "${account}" is not a 12-digit account id.`);
+  const partition = flag(input, 'partition') ?? fromArn?.partition ?? 'aws';
+  if (!/^aws(-[a-z]+)*$/.test(partition)) throw new UsageError(`--partition "${partition}" is not a partition such as aws, aws-cn or aws-us-gov.`);
+  const roleName = flag(input, 'role-name') ?? fromArn?.roleName ?? 'certmgr-clouddnsb-dns01';
+  if (!/^[\w+=,.@-]{1,64}$/.test(roleName)) throw new UsageError(`--role-name "${roleName}" is not a valid role name (letters, digits and +=,.@_- only, at most 64).`);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s.serviceAccount)) {
+    throw new UsageError(`The service account name "${s.serviceAccount}" is not a valid Kubernetes name.`, 'Check cluster_issuer_acme_clouddnsb_service_account_name in the inventory.');
+  }
+
+  return {
+    issuerUrl: s.issuerUrl,
+    account,
+    partition,
+    roleName,
+    namespace: s.namespace,
+    serviceAccount: s.serviceAccount,
+    stsAudience: s.stsAudience,
+    jwks: readJwksFile(flag(input, 'jwks-file'), input.cwd),
+    thumbprint: await thumbprintFor(input, expectedJwksUri(s.issuerUrl), notes),
+  };
+}
+
+function readJwksFile(path: string | undefined, cwd: string): unknown {
+  if (!path) return undefined;
+  const text = readRegularFileSync(resolve(cwd, path), { what: '--jwks-file' });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new UsageError(`Cannot use --jwks-file ${path}: not valid JSON.`, 'Save the key set with "kubectl get --raw /openid/v1/jwks > jwks.json".');
+  }
+  const assessment = assessKeySet(doc);
+  if (assessment.problems.length || assessment.signingKeys === 0) {
+    throw new UsageError(`--jwks-file ${path} is not a usable key set: ${assessment.problems.join('; ') || 'no signing key'}.`, 'Save the key set with "kubectl get --raw /openid/v1/jwks > jwks.json".');
+  }
+  return doc;
+}
+
+async function thumbprintFor(input: Input, jwksUri: string, notes: string[]): Promise<Thumbprint | undefined> {
+  const given = flag(input, 'thumbprint');
+  if (given !== undefined) {
+    const value = normalizeThumbprint(given);
+    if (!value) throw new UsageError(`--thumbprint "${given}" is not a SHA-1 thumbprint (40 hex characters, colons allowed).`);
+    return { value, source: 'flag' };
+  }
+  try {
+    const top = await probeTop(jwksUri, { caFile: input.network.caFile, insecure: input.network.insecure, timeoutMs: input.network.timeoutMs });
+    if (!top) return undefined;
+    if (top.leafOnly) notes.push(`${top.host} serves only its own certificate (no intermediate); the thumbprint is the leaf's and changes at every renewal.`);
+    return { value: top.thumbprint, source: 'live', host: top.host, subject: top.cert.subject.replace(/\n/g, ', ') };
+  } catch (error) {
+    notes.push(`Could not read the certificate of ${new URL(jwksUri).host}: ${(error as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
+ * non-interactive command (`--answers`) and the walkthrough use this contract:
+ *
+ *   readAnswers(file)          -> Answers: inventory variable names + tool keys (`wildcard_certificate_file`,
+ *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
+ *                                 file; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
+ *   planSetup({ answers, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
+ *                                 the new values (answers merged over the existing inventory), `findings`,
+ *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
+ *                                 (old certificates must be reissued), `files` to write and `diff` (secrets masked).
+ *                                 Answers with `file:` values still unresolved (the walkthrough's, absolute)
+ *                                 are resolved here; a `null` answer removes that variable.
+ *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups, under the
+ *                                 inventory's lock; refuses (UsageError) when the findings hold an error,
+ *                                 another run holds the lock, or the inventory changed since the plan.
+ *   nextSteps(plan)            -> lines to print after writing (kubectl apply, doctor, regenerate).
+ */
+import { dirname, join, resolve } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { fillFromKeyFile } from '../config/tsig-key.js';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from '../config/answers.js';
+import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
+import { UsageError } from '../errors.js';
+import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
+import { hasErrors, type Finding } from '../findings.js';
+import { holdsSecret, readInventoryFile, updateInventoryText } from '../inventory/inventory.js';
+import { tlsSecretManifest } from './manifests.js';
+import { mask, redact, registerSecret } from '../secrets.js';
+import { loadSuppliedWildcard } from '../tls/supplied.js';
+import { overrideWarnings } from '../inventory/vars-overrides.js';
+import { isSet, validate } from '../config/validate.js';
+import type { VaultKeyring } from '../inventory/vault-options.js';
+import { openVaulted, sealValues, vaultWriteFindings, withoutUnchecked } from '../inventory/vaulted-values.js';
+import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
+
+export { readAnswers, type Answers } from '../config/answers.js';
+export type { FileToWrite, WrittenFile } from '../inventory/atomic-write.js';
+
+export const DEFAULT_SUPPLIED_SECRET_NAME = 'wildcard-certs';
+
+export interface PlanInput {
+  answers: Answers;
+  inventoryPath: string;
+  /** Put a supplied chain into the right order instead of refusing it. */
+  fixOrder?: boolean;
+  /** Where to write the TLS Secret manifest of a supplied wildcard (default next to the inventory). */
+  secretManifestPath?: string;
+  /** Namespaces for the TLS Secret (flag; overrides the answers' `namespace`). */
+  namespaces?: string[];
+  now?: Date;
+  /** The vault passwords: vaulted values are opened for the checks, and every secret is written vaulted. */
+  vault?: VaultKeyring;
+}
+
+export interface SuppliedPlan {
+  secretName: string;
+  namespaces: string[];
+  manifestPath: string;
+  certificateFile: string;
+  keyFile: string;
+  reordered: boolean;
+}
+
+export interface SetupPlan {
+  inventoryPath: string;
+  inventoryExists: boolean;
+  /** What the inventory held when the plan was made (applyPlan refuses when it changed since). */
+  inventoryFingerprint: string;
+  /** Every value of the inventory file after the change (unrelated keys included). */
+  values: Record<string, unknown>;
+  /** The table variables written or changed by this plan. */
+  changedKeys: string[];
+  findings: Finding[];
+  /** Variables deleted from the inventory, each with why. */
+  removedKeys: string[];
+  removedReasons: Record<string, string>;
+  issuer: IssuerType;
+  previousIssuer?: IssuerType;
+  issuerChanged: boolean;
+  supplied?: SuppliedPlan;
+  /** Only files whose content changes. */
+  files: FileToWrite[];
+  /** Unified diff of the inventory, secrets masked; empty when it does not change. */
+  diff: string;
+}
+
+export async function planSetup(input: PlanInput): Promise<SetupPlan> {
+  const inventoryPath = resolve(input.inventoryPath);
+  const answered = openVaulted(resolveAnswers(input.answers, process.cwd()), input.vault);
+  const answers = answered.values;
+  const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen
+  const file = await readInventoryFile(inventoryPath);
+  const opened = openVaulted(file.values, input.vault);
+  const current = { ...file, values: opened.values };
+  for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
+
+  const set: Record<string, unknown> = {};
+  const removedReasons: Record<string, string> = {};
+  for (const [key, value] of Object.entries(answers)) {
+    if (!variable(key)) continue;
+    if (value === null) removedReasons[key] = 'removed by the answers';
+    else set[key] = value;
+  }
+
+  fillFromKeyFile(set, current.values);
+
+  const findings: Finding[] = [];
+  let supplied: SuppliedPlan | undefined;
+  let manifest: FileToWrite | undefined;
+  const certificateFile = answers.wildcard_certificate_file as string | undefined;
+  const keyFile = answers.wildcard_key_file as string | undefined;
+  if (certificateFile || keyFile) {
+    if (!certificateFile || !keyFile) {
+      throw new UsageError('A supplied wildcard certificate needs both wildcard_certificate_file and wildcard_key_file.',
+        `Add ${certificateFile ? 'wildcard_key_file' : 'wildcard_certificate_file'} to the answers.`);
+    }
+    if (isSet(set.cluster_issuer_type) && set.cluster_issuer_type !== 'none') {
+      throw new UsageError(`The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
+        'A supplied certificate needs cluster_issuer_type: none (the platform must not issue over it); remove cluster_issuer_type or set it to none.');
+    }
+    const secretName = String(set.cloud_helm_ingress_secret_name ?? current.values.cloud_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
+    set.cluster_issuer_type = 'none';
+    set.cloud_helm_ingress_secret_name = secretName;
+    const namespaces = input.namespaces?.length ? input.namespaces : (answers.namespace as string[] | undefined) ?? [DEFAULT_NAMESPACE];
+    const manifestPath = resolve(input.secretManifestPath ?? join(dirname(inventoryPath), `${secretName}.secret.yaml`));
+    const domain = (set.cloud_helm_ingress_wildcard_domain ?? current.values.cloud_helm_ingress_wildcard_domain) as string | undefined;
+    const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
+    registerSecret(wildcard.keyPem);
+    findings.push(...wildcard.findings);
+    supplied = { secretName, namespaces, manifestPath, certificateFile, keyFile, reordered: wildcard.reordered };
+    if (!hasErrors(wildcard.findings)) {
+      manifest = {
+        path: manifestPath,
+        content: tlsSecretManifest({ name: secretName, namespaces, chainPem: wildcard.chainPem, keyPem: wildcard.keyPem }),
+        mode: 0o600,
+        holdsSecret: true,
+        description: `TLS Secret manifest (${secretName} in ${namespaces.join(', ')})`,
+      };
+    }
+  }
+
+  // Merge, then drop what the new choices no longer use.
+  const merged: Record<string, unknown> = { ...current.values, ...set };
+  for (const key of Object.keys(removedReasons)) delete merged[key];
+  const choices = choicesOf(merged);
+  for (const row of VARIABLES) {
+    if (row.appliesWhen && !applies(row, choices) && isSet(merged[row.name])) {
+      removedReasons[row.name] = `not used with ${branchOf(choices)}`;
+      delete merged[row.name];
+      delete set[row.name];
+    }
+  }
+  if (isSet(set.platform_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
+    removedReasons.ingress_global_annotations = 'deprecated; replaced by platform_ingress_annotations';
+    delete merged.ingress_global_annotations;
+  }
+  const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
+  for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
+
+  const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
+  findings.unshift(...withoutUnchecked(validate(merged, { now: input.now }), stillVaulted));
+  findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
+  findings.push(...await overrideWarnings(inventoryPath, Object.keys(set)));
+  const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
+  findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
+
+  const content = updateInventoryText(current.text, { set: sealed.set, remove: removedKeys });
+  const secret = holdsSecret(merged);
+  const files: FileToWrite[] = [];
+  if (content !== current.text || !current.exists) {
+    files.push({
+      path: inventoryPath,
+      content,
+      mode: secret ? 0o600 : current.mode ?? 0o644,
+      holdsSecret: secret,
+      description: current.exists ? 'inventory (updated)' : 'inventory (new)',
+    });
+  }
+  if (manifest) files.push(manifest);
+
+  const previousIssuer = hasIssuerSettings(current.values) ? choicesOf(current.values).issuer : undefined;
+  return {
+    inventoryPath,
+    inventoryExists: current.exists,
+    inventoryFingerprint: fingerprint,
+    values: merged,
+    changedKeys: Object.keys(set).filter((k) => JSON.stringify(current.values[k]) !== JSON.stringify(set[k])),
+    findings,
+    removedKeys,
+    removedReasons,
+    issuer: choices.issuer,
+    previousIssuer,
+    issuerChanged: previousIssuer !== undefined && previousIssuer !== choices.issuer,
+    supplied,
+    files,
+    diff: maskedDiff(inventoryPath, current.text, current.values, set, removedKeys),
+  };
+}
+
+function branchOf(choices: ReturnType<typeof choicesOf>): string {
+  if (choices.issuer !== 'acme') return `cluster_issuer_type: ${choices.issuer}`;
+  if (choices.solver === 'clouddnsb') return `cluster_issuer_acme_solver: clouddnsb, auth ${choices.auth}`;
+  return `cluster_issuer_acme_solver: ${choices.solver}`;
+}
+
+function hasIssuerSettings(values: Record<string, unknown>): boolean {
+  return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
+}
+
+/** The diff of the same edit applied to a copy whose secret values are replaced by a mask. */
+function maskedDiff(path: string, oldText: string, oldValues: Record<string, unknown>, set: Record<string, unknown>, removed: string[]): string {
+  const secrets = VARIABLES.filter((row) => row.secret).map((row) => row.name);
+  const maskOld: Record<string, unknown> = {};
+  const maskNew: Record<string, unknown> = { ...set };
+  for (const name of secrets) {
+    if (isSet(oldValues[name])) maskOld[name] = mask(String(oldValues[name]));
+    if (name in set) {
+      const changed = JSON.stringify(oldValues[name]) !== JSON.stringify(set[name]);
+      maskNew[name] = isSet(set[name]) ? `${mask(String(set[name]))}${changed && isSet(oldValues[name]) ? ' (changed)' : ''}` : set[name];
+    }
+  }
+  const before = updateInventoryText(oldText, { set: maskOld, remove: [] });
+  const after = updateInventoryText(before, { set: maskNew, remove: removed });
+  if (before === after) return '';
+  return redact(createTwoFilesPatch(path, path, maskSecretLooking(before), maskSecretLooking(after), undefined, undefined, { context: 3 }));
+}
+
+/** Keys that are not table variables but look like they hold a secret (`db_password`, `api_key`, ...). */
+const SECRET_LOOKING = /password|secret|token|key/i;
+
+/**
+ * Masks, at any depth, every scalar under a key that looks secret, so that unrelated keys shown as
+ * context lines of the diff never show their values. Table variables follow the table's `secret`
+ * column instead (`cloud_helm_ingress_secret_name` is not a secret), masked by maskedDiff above.
+ */
+export function maskSecretLooking(text: string): string {
+  const doc = parseDocument(text, { version: '1.1' });
+  if (doc.errors.length > 0) return text;
+  const edits: [number, number][] = [];
+  const walk = (node: unknown, masked: boolean): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        walk(pair.value, masked || (SECRET_LOOKING.test(key) && !variable(key)));
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item, masked);
+    } else if (masked && isScalar(node) && node.range && node.range[0] < node.range[1] && !String(node.value).startsWith(mask('x'))) {
+      edits.push([node.range[0], node.range[1]]);
+    }
+  };
+  walk(doc.contents, false);
+  let out = text;
+  for (const [start, end] of edits.sort((a, b) => b[0] - a[0])) {
+    out = out.slice(0, start) + mask('x') + (out.slice(start, end).endsWith('\n') ? '\n' : '') + out.slice(end);
+  }
+  return out;
+}
+
+export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promise<WrittenFile[]> {
+  if (hasErrors(plan.findings)) {
+    const first = plan.findings.find((f) => f.severity === 'error')!;
+    throw new UsageError(`Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
+      first.advice);
+  }
+  // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
+  return withInventoryLock(plan.inventoryPath, async () => {
+    await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
+    return plan.files.length ? writeFilesAtomically(plan.files, now) : [];
+  });
+}
+
+export function nextSteps(plan: SetupPlan): string[] {
+  const steps: string[] = [];
+  if (plan.supplied) {
+    steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
+    steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
+  }
+  if (plan.issuerChanged) {
+    steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: delete the existing certificate secrets so that the new issuer issues new ones:`);
+    steps.push(`cloudgate regenerate --inventory ${plan.inventoryPath}`);
+  }
+  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
+  if (choicesOf(plan.values).issuer === 'acme' && choicesOf(plan.values).solver === 'clouddnsb' && choicesOf(plan.values).auth === 'clusteroidc') {
+    steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
+  }
+  steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
+  return steps;
+}
+
+const MARK = { error: '✗', warning: '!', info: 'i' } as const;
+
+/** The review shown before writing (plain text lines; secrets never appear: values are not printed). */
+/** `regenerating`: the caller is `cloudgate regenerate`, which deletes the secrets itself. */
+export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean } = {}): string[] {
+  const lines: string[] = [];
+  const counts = diffCounts(plan.diff);
+  lines.push(`Inventory: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`);
+  lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
+  if (plan.issuerChanged) {
+    lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
+      `  so that the new issuer issues new certificates (the old ones stay until deleted).${
+        options.regenerating ? ' This command finds and deletes them after the inventory is written.' : ' After deploying, run: cloudgate regenerate'
+      }`);
+  }
+  if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.join(', ')}`);
+  for (const key of plan.removedKeys) lines.push(`Remove: ${key} (${plan.removedReasons[key]})`);
+  for (const f of plan.findings) {
+    lines.push(`${MARK[f.severity]} ${f.message}`);
+    if (f.advice) lines.push(...f.advice.split('\n').map((l) => `    ${l}`));
+  }
+  if (plan.files.length === 0) lines.push('Nothing to write: the inventory already has these values.');
+  for (const file of plan.files) {
+    const extra = file.path === plan.inventoryPath ? `, +${counts.added} -${counts.removed} lines` : '';
+    lines.push(`Write: ${file.path} — ${file.description}, mode ${file.mode.toString(8).padStart(4, '0')}${file.holdsSecret ? ' (holds secrets)' : ''}${extra}`);
+  }
+  return lines.map(redact);
+}
+
+function diffCounts(diff: string): { added: number; removed: number } {
+  const lines = diff.split('\n');
+  return {
+    added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
+    removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
+  };
+}

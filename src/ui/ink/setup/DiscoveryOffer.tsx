@@ -1,0 +1,167 @@
+import { Box, Static, Text, useInput } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { runChecks } from '../../../core/doctor/runner.js';
+import type { Check, CheckOutcome, DoctorReport } from '../../../core/doctor/types.js';
+import { issuerUrlError } from '../../../core/setup/wizard-flow.js';
+import { CheckLine, RunningLine, Summary } from '../doctor-live.js';
+import { KeyHints } from '../components/KeyHints.js';
+import { SelectList } from '../components/SelectList.js';
+import { TextInput } from '../components/TextInput.js';
+import { tint } from '../components/theme.js';
+import { FinalScreen } from './FinalScreen.js';
+import type { Outcome, SetupServices } from './types.js';
+import { InlineError } from '../components/InlineError.js';
+
+export const OFFER = 'Run the discovery checks now?';
+
+interface Props {
+  outcome: Outcome;
+  services: SetupServices;
+  /** The report of the checks, or undefined when the operator skipped them. */
+  onDone(report?: DoctorReport): void;
+}
+
+type Phase = 'offer' | 'url' | 'running' | 'ran' | 'skipped';
+type Line = { id: string; outcome?: CheckOutcome; heading?: string };
+
+/**
+ * After keyless clouddnsb (clusteroidc) is written: offers the doctor's discovery and kube checks for the
+ * public issuer URL and shows each check as it settles. The final screen and the settled lines are
+ * printed once (<Static>), so a long run scrolls like the doctor's instead of redrawing the screen.
+ */
+export function DiscoveryOffer({ outcome, services, onDone }: Props) {
+  const [phase, setPhase] = useState<Phase>('offer');
+  const [url, setUrl] = useState('');
+  const [failure, setFailure] = useState<string>();
+  const [settled, setSettled] = useState<Line[]>([{ id: 'final' }]);
+  const [running, setRunning] = useState<Check[]>([]);
+  const [report, setReport] = useState<DoctorReport>();
+  const [frame, setFrame] = useState(0);
+  const cancel = useRef(new AbortController());
+
+  useEffect(() => () => cancel.current.abort(), []);
+
+  useInput((_input, key) => {
+    if (!key.escape) return;
+    if (phase === 'offer') skip();
+    else if (phase === 'url') setPhase('offer');
+  });
+
+  const skip = () => {
+    setPhase('skipped');
+    onDone(undefined);
+  };
+
+  useEffect(() => {
+    if (phase !== 'running') return;
+    const timer = setInterval(() => setFrame((f) => f + 1), 80);
+    services.discoveryChecks!(url, cancel.current.signal)
+      .then(({ checks, options }) =>
+        runChecks(checks, {
+          ...options,
+          onStart: (c) => setRunning((r) => [...r, c]),
+          onFinish: (o) => {
+            setRunning((r) => r.filter((c) => c.id !== o.id));
+            setSettled((s) => [...s, { id: o.id, outcome: o }]);
+          },
+        }),
+      )
+      .then(
+        (r) => {
+          setReport(r);
+          setPhase('ran');
+          onDone(r);
+        },
+        (error: unknown) => {
+          // The checks could not be assembled (e.g. the inventory became unreadable): say why, ask again.
+          setFailure(error instanceof Error ? error.message : String(error));
+          setPhase('url');
+        },
+      )
+      .finally(() => clearInterval(timer));
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  let body = null;
+  if (phase === 'offer') {
+    body = (
+      <Box flexDirection="column">
+        <Text bold>{OFFER}</Text>
+        <Text dimColor wrap="wrap">
+          The doctor's discovery and kube checks: is the cluster's OIDC issuer published as keyless DNS credentials need, and is the cluster ready (steps 1-4 of the prerequisites).
+        </Text>
+        <Box marginTop={1}>
+          <SelectList
+            choices={[
+              { value: 'yes', label: 'Yes, check now', help: 'Asks the public issuer URL, then runs the checks here' },
+              { value: 'no', label: 'No, later', help: 'The command is listed under Next' },
+            ]}
+            onSelect={(v) => (v === 'yes' ? setPhase('url') : skip())}
+          />
+        </Box>
+        <Box marginTop={1}>
+          <KeyHints hints={['Enter choose', 'Esc skip', 'Ctrl+C quit (the inventory is already written)']} />
+        </Box>
+      </Box>
+    );
+  } else if (phase === 'url') {
+    body = (
+      <Box flexDirection="column">
+        <Text bold>Public issuer URL</Text>
+        <Text dimColor wrap="wrap">
+          The https:// URL the API server puts in tokens (--service-account-issuer), where /.well-known/openid-configuration is published
+        </Text>
+        <Box marginTop={1}>
+          <TextInput
+            initialValue={url}
+            placeholder="e.g. https://oidc.example.com/cluster1"
+            validate={(v) => issuerUrlError(v)}
+            onSubmit={(v) => {
+              setFailure(undefined);
+              setUrl(v.trim());
+              setSettled((s) => [...s, { id: `heading:${s.length}`, heading: `Discovery and cluster checks for ${v.trim()}:` }]);
+              setPhase('running');
+            }}
+          />
+        </Box>
+        <InlineError message={failure} />
+        <Box marginTop={1}>
+          <KeyHints hints={['Enter run the checks', 'Esc back', 'Ctrl+C quit (the inventory is already written)']} />
+        </Box>
+      </Box>
+    );
+  } else if (phase === 'running') {
+    body = (
+      <Box flexDirection="column">
+        {running.map((c) => <RunningLine key={c.id} check={c} frame={frame} />)}
+        <KeyHints hints={['Ctrl+C stop (the inventory is already written)']} />
+      </Box>
+    );
+  } else if (phase === 'ran' && report) {
+    body = <Summary report={report} />;
+  }
+
+  return (
+    <Box flexDirection="column">
+      <Static items={settled}>
+        {(line) =>
+          line.outcome ? (
+            <CheckLine key={line.id} outcome={line.outcome} verbose={false} />
+          ) : line.heading ? (
+            <Text key={line.id} bold wrap="wrap">
+              {line.heading}
+            </Text>
+          ) : (
+            <Box key={line.id} flexDirection="column" marginBottom={1}>
+              <Text bold color={tint('cyan')}>
+                cloudgate setup
+              </Text>
+              <FinalScreen outcome={outcome} />
+            </Box>
+          )
+        }
+      </Static>
+      {body}
+    </Box>
+  );
+}

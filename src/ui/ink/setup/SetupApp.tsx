@@ -1,0 +1,147 @@
+import { Box, Text, useInput } from 'ink';
+import { useEffect, useReducer, useState } from 'react';
+import { CancelledError } from '../../../core/errors.js';
+import {
+  currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
+} from '../../../core/setup/wizard-flow.js';
+import { KeyHints } from '../components/KeyHints.js';
+import { tint } from '../components/theme.js';
+import { DiscoveryOffer } from './DiscoveryOffer.js';
+import { FinalScreen } from './FinalScreen.js';
+import { Prerequisites } from './Prerequisites.js';
+import { ReviewScreen } from './ReviewScreen.js';
+import { StepScreen } from './StepScreen.js';
+import type { Outcome, Review, SetupServices } from './types.js';
+import { InlineError } from '../components/InlineError.js';
+
+export const CANCELLED = 'Cancelled. Nothing was written.';
+export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
+
+export type SetupResult =
+  | { kind: 'done'; outcome: Outcome }
+  | { kind: 'answers'; answers: Record<string, unknown> }
+  | { kind: 'error'; error: Error };
+
+interface Props {
+  initial: WizardAnswers;
+  options?: FlowOptions;
+  services: SetupServices;
+  /** Stop at the review and hand back the answers instead of writing (regenerate asks only the issuer). */
+  answersOnly?: boolean;
+  onExit(result: SetupResult): void;
+}
+
+type Phase =
+  | { name: 'questions' }
+  | { name: 'preparing' }
+  | { name: 'review'; review: Review }
+  | { name: 'writing' }
+  | { name: 'done' | 'discovery'; outcome: Outcome };
+
+/** The walkthrough: questions from wizard-flow, then the review, then the final screen. */
+export function SetupApp({ initial, options = {}, services, answersOnly = false, onExit }: Props) {
+  const [state, dispatch] = useReducer(reduce, initialState(initial, options));
+  const [phase, setPhase] = useState<Phase>({ name: 'questions' });
+  const [failure, setFailure] = useState<string>();
+  const [finished, setFinished] = useState(false);
+  const step = currentStep(state);
+  const steps = stepsFor(state.answers, options);
+  const reviewing = isReview(state);
+
+  const exit = (result: SetupResult) => {
+    if (finished) return;
+    setFinished(true);
+    onExit(result);
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(CANCELLED_AFTER_WRITE) });
+      else if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
+      return;
+    }
+    if (!key.escape || ['writing', 'done', 'preparing', 'discovery'].includes(phase.name)) return;
+    if (state.index === 0) {
+      exit({ kind: 'error', error: new CancelledError(CANCELLED) });
+      return;
+    }
+    setFailure(undefined);
+    setPhase({ name: 'questions' });
+    dispatch({ type: 'back' });
+  });
+
+  useEffect(() => {
+    if (!reviewing || phase.name !== 'questions') return;
+    const answers = toPlanAnswers(state.answers);
+    if (answersOnly) {
+      exit({ kind: 'answers', answers });
+      return;
+    }
+    setPhase({ name: 'preparing' });
+    services.prepare(answers).then(
+      (review) => setPhase({ name: 'review', review }),
+      (error: unknown) => {
+        // The plan could not be made (e.g. an unreadable inventory): say why, stay on the last question.
+        setFailure(error instanceof Error ? error.message : String(error));
+        setPhase({ name: 'questions' });
+        dispatch({ type: 'back' });
+      },
+    );
+  }, [reviewing, phase.name]);
+
+  const confirm = () => {
+    setPhase({ name: 'writing' });
+    services.write().then(
+      (outcome) => setPhase({ name: outcome.offerDiscovery && services.discoveryChecks ? 'discovery' : 'done', outcome }),
+      (error: unknown) => exit({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
+    );
+  };
+
+  useEffect(() => {
+    if (phase.name === 'done') exit({ kind: 'done', outcome: phase.outcome });
+  }, [phase.name]);
+
+  if (phase.name === 'discovery') {
+    const { outcome } = phase;
+    return <DiscoveryOffer outcome={outcome} services={services} onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })} />;
+  }
+  let body;
+  if (phase.name === 'done') body = <FinalScreen outcome={phase.outcome} />;
+  else if (phase.name === 'writing') body = <Text>Writing…</Text>;
+  else if (phase.name === 'review') body = <ReviewScreen review={phase.review} dryRun={services.dryRun} onConfirm={confirm} />;
+  else if (phase.name === 'preparing' || !step) body = <Text>Preparing the review…</Text>;
+  else {
+    body = (
+      <Box flexDirection="column">
+        <Text dimColor wrap="truncate-end">
+          {step.section} · question {state.index + 1} of {steps.length}
+        </Text>
+        <StepScreen
+          key={`${state.index}:${step.id}`}
+          step={step}
+          answers={state.answers}
+          cwd={services.cwd}
+          onAnswer={(value) => {
+            setFailure(undefined);
+            dispatch({ type: 'answer', value });
+          }}
+        />
+        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && state.answers.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc' && services.prerequisites ? (
+          <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} command={services.discoveryCommand} />
+        ) : null}
+        <InlineError message={failure} />
+        <Box marginTop={1}>
+          <KeyHints hints={['Enter next', state.index === 0 ? 'Esc cancel' : 'Esc back', 'Ctrl+C cancel (nothing written)']} />
+        </Box>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      <Text bold color={tint('cyan')}>
+        cloudgate setup
+      </Text>
+      {body}
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { registerSecret } from '../../../core/secrets.js';
+import {
+  checkFileInput, defaultChoiceIndex, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
+} from '../../../core/setup/wizard-flow.js';
+import { FileInput } from '../components/FileInput.js';
+import { SelectList } from '../components/SelectList.js';
+import { TextInput } from '../components/TextInput.js';
+import { InlineError } from '../components/InlineError.js';
+
+interface Props {
+  step: Step;
+  answers: WizardAnswers;
+  cwd: string;
+  onAnswer(value: AnswerValue): void;
+}
+
+/** One question: its title, its one-line explanation, and the input its kind needs. */
+export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
+  const [selectError, setSelectError] = useState<string>();
+  const existing = answers[step.id];
+  const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
+  const optional = isOptional(step, answers);
+
+  const input = (() => {
+    switch (step.kind) {
+      case 'select':
+        return (
+          <SelectList
+            choices={step.choices ?? []}
+            initialIndex={defaultChoiceIndex(step, answers)}
+            onSelect={(value) => {
+              const error = stepError(step, value, answers);
+              setSelectError(error);
+              if (!error) onAnswer(value);
+            }}
+          />
+        );
+      case 'secret': {
+        // A secret already in the inventory is never shown; an empty Enter keeps it.
+        const keep = existingText !== '';
+        return (
+          <TextInput
+            mask
+            placeholder={keep ? '(Enter keeps the current value)' : undefined}
+            validate={(v) => stepError(step, v === '' && keep ? existingText : v, answers)}
+            onSubmit={(v) => {
+              registerSecret(v);
+              onAnswer(v === '' ? existingText : v.trim());
+            }}
+          />
+        );
+      }
+      case 'file': {
+        const path = existingText.startsWith('file:') ? existingText.slice(5) : existingText.includes('-----BEGIN') ? '' : existingText;
+        const inline = existingText.includes('-----BEGIN');
+        return (
+          <FileInput
+            initialValue={path}
+            placeholder={inline ? '(Enter keeps the PEM now in the inventory)' : 'path/to/file.pem'}
+            validateEmpty={() => (inline || !step.required ? undefined : `${step.title}: give the path of a PEM file.`)}
+            check={(raw) => checkFileInput(step, raw, answers, cwd)}
+            onSubmit={(value) => onAnswer(value ?? (inline ? existingText : ''))}
+          />
+        );
+      }
+      default: {
+        const initial = defaultFor(step, answers);
+        return (
+          <TextInput
+            initialValue={initial === undefined ? '' : String(initial)}
+            placeholder={step.example ? `e.g. ${step.example}` : optional ? '(optional: Enter to skip)' : undefined}
+            validate={(v) => stepError(step, v, answers)}
+            onSubmit={(v) => onAnswer(v.trim())}
+          />
+        );
+      }
+    }
+  })();
+
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="wrap">
+        {step.title}
+        {optional ? ' (optional)' : ''}
+      </Text>
+      <Text dimColor wrap="wrap">{step.help}</Text>
+      <Box marginTop={1} flexDirection="column">
+        {input}
+      </Box>
+      <InlineError message={selectError} />
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The first question drawn as plain text before Ink and React have loaded (they take most of the
+ * start-up time), so the operator sees it at once. It is the same layout as SetupApp's first frame;
+ * Ink erases it and draws over it when it starts. Keys typed meanwhile wait in the raw-mode buffer.
+ */
+import { currentStep, defaultChoiceIndex, stepsFor, type WizardState } from '../../../core/setup/wizard-flow.js';
+import { colorEnabled, POINTER } from '../components/theme.js';
+
+const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
+const dim = (s: string) => `\u001b[2m${s}\u001b[22m`;
+const cyan = (s: string) => (colorEnabled() ? `\u001b[36m${s}\u001b[39m` : s);
+
+/** The lines of the first frame, or undefined when the first question is not a list. */
+export function firstFrameLines(state: WizardState): string[] | undefined {
+  const step = currentStep(state);
+  if (!step || step.kind !== 'select' || !step.choices?.length) return undefined;
+  const highlighted = defaultChoiceIndex(step, state.answers);
+  const help = step.choices[highlighted]?.help;
+  return [
+    bold(cyan('cloudgate setup')),
+    dim(`${step.section} · question ${state.index + 1} of ${stepsFor(state.answers, state.options).length}`),
+    bold(step.title),
+    dim(step.help),
+    '',
+    ...step.choices.map((c, i) => (i === highlighted ? bold(cyan(`${POINTER} ${c.label}`)) : `  ${c.label}`)),
+    ...(help ? ['', help] : []),
+    '',
+    dim('Enter next · Esc cancel · Ctrl+C cancel (nothing written)'),
+  ];
+}
+
+// eslint-disable-next-line no-control-regex
+const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** Rows the lines take on a terminal this wide (long lines wrap). */
+export function rowsOf(lines: string[], columns: number): number {
+  return lines.reduce((n, line) => n + Math.max(1, Math.ceil(visible(line).length / Math.max(1, columns))), 0);
+}
+
+export interface Painted {
+  /** Moves back to where the frame started and clears it, for Ink to draw in its place. */
+  erase(): void;
+}
+
+export function paintFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, state: WizardState): Painted | undefined {
+  if (!stdout.isTTY || !stdin.isTTY) return undefined;
+  const lines = firstFrameLines(state);
+  if (!lines) return undefined;
+  // Raw mode now, so early keys are neither echoed over the frame nor lost: Ink reads them.
+  stdin.setRawMode(true);
+  stdout.write(`${lines.join('\n')}\n`);
+  const rows = rowsOf(lines, stdout.columns || 80);
+  return { erase: () => stdout.write(`\u001b[${rows}F\u001b[J`) };
+}

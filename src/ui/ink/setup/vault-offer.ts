@@ -1,0 +1,45 @@
+/**
+ * The walkthrough's offer to use the vault: when the inventory already keeps values in Ansible Vault
+ * and no vault password was given, ask for the password file before the first question, so that the
+ * vaulted values are checked (and kept) and every secret is written vaulted like them.
+ */
+import { input } from '@inquirer/prompts';
+import { isVaulted } from '../../../core/inventory/ansible-tagged.js';
+import { CancelledError } from '../../../core/errors.js';
+import { escapeLine } from '../../../core/escape.js';
+import { vaultKeyringFromOptions, type VaultKeyring } from '../../../core/inventory/vault-options.js';
+
+export interface VaultOfferIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The keyring of the password file the operator names, or undefined (no vaulted values, or declined). */
+export async function offerVault(values: Record<string, unknown>, io: VaultOfferIO): Promise<VaultKeyring | undefined> {
+  const vaulted = Object.entries(values).filter(([, value]) => isVaulted(value));
+  if (vaulted.length === 0) return undefined;
+  let keyring: VaultKeyring | undefined;
+  const names = escapeLine(vaulted.map(([name]) => name).join(', '));
+  try {
+    await input({
+      message: `The inventory keeps ${names} in Ansible Vault. Vault password file (to check them and write every secret vaulted; empty: continue without)`,
+      validate: async (answer) => {
+        if (answer.trim() === '') return true;
+        try {
+          keyring = await vaultKeyringFromOptions({ 'vault-password-file': [answer.trim()] }, io.env, io.cwd);
+          keyring!.open((vaulted[0]![1] as { text: string }).text);
+          return true;
+        } catch (error) {
+          keyring = undefined;
+          return escapeLine((error as Error).message);
+        }
+      },
+    }, { input: io.input, output: io.output });
+  } catch (error) {
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new CancelledError('Cancelled. Nothing was written.');
+    throw error;
+  }
+  return keyring;
+}

@@ -1,0 +1,111 @@
+import { escapeControl, escapeLine } from '../../core/escape.js';
+import { redact } from '../../core/secrets.js';
+import type { CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
+
+const GROUP_TITLES: Record<string, string> = {
+  inventory: 'Inventory',
+  certificate: 'Certificate files',
+  signin: 'Federated sign-in chain',
+  discovery: 'OIDC discovery (clusteroidc)',
+  tls: 'Served certificates',
+  acme: 'ACME server',
+  kube: 'Cluster (kubectl)',
+};
+
+const MARK: Record<Status, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+export function groupTitle(group: string): string {
+  return GROUP_TITLES[group] ?? group;
+}
+
+/** Worst status of a group: fail > warn > ok > skip. */
+export function groupStatus(checks: { status: Status }[]): Status {
+  for (const s of ['fail', 'warn', 'ok'] as const) if (checks.some((c) => c.status === s)) return s;
+  return 'skip';
+}
+
+export interface TextOptions {
+  verbose: boolean;
+  color: boolean;
+}
+
+/** The `flutter doctor` shape: a line per group, details under it, a closing line. */
+export function renderText(report: DoctorReport, options: TextOptions): string {
+  const paint = painter(options.color);
+  const groups = groupBy(report.checks);
+  const lines: string[] = [];
+  for (const [group, checks] of groups) {
+    const status = groupStatus(checks);
+    const counts = countLine(checks);
+    lines.push(`${paint(status, `[${MARK[status]}]`)} ${groupTitle(group)} ${paint('dim', `(${counts})`)}`);
+    for (const check of checks) {
+      if (!options.verbose && (check.status === 'ok' || check.status === 'skip')) continue;
+      lines.push(...renderCheck(check, options, paint));
+    }
+  }
+  lines.push('', closingLine(report.checks));
+  return redact(lines.join('\n')) + '\n';
+}
+
+/** "No issues found." only when something was checked: a run of nothing but skips says so. */
+export function closingLine(checks: CheckOutcome[]): string {
+  const failing = [...groupBy(checks).values()].filter((c) => ['fail', 'warn'].includes(groupStatus(c))).length;
+  if (failing > 0) return `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`;
+  if (checks.every((c) => c.status === 'skip')) {
+    return '• Nothing was checked: every check was skipped for want of settings (--verbose says which).';
+  }
+  return '• No issues found.';
+}
+
+/**
+ * Titles, messages, advice and details quote servers and files (an error body, an issuer, an
+ * inventory value): each is redacted and escaped here, before any colour of ours is added. A line
+ * stays one line, so nothing quoted can pass for a check of its own.
+ */
+export function shown(text: string): string {
+  return escapeLine(redact(text));
+}
+
+export function renderCheck(check: CheckOutcome, options: TextOptions, paint = painter(options.color)): string[] {
+  const out = [`    ${paint(check.status, MARK[check.status])} ${shown(check.title)}: ${shown(check.message)} ${paint('dim', `(${check.durationMs} ms)`)}`];
+  if (check.advice && (check.status === 'fail' || check.status === 'warn' || options.verbose)) {
+    out.push(`      → ${shown(check.advice)}`);
+  }
+  if (options.verbose && check.details && Object.keys(check.details).length > 0) {
+    for (const [key, value] of Object.entries(check.details)) {
+      out.push(`      ${shown(key)}: ${typeof value === 'string' ? escapeControl(redact(value)) : shown(JSON.stringify(value))}`);
+    }
+  }
+  return out;
+}
+
+function countLine(checks: CheckOutcome[]): string {
+  const parts: string[] = [];
+  for (const s of ['ok', 'warn', 'fail', 'skip'] as const) {
+    const n = checks.filter((c) => c.status === s).length;
+    if (n) parts.push(`${n} ${s}`);
+  }
+  return parts.join(', ');
+}
+
+export function groupBy(checks: CheckOutcome[]): Map<string, CheckOutcome[]> {
+  const groups = new Map<string, CheckOutcome[]>();
+  for (const check of checks) {
+    const list = groups.get(check.group) ?? [];
+    list.push(check);
+    groups.set(check.group, list);
+  }
+  return groups;
+}
+
+type Tone = Status | 'dim';
+const CODES: Record<Tone, number> = { ok: 32, warn: 33, fail: 31, skip: 90, dim: 90 };
+
+function painter(color: boolean) {
+  return (tone: Tone, text: string) => (color ? `\x1b[${CODES[tone]}m${text}\x1b[39m` : text);
+}
+
+/** Colour only on a terminal, and never with NO_COLOR (https://no-color.org). */
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+}

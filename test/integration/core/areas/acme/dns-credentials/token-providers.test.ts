@@ -1,0 +1,126 @@
+/** dnsc (API token), dnsd (key and secret) and dnse (the grid's web API) against their local HTTPS servers. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestCA, type TestCA } from '../../../../../helpers/test-ca.js';
+import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
+import { dnsCheck } from '../../../../../helpers/run-check.js';
+
+let ca: TestCA;
+let apis: DnsApis;
+beforeAll(async () => {
+  ca = createTestCA('dns token providers CA');
+  apis = await startDnsApis(ca);
+});
+afterAll(() => apis.stop());
+beforeEach(() => {
+  const fresh = defaultWorld();
+  apis.world.dnsc = { ...fresh.dnsc, token: apis.world.dnsc.token };
+  apis.world.dnsd = { ...apis.world.dnsd, apiAccess: true };
+  apis.world.writes.length = 0;
+});
+
+const secrets = () => [apis.world.dnsc.token, apis.world.dnsd.key, apis.world.dnsd.secret, apis.world.dnse.password];
+const run = (inv: Record<string, string>, flags: Record<string, boolean | string> = {}) => dnsCheck(inv, { env: apis.env, flags, caFile: ca.file, secrets: secrets() });
+
+describe('acme.dns-credentials dnsc', () => {
+  const dnsc = (token = apis.world.dnsc.token, domain = 'cloud.example.test') => ({ cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: token, cloud_helm_ingress_wildcard_domain: domain });
+
+  it('verifies the token, finds the zone from a subdomain and reads its records', async () => {
+    const r = await run(dnsc());
+    expect(r).toMatchObject({ status: 'ok', details: { zone: 'example.test', zoneId: '023e105f4ecef8ad9ca31a8372d0c353' } });
+    expect(apis.world.writes).toEqual([]);
+  });
+
+  it('names a global API key used as a token (400, 6003/6111)', async () => {
+    const globalKey = randomBytes(19).toString('hex').slice(0, 37);
+    const r = await dnsCheck(dnsc(globalKey), { env: apis.env, caFile: ca.file, secrets: [globalKey] });
+    expect(r).toMatchObject({ status: 'fail', details: { status: 400, errorCodes: [6003, 6111] } });
+    expect(r.message).toMatch(/global API key/);
+  });
+
+  it('maps an invalid token, a token without the zone, and a token without DNS permission', async () => {
+    const other = randomBytes(30).toString('base64url');
+    expect(await dnsCheck(dnsc(other), { env: apis.env, caFile: ca.file, secrets: [other] })).toMatchObject({ status: 'fail', details: { status: 401, errorCodes: [1000] } });
+    apis.world.dnsc.visible = [];
+    const hidden = await run(dnsc());
+    expect(hidden).toMatchObject({ status: 'fail' });
+    expect(hidden.message).toMatch(/no zone for cloud\.example\.test/);
+    apis.world.dnsc.visible = ['example.test'];
+    apis.world.dnsc.dns = 'none';
+    expect(await run(dnsc())).toMatchObject({ status: 'fail', details: { status: 403, errorCodes: [10000] } });
+    apis.world.dnsc.dns = 'read';
+    const readOnly = await run(dnsc(), { 'probe-update': true });
+    expect(readOnly).toMatchObject({ status: 'fail', details: { status: 403 } });
+    apis.world.dnsc.status = 'disabled';
+    expect(await run(dnsc())).toMatchObject({ status: 'fail', details: { tokenStatus: 'disabled' } });
+  });
+
+  it('with --probe-update creates and deletes the probe record', async () => {
+    expect(await run(dnsc(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
+    expect(apis.world.writes).toEqual(['dnsc POST _cloudgate-probe.example.test', 'dnsc DELETE _cloudgate-probe.example.test']);
+    expect(apis.world.records.size).toBe(0);
+  });
+
+  it('without a wildcard domain uses --domain, or warns that only the token was verified', async () => {
+    const noDomain = { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: apis.world.dnsc.token };
+    expect(await run(noDomain)).toMatchObject({ status: 'warn' });
+    expect(await run(noDomain, { domain: 'api.example.test' })).toMatchObject({ status: 'ok', details: { zone: 'example.test' } });
+  });
+});
+
+describe('acme.dns-credentials dnsd', () => {
+  const dnsd = (key = apis.world.dnsd.key) => ({ cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: key, cluster_issuer_acme_dnsd_secret_key: apis.world.dnsd.secret, cloud_helm_ingress_wildcard_domain: 'cloud.example.test' });
+
+  it('reads the registered domain above the wildcard domain', async () => {
+    expect(await run(dnsd())).toMatchObject({ status: 'ok', details: { domain: 'example.test', domainStatus: 'ACTIVE' } });
+  });
+
+  it('explains 403 ACCESS_DENIED with the provider\'s size limit, and 401 for a wrong key', async () => {
+    apis.world.dnsd.apiAccess = false;
+    const denied = await run(dnsd());
+    expect(denied).toMatchObject({ status: 'fail', details: { status: 403, code: 'ACCESS_DENIED' } });
+    expect(denied.message).toMatch(/10 or more domains/);
+    expect(denied.message).toMatch(/Discount Domain Club/);
+    apis.world.dnsd.apiAccess = true;
+    expect(await run(dnsd('0123456789abcdef0123456789abcdef'))).toMatchObject({ status: 'fail', details: { status: 401, code: 'UNABLE_TO_AUTHENTICATE' } });
+  });
+
+  it('with --probe-update adds and deletes the probe record', async () => {
+    expect(await run(dnsd(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
+    expect(apis.world.writes).toEqual(['dnsd PATCH _cloudgate-probe.example.test', 'dnsd DELETE _cloudgate-probe.example.test']);
+    expect(apis.world.records.size).toBe(0);
+  });
+});
+
+describe('acme.dns-credentials dnse', () => {
+  const dnse = (overrides: Record<string, string> = {}) => ({
+    cluster_issuer_acme_solver: 'dnse',
+    cluster_issuer_acme_dnse_host: apis.host,
+    cluster_issuer_acme_dnse_view: 'default',
+    cluster_issuer_acme_dnse_username: apis.world.dnse.username,
+    cluster_issuer_acme_dnse_password: apis.world.dnse.password,
+    cloud_helm_ingress_wildcard_domain: 'example.test',
+    ...overrides,
+  });
+
+  it('reads the view by name', async () => {
+    expect(await run(dnse())).toMatchObject({ status: 'ok', details: { view: 'default' } });
+  });
+
+  it('maps a wrong view (empty answer, with the views the user sees) and bad credentials (401)', async () => {
+    const view = await run(dnse({ cluster_issuer_acme_dnse_view: 'external' }));
+    expect(view).toMatchObject({ status: 'fail', details: { views: ['default', 'internal'] } });
+    expect(view.message).toMatch(/no DNS view "external"/);
+    const bad = await run(dnse({ cluster_issuer_acme_dnse_password: 'wrong-password' }));
+    expect(bad).toMatchObject({ status: 'fail', details: { status: 401 } });
+    expect(bad.advice).toMatch(/cluster_issuer_acme_dnse_password/);
+  });
+
+  it('with --probe-update creates and deletes the probe record in the view', async () => {
+    expect(await run(dnse(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
+    expect(apis.world.writes).toEqual(['dnse POST _cloudgate-probe.example.test', 'dnse DELETE _cloudgate-probe.example.test']);
+    const noZone = await run(dnse({ cloud_helm_ingress_wildcard_domain: 'other.test' }), { 'probe-update': true });
+    expect(noZone).toMatchObject({ status: 'fail', details: { status: 400 } });
+    expect(noZone.message).toMatch(/parent was not found/);
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearSecretsForTests, redact } from '../../../../../src/core/secrets.js';
+import { decodeJwt, describeFacts, formatLeft, tokenFacts } from '../../../../../src/core/areas/signin/jwt.js';
+import { identityBase, isConfigured, readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
+import { fakeJwt } from '../../../../servers/identity.js';
+
+const read = (env: Record<string, string> = {}, config: Record<string, unknown> = {}, flags: Record<string, string> = {}) =>
+  readSigninSettings({ flags, env, config, cwd: process.cwd() });
+
+afterEach(() => clearSecretsForTests());
+
+describe('sign-in settings', () => {
+  it('accepts OS_AUTH_URL with or without /v3 and a trailing slash', () => {
+    for (const url of ['https://id.example:5000', 'https://id.example:5000/', 'https://id.example:5000/v3', 'https://id.example:5000/v3/']) {
+      expect(identityBase(url)).toBe('https://id.example:5000');
+    }
+    expect(read({ OS_AUTH_URL: 'https://k.example/identity/v3' }).identityUrl).toBe('https://k.example/identity');
+  });
+
+  it('takes flags before CLOUDGATE_*, before OS_*, before the signin: section', () => {
+    const config = { signin: { project: 'from-config', idp_id: 'cfg-idp', realm: 'cfg-realm' } };
+    expect(read({ OS_PROJECT_NAME: 'os' }, config, { project: 'flag' }).project).toBe('flag');
+    expect(read({ CLOUDGATE_PROJECT: 'cg', OS_PROJECT_NAME: 'os' }, config).project).toBe('cg');
+    expect(read({ OS_PROJECT_ID: 'id1', OS_PROJECT_NAME: 'name1' }, config).project).toBe('id1');
+    const s = read({ OS_IDENTITY_PROVIDER: 'kc' }, config);
+    expect(s.idpId).toBe('kc');
+    expect(s.realm).toBe('cfg-realm');
+  });
+
+  it('knows when the project is surely an id', () => {
+    expect(read({ OS_PROJECT_ID: 'anything' }).projectIsId).toBe(true);
+    expect(read({ OS_PROJECT_NAME: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' }).projectIsId).toBe(true);
+    expect(read({ OS_PROJECT_NAME: 'demo' }).projectIsId).toBe(false);
+    expect(read({}, {}, { project: 'demo' }).projectIsId).toBe(false);
+  });
+
+  it('applies the defaults of DESIGN.md', () => {
+    const s = read();
+    expect(s.federationPrefix).toBe('OS');
+    expect(s.protocol).toBe('openid');
+    expect(s.apiService).toBe('compute');
+    expect(isConfigured(s)).toBe(false);
+  });
+
+  it('never takes a secret from a flag; takes it from env, OS_CLIENT_SECRET, config or a *_file, and registers it', () => {
+    expect(read({}, {}, { 'client-secret': 'from-flag' }).clientSecret).toBeUndefined();
+    expect(read({ OS_CLIENT_SECRET: 'os-secret-value' }).clientSecret).toBe('os-secret-value');
+    expect(redact('x os-secret-value y')).toBe('x [redacted] y');
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-settings-'));
+    writeFileSync(join(dir, 'token'), 'file-token-value\n');
+    expect(read({}, { signin: { subject_token_file: join(dir, 'token') } }).subjectToken).toBe('file-token-value');
+    expect(read({ CLOUDGATE_IDP_CLIENT_SECRET_FILE: join(dir, 'token') }).idpClientSecret).toBe('file-token-value');
+    expect(redact('file-token-value')).toBe('[redacted]');
+    expect(() => read({}, { signin: { client_secret_file: join(dir, 'missing') } })).toThrow(/client_secret_file/);
+  });
+});
+
+describe('JWT facts (decoded, not verified)', () => {
+  it('reads issuer, audience, user and time left', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const token = fakeJwt({ iss: 'https://kc/realms/r', aud: ['a', 'b'], sub: 's', preferred_username: 'alice', exp: now / 1000 + 299 });
+    const facts = tokenFacts(token, now)!;
+    expect(facts).toEqual({ issuer: 'https://kc/realms/r', audience: ['a', 'b'], subject: 's', username: 'alice', expiresAt: '2026-01-01T00:04:59.000Z', secondsLeft: 299 });
+    expect(describeFacts(facts)).toBe('iss https://kc/realms/r, aud a,b, user alice, expires 2026-01-01T00:04:59.000Z (4 min 59 s left)');
+    expect(describeFacts(facts)).not.toContain(token);
+  });
+
+  it('says when a token has expired, and ignores what is not a JWT', () => {
+    expect(formatLeft(-10)).toBe('expired 10 s ago');
+    expect(formatLeft(7260)).toBe('2 h 1 min left');
+    expect(decodeJwt('gAAAAABfernet')).toBeUndefined();
+    expect(decodeJwt('a.b.c')).toBeUndefined();
+    expect(tokenFacts('not-a-jwt')).toBeUndefined();
+  });
+});

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
+import { runChecks } from '../../../../../src/core/doctor/runner.js';
+import type { Check } from '../../../../../src/core/doctor/types.js';
+import { CATALOG_STATE_KEY, provideChecks } from '../../../../../src/core/areas/tls/checks.js';
+import { createPki, type Pki, startTlsEndpoint, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
+
+let pki: Pki;
+const endpoints: RunningEndpoint[] = [];
+beforeAll(() => {
+  pki = createPki();
+});
+afterAll(async () => {
+  await Promise.all(endpoints.map((e) => e.stop()));
+});
+
+const input = (flags: DoctorInput['flags'] = {}): DoctorInput => ({
+  flags, env: {}, cwd: '/', config: {}, inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false,
+  network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: pki.rootFile },
+});
+
+/** Stands in for the sign-in chain's last step: hands the scoped token's catalog to later checks. */
+const scope = (catalog: unknown): Check => ({
+  id: 'signin.scope', group: 'signin', title: 'scope',
+  run: async (ctx) => {
+    ctx.state.set(CATALOG_STATE_KEY, catalog);
+    return { status: 'ok', message: 'scoped' };
+  },
+});
+
+describe('tls.catalog', () => {
+  it('checks the catalog endpoints the sign-in chain found, beyond the --endpoint ones', async () => {
+    const good = pki.leaf(['localhost']);
+    const old = pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 9e9), notAfter: new Date(Date.now() - 1000) });
+    const a = await startTlsEndpoint({ chain: [good.cert, pki.intermediate.cert], key: good.key });
+    const b = await startTlsEndpoint({ chain: [old.cert, pki.intermediate.cert], key: old.key });
+    endpoints.push(a, b);
+    const catalog = [
+      { type: 'identity', endpoints: [{ interface: 'public', url: `https://localhost:${a.port}/v3` }] },
+      { type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${b.port}/v2.1` }, { interface: 'internal', url: 'http://nova.svc:8774' }] },
+    ];
+    const checks = await provideChecks(input({ endpoint: [`localhost:${a.port}`] }));
+    const report = await runChecks([scope(catalog), ...checks]);
+    const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
+    expect(byId[`tls.localhost:${a.port}`]!.status).toBe('ok');
+    expect(byId['tls.catalog']).toMatchObject({ status: 'fail' });
+    expect(byId['tls.catalog']!.message).toMatch(new RegExp(`1 of 1 catalog endpoint\\(s\\) have problems: tls.localhost:${b.port}: .*expired`));
+    expect(Object.keys(byId['tls.catalog']!.details!)).toEqual([`tls.localhost:${b.port}`]);
+  });
+
+  it('is skipped with the reason when the sign-in chain did not run', async () => {
+    const report = await runChecks(await provideChecks(input()));
+    expect(report.checks).toHaveLength(1);
+    expect(report.checks[0]).toMatchObject({ id: 'tls.catalog', status: 'skip' });
+    expect(report.checks[0]!.message).toMatch(/--endpoint/);
+  });
+});

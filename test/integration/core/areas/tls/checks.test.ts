@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
+import type { ServedExpectations } from '../../../../../src/core/config/expectations.js';
+import type { NetworkSettings } from '../../../../../src/core/doctor/input.js';
+import { createPki, issue, startTlsEndpoint, type EndpointSpec, type Pki, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
+
+const DAY = 86_400_000;
+let pki: Pki;
+const started: RunningEndpoint[] = [];
+
+beforeAll(() => {
+  pki = createPki();
+});
+afterAll(async () => {
+  await Promise.all(started.map((e) => e.stop()));
+});
+
+const network = (over: Partial<NetworkSettings> = {}): NetworkSettings => ({
+  timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: pki.rootFile, ...over,
+});
+
+async function check(spec: EndpointSpec, expected: ServedExpectations = {}, host = 'localhost', over: Partial<NetworkSettings> = {}) {
+  const e = await startTlsEndpoint(spec);
+  started.push(e);
+  return checkEndpoint({ host, port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, expected, { network: network(over) });
+}
+
+describe('tls.<host> checks against real TLS servers', () => {
+  it('passes a valid, trusted, in-order chain and says which CA file trusted it', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key }, { issuerType: 'ca' });
+    expect(result.status).toBe('ok');
+    expect(result.message).toContain(pki.rootFile);
+    expect(result.message).toMatch(/expires in (89|90) days/);
+    expect(result.details?.chainOrder).toBe('in order');
+  });
+
+  it('fails an expired certificate and warns one expiring within 30 days', async () => {
+    const expired = pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const r1 = await check({ chain: [expired.cert, pki.intermediate.cert], key: expired.key });
+    expect(r1.status).toBe('fail');
+    expect(r1.message).toMatch(/expired on/);
+    const soon = pki.leaf(['localhost'], { notAfter: new Date(Date.now() + 10 * DAY) });
+    const r2 = await check({ chain: [soon.cert, pki.intermediate.cert], key: soon.key }, { issuerType: 'none', suppliedSecret: 'my-wildcard' });
+    expect(r2.status).toBe('warn');
+    expect(r2.message).toMatch(/expires in (9|10) days/);
+    expect(r2.advice).toMatch(/never renews a supplied wildcard.*my-wildcard/);
+  });
+
+  it('fails a certificate for another host', async () => {
+    const leaf = pki.leaf(['api.example.test']);
+    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/does not cover localhost: it names api.example.test/);
+  });
+
+  it('warns a chain served out of order, listing the served order', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, pki.root.cert, pki.intermediate.cert], key: leaf.key });
+    expect(result.status).toBe('warn');
+    expect(result.message).toMatch(/out of order: localhost → cloudgate tls test root → cloudgate tls test intermediate/);
+  });
+
+  it('fails a chain missing its intermediate, naming the missing issuer', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert], key: leaf.key });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/ends at "localhost", whose issuer "cloudgate tls test intermediate" is neither served nor trusted/);
+  });
+
+  it('fails a self-signed certificate where ACME is configured, and only warns with issuer self-signed', async () => {
+    const self = issue({ commonName: 'localhost', hosts: ['localhost'] });
+    const acme = await check({ chain: [self.cert], key: self.key }, { issuerType: 'acme' });
+    expect(acme.status).toBe('fail');
+    expect(acme.message).toMatch(/self-signed/);
+    expect(acme.advice).toMatch(/cloudgate regenerate/);
+    const selfSigned = await check({ chain: [self.cert], key: self.key }, { issuerType: 'self-signed' });
+    expect(selfSigned.status).toBe('warn');
+  });
+
+  it('warns a private CA where a public ACME CA is configured', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key }, { issuerType: 'acme' });
+    expect(result.status).toBe('warn');
+    expect(result.message).toMatch(/private CA.*public ACME CA/);
+  });
+
+  it('fails an ACME staging issuer', async () => {
+    const stagingCa = issue({ commonName: '(STAGING) Pretend Pear X1', ca: true });
+    const leaf = issue({ commonName: 'localhost', hosts: ['localhost'], issuer: stagingCa });
+    const result = await check({ chain: [leaf.cert], key: leaf.key }, { issuerType: 'acme' }, 'localhost', { caFile: undefined });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/ACME staging issuer/);
+  });
+
+  it("fails the ingress controller's fake certificate", async () => {
+    const fake = issue({ commonName: 'Kubernetes Ingress Controller Fake Certificate', hosts: ['ingress.local'] });
+    const result = await check({ chain: [fake.cert], key: fake.key }, { issuerType: 'acme' });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/Fake Certificate/);
+  });
+
+  it('warns an individual certificate where a wildcard is configured, and a wildcard where individual ones are', async () => {
+    const individual = pki.leaf(['api.test.localhost']);
+    const r1 = await check({ chain: [individual.cert, pki.intermediate.cert], key: individual.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
+    expect(r1.status).toBe('warn');
+    expect(r1.message).toMatch(/individual certificate.*wildcard \(\*\.test\.localhost\)/);
+    const wildcard = pki.leaf(['*.test.localhost']);
+    const r2 = await check({ chain: [wildcard.cert, pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca' }, 'api.test.localhost');
+    expect(r2.status).toBe('warn');
+    expect(r2.message).toMatch(/serves a wildcard certificate/);
+    const r3 = await check({ chain: [wildcard.cert, pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
+    expect(r3.status).toBe('ok');
+  });
+
+  it('fails with one timeout when the server never completes the handshake', async () => {
+    const result = await check({ chain: [], key: '', hang: true }, {}, '127.0.0.1', { timeoutMs: 300 });
+    expect(result.status).toBe('fail');
+    expect(result.message).toMatch(/did not complete the TLS handshake within 0.3 s/);
+  });
+});

@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { runChild } from '../../../../src/core/kube/child.js';
+
+const marker = () => 2000 + Math.floor(Math.random() * 7000);
+const left = (seconds: number) =>
+  execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim() === `sleep ${seconds}`);
+
+describe('runChild', () => {
+  it('returns output and exit code', async () => {
+    const r = await runChild('sh', ['-c', 'cat; echo err >&2; exit 3'], { input: 'in', timeoutMs: 5000 });
+    expect(r).toMatchObject({ exitCode: 3, stdout: 'in', stderr: 'err\n', timedOut: false, cancelled: false });
+  });
+
+  it('kills the whole group at the deadline, a grandchild holding the output included', async () => {
+    const s = marker();
+    const started = Date.now();
+    const r = await runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(r).toMatchObject({ timedOut: true, exitCode: -1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left(s)).toEqual([]);
+  });
+
+  it('kills what a child left running when it exits', async () => {
+    const s = marker();
+    const started = Date.now();
+    const r = await runChild('sh', ['-c', `sleep ${s} & echo started`], { timeoutMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left(s)).toEqual([]);
+  });
+
+  it('is cancelled by its signal, with its group', async () => {
+    const s = marker();
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 200);
+    const r = await runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 10_000, signal: abort.signal });
+    expect(r.cancelled).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left(s)).toEqual([]);
+  });
+
+  it('says why a program could not start', async () => {
+    const r = await runChild('/nonexistent/program', [], { timeoutMs: 1000 });
+    expect(['ENOENT', 'ENOTDIR']).toContain(r.startError?.code);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeTls, TlsProbeError } from '../../../../src/core/net/tls-probe.js';
+import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
+import { createPki, issue, startTlsEndpoint, type Pki, type RunningEndpoint } from '../../../servers/tls-endpoints.js';
+
+let pki: Pki;
+const started: RunningEndpoint[] = [];
+const start = async (...args: Parameters<typeof startTlsEndpoint>) => {
+  const e = await startTlsEndpoint(...args);
+  started.push(e);
+  return e;
+};
+
+beforeAll(() => {
+  pki = createPki();
+});
+afterAll(async () => {
+  await Promise.all(started.map((e) => e.stop()));
+});
+
+const subjects = (chain: { subject: string }[]) => chain.map((c) => c.subject.replace('CN=', ''));
+
+describe('probeTls', () => {
+  for (const maxVersion of ['TLSv1.3', 'TLSv1.2'] as const) {
+    it(`reads the chain in served order and trusts it through the CA file (${maxVersion} server)`, async () => {
+      const leaf = pki.leaf(['localhost', '127.0.0.1']);
+      const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key, maxVersion });
+      const result = await probeTls({ host: '127.0.0.1', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+      expect(result.protocol).toBe(maxVersion);
+      expect(result.chainAsServed).toBe(true);
+      expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
+      expect(result.chainTrusted).toBe(true);
+      expect(result.hostMatches).toBe(true);
+      expect(result.authorized).toBe(true);
+      expect(result.trustStore).toMatch(/^system/);
+      expect(result.trustStore.endsWith(pki.rootFile)).toBe(true);
+    });
+
+    it(`keeps a wrong order as served (${maxVersion} server)`, async () => {
+      const leaf = pki.leaf(['localhost']);
+      const e = await start({ chain: [leaf.cert, pki.root.cert, pki.intermediate.cert], key: leaf.key, maxVersion });
+      const result = await probeTls({ host: 'localhost', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+      expect(result.chainAsServed).toBe(true);
+      expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test root', 'cloudgate tls test intermediate']);
+    });
+  }
+
+  it('reports an untrusted chain without the CA file, and a wrong host name', async () => {
+    const leaf = pki.leaf(['api.example.test']);
+    const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const untrusted = await probeTls({ host: '127.0.0.1', port: e.port, servername: 'api.example.test', timeoutMs: 5000 });
+    expect(untrusted.chainTrusted).toBe(false);
+    expect(untrusted.authorizationError).toMatch(/UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN/);
+    expect(untrusted.trustStore).not.toContain(pki.rootFile);
+    const wrongHost = await probeTls({ host: 'localhost', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+    expect(wrongHost.chainTrusted).toBe(true);
+    expect(wrongHost.hostMatches).toBe(false);
+    expect(wrongHost.authorized).toBe(false);
+  });
+
+  it('reports a self-signed certificate', async () => {
+    const self = issue({ commonName: 'localhost', hosts: ['localhost'] });
+    const e = await start({ chain: [self.cert], key: self.key });
+    const result = await probeTls({ host: 'localhost', port: e.port, timeoutMs: 5000 });
+    expect(result.chain).toHaveLength(1);
+    expect(result.authorizationError).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+  });
+
+  it('rejects with a timeout when the server accepts and never answers', async () => {
+    const e = await start({ chain: [], key: '', hang: true });
+    const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 300 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(TlsProbeError);
+    expect((error as TlsProbeError).code).toBe('timeout');
+    expect((error as Error).message).toMatch(/accepted the connection but did not complete the TLS handshake/);
+  });
+
+  it('rejects when nothing listens', async () => {
+    const e = await start({ chain: [], key: '', hang: true });
+    await e.stop();
+    const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 2000 }).catch((err: unknown) => err);
+    expect((error as TlsProbeError).code).toBe('refused');
+  });
+
+  it('names a CA file it cannot read or that holds no certificate, before connecting', async () => {
+    const notPem = join(mkdtempSync(join(tmpdir(), 'cloudgate-probe-')), 'ca.txt');
+    writeFileSync(notPem, 'not a certificate\n');
+    for (const [caFile, text] of [['/nonexistent/ca.pem', 'Cannot read the CA file /nonexistent/ca.pem'], [notPem, 'holds no PEM certificate']]) {
+      const error = await probeTls({ host: '127.0.0.1', port: 1, caFile, timeoutMs: 2000 }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(TlsProbeError);
+      expect((error as TlsProbeError).code).toBe('ca-file');
+      expect((error as TlsProbeError).message).toContain(text);
+    }
+  });
+
+  it('trusts NODE_EXTRA_CA_CERTS that Node did not load at start-up, with or without a CA file', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const other = createPki('other');
+    await withExtraCaCerts(pki.rootFile, async () => {
+      for (const caFile of [undefined, other.rootFile]) {
+        const result = await probeTls({ host: 'localhost', port: e.port, caFile, timeoutMs: 5000 });
+        expect(result.chainTrusted).toBe(true);
+        expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${pki.rootFile}`);
+      }
+    });
+    expect((await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 })).chainTrusted).toBe(false);
+  });
+});

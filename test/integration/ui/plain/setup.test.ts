@@ -1,0 +1,152 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../../../src/core/run-context.js';
+import { CancelledError } from '../../../../src/core/errors.js';
+import { forgetKubeAvailability } from '../../../../src/core/kube/kubectl.js';
+import { OFFER } from '../../../../src/ui/ink/setup/DiscoveryOffer.js';
+import { plainSession } from '../../../../src/ui/plain/setup.js';
+import { CANCELLED_AFTER_WRITE } from '../../../../src/ui/ink/setup/SetupApp.js';
+import { setupServices } from '../../../../src/ui/ink/setup/services.js';
+import { KEY, stripAnsi } from '../../../helpers/ink.js';
+import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
+async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
+  const ctx: CommandContext = {
+    flags: { inventory }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
+    stdout: process.stdout, stderr: process.stderr,
+  };
+  const { services, initial } = await setupServices(ctx);
+  const input = new PassThrough();
+  let text = '';
+  // Like a terminal, the output outlives each prompt (inquirer ends the streams it is piped into).
+  const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
+  output.end = function end(this: Writable) { return this; } as typeof output.end;
+  const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: ctx.cwd } });
+  done.catch(() => undefined);
+  const seen = () => stripAnsi(text);
+  return {
+    done,
+    output: seen,
+    async send(waitFor: string, keys: string) {
+      const start = Date.now();
+      while (!seen().includes(waitFor)) {
+        if (Date.now() - start > 5000) throw new Error(`Timed out waiting for "${waitFor}"; output:\n${seen()}`);
+        await sleep(10);
+      }
+      text = text.replace(new RegExp(waitFor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), '<seen>');
+      input.write(keys);
+      await sleep(20);
+    },
+  };
+}
+
+describe('setup --plain', () => {
+  it('asks the same questions line by line, reviews, and writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+    const inventory = join(dir, 'certificates.yml');
+    const p = await plain(inventory);
+    await p.send('Certificate type', KEY.enter);
+    await p.send('Certificate issuer', KEY.enter);
+    await p.send('cluster_issuer_acme_email', 'ops\r');
+    await p.send('is not an email address', '@example.com\r');
+    await p.send('cluster_issuer_acme_server', '\r');
+    await p.send('cluster_issuer_acme_solver', KEY.down.repeat(5) + KEY.enter);
+    await p.send('cluster_issuer_acme_dnsd_api_key', 'plain-api-key-1234\r');
+    await p.send('cluster_issuer_acme_dnsd_secret_key', 'plain-secret-5678\r');
+    await p.send('Add certificate subject annotations?', KEY.enter);
+    await p.send('Write these files?', KEY.enter);
+    await p.done;
+    const out = p.output();
+    expect(out).toContain('+cluster_issuer_acme_dnsd_api_key: "********"');
+    expect(out).not.toContain('plain-api-key-1234');
+    expect(out).not.toContain('plain-secret-5678');
+    expect(out).toContain('Written:');
+    // No ACME server (a public ACME CA): the private CA question is not asked.
+    expect(out).not.toContain('cluster_issuer_acme_private_ca');
+    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_dnsd_api_key: plain-api-key-1234');
+  });
+
+  it('"<" goes back with the answer kept; Ctrl+C cancels with nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+    const inventory = join(dir, 'certificates.yml');
+    const p = await plain(inventory);
+    await p.send('Certificate type', KEY.enter);
+    await p.send('Certificate issuer', KEY.enter);
+    await p.send('cluster_issuer_acme_email', 'ops@example.com\r');
+    await p.send('cluster_issuer_acme_server', '<\r');
+    await p.send('cluster_issuer_acme_email', '\r');
+    expect(p.output()).toContain('ops@example.com');
+    await p.send('cluster_issuer_acme_server', KEY.ctrlC);
+    await expect(p.done).rejects.toBeInstanceOf(CancelledError);
+    await expect(p.done).rejects.toThrow('Cancelled. Nothing was written.');
+    expect(existsSync(inventory)).toBe(false);
+  });
+
+  describe('keyless clouddnsb: the discovery checks are offered after the write', () => {
+    let issuer: OidcIssuer;
+    const kubeconfig = process.env.KUBECONFIG;
+    beforeEach(async () => {
+      issuer = await startOidcIssuer();
+      // No cluster here: the kube checks must say so, never reach a real one.
+      process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
+      forgetKubeAvailability();
+    });
+    afterEach(async () => {
+      if (kubeconfig === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = kubeconfig;
+      forgetKubeAvailability();
+      await issuer.stop();
+    });
+
+    /** Keeps the inventory's keyless answers, names the service account, writes, and waits for the offer. */
+    async function writeKeyless() {
+      const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+      const inventory = join(dir, 'certificates.yml');
+      writeFileSync(inventory, [
+        'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: clouddnsb',
+        'cluster_issuer_acme_clouddnsb_auth: clusteroidc', 'cluster_issuer_acme_clouddnsb_region: eu-west-1',
+        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01', '',
+      ].join('\n'));
+      const p = await plain(inventory, { ...process.env, OS_CACERT: issuer.caFile });
+      for (const title of ['Certificate type', 'Certificate issuer', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server', 'cluster_issuer_acme_solver']) {
+        await p.send(title, '\r');
+      }
+      const b = 'cluster_issuer_acme_clouddnsb_';
+      for (const field of ['auth', 'region', 'hosted_zone_id', 'role_arn']) await p.send(`${b}${field}`, '\r');
+      await p.send(`${b}service_account_name`, 'dns-sa\r');
+      await p.send('Add certificate subject annotations?', KEY.enter);
+      await p.send('Write these files?', KEY.enter);
+      return { p, inventory };
+    }
+
+    it('yes: asks the issuer URL and prints the doctor report', async () => {
+      const { p } = await writeKeyless();
+      await p.send(OFFER, KEY.enter);
+      await p.send('Public issuer URL', `${issuer.url}\r`);
+      const code = await p.done;
+      const out = p.output();
+      expect(out).toContain('Written:');
+      expect(out).toContain('[!] OIDC discovery (clusteroidc)');
+      expect(out).toMatch(/! TLS chain and thumbprint of the issuer: .*private CA/);
+      expect(out).toContain('[-] Cluster (kubectl)');
+      expect(out).toContain('! Found issues in 1 group.');
+      // Warnings only: the setup succeeded.
+      expect(code).toBe(0);
+      expect(issuer.requests.some((q) => q.path.endsWith('/.well-known/openid-configuration'))).toBe(true);
+    });
+
+    it('Ctrl+C at the offer: exit as cancelled, saying the inventory is already written', async () => {
+      const { p, inventory } = await writeKeyless();
+      await p.send(OFFER, KEY.ctrlC);
+      await expect(p.done).rejects.toThrow(CANCELLED_AFTER_WRITE);
+      expect(readFileSync(inventory, 'utf8')).toContain('service_account_name: dns-sa');
+      expect(issuer.requests).toEqual([]);
+    });
+  });
+});

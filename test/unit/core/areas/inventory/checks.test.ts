@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
+import { runChecks } from '../../../../../src/core/doctor/runner.js';
+import { provideChecks } from '../../../../../src/core/areas/inventory/checks.js';
+
+const FIXTURES = new URL('../../../../fixtures/inventory/', import.meta.url).pathname;
+const input = (inventoryPath: string, inventoryExplicit = true): DoctorInput => ({
+  flags: {}, env: {}, cwd: FIXTURES, config: {}, inventoryPath, inventoryExplicit,
+  network: { timeoutMs: 1000, insecure: false, allowHttp: false, verbose: false, log: () => undefined },
+});
+const run = async (path: string, explicit = true) => (await runChecks(await provideChecks(input(path, explicit)))).checks;
+
+describe('doctor group inventory', () => {
+  it('reports one inventory.valid ok line for a clean inventory', async () => {
+    const checks = await run(FIXTURES + 'good.yml');
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ id: 'inventory.valid', group: 'inventory', status: 'ok' });
+  });
+
+  it('reports each finding as inventory.<rule> with its status, never the secret values', async () => {
+    const checks = await run(FIXTURES + 'bad.yml');
+    const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
+    expect(byId['inventory.commercialca-auth'].status).toBe('fail');
+    expect(byId['inventory.unknown-variable'].status).toBe('warn');
+    expect(byId['inventory.unknown-variable'].advice).toBe('Did you mean cloud_helm_ingress_wildcard_domain?');
+    expect(byId['inventory.unused-variable']).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
+    expect(byId['inventory.required']).toMatchObject({ status: 'fail', details: { variable: 'cluster_issuer_commercialca_ca' } });
+    const text = JSON.stringify(checks);
+    expect(text).not.toContain('hunter2-password');
+    expect(text).not.toContain('tpp-token-value-1234');
+  });
+
+  it('lints an inventory folder and reports a variable defined twice with different values', async () => {
+    const checks = await run(FIXTURES + 'site');
+    const dup = checks.find((c) => c.id === 'inventory.duplicate');
+    expect(dup).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
+    expect(dup!.message).toContain('group_vars/controllers/certificates.yml');
+    expect(checks.map((c) => c.id)).not.toContain('inventory.valid');
+  });
+
+  it('skips a missing default inventory and fails a missing --inventory path', async () => {
+    expect((await run(FIXTURES + 'absent.yml', false))[0]).toMatchObject({ id: 'inventory.file', status: 'skip' });
+    expect((await run(FIXTURES + 'absent.yml', true))[0]).toMatchObject({ id: 'inventory.file', status: 'fail' });
+  });
+});

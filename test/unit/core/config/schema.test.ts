@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parseInventory } from '../../../../src/core/inventory/inventory.js';
+import { inventorySchema } from '../../../../src/core/config/schema.js';
+import { VARIABLES } from '../../../../src/core/config/variables.js';
+
+const FIXTURES = new URL('../../../fixtures/inventory/', import.meta.url).pathname;
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const check = ajv.compile(inventorySchema());
+const errorsOf = (values: Record<string, unknown>) => (check(values) ? [] : check.errors!.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+
+describe('inventorySchema', () => {
+  it('has a property for every row of the table, with its help', () => {
+    const schema = inventorySchema() as { properties: Record<string, { description: string }> };
+    expect(Object.keys(schema.properties)).toEqual(VARIABLES.map((v) => v.name));
+    expect(schema.properties.ingress_global_annotations).toMatchObject({ deprecated: true });
+    expect(schema.properties.cluster_issuer_acme_email.description).toContain('Contact email');
+  });
+
+  it('accepts the good inventories, with unrelated keys', async () => {
+    for (const name of ['good.yml', 'realistic.yml']) {
+      const values = parseInventory(await readFile(FIXTURES + name, 'utf8'), name);
+      expect(errorsOf(values), name).toEqual([]);
+    }
+  });
+
+  it('rejects a typo, a wrong enum value and a missing branch requirement', async () => {
+    const bad = parseInventory(await readFile(FIXTURES + 'bad.yml', 'utf8'), 'bad.yml');
+    expect(errorsOf(bad).join('\n')).toMatch(/cloud_helm_ingress_wildcard_domian/);
+    expect(errorsOf({ cluster_issuer_type: 'letsencrypt' }).join('\n')).toMatch(/cluster_issuer_type must be equal to one of the allowed values/);
+    expect(errorsOf({ cluster_issuer_type: 'acme' }).join('\n')).toMatch(/cluster_issuer_acme_email/);
+    expect(errorsOf({ cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' }).join('\n'))
+      .toMatch(/cluster_issuer_acme_clouddnsb_role_arn/);
+    expect(errorsOf({ cluster_issuer_type: 'ca' }).join('\n')).toMatch(/cluster_issuer_ca_private_key/);
+    expect(errorsOf({ cluster_issuer_type: 'none' })).toEqual([]);
+  });
+
+  it('checks value shapes: host:port, https URL, bare domain, TSIG in any case, annotation keys', () => {
+    const base = { cluster_issuer_acme_email: 'a@example.com' };
+    expect(errorsOf({ ...base, cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com' })).not.toEqual([]);
+    expect(errorsOf({ ...base, cluster_issuer_acme_server: 'http://acme/dir' })).not.toEqual([]);
+    expect(errorsOf({ ...base, cloud_helm_ingress_wildcard_domain: '*.example.com' })).not.toEqual([]);
+    expect(errorsOf({ ...base, cluster_issuer_acme_rfc2136_tsig_algorithm: 'hmacSHA256' })).toEqual([]);
+    expect(errorsOf({ ...base, cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA384' })).not.toEqual([]);
+    expect(errorsOf({ ...base, platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'DE' } })).toEqual([]);
+    expect(errorsOf({ ...base, platform_ingress_annotations: { 'cert-manager.io/common-name': 'x' } })).not.toEqual([]);
+  });
+});

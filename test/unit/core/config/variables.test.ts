@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { VARIABLES, choicesOf, variable, variablesFor } from '../../../../src/core/config/variables.js';
+
+const names = (values: Record<string, unknown>) => variablesFor(values).map((v) => v.name);
+
+describe('the variables table', () => {
+  it('has one row per name, each with help text and a section', () => {
+    const all = VARIABLES.map((v) => v.name);
+    expect(new Set(all).size).toBe(all.length);
+    for (const row of VARIABLES) {
+      expect(row.help.length, row.name).toBeGreaterThan(5);
+      expect(row.section, row.name).not.toBe('');
+      if (row.type === 'enum') expect(row.values?.length, row.name).toBeGreaterThan(1);
+      if (row.valueHelp) expect(Object.keys(row.valueHelp).sort()).toEqual([...(row.values ?? [])].sort());
+    }
+  });
+
+  it('covers every Area B variable group of SPEC.md', () => {
+    for (const provider of ['clouddnsa', 'rfc2136', 'clouddnsb', 'dnsc', 'dnsd', 'dnse', 'commercialca']) {
+      expect(VARIABLES.some((v) => v.name.includes(`_${provider}_`)), provider).toBe(true);
+    }
+    expect(variable('cluster_issuer_acme_clouddnsb_secret_name')?.default).toBe('certmgr-issuer-clouddnsb-credentials');
+    expect(variable('cluster_issuer_acme_clouddnsb_service_account_name')?.default).toBe('certmgr-clouddnsb');
+    expect(variable('cluster_issuer_acme_clouddnsb_auth')?.default).toBe('static');
+    expect(variable('cluster_issuer_type')?.default).toBe('acme');
+    expect(variable('ingress_global_annotations')?.deprecatedBy).toBe('platform_ingress_annotations');
+    expect(variable('cluster_issuer_commercialca_password')?.legacy).toBe(true);
+    expect(variable('cluster_issuer_ca_private_key')?.secret).toBe(true);
+    expect(variable('no_such_variable')).toBeUndefined();
+  });
+
+  it('defaults to ACME with HTTP-01 and static clouddnsb credentials', () => {
+    expect(choicesOf({})).toEqual({ issuer: 'acme', solver: 'http01', auth: 'static' });
+    const acme = names({});
+    expect(acme).toContain('cluster_issuer_acme_email');
+    expect(acme.some((n) => n.includes('rfc2136'))).toBe(false);
+    expect(acme.some((n) => n.includes('commercialca'))).toBe(false);
+  });
+
+  it('selects the rows of the chosen solver and clouddnsb auth mode', () => {
+    const rfc = names({ cluster_issuer_acme_solver: 'rfc2136' });
+    expect(rfc).toContain('cluster_issuer_acme_rfc2136_nameserver');
+    expect(rfc.some((n) => n.includes('clouddnsb'))).toBe(false);
+
+    const oidc = names({ cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' });
+    expect(oidc).toContain('cluster_issuer_acme_clouddnsb_role_arn');
+    expect(oidc).toContain('cluster_issuer_acme_clouddnsb_service_account_name');
+    expect(oidc).not.toContain('cluster_issuer_acme_clouddnsb_access_key_id');
+
+    const ca = names({ cluster_issuer_type: 'ca', cluster_issuer_acme_solver: 'rfc2136' });
+    expect(ca).toEqual(expect.arrayContaining(['cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']));
+    expect(ca.some((n) => n.startsWith('cluster_issuer_acme_'))).toBe(false);
+    expect(names({ cluster_issuer_type: 'none' })).toContain('cloud_helm_ingress_secret_name');
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor, runChecks } from '../../../../src/core/doctor/runner.js';
+import type { Check } from '../../../../src/core/doctor/types.js';
+
+const check = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check => ({
+  id,
+  group: id.split('.')[0],
+  title: id,
+  run,
+  ...extra,
+});
+
+describe('runChecks', () => {
+  it('reports a throwing check as fail instead of crashing', async () => {
+    const report = await runChecks([
+      check('a.boom', async () => {
+        throw new Error('kaput');
+      }),
+      check('a.fine', async () => ({ status: 'ok', message: 'fine' })),
+    ]);
+    expect(report.checks.map((c) => c.status)).toEqual(['fail', 'ok']);
+    expect(report.checks[0].message).toContain('kaput');
+    expect(report.summary).toEqual({ ok: 1, warn: 0, fail: 1, skip: 0 });
+  });
+
+  it('fails a check that outlives its timeout, and the others still finish', async () => {
+    const report = await runChecks(
+      [
+        check('a.hang', () => new Promise(() => {}), { timeoutMs: 50 }),
+        check('a.quick', async () => ({ status: 'ok', message: 'quick' })),
+      ],
+      { deadlineMs: 5_000 },
+    );
+    expect(report.checks[0]).toMatchObject({ status: 'fail' });
+    expect(report.checks[0].message).toMatch(/within 0.1 s|within 0.05 s|Did not finish/);
+    expect(report.checks[1].status).toBe('ok');
+  });
+
+  it('stops at the overall deadline', async () => {
+    const report = await runChecks([check('a.hang', () => new Promise(() => {}), { timeoutMs: 10_000 })], {
+      deadlineMs: 60,
+    });
+    expect(report.checks[0].message).toContain('overall deadline');
+  });
+
+  it('aborts running checks when the caller cancels the run', async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const run = runChecks(
+      [check('a.wait', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => {
+        sawAbort = true;
+        resolve({ status: 'ok', message: 'stopped' });
+      })), { timeoutMs: 10_000 })],
+      { signal: controller.signal, deadlineMs: 10_000 },
+    );
+    setTimeout(() => controller.abort(), 20);
+    const report = await run;
+    expect(sawAbort).toBe(true);
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'Cancelled.' });
+  });
+
+  it('skips a check whose prerequisite failed, naming it', async () => {
+    const report = await runChecks([
+      check('s.first', async () => ({ status: 'fail', message: 'no' })),
+      check('s.second', async () => ({ status: 'ok', message: 'yes' }), { needs: ['s.first'] }),
+    ]);
+    expect(report.checks[1]).toMatchObject({ status: 'skip' });
+    expect(report.checks[1].message).toContain('s.first');
+  });
+
+  it('names the root cause once through a chain of skipped steps', async () => {
+    const report = await runChecks([
+      check('s.one', async () => ({ status: 'skip', message: 'No broker_url is configured.' })),
+      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: ['s.one'] }),
+      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: ['s.two'] }),
+    ]);
+    expect(report.checks[1].message).toBe('Not run: s.one was skipped (No broker_url is configured).');
+    expect(report.checks[2].message).toBe(report.checks[1].message);
+  });
+
+  it('passes state from a check to the checks that need it, in order', async () => {
+    const order: string[] = [];
+    const report = await runChecks([
+      check('s.second', async (ctx) => {
+        order.push('second');
+        return { status: 'ok', message: String(ctx.state.get('token')) };
+      }, { needs: ['s.first'] }),
+      check('s.first', async (ctx) => {
+        await new Promise((r) => setTimeout(r, 20));
+        order.push('first');
+        ctx.state.set('token', 'handed-over');
+        return { status: 'ok', message: 'first' };
+      }),
+    ]);
+    expect(order).toEqual(['first', 'second']);
+    expect(report.checks[0].message).toBe('handed-over');
+  });
+
+  it('runs independent checks concurrently, within the bound', async () => {
+    let active = 0;
+    let peak = 0;
+    const slow = (id: string) =>
+      check(id, async () => {
+        peak = Math.max(peak, ++active);
+        await new Promise((r) => setTimeout(r, 20));
+        active--;
+        return { status: 'ok', message: id };
+      });
+    const report = await runChecks(Array.from({ length: 12 }, (_, i) => slow(`c.${i}`)), { concurrency: 5 });
+    expect(peak).toBe(5);
+    expect(report.summary.ok).toBe(12);
+  });
+
+  it('maps results to exit codes, with --strict counting warnings', async () => {
+    const warn = await runChecks([check('a.w', async () => ({ status: 'warn', message: 'w' }))]);
+    expect(exitCodeFor(warn, false)).toBe(0);
+    expect(exitCodeFor(warn, true)).toBe(1);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { clusteroidcPrerequisites, discoveryDoctorCommand } from '../../../../src/core/oidc/prerequisites.js';
+
+describe('clusteroidc prerequisites checklist', () => {
+  it('lists SPEC.md steps 1–6 filled from the values, the custom service account in the subject', () => {
+    const steps = clusteroidcPrerequisites(
+      { cluster_issuer_acme_clouddnsb_service_account_name: 'my-dns', cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/dns01' },
+      { issuerUrl: 'https://oidc.example.com/c1' },
+    );
+    expect(steps).toHaveLength(6);
+    expect(steps[0].title).toContain('1.15.0');
+    expect(steps[1].command).toContain('cloudgate oidc --issuer-url https://oidc.example.com/c1 --role-name dns01 --account 123456789012');
+    expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:my-dns');
+    expect(steps[5].command).toContain('--role-name dns01');
+  });
+
+  it('uses placeholders and the default service account when nothing is known yet', () => {
+    const steps = clusteroidcPrerequisites({});
+    expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:certmgr-clouddnsb');
+    expect(steps[1].detail).toContain('<ISSUER_URL>');
+    expect(discoveryDoctorCommand('https://x.example')).toBe('cloudgate doctor --only discovery,kube --issuer-url https://x.example');
+  });
+});

@@ -1,0 +1,171 @@
+import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseInventory } from '../../../../src/core/inventory/inventory.js';
+import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../../../../src/core/setup/plan.js';
+import { createTestCA } from '../../../helpers/test-ca.js';
+
+const FIXTURES = new URL('../../../fixtures/inventory/', import.meta.url).pathname;
+const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';
+let dir: string;
+let inventory: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-plan-'));
+  inventory = join(dir, 'certificates.yml');
+  await copyFile(join(FIXTURES, 'realistic.yml'), inventory);
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('planSetup', () => {
+  it('switching the solver removes the old provider keys, names them, and masks secrets in the diff', async () => {
+    const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'dnsc-token-4242' }, inventoryPath: inventory });
+    expect(plan.removedKeys.sort()).toEqual([
+      'cluster_issuer_acme_rfc2136_nameserver', 'cluster_issuer_acme_rfc2136_tsig_algorithm',
+      'cluster_issuer_acme_rfc2136_tsig_key_name', 'cluster_issuer_acme_rfc2136_tsig_secret_key',
+    ]);
+    expect(plan.removedReasons.cluster_issuer_acme_rfc2136_nameserver).toContain('dnsc');
+    expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(plan.issuerChanged).toBe(false);
+    const [file] = plan.files;
+    expect(file.holdsSecret).toBe(true);
+    expect(file.mode).toBe(0o600);
+    const values = parseInventory(file.content, inventory);
+    expect(values.cluster_issuer_acme_dnsc_api_token).toBe('dnsc-token-4242');
+    expect(Object.keys(values).some((k) => k.includes('rfc2136'))).toBe(false);
+    expect(values.kube_vip_address).toBe('10.10.0.5');
+    expect(plan.diff).toContain('-cluster_issuer_acme_solver: rfc2136');
+    expect(plan.diff).toContain('+cluster_issuer_acme_solver: dnsc');
+    expect(plan.diff).toContain('+cluster_issuer_acme_dnsc_api_token: "********"');
+    expect(plan.diff).not.toContain('dnsc-token-4242');
+    expect(plan.diff).not.toContain(TSIG);
+  });
+
+  it('reports an issuer change (operational rule 1) and suggests regenerate', async () => {
+    const plan = await planSetup({ answers: { cluster_issuer_type: 'self-signed' }, inventoryPath: inventory });
+    expect(plan.previousIssuer).toBe('acme');
+    expect(plan.issuer).toBe('self-signed');
+    expect(plan.issuerChanged).toBe(true);
+    expect(plan.removedKeys).toContain('cluster_issuer_acme_email');
+    expect(plan.findings.map((f) => f.rule)).toContain('self-signed');
+    expect(plan.files[0].holdsSecret).toBe(false);
+    expect(nextSteps(plan).join('\n')).toContain(`cloudgate regenerate --inventory ${inventory}`);
+    expect(reviewLines(plan).join('\n')).toContain('After deploying, run: cloudgate regenerate');
+    const inRegenerate = reviewLines(plan, { regenerating: true }).join('\n');
+    expect(inRegenerate).toContain('This command finds and deletes them');
+    expect(inRegenerate).not.toContain('run: cloudgate regenerate');
+  });
+
+  it('a null answer removes the variable; an unchanged inventory has nothing to write', async () => {
+    const plan = await planSetup({ answers: { cluster_issuer_acme_rfc2136_tsig_algorithm: null }, inventoryPath: inventory });
+    expect(plan.removedKeys).toEqual(['cluster_issuer_acme_rfc2136_tsig_algorithm']);
+    const same = await planSetup({ answers: { cluster_issuer_acme_solver: 'rfc2136' }, inventoryPath: inventory });
+    expect(same.files).toEqual([]);
+    expect(same.diff).toBe('');
+  });
+
+  it('creates a new inventory with a header and help comments', async () => {
+    const path = join(dir, 'new', 'group_vars', 'all', 'certificates.yml');
+    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'ops@example.com' }, inventoryPath: path });
+    expect(plan.previousIssuer).toBeUndefined();
+    await applyPlan(plan);
+    const text = await readFile(path, 'utf8');
+    expect(text).toMatch(/^# Certificate settings/);
+    expect(text).toContain('# Contact email of the ACME account');
+    expect((await stat(path)).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe('planSetup with a supplied wildcard certificate', () => {
+  it('sets issuer none and the secret name, writes the TLS Secret manifest 0600 per namespace', async () => {
+    const ca = createTestCA('supplied test CA');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
+    await writeFile(join(dir, 'wildcard.key'), leaf.key);
+    const plan = await planSetup({
+      answers: { cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+        wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') },
+      inventoryPath: inventory,
+      namespaces: ['openstack', 'auth-system'],
+    });
+    expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(plan.issuer).toBe('none');
+    expect(plan.issuerChanged).toBe(true);
+    expect(plan.removedKeys).toContain('cluster_issuer_acme_email');
+    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'cloud-wildcard.secret.yaml') });
+    const manifest = plan.files.find((f) => f.path === plan.supplied!.manifestPath)!;
+    expect(manifest).toMatchObject({ mode: 0o600, holdsSecret: true });
+    expect(manifest.content.match(/kind: Secret/g)).toHaveLength(2);
+    expect(plan.diff).not.toContain(Buffer.from(leaf.key).toString('base64').slice(0, 40));
+    await applyPlan(plan);
+    expect((await stat(plan.supplied!.manifestPath)).mode & 0o777).toBe(0o600);
+    expect(parseInventory(await readFile(inventory, 'utf8'), inventory)).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'cloud-wildcard' });
+    expect(nextSteps(plan)[0]).toContain(`kubectl apply -f ${plan.supplied!.manifestPath}`);
+  });
+
+  it('refuses a certificate that does not match the key, and answers that contradict issuer none', async () => {
+    const ca = createTestCA('supplied test CA 2');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    const other = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert);
+    await writeFile(join(dir, 'wildcard.key'), other.key);
+    const files = { wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') };
+    const plan = await planSetup({ answers: files, inventoryPath: inventory });
+    expect(plan.findings.some((f) => f.severity === 'error' && f.variable === 'wildcard_key_file')).toBe(true);
+    expect(plan.files.map((f) => f.path)).toEqual([inventory]);
+    await expect(applyPlan(plan)).rejects.toThrow(/Nothing was written/);
+    await expect(planSetup({ answers: { ...files, cluster_issuer_type: 'acme' }, inventoryPath: inventory })).rejects.toThrow(/cluster_issuer_type: acme/);
+    await expect(planSetup({ answers: { wildcard_certificate_file: files.wildcard_certificate_file }, inventoryPath: inventory })).rejects.toThrow(/wildcard_key_file/);
+  });
+});
+
+describe('applyPlan', () => {
+  it('writes the inventory atomically with a backup, mode 0600 when it holds a secret', async () => {
+    const before = await readFile(inventory, 'utf8');
+    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'pki@example.com' }, inventoryPath: inventory });
+    const [written] = await applyPlan(plan, new Date('2026-03-04T05:06:07Z'));
+    expect((await stat(inventory)).mode & 0o777).toBe(0o600);
+    expect(await readFile(written.backupPath!, 'utf8')).toBe(before);
+    expect(parseInventory(await readFile(inventory, 'utf8'), inventory).cluster_issuer_acme_email).toBe('pki@example.com');
+  });
+
+  it('refuses to write when validation has an error, leaving the file as it was', async () => {
+    const before = await readFile(inventory, 'utf8');
+    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'not-an-email' }, inventoryPath: inventory });
+    await expect(applyPlan(plan)).rejects.toThrow(/Nothing was written.*cluster_issuer_acme_email/);
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+    expect(await readdir(dir)).toEqual(['certificates.yml']);
+  });
+});
+
+describe('readAnswers', () => {
+  it('resolves file: values relative to the answers file and keeps PEM text whole', async () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    await writeFile(join(dir, 'ca.pem'), pem);
+    await writeFile(join(dir, 'token.txt'), 'tok-from-file\n');
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\ncluster_issuer_commercialca_access_token: file:token.txt\nnamespace: [openstack, auth-system]\n');
+    const answers = await readAnswers(join(dir, 'answers.yml'));
+    expect(answers).toEqual({
+      cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: pem,
+      cluster_issuer_commercialca_access_token: 'tok-from-file', namespace: ['openstack', 'auth-system'],
+    });
+  });
+
+  it('turns CRLF line ends of a PEM file into LF, so the inventory holds a plain block', async () => {
+    await writeFile(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\r\nMIIB\r\n-----END CERTIFICATE-----\r\n');
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\n');
+    const answers = await readAnswers(join(dir, 'answers.yml'));
+    expect(answers.cluster_issuer_commercialca_ca).toBe('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+  });
+
+  it('rejects an unknown key with a suggestion, bad YAML and an unreadable file, naming the file', async () => {
+    const file = join(dir, 'answers.yml');
+    await writeFile(file, 'cluster_issuer_acme_emial: ops@example.com\n');
+    await expect(readAnswers(file)).rejects.toMatchObject({ message: expect.stringContaining('cluster_issuer_acme_emial'), advice: 'Did you mean cluster_issuer_acme_email?' });
+    await writeFile(file, 'cluster_issuer_type: [acme\n');
+    await expect(readAnswers(file)).rejects.toThrow(`The answers file ${file} is not valid YAML`);
+    await writeFile(file, 'cluster_issuer_ca_certificate: file:missing.pem\n');
+    await expect(readAnswers(file)).rejects.toThrow(/Cannot read the file of cluster_issuer_ca_certificate .*missing.pem: ENOENT/);
+    await expect(readAnswers(join(dir, 'nope.yml'))).rejects.toThrow(/Cannot read the answers file/);
+  });
+});

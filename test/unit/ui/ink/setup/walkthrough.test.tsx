@@ -1,0 +1,406 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CancelledError } from '../../../../../src/core/errors.js';
+import type { WizardAnswers } from '../../../../../src/core/setup/wizard-flow.js';
+import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
+import type { Review, SetupServices } from '../../../../../src/ui/ink/setup/types.js';
+import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
+import { createTestCA } from '../../../../helpers/test-ca.js';
+import { choose, question } from '../../../../helpers/drive.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cloudgate-ui-'));
+const ca = createTestCA();
+writeFileSync(join(dir, 'ca.pem'), ca.cert);
+writeFileSync(join(dir, 'ca.key'), ca.key);
+chmodSync(join(dir, 'ca.key'), 0o600);
+writeFileSync(join(dir, 'notes.txt'), 'not a certificate');
+
+const withoutNulls = (answers: Record<string, unknown>) => Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== null));
+
+/**
+ * Records what the walkthrough hands to planning (without the nulls that clear old inventory values,
+ * covered by the flow's unit tests) and writing; the review it shows is a fixed one.
+ */
+function recording() {
+  const prepared: Record<string, unknown>[] = [];
+  let writes = 0;
+  const services: SetupServices = {
+    cwd: dir,
+    dryRun: false,
+    async prepare(answers) {
+      prepared.push(withoutNulls(answers));
+      const review: Review = { inventoryPath: 'inventory.yml', diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600 }], findings: [] };
+      return review;
+    },
+    async write() {
+      writes++;
+      return { written: ['inventory.yml'], next: ['cloudgate doctor'], dryRun: false };
+    },
+  };
+  return { services, prepared, writes: () => writes };
+}
+
+let ui: InkDriver | undefined;
+afterEach(() => ui?.unmount());
+
+async function start(initial: WizardAnswers = {}) {
+  const rec = recording();
+  const results: SetupResult[] = [];
+  ui = await renderInk(<SetupApp initial={initial} services={rec.services} onExit={(r) => results.push(r)} />);
+  return { ui, rec, results };
+}
+
+async function toReview(d: InkDriver) {
+  await d.waitFor('Review: inventory.yml');
+}
+
+describe('the walkthrough, one branch at a time', () => {
+  it('individual + ACME + HTTP-01 needs only the email', async () => {
+    const { ui, rec } = await start();
+    expect(question(ui)).toBe('Certificate type');
+    expect(ui.frame()).toContain('One certificate per API endpoint');
+    await choose(ui, 'Individual');
+    expect(question(ui)).toBe('Certificate issuer');
+    expect(ui.frame()).not.toMatch(/^> none|^  none/m);
+    await choose(ui, 'acme');
+    expect(question(ui)).toBe('cluster_issuer_acme_email');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    // A public ACME CA (no server): the private CA question makes no sense and is not asked.
+    expect(question(ui)).toBe('cluster_issuer_acme_solver');
+    expect(ui.frame()).toContain('works when the ACME server can reach the API endpoints');
+    await choose(ui, 'http01');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared).toEqual([{
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'http01',
+    }]);
+  });
+
+  it('wildcard issued automatically + ACME + rfc2136 explains why DNS-01 and asks its fields', async () => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Wildcard, issued automatically');
+    await ui.answer('cloud.example.com');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('https://acme.internal.example.com/directory');
+    await choose(ui, 'Yes');
+    await ui.press(KEY.down);
+    expect(ui.frame()).toContain('use when the ACME server cannot reach the APIs');
+    await ui.press(KEY.up);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('cannot be issued with the HTTP-01 challenge');
+    await choose(ui, 'rfc2136');
+    await ui.answer('ns1.example.com:53');
+    await choose(ui, 'HMACSHA256');
+    await ui.answer('certmgr-key');
+    await ui.answer('c2VjcmV0LXRzaWcta2V5');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toEqual({
+      cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'rfc2136',
+      cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53', cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
+      cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key', cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0LXRzaWcta2V5',
+    });
+  });
+
+  it.each([
+    ['clouddnsa', ['client-id', 'client-secret-value', 'sub-id', 'tenant-id', 'rg', 'example.com']],
+    ['dnsc', ['dnsc-token-value', '']],
+    ['dnsd', ['dnsd-key-value', 'dnsd-secret-value']],
+    ['dnse', ['default', 'dns.example.com', 'api', 'dnse-password-value']],
+  ])('ACME + %s asks the provider fields', async (solver, values) => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    await choose(ui, solver);
+    for (const v of values) await ui.answer(v);
+    await choose(ui, 'No');
+    await toReview(ui);
+    const given = Object.entries(rec.prepared[0]).filter(([k]) => k.startsWith(`cluster_issuer_acme_${solver}_`));
+    expect(given.map(([, v]) => v)).toEqual(values.filter(Boolean));
+  });
+
+  it.each([
+    ['static', ['AKIAEXAMPLE', 'secret-access-key-value', ''], { cluster_issuer_acme_clouddnsb_access_key_id: 'AKIAEXAMPLE', cluster_issuer_acme_clouddnsb_secret_access_key: 'secret-access-key-value' }],
+    ['ambient', [''], {}],
+    ['clusteroidc', ['arn:aws:iam::123456789012:role/certmgr-dns01', ''], { cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/certmgr-dns01' }],
+  ])('ACME + clouddnsb with auth %s', async (auth, values, expected) => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    await choose(ui, 'clouddnsb');
+    await choose(ui, auth);
+    await ui.answer('eu-west-1');
+    await ui.answer('');
+    for (const v of values) await ui.answer(v);
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_clouddnsb_auth: auth, cluster_issuer_acme_clouddnsb_region: 'eu-west-1', ...expected });
+  });
+
+  it('commercial CA with an access token (recommended) or username and password (legacy)', async () => {
+    for (const method of ['Access token', 'Username and password'] as const) {
+      const { ui, rec } = await start();
+      await choose(ui, 'Individual');
+      await choose(ui, 'commercialca');
+      await ui.answer('ca.pem');
+      await ui.answer('Certificates\\Cloud');
+      await ui.answer('https://tpp.example.com/vedsdk');
+      await ui.answer('');
+      expect(ui.frame()).toContain('(recommended)');
+      expect(ui.frame()).toContain('(legacy)');
+      await choose(ui, method);
+      if (method === 'Access token') await ui.answer('tpp-access-token');
+      else {
+        await ui.answer('svc-user');
+        await ui.answer('svc-password');
+      }
+      await choose(ui, 'No');
+      await toReview(ui);
+      const credentials = method === 'Access token'
+        ? { cluster_issuer_commercialca_access_token: 'tpp-access-token' }
+        : { cluster_issuer_commercialca_username: 'svc-user', cluster_issuer_commercialca_password: 'svc-password' };
+      expect(rec.prepared[0]).toEqual({
+        cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: `file:${join(dir, 'ca.pem')}`,
+        cluster_issuer_commercialca_zone: 'Certificates\\Cloud', cluster_issuer_commercialca_tpp_url: 'https://tpp.example.com/vedsdk',
+        ...credentials,
+      });
+      ui.unmount();
+    }
+  });
+
+  it('CA issuer: certificate and key files, checked before moving on', async () => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'ca');
+    expect(question(ui)).toBe('cluster_issuer_ca_certificate');
+    await ui.answer('notes.txt');
+    expect(ui.frame()).toContain(`${join(dir, 'notes.txt')} holds no PEM certificate.`);
+    expect(question(ui)).toBe('cluster_issuer_ca_certificate');
+    await ui.press(KEY.backspace.repeat('notes.txt'.length));
+    await ui.answer('ca.pem');
+    expect(question(ui)).toBe('cluster_issuer_ca_private_key');
+    await ui.answer('missing.key');
+    expect(ui.frame()).toContain('missing.key does not exist.');
+    await ui.press(KEY.backspace.repeat('missing.key'.length));
+    await ui.answer('ca.key');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toEqual({
+      cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`,
+      cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+    });
+  });
+
+  it('self-signed, with subject annotations', async () => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Individual');
+    for (let i = 0; i < 3; i++) await ui.press(KEY.down);
+    expect(ui.frame()).toContain('> self-signed');
+    expect(ui.frame()).toContain('for development and testing only');
+    await ui.press(KEY.enter);
+    await choose(ui, 'Yes');
+    await ui.answer('Example Org');
+    await ui.answer('');
+    await ui.answer('Zurich');
+    await ui.answer('');
+    await ui.answer('CH');
+    await toReview(ui);
+    expect(rec.prepared[0]).toEqual({
+      cluster_issuer_type: 'self-signed',
+      platform_ingress_annotations: {
+        'cert-manager.io/subject-organizations': 'Example Org', 'cert-manager.io/subject-localities': 'Zurich',
+        'cert-manager.io/subject-countries': 'CH',
+      },
+    });
+  });
+
+  it('supplied wildcard: secret name, the two files, and only the issuer none', async () => {
+    const leaf = ca.issue(['*.cloud.example.com']);
+    writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
+    // Readable by others: a warning, accepted with a second Enter.
+    writeFileSync(join(dir, 'wild.key'), leaf.key);
+    chmodSync(join(dir, 'wild.key'), 0o644);
+    const { ui, rec } = await start();
+    await choose(ui, 'Wildcard, supplied by you');
+    await ui.answer('wildcard-certs');
+    await ui.answer('wild.crt');
+    expect(question(ui)).toBe('Wildcard private key file');
+    await ui.answer('wild.key');
+    expect(question(ui)).toBe('Wildcard private key file');
+    expect(ui.frame()).toContain('Press Enter again to accept these warnings.');
+    expect(ui.frame()).toMatch(/! .*wild\.key/);
+    await ui.press(KEY.enter);
+    expect(question(ui)).toBe('Namespaces of the TLS secret');
+    expect(ui.frame()).toContain('> openstack');
+    await ui.answer(', auth-system');
+    expect(question(ui)).toBe('Certificate issuer');
+    expect(ui.frame()).toContain('> none');
+    expect(ui.frame()).not.toContain('acme');
+    await choose(ui, 'none');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toEqual({
+      cloud_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
+      wildcard_key_file: join(dir, 'wild.key'), namespace: 'openstack, auth-system', cluster_issuer_type: 'none',
+    });
+  });
+});
+
+describe('file inputs run the certificate checks before moving on', () => {
+  it('a wildcard key that belongs to another certificate keeps the operator on the key question', async () => {
+    const leaf = ca.issue(['*.cloud.example.com']);
+    const other = ca.issue(['*.other.example.com']);
+    writeFileSync(join(dir, 'mine.crt'), leaf.cert + ca.cert);
+    writeFileSync(join(dir, 'other.key'), other.key);
+    const { ui } = await start();
+    await choose(ui, 'Wildcard, supplied by you');
+    await ui.answer('wildcard-certs');
+    await ui.answer('mine.crt');
+    await ui.answer('other.key');
+    expect(question(ui)).toBe('Wildcard private key file');
+    expect(ui.frame()).toMatch(/x .*key/i);
+    expect(ui.frame()).toContain('Fix the file (or give another path) to continue.');
+    expect(ui.frame()).not.toContain('BEGIN');
+  });
+
+  it('a CA key that does not match the CA certificate is refused', async () => {
+    const stranger = createTestCA('another CA');
+    writeFileSync(join(dir, 'stranger.key'), stranger.key);
+    const { ui } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'ca');
+    await ui.answer('ca.pem');
+    await ui.answer('stranger.key');
+    expect(question(ui)).toBe('cluster_issuer_ca_private_key');
+    expect(ui.frame()).toMatch(/x .*(match|belong)/is);
+  });
+});
+
+describe('the issuer part alone (cloudgate regenerate)', () => {
+  it('asks only the issuer questions, from the inventory values, and hands back the answers', async () => {
+    const rec = recording();
+    const results: SetupResult[] = [];
+    const initial = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+    ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} services={rec.services} answersOnly onExit={(r) => results.push(r)} />);
+    expect(question(ui)).toBe('Certificate issuer');
+    expect(ui.frame()).toContain('> acme (default)');
+    await choose(ui, 'ca');
+    await ui.answer('ca.pem');
+    await ui.answer('ca.key');
+    expect(results).toEqual([{
+      kind: 'answers',
+      answers: {
+        cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: null, cluster_issuer_type: 'ca',
+        cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+      },
+    }]);
+    expect(rec.prepared).toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('Esc goes back with the answer kept, and a changed answer is used', async () => {
+    const { ui, rec } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    expect(question(ui)).toBe('cluster_issuer_acme_server');
+    await ui.press(KEY.escape);
+    expect(question(ui)).toBe('cluster_issuer_acme_email');
+    expect(ui.frame()).toContain('> ops@example.com');
+    await ui.press(KEY.escape);
+    await ui.press(KEY.escape);
+    expect(question(ui)).toBe('Certificate type');
+    await choose(ui, 'Individual');
+    await choose(ui, 'self-signed');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toEqual({ cluster_issuer_type: 'self-signed' });
+  });
+
+  it('shows an inline error on Enter and clears it as the value is fixed', async () => {
+    const { ui } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops');
+    expect(question(ui)).toBe('cluster_issuer_acme_email');
+    expect(ui.frame()).toContain('x ops is not an email address');
+    await ui.press('@example.com');
+    expect(ui.frame()).not.toContain('is not an email address');
+    await ui.press(KEY.enter);
+    expect(question(ui)).toBe('cluster_issuer_acme_server');
+  });
+
+  it('masks secrets as they are typed', async () => {
+    const { ui } = await start({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'dnsc' });
+    await ui.press(KEY.enter);
+    await ui.press(KEY.enter);
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    await choose(ui, 'dnsc');
+    await ui.press('tok-very-secret');
+    expect(ui.frame()).toContain('***************');
+    expect(ui.frame()).not.toContain('tok-very-secret');
+  });
+
+  it('values already in the inventory are the defaults; a secret is kept with an empty Enter', async () => {
+    const { ui, rec } = await start({
+      certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'old@example.com',
+      cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'kept-api-key', cluster_issuer_acme_dnsd_secret_key: 'kept-secret',
+    });
+    await ui.press(KEY.enter);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('> old@example.com');
+    await ui.press(KEY.enter);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('> dnsd');
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toContain('(Enter keeps the current value)');
+    expect(ui.frame()).not.toContain('kept-api-key');
+    await ui.press(KEY.enter);
+    await ui.press(KEY.enter);
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_email: 'old@example.com', cluster_issuer_acme_dnsd_api_key: 'kept-api-key', cluster_issuer_acme_dnsd_secret_key: 'kept-secret' });
+  });
+
+  it('Ctrl+C cancels at any question: nothing is planned or written', async () => {
+    const { ui, rec, results } = await start();
+    await choose(ui, 'Individual');
+    await ui.press(KEY.ctrlC);
+    expect(results).toHaveLength(1);
+    const r = results[0];
+    expect(r.kind === 'error' && r.error instanceof CancelledError && r.error.message).toBe('Cancelled. Nothing was written.');
+    expect(rec.prepared).toEqual([]);
+    expect(rec.writes()).toBe(0);
+  });
+
+  it('Ctrl+C at the review writes nothing; Enter writes and shows the final screen', async () => {
+    const first = await start({ cluster_issuer_type: 'self-signed', add_subject_annotations: 'false' });
+    for (let i = 0; i < 3; i++) await first.ui.press(KEY.enter);
+    await toReview(first.ui);
+    await first.ui.press(KEY.ctrlC);
+    expect(first.results[0].kind).toBe('error');
+    expect(first.rec.writes()).toBe(0);
+    first.ui.unmount();
+
+    const second = await start({ cluster_issuer_type: 'self-signed', add_subject_annotations: 'false' });
+    for (let i = 0; i < 3; i++) await second.ui.press(KEY.enter);
+    await toReview(second.ui);
+    await second.ui.press(KEY.enter);
+    await second.ui.waitFor('Written:');
+    expect(second.ui.frame()).toContain('cloudgate doctor');
+    expect(second.rec.writes()).toBe(1);
+    expect(second.results[0].kind).toBe('done');
+  });
+});
