@@ -1,7 +1,8 @@
 /**
  * Doctor checks of the live certificate objects (group `kube`): the platform's ClusterIssuer
- * (`kube.issuer`), the Certificates of the platform namespace (`kube.certificates`) and a supplied
- * wildcard's TLS secret (`kube.wildcard-secret`). kubectl through kube.ts; `skip` without a cluster.
+ * (`kube.issuer`), the Certificates of the platform namespace (`kube.certificates`, with the deepest
+ * reason of each one not Ready), a supplied wildcard's TLS secret (`kube.wildcard-secret`) and the TLS
+ * secrets of every platform ingress (`kube.ingress-secrets`). kubectl through kube.ts; `skip` without a cluster.
  */
 import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
@@ -13,6 +14,7 @@ import { inventoryValues } from './inventory.js';
 import { examine } from './tls/examine.js';
 import { issuerDriftCheck } from './render/drift-check.js';
 import { issuanceCause, type CmObject, type IssuanceObjects } from './kube-certificate-status.js';
+import { INGRESS_NAMESPACES, ingressSecretsCheck } from './kube-ingress-secrets.js';
 
 export const PLATFORM_NAMESPACE = 'openstack';
 
@@ -78,6 +80,12 @@ export const provideChecks: CheckProvider = async (input) => {
         }
         return (await cluster()) ?? wildcardSecretCheck({ ...kube, signal: ctx.signal }, expected.suppliedSecret, expected.wildcardDomain);
       },
+    },
+    {
+      id: 'kube.ingress-secrets',
+      group: 'kube',
+      title: `TLS secrets of the ingresses in ${INGRESS_NAMESPACES.join(', ')}`,
+      run: async (ctx) => (await cluster()) ?? ingressSecretsCheck({ ...kube, signal: ctx.signal }, expected),
     },
   ];
   return checks;
