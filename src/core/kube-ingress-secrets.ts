@@ -36,6 +36,8 @@ export interface IngressSnapshot {
   suppliedSecret?: string;
   /** A ClusterIssuer `atmosphere` exists. */
   platformIssuerExists?: boolean;
+  /** Namespaces whose ingresses could not be listed, with kubectl's reason. */
+  unreadable?: { namespace: string; error: string }[];
 }
 
 export type FindingKind =
@@ -49,7 +51,8 @@ export type FindingKind =
   | 'leftover-issuer'
   | 'duplicate-host'
   | 'rule-host-without-tls'
-  | 'tls-host-without-rule';
+  | 'tls-host-without-rule'
+  | 'namespace-unreadable';
 
 export interface IngressFinding {
   /** "namespace/name" of the ingress (or ingresses) concerned. */
@@ -69,7 +72,13 @@ const list = (items: string[]) => items.map(escapeLine).join(', ');
 const covers = (leaf: ParsedCertificate, host: string) => leaf.x509.checkHost(host, { subject: 'never' }) !== undefined;
 
 export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
-  const findings: IngressFinding[] = [];
+  const findings: IngressFinding[] = (snapshot.unreadable ?? []).map(({ namespace, error }) => ({
+    ingress: `${escapeLine(namespace)}/*`,
+    kind: 'namespace-unreadable' as const,
+    status: 'warn' as const,
+    problem: `the ingresses of ${escapeLine(namespace)} cannot be listed: ${escapeLine(error)}`,
+    fix: `Let this user list ingresses in ${escapeLine(namespace)} (kubectl auth can-i list ingresses -n ${escapeLine(namespace)}).`,
+  }));
   const ingresses = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined);
   const leaves = new Map<string, ParsedCertificate | PemError>();
   for (const ingress of ingresses) {
@@ -266,10 +275,12 @@ async function readSecrets(ns: string, names: string[], kube: KubectlOptions, in
 
 export async function ingressSecretsCheck(kube: KubectlOptions, expected: ServedExpectations): Promise<CheckResult> {
   const ingresses: IngressObject[] = [];
+  const unreadable: { namespace: string; error: string }[] = [];
   for (const ns of INGRESS_NAMESPACES) {
     const result = await kubectl(['get', 'ingresses.networking.k8s.io', '--namespace', ns, '-o', 'json'], kube);
     if (result.exitCode !== 0) {
-      return { status: 'fail', message: `Cannot list the ingresses in ${ns}: ${firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`}`, advice: `Check your access to the cluster (kubectl auth can-i list ingresses -n ${ns}).` };
+      unreadable.push({ namespace: ns, error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
+      continue;
     }
     try {
       ingresses.push(...((JSON.parse(result.stdout) as { items?: IngressObject[] }).items ?? []));
@@ -282,11 +293,14 @@ export async function ingressSecretsCheck(kube: KubectlOptions, expected: Served
     const names = [...new Set(ingresses.filter((i) => i.metadata?.namespace === ns).flatMap((i) => (i.spec?.tls ?? []).map((t) => t.secretName)).filter((n): n is string => Boolean(n)))];
     await readSecrets(ns, names, kube, secrets);
   }
+  if (unreadable.length === INGRESS_NAMESPACES.length) {
+    return { status: 'fail', message: `Cannot list the ingresses in ${unreadable.map((u) => `${u.namespace} (${escapeLine(u.error)})`).join(', ')}.`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses -n openstack).' };
+  }
   let platformIssuerExists = false;
   if (expected.issuerType === 'none') {
     const issuer = await kubectl(['get', 'clusterissuers.cert-manager.io', PLATFORM_ISSUER, '-o', 'name'], kube);
     platformIssuerExists = issuer.exitCode === 0 && issuer.stdout.trim() !== '';
   }
-  const snapshot: IngressSnapshot = { ingresses, secrets, issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret, platformIssuerExists };
+  const snapshot: IngressSnapshot = { ingresses, secrets, issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret, platformIssuerExists, unreadable };
   return ingressSecretsResult(snapshot, judgeIngresses(snapshot));
 }

@@ -122,6 +122,15 @@ describe('judgeIngresses', () => {
     expect(findings[0]!.ingress).toBe('openstack/evil\\x1b[2J');
   });
 
+  it('warns about a namespace whose ingresses cannot be listed, judging the others', () => {
+    const { findings, result } = judge([ingress('openstack', 'nova', ['compute.cloud.test'], 'gone')], {}, { unreadable: [{ namespace: 'monitoring', error: 'ingresses.networking.k8s.io is forbidden' }] });
+    expect(findings.map((f) => [f.ingress, f.kind, f.status])).toEqual([
+      ['monitoring/*', 'namespace-unreadable', 'warn'],
+      ['openstack/nova', 'secret-missing', 'fail'],
+    ]);
+    expect(result.status).toBe('fail');
+  });
+
   it('warns when there is no ingress at all', () => {
     expect(judge([], {}).result).toMatchObject({ status: 'warn', message: 'No ingress in openstack, auth-system, monitoring.' });
   });
