@@ -62,6 +62,8 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'kube.certificates',
       group: 'kube',
       title: `Certificates in ${PLATFORM_NAMESPACE} are Ready`,
+      // The Certificates, then (when one is not Ready) their requests, orders and challenges.
+      timeoutMs: input.network.timeoutMs * 3,
       run: async (ctx) => (await cluster()) ?? certificatesCheck({ ...kube, signal: ctx.signal }, expected.issuerType),
     },
     {
@@ -85,6 +87,8 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'kube.ingress-secrets',
       group: 'kube',
       title: `TLS secrets of the ingresses in ${INGRESS_NAMESPACES.join(', ')}`,
+      // Two rounds of kubectl calls, each allowed the network timeout.
+      timeoutMs: input.network.timeoutMs * 3,
       run: async (ctx) => (await cluster()) ?? ingressSecretsCheck({ ...kube, signal: ctx.signal }, expected),
     },
   ];

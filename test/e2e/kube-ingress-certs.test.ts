@@ -125,7 +125,8 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube: ingress secrets and 
   };
 
   async function doctor(inv: string, extra: string[] = ['--json']): Promise<{ r: CliResult; byId: Record<string, Check> }> {
-    const r = await runCli(['doctor', '--only', 'kube', '--inventory', inv, '--context', CONTEXT, ...extra], { env: api.env });
+    // A generous --timeout: kubectl is slow on a loaded machine, and a timeout is not what is tested here.
+    const r = await runCli(['doctor', '--only', 'kube', '--inventory', inv, '--context', CONTEXT, '--timeout', '30', ...extra], { env: api.env, timeoutMs: 110_000 });
     outputs.push(r);
     const byId = extra.includes('--json') ? Object.fromEntries((JSON.parse(r.stdout) as { checks: Check[] }).checks.map((c) => [c.id, c])) : {};
     return { r, byId };
@@ -167,7 +168,10 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube: ingress secrets and 
   });
 
   describe('kube.ingress-secrets', () => {
-    const findings = (check: Check) => (check.details?.findings as { ingress: string; kind: string; status: string }[]).map((f) => [f.ingress, f.kind, f.status]);
+    const findings = (check: Check) => {
+      expect(check.details?.findings, check.message).toBeDefined();
+      return (check.details!.findings as { ingress: string; kind: string; status: string }[]).map((f) => [f.ingress, f.kind, f.status]);
+    };
 
     it('fails an ingress whose TLS secret does not exist in its namespace, naming the ingress and the fix', async () => {
       // The supplied wildcard exists in openstack only; grafana in monitoring uses the same name.
