@@ -287,13 +287,13 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(0);
     const { report: doc } = report(r);
     expect(doc.checks.map((c) => c.id).sort()).toEqual([
-      'kube.certificates', 'kube.crd-version', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
+      'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
     ]);
     for (const check of doc.checks) {
       expect(check.status, check.id).toBe('skip');
       expect(check.message, check.id).toContain(`kubectl has no current context (kubeconfig ${kubeconfig}); pass --context NAME`);
     }
-    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 7 });
+    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 8 });
     expect(api.state.requests.filter((q) => q.path.includes('cert-manager.io'))).toEqual([]);
   });
 });

@@ -88,6 +88,16 @@ const BUILTIN: ResourceType[] = [
   { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, verbs: ['create'] },
 ];
 
+/**
+ * Kinds cert-manager installs besides the CRDs kept in data/cert-manager-crds: served whenever a
+ * cert-manager.io CRD is stored, as they come and go with cert-manager in a real cluster.
+ */
+const CERT_MANAGER_KINDS: ResourceType[] = [
+  { group: 'cert-manager.io', version: 'v1', resource: 'certificaterequests', kind: 'CertificateRequest', namespaced: true, shortNames: ['cr', 'crs'], categories: ['cert-manager'], subresources: ['status'] },
+  { group: 'acme.cert-manager.io', version: 'v1', resource: 'orders', kind: 'Order', namespaced: true, categories: ['cert-manager', 'cert-manager-acme'], subresources: ['status'] },
+  { group: 'acme.cert-manager.io', version: 'v1', resource: 'challenges', kind: 'Challenge', namespaced: true, categories: ['cert-manager', 'cert-manager-acme'], subresources: ['status'] },
+];
+
 /** The in-memory object store the emulation serves and the test inspects. */
 export class KubeState {
   objects: KubeObject[] = [];
@@ -171,7 +181,8 @@ export class KubeState {
           subresources: Object.keys(v.subresources ?? {}),
         }));
     });
-    return [...BUILTIN, ...custom];
+    const certManager = custom.some((t) => t.group === 'cert-manager.io') ? CERT_MANAGER_KINDS : [];
+    return [...BUILTIN, ...custom, ...certManager];
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Doctor checks of the live certificate objects (group `kube`): the platform's ClusterIssuer
- * (`kube.issuer`), the Certificates of the platform namespace (`kube.certificates`) and a supplied
- * wildcard's TLS secret (`kube.wildcard-secret`). kubectl through kube.ts; `skip` without a cluster.
+ * (`kube.issuer`), the Certificates of the platform namespace (`kube.certificates`, with the deepest
+ * reason of each one not Ready), a supplied wildcard's TLS secret (`kube.wildcard-secret`) and the TLS
+ * secrets of every platform ingress (`kube.ingress-secrets`). kubectl through kube.ts; `skip` without a cluster.
  */
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckResult, Status } from '../../doctor/types.js';
@@ -12,6 +13,8 @@ import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { examine } from '../../tls/examine.js';
 import { issuerDriftCheck } from './issuer-drift.js';
+import { issuanceCause, type CmObject, type IssuanceObjects } from './certificate-status.js';
+import { INGRESS_NAMESPACES, ingressSecretsCheck } from './ingress-secrets.js';
 
 export const PLATFORM_NAMESPACE = 'openstack';
 
@@ -59,6 +62,8 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'kube.certificates',
       group: 'kube',
       title: `Certificates in ${PLATFORM_NAMESPACE} are Ready`,
+      // The Certificates, then (when one is not Ready) their requests, orders and challenges.
+      timeoutMs: input.network.timeoutMs * 3,
       run: async (ctx) => (await cluster()) ?? certificatesCheck({ ...kube, signal: ctx.signal }, expected.issuerType),
     },
     {
@@ -77,6 +82,14 @@ export const provideChecks: CheckProvider = async (input) => {
         }
         return (await cluster()) ?? wildcardSecretCheck({ ...kube, signal: ctx.signal }, expected.suppliedSecret, expected.wildcardDomain);
       },
+    },
+    {
+      id: 'kube.ingress-secrets',
+      group: 'kube',
+      title: `TLS secrets of the ingresses in ${INGRESS_NAMESPACES.join(', ')}`,
+      // Two rounds of kubectl calls, each allowed the network timeout.
+      timeoutMs: input.network.timeoutMs * 3,
+      run: async (ctx) => (await cluster()) ?? ingressSecretsCheck({ ...kube, signal: ctx.signal }, expected),
     },
   ];
   return checks;
@@ -137,7 +150,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
       advice: got.notFound ? 'cert-manager\'s CRDs are not installed: deploy cert-manager first.' : 'Check your access to the cluster.',
     };
   }
-  const items = ((got.value as { items?: unknown[] }).items ?? []) as { metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name?: string } }; status?: { notAfter?: string } }[];
+  const items = ((got.value as { items?: unknown[] }).items ?? []) as (CmObject & { metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name?: string } }; status?: { notAfter?: string } })[];
   if (items.length === 0) {
     return issuerType === 'none'
       ? { status: 'ok', message: `No Certificate in ${PLATFORM_NAMESPACE}, as expected with a supplied wildcard (issuer none).` }
@@ -158,16 +171,45 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
     };
   });
   const bad = rows.filter((r) => r.status !== 'ok');
-  const details = { certificates: rows.map(({ text: _text, ...row }) => row) };
-  if (bad.length === 0) return { status: 'ok', message: `All ${rows.length} Certificates in ${PLATFORM_NAMESPACE} are Ready.`, details };
+  if (bad.length === 0) return { status: 'ok', message: `All ${rows.length} Certificates in ${PLATFORM_NAMESPACE} are Ready.`, details: { certificates: rows.map(({ text: _text, ...row }) => row) } };
+  const issuance = await issuanceObjects(kube);
+  const causes = new Map(bad.map((r) => [r.name, issuance.ok ? issuanceCause(items.find((i) => i.metadata?.name === r.name)!, issuance.objects) : undefined]));
+  const described = bad.map((r) => {
+    const cause = causes.get(r.name);
+    return cause ? `${r.text}: ${cause.object}: ${cause.summary}` : r.text;
+  });
+  const details = {
+    certificates: rows.map(({ text: _text, ...row }) => {
+      const cause = causes.get(row.name);
+      return cause ? { ...row, cause: { kind: cause.kind, object: cause.object, summary: cause.summary, dnsName: cause.dnsName, retryAfter: cause.retryAfter } } : row;
+    }),
+    ...(issuance.ok ? {} : { issuanceError: issuance.error }),
+  };
   const failed = bad.some((r) => r.status === 'fail');
+  const advice = [...new Set([...causes.values()].filter((c) => c !== undefined).map((c) => c.advice))];
+  if (bad.some((r) => r.reason === 'IncorrectIssuer')) advice.unshift('A secret still carries the previous issuer: run "cloudgate regenerate" to delete it so the current issuer issues it.');
   return {
     status: failed ? 'fail' : 'warn',
-    message: `${bad.length} of ${rows.length} Certificates in ${PLATFORM_NAMESPACE} are not Ready: ${bad.map((r) => r.text).join('; ')}.`,
-    advice: bad.some((r) => r.reason === 'IncorrectIssuer')
-      ? 'A secret still carries the previous issuer: run "cloudgate regenerate" to delete it so the current issuer issues it.'
-      : 'Look at "kubectl describe certificate -n openstack NAME" and its CertificateRequest/Order; "cloudgate doctor --only kube,acme" checks the issuer.',
+    message: `${bad.length} of ${rows.length} Certificates in ${PLATFORM_NAMESPACE} are not Ready: ${described.join('; ')}.`,
+    advice: advice.length
+      ? advice.join(' ')
+      : 'Look at "cmctl status certificate -n openstack NAME" (or kubectl describe the Certificate and its CertificateRequest/Order); "cloudgate doctor --only kube,acme" checks the issuer.',
     details,
+  };
+}
+
+/** The requests, orders and challenges of the platform namespace, for the walk below a Certificate. */
+async function issuanceObjects(kube: KubectlOptions): Promise<{ ok: true; objects: IssuanceObjects } | { ok: false; error: string }> {
+  const got = await getJson(['get', 'certificaterequests.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
+  if (!got.ok) return { ok: false, error: `Cannot read the CertificateRequests, Orders and Challenges in ${PLATFORM_NAMESPACE}: ${got.error}` };
+  const items = ((got.value as { items?: CmObject[] }).items ?? []);
+  return {
+    ok: true,
+    objects: {
+      requests: items.filter((i) => i.kind === 'CertificateRequest'),
+      orders: items.filter((i) => i.kind === 'Order'),
+      challenges: items.filter((i) => i.kind === 'Challenge'),
+    },
   };
 }
 
