@@ -49,7 +49,7 @@ export function openVaulted(values: Record<string, unknown>, keyring: VaultKeyri
 
 /** Drops the problems found in values that could not be read because they stay vaulted (info findings stay). */
 export function withoutUnchecked(findings: Finding[], unchecked: Set<string>): Finding[] {
-  return findings.filter((f) => f.severity === 'info' || !f.variable || !unchecked.has(f.variable));
+  return findings.filter((f) => !f.variable || !unchecked.has(f.variable));
 }
 
 export interface SealInput {
