@@ -1,15 +1,17 @@
 // Speed figures (`npm run bench`, after a build). Each section is one function; prints, asserts nothing.
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import forge from 'node-forge';
 
 // CLOUDGATE_BENCH_BIN times another build (e.g. a copy of bin/ and dist/ from before a change).
 const BIN = process.env.CLOUDGATE_BENCH_BIN || new URL('../bin/cloudgate.js', import.meta.url).pathname;
+// The targets are for an ordinary environment: every command runs without NODE_EXTRA_CA_CERTS, except the
+// rows that say they set it (informative: Node then parses that file at every start-up).
+const EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS || undefined;
+delete process.env.NODE_EXTRA_CA_CERTS;
 
 function runCli(args) {
   return new Promise((resolve) => {
@@ -66,20 +68,19 @@ async function benchStartup(runs = 15) {
   const node = [process.execPath];
   const baseline = await median([...node, '-e', '0'], runs);
   const rows = [{ name: 'node -e 0', ms: baseline }];
-  if (process.env.NODE_EXTRA_CA_CERTS) {
-    // What cloudgate starts from, its shell line having deferred that file (informative).
-    const times = [];
-    for (let i = 0; i < runs; i++) times.push(await timeOnce([...node, '-e', '0'], { NODE_EXTRA_CA_CERTS: undefined }));
-    rows.push({ name: 'node -e 0, NODE_EXTRA_CA_CERTS unset', ms: middle(times) });
-  }
   for (const [name, args, target] of [
     ['cloudgate --version', ['--version'], 1.3],
     ['cloudgate --help', ['--help'], 2],
     ['cloudgate doctor --only inventory', ['doctor', '--only', 'inventory', '--inventory', inventory], 4],
   ]) {
-    // As installed: the file run as a program (its shell line defers NODE_EXTRA_CA_CERTS).
+    // As installed: the file run as a program.
     const ms = await median([BIN, ...args], runs);
     rows.push({ name, ms, ratio: ms / baseline, target });
+  }
+  if (EXTRA_CA_CERTS) {
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(await timeOnce([BIN, '--version'], { NODE_EXTRA_CA_CERTS: EXTRA_CA_CERTS }));
+    rows.push({ name: `cloudgate --version, NODE_EXTRA_CA_CERTS=${EXTRA_CA_CERTS}`, ms: middle(times), ratio: middle(times) / baseline });
   }
   printTable(`startup (median of ${runs} runs each, same machine, same run):`, rows);
 }
@@ -88,21 +89,6 @@ async function benchStartup(runs = 15) {
 // One TLS server on 127.0.0.1, reached through 50 delaying TCP proxies (one port per endpoint): the
 // proxy opens its upstream connection one round trip after accepting (the TCP handshake), then holds
 // every chunk half a round trip in each direction.
-function selfSignedLocalhost() {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  cert.serialNumber = '01' + randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  cert.validity.notAfter = new Date(Date.now() + 90 * 86_400_000);
-  cert.setSubject([{ name: 'commonName', value: 'localhost' }]);
-  cert.setIssuer([{ name: 'commonName', value: 'localhost' }]);
-  cert.setExtensions([{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }]);
-  cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keyPem };
-}
-
 function listen(server) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -129,12 +115,10 @@ function delayingProxy(targetPort, roundTripMs) {
 }
 
 async function benchTls({ endpoints = 50, roundTripMs = 100, runs = 5 } = {}) {
-  const { cert, key } = selfSignedLocalhost();
-  const caFile = join(mkdtempSync(join(tmpdir(), 'cloudgate-bench-')), 'ca.pem');
-  writeFileSync(caFile, cert);
-  const server = await listen(createTlsServer({ cert, key }, (socket) => socket.end()));
+  const ca = (await loadTestServers()).createTestCA('cloudgate bench CA');
+  const server = await listen(createTlsServer(ca.issue(['localhost']), (socket) => socket.end()));
   const proxies = await Promise.all(Array.from({ length: endpoints }, () => delayingProxy(server.address().port, roundTripMs)));
-  const args = ['doctor', '--only', 'tls', '--ca-file', caFile, '--json'];
+  const args = ['doctor', '--only', 'tls', '--ca-file', ca.file, '--json'];
   for (const p of proxies) args.push('--endpoint', `localhost:${p.address().port}`);
   const check = await runCli(args);
   const report = JSON.parse(check.stdout || '{"summary":{}}');
@@ -186,17 +170,17 @@ async function benchMemory() {
 
 // --- signin: doctor --only signin against the local test broker/identity service, beside a shell script
 // doing the same five HTTP requests with one curl process each (target <= 1.0x the curl script) ---
-async function loadIdentityServer() {
+async function loadTestServers() {
   // The test server is TypeScript: bundle it once next to node_modules so its imports resolve.
   const { build } = await import('esbuild');
   const outfile = new URL('../node_modules/.cache/cloudgate-bench/identity.mjs', import.meta.url).pathname;
   await build({
-    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/test-ca.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/pki.ts', import.meta.url).pathname],
     outdir: dirname(outfile), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning', outExtension: { '.js': '.mjs' },
   });
   const identity = await import(join(dirname(outfile), 'servers/identity.mjs'));
-  const testCa = await import(join(dirname(outfile), 'helpers/test-ca.mjs'));
-  return { startIdentityServer: identity.startIdentityServer, createTestCA: testCa.createTestCA };
+  const pki = await import(join(dirname(outfile), 'helpers/pki.mjs'));
+  return { startIdentityServer: identity.startIdentityServer, createTestCA: pki.createTestCA };
 }
 
 const SIGNIN_CURL_SCRIPT = `#!/bin/sh
@@ -212,7 +196,7 @@ $c -o /dev/null -H "X-Auth-Token: $scoped" "$COMPUTE_URL/servers"
 `;
 
 async function benchSignin(runs = 21) {
-  const { startIdentityServer, createTestCA } = await loadIdentityServer();
+  const { startIdentityServer, createTestCA } = await loadTestServers();
   const ca = createTestCA();
   const server = await startIdentityServer({ ca });
   const env = { ...server.env(), OS_PROJECT_NAME: 'demo', COMPUTE_URL: `${server.origin}/compute/v2.1` };
@@ -239,25 +223,21 @@ async function benchSignin(runs = 21) {
     const floorCheck = await new Promise((resolve) => spawn(process.execPath, [floorScript], { stdio: 'ignore' }).on('close', resolve));
     if (floorCheck !== 0) console.log(`signin: WARNING: the bare Node floor script failed (exit ${floorCheck}); its figure is not comparable.`);
     const doctorArgs = ['doctor', '--only', 'signin', '--json'];
-    const noExtra = { NODE_EXTRA_CA_CERTS: undefined };
     const rows = [
       { name: 'curl script (one curl per request)', command: ['sh', script] },
-      // As installed: the file run as a program, so its shell line defers NODE_EXTRA_CA_CERTS.
+      // As installed: the file run as a program.
       { name: 'cloudgate doctor --only signin', command: [BIN, ...doctorArgs], target: 1.0 },
       { name: 'node bin/cloudgate.js doctor --only signin', command: [process.execPath, BIN, ...doctorArgs] },
       // Floors, for scale: Node's start-up, and the same five requests by a bare Node script (no cloudgate code).
       { name: 'node -e 0 (start-up floor)', command: [process.execPath, '-e', '0'] },
       { name: 'bare Node script, same 5 requests', command: [process.execPath, floorScript] },
-      { name: 'bare Node script, NODE_EXTRA_CA_CERTS unset', command: [process.execPath, floorScript], env: noExtra },
+      ...(EXTRA_CA_CERTS ? [{ name: 'cloudgate doctor --only signin, NODE_EXTRA_CA_CERTS set', command: [BIN, ...doctorArgs], env: { NODE_EXTRA_CA_CERTS: EXTRA_CA_CERTS } }] : []),
     ];
     const medians = await interleaved(rows, runs);
     const curl = medians[0];
     printTable(`signin (median of ${runs} interleaved runs each; 5 HTTPS requests; ${server.connections()} connections accepted in all):`,
       rows.map((row, k) => ({ name: row.name, ms: medians[k], ...(k > 0 ? { ratio: medians[k] / curl } : {}), target: row.target })));
     console.log(`  peak memory of cloudgate doctor --only signin: ${(await peakMemoryMb([BIN, ...doctorArgs])).toFixed(1)} MB (target < 80 MB)`);
-    if (process.env.NODE_EXTRA_CA_CERTS) {
-      console.log(`  note: NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS}: Node parses it at every start-up unless deferred as bin/cloudgate.js does; curl never reads it.`);
-    }
   } finally {
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
     await server.close();

@@ -7,7 +7,7 @@ import { setupServices } from '../../../src/ui/setup/services.js';
 import { SetupApp, type SetupResult } from '../../../src/ui/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../helpers/ink.js';
 import { choose } from './drive.js';
-import { createTestCA } from '../../helpers/test-ca.js';
+import { createTestCA } from '../../helpers/pki.js';
 
 function context(inventory: string, flags: Record<string, string | boolean> = {}, env: NodeJS.ProcessEnv = process.env): CommandContext {
   return {

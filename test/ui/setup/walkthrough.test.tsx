@@ -7,7 +7,7 @@ import type { WizardAnswers } from '../../../src/core/wizard-flow.js';
 import { SetupApp, type SetupResult } from '../../../src/ui/setup/SetupApp.js';
 import type { Review, SetupServices } from '../../../src/ui/setup/types.js';
 import { KEY, renderInk, type InkDriver } from '../../helpers/ink.js';
-import { createTestCA } from '../../helpers/test-ca.js';
+import { createTestCA } from '../../helpers/pki.js';
 import { choose, question } from './drive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cloudgate-ui-'));

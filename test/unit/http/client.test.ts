@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../../src/core/http.js';
 import { clearSecretsForTests, registerSecret } from '../../../src/core/secrets.js';
 import { withExtraCaCerts } from '../../helpers/extra-ca-certs.js';
-import { createTestCA, type TestCA } from '../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../helpers/pki.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

@@ -62,7 +62,7 @@ describe('probeTls', () => {
   });
 
   it('reports a self-signed certificate', async () => {
-    const self = issue({ commonName: 'localhost', hosts: ['localhost'] });
+    const self = issue({ cn: 'localhost', dns: ['localhost'] });
     const e = await start({ chain: [self.cert], key: self.key });
     const result = await probeTls({ host: 'localhost', port: e.port, timeoutMs: 5000 });
     expect(result.chain).toHaveLength(1);
