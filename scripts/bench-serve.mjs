@@ -12,12 +12,12 @@ async function loadIdentityServer() {
   const { build } = await import('esbuild');
   const outfile = new URL('../node_modules/.cache/cloudgate-bench/identity.mjs', import.meta.url).pathname;
   await build({
-    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/test-ca.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/pki.ts', import.meta.url).pathname],
     outdir: dirname(outfile), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning', outExtension: { '.js': '.mjs' },
   });
   const identity = await import(join(dirname(outfile), 'servers/identity.mjs'));
-  const testCa = await import(join(dirname(outfile), 'helpers/test-ca.mjs'));
-  return { startIdentityServer: identity.startIdentityServer, createTestCA: testCa.createTestCA };
+  const pki = await import(join(dirname(outfile), 'helpers/pki.mjs'));
+  return { startIdentityServer: identity.startIdentityServer, createTestCA: pki.createTestCA };
 }
 
 const rssMb = (pid) => {

@@ -1,5 +1,3 @@
-// First: puts back the NODE_EXTRA_CA_CERTS that bin/cloudgate.js deferred, before anything reads the environment.
-import './core/net/extra-ca-env.js';
 import { isatty } from 'node:tty';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CancelledError, EXIT, UsageError } from './core/errors.js';

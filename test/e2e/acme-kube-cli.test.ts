@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer } from '../servers/acme.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { createPki, type Pki } from '../servers/tls-endpoints.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { hasNamed, startDnsApis, startUpdatableNamed, type DnsApis, type UpdatableNamed } from '../servers/dns-apis.js';
 
 interface Check {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ansibleValue } from '../helpers/ansible.js';
 import { runCli } from '../helpers/cli.js';
-import { createTestCA } from '../helpers/test-ca.js';
+import { createTestCA } from '../helpers/pki.js';
 
 let dir: string;
 let inventory: string;
@@ -100,7 +100,7 @@ describe('Ansible reads back what setup wrote', () => {
 
   it('PEM bundles given as file: are written so that Ansible sees the same text', async () => {
     const root = createTestCA('e2e yaml root');
-    const intermediate = root.issue([], { ca: true, commonName: 'e2e yaml intermediate' });
+    const intermediate = root.issue([], { ca: true, cn: 'e2e yaml intermediate' });
     // forge writes CRLF line ends; setup writes PEM with LF, which is what Ansible must see.
     const bundle = (intermediate.cert + root.cert).replace(/\r\n/g, '\n');
     await write('ca.pem', intermediate.cert + root.cert);

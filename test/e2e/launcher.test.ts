@@ -1,13 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { useIdentityServers } from '../helpers/identity-servers.js';
 import { createPki, startTlsEndpoint, type Pki, type RunningEndpoint } from '../servers/tls-endpoints.js';
 
-// bin/cloudgate.js run as an installed `cloudgate` is: its shell line hands NODE_EXTRA_CA_CERTS over
-// instead of letting Node parse it at start-up, and cloudgate must still trust it exactly as Node would.
+// bin/cloudgate.js run as an installed `cloudgate` is: a plain Node script. Node loads NODE_EXTRA_CA_CERTS
+// itself at start-up; cloudgate must trust it with and without --ca-file, and trust --ca-file alone too.
 const servers = useIdentityServers();
 let pki: Pki;
 let endpoint: RunningEndpoint;
@@ -34,32 +32,21 @@ function statuses(stdout: string): string[] {
 }
 
 describe('bin/cloudgate.js run as a program', () => {
-  it('starts through sh and through node alike', async () => {
-    const viaSh = await runCli(['--version'], { asProgram: true });
+  it('is a plain Node script, and runs through node alike', async () => {
+    expect(readFileSync(BIN, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    const asProgram = await runCli(['--version'], { asProgram: true });
     const viaNode = await runCli(['--version']);
-    expect(viaSh).toEqual({ code: 0, stdout: viaNode.stdout, stderr: '' });
-    expect(viaSh.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(asProgram).toEqual({ code: 0, stdout: viaNode.stdout, stderr: '' });
+    expect(asProgram.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('its shell line hands NODE_EXTRA_CA_CERTS over and passes every argument through unchanged', async () => {
-    // A stand-in `node` first on PATH shows what the shell line executes.
-    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-launcher-'));
-    const show = '#!/bin/sh\nprintf "%s\\n" "NODE_EXTRA_CA_CERTS=${NODE_EXTRA_CA_CERTS-unset}" "DEFERRED=${CLOUDGATE_DEFERRED_EXTRA_CA_CERTS-unset}" "$@"\n';
-    writeFileSync(join(dir, 'node'), show, { mode: 0o755 });
-    const env = { PATH: `${dir}:${process.env.PATH}` };
-    const deferred = await runCli(['doctor', 'two words', ''], { asProgram: true, env: { ...env, NODE_EXTRA_CA_CERTS: '/etc/x ca.pem' } });
-    expect(deferred.stdout.split('\n')).toEqual(['NODE_EXTRA_CA_CERTS=unset', 'DEFERRED=/etc/x ca.pem', BIN, 'doctor', 'two words', '', '']);
-    const unset = await runCli(['--version'], { asProgram: true, env: { ...env, NODE_EXTRA_CA_CERTS: '' } });
-    expect(unset.stdout.split('\n').slice(0, 2)).toEqual(['NODE_EXTRA_CA_CERTS=', 'DEFERRED=unset']);
-  });
-
-  it('trusts a deferred NODE_EXTRA_CA_CERTS without --ca-file, and puts the variable back', async () => {
+  it('trusts NODE_EXTRA_CA_CERTS without --ca-file', async () => {
     const ok = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file });
     expect(ok.code).toBe(0);
     expect(statuses(ok.stdout)).toContain('signin.api=ok');
     expect((await signin({ NODE_EXTRA_CA_CERTS: '' })).code).toBe(1);
 
-    // The TLS check names the store that trusted the chain, read from the restored environment.
+    // The TLS check names the store that trusted the chain.
     const tls = await runCli(['doctor', '--only', 'tls', '--endpoint', `localhost:${endpoint.port}`, '--json'], {
       asProgram: true,
       env: { NODE_EXTRA_CA_CERTS: pki.rootFile, OS_CACERT: '' },
@@ -70,19 +57,23 @@ describe('bin/cloudgate.js run as a program', () => {
     expect(check.details.trustStore).toBe(`system + NODE_EXTRA_CA_CERTS ${pki.rootFile}`);
   });
 
-  it('with --ca-file, still trusts NODE_EXTRA_CA_CERTS for a server the CA file does not cover', async () => {
-    // Also through `node bin/cloudgate.js`, where Node loaded the file itself: adding the CA file must not drop it.
-    for (const asProgram of [true, false]) {
-      const both = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file }, ['--ca-file', pki.rootFile], asProgram);
-      expect(both.code).toBe(0);
-      expect(statuses(both.stdout)).toContain('signin.api=ok');
-    }
-    const caFileOnly = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', pki.rootFile]);
-    expect(caFileOnly.code).toBe(1);
-    expect(caFileOnly.stdout).toContain('unknown certificate authority');
+  it('with --ca-file, trusts both the CA file and NODE_EXTRA_CA_CERTS', async () => {
+    const both = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file }, ['--ca-file', pki.rootFile]);
+    expect(both.code).toBe(0);
+    expect(statuses(both.stdout)).toContain('signin.api=ok');
+    const tls = await runCli(['doctor', '--only', 'tls', '--endpoint', `localhost:${endpoint.port}`, '--ca-file', pki.rootFile, '--json'], {
+      asProgram: true,
+      env: { NODE_EXTRA_CA_CERTS: servers.ca.file, OS_CACERT: '' },
+    });
+    expect(tls.code).toBe(0);
+    const caFileOnly = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', servers.ca.file]);
+    expect(caFileOnly.code).toBe(0);
+    const wrongCaFile = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', pki.rootFile]);
+    expect(wrongCaFile.code).toBe(1);
+    expect(wrongCaFile.stdout).toContain('unknown certificate authority');
   });
 
-  it('ignores an unreadable NODE_EXTRA_CA_CERTS with a warning, as Node does', async () => {
+  it('ignores an unreadable NODE_EXTRA_CA_CERTS with Node\'s own warning', async () => {
     const result = await signin({ NODE_EXTRA_CA_CERTS: '/nonexistent/extra.pem' }, ['--ca-file', servers.ca.file]);
     expect(result.code).toBe(0);
     const untrusted = await signin({ NODE_EXTRA_CA_CERTS: '/nonexistent/extra.pem' });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { startLocalAcme, type AcmeServer } from '../servers/acme.js';
 import { hasNamed, startNamed, tsigKeygen, type RunningNamed } from '../servers/named.js';
 

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA } from '../helpers/test-ca.js';
+import { createTestCA } from '../helpers/pki.js';
 
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA } from '../helpers/test-ca.js';
+import { createTestCA } from '../helpers/pki.js';
 import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
 
 let term: Terminal | undefined;

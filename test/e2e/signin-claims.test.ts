@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { fakeJwt, startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../servers/identity.js';
 
 interface Check {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer } from '../servers/oidc-issuer.js';
 
 // Clear the screen, set the window title, and a lone C1 CSI (its UTF-8 carries the byte 0x9b).

@@ -11,7 +11,7 @@ export interface CliResult {
 
 /**
  * Runs the built binary as a subprocess without a TTY (as CI does): `node bin/cloudgate.js`, or with
- * `asProgram` the file itself, as an installed `cloudgate` runs (through its shell line).
+ * `asProgram` the file itself, as an installed `cloudgate` runs.
  */
 export function runCli(
   args: string[],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createTestCA, type TestCA } from './test-ca.js';
+import { createTestCA, type TestCA } from './pki.js';
 import { startIdentityServer, type IdentityServer } from '../servers/identity.js';
 
 export interface IdentityServers {

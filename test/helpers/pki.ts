@@ -1,21 +1,31 @@
 /**
- * Test PKI for the TLS toolkit: roots, intermediates and leaves with RSA, ECDSA (P-256, P-384) or
- * Ed25519 keys, made at test time with @peculiar/x509 over Node's WebCrypto. Dates are relative to
- * now, so nothing here goes stale.
+ * The tests' one certificate builder, independent of the code under test: roots, intermediates and
+ * leaves with RSA, ECDSA (P-256, P-384) or Ed25519 keys, subject alternative names (DNS names and IP
+ * addresses), validity windows, CA flags and key usages. Keys and signatures come from node:crypto;
+ * the few DER structures of an X.509 certificate are written here. Synchronous, and dates are
+ * relative to now, so nothing here goes stale.
  */
-import 'reflect-metadata';
-import { createPrivateKey, webcrypto, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
-
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 export type KeyKind = 'rsa' | 'p256' | 'p384' | 'ed25519';
 export const KEY_KINDS: KeyKind[] = ['rsa', 'p256', 'p384', 'ed25519'];
 
 export const DAY = 86_400_000;
+
+/** Key usage flags (bit n of the extension is 2^n), to combine with `|`. */
+export const KEY_USAGE = {
+  digitalSignature: 1,
+  nonRepudiation: 2,
+  keyEncipherment: 4,
+  dataEncipherment: 8,
+  keyAgreement: 16,
+  keyCertSign: 32,
+  cRLSign: 64,
+} as const;
 
 export interface Issued {
   /** PEM of the certificate. */
@@ -24,78 +34,142 @@ export interface Issued {
   key: string;
   keyObject: KeyObject;
   kind: KeyKind;
+  /** `CN=<cn>`. */
   subject: string;
-  keys: CryptoKeyPair;
+  /** DER of the subject name and the subject key identifier, for certificates this one signs. */
+  name: Buffer;
+  keyId: Buffer;
 }
 
+/** A certificate and its key, as a TLS server takes them. */
+export type Pem = Pick<Issued, 'cert' | 'key'>;
+
 export interface IssueOptions {
-  kind?: KeyKind;
   /** Common name; the subject is `CN=<cn>`. */
   cn: string;
-  /** DNS names for the subjectAltName extension. */
+  /** Default: the issuer's kind, else P-256. */
+  kind?: KeyKind;
+  /** DNS names or IP addresses for the subjectAltName extension. */
   dns?: string[];
   /** Signer; self-signed when absent. */
   issuer?: Issued;
   ca?: boolean;
-  /** Key usage flags; CA default keyCertSign+cRLSign, leaf default digitalSignature+keyEncipherment. */
+  /** KEY_USAGE flags; CA default keyCertSign|cRLSign, leaf default digitalSignature|keyEncipherment. */
   keyUsage?: number;
   /** Leave out the key usage extension. */
   noKeyUsage?: boolean;
   notBefore?: Date;
+  /** Default one year from now. */
   notAfter?: Date;
-  /** Reuse this key pair instead of generating one. */
-  keys?: CryptoKeyPair;
 }
 
-const ALGORITHMS: Record<KeyKind, { gen: RsaHashedKeyGenParams | EcKeyGenParams | Algorithm; sign: Algorithm | EcdsaParams }> = {
-  rsa: {
-    gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
-    sign: { name: 'RSASSA-PKCS1-v1_5' },
-  },
-  p256: { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } as EcdsaParams },
-  p384: { gen: { name: 'ECDSA', namedCurve: 'P-384' }, sign: { name: 'ECDSA', hash: 'SHA-384' } as EcdsaParams },
-  ed25519: { gen: { name: 'Ed25519' }, sign: { name: 'Ed25519' } },
+// --- DER ---
+function tlv(tag: number, content: Buffer): Buffer {
+  const size: number[] = [];
+  for (let n = content.length; n > 0; n >>= 8) size.unshift(n & 0xff);
+  const length = content.length < 0x80 ? [content.length] : [0x80 | size.length, ...size];
+  return Buffer.concat([Buffer.from([tag, ...length]), content]);
+}
+const seq = (...parts: Buffer[]) => tlv(0x30, Buffer.concat(parts));
+const explicit = (n: number, content: Buffer) => tlv(0xa0 + n, content);
+const octets = (content: Buffer) => tlv(0x04, content);
+const bits = (content: Buffer, unused = 0) => tlv(0x03, Buffer.concat([Buffer.from([unused]), content]));
+const TRUE = tlv(0x01, Buffer.from([0xff]));
+const NULL = tlv(0x05, Buffer.alloc(0));
+
+function integer(value: Buffer): Buffer {
+  return tlv(0x02, value[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), value]) : value);
+}
+
+function oid(dotted: string): Buffer {
+  const [a, b, ...rest] = dotted.split('.').map(Number);
+  const bytes = [a! * 40 + b!];
+  for (const n of rest) {
+    const base128 = [n & 0x7f];
+    for (let v = n >>> 7; v > 0; v >>>= 7) base128.unshift(0x80 | (v & 0x7f));
+    bytes.push(...base128);
+  }
+  return tlv(0x06, Buffer.from(bytes));
+}
+
+function time(date: Date): Buffer {
+  const iso = date.toISOString().replace(/[-:T]|\.\d+/g, ''); // YYYYMMDDHHMMSSZ
+  const year = date.getUTCFullYear();
+  return year >= 1950 && year < 2050 ? tlv(0x17, Buffer.from(iso.slice(2))) : tlv(0x18, Buffer.from(iso));
+}
+
+const nameOf = (cn: string) => seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(cn)))));
+
+function ipBytes(ip: string): Buffer {
+  if (isIPv4(ip)) return Buffer.from(ip.split('.').map(Number));
+  const [head, tail = ''] = ip.split('::');
+  const groups = (s: string) => (s ? s.split(':') : []);
+  const missing = 8 - groups(head!).length - groups(tail).length;
+  const all = ip.includes('::') ? [...groups(head!), ...Array(missing).fill('0'), ...groups(tail)] : groups(ip);
+  return Buffer.from(all.map((g) => g.padStart(4, '0')).join(''), 'hex');
+}
+
+function keyUsageBits(flags: number): Buffer {
+  const highest = 31 - Math.clz32(flags);
+  const bytes = Buffer.alloc((highest >> 3) + 1);
+  for (let bit = 0; bit <= highest; bit++) if (flags & (1 << bit)) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
+  return bits(bytes, 7 - (highest & 7));
+}
+
+const extension = (id: string, value: Buffer, critical = false) => seq(oid(id), ...(critical ? [TRUE] : []), octets(value));
+
+// --- keys and signatures ---
+const SIGNING: Record<KeyKind, { algorithm: Buffer; hash: string | null }> = {
+  rsa: { algorithm: seq(oid('1.2.840.113549.1.1.11'), NULL), hash: 'sha256' },
+  p256: { algorithm: seq(oid('1.2.840.10045.4.3.2')), hash: 'sha256' },
+  p384: { algorithm: seq(oid('1.2.840.10045.4.3.3')), hash: 'sha384' },
+  ed25519: { algorithm: seq(oid('1.3.101.112')), hash: null },
 };
 
-export async function generateKeys(kind: KeyKind): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(ALGORITHMS[kind].gen as never, true, ['sign', 'verify'])) as CryptoKeyPair;
+function generateKeys(kind: KeyKind) {
+  if (kind === 'rsa') return generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (kind === 'ed25519') return generateKeyPairSync('ed25519');
+  return generateKeyPairSync('ec', { namedCurve: kind === 'p256' ? 'P-256' : 'P-384' });
 }
 
-export async function issue(options: IssueOptions): Promise<Issued> {
+export function issue(options: IssueOptions): Issued {
   const kind = options.kind ?? options.issuer?.kind ?? 'p256';
-  const keys = options.keys ?? (await generateKeys(kind));
+  const { privateKey, publicKey } = generateKeys(kind);
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const keyId = createHash('sha1').update(spki).digest();
+  const name = nameOf(options.cn);
   const signer = options.issuer;
-  const usage =
-    options.keyUsage ??
-    (options.ca
-      ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
-      : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment);
-  const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(Boolean(options.ca), undefined, true)];
-  if (!options.noKeyUsage) extensions.push(new x509.KeyUsagesExtension(usage, true));
-  if (options.dns?.length) {
-    extensions.push(new x509.SubjectAlternativeNameExtension(options.dns.map((value) => ({ type: 'dns' as const, value }))));
-  }
-  const subject = `CN=${options.cn}`;
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: '01' + Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex'),
-    subject,
-    issuer: signer?.subject ?? subject,
-    notBefore: options.notBefore ?? new Date(Date.now() - DAY),
-    notAfter: options.notAfter ?? new Date(Date.now() + 365 * DAY),
-    publicKey: keys.publicKey,
-    signingKey: (signer?.keys ?? keys).privateKey,
-    signingAlgorithm: ALGORITHMS[signer?.kind ?? kind].sign,
-    extensions,
-  });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const keyObject = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
+  const usage = options.keyUsage ?? (options.ca ? KEY_USAGE.keyCertSign | KEY_USAGE.cRLSign : KEY_USAGE.digitalSignature | KEY_USAGE.keyEncipherment);
+  const sans = (options.dns ?? []).map((host) => (isIPv4(host) || isIPv6(host) ? tlv(0x87, ipBytes(host)) : tlv(0x82, Buffer.from(host))));
+  const extensions = [
+    extension('2.5.29.19', options.ca ? seq(TRUE) : seq(), true),
+    ...(options.noKeyUsage ? [] : [extension('2.5.29.15', keyUsageBits(usage), true)]),
+    ...(options.ca ? [] : [extension('2.5.29.37', seq(oid('1.3.6.1.5.5.7.3.1')))]),
+    ...(sans.length ? [extension('2.5.29.17', seq(...sans))] : []),
+    extension('2.5.29.14', octets(keyId)),
+    extension('2.5.29.35', seq(tlv(0x80, signer?.keyId ?? keyId))),
+  ];
+  const signing = SIGNING[signer?.kind ?? kind];
+  const tbs = seq(
+    explicit(0, integer(Buffer.from([2]))),
+    integer(Buffer.concat([Buffer.from([1]), randomBytes(8)])),
+    signing.algorithm,
+    signer?.name ?? name,
+    seq(time(options.notBefore ?? new Date(Date.now() - DAY)), time(options.notAfter ?? new Date(Date.now() + 365 * DAY))),
+    name,
+    spki,
+    explicit(3, seq(...extensions)),
+  );
+  const signature = sign(signing.hash, tbs, signer?.keyObject ?? privateKey);
+  const der = seq(tbs, signing.algorithm, bits(signature));
   return {
-    cert: cert.toString('pem') + '\n',
-    key: keyObject.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    keyObject,
+    cert: `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`,
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    keyObject: privateKey,
     kind,
-    subject,
-    keys,
+    subject: `CN=${options.cn}`,
+    name,
+    keyId,
   };
 }
 
@@ -106,11 +180,31 @@ export interface Chain {
 }
 
 /** Root → intermediate → leaf, all of one key kind unless the leaf is told otherwise. */
-export async function chain(kind: KeyKind, leaf: Partial<IssueOptions> = {}): Promise<Chain> {
-  const root = await issue({ kind, cn: `Test Root ${kind}`, ca: true, notAfter: new Date(Date.now() + 3650 * DAY) });
-  const intermediate = await issue({ cn: `Test Intermediate ${kind}`, ca: true, issuer: root });
-  const issued = await issue({ cn: '*.cloud.example.test', dns: ['*.cloud.example.test'], ...leaf, issuer: intermediate, kind: leaf.kind ?? kind });
+export function chain(kind: KeyKind, leaf: Partial<IssueOptions> = {}): Chain {
+  const root = issue({ kind, cn: `Test Root ${kind}`, ca: true, notAfter: new Date(Date.now() + 3650 * DAY) });
+  const intermediate = issue({ cn: `Test Intermediate ${kind}`, ca: true, issuer: root });
+  const issued = issue({ cn: '*.cloud.example.test', dns: ['*.cloud.example.test'], ...leaf, issuer: intermediate, kind: leaf.kind ?? kind });
   return { root, intermediate, leaf: issued };
+}
+
+export interface TestCA extends Issued {
+  /** Path of a file holding the CA certificate (for --ca-file / OS_CACERT). */
+  file: string;
+  /** A server certificate for these hosts (DNS names or IP addresses), or an intermediate CA with `ca`. */
+  issue(hosts: string[], options?: Partial<Pick<IssueOptions, 'cn' | 'ca' | 'notBefore' | 'notAfter'>>): Issued;
+}
+
+/** An RSA root CA written to a file, for tests that start HTTPS servers on 127.0.0.1. */
+export function createTestCA(name = 'cloudgate test CA'): TestCA {
+  const root = issue({ kind: 'rsa', cn: name, ca: true });
+  const file = join(tempDir('cloudgate-ca-'), 'ca.pem');
+  writeFileSync(file, root.cert);
+  return {
+    ...root,
+    file,
+    issue: (hosts, options = {}) =>
+      issue({ cn: options.cn ?? hosts[0] ?? 'test', dns: options.ca ? undefined : hosts, issuer: root, notAfter: new Date(Date.now() + 90 * DAY), ...options }),
+  };
 }
 
 /** The private key in one of the PEM encodings operators meet. */

@@ -8,7 +8,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestCA } from '../helpers/test-ca.js';
+import type { TestCA } from '../helpers/pki.js';
 
 export interface AcmeServer {
   /** The directory URL. */

@@ -13,7 +13,7 @@ import { createHash, createHmac, createPublicKey, randomBytes, verify, type Json
 import { get as httpsGet, createServer, type RequestOptions } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestCA, type TestCA } from '../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../helpers/pki.js';
 
 export interface OidcProvider {
   /** The provider's URL as registered (compared with the token's iss byte for byte). */

@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestCA } from '../helpers/test-ca.js';
+import type { TestCA } from '../helpers/pki.js';
 
 export interface DnsWorld {
   clouddnsa: {

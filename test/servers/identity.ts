@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Pem, TestCA } from '../helpers/test-ca.js';
+import type { Pem, TestCA } from '../helpers/pki.js';
 
 export type Step = 'idp-token' | 'exchange' | 'federated' | 'projects' | 'scope' | 'api' | 'admin';
 

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { createTestCA } from '../helpers/test-ca.js';
+import { createTestCA } from '../helpers/pki.js';
 import { createSigningKey, serviceAccountClaims, signJwt, type SigningKey } from './jwt.js';
 
 export interface KubeObject {

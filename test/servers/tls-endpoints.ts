@@ -1,37 +1,37 @@
 /**
  * Real TLS endpoints on 127.0.0.1 for the `tls` checks: any chain (in any order), a delay before the
- * handshake, or a server that accepts and never answers. Certificates come from test-ca.ts's
- * issueCertificate, so a leaf can be signed by an intermediate.
+ * handshake, or a server that accepts and never answers. Certificates come from helpers/pki.ts, so a
+ * leaf can be signed by an intermediate.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, TLSSocket } from 'node:tls';
-import { issueCertificate, type Issued, type IssueSpec } from '../helpers/test-ca.js';
+import { issue, type Issued, type IssueOptions } from '../helpers/pki.js';
 
 const DAY = 86_400_000;
 
-export { issueCertificate as issue, type Issued, type IssueSpec };
+export { issue, type Issued, type IssueOptions };
 
 /** A root, an intermediate under it, and a file holding the root (for --ca-file). */
 export interface Pki {
   root: Issued;
   intermediate: Issued;
   rootFile: string;
-  leaf(hosts: string[], options?: Partial<IssueSpec>): Issued;
+  leaf(hosts: string[], options?: Partial<IssueOptions>): Issued;
 }
 
 export function createPki(name = 'cloudgate tls test'): Pki {
-  const root = issueCertificate({ commonName: `${name} root`, ca: true, notAfter: new Date(Date.now() + 365 * DAY) });
-  const intermediate = issueCertificate({ commonName: `${name} intermediate`, ca: true, issuer: root, notAfter: new Date(Date.now() + 300 * DAY) });
+  const root = issue({ kind: 'rsa', cn: `${name} root`, ca: true, notAfter: new Date(Date.now() + 365 * DAY) });
+  const intermediate = issue({ cn: `${name} intermediate`, ca: true, issuer: root, notAfter: new Date(Date.now() + 300 * DAY) });
   const rootFile = join(mkdtempSync(join(tmpdir(), 'cloudgate-tls-')), 'root.pem');
   writeFileSync(rootFile, root.cert);
   return {
     root,
     intermediate,
     rootFile,
-    leaf: (hosts, options = {}) => issueCertificate({ commonName: hosts[0] ?? 'leaf', hosts, issuer: intermediate, ...options }),
+    leaf: (hosts, options = {}) => issue({ cn: hosts[0] ?? 'leaf', dns: hosts, issuer: intermediate, notAfter: new Date(Date.now() + 90 * DAY), ...options }),
   };
 }
 

@@ -1,13 +1,13 @@
 /**
  * The one HTTP client every live check shares: per-request timeouts, the caller's abort signal,
- * TLS verified (custom CA added to the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
+ * TLS verified (custom CA trusted beside the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
 import type { NetworkSettings } from '../doctor/input.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
-import { nodeTransport, proxyConfigured, proxyTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';
-import { bundlesToTrust, readCaBundle, type CaFileError } from './trust.js';
+import { createTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';
+import { contextTrusting, readCaBundle, type CaFileError } from './trust.js';
 import { redact } from '../secrets.js';
 
 export { HttpError, type HttpErrorKind } from './http-errors.js';
@@ -59,29 +59,15 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/**
- * What the client trusts beyond Node's default store. With a CA file, that file first; NODE_EXTRA_CA_CERTS
- * is added to it only if a server's chain needs it, since parsing a whole system bundle is slow.
- */
-function trustOf(caFile: string | undefined): Pick<TlsSettings, 'extraCAs' | 'widerCAs'> {
-  if (!caFile) {
-    const bundles = bundlesToTrust();
-    return { extraCAs: bundles.length ? bundles : undefined };
-  }
-  let pem: string;
+/** The trust store of a client with the given CA file (Node's default store without one). */
+function trustOf(caFile: string | undefined): TlsSettings['secureContext'] {
+  if (!caFile) return undefined;
   try {
-    pem = readCaBundle(caFile, '--ca-file / OS_CACERT');
+    return contextTrusting(readCaBundle(caFile, '--ca-file / OS_CACERT'));
   } catch (error) {
     const e = error as CaFileError;
     throw new HttpError('tls-other', e.path, e.message, e.advice);
   }
-  return {
-    extraCAs: [pem],
-    widerCAs: () => {
-      const bundles = bundlesToTrust(pem);
-      return bundles.length > 1 ? bundles : undefined;
-    },
-  };
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -89,12 +75,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let setupError: HttpError | undefined;
   let tls: TlsSettings = { rejectUnauthorized: !options.insecure };
   try {
-    tls = { ...tls, ...trustOf(options.caFile) };
+    tls = { ...tls, secureContext: trustOf(options.caFile) };
   } catch (error) {
     setupError = error as HttpError;
   }
   let transport: Promise<Transport> | undefined;
-  const connect = () => (transport ??= proxyConfigured() ? proxyTransport(tls, options.timeoutMs) : Promise.resolve(nodeTransport(tls)));
+  const connect = () => (transport ??= createTransport(tls, options.timeoutMs));
   const log = options.log;
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
@@ -123,7 +109,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const res = await (await connect()).send(target, method, headers, req.body, signal, timeoutMs);
       const responseHeaders = flattenHeaders(res.headers);
       const body = await readCapped(res.body, maxBody, req.url);
-      // The socket returns to the pool just after the body ends; yielding once lets the next request reuse it.
+      // The connection returns to the pool just after the body ends; yielding once lets the next request reuse it.
       await new Promise((resolve) => setImmediate(resolve));
       const durationMs = Math.round(performance.now() - started);
       log?.(`← ${res.status} (${durationMs} ms) ${method} ${redact(req.url)}`);

@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { HandshakeTap } from './handshake-certificates.js';
-import { bundlesToTrust, contextTrusting, readCaBundle } from './trust.js';
+import { contextTrusting, readCaBundle } from './trust.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -138,17 +138,11 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
 
 const contexts = new Map<string, SecureContext | undefined>();
 
-/**
- * Node's default store plus the CA file and, when Node did not load it itself, NODE_EXTRA_CA_CERTS
- * (net/trust.ts). A probe reports which store trusted a chain, so it always uses the whole store.
- * Built once per CA file: every endpoint of a run shares it.
- */
+/** The trust store of net/trust.ts for this CA file, built once: every endpoint of a run shares it. */
 function trustContext(caFile: string | undefined): SecureContext | undefined {
-  const key = `${caFile ?? ''}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
-  if (!contexts.has(key)) {
-    const pems = bundlesToTrust(caFile ? readCaFile(caFile) : undefined);
-    contexts.set(key, pems.length ? contextTrusting(pems) : undefined);
-  }
+  if (!caFile) return undefined;
+  const key = `${caFile}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
+  if (!contexts.has(key)) contexts.set(key, contextTrusting(readCaFile(caFile)));
   return contexts.get(key);
 }
 

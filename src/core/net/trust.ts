@@ -1,10 +1,12 @@
 /**
- * Which CAs a TLS connection trusts beyond Node's default store: the --ca-file / OS_CACERT file, and
- * NODE_EXTRA_CA_CERTS when Node did not load it at start-up (see extra-ca-env.ts).
+ * Which CAs a TLS connection trusts. Without a CA file: Node's default store, which holds Node's
+ * bundled roots and the NODE_EXTRA_CA_CERTS file (loaded by Node itself at start-up). With a CA file
+ * (--ca-file / OS_CACERT): a store of the bundled roots, NODE_EXTRA_CA_CERTS and that file, since a
+ * `ca` option replaces Node's default store instead of adding to it.
  */
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { readRegularFileSync } from '../safe-read.js';
-import { extraCaCertsToLoad } from './extra-ca-env.js';
 
 export class CaFileError extends Error {
   constructor(
@@ -33,43 +35,19 @@ export function readCaBundle(path: string, origin: string): string {
   return text;
 }
 
-const extraCache = new Map<string, string | undefined>();
-
-/**
- * The NODE_EXTRA_CA_CERTS bundle, read once. Like Node at start-up, a file that cannot be read is
- * ignored with a warning rather than failing every connection.
- */
-function extraCaBundle(): string | undefined {
+/** NODE_EXTRA_CA_CERTS as Node loaded it: a file it could not read was already reported by Node and is skipped. */
+function extraCaCerts(): string[] {
   const path = process.env.NODE_EXTRA_CA_CERTS;
-  if (!path) return undefined;
-  if (!extraCache.has(path)) {
-    let pem: string | undefined;
-    try {
-      pem = readCaBundle(path, 'NODE_EXTRA_CA_CERTS');
-    } catch (error) {
-      const e = error as CaFileError;
-      // Worded as Node's own start-up warning, on stderr (stdout may be --json).
-      process.stderr.write(`Warning: Ignoring extra certs from \`${path}\`, load failed: ${e.message} ${e.advice}\n`);
-    }
-    extraCache.set(path, pem);
+  if (!path) return [];
+  try {
+    return [readFileSync(path, 'utf8')];
+  } catch {
+    return [];
   }
-  return extraCache.get(path);
 }
 
-/**
- * The PEM bundles to add to Node's default store so that it trusts NODE_EXTRA_CA_CERTS and the given
- * CA file. Adding a CA makes Node copy its bundled roots into a new store without the
- * NODE_EXTRA_CA_CERTS it loaded itself, so with a CA file the extra bundle is always added again.
- */
-export function bundlesToTrust(caPem?: string): string[] {
-  const extra = caPem !== undefined || extraCaCertsToLoad() ? extraCaBundle() : undefined;
-  return [extra, caPem].filter((pem): pem is string => pem !== undefined);
-}
-
-/** Node's default store plus the given PEM bundles (not `ca: [...rootCertificates, pem]`, which parses every root again). */
-export function contextTrusting(pems: string[]): SecureContext {
-  const context = createSecureContext();
-  const native = (context as unknown as { context: { addCACert(pem: string): void } }).context;
-  for (const pem of pems) native.addCACert(pem);
-  return context;
+/** The trust store for a CA file's PEM text, or undefined (Node's default store) without one. */
+export function contextTrusting(caPem: string | undefined): SecureContext | undefined {
+  if (caPem === undefined) return undefined;
+  return createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] });
 }

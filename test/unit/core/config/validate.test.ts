@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../../../src/core/config/validate.js';
-import { createTestCA } from '../../../helpers/test-ca.js';
+import { createTestCA } from '../../../helpers/pki.js';
 
 const ACME = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 const RFC = {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseInventory } from '../../../../src/core/inventory/inventory.js';
 import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../../../../src/core/setup/plan.js';
-import { createTestCA } from '../../../helpers/test-ca.js';
+import { createTestCA } from '../../../helpers/pki.js';
 
 const FIXTURES = new URL('../../../fixtures/inventory/', import.meta.url).pathname;
 const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { issuedByCurrent, specChangedAt, subjectOf } from '../../../../src/core/setup/regenerate-issued.js';
-import { issueCertificate } from '../../../helpers/test-ca.js';
+import { issue } from '../../../helpers/pki.js';
 
 describe('which secrets the current issuer already issued', () => {
-  const newCa = issueCertificate({ commonName: 'new ca', ca: true });
-  const oldCa = issueCertificate({ commonName: 'old ca', ca: true });
+  const newCa = issue({ cn: 'new ca', ca: true });
+  const oldCa = issue({ cn: 'old ca', ca: true });
   const current = { issuerSubject: subjectOf(newCa.cert) };
 
   it('a certificate signed by the new CA is kept; one signed by the old CA is not', () => {
-    expect(issuedByCurrent({ certificatePem: issueCertificate({ commonName: 'a', issuer: newCa }).cert }, current)).toMatch(/already issued by the current issuer/);
-    expect(issuedByCurrent({ certificatePem: issueCertificate({ commonName: 'a', issuer: oldCa }).cert }, current)).toBeUndefined();
+    expect(issuedByCurrent({ certificatePem: issue({ cn: 'a', issuer: newCa }).cert }, current)).toMatch(/already issued by the current issuer/);
+    expect(issuedByCurrent({ certificatePem: issue({ cn: 'a', issuer: oldCa }).cert }, current)).toBeUndefined();
   });
 
   it('without a known issuer subject, a secret created after the issuer changed is kept', () => {

@@ -6,7 +6,7 @@ import {
   answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
   isOptional, issuerUrlError, stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
 } from '../../../../src/core/setup/wizard-flow.js';
-import { createTestCA } from '../../../helpers/test-ca.js';
+import { createTestCA } from '../../../helpers/pki.js';
 
 const ids = (answers: WizardAnswers, only?: 'issuer') => stepsFor(answers, only ? { only } : {}).map((s) => s.id);
 

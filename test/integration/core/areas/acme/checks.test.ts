@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../../../src/core/areas/acme/checks.js';
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
-import { createTestCA, type TestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
 import { startLocalAcme, type AcmeServer } from '../../../../servers/acme.js';
 
 let ca: TestCA;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDirectory, type DirectoryTarget } from '../../../../../src/core/areas/acme/directory.js';
 import { createHttpClient } from '../../../../../src/core/net/http.js';
-import { createTestCA, type TestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
 import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer, type LocalAcmeOptions } from '../../../../servers/acme.js';
 
 let ca: TestCA;

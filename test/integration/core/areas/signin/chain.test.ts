@@ -5,7 +5,7 @@ import { createHttpClient, type HttpClient } from '../../../../../src/core/net/h
 import { redact } from '../../../../../src/core/secrets.js';
 import { signinChecks } from '../../../../../src/core/areas/signin/checks.js';
 import { readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
-import { createTestCA, type TestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
 import { fakeJwt, startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../../../../servers/identity.js';
 
 let ca: TestCA;

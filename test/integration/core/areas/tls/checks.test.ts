@@ -69,7 +69,7 @@ describe('tls.<host> checks against real TLS servers', () => {
   });
 
   it('fails a self-signed certificate where ACME is configured, and only warns with issuer self-signed', async () => {
-    const self = issue({ commonName: 'localhost', hosts: ['localhost'] });
+    const self = issue({ cn: 'localhost', dns: ['localhost'] });
     const acme = await check({ chain: [self.cert], key: self.key }, { issuerType: 'acme' });
     expect(acme.status).toBe('fail');
     expect(acme.message).toMatch(/self-signed/);
@@ -86,15 +86,15 @@ describe('tls.<host> checks against real TLS servers', () => {
   });
 
   it('fails an ACME staging issuer', async () => {
-    const stagingCa = issue({ commonName: '(STAGING) Pretend Pear X1', ca: true });
-    const leaf = issue({ commonName: 'localhost', hosts: ['localhost'], issuer: stagingCa });
+    const stagingCa = issue({ cn: '(STAGING) Pretend Pear X1', ca: true });
+    const leaf = issue({ cn: 'localhost', dns: ['localhost'], issuer: stagingCa });
     const result = await check({ chain: [leaf.cert], key: leaf.key }, { issuerType: 'acme' }, 'localhost', { caFile: undefined });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/ACME staging issuer/);
   });
 
   it("fails the ingress controller's fake certificate", async () => {
-    const fake = issue({ commonName: 'Kubernetes Ingress Controller Fake Certificate', hosts: ['ingress.local'] });
+    const fake = issue({ cn: 'Kubernetes Ingress Controller Fake Certificate', dns: ['ingress.local'] });
     const result = await check({ chain: [fake.cert], key: fake.key }, { issuerType: 'acme' });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/Fake Certificate/);

@@ -11,7 +11,7 @@ import { OFFER } from '../../../../../src/ui/ink/setup/DiscoveryOffer.js';
 import { exitCodeOf, setupServices } from '../../../../../src/ui/ink/setup/services.js';
 import { CANCELLED_AFTER_WRITE, SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
-import { createTestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA } from '../../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
 import { choose, question } from '../../../../helpers/drive.js';
 

@@ -61,7 +61,7 @@ describe('public trust of a served chain', () => {
     const { X509Certificate } = await import('node:crypto');
     const { rootCertificates } = await import('node:tls');
     const { chainsToPublicRoot } = await import('../../../../../src/core/areas/discovery/tls.js');
-    const { createTestCA } = await import('../../../../helpers/test-ca.js');
+    const { createTestCA } = await import('../../../../helpers/pki.js');
     const ca = createTestCA('private');
     const leaf = new X509Certificate(ca.issue(['oidc.example.com']).cert);
     expect(chainsToPublicRoot([leaf, new X509Certificate(ca.cert)])).toBe(false);

@@ -7,7 +7,7 @@ import { setupServices } from '../../../../../src/ui/ink/setup/services.js';
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { choose } from '../../../../helpers/drive.js';
-import { createTestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA } from '../../../../helpers/pki.js';
 
 function context(inventory: string, flags: Record<string, string | boolean> = {}, env: NodeJS.ProcessEnv = process.env): CommandContext {
   return {

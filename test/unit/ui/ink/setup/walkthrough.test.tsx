@@ -7,7 +7,7 @@ import type { WizardAnswers } from '../../../../../src/core/setup/wizard-flow.js
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
 import type { Review, SetupServices } from '../../../../../src/ui/ink/setup/types.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
-import { createTestCA } from '../../../../helpers/test-ca.js';
+import { createTestCA } from '../../../../helpers/pki.js';
 import { choose, question } from '../../../../helpers/drive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cloudgate-ui-'));

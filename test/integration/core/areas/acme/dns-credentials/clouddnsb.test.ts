@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA, type TestCA } from '../../../../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
 import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
 import { dnsCheck } from '../../../../../helpers/run-check.js';
 

@@ -1,7 +1,7 @@
 /** dnsc (API token), dnsd (key and secret) and dnse (the grid's web API) against their local HTTPS servers. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA, type TestCA } from '../../../../../helpers/test-ca.js';
+import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
 import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
 import { dnsCheck } from '../../../../../helpers/run-check.js';
 
