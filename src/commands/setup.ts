@@ -50,6 +50,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
 
   if (bool(flags, 'dry-run')) {
     ctx.stdout.write(plan.diff);
+    ctx.stderr.write(plan.cluster.diff);
     log(hasErrors(plan.findings) ? 'Dry run: the settings have errors (above); nothing would be written.' : 'Dry run: nothing was written.');
     return hasErrors(plan.findings) ? EXIT.usage : EXIT.ok;
   }

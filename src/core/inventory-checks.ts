@@ -9,6 +9,7 @@ import type { CheckProvider } from './doctor/input.js';
 import type { Check, CheckResult, Status } from './doctor/types.js';
 import type { Finding } from './findings.js';
 import { InventoryInputError, readInventoryTree } from './inventory.js';
+import { platformFindings } from './render/findings.js';
 import { validate } from './validate.js';
 import { vaultKeyringFromOptions } from './vault-options.js';
 import { openVaulted, withoutUnchecked } from './vaulted-values.js';
@@ -49,6 +50,7 @@ export const provideChecks: CheckProvider = async (input) => {
   for (const file of tree.files) for (const row of VARIABLES) if (row.secret) registerSecret(file.values[row.name]);
   const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
+  const rules = validate(vaulted.values);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
       rule: 'link-loop', severity: 'warning',
@@ -60,7 +62,8 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
-    ...withoutUnchecked(validate(vaulted.values), vaulted.unchecked),
+    // Then what the deployment itself would fail on (a variable its templates need, an object refused).
+    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules)], vaulted.unchecked),
     ...vaulted.findings,
   ];
   if (findings.length === 0) {

@@ -191,7 +191,8 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
-    if (type === 'wildcard-auto') steps.push(stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!));
+    // Left empty, the platform would silently issue individual certificates: in this branch it is required.
+    if (type === 'wildcard-auto') steps.push({ ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!), required: true });
     if (type === 'wildcard-supplied') {
       steps.push(
         { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!), required: true },

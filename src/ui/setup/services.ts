@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { readInventoryFile } from '../../core/inventory.js';
 import { DEFAULT_INVENTORY } from '../../core/paths.js';
 import { registerSecret } from '../../core/secrets.js';
+import { clusterLines } from '../../core/render/review.js';
 import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../core/setup-plan.js';
 import { VARIABLES, choicesOf } from '../../core/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../core/wizard-flow.js';
@@ -21,6 +22,7 @@ export function reviewOf(plan: SetupPlan): Review {
     files: plan.files.map((f) => ({ path: f.path, description: f.description, mode: f.mode, holdsSecret: f.holdsSecret })),
     findings: plan.findings.filter((f) => f.severity !== 'info'),
     issuerChange: plan.issuerChanged && plan.previousIssuer ? { from: plan.previousIssuer, to: plan.issuer } : undefined,
+    cluster: { lines: clusterLines(plan.cluster), diff: plan.cluster.diff },
   };
 }
 
