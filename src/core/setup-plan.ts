@@ -29,8 +29,9 @@ import { holdsSecret, readInventoryFile, updateInventoryText } from './inventory
 import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
+import { pemVariableFindings } from './tls/variable-rules.js';
 import { overrideWarnings } from './vars-overrides.js';
-import { isSet, validate } from './validate.js';
+import { BASE64_BUNDLE, isSet, validate } from './validate.js';
 import { platformFindings } from './render/findings.js';
 import { clusterLines, clusterReview, type ClusterReview } from './render/review.js';
 import type { VaultKeyring } from './vault-options.js';
@@ -109,6 +110,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   }
 
   fillFromKeyFile(set, current.values);
+  const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
   let supplied: SuppliedPlan | undefined;
@@ -187,6 +189,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
   const rules = validate(merged, { now: input.now });
   findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
+  if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
   findings.push(...await overrideWarnings(inventoryPath, Object.keys(set)));
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
@@ -225,6 +228,24 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     diff: maskedDiff(inventoryPath, current.text, current.values, set, removedKeys),
     cluster: clusterReview(hadSettings ? current.values : undefined, merged),
   };
+}
+
+/**
+ * The platform passes the TPP bundle unchanged into a field the certificate manager reads as base64:
+ * a PEM bundle given in the answers (or the walkthrough's file) is written base64-encoded, and said so.
+ */
+function encodeBundle(set: Record<string, unknown>, now = new Date()): Finding[] {
+  const pem = set[BASE64_BUNDLE];
+  if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) return [];
+  set[BASE64_BUNDLE] = Buffer.from(pem).toString('base64');
+  return [
+    // The certificate checks run on the PEM given: the encoded value is not read again.
+    ...pemVariableFindings({ [BASE64_BUNDLE]: pem }, now),
+    {
+      rule: 'commercialca-tpp-ca-bundle-encoded', severity: 'info', variable: BASE64_BUNDLE,
+      message: `${BASE64_BUNDLE} is written base64-encoded: the platform passes it unchanged to the issuer's caBundle, which takes base64.`,
+    },
+  ];
 }
 
 interface ContradictionContext {

@@ -14,6 +14,7 @@ import { readRegularFileSync } from './safe-read.js';
 import { redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
+import { platformFindings } from './render/findings.js';
 import { validate } from './validate.js';
 import {
   ANNOTATION_PREFIX,
@@ -315,7 +316,9 @@ export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers
   }
   if (!step.variable || step.kind === 'file') return undefined;
   const values = toPlanAnswers({ ...answers, [step.id]: value });
-  const f = validate(values).find((x) => x.severity === 'error' && x.variable === step.id);
+  const rules = validate(values);
+  // Then what the deployment would fail on (e.g. the clouddnsb region, which its templates need).
+  const f = [...rules, ...platformFindings(values, rules)].find((x) => x.severity === 'error' && x.variable === step.id);
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
 }
 
