@@ -15,7 +15,7 @@ function rows(text: string, columns: number): number {
 /** Rows of everything around the diff window, so that the whole review fits the terminal. */
 function chromeRows(review: Review, columns: number): number {
   const texts = [
-    `Review: ${review.inventoryPath}`, 'lines 1-1 of 1 (arrows scroll)', '', ...(review.cluster?.lines ?? []), '', 'Files to write:',
+    `Review: ${review.inventoryPath}`, 'lines 1-1 of 1 (arrows scroll)', '', 'Files to write:',
     ...review.files.map((f) => `  ${f.path} - ${f.description} (mode 0600, holds secrets)`),
     ...(review.issuerChange ? ['', `! The issuer changes from ${review.issuerChange.from} to ${review.issuerChange.to}: the existing certificate secrets must be deleted so that ${review.issuerChange.to} can issue new certificates.`, '  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).'] : []),
     ...review.findings.flatMap((f) => [`x ${f.message}`, ...(f.advice ? [`  -> ${f.advice}`] : [])]),
@@ -42,17 +42,17 @@ interface Props {
 }
 
 /**
- * The diff (scrollable so it fits the terminal), one line per object that changes in the cluster (with
- * --dry-run the objects' diff follows the inventory's in the scrolled lines), every file to be
- * written, and what to know first.
+ * The diff, then one line per object that changes in the cluster (with --dry-run the objects' whole
+ * diff too), scrollable so it fits the terminal; every file to be written, and what to know first.
  */
 export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   const { stdout } = useStdout();
   // The patch header (Index:, ====, ---/+++ with the path) says nothing the title does not.
   const all = redact(review.diff).replace(/\n$/, '').split('\n');
   const firstHunk = all.findIndex((l) => l.startsWith('@@'));
+  const cluster = review.cluster ? ['', ...review.cluster.lines.map(redact)] : [];
   const objects = dryRun && review.cluster?.diff ? redact(review.cluster.diff).replace(/\n$/, '').split('\n') : [];
-  const lines = [...(review.diff.trim() === '' ? [] : firstHunk < 0 ? all : all.slice(firstHunk)), ...objects];
+  const lines = [...(review.diff.trim() === '' ? [] : firstHunk < 0 ? all : all.slice(firstHunk)), ...cluster, ...objects];
   const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
   const [top, setTop] = useState(0);
   const blocked = hasErrors(review.findings);
@@ -75,7 +75,7 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
       {lines.length === 0 ? null : (
         <Box flexDirection="column">
           {shown.map((line, i) => (
-            <Text key={top + i} color={lineColor(line)} wrap="truncate-end">
+            <Text key={top + i} color={lineColor(line.replace(/^ {2}(?=[-+~] )/, ''))} wrap="truncate-end">
               {line === '' ? ' ' : line}
             </Text>
           ))}
@@ -86,15 +86,6 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
           ) : null}
         </Box>
       )}
-      {review.cluster ? (
-        <Box marginTop={1} flexDirection="column">
-          {review.cluster.lines.map((line, i) => (
-            <Text key={i} bold={i === 0} color={i === 0 ? undefined : lineColor(line.trim())} wrap="truncate-end">
-              {redact(line)}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
       <Box marginTop={1} flexDirection="column">
         <Text bold>{dryRun ? 'Would write (dry run: nothing is written):' : 'Files to write:'}</Text>
         {review.files.map((f) => (

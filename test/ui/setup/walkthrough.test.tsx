@@ -140,7 +140,7 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'clouddnsb');
     await choose(ui, auth);
     await ui.answer('eu-west-1');
-    await ui.answer('');
+    await ui.answer('Z0123456789');
     for (const v of values) await ui.answer(v);
     await choose(ui, 'No');
     await toReview(ui);
