@@ -130,7 +130,7 @@ describe('cloudgate setup (built binary)', () => {
     expect(r.stderr).toContain('- Secret cert-manager/certmgr-issuer-tsig-secret-key (no longer made');
     expect(r.stderr).toContain('~ ClusterIssuer atmosphere: spec.acme.solvers');
     expect(r.stderr).toContain('+++ ClusterIssuer atmosphere (after)');
-    expect(r.stderr).toMatch(/^\+ {6}- dns01:$/m);
+    expect(r.stderr).toMatch(/^\+ {10}cloudflare:$/m);
     expect(r.stderr).toContain('api-token: "********"');
     expect(r.stdout).not.toContain('ClusterIssuer');
     for (const out of [r.stdout, r.stderr]) {
