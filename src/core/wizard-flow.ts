@@ -14,7 +14,7 @@ import { readRegularFileSync } from './safe-read.js';
 import { redact, registerSecret } from './secrets.js';
 import { loadSuppliedWildcard } from './tls/supplied.js';
 import { pemVariableFindings } from './tls/variable-rules.js';
-import { platformFindings } from './render/findings.js';
+import { PLATFORM_NEEDS, platformFindings } from './render/findings.js';
 import { validate } from './validate.js';
 import {
   ANNOTATION_PREFIX,
@@ -165,10 +165,15 @@ function issuerDetailSteps(answers: WizardAnswers): Step[] {
     if (credential && !steps.some((s) => s.id === COMMERCIALCA_AUTH)) steps.push(commercialcaAuthStep());
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
     const step = stepForVariable(row);
-    // Only one of the two methods is asked, so the chosen one is required.
-    steps.push(credential ? { ...step, required: true } : step);
+    // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
+    steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
   }
   return steps;
+}
+
+/** Whether the platform's templates use the variable without a default (unset, the deployment stops). */
+function neededByPlatform(name: string, answers: WizardAnswers): boolean {
+  return platformFindings({ ...answers, [name]: undefined }).some((f) => f.rule === PLATFORM_NEEDS && f.variable === name);
 }
 
 function annotationSteps(answers: WizardAnswers): Step[] {
