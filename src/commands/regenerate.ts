@@ -76,6 +76,7 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   if (dryRun) {
     if (plan.diff) ctx.stderr.write(escapeControl(plan.diff));
+    ctx.stderr.write(escapeControl(plan.cluster.diff));
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
     for (const secret of wouldDelete) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);

@@ -51,6 +51,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
 
   if (bool(flags, 'dry-run')) {
     ctx.stdout.write(escapeControl(plan.diff));
+    ctx.stderr.write(escapeControl(plan.cluster.diff));
     log(hasErrors(plan.findings) ? 'Dry run: the settings have errors (above); nothing would be written.' : 'Dry run: nothing was written.');
     return hasErrors(plan.findings) ? EXIT.usage : EXIT.ok;
   }

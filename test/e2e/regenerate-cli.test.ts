@@ -82,6 +82,11 @@ describe('cloudgate regenerate', () => {
       'kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs',
     ]);
     expect(r.stderr).toMatch(/kept openstack\/internal-ca: issued by ClusterIssuer "self-signed"/);
+    // the review shows what changes in the cluster, and the objects' diff on --dry-run (never on stdout)
+    expect(r.stderr).toContain('+ Certificate cert-manager/self-signed-ca (new)');
+    expect(r.stderr).toContain('~ ClusterIssuer atmosphere: spec.acme, spec.ca');
+    expect(r.stderr).toContain('+++ ClusterIssuer atmosphere (after)');
+    expect(r.stdout).not.toContain('ClusterIssuer');
     expect(readFileSync(inventory, 'utf8')).toBe(before);
     expect(api.state.deleted).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain('a2V5'); // the secrets' data is never printed

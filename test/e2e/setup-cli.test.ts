@@ -122,6 +122,54 @@ describe('cloudgate setup (built binary)', () => {
     }
   });
 
+  it('--dry-run shows, on stderr, what changes in the cluster: the rendered objects before and after, secrets masked', async () => {
+    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('+ Secret cert-manager/dnsc-api-token (new)');
+    expect(r.stderr).toContain('- Secret cert-manager/certmgr-issuer-tsig-secret-key (no longer made');
+    expect(r.stderr).toContain('~ ClusterIssuer atmosphere: spec.acme.solvers');
+    expect(r.stderr).toContain('+++ ClusterIssuer atmosphere (after)');
+    expect(r.stderr).toMatch(/^\+ {10}cloudflare:$/m);
+    expect(r.stderr).toContain('api-token: "********"');
+    expect(r.stdout).not.toContain('ClusterIssuer');
+    for (const out of [r.stdout, r.stderr]) {
+      expect(out).not.toContain(TOKEN);
+      expect(out).not.toContain(TSIG);
+    }
+  });
+
+  it('contradictory answers exit 2 naming both keys, nothing written', async () => {
+    const file = await answers('cloud_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
+    expect(r.code).toBe(2);
+    const line = r.stderr.split('\n').find((l) => l.includes('cloud_helm_ingress_secret_name') && l.includes('cluster_issuer_type'));
+    expect(line, r.stderr).toBeDefined();
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+  });
+
+  it('an empty wildcard domain in the answers exits 2 instead of giving individual certificates', async () => {
+    const file = await answers('cloud_helm_ingress_wildcard_domain: ""\n');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cloud_helm_ingress_wildcard_domain is empty');
+  });
+
+  it('clouddnsb without a region fails in setup (the deployment would stop on the undefined variable)', async () => {
+    const file = await answers([
+      'cluster_issuer_acme_solver: clouddnsb', 'cluster_issuer_acme_clouddnsb_auth: static',
+      'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789', 'cluster_issuer_acme_clouddnsb_access_key_id: AKIAEXAMPLE',
+      'cluster_issuer_acme_clouddnsb_secret_access_key: s3cr3t-access-key-e2e', '',
+    ].join('\n'));
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cluster_issuer_acme_clouddnsb_region is not set.*undefined variable/);
+    expect(r.stderr).not.toContain('s3cr3t-access-key-e2e');
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+  });
+
   it('creates a new inventory at the default path relative to the working directory', async () => {
     const file = await answers('cluster_issuer_acme_email: ops@example.com\n');
     const r = cloudgate(['setup', '--answers', file], dir);

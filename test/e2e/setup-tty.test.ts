@@ -98,6 +98,31 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(existsSync(inventory)).toBe(false);
   });
 
+  it('wildcard issued automatically: the domain question is not optional and an empty answer is refused (Ink and --plain)', async () => {
+    const inventory = join(dir, 'certificates.yml');
+    launch(['setup', '--inventory', inventory]);
+    await at('Certificate type', 'Down');
+    await at('> Wildcard, issued automatically', 'Enter');
+    const asked = await waitFor('cloud_helm_ingress_wildcard_domain');
+    expect(asked).not.toContain('(optional');
+    await sleep(80);
+    term!.send('Enter');
+    const refused = await waitFor(/required/);
+    expect(refused).not.toContain('Certificate issuer');
+    term!.kill();
+
+    launch(['setup', '--plain', '--inventory', inventory]);
+    await at('Certificate type', 'Down');
+    await at(/❯ Wildcard, issued automatically/, 'Enter');
+    const plain = await waitFor(/\? cloud_helm_ingress_wildcard_domain/);
+    expect(plain).not.toMatch(/cloud_helm_ingress_wildcard_domain[^\n]*\(optional\)/);
+    await sleep(80);
+    term!.send('Enter');
+    await waitFor(/required/);
+    expect(screen()).not.toContain('Certificate issuer');
+    expect(existsSync(inventory)).toBe(false);
+  });
+
   it('respects NO_COLOR: colours without it, none with it', async () => {
     // eslint-disable-next-line no-control-regex
     const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+)(?:;\d+)*m/;
@@ -123,6 +148,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await at('Add certificate subject annotations?', 'Enter');
     const review = await waitFor('Write these files?');
     expect(review).toContain('+cluster_issuer_type: self-signed');
+    expect(review).toContain('+ Certificate cert-manager/self-signed-ca (new)');
     await at('Write these files?', 'Enter');
     await waitFor('EXIT=0');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');

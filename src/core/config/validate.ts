@@ -229,7 +229,7 @@ function formatRule(row: Variable, value: string): Finding[] {
     case 'hostport':
       return hostPortRule(row.name, value);
     case 'pem-certificate':
-      return value.includes('-----BEGIN CERTIFICATE-----') ? [] : [finding('pem-format', 'error', row.name,
+      return value.includes('-----BEGIN CERTIFICATE-----') || isEncodedBundle(row.name, value) ? [] : [finding('pem-format', 'error', row.name,
         `${row.name} does not contain a PEM certificate (no "-----BEGIN CERTIFICATE-----" line).`,
         'Paste the certificate(s) as a YAML block (`|`), or give "file:PATH" in the answers file.')];
     case 'pem-key':
@@ -488,3 +488,13 @@ function currentBranch(choices: Choices): string {
   return `with cluster_issuer_acme_solver: ${choices.solver}`;
 }
 
+// ---- the commercial CA's TPP bundle ------------------------------------------------------------
+
+/** The variable the platform passes unchanged into a base64 field of the issuer (cert-manager's `caBundle`). */
+export const BASE64_BUNDLE = 'cluster_issuer_commercialca_tpp_ca_bundle';
+
+/** The TPP bundle written as the issuer wants it: base64 of a PEM bundle. */
+export function isEncodedBundle(name: string, value: string): boolean {
+  if (name !== BASE64_BUNDLE || !/^[A-Za-z0-9+/\s]+=*\s*$/.test(value)) return false;
+  return Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----');
+}

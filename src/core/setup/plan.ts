@@ -30,10 +30,13 @@ import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
-import { isSet, validate } from '../config/validate.js';
+import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, sealValues, vaultWriteFindings, withoutUnchecked } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
+import { pemVariableFindings } from '../tls/variable-rules.js';
+import { platformFindings } from '../render/findings.js';
+import { clusterLines, clusterReview, type ClusterReview } from '../render/review.js';
 
 export { readAnswers, type Answers } from '../config/answers.js';
 export type { FileToWrite, WrittenFile } from '../inventory/atomic-write.js';
@@ -84,6 +87,8 @@ export interface SetupPlan {
   files: FileToWrite[];
   /** Unified diff of the inventory, secrets masked; empty when it does not change. */
   diff: string;
+  /** What changes in the cluster: the objects rendered from the current and the planned values. */
+  cluster: ClusterReview;
 }
 
 export async function planSetup(input: PlanInput): Promise<SetupPlan> {
@@ -105,6 +110,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   }
 
   fillFromKeyFile(set, current.values);
+  const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
   let supplied: SuppliedPlan | undefined;
@@ -141,26 +147,49 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     }
   }
 
-  // Merge, then drop what the new choices no longer use.
+  // Merge, then drop what the new choices no longer use: only values left in the inventory from
+  // another branch; a value the answers give that the choices do not use is a contradiction.
+  const explicit = new Set(Object.keys(answers).filter((key) => variable(key) && answers[key] !== null));
   const merged: Record<string, unknown> = { ...current.values, ...set };
   for (const key of Object.keys(removedReasons)) delete merged[key];
   const choices = choicesOf(merged);
+  const contradictions: Finding[] = [];
   for (const row of VARIABLES) {
     if (row.appliesWhen && !applies(row, choices) && isSet(merged[row.name])) {
-      removedReasons[row.name] = `not used with ${branchOf(choices)}`;
+      if (explicit.has(row.name)) contradictions.push(contradiction(row.name, row.appliesWhen, choices, { explicit, supplied: Boolean(supplied), inventory: current.values }));
+      else removedReasons[row.name] = `not used with ${branchOf(choices)}`;
       delete merged[row.name];
       delete set[row.name];
     }
   }
   if (isSet(set.platform_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
-    removedReasons.ingress_global_annotations = 'deprecated; replaced by platform_ingress_annotations';
+    if (explicit.has('ingress_global_annotations')) {
+      contradictions.push({
+        rule: 'contradictory-answers', severity: 'error', variable: 'ingress_global_annotations',
+        message: 'The answers give both platform_ingress_annotations and ingress_global_annotations (its deprecated name): only one of them can be written.',
+        advice: 'Merge the entries into platform_ingress_annotations and remove ingress_global_annotations from the answers.',
+      });
+      delete set.ingress_global_annotations;
+    } else {
+      removedReasons.ingress_global_annotations = 'deprecated; replaced by platform_ingress_annotations';
+    }
     delete merged.ingress_global_annotations;
+  }
+  if (answers.cloud_helm_ingress_wildcard_domain !== undefined && answers.cloud_helm_ingress_wildcard_domain !== null
+    && !isSet(answers.cloud_helm_ingress_wildcard_domain)) {
+    contradictions.push({
+      rule: 'wildcard-domain-required', severity: 'error', variable: 'cloud_helm_ingress_wildcard_domain',
+      message: 'cloud_helm_ingress_wildcard_domain is empty in the answers: a wildcard certificate issued automatically needs its domain (empty would silently give individual certificates).',
+      advice: 'Give the domain, e.g. cloud_helm_ingress_wildcard_domain: cloud.example.com; for individual certificates leave the key out (or write ~ to remove it from the inventory).',
+    });
   }
   const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
-  findings.unshift(...withoutUnchecked(validate(merged, { now: input.now }), stillVaulted));
+  const rules = validate(merged, { now: input.now });
+  findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
+  if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
   findings.push(...await overrideWarnings(inventoryPath, Object.keys(set)));
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
@@ -180,7 +209,8 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   }
   if (manifest) files.push(manifest);
 
-  const previousIssuer = hasIssuerSettings(current.values) ? choicesOf(current.values).issuer : undefined;
+  const hadSettings = hasIssuerSettings(current.values);
+  const previousIssuer = hadSettings ? choicesOf(current.values).issuer : undefined;
   return {
     inventoryPath,
     inventoryExists: current.exists,
@@ -196,6 +226,48 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     supplied,
     files,
     diff: maskedDiff(inventoryPath, current.text, current.values, set, removedKeys),
+    cluster: clusterReview(hadSettings ? current.values : undefined, merged),
+  };
+}
+
+/**
+ * The platform passes the TPP bundle unchanged into a field the certificate manager reads as base64:
+ * a PEM bundle given in the answers (or the walkthrough's file) is written base64-encoded, and said so.
+ */
+function encodeBundle(set: Record<string, unknown>, now = new Date()): Finding[] {
+  const pem = set[BASE64_BUNDLE];
+  if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) return [];
+  set[BASE64_BUNDLE] = Buffer.from(pem).toString('base64');
+  return [
+    // The certificate checks run on the PEM given: the encoded value is not read again.
+    ...pemVariableFindings({ [BASE64_BUNDLE]: pem }, now),
+    {
+      rule: 'commercialca-tpp-ca-bundle-encoded', severity: 'info', variable: BASE64_BUNDLE,
+      message: `${BASE64_BUNDLE} is written base64-encoded: the platform passes it unchanged to the issuer's caBundle, which takes base64.`,
+    },
+  ];
+}
+
+interface ContradictionContext {
+  inventory: Record<string, unknown>;
+  explicit: Set<string>;
+  /** The answers supply a wildcard certificate (which sets cluster_issuer_type: none). */
+  supplied: boolean;
+}
+
+/** An answer the choices do not use: names the answer and the choice that excludes it, and where that choice comes from. */
+function contradiction(name: string, when: NonNullable<ReturnType<typeof variable>>['appliesWhen'], choices: ReturnType<typeof choicesOf>, ctx: ContradictionContext): Finding {
+  const [choice, wanted, actual] =
+    when?.issuer && !when.issuer.includes(choices.issuer) ? ['cluster_issuer_type', when.issuer, choices.issuer]
+      : when?.solver && !when.solver.includes(choices.solver) ? ['cluster_issuer_acme_solver', when.solver, choices.solver]
+        : ['cluster_issuer_acme_clouddnsb_auth', when?.auth ?? [], choices.auth];
+  const source = ctx.explicit.has(choice) ? 'set in the answers'
+    : choice === 'cluster_issuer_type' && ctx.supplied ? 'because the answers supply a wildcard certificate'
+      : isSet(ctx.inventory[choice]) ? 'as the inventory has it' : 'its default';
+  return {
+    rule: 'contradictory-answers', severity: 'error', variable: name,
+    message: `The answers give ${name}, which is used only with ${choice}: ${wanted.join(' or ')}, but ${choice} is ${actual} (${source}): one of the two is wrong, and a value you give is never dropped.`,
+    advice: `Remove ${name} from the answers, or set ${choice}: ${wanted[0]} in them.`,
   };
 }
 
@@ -316,6 +388,7 @@ export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean }
     const extra = file.path === plan.inventoryPath ? `, +${counts.added} -${counts.removed} lines` : '';
     lines.push(`Write: ${file.path} — ${file.description}, mode ${file.mode.toString(8).padStart(4, '0')}${file.holdsSecret ? ' (holds secrets)' : ''}${extra}`);
   }
+  lines.push(...clusterLines(plan.cluster));
   return lines.map(redact);
 }
 

@@ -15,6 +15,7 @@ import { redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { validate } from '../config/validate.js';
+import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
 import {
   ANNOTATION_PREFIX,
   ANNOTATION_SUFFIXES,
@@ -164,10 +165,15 @@ function issuerDetailSteps(answers: WizardAnswers): Step[] {
     if (credential && !steps.some((s) => s.id === COMMERCIALCA_AUTH)) steps.push(commercialcaAuthStep());
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
     const step = stepForVariable(row);
-    // Only one of the two methods is asked, so the chosen one is required.
-    steps.push(credential ? { ...step, required: true } : step);
+    // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
+    steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
   }
   return steps;
+}
+
+/** Whether the platform's templates use the variable without a default (unset, the deployment stops). */
+function neededByPlatform(name: string, answers: WizardAnswers): boolean {
+  return platformFindings({ ...answers, [name]: undefined }).some((f) => f.rule === PLATFORM_NEEDS && f.variable === name);
 }
 
 function annotationSteps(answers: WizardAnswers): Step[] {
@@ -191,7 +197,8 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
-    if (type === 'wildcard-auto') steps.push(stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!));
+    // Left empty, the platform would silently issue individual certificates: in this branch it is required.
+    if (type === 'wildcard-auto') steps.push({ ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!), required: true });
     if (type === 'wildcard-supplied') {
       steps.push(
         { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!), required: true },
@@ -314,7 +321,9 @@ export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers
   }
   if (!step.variable || step.kind === 'file') return undefined;
   const values = toPlanAnswers({ ...answers, [step.id]: value });
-  const f = validate(values).find((x) => x.severity === 'error' && x.variable === step.id);
+  const rules = validate(values);
+  // Then what the deployment would fail on (e.g. the clouddnsb region, which its templates need).
+  const f = [...rules, ...platformFindings(values, rules)].find((x) => x.severity === 'error' && x.variable === step.id);
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
 }
 

@@ -240,6 +240,8 @@ function printFindings(findings: Finding[], out: NodeJS.WritableStream): void {
 function printReview(review: Review, dryRun: boolean, out: NodeJS.WritableStream): void {
   out.write(shown(`\nReview: ${review.inventoryPath}\n`));
   out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : shown(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
+  // One line per changed object; the objects' whole diff with --dry-run (the review stays on one screen).
+  if (review.cluster) out.write(shown(`${[...review.cluster.lines, ''].join('\n')}${dryRun ? review.cluster.diff : ''}`));
   out.write(dryRun ? 'Would write (dry run: nothing is written):\n' : 'Files to write:\n');
   for (const f of review.files) {
     const notes = [f.mode === undefined ? '' : `mode ${f.mode.toString(8).padStart(4, '0')}`, f.holdsSecret ? 'holds secrets' : ''].filter(Boolean);

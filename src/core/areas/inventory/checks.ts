@@ -16,6 +16,7 @@ import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js
 import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
+import { platformFindings } from '../../render/findings.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -56,6 +57,7 @@ export const provideChecks: CheckProvider = async (input) => {
   }
   const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
+  const rules = validate(vaulted.values);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
       rule: 'link-loop', severity: 'warning',
@@ -74,7 +76,8 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
-    ...withoutUnchecked(validate(vaulted.values), vaulted.unchecked),
+    // Then what the deployment itself would fail on (a variable its templates need, an object refused).
+    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules)], vaulted.unchecked),
     ...vaulted.findings,
   ];
   if (findings.length === 0) {

@@ -42,13 +42,18 @@ interface Props {
   onConfirm(): void;
 }
 
-/** The diff (scrollable so it fits the terminal), every file to be written, and what to know first. */
+/**
+ * The diff, then one line per object that changes in the cluster (with --dry-run the objects' whole
+ * diff too), scrollable so it fits the terminal; every file to be written, and what to know first.
+ */
 export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   const { stdout } = useStdout();
   // The patch header (Index:, ====, ---/+++ with the path) says nothing the title does not.
   const all = escapeControl(redact(review.diff)).replace(/\n$/, '').split('\n');
   const firstHunk = all.findIndex((l) => l.startsWith('@@'));
-  const lines = firstHunk < 0 ? all : all.slice(firstHunk);
+  const cluster = review.cluster ? ['', ...review.cluster.lines.map(redact)] : [];
+  const objects = dryRun && review.cluster?.diff ? redact(review.cluster.diff).replace(/\n$/, '').split('\n') : [];
+  const lines = [...(review.diff.trim() === '' ? [] : firstHunk < 0 ? all : all.slice(firstHunk)), ...cluster, ...objects];
   const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
   const [top, setTop] = useState(0);
   const blocked = hasErrors(review.findings);
@@ -67,12 +72,11 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   return (
     <Box flexDirection="column">
       <Text bold wrap="wrap">Review: {escapeLine(review.inventoryPath)}</Text>
-      {review.diff.trim() === '' ? (
-        <Text dimColor>No change to the inventory.</Text>
-      ) : (
+      {review.diff.trim() === '' ? <Text dimColor>No change to the inventory.</Text> : null}
+      {lines.length === 0 ? null : (
         <Box flexDirection="column">
           {shown.map((line, i) => (
-            <Text key={top + i} color={lineColor(line)} wrap="truncate-end">
+            <Text key={top + i} color={lineColor(line.replace(/^ {2}(?=[-+~] )/, ''))} wrap="truncate-end">
               {line === '' ? ' ' : line}
             </Text>
           ))}

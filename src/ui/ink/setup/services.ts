@@ -9,6 +9,7 @@ import { bool, list, str, type CommandContext } from '../../../core/run-context.
 import { EXIT } from '../../../core/errors.js';
 import { vaultKeyringFromOptions } from '../../../core/inventory/vault-options.js';
 import { openVaulted } from '../../../core/inventory/vaulted-values.js';
+import { clusterLines } from '../../../core/render/review.js';
 import type { Outcome, Review, SetupServices } from './types.js';
 import { offerVault } from './vault-offer.js';
 
@@ -21,6 +22,7 @@ export function reviewOf(plan: SetupPlan): Review {
     files: plan.files.map((f) => ({ path: f.path, description: f.description, mode: f.mode, holdsSecret: f.holdsSecret })),
     findings: plan.findings.filter((f) => f.severity !== 'info'),
     issuerChange: plan.issuerChanged && plan.previousIssuer ? { from: plan.previousIssuer, to: plan.issuer } : undefined,
+    cluster: { lines: clusterLines(plan.cluster), diff: plan.cluster.diff },
   };
 }
 

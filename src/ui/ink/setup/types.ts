@@ -19,6 +19,8 @@ export interface Review {
   findings: Finding[];
   /** The inventory held another issuer (its certificate secrets must then be deleted and reissued). */
   issuerChange?: { from: string; to: string };
+  /** What changes in the cluster: a heading and one line per changed object, and the objects' diff (secrets masked). */
+  cluster?: { lines: string[]; diff: string };
 }
 
 export interface Outcome {

@@ -21,6 +21,7 @@ const KEYLESS = [
   'cluster_issuer_acme_solver: clouddnsb',
   'cluster_issuer_acme_clouddnsb_auth: clusteroidc',
   'cluster_issuer_acme_clouddnsb_region: eu-west-1',
+  'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789',
   'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01',
   '',
 ].join('\n');

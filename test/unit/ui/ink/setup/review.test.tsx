@@ -135,7 +135,7 @@ describe('review and write, through the real plan', () => {
     await choose(ui, 'clouddnsb');
     await choose(ui, 'clusteroidc');
     await ui.answer('eu-west-1');
-    await ui.answer('');
+    await ui.answer('Z0123456789');
     await ui.waitFor('Keyless (clusteroidc) needs, once per cluster:');
     expect(ui.frame()).toContain('Publish the OIDC discovery documents');
     expect(ui.frame()).toContain('cloudgate doctor --only discovery');

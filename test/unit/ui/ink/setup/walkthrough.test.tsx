@@ -140,7 +140,7 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'clouddnsb');
     await choose(ui, auth);
     await ui.answer('eu-west-1');
-    await ui.answer('');
+    await ui.answer('Z0123456789');
     for (const v of values) await ui.answer(v);
     await choose(ui, 'No');
     await toReview(ui);
@@ -155,7 +155,7 @@ describe('the walkthrough, one branch at a time', () => {
       await ui.answer('ca.pem');
       await ui.answer('Certificates\\Cloud');
       await ui.answer('https://tpp.example.com/vedsdk');
-      await ui.answer('');
+      await ui.answer('ca.pem'); // the TPP bundle: the platform needs it
       expect(ui.frame()).toContain('(recommended)');
       expect(ui.frame()).toContain('(legacy)');
       await choose(ui, method);
@@ -172,6 +172,7 @@ describe('the walkthrough, one branch at a time', () => {
       expect(rec.prepared[0]).toEqual({
         cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: `file:${join(dir, 'ca.pem')}`,
         cluster_issuer_commercialca_zone: 'Certificates\\Cloud', cluster_issuer_commercialca_tpp_url: 'https://tpp.example.com/vedsdk',
+        cluster_issuer_commercialca_tpp_ca_bundle: `file:${join(dir, 'ca.pem')}`,
         ...credentials,
       });
       ui.unmount();

@@ -1,0 +1,166 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { provideChecks } from '../../../../src/core/areas/inventory/checks.js';
+import { clusterReview } from '../../../../src/core/render/review.js';
+import { planSetup, reviewLines } from '../../../../src/core/setup/plan.js';
+import { validate } from '../../../../src/core/config/validate.js';
+import { initialState, isOptional, reduce, stepError, stepsFor } from '../../../../src/core/setup/wizard-flow.js';
+import { createTestCA } from '../../../helpers/pki.js';
+
+let dir: string;
+let inventory: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-verdict-'));
+  inventory = join(dir, 'certificates.yml');
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const errors = (findings: { rule: string; severity: string; variable?: string }[]) =>
+  findings.filter((f) => f.severity === 'error').map((f) => `${f.rule}:${f.variable ?? ''}`);
+
+const ACME = 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: http01\n';
+
+describe('contradictory answers are errors, never dropped', () => {
+  it('a secret name with cluster_issuer_type: acme names both keys', async () => {
+    await writeFile(inventory, ACME);
+    const plan = await planSetup({ answers: { cloud_helm_ingress_secret_name: 'wildcard-certs', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' }, inventoryPath: inventory });
+    const f = plan.findings.find((x) => x.rule === 'contradictory-answers')!;
+    expect(f).toMatchObject({ severity: 'error', variable: 'cloud_helm_ingress_secret_name' });
+    expect(f.message).toContain('cluster_issuer_type');
+    expect(f.message).toContain('set in the answers');
+  });
+
+  it('an answer for another solver or auth mode is an error, whether the choice is in the answers or the inventory', async () => {
+    await writeFile(inventory, ACME);
+    const solver = await planSetup({ answers: { cluster_issuer_acme_clouddnsb_region: 'eu-west-1' }, inventoryPath: inventory });
+    expect(errors(solver.findings)).toContain('contradictory-answers:cluster_issuer_acme_clouddnsb_region');
+    expect(solver.findings.find((f) => f.rule === 'contradictory-answers')!.message).toMatch(/cluster_issuer_acme_solver.*inventory/);
+    const auth = await planSetup({
+      answers: { cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient', cluster_issuer_acme_clouddnsb_access_key_id: 'AKIA1',
+        cluster_issuer_acme_clouddnsb_region: 'eu-west-1', cluster_issuer_acme_clouddnsb_hosted_zone_id: 'Z1' },
+      inventoryPath: inventory,
+    });
+    expect(errors(auth.findings)).toEqual(['contradictory-answers:cluster_issuer_acme_clouddnsb_access_key_id']);
+    expect(auth.findings[0]!.message).toContain('cluster_issuer_acme_clouddnsb_auth');
+  });
+
+  it('values left in the inventory from another branch are still removed, and the review says why', async () => {
+    await writeFile(inventory, `${ACME}cluster_issuer_acme_dnsc_api_token: tok-1\n`);
+    const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'http01' }, inventoryPath: inventory });
+    expect(errors(plan.findings)).toEqual([]);
+    expect(plan.removedKeys).toEqual(['cluster_issuer_acme_dnsc_api_token']);
+    expect(reviewLines(plan).join('\n')).toContain('Remove: cluster_issuer_acme_dnsc_api_token (not used with');
+  });
+
+  it('both annotation maps in one answers file are a contradiction naming both', async () => {
+    await writeFile(inventory, ACME);
+    const map = { 'cert-manager.io/subject-organizations': 'Example' };
+    const plan = await planSetup({ answers: { platform_ingress_annotations: map, ingress_global_annotations: map }, inventoryPath: inventory });
+    const f = plan.findings.find((x) => x.rule === 'contradictory-answers')!;
+    expect(f.message).toContain('platform_ingress_annotations');
+    expect(f.message).toContain('ingress_global_annotations');
+  });
+});
+
+describe('wildcard issued automatically needs its domain', () => {
+  it('the walkthrough question is required in that branch, not optional', () => {
+    let state = initialState({});
+    state = reduce(state, { type: 'answer', value: 'wildcard-auto' });
+    const step = stepsFor(state.answers)[state.index]!;
+    expect(step.id).toBe('cloud_helm_ingress_wildcard_domain');
+    expect(isOptional(step, state.answers)).toBe(false);
+    expect(stepError(step, '', state.answers)).toBeDefined();
+  });
+
+  it('an empty domain in the answers is an error', async () => {
+    await writeFile(inventory, ACME);
+    const plan = await planSetup({ answers: { cloud_helm_ingress_wildcard_domain: '' }, inventoryPath: inventory });
+    expect(errors(plan.findings)).toContain('wildcard-domain-required:cloud_helm_ingress_wildcard_domain');
+  });
+});
+
+describe('what the deployment would fail on is part of the verdict', () => {
+  const CLOUDDNSB = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb',
+    cluster_issuer_acme_clouddnsb_auth: 'ambient' };
+
+  it('setup refuses clouddnsb without region and hosted zone id (platform-needs), once per variable', async () => {
+    const plan = await planSetup({ answers: CLOUDDNSB, inventoryPath: inventory });
+    expect(errors(plan.findings)).toEqual(['platform-needs:cluster_issuer_acme_clouddnsb_region', 'platform-needs:cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+    expect(plan.findings[0]!.message).toContain('undefined variable');
+    // an error the inventory rules already give is not repeated
+    const oidc = await planSetup({ answers: { ...CLOUDDNSB, cluster_issuer_acme_clouddnsb_auth: 'clusteroidc', cluster_issuer_acme_clouddnsb_region: 'r', cluster_issuer_acme_clouddnsb_hosted_zone_id: 'Z' }, inventoryPath: inventory });
+    expect(errors(oidc.findings)).toEqual(['clouddnsb-role-arn-required:cluster_issuer_acme_clouddnsb_role_arn']);
+  });
+
+  it('the walkthrough asks the region as a required question', () => {
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
+    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
+    expect(isOptional(step, answers)).toBe(false);
+  });
+
+  it('rfc2136 without a TSIG algorithm fails (the platform has no default)', async () => {
+    const plan = await planSetup({
+      answers: { cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53',
+        cluster_issuer_acme_rfc2136_tsig_key_name: 'k', cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0' },
+      inventoryPath: inventory,
+    });
+    expect(errors(plan.findings)).toEqual(['platform-needs:cluster_issuer_acme_rfc2136_tsig_algorithm']);
+  });
+
+  it('doctor --only inventory fails the same inventory with inventory.platform-needs', async () => {
+    await writeFile(inventory, Object.entries(CLOUDDNSB).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+    const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, flags: {}, env: {}, cwd: dir } as never);
+    const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
+    expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
+      .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+  });
+
+  it('a PEM TPP bundle in the answers is written base64 (what the issuer takes), and that inventory passes', async () => {
+    const ca = createTestCA();
+    const plan = await planSetup({
+      answers: { cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: ca.cert, cluster_issuer_commercialca_zone: 'Z',
+        cluster_issuer_commercialca_tpp_url: 'https://tpp.example.com/vedsdk', cluster_issuer_commercialca_tpp_ca_bundle: ca.cert,
+        cluster_issuer_commercialca_access_token: 'tok-77' },
+      inventoryPath: inventory,
+    });
+    expect(errors(plan.findings)).toEqual([]);
+    expect(Buffer.from(String(plan.values.cluster_issuer_commercialca_tpp_ca_bundle), 'base64').toString()).toBe(ca.cert.replace(/\r\n/g, '\n'));
+    expect(plan.findings.map((f) => f.rule)).toContain('commercialca-tpp-ca-bundle-encoded');
+    expect(errors(validate(plan.values))).toEqual([]);
+  });
+});
+
+describe('the review shows what changes in the cluster', () => {
+  it('diffs the rendered objects before and after, secrets masked', async () => {
+    await writeFile(inventory, `${ACME}`);
+    const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'tok-secret-991' }, inventoryPath: inventory });
+    expect(plan.cluster.changes).toEqual([
+      { object: 'Secret cert-manager/dnsc-api-token', change: 'added', fields: [] },
+      { object: 'ClusterIssuer atmosphere', change: 'changed', fields: ['spec.acme.solvers'] },
+    ]);
+    expect(plan.cluster.diff).toContain('+  api-token: "********"');
+    expect(plan.cluster.diff).toContain('-      - http01:');
+    expect(plan.cluster.diff).not.toContain('tok-secret-991');
+    expect(reviewLines(plan)).toContain('  ~ ClusterIssuer atmosphere: spec.acme.solvers');
+  });
+
+  it('a changed secret value shows as changed, never its value; no change says so', () => {
+    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'old-tok' };
+    const review = clusterReview(before, { ...before, cluster_issuer_acme_dnsc_api_token: 'new-tok' });
+    expect(review.summary).toEqual(['~ Secret cert-manager/dnsc-api-token: stringData.api-token']);
+    expect(review.diff).toContain('+  api-token: "******** (changed)"');
+    expect(review.diff).not.toMatch(/old-tok|new-tok/);
+    expect(clusterReview(before, before).changes).toEqual([]);
+  });
+
+  it('objects of the old branch are listed as no longer made', () => {
+    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' };
+    const review = clusterReview(before, { cluster_issuer_type: 'self-signed' });
+    expect(review.changes.map((c) => `${c.change} ${c.object}`)).toEqual([
+      'added Certificate cert-manager/self-signed-ca', 'changed ClusterIssuer atmosphere', 'removed Secret cert-manager/dnsc-api-token',
+    ]);
+  });
+});
+
