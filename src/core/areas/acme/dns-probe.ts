@@ -95,7 +95,8 @@ function u16(...values: number[]): Buffer {
 }
 
 function algorithmOf(key: TsigKey): { wire: string; hash: string } {
-  const algorithm = TSIG_ALGORITHM_NAMES[key.algorithm.toUpperCase()];
+  // `hmac-sha256` and `HMACSHA256` alike.
+  const algorithm = TSIG_ALGORITHM_NAMES[key.algorithm.toUpperCase().replace(/[^A-Z0-9]/g, '')];
   if (!algorithm) throw new DnsProbeError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
   return algorithm;
 }

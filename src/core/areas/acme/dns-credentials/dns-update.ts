@@ -1,30 +1,20 @@
 /**
  * One TSIG-signed DNS UPDATE (RFC 2136, RFC 8945) over UDP: add, or delete, one TXT record, as
  * cert-manager's rfc2136 solver does. A small message builder and HMAC signing with node:crypto.
- * The name encoding and TSIG signing mirror the signed SOA query of ../dns-probe.ts (kept apart so that
- * each can change on its own until they are merged).
+ * The name encoding and the TSIG signing are those of the signed SOA query (../dns-probe.ts).
  */
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { RCODES } from '../dns-probe.js';
+import { encodeName, RCODES, signQuery, TSIG_ERRORS } from '../dns-probe.js';
 
-export const TSIG_ALGORITHMS: Record<string, { wire: string; hash: string }> = {
-  HMACMD5: { wire: 'hmac-md5.sig-alg.reg.int', hash: 'md5' },
-  HMACSHA1: { wire: 'hmac-sha1', hash: 'sha1' },
-  HMACSHA256: { wire: 'hmac-sha256', hash: 'sha256' },
-  HMACSHA512: { wire: 'hmac-sha512', hash: 'sha512' },
-};
-const TSIG_ERRORS: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' };
 const TYPE_SOA = 6;
 const TYPE_TXT = 16;
 const TYPE_TSIG = 250;
 const CLASS_IN = 1;
 const CLASS_NONE = 254;
-const CLASS_ANY = 255;
 const OPCODE_UPDATE = 5 << 11;
-const FUDGE = 300;
 
 export interface UpdateKey {
   name: string;
@@ -50,10 +40,6 @@ export class DnsUpdateError extends Error {
   }
 }
 
-function name(text: string): Buffer {
-  const labels = text.replace(/\.$/, '').split('.').filter(Boolean);
-  return Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l.toLowerCase())])), Buffer.from([0])]);
-}
 
 function u16(...values: number[]): Buffer {
   const b = Buffer.alloc(2 * values.length);
@@ -67,11 +53,6 @@ function u32(value: number): Buffer {
   return b;
 }
 
-function u48(value: number): Buffer {
-  const b = Buffer.alloc(6);
-  b.writeUIntBE(value, 0, 6);
-  return b;
-}
 
 function txtData(value: string): Buffer {
   const bytes = Buffer.from(value);
@@ -81,28 +62,15 @@ function txtData(value: string): Buffer {
 /** An UPDATE for `zone` that adds (class IN) or deletes (class NONE: exactly this value) one TXT record. */
 export function buildUpdate(id: number, zone: string, record: string, value: string, action: 'add' | 'delete'): Buffer {
   const header = Buffer.concat([u16(id, OPCODE_UPDATE, 1, 0, 1, 0)]);
-  const zoneSection = Buffer.concat([name(zone), u16(TYPE_SOA, CLASS_IN)]);
+  const zoneSection = Buffer.concat([encodeName(zone), u16(TYPE_SOA, CLASS_IN)]);
   const rdata = txtData(value);
-  const update = Buffer.concat([name(record), u16(TYPE_TXT, action === 'add' ? CLASS_IN : CLASS_NONE), u32(action === 'add' ? 60 : 0), u16(rdata.length), rdata]);
+  const update = Buffer.concat([encodeName(record), u16(TYPE_TXT, action === 'add' ? CLASS_IN : CLASS_NONE), u32(action === 'add' ? 60 : 0), u16(rdata.length), rdata]);
   return Buffer.concat([header, zoneSection, update]);
-}
-
-function algorithmOf(key: UpdateKey): { wire: string; hash: string } {
-  const algorithm = TSIG_ALGORITHMS[key.algorithm.toUpperCase().replace(/[^A-Z0-9]/g, '')];
-  if (!algorithm) throw new DnsUpdateError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
-  return algorithm;
 }
 
 /** Appends the TSIG record (RFC 8945 §4.3) to a message that has no additional records yet. */
 export function signMessage(message: Buffer, key: UpdateKey, time: number): Buffer {
-  const { wire, hash } = algorithmOf(key);
-  const variables = Buffer.concat([name(key.name), u16(CLASS_ANY), u32(0), name(wire), u48(time), u16(FUDGE, 0, 0)]);
-  const mac = createHmac(hash, Buffer.from(key.secret, 'base64')).update(message).update(variables).digest();
-  const rdata = Buffer.concat([name(wire), u48(time), u16(FUDGE, mac.length), mac, u16(message.readUInt16BE(0), 0, 0)]);
-  const record = Buffer.concat([name(key.name), u16(TYPE_TSIG, CLASS_ANY), u32(0), u16(rdata.length), rdata]);
-  const signed = Buffer.concat([message, record]);
-  signed.writeUInt16BE(signed.readUInt16BE(10) + 1, 10);
-  return signed;
+  return signQuery(message, key, time).signed;
 }
 
 function skipName(buf: Buffer, offset: number): number {
