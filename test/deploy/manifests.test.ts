@@ -71,6 +71,11 @@ describe('deploy/ manifests', () => {
       ['get', 'secrets/wildcard-tls', '-n', 'openstack'],
       ['get', 'serviceaccounts/certmgr-clouddnsb', '-n', 'cert-manager'],
       ['create', 'serviceaccounts/certmgr-clouddnsb', '--subresource=token', '-n', 'cert-manager'],
+      ['list', 'ingresses.networking.k8s.io', '-n', 'auth-system'],
+      ['list', 'ingresses.networking.k8s.io', '-n', 'monitoring'],
+      ['get', 'secrets/certmgr-issuer-tsig-secret-key', '-n', 'cert-manager'],
+      ['list', 'pods', '-n', 'kube-system'],
+      ['get', 'configmaps/kubeadm-config', '-n', 'kube-system'],
     ];
     for (const args of allowed) expect(`${args.join(' ')}: ${await canI(api, args)}`).toBe(`${args.join(' ')}: yes`);
   });
@@ -92,6 +97,11 @@ describe('deploy/ manifests', () => {
       ['create', 'deployments.apps', '-n', 'cloudgate'],
       ['impersonate', 'serviceaccounts/cert-manager', '-n', 'cert-manager'],
       ['list', 'certificates.cert-manager.io', '-n', 'default'],
+      ['list', 'secrets', '-n', 'cert-manager'],
+      ['get', 'secrets/cert-manager-webhook-ca', '-n', 'cert-manager'],
+      ['get', 'configmaps/coredns', '-n', 'kube-system'],
+      ['get', 'secrets', '-n', 'kube-system'],
+      ['list', 'ingresses.networking.k8s.io', '-n', 'default'],
     ];
     for (const args of denied) expect(`${args.join(' ')}: ${await canI(api, args)}`).toBe(`${args.join(' ')}: no`);
   });
