@@ -165,7 +165,9 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { dir, inventory } = workspace();
     term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
-    await term.waitFor('Certificate issuer');
+    const first = await term.waitFor('Certificate issuer');
+    expect(first).toContain('cloudgate regenerate');
+    expect(first).not.toContain('cloudgate setup');
     await sleep(100);
     term.send('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
@@ -177,6 +179,21 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     await term.waitFor('EXIT=0');
     expect(deleted(api.state)).toEqual([...STALE].sort());
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
+  });
+
+  it('--plain: Ctrl+C at a question cancels with exit 130, nothing written or deleted', async () => {
+    api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
+    const { dir, inventory } = workspace();
+    const before = readFileSync(inventory, 'utf8');
+    term = launchCloudgate(['regenerate', '--plain', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    await term.waitFor(/issuer/i);
+    await sleep(100);
+    term.send('C-c');
+    const screen = await term.waitFor('EXIT=130');
+    expect(screen).toContain('Cancelled');
+    expect(screen).not.toContain('unexpected error');
+    expect(readFileSync(inventory, 'utf8')).toBe(before);
+    expect(api.state.deleted).toEqual([]);
   });
 });
 

@@ -350,11 +350,12 @@ export function nextSteps(plan: SetupPlan): string[] {
     steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
     steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
   }
+  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
   if (plan.issuerChanged) {
-    steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: delete the existing certificate secrets so that the new issuer issues new ones:`);
+    // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
+    steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: once the deployment has run, delete the existing certificate secrets so that the new issuer issues new ones:`);
     steps.push(`cloudgate regenerate --inventory ${plan.inventoryPath}`);
   }
-  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
   if (choicesOf(plan.values).issuer === 'acme' && choicesOf(plan.values).solver === 'clouddnsb' && choicesOf(plan.values).auth === 'clusteroidc') {
     steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
   }

@@ -84,6 +84,11 @@ export interface FlowOptions {
   only?: 'issuer';
 }
 
+/** The title every front-end shows above the questions: the command the operator ran. */
+export function sessionTitle(options: FlowOptions): string {
+  return options.only === 'issuer' ? 'cloudgate regenerate' : 'cloudgate setup';
+}
+
 const YES_NO: Choice[] = [
   { value: 'false', label: 'No' },
   { value: 'true', label: 'Yes' },

@@ -47,8 +47,15 @@ export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
 export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>): Promise<Record<string, unknown>> {
   const io = { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd };
-  const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer' }), io);
-  return toPlanAnswers(state.answers);
+  try {
+    const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer' }), io);
+    return toPlanAnswers(state.answers);
+  } catch (error) {
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
+      throw new CancelledError('Cancelled. Nothing was written or deleted.');
+    }
+    throw error;
+  }
 }
 
 /** Runs the plain walkthrough; the exit code is 1 only when --apply could not apply the manifest. */

@@ -2,6 +2,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
 import {
+  sessionTitle,
   currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -139,7 +140,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
   return (
     <Box flexDirection="column">
       <Text bold color={tint('cyan')}>
-        cloudgate setup
+        {sessionTitle(options)}
       </Text>
       {body}
     </Box>

@@ -3,7 +3,7 @@
  * start-up time), so the operator sees it at once. It is the same layout as SetupApp's first frame;
  * Ink erases it and draws over it when it starts. Keys typed meanwhile wait in the raw-mode buffer.
  */
-import { currentStep, defaultChoiceIndex, stepsFor, type WizardState } from '../../../core/setup/wizard-flow.js';
+import { currentStep, defaultChoiceIndex, sessionTitle, stepsFor, type WizardState } from '../../../core/setup/wizard-flow.js';
 import { colorEnabled, POINTER } from '../components/theme.js';
 
 const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
@@ -17,7 +17,7 @@ export function firstFrameLines(state: WizardState): string[] | undefined {
   const highlighted = defaultChoiceIndex(step, state.answers);
   const help = step.choices[highlighted]?.help;
   return [
-    bold(cyan('cloudgate setup')),
+    bold(cyan(sessionTitle(state.options))),
     dim(`${step.section} · question ${state.index + 1} of ${stepsFor(state.answers, state.options).length}`),
     bold(step.title),
     dim(step.help),

@@ -50,6 +50,9 @@ describe('planSetup', () => {
     expect(plan.findings.map((f) => f.rule)).toContain('self-signed');
     expect(plan.files[0].holdsSecret).toBe(false);
     expect(nextSteps(plan).join('\n')).toContain(`cloudgate regenerate --inventory ${inventory}`);
+    // regenerate refuses until the deployment has run: it is listed after it.
+    const steps = nextSteps(plan);
+    expect(steps.findIndex((s) => s.startsWith('Run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
     expect(reviewLines(plan).join('\n')).toContain('After deploying, run: cloudgate regenerate');
     const inRegenerate = reviewLines(plan, { regenerating: true }).join('\n');
     expect(inRegenerate).toContain('This command finds and deletes them');
