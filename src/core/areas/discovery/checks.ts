@@ -2,13 +2,9 @@
  * Doctor group `discovery`: is the cluster's OIDC issuer published the way keyless DNS credentials
  * (clouddnsb auth clusteroidc) need it: discovery document, key set, TLS, a token that verifies.
  */
-import { resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
-import { kubeAvailability, kubectl, firstLine, isKubeName } from '../../kube/kubectl.js';
-import { readRegularFileSync } from '../../safe-read.js';
-import { registerSecret } from '../../secrets.js';
 import {
   assessKeySet,
   discoveryUrl,
@@ -22,6 +18,7 @@ import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
 import { stsCheck } from './sts.js';
 import { apiserverFlagsCheck } from './apiserver-flags.js';
+import { readOrMintToken } from './sa-token.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
@@ -222,28 +219,10 @@ async function tokenSource(
   input: DoctorInput,
   ctx: CheckContext,
 ): Promise<{ token: string; from: string } | CheckResult> {
-  if (s.tokenFile) {
-    let token: string;
-    try {
-      token = readRegularFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file' }).trim();
-    } catch (error) {
-      return { status: 'fail', message: (error as Error).message, advice: 'Check the path given to --token-file.' };
-    }
-    registerSecret(token);
-    return { token, from: `--token-file ${s.tokenFile}` };
-  }
-  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
-  const available = await kubeAvailability(kube);
-  if (!available.ok) return { status: 'skip', message: `No --token-file, and no token from the cluster: ${available.reason}` };
-  // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
-  if (!isKubeName(s.serviceAccount)) {
-    return { status: 'skip', message: `No --token-file, and "${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only).` };
-  }
-  const result = await kubectl(['create', 'token', s.serviceAccount, `--namespace=${s.namespace}`, '--duration=600s'], { ...kube, secretOutput: true });
-  if (result.exitCode !== 0) {
-    return { status: 'skip', message: `No --token-file, and kubectl create token ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}` };
-  }
-  return { token: result.stdout.trim(), from: `kubectl create token ${s.serviceAccount} -n ${s.namespace} (context ${available.context})` };
+  const source = await readOrMintToken(s, input, ctx);
+  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}` };
+  if ('failed' in source) return { status: 'skip', message: `No --token-file, and ${source.command} failed: ${source.failed}` };
+  return source;
 }
 
 function safeUrl(text: string): boolean {

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { CheckContext, CheckResult } from '../../doctor/types.js';
-import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { firstLine, isKubeName, kubeAvailability, kubectl } from '../../kube/kubectl.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
@@ -17,12 +17,16 @@ export interface MintedToken {
   from: string;
 }
 
-/** The command the certificate manager's request amounts to. */
-export function mintCommand(s: DiscoverySettings): string[] {
-  return ['create', 'token', s.serviceAccount, '-n', s.namespace, '--audience', s.stsAudience, '--duration', '600s'];
+/** The command the certificate manager's request amounts to (`audience`: the token service's; none: the cluster's own). */
+export function mintCommand(s: DiscoverySettings, audience?: string): string[] {
+  return ['create', 'token', s.serviceAccount, '-n', s.namespace, ...(audience ? ['--audience', audience] : []), '--duration', '600s'];
 }
 
-export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
+/** A token, or why none could be had: no cluster to ask (`unavailable`), or kubectl refused (`failed`). */
+export type TokenSource = MintedToken | { failed: string; command: string } | { unavailable: string } | CheckResult;
+
+/** The token from --token-file, or minted for the service account; the one way both discovery checks get it. */
+export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext, audience?: string): Promise<TokenSource> {
   if (s.tokenFile) {
     let token: string;
     try {
@@ -35,17 +39,28 @@ export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: Ch
   }
   const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
   const available = await kubeAvailability(kube);
-  if (!available.ok) return { status: 'skip', message: `No --token-file, and no token from the cluster: ${available.reason}` };
-  const args = mintCommand(s);
+  if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}` };
+  // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
+  if (!isKubeName(s.serviceAccount)) {
+    return { unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)` };
+  }
+  const args = mintCommand(s, audience);
   const result = await kubectl(args, { ...kube, context: available.context, secretOutput: true });
-  if (result.exitCode !== 0) {
+  if (result.exitCode !== 0) return { failed: firstLine(result.stderr) || `exit code ${result.exitCode}`, command: `kubectl ${args.join(' ')}` };
+  return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${available.context})` };
+}
+
+export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
+  const source = await readOrMintToken(s, input, ctx, s.stsAudience);
+  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}` };
+  if ('failed' in source) {
     return {
       status: 'fail',
-      message: `kubectl ${args.join(' ')} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}.`,
+      message: `${source.command} failed: ${source.failed}.`,
       advice: `The certificate manager makes the same request: check that the service account exists (kube.service-account) and that your access allows "create serviceaccounts/token" in ${s.namespace}; or give a token with --token-file.`,
     };
   }
-  return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${available.context})` };
+  return source;
 }
 
 export interface TokenClaims {

@@ -195,6 +195,13 @@ describe.skipIf(!hasKubectl)('discovery.sts mints the token as the certificate m
       expect(request?.body).toMatchObject({ spec: { audiences: ['sts.amazonaws.com'], expirationSeconds: 600 } });
       const all = JSON.stringify(r);
       for (const secret of a.secrets) expect(all).not.toContain(secret);
+
+      // A service account name kubectl would read as a flag is never passed to it.
+      state.requests = [];
+      const flagLike = await run(provideChecks, doctorInput({}, { env, inventory: inventory({ cluster_issuer_acme_clouddnsb_service_account_name: '--all' }), caFile: a.caFile }));
+      expect(flagLike['discovery.sts']).toMatchObject({ status: 'skip' });
+      expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
+      expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
