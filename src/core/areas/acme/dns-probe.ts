@@ -220,21 +220,60 @@ export async function probeDns(options: {
   now?: Date;
 }): Promise<DnsAnswer> {
   const { host, port, zone, timeoutMs, signal, key } = options;
+  const id = randomInt(0, 65536);
+  const query = encodeQuery(id, zone);
+  const signing = key ? signQuery(query, key, Math.floor((options.now ?? new Date()).getTime() / 1000)) : undefined;
+  return exchangeUdp(
+    { host, port, timeoutMs, signal, what: 'DNS query', detail: ` (SOA ${zone})`, message: signing?.signed ?? query },
+    (message, address) => {
+      const header = decodeHeader(message);
+      if (header.id !== id || !header.response) return undefined; // not ours: keep waiting
+      // Without a key only the header matters; a record section cut short is then no reason to fail.
+      let records: DnsRecord[] = [];
+      try {
+        records = readRecords(message);
+      } catch (error) {
+        if (key) throw error;
+      }
+      return {
+        rcode: header.rcode,
+        authoritative: header.authoritative,
+        answers: header.answers,
+        address,
+        zone: soaZone(records),
+        ...(key && signing ? { tsig: checkResponseTsig(message, records, key, signing.mac, id) } : {}),
+      };
+    },
+    (text, kind) => new DnsProbeError(text, kind),
+  );
+}
+
+export type DnsFailure = 'resolve' | 'aborted' | 'timeout' | 'refused';
+
+/**
+ * One UDP exchange with a name server, for the signed query and the signed update alike: resolves the
+ * host, sends on a connected socket (an ICMP "port unreachable" then is ECONNREFUSED, not a timeout),
+ * and hands each datagram to `accept` until it returns an answer. Failures are made by `fail`, so each
+ * caller keeps its own error type.
+ */
+export async function exchangeUdp<T>(
+  options: { host: string; port: number; timeoutMs: number; signal?: AbortSignal; what: string; detail?: string; message: Buffer },
+  accept: (datagram: Buffer, address: string) => T | undefined,
+  fail: (text: string, kind: DnsFailure) => Error,
+): Promise<T> {
+  const { host, port, timeoutMs, signal, what } = options;
   let address = host;
   if (!isIP(host)) {
     try {
       address = (await lookup(host)).address;
     } catch (error) {
-      throw new DnsProbeError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
+      throw fail(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
     }
   }
-  const id = randomInt(0, 65536);
-  const query = encodeQuery(id, zone);
-  const signing = key ? signQuery(query, key, Math.floor((options.now ?? new Date()).getTime() / 1000)) : undefined;
   const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
-  return new Promise<DnsAnswer>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const finish = (error?: Error, answer?: DnsAnswer) => {
+    const finish = (error?: Error, answer?: T) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -243,43 +282,22 @@ export async function probeDns(options: {
       if (error) reject(error);
       else resolve(answer!);
     };
-    const onAbort = () => finish(new DnsProbeError(`The DNS query to ${host}:${port} was cancelled.`, 'aborted'));
+    const onAbort = () => finish(fail(`The ${what} to ${host}:${port} was cancelled.`, 'aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(
-      () => finish(new DnsProbeError(`${host}:${port} did not answer a DNS query (SOA ${zone}) within ${timeoutMs / 1000} s.`, 'timeout')),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => finish(fail(`${host}:${port} did not answer a ${what}${options.detail ?? ''} within ${timeoutMs / 1000} s.`, 'timeout')), timeoutMs);
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(
-        error.code === 'ECONNREFUSED'
-          ? new DnsProbeError(`${host}:${port} refused the DNS query (nothing listens on UDP port ${port}).`, 'refused')
-          : new DnsProbeError(`DNS query to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused'),
-      ),
+      finish(fail(error.code === 'ECONNREFUSED'
+        ? `${host}:${port} refused the ${what} (nothing listens on UDP port ${port}).`
+        : `${what} to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused')),
     );
-    socket.on('message', (message) => {
+    socket.on('message', (datagram) => {
       try {
-        const header = decodeHeader(message);
-        if (header.id !== id || !header.response) return; // not ours: keep waiting
-        // Without a key only the header matters; a record section cut short is then no reason to fail.
-        let records: DnsRecord[] = [];
-        try {
-          records = readRecords(message);
-        } catch (error) {
-          if (key) throw error;
-        }
-        finish(undefined, {
-          rcode: header.rcode,
-          authoritative: header.authoritative,
-          answers: header.answers,
-          address,
-          zone: soaZone(records),
-          ...(key && signing ? { tsig: checkResponseTsig(message, records, key, signing.mac, id) } : {}),
-        });
+        const answer = accept(datagram, address);
+        if (answer !== undefined) finish(undefined, answer);
       } catch (error) {
         finish(error as Error);
       }
     });
-    // A connected socket turns an ICMP "port unreachable" into ECONNREFUSED instead of a timeout.
-    socket.connect(port, address, () => socket.send(signing?.signed ?? query));
+    socket.connect(port, address, () => socket.send(options.message));
   });
 }

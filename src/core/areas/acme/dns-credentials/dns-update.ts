@@ -4,10 +4,7 @@
  * The name encoding and the TSIG signing are those of the signed SOA query (../dns-probe.ts).
  */
 import { randomInt } from 'node:crypto';
-import { createSocket } from 'node:dgram';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { encodeName, RCODES, signQuery, TSIG_ERRORS } from '../dns-probe.js';
+import { encodeName, exchangeUdp, RCODES, signQuery, TSIG_ERRORS } from '../dns-probe.js';
 
 const TYPE_SOA = 6;
 const TYPE_TXT = 16;
@@ -120,43 +117,14 @@ export async function sendUpdate(options: {
   signal?: AbortSignal;
 }): Promise<UpdateAnswer> {
   const { host, port, timeoutMs, signal } = options;
-  let address = host;
-  if (!isIP(host)) {
-    try {
-      address = (await lookup(host)).address;
-    } catch (error) {
-      throw new DnsUpdateError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
-    }
-  }
   const id = randomInt(0, 65536);
   const message = signMessage(buildUpdate(id, options.zone, options.record, options.value, options.action), options.key, Math.floor(Date.now() / 1000));
-  const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
-  return new Promise<UpdateAnswer>((resolve, reject) => {
-    let settled = false;
-    const finish = (error?: Error, answer?: UpdateAnswer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      socket.close();
-      if (error) reject(error);
-      else resolve(answer!);
-    };
-    const onAbort = () => finish(new DnsUpdateError(`The DNS update sent to ${host}:${port} was cancelled.`, 'aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => finish(new DnsUpdateError(`${host}:${port} did not answer a DNS update within ${timeoutMs / 1000} s.`, 'timeout')), timeoutMs);
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(new DnsUpdateError(error.code === 'ECONNREFUSED' ? `${host}:${port} refused the DNS update (nothing listens on UDP port ${port}).` : `DNS update to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused')),
-    );
-    socket.on('message', (answer) => {
-      try {
-        const decoded = decodeAnswer(answer);
-        if (decoded.id !== id) return;
-        finish(undefined, { rcode: decoded.rcode, tsigError: decoded.tsigError });
-      } catch (error) {
-        finish(error as Error);
-      }
-    });
-    socket.connect(port, address, () => socket.send(message));
-  });
+  return exchangeUdp(
+    { host, port, timeoutMs, signal, what: 'DNS update', message },
+    (datagram) => {
+      const decoded = decodeAnswer(datagram);
+      return decoded.id === id ? { rcode: decoded.rcode, tsigError: decoded.tsigError } : undefined;
+    },
+    (text, kind) => new DnsUpdateError(text, kind),
+  );
 }
