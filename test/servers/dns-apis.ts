@@ -9,15 +9,11 @@
  * independent implementation (node:crypto), not by the signer under test. `writes` records every change.
  * Also: Debian's `named` with a zone that accepts TSIG-signed updates, for rfc2136's --probe-update.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestCA } from '../helpers/pki.js';
+import { startNamed, tsigKeygen } from './named.js';
 
 export interface DnsWorld {
   clouddnsa: {
@@ -428,7 +424,7 @@ function dnse(world: DnsWorld, req: IncomingMessage, url: URL, body: string, sen
 
 // ---- rfc2136: the real named ----------------------------------------------------------------------
 
-export const hasNamed = spawnSync('named', ['-v'], { stdio: 'ignore' }).status === 0 && spawnSync('tsig-keygen', ['-h'], { stdio: 'ignore' }).error === undefined;
+export { hasNamed } from './named.js';
 
 export interface UpdatableNamed {
   port: number;
@@ -439,60 +435,8 @@ export interface UpdatableNamed {
   stop(): Promise<void>;
 }
 
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}
-
 /** named on 127.0.0.1 with a primary zone that a tsig-keygen key may update (TXT records only). */
 export async function startUpdatableNamed(zone = 'example.test', algorithm = 'hmac-sha256'): Promise<UpdatableNamed> {
-  const dir = mkdtempSync(join(tmpdir(), 'cloudgate-named-update-'));
-  const keygen = spawnSync('tsig-keygen', ['-a', algorithm, 'certmgr-key'], { encoding: 'utf8' });
-  if (keygen.status !== 0) throw new Error(`tsig-keygen failed: ${keygen.stderr}`);
-  const secret = /secret "([^"]+)"/.exec(keygen.stdout)![1]!;
-  const port = await freeUdpPort();
-  writeFileSync(join(dir, 'key.conf'), keygen.stdout);
-  writeFileSync(join(dir, 'zone.db'), `$TTL 300\n@ IN SOA ns1.${zone}. hostmaster.${zone}. 1 3600 600 86400 300\n@ IN NS ns1.${zone}.\nns1 IN A 127.0.0.1\n`);
-  writeFileSync(join(dir, 'named.conf'), `include "${join(dir, 'key.conf')}";
-options { directory "${dir}"; pid-file "${join(dir, 'named.pid')}"; session-keyfile "${join(dir, 'session.key')}";
-  managed-keys-directory "${dir}"; listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; dnssec-validation no; };
-controls { };
-zone "${zone}" { type primary; file "${join(dir, 'zone.db')}"; update-policy { grant certmgr-key zonesub TXT; }; };
-`);
-  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`named did not start within 15 s:\n${log}`)), 15_000);
-    child.stderr!.on('data', (d) => {
-      log += d;
-      if (/running/.test(log)) {
-        clearTimeout(timer);
-        setTimeout(resolve, 200);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`named exited (${code}):\n${log}`));
-    });
-  });
-  return {
-    port,
-    zone,
-    key: { name: 'certmgr-key', algorithm: algorithm.toUpperCase().replace('-', ''), secret },
-    journal: () => {
-      const out = spawnSync('named-journalprint', [join(dir, 'zone.db.jnl')], { encoding: 'utf8' });
-      return (out.stdout ?? '').split('\n').filter((line) => /^(add|del) /.test(line) && !/\sSOA\s/.test(line));
-    },
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const named = await startNamed({ zone, key: tsigKeygen('certmgr-key', algorithm), txtUpdatesOnly: true });
+  return { ...named, key: { name: named.key.name, algorithm: algorithm.toUpperCase().replace('-', ''), secret: named.key.secret } };
 }

@@ -32,7 +32,16 @@ export interface RunningNamed {
   zone: string;
   key: KeyFile;
   dir: string;
+  /** The zone's journal as named-journalprint shows it: one "add"/"del" line per change named committed. */
+  journal(): string[];
   stop(): Promise<void>;
+}
+
+export interface NamedOptions {
+  zone?: string;
+  key?: KeyFile;
+  /** Updates of TXT records under the zone only (cert-manager's policy), and queries without a key. */
+  txtUpdatesOnly?: boolean;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -63,7 +72,7 @@ async function answering(port: number): Promise<void> {
   throw new Error(`named does not answer on 127.0.0.1:${port}`);
 }
 
-export async function startNamed(options: { zone?: string; key?: KeyFile } = {}): Promise<RunningNamed> {
+export async function startNamed(options: NamedOptions = {}): Promise<RunningNamed> {
   const zone = options.zone ?? 'example.test';
   const key = options.key ?? tsigKeygen('certmgr');
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-named-'));
@@ -87,13 +96,12 @@ options {
   listen-on-v6 { none; };
   recursion no;
   dnssec-validation no;
-  allow-query { key "${key.name}"; };
-};
+${options.txtUpdatesOnly ? '' : `  allow-query { key "${key.name}"; };\n`}};
 controls { };
 zone "${zone}" {
   type primary;
   file "${join(dir, `${zone}.zone`)}";
-  allow-update { key "${key.name}"; };
+  ${options.txtUpdatesOnly ? `update-policy { grant ${key.name} zonesub TXT; };` : `allow-update { key "${key.name}"; };`}
 };
 `);
   const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -118,6 +126,10 @@ zone "${zone}" {
     zone,
     key,
     dir,
+    journal: () => {
+      const out = spawnSync('named-journalprint', [join(dir, `${zone}.zone.jnl`)], { encoding: 'utf8' });
+      return (out.stdout ?? '').split('\n').filter((line) => /^(add|del) /.test(line) && !/\sSOA\s/.test(line));
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
