@@ -4,21 +4,10 @@
 // median scrape of /metrics under 20 ms. Prints, asserts nothing.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { loadTestServers } from './bench-servers.mjs';
 
 const BIN = new URL('../bin/cloudgate.js', import.meta.url).pathname;
 
-async function loadIdentityServer() {
-  const { build } = await import('esbuild');
-  const outfile = new URL('../node_modules/.cache/cloudgate-bench/identity.mjs', import.meta.url).pathname;
-  await build({
-    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/pki.ts', import.meta.url).pathname],
-    outdir: dirname(outfile), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning', outExtension: { '.js': '.mjs' },
-  });
-  const identity = await import(join(dirname(outfile), 'servers/identity.mjs'));
-  const pki = await import(join(dirname(outfile), 'helpers/pki.mjs'));
-  return { startIdentityServer: identity.startIdentityServer, createTestCA: pki.createTestCA };
-}
 
 const rssMb = (pid) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -29,7 +18,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export async function benchServe(args = process.argv.slice(2)) {
   const at = args.indexOf('--runs');
   const runs = at >= 0 ? Number(args[at + 1]) : 1000;
-  const { startIdentityServer, createTestCA } = await loadIdentityServer();
+  const { startIdentityServer, createTestCA } = await loadTestServers();
   const server = await startIdentityServer({ ca: createTestCA() });
   const child = spawn(process.execPath, [BIN, 'serve', '--listen', '127.0.0.1:0', '--interval', '1s', '--only', 'signin'], {
     env: { ...process.env, ...server.env(), OS_PROJECT_NAME: 'demo', CI: 'true' },

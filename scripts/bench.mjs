@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { benchInventory } from './bench-inventory.mjs';
+import { loadTestServers } from './bench-servers.mjs';
 
 // CLOUDGATE_BENCH_BIN times another build (e.g. a copy of bin/ and dist/ from before a change).
 const BIN = process.env.CLOUDGATE_BENCH_BIN || new URL('../bin/cloudgate.js', import.meta.url).pathname;
@@ -171,18 +172,6 @@ async function benchMemory() {
 
 // --- signin: doctor --only signin against the local test broker/identity service, beside a shell script
 // doing the same five HTTP requests with one curl process each (target <= 1.0x the curl script) ---
-async function loadTestServers() {
-  // The test server is TypeScript: bundle it once next to node_modules so its imports resolve.
-  const { build } = await import('esbuild');
-  const outfile = new URL('../node_modules/.cache/cloudgate-bench/identity.mjs', import.meta.url).pathname;
-  await build({
-    entryPoints: [new URL('../test/servers/identity.ts', import.meta.url).pathname, new URL('../test/helpers/pki.ts', import.meta.url).pathname],
-    outdir: dirname(outfile), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning', outExtension: { '.js': '.mjs' },
-  });
-  const identity = await import(join(dirname(outfile), 'servers/identity.mjs'));
-  const pki = await import(join(dirname(outfile), 'helpers/pki.mjs'));
-  return { startIdentityServer: identity.startIdentityServer, createTestCA: pki.createTestCA };
-}
 
 const SIGNIN_CURL_SCRIPT = `#!/bin/sh
 set -e
