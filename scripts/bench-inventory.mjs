@@ -59,7 +59,8 @@ export async function benchInventory(sizesMb = [1, 4, 16]) {
     const base = new Map(rows.filter((r) => r.mb === sizesMb[0]).map((r) => [r.name.replace(/^\d+ MB /, ''), r.ms / r.mb]));
     for (const r of rows) {
       const perMb = r.ms / r.mb / base.get(r.name.replace(/^\d+ MB /, ''));
-      const over = (r.mb === 16 && r.ms > 10_000) || r.ratio > 10;
+      // The targets are stated for 16 MB: a small file's peak is Node and cloudgate's fixed ~70 MB.
+      const over = r.mb === 16 && (r.ms > 10_000 || r.ratio > 10);
       console.log(`  ${r.name.padEnd(30)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  peak ${(r.peakBytes / 1024 / 1024).toFixed(0).padStart(5)} MiB`
         + `  ${r.ratio.toFixed(1).padStart(5)}x file  time/MB ${perMb.toFixed(2)}x of ${sizesMb[0]} MB  exit ${r.code}${over ? '  OVER' : ''}`);
     }

@@ -4,6 +4,7 @@
 // pulls in several hundred) costs far more start-up time than reading one larger file.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { writeCrdSchemas } from './crd-schemas.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -31,3 +32,5 @@ await build({
   define: { __CLOUDGATE_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
   chunkNames: 'chunks/[name]-[hash]',
 });
+
+writeCrdSchemas(new URL('../dist/crd-schemas.json', import.meta.url));

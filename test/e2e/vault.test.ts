@@ -82,9 +82,16 @@ describe('setup with a vault password', () => {
       '--vault-password-file', passwordFile]);
     expect(r.code).toBe(0);
     expect(output(r)).not.toContain(TOKEN);
-    expect(r.stderr).toContain('still holds it unencrypted');
+    expect(r.stderr).toContain('vaulted too');
     expect(await readFile(inventory, 'utf8')).not.toContain(TOKEN);
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    // The backup of the plain version is written with the secret vaulted too: Ansible reads the old values from it.
+    const backups = (await readdir(dir)).filter((name) => name.endsWith('.bak'));
+    expect(backups).toHaveLength(1);
+    const backup = join(dir, backups[0]);
+    expect(await readFile(backup, 'utf8')).not.toContain(TOKEN);
+    expect(await ansibleValue(backup, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(backup, 'cluster_issuer_acme_email', { vaultPasswordFile: passwordFile })).toBe('ops@example.com');
   });
 
   it('--vault-id LABEL@FILE writes 1.2 envelopes with the label; ANSIBLE_VAULT_PASSWORD_FILE works as the option', async () => {

@@ -28,6 +28,11 @@ export interface FileToWrite {
   holdsSecret: boolean;
   /** What the file is, for the review ("inventory", "TLS Secret manifest"). */
   description: string;
+  /**
+   * What the backup of the previous version holds instead of its bytes: the previous version with its
+   * plain secrets vaulted, when this write vaults them (no plaintext is written then, a backup included).
+   */
+  backupContent?: string;
 }
 
 export interface WrittenFile {
@@ -246,7 +251,10 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
   const stamp = backupStamp(now);
   try {
     for (const s of staged) {
-      if (s.previous && options.backup !== false) s.backupPath = await writeBackup(s.target, s.previous, stamp);
+      if (s.previous && options.backup !== false) {
+        const kept = s.file.backupContent === undefined ? s.previous : { ...s.previous, content: Buffer.from(s.file.backupContent) };
+        s.backupPath = await writeBackup(s.target, kept, stamp);
+      }
       await rename(s.temp, s.target);
       s.renamed = true;
       await syncFolder(dirname(s.target));

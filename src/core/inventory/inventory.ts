@@ -14,6 +14,7 @@ import { escapeLine } from '../escape.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
+import { platformName } from '../config/platform-names.js';
 import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
@@ -37,10 +38,18 @@ export interface InventoryFile {
 /** The last few texts loaded, newest first: setup reads, updates and diffs the same text. */
 let recent: YamlMapping[] = [];
 
+/**
+ * The keys cloudgate reads in a file over 1 MiB: the table's variables (either naming), keys that
+ * look like them (so a misspelling is still found) and host names. Others are kept, unread.
+ */
+const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, platformName(row.name)]));
+const READ_PREFIXES = /^(?:cluster_issuer|cloud_helm|openstack_helm_ingress|platform_ingress|atmosphere_ingress)/;
+const isReadKey = (key: string): boolean => READ_KEYS.has(key) || READ_PREFIXES.test(key) || key.endsWith('_host');
+
 function loadMapping(text: string, path: string): YamlMapping {
   const hit = recent.find((m) => m.text === text);
   if (hit) return hit;
-  const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES });
+  const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES }, isReadKey);
   recent = [mapping, ...recent].slice(0, 3);
   return mapping;
 }
@@ -92,11 +101,7 @@ export interface InventoryChange {
   remove: string[];
 }
 
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
+type Edit = TextEdit;
 
 /**
  * Applies a change to inventory text. Keys whose value is already equal are left byte for byte.
@@ -105,6 +110,18 @@ interface Edit {
  * parsed again before it is returned: a text that would not load is never written.
  */
 export function updateInventoryText(text: string, change: InventoryChange): string {
+  return inventoryEdits(text, change).text;
+}
+
+/** A splice of the text: [start, end) replaced by `text`. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** As updateInventoryText, with the splices it made (sorted, in the old text's offsets). */
+export function inventoryEdits(text: string, change: InventoryChange): { text: string; edits: TextEdit[] } {
   const mapping = loadMapping(text, 'the inventory');
   if (mapping.flow) {
     throw new UsageError('The inventory must be a block-style YAML mapping ("name: value" lines) to be updated.');
@@ -150,12 +167,18 @@ export function updateInventoryText(text: string, change: InventoryChange): stri
       edits.push({ start: at, end: at, text: `${newline}\n${pairs}` });
     }
   }
-  let out = text;
-  for (const edit of edits.sort((a, b) => b.start - a.start || b.end - a.end)) {
-    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+  if (edits.length === 0) return { text, edits };
+  edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (const edit of edits) {
+    parts.push(text.slice(at, edit.start), edit.text);
+    at = edit.end;
   }
+  parts.push(text.slice(at));
+  const out = parts.join('');
   if (out !== text) checkWritten(out, edits);
-  return out;
+  return { text: out, edits };
 }
 
 /** Edits that write an anchored value in place of its aliases, where the anchor's entry changes. */
@@ -295,7 +318,7 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file' }), file) });
+    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file', maxBytes: MAX_INVENTORY_BYTES }), file) });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};

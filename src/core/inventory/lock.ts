@@ -181,7 +181,11 @@ export async function inventoryFingerprint(inventoryPath: string): Promise<strin
   try {
     const info = await handle.stat();
     if (!info.isFile()) return `not-a-file:${info.mode}`;
-    return createHash('sha256').update(await handle.readFile()).digest('hex');
+    // In chunks: a large inventory is not held twice just to be hashed.
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    for (let read; (read = (await handle.read(chunk, 0, chunk.length, null)).bytesRead) > 0;) hash.update(chunk.subarray(0, read));
+    return hash.digest('hex');
   } finally {
     await handle.close();
   }

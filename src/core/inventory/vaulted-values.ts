@@ -84,17 +84,22 @@ export function sealValues({ set, merged, current }: SealInput, keyring: VaultKe
   return { set: out, sealed };
 }
 
+/** The sealed variables that were plain text in the inventory. */
+export function plainSecretsSealed(sealed: string[], current: OpenedValues): string[] {
+  return sealed.filter((name) => isSet(current.values[name]) && typeof current.values[name] === 'string' && !current.envelopes.has(name) && !current.unchecked.has(name));
+}
+
 /** Findings about the write: what is sealed, or the plain secrets written beside vaulted values. */
 export function vaultWriteFindings(sealed: string[], keyring: VaultKeyring | undefined, set: Record<string, unknown>, current: OpenedValues): Finding[] {
   if (keyring) {
     if (sealed.length === 0) return [];
     const label = keyring.writer.label === 'default' ? '' : ` (vault id ${keyring.writer.label})`;
-    const wasPlain = sealed.filter((name) => isSet(current.values[name]) && !current.envelopes.has(name) && !current.unchecked.has(name));
+    const wasPlain = plainSecretsSealed(sealed, current);
     return [
       { rule: 'vault-write', severity: 'info', message: `Written vaulted${label}: ${sealed.join(', ')}.` },
       ...(wasPlain.length ? [{ rule: 'vault-plain-backup', severity: 'warning' as const, variable: wasPlain[0],
-        message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version still holds ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
-        advice: 'Delete that backup (shred -u FILE) once the vaulted inventory works, and change the secret if the old file was ever shared.' }] : []),
+        message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version is written with ${wasPlain.length > 1 ? 'them' : 'it'} vaulted too, but older copies (earlier .bak files, other copies) still hold ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
+        advice: 'Delete older backups of the inventory (shred -u FILE), and change the secret if the old file was ever shared.' }] : []),
     ];
   }
   const keepsVault = current.unchecked.size > 0 || current.envelopes.size > 0;

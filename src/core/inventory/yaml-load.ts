@@ -254,8 +254,12 @@ const DOCUMENT_END = /^\.\.\.(?:[ \t]|\r?$)/m;
  * alone (an alias to another piece, a syntax error, document markers) falls back to one whole parse,
  * which then gives the exact error.
  */
-export function loadYamlMapping(text: string, source: YamlSource): YamlMapping {
+export function loadYamlMapping(text: string, source: YamlSource, wanted?: (key: string) => boolean): YamlMapping {
   checkSize(text, source);
+  if (wanted && text.length > LAZY_BYTES) {
+    const lazy = loadWanted(text, wanted);
+    if (lazy) return lazy;
+  }
   if (text.length > PIECE_BYTES) {
     const pieces = loadInPieces(text, source);
     if (pieces) return pieces;
@@ -304,6 +308,94 @@ function loadInPieces(text: string, source: YamlSource): YamlMapping | undefined
   }
   if (last) finish(mapping, last.doc, last.offset);
   return mapping;
+}
+
+/**
+ * Files above this size are read lazily when the caller says which keys it wants: only those
+ * top-level entries are parsed and returned; the others are kept byte for byte, unread.
+ */
+export const LAZY_BYTES = 1024 * 1024;
+
+export interface TopLevelEntry {
+  key: string;
+  start: number;
+  /** Up to the next entry's line (comments and blank lines between them included). */
+  end: number;
+  line: number;
+}
+
+/**
+ * Calls `each` for the top-level entries of a plain block mapping, found by their lines alone (a key
+ * at column 0) without parsing. Returns false, having stopped, when the text is anything else
+ * (directives, several documents, a flow mapping, a line at column 0 that is no key, a key written
+ * twice): then only a parse can tell.
+ */
+export function eachTopLevelEntry(text: string, each: (entry: TopLevelEntry) => boolean | void): boolean {
+  const keys = new Set<string>();
+  let line = 0;
+  let sawMarker = false;
+  let previous: TopLevelEntry | undefined;
+  for (let at = 0; at < text.length; line++) {
+    const nl = text.indexOf('\n', at);
+    const lineEnd = nl === -1 ? text.length : nl;
+    const first = text.charCodeAt(at);
+    // Blank, indented, comment and sequence lines belong to the entry above (or to the head).
+    const belongs = at === lineEnd || first === 0x20 || first === 0x23 || first === 0x0d
+      || (first === 0x2d && previous !== undefined && /^-(?:[ \t]|\r?$)/.test(text.slice(at, at + 2)));
+    if (!belongs) {
+      const head = text.slice(at, Math.min(lineEnd, at + 1100));
+      if (previous === undefined && !sawMarker && /^---(?:[ \t]|\r?$)/.test(head)) {
+        sawMarker = true;
+      } else {
+        const key = ENTRY_LINE.test(head) ? keyText(head) : undefined;
+        if (key === undefined || keys.has(key)) return false;
+        keys.add(key);
+        if (previous) {
+          previous.end = at;
+          if (each(previous) === false) return false;
+        }
+        previous = { key, start: at, end: text.length, line: line + 1 };
+      }
+    }
+    at = lineEnd + 1;
+  }
+  return previous ? each(previous) !== false : true;
+}
+
+function keyText(head: string): string | undefined {
+  if (head.startsWith('"')) {
+    try {
+      return JSON.parse(head.slice(0, head.indexOf('"', 1) + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  if (head.startsWith("'")) return head.slice(1, head.indexOf("'", 1));
+  return head.slice(0, head.indexOf(':')).trimEnd();
+}
+
+/** An anchor (`&a`) or alias (`*a`) may tie an entry to one that is not read. */
+const ANCHOR_OR_ALIAS = /(?:^|[\s:,[{-])[&*][^\s,[\]{}]/;
+
+/** Parses only the wanted entries; undefined when the text needs a full read (see eachTopLevelEntry). */
+function loadWanted(text: string, wanted: (key: string) => boolean): YamlMapping | undefined {
+  const mapping = emptyMapping(text);
+  let whole = false;
+  const splittable = eachTopLevelEntry(text, (entry) => {
+    if (!wanted(entry.key)) return true;
+    const piece = text.slice(entry.start, entry.end);
+    const doc = parseDocument(piece, ANSIBLE_YAML_OPTIONS);
+    if (ANCHOR_OR_ALIAS.test(piece) || doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length !== 1) return !(whole = true);
+    let value: unknown;
+    try {
+      value = keepDigits(doc.toJS({ maxAliasCount: 1000 }) as unknown);
+    } catch {
+      return !(whole = true);
+    }
+    if (!addPiece(mapping, { doc, value, notices: doc.warnings.map(notice) }, entry.start, entry.line - 1)) whole = true;
+    return !whole;
+  });
+  return splittable && !whole ? mapping : undefined;
 }
 
 /** At most one `---`, and only after directives, comments and blank lines. */

@@ -17,7 +17,6 @@
  *   nextSteps(plan)            -> lines to print after writing (kubectl apply, doctor, regenerate).
  */
 import { dirname, join, resolve } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { fillFromKeyFile } from '../config/tsig-key.js';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from '../config/answers.js';
@@ -25,14 +24,16 @@ import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inv
 import { UsageError } from '../errors.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
 import { hasErrors, type Finding } from '../findings.js';
-import { holdsSecret, readInventoryFile, updateInventoryText } from '../inventory/inventory.js';
+import { holdsSecret, inventoryEdits, readInventoryFile, type TextEdit } from '../inventory/inventory.js';
+import { ANSIBLE_YAML_OPTIONS, eachTopLevelEntry } from '../inventory/yaml-load.js';
+import { unifiedDiffOfEdits } from './edit-diff.js';
 import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
-import { openVaulted, sealValues, vaultWriteFindings, withoutUnchecked } from '../inventory/vaulted-values.js';
+import { openVaulted, plainSecretsSealed, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { platformFindings } from '../render/findings.js';
@@ -195,7 +196,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
   findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
-  const content = updateInventoryText(current.text, { set: sealed.set, remove: removedKeys });
+  const { text: content, edits } = inventoryEdits(current.text, { set: sealed.set, remove: removedKeys });
   const secret = holdsSecret(merged);
   const files: FileToWrite[] = [];
   if (content !== current.text || !current.exists) {
@@ -205,6 +206,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
       mode: secret ? 0o600 : current.mode ?? 0o644,
       holdsSecret: secret,
       description: current.exists ? 'inventory (updated)' : 'inventory (new)',
+      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault) : {}),
     });
   }
   if (manifest) files.push(manifest);
@@ -225,7 +227,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     issuerChanged: previousIssuer !== undefined && previousIssuer !== choices.issuer,
     supplied,
     files,
-    diff: maskedDiff(inventoryPath, current.text, current.values, set, removedKeys),
+    diff: maskedDiff(inventoryPath, current.text, content, edits),
     cluster: clusterReview(hadSettings ? current.values : undefined, merged),
   };
 }
@@ -281,52 +283,82 @@ function hasIssuerSettings(values: Record<string, unknown>): boolean {
   return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
 }
 
-/** The diff of the same edit applied to a copy whose secret values are replaced by a mask. */
-function maskedDiff(path: string, oldText: string, oldValues: Record<string, unknown>, set: Record<string, unknown>, removed: string[]): string {
-  const secrets = VARIABLES.filter((row) => row.secret).map((row) => row.name);
-  const maskOld: Record<string, unknown> = {};
-  const maskNew: Record<string, unknown> = { ...set };
-  for (const name of secrets) {
-    if (isSet(oldValues[name])) maskOld[name] = mask(String(oldValues[name]));
-    if (name in set) {
-      const changed = JSON.stringify(oldValues[name]) !== JSON.stringify(set[name]);
-      maskNew[name] = isSet(set[name]) ? `${mask(String(set[name]))}${changed && isSet(oldValues[name]) ? ' (changed)' : ''}` : set[name];
-    }
-  }
-  const before = updateInventoryText(oldText, { set: maskOld, remove: [] });
-  const after = updateInventoryText(before, { set: maskNew, remove: removed });
-  if (before === after) return '';
-  return redact(createTwoFilesPatch(path, path, maskSecretLooking(before), maskSecretLooking(after), undefined, undefined, { context: 3 }));
+/**
+ * The previous version as its backup will hold it: with the secrets this write vaults, which were
+ * plain text in it, vaulted too, so that no plaintext secret is written when a vault password is given.
+ */
+function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring): Pick<FileToWrite, 'backupContent'> {
+  if (plain.length === 0) return {};
+  const set = Object.fromEntries(plain.map((name) => [name, vault.seal(String(opened.values[name]))]));
+  return { backupContent: inventoryEdits(text, { set, remove: [] }).text };
+}
+
+/** The diff of the inventory as it will be written, secrets masked (shown, never printed). */
+function maskedDiff(path: string, before: string, after: string, edits: TextEdit[]): string {
+  return redact(unifiedDiffOfEdits(path, { before, after, beforeMasks: secretMasks(before), afterMasks: secretMasks(after) }, edits));
 }
 
 /** Keys that are not table variables but look like they hold a secret (`db_password`, `api_key`, ...). */
 const SECRET_LOOKING = /password|secret|token|key/i;
 
 /**
- * Masks, at any depth, every scalar under a key that looks secret, so that unrelated keys shown as
- * context lines of the diff never show their values. Table variables follow the table's `secret`
- * column instead (`cloud_helm_ingress_secret_name` is not a secret), masked by maskedDiff above.
+ * The splices that mask, at any depth, every scalar under a key that looks secret, and the values of
+ * the table's secret variables (the table's `secret` column decides for them:
+ * `cloud_helm_ingress_secret_name` is not a secret), so that no line of the diff shows a secret.
+ * Only the top-level entries whose text holds such a key are parsed (one at a time), and every line
+ * stays where it was.
  */
+export function secretMasks(text: string): TextEdit[] {
+  const masks: TextEdit[] = [];
+  const split = eachTopLevelEntry(text, (entry) => {
+    const row = variable(entry.key);
+    if (row ? row.secret : SECRET_LOOKING.test(text.slice(entry.start, entry.end))) masks.push(...masksIn(text, entry.start, entry.end));
+  });
+  return split ? masks : masksIn(text, 0, text.length);
+}
+
+/** The text with its secrets masked (secretMasks applied). */
 export function maskSecretLooking(text: string): string {
-  const doc = parseDocument(text, { version: '1.1' });
-  if (doc.errors.length > 0) return text;
-  const edits: [number, number][] = [];
-  const walk = (node: unknown, masked: boolean): void => {
+  let out = '';
+  let at = 0;
+  for (const edit of secretMasks(text)) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+function masksIn(text: string, from: number, to: number): TextEdit[] {
+  const part = text.slice(from, to);
+  const doc = parseDocument(part, ANSIBLE_YAML_OPTIONS);
+  if (doc.errors.length > 0) return [];
+  const masks: TextEdit[] = [];
+  const walk = (node: unknown, masked: boolean, top: boolean): void => {
     if (isMap(node)) {
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        walk(pair.value, masked || (SECRET_LOOKING.test(key) && !variable(key)));
+        const row = top ? variable(key) : undefined;
+        walk(pair.value, masked || (row ? row.secret === true : SECRET_LOOKING.test(key)), false);
       }
     } else if (isSeq(node)) {
-      for (const item of node.items) walk(item, masked);
-    } else if (masked && isScalar(node) && node.range && node.range[0] < node.range[1] && !String(node.value).startsWith(mask('x'))) {
-      edits.push([node.range[0], node.range[1]]);
+      for (const item of node.items) walk(item, masked, false);
+    } else if (masked && isScalar(node) && node.range && node.range[0] < node.range[1]) {
+      masks.push(...lineMasks(part, node.range[0], node.range[1], from));
     }
   };
-  walk(doc.contents, false);
-  let out = text;
-  for (const [start, end] of edits.sort((a, b) => b[0] - a[0])) {
-    out = out.slice(0, start) + mask('x') + (out.slice(start, end).endsWith('\n') ? '\n' : '') + out.slice(end);
+  walk(doc.contents, false, true);
+  return masks.sort((a, b) => a.start - b.start);
+}
+
+/** One mask per line of [start, end): the first line's value, then each line's text after its indent. */
+function lineMasks(part: string, start: number, end: number, offset: number): TextEdit[] {
+  const out: TextEdit[] = [];
+  for (let at = start, first = true; at < end; first = false) {
+    const nl = part.indexOf('\n', at);
+    const lineEnd = nl === -1 || nl >= end ? end : nl;
+    const from = first ? at : at + /^[ \t]*/.exec(part.slice(at, lineEnd))![0].length;
+    if (from < lineEnd) out.push({ start: from + offset, end: lineEnd + offset, text: mask('x') });
+    at = lineEnd + 1;
   }
   return out;
 }

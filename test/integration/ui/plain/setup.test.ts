@@ -63,7 +63,7 @@ describe('setup --plain', () => {
     await p.send('Write these files?', KEY.enter);
     await p.done;
     const out = p.output();
-    expect(out).toContain('+cluster_issuer_acme_dnsd_api_key: "********"');
+    expect(out).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
     expect(out).not.toContain('plain-api-key-1234');
     expect(out).not.toContain('plain-secret-5678');
     expect(out).toContain('Written:');

@@ -141,3 +141,35 @@ describe('validate: types and values cloudgate cannot check', () => {
       .toContain('invalid-email:cluster_issuer_acme_email:error');
   });
 });
+
+describe('loadYamlMapping of a large file, reading only the wanted keys', () => {
+  const filler = (n: number, prefix = 'app') => Array.from({ length: n }, (_, i) => `${prefix}_${i}:\n  name: app-${i}\n  hosts: [a${i}.example.com]\n  note: "x # y"\n`).join('');
+  const head = '---\n# certificates\ncluster_issuer_type: acme\ncluster_issuer_acme_email: "ops@example.com"  # team\n';
+  const tail = 'cluster_issuer_acme_rfc2136_tsig_secret_key: |\n  c2VjcmV0\nlast: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  3131\n';
+  const big = head + filler(20000) + tail;
+  const wanted = (key: string) => key.startsWith('cluster_issuer');
+
+  it('returns the wanted keys with the values and places a whole parse gives, and no other key', () => {
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const lazy = loadYamlMapping(big, source, wanted);
+    const whole = loadYamlMapping(big, source);
+    expect(Object.keys(lazy.values)).toEqual(['cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_rfc2136_tsig_secret_key']);
+    for (const key of Object.keys(lazy.values)) {
+      expect(lazy.values[key]).toEqual(whole.values[key]);
+      expect(lazy.byKey.get(key)).toEqual(whole.byKey.get(key));
+    }
+    expect(lazy.insertAt).toBe(whole.insertAt);
+  });
+
+  it('falls back to the whole read where lines alone cannot tell: an alias, a duplicate key, a second document', () => {
+    const withAlias = head + filler(20000).replace('app_3:\n', 'app_3: &solver http01\napp_3b:\n') + 'cluster_issuer_acme_solver: *solver\n' + tail;
+    expect(loadYamlMapping(withAlias, source, wanted).values.cluster_issuer_acme_solver).toBe('http01');
+    expect(() => loadYamlMapping(big + 'app_7:\n  name: again\n', source, wanted)).toThrow(/duplicate key/);
+    expect(() => loadYamlMapping(`${big}---\nx: 1\n`, source, wanted)).toThrow(/not valid YAML|more than one document/);
+  });
+
+  it('an update through it changes only the wanted key, byte for byte elsewhere', () => {
+    const updated = updateInventoryText(big, { set: { cluster_issuer_acme_email: 'pki@example.com' }, remove: [] });
+    expect(updated).toBe(big.replace('"ops@example.com"', 'pki@example.com'));
+  });
+});

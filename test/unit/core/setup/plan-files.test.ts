@@ -35,7 +35,7 @@ describe('the setup diff masks values under secret-looking keys', () => {
   it('keeps tags, comments and other keys as they are; table variables follow the table', () => {
     expect(maskSecretLooking('cloud_helm_ingress_secret_name: wildcard-certs\n')).toBe('cloud_helm_ingress_secret_name: wildcard-certs\n');
     expect(maskSecretLooking('a: 1\nmy_secret: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\nb: 2 # c\nx_token: abc # note\n'))
-      .toBe('a: 1\nmy_secret: !vault ********\nb: 2 # c\nx_token: ******** # note\n');
+      .toBe('a: 1\nmy_secret: !vault ********\n  ********\n  ********\nb: 2 # c\nx_token: ******** # note\n');
   });
 });
 

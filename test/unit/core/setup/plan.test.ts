@@ -36,7 +36,7 @@ describe('planSetup', () => {
     expect(values.kube_vip_address).toBe('10.10.0.5');
     expect(plan.diff).toContain('-cluster_issuer_acme_solver: rfc2136');
     expect(plan.diff).toContain('+cluster_issuer_acme_solver: dnsc');
-    expect(plan.diff).toContain('+cluster_issuer_acme_dnsc_api_token: "********"');
+    expect(plan.diff).toContain('+cluster_issuer_acme_dnsc_api_token: ********');
     expect(plan.diff).not.toContain('dnsc-token-4242');
     expect(plan.diff).not.toContain(TSIG);
   });

@@ -49,8 +49,8 @@ describe('review and write, through the real plan', () => {
     expect(ui.frame()).toMatch(/lines 1-\d+ of \d+ \(arrows scroll\)/);
     for (let i = 0; i < 6; i++) await ui.press(KEY.down);
     const frame = ui.frame();
-    expect(frame).toContain('+cluster_issuer_acme_dnsd_api_key: "********"');
-    expect(frame).toContain('+cluster_issuer_acme_dnsd_secret_key: "********"');
+    expect(frame).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
+    expect(frame).toContain('+cluster_issuer_acme_dnsd_secret_key: ********');
     expect(frame).not.toContain('dnsd-api-key-1234');
     expect(frame).not.toContain('dnsd-secret-key-5678');
     expect(frame).toMatch(new RegExp(`${inventory} - inventory \\(new\\) \\(mode 0600, holds secrets\\)`));
