@@ -1,8 +1,8 @@
 // Inventory size figures (`npm run bench -- inventory`): wall time and peak memory of
-// `doctor --only inventory` and `setup --dry-run` on generated 1, 4 and 16 MB inventories.
+// `doctor --only inventory`, `setup --dry-run` and a real `setup` write on generated 1, 4 and 16 MB inventories.
 // Targets: linear in the size, 16 MB under 10 s, peak memory under 10x the file. Prints, asserts nothing.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -47,9 +47,12 @@ export async function benchInventory(sizesMb = [1, 4, 16]) {
       const file = join(dir, `inventory-${mb}mb.yml`);
       writeFileSync(file, inventoryOf(mb * 1024 * 1024));
       const bytes = statSync(file).size;
+      const written = join(dir, `written-${mb}mb.yml`);
+      copyFileSync(file, written);
       for (const [name, args] of [
         ['doctor --only inventory', ['doctor', '--only', 'inventory', '--inventory', file]],
         ['setup --dry-run', ['setup', '--answers', answers, '--inventory', file, '--dry-run']],
+        ['setup --yes (writes)', ['setup', '--answers', answers, '--inventory', written, '--yes']],
       ]) {
         const r = await run(args);
         rows.push({ name: `${mb} MB ${name}`, mb, ...r, ratio: r.peakBytes / bytes });

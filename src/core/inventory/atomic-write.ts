@@ -129,12 +129,30 @@ async function createExclusive(path: string, mode: number, owner?: Owner): Promi
   }
 }
 
+const CHUNK_CHARS = 1 << 20;
+
+/** A large text is encoded a piece at a time, so that it is never held twice (as text and as bytes). */
+async function writeInChunks(handle: FileHandle, content: string | Buffer): Promise<void> {
+  if (typeof content !== 'string' || content.length <= CHUNK_CHARS) {
+    await handle.writeFile(content);
+    return;
+  }
+  for (let at = 0; at < content.length;) {
+    let end = Math.min(at + CHUNK_CHARS, content.length);
+    const last = content.charCodeAt(end - 1);
+    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+    const bytes = Buffer.from(content.slice(at, end), 'utf8');
+    for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written)).bytesWritten;
+    at = end;
+  }
+}
+
 /** Writes a complete new file under a temp name; on failure, nothing of it remains. */
 async function writeTemp(target: string, content: string | Buffer, mode: number, owner?: Owner): Promise<string> {
   const temp = tempPathFor(target);
   const handle = await createExclusive(temp, mode, owner);
   try {
-    await handle.writeFile(content);
+    await writeInChunks(handle, content);
     await handle.sync();
     await handle.close();
   } catch (error) {
