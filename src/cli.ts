@@ -40,11 +40,11 @@ const COMMANDS: Record<string, CommandSpec> = {
     summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
     usage: `cloudgate setup [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--plain]
                 [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply] [--ca-file PEM]
-                [--vault-password-file FILE | --vault-id LABEL@FILE]`,
+                [--vault-password-file FILE | --vault-id LABEL@FILE] [--names spec|platform]`,
     options: {
       inventory: s, answers: s, yes: b, 'dry-run': b, plain: b,
       'secret-manifest': s, namespace: many, 'fix-order': b, apply: b, 'ca-file': s,
-      ...VAULT,
+      ...VAULT, names: s,
     },
     load: () => import('./commands/setup.js'),
   },
@@ -54,7 +54,7 @@ const COMMANDS: Record<string, CommandSpec> = {
                  [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
                  [--list-checks] [--certificate FILE --key FILE --domain D]
                  [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME] [--probe-update]
-                 [--vault-password-file FILE | --vault-id LABEL@FILE]`,
+                 [--vault-password-file FILE | --vault-id LABEL@FILE] [--names spec|platform]`,
     options: {
       ...NETWORK,
       inventory: s, only: s, json: b, strict: b, 'list-checks': b,
@@ -64,6 +64,7 @@ const COMMANDS: Record<string, CommandSpec> = {
       format: s, output: s,
       ...VAULT,
       'probe-update': b,
+      names: s,
     },
     load: () => import('./commands/doctor.js'),
   },
@@ -84,8 +85,9 @@ const COMMANDS: Record<string, CommandSpec> = {
   regenerate: {
     summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
     usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]
-                     [--namespace NS]... [--wait [--wait-timeout SECONDS]] [--vault-password-file FILE | --vault-id LABEL@FILE]`,
-    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s, ...VAULT },
+                     [--namespace NS]... [--wait [--wait-timeout SECONDS]] [--vault-password-file FILE | --vault-id LABEL@FILE]
+                     [--names spec|platform]`,
+    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s, ...VAULT, names: s },
     load: () => import('./commands/regenerate.js'),
   },
   oidc: {
@@ -115,8 +117,8 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   schema: {
     summary: 'Print the JSON Schema of the inventory variables (for editors)',
-    usage: 'cloudgate schema',
-    options: {},
+    usage: 'cloudgate schema [--names spec|platform]',
+    options: { names: s },
     load: () => import('./commands/schema.js'),
   },
 };

@@ -4,6 +4,7 @@ import { describeWritten } from '../core/inventory/atomic-write.js';
 import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { readInventoryFile } from '../core/inventory/inventory.js';
+import { neutralView } from '../core/config/platform-names.js';
 import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube/kubectl.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import {
@@ -45,9 +46,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
   const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await offerVaultFor(ctx, current.values));
-  const opened = openVaulted(current.values, vault).values;
+  const opened = openVaulted(neutralView(current.values, inventoryPath, str(flags, 'names')).values, vault).values;
   const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened);
-  const plan = await planSetup({ answers, inventoryPath, vault });
+  const plan = await planSetup({ answers, inventoryPath, vault, names: str(flags, 'names') });
   for (const line of reviewLines(plan, { regenerating: true })) log(line);
   if (hasErrors(plan.findings)) {
     log('Nothing was written and no secret was deleted: fix the errors above and run again.');
@@ -65,7 +66,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   let guard: string | undefined;
   if (cluster.ok) {
     kube.context = cluster.context;
-    const live = await readLiveState(kube, renderPlatform(plan.values).objects);
+    const live = await readLiveState(kube, renderPlatform(plan.values, plan.names).objects);
     guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, live);
     selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
     showSelection(log, selection, issuerName, namespaces);
@@ -166,7 +167,7 @@ async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerNam
 function notDeployed(plan: SetupPlan, live: LiveState): string | undefined {
   if (plan.issuer === 'none') return undefined;
   if (!live.issuer) return `The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster yet: deleting the secrets now would leave nothing to issue them again. Run the deployment first.`;
-  const drift = issuerDrift(renderPlatform(plan.values).objects, live);
+  const drift = issuerDrift(renderPlatform(plan.values, plan.names).objects, live);
   if (drift.differences.length === 0) return undefined;
   const what = drift.live ? `the cluster runs ${drift.live}, the inventory says ${drift.rendered}` : drift.differences.join('; ');
   return `The ClusterIssuer "${PLATFORM_ISSUER}" in the cluster is not yet what the new inventory makes (${what}): deleting the secrets now would re-issue them from the old issuer. Run the deployment first.`;

@@ -46,6 +46,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     secretManifestPath: secretManifest ? resolve(cwd, secretManifest) : undefined,
     namespaces: list(flags, 'namespace'),
     vault,
+    names: str(flags, 'names'),
   });
   for (const line of reviewLines(plan)) log(line);
 

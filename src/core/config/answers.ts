@@ -13,6 +13,8 @@ import { registerSecret } from '../secrets.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
 import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
+import { detectProfile, toNeutral } from './platform-names.js';
+import type { NamingProfile } from '../render/names.js';
 
 /** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
 export type Answers = Record<string, unknown>;
@@ -33,7 +35,10 @@ export async function readAnswers(file: string): Promise<Answers> {
     throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
       'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
   }
-  const doc = (loaded.value ?? {}) as Answers;
+  const written = (loaded.value ?? {}) as Answers;
+  // An answers file may use the platform's own names: they are read as the neutral ones.
+  const names = detectProfile(Object.keys(written), file);
+  const doc = names === 'platform' ? toNeutral(written) as Answers : written;
   for (const [key, value] of Object.entries(doc)) {
     const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
     if (text !== undefined && variable(key)?.secret) registerSecret(text);
@@ -42,7 +47,16 @@ export async function readAnswers(file: string): Promise<Answers> {
         'Check the value; no setting of the platform is that large. Nothing was written.');
     }
   }
-  return resolveAnswers(doc, dirname(resolve(file)), file);
+  const answers = resolveAnswers(doc, dirname(resolve(file)), file);
+  if (names) namesOfAnswers.set(answers, names);
+  return answers;
+}
+
+const namesOfAnswers = new WeakMap<Answers, NamingProfile>();
+
+/** The variable names an answers file was written with (undefined when its keys do not say). */
+export function answersNames(answers: Answers): NamingProfile | undefined {
+  return namesOfAnswers.get(answers);
 }
 
 /**

@@ -4,7 +4,7 @@
  * is translated when read and translated back when written. docs/platform.md lists the pairs.
  */
 import { UsageError } from '../errors.js';
-import type { NamingProfile } from '../render/names.js';
+import { NAMING_PROFILES, type NamingProfile } from '../render/names.js';
 import { VARIABLES } from './variables.js';
 
 /** Neutral word → the platform's word, in variable names and in the values of the choosing variables. */
@@ -85,4 +85,54 @@ const NEUTRAL_BY_LENGTH = [...NEUTRAL_ONLY].sort((a, b) => b.length - a.length);
 export function respell(text: string, profile: NamingProfile): string {
   if (profile !== 'platform') return text;
   return NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
+}
+
+/**
+ * The naming profile of an inventory: `--names` when given (it must match what the inventory uses),
+ * else what its keys say, else the neutral names. Mixing both in one inventory is an error.
+ */
+export function resolveProfile(asked: unknown, keys: string[], source: string): NamingProfile {
+  if (asked !== undefined && !NAMING_PROFILES.includes(asked as NamingProfile)) {
+    throw new UsageError(`--names must be one of ${NAMING_PROFILES.join(', ')}, not "${String(asked)}".`);
+  }
+  const detected = detectProfile(keys, source);
+  if (asked !== undefined && detected !== undefined && asked !== detected) {
+    throw new UsageError(`--names ${String(asked)} was given, but ${source} uses the ${detected === 'platform' ? "platform's" : 'neutral'} variable names.`,
+      `Drop --names (it is detected from the inventory) or give --names ${detected}.`);
+  }
+  return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
+}
+
+/** Values as cloudgate works on them (neutral names), and the profile the inventory spells them in. */
+export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): { profile: NamingProfile; values: Record<string, unknown> } {
+  const profile = resolveProfile(asked, Object.keys(values), source);
+  return { profile, values: profile === 'platform' ? toNeutral(values) : values };
+}
+
+/** What the review says about the names in use. */
+export function profileLine(profile: NamingProfile): string {
+  return profile === 'platform'
+    ? "Variable names: the platform's own (openstack_helm_ingress_*, venafi, azuredns, route53, cloudflare, godaddy, infoblox)."
+    : 'Variable names: the neutral ones (cloud_helm_ingress_*, commercialca, clouddnsa, clouddnsb, dnsc, dnsd, dnse).';
+}
+
+/** A finding written with neutral names, as the operator's inventory spells them. */
+export function respellFinding<T extends { message: string; advice?: string; variable?: string }>(finding: T, profile: NamingProfile): T {
+  if (profile !== 'platform') return finding;
+  return {
+    ...finding,
+    message: respell(finding.message, profile),
+    ...(finding.advice !== undefined ? { advice: respell(finding.advice, profile) } : {}),
+    ...(finding.variable !== undefined ? { variable: respell(finding.variable, profile) } : {}),
+  };
+}
+
+/** A value of a neutral variable as the platform writes it (`commercialca` → `venafi`, ...). */
+export function platformValue(neutralName: string, value: unknown): unknown {
+  return translateValue(neutralName, value, 'toPlatform');
+}
+
+/** The neutral name of a platform variable name (other names unchanged). */
+export function neutralName(name: string): string {
+  return TO_NEUTRAL.get(name) ?? name;
 }

@@ -6,12 +6,20 @@
 import {
   ANNOTATION_KEYS, DEFAULT_CLOUDDNSB_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, VARIABLES, type Condition, type Variable,
 } from './variables.js';
+import { variable } from './variables.js';
+import { platformName, platformValue, respell } from './platform-names.js';
+import type { NamingProfile } from '../render/names.js';
 
 type Schema = Record<string, unknown>;
 
 export const SCHEMA_ID = 'https://cloudgate.invalid/schema/inventory.json';
 
-export function inventorySchema(): Schema {
+/** The schema, with the platform's own variable names and values when asked (`--names platform`). */
+export function inventorySchema(profile: NamingProfile = 'spec'): Schema {
+  return profile === 'platform' ? platformSpelling(neutralSchema()) as Schema : neutralSchema();
+}
+
+function neutralSchema(): Schema {
   const properties: Record<string, Schema> = {};
   for (const row of VARIABLES) properties[row.name] = propertySchema(row);
   return {
@@ -105,6 +113,28 @@ function conditionalRequirements(): Schema[] {
   }
   return [...groups.values()].map(({ condition, names }) =>
     Object.keys(condition).length === 0 ? { required: names } : { if: conditionSchema(condition), then: { required: names } });
+}
+
+const PLATFORM_WORDS: Record<string, string> = {
+  commercialca: 'venafi', clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', clusteroidc: 'kubernetes',
+};
+const VALUE_WORD = new RegExp(`\\b(${Object.keys(PLATFORM_WORDS).join('|')})\\b`, 'g');
+
+/** The same schema in the platform's words: property names, the values of the choosing variables, texts. */
+function platformSpelling(node: unknown, owner?: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => platformSpelling(item, owner));
+  if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform').replace(VALUE_WORD, (w) => PLATFORM_WORDS[w]);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => {
+    if (key === 'properties' && value && typeof value === 'object') {
+      return [key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [variable(name) ? platformName(name) : name, platformSpelling(schema, variable(name) ? name : owner)]))];
+    }
+    if (owner && (key === 'enum' || key === 'default' || key === 'examples')) {
+      return [key, Array.isArray(value) ? value.map((v) => platformValue(owner, v)) : platformValue(owner, value)];
+    }
+    if (key === 'pattern' && typeof value === 'string') return [key, value.replace('cloud_helm_|platform_ingress_', 'openstack_helm_|atmosphere_ingress_')];
+    return [key, platformSpelling(value, owner)];
+  }));
 }
 
 /** The README's variable table (kept equal to README.md by test/unit/repository/readme.test.ts). */

@@ -14,7 +14,8 @@ import { escapeLine } from '../escape.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
-import { platformName } from '../config/platform-names.js';
+import { neutralName, neutralView, platformName } from '../config/platform-names.js';
+import type { NamingProfile } from '../render/names.js';
 import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
@@ -156,7 +157,7 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
   edits.push(...inlinedAliases(mapping, touched, edits));
   if (added.length > 0) {
     const order = new Map(VARIABLES.map((v, i) => [v.name, i]));
-    added.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
+    added.sort((a, b) => (order.get(neutralName(a)) ?? 1e9) - (order.get(neutralName(b)) ?? 1e9));
     const pairs = added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
     if (text.trim() === '') {
       edits.push({ start: 0, end: text.length, text: `${INVENTORY_HEADER}\n${pairs}` });
@@ -266,7 +267,7 @@ export function serializePair(name: string, value: unknown): string {
 }
 
 function helpComment(name: string): string {
-  const row = variable(name);
+  const row = variable(neutralName(name));
   return row ? `# ${row.help}\n` : '';
 }
 
@@ -340,29 +341,33 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   return { files, values, sources, conflicts, loops };
 }
 
-const valuesByInput = new WeakMap<object, Promise<Record<string, unknown>>>();
+const viewByInput = new WeakMap<object, Promise<{ values: Record<string, unknown>; profile: NamingProfile }>>();
 
 /**
- * The inventory's variables as one flat mapping, for checks that only read them; read once per
- * doctor run (keyed by the run's input object), however many areas ask. A missing default inventory
- * gives `{}`; a missing `--inventory` path is a usage error.
+ * The inventory values of a doctor run, read once for all checks (an absent default inventory is
+ * empty), with the platform's own names read as the neutral ones every check uses.
  */
-export function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
-  let values = valuesByInput.get(input);
-  if (!values) {
-    values = readInventoryTree(input.inventoryPath).then(
-      (tree) => tree.values,
+export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
+  return (await inventoryView(input)).values;
+}
+
+/** As inventoryValues, with the variable names the inventory spells them in. */
+export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<{ values: Record<string, unknown>; profile: NamingProfile }> {
+  let view = viewByInput.get(input);
+  if (!view) {
+    view = readInventoryTree(input.inventoryPath).then(
+      (tree) => neutralView(tree.values, input.inventoryPath),
       (error) => {
         if (error instanceof UsageError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && !input.inventoryExplicit) return {};
+        if (code === 'ENOENT' && !input.inventoryExplicit) return { values: {}, profile: 'spec' as const };
         throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
           'Give --inventory a YAML file or an inventory folder with group_vars/.');
       },
     );
-    valuesByInput.set(input, values);
+    viewByInput.set(input, view);
   }
-  return values;
+  return view;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -3,7 +3,7 @@
  * (a real JSON Schema validator), core kinds against Kubernetes' naming rules.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { crdSchema } from './crd-schemas.js';
+import { crdSchemas } from './crd-schemas.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -12,22 +12,24 @@ const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-function validatorFor(kind: string): { validate: ValidateFunction; version: string } | undefined {
-  const crd = crdSchema(kind);
-  if (!crd) return undefined;
-  let validate = validators.get(kind);
-  if (!validate) {
-    // Kubernetes' schema extensions (x-kubernetes-*) are not JSON Schema keywords: strict mode off.
-    ajv ??= new Ajv({ strict: false, allErrors: true, logger: false })
-      .addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
-      .addFormat('int', true)
-      .addFormat('int32', true)
-      .addFormat('int64', true)
-      .addFormat('date-time', true);
-    validate = ajv.compile(crd.schema);
-    validators.set(kind, validate);
-  }
-  return { validate, version: crd.version };
+/** One validator per bundled cert-manager release of the kind (compiled on first use). */
+function validatorsFor(kind: string): { validate: ValidateFunction; version: string }[] {
+  return crdSchemas(kind).map((crd) => {
+    const key = `${kind}@${crd.version}`;
+    let validate = validators.get(key);
+    if (!validate) {
+      // Kubernetes' schema extensions (x-kubernetes-*) are not JSON Schema keywords: strict mode off.
+      ajv ??= new Ajv({ strict: false, allErrors: true, logger: false })
+        .addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
+        .addFormat('int', true)
+        .addFormat('int32', true)
+        .addFormat('int64', true)
+        .addFormat('date-time', true);
+      validate = ajv.compile(crd.schema);
+      validators.set(key, validate);
+    }
+    return { validate, version: crd.version };
+  });
 }
 
 export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
@@ -38,13 +40,22 @@ function label(object: KubeObject): string {
   return `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
 }
 
+/** What each release's schema refuses; an error both refuse is one finding naming both releases. */
 function schemaFindings(object: KubeObject, from: string[]): RenderFinding[] {
-  const found = validatorFor(object.kind);
-  if (!found || found.validate(object)) return [];
-  return (found.validate.errors ?? []).filter(meaningful).map((e) => ({
+  const byError = new Map<string, { error: ErrorObject; versions: string[] }>();
+  for (const { validate, version } of validatorsFor(object.kind)) {
+    if (validate(object)) continue;
+    for (const error of (validate.errors ?? []).filter(meaningful)) {
+      const key = `${error.instancePath} ${error.message}`;
+      const seen = byError.get(key) ?? { error, versions: [] };
+      seen.versions.push(version);
+      byError.set(key, seen);
+    }
+  }
+  return [...byError.values()].map(({ error: e, versions }) => ({
     variable: variableFor(e, from) ?? label(object),
     severity: 'error',
-    message: `${label(object)}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'} (cert-manager ${found.version} schema): the API server would refuse this object.`,
+    message: `${label(object)}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'} (cert-manager ${versions.join(' and ')} schema${versions.length > 1 ? 's' : ''}): the API server would refuse this object.`,
     advice: advice(e),
   }));
 }

@@ -26,10 +26,13 @@ function schemasFile(): string {
   throw new Error('crd-schemas.json was not found next to the cloudgate installation; rebuild (npm run build) or reinstall cloudgate.');
 }
 
-let schemas: Record<string, CrdSchema> | undefined;
+let schemas: Record<string, CrdSchema[]> | undefined;
 
-/** The schema of a cert-manager kind, or undefined for kinds cert-manager does not define. */
-export function crdSchema(kind: string): CrdSchema | undefined {
-  schemas ??= JSON.parse(readFileSync(schemasFile(), 'utf8')) as Record<string, CrdSchema>;
-  return Object.hasOwn(schemas, kind) ? schemas[kind] : undefined;
+/**
+ * The schemas of a cert-manager kind, one per bundled release (the one the platform pins, then the
+ * newest); empty for kinds cert-manager does not define.
+ */
+export function crdSchemas(kind: string): CrdSchema[] {
+  schemas ??= JSON.parse(readFileSync(schemasFile(), 'utf8')) as Record<string, CrdSchema[]>;
+  return Object.hasOwn(schemas, kind) ? schemas[kind] : [];
 }

@@ -19,7 +19,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fillFromKeyFile } from '../config/tsig-key.js';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { DEFAULT_NAMESPACE, resolveAnswers, type Answers } from '../config/answers.js';
+import { DEFAULT_NAMESPACE, answersNames, resolveAnswers, type Answers } from '../config/answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
 import { UsageError } from '../errors.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
@@ -36,6 +36,8 @@ import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
+import { detectProfile, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
+import type { NamingProfile } from '../render/names.js';
 import { platformFindings } from '../render/findings.js';
 import { clusterLines, clusterReview, type ClusterReview } from '../render/review.js';
 
@@ -56,6 +58,8 @@ export interface PlanInput {
   now?: Date;
   /** The vault passwords: vaulted values are opened for the checks, and every secret is written vaulted. */
   vault?: VaultKeyring;
+  /** `--names`: the variable names the inventory uses (detected from it when not given). */
+  names?: string;
 }
 
 export interface SuppliedPlan {
@@ -90,15 +94,22 @@ export interface SetupPlan {
   diff: string;
   /** What changes in the cluster: the objects rendered from the current and the planned values. */
   cluster: ClusterReview;
+  /** The variable names the inventory is read and written with; `values`, keys and findings above are neutral. */
+  names: NamingProfile;
 }
 
 export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const inventoryPath = resolve(input.inventoryPath);
-  const answered = openVaulted(resolveAnswers(input.answers, process.cwd()), input.vault);
+  // Answers may use either set of names; the inventory's own set decides how it is written.
+  const answersProfile = answersNames(input.answers) ?? detectProfile(Object.keys(input.answers), 'the answers');
+  const answered = openVaulted(resolveAnswers(answersProfile === 'platform' ? toNeutral(input.answers) : input.answers, process.cwd()), input.vault);
   const answers = answered.values;
   const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen
   const file = await readInventoryFile(inventoryPath);
-  const opened = openVaulted(file.values, input.vault);
+  const inventoryNames = detectProfile(Object.keys(file.values), inventoryPath);
+  const view = neutralView(file.values, inventoryPath, input.names ?? (inventoryNames ? undefined : answersProfile));
+  const names = view.profile;
+  const opened = openVaulted(view.values, input.vault);
   const current = { ...file, values: opened.values };
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
 
@@ -192,11 +203,14 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
-  findings.push(...await overrideWarnings(inventoryPath, Object.keys(set)));
+  findings.push(...await overrideWarnings(inventoryPath, Object.keys(set).map((name) => spelled(name, names))));
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
   findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
-  const { text: content, edits } = inventoryEdits(current.text, { set: sealed.set, remove: removedKeys });
+  const { text: content, edits } = inventoryEdits(current.text, {
+    set: names === 'platform' ? toPlatform(sealed.set) : sealed.set,
+    remove: removedKeys.map((name) => spelled(name, names)),
+  });
   const secret = holdsSecret(merged);
   const files: FileToWrite[] = [];
   if (content !== current.text || !current.exists) {
@@ -206,7 +220,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
       mode: secret ? 0o600 : current.mode ?? 0o644,
       holdsSecret: secret,
       description: current.exists ? 'inventory (updated)' : 'inventory (new)',
-      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault) : {}),
+      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, names) : {}),
     });
   }
   if (manifest) files.push(manifest);
@@ -228,7 +242,8 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     supplied,
     files,
     diff: maskedDiff(inventoryPath, current.text, content, edits),
-    cluster: clusterReview(hadSettings ? current.values : undefined, merged),
+    cluster: clusterReview(hadSettings ? current.values : undefined, merged, names),
+    names,
   };
 }
 
@@ -287,9 +302,9 @@ function hasIssuerSettings(values: Record<string, unknown>): boolean {
  * The previous version as its backup will hold it: with the secrets this write vaults, which were
  * plain text in it, vaulted too, so that no plaintext secret is written when a vault password is given.
  */
-function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring): Pick<FileToWrite, 'backupContent'> {
+function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring, names: NamingProfile): Pick<FileToWrite, 'backupContent'> {
   if (plain.length === 0) return {};
-  const set = Object.fromEntries(plain.map((name) => [name, vault.seal(String(opened.values[name]))]));
+  const set = Object.fromEntries(plain.map((name) => [spelled(name, names), vault.seal(String(opened.values[name]))]));
   return { backupContent: inventoryEdits(text, { set, remove: [] }).text };
 }
 
@@ -404,15 +419,18 @@ export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean }
   const counts = diffCounts(plan.diff);
   lines.push(`Inventory: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`);
   lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
+  lines.push(profileLine(plan.names));
   if (plan.issuerChanged) {
     lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
       `  so that the new issuer issues new certificates (the old ones stay until deleted).${
         options.regenerating ? ' This command finds and deletes them after the inventory is written.' : ' After deploying, run: cloudgate regenerate'
       }`);
   }
-  if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.join(', ')}`);
-  for (const key of plan.removedKeys) lines.push(`Remove: ${key} (${plan.removedReasons[key]})`);
-  for (const f of plan.findings) {
+  const say = (name: string) => spelled(name, plan.names);
+  if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.map(say).join(', ')}`);
+  for (const key of plan.removedKeys) lines.push(`Remove: ${say(key)} (${respell(plan.removedReasons[key], plan.names)})`);
+  for (const neutral of plan.findings) {
+    const f = respellFinding(neutral, plan.names);
     lines.push(`${MARK[f.severity]} ${f.message}`);
     if (f.advice) lines.push(...f.advice.split('\n').map((l) => `    ${l}`));
   }

@@ -9,6 +9,7 @@ import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { UsageError } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
+import { neutralView } from '../../config/platform-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { CertCheck } from '../../tls/checks.js';
@@ -207,7 +208,7 @@ const inventories = new WeakMap<DoctorInput, Promise<Record<string, unknown> | u
 function loadInventory(input: DoctorInput): Promise<Record<string, unknown> | undefined> {
   let values = inventories.get(input);
   if (!values) {
-    values = readInventoryTree(input.inventoryPath).then((tree) => tree.values, () => undefined);
+    values = readInventoryTree(input.inventoryPath).then((tree) => neutralView(tree.values, input.inventoryPath).values, () => undefined);
     inventories.set(input, values);
   }
   return values;

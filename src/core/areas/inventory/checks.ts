@@ -17,6 +17,7 @@ import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
 import { platformFindings } from '../../render/findings.js';
+import { detectProfile, neutralView, respellFinding, spelled } from '../../config/platform-names.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -49,14 +50,23 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
 
+  try {
+    detectProfile(Object.keys(tree.values), path);
+  } catch (error) {
+    return [fixed('names', 'Variable names', { status: 'fail', message: (error as Error).message,
+      advice: (error as { advice?: string }).advice ?? 'Use one set of variable names.' })];
+  }
+  // A --names the inventory contradicts is a usage error (exit 2), not a finding.
+  const view = neutralView(tree.values, path, input.flags.names);
+  const { profile } = view;
   for (const file of tree.files) {
     for (const row of VARIABLES) {
-      const value = file.values[row.name];
+      const value = file.values[spelled(row.name, profile)];
       if (row.secret) registerSecret(isTagged(value) ? value.text : value);
     }
   }
-  const vaulted = openVaulted(tree.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
-  const definedIn = (name?: string) => (name ? tree.sources[name] : undefined);
+  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
+  const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
   const rules = validate(vaulted.values);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
@@ -81,17 +91,18 @@ export const provideChecks: CheckProvider = async (input) => {
     ...vaulted.findings,
   ];
   if (findings.length === 0) {
-    const choices = choicesOf(tree.values);
+    const choices = choicesOf(view.values);
     const branch = choices.issuer === 'acme' ? `acme, ${choices.solver}` : choices.issuer;
     return [fixed('valid', 'Inventory variables', { status: 'ok',
-      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}).`,
-      details: { files: tree.files.map((f) => f.path) } })];
+      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'platform' ? ", the platform's variable names" : ''}).`,
+      details: { files: tree.files.map((f) => f.path), names: profile } })];
   }
 
   const perRule = new Map<string, number>();
   for (const f of findings) perRule.set(f.rule, (perRule.get(f.rule) ?? 0) + 1);
   const used = new Set<string>();
-  return findings.map((f) => {
+  return findings.map((neutral) => {
+    const f = respellFinding(neutral, profile);
     let id = perRule.get(f.rule)! > 1 && f.variable ? `${f.rule}.${f.variable}` : f.rule;
     for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
     used.add(id);

@@ -10,7 +10,7 @@ import { firstLine, kubeAvailability, kubectl, withOptions, type KubectlOptions 
 import { liveIssuerType, PLATFORM_ISSUER } from '../../setup/regenerate.js';
 import { registerSecret } from '../../secrets.js';
 import { expectationsFrom } from '../../config/expectations.js';
-import { inventoryValues } from '../../inventory/inventory.js';
+import { inventoryView } from '../../inventory/inventory.js';
 import { examine } from '../../tls/examine.js';
 import { issuerDriftCheck } from './issuer-drift.js';
 import { issuanceCause, type CmObject, type IssuanceObjects } from './certificate-status.js';
@@ -36,7 +36,7 @@ const ISSUER_ADVICE: Record<string, string> = {
 };
 
 export const provideChecks: CheckProvider = async (input) => {
-  const values = await inventoryValues(input);
+  const { values, profile } = await inventoryView(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const kube: KubectlOptions = {
     context: typeof input.flags.context === 'string' ? input.flags.context : undefined,
@@ -70,7 +70,7 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'kube.issuer-drift',
       group: 'kube',
       title: `ClusterIssuer "${PLATFORM_ISSUER}" matches the inventory`,
-      run: async (ctx) => (await cluster()) ?? issuerDriftCheck({ ...kube, signal: ctx.signal }, values),
+      run: async (ctx) => (await cluster()) ?? issuerDriftCheck({ ...kube, signal: ctx.signal }, values, profile),
     },
     {
       id: 'kube.wildcard-secret',

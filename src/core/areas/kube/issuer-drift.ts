@@ -3,7 +3,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { issuerDrift, secretsToCompare, type LiveState } from '../../render/drift.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../render/names.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from '../../render/names.js';
 import { renderPlatform } from '../../render/objects.js';
 import type { RenderedObject } from '../../render/types.js';
 
@@ -21,8 +21,8 @@ export async function readLiveState(kube: KubectlOptions, objects: RenderedObjec
   return live;
 }
 
-export async function issuerDriftCheck(kube: KubectlOptions, values: Record<string, unknown>): Promise<CheckResult> {
-  const rendered = renderPlatform(values);
+export async function issuerDriftCheck(kube: KubectlOptions, values: Record<string, unknown>, profile: NamingProfile = 'spec'): Promise<CheckResult> {
+  const rendered = renderPlatform(values, profile);
   const live = await readLiveState(kube, rendered.objects);
   if ('error' in live) return { status: 'fail', message: `Cannot read ${live.what}: ${live.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get clusterissuers; get secrets -n cert-manager).' };
   const drift = issuerDrift(rendered.objects, live);

@@ -16,7 +16,7 @@ function rows(text: string, columns: number): number {
 /** Rows of everything around the diff window, so that the whole review fits the terminal. */
 function chromeRows(review: Review, columns: number): number {
   const texts = [
-    `Review: ${review.inventoryPath}`, 'lines 1-1 of 1 (arrows scroll)', '', 'Files to write:',
+    `Review: ${review.inventoryPath}`, ...(review.names ? [review.names] : []), 'lines 1-1 of 1 (arrows scroll)', '', 'Files to write:',
     ...review.files.map((f) => `  ${f.path} - ${f.description} (mode 0600, holds secrets)`),
     ...(review.issuerChange ? ['', `! The issuer changes from ${review.issuerChange.from} to ${review.issuerChange.to}: the existing certificate secrets must be deleted so that ${review.issuerChange.to} can issue new certificates.`, '  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).'] : []),
     ...review.findings.flatMap((f) => [`x ${f.message}`, ...(f.advice ? [`  -> ${f.advice}`] : [])]),
@@ -72,6 +72,7 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
   return (
     <Box flexDirection="column">
       <Text bold wrap="wrap">Review: {escapeLine(review.inventoryPath)}</Text>
+      {review.names ? <Text dimColor wrap="wrap">{review.names}</Text> : null}
       {review.diff.trim() === '' ? <Text dimColor>No change to the inventory.</Text> : null}
       {lines.length === 0 ? null : (
         <Box flexDirection="column">

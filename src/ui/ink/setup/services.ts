@@ -10,6 +10,7 @@ import { EXIT } from '../../../core/errors.js';
 import { vaultKeyringFromOptions } from '../../../core/inventory/vault-options.js';
 import { openVaulted } from '../../../core/inventory/vaulted-values.js';
 import { clusterLines } from '../../../core/render/review.js';
+import { neutralView, profileLine, respellFinding } from '../../../core/config/platform-names.js';
 import type { Outcome, Review, SetupServices } from './types.js';
 import { offerVault } from './vault-offer.js';
 
@@ -18,9 +19,10 @@ const mode = (m: number) => m.toString(8).padStart(4, '0');
 export function reviewOf(plan: SetupPlan): Review {
   return {
     inventoryPath: plan.inventoryPath,
+    names: profileLine(plan.names),
     diff: plan.diff,
     files: plan.files.map((f) => ({ path: f.path, description: f.description, mode: f.mode, holdsSecret: f.holdsSecret })),
-    findings: plan.findings.filter((f) => f.severity !== 'info'),
+    findings: plan.findings.filter((f) => f.severity !== 'info').map((f) => respellFinding(f, plan.names)),
     issuerChange: plan.issuerChanged && plan.previousIssuer ? { from: plan.previousIssuer, to: plan.issuer } : undefined,
     cluster: { lines: clusterLines(plan.cluster), diff: plan.cluster.diff },
   };
@@ -29,7 +31,8 @@ export function reviewOf(plan: SetupPlan): Review {
 /** The real side effects: plan with planSetup against the inventory, write with applyPlan. */
 export async function setupServices(ctx: CommandContext): Promise<{ services: SetupServices; initial: WizardAnswers }> {
   const inventoryPath = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
-  const current = await readInventoryFile(inventoryPath);
+  const file = await readInventoryFile(inventoryPath);
+  const current = { ...file, values: neutralView(file.values, inventoryPath, str(ctx.flags, 'names')).values };
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
   const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd))
     ?? (await offerVault(current.values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env }));
@@ -47,6 +50,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
         secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
         namespaces: list(ctx.flags, 'namespace'),
         vault,
+        names: str(ctx.flags, 'names'),
       });
       return reviewOf(plan);
     },

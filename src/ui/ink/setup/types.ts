@@ -12,6 +12,8 @@ export interface ReviewFile {
 /** What the review screen shows: everything is computed before anything is written. */
 export interface Review {
   inventoryPath: string;
+  /** Which variable names the inventory is read and written with. */
+  names?: string;
   /** The inventory diff, secrets already masked. */
   diff: string;
   files: ReviewFile[];

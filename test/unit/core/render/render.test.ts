@@ -1,3 +1,4 @@
+import { crdSchemas } from '../../../../src/core/render/crd-schemas.js';
 import { describe, expect, it } from 'vitest';
 import { checkObjects } from '../../../../src/core/render/check.js';
 import { renderInventory } from '../../../../src/core/render/index.js';
@@ -137,6 +138,13 @@ describe('render: what the platform would fail on', () => {
   it('a PEM TPP bundle is refused by the schema (the field is base64)', () => {
     const findings = renderInventory({ ...BRANCHES['commercialca token'], cluster_issuer_commercialca_tpp_ca_bundle: PEM }).findings;
     expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_commercialca_tpp_ca_bundle', severity: 'error' })]);
+    // Checked against the release the platform pins and the newest bundled one; both refuse it.
+    expect(findings[0].message).toContain('cert-manager v1.15.5 and v1.21.1 schemas');
+  });
+
+  it('every cert-manager kind it renders has the pinned and the newest schema', () => {
+    for (const kind of ['ClusterIssuer', 'Certificate']) expect(crdSchemas(kind).map((c) => c.version)).toEqual(['v1.15.5', 'v1.21.1']);
+    expect(crdSchemas('Secret')).toEqual([]);
   });
 
   it('commercialca with both a token and a user name/password gets no credentials secret', () => {
