@@ -245,7 +245,7 @@ function printFindings(findings: Finding[], out: NodeJS.WritableStream): void {
 }
 
 function printReview(review: Review, dryRun: boolean, out: NodeJS.WritableStream): void {
-  out.write(shown(`\nReview: ${review.inventoryPath}\n`));
+  out.write(shown(`\nReview: ${review.inventoryPath}\n${review.names ? `${review.names}\n` : ''}`));
   out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : shown(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
   // One line per changed object; the objects' whole diff with --dry-run (the review stays on one screen).
   if (review.cluster) out.write(shown(`${[...review.cluster.lines, ''].join('\n')}${dryRun ? review.cluster.diff : ''}`));
