@@ -1,126 +1,30 @@
 import { isatty } from 'node:tty';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { CancelledError, EXIT, UsageError } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { Command, CommandContext } from './core/run-context.js';
+import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandOptions, type ParseOptions } from './cli-options.js';
 
 declare const __CLOUDGATE_VERSION__: string;
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-const s = { type: 'string' } as const;
-const b = { type: 'boolean' } as const;
-const many = { type: 'string', multiple: true } as const;
-
-const NETWORK: Options = {
-  'ca-file': s,
-  insecure: b,
-  'allow-http': b,
-  timeout: s,
-  verbose: b,
-  config: s,
-};
-
-/** Ansible Vault passwords (also ANSIBLE_VAULT_PASSWORD_FILE): vaulted values are read, secrets written vaulted. */
-const VAULT: Options = {
-  'vault-password-file': many,
-  'vault-id': many,
-};
+type Options = ParseOptions;
 
 interface CommandSpec {
-  summary: string;
-  usage: string;
-  options: Options;
+  options: CommandOptions;
   load: () => Promise<{ run: Command }>;
 }
 
 // Each command is its own lazily loaded chunk: `--version` and `--help` load none of them.
 const COMMANDS: Record<string, CommandSpec> = {
-  setup: {
-    summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
-    usage: `cloudgate setup [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--plain]
-                [--secret-manifest FILE] [--namespace NS]... [--fix-order] [--apply] [--ca-file PEM]
-                [--vault-password-file FILE | --vault-id LABEL@FILE] [--names spec|platform]`,
-    options: {
-      inventory: s, answers: s, yes: b, 'dry-run': b, plain: b,
-      'secret-manifest': s, namespace: many, 'fix-order': b, apply: b, 'ca-file': s,
-      ...VAULT, names: s,
-    },
-    load: () => import('./commands/setup.js'),
-  },
-  doctor: {
-    summary: 'Run live checks: inventory, certificates, sign-in chain, OIDC discovery, TLS, cluster',
-    usage: `cloudgate doctor [--inventory PATH] [--config FILE] [--only GROUPS] [--json] [--verbose]
-                 [--format text|json|junit|prometheus] [--output FILE] [--strict] [--timeout SECONDS] [--ca-file PEM] [--insecure] [--allow-http]
-                 [--list-checks] [--certificate FILE --key FILE --domain D]
-                 [--issuer-url URL] [--token-file FILE] [--endpoint HOST[:PORT]]... [--context NAME] [--probe-update]
-                 [--vault-password-file FILE | --vault-id LABEL@FILE] [--names spec|platform]`,
-    options: {
-      ...NETWORK,
-      inventory: s, only: s, json: b, strict: b, 'list-checks': b,
-      certificate: many, key: s, domain: s,
-      'issuer-url': s, 'token-file': s, audience: s,
-      endpoint: many, context: s, project: s,
-      format: s, output: s,
-      ...VAULT,
-      'probe-update': b,
-      names: s,
-    },
-    load: () => import('./commands/doctor.js'),
-  },
-  serve: {
-    summary: 'Run the doctor on an interval and serve its results as Prometheus metrics',
-    usage: `cloudgate serve [--listen HOST:PORT] [--interval DURATION] [--only GROUPS] [--inventory PATH]
-                [--config FILE] [--timeout SECONDS] [--ca-file PEM] [the doctor's other settings flags]`,
-    options: {
-      ...NETWORK,
-      listen: s, interval: s, inventory: s, only: s,
-      certificate: many, key: s, domain: s,
-      'issuer-url': s, 'token-file': s, audience: s,
-      endpoint: many, context: s, project: s,
-      ...VAULT,
-    },
-    load: () => import('./commands/serve.js'),
-  },
-  regenerate: {
-    summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
-    usage: `cloudgate regenerate [--inventory PATH] [--answers FILE] [--yes] [--dry-run] [--context NAME] [--plain]
-                     [--namespace NS]... [--wait [--wait-timeout SECONDS]] [--vault-password-file FILE | --vault-id LABEL@FILE]
-                     [--names spec|platform]`,
-    options: { inventory: s, answers: s, yes: b, 'dry-run': b, context: s, plain: b, namespace: many, wait: b, 'wait-timeout': s, ...VAULT, names: s },
-    load: () => import('./commands/regenerate.js'),
-  },
-  oidc: {
-    summary: 'Print or write what keyless DNS credentials (clusteroidc) need the operator to create',
-    usage: `cloudgate oidc [--issuer-url URL] [--account ID] [--role-name NAME] [--out DIR] [--inventory PATH]
-               [--partition P] [--audience A] [--thumbprint HEX] [--jwks-file FILE]
-               [--namespace NS] [--service-account NAME] [--json]`,
-    options: {
-      ...NETWORK,
-      'issuer-url': s, account: s, 'role-name': s, out: s, inventory: s,
-      partition: s, audience: s, thumbprint: s, json: b, 'jwks-file': s,
-      namespace: s, 'service-account': s,
-    },
-    load: () => import('./commands/oidc.js'),
-  },
-  token: {
-    summary: 'Run the sign-in chain and print only the project-scoped token',
-    usage: `cloudgate token [--project P] [--format value|env|json] [--config FILE] [--ca-file PEM]`,
-    options: { ...NETWORK, project: s, format: s },
-    load: () => import('./commands/token.js'),
-  },
-  render: {
-    summary: 'Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager\'s schema',
-    usage: 'cloudgate render [--inventory PATH] [--json] [--names spec|platform]',
-    options: { inventory: s, json: b, names: s },
-    load: () => import('./commands/render.js'),
-  },
-  schema: {
-    summary: 'Print the JSON Schema of the inventory variables (for editors)',
-    usage: 'cloudgate schema [--names spec|platform]',
-    options: { names: s },
-    load: () => import('./commands/schema.js'),
-  },
+  setup: { options: COMMAND_OPTIONS.setup, load: () => import('./commands/setup.js') },
+  doctor: { options: COMMAND_OPTIONS.doctor, load: () => import('./commands/doctor.js') },
+  serve: { options: COMMAND_OPTIONS.serve, load: () => import('./commands/serve.js') },
+  regenerate: { options: COMMAND_OPTIONS.regenerate, load: () => import('./commands/regenerate.js') },
+  oidc: { options: COMMAND_OPTIONS.oidc, load: () => import('./commands/oidc.js') },
+  token: { options: COMMAND_OPTIONS.token, load: () => import('./commands/token.js') },
+  render: { options: COMMAND_OPTIONS.render, load: () => import('./commands/render.js') },
+  schema: { options: COMMAND_OPTIONS.schema, load: () => import('./commands/schema.js') },
 };
 
 function version(): string {
@@ -129,7 +33,7 @@ function version(): string {
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`);
   return `cloudgate ${version()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
 
 Usage: cloudgate <command> [options]
@@ -138,7 +42,7 @@ Commands:
 ${rows.join('\n')}
 
 Options:
-  -h, --help     Show help (also: cloudgate <command> --help)
+  -h, --help     Show help (also: cloudgate help <command>, cloudgate <command> --help)
   -v, --version  Show the version
 
 Exit codes: 0 success, 1 doctor found failures, 2 usage or input error (nothing written), 130 cancelled.
@@ -153,6 +57,12 @@ export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0) {
+    const wanted = COMMANDS[rest[0]];
+    if (!wanted || rest.length > 1) return fail(new UsageError(`No help for "${rest.join(' ')}".`, 'Run "cloudgate help" for the list of commands.'));
+    process.stdout.write(commandHelp(rest[0], wanted.options));
+    return EXIT.ok;
+  }
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     process.stdout.write(mainHelp());
     return name === undefined ? EXIT.usage : EXIT.ok;
@@ -163,15 +73,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   const spec = COMMANDS[name];
   if (!spec) {
-    return fail(new UsageError(`Unknown command "${name}".`, `Run "cloudgate --help" for the list of commands.`));
+    const guess = Object.keys(COMMANDS).find((c) => c.startsWith(name.slice(0, 3)));
+    return fail(new UsageError(`Unknown command "${name}".`, `${guess ? `Did you mean "cloudgate ${guess}"? ` : ''}Run "cloudgate --help" for the list of commands.`));
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${spec.summary}\n\nUsage: ${spec.usage}\n`);
+    process.stdout.write(commandHelp(name, spec.options));
     return EXIT.ok;
   }
   try {
-    refuseSecretFlags(name, rest, spec.options);
-    const parsed = parseArgs({ args: rest, options: spec.options, allowPositionals: true, strict: true });
+    const options = parseOptionsOf(spec.options);
+    refuseSecretFlags(name, rest, options);
+    const parsed = parseCommandLine(name, spec.options, options, rest);
     const ctx: CommandContext = {
       flags: parsed.values as CommandContext['flags'],
       positionals: parsed.positionals,
@@ -184,8 +96,37 @@ export async function main(argv: string[]): Promise<number> {
     const { run } = await spec.load();
     return await run(ctx);
   } catch (error) {
-    return fail(error, spec.usage);
+    return fail(error, usageLine(name));
   }
+}
+
+/** node:util's parser, with its errors in the operator's terms: the flag, what is wrong, the likely fix. */
+function parseCommandLine(name: string, command: CommandOptions, options: Options, args: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message = (error as Error).message;
+    const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const bare = flag.replace(/^-+/, '').split('=')[0];
+      const guess = closestFlag(command, bare);
+      throw new UsageError(`Unknown option ${flag.split('=')[0]} for cloudgate ${name}.`,
+        `${guess ? `Did you mean --${guess}? ` : ''}Run "cloudgate ${name} --help" for its options.`);
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const known = command.flags.find((f) => flag === `--${f.name}`);
+      throw new UsageError(known?.value ? `${flag} needs a value (${known.value}).` : `${flag} takes no value.`,
+        `Run "cloudgate ${name} --help" for its options.`);
+    }
+    throw error;
+  }
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`Unexpected argument "${parsed.positionals[0]}": cloudgate ${name} takes options only.`,
+      `Did a flag lose its value? Run "cloudgate ${name} --help" for its options.`);
+  }
+  return parsed;
 }
 
 /** Errors quote what the operator, servers and files gave: redacted, control characters escaped. */

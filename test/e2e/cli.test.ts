@@ -24,11 +24,40 @@ describe('command-line contract', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('exits 2 on an unknown flag with the command usage', async () => {
+  it('exits 2 on an unknown flag, naming it and the way to the options', async () => {
     const r = await runCli(['doctor', '--frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/frobnicate/);
-    expect(r.stderr).toContain('usage: cloudgate doctor');
+    expect(r.stderr).toContain('Unknown option --frobnicate for cloudgate doctor');
+    expect(r.stderr).toContain('cloudgate doctor --help');
+  });
+
+  it('a mistyped flag gets "did you mean"; a missing value, a value given to a switch and a stray argument are errors', async () => {
+    const typo = await runCli(['setup', '--dryrun']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean --dry-run?');
+    const missing = await runCli(['doctor', '--inventory']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--inventory needs a value (PATH)');
+    const valued = await runCli(['setup', '--yes=1']);
+    expect(valued.code).toBe(2);
+    expect(valued.stderr).toContain('--yes takes no value');
+    const stray = await runCli(['doctor', '--only', 'inventory', 'extra']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('Unexpected argument "extra"');
+    expect(`${typo.stdout}${missing.stdout}${stray.stdout}`).toBe('');
+  });
+
+  it('cloudgate help COMMAND prints the same help as COMMAND --help: every flag, the environment, examples', async () => {
+    const help = await runCli(['help', 'doctor']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runCli(['doctor', '--help'])).stdout);
+    for (const flag of ['--project P', '--audience A', '--endpoint HOST[:PORT][@ADDRESS]', '--names spec|platform', '--probe-update']) expect(help.stdout).toContain(flag);
+    expect(help.stdout).toContain('Environment:');
+    expect(help.stdout).toContain('CLOUDGATE_<SETTING>');
+    expect(help.stdout).toMatch(/Examples:\n {2}cloudgate doctor/);
+    const token = await runCli(['help', 'token']);
+    for (const flag of ['--timeout SECONDS', '--insecure', '--verbose']) expect(token.stdout).toContain(flag);
+    expect((await runCli(['help', 'nope'])).code).toBe(2);
   });
 
   it('exits 2 on an unknown doctor group, listing the groups', async () => {

@@ -1,0 +1,258 @@
+/**
+ * Every command's flags, environment variables and examples, in one table: the parser's options and
+ * the `--help` text are both generated from it, so they cannot drift apart.
+ */
+import type { ParseArgsConfig } from 'node:util';
+
+export interface Flag {
+  name: string;
+  /** The value's placeholder in help (`PATH`); absent for an on/off flag. */
+  value?: string;
+  multiple?: boolean;
+  description: string;
+}
+
+export interface CommandOptions {
+  summary: string;
+  flags: Flag[];
+  env: [name: string, description: string][];
+  examples: string[];
+}
+
+const NETWORK: Flag[] = [
+  { name: 'config', value: 'FILE', description: 'settings file (sections signin, discovery, certificate, tls)' },
+  { name: 'ca-file', value: 'PEM', description: 'trust these CA certificates too (also OS_CACERT)' },
+  { name: 'timeout', value: 'SECONDS', description: 'deadline of each request and check, 0.1 to 3600 (default 10)' },
+  { name: 'insecure', description: 'do not verify TLS certificates (say so wherever you report the result)' },
+  { name: 'allow-http', description: 'allow plain http:// URLs (local test servers)' },
+  { name: 'verbose', description: 'show why checks were skipped and each request (secrets masked)' },
+];
+
+const VAULT: Flag[] = [
+  { name: 'vault-password-file', value: 'FILE', multiple: true, description: 'Ansible Vault password: read vaulted values, write secrets vaulted' },
+  { name: 'vault-id', value: 'LABEL@FILE', multiple: true, description: 'Ansible Vault id and its password file (instead of the above)' },
+];
+
+const NAMES: Flag = {
+  name: 'names', value: 'spec|platform',
+  description: "variable names: the neutral ones (spec) or the platform's own (platform); detected from the inventory",
+};
+
+const INVENTORY: Flag = { name: 'inventory', value: 'PATH', description: 'the inventory file or folder (default inventory/group_vars/all/certificates.yml)' };
+
+/** The settings the doctor's checks read, each also from --config. */
+const SETTINGS: Flag[] = [
+  { name: 'only', value: 'GROUPS', description: 'only these groups, comma-separated: inventory,certificate,signin,discovery,tls,acme,kube' },
+  { name: 'certificate', value: 'FILE', multiple: true, description: 'group certificate: a certificate file to check (PEM or DER)' },
+  { name: 'key', value: 'FILE', description: 'group certificate: its private key' },
+  { name: 'domain', value: 'D', description: 'group certificate: the domain it must cover' },
+  { name: 'project', value: 'P', description: 'group signin: the project to scope the token to' },
+  { name: 'issuer-url', value: 'URL', description: 'group discovery: the OIDC issuer of keyless DNS credentials' },
+  { name: 'token-file', value: 'FILE', description: 'group discovery: a service-account token to exchange' },
+  { name: 'audience', value: 'A', description: 'group discovery: the audience the token is exchanged for' },
+  { name: 'endpoint', value: 'HOST[:PORT][@ADDRESS]', multiple: true, description: 'group tls: an endpoint to check (@ADDRESS: connect there)' },
+  { name: 'context', value: 'NAME', description: 'group kube: the kubeconfig context' },
+];
+
+const DOCTOR_ENV: [string, string][] = [
+  ['CLOUDGATE_<SETTING>', 'any --config setting, e.g. CLOUDGATE_BROKER_URL, CLOUDGATE_ISSUER_URL'],
+  ['CLOUDGATE_<SETTING>_FILE', 'a file holding a secret setting, e.g. CLOUDGATE_CLIENT_SECRET_FILE'],
+  ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
+  ['KUBECONFIG', "kubectl's configuration (group kube)"],
+  ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+  ['NO_COLOR', 'no colour in the output'],
+];
+
+export const COMMAND_OPTIONS: Record<string, CommandOptions> = {
+  setup: {
+    summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
+    flags: [
+      INVENTORY,
+      { name: 'answers', value: 'FILE', description: 'take every answer from this YAML file: no questions' },
+      { name: 'dry-run', description: 'show the review and the diff, write nothing' },
+      { name: 'yes', description: 'write without asking for confirmation' },
+      { name: 'plain', description: 'ask line by line instead of the full-screen walkthrough' },
+      { name: 'secret-manifest', value: 'FILE', description: 'where to write the TLS Secret of a supplied wildcard' },
+      { name: 'namespace', value: 'NS', multiple: true, description: 'a namespace for that TLS Secret (repeat; default openstack)' },
+      { name: 'fix-order', description: 'put a supplied chain in order (leaf first) instead of refusing it' },
+      { name: 'apply', description: 'kubectl apply the TLS Secret manifest once written' },
+      { name: 'ca-file', value: 'PEM', description: "trust these CA certificates when judging a supplied chain" },
+      ...VAULT,
+      NAMES,
+    ],
+    env: [
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['KUBECONFIG', "kubectl's configuration (--apply)"],
+      ['NO_COLOR', 'no colour'],
+      ['TERM', 'TERM=dumb: plain ASCII'],
+      ['CI', 'set: never ask questions'],
+    ],
+    examples: [
+      'cloudgate setup',
+      'cloudgate setup --answers answers.yml --inventory inventory/group_vars/all/certificates.yml --dry-run',
+    ],
+  },
+  doctor: {
+    summary: 'Run live checks: inventory, certificates, sign-in chain, OIDC discovery, TLS, cluster',
+    flags: [
+      INVENTORY,
+      ...SETTINGS,
+      { name: 'json', description: 'print the results as JSON (as --format json)' },
+      { name: 'format', value: 'text|json|junit|prometheus', description: 'output format (default text)' },
+      { name: 'output', value: 'FILE', description: 'write the report to FILE instead of stdout' },
+      { name: 'strict', description: 'exit 1 on warnings too' },
+      { name: 'list-checks', description: 'print every check id and exit' },
+      { name: 'probe-update', description: 'group acme: write (and delete) one TXT record to prove DNS updates work' },
+      ...NETWORK,
+      ...VAULT,
+      NAMES,
+    ],
+    env: DOCTOR_ENV,
+    examples: [
+      'cloudgate doctor',
+      'cloudgate doctor --only signin --config cloudgate.yml',
+      'cloudgate doctor --only tls --endpoint identity.example.com --endpoint compute.example.com:8774@10.0.0.5',
+    ],
+  },
+  serve: {
+    summary: 'Run the doctor on an interval and serve its results as Prometheus metrics',
+    flags: [
+      { name: 'listen', value: 'HOST:PORT', description: 'where to serve /metrics (default 127.0.0.1:9464)' },
+      { name: 'interval', value: 'DURATION', description: 'time between rounds, e.g. 60s, 5m (default 5m)' },
+      INVENTORY,
+      ...SETTINGS,
+      ...NETWORK,
+      ...VAULT,
+    ],
+    env: DOCTOR_ENV,
+    examples: ['cloudgate serve --listen 0.0.0.0:9464 --interval 5m --config /etc/cloudgate/cloudgate.yml'],
+  },
+  regenerate: {
+    summary: 'Re-ask the issuer, rewrite the inventory, delete the stale certificate secrets',
+    flags: [
+      INVENTORY,
+      { name: 'answers', value: 'FILE', description: 'take the new issuer from this YAML file: no questions' },
+      { name: 'dry-run', description: 'show what would be written and deleted, change nothing' },
+      { name: 'yes', description: 'change and delete without asking for confirmation' },
+      { name: 'plain', description: 'ask line by line instead of the full-screen walkthrough' },
+      { name: 'context', value: 'NAME', description: 'the kubeconfig context' },
+      { name: 'namespace', value: 'NS', multiple: true, description: 'where to look for certificate secrets (repeat; default the platform\'s)' },
+      { name: 'wait', description: 'follow the Certificates until they are issued again' },
+      { name: 'wait-timeout', value: 'SECONDS', description: 'how long --wait waits (default 300)' },
+      ...VAULT,
+      NAMES,
+    ],
+    env: [
+      ['KUBECONFIG', "kubectl's configuration"],
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['NO_COLOR', 'no colour'],
+    ],
+    examples: ['cloudgate regenerate --dry-run', 'cloudgate regenerate --answers issuer.yml --yes --wait'],
+  },
+  oidc: {
+    summary: 'Print or write what keyless DNS credentials (clusteroidc) need the operator to create',
+    flags: [
+      { name: 'issuer-url', value: 'URL', description: "the cluster's OIDC issuer" },
+      { name: 'account', value: 'ID', description: 'the cloud account that trusts it' },
+      { name: 'role-name', value: 'NAME', description: 'the role to create' },
+      { name: 'partition', value: 'P', description: 'the cloud partition (default aws)' },
+      { name: 'audience', value: 'A', description: 'the audience the role trusts in the token' },
+      { name: 'thumbprint', value: 'HEX', description: "the issuer certificate's thumbprint (else fetched)" },
+      { name: 'jwks-file', value: 'FILE', description: 'the JSON Web Key Set to publish (else read from the cluster)' },
+      { name: 'namespace', value: 'NS', description: 'the service account\'s namespace (default cert-manager)' },
+      { name: 'service-account', value: 'NAME', description: 'the service account whose token is exchanged' },
+      INVENTORY,
+      { name: 'out', value: 'DIR', description: 'write the documents and policies into DIR' },
+      { name: 'json', description: 'print the result as JSON' },
+      ...NETWORK,
+    ],
+    env: [['CLOUDGATE_<SETTING>', 'any --config setting'], ['OS_CACERT', 'a CA bundle to trust (as --ca-file)']],
+    examples: ['cloudgate oidc --issuer-url https://oidc.example.com --account 123456789012 --out oidc/'],
+  },
+  token: {
+    summary: 'Run the sign-in chain and print only the project-scoped token',
+    flags: [
+      { name: 'project', value: 'P', description: 'the project to scope the token to' },
+      { name: 'format', value: 'value|env|json', description: 'print the token alone, as OS_TOKEN=..., or as JSON (default value)' },
+      ...NETWORK,
+    ],
+    env: [
+      ['CLOUDGATE_<SETTING>', 'any signin setting, e.g. CLOUDGATE_BROKER_URL, CLOUDGATE_CLIENT_SECRET_FILE'],
+      ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
+      ['XDG_CACHE_HOME', 'where the identity service\'s flavour is remembered'],
+    ],
+    examples: ['export OS_TOKEN=$(cloudgate token --config cloudgate.yml --project demo)'],
+  },
+  render: {
+    summary: "Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager's schema",
+    flags: [INVENTORY, { name: 'json', description: 'print the objects, Helm releases and findings as JSON' }, NAMES],
+    env: [],
+    examples: ['cloudgate render --inventory inventory/group_vars/all/certificates.yml'],
+  },
+  schema: {
+    summary: 'Print the JSON Schema of the inventory variables (for editors)',
+    flags: [NAMES],
+    env: [],
+    examples: ['cloudgate schema > cloudgate-inventory.schema.json'],
+  },
+};
+
+export type ParseOptions = NonNullable<ParseArgsConfig['options']>;
+
+export function parseOptionsOf(command: CommandOptions): ParseOptions {
+  return Object.fromEntries(command.flags.map((f) => [f.name, f.value
+    ? { type: 'string' as const, ...(f.multiple ? { multiple: true } : {}) }
+    : { type: 'boolean' as const }]));
+}
+
+const flagText = (f: Flag) => `--${f.name}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' (repeatable)' : ''}`;
+
+export function usageLine(name: string): string {
+  return `cloudgate ${name} [options]   (cloudgate ${name} --help lists them)`;
+}
+
+export function commandHelp(name: string, command: CommandOptions): string {
+  const width = Math.min(40, Math.max(...command.flags.map((f) => flagText(f).length)));
+  const flags = command.flags.map((f) => {
+    const left = flagText(f);
+    return left.length > width ? `  ${left}\n  ${' '.repeat(width)}  ${f.description}` : `  ${left.padEnd(width)}  ${f.description}`;
+  });
+  const envWidth = Math.max(0, ...command.env.map(([n]) => n.length));
+  return [
+    command.summary,
+    '',
+    `Usage: cloudgate ${name} [options]`,
+    '',
+    'Options:',
+    ...flags,
+    `  ${'-h, --help'.padEnd(width)}  show this help`,
+    ...(command.env.length ? ['', 'Environment:', ...command.env.map(([n, d]) => `  ${n.padEnd(envWidth)}  ${d}`)] : []),
+    '',
+    'Examples:',
+    ...command.examples.map((e) => `  ${e}`),
+    '',
+  ].join('\n');
+}
+
+/** The flag closest to a mistyped one, for "did you mean". */
+export function closestFlag(command: CommandOptions, given: string): string | undefined {
+  const prefixed = command.flags.filter((f) => f.name.startsWith(given));
+  if (given.length >= 3 && prefixed.length === 1) return prefixed[0].name;
+  let best: { name: string; distance: number } | undefined;
+  for (const { name } of command.flags) {
+    const distance = editDistance(given, name);
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  const limit = Math.max(2, Math.floor(given.length / 3));
+  return best && best.distance <= limit ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
