@@ -5,6 +5,7 @@ import { CancelledError, EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { readInventoryFile } from '../core/inventory/inventory.js';
 import { neutralView } from '../core/config/platform-names.js';
+import type { NamingProfile } from '../core/render/names.js';
 import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube/kubectl.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import {
@@ -46,8 +47,9 @@ export async function run(ctx: CommandContext): Promise<number> {
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
   const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await offerVaultFor(ctx, current.values));
-  const opened = openVaulted(neutralView(current.values, inventoryPath, str(flags, 'names')).values, vault).values;
-  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened);
+  const view = neutralView(current.values, inventoryPath, str(flags, 'names'));
+  const opened = openVaulted(view.values, vault).values;
+  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await askIssuer(ctx, opened, view.profile);
   const plan = await planSetup({ answers, inventoryPath, vault, names: str(flags, 'names') });
   for (const line of reviewLines(plan, { regenerating: true })) log(line);
   if (hasErrors(plan.findings)) {
@@ -141,13 +143,13 @@ async function offerVaultFor(ctx: CommandContext, values: Record<string, unknown
 }
 
 /** The issuer part of the walkthrough, starting from the inventory's values (--plain: line prompts). */
-async function askIssuer(ctx: CommandContext, values: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function askIssuer(ctx: CommandContext, values: Record<string, unknown>, names: NamingProfile): Promise<Record<string, unknown>> {
   if (bool(ctx.flags, 'plain')) {
     const { askIssuerPlain } = await import('../ui/plain/setup.js');
-    return askIssuerPlain(ctx, values);
+    return askIssuerPlain(ctx, values, names);
   }
   const { askIssuer: ask } = await import('../ui/ink/setup/wizard.js');
-  return ask(ctx, values);
+  return ask(ctx, values, names);
 }
 
 async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string, protectedNames: string[], current: IssuerIdentity): Promise<StaleSelection> {

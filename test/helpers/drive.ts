@@ -12,9 +12,14 @@ export async function choose(ui: InkDriver, label: string): Promise<void> {
   throw new Error(`No choice "${label}" on screen:\n${ui.frame()}`);
 }
 
-/** The question currently asked (the bold line under the progress line). */
+/**
+ * The question currently asked: the variable it sets (the line under its title, in plain words), or
+ * the title itself for a question that sets no variable of the table.
+ */
 export function question(ui: InkDriver): string {
   const lines = ui.frame().split('\n');
   const i = lines.findIndex((l) => / · question \d+ of \d+/.test(l));
-  return i < 0 ? '' : lines[i + 1].replace(/ \(optional\)$/, '').trim();
+  if (i < 0) return '';
+  const variable = lines.slice(i + 2, i + 5).map((l) => l.trim()).find((l) => /^(cluster_issuer|cloud_helm|openstack_helm|platform_ingress|atmosphere_ingress)[a-z0-9_]*$/.test(l));
+  return variable ?? lines[i + 1].replace(/ \(optional\)$/, '').trim();
 }

@@ -4,6 +4,8 @@
  * `answers` object that planSetup takes. The Ink screens and the plain line mode only render this.
  * Everything is pure except checkFileInput, which reads the file an operator names.
  */
+import { platformValue, spelled } from '../config/platform-names.js';
+import type { NamingProfile } from '../render/names.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -82,6 +84,8 @@ const OWN_STEPS = new Set([
 export interface FlowOptions {
   /** Ask only the issuer part (used by `cloudgate regenerate`). */
   only?: 'issuer';
+  /** The variable names the inventory uses: each question names its variable that way. */
+  names?: NamingProfile;
 }
 
 /** The title every front-end shows above the questions: the command the operator ran. */
@@ -115,8 +119,8 @@ function fileStep(id: string, title: string, help: string, fileRole: FileRole): 
   return { id, kind: 'file', title, help, section: 'Endpoint certificates', required: true, fileRole, secret: false };
 }
 
-function issuerStep(answers: WizardAnswers): Step {
-  const step = stepForVariable(variable('cluster_issuer_type')!);
+function issuerStep(answers: WizardAnswers, names?: NamingProfile): Step {
+  const step = stepForVariable(variable('cluster_issuer_type')!, names);
   const supplied = certificateTypeOf(answers) === 'wildcard-supplied';
   // A supplied wildcard needs `none` (other roles depend on it); `none` means nothing else.
   const choices = (step.choices ?? []).filter((c) => (supplied ? c.value === 'none' : c.value !== 'none'));
@@ -124,17 +128,20 @@ function issuerStep(answers: WizardAnswers): Step {
 }
 
 /** The question for one row of the variables table. */
-export function stepForVariable(row: Variable): Step {
+export function stepForVariable(row: Variable, names: NamingProfile = 'spec'): Step {
+  // The question in plain words; the variable it sets below it, as the inventory spells it.
   const base = {
-    id: row.name, title: row.name, help: row.help, section: row.section, required: row.required,
+    id: row.name, title: row.help, help: spelled(row.name, names), section: row.section, required: row.required,
     variable: row, secret: row.secret, example: row.example,
   };
   if (row.type === 'enum') {
     return {
       ...base, kind: 'select',
-      choices: (row.values ?? []).map((v) => ({
-        value: v, label: v === row.default ? `${v} (default)` : v, help: row.valueHelp?.[v],
-      })),
+      choices: (row.values ?? []).map((v) => {
+        // Shown as the inventory writes it (`route53` for the platform's names); kept neutral inside.
+        const word = names === 'platform' ? String(platformValue(row.name, v)) : v;
+        return { value: v, label: v === row.default ? `${word} (default)` : word, help: row.valueHelp?.[v] };
+      }),
     };
   }
   if (row.type === 'bool') return { ...base, kind: 'select', choices: YES_NO };
@@ -159,7 +166,7 @@ function hasAcmeServer(answers: WizardAnswers): boolean {
   return typeof server === 'string' && server.trim() !== '';
 }
 
-function issuerDetailSteps(answers: WizardAnswers): Step[] {
+function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[] {
   const choices = choicesOf(answers);
   const steps: Step[] = [];
   const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
@@ -169,7 +176,7 @@ function issuerDetailSteps(answers: WizardAnswers): Step[] {
     const credential = row.legacy || row.name === ACCESS_TOKEN;
     if (credential && !steps.some((s) => s.id === COMMERCIALCA_AUTH)) steps.push(commercialcaAuthStep());
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
-    const step = stepForVariable(row);
+    const step = stepForVariable(row, names);
     // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
     steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
   }
@@ -203,10 +210,10 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
     // Left empty, the platform would silently issue individual certificates: in this branch it is required.
-    if (type === 'wildcard-auto') steps.push({ ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!), required: true });
+    if (type === 'wildcard-auto') steps.push({ ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!, options.names), required: true });
     if (type === 'wildcard-supplied') {
       steps.push(
-        { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!), required: true },
+        { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!, options.names), required: true },
         fileStep(WILDCARD_CERTIFICATE_FILE, 'Wildcard certificate file', 'PEM file: the certificate first, then intermediate(s), then root', 'wildcard-certificate'),
         fileStep(WILDCARD_KEY_FILE, 'Wildcard private key file', 'PEM file with the private key of that certificate (checked against it)', 'wildcard-key'),
         {
@@ -217,8 +224,8 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
       );
     }
   }
-  steps.push(issuerStep(answers));
-  steps.push(...issuerDetailSteps(answers));
+  steps.push(issuerStep(answers, options.names));
+  steps.push(...issuerDetailSteps(answers, options.names));
   if (options.only !== 'issuer') steps.push(...annotationSteps(answers));
   return steps;
 }

@@ -20,6 +20,7 @@ import { UNCHANGED } from '../ink/setup/FinalScreen.js';
 import { CANCELLED, CANCELLED_AFTER_WRITE } from '../ink/setup/SetupApp.js';
 import { exitCodeOf, setupServices } from '../ink/setup/services.js';
 import type { Review, SetupServices } from '../ink/setup/types.js';
+import type { NamingProfile } from '../../core/render/names.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
 export const BACK = '<';
@@ -40,15 +41,15 @@ interface Session {
 }
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { services, initial } = await setupServices(ctx);
-  return plainSession({ initial, options, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
+  const { services, initial, names } = await setupServices(ctx);
+  return plainSession({ initial, options: { ...options, names }, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
-export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
   const io = { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd };
   try {
-    const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer' }), io);
+    const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer', names }), io);
     return toPlanAnswers(state.answers);
   } catch (error) {
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {

@@ -11,6 +11,7 @@ import { vaultKeyringFromOptions } from '../../../core/inventory/vault-options.j
 import { openVaulted } from '../../../core/inventory/vaulted-values.js';
 import { clusterLines } from '../../../core/render/review.js';
 import { neutralView, profileLine, respellFinding } from '../../../core/config/platform-names.js';
+import type { NamingProfile } from '../../../core/render/names.js';
 import type { Outcome, Review, SetupServices } from './types.js';
 import { offerVault } from './vault-offer.js';
 
@@ -29,10 +30,11 @@ export function reviewOf(plan: SetupPlan): Review {
 }
 
 /** The real side effects: plan with planSetup against the inventory, write with applyPlan. */
-export async function setupServices(ctx: CommandContext): Promise<{ services: SetupServices; initial: WizardAnswers }> {
+export async function setupServices(ctx: CommandContext): Promise<{ services: SetupServices; initial: WizardAnswers; names: NamingProfile }> {
   const inventoryPath = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
   const file = await readInventoryFile(inventoryPath);
-  const current = { ...file, values: neutralView(file.values, inventoryPath, str(ctx.flags, 'names')).values };
+  const view = neutralView(file.values, inventoryPath, str(ctx.flags, 'names'));
+  const current = { ...file, values: view.values };
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
   const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd))
     ?? (await offerVault(current.values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env }));
@@ -87,7 +89,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     },
     () => undefined,
   );
-  return { services, initial: answersFromInventory(openVaulted(current.values, vault).values) };
+  return { services, initial: answersFromInventory(openVaulted(current.values, vault).values), names: view.profile };
 }
 
 /** `--apply`: kubectl apply of the TLS Secret manifest just written (a supplied wildcard only). */

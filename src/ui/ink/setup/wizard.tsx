@@ -9,6 +9,7 @@ import { paintFirstFrame } from './first-frame.js';
 import { exitCodeOf, setupServices } from './services.js';
 import type { SetupResult } from './SetupApp.js';
 import type { SetupServices } from './types.js';
+import type { NamingProfile } from '../../../core/render/names.js';
 
 async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options: FlowOptions, services: SetupServices, answersOnly: boolean): Promise<SetupResult> {
   const painted = paintFirstFrame(ctx.stdout, process.stdin, initialState(initial, options));
@@ -31,8 +32,8 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  * just the issuer part and keeps the rest of the inventory (used by `cloudgate regenerate`).
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { services, initial } = await setupServices(ctx);
-  const result = await walkthrough(ctx, initial, options, services, false);
+  const { services, initial, names } = await setupServices(ctx);
+  const result = await walkthrough(ctx, initial, { ...options, names }, services, false);
   return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 
@@ -40,14 +41,14 @@ export async function runWizard(ctx: CommandContext, options: FlowOptions = {}):
  * Asks only the issuer part, starting from the inventory's values, and returns the answers for
  * planSetup (nothing is planned or written). Cancelling throws CancelledError.
  */
-export async function askIssuer(ctx: CommandContext, inventoryValues: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function askIssuer(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
   const services: SetupServices = {
     cwd: ctx.cwd,
     dryRun: true,
     prepare: () => Promise.reject(new Error('askIssuer does not plan')),
     write: () => Promise.reject(new Error('askIssuer does not write')),
   };
-  const result = await walkthrough(ctx, answersFromInventory(inventoryValues), { only: 'issuer' }, services, true);
+  const result = await walkthrough(ctx, answersFromInventory(inventoryValues), { only: 'issuer', names }, services, true);
   if (result.kind !== 'answers') throw new Error('The issuer questions ended without answers.');
   return result.answers;
 }

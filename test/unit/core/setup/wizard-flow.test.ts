@@ -309,3 +309,16 @@ describe('stepError', () => {
   });
 
 });
+
+describe('questions name their variable as the inventory spells it', () => {
+  it('asks in plain words, with the variable below; the platform names and values for such an inventory', () => {
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb' };
+    const neutral = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
+    expect(neutral.help).toBe('cluster_issuer_acme_clouddnsb_region');
+    expect(neutral.title).not.toContain('cluster_issuer');
+    const platform = stepsFor(answers, { names: 'platform' });
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!.help).toBe('cluster_issuer_acme_route53_region');
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.label)).toContain('route53');
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain('clouddnsb');
+  });
+});

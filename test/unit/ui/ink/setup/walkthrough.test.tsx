@@ -62,7 +62,7 @@ describe('the walkthrough, one branch at a time', () => {
     expect(question(ui)).toBe('Certificate type');
     expect(ui.frame()).toContain('One certificate per API endpoint');
     await choose(ui, 'Individual');
-    expect(question(ui)).toBe('Certificate issuer');
+    expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).not.toMatch(/^> none|^  none/m);
     await choose(ui, 'acme');
     expect(question(ui)).toBe('cluster_issuer_acme_email');
@@ -244,7 +244,7 @@ describe('the walkthrough, one branch at a time', () => {
     expect(question(ui)).toBe('Namespaces of the TLS secret');
     expect(ui.frame()).toContain('> openstack');
     await ui.answer(', auth-system');
-    expect(question(ui)).toBe('Certificate issuer');
+    expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).toContain('> none');
     expect(ui.frame()).not.toContain('acme');
     await choose(ui, 'none');
@@ -293,7 +293,7 @@ describe('the issuer part alone (cloudgate regenerate)', () => {
     const results: SetupResult[] = [];
     const initial = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
     ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} services={rec.services} answersOnly onExit={(r) => results.push(r)} />);
-    expect(question(ui)).toBe('Certificate issuer');
+    expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).toContain('> acme (default)');
     await choose(ui, 'ca');
     await ui.answer('ca.pem');
