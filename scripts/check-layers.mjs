@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
-const UI_LIBRARIES = /^(ink|ink-[\w-]+|react|react-dom|@inquirer\/[\w-]+)(\/|$)/;
+const UI_LIBRARIES = /^(ink|ink-[\w-]+|react|react-dom)(\/|$)/;
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

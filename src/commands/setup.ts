@@ -20,6 +20,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   const answersFile = str(flags, 'answers');
   if (!answersFile) {
     if (bool(flags, 'plain')) {
+      // Plain mode still asks questions: without a terminal to ask on, the answers must come from a file.
+      if (!ctx.interactive) throw NEEDS_ANSWERS;
       const { runPlain } = await import('../ui/plain/setup.js');
       return runPlain(ctx);
     }

@@ -80,3 +80,12 @@ describe('command-line contract', () => {
     expect(r.stdout).toContain('Usage: cloudgate doctor');
   });
 });
+
+describe('setup without a terminal', () => {
+  it('--plain on a pipe refuses with exit 2 and asks for --answers, writing nothing', async () => {
+    const r = await runCli(['setup', '--plain', '--inventory', '/nonexistent/inv.yml'], { input: '\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--answers FILE');
+    expect(r.stdout).toBe('');
+  });
+});

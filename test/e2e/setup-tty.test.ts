@@ -112,10 +112,10 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     term!.kill();
 
     launch(['setup', '--plain', '--inventory', inventory]);
-    await at('Certificate type', 'Down');
-    await at(/❯ Wildcard, issued automatically/, 'Enter');
-    const plain = await waitFor(/\? cloud_helm_ingress_wildcard_domain/);
-    expect(plain).not.toMatch(/cloud_helm_ingress_wildcard_domain[^\n]*\(optional\)/);
+    // Plain mode: numbered choices, typed; the question in words, its variable on the line above.
+    await at('Choose 1-3', '2', 'Enter');
+    const plain = await waitFor(/cloud_helm_ingress_wildcard_domain\n\?/);
+    expect(plain.slice(plain.lastIndexOf('cloud_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
     await sleep(80);
     term!.send('Enter');
     await waitFor(/required/);
@@ -142,9 +142,8 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   it('--plain asks line by line in the same terminal and writes the inventory', async () => {
     const inventory = join(dir, 'certificates.yml');
     launch(['setup', '--plain', '--inventory', inventory]);
-    await at('Certificate type', 'Enter');
-    await at(/\? Certificate issuer/, 'Down', 'Down', 'Down');
-    await at(/❯ self-signed/, 'Enter');
+    await at('Choose 1-3', 'Enter');
+    await at(/4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
     await at('Add certificate subject annotations?', 'Enter');
     const review = await waitFor('Write these files?');
     expect(review).toContain('+cluster_issuer_type: self-signed');

@@ -1,8 +1,9 @@
 /**
- * `cloudgate setup --plain`: the walkthrough's questions one line at a time with @inquirer/prompts,
- * no full-screen redraw (dumb terminals, screen readers). Same flow, same checks as the Ink screens.
+ * `cloudgate setup --plain`: the walkthrough's questions one line at a time, numbered choices, no
+ * cursor movement or colour (dumb terminals, screen readers, serial consoles; ASCII with TERM=dumb).
+ * Same flow, same checks as the Ink screens.
  */
-import { confirm, input, password, select } from '@inquirer/prompts';
+import { LinePrompt } from './line-prompt.js';
 import type { CommandContext } from '../../core/run-context.js';
 import { runChecks } from '../../core/doctor/runner.js';
 import type { DoctorReport } from '../../core/doctor/types.js';
@@ -24,14 +25,28 @@ import type { NamingProfile } from '../../core/render/names.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
 export const BACK = '<';
-const BACK_CHOICE = { value: BACK, name: '< Back', description: 'Return to the previous question (answers are kept)' };
+const BACK_CHOICE = { value: BACK, name: '< Back', description: 'return to the previous question (answers are kept)' };
 
 export interface PlainIO {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   /** File answers are relative to it. */
   cwd: string;
+  /** TERM=dumb: only ASCII is written. */
+  ascii?: boolean;
 }
+
+/** The prompts of one session, on its input and output. */
+interface Asker {
+  io: PlainIO;
+  prompt: LinePrompt;
+}
+
+function askerFor(io: PlainIO): Asker {
+  return { io, prompt: new LinePrompt({ input: io.input, output: io.output, ascii: io.ascii }) };
+}
+
+const ioOf = (ctx: CommandContext): PlainIO => ({ input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, ascii: ctx.env.TERM === 'dumb' });
 
 interface Session {
   initial: WizardAnswers;
@@ -42,20 +57,20 @@ interface Session {
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial, names } = await setupServices(ctx);
-  return plainSession({ initial, options: { ...options, names }, services, io: { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd } });
+  return plainSession({ initial, options: { ...options, names }, services, io: ioOf(ctx) });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
 export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
-  const io = { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd };
+  const asker = askerFor(ioOf(ctx));
   try {
-    const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer', names }), io);
+    const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer', names }), asker);
     return toPlanAnswers(state.answers);
   } catch (error) {
-    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-      throw new CancelledError('Cancelled. Nothing was written or deleted.');
-    }
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError('Cancelled. Nothing was written or deleted.');
     throw error;
+  } finally {
+    asker.prompt.close();
   }
 }
 
@@ -63,30 +78,29 @@ export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Recor
 export async function plainSession({ initial, options, services, io }: Session): Promise<number> {
   let state = initialState(initial, options);
   let written = false;
+  const asker = askerFor(io);
+  const { prompt } = asker;
   try {
     for (;;) {
-      state = await askAll(state, io);
+      state = await askAll(state, asker);
       const review = await services.prepare(toPlanAnswers(state.answers));
-      printReview(review, services.dryRun, io.output);
+      printReview(review, services.dryRun, prompt);
       const blocked = hasErrors(review.findings);
-      const next = await select(
-        {
-          message: blocked ? 'The settings have errors. What now?' : services.dryRun ? 'Finish the dry run?' : 'Write these files?',
-          choices: [
-            ...(blocked ? [] : [{ value: 'write', name: services.dryRun ? 'Finish (nothing is written)' : 'Write' }]),
-            { value: 'back', name: 'Back to the last question' },
-            { value: 'cancel', name: 'Cancel (nothing is written)' },
-          ],
-        },
-        context(io),
-      );
+      const next = await prompt.select({
+        message: blocked ? 'The settings have errors. What now?' : services.dryRun ? 'Finish the dry run?' : 'Write these files?',
+        choices: [
+          ...(blocked ? [] : [{ value: 'write', name: services.dryRun ? 'Finish (nothing is written)' : 'Write' }]),
+          { value: 'back', name: 'Back to the last question' },
+          { value: 'cancel', name: 'Cancel (nothing is written)' },
+        ],
+      });
       if (next === 'cancel') throw new CancelledError(CANCELLED);
       if (next === 'back') {
         state = reduce(state, { type: 'back' });
         continue;
       }
       const outcome = await services.write();
-      const out = io.output;
+      const out = prompt;
       if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
       else if (outcome.written.length === 0) out.write(`${UNCHANGED}\n`);
       else out.write(shown(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`));
@@ -96,53 +110,50 @@ export async function plainSession({ initial, options, services, io }: Session):
       }
       if (outcome.next.length > 0) out.write(shown(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`));
       written = true;
-      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, io) : undefined;
+      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, asker) : undefined;
       return exitCodeOf({ ...outcome, discovery });
     }
   } catch (error) {
-    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-      throw new CancelledError(written ? CANCELLED_AFTER_WRITE : CANCELLED);
-    }
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(written ? CANCELLED_AFTER_WRITE : CANCELLED);
     throw error;
+  } finally {
+    prompt.close();
   }
 }
 
 /** After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text report. */
-async function offerDiscovery(services: SetupServices, io: PlainIO): Promise<DoctorReport | undefined> {
-  io.output.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (steps 1-4 of the prerequisites).\n');
-  if (!(await confirm({ message: OFFER, default: true }, context(io)))) return undefined;
+async function offerDiscovery(services: SetupServices, { io, prompt }: Asker): Promise<DoctorReport | undefined> {
+  prompt.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (steps 1-4 of the prerequisites).\n');
+  if (!(await prompt.confirm({ message: OFFER, default: true }))) return undefined;
   for (;;) {
-    const url = (await input(
-      { message: 'Public issuer URL (https://, as in --service-account-issuer)', validate: (v) => issuerUrlError(v) ?? true },
-      context(io),
-    )).trim();
+    const url = (await prompt.input({ message: 'Public issuer URL (https://, as in --service-account-issuer)', validate: (v) => issuerUrlError(v) ?? true })).trim();
     const cancel = new AbortController();
     // Outside a prompt Ctrl+C is a signal: stop the checks and say what stays written.
     const onInterrupt = () => cancel.abort();
     process.once('SIGINT', onInterrupt);
     try {
       const { checks, options } = await services.discoveryChecks!(url, cancel.signal);
-      io.output.write(shown(`Checking ${url} and the cluster...\n`));
+      prompt.write(shown(`Checking ${url} and the cluster...\n`));
       const cancelled = new Promise<never>((_, reject) =>
         cancel.signal.addEventListener('abort', () => reject(new CancelledError(CANCELLED_AFTER_WRITE)), { once: true }));
       const report = await Promise.race([runChecks(checks, options), cancelled]);
-      io.output.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream) }));
+      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream) }));
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
-      io.output.write(shown(`x The checks could not start: ${error instanceof Error ? error.message : String(error)}\n`));
+      prompt.write(shown(`x The checks could not start: ${error instanceof Error ? error.message : String(error)}\n`));
     } finally {
       process.off('SIGINT', onInterrupt);
     }
   }
 }
 
-async function askAll(start: WizardState, io: PlainIO): Promise<WizardState> {
+async function askAll(start: WizardState, asker: Asker): Promise<WizardState> {
   let state = start;
   while (!isReview(state)) {
     const step = currentStep(state)!;
-    io.output.write(`\n${step.section}: ${step.help}\n`);
-    const value = await ask(step, state, io);
+    asker.prompt.write(`\n${step.section}: ${step.help}\n`);
+    const value = await ask(step, state, asker);
     if (value === BACK) {
       if (state.index === 0) throw new CancelledError(CANCELLED);
       state = reduce(state, { type: 'back' });
@@ -153,83 +164,70 @@ async function askAll(start: WizardState, io: PlainIO): Promise<WizardState> {
   return state;
 }
 
-const context = (io: PlainIO) => ({ input: io.input, output: io.output, clearPromptOnDone: false });
-
-async function ask(step: Step, state: WizardState, io: PlainIO): Promise<AnswerValue> {
+async function ask(step: Step, state: WizardState, asker: Asker): Promise<AnswerValue> {
+  const { prompt } = asker;
   const { answers } = state;
   const back = state.index > 0 ? ` (${BACK} to go back)` : '';
   const title = `${step.title}${isOptional(step, answers) ? ' (optional)' : ''}`;
   const existing = answers[step.id];
   const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
   if (step.kind === 'select') {
+    const preselected = defaultFor(step, answers);
     for (;;) {
-      const value = await select(
-        {
-          message: title,
-          choices: [...(step.choices ?? []).map((c) => ({ value: c.value, name: c.label, description: c.help })), ...(state.index > 0 ? [BACK_CHOICE] : [])],
-          default: defaultFor(step, answers),
-        },
-        context(io),
-      );
+      const value = await prompt.select({
+        message: title,
+        choices: [...(step.choices ?? []).map((c) => ({ value: c.value, name: c.label, description: c.help })), ...(state.index > 0 ? [BACK_CHOICE] : [])],
+        default: preselected === undefined ? undefined : String(preselected),
+      });
       const error = value === BACK ? undefined : stepError(step, value, answers);
       if (!error) return value;
-      io.output.write(`x ${shown(error)}\n`);
+      prompt.write(`x ${shown(error)}\n`);
     }
   }
   if (step.kind === 'secret') {
     const keep = existingText !== '';
-    const value = await password(
-      {
-        message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
-        mask: '*',
-        validate: (v) => v === BACK || (stepError(step, v === '' && keep ? existingText : v, answers) ?? true),
-      },
-      context(io),
-    );
+    const value = await prompt.password({
+      message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
+      validate: (v) => v === BACK || (stepError(step, v === '' && keep ? existingText : v, answers) ?? true),
+    });
     registerSecret(value);
     return value === '' && keep ? existingText : value.trim();
   }
-  if (step.kind === 'file') return askFile(step, state, io, title + back, existingText);
+  if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);
   const initial = defaultFor(step, answers);
-  const value = await input(
-    {
-      message: `${title}${back}`,
-      default: initial === undefined ? undefined : String(initial),
-      validate: (v) => v.trim() === BACK || (stepError(step, v, answers) ?? true),
-    },
-    context(io),
-  );
+  const value = await prompt.input({
+    message: `${title}${back}`,
+    default: initial === undefined ? undefined : String(initial),
+    validate: (v) => v.trim() === BACK || (stepError(step, v, answers) ?? true),
+  });
   return value.trim();
 }
 
-async function askFile(step: Step, state: WizardState, io: PlainIO, message: string, existing: string): Promise<AnswerValue> {
+async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, message: string, existing: string): Promise<AnswerValue> {
   const inline = existing.includes('-----BEGIN');
   for (;;) {
     let findings: Finding[] = [];
     let stored: string | undefined;
-    const typed = await input(
-      {
-        message: `${message}${inline ? ' (Enter keeps the PEM now in the inventory)' : ''}`,
-        default: inline || existing === '' ? undefined : existing.replace(/^file:/, ''),
-        validate: (v) => {
-          const path = v.trim();
-          if (path === BACK) return true;
-          if (path === '') return inline || !step.required ? true : `${step.title}: give the path of a PEM file.`;
-          const result = checkFileInput(step, path, state.answers, io.cwd);
-          findings = result.findings;
-          stored = result.value;
-          const error = findings.find((f) => f.severity === 'error');
-          return error ? redact([error.message, error.advice].filter(Boolean).join(' ')) : true;
-        },
+    const typed = await prompt.input({
+      message: `${message}${inline ? ' (Enter keeps the PEM now in the inventory)' : ''}`,
+      default: inline || existing === '' ? undefined : existing.replace(/^file:/, ''),
+      validate: (v) => {
+        const path = v.trim();
+        if (path === BACK) return true;
+        if (path === '') return inline || !step.required ? true : `${step.title}: give the path of a PEM file.`;
+        const result = checkFileInput(step, path, state.answers, io.cwd);
+        findings = result.findings;
+        stored = result.value;
+        const error = findings.find((f) => f.severity === 'error');
+        return error ? redact([error.message, error.advice].filter(Boolean).join(' ')) : true;
       },
-      context(io),
-    );
+    });
     const path = typed.trim();
     if (path === BACK) return BACK;
     if (path === '') return inline ? existing : '';
     if (findings.length === 0) return stored ?? path;
-    printFindings(findings, io.output);
-    if (await confirm({ message: 'Accept these warnings and continue?', default: false }, context(io))) return stored ?? path;
+    printFindings(findings, prompt);
+    if (await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
   }
 }
 
@@ -238,14 +236,14 @@ function shown(text: string): string {
   return escapeControl(redact(text));
 }
 
-function printFindings(findings: Finding[], out: NodeJS.WritableStream): void {
+function printFindings(findings: Finding[], out: { write(text: string): unknown }): void {
   for (const f of findings) {
     out.write(shown(`${f.severity === 'error' ? 'x' : f.severity === 'warning' ? '!' : 'i'} ${f.message}\n`));
     if (f.advice) out.write(shown(`  -> ${f.advice}\n`));
   }
 }
 
-function printReview(review: Review, dryRun: boolean, out: NodeJS.WritableStream): void {
+function printReview(review: Review, dryRun: boolean, out: { write(text: string): unknown }): void {
   out.write(shown(`\nReview: ${review.inventoryPath}\n${review.names ? `${review.names}\n` : ''}`));
   out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : shown(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
   // One line per changed object; the objects' whole diff with --dry-run (the review stays on one screen).

@@ -3,7 +3,7 @@
  * and no vault password was given, ask for the password file before the first question, so that the
  * vaulted values are checked (and kept) and every secret is written vaulted like them.
  */
-import { input } from '@inquirer/prompts';
+import { LinePrompt, PromptCancelled } from '../../plain/line-prompt.js';
 import { isVaulted } from '../../../core/inventory/ansible-tagged.js';
 import { CancelledError } from '../../../core/errors.js';
 import { escapeLine } from '../../../core/escape.js';
@@ -22,24 +22,26 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
   if (vaulted.length === 0) return undefined;
   let keyring: VaultKeyring | undefined;
   const names = escapeLine(vaulted.map(([name]) => name).join(', '));
+  const prompt = new LinePrompt({ input: io.input, output: io.output, ascii: io.env.TERM === 'dumb' });
   try {
-    await input({
-      message: `The inventory keeps ${names} in Ansible Vault. Vault password file (to check them and write every secret vaulted; empty: continue without)`,
-      validate: async (answer) => {
-        if (answer.trim() === '') return true;
-        try {
-          keyring = await vaultKeyringFromOptions({ 'vault-password-file': [answer.trim()] }, io.env, io.cwd);
-          keyring!.open((vaulted[0]![1] as { text: string }).text);
-          return true;
-        } catch (error) {
-          keyring = undefined;
-          return escapeLine((error as Error).message);
-        }
-      },
-    }, { input: io.input, output: io.output });
+    for (;;) {
+      const answer = (await prompt.input({
+        message: `The inventory keeps ${names} in Ansible Vault. Vault password file (to check them and write every secret vaulted; empty: continue without)`,
+      })).trim();
+      if (answer === '') return undefined;
+      try {
+        keyring = await vaultKeyringFromOptions({ 'vault-password-file': [answer] }, io.env, io.cwd);
+        keyring!.open((vaulted[0]![1] as { text: string }).text);
+        return keyring;
+      } catch (error) {
+        keyring = undefined;
+        prompt.write(`x ${escapeLine((error as Error).message)}\n`);
+      }
+    }
   } catch (error) {
-    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new CancelledError('Cancelled. Nothing was written.');
+    if (error instanceof PromptCancelled) throw new CancelledError('Cancelled. Nothing was written.');
     throw error;
+  } finally {
+    prompt.close();
   }
-  return keyring;
 }

@@ -24,7 +24,6 @@ async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
   const { services, initial } = await setupServices(ctx);
   const input = new PassThrough();
   let text = '';
-  // Like a terminal, the output outlives each prompt (inquirer ends the streams it is piped into).
   const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
   output.end = function end(this: Writable) { return this; } as typeof output.end;
   const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: ctx.cwd } });
@@ -54,9 +53,10 @@ describe('setup --plain', () => {
     await p.send('Certificate type', KEY.enter);
     await p.send('Certificate issuer', KEY.enter);
     await p.send('cluster_issuer_acme_email', 'ops\r');
-    await p.send('is not an email address', '@example.com\r');
+    await p.send('is not an email address', 'ops@example.com\r');
     await p.send('cluster_issuer_acme_server', '\r');
-    await p.send('cluster_issuer_acme_solver', KEY.down.repeat(5) + KEY.enter);
+    // Choices are numbered: 6) dnsd.
+    await p.send('cluster_issuer_acme_solver', '6\r');
     await p.send('cluster_issuer_acme_dnsd_api_key', 'plain-api-key-1234\r');
     await p.send('cluster_issuer_acme_dnsd_secret_key', 'plain-secret-5678\r');
     await p.send('Add certificate subject annotations?', KEY.enter);
@@ -149,5 +149,30 @@ describe('setup --plain', () => {
       expect(readFileSync(inventory, 'utf8')).toContain('service_account_name: dns-sa');
       expect(issuer.requests).toEqual([]);
     });
+  });
+});
+
+describe('setup --plain is plain', () => {
+  it('writes lines only: no escape sequence, and only ASCII for TERM=dumb', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+    const inventory = join(dir, 'certificates.yml');
+    const ctx: CommandContext = { flags: { inventory }, positionals: [], interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
+    const { services, initial } = await setupServices(ctx);
+    const input = new PassThrough();
+    let text = '';
+    const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
+    const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: dir, ascii: true } });
+    done.catch(() => undefined);
+    // Every answer at once, as a paste: each line answers one question.
+    input.write('1\n1\nops@example.com\n\n1\n1\n');
+    const start = Date.now();
+    while (!text.includes('Write these files?') && Date.now() - start < 5000) await sleep(20);
+    input.write('3\n');
+    await expect(done).rejects.toBeInstanceOf(CancelledError);
+    expect(text).toContain('Write these files?');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/\u001b/);
+    expect(text).toMatch(/^[\x00-\x7e]*$/);
+    expect(existsSync(inventory)).toBe(false);
   });
 });
