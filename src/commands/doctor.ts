@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
-import { UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { writeFilesAtomically } from '../core/inventory/atomic-write.js';
 import type { DoctorReport } from '../core/doctor/types.js';
 import { renderJson } from '../ui/text/json.js';
@@ -39,17 +39,23 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   const runOptions = runOptionsOf(input);
-  if (ctx.interactive && format === 'text' && output === undefined) {
+  const dumb = ctx.env.TERM === 'dumb';
+  if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
-    const report = await runLiveDoctor(checks, runOptions, { verbose });
-    return exitCodeFor(report, bool(flags, 'strict'));
+    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: !ctx.env.NO_COLOR });
+    return interrupted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
   }
-  const report = await runChecks(checks, runOptions);
+  // Ctrl+C stops the checks still running; what finished is still reported, then exit 130.
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort();
+  process.once('SIGINT', onInterrupt);
+  const report = await runChecks(checks, { ...runOptions, signal: stop.signal }).finally(() => process.off('SIGINT', onInterrupt));
+  if (stop.signal.aborted) ctx.stderr.write('Interrupted: the checks still running were stopped (reported as not run).\n');
   const color = output === undefined && useColor(ctx.stdout);
-  const rendered = render(format, report, { verbose, color });
+  const rendered = render(format, report, { verbose, color, ascii: dumb });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(resolve(ctx.cwd, output), rendered, format, ctx);
-  return exitCodeFor(report, bool(flags, 'strict'));
+  return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
 }
 
 export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
@@ -67,7 +73,7 @@ export function formatOf(flags: CommandContext['flags']): Format {
   return bool(flags, 'json') ? 'json' : ((given ?? 'text') as Format);
 }
 
-function render(format: Format, report: DoctorReport, options: { verbose: boolean; color: boolean }): string {
+function render(format: Format, report: DoctorReport, options: { verbose: boolean; color: boolean; ascii: boolean }): string {
   switch (format) {
     case 'json':
       return renderJson(report);

@@ -17,6 +17,9 @@ export interface RunOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_DEADLINE_MS = 60_000;
 
+/** The message of a check the user stopped (Ctrl+C) before it ended: not run, no verdict. */
+export const INTERRUPTED = 'Not run: interrupted.';
+
 /**
  * Runs checks concurrently, honouring `needs`/`after` ordering. A check that throws, times out or
  * outlives the deadline becomes `fail`; it never crashes the run.
@@ -116,14 +119,11 @@ async function runOne(
   const timeoutMs = check.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const signal = AbortSignal.any([deadline, AbortSignal.timeout(timeoutMs)]);
   const aborted = new Promise<CheckResult>((resolve) => {
+    // Stopped by the user (Ctrl+C): not run, which says nothing about the system.
     const onAbort = () =>
-      resolve({
+      resolve(options.signal?.aborted ? { status: 'skip', message: INTERRUPTED } : {
         status: 'fail',
-        message: options.signal?.aborted
-          ? 'Cancelled.'
-          : deadline.aborted
-          ? 'Did not finish before the overall deadline.'
-          : `Did not finish within ${formatSeconds(timeoutMs)}.`,
+        message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
         advice: 'Check that the server is reachable, or raise --timeout.',
       });
     if (signal.aborted) onAbort();

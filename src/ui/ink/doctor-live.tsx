@@ -1,104 +1,190 @@
-import { Box, Static, Text, render } from 'ink';
+import { Box, Static, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
-import type { Check, CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
-import { closingLine, groupBy, groupStatus, groupTitle, shown } from '../text/text.js';
+import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
+import { closingLine, countsLine, groupStatus, groupTitle, shown, skipHint } from '../text/text.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-interface Props {
-  checks: Check[];
-  options: RunOptions;
+export interface LiveView {
   verbose: boolean;
-  onDone(report: DoctorReport): void;
+  /** False with NO_COLOR: no colour at all. */
+  color: boolean;
 }
 
-/** Finished checks settle into <Static> lines; running ones spin below them. */
-export function DoctorLive({ checks, options, verbose, onDone }: Props) {
-  const [finished, setFinished] = useState<CheckOutcome[]>([]);
-  const [running, setRunning] = useState<Check[]>([]);
+interface Props extends LiveView {
+  checks: Check[];
+  options: RunOptions;
+  onDone(report: DoctorReport, interrupted: boolean): void;
+}
+
+export interface GroupState {
+  group: string;
+  checks: Check[];
+  running: Check[];
+  finished: CheckOutcome[];
+}
+
+export interface DoctorRun {
+  /** Groups finished, in order, each after every group above it. */
+  settled: GroupState[];
+  /** Groups still running (or, once interrupted, left unfinished). */
+  open: GroupState[];
+  report?: DoctorReport;
+  interrupted: boolean;
+  frame: number;
+  /** Stops the checks still running (Ctrl+C). */
+  interrupt(): void;
+}
+
+/**
+ * Runs the checks once (when given) and follows them group by group: the one run loop of the live
+ * doctor and of the walkthrough's discovery checks.
+ */
+export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, onDone: (report: DoctorReport, interrupted: boolean) => void): DoctorRun {
+  const [groups, setGroups] = useState<GroupState[]>([]);
   const [report, setReport] = useState<DoctorReport>();
   const [frame, setFrame] = useState(0);
+  const [stop] = useState(() => new AbortController());
 
   useEffect(() => {
+    if (!checks) return undefined;
+    setGroups(groupsOf(checks));
     const timer = setInterval(() => setFrame((f) => (f + 1) % FRAMES.length), 80);
     runChecks(checks, {
       ...options,
-      onStart: (c) => setRunning((r) => [...r, c]),
-      onFinish: (o) => {
-        setRunning((r) => r.filter((c) => c.id !== o.id));
-        setFinished((f) => [...f, o]);
-      },
+      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+      onStart: (c) => setGroups((all) => all.map((g) => (g.group === c.group ? { ...g, running: [...g.running, c] } : g))),
+      onFinish: (o) => setGroups((all) => all.map((g) => (g.group === o.group
+        ? { ...g, running: g.running.filter((c) => c.id !== o.id), finished: [...g.finished, o] }
+        : g))),
     }).then((r) => {
       clearInterval(timer);
       setReport(r);
-      onDone(r);
+      onDone(r, stop.signal.aborted);
     });
     return () => clearInterval(timer);
-  }, []);
+  }, [checks]);
 
+  const settled: GroupState[] = [];
+  for (const g of groups) {
+    if (g.finished.length < g.checks.length) break;
+    settled.push(g);
+  }
+  return { settled, open: groups.slice(settled.length), report, interrupted: stop.signal.aborted, frame, interrupt: () => stop.abort() };
+}
+
+/**
+ * Each group is one block: its line, then its checks. A block settles into <Static> once it and every
+ * group above it have finished, so groups never interleave and come in their usual order. Ctrl+C
+ * stops the checks still running and ends with "Interrupted" and what had finished.
+ */
+export function DoctorLive({ checks, options, verbose, color, onDone }: Props) {
+  const run = useDoctorRun(checks, options, onDone);
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') run.interrupt();
+  });
   return (
     <Box flexDirection="column">
-      <Static items={finished}>
-        {(o) => <CheckLine key={o.id} outcome={o} verbose={verbose} />}
+      <Static items={run.settled}>
+        {(g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} />}
       </Static>
-      {running.map((c) => <RunningLine key={c.id} check={c} frame={frame} />)}
-      {report ? <Summary report={report} /> : null}
+      <OpenGroups run={run} verbose={verbose} color={color} />
     </Box>
   );
 }
 
-/** One settled check, and its advice when it failed or warned (always with verbose). */
-export function CheckLine({ outcome: o, verbose }: { outcome: CheckOutcome; verbose: boolean }) {
+/** The groups not settled yet (spinning), then the summary once the run ended. */
+export function OpenGroups({ run, verbose, color }: { run: DoctorRun; verbose: boolean; color: boolean }) {
+  return (
+    <Box flexDirection="column">
+      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} frame={run.report ? undefined : run.frame} />)}
+      {run.report ? <Summary report={run.report} interrupted={run.interrupted} /> : null}
+    </Box>
+  );
+}
+
+function groupsOf(checks: Check[]): GroupState[] {
+  const out: GroupState[] = [];
+  for (const check of checks) {
+    let g = out.find((x) => x.group === check.group);
+    if (!g) out.push((g = { group: check.group, checks: [], running: [], finished: [] }));
+    g.checks.push(check);
+  }
+  return out;
+}
+
+/** A group's line (a spinner while it runs), its settled checks, and the hint when it checked nothing. */
+export function GroupBlock({ state, verbose, color, frame }: { state: GroupState; verbose: boolean; color: boolean; frame?: number }) {
+  const done = state.finished.length === state.checks.length;
+  const status: Status = groupStatus(state.finished);
+  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip');
+  const hint = done && status === 'skip' && !verbose ? skipHint(state.finished) : undefined;
   return (
     <Box flexDirection="column">
       <Text>
-        <Text color={COLOR[o.status]}>{MARK[o.status]}</Text> {shown(o.title)}: {shown(o.message)}{' '}
-        <Text dimColor>({o.durationMs} ms)</Text>
+        {done || frame === undefined
+          ? <Text color={tone(color, done ? status : 'skip')}>[{done ? MARK[status] : ' '}]</Text>
+          : <Text color={tone(color, 'run')}>[{FRAMES[frame % FRAMES.length]}]</Text>}
+        {' '}{groupTitle(state.group)}{' '}
+        <Text dimColor={color}>({state.finished.length}/{state.checks.length}{done ? `, ${counts(state.finished)}` : ''})</Text>
+      </Text>
+      {shownChecks.map((o) => <CheckLine key={o.id} outcome={o} verbose={verbose} color={color} />)}
+      {frame === undefined ? null : state.running.map((c) => (
+        <Text key={c.id}>{'    '}<Text color={tone(color, 'run')}>{FRAMES[frame % FRAMES.length]}</Text> {shown(c.title)}…</Text>
+      ))}
+      {hint ? <Text dimColor={color}>    {hint}</Text> : null}
+    </Box>
+  );
+}
+
+function counts(outcomes: CheckOutcome[]): string {
+  return (['ok', 'warn', 'fail', 'skip'] as const).map((s) => [s, outcomes.filter((o) => o.status === s).length] as const)
+    .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ');
+}
+
+function tone(color: boolean, status: Status | 'run'): string | undefined {
+  if (!color) return undefined;
+  return status === 'run' ? 'cyan' : COLOR[status];
+}
+
+/** One settled check, and its advice when it failed or warned (always with verbose). */
+export function CheckLine({ outcome: o, verbose, color }: { outcome: CheckOutcome; verbose: boolean; color: boolean }) {
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {'    '}<Text color={tone(color, o.status)}>{MARK[o.status]}</Text> {shown(o.title)}: {shown(o.message)}{' '}
+        <Text dimColor={color}>({o.durationMs} ms)</Text>
       </Text>
       {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
-        <Text>  → {shown(o.advice)}</Text>
+        <Text>      → {shown(o.advice)}</Text>
       ) : null}
     </Box>
   );
 }
 
-export function RunningLine({ check, frame }: { check: Check; frame: number }) {
-  return (
-    <Text>
-      <Text color="cyan">{FRAMES[frame % FRAMES.length]}</Text> {shown(check.title)}…
-    </Text>
-  );
-}
-
-export function Summary({ report }: { report: DoctorReport }) {
-  const groups = [...groupBy(report.checks)];
+export function Summary({ report, interrupted }: { report: DoctorReport; interrupted: boolean }) {
   return (
     <Box flexDirection="column" marginTop={1}>
-      {groups.map(([group, checks]) => {
-        const status = groupStatus(checks);
-        return (
-          <Text key={group}>
-            <Text color={COLOR[status]}>[{MARK[status]}]</Text> {groupTitle(group)}
-          </Text>
-        );
-      })}
+      {interrupted ? <Text bold>Interrupted: the checks still running were stopped (shown as not run).</Text> : null}
       <Text>{closingLine(report.checks)}</Text>
+      <Text>{countsLine(report.checks)}</Text>
     </Box>
   );
 }
 
-export function runLiveDoctor(checks: Check[], options: RunOptions, view: { verbose: boolean }): Promise<DoctorReport> {
+export function runLiveDoctor(checks: Check[], options: RunOptions, view: LiveView): Promise<{ report: DoctorReport; interrupted: boolean }> {
   return new Promise((resolve) => {
-    let result: DoctorReport | undefined;
+    let result: { report: DoctorReport; interrupted: boolean } | undefined;
     const app = render(
-      <DoctorLive checks={checks} options={options} verbose={view.verbose} onDone={(r) => {
-        result = r;
+      <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} onDone={(report, interrupted) => {
+        result = { report, interrupted };
         setTimeout(() => app.unmount(), 0);
       }} />,
-      { exitOnCtrlC: true },
+      // Ctrl+C is ours: stop the checks and show what finished, never a frozen spinner.
+      { exitOnCtrlC: false },
     );
     app.waitUntilExit().then(() => resolve(result!));
   });

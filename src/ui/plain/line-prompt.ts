@@ -5,6 +5,7 @@
  * Ctrl+C, and the end of the input, cancel with an error named ExitPromptError.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { asAscii } from '../text/text.js';
 
 export interface PromptIO {
   input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -25,13 +26,6 @@ export class PromptCancelled extends Error {
 
 const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
-
-/** Characters a dumb terminal may not show, as ASCII. */
-const ASCII: Record<string, string> = { '—': '-', '–': '-', '·': '-', '→': '->', '←': '<-', '…': '...', '‘': "'", '’': "'", '“': '"', '”': '"', '✔': 'ok', '✗': 'x', '•': '*' };
-
-export function asAscii(text: string): string {
-  return text.replace(/[^\x00-\x7e]/g, (c) => ASCII[c] ?? '?');
-}
 
 /** Reads lines (and, on a terminal, secrets without echo) from one input, one question at a time. */
 export class LinePrompt {

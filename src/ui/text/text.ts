@@ -1,6 +1,7 @@
 import { escapeControl, escapeLine } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
+import { INTERRUPTED } from '../../core/doctor/runner.js';
 
 const GROUP_TITLES: Record<string, string> = {
   inventory: 'Inventory',
@@ -27,6 +28,8 @@ export function groupStatus(checks: { status: Status }[]): Status {
 export interface TextOptions {
   verbose: boolean;
   color: boolean;
+  /** TERM=dumb: only ASCII. */
+  ascii?: boolean;
 }
 
 /** The `flutter doctor` shape: a line per group, details under it, a closing line. */
@@ -42,15 +45,41 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
       if (!options.verbose && (check.status === 'ok' || check.status === 'skip')) continue;
       lines.push(...renderCheck(check, options, paint));
     }
+    // A group that checked nothing says what it needs, without --verbose (a first run, say).
+    const hint = status === 'skip' && !options.verbose ? skipHint(checks) : undefined;
+    if (hint) lines.push(`    ${paint('dim', hint)}`);
   }
-  lines.push('', closingLine(report.checks));
-  return redact(lines.join('\n')) + '\n';
+  lines.push('', closingLine(report.checks), countsLine(report.checks));
+  const text = redact(lines.join('\n')) + '\n';
+  return options.ascii ? asAscii(text) : text;
+}
+
+/** What a group whose every check was skipped needs: its first reason, and the advice with it. */
+export function skipHint(checks: CheckOutcome[]): string | undefined {
+  const first = checks.find((c) => c.status === 'skip' && !c.message.startsWith('Not run:')) ?? checks[0];
+  if (!first) return undefined;
+  return shown(`${first.message}${first.advice ? ` → ${first.advice}` : ''}`);
+}
+
+/** `12 checks: 9 ok, 1 warn, 1 fail, 1 skipped.` */
+export function countsLine(checks: CheckOutcome[]): string {
+  const n = (s: Status) => checks.filter((c) => c.status === s).length;
+  return `${checks.length} check${checks.length === 1 ? '' : 's'}: ${n('ok')} ok, ${n('warn')} warn, ${n('fail')} fail, ${n('skip')} skipped.`;
+}
+
+/** Characters a dumb terminal may not show, as ASCII. */
+const ASCII: Record<string, string> = { '✓': 'ok', '✗': 'x', '→': '->', '•': '*', '—': '-', '–': '-', '·': '-', '…': '...', '‘': "'", '’': "'", '“': '"', '”': '"' };
+
+export function asAscii(text: string): string {
+  return text.replace(/[^\x00-\x7e]/g, (c) => ASCII[c] ?? '?');
 }
 
 /** "No issues found." only when something was checked: a run of nothing but skips says so. */
 export function closingLine(checks: CheckOutcome[]): string {
   const failing = [...groupBy(checks).values()].filter((c) => ['fail', 'warn'].includes(groupStatus(c))).length;
   if (failing > 0) return `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`;
+  const stopped = checks.filter((c) => c.message === INTERRUPTED).length;
+  if (stopped > 0) return `! Interrupted: ${stopped} check${stopped === 1 ? ' was' : 's were'} not run; no verdict.`;
   if (checks.every((c) => c.status === 'skip')) {
     return '• Nothing was checked: every check was skipped for want of settings (--verbose says which).';
   }

@@ -27,9 +27,11 @@ export const provideChecks: CheckProvider = async (input) => {
   ]);
   // The runner runs a bounded number of checks at once; the probes of all endpoints start together
   // when the first tls check runs, so each check mostly waits for a result already on its way.
+  // They stop with the signal of the check that started them: every check's signal ends with the run
+  // (Ctrl+C, the deadline), and the probes end by their own timeout before that check's.
   let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
-  const resultOf = (endpoint: Endpoint) => {
-    probes ??= new Map(mapBounded(configured, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input)).map((p, i) => [configured[i]!, p]));
+  const resultOf = (endpoint: Endpoint, signal: AbortSignal) => {
+    probes ??= new Map(mapBounded(configured, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal)).map((p, i) => [configured[i]!, p]));
     return probes.get(endpoint)!;
   };
   const checks: Check[] = configured.map((endpoint) => ({
@@ -37,7 +39,7 @@ export const provideChecks: CheckProvider = async (input) => {
     group: 'tls',
     title: `TLS certificate served by ${endpoint.host}${endpoint.port === 443 ? '' : `:${endpoint.port}`}`,
     timeoutMs: input.network.timeoutMs + 1000,
-    run: () => resultOf(endpoint),
+    run: (ctx) => resultOf(endpoint, ctx.signal),
   }));
   checks.push({
     id: 'tls.catalog',

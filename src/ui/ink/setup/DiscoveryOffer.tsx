@@ -1,9 +1,9 @@
 import { Box, Static, Text, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { runChecks } from '../../../core/doctor/runner.js';
-import type { Check, CheckOutcome, DoctorReport } from '../../../core/doctor/types.js';
+import type { RunOptions } from '../../../core/doctor/runner.js';
+import type { Check, DoctorReport } from '../../../core/doctor/types.js';
 import { issuerUrlError } from '../../../core/setup/wizard-flow.js';
-import { CheckLine, RunningLine, Summary } from '../doctor-live.js';
+import { GroupBlock, OpenGroups, useDoctorRun, type GroupState } from '../doctor-live.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
@@ -22,7 +22,7 @@ interface Props {
 }
 
 type Phase = 'offer' | 'url' | 'running' | 'ran' | 'skipped';
-type Line = { id: string; outcome?: CheckOutcome; heading?: string };
+type Line = { id: string; group?: GroupState; heading?: string };
 
 /**
  * After keyless clouddnsb (clusteroidc) is written: offers the doctor's discovery and kube checks for the
@@ -34,10 +34,21 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
   const [url, setUrl] = useState('');
   const [failure, setFailure] = useState<string>();
   const [settled, setSettled] = useState<Line[]>([{ id: 'final' }]);
-  const [running, setRunning] = useState<Check[]>([]);
-  const [report, setReport] = useState<DoctorReport>();
-  const [frame, setFrame] = useState(0);
+  const [assembled, setAssembled] = useState<{ checks: Check[]; options: RunOptions }>();
   const cancel = useRef(new AbortController());
+  const color = !process.env.NO_COLOR;
+  // The doctor's own run loop; each group settles into the lines above once it is done.
+  const run = useDoctorRun(assembled?.checks, assembled?.options ?? {}, (report) => {
+    setPhase('ran');
+    onDone(report);
+  });
+  const shownGroups = useRef(0);
+  useEffect(() => {
+    const fresh = run.settled.slice(shownGroups.current);
+    if (fresh.length === 0) return;
+    shownGroups.current = run.settled.length;
+    setSettled((s) => [...s, ...fresh.map((g) => ({ id: `group:${g.group}`, group: g }))]);
+  }, [run.settled.length]);
 
   useEffect(() => () => cancel.current.abort(), []);
 
@@ -53,33 +64,15 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
   };
 
   useEffect(() => {
-    if (phase !== 'running') return;
-    const timer = setInterval(() => setFrame((f) => f + 1), 80);
-    services.discoveryChecks!(url, cancel.current.signal)
-      .then(({ checks, options }) =>
-        runChecks(checks, {
-          ...options,
-          onStart: (c) => setRunning((r) => [...r, c]),
-          onFinish: (o) => {
-            setRunning((r) => r.filter((c) => c.id !== o.id));
-            setSettled((s) => [...s, { id: o.id, outcome: o }]);
-          },
-        }),
-      )
-      .then(
-        (r) => {
-          setReport(r);
-          setPhase('ran');
-          onDone(r);
-        },
-        (error: unknown) => {
-          // The checks could not be assembled (e.g. the inventory became unreadable): say why, ask again.
-          setFailure(error instanceof Error ? error.message : String(error));
-          setPhase('url');
-        },
-      )
-      .finally(() => clearInterval(timer));
-    return () => clearInterval(timer);
+    if (phase !== 'running' || assembled) return;
+    services.discoveryChecks!(url, cancel.current.signal).then(
+      (found) => setAssembled({ checks: found.checks, options: { ...found.options, signal: cancel.current.signal } }),
+      (error: unknown) => {
+        // The checks could not be assembled (e.g. the inventory became unreadable): say why, ask again.
+        setFailure(error instanceof Error ? error.message : String(error));
+        setPhase('url');
+      },
+    );
   }, [phase]);
 
   let body = null;
@@ -130,23 +123,21 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
         </Box>
       </Box>
     );
-  } else if (phase === 'running') {
+  } else if (phase === 'running' || phase === 'ran') {
     body = (
       <Box flexDirection="column">
-        {running.map((c) => <RunningLine key={c.id} check={c} frame={frame} />)}
-        <KeyHints hints={['Ctrl+C stop (the inventory is already written)']} />
+        <OpenGroups run={run} verbose={false} color={color} />
+        {phase === 'running' ? <KeyHints hints={['Ctrl+C stop (the inventory is already written)']} /> : null}
       </Box>
     );
-  } else if (phase === 'ran' && report) {
-    body = <Summary report={report} />;
   }
 
   return (
     <Box flexDirection="column">
       <Static items={settled}>
         {(line) =>
-          line.outcome ? (
-            <CheckLine key={line.id} outcome={line.outcome} verbose={false} />
+          line.group ? (
+            <GroupBlock key={line.id} state={line.group} verbose={false} color={color} />
           ) : line.heading ? (
             <Text key={line.id} bold wrap="wrap">
               {line.heading}

@@ -56,7 +56,7 @@ describe('runChecks', () => {
     setTimeout(() => controller.abort(), 20);
     const report = await run;
     expect(sawAbort).toBe(true);
-    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'Cancelled.' });
+    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.' });
   });
 
   it('skips a check whose prerequisite failed, naming it', async () => {

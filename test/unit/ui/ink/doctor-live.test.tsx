@@ -5,36 +5,59 @@ import { DoctorLive } from '../../../../src/ui/ink/doctor-live.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+function gated(id: string, group: string, result: { status: 'ok' | 'fail' | 'skip'; message: string; advice?: string }) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const check: Check = { id, group, title: id, run: async (ctx) => {
+    await Promise.race([gate, new Promise((r) => ctx.signal.addEventListener('abort', r))]);
+    return result;
+  } };
+  return { check, release };
+}
+
 describe('live doctor view', () => {
-  it('shows a running check with a spinner, then its settled line and the summary', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const checks: Check[] = [
-      { id: 'a.quick', group: 'inventory', title: 'Quick', run: async () => ({ status: 'ok', message: 'done fast' }) },
-      {
-        id: 'a.slow',
-        group: 'inventory',
-        title: 'Slow',
-        run: async () => {
-          await gate;
-          return { status: 'fail', message: 'went wrong', advice: 'fix it' };
-        },
-      },
-    ];
+  it('shows each group as one block under its line, in order, whatever order the checks end in, then the counts', async () => {
+    const a1 = gated('inv.one', 'inventory', { status: 'ok', message: 'fine' });
+    const b1 = gated('tls.one', 'tls', { status: 'fail', message: 'went wrong', advice: 'fix it' });
+    const a2 = gated('inv.two', 'inventory', { status: 'ok', message: 'fine too' });
     let report: DoctorReport | undefined;
-    const { lastFrame, frames, unmount } = render(
-      <DoctorLive checks={checks} options={{}} verbose={false} onDone={(r) => (report = r)} />,
+    const { lastFrame, unmount } = render(
+      <DoctorLive checks={[a1.check, b1.check, a2.check]} options={{}} verbose={false} color={false} onDone={(r) => (report = r)} />,
     );
-    await wait(40);
-    expect(lastFrame()).toContain('Slow…');
-    release();
-    await wait(40);
-    const all = frames.join('\n');
-    expect(all).toContain('✓ Quick: done fast');
-    expect(all).toContain('✗ Slow: went wrong');
-    expect(all).toContain('→ fix it');
-    expect(lastFrame()).toContain('Found issues in 1 group.');
+    await wait(30);
+    expect(lastFrame()).toMatch(/Inventory \(0\/2/);
+    b1.release();
+    await wait(30);
+    a1.release();
+    await wait(30);
+    a2.release();
+    await wait(60);
+    const text = lastFrame()!;
+    // The inventory block (its two checks) comes whole before the tls block.
+    const order = ['Inventory', 'inv.one: fine', 'inv.two: fine too', 'Served certificates', 'tls.one: went wrong', '→ fix it'].map((t) => text.indexOf(t));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(text).toContain('3 checks: 2 ok, 0 warn, 1 fail, 0 skipped.');
     expect(report?.summary.fail).toBe(1);
+    unmount();
+  });
+
+  it('Ctrl+C stops the running checks and ends with "Interrupted", what finished, and the rest as not run', async () => {
+    const done = gated('inv.one', 'inventory', { status: 'ok', message: 'fine' });
+    const hangs = gated('tls.one', 'tls', { status: 'ok', message: 'never' });
+    let ended: { report: DoctorReport; interrupted: boolean } | undefined;
+    const { lastFrame, stdin, unmount } = render(
+      <DoctorLive checks={[done.check, hangs.check]} options={{}} verbose={false} color={false} onDone={(report, interrupted) => (ended = { report, interrupted })} />,
+    );
+    done.release();
+    await wait(30);
+    stdin.write('\u0003');
+    await wait(60);
+    expect(ended?.interrupted).toBe(true);
+    expect(ended?.report.checks.find((c) => c.id === 'tls.one')).toMatchObject({ status: 'skip', message: 'Not run: interrupted.' });
+    expect(ended?.report.checks.find((c) => c.id === 'inv.one')).toMatchObject({ status: 'ok' });
+    expect(lastFrame()).toContain('Interrupted');
+    expect(lastFrame()).toContain('2 checks: 1 ok, 0 warn, 0 fail, 1 skipped.');
     unmount();
   });
 });

@@ -38,7 +38,7 @@ describe('text report', () => {
     expect(text).toContain('identity service said 401');
     expect(text).toContain('→ check the mapping');
     expect(text).not.toContain('broker token issued');
-    expect(text.trimEnd().endsWith('! Found issues in 1 group.')).toBe(true);
+    expect(text.trimEnd().endsWith('! Found issues in 1 group.\n3 checks: 2 ok, 0 warn, 1 fail, 0 skipped.')).toBe(true);
   });
 
   it('shows every check with --verbose and says when nothing is wrong', () => {
