@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
-import { CancelledError, EXIT, UsageError } from './core/errors.js';
+import { CancelledError, EXIT, UsageError, WriteError } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { Command, CommandContext } from './core/run-context.js';
@@ -138,6 +138,11 @@ function fail(error: unknown, usage?: string): number {
   if (error instanceof CancelledError) {
     printError(error.message);
     return EXIT.cancelled;
+  }
+  if (error instanceof WriteError) {
+    printError(`error: ${error.message}`);
+    if (error.advice) printError(`  ${error.advice}`);
+    return EXIT.findings;
   }
   if (error instanceof UsageError || isParseArgsError(error)) {
     const e = error as Error & { advice?: string };

@@ -68,9 +68,7 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   }
   if (ctx.interactive && !bool(flags, 'yes')) await confirm(ctx);
 
-  const written = await applyPlan(plan).catch((error: Error) => {
-    throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the folders exist and are writable by you.');
-  });
+  const written = await applyPlan(plan);
   for (const file of written) {
     log(`Wrote ${describeWritten(file)}`);
   }

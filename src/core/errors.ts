@@ -19,3 +19,17 @@ export class CancelledError extends Error {
     this.name = 'CancelledError';
   }
 }
+
+/**
+ * The files could not be written (a full disk, a folder not writable): nothing was changed, the input
+ * was fine, so this is no usage error: exit 1.
+ */
+export class WriteError extends Error {
+  constructor(
+    message: string,
+    readonly advice?: string,
+  ) {
+    super(message);
+    this.name = 'WriteError';
+  }
+}

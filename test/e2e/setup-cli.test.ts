@@ -30,6 +30,15 @@ const answers = async (text: string) => {
 };
 
 describe('cloudgate setup (built binary)', () => {
+  it('a file that cannot be written exits 1 (not 2: the input was fine), saying what failed, nothing written', async () => {
+    // sysfs lets nobody create a file, root included.
+    const target = '/sys/cloudgate-e2e-certificates.yml';
+    const r = cloudgate(['setup', '--answers', await answers('cluster_issuer_acme_email: ops@example.com\n'), '--inventory', target, '--yes'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nothing was written/i);
+    expect(r.stderr).not.toContain('unexpected error');
+  });
+
   it('without a terminal and without --answers exits 2 naming --answers, writing nothing', async () => {
     const r = cloudgate(['setup', '--inventory', inventory], dir);
     expect(r.code).toBe(2);

@@ -350,7 +350,7 @@ function acmeRules(values: Values, choices: Choices): Finding[] {
   const out: Finding[] = [];
   if (isSet(values.cloud_helm_ingress_wildcard_domain) && choices.solver === 'http01') {
     out.push(finding('wildcard-needs-dns01', 'error', 'cluster_issuer_acme_solver',
-      `A wildcard certificate (*.${str(values.cloud_helm_ingress_wildcard_domain)}) cannot be issued with the HTTP-01 challenge.`,
+      `A wildcard certificate (*.${(str(values.cloud_helm_ingress_wildcard_domain) ?? '').replace(/^\*\./, '')}) cannot be issued with the HTTP-01 challenge.`,
       'ACME issues wildcard certificates only through DNS-01: set cluster_issuer_acme_solver to your DNS provider.'));
   }
   if (values.cluster_issuer_acme_private_ca === true && !isSet(values.cluster_issuer_acme_server)) {

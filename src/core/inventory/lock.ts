@@ -14,7 +14,7 @@ import { closeSync, constants, openSync, readSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 import { isProcessAlive, removeStaleTemps, resolveLinks, tempPathFor } from './atomic-write.js';
-import { UsageError } from '../errors.js';
+import { UsageError, WriteError } from '../errors.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_WRONLY, O_CREAT, O_EXCL } = constants;
 
@@ -39,7 +39,7 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
     await removeEmptyFolders(dirname(target), createdDir);
     if (error instanceof UsageError) throw error;
     const e = error as NodeJS.ErrnoException;
-    throw new UsageError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${e.code ?? e.message}; nothing was written.`,
+    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${e.code ?? e.message}; nothing was written.`,
       `Check that the folder ${dirname(target)} exists and is writable by you.`);
   }
   const onExit = () => {

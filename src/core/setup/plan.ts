@@ -21,7 +21,7 @@ import { fillFromKeyFile } from '../config/tsig-key.js';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { DEFAULT_NAMESPACE, answersNames, resolveAnswers, type Answers } from '../config/answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
-import { UsageError } from '../errors.js';
+import { UsageError, WriteError } from '../errors.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
 import { hasErrors, type Finding } from '../findings.js';
 import { holdsSecret, inventoryEdits, readInventoryFile, type TextEdit } from '../inventory/inventory.js';
@@ -387,7 +387,10 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
   // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
   return withInventoryLock(plan.inventoryPath, async () => {
     await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
-    return plan.files.length ? writeFilesAtomically(plan.files, now) : [];
+    if (plan.files.length === 0) return [];
+    return writeFilesAtomically(plan.files, now).catch((error: Error) => {
+      throw error instanceof UsageError ? error : new WriteError(error.message, 'Check that the folders exist and are writable by you, and that the disk has room.');
+    });
   });
 }
 

@@ -86,6 +86,8 @@ export interface FlowOptions {
   only?: 'issuer';
   /** The variable names the inventory uses: each question names its variable that way. */
   names?: NamingProfile;
+  /** `--namespace` was given: the TLS secret's namespaces are not asked again. */
+  namespacesGiven?: boolean;
 }
 
 /** The title every front-end shows above the questions: the command the operator ran. */
@@ -121,9 +123,8 @@ function fileStep(id: string, title: string, help: string, fileRole: FileRole): 
 
 function issuerStep(answers: WizardAnswers, names?: NamingProfile): Step {
   const step = stepForVariable(variable('cluster_issuer_type')!, names);
-  const supplied = certificateTypeOf(answers) === 'wildcard-supplied';
-  // A supplied wildcard needs `none` (other roles depend on it); `none` means nothing else.
-  const choices = (step.choices ?? []).filter((c) => (supplied ? c.value === 'none' : c.value !== 'none'));
+  // `none` belongs to a supplied wildcard, which is not asked about its issuer.
+  const choices = (step.choices ?? []).filter((c) => c.value !== 'none');
   return { ...step, title: 'Certificate issuer', required: true, choices };
 }
 
@@ -216,14 +217,17 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
         { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!, options.names), required: true },
         fileStep(WILDCARD_CERTIFICATE_FILE, 'Wildcard certificate file', 'PEM file: the certificate first, then intermediate(s), then root', 'wildcard-certificate'),
         fileStep(WILDCARD_KEY_FILE, 'Wildcard private key file', 'PEM file with the private key of that certificate (checked against it)', 'wildcard-key'),
-        {
+      );
+      if (!options.namespacesGiven) steps.push({
           id: NAMESPACE, kind: 'text', title: 'Namespaces of the TLS secret', section: 'Endpoint certificates',
           help: 'Comma-separated; one Secret in each namespace whose ingress uses it: openstack (APIs), auth-system (Keycloak), monitoring',
           required: true, secret: false, defaultValue: 'openstack', example: 'openstack, auth-system, monitoring',
-        },
-      );
+      });
     }
   }
+  // A supplied wildcard needs issuer none and nothing else: no question with one possible answer, and
+  // no subject annotations for certificates nobody issues.
+  if (type === 'wildcard-supplied') return steps;
   steps.push(issuerStep(answers, options.names));
   steps.push(...issuerDetailSteps(answers, options.names));
   if (options.only !== 'issuer') steps.push(...annotationSteps(answers));
@@ -420,6 +424,7 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
     out.cloud_helm_ingress_secret_name = null;
   }
   if (type === 'wildcard-auto') out.cloud_helm_ingress_secret_name = null;
+  if (type === 'wildcard-supplied') out.cluster_issuer_type = 'none';
   // Not asked without a server, so a value left from before would be stale: remove it.
   if (out.cluster_issuer_type === 'acme' && !hasAcmeServer(answers)) out[PRIVATE_CA] = null;
   if (Object.keys(annotations).length > 0) out.platform_ingress_annotations = annotations;

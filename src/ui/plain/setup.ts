@@ -4,7 +4,7 @@
  * Same flow, same checks as the Ink screens.
  */
 import { LinePrompt } from './line-prompt.js';
-import type { CommandContext } from '../../core/run-context.js';
+import { list, type CommandContext } from '../../core/run-context.js';
 import { runChecks } from '../../core/doctor/runner.js';
 import type { DoctorReport } from '../../core/doctor/types.js';
 import { CancelledError } from '../../core/errors.js';
@@ -18,7 +18,7 @@ import {
 import { renderText, useColor } from '../text/text.js';
 import { OFFER } from '../ink/setup/DiscoveryOffer.js';
 import { UNCHANGED } from '../ink/setup/FinalScreen.js';
-import { CANCELLED, CANCELLED_AFTER_WRITE } from '../ink/setup/SetupApp.js';
+import { CANCELLED, CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, cancelledAfter } from '../ink/setup/SetupApp.js';
 import { exitCodeOf, setupServices } from '../ink/setup/services.js';
 import type { Review, SetupServices } from '../ink/setup/types.js';
 import type { NamingProfile } from '../../core/render/names.js';
@@ -57,7 +57,7 @@ interface Session {
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial, names } = await setupServices(ctx);
-  return plainSession({ initial, options: { ...options, names }, services, io: ioOf(ctx) });
+  return plainSession({ initial, options: { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, services, io: ioOf(ctx) });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
@@ -78,6 +78,7 @@ export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Recor
 export async function plainSession({ initial, options, services, io }: Session): Promise<number> {
   let state = initialState(initial, options);
   let written = false;
+  let reviewed = false;
   const asker = askerFor(io);
   const { prompt } = asker;
   try {
@@ -100,6 +101,7 @@ export async function plainSession({ initial, options, services, io }: Session):
         continue;
       }
       const outcome = await services.write();
+      reviewed = true;
       const out = prompt;
       if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
       else if (outcome.written.length === 0) out.write(`${UNCHANGED}\n`);
@@ -109,12 +111,12 @@ export async function plainSession({ initial, options, services, io }: Session):
         if (outcome.applied.advice) out.write(shown(`  -> ${outcome.applied.advice}\n`));
       }
       if (outcome.next.length > 0) out.write(shown(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`));
-      written = true;
-      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, asker) : undefined;
+      written = outcome.written.length > 0 && !outcome.dryRun;
+      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, asker, cancelledAfter(outcome)) : undefined;
       return exitCodeOf({ ...outcome, discovery });
     }
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(written ? CANCELLED_AFTER_WRITE : CANCELLED);
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(written ? CANCELLED_AFTER_WRITE : reviewed ? CANCELLED_NOTHING_WRITTEN : CANCELLED);
     throw error;
   } finally {
     prompt.close();
@@ -122,7 +124,7 @@ export async function plainSession({ initial, options, services, io }: Session):
 }
 
 /** After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text report. */
-async function offerDiscovery(services: SetupServices, { io, prompt }: Asker): Promise<DoctorReport | undefined> {
+async function offerDiscovery(services: SetupServices, { io, prompt }: Asker, cancelled: string): Promise<DoctorReport | undefined> {
   prompt.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (steps 1-4 of the prerequisites).\n');
   if (!(await prompt.confirm({ message: OFFER, default: true }))) return undefined;
   for (;;) {
@@ -134,10 +136,10 @@ async function offerDiscovery(services: SetupServices, { io, prompt }: Asker): P
     try {
       const { checks, options } = await services.discoveryChecks!(url, cancel.signal);
       prompt.write(shown(`Checking ${url} and the cluster...\n`));
-      const cancelled = new Promise<never>((_, reject) =>
-        cancel.signal.addEventListener('abort', () => reject(new CancelledError(CANCELLED_AFTER_WRITE)), { once: true }));
-      const report = await Promise.race([runChecks(checks, options), cancelled]);
-      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream) }));
+      const stopped = new Promise<never>((_, reject) =>
+        cancel.signal.addEventListener('abort', () => reject(new CancelledError(cancelled)), { once: true }));
+      const report = await Promise.race([runChecks(checks, options), stopped]);
+      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii }));
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;

@@ -17,6 +17,13 @@ import { InlineError } from '../components/InlineError.js';
 
 export const CANCELLED = 'Cancelled. Nothing was written.';
 export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
+/** Cancelled after a review that wrote nothing (a dry run, or nothing changed). */
+export const CANCELLED_NOTHING_WRITTEN = 'Cancelled. Nothing was written (nothing needed writing).';
+
+/** How cancelling after the write is reported: what was really written. */
+export function cancelledAfter(outcome: { written: unknown[]; dryRun: boolean }): string {
+  return outcome.written.length > 0 && !outcome.dryRun ? CANCELLED_AFTER_WRITE : CANCELLED_NOTHING_WRITTEN;
+}
 
 export type SetupResult =
   | { kind: 'done'; outcome: Outcome }
@@ -57,7 +64,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
-      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(CANCELLED_AFTER_WRITE) });
+      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(cancelledAfter(phase.outcome)) });
       else if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
     }

@@ -2,7 +2,7 @@
  * Entry points of the Ink walkthrough. This module stays light: it draws the first question, then
  * loads Ink and React (most of the start-up time) and hands over to them.
  */
-import type { CommandContext } from '../../../core/run-context.js';
+import { list, type CommandContext } from '../../../core/run-context.js';
 import { EXIT } from '../../../core/errors.js';
 import { answersFromInventory, initialState, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
 import { paintFirstFrame } from './first-frame.js';
@@ -33,7 +33,7 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
   const { services, initial, names } = await setupServices(ctx);
-  const result = await walkthrough(ctx, initial, { ...options, names }, services, false);
+  const result = await walkthrough(ctx, initial, { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, services, false);
   return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 

@@ -47,11 +47,12 @@ describe('the questions for each branch', () => {
     expect(toPlanAnswers({ ...fromInventory, cluster_issuer_type: 'self-signed' })).not.toHaveProperty('cluster_issuer_acme_private_ca');
   });
 
-  it('offers none only with a supplied wildcard, and then only none', () => {
-    const issuer = (t: string) => stepsFor({ certificate_type: t }).find((s) => s.id === 'cluster_issuer_type')!;
-    expect(issuer('individual').choices!.map((c) => c.value)).toEqual(['acme', 'commercialca', 'ca', 'self-signed']);
-    expect(issuer('wildcard-auto').choices!.map((c) => c.value)).not.toContain('none');
-    expect(issuer('wildcard-supplied').choices!.map((c) => c.value)).toEqual(['none']);
+  it('never offers none; a supplied wildcard is not asked its issuer (none is the only one) and gets none', () => {
+    const issuer = (t: string) => stepsFor({ certificate_type: t }).find((s) => s.id === 'cluster_issuer_type');
+    expect(issuer('individual')!.choices!.map((c) => c.value)).toEqual(['acme', 'commercialca', 'ca', 'self-signed']);
+    expect(issuer('wildcard-auto')!.choices!.map((c) => c.value)).not.toContain('none');
+    expect(issuer('wildcard-supplied')).toBeUndefined();
+    expect(toPlanAnswers({ certificate_type: 'wildcard-supplied', cloud_helm_ingress_secret_name: 'w' }).cluster_issuer_type).toBe('none');
   });
 
   it('every choice carries its one-line explanation from the table', () => {
@@ -70,7 +71,6 @@ describe('the questions for each branch', () => {
   it('wildcard supplied asks the secret name, certificate and key files, and no issuer details', () => {
     expect(ids({ certificate_type: 'wildcard-supplied', cluster_issuer_type: 'none' })).toEqual([
       'certificate_type', 'cloud_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file', 'namespace',
-      'cluster_issuer_type', 'add_subject_annotations',
     ]);
   });
 
@@ -320,5 +320,13 @@ describe('questions name their variable as the inventory spells it', () => {
     expect(platform.find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!.help).toBe('cluster_issuer_acme_route53_region');
     expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.label)).toContain('route53');
     expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain('clouddnsb');
+  });
+});
+
+describe('flags answer their question', () => {
+  it('--namespace given: the TLS secret namespaces are not asked again', () => {
+    const answers = { certificate_type: 'wildcard-supplied' };
+    expect(stepsFor(answers).map((s) => s.id)).toContain('namespace');
+    expect(stepsFor(answers, { namespacesGiven: true }).map((s) => s.id)).not.toContain('namespace');
   });
 });

@@ -166,8 +166,6 @@ describe('review and write, through the real plan', () => {
     await ui.answer(join(dir, 'wild.crt'));
     await ui.answer(join(dir, 'wild.key'));
     await ui.answer('');
-    await choose(ui, 'none');
-    await choose(ui, 'No');
     await ui.waitFor('Review:');
     expect(ui.frame()).toContain('wildcard-tls.secret.yaml - TLS Secret manifest');
     await ui.press(KEY.enter);

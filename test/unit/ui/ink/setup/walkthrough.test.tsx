@@ -225,7 +225,7 @@ describe('the walkthrough, one branch at a time', () => {
     });
   });
 
-  it('supplied wildcard: secret name, the two files, and only the issuer none', async () => {
+  it('supplied wildcard: secret name, the two files, the namespaces; issuer none without a question, no annotations', async () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
     // Readable by others: a warning, accepted with a second Enter.
@@ -244,11 +244,6 @@ describe('the walkthrough, one branch at a time', () => {
     expect(question(ui)).toBe('Namespaces of the TLS secret');
     expect(ui.frame()).toContain('> openstack');
     await ui.answer(', auth-system');
-    expect(question(ui)).toBe('cluster_issuer_type');
-    expect(ui.frame()).toContain('> none');
-    expect(ui.frame()).not.toContain('acme');
-    await choose(ui, 'none');
-    await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
       cloud_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
