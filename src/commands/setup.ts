@@ -72,17 +72,19 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   for (const file of written) {
     log(`Wrote ${describeWritten(file)}`);
   }
+  let applied = false;
   if (bool(flags, 'apply') && plan.supplied) {
     const { applyManifest } = await import('../core/setup/apply-manifest.js');
-    const applied = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
-    log(applied.message);
-    if (applied.advice) log(`  ${applied.advice}`);
-    if (applied.status !== 'applied') return EXIT.findings;
+    const result = await applyManifest(plan.supplied.manifestPath, { env: ctx.env }, plan.supplied.namespaces);
+    log(result.message);
+    if (result.advice) log(`  ${result.advice}`);
+    if (result.status !== 'applied') return EXIT.findings;
+    applied = true;
   } else if (bool(flags, 'apply')) {
     log('--apply: there is no TLS Secret manifest to apply (it comes with wildcard_certificate_file and wildcard_key_file).');
   }
   log('Next steps:');
-  for (const step of nextSteps(plan)) log(`  ${step}`);
+  for (const step of nextSteps(plan, { applied })) log(`  ${step}`);
   return EXIT.ok;
 }
 

@@ -17,7 +17,11 @@ export interface ApplyResult {
 
 export type ApplyOptions = Pick<KubectlOptions, 'context' | 'kubeconfig' | 'env' | 'timeoutMs' | 'signal'>;
 
-export async function applyManifest(file: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+/**
+ * `namespaces`: those of the manifest's Secrets, in its order (kubectl prints one line per object,
+ * `secret/NAME created`, without the namespace).
+ */
+export async function applyManifest(file: string, options: ApplyOptions = {}, namespaces: string[] = []): Promise<ApplyResult> {
   // The manifest is cloudgate's own fixed shape and the API server validates a kubernetes.io/tls
   // Secret itself; kubectl's client-side schema check would only add a download of the OpenAPI document.
   const args = ['apply', '--validate=false', '-f', file];
@@ -26,7 +30,9 @@ export async function applyManifest(file: string, options: ApplyOptions = {}): P
     const result = await kubectl(args, { ...options, timeoutMs: options.timeoutMs ?? 60_000 });
     const output = redact(result.stdout.trim());
     if (result.exitCode === 0) {
-      return { status: 'applied', message: `Applied ${file}: ${output.split('\n').join(', ')}`, output };
+      const lines = output.split('\n').filter(Boolean);
+      const said = lines.map((line, i) => (namespaces[i] && lines.length === namespaces.length ? `${line} in ${namespaces[i]}` : line));
+      return { status: 'applied', message: `Applied ${file}: ${said.join(', ')}`, output };
     }
     return {
       status: 'failed',

@@ -30,6 +30,7 @@ import { unifiedDiffOfEdits } from './edit-diff.js';
 import { tlsSecretManifest } from './manifests.js';
 import { mask, redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
+import { readRegularFile } from '../safe-read.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
@@ -223,7 +224,8 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
       ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, names) : {}),
     });
   }
-  if (manifest) files.push(manifest);
+  // The same manifest again is not rewritten (nor its key backed up once more).
+  if (manifest && !(await sameContent(manifest.path, manifest.content))) files.push(manifest);
 
   const hadSettings = hasIssuerSettings(current.values);
   const previousIssuer = hadSettings ? choicesOf(current.values).issuer : undefined;
@@ -296,6 +298,14 @@ function branchOf(choices: ReturnType<typeof choicesOf>): string {
 
 function hasIssuerSettings(values: Record<string, unknown>): boolean {
   return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
+}
+
+async function sameContent(path: string, content: string): Promise<boolean> {
+  try {
+    return (await readRegularFile(path, { what: 'the TLS Secret manifest' })) === content;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -394,10 +404,11 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
   });
 }
 
-export function nextSteps(plan: SetupPlan): string[] {
+/** What to do next; `applied`: --apply already applied the TLS Secret manifest. */
+export function nextSteps(plan: SetupPlan, done: { applied?: boolean } = {}): string[] {
   const steps: string[] = [];
   if (plan.supplied) {
-    steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
+    if (!done.applied) steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
     steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
   }
   steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');

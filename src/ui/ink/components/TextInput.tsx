@@ -43,11 +43,22 @@ export function TextInput({ initialValue = '', mask = false, placeholder, valida
   useInput(
     (input, key) => {
       if (key.ctrl || key.escape || key.upArrow || key.downArrow || key.tab) return;
-      if (key.return) {
+      const submit = () => {
         const problem = validate?.(current.current);
         checking.current = true;
         setError(problem);
         if (!problem) onSubmit(current.current);
+      };
+      if (key.return) {
+        submit();
+        return;
+      }
+      // A pasted value that ends in a line break is typed, then submitted, as Enter would.
+      const lineBreak = input ? input.search(/[\r\n]/) : -1;
+      if (lineBreak >= 0) {
+        current.current = edit(current.current, input.slice(0, lineBreak));
+        setValue(current.current);
+        submit();
         return;
       }
       let next = current.current;

@@ -65,11 +65,13 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
       }
       if (dryRun) return { written: [], next, dryRun };
       const written = await applyPlan(plan);
+      const applied = bool(ctx.flags, 'apply') ? await applyTlsSecret(plan, ctx) : undefined;
       return {
         written: written.map((w) => `${w.path} (${w.description}, mode ${mode(w.mode)}${w.linkTarget ? `; written through the link to ${w.linkTarget}, the link is kept` : ''}${w.backupPath ? `; previous version kept as ${w.backupPath}` : ''})`),
-        next,
+        // Once applied, "kubectl apply" is no next step any more.
+        next: applied?.ok ? next.filter((step) => !step.startsWith('kubectl apply -f ')) : next,
         dryRun,
-        applied: bool(ctx.flags, 'apply') ? await applyTlsSecret(plan, ctx) : undefined,
+        applied,
         offerDiscovery: keyless.solver === 'clouddnsb' && keyless.auth === 'clusteroidc' && keyless.issuer === 'acme',
       };
     },
@@ -98,7 +100,7 @@ async function applyTlsSecret(plan: SetupPlan, ctx: CommandContext): Promise<Out
     return { ok: false, message: '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate has one).' };
   }
   const { applyManifest } = await import('../../../core/setup/apply-manifest.js');
-  const result = await applyManifest(plan.supplied.manifestPath, { env: ctx.env });
+  const result = await applyManifest(plan.supplied.manifestPath, { env: ctx.env }, plan.supplied.namespaces);
   return { ok: result.status === 'applied', message: result.message, advice: result.advice };
 }
 

@@ -65,9 +65,11 @@ describe.skipIf(!hasKubectl)('the manifest against kubectl and an API server', (
   });
 
   it('is applied by applyManifest, which reports what kubectl did', async () => {
-    const result = await applyManifest(file, { env, timeoutMs: 30_000 });
+    const result = await applyManifest(file, { env, timeoutMs: 30_000 }, ['openstack', 'monitoring']);
     expect(result.status).toBe('applied');
     expect(result.output).toContain('secret/wildcard-tls created');
+    // One Secret per namespace, each named with its namespace (kubectl's own lines do not say).
+    expect(result.message).toContain('secret/wildcard-tls created in openstack, secret/wildcard-tls created in monitoring');
     const stored = api.state.get('Secret', 'wildcard-tls', 'monitoring')?.data as Record<string, string>;
     expect(Buffer.from(stored['tls.crt']!, 'base64').toString()).toBe(chainPem);
   });

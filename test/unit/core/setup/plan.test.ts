@@ -104,6 +104,17 @@ describe('planSetup with a supplied wildcard certificate', () => {
     expect((await stat(plan.supplied!.manifestPath)).mode & 0o777).toBe(0o600);
     expect(parseInventory(await readFile(inventory, 'utf8'), inventory)).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'cloud-wildcard' });
     expect(nextSteps(plan)[0]).toContain(`kubectl apply -f ${plan.supplied!.manifestPath}`);
+    // After a successful --apply, applying is no next step.
+    expect(nextSteps(plan, { applied: true }).some((step) => step.startsWith('kubectl apply'))).toBe(false);
+
+    // The same answers again: the manifest is unchanged, so it is neither rewritten nor backed up again.
+    const again = await planSetup({
+      answers: { cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+        wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') },
+      inventoryPath: inventory,
+      namespaces: ['openstack', 'auth-system'],
+    });
+    expect(again.files.map((f) => f.path)).toEqual([]);
   });
 
   it('refuses a certificate that does not match the key, and answers that contradict issuer none', async () => {
