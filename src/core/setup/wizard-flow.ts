@@ -15,6 +15,7 @@ import type { Finding } from '../findings.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
+import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { validate } from '../config/validate.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
@@ -461,6 +462,11 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
   if (isKey) registerSecret(text);
   const marker = isKey ? /-----BEGIN [A-Z ]*PRIVATE KEY-----/ : /-----BEGIN CERTIFICATE-----/;
   if (!marker.test(text)) {
+    // A DER file gets the conversion command, as in the answers mode.
+    if (looksLikeDer(text)) {
+      const der = derError(path);
+      return problem(subject, der.message, der.advice!);
+    }
     return problem(subject, `${path} holds no PEM ${isKey ? 'private key' : 'certificate'}.`,
       `Expected a block starting with -----BEGIN ${isKey ? 'PRIVATE KEY' : 'CERTIFICATE'}-----.`);
   }

@@ -42,16 +42,22 @@ export function describeBlock(block: Pick<PemBlock, 'index' | 'type'>): string {
   return `block ${block.index} (${block.type})`;
 }
 
+/** DER starts with a SEQUENCE tag (0x30) and a length byte that is not text once decoded. */
+export function looksLikeDer(text: string): boolean {
+  return text.charCodeAt(0) === 0x30 && /[\uFFFD\x00-\x08]/.test(text.slice(1, 4)) && !text.includes('-----BEGIN');
+}
+
+export function derError(source: string): PemError {
+  return new PemError(
+    `${source} looks like binary DER, not PEM.`,
+    `Convert it: openssl x509 -inform der -in ${source} -out ${source}.pem (for a key: openssl pkey -inform der ...).`,
+  );
+}
+
 /** Every PEM block of `text`; `source` names the input (a file or variable) in errors. */
 export function parsePemBlocks(text: string, source: string): PemBlock[] {
   if (text.trim() === '') throw new PemError(`${source} is empty.`, 'Give a PEM file (text starting with "-----BEGIN").');
-  // DER starts with a SEQUENCE tag (0x30) and a length byte that is not text once decoded.
-  if (text.charCodeAt(0) === 0x30 && /[\uFFFD\x00-\x08]/.test(text.slice(1, 4)) && !text.includes('-----BEGIN')) {
-    throw new PemError(
-      `${source} looks like binary DER, not PEM.`,
-      `Convert it: openssl x509 -inform der -in ${source} -out ${source}.pem (for a key: openssl pkey -inform der ...).`,
-    );
-  }
+  if (looksLikeDer(text)) throw derError(source);
   const lines = text.split(/\r?\n/);
   const blocks: PemBlock[] = [];
   let open: { type: string; start: number; body: string[]; headers: Record<string, string> } | undefined;

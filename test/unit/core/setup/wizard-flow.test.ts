@@ -330,3 +330,16 @@ describe('flags answer their question', () => {
     expect(stepsFor(answers, { namespacesGiven: true }).map((s) => s.id)).not.toContain('namespace');
   });
 });
+
+describe('file questions', () => {
+  it('a DER certificate gets the conversion command, as in the answers mode', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-der-'));
+    const ca = createTestCA('der test CA');
+    const der = Buffer.from(ca.cert.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+    writeFileSync(join(dir, 'ca.der'), der);
+    const step = stepsFor({ cluster_issuer_type: 'ca' }).find((s) => s.id === 'cluster_issuer_ca_certificate')!;
+    const result = checkFileInput(step, 'ca.der', {}, dir);
+    expect(result.findings[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('binary DER') });
+    expect(result.findings[0].advice).toContain('openssl x509 -inform der');
+  });
+});
