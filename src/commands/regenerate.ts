@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { describeWritten } from '../core/inventory/atomic-write.js';
-import { CancelledError, EXIT, UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { readInventoryFile } from '../core/inventory/inventory.js';
 import { neutralView } from '../core/config/platform-names.js';
@@ -92,7 +91,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 
   const stale = guard ? [] : (selection?.stale ?? []);
-  if (!yes) await confirm(ctx, plan, stale.length);
+  if (!yes) {
+    const what = [plan.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
+    const { confirmOrCancel } = await import('../ui/plain/confirm.js');
+    await confirmOrCancel(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}?`, 'Cancelled. Nothing was written or deleted.', ctx.stderr);
+  }
   const written = await applyPlan(plan).catch((error: Error) => {
     throw error instanceof UsageError ? error : new UsageError(error.message, 'Check that the inventory folder exists and is writable by you.');
   });
@@ -213,20 +216,3 @@ async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection['stale'
   return report;
 }
 
-async function confirm(ctx: CommandContext, plan: SetupPlan, count: number): Promise<void> {
-  // Ink unrefs stdin when the walkthrough ends; without this the process would exit at the prompt.
-  process.stdin.ref();
-  const rl = createInterface({ input: process.stdin, output: ctx.stderr });
-  const aborted = new Promise<never>((_, reject) => {
-    const cancel = () => reject(new CancelledError('Cancelled. Nothing was written or deleted.'));
-    rl.once('SIGINT', cancel);
-    rl.once('close', cancel); // end of input before an answer
-  });
-  const what = [plan.files.length ? 'write the inventory' : '', count ? `delete ${count} secret(s)` : ''].filter(Boolean).join(' and ');
-  try {
-    const answer = await Promise.race([rl.question(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}? [y/N] `), aborted]);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new CancelledError('Cancelled. Nothing was written or deleted.');
-  } finally {
-    rl.close();
-  }
-}

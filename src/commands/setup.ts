@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { describeWritten } from '../core/inventory/atomic-write.js';
-import { CancelledError, EXIT, UsageError } from '../core/errors.js';
+import { EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import { vaultKeyringFromOptions } from '../core/inventory/vault-options.js';
@@ -66,7 +65,10 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
     await applyPlan(plan); // writes nothing; clears what a killed run left beside the inventory
     return EXIT.ok;
   }
-  if (ctx.interactive && !bool(flags, 'yes')) await confirm(ctx);
+  if (ctx.interactive && !bool(flags, 'yes')) {
+    const { confirmOrCancel } = await import('../ui/plain/confirm.js');
+    await confirmOrCancel('Write these files?', 'Cancelled. Nothing was written.', ctx.stderr);
+  }
 
   const written = await applyPlan(plan);
   for (const file of written) {
@@ -88,13 +90,3 @@ async function runAnswers(ctx: CommandContext, answersFile: string): Promise<num
   return EXIT.ok;
 }
 
-async function confirm(ctx: CommandContext): Promise<void> {
-  const rl = createInterface({ input: process.stdin, output: ctx.stderr });
-  const aborted = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new CancelledError('Cancelled. Nothing was written.'))));
-  try {
-    const answer = await Promise.race([rl.question('Write these files? [y/N] '), aborted]);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new CancelledError('Cancelled. Nothing was written.');
-  } finally {
-    rl.close();
-  }
-}

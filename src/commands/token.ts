@@ -1,3 +1,4 @@
+import { shellQuote } from '../core/shell-quote.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFindingsOf } from '../core/config/config-keys.js';
@@ -66,10 +67,6 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   ctx.stdout.write(render(scoped, format, `${settings.identityUrl}/v3`));
   return EXIT.ok;
-}
-
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]*$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 function render(scoped: Scoped, format: Format, authUrl: string): string {

@@ -1,3 +1,4 @@
+import { checkState, type CheckState } from './state-keys.js';
 import type { Check, CheckOutcome, CheckResult, DoctorReport, Status } from './types.js';
 
 export interface RunOptions {
@@ -31,7 +32,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const byId = new Map(checks.map((c) => [c.id, c]));
   const outcomes = new Map<string, CheckOutcome>();
-  const state = new Map<string, unknown>();
+  const state = checkState();
   const pending = new Set(checks);
   const running = new Set<Promise<void>>();
 
@@ -114,7 +115,7 @@ async function runOne(
   options: RunOptions,
   deadline: AbortSignal,
   outcomes: Map<string, CheckOutcome>,
-  state: Map<string, unknown>,
+  state: CheckState,
 ): Promise<CheckResult> {
   const timeoutMs = check.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const signal = AbortSignal.any([deadline, AbortSignal.timeout(timeoutMs)]);

@@ -1,3 +1,5 @@
+import type { CheckState } from './state-keys.js';
+
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface CheckResult {
@@ -22,8 +24,8 @@ export interface CheckContext {
   signal: AbortSignal;
   /** Outcomes of checks that already finished (all of `needs` and `after` are here). */
   outcome(id: string): CheckOutcome | undefined;
-  /** Values checks hand to later checks (tokens, catalogs): never printed. */
-  state: Map<string, unknown>;
+  /** Values checks hand to later checks (tokens, catalogs), by typed keys: never printed. */
+  state: CheckState;
   /** A line for `--verbose` on stderr; redacted by the runner. */
   log(line: string): void;
 }

@@ -6,6 +6,7 @@
  * cert-manager marks every secret it manages with `cert-manager.io/issuer-name` (and -kind,
  * certificate-name); those naming the platform's issuer are the stale ones, whatever their names.
  */
+import { shellQuote } from '../shell-quote.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
 
 export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
@@ -110,10 +111,6 @@ export function deleteArgs(secret: { namespace: string; name: string }): string[
 /** The command as an operator would type it (for --dry-run and for what is left to do). */
 export function commandLine(secret: { namespace: string; name: string }, context?: string): string {
   return ['kubectl', ...(context ? [`--context=${context}`] : []), ...deleteArgs(secret)].map(shellQuote).join(' ');
-}
-
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 export interface DeletionReport {

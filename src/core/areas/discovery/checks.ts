@@ -2,6 +2,7 @@
  * Doctor group `discovery`: is the cluster's OIDC issuer published the way keyless DNS credentials
  * (clouddnsb auth clusteroidc) need it: discovery document, key set, TLS, a token that verifies.
  */
+import { stateKey } from '../../doctor/state-keys.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
@@ -22,7 +23,11 @@ import { readOrMintToken } from './sa-token.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
+/** The discovery document, left by discovery.document for the checks that need it. */
+const DOCUMENT_VALUE = stateKey<Record<string, unknown>>('discovery.document');
 const KEYSET = 'discovery.jwks';
+/** The key set, left by discovery.jwks. */
+const KEYSET_VALUE = stateKey<{ keys?: unknown[] }>('discovery.jwks');
 
 export const RBAC_ADVICE =
   'By default the API server lets only service accounts read its discovery endpoints. Bind the ClusterRole ' +
@@ -62,7 +67,7 @@ function check(d: Definition, run: (ctx: CheckContext) => Promise<CheckResult>):
 
 function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definition[] {
   const http = () => httpClientFor(input.network);
-  const documentOf = (ctx: CheckContext) => ctx.state.get(DOCUMENT) as Record<string, unknown>;
+  const documentOf = (ctx: CheckContext) => ctx.state.get(DOCUMENT_VALUE)!;
 
   return [
     {
@@ -89,7 +94,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         if (typeof record.issuer !== 'string' || typeof record.jwks_uri !== 'string') {
           return { status: 'fail', message: `${url} lacks ${['issuer', 'jwks_uri'].filter((f) => typeof record[f] !== 'string').join(' and ')}.`, advice: 'Serve the document the API server serves (kubectl get --raw /.well-known/openid-configuration).', details };
         }
-        ctx.state.set(DOCUMENT, record);
+        ctx.state.set(DOCUMENT_VALUE, record);
         if (missing.length) {
           return { status: 'warn', message: `${url} is served anonymously but lacks ${missing.join(', ')}.`, advice: 'Serve the document exactly as the API server produces it (kubectl get --raw /.well-known/openid-configuration).', details };
         }
@@ -158,7 +163,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         if (assessment.signingKeys === 0) {
           return { status: 'fail', message: `The key set at ${url} has no usable signing key: ${assessment.problems.join('; ')}.`, advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).', details };
         }
-        ctx.state.set(KEYSET, doc);
+        ctx.state.set(KEYSET_VALUE, doc);
         const warnings = [...assessment.problems];
         if (contentType !== 'application/jwk-set+json' && contentType !== 'application/json') {
           warnings.push(`content type is "${contentType || '(none)'}" instead of application/jwk-set+json`);
@@ -177,7 +182,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
       async run(ctx, issuer) {
         if (!/^https:\/\//i.test(issuer)) return { status: 'skip', message: 'The issuer URL is not https://: there is no TLS to check.' };
         const urls = [issuer];
-        const doc = ctx.state.get(DOCUMENT) as Record<string, unknown> | undefined;
+        const doc = ctx.state.get(DOCUMENT_VALUE);
         const jwks = typeof doc?.jwks_uri === 'string' && safeUrl(doc.jwks_uri) ? doc.jwks_uri : expectedJwksUri(issuer);
         if (new URL(jwks).host !== new URL(issuer).host && !isInternalHost(new URL(jwks).hostname) && jwks.startsWith('https:')) urls.push(jwks);
         const facts = await Promise.all(urls.map((u) => tlsFacts(u, input.network, ctx.signal)));
@@ -191,7 +196,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
       async run(ctx, issuer) {
         const source = await tokenSource(s, input, ctx);
         if ('status' in source) return source;
-        const verdict = verifyServiceAccountToken(source.token, ctx.state.get(KEYSET) as { keys?: unknown[] }, {
+        const verdict = verifyServiceAccountToken(source.token, ctx.state.get(KEYSET_VALUE) ?? {}, {
           issuer,
           audiences: [issuer, s.stsAudience],
           optionalAudiences: [s.inClusterAudience],

@@ -2,12 +2,11 @@
  * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
  * through a private CA, and the thumbprint of its top certificate.
  */
-import { X509Certificate } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
 import type { NetworkSettings } from '../../doctor/input.js';
 import type { CheckResult } from '../../doctor/types.js';
 import { probeTls } from '../../net/tls-probe.js';
 import { topOfChain } from '../../oidc/thumbprint.js';
+import { chainsToPublicRoot } from '../../tls/served-path.js';
 
 export interface TlsFacts {
   url: string;
@@ -40,24 +39,11 @@ export async function tlsFacts(url: string, network: NetworkSettings, signal: Ab
     if (top) {
       facts.top = { subject: oneLine(top.cert.subject), issuer: oneLine(top.cert.issuer), thumbprint: top.thumbprint, leafOnly: top.leafOnly };
     }
-    facts.publiclyTrusted = probe.chainTrusted && chainsToPublicRoot(probe.chain);
+    facts.publiclyTrusted = probe.chainTrusted && probe.chain.length > 0 && chainsToPublicRoot(probe.chain.at(-1)!);
   } catch (error) {
     facts.error = (error as Error).message;
   }
   return facts;
-}
-
-let publicRoots: X509Certificate[] | undefined;
-
-/**
- * Whether the served chain ends at one of Node's bundled public roots: what the DNS provider's
- * identity service trusts. NODE_EXTRA_CA_CERTS and --ca-file make a chain trusted here, not there.
- */
-export function chainsToPublicRoot(chain: X509Certificate[]): boolean {
-  const top = chain.at(-1);
-  if (!top) return false;
-  publicRoots ??= rootCertificates.map((pem) => new X509Certificate(pem));
-  return publicRoots.some((root) => root.fingerprint256 === top.fingerprint256 || (root.subject === top.issuer && top.verify(root.publicKey)));
 }
 
 function oneLine(dn: string): string {

@@ -3,6 +3,7 @@
  * takes its input (a token, the chosen project) from the run's shared state; a step whose input is
  * missing is `skip` with the reason.
  */
+import { SERVICE_CATALOG, stateKey, type CatalogService } from '../../doctor/state-keys.js';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { HttpError, httpClientFor, type HttpClient } from '../../net/http.js';
@@ -16,14 +17,12 @@ import type { StepEnv, StepResult } from './step.js';
 
 const GROUP = 'signin';
 const KEY = {
-  subject: 'signin.subject-token',
-  broker: 'signin.broker-token',
-  unscoped: 'signin.unscoped-token',
-  project: 'signin.project',
-  scoped: 'signin.scoped',
-  /** The scoped token's catalog (`token.catalog` of its body), read by the tls group's `tls.catalog`. */
-  catalog: 'signin.catalog',
-} as const;
+  subject: stateKey<string>('signin.subject-token'),
+  broker: stateKey<string>('signin.broker-token'),
+  unscoped: stateKey<string>('signin.unscoped-token'),
+  project: stateKey<Project>('signin.project'),
+  scoped: stateKey<Scoped>('signin.scoped'),
+};
 
 export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network));
 
@@ -106,7 +105,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.idp-token'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const subject = ctx.state.get(KEY.subject) as string | undefined;
+        const subject = ctx.state.get(KEY.subject);
         if (!subject) {
           return usesIdpCredentials(settings)
             ? blocked(ctx, 'signin.idp-token')
@@ -125,10 +124,10 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.exchange'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const broker = ctx.state.get(KEY.broker) as string | undefined;
+        const broker = ctx.state.get(KEY.broker);
         if (!broker) return blocked(ctx, 'signin.exchange');
         try {
-          return await checkClaims(env(ctx), { brokerToken: broker, subjectToken: ctx.state.get(KEY.subject) as string | undefined });
+          return await checkClaims(env(ctx), { brokerToken: broker, subjectToken: ctx.state.get(KEY.subject) });
         } catch (error) {
           return failure(error);
         }
@@ -141,7 +140,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.exchange'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const broker = ctx.state.get(KEY.broker) as string | undefined;
+        const broker = ctx.state.get(KEY.broker);
         if (!broker) return blocked(ctx, 'signin.exchange');
         return lacking(['identityUrl', 'idpId']) ?? attempt(ctx, () => federated(env(ctx), broker), (t) => ctx.state.set(KEY.unscoped, t));
       },
@@ -153,7 +152,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.federated'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const unscoped = ctx.state.get(KEY.unscoped) as string | undefined;
+        const unscoped = ctx.state.get(KEY.unscoped);
         if (!unscoped) return blocked(ctx, 'signin.federated');
         return attempt(ctx, () => listProjects(env(ctx), unscoped), (v) => v.chosen && ctx.state.set(KEY.project, v.chosen));
       },
@@ -165,9 +164,9 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.projects'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const unscoped = ctx.state.get(KEY.unscoped) as string | undefined;
+        const unscoped = ctx.state.get(KEY.unscoped);
         if (!unscoped) return blocked(ctx, 'signin.federated');
-        const chosen = ctx.state.get(KEY.project) as Project | undefined;
+        const chosen = ctx.state.get(KEY.project);
         const listing = ctx.outcome('signin.projects');
         // The project list is optional when the project id is known: a failed listing need not stop scoping.
         const unreadable = listing?.status === 'fail' && !listing.details?.projects;
@@ -180,7 +179,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         }
         const result = await attempt(ctx, () => scope(env(ctx), unscoped, projectId), (v) => {
           ctx.state.set(KEY.scoped, v);
-          ctx.state.set(KEY.catalog, v.catalog);
+          ctx.state.set(SERVICE_CATALOG, v.catalog as CatalogService[]);
         });
         if (!chosen && result.status !== 'fail') {
           return { ...result, status: 'warn', advice: `Scoped with project "${projectId}" taken as an id, although the project list could not be read (see signin.projects).` };
@@ -195,7 +194,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
       after: ['signin.scope'],
       async run(ctx) {
         if (!configured) return notConfigured;
-        const scoped = ctx.state.get(KEY.scoped) as Scoped | undefined;
+        const scoped = ctx.state.get(KEY.scoped);
         if (!scoped) return blocked(ctx, 'signin.scope');
         return attempt(ctx, () => callApi(env(ctx), scoped), () => undefined);
       },

@@ -6,11 +6,11 @@ import type { X509Certificate } from 'node:crypto';
 import type { CheckResult } from '../../doctor/types.js';
 import type { TlsProbeResult } from '../../net/tls-probe.js';
 import { analyzeChain, chainsToPublicRoot, isSelfSigned } from '../../tls/served-path.js';
+import { EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
 import type { Endpoint } from './endpoints.js';
 import { expectsWildcard, servedIndividually, type ServedExpectations } from '../../config/expectations.js';
 
 const DAY = 86_400_000;
-export const EXPIRY_WARNING_DAYS = 30;
 const FAKE_CERTIFICATE = 'Kubernetes Ingress Controller Fake Certificate';
 const INCOMPLETE = new Set(['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT']);
 const REGENERATE = 'After fixing the issuer, run "cloudgate regenerate" so the certificates are issued again.';

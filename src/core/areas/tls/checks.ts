@@ -2,6 +2,7 @@
  * Doctor group `tls`: one `tls.<host>` check per configured endpoint, plus `tls.catalog` for the
  * endpoints the sign-in chain's service catalog names (known only once `signin.scope` ran).
  */
+import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
@@ -13,7 +14,6 @@ import { expectationsFrom, type ServedExpectations } from '../../config/expectat
 import { inventoryValues } from '../../inventory/inventory.js';
 
 /** Where the sign-in checks leave the scoped token's catalog (`token.catalog` of its body). */
-export const CATALOG_STATE_KEY = 'signin.catalog';
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
 
@@ -49,7 +49,7 @@ export const provideChecks: CheckProvider = async (input) => {
     timeoutMs: input.network.timeoutMs * 2 + 1000,
     run: async (ctx) => {
       const covered = new Set(configured.map(endpointId));
-      const catalog = ctx.state.get(CATALOG_STATE_KEY);
+      const catalog = ctx.state.get(SERVICE_CATALOG);
       if (catalog === undefined) {
         return {
           status: 'skip',

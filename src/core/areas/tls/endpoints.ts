@@ -3,6 +3,7 @@
  * `tls: { endpoints: [...] }`, the host names the inventory itself names, and (at run time) the
  * service catalog of the sign-in chain.
  */
+import type { CatalogService } from '../../doctor/state-keys.js';
 import { isIP } from 'node:net';
 import { UsageError } from '../../errors.js';
 
@@ -105,12 +106,6 @@ export function endpointsFromInventory(values: Record<string, unknown>): Endpoin
     if (parsed) out.push({ ...parsed, source: 'inventory', origin: name });
   }
   return out;
-}
-
-interface CatalogService {
-  name?: unknown;
-  type?: unknown;
-  endpoints?: { interface?: unknown; url?: unknown }[];
 }
 
 /** https endpoints of the scoped token's catalog (public and internal interfaces alike). */

@@ -1,3 +1,4 @@
+import { stateKey } from '../../../../src/core/doctor/state-keys.js';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor, runChecks } from '../../../../src/core/doctor/runner.js';
 import type { Check } from '../../../../src/core/doctor/types.js';
@@ -79,16 +80,17 @@ describe('runChecks', () => {
   });
 
   it('passes state from a check to the checks that need it, in order', async () => {
+    const TOKEN = stateKey<string>('s.token');
     const order: string[] = [];
     const report = await runChecks([
       check('s.second', async (ctx) => {
         order.push('second');
-        return { status: 'ok', message: String(ctx.state.get('token')) };
+        return { status: 'ok', message: String(ctx.state.get(TOKEN)) };
       }, { needs: ['s.first'] }),
       check('s.first', async (ctx) => {
         await new Promise((r) => setTimeout(r, 20));
         order.push('first');
-        ctx.state.set('token', 'handed-over');
+        ctx.state.set(TOKEN, 'handed-over');
         return { status: 'ok', message: 'first' };
       }),
     ]);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { Check } from '../../../../../src/core/doctor/types.js';
-import { CATALOG_STATE_KEY, provideChecks } from '../../../../../src/core/areas/tls/checks.js';
+import { provideChecks } from '../../../../../src/core/areas/tls/checks.js';
+import { SERVICE_CATALOG } from '../../../../../src/core/doctor/state-keys.js';
 import { createPki, type Pki, startTlsEndpoint, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
 
 let pki: Pki;
@@ -23,7 +24,7 @@ const input = (flags: DoctorInput['flags'] = {}): DoctorInput => ({
 const scope = (catalog: unknown): Check => ({
   id: 'signin.scope', group: 'signin', title: 'scope',
   run: async (ctx) => {
-    ctx.state.set(CATALOG_STATE_KEY, catalog);
+    ctx.state.set(SERVICE_CATALOG, catalog);
     return { status: 'ok', message: 'scoped' };
   },
 });
