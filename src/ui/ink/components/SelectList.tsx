@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { POINTER, tint } from './theme.js';
 
 export interface SelectChoice {
@@ -13,12 +13,17 @@ interface Props {
   choices: SelectChoice[];
   initialIndex?: number;
   onSelect(value: string): void;
+  /** The highlighted choice, whenever it changes (and at first). */
+  onHighlight?(value: string): void;
   isActive?: boolean;
 }
 
 /** Arrow keys (or j/k, or the choice's number) move, Enter picks. */
-export function SelectList({ choices, initialIndex = 0, onSelect, isActive = true }: Props) {
+export function SelectList({ choices, initialIndex = 0, onSelect, onHighlight, isActive = true }: Props) {
   const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), choices.length - 1));
+  useEffect(() => {
+    if (choices[index]) onHighlight?.(choices[index].value);
+  }, [index]);
   useInput(
     (input, key) => {
       if (key.ctrl || choices.length === 0) return;

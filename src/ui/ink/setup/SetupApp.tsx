@@ -54,6 +54,8 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
   const [finished, setFinished] = useState(false);
   const step = currentStep(state);
   const steps = stepsFor(state.answers, options);
+  // The total follows the highlighted choice, so it changes while choosing, never after.
+  const [highlighted, setHighlighted] = useState<{ stepId: string; value: string }>();
   const reviewing = isReview(state);
 
   const exit = (result: SetupResult) => {
@@ -122,13 +124,14 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
     body = (
       <Box flexDirection="column">
         <Text dimColor wrap="truncate-end">
-          {step.section} · question {state.index + 1} of {steps.length}
+          {step.section} · question {state.index + 1} of {highlighted?.stepId === step.id ? stepsFor({ ...state.answers, [step.id]: highlighted.value }, options).length : steps.length}
         </Text>
         <StepScreen
           key={`${state.index}:${step.id}`}
           step={step}
           answers={state.answers}
           cwd={services.cwd}
+          onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
           onAnswer={(value) => {
             setFailure(undefined);
             dispatch({ type: 'answer', value });

@@ -14,10 +14,12 @@ interface Props {
   answers: WizardAnswers;
   cwd: string;
   onAnswer(value: AnswerValue): void;
+  /** A choice is highlighted (not yet picked): the counter can show where it leads. */
+  onHighlight?(value: string): void;
 }
 
 /** One question: its title, its one-line explanation, and the input its kind needs. */
-export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
+export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props) {
   const [selectError, setSelectError] = useState<string>();
   const existing = answers[step.id];
   const existingText = typeof existing === 'string' ? existing : existing === undefined ? '' : String(existing);
@@ -30,6 +32,7 @@ export function StepScreen({ step, answers, cwd, onAnswer }: Props) {
           <SelectList
             choices={step.choices ?? []}
             initialIndex={defaultChoiceIndex(step, answers)}
+            onHighlight={onHighlight}
             onSelect={(value) => {
               const error = stepError(step, value, answers);
               setSelectError(error);

@@ -56,6 +56,23 @@ async function toReview(d: InkDriver) {
   await d.waitFor('Review: inventory.yml');
 }
 
+describe('the question counter', () => {
+  it('follows the highlighted choice, so it changes while choosing and not after Enter', async () => {
+    const { ui } = await start();
+    await choose(ui, 'Individual');
+    await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    expect(question(ui)).toBe('cluster_issuer_acme_solver');
+    expect(ui.frame()).toMatch(/question 5 of 6/);
+    // dnsc asks two more questions: the total says so as soon as it is highlighted.
+    await ui.press('5');
+    expect(ui.frame()).toMatch(/question 5 of 8/);
+    await ui.press(KEY.enter);
+    expect(ui.frame()).toMatch(/question 6 of 8/);
+  });
+});
+
 describe('the walkthrough, one branch at a time', () => {
   it('individual + ACME + HTTP-01 needs only the email', async () => {
     const { ui, rec } = await start();
