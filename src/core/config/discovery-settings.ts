@@ -2,6 +2,7 @@
  * Settings of the discovery and cluster checks and of `cloudgate oidc`: flag, then CLOUDGATE_<NAME>,
  * then the `discovery:` section of --config, then the inventory, then the platform's defaults.
  */
+import { usesKeylessDns } from './variables.js';
 import { setting, type DoctorInput } from '../doctor/input.js';
 import { inventoryValues } from '../inventory/inventory.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from '../areas/discovery/issuer.js';
@@ -36,8 +37,7 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
     namespace: get('namespace') ?? DEFAULT_CERTMGR_NAMESPACE,
     serviceAccount: get('service_account') ?? inventoryString('cluster_issuer_acme_clouddnsb_service_account_name') ?? DEFAULT_SERVICE_ACCOUNT,
     context: get('context'),
-    clusteroidcSelected:
-      inventory.cluster_issuer_acme_solver === 'clouddnsb' && inventory.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc',
+    clusteroidcSelected: usesKeylessDns(inventory),
     roleArn: inventoryString('cluster_issuer_acme_clouddnsb_role_arn'),
   };
 }

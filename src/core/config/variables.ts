@@ -353,6 +353,15 @@ export function choicesOf(values: Record<string, unknown>): Choices {
   };
 }
 
+/**
+ * Whether the values choose keyless DNS credentials: ACME, DNS-01 through clouddnsb, auth clusteroidc
+ * (the cluster's OIDC issuer must then be published, and the walkthrough offers the discovery checks).
+ */
+export function usesKeylessDns(values: Record<string, unknown>): boolean {
+  const { issuer, solver, auth } = choicesOf(values);
+  return issuer === 'acme' && solver === 'clouddnsb' && auth === 'clusteroidc';
+}
+
 export function applies(row: Variable, choices: Choices): boolean {
   const c = row.appliesWhen;
   if (!c) return true;

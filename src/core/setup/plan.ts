@@ -35,7 +35,7 @@ import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
-import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
+import { VARIABLES, applies, choicesOf, usesKeylessDns, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { detectProfile, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
@@ -417,7 +417,7 @@ export function nextSteps(plan: SetupPlan, done: { applied?: boolean } = {}): st
     steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: once the deployment has run, delete the existing certificate secrets so that the new issuer issues new ones:`);
     steps.push(`cloudgate regenerate --inventory ${plan.inventoryPath}`);
   }
-  if (choicesOf(plan.values).issuer === 'acme' && choicesOf(plan.values).solver === 'clouddnsb' && choicesOf(plan.values).auth === 'clusteroidc') {
+  if (usesKeylessDns(plan.values)) {
     steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
   }
   steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);

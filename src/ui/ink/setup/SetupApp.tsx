@@ -1,3 +1,4 @@
+import { usesKeylessDns } from '../../../core/config/variables.js';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
@@ -137,7 +138,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
             dispatch({ type: 'answer', value });
           }}
         />
-        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && state.answers.cluster_issuer_acme_clouddnsb_auth === 'clusteroidc' && services.prerequisites ? (
+        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && services.prerequisites ? (
           <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} command={services.discoveryCommand} />
         ) : null}
         <InlineError message={failure} />

@@ -3,7 +3,7 @@ import { readInventoryFile } from '../../../core/inventory/inventory.js';
 import { DEFAULT_INVENTORY } from '../../../core/config/paths.js';
 import { registerSecret } from '../../../core/secrets.js';
 import { applyPlan, nextSteps, planSetup, type SetupPlan } from '../../../core/setup/plan.js';
-import { VARIABLES, choicesOf } from '../../../core/config/variables.js';
+import { VARIABLES, usesKeylessDns } from '../../../core/config/variables.js';
 import { answersFromInventory, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
 import { bool, list, str, type CommandContext } from '../../../core/run-context.js';
 import { EXIT } from '../../../core/errors.js';
@@ -59,8 +59,8 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
       const next = nextSteps(plan);
-      const keyless = choicesOf(plan.values);
-      if (services.discoveryCommand && keyless.solver === 'clouddnsb' && keyless.auth === 'clusteroidc' && keyless.issuer === 'acme') {
+      const keyless = usesKeylessDns(plan.values);
+      if (services.discoveryCommand && keyless) {
         next.push(`${services.discoveryCommand}   # check the keyless prerequisites`);
       }
       if (dryRun) return { written: [], next, dryRun };
@@ -72,7 +72,7 @@ export async function setupServices(ctx: CommandContext): Promise<{ services: Se
         next: applied?.ok ? next.filter((step) => !step.startsWith('kubectl apply -f ')) : next,
         dryRun,
         applied,
-        offerDiscovery: keyless.solver === 'clouddnsb' && keyless.auth === 'clusteroidc' && keyless.issuer === 'acme',
+        offerDiscovery: keyless,
       };
     },
     async discoveryChecks(issuerUrl, signal) {

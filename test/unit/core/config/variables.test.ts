@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VARIABLES, choicesOf, variable, variablesFor } from '../../../../src/core/config/variables.js';
+import { VARIABLES, choicesOf, usesKeylessDns, variable, variablesFor } from '../../../../src/core/config/variables.js';
 
 const names = (values: Record<string, unknown>) => variablesFor(values).map((v) => v.name);
 
@@ -51,5 +51,15 @@ describe('the variables table', () => {
     expect(ca).toEqual(expect.arrayContaining(['cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']));
     expect(ca.some((n) => n.startsWith('cluster_issuer_acme_'))).toBe(false);
     expect(names({ cluster_issuer_type: 'none' })).toContain('cloud_helm_ingress_secret_name');
+  });
+});
+
+describe('usesKeylessDns', () => {
+  it('is true only for ACME with DNS-01 through clouddnsb and auth clusteroidc', () => {
+    const keyless = { cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
+    expect(usesKeylessDns(keyless)).toBe(true); // acme is the default issuer
+    expect(usesKeylessDns({ ...keyless, cluster_issuer_type: 'ca' })).toBe(false); // a leftover solver under another issuer
+    expect(usesKeylessDns({ ...keyless, cluster_issuer_acme_clouddnsb_auth: 'static' })).toBe(false);
+    expect(usesKeylessDns({ cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' })).toBe(false);
   });
 });
