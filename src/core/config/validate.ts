@@ -217,7 +217,8 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function formatRule(row: Variable, value: string): Finding[] {
+/** What is wrong with the form of one value (email, url, domain, host:port, PEM): the one set of format rules. */
+export function formatRule(row: Variable, value: string): Finding[] {
   switch (row.type) {
     case 'domain':
       return domainRule(row.name, value);

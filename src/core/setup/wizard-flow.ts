@@ -17,7 +17,7 @@ import { redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
-import { validate } from '../config/validate.js';
+import { formatRule, validate } from '../config/validate.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
 import {
   ANNOTATION_PREFIX,
@@ -290,9 +290,6 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
 
 // ---------------------------------------------------------------- one field's validation
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
-
 /** The inline error for a typed value, or undefined when it is acceptable. */
 export function validateField(step: Step, raw: string): string | undefined {
   const value = raw.trim();
@@ -301,30 +298,9 @@ export function validateField(step: Step, raw: string): string | undefined {
     const bad = value.split(',').map((n) => n.trim()).find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
     return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
   }
-  switch (step.variable?.type) {
-    case 'email':
-      return EMAIL.test(value) ? undefined : `${value} is not an email address (expected name@example.com).`;
-    case 'url': {
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        return `${value} is not a URL: write it with its scheme, e.g. https://acme.example.com/directory.`;
-      }
-      return url.protocol === 'https:' || url.protocol === 'http:' ? undefined : `${value} must be an https:// URL.`;
-    }
-    case 'domain': {
-      if (value.startsWith('*.')) return `Give the domain without "*.": ${value.slice(2)}.`;
-      const labels = value.replace(/\.$/, '').split('.');
-      return labels.length >= 2 && labels.every((l) => LABEL.test(l))
-        ? undefined
-        : `${value} is not a domain name (expected e.g. cloud.example.com).`;
-    }
-    case 'hostport':
-      return hostPortError(value);
-    default:
-      return undefined;
-  }
+  // The same format rules as the answers file and the doctor (an http:// URL is refused here too).
+  const problem = step.variable ? formatRule(step.variable, value)[0] : undefined;
+  return problem ? [problem.message, problem.advice].filter(Boolean).join(' ') : undefined;
 }
 
 /**
@@ -359,16 +335,6 @@ export function issuerUrlError(raw: string): string | undefined {
   return URL.canParse(value) ? `${value} is not usable as the issuer URL: ${problems.join(' ')}` : problems[0];
 }
 
-function hostPortError(value: string): string | undefined {
-  const m = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d+)$/i.exec(value);
-  if (!m) {
-    return value.includes(':') && !value.startsWith('[')
-      ? `${value}: write an IPv6 address in brackets with a port, e.g. [2001:db8::1]:53.`
-      : `${value} has no port: write host:port, e.g. ${value}:53.`;
-  }
-  const port = Number(m[2]);
-  return port >= 1 && port <= 65535 ? undefined : `${value}: the port must be between 1 and 65535.`;
-}
 
 // ---------------------------------------------------------------- answers for planSetup
 

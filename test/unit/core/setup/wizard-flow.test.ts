@@ -196,9 +196,11 @@ describe('validateField', () => {
     expect(validateField(step('cluster_issuer_acme_email', acme), 'ops@example.com')).toBeUndefined();
     expect(validateField(step('cluster_issuer_acme_server', acme), 'acme.example.com')).toMatch(/not a URL/);
     expect(validateField(step('cluster_issuer_acme_server', acme), 'ftp://acme.example.com')).toMatch(/https/);
+    // The same rule as the answers file: plain http:// is refused here too.
+    expect(validateField(step('cluster_issuer_acme_server', acme), 'http://acme.example.com/directory')).toMatch(/must be an https:\/\/ URL/);
     const domain = step('cloud_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
     expect(validateField(domain, '*.cloud.example.com')).toMatch(/without "\*\."/);
-    expect(validateField(domain, 'cloud example')).toMatch(/not a domain/);
+    expect(validateField(domain, 'cloud example')).toMatch(/not a valid domain name/);
     expect(validateField(domain, 'cloud.example.com')).toBeUndefined();
     const ns = step('cluster_issuer_acme_rfc2136_nameserver', { ...acme, cluster_issuer_acme_solver: 'rfc2136' });
     expect(validateField(ns, 'ns1.example.com')).toMatch(/ns1\.example\.com:53/);

@@ -347,7 +347,7 @@ describe('keys', () => {
     await choose(ui, 'acme');
     await ui.answer('ops');
     expect(question(ui)).toBe('cluster_issuer_acme_email');
-    expect(ui.frame()).toContain('x ops is not an email address');
+    expect(ui.frame()).toContain('which is not an email address');
     await ui.press('@example.com');
     expect(ui.frame()).not.toContain('is not an email address');
     await ui.press(KEY.enter);
