@@ -3,6 +3,7 @@
  * names plus the tool keys below. PEM and secret values may be given inline or as `file:PATH`
  * (relative to the answers file). Secret values are registered for redaction as soon as read.
  */
+import { isDnsLabel } from '../kube/names.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { SECRET as TSIG_SECRET, secretFromFile } from './tsig-key.js';
 import { isTagged } from '../inventory/ansible-tagged.js';
@@ -131,7 +132,7 @@ function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', 
 function namespaces(value: unknown, source: string): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
   const names = list.map((v) => String(v).trim()).filter(Boolean);
-  const bad = names.find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
+  const bad = names.find((n) => !isDnsLabel(n));
   if (names.length === 0 || bad !== undefined) {
     throw new UsageError(`${source}: namespace ${bad === undefined ? 'is empty' : `"${bad}" is not a valid Kubernetes namespace`}.`,
       `Give one name or a list, e.g. namespace: [${DEFAULT_NAMESPACE}, auth-system, monitoring].`);

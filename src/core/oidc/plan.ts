@@ -1,4 +1,5 @@
 /** Resolves and validates what `cloudgate oidc` needs; every problem is a UsageError naming its input. */
+import { isDnsSubdomain } from '../kube/names.js';
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../doctor/input.js';
 import { UsageError } from '../errors.js';
@@ -35,7 +36,7 @@ export async function resolveOidcInputs(input: Input, notes: string[]): Promise<
   if (!/^aws(-[a-z]+)*$/.test(partition)) throw new UsageError(`--partition "${partition}" is not a partition such as aws, aws-cn or aws-us-gov.`);
   const roleName = flag(input, 'role-name') ?? fromArn?.roleName ?? 'certmgr-clouddnsb-dns01';
   if (!/^[\w+=,.@-]{1,64}$/.test(roleName)) throw new UsageError(`--role-name "${roleName}" is not a valid role name (letters, digits and +=,.@_- only, at most 64).`);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(s.serviceAccount)) {
+  if (!isDnsSubdomain(s.serviceAccount)) {
     throw new UsageError(`The service account name "${s.serviceAccount}" is not a valid Kubernetes name.`, 'Check cluster_issuer_acme_clouddnsb_service_account_name in the inventory.');
   }
 

@@ -2,12 +2,11 @@
  * Checks rendered objects as the API server would: cert-manager kinds against cert-manager's schema
  * (a real JSON Schema validator), core kinds against Kubernetes' naming rules.
  */
+import { isDnsSubdomain, isSecretDataKey } from '../kube/names.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { crdSchemas } from './crd-schemas.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
 
 let ajv: Ajv | undefined;
 const validators = new Map<string, ValidateFunction>();
@@ -88,13 +87,13 @@ function nameFindings(object: KubeObject, from: string[]): RenderFinding[] {
   const name = object.metadata.name;
   const rbac = object.kind === 'Role' || object.kind === 'RoleBinding';
   // RBAC names are path segments (':' allowed); other objects' names are DNS subdomains.
-  const valid = rbac ? name !== '' && !/[/%]/.test(name) && name !== '.' && name !== '..' : name.length <= 253 && DNS_SUBDOMAIN.test(name);
+  const valid = rbac ? name !== '' && !/[/%]/.test(name) && name !== '.' && name !== '..' : isDnsSubdomain(name);
   if (!valid) {
     out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name.`, advice: 'Use lower-case letters, digits, "-" and "." only.' });
   }
   if (object.kind === 'Secret') {
     for (const key of Object.keys((object.stringData ?? object.data ?? {}) as object)) {
-      if (!SECRET_KEY.test(key)) out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${key}" is not a valid Secret data key.` });
+      if (!isSecretDataKey(key)) out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${key}" is not a valid Secret data key.` });
     }
   }
   return out;

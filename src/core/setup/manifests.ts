@@ -1,8 +1,7 @@
+import { isDnsLabel, isDnsSubdomain } from '../kube/names.js';
 import { UsageError } from '../errors.js';
 import { registerSecret } from '../secrets.js';
 
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
  * A `kubernetes.io/tls` Secret manifest, one document per namespace, for a supplied wildcard: a
@@ -11,14 +10,14 @@ const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * certificate, intermediate(s), root.
  */
 export function tlsSecretManifest(input: { name: string; namespaces: string[]; chainPem: string; keyPem: string }): string {
-  if (input.name.length > 253 || !SUBDOMAIN.test(input.name)) {
+  if (!isDnsSubdomain(input.name)) {
     throw new UsageError(
       `"${input.name}" is not a valid Secret name (cloud_helm_ingress_secret_name).`,
       'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. wildcard-tls).',
     );
   }
   const namespaces = [...new Set(input.namespaces.map((n) => n.trim()))];
-  const bad = namespaces.filter((n) => n.length > 63 || !LABEL.test(n));
+  const bad = namespaces.filter((n) => !isDnsLabel(n));
   if (namespaces.length === 0 || bad.length) {
     throw new UsageError(
       namespaces.length === 0 ? 'No namespace given for the TLS Secret.' : `Not a valid namespace name: ${bad.map((n) => `"${n}"`).join(', ')}.`,

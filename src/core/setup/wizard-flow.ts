@@ -4,6 +4,7 @@
  * `answers` object that planSetup takes. The Ink screens and the plain line mode only render this.
  * Everything is pure except checkFileInput, which reads the file an operator names.
  */
+import { isDnsLabel } from '../kube/names.js';
 import { platformValue, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { statSync } from 'node:fs';
@@ -295,7 +296,7 @@ export function validateField(step: Step, raw: string): string | undefined {
   const value = raw.trim();
   if (value === '') return step.required ? `${step.title} is required.` : undefined;
   if (step.id === NAMESPACE) {
-    const bad = value.split(',').map((n) => n.trim()).find((n) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(n));
+    const bad = value.split(',').map((n) => n.trim()).find((n) => !isDnsLabel(n));
     return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
   }
   // The same format rules as the answers file and the doctor (an http:// URL is refused here too).
