@@ -3,6 +3,7 @@
  * makes it (`kubectl create token <sa> -n <namespace> --audience <sts audience> --duration 600s`), or
  * read from --token-file. The token is registered as a secret before anything can print it.
  */
+import { decodeJwt } from 'jose';
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { CheckContext, CheckResult } from '../../doctor/types.js';
@@ -72,11 +73,8 @@ export interface TokenClaims {
 
 /** The claims as the token service reads them, unverified (only to explain a refusal); undefined if not a JWT. */
 export function readClaims(token: string): TokenClaims | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return undefined;
+    const claims = decodeJwt(token) as Record<string, unknown>;
     const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.map(String) : [];
     return {
       iss: typeof claims.iss === 'string' ? claims.iss : undefined,

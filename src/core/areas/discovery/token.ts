@@ -2,6 +2,7 @@
  * Verifies a projected service-account token the way the DNS provider's token service will:
  * signature against the published key set (by `kid`), `iss` byte for byte, `aud`, expiry.
  */
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { constants, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 
 export interface TokenVerdict {
@@ -25,11 +26,10 @@ const HASHES: Record<string, { hash: string; kind: 'rsa' | 'pss' | 'ec' }> = {
   ES512: { hash: 'sha512', kind: 'ec' },
 };
 
-function decodePart(part: string | undefined): Record<string, unknown> | undefined {
-  if (!part) return undefined;
+/** A part of a JWT through jose's decoders (which check the shape), or undefined when it is no JWT. */
+function decoded<T>(decode: () => T): T | undefined {
   try {
-    const v: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return decode();
   } catch {
     return undefined;
   }
@@ -42,8 +42,8 @@ export function verifyServiceAccountToken(
 ): TokenVerdict {
   const verdict: TokenVerdict = { failures: [], warnings: [], facts: {} };
   const parts = token.trim().split('.');
-  const header = decodePart(parts[0]);
-  const claims = decodePart(parts[1]);
+  const header = decoded(() => decodeProtectedHeader(token.trim()) as Record<string, unknown>);
+  const claims = decoded(() => decodeJwt(token.trim()) as Record<string, unknown>);
   if (parts.length !== 3 || !header || !claims) {
     verdict.failures.push('it is not a JWT (three base64url parts with JSON header and claims)');
     return verdict;

@@ -2,6 +2,7 @@
  * Decodes (never verifies) a JWT's claims so a check can say what a token proves: who issued it,
  * for whom, about whom, and for how long. The token itself is never returned or printed.
  */
+import { decodeJwt as joseDecodeJwt } from 'jose';
 export interface TokenFacts {
   issuer?: string;
   audience?: string | string[];
@@ -13,12 +14,10 @@ export interface TokenFacts {
   secondsLeft?: number;
 }
 
+/** The claims of a JWT (jose checks its shape), or undefined when it is not one. */
 export function decodeJwt(token: string): Record<string, unknown> | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts[1]) return undefined;
   try {
-    const claims: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return claims && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+    return joseDecodeJwt(token) as Record<string, unknown>;
   } catch {
     return undefined;
   }

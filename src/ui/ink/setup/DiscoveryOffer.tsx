@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { RunOptions } from '../../../core/doctor/runner.js';
 import type { Check, DoctorReport } from '../../../core/doctor/types.js';
 import { issuerUrlError } from '../../../core/setup/wizard-flow.js';
-import { GroupBlock, OpenGroups, useDoctorRun, type GroupState } from '../doctor-live.js';
+import { GroupBlock, OpenGroups, useDoctorRun } from '../doctor-live.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
@@ -22,7 +22,7 @@ interface Props {
 }
 
 type Phase = 'offer' | 'url' | 'running' | 'ran' | 'skipped';
-type Line = { id: string; group?: GroupState; heading?: string };
+type Line = { id: string; heading?: string };
 
 /**
  * After keyless clouddnsb (clusteroidc) is written: offers the doctor's discovery and kube checks for the
@@ -42,13 +42,6 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
     setPhase('ran');
     onDone(report);
   });
-  const shownGroups = useRef(0);
-  useEffect(() => {
-    const fresh = run.settled.slice(shownGroups.current);
-    if (fresh.length === 0) return;
-    shownGroups.current = run.settled.length;
-    setSettled((s) => [...s, ...fresh.map((g) => ({ id: `group:${g.group}`, group: g }))]);
-  }, [run.settled.length]);
 
   useEffect(() => () => cancel.current.abort(), []);
 
@@ -126,6 +119,8 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
   } else if (phase === 'running' || phase === 'ran') {
     body = (
       <Box flexDirection="column">
+        {/* A few lines: drawn with the summary in one frame, so the verdict never shows before its groups. */}
+        {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} />)}
         <OpenGroups run={run} verbose={false} color={color} />
         {phase === 'running' ? <KeyHints hints={['Ctrl+C stop (the inventory is already written)']} /> : null}
       </Box>
@@ -136,9 +131,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
     <Box flexDirection="column">
       <Static items={settled}>
         {(line) =>
-          line.group ? (
-            <GroupBlock key={line.id} state={line.group} verbose={false} color={color} />
-          ) : line.heading ? (
+          line.heading ? (
             <Text key={line.id} bold wrap="wrap">
               {line.heading}
             </Text>
