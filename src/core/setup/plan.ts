@@ -37,7 +37,7 @@ import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, usesKeylessDns, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
-import { detectProfile, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
+import { detectProfile, neutralName, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { platformFindings } from '../render/findings.js';
 import { clusterLines, clusterReview, type ClusterReview } from '../render/review.js';
@@ -336,7 +336,7 @@ const SECRET_LOOKING = /password|secret|token|key/i;
 export function secretMasks(text: string): TextEdit[] {
   const masks: TextEdit[] = [];
   const split = eachTopLevelEntry(text, (entry) => {
-    const row = variable(entry.key);
+    const row = variable(neutralName(entry.key));
     if (row ? row.secret : SECRET_LOOKING.test(text.slice(entry.start, entry.end))) masks.push(...masksIn(text, entry.start, entry.end));
   });
   return split ? masks : masksIn(text, 0, text.length);
@@ -362,7 +362,7 @@ function masksIn(text: string, from: number, to: number): TextEdit[] {
     if (isMap(node)) {
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        const row = top ? variable(key) : undefined;
+        const row = top ? variable(neutralName(key)) : undefined;
         walk(pair.value, masked || (row ? row.secret === true : SECRET_LOOKING.test(key)), false);
       }
     } else if (isSeq(node)) {

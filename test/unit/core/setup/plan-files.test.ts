@@ -32,6 +32,12 @@ describe('the setup diff masks values under secret-looking keys', () => {
     expect(plan.diff).toContain('   api_token: ********');
   });
 
+  it('follows the table for an inventory written with the platform names too', () => {
+    // The secret name is no secret (the table says so), whichever name spells it.
+    expect(maskSecretLooking('openstack_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_acme_route53_secret_access_key: sk-123\n'))
+      .toBe('openstack_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_acme_route53_secret_access_key: ********\n');
+  });
+
   it('keeps tags, comments and other keys as they are; table variables follow the table', () => {
     expect(maskSecretLooking('cloud_helm_ingress_secret_name: wildcard-certs\n')).toBe('cloud_helm_ingress_secret_name: wildcard-certs\n');
     expect(maskSecretLooking('a: 1\nmy_secret: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\nb: 2 # c\nx_token: abc # note\n'))
