@@ -1,32 +1,43 @@
-import type { CheckProvider, DoctorInput } from '../doctor/input.js';
+import type { Area, DoctorInput } from '../doctor/input.js';
+import { area as acme } from './acme/index.js';
+import { area as certificate } from './certificate/index.js';
+import { area as discovery } from './discovery/index.js';
+import { area as inventory } from './inventory/index.js';
+import { area as kube } from './kube/index.js';
+import { area as signin } from './signin/index.js';
+import { area as tls } from './tls/index.js';
 import type { Check } from '../doctor/types.js';
 
 /**
- * The doctor's areas. Each entry names the groups its checks belong to and loads lazily, so
- * `--only inventory` never loads the HTTP client. A new area is one new entry here.
+ * The doctor's areas, each a folder exporting `{ group, title, provideChecks }`, in report order. An
+ * area loads its modules only when its group is asked for, so `--only inventory` never loads the HTTP
+ * client. A new area is one new folder and one entry here.
  */
-export const PROVIDERS: { groups: string[]; load: () => Promise<{ provideChecks: CheckProvider }> }[] = [
-  { groups: ['inventory'], load: () => import('./inventory/checks.js') },
-  { groups: ['signin', 'discovery', 'certificate', 'tls'], load: () => import('../doctor/config-checks.js') },
-  { groups: ['certificate'], load: () => import('./certificate/checks.js') },
-  { groups: ['signin'], load: () => import('./signin/checks.js') },
-  { groups: ['tls'], load: () => import('./tls/checks.js') },
-  { groups: ['discovery'], load: () => import('./discovery/checks.js') },
-  { groups: ['kube'], load: () => import('./kube/context.js') },
-  { groups: ['kube'], load: () => import('./kube/clusteroidc.js') },
-  { groups: ['acme'], load: () => import('./acme/checks.js') },
-  { groups: ['kube'], load: () => import('./kube/cert-manager.js') },
-];
+export const AREAS: Area[] = [inventory, certificate, signin, tls, discovery, kube, acme];
 
-export const GROUPS = [...new Set(PROVIDERS.flatMap((p) => p.groups))];
+export const GROUPS = AREAS.map((a) => a.group);
+
+/** The title of a group for reports. */
+export function groupTitle(group: string): string {
+  return AREAS.find((a) => a.group === group)?.title ?? group;
+}
+
+/** Findings about the --config file belong to the groups whose settings it holds. */
+const CONFIG_GROUPS = ['signin', 'discovery', 'certificate', 'tls'];
 
 /** The checks of the given groups (every group when `only` is empty), each area loaded lazily. */
 export async function checksOf(input: DoctorInput, only: string[]): Promise<Check[]> {
-  const selected = PROVIDERS.filter((p) => only.length === 0 || p.groups.some((g) => only.includes(g)));
+  const wanted = (group: string) => only.length === 0 || only.includes(group);
   const checks: Check[] = [];
-  for (const provider of selected) {
-    const { provideChecks } = await provider.load();
-    checks.push(...(await provideChecks(input)).filter((c) => only.length === 0 || only.includes(c.group)));
+  for (const area of AREAS.filter((a) => wanted(a.group))) {
+    checks.push(...(await area.provideChecks(input)).filter((c) => wanted(c.group)));
+  }
+  if (CONFIG_GROUPS.some(wanted)) {
+    const { provideChecks } = await import('../doctor/config-checks.js');
+    const found = (await provideChecks(input)).filter((c) => wanted(c.group));
+    // They come first in their groups, as the file is what the other checks of the group read.
+    const at = checks.findIndex((c) => CONFIG_GROUPS.includes(c.group));
+    checks.splice(at < 0 ? checks.length : at, 0, ...found);
   }
   return checks;
 }

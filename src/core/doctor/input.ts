@@ -59,6 +59,26 @@ export function parseTimeout(flags: Flags): number {
 /** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
 export type CheckProvider = (input: DoctorInput) => Check[] | Promise<Check[]>;
 
+/** One doctor group: its name, the title its reports show, and its checks (loaded only when asked for). */
+export interface Area {
+  group: string;
+  title: string;
+  provideChecks: CheckProvider;
+}
+
+/** An area whose modules are imported only when its checks are asked for, their checks in this order. */
+export function lazyArea(group: string, title: string, modules: (() => Promise<{ provideChecks: CheckProvider }>)[]): Area {
+  return {
+    group,
+    title,
+    async provideChecks(input) {
+      const checks: Check[] = [];
+      for (const load of modules) checks.push(...(await (await load()).provideChecks(input)));
+      return checks;
+    },
+  };
+}
+
 export function loadConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
   if (!path) return {};
   const full = resolve(cwd, path);

@@ -5,7 +5,7 @@
 import type { KeyObject } from 'node:crypto';
 import { analyseOrder, isSelfSigned, label, sameKey } from './chain.js';
 import { basicConstraintsCa, keyUsage } from './extensions.js';
-import type { ParsedCertificate, ParsedKey } from './pem.js';
+import { altNames, commonName, type ParsedCertificate, type ParsedKey } from './pem.js';
 import { trustedIssuerOf, type TrustAnchors } from './trust.js';
 
 export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -112,12 +112,7 @@ export function checkKeyMatch(
 }
 
 export function dnsNames(cert: ParsedCertificate): string[] {
-  const san = cert.x509.subjectAltName;
-  if (!san) return [];
-  return san
-    .split(/,\s*/)
-    .filter((entry) => entry.startsWith('DNS:'))
-    .map((entry) => entry.slice(4).replace(/^"|"$/g, '').toLowerCase());
+  return altNames(cert.x509).dns;
 }
 
 export const normaliseDomain = (domain: string) => domain.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
@@ -249,11 +244,10 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
       advice: 'Use a certificate from a CA your clients trust, or distribute this certificate to every client (OS_CACERT).',
     };
   }
-  const issuer = /(?:^|\n)CN=([^\n]*)/.exec(leaf.x509.issuer)?.[1] ?? leaf.x509.issuer.replaceAll('\n', ', ');
+  const issuer = commonName(leaf.x509.issuer);
   return { name: 'self-signed', status: 'ok', message: `Issued by ${issuer}.` };
 }
 
-const cnOf = (dn: string) => /(?:^|\n)CN=([^\n]*)/.exec(dn)?.[1] ?? dn.replaceAll('\n', ', ');
 
 /**
  * The chain (in the right order) must lead to a root: its last certificate is a root itself, is
@@ -263,27 +257,27 @@ const cnOf = (dn: string) => /(?:^|\n)CN=([^\n]*)/.exec(dn)?.[1] ?? dn.replaceAl
  */
 export function checkChainComplete(chain: ParsedCertificate[], source: string, anchors: TrustAnchors): CertCheck {
   const last = chain[chain.length - 1]!;
-  const details = { last: label(last), issuer: cnOf(last.x509.issuer), trustStores: anchors.description };
+  const details = { last: label(last), issuer: commonName(last.x509.issuer), trustStores: anchors.description };
   if (isSelfSigned(last)) {
     return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, details };
   }
   const anchor = trustedIssuerOf(last.x509, anchors);
   if (anchor) {
-    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${cnOf(anchor.subject)}.`, details };
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${commonName(anchor.subject)}.`, details };
   }
   if (basicConstraintsCa(last.x509.raw)) {
     return {
       name: 'chain-complete',
       status: 'ok',
-      message: `${source}: the chain ends at the CA ${label(last)}; its issuer ${cnOf(last.x509.issuer)} is not in the file and must be in the clients' trust store.`,
+      message: `${source}: the chain ends at the CA ${label(last)}; its issuer ${commonName(last.x509.issuer)} is not in the file and must be in the clients' trust store.`,
       details,
     };
   }
   return {
     name: 'chain-complete',
     status: 'fail',
-    message: `${source}: ${chain.length === 1 ? 'the file holds only the certificate' : `the chain stops at ${label(last)}`}; its issuer "${cnOf(last.x509.issuer)}" is neither in the file nor a root trusted here (${anchors.description}). The ingress would serve an incomplete chain, which clients refuse.`,
-    advice: `Append the intermediate certificate(s) your CA gave with it (often chain.pem or ca-bundle.crt) after the certificate, in the order certificate, intermediate(s), root. If "${cnOf(last.x509.issuer)}" is a private root, append it too.`,
+    message: `${source}: ${chain.length === 1 ? 'the file holds only the certificate' : `the chain stops at ${label(last)}`}; its issuer "${commonName(last.x509.issuer)}" is neither in the file nor a root trusted here (${anchors.description}). The ingress would serve an incomplete chain, which clients refuse.`,
+    advice: `Append the intermediate certificate(s) your CA gave with it (often chain.pem or ca-bundle.crt) after the certificate, in the order certificate, intermediate(s), root. If "${commonName(last.x509.issuer)}" is a private root, append it too.`,
     details,
   };
 }

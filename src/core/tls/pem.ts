@@ -108,9 +108,29 @@ function truncated(source: string, index: number, type: string, start: number, l
   );
 }
 
+/** The common name of a distinguished name (Node's "\n"-separated form, or one line), else the whole name. */
+export function commonName(dn: string): string {
+  return /(?:^|\n|,\s*)CN=([^\n,]*)/.exec(dn)?.[1]?.trim() ?? dn.replaceAll('\n', ', ');
+}
+
 export function certificateName(x509: X509Certificate): string {
-  const cn = /(?:^|\n)CN=([^\n]*)/.exec(x509.subject)?.[1];
-  return cn ?? x509.subject.replaceAll('\n', ', ');
+  return commonName(x509.subject);
+}
+
+/** The subjectAltName entries of a certificate: DNS names (lower-case, unquoted) and IP addresses, in order. */
+export function altNames(x509: X509Certificate): { all: string[]; dns: string[] } {
+  const all: string[] = [];
+  const dns: string[] = [];
+  for (const entry of (x509.subjectAltName ?? '').split(/,\s*/)) {
+    if (entry.startsWith('DNS:')) {
+      const name = entry.slice(4).replace(/^"|"$/g, '').toLowerCase();
+      all.push(name);
+      dns.push(name);
+    } else if (entry.startsWith('IP Address:')) {
+      all.push(entry.slice('IP Address:'.length));
+    }
+  }
+  return { all, dns };
 }
 
 export function parseCertificateBlock(block: PemBlock, source: string): ParsedCertificate {

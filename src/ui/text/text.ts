@@ -2,22 +2,13 @@ import { escapeControl, escapeLine } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
 import { INTERRUPTED } from '../../core/doctor/runner.js';
+import { groupTitle } from '../../core/areas/index.js';
 
-const GROUP_TITLES: Record<string, string> = {
-  inventory: 'Inventory',
-  certificate: 'Certificate files',
-  signin: 'Federated sign-in chain',
-  discovery: 'OIDC discovery (clusteroidc)',
-  tls: 'Served certificates',
-  acme: 'ACME server',
-  kube: 'Cluster (kubectl)',
-};
 
 const MARK: Record<Status, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
 
-export function groupTitle(group: string): string {
-  return GROUP_TITLES[group] ?? group;
-}
+/** The title each area gives its group. */
+export { groupTitle };
 
 /** Worst status of a group: fail > warn > ok > skip. */
 export function groupStatus(checks: { status: Status }[]): Status {

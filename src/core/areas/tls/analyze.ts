@@ -7,6 +7,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import type { TlsProbeResult } from '../../net/tls-probe.js';
 import { analyzeChain, chainsToPublicRoot, isSelfSigned } from '../../tls/served-path.js';
 import { EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
+import { altNames, commonName } from '../../tls/pem.js';
 import type { Endpoint } from './endpoints.js';
 import { expectsWildcard, servedIndividually, type ServedExpectations } from '../../config/expectations.js';
 
@@ -21,14 +22,10 @@ interface Problem {
   advice: string;
 }
 
-const cn = (dn: string) => /(?:^|\n|,\s*)CN=([^\n,]+)/.exec(dn)?.[1]?.trim() ?? dn.replace(/\n/g, ', ');
 const days = (ms: number) => Math.floor(ms / DAY);
 
 export function sanNames(cert: X509Certificate): string[] {
-  return (cert.subjectAltName ?? '')
-    .split(', ')
-    .map((entry) => entry.replace(/^(DNS|IP Address):/, ''))
-    .filter(Boolean);
+  return altNames(cert).all;
 }
 
 export function analyzeServed(
@@ -43,8 +40,8 @@ export function analyzeServed(
   if (!leaf) return { status: 'fail', message: `${where} presented no certificate.`, advice: 'Check the ingress TLS configuration of this host.' };
   const problems: Problem[] = [];
   const add = (level: Problem['level'], message: string, advice: string) => problems.push({ level, message, advice });
-  const leafName = cn(leaf.subject);
-  const issuerName = cn(leaf.issuer);
+  const leafName = commonName(leaf.subject);
+  const issuerName = commonName(leaf.issuer);
   const chain = analyzeChain(probe.chain);
   const notAfter = new Date(leaf.validTo);
   const left = notAfter.getTime() - now.getTime();
@@ -70,11 +67,11 @@ export function analyzeServed(
   }
   if (!options.insecure && !probe.chainTrusted) untrusted(probe, chain, expected, where, add);
   if (!chain.inOrder) {
-    add('warn', `${where} serves its chain out of order: ${probe.chain.map((c) => cn(c.subject)).join(' → ')}.`,
+    add('warn', `${where} serves its chain out of order: ${probe.chain.map((c) => commonName(c.subject)).join(' → ')}.`,
       'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order.');
   }
   if (chain.extra.length) {
-    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${chain.extra.map((i) => cn(probe.chain[i]!.subject)).join(', ')}.`,
+    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${chain.extra.map((i) => commonName(probe.chain[i]!.subject)).join(', ')}.`,
       'Remove them from tls.crt; only the certificate, its intermediates and optionally the root belong there.');
   }
   issuerMismatch(leaf, probe.chain, expected, where, add);
@@ -101,7 +98,7 @@ export function analyzeServed(
     trusted: options.insecure ? 'not checked (--insecure)' : probe.chainTrusted,
     trustStore: probe.trustStore,
     ...(probe.authorizationError ? { verifyError: probe.authorizationError } : {}),
-    chain: probe.chain.map((c) => ({ subject: cn(c.subject), issuer: cn(c.issuer), notAfter: new Date(c.validTo).toISOString() })),
+    chain: probe.chain.map((c) => ({ subject: commonName(c.subject), issuer: commonName(c.issuer), notAfter: new Date(c.validTo).toISOString() })),
     chainOrder: chain.inOrder ? 'in order' : 'out of order',
     chainAsServed: probe.chainAsServed,
     protocol: probe.protocol,
@@ -149,10 +146,10 @@ function untrusted(
         ? 'Expected with cluster_issuer_type self-signed (development only); pass --ca-file with that certificate to check the rest.'
         : 'Pass --ca-file with the CA that should be trusted, or configure a real issuer (cluster_issuer_type).');
   } else if (INCOMPLETE.has(code) && last && !chain.endsAtRoot) {
-    add(level, `The chain served by ${where} ends at "${cn(last.subject)}", whose issuer "${cn(last.issuer)}" is neither served nor trusted by ${probe.trustStore}.`,
+    add(level, `The chain served by ${where} ends at "${commonName(last.subject)}", whose issuer "${commonName(last.issuer)}" is neither served nor trusted by ${probe.trustStore}.`,
       'Either an intermediate is missing (serve certificate, then intermediate(s) in tls.crt) or the CA is private (pass --ca-file PEM, or OS_CACERT).');
   } else if (code === 'SELF_SIGNED_CERT_IN_CHAIN' || chain.endsAtRoot) {
-    add(level, `The chain served by ${where} ends at the root "${cn(last?.subject ?? '')}", which ${probe.trustStore} does not trust.`,
+    add(level, `The chain served by ${where} ends at the root "${commonName(last?.subject ?? '')}", which ${probe.trustStore} does not trust.`,
       'Pass --ca-file with that root if it is your private CA; otherwise the certificate comes from the wrong issuer.');
   } else {
     add(level, `The certificate of ${where} is not trusted (${code}) by ${probe.trustStore}.`, 'Check the issuer and the served chain; pass --ca-file for a private CA.');
@@ -170,11 +167,11 @@ function issuerMismatch(
   if (!type) return;
   const staging = chain.find((c) => /\(STAGING\)/i.test(c.issuer) || /\(STAGING\)/i.test(c.subject));
   if (staging) {
-    add('fail', `${where} serves a certificate from an ACME staging issuer ("${cn(staging.issuer)}"); no client trusts it.`,
+    add('fail', `${where} serves a certificate from an ACME staging issuer ("${commonName(staging.issuer)}"); no client trusts it.`,
       `Point cluster_issuer_acme_server at the production directory (or unset it for the public CA). ${REGENERATE}`);
     return;
   }
-  if (cn(leaf.subject) === FAKE_CERTIFICATE) return;
+  if (commonName(leaf.subject) === FAKE_CERTIFICATE) return;
   const selfSigned = chain.length === 1 && isSelfSigned(leaf);
   if (selfSigned && ['acme', 'commercialca', 'ca'].includes(type)) {
     add('fail', `${where} serves a self-signed certificate, but the inventory configures issuer "${type}".`, `The certificate predates the issuer change or the issuer failed. ${REGENERATE}`);
@@ -183,7 +180,7 @@ function issuerMismatch(
   if (type === 'acme' && !expected.acmeServer) {
     const top = chain[analyzeChain(chain).path.at(-1) ?? 0]!;
     if (!chainsToPublicRoot(top)) {
-      add('warn', `${where} serves a certificate issued by "${cn(leaf.issuer)}", a private CA, but the inventory configures a public ACME CA (cluster_issuer_acme_server unset).`,
+      add('warn', `${where} serves a certificate issued by "${commonName(leaf.issuer)}", a private CA, but the inventory configures a public ACME CA (cluster_issuer_acme_server unset).`,
         `If an internal ACME server is meant, set cluster_issuer_acme_server; otherwise the certificate predates the issuer change. ${REGENERATE}`);
     }
   }

@@ -125,3 +125,19 @@ describe('extensions', () => {
     expect(basicConstraintsCa(new X509Certificate(leaf.cert).raw)).toBe(false);
   });
 });
+
+describe('names of a certificate, in one place', () => {
+  it('commonName reads both forms of a distinguished name, and falls back to the whole name', async () => {
+    const { commonName } = await import('../../../../src/core/tls/pem.js');
+    expect(commonName('C=DE\nO=Example\nCN=api.example.com')).toBe('api.example.com');
+    expect(commonName('C=DE, O=Example, CN=Example Root CA')).toBe('Example Root CA');
+    expect(commonName('C=DE\nO=Example')).toBe('C=DE, O=Example');
+  });
+
+  it('altNames gives DNS names lower-cased and IP addresses, in order', async () => {
+    const { altNames } = await import('../../../../src/core/tls/pem.js');
+    const cert = { subjectAltName: 'DNS:API.Example.com, IP Address:10.0.0.5, DNS:"*.example.com"' } as import('node:crypto').X509Certificate;
+    expect(altNames(cert)).toEqual({ all: ['api.example.com', '10.0.0.5', '*.example.com'], dns: ['api.example.com', '*.example.com'] });
+    expect(altNames({ subjectAltName: undefined } as unknown as import('node:crypto').X509Certificate)).toEqual({ all: [], dns: [] });
+  });
+});

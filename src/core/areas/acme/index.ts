@@ -1,0 +1,4 @@
+/** Doctor group `acme`: its modules load only when its checks are asked for. */
+import { lazyArea } from '../../doctor/input.js';
+
+export const area = lazyArea('acme', 'ACME server', [() => import('./checks.js')]);

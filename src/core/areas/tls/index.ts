@@ -1,0 +1,4 @@
+/** Doctor group `tls`: its modules load only when its checks are asked for. */
+import { lazyArea } from '../../doctor/input.js';
+
+export const area = lazyArea('tls', 'Served certificates', [() => import('./checks.js')]);
