@@ -38,8 +38,8 @@ describe('doctor at a terminal', () => {
     // The default size: a pane resized after the start makes Ink redraw, which is not what is tested here.
     term = launchCloudgate(['doctor', '--only', 'inventory,signin'], { cwd: dir });
     const screen = await term.waitFor(/EXIT=\d+/);
-    expect(screen).toMatch(/\[-\] Inventory \(1\/1, 1 skip\)\n {4}No inventory at the default path/);
-    expect(screen).toMatch(/\[-\] Federated sign-in chain \(7\/7, 7 skip\)\n {4}The sign-in chain is not configured/);
+    expect(screen).toMatch(/\[-\] Inventory \(1 skip\)\n {4}No inventory at the default path/);
+    expect(screen).toMatch(/\[-\] Federated sign-in chain \(7 skip\)\n {4}The sign-in chain is not configured/);
     expect(screen).toContain('8 checks: 0 ok, 0 warn, 0 fail, 8 skipped.');
     expect(term.screen(true)).not.toMatch(COLOUR);
   });

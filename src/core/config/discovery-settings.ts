@@ -5,6 +5,7 @@
 import { usesKeylessDns } from './variables.js';
 import { setting, type DoctorInput } from '../doctor/input.js';
 import { inventoryValues } from '../inventory/inventory.js';
+import type { KubectlOptions } from '../kube/kubectl.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from '../areas/discovery/issuer.js';
 
 export interface DiscoverySettings {
@@ -46,4 +47,12 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
 export function parseRoleArn(arn: string): { partition: string; account: string; roleName: string } | undefined {
   const m = /^arn:([a-z-]+):iam::(\d{12}):role\/(?:[\w+=,.@/-]*\/)?([\w+=,.@-]{1,64})$/.exec(arn.trim());
   return m ? { partition: m[1], account: m[2], roleName: m[3] } : undefined;
+}
+
+/**
+ * How every cluster check runs kubectl: the context from the settings chain (--context,
+ * CLOUDGATE_CONTEXT, `context:` in --config), the run's environment (KUBECONFIG), the run's timeout.
+ */
+export async function kubeOptionsFor(input: SettingsInput & Pick<DoctorInput, 'network'>): Promise<KubectlOptions> {
+  return { context: (await discoverySettings(input)).context, env: input.env, timeoutMs: input.network.timeoutMs };
 }

@@ -1,8 +1,8 @@
-import { Box, Static, Text, render, useInput } from 'ink';
+import { Box, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
 import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
-import { closingLine, countsLine, groupStatus, groupTitle, shown, skipHint } from '../text/text.js';
+import { closingLine, countsLine, groupStatus, groupTitle, renderText, shown, skipHint } from '../text/text.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
@@ -77,21 +77,21 @@ export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, o
 }
 
 /**
- * Each group is one block: its line, then its checks. A block settles into <Static> once it and every
- * group above it have finished, so groups never interleave and come in their usual order. Ctrl+C
- * stops the checks still running and ends with "Interrupted" and what had finished.
+ * Each group is one block: its line (a spinner and done/total while it runs), then its checks, in the
+ * usual order, never interleaved. Ctrl+C stops the checks still running. Once the run ends the view
+ * draws nothing: the report is printed as plain text after Ink is gone (runLiveDoctor), so no redraw
+ * of the terminal (a resize, say) can take the verdict off the screen.
  */
 export function DoctorLive({ checks, options, verbose, color, onDone }: Props) {
   const run = useDoctorRun(checks, options, onDone);
   useInput((input, key) => {
     if (key.ctrl && input === 'c') run.interrupt();
   });
+  if (run.report) return null;
   return (
     <Box flexDirection="column">
-      <Static items={run.settled}>
-        {(g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} />}
-      </Static>
-      <OpenGroups run={run} verbose={verbose} color={color} />
+      {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} />)}
+      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} frame={run.frame} />)}
     </Box>
   );
 }
@@ -175,17 +175,19 @@ export function Summary({ report, interrupted }: { report: DoctorReport; interru
   );
 }
 
-export function runLiveDoctor(checks: Check[], options: RunOptions, view: LiveView): Promise<{ report: DoctorReport; interrupted: boolean }> {
-  return new Promise((resolve) => {
-    let result: { report: DoctorReport; interrupted: boolean } | undefined;
-    const app = render(
-      <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} onDone={(report, interrupted) => {
-        result = { report, interrupted };
-        setTimeout(() => app.unmount(), 0);
-      }} />,
-      // Ctrl+C is ours: stop the checks and show what finished, never a frozen spinner.
-      { exitOnCtrlC: false },
-    );
-    app.waitUntilExit().then(() => resolve(result!));
-  });
+export async function runLiveDoctor(checks: Check[], options: RunOptions, view: LiveView): Promise<{ report: DoctorReport; interrupted: boolean }> {
+  let result: { report: DoctorReport; interrupted: boolean } | undefined;
+  const app = render(
+    <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} onDone={(report, interrupted) => {
+      result = { report, interrupted };
+      setTimeout(() => app.unmount(), 0);
+    }} />,
+    // Ctrl+C is ours: stop the checks and report what finished, never a frozen spinner.
+    { exitOnCtrlC: false },
+  );
+  await app.waitUntilExit();
+  const { report, interrupted } = result!;
+  if (interrupted) process.stdout.write('Interrupted: the checks still running were stopped (shown as not run).\n');
+  process.stdout.write(renderText(report, { verbose: view.verbose, color: view.color }));
+  return { report, interrupted };
 }

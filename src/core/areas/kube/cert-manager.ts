@@ -4,6 +4,7 @@
  * reason of each one not Ready), a supplied wildcard's TLS secret (`kube.wildcard-secret`) and the TLS
  * secrets of every platform ingress (`kube.ingress-secrets`). kubectl through kube.ts; `skip` without a cluster.
  */
+import { kubeOptionsFor } from '../../config/discovery-settings.js';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckResult, Status } from '../../doctor/types.js';
 import { firstLine, kubeAvailability, kubectl, withOptions, type KubectlOptions } from '../../kube/kubectl.js';
@@ -38,11 +39,7 @@ const ISSUER_ADVICE: Record<string, string> = {
 export const provideChecks: CheckProvider = async (input) => {
   const { values, profile } = await inventoryView(input);
   const expected = expectationsFrom(values, input.inventoryPath);
-  const kube: KubectlOptions = {
-    context: typeof input.flags.context === 'string' ? input.flags.context : undefined,
-    env: input.env,
-    timeoutMs: input.network.timeoutMs,
-  };
+  const kube: KubectlOptions = await kubeOptionsFor(input);
   const cluster = async (): Promise<CheckResult | undefined> => {
     const available = await kubeAvailability(kube);
     if (available.ok) {

@@ -3,10 +3,10 @@
  * cert-manager's CRDs are new enough, the service account exists, and the controller may request
  * tokens for it. Every check is `skip` with the reason when kubectl or a context is missing.
  */
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { firstLine, kubeAvailability, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
-import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
+import { discoverySettings, kubeOptionsFor, type DiscoverySettings } from '../../config/discovery-settings.js';
 
 const GROUP = 'kube';
 export const MIN_CERT_MANAGER = '1.15.0';
@@ -19,6 +19,7 @@ interface Crd {
 
 export const provideChecks: CheckProvider = async (input) => {
   const s = await discoverySettings(input);
+  const base = await kubeOptionsFor(input);
   const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
   const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
   const relevant = s.clusteroidcSelected || s.issuerUrl !== undefined;
@@ -35,17 +36,13 @@ export const provideChecks: CheckProvider = async (input) => {
       if (!relevant) {
         return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
       }
-      const k = kubeOptions(input, s, ctx);
+      const k: KubectlOptions = { ...base, signal: ctx.signal, log: (line) => ctx.log(line) };
       const available = await kubeAvailability(k);
       if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
       return run({ ...k, context: available.context });
     },
   }));
 };
-
-function kubeOptions(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): KubectlOptions {
-  return { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line) => ctx.log(line) };
-}
 
 /** "v1.15.5" / "1.15.0-beta.1" / "cert-manager-v1.14.2" → [1, 15, 5]. */
 export function parseVersion(text: string | undefined): [number, number, number] | undefined {

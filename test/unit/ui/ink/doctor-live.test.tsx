@@ -16,7 +16,7 @@ function gated(id: string, group: string, result: { status: 'ok' | 'fail' | 'ski
 }
 
 describe('live doctor view', () => {
-  it('shows each group as one block under its line, in order, whatever order the checks end in, then the counts', async () => {
+  it('shows each group as one block under its line, in order, whatever order the checks end in', async () => {
     const a1 = gated('inv.one', 'inventory', { status: 'ok', message: 'fine' });
     const b1 = gated('tls.one', 'tls', { status: 'fail', message: 'went wrong', advice: 'fix it' });
     const a2 = gated('inv.two', 'inventory', { status: 'ok', message: 'fine too' });
@@ -30,15 +30,16 @@ describe('live doctor view', () => {
     await wait(30);
     a1.release();
     await wait(30);
-    a2.release();
-    await wait(60);
+    // tls has ended, inventory has not: the inventory block still comes first, each check under its group.
     const text = lastFrame()!;
-    // The inventory block (its two checks) comes whole before the tls block.
-    const order = ['Inventory', 'inv.one: fine', 'inv.two: fine too', 'Served certificates', 'tls.one: went wrong', '→ fix it'].map((t) => text.indexOf(t));
+    const order = ['Inventory (1/2', 'inv.one: fine', 'Served certificates', 'tls.one: went wrong', '→ fix it'].map((t) => text.indexOf(t));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
-    expect(text).toContain('3 checks: 2 ok, 0 warn, 1 fail, 0 skipped.');
+    a2.release();
+    await wait(60);
     expect(report?.summary.fail).toBe(1);
+    // Once the run ends the view draws nothing: the report is printed as text after Ink.
+    expect(lastFrame()).toBe('');
     unmount();
   });
 
@@ -46,7 +47,7 @@ describe('live doctor view', () => {
     const done = gated('inv.one', 'inventory', { status: 'ok', message: 'fine' });
     const hangs = gated('tls.one', 'tls', { status: 'ok', message: 'never' });
     let ended: { report: DoctorReport; interrupted: boolean } | undefined;
-    const { lastFrame, stdin, unmount } = render(
+    const { stdin, unmount } = render(
       <DoctorLive checks={[done.check, hangs.check]} options={{}} verbose={false} color={false} onDone={(report, interrupted) => (ended = { report, interrupted })} />,
     );
     done.release();
@@ -56,8 +57,6 @@ describe('live doctor view', () => {
     expect(ended?.interrupted).toBe(true);
     expect(ended?.report.checks.find((c) => c.id === 'tls.one')).toMatchObject({ status: 'skip', message: 'Not run: interrupted.' });
     expect(ended?.report.checks.find((c) => c.id === 'inv.one')).toMatchObject({ status: 'ok' });
-    expect(lastFrame()).toContain('Interrupted');
-    expect(lastFrame()).toContain('2 checks: 1 ok, 0 warn, 0 fail, 1 skipped.');
     unmount();
   });
 });

@@ -3,7 +3,11 @@ import { provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js
 import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, startKubeApi, tokenCreatorRbac, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
-import { doctorInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
+import { doctorInput as baseInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
+
+/** As the doctor runs them: with the run's environment (KUBECONFIG of the test cluster). */
+const doctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
+  baseInput(flags, { env: { ...process.env }, ...options });
 
 const clusteroidc = () =>
   writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\ncluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n');
