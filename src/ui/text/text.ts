@@ -33,11 +33,14 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
     const counts = countLine(checks);
     lines.push(`${paint(status, `[${MARK[status]}]`)} ${groupTitle(group)} ${paint('dim', `(${counts})`)}`);
     for (const check of checks) {
-      if (!options.verbose && (check.status === 'ok' || check.status === 'skip')) continue;
+      // A check stopped by Ctrl+C is listed even without --verbose: the operator must see what did not run.
+      if (!options.verbose && (check.status === 'ok' || check.status === 'skip') && check.message !== INTERRUPTED) continue;
       lines.push(...renderCheck(check, options, paint));
     }
-    // A group that checked nothing says what it needs, without --verbose (a first run, say).
-    const hint = status === 'skip' && !options.verbose ? skipHint(checks) : undefined;
+    // A group that checked nothing says what it needs, without --verbose (a first run, say); an
+    // interrupted group already lists what did not run.
+    const interrupted = checks.some((c) => c.message === INTERRUPTED);
+    const hint = status === 'skip' && !options.verbose && !interrupted ? skipHint(checks) : undefined;
     if (hint) lines.push(`    ${paint('dim', hint)}`);
   }
   lines.push('', closingLine(report.checks), countsLine(report.checks));

@@ -54,6 +54,21 @@ describe('text report', () => {
     expect(text).toContain('Nothing was checked');
   });
 
+  it('lists the checks Ctrl+C stopped without --verbose, instead of an unrelated skip reason', () => {
+    const text = renderText(
+      report([
+        outcome('tls.a.example.com', 'ok', 'chain trusted'),
+        outcome('tls.catalog', 'skip', 'No service catalog: signin.scope did not run.'),
+        outcome('tls.b.example.com', 'skip', 'Not run: interrupted.'),
+      ]),
+      { verbose: false, color: false },
+    );
+    expect(text).toMatch(/- tls\.b\.example\.com: Not run: interrupted\./);
+    expect(text).not.toContain('No service catalog');
+    expect(text).not.toContain('chain trusted');
+    expect(text).toContain('Interrupted: 1 check was not run');
+  });
+
   it('never prints a registered secret, in text or JSON', () => {
     registerSecret('s3cr3t-value-123');
     const r = report([outcome('signin.exchange', 'fail', 'server echoed s3cr3t-value-123 back')]);
