@@ -87,7 +87,7 @@ const BRANCHES: Record<string, Branch> = {
       spec: {
         isCA: true, commonName: 'selfsigned-ca', secretName: names.selfSignedCa.secret,
         duration: '87600h0m0s', renewBefore: '360h0m0s', privateKey: { algorithm: 'ECDSA', size: 256 },
-        issuerRef: { kind: 'ClusterIssuer', name: SELF_SIGNED_ISSUER, group: 'cert-manager.io' },
+        issuerRef: { kind: 'ClusterIssuer', name: SELF_SIGNED_ISSUER },
       },
     }, ['cluster_issuer_type']);
     return { spec: { ca: { secretName: names.selfSignedCa.secret } }, from: [] };
@@ -280,11 +280,14 @@ function roleBinding(role: string, serviceAccount: string): KubeObject {
   };
 }
 
-/** A webhook solver reads its credentials secret through a Role bound to the webhook's service account. */
+/**
+ * A webhook solver reads its credentials secret through a Role bound to the webhook's service account;
+ * both exist only for that solver, so the solver variable made them.
+ */
 function addSecretReader(ctx: Context, role: string, secretName: string, serviceAccount: string): void {
   ctx.add({
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: role, namespace: CERT_MANAGER_NAMESPACE },
     rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get', 'watch'] }],
-  }, []);
-  ctx.add(roleBinding(role, serviceAccount), []);
+  }, ['cluster_issuer_acme_solver']);
+  ctx.add(roleBinding(role, serviceAccount), ['cluster_issuer_acme_solver']);
 }
