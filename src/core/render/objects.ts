@@ -1,12 +1,13 @@
 /**
  * The Kubernetes objects the platform's deployment creates from the certificate variables, in the
  * order it applies them: ClusterIssuer `self-signed` first, then the branch's credential and RBAC
- * objects, then ClusterIssuer `atmosphere`. docs/platform.md describes each branch.
+ * objects, then ClusterIssuer `atmosphere`, then (wildcard mode, made later by the ingress role) the
+ * wildcard Certificate. docs/platform.md describes each branch.
  */
 import { isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import { isSet } from '../config/validate.js';
 import { choicesOf } from '../config/variables.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, objectNames, type NamingProfile, type ObjectNames } from './names.js';
+import { CERT_MANAGER_NAMESPACE, OPENSTACK_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, WILDCARD_CERTIFICATE, objectNames, type NamingProfile, type ObjectNames } from './names.js';
 import type { KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 
 type Values = Record<string, unknown>;
@@ -24,8 +25,19 @@ export function renderPlatform(values: Values, profile: NamingProfile = 'spec'):
   const { issuer } = choicesOf(values);
   const ctx = new Context(values, out);
   const spec = BRANCHES[issuer]?.(ctx, names);
-  if (spec) out.objects.push({ object: clusterIssuer(PLATFORM_ISSUER, spec.spec), from: ['cluster_issuer_type', ...spec.from] });
+  if (!spec) return out;
+  out.objects.push({ object: clusterIssuer(PLATFORM_ISSUER, spec.spec), from: ['cluster_issuer_type', ...spec.from] });
+  const domain = ctx.text('cloud_helm_ingress_wildcard_domain');
+  if (domain !== undefined) out.objects.push({ object: wildcardCertificate(domain), from: ['cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type'] });
   return out;
+}
+
+/** Wildcard mode: one certificate for `*.<domain>`, issued by the platform's ClusterIssuer, used by every OpenStack ingress. */
+function wildcardCertificate(domain: string): KubeObject {
+  return {
+    apiVersion: CM, kind: 'Certificate', metadata: { name: WILDCARD_CERTIFICATE, namespace: OPENSTACK_NAMESPACE },
+    spec: { dnsNames: [`*.${domain}`], issuerRef: { kind: 'ClusterIssuer', name: PLATFORM_ISSUER }, secretName: WILDCARD_CERTIFICATE },
+  };
 }
 
 /** Reads values for one render and records the variables the platform would fail on. */

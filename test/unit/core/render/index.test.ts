@@ -48,6 +48,12 @@ describe('render YAML', () => {
     });
   }
 
+  it('wildcard auto: the wildcard Certificate is the last document, under the variables that made it', () => {
+    const docs = documents(renderYaml(renderInventory({ ...DNSD, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })));
+    expect(docs.at(-1)!.comments).toEqual(['# Certificate openstack/atmosphere-wildcard', '# made from: cloud_helm_ingress_wildcard_domain, cluster_issuer_type']);
+    expect(docs.at(-1)!.object).toMatchObject({ spec: { dnsNames: ['*.cloud.example.com'] } });
+  });
+
   it('issuer none: one document, the self-signed ClusterIssuer', () => {
     const docs = documents(renderYaml(renderInventory({ cluster_issuer_type: 'none' })));
     expect(docs).toEqual([{ id: 'ClusterIssuer self-signed', comments: ['# ClusterIssuer self-signed', '# always created by the platform'],
