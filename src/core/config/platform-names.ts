@@ -81,10 +81,26 @@ function translateValue(neutralName: string, value: unknown, direction: 'toNeutr
 
 const NEUTRAL_BY_LENGTH = [...NEUTRAL_ONLY].sort((a, b) => b.length - a.length);
 
-/** A message written with neutral variable names, as the operator's inventory spells them. */
+/**
+ * The platform's word for each neutral word that is not a variable name: the values of the choosing
+ * variables (`dnsc` → `cloudflare`, `clusteroidc` → `kubernetes`) and the words of object names
+ * (`certmgr-issuer-clouddnsb-credentials` → `cert-manager-issuer-route53-credentials`).
+ */
+const PLATFORM_WORDS: Record<string, string> = {
+  certmgr: 'cert-manager', commercialca: 'venafi', clouddnsa: 'azuredns', clouddnsb: 'route53',
+  dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', clusteroidc: 'kubernetes',
+};
+// A whole word: not inside a variable name (`_`) or a longer word; any case ("Commercialca auth").
+const PLATFORM_WORD = new RegExp(`(?<![A-Za-z0-9_])(${Object.keys(PLATFORM_WORDS).join('|')})(?![A-Za-z0-9_])`, 'gi');
+
+/** A text written in the neutral words (variable names, their values, object names), as the operator's inventory spells them. */
 export function respell(text: string, profile: NamingProfile): string {
   if (profile !== 'platform') return text;
-  return NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
+  const names = NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
+  return names.replace(PLATFORM_WORD, (word) => {
+    const platform = PLATFORM_WORDS[word.toLowerCase()]!;
+    return word[0] === word[0]!.toUpperCase() ? platform[0]!.toUpperCase() + platform.slice(1) : platform;
+  });
 }
 
 /**

@@ -115,15 +115,10 @@ function conditionalRequirements(): Schema[] {
     Object.keys(condition).length === 0 ? { required: names } : { if: conditionSchema(condition), then: { required: names } });
 }
 
-const PLATFORM_WORDS: Record<string, string> = {
-  commercialca: 'venafi', clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', clusteroidc: 'kubernetes',
-};
-const VALUE_WORD = new RegExp(`\\b(${Object.keys(PLATFORM_WORDS).join('|')})\\b`, 'g');
-
 /** The same schema in the platform's words: property names, the values of the choosing variables, texts. */
 function platformSpelling(node: unknown, owner?: string): unknown {
   if (Array.isArray(node)) return node.map((item) => platformSpelling(item, owner));
-  if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform').replace(VALUE_WORD, (w) => PLATFORM_WORDS[w]);
+  if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform');
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => {
     if (key === 'properties' && value && typeof value === 'object') {
