@@ -5,20 +5,9 @@
  */
 import { UsageError } from '../errors.js';
 import { NAMING_PROFILES, type NamingProfile } from '../render/names.js';
-import { VARIABLES } from './variables.js';
+import { VARIABLES, variable } from './variables.js';
 
-/** Neutral word → the platform's word, in variable names and in the values of the choosing variables. */
-const NAME_WORDS: [RegExp, string][] = [
-  [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'],
-  [/^platform_ingress_annotations$/, 'atmosphere_ingress_annotations'],
-  [/_commercialca_/, '_venafi_'],
-  [/_clouddnsa_/, '_azuredns_'],
-  [/_clouddnsb_/, '_route53_'],
-  [/_dnsc_/, '_cloudflare_'],
-  [/_dnsd_/, '_godaddy_'],
-  [/_dnse_/, '_infoblox_'],
-];
-
+/** Neutral value → the platform's, for the variables whose values carry the naming words. */
 const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_type: { commercialca: 'venafi' },
   cluster_issuer_acme_solver: { clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox' },
@@ -27,9 +16,9 @@ const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_acme_clouddnsb_service_account_name: { 'certmgr-clouddnsb': 'cert-manager-route53' },
 };
 
-/** The platform's name of a neutral variable name (the table's second name column). */
+/** The platform's name of a neutral variable name (the table's `platformName` column). */
 export function platformName(neutral: string): string {
-  return NAME_WORDS.reduce((name, [from, to]) => name.replace(from, to), neutral);
+  return variable(neutral)?.platformName ?? neutral;
 }
 
 const TO_NEUTRAL = new Map(VARIABLES.map((row) => [platformName(row.name), row.name]));
