@@ -108,10 +108,24 @@ export function resolveProfile(asked: unknown, keys: string[], source: string): 
   return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
 }
 
+/** An inventory's values as cloudgate works on them, and the names it spells them in. */
+export interface NamesView {
+  /** Keyed by the neutral names. */
+  values: Record<string, unknown>;
+  profile: NamingProfile;
+  /**
+   * Whether the names are known (given with --names, or told by a key only one set has). False: the
+   * inventory uses only names both sets share (an http01, rfc2136, ca or self-signed inventory), and
+   * `profile` is the neutral default; the objects it makes may carry either set's names.
+   */
+  stated: boolean;
+}
+
 /** Values as cloudgate works on them (neutral names), and the profile the inventory spells them in. */
-export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): { profile: NamingProfile; values: Record<string, unknown> } {
+export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): NamesView {
   const profile = resolveProfile(asked, Object.keys(values), source);
-  return { profile, values: profile === 'platform' ? toNeutral(values) : values };
+  const stated = asked !== undefined || detectProfile(Object.keys(values), source) !== undefined;
+  return { profile, values: profile === 'platform' ? toNeutral(values) : values, stated };
 }
 
 /** What the review says about the names in use. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectProfile, platformName, respell, respellFinding, toNeutral, toPlatform } from '../../../../src/core/config/platform-names.js';
+import { detectProfile, neutralView, platformName, respell, respellFinding, toNeutral, toPlatform } from '../../../../src/core/config/platform-names.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 describe('platform names', () => {
@@ -24,6 +24,14 @@ describe('platform names', () => {
     expect(detectProfile(['cluster_issuer_type', 'cloud_helm_ingress_secret_name'], 'inv.yml')).toBe('spec');
     expect(detectProfile(['cluster_issuer_type', 'cluster_issuer_acme_email'], 'inv.yml')).toBeUndefined();
     expect(() => detectProfile(['cluster_issuer_acme_route53_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'], 'inv.yml')).toThrow(/mixes/);
+  });
+
+  it('says whether the names are stated: by --names or by a key only one set has', () => {
+    const shared = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+    expect(neutralView(shared, 'inv.yml')).toMatchObject({ profile: 'spec', stated: false });
+    expect(neutralView(shared, 'inv.yml', 'platform')).toMatchObject({ profile: 'platform', stated: true });
+    expect(neutralView({ ...shared, cluster_issuer_acme_route53_region: 'x' }, 'inv.yml')).toMatchObject({ profile: 'platform', stated: true });
+    expect(neutralView({ ...shared, cluster_issuer_acme_clouddnsb_region: 'x' }, 'inv.yml')).toMatchObject({ profile: 'spec', stated: true });
   });
 
   it('translates the choosing values both ways, and round-trips', () => {
