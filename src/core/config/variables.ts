@@ -57,8 +57,11 @@ export interface Variable {
 export const ISSUER_TYPES: readonly IssuerType[] = ['acme', 'commercialca', 'ca', 'self-signed', 'none'];
 export const SOLVERS: readonly Solver[] = ['http01', 'clouddnsa', 'rfc2136', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'];
 export const CLOUDDNSB_AUTH_MODES: readonly ClouddnsbAuth[] = ['static', 'ambient', 'clusteroidc'];
-/** Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). */
-export const TSIG_ALGORITHMS = ['HMACMD5', 'HMACSHA1', 'HMACSHA256', 'HMACSHA512'] as const;
+/**
+ * Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). The platform has no
+ * default; the walkthrough highlights the first, so the one recommended for new keys comes first.
+ */
+export const TSIG_ALGORITHMS = ['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'HMACMD5'] as const;
 export const ANNOTATION_PREFIX = 'cert-manager.io';
 export const ANNOTATION_SUFFIXES = [
   'subject-organizations',
@@ -192,10 +195,10 @@ export const VARIABLES: Variable[] = [
     required: false, platformNeeds: true, secret: false, appliesWhen: solver('rfc2136'),
     section: 'DNS-01 provider rfc2136', help: 'TSIG algorithm of the key (needed by the platform, no default)',
     valueHelp: {
-      HMACMD5: 'HMAC-MD5 (older keys)',
-      HMACSHA1: 'HMAC-SHA1',
-      HMACSHA256: 'HMAC-SHA256 (recommended for new keys)',
+      HMACSHA256: 'HMAC-SHA256 (recommended for new keys: tsig-keygen makes these)',
       HMACSHA512: 'HMAC-SHA512',
+      HMACSHA1: 'HMAC-SHA1',
+      HMACMD5: 'HMAC-MD5 (older keys)',
     },
   },
   {
