@@ -43,7 +43,7 @@ function propertySchema(row: Variable): Schema {
   if (row.secret) notes.push('Secret: the file holding it should be mode 0600.');
   if (row.legacy) notes.push('Legacy: being phased out.');
   if (row.appliesWhen) notes.push(`Applies when ${describeCondition(row.appliesWhen)}.`);
-  if (row.platformNeeds) notes.push('Needed by the platform, no default: unset, the deployment stops ("undefined variable").');
+  if (row.platformNeeds) notes.push('Unset, the platform\'s deployment stops ("undefined variable").');
   const base: Schema = { description: notes.join(' '), 'x-platform-name': row.platformName ?? row.name };
   if (row.default !== undefined) base.default = row.default;
   if (row.deprecatedBy) {

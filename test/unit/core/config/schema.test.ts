@@ -47,7 +47,7 @@ describe('inventorySchema', () => {
   it('has no TSIG default, and requires what the platform needs (the clouddnsb region and zone in every auth mode)', () => {
     const schema = inventorySchema() as { properties: Record<string, Record<string, unknown>> };
     expect(schema.properties.cluster_issuer_acme_rfc2136_tsig_algorithm).not.toHaveProperty('default');
-    expect(schema.properties.cluster_issuer_acme_rfc2136_tsig_algorithm.description).toContain('Needed by the platform, no default');
+    expect(schema.properties.cluster_issuer_acme_rfc2136_tsig_algorithm.description).toMatch(/needed by the platform, no default.*Unset, the platform's deployment stops/);
     const clouddnsb = { cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'clouddnsb' };
     for (const auth of ['static', 'ambient', 'clusteroidc']) {
       const errors = errorsOf({ ...clouddnsb, cluster_issuer_acme_clouddnsb_auth: auth }).join('\n');
