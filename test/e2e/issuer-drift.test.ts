@@ -51,7 +51,7 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
   };
   const drift = async (values: Record<string, string>, ...extra: string[]) => {
     const r = await runCli(['doctor', '--only', 'kube', '--inventory', inventory(values), '--context', CONTEXT, '--json', ...extra], { env: api.env });
-    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string; details?: Record<string, unknown> }[] }).checks.find((c) => c.id === 'kube.issuer-drift')!;
+    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string; advice?: string; details?: Record<string, unknown> }[] }).checks.find((c) => c.id === 'kube.issuer-drift')!;
     expect(r.stdout + r.stderr).not.toContain(TSIG_SECRET);
     return check;
   };
