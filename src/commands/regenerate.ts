@@ -3,7 +3,8 @@ import { describeWritten } from '../core/inventory/atomic-write.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { hasErrors } from '../core/findings.js';
 import { readInventoryFile } from '../core/inventory/inventory.js';
-import { neutralView } from '../core/config/platform-names.js';
+import { detectProfile, neutralView } from '../core/config/platform-names.js';
+import { answersNames } from '../core/config/answers.js';
 import type { NamingProfile } from '../core/render/names.js';
 import { firstLine, kubeAvailability, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../core/kube/kubectl.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
@@ -13,8 +14,7 @@ import {
 } from '../core/setup/regenerate.js';
 import { waitForReissue } from '../core/setup/regenerate-wait.js';
 import { readLiveState } from '../core/areas/kube/issuer-drift.js';
-import { issuerDrift, type LiveState } from '../core/render/drift.js';
-import { renderPlatform } from '../core/render/objects.js';
+import { compareWithCluster, renderingsToCompare, type LiveState, type Rendering } from '../core/render/drift.js';
 import { specChangedAt, subjectOf, type IssuerIdentity } from '../core/setup/regenerate-issued.js';
 import { escapeControl, escapeLine } from '../core/escape.js';
 import { lineWriter } from '../core/net/http-log.js';
@@ -67,8 +67,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   let guard: string | undefined;
   if (cluster.ok) {
     kube.context = cluster.context;
-    const live = await readLiveState(kube, renderPlatform(plan.values, plan.names).objects);
-    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, live);
+    // Names neither the inventory, the answers nor --names tell: the cluster is compared with both renderings.
+    const stated = view.stated || (answersNames(answers) ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
+    const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
+    const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
+    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live);
     selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
     showSelection(log, selection, issuerName, namespaces);
     if (guard) log(`! ${guard}`);
@@ -169,10 +172,10 @@ async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerNam
  * Deleting before the platform runs with the new issuer lets cert-manager re-issue from the old one.
  * The live ClusterIssuer and its credential Secrets must be what the new inventory renders.
  */
-function notDeployed(plan: SetupPlan, live: LiveState): string | undefined {
+function notDeployed(plan: SetupPlan, renderings: Rendering[], live: LiveState): string | undefined {
   if (plan.issuer === 'none') return undefined;
   if (!live.issuer) return `The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster yet: deleting the secrets now would leave nothing to issue them again. Run the deployment first.`;
-  const drift = issuerDrift(renderPlatform(plan.values, plan.names).objects, live);
+  const drift = compareWithCluster(renderings, live);
   if (drift.differences.length === 0) return undefined;
   const what = drift.live ? `the cluster runs ${drift.live}, the inventory says ${drift.rendered}` : drift.differences.join('; ');
   return `The ClusterIssuer "${PLATFORM_ISSUER}" in the cluster is not yet what the new inventory makes (${what}): deleting the secrets now would re-issue them from the old issuer. Run the deployment first.`;

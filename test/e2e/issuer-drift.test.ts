@@ -28,8 +28,8 @@ const RFC2136 = {
 };
 
 /** The objects a deployment of these values leaves in the cluster (Secret data stored base64 under data). */
-function deployed(values: Record<string, string>): KubeObject[] {
-  return renderPlatform(values).objects.map(({ object }) => {
+function deployed(values: Record<string, string>, names: 'spec' | 'platform' = 'spec'): KubeObject[] {
+  return renderPlatform(values, names).objects.map(({ object }) => {
     const o = structuredClone(object) as KubeObject & { stringData?: Record<string, string> };
     if (o.stringData) {
       o.data = Object.fromEntries(Object.entries(o.stringData).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
@@ -49,9 +49,9 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     api.state.objects = [];
     api.state.add(...certManagerCrds(), namespace('cert-manager'), namespace('openstack'), ...objects);
   };
-  const drift = async (values: Record<string, string>) => {
-    const r = await runCli(['doctor', '--only', 'kube', '--inventory', inventory(values), '--context', CONTEXT, '--json'], { env: api.env });
-    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string; details?: Record<string, unknown> }[] }).checks.find((c) => c.id === 'kube.issuer-drift')!;
+  const drift = async (values: Record<string, string>, ...extra: string[]) => {
+    const r = await runCli(['doctor', '--only', 'kube', '--inventory', inventory(values), '--context', CONTEXT, '--json', ...extra], { env: api.env });
+    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string; advice?: string; details?: Record<string, unknown> }[] }).checks.find((c) => c.id === 'kube.issuer-drift')!;
     expect(r.stdout + r.stderr).not.toContain(TSIG_SECRET);
     return check;
   };
@@ -97,5 +97,54 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
   it('fails when the ClusterIssuer is missing', async () => {
     cluster();
     expect(await drift(RFC2136)).toMatchObject({ status: 'fail' });
+  });
+
+  // An http01 or rfc2136 inventory uses only names both sets share: it does not say which objects it makes.
+  it('an inventory that does not say its names matches a cluster deployed with the platform\'s names, and says so', async () => {
+    cluster(...deployed(RFC2136, 'platform'));
+    const check = await drift(RFC2136);
+    expect(check).toMatchObject({ status: 'ok', details: { names: 'platform', namesFrom: 'cluster', differences: [] } });
+    expect(check.message).toContain("in the platform's own names");
+    cluster(...deployed(RFC2136));
+    expect(await drift(RFC2136)).toMatchObject({ status: 'ok', details: { names: 'spec' } });
+  });
+
+  it('matching neither rendering, it reports the differences against the closer one', async () => {
+    cluster(...deployed({ ...RFC2136, cluster_issuer_acme_email: 'old@example.com' }, 'platform'));
+    const check = await drift(RFC2136);
+    expect(check).toMatchObject({ status: 'fail', details: { names: 'platform', namesFrom: 'cluster' } });
+    expect(check.details!.differences).toEqual(['spec.acme.email: the cluster has "old@example.com", the inventory makes "ops@example.com"']);
+  });
+
+  it('--names decides: the other set\'s objects are drift', async () => {
+    cluster(...deployed(RFC2136, 'platform'));
+    const spec = await drift(RFC2136, '--names', 'spec');
+    expect(spec).toMatchObject({ status: 'fail', details: { names: 'spec' } });
+    expect(spec.details!.differences).toEqual(expect.arrayContaining([
+      'spec.acme.privateKeySecretRef.name: the cluster has "cert-manager-issuer-account-key", the inventory makes "certmgr-issuer-account-key"',
+      'Secret cert-manager/certmgr-issuer-tsig-secret-key does not exist in the cluster.',
+    ]));
+    expect(await drift(RFC2136, '--names', 'platform')).toMatchObject({ status: 'ok', details: { names: 'platform' } });
+    expect(spec.details).not.toHaveProperty('namesFrom');
+  });
+
+  it('issuer none with an atmosphere left from before: a warning whose advice deletes it by hand, not a redeploy', async () => {
+    cluster(...deployed(RFC2136));
+    const check = await drift({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'wildcard-certs' });
+    expect(check.status).toBe('warn');
+    expect(check.advice).toContain('kubectl get certificates -A -o wide');
+    expect(check.advice).toMatch(/kubectl delete clusterissuer atmosphere$/);
+    expect(check.advice).not.toMatch(/deploying restores|run the deployment/i);
+  });
+
+  it('regenerate compares the same way: a cluster deployed with the platform\'s names counts as deployed', async () => {
+    const selfSigned = { cluster_issuer_type: 'self-signed' };
+    cluster(...deployed(selfSigned, 'platform'));
+    const answers = join(dir, `answers-${++n}.yml`);
+    writeFileSync(answers, 'cluster_issuer_type: self-signed\n');
+    const r = await runCli(['regenerate', '--inventory', inventory({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' }),
+      '--answers', answers, '--dry-run', '--context', CONTEXT], { env: api.env });
+    expect(r.stderr).not.toContain('is not yet what the new inventory makes');
+    expect(r.code, r.stderr).toBe(0);
   });
 });

@@ -43,6 +43,29 @@ cluster_issuer_acme_godaddy_api_key: dnsd-key-123
     expect(result.stdout).not.toContain('dnsd-key-123');
   });
 
+  it('a webhook solver: every YAML document is one object; the Helm note opens the Secret\'s document', async () => {
+    const path = await inventory(`cluster_issuer_acme_email: ops@example.com
+cluster_issuer_acme_solver: dnse
+cluster_issuer_acme_dnse_view: default
+cluster_issuer_acme_dnse_host: grid.example.com
+cluster_issuer_acme_dnse_username: wapi-user
+cluster_issuer_acme_dnse_password: wapi-password-1
+cloud_helm_ingress_wildcard_domain: cloud.example.com
+`);
+    const result = await runCli(['render', '--inventory', path]);
+    expect(result.code, result.stderr).toBe(0);
+    const docs = parseAllDocuments(result.stdout);
+    expect(docs.map((d) => d.errors)).toEqual(docs.map(() => []));
+    expect(docs.map((d) => { const o = d.toJS() as { kind: string; metadata: { name: string } }; return `${o.kind}/${o.metadata.name}`; })).toEqual([
+      'ClusterIssuer/self-signed', 'Secret/certmgr-issuer-dnse-credentials', 'Role/webhook-dnse-wapi:secret-reader',
+      'RoleBinding/webhook-dnse-wapi:secret-reader', 'ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard',
+    ]);
+    const [first, second] = result.stdout.split(/^---\n/m);
+    expect(first).not.toContain('Helm release');
+    expect(second).toMatch(/^# Helm release cert-manager\/certmgr-webhook-dnse-wapi .*\n#   groupName: dnse\.certmgr\.atmosphere\.dev\n# Secret cert-manager\/certmgr-issuer-dnse-credentials\n/);
+    expect(result.stdout).not.toContain('wapi-password-1');
+  });
+
   it('reads an inventory folder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cg-render-'));
     await mkdir(join(dir, 'group_vars', 'all'), { recursive: true });

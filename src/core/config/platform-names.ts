@@ -5,20 +5,9 @@
  */
 import { UsageError } from '../errors.js';
 import { NAMING_PROFILES, type NamingProfile } from '../render/names.js';
-import { VARIABLES } from './variables.js';
+import { VARIABLES, variable } from './variables.js';
 
-/** Neutral word → the platform's word, in variable names and in the values of the choosing variables. */
-const NAME_WORDS: [RegExp, string][] = [
-  [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'],
-  [/^platform_ingress_annotations$/, 'atmosphere_ingress_annotations'],
-  [/_commercialca_/, '_venafi_'],
-  [/_clouddnsa_/, '_azuredns_'],
-  [/_clouddnsb_/, '_route53_'],
-  [/_dnsc_/, '_cloudflare_'],
-  [/_dnsd_/, '_godaddy_'],
-  [/_dnse_/, '_infoblox_'],
-];
-
+/** Neutral value → the platform's, for the variables whose values carry the naming words. */
 const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_type: { commercialca: 'venafi' },
   cluster_issuer_acme_solver: { clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox' },
@@ -27,9 +16,9 @@ const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_acme_clouddnsb_service_account_name: { 'certmgr-clouddnsb': 'cert-manager-route53' },
 };
 
-/** The platform's name of a neutral variable name (the table's second name column). */
+/** The platform's name of a neutral variable name (the table's `platformName` column). */
 export function platformName(neutral: string): string {
-  return NAME_WORDS.reduce((name, [from, to]) => name.replace(from, to), neutral);
+  return variable(neutral)?.platformName ?? neutral;
 }
 
 const TO_NEUTRAL = new Map(VARIABLES.map((row) => [platformName(row.name), row.name]));
@@ -81,10 +70,26 @@ function translateValue(neutralName: string, value: unknown, direction: 'toNeutr
 
 const NEUTRAL_BY_LENGTH = [...NEUTRAL_ONLY].sort((a, b) => b.length - a.length);
 
-/** A message written with neutral variable names, as the operator's inventory spells them. */
+/**
+ * The platform's word for each neutral word that is not a variable name: the values of the choosing
+ * variables (`dnsc` → `cloudflare`, `clusteroidc` → `kubernetes`) and the words of object names
+ * (`certmgr-issuer-clouddnsb-credentials` → `cert-manager-issuer-route53-credentials`).
+ */
+const PLATFORM_WORDS: Record<string, string> = {
+  certmgr: 'cert-manager', commercialca: 'venafi', clouddnsa: 'azuredns', clouddnsb: 'route53',
+  dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', clusteroidc: 'kubernetes',
+};
+// A whole word: not inside a variable name (`_`) or a longer word; any case ("Commercialca auth").
+const PLATFORM_WORD = new RegExp(`(?<![A-Za-z0-9_])(${Object.keys(PLATFORM_WORDS).join('|')})(?![A-Za-z0-9_])`, 'gi');
+
+/** A text written in the neutral words (variable names, their values, object names), as the operator's inventory spells them. */
 export function respell(text: string, profile: NamingProfile): string {
   if (profile !== 'platform') return text;
-  return NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
+  const names = NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
+  return names.replace(PLATFORM_WORD, (word) => {
+    const platform = PLATFORM_WORDS[word.toLowerCase()]!;
+    return word[0] === word[0]!.toUpperCase() ? platform[0]!.toUpperCase() + platform.slice(1) : platform;
+  });
 }
 
 /**
@@ -103,10 +108,24 @@ export function resolveProfile(asked: unknown, keys: string[], source: string): 
   return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
 }
 
+/** An inventory's values as cloudgate works on them, and the names it spells them in. */
+export interface NamesView {
+  /** Keyed by the neutral names. */
+  values: Record<string, unknown>;
+  profile: NamingProfile;
+  /**
+   * Whether the names are known (given with --names, or told by a key only one set has). False: the
+   * inventory uses only names both sets share (an http01, rfc2136, ca or self-signed inventory), and
+   * `profile` is the neutral default; the objects it makes may carry either set's names.
+   */
+  stated: boolean;
+}
+
 /** Values as cloudgate works on them (neutral names), and the profile the inventory spells them in. */
-export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): { profile: NamingProfile; values: Record<string, unknown> } {
+export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): NamesView {
   const profile = resolveProfile(asked, Object.keys(values), source);
-  return { profile, values: profile === 'platform' ? toNeutral(values) : values };
+  const stated = asked !== undefined || detectProfile(Object.keys(values), source) !== undefined;
+  return { profile, values: profile === 'platform' ? toNeutral(values) : values, stated };
 }
 
 /** What the review says about the names in use. */

@@ -1,7 +1,8 @@
 /**
  * The JSON Schema (draft-07, what YAML editors' language servers read) of the inventory variables,
- * generated from the variables table: types, allowed values, defaults, help, deprecation, and the
- * variables each branch requires (if/then on the issuer, solver and auth mode).
+ * generated from the variables table: types, allowed values, defaults, help, deprecation, the
+ * platform's own name of each (`x-platform-name`), and the variables each branch requires, including
+ * those the platform needs (if/then on the issuer, solver and auth mode).
  */
 import {
   ANNOTATION_KEYS, DEFAULT_CLOUDDNSB_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, VARIABLES, type Condition, type Variable,
@@ -42,7 +43,8 @@ function propertySchema(row: Variable): Schema {
   if (row.secret) notes.push('Secret: the file holding it should be mode 0600.');
   if (row.legacy) notes.push('Legacy: being phased out.');
   if (row.appliesWhen) notes.push(`Applies when ${describeCondition(row.appliesWhen)}.`);
-  const base: Schema = { description: notes.join(' ') };
+  if (row.platformNeeds) notes.push('Unset, the platform\'s deployment stops ("undefined variable").');
+  const base: Schema = { description: notes.join(' '), 'x-platform-name': row.platformName ?? row.name };
   if (row.default !== undefined) base.default = row.default;
   if (row.deprecatedBy) {
     base.deprecated = true;
@@ -104,7 +106,7 @@ function conditionSchema(c: Condition): Schema {
 function conditionalRequirements(): Schema[] {
   const groups = new Map<string, { condition: Condition; names: string[] }>();
   for (const row of VARIABLES) {
-    const condition = row.required ? row.appliesWhen ?? {} : row.requiredWhen;
+    const condition = row.required || row.platformNeeds ? row.appliesWhen ?? {} : row.requiredWhen;
     if (!condition) continue;
     const key = JSON.stringify(condition);
     const group = groups.get(key) ?? { condition, names: [] };
@@ -115,15 +117,10 @@ function conditionalRequirements(): Schema[] {
     Object.keys(condition).length === 0 ? { required: names } : { if: conditionSchema(condition), then: { required: names } });
 }
 
-const PLATFORM_WORDS: Record<string, string> = {
-  commercialca: 'venafi', clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', clusteroidc: 'kubernetes',
-};
-const VALUE_WORD = new RegExp(`\\b(${Object.keys(PLATFORM_WORDS).join('|')})\\b`, 'g');
-
 /** The same schema in the platform's words: property names, the values of the choosing variables, texts. */
 function platformSpelling(node: unknown, owner?: string): unknown {
   if (Array.isArray(node)) return node.map((item) => platformSpelling(item, owner));
-  if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform').replace(VALUE_WORD, (w) => PLATFORM_WORDS[w]);
+  if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform');
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => {
     if (key === 'properties' && value && typeof value === 'object') {
@@ -137,6 +134,16 @@ function platformSpelling(node: unknown, owner?: string): unknown {
   }));
 }
 
+/** The platform's name of a row, and its values and default where the platform spells them differently. */
+function platformCell(v: Variable): string {
+  const parts = [v.platformName ? `\`${v.platformName}\`` : 'same'];
+  const values = (v.values ?? []).map((x) => String(platformValue(v.name, x)));
+  if (values.some((x, i) => x !== v.values![i])) parts.push(`values ${values.map((x) => `\`${x}\``).join(', ')}`);
+  const dflt = v.default === undefined ? undefined : platformValue(v.name, v.default);
+  if (dflt !== v.default) parts.push(`default \`${String(dflt)}\``);
+  return parts.join('; ');
+}
+
 /** The README's variable table (kept equal to README.md by test/unit/repository/readme.test.ts). */
 export function variablesMarkdown(): string {
   const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('*', '\\*');
@@ -144,11 +151,11 @@ export function variablesMarkdown(): string {
     const type = v.type === 'enum' ? v.values!.map((x) => `\`${x}\``).join(', ') : v.type;
     const when = v.appliesWhen ? describeCondition(v.appliesWhen).replaceAll('cluster_issuer_acme_clouddnsb_auth', 'auth')
       .replaceAll('cluster_issuer_acme_solver', 'solver').replaceAll('cluster_issuer_type', 'issuer') : 'always';
-    const required = v.required ? 'yes' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_clouddnsb_auth', 'auth')}` : '';
+    const required = v.required ? 'yes' : v.platformNeeds ? 'needed by the platform, no default' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_clouddnsb_auth', 'auth')}` : '';
     const notes = [v.secret ? 'secret' : '', v.legacy ? 'legacy' : '', v.recommended ? 'recommended' : '', v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '']
       .filter(Boolean).join(', ');
     const dflt = v.default === undefined ? '' : `\`${String(v.default)}\``;
-    return `| \`${v.name}\` | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${cell(notes)} | ${cell(v.help)} |`;
+    return `| \`${v.name}\` | ${platformCell(v)} | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${cell(notes)} | ${cell(v.help)} |`;
   });
-  return ['| Variable | Type | Applies when | Required | Default | Notes | Meaning |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Variable | Platform name (`--names platform`) | Type | Applies when | Required | Default | Notes | Meaning |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }

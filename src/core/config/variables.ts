@@ -20,6 +20,8 @@ export interface Condition {
 
 export interface Variable {
   name: string;
+  /** The platform's own name of the variable (`--names platform`); absent: the same name. */
+  platformName?: string;
   type: VariableType;
   /** Allowed values for `enum`. */
   values?: readonly string[];
@@ -45,13 +47,21 @@ export interface Variable {
   requiredWhen?: Condition;
   /** For `map`: the allowed keys (anything else is reported). */
   keys?: readonly string[];
+  /**
+   * The platform's templates use it without a default wherever the row applies: left unset, the
+   * deployment stops ("undefined variable"). Shown as "needed by the platform, no default".
+   */
+  platformNeeds?: boolean;
 }
 
 export const ISSUER_TYPES: readonly IssuerType[] = ['acme', 'commercialca', 'ca', 'self-signed', 'none'];
 export const SOLVERS: readonly Solver[] = ['http01', 'clouddnsa', 'rfc2136', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'];
 export const CLOUDDNSB_AUTH_MODES: readonly ClouddnsbAuth[] = ['static', 'ambient', 'clusteroidc'];
-/** Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). */
-export const TSIG_ALGORITHMS = ['HMACMD5', 'HMACSHA1', 'HMACSHA256', 'HMACSHA512'] as const;
+/**
+ * Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). The platform has no
+ * default; the walkthrough highlights the first, so the one recommended for new keys comes first.
+ */
+export const TSIG_ALGORITHMS = ['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'HMACMD5'] as const;
 export const ANNOTATION_PREFIX = 'cert-manager.io';
 export const ANNOTATION_SUFFIXES = [
   'subject-organizations',
@@ -73,12 +83,14 @@ const clouddnsb = (...auth: ClouddnsbAuth[]): Condition => ({ issuer: ['acme'], 
 export const VARIABLES: Variable[] = [
   // Endpoint certificate selection
   {
-    name: 'cloud_helm_ingress_wildcard_domain', type: 'domain', required: false, secret: false,
+    name: 'cloud_helm_ingress_wildcard_domain', platformName: 'openstack_helm_ingress_wildcard_domain',
+    type: 'domain', required: false, secret: false,
     section: 'Endpoint certificates', example: 'cloud.example.com',
     help: 'One wildcard certificate for *.<domain> instead of one certificate per endpoint (unset: individual certificates)',
   },
   {
-    name: 'cloud_helm_ingress_secret_name', type: 'string', required: false, secret: false,
+    name: 'cloud_helm_ingress_secret_name', platformName: 'openstack_helm_ingress_secret_name',
+    type: 'string', required: false, secret: false,
     appliesWhen: { issuer: ['none'] }, section: 'Endpoint certificates', example: 'wildcard-certs',
     help: 'Name of the TLS secret holding a supplied wildcard certificate (requires cluster_issuer_type: none)',
   },
@@ -95,7 +107,8 @@ export const VARIABLES: Variable[] = [
     },
   },
   {
-    name: 'platform_ingress_annotations', type: 'map', keys: ANNOTATION_KEYS, required: false, secret: false,
+    name: 'platform_ingress_annotations', platformName: 'atmosphere_ingress_annotations',
+    type: 'map', keys: ANNOTATION_KEYS, required: false, secret: false,
     section: 'Certificate subject annotations',
     example: `${ANNOTATION_PREFIX}/subject-organizations: Example Org`,
     help: `Annotations on all ingresses; only ${ANNOTATION_PREFIX}/subject-* fields (e.g. when a commercial CA zone enforces them)`,
@@ -139,27 +152,33 @@ export const VARIABLES: Variable[] = [
 
   // DNS-01 provider clouddnsa
   {
-    name: 'cluster_issuer_acme_clouddnsa_client_id', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsa_client_id', platformName: 'cluster_issuer_acme_azuredns_client_id',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Service principal client id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_client_secret', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_clouddnsa_client_secret', platformName: 'cluster_issuer_acme_azuredns_client_secret',
+    type: 'string', required: true, secret: true,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Service principal secret',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_subscription_id', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsa_subscription_id', platformName: 'cluster_issuer_acme_azuredns_subscription_id',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Subscription id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_tenant_id', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsa_tenant_id', platformName: 'cluster_issuer_acme_azuredns_tenant_id',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Tenant id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_resourcegroup_name', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsa_resourcegroup_name', platformName: 'cluster_issuer_acme_azuredns_resourcegroup_name',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Resource group of the DNS zone',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_hostedzone_name', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsa_hostedzone_name', platformName: 'cluster_issuer_acme_azuredns_hostedzone_name',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Hosted zone name',
     example: 'example.com',
   },
@@ -171,14 +190,15 @@ export const VARIABLES: Variable[] = [
     help: 'Name server accepting dynamic updates, as host:port (IPv6 in brackets: [2001:db8::1]:53)',
   },
   {
+    // cert-manager's own default (HMACMD5) never applies: the platform always passes this variable.
     name: 'cluster_issuer_acme_rfc2136_tsig_algorithm', type: 'enum', values: TSIG_ALGORITHMS,
-    default: 'HMACMD5', required: false, secret: false, appliesWhen: solver('rfc2136'),
-    section: 'DNS-01 provider rfc2136', help: 'TSIG algorithm of the key',
+    required: false, platformNeeds: true, secret: false, appliesWhen: solver('rfc2136'),
+    section: 'DNS-01 provider rfc2136', help: 'TSIG algorithm of the key (needed by the platform, no default)',
     valueHelp: {
-      HMACMD5: 'HMAC-MD5 (the default)',
-      HMACSHA1: 'HMAC-SHA1',
-      HMACSHA256: 'HMAC-SHA256 (recommended for new keys)',
+      HMACSHA256: 'HMAC-SHA256 (recommended for new keys: tsig-keygen makes these)',
       HMACSHA512: 'HMAC-SHA512',
+      HMACSHA1: 'HMAC-SHA1',
+      HMACMD5: 'HMAC-MD5 (older keys)',
     },
   },
   {
@@ -193,7 +213,8 @@ export const VARIABLES: Variable[] = [
 
   // DNS-01 provider clouddnsb
   {
-    name: 'cluster_issuer_acme_clouddnsb_auth', type: 'enum', values: CLOUDDNSB_AUTH_MODES,
+    name: 'cluster_issuer_acme_clouddnsb_auth', platformName: 'cluster_issuer_acme_route53_auth',
+    type: 'enum', values: CLOUDDNSB_AUTH_MODES,
     default: DEFAULT_CLOUDDNSB_AUTH, required: false, secret: false, appliesWhen: solver('clouddnsb'),
     section: 'DNS-01 provider clouddnsb', help: 'How the certificate manager authenticates to the DNS API',
     valueHelp: {
@@ -203,114 +224,137 @@ export const VARIABLES: Variable[] = [
     },
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_region', type: 'string', required: false, secret: false,
-    appliesWhen: solver('clouddnsb'), section: 'DNS-01 provider clouddnsb', help: 'Region for DNS API calls',
-    example: 'us-east-1',
+    name: 'cluster_issuer_acme_clouddnsb_region', platformName: 'cluster_issuer_acme_route53_region',
+    type: 'string',
+    required: false, platformNeeds: true, secret: false, appliesWhen: solver('clouddnsb'), section: 'DNS-01 provider clouddnsb',
+    help: 'Region for DNS API calls (needed by the platform whatever the auth mode, no default)', example: 'us-east-1',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_hosted_zone_id', type: 'string', required: false, secret: false,
-    appliesWhen: solver('clouddnsb'), section: 'DNS-01 provider clouddnsb',
-    help: 'Hosted zone id (unset: found by name, which needs permission to list hosted zones)',
+    name: 'cluster_issuer_acme_clouddnsb_hosted_zone_id', platformName: 'cluster_issuer_acme_route53_hosted_zone_id',
+    type: 'string',
+    required: false, platformNeeds: true, secret: false, appliesWhen: solver('clouddnsb'), section: 'DNS-01 provider clouddnsb',
+    example: 'Z0123456789ABCDEFGHIJ',
+    help: 'Id of the hosted zone holding the domain (needed by the platform whatever the auth mode, no default)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_access_key_id', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_clouddnsb_access_key_id', platformName: 'cluster_issuer_acme_route53_access_key_id',
+    type: 'string', required: true, secret: false,
     appliesWhen: clouddnsb('static'), section: 'DNS-01 provider clouddnsb',
     help: 'Access key id allowed to update the hosted zone (static)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_secret_access_key', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_clouddnsb_secret_access_key', platformName: 'cluster_issuer_acme_route53_secret_access_key',
+    type: 'string', required: true, secret: true,
     appliesWhen: clouddnsb('static'), section: 'DNS-01 provider clouddnsb', help: 'Secret access key (static)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_secret_name', type: 'string', default: 'certmgr-issuer-clouddnsb-credentials',
+    name: 'cluster_issuer_acme_clouddnsb_secret_name', platformName: 'cluster_issuer_acme_route53_secret_name',
+    type: 'string', default: 'certmgr-issuer-clouddnsb-credentials',
     required: false, secret: false, appliesWhen: clouddnsb('static'), section: 'DNS-01 provider clouddnsb',
     help: 'Name of the secret that holds the static credentials',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_role_arn', type: 'string', required: false, secret: false,
+    name: 'cluster_issuer_acme_clouddnsb_role_arn', platformName: 'cluster_issuer_acme_route53_role_arn',
+    type: 'string', required: false, secret: false,
     appliesWhen: clouddnsb('ambient', 'clusteroidc'), requiredWhen: clouddnsb('clusteroidc'), section: 'DNS-01 provider clouddnsb',
     example: 'arn:aws:iam::123456789012:role/certmgr-dns01',
     help: 'Role to assume (required for clusteroidc; optional for ambient)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_service_account_name', type: 'string', default: 'certmgr-clouddnsb',
+    name: 'cluster_issuer_acme_clouddnsb_service_account_name', platformName: 'cluster_issuer_acme_route53_service_account_name',
+    type: 'string', default: 'certmgr-clouddnsb',
     required: false, secret: false, appliesWhen: clouddnsb('clusteroidc'), section: 'DNS-01 provider clouddnsb',
     help: 'Service account whose projected token is exchanged for the role (clusteroidc)',
   },
 
   // DNS-01 provider dnsc
   {
-    name: 'cluster_issuer_acme_dnsc_api_token', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_dnsc_api_token', platformName: 'cluster_issuer_acme_cloudflare_api_token',
+    type: 'string', required: true, secret: true,
     appliesWhen: solver('dnsc'), section: 'DNS-01 provider dnsc', help: 'API token allowed to edit the zone',
   },
   {
-    name: 'cluster_issuer_acme_dnsc_email', type: 'email', required: false, secret: false,
+    name: 'cluster_issuer_acme_dnsc_email', platformName: 'cluster_issuer_acme_cloudflare_email',
+    type: 'email', required: false, secret: false,
     appliesWhen: solver('dnsc'), section: 'DNS-01 provider dnsc',
     help: 'Provider account email, only when it differs from the ACME email',
   },
 
   // DNS-01 provider dnsd
   {
-    name: 'cluster_issuer_acme_dnsd_api_key', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_dnsd_api_key', platformName: 'cluster_issuer_acme_godaddy_api_key',
+    type: 'string', required: true, secret: true,
     appliesWhen: solver('dnsd'), section: 'DNS-01 provider dnsd', help: 'API key',
   },
   {
-    name: 'cluster_issuer_acme_dnsd_secret_key', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_dnsd_secret_key', platformName: 'cluster_issuer_acme_godaddy_secret_key',
+    type: 'string', required: true, secret: true,
     appliesWhen: solver('dnsd'), section: 'DNS-01 provider dnsd', help: 'API secret key',
   },
 
   // DNS-01 provider dnse
   {
-    name: 'cluster_issuer_acme_dnse_view', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_dnse_view', platformName: 'cluster_issuer_acme_infoblox_view',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('dnse'), section: 'DNS-01 provider dnse', help: 'DNS view holding the zone', example: 'default',
   },
   {
-    name: 'cluster_issuer_acme_dnse_host', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_dnse_host', platformName: 'cluster_issuer_acme_infoblox_host',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('dnse'), section: 'DNS-01 provider dnse', help: 'Host of the DNS appliance API',
     example: 'dns.example.com',
   },
   {
-    name: 'cluster_issuer_acme_dnse_username', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_acme_dnse_username', platformName: 'cluster_issuer_acme_infoblox_username',
+    type: 'string', required: true, secret: false,
     appliesWhen: solver('dnse'), section: 'DNS-01 provider dnse', help: 'API user name',
   },
   {
-    name: 'cluster_issuer_acme_dnse_password', type: 'string', required: true, secret: true,
+    name: 'cluster_issuer_acme_dnse_password', platformName: 'cluster_issuer_acme_infoblox_password',
+    type: 'string', required: true, secret: true,
     appliesWhen: solver('dnse'), section: 'DNS-01 provider dnse', help: 'API password',
   },
 
   // Commercial CA issuer
   {
-    name: 'cluster_issuer_commercialca_ca', type: 'pem-certificate', required: true, secret: false,
+    name: 'cluster_issuer_commercialca_ca', platformName: 'cluster_issuer_venafi_ca',
+    type: 'pem-certificate', required: true, secret: false,
     appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
     help: 'Issuing CA certificate; for an intermediate, the full chain: issuer, intermediate(s), root',
   },
   {
-    name: 'cluster_issuer_commercialca_zone', type: 'string', required: true, secret: false,
+    name: 'cluster_issuer_commercialca_zone', platformName: 'cluster_issuer_venafi_zone',
+    type: 'string', required: true, secret: false,
     appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer', help: 'Policy zone',
     example: 'Certificates\\Cloud',
   },
   {
-    name: 'cluster_issuer_commercialca_tpp_url', type: 'url', required: true, secret: false,
+    name: 'cluster_issuer_commercialca_tpp_url', platformName: 'cluster_issuer_venafi_tpp_url',
+    type: 'url', required: true, secret: false,
     appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer', help: 'URL of the TPP server',
     example: 'https://tpp.example.com/vedsdk',
   },
   {
-    name: 'cluster_issuer_commercialca_tpp_ca_bundle', type: 'pem-certificate', required: false, secret: false,
-    appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
-    help: 'CA bundle that signed the TPP server\'s certificate',
+    name: 'cluster_issuer_commercialca_tpp_ca_bundle', platformName: 'cluster_issuer_venafi_tpp_ca_bundle',
+    type: 'pem-certificate',
+    required: false, platformNeeds: true, secret: false, appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
+    help: 'CA bundle that signed the TPP server\'s certificate (needed by the platform, no default)',
   },
   {
-    name: 'cluster_issuer_commercialca_access_token', type: 'string', required: false, secret: true,
+    name: 'cluster_issuer_commercialca_access_token', platformName: 'cluster_issuer_venafi_access_token',
+    type: 'string', required: false, secret: true,
     recommended: true, appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
     help: 'Access token (recommended; use it instead of username and password)',
   },
   {
-    name: 'cluster_issuer_commercialca_username', type: 'string', required: false, secret: false, legacy: true,
+    name: 'cluster_issuer_commercialca_username', platformName: 'cluster_issuer_venafi_username',
+    type: 'string', required: false, secret: false, legacy: true,
     appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
     help: 'User name, with password: legacy authentication being phased out',
   },
   {
-    name: 'cluster_issuer_commercialca_password', type: 'string', required: false, secret: true, legacy: true,
+    name: 'cluster_issuer_commercialca_password', platformName: 'cluster_issuer_venafi_password',
+    type: 'string', required: false, secret: true, legacy: true,
     appliesWhen: { issuer: ['commercialca'] }, section: 'Commercial CA issuer',
     help: 'Password, with user name: legacy authentication being phased out',
   },

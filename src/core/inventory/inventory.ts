@@ -14,8 +14,7 @@ import { escapeLine } from '../escape.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
-import { neutralName, neutralView, platformName } from '../config/platform-names.js';
-import type { NamingProfile } from '../render/names.js';
+import { neutralName, neutralView, platformName, type NamesView } from '../config/platform-names.js';
 import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
@@ -341,7 +340,7 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   return { files, values, sources, conflicts, loops };
 }
 
-const viewByInput = new WeakMap<object, Promise<{ values: Record<string, unknown>; profile: NamingProfile }>>();
+const viewByInput = new WeakMap<object, Promise<NamesView>>();
 
 /**
  * The inventory values of a doctor run, read once for all checks (an absent default inventory is
@@ -351,16 +350,17 @@ export async function inventoryValues(input: { inventoryPath: string; inventoryE
   return (await inventoryView(input)).values;
 }
 
-/** As inventoryValues, with the variable names the inventory spells them in. */
-export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<{ values: Record<string, unknown>; profile: NamingProfile }> {
+/** As inventoryValues, with the variable names the inventory spells them in (`--names` when given). */
+export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; flags?: { names?: unknown } }): Promise<NamesView> {
   let view = viewByInput.get(input);
   if (!view) {
+    const names = input.flags?.names;
     view = readInventoryTree(input.inventoryPath).then(
-      (tree) => neutralView(tree.values, input.inventoryPath),
+      (tree) => neutralView(tree.values, input.inventoryPath, names),
       (error) => {
         if (error instanceof UsageError) throw error;
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && !input.inventoryExplicit) return { values: {}, profile: 'spec' as const };
+        if (code === 'ENOENT' && !input.inventoryExplicit) return neutralView({}, input.inventoryPath, names);
         throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
           'Give --inventory a YAML file or an inventory folder with group_vars/.');
       },

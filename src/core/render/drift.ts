@@ -1,12 +1,13 @@
 /**
  * Whether the cluster runs what the inventory renders: the live ClusterIssuer `atmosphere` compared
  * with the rendered one field by field, and the credential Secrets it references compared by name and
- * keys (never by value). Pure: the kube check fetches the live objects.
+ * keys (never by value). An inventory that does not say which variable names it uses is compared in
+ * both sets' object names. Pure: the kube check and regenerate fetch the live objects.
  */
 import type { KubeObject, RenderedObject } from './types.js';
 import { isJinja } from '../inventory/ansible-tagged.js';
-import { PLATFORM_ISSUER } from './names.js';
-import { VAULTED_VALUE } from './objects.js';
+import { PLATFORM_ISSUER, type NamingProfile } from './names.js';
+import { renderPlatform, VAULTED_VALUE } from './objects.js';
 
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
@@ -21,13 +22,48 @@ export interface Drift {
   /** The solver (or issuer kind) the cluster runs and the one the inventory renders, when they differ. */
   live?: string;
   rendered?: string;
+  /** The inventory's issuer is none and the cluster still has the ClusterIssuer (the platform never deletes it). */
+  leftover?: boolean;
 }
 
-/** The Secrets whose names and keys the live state must be compared with. */
+/** The objects the inventory renders with one set of object names. */
+export interface Rendering {
+  profile: NamingProfile;
+  objects: RenderedObject[];
+}
+
+/**
+ * What to compare the cluster with: the rendering in the inventory's names, or, when the inventory does
+ * not say which it uses (`stated` false), in both (the inventory's default first).
+ */
+export function renderingsToCompare(view: { values: Record<string, unknown>; profile: NamingProfile; stated: boolean }): Rendering[] {
+  const profiles: NamingProfile[] = view.stated ? [view.profile] : [view.profile, view.profile === 'spec' ? 'platform' : 'spec'];
+  return profiles.map((profile) => ({ profile, objects: renderPlatform(view.values, profile).objects }));
+}
+
+export interface ClusterComparison extends Drift {
+  /** The names of the rendering compared: the one the cluster matches, else the closer one. */
+  profile: NamingProfile;
+  /** Both sets of names were tried, and they render differently: `profile` was chosen by the cluster. */
+  guessed: boolean;
+}
+
+/** The first rendering the cluster matches, or the one with the fewest differences (the first on a tie). */
+export function compareWithCluster(renderings: Rendering[], live: LiveState): ClusterComparison {
+  const tried = renderings.map((r) => ({ profile: r.profile, drift: issuerDrift(r.objects, live) }));
+  const best = tried.find((t) => t.drift.differences.length === 0)
+    ?? tried.reduce((a, b) => (b.drift.differences.length < a.drift.differences.length ? b : a));
+  const differ = new Set(renderings.map((r) => JSON.stringify(r.objects))).size > 1;
+  return { ...best.drift, profile: best.profile, guessed: differ };
+}
+
+
+/** The Secrets whose names and keys the live state must be compared with (each name once). */
 export function secretsToCompare(objects: RenderedObject[]): { name: string; keys: string[] }[] {
-  return objects
+  const secrets = objects
     .filter(({ object }) => object.kind === 'Secret')
     .map(({ object }) => ({ name: object.metadata.name, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
+  return secrets.filter((s, i) => secrets.findIndex((t) => t.name === s.name) === i);
 }
 
 export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
@@ -36,7 +72,7 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   const differences: string[] = [];
   if (!rendered && liveIssuer) {
     differences.push(`The cluster has a ClusterIssuer "${PLATFORM_ISSUER}", but the inventory's issuer is none (the platform leaves the old one in place).`);
-    return { differences };
+    return { differences, leftover: true };
   }
   if (!rendered) return { differences };
   if (!liveIssuer) return { differences: [`The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster.`] };

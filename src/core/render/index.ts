@@ -34,12 +34,22 @@ export function renderJson(result: RenderResult): string {
   return JSON.stringify({ schema: RENDER_SCHEMA, objects: result.objects.map((o) => o.object), helm: result.helm, findings: result.findings }, null, 2) + '\n';
 }
 
-/** Multi-document YAML, each object under a comment naming the variables that made it. */
+/**
+ * Multi-document YAML, each object under a comment naming the variables that made it. A webhook's Helm
+ * release is no Kubernetes object: it is a comment, where the platform installs it (after the
+ * self-signed ClusterIssuer, before the solver's objects), at the top of the next document.
+ */
 export function renderYaml(result: RenderResult): string {
-  const docs = result.objects.map(({ object, from }) => {
+  const helm = result.helm.map(helmComment).join('');
+  const helmAt = Math.min(1, result.objects.length - 1);
+  return result.objects.map(({ object, from }, i) => {
     const made = from.length > 0 ? `# made from: ${[...new Set(from)].join(', ')}\n` : '# always created by the platform\n';
-    return `# ${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}\n${made}${stringify(object, { lineWidth: 0 })}`;
-  });
-  const helm = result.helm.map((h) => `# Helm release ${h.namespace}/${h.name} (a webhook the solver needs), values:\n${stringify(h.values, { lineWidth: 0 }).replace(/^/gm, '#   ')}`);
-  return [...helm, ...docs].map((d, i) => (i === 0 ? d : `---\n${d}`)).join('');
+    const name = `${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
+    return `${i === 0 ? '' : '---\n'}${i === helmAt ? helm : ''}# ${object.kind} ${name}\n${made}${stringify(object, { lineWidth: 0 })}`;
+  }).join('');
+}
+
+function helmComment(h: HelmRelease): string {
+  const values = stringify(h.values, { lineWidth: 0 }).trimEnd().split('\n').map((line) => `#   ${line}\n`).join('');
+  return `# Helm release ${h.namespace}/${h.name} (a webhook the solver needs; installed with Helm, not applied), values:\n${values}`;
 }

@@ -28,6 +28,10 @@ export const CERT_MANAGER_NAMESPACE = 'cert-manager';
 export const PLATFORM_ISSUER = 'atmosphere';
 /** The ClusterIssuer that always exists, whatever the issuer type. */
 export const SELF_SIGNED_ISSUER = 'self-signed';
+/** Where the OpenStack ingresses and their certificates live. */
+export const OPENSTACK_NAMESPACE = 'openstack';
+/** Wildcard mode: the one Certificate (and its secret) every OpenStack ingress uses. */
+export const WILDCARD_CERTIFICATE = 'atmosphere-wildcard';
 
 /** The default name of every object the platform creates, for one naming profile. */
 export function objectNames(profile: NamingProfile) {

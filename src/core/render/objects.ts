@@ -1,12 +1,13 @@
 /**
  * The Kubernetes objects the platform's deployment creates from the certificate variables, in the
  * order it applies them: ClusterIssuer `self-signed` first, then the branch's credential and RBAC
- * objects, then ClusterIssuer `atmosphere`. docs/platform.md describes each branch.
+ * objects, then ClusterIssuer `atmosphere`, then (wildcard mode, made later by the ingress role) the
+ * wildcard Certificate. docs/platform.md describes each branch.
  */
 import { isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import { isSet } from '../config/validate.js';
 import { choicesOf } from '../config/variables.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, objectNames, type NamingProfile, type ObjectNames } from './names.js';
+import { CERT_MANAGER_NAMESPACE, OPENSTACK_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, WILDCARD_CERTIFICATE, objectNames, type NamingProfile, type ObjectNames } from './names.js';
 import type { KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 
 type Values = Record<string, unknown>;
@@ -24,8 +25,19 @@ export function renderPlatform(values: Values, profile: NamingProfile = 'spec'):
   const { issuer } = choicesOf(values);
   const ctx = new Context(values, out);
   const spec = BRANCHES[issuer]?.(ctx, names);
-  if (spec) out.objects.push({ object: clusterIssuer(PLATFORM_ISSUER, spec.spec), from: ['cluster_issuer_type', ...spec.from] });
+  if (!spec) return out;
+  out.objects.push({ object: clusterIssuer(PLATFORM_ISSUER, spec.spec), from: ['cluster_issuer_type', ...spec.from] });
+  const domain = ctx.text('cloud_helm_ingress_wildcard_domain');
+  if (domain !== undefined) out.objects.push({ object: wildcardCertificate(domain), from: ['cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type'] });
   return out;
+}
+
+/** Wildcard mode: one certificate for `*.<domain>`, issued by the platform's ClusterIssuer, used by every OpenStack ingress. */
+function wildcardCertificate(domain: string): KubeObject {
+  return {
+    apiVersion: CM, kind: 'Certificate', metadata: { name: WILDCARD_CERTIFICATE, namespace: OPENSTACK_NAMESPACE },
+    spec: { dnsNames: [`*.${domain}`], issuerRef: { kind: 'ClusterIssuer', name: PLATFORM_ISSUER }, secretName: WILDCARD_CERTIFICATE },
+  };
 }
 
 /** Reads values for one render and records the variables the platform would fail on. */
@@ -87,7 +99,7 @@ const BRANCHES: Record<string, Branch> = {
       spec: {
         isCA: true, commonName: 'selfsigned-ca', secretName: names.selfSignedCa.secret,
         duration: '87600h0m0s', renewBefore: '360h0m0s', privateKey: { algorithm: 'ECDSA', size: 256 },
-        issuerRef: { kind: 'ClusterIssuer', name: SELF_SIGNED_ISSUER, group: 'cert-manager.io' },
+        issuerRef: { kind: 'ClusterIssuer', name: SELF_SIGNED_ISSUER },
       },
     }, ['cluster_issuer_type']);
     return { spec: { ca: { secretName: names.selfSignedCa.secret } }, from: [] };
@@ -280,11 +292,14 @@ function roleBinding(role: string, serviceAccount: string): KubeObject {
   };
 }
 
-/** A webhook solver reads its credentials secret through a Role bound to the webhook's service account. */
+/**
+ * A webhook solver reads its credentials secret through a Role bound to the webhook's service account;
+ * both exist only for that solver, so the solver variable made them.
+ */
 function addSecretReader(ctx: Context, role: string, secretName: string, serviceAccount: string): void {
   ctx.add({
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: role, namespace: CERT_MANAGER_NAMESPACE },
     rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [secretName], verbs: ['get', 'watch'] }],
-  }, []);
-  ctx.add(roleBinding(role, serviceAccount), []);
+  }, ['cluster_issuer_acme_solver']);
+  ctx.add(roleBinding(role, serviceAccount), ['cluster_issuer_acme_solver']);
 }

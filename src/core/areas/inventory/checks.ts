@@ -17,7 +17,7 @@ import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
 import { platformFindings } from '../../render/findings.js';
-import { detectProfile, neutralView, respellFinding, spelled } from '../../config/platform-names.js';
+import { detectProfile, neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -87,7 +87,7 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
     // Then what the deployment itself would fail on (a variable its templates need, an object refused).
-    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules)], vaulted.unchecked),
+    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile)], vaulted.unchecked),
     ...vaulted.findings,
   ];
   if (findings.length === 0) {
@@ -108,7 +108,7 @@ export const provideChecks: CheckProvider = async (input) => {
     used.add(id);
     const file = definedIn(f.variable);
     const from = file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
-    return fixed(id, titleOf(f), {
+    return fixed(id, respell(titleOf(f), profile), {
       status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
       details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
     });

@@ -37,7 +37,8 @@ const ISSUER_ADVICE: Record<string, string> = {
 };
 
 export const provideChecks: CheckProvider = async (input) => {
-  const { values, profile } = await inventoryView(input);
+  const view = await inventoryView(input);
+  const { values } = view;
   const expected = expectationsFrom(values, input.inventoryPath);
   const kube: KubectlOptions = await kubeOptionsFor(input);
   const cluster = async (): Promise<CheckResult | undefined> => {
@@ -67,7 +68,7 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'kube.issuer-drift',
       group: 'kube',
       title: `ClusterIssuer "${PLATFORM_ISSUER}" matches the inventory`,
-      run: async (ctx) => (await cluster()) ?? issuerDriftCheck({ ...kube, signal: ctx.signal }, values, profile),
+      run: async (ctx) => (await cluster()) ?? issuerDriftCheck({ ...kube, signal: ctx.signal }, view),
     },
     {
       id: 'kube.wildcard-secret',

@@ -2,12 +2,12 @@
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
-import { issuerDrift, secretsToCompare, type LiveState } from '../../render/drift.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from '../../render/names.js';
-import { renderPlatform } from '../../render/objects.js';
+import type { NamesView } from '../../config/platform-names.js';
+import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState } from '../../render/drift.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../render/names.js';
 import type { RenderedObject } from '../../render/types.js';
 
-/** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name. */
+/** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name (each read once). */
 export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
   const issuer = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
   if (issuer.error) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
@@ -21,26 +21,47 @@ export async function readLiveState(kube: KubectlOptions, objects: RenderedObjec
   return live;
 }
 
-export async function issuerDriftCheck(kube: KubectlOptions, values: Record<string, unknown>, profile: NamingProfile = 'spec'): Promise<CheckResult> {
-  const rendered = renderPlatform(values, profile);
-  const live = await readLiveState(kube, rendered.objects);
+/** `view`: the inventory's values and names; when it does not say which names, both renderings are compared. */
+export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView): Promise<CheckResult> {
+  const renderings = renderingsToCompare(view);
+  const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
   if ('error' in live) return { status: 'fail', message: `Cannot read ${live.what}: ${live.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get clusterissuers; get secrets -n cert-manager).' };
-  const drift = issuerDrift(rendered.objects, live);
-  const details = { differences: drift.differences.map(escapeLine), ...(drift.live ? { cluster: drift.live, inventory: drift.rendered } : {}) };
+  const drift = compareWithCluster(renderings, live);
+  const details = {
+    differences: drift.differences.map(escapeLine), ...(drift.live ? { cluster: drift.live, inventory: drift.rendered } : {}),
+    names: drift.profile, ...(drift.guessed ? { namesFrom: 'cluster' } : {}),
+  };
   if (drift.differences.length === 0) {
     return live.issuer
-      ? { status: 'ok', message: `The cluster's ClusterIssuer "${PLATFORM_ISSUER}" and its credential Secrets match what the inventory renders.`, details }
+      ? { status: 'ok', message: `The cluster's ClusterIssuer "${PLATFORM_ISSUER}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
       : { status: 'ok', message: `No ClusterIssuer "${PLATFORM_ISSUER}", as the inventory's issuer none expects.`, details };
+  }
+  if (drift.leftover) {
+    return {
+      status: 'warn', message: drift.differences.map(escapeLine).join('; '), details,
+      advice: `The platform never deletes it with issuer none, and deploying does not either. Once no Certificate uses it any more (kubectl get certificates -A -o wide shows each one's issuer), delete it by hand: kubectl delete clusterissuer ${PLATFORM_ISSUER}`,
+    };
   }
   const headline = drift.live ? `The cluster runs ${drift.live}, the inventory says ${drift.rendered}: ` : '';
   return {
     status: 'fail',
-    message: `${headline}${drift.differences.map(escapeLine).join('; ')}`,
+    message: `${headline}${drift.differences.map(escapeLine).join('; ')}${closerNames(drift)}`,
     advice: drift.live
       ? 'The inventory was changed but not deployed: run the deployment, then "cloudgate regenerate".'
       : 'Either the inventory changed since the last deployment (run it), or someone edited the cluster by hand (deploying restores the inventory\'s values). "cloudgate render" shows what the inventory makes.',
     details,
   };
+}
+
+const NAMES: Record<NamesView['profile'], string> = { spec: 'the neutral names', platform: "the platform's own names" };
+
+/** Said when the inventory does not tell which names it uses, and the cluster told instead. */
+function matchedNames(drift: ClusterComparison): string {
+  return drift.guessed ? ` in ${NAMES[drift.profile]} (the inventory does not say which names it uses; the cluster's objects carry these)` : '';
+}
+
+function closerNames(drift: ClusterComparison): string {
+  return drift.guessed ? ` (compared in ${NAMES[drift.profile]}, the closer of the two: the inventory does not say which names it uses, and the cluster matches neither)` : '';
 }
 
 async function getJson(args: string[], kube: KubectlOptions): Promise<{ value?: unknown; error?: string }> {

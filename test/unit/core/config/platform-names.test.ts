@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectProfile, platformName, toNeutral, toPlatform } from '../../../../src/core/config/platform-names.js';
+import { detectProfile, neutralView, platformName, respell, respellFinding, toNeutral, toPlatform } from '../../../../src/core/config/platform-names.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 describe('platform names', () => {
@@ -26,6 +26,14 @@ describe('platform names', () => {
     expect(() => detectProfile(['cluster_issuer_acme_route53_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'], 'inv.yml')).toThrow(/mixes/);
   });
 
+  it('says whether the names are stated: by --names or by a key only one set has', () => {
+    const shared = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+    expect(neutralView(shared, 'inv.yml')).toMatchObject({ profile: 'spec', stated: false });
+    expect(neutralView(shared, 'inv.yml', 'platform')).toMatchObject({ profile: 'platform', stated: true });
+    expect(neutralView({ ...shared, cluster_issuer_acme_route53_region: 'x' }, 'inv.yml')).toMatchObject({ profile: 'platform', stated: true });
+    expect(neutralView({ ...shared, cluster_issuer_acme_clouddnsb_region: 'x' }, 'inv.yml')).toMatchObject({ profile: 'spec', stated: true });
+  });
+
   it('translates the choosing values both ways, and round-trips', () => {
     const platform = {
       cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'route53',
@@ -36,6 +44,29 @@ describe('platform names', () => {
     expect(neutral).toMatchObject({ cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' });
     expect(toPlatform(neutral)).toEqual(platform);
     expect(toNeutral({ cluster_issuer_type: 'venafi' })).toEqual({ cluster_issuer_type: 'commercialca' });
+  });
+
+  it.each([
+    ['not used with cluster_issuer_acme_solver: dnsc', 'not used with cluster_issuer_acme_solver: cloudflare'],
+    ['cluster_issuer_commercialca_ca is required with cluster_issuer_type: commercialca but is not set.', 'cluster_issuer_venafi_ca is required with cluster_issuer_type: venafi but is not set.'],
+    ['Commercialca auth (cluster_issuer_commercialca_access_token)', 'Venafi auth (cluster_issuer_venafi_access_token)'],
+    ['keyless (clusteroidc) credentials need a role', 'keyless (kubernetes) credentials need a role'],
+    ['DNS-01 via clouddnsa, clouddnsb, dnsd or dnse', 'DNS-01 via azuredns, route53, godaddy or infoblox'],
+    ['Secret cert-manager/certmgr-issuer-clouddnsb-credentials and ServiceAccount certmgr-clouddnsb', 'Secret cert-manager/cert-manager-issuer-route53-credentials and ServiceAccount cert-manager-route53'],
+    ['groupName dnse.certmgr.atmosphere.dev, solver dnse-wapi', 'groupName infoblox.cert-manager.atmosphere.dev, solver infoblox-wapi'],
+    // Not a naming word: left alone.
+    ['system:serviceaccount:<certmgr_namespace>:x, dnssec, cadnsc', 'system:serviceaccount:<certmgr_namespace>:x, dnssec, cadnsc'],
+  ])('a message in the platform names respells values and object names too: %s', (neutral, platform) => {
+    expect(respell(neutral, 'platform')).toBe(platform);
+    expect(respell(neutral, 'spec')).toBe(neutral);
+  });
+
+  it('respellFinding covers the message, the advice and the variable', () => {
+    const finding = { rule: 'unused-variable', variable: 'cluster_issuer_acme_clouddnsb_auth', message: 'cluster_issuer_acme_clouddnsb_auth is not used with cluster_issuer_type: commercialca.', advice: 'Set cluster_issuer_acme_solver: clouddnsb, or remove it.' };
+    expect(respellFinding(finding, 'platform')).toEqual({
+      rule: 'unused-variable', variable: 'cluster_issuer_acme_route53_auth',
+      message: 'cluster_issuer_acme_route53_auth is not used with cluster_issuer_type: venafi.', advice: 'Set cluster_issuer_acme_solver: route53, or remove it.',
+    });
   });
 
   it('render gives the same objects from platform names as from neutral names (platform object names)', () => {

@@ -36,6 +36,28 @@ describe('inventorySchema', () => {
     expect(errorsOf({ cluster_issuer_type: 'none' })).toEqual([]);
   });
 
+  it('names each variable\'s platform name, in both spellings of the schema', () => {
+    const spec = inventorySchema() as { properties: Record<string, Record<string, unknown>> };
+    for (const row of VARIABLES) expect(spec.properties[row.name]['x-platform-name'], row.name).toBe(row.platformName ?? row.name);
+    expect(spec.properties.cluster_issuer_acme_clouddnsb_region['x-platform-name']).toBe('cluster_issuer_acme_route53_region');
+    const platform = inventorySchema('platform') as { properties: Record<string, Record<string, unknown>> };
+    for (const [name, property] of Object.entries(platform.properties)) expect(property['x-platform-name'], name).toBe(name);
+  });
+
+  it('has no TSIG default, and requires what the platform needs (the clouddnsb region and zone in every auth mode)', () => {
+    const schema = inventorySchema() as { properties: Record<string, Record<string, unknown>> };
+    expect(schema.properties.cluster_issuer_acme_rfc2136_tsig_algorithm).not.toHaveProperty('default');
+    expect(schema.properties.cluster_issuer_acme_rfc2136_tsig_algorithm.description).toMatch(/needed by the platform, no default.*Unset, the platform's deployment stops/);
+    const clouddnsb = { cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'clouddnsb' };
+    for (const auth of ['static', 'ambient', 'clusteroidc']) {
+      const errors = errorsOf({ ...clouddnsb, cluster_issuer_acme_clouddnsb_auth: auth }).join('\n');
+      expect(errors, auth).toMatch(/required property 'cluster_issuer_acme_clouddnsb_region'/);
+      expect(errors, auth).toMatch(/required property 'cluster_issuer_acme_clouddnsb_hosted_zone_id'/);
+    }
+    expect(errorsOf({ cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'rfc2136' }).join('\n')).toMatch(/required property 'cluster_issuer_acme_rfc2136_tsig_algorithm'/);
+    expect(errorsOf({ cluster_issuer_type: 'commercialca' }).join('\n')).toMatch(/required property 'cluster_issuer_commercialca_tpp_ca_bundle'/);
+  });
+
   it('checks value shapes: host:port, https URL, bare domain, TSIG in any case, annotation keys', () => {
     const base = { cluster_issuer_acme_email: 'a@example.com' };
     expect(errorsOf({ ...base, cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com' })).not.toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VARIABLES, choicesOf, usesKeylessDns, variable, variablesFor } from '../../../../src/core/config/variables.js';
+import { stepForVariable } from '../../../../src/core/setup/wizard-flow.js';
 
 const names = (values: Record<string, unknown>) => variablesFor(values).map((v) => v.name);
 
@@ -51,6 +52,42 @@ describe('the variables table', () => {
     expect(ca).toEqual(expect.arrayContaining(['cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']));
     expect(ca.some((n) => n.startsWith('cluster_issuer_acme_'))).toBe(false);
     expect(names({ cluster_issuer_type: 'none' })).toContain('cloud_helm_ingress_secret_name');
+  });
+});
+
+describe('the platform names column', () => {
+  const WORDS: [RegExp, string][] = [
+    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_annotations$/, 'atmosphere_ingress_annotations'],
+    [/_commercialca_/, '_venafi_'], [/_clouddnsa_/, '_azuredns_'], [/_clouddnsb_/, '_route53_'], [/_dnsc_/, '_cloudflare_'], [/_dnsd_/, '_godaddy_'], [/_dnse_/, '_infoblox_'],
+  ];
+  it('gives every row with a neutral word its platform name, and no other row one', () => {
+    for (const row of VARIABLES) {
+      const platform = WORDS.reduce((name, [from, to]) => name.replace(from, to), row.name);
+      expect(row.platformName, row.name).toBe(platform === row.name ? undefined : platform);
+    }
+  });
+});
+
+describe('what the platform needs without a default', () => {
+  const NEEDED = ['cluster_issuer_acme_rfc2136_tsig_algorithm', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id', 'cluster_issuer_commercialca_tpp_ca_bundle'];
+
+  it('marks them, with no default and help that says so', () => {
+    expect(VARIABLES.filter((v) => v.platformNeeds).map((v) => v.name)).toEqual(NEEDED);
+    for (const name of NEEDED) {
+      expect(variable(name)?.default, name).toBeUndefined();
+      expect(variable(name)?.help, name).toContain('needed by the platform');
+      expect(variable(name)?.help, name).not.toMatch(/unset: /);
+    }
+    // The clouddnsb region and zone whatever the auth mode.
+    expect(variable('cluster_issuer_acme_clouddnsb_region')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['clouddnsb'] });
+    expect(variable('cluster_issuer_acme_clouddnsb_hosted_zone_id')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['clouddnsb'] });
+  });
+
+  it('the walkthrough offers no TSIG algorithm as a default', () => {
+    const step = stepForVariable(variable('cluster_issuer_acme_rfc2136_tsig_algorithm')!);
+    // None is labelled the default; the one highlighted first is the one recommended for new keys.
+    expect(step.choices!.map((c) => c.label)).toEqual(['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'HMACMD5']);
+    expect(step.choices!.map((c) => c.help).join(' ')).not.toMatch(/default/i);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
-import { issuerDrift, solverOf } from '../../../../src/core/render/drift.js';
+import { compareWithCluster, issuerDrift, renderingsToCompare, solverOf, type LiveState } from '../../../../src/core/render/drift.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
@@ -23,7 +23,47 @@ describe('issuer drift', () => {
 
   it('an issuer left over while the inventory says none', () => {
     const rendered = renderPlatform({ cluster_issuer_type: 'none' }).objects;
-    expect(issuerDrift(rendered, { issuer: issuerOf(acme), secretKeys: new Map() }).differences).toHaveLength(1);
+    expect(issuerDrift(rendered, { issuer: issuerOf(acme), secretKeys: new Map() })).toMatchObject({ leftover: true, differences: [expect.any(String)] });
     expect(issuerDrift(rendered, { secretKeys: new Map() }).differences).toEqual([]);
+  });
+});
+
+describe('comparing with the cluster when the inventory does not say its names', () => {
+  const dnsc = { ...acme, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'api-token-value-1' };
+  const liveOf = (values: Record<string, unknown>, names: 'spec' | 'platform'): LiveState => {
+    const objects = renderPlatform(values, names).objects;
+    const secretKeys = new Map(objects.filter((o) => o.object.kind === 'Secret').map((o) => [o.object.metadata.name, Object.keys(o.object.stringData as object)]));
+    return { issuer: objects.find((o) => o.object.metadata.name === 'atmosphere')!.object, secretKeys };
+  };
+
+  it('renders in the stated names only, or in both (the default first)', () => {
+    expect(renderingsToCompare({ values: acme, profile: 'platform', stated: true }).map((r) => r.profile)).toEqual(['platform']);
+    expect(renderingsToCompare({ values: acme, profile: 'spec', stated: false }).map((r) => r.profile)).toEqual(['spec', 'platform']);
+  });
+
+  it('accepts the rendering the cluster matches, and says it chose', () => {
+    const renderings = renderingsToCompare({ values: dnsc, profile: 'spec', stated: false });
+    expect(compareWithCluster(renderings, liveOf(dnsc, 'platform'))).toMatchObject({ profile: 'platform', guessed: true, differences: [] });
+    expect(compareWithCluster(renderings, liveOf(dnsc, 'spec'))).toMatchObject({ profile: 'spec', guessed: true, differences: [] });
+  });
+
+  it('matching neither, reports against the closer one', () => {
+    const renderings = renderingsToCompare({ values: dnsc, profile: 'spec', stated: false });
+    const live = liveOf({ ...dnsc, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
+    expect(compareWithCluster(renderings, live)).toMatchObject({ profile: 'platform', guessed: true, differences: [
+      'spec.acme.email: the cluster has "old@example.com", the inventory makes "ops@example.com"',
+      'spec.acme.solvers[0].dns01.cloudflare.email: the cluster has "old@example.com", the inventory makes "ops@example.com"',
+    ] });
+  });
+
+  it('stated names: the other set\'s objects are differences', () => {
+    const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), liveOf(dnsc, 'platform'));
+    expect(drift).toMatchObject({ profile: 'spec', guessed: false });
+    expect(drift.differences).toContain('Secret cert-manager/dnsc-api-token does not exist in the cluster.');
+  });
+
+  it('issuer none renders the same in both: nothing was guessed', () => {
+    const renderings = renderingsToCompare({ values: { cluster_issuer_type: 'none' }, profile: 'spec', stated: false });
+    expect(compareWithCluster(renderings, { secretKeys: new Map() })).toMatchObject({ guessed: false, differences: [] });
   });
 });

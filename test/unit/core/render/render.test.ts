@@ -67,7 +67,10 @@ describe('render: every branch gives objects cert-manager and the API server acc
       expect(rendered.findings).toEqual([]);
       expect(checkObjects(rendered.objects)).toEqual([]);
       expect(rendered.objects[0].object).toMatchObject({ kind: 'ClusterIssuer', metadata: { name: 'self-signed' } });
-      if (values.cluster_issuer_type !== 'none') expect(rendered.objects.at(-1)!.object).toMatchObject({ kind: 'ClusterIssuer', metadata: { name: 'atmosphere' } });
+      // The issuer comes after its credentials; only the wildcard Certificate (made by the ingress role) follows it.
+      const ids = rendered.objects.map(({ object }) => `${object.kind}/${object.metadata.name}`);
+      const wildcard = values.cloud_helm_ingress_wildcard_domain ? ['Certificate/atmosphere-wildcard'] : [];
+      if (values.cluster_issuer_type !== 'none') expect(ids.slice(ids.indexOf('ClusterIssuer/atmosphere'))).toEqual(['ClusterIssuer/atmosphere', ...wildcard]);
     });
   }
 });
@@ -103,6 +106,28 @@ describe('render: objects per branch', () => {
     expect(names).toContain('cert-manager-issuer-route53-credentials');
     const dnsd = renderPlatform(BRANCHES['acme dnsd'], 'platform');
     expect(dnsd.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
+  });
+
+  it('wildcard auto: Certificate openstack/atmosphere-wildcard for *.<domain>, issued by ClusterIssuer atmosphere, after it', () => {
+    const rendered = renderPlatform(BRANCHES['wildcard auto with acme']);
+    expect(rendered.objects.at(-1)).toEqual({
+      object: {
+        apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'atmosphere-wildcard', namespace: 'openstack' },
+        spec: { dnsNames: ['*.cloud.example.com'], issuerRef: { kind: 'ClusterIssuer', name: 'atmosphere' }, secretName: 'atmosphere-wildcard' },
+      },
+      from: ['cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type'],
+    });
+    expect(kinds(BRANCHES['wildcard auto with acme']).slice(-2)).toEqual(['ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard']);
+    // A supplied wildcard (issuer none) gets no Certificate.
+    expect(kinds({ ...BRANCHES.none, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })).toEqual(['ClusterIssuer/self-signed']);
+  });
+
+  it('the wildcard Certificate is checked against cert-manager\'s Certificate schema', () => {
+    const rendered = renderPlatform(BRANCHES['wildcard auto with acme']);
+    const certificate = structuredClone(rendered.objects.at(-1)!);
+    (certificate.object.spec as { issuerRef: Record<string, unknown> }).issuerRef = { kind: 'ClusterIssuer' };
+    const findings = checkObjects([certificate]);
+    expect(findings).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/^Certificate\/openstack\/atmosphere-wildcard: \/spec\/issuerRef must have required property 'name'/) })]);
   });
 
   it('a custom clouddnsb secret name names the Secret and the reference', () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
@@ -36,6 +39,18 @@ describe('doctor group inventory', () => {
     expect(dup).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
     expect(dup!.message).toContain('group_vars/controllers/certificates.yml');
     expect(checks.map((c) => c.id)).not.toContain('inventory.valid');
+  });
+
+  it('an inventory in the platform\'s names gets titles, messages and advice in its words, values included', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cg-inv-')), 'venafi.yml');
+    writeFileSync(path, ['cluster_issuer_type: venafi', 'cluster_issuer_venafi_zone: Z', 'cluster_issuer_venafi_tpp_url: https://tpp.example.com/vedsdk',
+      'cluster_issuer_venafi_access_token: tpp-token-1', 'cluster_issuer_venafi_username: u', 'cluster_issuer_venafi_password: tpp-password-1', ''].join('\n'));
+    const checks = await run(path);
+    const auth = checks.find((c) => c.id === 'inventory.commercialca-auth')!;
+    expect(auth.title).toBe('Venafi auth (cluster_issuer_venafi_access_token)');
+    const required = checks.find((c) => c.id === 'inventory.required')!;
+    expect(required.message).toBe('cluster_issuer_venafi_ca is required with cluster_issuer_type: venafi but is not set.');
+    expect(JSON.stringify(checks)).not.toMatch(/commercialca(?!-auth)/);
   });
 
   it('skips a missing default inventory and fails a missing --inventory path', async () => {

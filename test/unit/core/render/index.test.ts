@@ -1,0 +1,62 @@
+/** The YAML `cloudgate render` prints: one document per object, each under the comments that belong to it. */
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { renderInventory, renderYaml } from '../../../../src/core/render/index.js';
+
+const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+const DNSD = { ...acme, cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'key-1', cluster_issuer_acme_dnsd_secret_key: 'skey-1' };
+const DNSE = {
+  ...acme, cluster_issuer_acme_solver: 'dnse', cluster_issuer_acme_dnse_view: 'default', cluster_issuer_acme_dnse_host: 'grid.example.com',
+  cluster_issuer_acme_dnse_username: 'admin', cluster_issuer_acme_dnse_password: 'pass-1234',
+};
+
+interface Doc { id: string; comments: string[]; object: Record<string, unknown> }
+
+/** Each document of the output: its object (parsed as YAML), and the comment lines above it. */
+function documents(text: string): Doc[] {
+  const parsed = parseAllDocuments(text);
+  const chunks = text.split(/^---\n/m);
+  expect(parsed.map((d) => d.errors)).toEqual(chunks.map(() => []));
+  return parsed.map((doc, i) => {
+    const object = doc.toJS() as { kind: string; metadata: { name: string; namespace?: string } };
+    const comments = chunks[i].split('\n').filter((l) => l.startsWith('#'));
+    // Every comment comes before the object's first line: none inside or after it.
+    expect(chunks[i].split('\n').slice(comments.length).some((l) => l.startsWith('#'))).toBe(false);
+    return { id: `${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`, comments, object };
+  });
+}
+
+describe('render YAML', () => {
+  for (const [solver, values, release, secret, role] of [
+    ['dnsd', DNSD, 'certmgr-webhook-dnsd', 'dnsd-api-key', 'webhook-dnsd:secret-reader'],
+    ['dnse', DNSE, 'certmgr-webhook-dnse-wapi', 'certmgr-issuer-dnse-credentials', 'webhook-dnse-wapi:secret-reader'],
+  ] as const) {
+    it(`${solver}: the Helm release note opens the solver's first object, after ClusterIssuer self-signed; its RBAC is the solver's`, () => {
+      const docs = documents(renderYaml(renderInventory(values)));
+      expect(docs.map((d) => d.id)).toEqual([
+        'ClusterIssuer self-signed', `Secret cert-manager/${secret}`,
+        `Role cert-manager/${role}`, `RoleBinding cert-manager/${role}`, 'ClusterIssuer atmosphere',
+      ]);
+      expect(docs[0].comments).toEqual(['# ClusterIssuer self-signed', '# always created by the platform']);
+      expect(docs[1].comments[0]).toMatch(new RegExp(`^# Helm release cert-manager/${release} `));
+      expect(docs[1].comments[1]).toBe(`#   groupName: ${solver}.certmgr.atmosphere.dev`);
+      expect(docs[1].comments[2]).toBe(`# ${docs[1].id}`);
+      expect(docs[1].comments[3]).toMatch(/^# made from: cluster_issuer_acme_dns[de]_/);
+      for (const d of docs.slice(2, 4)) expect(d.comments).toEqual([`# ${d.id}`, '# made from: cluster_issuer_acme_solver']);
+      expect(docs[4].comments[1]).toMatch(/^# made from: cluster_issuer_type, cluster_issuer_acme_email/);
+      expect(docs.flatMap((d) => d.comments).filter((c) => /---/.test(c))).toEqual([]);
+    });
+  }
+
+  it('wildcard auto: the wildcard Certificate is the last document, under the variables that made it', () => {
+    const docs = documents(renderYaml(renderInventory({ ...DNSD, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })));
+    expect(docs.at(-1)!.comments).toEqual(['# Certificate openstack/atmosphere-wildcard', '# made from: cloud_helm_ingress_wildcard_domain, cluster_issuer_type']);
+    expect(docs.at(-1)!.object).toMatchObject({ spec: { dnsNames: ['*.cloud.example.com'] } });
+  });
+
+  it('issuer none: one document, the self-signed ClusterIssuer', () => {
+    const docs = documents(renderYaml(renderInventory({ cluster_issuer_type: 'none' })));
+    expect(docs).toEqual([{ id: 'ClusterIssuer self-signed', comments: ['# ClusterIssuer self-signed', '# always created by the platform'],
+      object: { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', metadata: { name: 'self-signed' }, spec: { selfSigned: {} } } }]);
+  });
+});
