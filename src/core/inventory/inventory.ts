@@ -5,18 +5,18 @@
  * (`yes`/`no` are booleans there, so such strings must be quoted when written).
  */
 import type { Stats } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { readRegularFileIfExistsSync, readRegularFileSync } from '../safe-read.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
 import { neutralName, neutralView, platformName } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
-import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
+import { loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
 
@@ -69,30 +69,21 @@ export function parseInventory(text: string, path: string): Record<string, unkno
   return mapping.values;
 }
 
+/**
+ * Reads the inventory file setup and regenerate update: only a regular file (a FIFO, a device or a
+ * folder is refused at once, exit 2), at most MAX_INVENTORY_BYTES. A missing file is an empty inventory.
+ */
 export async function readInventoryFile(path: string): Promise<InventoryFile> {
-  let text: string;
-  let mode: number;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) {
-      throw new UsageError(`The inventory ${path} is a folder; setup writes one file.`,
-        `Give the file to write, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`);
-    }
-    if (info.size > MAX_INVENTORY_BYTES) {
-      throw new UsageError(`The inventory ${path} is larger than ${formatMiB(MAX_INVENTORY_BYTES)}.`,
-        'Check that --inventory names the intended file; cloudgate refuses larger files rather than slowing down.');
-    }
-    mode = info.mode & 0o777;
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, text: '', values: {} };
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
-  }
-  const mapping = loadMapping(text, path);
+  const read = readRegularFileIfExistsSync(path, {
+    what: 'the inventory',
+    maxBytes: MAX_INVENTORY_BYTES,
+    folderAdvice: `Setup writes one file: give it, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`,
+  });
+  if (!read) return { path, exists: false, text: '', values: {} };
+  const mapping = loadMapping(read.text, path);
   // A tag Ansible does not know makes the file unloadable for Ansible: never build on it.
   refuseNotices(mapping.notices, { what: 'the inventory', path });
-  return { path, exists: true, text, values: mapping.values, mode };
+  return { path, exists: true, text: read.text, values: mapping.values, mode: read.info.mode & 0o777 };
 }
 
 export interface InventoryChange {
