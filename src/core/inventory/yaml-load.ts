@@ -112,7 +112,7 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
   } catch {
     // An alias bomb (aliases of aliases expanding to an enormous value).
     throw new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
-      'Write the values out instead of nesting aliases; nothing was written.');
+      `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
   }
   return { doc, value, notices: doc.warnings.map(notice) };
 }
@@ -127,13 +127,23 @@ export function formatMiB(bytes: number): string {
   return `${bytes / 1024 / 1024} MiB`;
 }
 
-/** Refuses a file that has warnings: for input whose meaning would otherwise change silently. */
-export function refuseNotices(notices: YamlNotice[], source: Pick<YamlSource, 'what' | 'path'>): void {
+/**
+ * Refuses a file that has warnings: for input whose meaning would otherwise change silently. A plain
+ * source (cloudgate's own --config, read by commands that write nothing) takes no tag at all.
+ */
+export function refuseNotices(notices: YamlNotice[], source: Pick<YamlSource, 'what' | 'path' | 'plain'>): void {
   const first = notices[0];
   if (!first) return;
+  if (source.plain) {
+    const isTag = first.code === 'TAG_RESOLVE_FAILED';
+    const tag = isTag ? /\((![^)]*)\)$/.exec(first.message)?.[1] : undefined;
+    throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
+      isTag ? 'Remove the tag: this file takes plain YAML values (no !vault, !unsafe or other tags); give a secret in a file of its own (<name>_file) or the environment.'
+        : 'Fix it and run the command again.');
+  }
   throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${first.message}${where(first)}.`,
     first.code === 'TAG_RESOLVE_FAILED'
-      ? 'Remove the tag (Ansible knows !vault and !unsafe; --config takes none); nothing was written.'
+      ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.'
       : 'Fix it and run the command again; nothing was written.');
 }
 
