@@ -4,14 +4,15 @@
  * ordering included. YAML 1.1 is used throughout because Ansible reads inventories as YAML 1.1
  * (`yes`/`no` are booleans there, so such strings must be quoted when written).
  */
-import type { Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
-import { readRegularFileIfExistsSync, readRegularFileSync } from '../safe-read.js';
+import { readRegularFileIfExistsSync, type SafeReadOptions } from '../safe-read.js';
+import { ParsedCache } from './parsed-cache.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
 import { neutralName, neutralView, platformName } from '../config/platform-names.js';
@@ -36,8 +37,8 @@ export interface InventoryFile {
   mode?: number;
 }
 
-/** The last few texts loaded, newest first: setup reads, updates and diffs the same text. */
-let recent: YamlMapping[] = [];
+/** The one cache of inventory parses: room for the largest inventory and its update. */
+const parsed = new ParsedCache(2 * MAX_INVENTORY_BYTES);
 
 /**
  * The keys cloudgate reads in a file over 1 MiB: the table's variables (either naming), keys that
@@ -47,12 +48,36 @@ const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, platformName(row
 const READ_PREFIXES = /^(?:cluster_issuer|cloud_helm|openstack_helm_ingress|platform_ingress|atmosphere_ingress)/;
 const isReadKey = (key: string): boolean => READ_KEYS.has(key) || READ_PREFIXES.test(key) || key.endsWith('_host');
 
-function loadMapping(text: string, path: string): YamlMapping {
-  const hit = recent.find((m) => m.text === text);
-  if (hit) return hit;
+/** `info`: the stats of the file the text was just read from. */
+function loadMapping(text: string, path: string, info?: Stats): YamlMapping {
+  const hit = parsed.byText(text);
+  if (hit) {
+    if (info) parsed.add(hit, info);
+    return hit;
+  }
   const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES }, isReadKey);
-  recent = [mapping, ...recent].slice(0, 3);
+  parsed.add(mapping, info);
   return mapping;
+}
+
+/**
+ * A regular file's parse (see readRegularFileIfExistsSync), without reading it again when it is
+ * unchanged since it was last read; undefined when nothing exists at the path.
+ */
+function readParsed(path: string, options: SafeReadOptions): { mapping: YamlMapping; info: Stats } | undefined {
+  const info = statIfAny(path);
+  const hit = info?.isFile() ? parsed.byFile(info) : undefined;
+  if (hit && info) return { mapping: hit, info };
+  const read = readRegularFileIfExistsSync(path, { maxBytes: MAX_INVENTORY_BYTES, ...options });
+  return read && { mapping: loadMapping(read.text, path, read.info), info: read.info };
+}
+
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined; // the read names the problem
+  }
 }
 
 const noticesOf = new WeakMap<object, YamlNotice[]>();
@@ -74,16 +99,23 @@ export function parseInventory(text: string, path: string): Record<string, unkno
  * folder is refused at once, exit 2), at most MAX_INVENTORY_BYTES. A missing file is an empty inventory.
  */
 export async function readInventoryFile(path: string): Promise<InventoryFile> {
-  const read = readRegularFileIfExistsSync(path, {
+  const read = readParsed(path, {
     what: 'the inventory',
-    maxBytes: MAX_INVENTORY_BYTES,
     folderAdvice: `Setup writes one file: give it, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`,
   });
   if (!read) return { path, exists: false, text: '', values: {} };
-  const mapping = loadMapping(read.text, path);
+  const { mapping, info } = read;
   // A tag Ansible does not know makes the file unloadable for Ansible: never build on it.
   refuseNotices(mapping.notices, { what: 'the inventory', path });
-  return { path, exists: true, text: read.text, values: mapping.values, mode: read.info.mode & 0o777 };
+  return { path, exists: true, text: mapping.text, values: mapping.values, mode: info.mode & 0o777 };
+}
+
+/** The values of one vars file of an inventory (`what` names it in messages); undefined when it is missing. */
+export function readVarsFile(path: string, what: string): Record<string, unknown> | undefined {
+  const read = readParsed(path, { what });
+  if (!read) return undefined;
+  noticesOf.set(read.mapping.values, read.mapping.notices);
+  return read.mapping.values;
 }
 
 export interface InventoryChange {
@@ -310,7 +342,9 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file', maxBytes: MAX_INVENTORY_BYTES }), file) });
+    const values = readVarsFile(file, 'the inventory file');
+    if (!values) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    files.push({ path: file, values });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -332,11 +366,10 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   return { files, values, sources, conflicts, loops };
 }
 
-const viewByInput = new WeakMap<object, Promise<{ values: Record<string, unknown>; profile: NamingProfile }>>();
-
 /**
- * The inventory values of a doctor run, read once for all checks (an absent default inventory is
- * empty), with the platform's own names read as the neutral ones every check uses.
+ * The inventory values of a doctor run (an absent default inventory is empty), with the platform's
+ * own names read as the neutral ones every check uses. Each check asks; the files are read and parsed
+ * once (see ParsedCache).
  */
 export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
   return (await inventoryView(input)).values;
@@ -344,21 +377,16 @@ export async function inventoryValues(input: { inventoryPath: string; inventoryE
 
 /** As inventoryValues, with the variable names the inventory spells them in. */
 export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<{ values: Record<string, unknown>; profile: NamingProfile }> {
-  let view = viewByInput.get(input);
-  if (!view) {
-    view = readInventoryTree(input.inventoryPath).then(
-      (tree) => neutralView(tree.values, input.inventoryPath),
-      (error) => {
-        if (error instanceof UsageError) throw error;
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && !input.inventoryExplicit) return { values: {}, profile: 'spec' as const };
-        throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
-          'Give --inventory a YAML file or an inventory folder with group_vars/.');
-      },
-    );
-    viewByInput.set(input, view);
-  }
-  return view;
+  return readInventoryTree(input.inventoryPath).then(
+    (tree) => neutralView(tree.values, input.inventoryPath),
+    (error) => {
+      if (error instanceof UsageError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && !input.inventoryExplicit) return { values: {}, profile: 'spec' as const };
+      throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
+        'Give --inventory a YAML file or an inventory folder with group_vars/.');
+    },
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {
