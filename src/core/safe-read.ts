@@ -2,7 +2,7 @@
  * Reading a file the user named: only a regular file (a FIFO, a device or /proc entry would hang or
  * grow without bound), at most `maxBytes`, and never echoing its content in an error.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from './errors.js';
 
 /** 1 MiB: far above any PEM bundle or inventory value, far below what exhausts memory. */
@@ -12,6 +12,14 @@ export interface SafeReadOptions {
   /** What the file is, for messages: "the answers file", "cluster_issuer_acme_email". */
   what: string;
   maxBytes?: number;
+  /** The advice when the path is a folder (default: give an ordinary file). */
+  folderAdvice?: string;
+}
+
+export interface RegularFileRead {
+  text: string;
+  /** The file's stats, taken on the descriptor the text was read from. */
+  info: Stats;
 }
 
 /**
@@ -19,37 +27,60 @@ export interface SafeReadOptions {
  * checked on the open descriptor, so a path swapped after the check cannot slip through.
  */
 export function readRegularFileSync(path: string, options: SafeReadOptions): string {
-  const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
+  return readOpened(path, options, openForReading(path, options)).text;
+}
+
+/** As readRegularFileSync, with the file's stats; undefined when nothing exists at the path. */
+export function readRegularFileIfExistsSync(path: string, options: SafeReadOptions): RegularFileRead | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    throw new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw cannotRead(path, options, error);
   }
+  return readOpened(path, options, fd);
+}
+
+function openForReading(path: string, options: SafeReadOptions): number {
+  try {
+    return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw cannotRead(path, options, error);
+  }
+}
+
+/** Reads an open descriptor (and closes it): a regular file only, at most maxBytes. */
+function readOpened(path: string, options: SafeReadOptions, fd: number): RegularFileRead {
+  const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) {
       throw new UsageError(`${capitalise(options.what)} ${path} is not a regular file (${kindOf(info)}).`,
-        'Give the path of an ordinary file; pipes, devices and folders are refused.');
+        info.isDirectory() && options.folderAdvice ? options.folderAdvice : 'Give the path of an ordinary file; pipes, devices and folders are refused.');
     }
     if (info.size > maxBytes) throw tooLarge(path, options.what, maxBytes);
     // /proc files report size 0 but have content: grow the buffer until end of file or the cap.
-    let buffer = Buffer.alloc(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
+    let buffer = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
     let length = 0;
     for (;;) {
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.alloc(Math.min(buffer.length, maxBytes + 1 - length))]);
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - length))]);
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
       if (length > maxBytes) throw tooLarge(path, options.what, maxBytes);
     }
-    return buffer.subarray(0, length).toString('utf8');
+    return { text: buffer.toString('utf8', 0, length), info };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
+    throw cannotRead(path, options, error);
   } finally {
     closeSync(fd);
   }
+}
+
+function cannotRead(path: string, options: SafeReadOptions, error: unknown): UsageError {
+  return new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
 }
 
 export async function readRegularFile(path: string, options: SafeReadOptions): Promise<string> {
@@ -61,7 +92,7 @@ function tooLarge(path: string, what: string, maxBytes: number): UsageError {
     'Check that the path names the intended file.');
 }
 
-function kindOf(info: import('node:fs').Stats): string {
+function kindOf(info: Stats): string {
   if (info.isDirectory()) return 'a folder';
   if (info.isFIFO()) return 'a pipe';
   if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';

@@ -3,7 +3,7 @@
  * holds): only regular files of at most 1 MiB, never a hang on a pipe, never their content in output.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,24 @@ describe('doctor inputs that are not regular files', () => {
     const folder = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site'], { cwd: dir, timeoutMs: 15_000 });
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain(join(dir, 'site/group_vars/all/certs.yml'));
+  });
+});
+
+describe('setup and regenerate --inventory that is not a regular file', () => {
+  it('a FIFO, /dev/zero or a folder is refused at once with exit 2 naming the path', async () => {
+    execFileSync('mkfifo', [join(dir, 'inv.fifo')]);
+    await mkdir(join(dir, 'site'));
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_acme_email: q@example.com\n');
+    for (const command of ['setup', 'regenerate']) {
+      for (const [path, kind] of [['inv.fifo', 'a pipe'], ['/dev/zero', 'a device'], ['site', 'a folder']]) {
+        const started = Date.now();
+        const r = await runCli([command, '--answers', 'answers.yml', '--inventory', path, '--dry-run'], { cwd: dir, timeoutMs: 15_000 });
+        expect(r.code, `${command} --inventory ${path}`).toBe(2);
+        expect(r.stderr).toContain(`${path.startsWith('/') ? path : join(dir, path)} is not a regular file (${kind})`);
+        expect(Date.now() - started).toBeLessThan(10_000);
+      }
+    }
+    expect((await readdir(join(dir, 'site'))).length).toBe(0);
   });
 });
 

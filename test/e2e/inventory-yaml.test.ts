@@ -51,6 +51,9 @@ describe('YAML library warnings never reach the output', () => {
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).not.toContain('config-secret-0815-abc');
     expect(r.stderr).not.toMatch(/\(node:\d+\)|Warning/);
+    // doctor writes nothing: the refusal names the tag and says what the file takes, not "nothing was written".
+    expect(r.stderr).toContain('has a tag (!vault) (line 2');
+    expect(r.stderr).not.toContain('nothing was written');
   });
 
   it('an unknown tag in the inventory is an inventory.yaml-tag failure, its value not quoted', async () => {

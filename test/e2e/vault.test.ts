@@ -94,6 +94,32 @@ describe('setup with a vault password', () => {
     expect(await ansibleValue(backup, 'cluster_issuer_acme_email', { vaultPasswordFile: passwordFile })).toBe('ops@example.com');
   });
 
+  it('seals an !unsafe secret too (answers or inventory), which Ansible reads back literally, never templated', async () => {
+    const unsafe = 'new{{ lookup("pipe", "id") }}';
+    const base = 'cluster_issuer_type: acme\ncluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_email: o@example.com\n';
+    await writeFile(inventory, base);
+    const r = await runCli(['setup', '--answers', await answers(`cluster_issuer_acme_dnsc_api_token: !unsafe '${unsafe}'\n`), '--inventory', inventory,
+      '--vault-password-file', passwordFile, '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/cluster_issuer_acme_dnsc_api_token is !unsafe: it is written vaulted and stays literal/);
+    const text = await readFile(inventory, 'utf8');
+    expect(text).toMatch(/cluster_issuer_acme_dnsc_api_token: !vault \|\n/);
+    expect(text).not.toContain('lookup');
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+
+    // Plain !unsafe in the inventory: sealed in the file and in the backup of its previous version.
+    await writeFile(inventory, `${base}cluster_issuer_acme_dnsc_api_token: !unsafe '${unsafe}'\n`);
+    for (const name of await readdir(dir)) if (name.endsWith('.bak')) await rm(join(dir, name));
+    const again = await runCli(['setup', '--answers', await answers('cluster_issuer_acme_email: pki@example.com\n'), '--inventory', inventory,
+      '--vault-password-file', passwordFile, '--yes']);
+    expect(again.code).toBe(0);
+    expect(await readFile(inventory, 'utf8')).not.toContain('lookup');
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+    const backup = join(dir, (await readdir(dir)).find((name) => name.endsWith('.bak'))!);
+    expect(await readFile(backup, 'utf8')).not.toContain('lookup');
+    expect(await ansibleValue(backup, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+  });
+
   it('--vault-id LABEL@FILE writes 1.2 envelopes with the label; ANSIBLE_VAULT_PASSWORD_FILE works as the option', async () => {
     const r = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', inventory, '--vault-id', `prod@${passwordFile}`]);
     expect(r.code).toBe(0);

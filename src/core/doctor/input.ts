@@ -89,7 +89,7 @@ export function loadConfigFile(path: string | undefined, cwd: string): Record<st
     throw new UsageError(`Cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
   }
   const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
-  refuseNotices(loaded.notices, { what: 'the config file', path });
+  refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== 'object' || Array.isArray(doc)) {

@@ -130,29 +130,56 @@ async function createExclusive(path: string, mode: number, owner?: Owner): Promi
 }
 
 const CHUNK_CHARS = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
 
-/** A large text is encoded a piece at a time, so that it is never held twice (as text and as bytes). */
-async function writeInChunks(handle: FileHandle, content: string | Buffer): Promise<void> {
-  if (typeof content !== 'string' || content.length <= CHUNK_CHARS) {
+/**
+ * Writes a text a piece at a time through one reused buffer, so that a large text is never held a
+ * second time as bytes (a UTF-16 unit is at most 3 bytes of UTF-8, so a piece always fits).
+ */
+async function writeText(handle: FileHandle, content: string): Promise<void> {
+  if (content.length <= CHUNK_CHARS) {
     await handle.writeFile(content);
     return;
   }
+  const buffer = Buffer.allocUnsafe(3 * CHUNK_CHARS);
   for (let at = 0; at < content.length;) {
     let end = Math.min(at + CHUNK_CHARS, content.length);
     const last = content.charCodeAt(end - 1);
     if (end < content.length && last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
-    const bytes = Buffer.from(content.slice(at, end), 'utf8');
-    for (let written = 0; written < bytes.length;) written += (await handle.write(bytes, written)).bytesWritten;
+    await writeAll(handle, buffer, buffer.write(content.slice(at, end), 0, 'utf8'));
     at = end;
   }
 }
 
+/** Copies the whole previous version, from its open descriptor, a piece at a time. */
+async function copyPrevious(handle: FileHandle, previous: Previous): Promise<void> {
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (let position = 0; ;) {
+    const { bytesRead } = await previous.handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    await writeAll(handle, buffer, bytesRead);
+    position += bytesRead;
+  }
+}
+
+async function writeAll(handle: FileHandle, buffer: Buffer, length: number): Promise<void> {
+  for (let written = 0; written < length;) written += (await handle.write(buffer, written, length - written)).bytesWritten;
+}
+
+/** How a new file gets its content: a text, or a copy of the previous version of the target. */
+type Content = string | Previous;
+
+async function writeContent(handle: FileHandle, content: Content): Promise<void> {
+  if (typeof content === 'string') await writeText(handle, content);
+  else await copyPrevious(handle, content);
+}
+
 /** Writes a complete new file under a temp name; on failure, nothing of it remains. */
-async function writeTemp(target: string, content: string | Buffer, mode: number, owner?: Owner): Promise<string> {
+async function writeTemp(target: string, content: Content, mode: number, owner?: Owner): Promise<string> {
   const temp = tempPathFor(target);
   const handle = await createExclusive(temp, mode, owner);
   try {
-    await writeInChunks(handle, content);
+    await writeContent(handle, content);
     await handle.sync();
     await handle.close();
   } catch (error) {
@@ -163,14 +190,18 @@ async function writeTemp(target: string, content: string | Buffer, mode: number,
   return temp;
 }
 
+/**
+ * The replaced file, kept open for reading: its backup and a rollback copy it from this descriptor
+ * (after the rename it still reads the previous version), so its content is never held in memory.
+ */
 interface Previous {
-  content: Buffer;
+  handle: FileHandle;
   mode: number;
   owner: Owner;
 }
 
-/** The current version of `target`, read through a descriptor opened without following a link. */
-async function readPrevious(target: string): Promise<Previous | undefined> {
+/** The current version of `target`, opened without following a link. */
+async function openPrevious(target: string): Promise<Previous | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK); // a FIFO must not hang the open
@@ -181,14 +212,18 @@ async function readPrevious(target: string): Promise<Previous | undefined> {
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw Object.assign(new Error(`${target} is not a regular file`), { code: 'ENOTFILE', path: target });
-    return { content: await handle.readFile(), mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } };
-  } finally {
+    return { handle, mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } };
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }
 
-/** Copies the previous version into a new `<target>.<stamp>[-n].bak`, mode 0600 (it may hold secrets). */
-async function writeBackup(target: string, previous: Previous, stamp: string): Promise<string> {
+/**
+ * Writes the previous version (or `replacement`, what the backup holds instead) into a new
+ * `<target>.<stamp>[-n].bak`, mode 0600 (it may hold secrets).
+ */
+async function writeBackup(target: string, previous: Previous, stamp: string, replacement?: string): Promise<string> {
   for (let n = 0; ; n++) {
     const path = `${target}.${stamp}${n ? `-${n}` : ''}.bak`;
     let handle: FileHandle;
@@ -199,7 +234,7 @@ async function writeBackup(target: string, previous: Previous, stamp: string): P
       throw error;
     }
     try {
-      await handle.writeFile(previous.content);
+      await writeContent(handle, replacement ?? previous);
       await handle.sync();
       await handle.close();
     } catch (error) {
@@ -238,7 +273,7 @@ async function syncFolder(dir: string): Promise<void> {
 interface Staged {
   file: FileToWrite;
   target: string;
-  temp: string;
+  temp?: string;
   previous?: Previous;
   backupPath?: string;
   renamed?: boolean;
@@ -247,8 +282,10 @@ interface Staged {
 export async function writeFilesAtomically(files: FileToWrite[], now: Date = new Date(), options: WriteOptions = {}): Promise<WrittenFile[]> {
   const staged: Staged[] = [];
   const createdDirs: string[] = [];
+  const closePrevious = () => Promise.all(staged.map((s) => s.previous?.handle.close().catch(() => undefined)));
   const cleanup = async () => {
-    await Promise.all(staged.map((s) => unlink(s.temp).catch(() => undefined)));
+    await Promise.all(staged.map((s) => s.temp && unlink(s.temp).catch(() => undefined)));
+    await closePrevious();
     // Folders this call created are empty again: remove them, newest first.
     for (const d of createdDirs.reverse()) await rm(d, { recursive: true }).catch(() => undefined);
   };
@@ -258,8 +295,9 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
       const created = await mkdir(dirname(target), { recursive: true });
       if (created) createdDirs.push(created);
       await removeStaleTemps(target);
-      const previous = await readPrevious(target);
-      staged.push({ file, target, previous, temp: await writeTemp(target, file.content, file.mode, previous?.owner) });
+      const entry: Staged = { file, target, previous: await openPrevious(target) };
+      staged.push(entry);
+      entry.temp = await writeTemp(target, file.content, file.mode, entry.previous?.owner);
     }
   } catch (error) {
     await cleanup();
@@ -269,11 +307,8 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
   const stamp = backupStamp(now);
   try {
     for (const s of staged) {
-      if (s.previous && options.backup !== false) {
-        const kept = s.file.backupContent === undefined ? s.previous : { ...s.previous, content: Buffer.from(s.file.backupContent) };
-        s.backupPath = await writeBackup(s.target, kept, stamp);
-      }
-      await rename(s.temp, s.target);
+      if (s.previous && options.backup !== false) s.backupPath = await writeBackup(s.target, s.previous, stamp, s.file.backupContent);
+      await rename(s.temp!, s.target);
       s.renamed = true;
       await syncFolder(dirname(s.target));
     }
@@ -282,6 +317,7 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     await cleanup();
     throw new Error(`Nothing was written (the files already replaced were restored): ${describeError(error)}`);
   }
+  await closePrevious();
 
   for (const s of staged) if (s.backupPath) await pruneBackups(s.target, s.backupPath);
   return staged.map(({ file, target, backupPath }) => ({
@@ -298,7 +334,7 @@ async function rollBack(staged: Staged[]): Promise<void> {
   for (const s of [...staged].reverse()) {
     if (s.renamed) {
       if (s.previous) {
-        const restore = await writeTemp(s.target, s.previous.content, s.previous.mode, s.previous.owner).catch(() => undefined);
+        const restore = await writeTemp(s.target, s.previous, s.previous.mode, s.previous.owner).catch(() => undefined);
         if (restore) await rename(restore, s.target).catch(() => unlink(restore).catch(() => undefined));
       } else {
         await unlink(s.target).catch(() => undefined);

@@ -4,18 +4,19 @@
  * ordering included. YAML 1.1 is used throughout because Ansible reads inventories as YAML 1.1
  * (`yes`/`no` are booleans there, so such strings must be quoted when written).
  */
-import type { Stats } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { readRegularFileIfExistsSync, type SafeReadOptions } from '../safe-read.js';
+import { ParsedCache } from './parsed-cache.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
 import { neutralName, neutralView, platformName, type NamesView } from '../config/platform-names.js';
-import { formatMiB, loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
+import { loadYamlMapping, refuseNotices, type YamlMapping, type YamlNotice } from './yaml-load.js';
 
 const YAML_OPTIONS = { version: '1.1', lineWidth: 0, customTags: ANSIBLE_YAML_TAGS } as const;
 
@@ -35,8 +36,8 @@ export interface InventoryFile {
   mode?: number;
 }
 
-/** The last few texts loaded, newest first: setup reads, updates and diffs the same text. */
-let recent: YamlMapping[] = [];
+/** The one cache of inventory parses: room for the largest inventory and its update. */
+const parsed = new ParsedCache(2 * MAX_INVENTORY_BYTES);
 
 /**
  * The keys cloudgate reads in a file over 1 MiB: the table's variables (either naming), keys that
@@ -46,12 +47,36 @@ const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, platformName(row
 const READ_PREFIXES = /^(?:cluster_issuer|cloud_helm|openstack_helm_ingress|platform_ingress|atmosphere_ingress)/;
 const isReadKey = (key: string): boolean => READ_KEYS.has(key) || READ_PREFIXES.test(key) || key.endsWith('_host');
 
-function loadMapping(text: string, path: string): YamlMapping {
-  const hit = recent.find((m) => m.text === text);
-  if (hit) return hit;
+/** `info`: the stats of the file the text was just read from. */
+function loadMapping(text: string, path: string, info?: Stats): YamlMapping {
+  const hit = parsed.byText(text);
+  if (hit) {
+    if (info) parsed.add(hit, info);
+    return hit;
+  }
   const mapping = loadYamlMapping(text, { what: 'the inventory', path, maxBytes: MAX_INVENTORY_BYTES }, isReadKey);
-  recent = [mapping, ...recent].slice(0, 3);
+  parsed.add(mapping, info);
   return mapping;
+}
+
+/**
+ * A regular file's parse (see readRegularFileIfExistsSync), without reading it again when it is
+ * unchanged since it was last read; undefined when nothing exists at the path.
+ */
+function readParsed(path: string, options: SafeReadOptions): { mapping: YamlMapping; info: Stats } | undefined {
+  const info = statIfAny(path);
+  const hit = info?.isFile() ? parsed.byFile(info) : undefined;
+  if (hit && info) return { mapping: hit, info };
+  const read = readRegularFileIfExistsSync(path, { maxBytes: MAX_INVENTORY_BYTES, ...options });
+  return read && { mapping: loadMapping(read.text, path, read.info), info: read.info };
+}
+
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined; // the read names the problem
+  }
 }
 
 const noticesOf = new WeakMap<object, YamlNotice[]>();
@@ -68,30 +93,28 @@ export function parseInventory(text: string, path: string): Record<string, unkno
   return mapping.values;
 }
 
+/**
+ * Reads the inventory file setup and regenerate update: only a regular file (a FIFO, a device or a
+ * folder is refused at once, exit 2), at most MAX_INVENTORY_BYTES. A missing file is an empty inventory.
+ */
 export async function readInventoryFile(path: string): Promise<InventoryFile> {
-  let text: string;
-  let mode: number;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) {
-      throw new UsageError(`The inventory ${path} is a folder; setup writes one file.`,
-        `Give the file to write, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`);
-    }
-    if (info.size > MAX_INVENTORY_BYTES) {
-      throw new UsageError(`The inventory ${path} is larger than ${formatMiB(MAX_INVENTORY_BYTES)}.`,
-        'Check that --inventory names the intended file; cloudgate refuses larger files rather than slowing down.');
-    }
-    mode = info.mode & 0o777;
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, text: '', values: {} };
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? error}.`);
-  }
-  const mapping = loadMapping(text, path);
+  const read = readParsed(path, {
+    what: 'the inventory',
+    folderAdvice: `Setup writes one file: give it, e.g. --inventory ${join(path, 'group_vars/all/certificates.yml')}.`,
+  });
+  if (!read) return { path, exists: false, text: '', values: {} };
+  const { mapping, info } = read;
   // A tag Ansible does not know makes the file unloadable for Ansible: never build on it.
   refuseNotices(mapping.notices, { what: 'the inventory', path });
-  return { path, exists: true, text, values: mapping.values, mode };
+  return { path, exists: true, text: mapping.text, values: mapping.values, mode: info.mode & 0o777 };
+}
+
+/** The values of one vars file of an inventory (`what` names it in messages); undefined when it is missing. */
+export function readVarsFile(path: string, what: string): Record<string, unknown> | undefined {
+  const read = readParsed(path, { what });
+  if (!read) return undefined;
+  noticesOf.set(read.mapping.values, read.mapping.notices);
+  return read.mapping.values;
 }
 
 export interface InventoryChange {
@@ -318,7 +341,9 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    files.push({ path: file, values: parseInventory(readRegularFileSync(file, { what: 'the inventory file', maxBytes: MAX_INVENTORY_BYTES }), file) });
+    const values = readVarsFile(file, 'the inventory file');
+    if (!values) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    files.push({ path: file, values });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -340,11 +365,10 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   return { files, values, sources, conflicts, loops };
 }
 
-const viewByInput = new WeakMap<object, Promise<NamesView>>();
-
 /**
- * The inventory values of a doctor run, read once for all checks (an absent default inventory is
- * empty), with the platform's own names read as the neutral ones every check uses.
+ * The inventory values of a doctor run (an absent default inventory is empty), with the platform's
+ * own names read as the neutral ones every check uses. Each check asks; the files are read and parsed
+ * once (see ParsedCache).
  */
 export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
   return (await inventoryView(input)).values;
@@ -352,22 +376,17 @@ export async function inventoryValues(input: { inventoryPath: string; inventoryE
 
 /** As inventoryValues, with the variable names the inventory spells them in (`--names` when given). */
 export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; flags?: { names?: unknown } }): Promise<NamesView> {
-  let view = viewByInput.get(input);
-  if (!view) {
-    const names = input.flags?.names;
-    view = readInventoryTree(input.inventoryPath).then(
-      (tree) => neutralView(tree.values, input.inventoryPath, names),
-      (error) => {
-        if (error instanceof UsageError) throw error;
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && !input.inventoryExplicit) return neutralView({}, input.inventoryPath, names);
-        throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
-          'Give --inventory a YAML file or an inventory folder with group_vars/.');
-      },
-    );
-    viewByInput.set(input, view);
-  }
-  return view;
+  const names = input.flags?.names;
+  return readInventoryTree(input.inventoryPath).then(
+    (tree) => neutralView(tree.values, input.inventoryPath, names),
+    (error) => {
+      if (error instanceof UsageError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && !input.inventoryExplicit) return neutralView({}, input.inventoryPath, names);
+      throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
+        'Give --inventory a YAML file or an inventory folder with group_vars/.');
+    },
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {

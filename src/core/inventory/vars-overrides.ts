@@ -7,8 +7,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { Finding } from '../findings.js';
-import { groupFolderFiles, parseInventory } from './inventory.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { groupFolderFiles, readVarsFile } from './inventory.js';
 
 const GROUP_SOURCES = ['', '.yml', '.yaml', '.json'];
 
@@ -60,7 +59,7 @@ function ignoredGroupFile(path: string): Finding[] {
 
 function valuesOf(file: string): Record<string, unknown> | undefined {
   try {
-    return parseInventory(readRegularFileSync(file, { what: 'the vars file' }), file);
+    return readVarsFile(file, 'the vars file');
   } catch {
     return undefined; // an unreadable or vaulted file: nothing to compare
   }

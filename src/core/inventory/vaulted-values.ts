@@ -4,7 +4,7 @@
  * write sees envelopes: with a password, every secret variable is written as `!vault`, and a value
  * that did not change keeps its envelope byte for byte.
  */
-import { isVaulted, type AnsibleTagged } from './ansible-tagged.js';
+import { isTagged, isVaulted, type AnsibleTagged } from './ansible-tagged.js';
 import type { Finding } from '../findings.js';
 import { registerSecret } from '../secrets.js';
 import { isSet } from '../config/validate.js';
@@ -63,7 +63,7 @@ export interface SealInput {
 
 /**
  * What to write instead of `set` when a vault password is given: every set secret variable (and every
- * value that was vaulted) as a new `!vault` value, an unchanged one as its old envelope, and the plain
+ * value that was vaulted) as a new `!vault` value (an `!unsafe` one too: it stays literal), an unchanged one as its old envelope, and the plain
  * secrets already in the file sealed too, so that no plaintext secret stays in a file written with a password.
  */
 export function sealValues({ set, merged, current }: SealInput, keyring: VaultKeyring): { set: Record<string, unknown>; sealed: string[] } {
@@ -71,22 +71,33 @@ export function sealValues({ set, merged, current }: SealInput, keyring: VaultKe
   const sealed: string[] = [];
   for (const [name, value] of Object.entries(merged)) {
     const mustSeal = variable(name)?.secret === true || current.envelopes.has(name);
-    if (!mustSeal || typeof value !== 'string' || !isSet(value)) continue;
+    const text = plainTextOf(value);
+    if (!mustSeal || text === undefined || !isSet(text)) continue;
     const envelope = current.envelopes.get(name);
-    if (envelope && current.values[name] === value) {
+    if (envelope && current.values[name] === text) {
       if (name in out) out[name] = envelope;
       continue;
     }
-    registerSecret(value); // a vaulted value is secret, whatever its variable; its plaintext is masked in the diff
-    out[name] = keyring.seal(value);
+    registerSecret(text); // a vaulted value is secret, whatever its variable; its plaintext is masked in the diff
+    out[name] = keyring.seal(text);
     sealed.push(name);
   }
   return { set: out, sealed };
 }
 
+/**
+ * The plain text of a value that can be sealed: a string, or the literal text of an `!unsafe` value
+ * (vaulting keeps it literal: Ansible never templates a vaulted value). Undefined for anything else.
+ */
+export function plainTextOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (isTagged(value) && value.tag === '!unsafe') return value.text;
+  return undefined;
+}
+
 /** The sealed variables that were plain text in the inventory. */
 export function plainSecretsSealed(sealed: string[], current: OpenedValues): string[] {
-  return sealed.filter((name) => isSet(current.values[name]) && typeof current.values[name] === 'string' && !current.envelopes.has(name) && !current.unchecked.has(name));
+  return sealed.filter((name) => isSet(plainTextOf(current.values[name])) && !current.envelopes.has(name) && !current.unchecked.has(name));
 }
 
 /** Findings about the write: what is sealed, or the plain secrets written beside vaulted values. */
@@ -95,15 +106,18 @@ export function vaultWriteFindings(sealed: string[], keyring: VaultKeyring | und
     if (sealed.length === 0) return [];
     const label = keyring.writer.label === 'default' ? '' : ` (vault id ${keyring.writer.label})`;
     const wasPlain = plainSecretsSealed(sealed, current);
+    const unsafe = sealed.filter((name) => isTagged(name in set ? set[name] : current.values[name]));
     return [
       { rule: 'vault-write', severity: 'info', message: `Written vaulted${label}: ${sealed.join(', ')}.` },
+      ...unsafe.map((name): Finding => ({ rule: 'vault-unsafe', severity: 'info', variable: name,
+        message: `${name} is !unsafe: it is written vaulted and stays literal (Ansible never templates a vaulted value).` })),
       ...(wasPlain.length ? [{ rule: 'vault-plain-backup', severity: 'warning' as const, variable: wasPlain[0],
         message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version is written with ${wasPlain.length > 1 ? 'them' : 'it'} vaulted too, but older copies (earlier .bak files, other copies) still hold ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
         advice: 'Delete older backups of the inventory (shred -u FILE), and change the secret if the old file was ever shared.' }] : []),
     ];
   }
   const keepsVault = current.unchecked.size > 0 || current.envelopes.size > 0;
-  const plain = VARIABLES.filter((row) => row.secret && typeof set[row.name] === 'string' && isSet(set[row.name])).map((row) => row.name);
+  const plain = VARIABLES.filter((row) => row.secret && isSet(plainTextOf(set[row.name]))).map((row) => row.name);
   if (!keepsVault || plain.length === 0) return [];
   return [{ rule: 'vault-not-used', severity: 'warning', variable: plain[0],
     message: `The inventory keeps values in Ansible Vault, but ${plain.join(', ')} would be written as plain text.`,

@@ -112,7 +112,7 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
   } catch {
     // An alias bomb (aliases of aliases expanding to an enormous value).
     throw new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
-      'Write the values out instead of nesting aliases; nothing was written.');
+      `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
   }
   return { doc, value, notices: doc.warnings.map(notice) };
 }
@@ -127,13 +127,23 @@ export function formatMiB(bytes: number): string {
   return `${bytes / 1024 / 1024} MiB`;
 }
 
-/** Refuses a file that has warnings: for input whose meaning would otherwise change silently. */
-export function refuseNotices(notices: YamlNotice[], source: Pick<YamlSource, 'what' | 'path'>): void {
+/**
+ * Refuses a file that has warnings: for input whose meaning would otherwise change silently. A plain
+ * source (cloudgate's own --config, read by commands that write nothing) takes no tag at all.
+ */
+export function refuseNotices(notices: YamlNotice[], source: Pick<YamlSource, 'what' | 'path' | 'plain'>): void {
   const first = notices[0];
   if (!first) return;
+  if (source.plain) {
+    const isTag = first.code === 'TAG_RESOLVE_FAILED';
+    const tag = isTag ? /\((![^)]*)\)$/.exec(first.message)?.[1] : undefined;
+    throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
+      isTag ? 'Remove the tag: this file takes plain YAML values (no !vault, !unsafe or other tags); give a secret in a file of its own (<name>_file) or the environment.'
+        : 'Fix it and run the command again.');
+  }
   throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${first.message}${where(first)}.`,
     first.code === 'TAG_RESOLVE_FAILED'
-      ? 'Remove the tag (Ansible knows !vault and !unsafe; --config takes none); nothing was written.'
+      ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.'
       : 'Fix it and run the command again; nothing was written.');
 }
 
@@ -244,8 +254,6 @@ export interface YamlMapping {
 
 /** Entries are parsed in pieces of about this size: the parser's memory stays bounded per piece. */
 const PIECE_BYTES = 256 * 1024;
-/** A line where a top-level entry can start: a plain or quoted key at column 0, then ":". */
-const ENTRY_LINE = /^(?:[A-Za-z0-9_$][^\n:#]*|"[^"\n]*"|'[^'\n]*')[ \t]*:(?:[ \t]|\r?$)/;
 const DOCUMENT_END = /^\.\.\.(?:[ \t]|\r?$)/m;
 
 /**
@@ -324,54 +332,138 @@ export interface TopLevelEntry {
   line: number;
 }
 
+/** What eachTopLevelEntry saw besides the entries. */
+export interface TopLevelShape {
+  /** Where a `...` document end starts (only comments and blank lines follow it). */
+  documentEnd?: number;
+}
+
+/** A key at column 0, then ":" and a space or the line end (matched at a line start, in place). */
+const ENTRY_AT = /(?:[A-Za-z0-9_$][^\n:#]*|"[^"\n]*"|'[^'\n]*')[ \t]*:(?:[ \t]|\r?$)/my;
+/** Lines of the head: a `%YAML` directive (Ansible reads every file as YAML 1.1), the `---` marker. */
+const YAML_DIRECTIVE_AT = /%YAML[ \t]+1\.\d+[ \t]*(?:#.*)?\r?$/my;
+const MARKER_AT = /---[ \t]*(?:#.*)?\r?$/my;
+const DOCUMENT_END_AT = /\.\.\.[ \t]*(?:#.*)?\r?$/my;
+/** Nothing but a comment or white space. */
+const EMPTY_AT = /[ \t]*(?:#.*)?\r?$/my;
+
+function matchesAt(pattern: RegExp, text: string, at: number): boolean {
+  pattern.lastIndex = at;
+  return pattern.test(text);
+}
+
 /**
  * Calls `each` for the top-level entries of a plain block mapping, found by their lines alone (a key
- * at column 0) without parsing. Returns false, having stopped, when the text is anything else
- * (directives, several documents, a flow mapping, a line at column 0 that is no key, a key written
- * twice): then only a parse can tell.
+ * at column 0) without parsing, and without copying the lines. The head may hold comments, `%YAML`
+ * directives and one `---`; a `...` document end may close the mapping, followed by comments only.
+ * Returns false when the text is anything else (other directives, several documents, a flow mapping,
+ * a line at column 0 that is no key, a key written twice): then only a parse can tell, and what
+ * `each` was given must be dropped.
  */
-export function eachTopLevelEntry(text: string, each: (entry: TopLevelEntry) => boolean | void): boolean {
-  const keys = new Set<string>();
+export function eachTopLevelEntry(text: string, each: (entry: TopLevelEntry) => boolean | void, shape: TopLevelShape = {}): boolean {
+  const keys = new SeenKeys();
   let line = 0;
+  let directives = false;
   let sawMarker = false;
   let previous: TopLevelEntry | undefined;
   for (let at = 0; at < text.length; line++) {
     const nl = text.indexOf('\n', at);
     const lineEnd = nl === -1 ? text.length : nl;
     const first = text.charCodeAt(at);
-    // Blank, indented, comment and sequence lines belong to the entry above (or to the head).
-    const belongs = at === lineEnd || first === 0x20 || first === 0x23 || first === 0x0d
-      || (first === 0x2d && previous !== undefined && /^-(?:[ \t]|\r?$)/.test(text.slice(at, at + 2)));
-    if (!belongs) {
-      const head = text.slice(at, Math.min(lineEnd, at + 1100));
-      if (previous === undefined && !sawMarker && /^---(?:[ \t]|\r?$)/.test(head)) {
-        sawMarker = true;
-      } else {
-        const key = ENTRY_LINE.test(head) ? keyText(head) : undefined;
-        if (key === undefined || keys.has(key)) return false;
-        keys.add(key);
-        if (previous) {
-          previous.end = at;
-          if (each(previous) === false) return false;
-        }
-        previous = { key, start: at, end: text.length, line: line + 1 };
+    if (shape.documentEnd !== undefined) {
+      if (!matchesAt(EMPTY_AT, text, at)) return false;
+    } else if (previous === undefined && (first === 0x20 || first === 0x09)) {
+      // Indented text before the first key: not a plain block mapping at column 0.
+      if (!matchesAt(EMPTY_AT, text, at)) return false;
+    } else if (at === lineEnd || first === 0x20 || first === 0x23 || first === 0x0d
+      || (first === 0x2d && previous !== undefined && /^[ \t\r\n]?$/.test(text.charAt(at + 1)))) {
+      // Blank, indented, comment and sequence lines belong to the entry above (or to the head).
+    } else if (first === 0x2e && matchesAt(DOCUMENT_END_AT, text, at)) {
+      if (directives && !sawMarker) return false;
+      shape.documentEnd = at;
+    } else if (previous === undefined && !sawMarker && first === 0x25 && matchesAt(YAML_DIRECTIVE_AT, text, at)) {
+      directives = true;
+    } else if (previous === undefined && !sawMarker && first === 0x2d && matchesAt(MARKER_AT, text, at)) {
+      sawMarker = true;
+    } else {
+      const key = matchesAt(ENTRY_AT, text, at) ? keyAt(text, at) : undefined;
+      if (key === undefined || (directives && !sawMarker)) return false;
+      keys.add(key, at);
+      if (previous) {
+        previous.end = at;
+        if (each(previous) === false) return false;
       }
+      previous = { key, start: at, end: text.length, line: line + 1 };
     }
     at = lineEnd + 1;
   }
-  return previous ? each(previous) !== false : true;
+  if (previous && shape.documentEnd !== undefined) previous.end = shape.documentEnd;
+  if (previous && each(previous) === false) return false;
+  return !keys.hasDuplicate((start) => keyAt(text, start));
 }
 
-function keyText(head: string): string | undefined {
-  if (head.startsWith('"')) {
+/**
+ * The keys of a mapping, to find one written twice, in 8 bytes a key (a 32-bit hash and where the key
+ * starts) rather than a set of strings: only keys whose hashes are equal are compared as text.
+ */
+class SeenKeys {
+  private hashes: Uint32Array = new Uint32Array(1024);
+  private starts: Uint32Array = new Uint32Array(1024);
+  private count = 0;
+
+  add(key: string, start: number): void {
+    if (this.count === this.hashes.length) {
+      this.hashes = grown(this.hashes);
+      this.starts = grown(this.starts);
+    }
+    this.hashes[this.count] = hashOf(key);
+    this.starts[this.count++] = start;
+  }
+
+  /** `keyOf` gives the key starting at an offset. */
+  hasDuplicate(keyOf: (start: number) => string | undefined): boolean {
+    const sorted = this.hashes.slice(0, this.count).sort();
+    const shared = new Set<number>();
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) shared.add(sorted[i]!);
+    if (shared.size === 0) return false;
+    const seen = new Set<string>();
+    for (let i = 0; i < this.count; i++) {
+      if (!shared.has(this.hashes[i]!)) continue;
+      const key = `${this.hashes[i]}:${keyOf(this.starts[i]!)}`;
+      if (seen.has(key)) return true;
+      seen.add(key);
+    }
+    return false;
+  }
+}
+
+function grown(array: Uint32Array): Uint32Array {
+  const out = new Uint32Array(array.length * 2);
+  out.set(array);
+  return out;
+}
+
+/** FNV-1a over the UTF-16 units of the text. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The key of an entry line (one ENTRY_AT matched at `at`). */
+function keyAt(text: string, at: number): string | undefined {
+  const quote = text[at];
+  if (quote === '"') {
     try {
-      return JSON.parse(head.slice(0, head.indexOf('"', 1) + 1)) as string;
+      return JSON.parse(text.slice(at, text.indexOf('"', at + 1) + 1)) as string;
     } catch {
       return undefined;
     }
   }
-  if (head.startsWith("'")) return head.slice(1, head.indexOf("'", 1));
-  return head.slice(0, head.indexOf(':')).trimEnd();
+  if (quote === "'") return text.slice(at + 1, text.indexOf("'", at + 1));
+  let end = text.indexOf(':', at);
+  while (end > at && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
+  return text.slice(at, end);
 }
 
 /** An anchor (`&a`) or alias (`*a`) may tie an entry to one that is not read. */
@@ -380,12 +472,14 @@ const ANCHOR_OR_ALIAS = /(?:^|[\s:,[{-])[&*][^\s,[\]{}]/;
 /** Parses only the wanted entries; undefined when the text needs a full read (see eachTopLevelEntry). */
 function loadWanted(text: string, wanted: (key: string) => boolean): YamlMapping | undefined {
   const mapping = emptyMapping(text);
+  const shape: TopLevelShape = {};
   let whole = false;
   const splittable = eachTopLevelEntry(text, (entry) => {
     if (!wanted(entry.key)) return true;
     const piece = text.slice(entry.start, entry.end);
     const doc = parseDocument(piece, ANSIBLE_YAML_OPTIONS);
-    if (ANCHOR_OR_ALIAS.test(piece) || doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length !== 1) return !(whole = true);
+    if (doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length !== 1) return !(whole = true);
+    if (ANCHOR_OR_ALIAS.test(piece) && !anchorsStayInside(text, entry, doc)) return !(whole = true);
     let value: unknown;
     try {
       value = keepDigits(doc.toJS({ maxAliasCount: 1000 }) as unknown);
@@ -394,9 +488,36 @@ function loadWanted(text: string, wanted: (key: string) => boolean): YamlMapping
     }
     if (!addPiece(mapping, { doc, value, notices: doc.warnings.map(notice) }, entry.start, entry.line - 1)) whole = true;
     return !whole;
-  });
-  return splittable && !whole ? mapping : undefined;
+  }, shape);
+  if (!splittable || whole) return undefined;
+  // New entries go before a `...` document end, never after it.
+  if (shape.documentEnd !== undefined) mapping.insertAt = shape.documentEnd;
+  return mapping;
 }
+
+/**
+ * Whether an entry with anchors can be read alone: no alias outside it may name one of its anchors
+ * (an alias of its own to an anchor elsewhere already failed its parse). An `*name` anywhere else in
+ * the text, even in a comment, sends the file to the whole parse.
+ */
+function anchorsStayInside(text: string, entry: TopLevelEntry, doc: Document.Parsed): boolean {
+  const anchors = new Set<string>();
+  visit(doc, {
+    Node(_, node) {
+      if (node.anchor) anchors.add(node.anchor);
+    },
+  });
+  for (const name of anchors) {
+    const alias = `*${name}`;
+    for (let at = text.indexOf(alias); at !== -1; at = text.indexOf(alias, at + 1)) {
+      if (at >= entry.start && at < entry.end) continue;
+      if (!ANCHOR_NAME_CHAR.test(text.charAt(at + alias.length))) return false;
+    }
+  }
+  return true;
+}
+
+const ANCHOR_NAME_CHAR = /^[^\s,[\]{}]$/;
 
 /** At most one `---`, and only after directives, comments and blank lines. */
 function oneDocumentStart(piece: string): boolean {
@@ -413,8 +534,7 @@ function nextPieceEnd(text: string, start: number): number {
     const nl = text.indexOf('\n', at - 1);
     if (nl === -1 || nl + 1 >= text.length) return text.length;
     const lineStart = nl + 1;
-    const lineEnd = text.indexOf('\n', lineStart);
-    if (ENTRY_LINE.test(text.slice(lineStart, lineEnd === -1 ? text.length : Math.min(lineEnd, lineStart + 1100)))) return lineStart;
+    if (matchesAt(ENTRY_AT, text, lineStart)) return lineStart;
     at = lineStart + 1;
   }
   return text.length;

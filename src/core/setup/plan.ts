@@ -34,7 +34,7 @@ import { readRegularFile } from '../safe-read.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
-import { openVaulted, plainSecretsSealed, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
+import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, usesKeylessDns, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { detectProfile, neutralName, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
@@ -314,7 +314,7 @@ async function sameContent(path: string, content: string): Promise<boolean> {
  */
 function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring, names: NamingProfile): Pick<FileToWrite, 'backupContent'> {
   if (plain.length === 0) return {};
-  const set = Object.fromEntries(plain.map((name) => [spelled(name, names), vault.seal(String(opened.values[name]))]));
+  const set = Object.fromEntries(plain.map((name) => [spelled(name, names), vault.seal(plainTextOf(opened.values[name]) ?? '')]));
   return { backupContent: inventoryEdits(text, { set, remove: [] }).text };
 }
 

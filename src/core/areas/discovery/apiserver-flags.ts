@@ -4,7 +4,7 @@
  * kube-system/kubeadm-config). A flag edited by hand in one node's static manifest is lost at the
  * next `kubeadm upgrade`; control planes that disagree sign tokens that fail only sometimes.
  */
-import { parse as parseYaml } from 'yaml';
+import { loadYaml } from '../../inventory/yaml-load.js';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
@@ -183,8 +183,8 @@ async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> 
   const text = cm.data?.ClusterConfiguration;
   if (!text) return new Map();
   try {
-    return kubeadmExtraArgs(parseYaml(text));
+    return kubeadmExtraArgs(loadYaml(text, { what: 'the ClusterConfiguration in', path: 'kube-system/kubeadm-config', plain: true }).value);
   } catch (error) {
-    throw new KubectlError(`The ClusterConfiguration in kube-system/kubeadm-config is not valid YAML: ${escapeLine((error as Error).message.split('\n')[0])}`, { exitCode: 0, stdout: '', stderr: '' });
+    throw new KubectlError(escapeLine((error as Error).message.split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
   }
 }

@@ -260,7 +260,7 @@ async function readSecrets(ns: string, names: string[], kube: KubectlOptions, in
   const line = '{.metadata.name}{"\\t"}{.type}{"\\t"}{.data.tls\\.crt}{"\\n"}';
   // One name answers with the object itself, several with a list.
   const template = names.length === 1 ? line : `{range .items[*]}${line}{end}`;
-  const result = await kubectl(['get', 'secrets', ...names, '--namespace', ns, '-o', `jsonpath=${template}`], kube);
+  const result = await kubectl(['get', 'secrets', '--namespace', ns, '-o', `jsonpath=${template}`, '--', ...names], kube);
   for (const row of result.stdout.split('\n')) {
     const [name, type, crt] = row.split('\t');
     if (!name) continue;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InventoryInputError, readInventoryTree } from '../../../../src/core/inventory/inventory.js';
+import { InventoryInputError, inventoryView, readInventoryTree } from '../../../../src/core/inventory/inventory.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-tree-')); });
@@ -63,5 +63,21 @@ describe('readInventoryTree: links and order, as Ansible reads them', () => {
     await mkdir(join(dir, 'inv/group_vars/all'), { recursive: true });
     execFileSync('mkfifo', [join(dir, 'inv/group_vars/all/certs.yml')]);
     await expect(readInventoryTree(join(dir, 'inv'))).rejects.toThrow(/certs\.yml is not a regular file \(a pipe\)/);
+  });
+});
+
+describe('one cache of parsed inventory files', () => {
+  it('a doctor run reads every file of a folder once: each check gets the same parse, a changed file is read anew', async () => {
+    const names = ['10-a.yml', '20-b.yml', '30-c.yml', '40-d.yml', '50-e.yml'];
+    for (const [i, name] of names.entries()) await put(`inv/group_vars/all/${name}`, `var_${i}: ${i}\n`);
+    await put('inv/group_vars/all/60-certs.yml', 'cluster_issuer_type: none\n');
+    const first = await readInventoryTree(join(dir, 'inv'));
+    const again = await readInventoryTree(join(dir, 'inv'));
+    expect(again.files.map((f) => f.values)).toEqual(first.files.map((f) => f.values));
+    for (const [i, file] of again.files.entries()) expect(file.values).toBe(first.files[i]!.values);
+
+    await writeFile(join(dir, 'inv/group_vars/all/60-certs.yml'), 'cluster_issuer_type: self-signed\n');
+    const view = await inventoryView({ inventoryPath: join(dir, 'inv'), inventoryExplicit: true });
+    expect(view.values.cluster_issuer_type).toBe('self-signed');
   });
 });

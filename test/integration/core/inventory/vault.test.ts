@@ -10,7 +10,7 @@ import { parseInventory, updateInventoryText } from '../../../../src/core/invent
 import { clearSecretsForTests, redact } from '../../../../src/core/secrets.js';
 import { decryptVault, encryptVault, parseVault, VaultError } from '../../../../src/core/inventory/vault.js';
 import { parseVaultId, readVaultPassword, vaultKeyringFromOptions } from '../../../../src/core/inventory/vault-options.js';
-import { openVaulted, sealValues } from '../../../../src/core/inventory/vaulted-values.js';
+import { openVaulted, sealValues, vaultWriteFindings } from '../../../../src/core/inventory/vaulted-values.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'correct horse battery staple';
@@ -186,6 +186,25 @@ describe('vaulted inventory values', () => {
     const text = updateInventoryText(inventory, { set: changed.set, remove: [] });
     expect(text).not.toContain('new-token-value');
     expect(keyring.open((parseInventory(text, 'inv.yml').cluster_issuer_acme_dnsc_api_token as AnsibleTagged).text)).toBe('new-token-value');
+  });
+
+  it('seals an !unsafe secret as its literal text, and keeps its envelope when the same !unsafe value is given again', async () => {
+    const keyring = (await vaultKeyringFromOptions({ 'vault-password-file': passwordFile }, {}, dir))!;
+    const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
+    const unsafe = new AnsibleTagged('!unsafe', 'new{{x}}');
+    const sealed = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: unsafe }, merged: { ...current.values, cluster_issuer_acme_dnsc_api_token: unsafe }, current }, keyring);
+    expect(sealed.sealed).toEqual(['cluster_issuer_acme_dnsc_api_token']);
+    const envelope = sealed.set.cluster_issuer_acme_dnsc_api_token as AnsibleTagged;
+    expect(envelope.tag).toBe('!vault');
+    expect(keyring.open(envelope.text)).toBe('new{{x}}');
+    expect(vaultWriteFindings(sealed.sealed, keyring, { cluster_issuer_acme_dnsc_api_token: unsafe }, current))
+      .toContainEqual(expect.objectContaining({ rule: 'vault-unsafe', severity: 'info', variable: 'cluster_issuer_acme_dnsc_api_token' }));
+
+    const written = updateInventoryText(inventory, { set: sealed.set, remove: [] });
+    const reread = openVaulted(parseInventory(written, 'inv.yml'), keyring);
+    const again = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: unsafe }, merged: { ...reread.values, cluster_issuer_acme_dnsc_api_token: unsafe }, current: reread }, keyring);
+    expect(again.sealed).toEqual([]);
+    expect(again.set.cluster_issuer_acme_dnsc_api_token).toBe(reread.envelopes.get('cluster_issuer_acme_dnsc_api_token'));
   });
 });
 

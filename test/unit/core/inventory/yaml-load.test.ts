@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
 import { inventoryNotices, parseInventory, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
 import { validate } from '../../../../src/core/config/validate.js';
-import { loadYaml, loadYamlMapping } from '../../../../src/core/inventory/yaml-load.js';
+import { eachTopLevelEntry, loadYaml, loadYamlMapping, type TopLevelShape } from '../../../../src/core/inventory/yaml-load.js';
 
 const source = { what: 'the inventory', path: 'inv.yml' };
 
@@ -168,8 +168,60 @@ describe('loadYamlMapping of a large file, reading only the wanted keys', () => 
     expect(() => loadYamlMapping(`${big}---\nx: 1\n`, source, wanted)).toThrow(/not valid YAML|more than one document/);
   });
 
+  it('stays on the fast path with a %YAML directive, a "..." document end, or an anchor no alias elsewhere names', () => {
+    const lazyKeys = (text: string) => Object.keys(loadYamlMapping(text, source, wanted).values);
+    const expected = ['cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_rfc2136_tsig_secret_key'];
+    expect(lazyKeys(`%YAML 1.1\n${big}`)).toEqual(expected);
+    expect(lazyKeys(`${big}...\n# the end\n`)).toEqual(expected);
+    expect(lazyKeys(big.replace('acme_email: "ops', 'acme_email: &mail "ops'))).toEqual(expected);
+    // An alias elsewhere naming the anchor needs the whole read (the alias is inlined when the value changes).
+    const aliased = big.replace('acme_email: "ops', 'acme_email: &mail "ops').replace('app_5:\n  name: app-5', 'app_5:\n  name: *mail');
+    expect(lazyKeys(aliased)).toContain('app_5');
+    expect(updateInventoryText(aliased, { set: { cluster_issuer_acme_email: 'pki@example.com' }, remove: [] })).toContain('name: "ops@example.com"');
+  });
+
+  it('adds new keys before the "..." of a large file read lazily', () => {
+    const ended = `${big}...\n`;
+    const updated = updateInventoryText(ended, { set: { cluster_issuer_acme_solver: 'http01' }, remove: [] });
+    expect(updated.endsWith('cluster_issuer_acme_solver: http01\n...\n')).toBe(true);
+    expect(loadYamlMapping(updated, source, wanted).values.cluster_issuer_acme_solver).toBe('http01');
+  });
+
   it('an update through it changes only the wanted key, byte for byte elsewhere', () => {
     const updated = updateInventoryText(big, { set: { cluster_issuer_acme_email: 'pki@example.com' }, remove: [] });
     expect(updated).toBe(big.replace('"ops@example.com"', 'pki@example.com'));
+  });
+});
+
+describe('eachTopLevelEntry', () => {
+  const keysOf = (text: string): string[] | false => {
+    const keys: string[] = [];
+    return eachTopLevelEntry(text, (entry) => void keys.push(entry.key)) && keys;
+  };
+
+  it('reads the head (comments, a %YAML directive, one ---) and a closing ... followed by comments', () => {
+    expect(keysOf('%YAML 1.1\n# head\n---\na: 1\n"b c": 2\n\'d\': [3]\n...\n# end\n')).toEqual(['a', 'b c', 'd']);
+    const shape: TopLevelShape = {};
+    const text = 'a: 1\nb:\n  - x\n...\n';
+    const ends: number[] = [];
+    expect(eachTopLevelEntry(text, (entry) => void ends.push(entry.end), shape)).toBe(true);
+    expect(shape.documentEnd).toBe(text.indexOf('...'));
+    expect(ends).toEqual([5, text.indexOf('...')]);
+  });
+
+  it('leaves to a parse what lines alone cannot tell', () => {
+    expect(keysOf('%YAML 1.1\na: 1\n')).toBe(false); // a directive without ---
+    expect(keysOf('%TAG ! tag:example.com,2000:\n---\na: !vault x\n')).toBe(false);
+    expect(keysOf('a: 1\n...\nb: 2\n')).toBe(false);
+    expect(keysOf('a: 1\n---\nb: 2\n')).toBe(false);
+    expect(keysOf('  a: 1\nb: 2\n')).toBe(false);
+    expect(keysOf('{a: 1}\n')).toBe(false);
+  });
+
+  it('finds a key written twice, quoted or not, among many', () => {
+    const many = Array.from({ length: 50000 }, (_, i) => `key_${i}: ${i}\n`).join('');
+    expect(keysOf(many)).toHaveLength(50000);
+    expect(keysOf(`${many}key_123: again\n`)).toBe(false);
+    expect(keysOf(`${many}"key_4567": again\n`)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { kubeadmExtraArgs, parseCommandFlags } from '../../../../../src/core/areas/discovery/apiserver-flags.js';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
@@ -129,6 +129,24 @@ describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes A
     expect(result.status).toBe('fail');
     expect(result.message).toContain('not valid YAML');
     expect(result.advice).toContain('edit configmap kubeadm-config');
+  });
+
+  it('reads a ClusterConfiguration with an odd tag without any YAML library warning reaching the output', async () => {
+    const tagged = kubeadmConfig(GOOD);
+    const data = tagged.data as { ClusterConfiguration: string };
+    tagged.data = { ClusterConfiguration: `${data.ClusterConfiguration}etcd: !odd-tag\n  local: {dataDir: /var/lib/etcd-secret-line}\n` };
+    const emitWarning = vi.spyOn(process, 'emitWarning');
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const result = await check([tagged, apiserverPod('cp-1', GOOD)]);
+      expect(result.status).toBe('ok');
+      expect(result.message).toContain('kubeadm-config');
+      expect(emitWarning).not.toHaveBeenCalled();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      emitWarning.mockRestore();
+      warn.mockRestore();
+    }
   });
 
   it('skips when no API server pod is visible', async () => {
