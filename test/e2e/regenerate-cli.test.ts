@@ -98,6 +98,9 @@ describe('cloudgate regenerate', () => {
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.stderr).toContain('Deleted 4');
     expect(r.code).toBe(0);
+    // The review shows the inventory diff, then the objects' diff, in the real run too.
+    expect(r.stderr.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(r.stderr.indexOf('+cluster_issuer_type: self-signed'));
+    expect(r.stderr.indexOf('+cluster_issuer_type: self-signed')).toBeGreaterThan(-1);
     const text = readFileSync(inventory, 'utf8');
     expect(text).toContain('# ours');
     expect(text).toMatch(/cluster_issuer_type: self-signed/);
