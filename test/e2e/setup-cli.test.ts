@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -149,6 +149,23 @@ describe('cloudgate setup (built binary)', () => {
       expect(out).not.toContain(TOKEN);
       expect(out).not.toContain(TSIG);
     }
+  });
+
+  it('a CA key that does not match its certificate names the files the answers read them from', async () => {
+    const ca = createTestCA('e2e issuing CA');
+    const other = createTestCA('e2e other CA');
+    await mkdir(join(dir, 'pki'));
+    await writeFile(join(dir, 'pki', 'ca.pem'), ca.cert);
+    await writeFile(join(dir, 'pki', 'int.key'), other.key);
+    const file = await answers('cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:pki/ca.pem\ncluster_issuer_ca_private_key: file:pki/int.key\n');
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
+    expect(r.code).toBe(2);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('x ') && l.includes('does not belong'));
+    expect(line, r.stderr).toContain(`${join(dir, 'pki', 'int.key')} (cluster_issuer_ca_private_key)`);
+    expect(line).toContain(`${join(dir, 'pki', 'ca.pem')} (cluster_issuer_ca_certificate)`);
+    expect(r.stderr).not.toContain(other.key.split('\n')[1]);
+    expect(await readFile(inventory, 'utf8')).toBe(before);
   });
 
   it('contradictory answers exit 2 naming both keys, nothing written', async () => {
