@@ -141,13 +141,15 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
 
   it('--plain asks line by line in the same terminal and writes the inventory', async () => {
     const inventory = join(dir, 'certificates.yml');
-    launch(['setup', '--plain', '--inventory', inventory]);
+    // Tall enough to keep the whole review on screen: the inventory diff, then the objects and their diff.
+    launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
     await at('Choose 1-3', 'Enter');
     await at(/4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
     await at('Add certificate subject annotations?', 'Enter');
     const review = await waitFor('Write these files?');
     expect(review).toContain('+cluster_issuer_type: self-signed');
-    expect(review).toContain('+ Certificate cert-manager/self-signed-ca (new)');
+    expect(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)')).toBeGreaterThan(review.indexOf('+cluster_issuer_type: self-signed'));
+    expect(review.indexOf('+++ Certificate cert-manager/self-signed-ca (after)')).toBeGreaterThan(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)'));
     await at('Write these files?', 'Enter');
     await waitFor('EXIT=0');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');
