@@ -82,7 +82,7 @@ export function nextSteps(plan: SetupPlan, done: { applied?: boolean; discoveryC
   }
   steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
   // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
-  if (plan.issuerChanged) steps.push(regenerateStep(plan.inventoryPath, plan.issuer));
+  if (plan.issuerChanged && plan.previousIssuer) steps.push(regenerateStep(plan.inventoryPath, plan.previousIssuer));
   const keyless = usesKeylessDns(plan.values);
   if (keyless) steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
   steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);

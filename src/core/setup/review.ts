@@ -95,16 +95,16 @@ export function issuerChange(from: string, to: string, inventoryPath: string, re
   return {
     from,
     to,
-    message: `The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} issues new certificates (the old ones stay until deleted).`,
+    message: `The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} issues new ones.`,
     advice: regenerating
-      ? 'cloudgate regenerate finds and deletes them once the deployment has put the new issuer in place (checked below).'
-      : regenerateStep(inventoryPath, to),
+      ? 'cloudgate regenerate deletes them once the deployment has put the new issuer in place (checked below).'
+      : regenerateStep(inventoryPath, from),
   };
 }
 
 /** The next step after an issuer change; regenerate refuses until the deployment has run. */
-export function regenerateStep(inventoryPath: string, to: string): string {
-  return `cloudgate regenerate --inventory ${inventoryPath}   # once the deployment has run: deletes the old certificate secrets so that ${to} issues new ones`;
+export function regenerateStep(inventoryPath: string, from: string): string {
+  return `cloudgate regenerate --inventory ${inventoryPath}   # after the deployment: deletes the certificate secrets of ${from}`;
 }
 
 /** `PATH - DESCRIPTION (mode 0600, holds secrets, +3 -1 lines)`. */
@@ -115,7 +115,7 @@ export function fileLine(file: ReviewFile): string {
 
 /** The heading of the files to write; with none, the one line that says so. */
 export function filesHeading(review: Review): string {
-  if (review.files.length === 0) return 'Files to write: none, the files already hold these settings.';
+  if (review.files.length === 0) return 'Files to write: none (nothing changes).';
   return review.dryRun ? 'Would write (dry run: nothing is written):' : 'Files to write:';
 }
 

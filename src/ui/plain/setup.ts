@@ -122,7 +122,9 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
     const url = (await prompt.input({ message: 'Public issuer URL (https://, as in --service-account-issuer)', validate: (v) => issuerUrlError(v) ?? true })).trim();
     const stop = new AbortController();
     const onInterrupt = () => stop.abort();
-    process.once('SIGINT', onInterrupt);
+    // Kept (not `once`) until the run has settled: a kubectl child's own handler re-raises the
+    // signal when no other listener is left, which would end the process without the cancel message.
+    process.on('SIGINT', onInterrupt);
     try {
       const { checks, options } = await session.discoveryChecks!(url, stop.signal);
       prompt.write(shown(`Checking ${url} and the cluster... (Ctrl+C stops, ${outcome.standing})\n`));

@@ -174,7 +174,7 @@ describe('setup --plain', () => {
         expect(received).toBe(1);
         expect(p.output()).toContain('Ctrl+C stops, the inventory is already written');
         const started = Date.now();
-        process.emit('SIGINT');
+        process.emit('SIGINT', 'SIGINT');
         await expect(p.done).rejects.toThrow(CANCELLED_AFTER_WRITE);
         // The checks time out after 10 s each: stopped, the run ends at once.
         expect(Date.now() - started).toBeLessThan(3000);
