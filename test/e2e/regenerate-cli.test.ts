@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,9 @@ describe('cloudgate regenerate', () => {
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.stderr).toContain('Deleted 4');
     expect(r.code).toBe(0);
+    // The review shows the inventory diff, then the objects' diff, in the real run too.
+    expect(r.stderr.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(r.stderr.indexOf('+cluster_issuer_type: self-signed'));
+    expect(r.stderr.indexOf('+cluster_issuer_type: self-signed')).toBeGreaterThan(-1);
     const text = readFileSync(inventory, 'utf8');
     expect(text).toContain('# ours');
     expect(text).toMatch(/cluster_issuer_type: self-signed/);
@@ -144,6 +148,22 @@ describe('cloudgate regenerate', () => {
     expect(r.code).toBe(0);
     expect(deleted(api.state)).toEqual([...STALE].sort());
     expect(remaining(api.state)).toContain('openstack/my-wildcard');
+  });
+
+  it('a write that fails exits 1 (the input was fine) and deletes nothing', async (t) => {
+    const { dir, inventory, answers } = workspace();
+    // An immutable folder refuses even root; where chattr cannot set it, there is nothing to test.
+    if (spawnSync('chattr', ['+i', dir]).status !== 0) return t.skip();
+    try {
+      api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
+      const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/nothing was written/i);
+      expect(r.stderr).not.toContain('unexpected error');
+      expect(api.state.deleted).toEqual([]);
+    } finally {
+      spawnSync('chattr', ['-i', dir]);
+    }
   });
 
   it('exits 2 without --answers or without --yes when it cannot ask, naming the flag', async () => {

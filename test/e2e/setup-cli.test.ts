@@ -1,9 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/pki.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
+import { runCli } from '../helpers/cli.js';
+import { KubeState, namespace, startKubeApi } from '../servers/kube-api.js';
 
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
@@ -148,6 +151,23 @@ describe('cloudgate setup (built binary)', () => {
     }
   });
 
+  it('a CA key that does not match its certificate names the files the answers read them from', async () => {
+    const ca = createTestCA('e2e issuing CA');
+    const other = createTestCA('e2e other CA');
+    await mkdir(join(dir, 'pki'));
+    await writeFile(join(dir, 'pki', 'ca.pem'), ca.cert);
+    await writeFile(join(dir, 'pki', 'int.key'), other.key);
+    const file = await answers('cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:pki/ca.pem\ncluster_issuer_ca_private_key: file:pki/int.key\n');
+    const before = await readFile(inventory, 'utf8');
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
+    expect(r.code).toBe(2);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('x ') && l.includes('does not belong'));
+    expect(line, r.stderr).toContain(`${join(dir, 'pki', 'int.key')} (cluster_issuer_ca_private_key)`);
+    expect(line).toContain(`${join(dir, 'pki', 'ca.pem')} (cluster_issuer_ca_certificate)`);
+    expect(r.stderr).not.toContain(other.key.split('\n')[1]);
+    expect(await readFile(inventory, 'utf8')).toBe(before);
+  });
+
   it('contradictory answers exit 2 naming both keys, nothing written', async () => {
     const file = await answers('cloud_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
     const before = await readFile(inventory, 'utf8');
@@ -185,6 +205,53 @@ describe('cloudgate setup (built binary)', () => {
     expect(r.code, r.stderr).toBe(0);
     const text = await readFile(join(dir, 'inventory/group_vars/all/certificates.yml'), 'utf8');
     expect(text).toContain('cluster_issuer_acme_email: ops@example.com');
+  });
+});
+
+describe('the review shows what changes in the cluster, in every run', () => {
+  it('without --dry-run too: the inventory diff, then the objects and their diff on stderr (secrets masked)', async () => {
+    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const at = (text: string) => r.stderr.indexOf(text);
+    expect(at('+cluster_issuer_acme_solver: dnsc')).toBeGreaterThan(-1);
+    expect(at('~ ClusterIssuer atmosphere: spec.acme.solvers')).toBeGreaterThan(at('+cluster_issuer_acme_solver: dnsc'));
+    expect(at('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(at('~ ClusterIssuer atmosphere: spec.acme.solvers'));
+    expect(r.stderr).toContain('api-token: "********"');
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(r.stderr).not.toContain(TSIG);
+  });
+});
+
+describe.skipIf(!hasKubectl)(`setup --answers --apply when nothing changed${needsKubectl}`, () => {
+  it('applies the unchanged manifest again (a rerun after a failed apply), naming each namespace', async () => {
+    const ca = createTestCA('e2e apply CA');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
+    await writeFile(join(dir, 'wildcard.key'), leaf.key);
+    const file = await answers('wildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
+    const state = new KubeState().add(namespace('openstack'), namespace('monitoring'));
+    state.forbid = ({ method }) => method !== 'GET';
+    const api = await startKubeApi(state);
+    try {
+      const args = ['setup', '--answers', file, '--inventory', inventory, '--yes', '--apply'];
+      const failed = await runCli(args, { cwd: dir, env: api.env });
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stderr).toMatch(/kubectl apply -f .*failed/);
+      expect(state.get('Secret', 'wildcard-certs', 'openstack')).toBeUndefined();
+
+      state.forbid = undefined;
+      const again = await runCli(args, { cwd: dir, env: api.env });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain('Nothing to write');
+      expect(again.stderr).toMatch(/secret\/wildcard-certs created in openstack, secret\/wildcard-certs created in monitoring/);
+      expect(again.stderr).not.toMatch(/^ {2}kubectl apply -f/m);
+      expect(state.get('Secret', 'wildcard-certs', 'openstack')).toBeDefined();
+      expect(state.get('Secret', 'wildcard-certs', 'monitoring')).toBeDefined();
+    } finally {
+      await api.stop();
+    }
   });
 });
 

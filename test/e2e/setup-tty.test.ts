@@ -78,6 +78,33 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(statSync(inventory).mode & 0o777).toBe(0o600);
   });
 
+  it('the review scrolls from the inventory diff on to the objects that change in the cluster and their diff', async () => {
+    const inventory = join(dir, 'certificates.yml');
+    writeFileSync(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+    launch(['setup', '--inventory', inventory]);
+    await at('Certificate type', 'Enter');
+    await at('Certificate issuer', 'Down', 'Down', 'Down');
+    await at('> self-signed', 'Enter');
+    await at('Add certificate subject annotations?', 'Enter');
+    const review = await waitFor('Enter write these files');
+    expect(review).toContain('Issuer: self-signed (was acme)');
+    expect(review).toContain('The issuer changes from acme to self-signed');
+    const seen = [review];
+    for (let i = 0; i < 20 && !screen().includes('+++ ClusterIssuer atmosphere (after)'); i++) {
+      term!.send('Space');
+      await sleep(60);
+      seen.push(screen());
+    }
+    const all = seen.join('\n');
+    expect(all).toContain('-cluster_issuer_acme_email: ops@example.com');
+    expect(all).toContain('~ ClusterIssuer atmosphere: spec.acme, spec.ca');
+    expect(all).toContain('+++ ClusterIssuer atmosphere (after)');
+    for (const line of all.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    term!.send('C-c');
+    await waitFor('EXIT=130');
+    expect(readFileSync(inventory, 'utf8')).toBe('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+  });
+
   it('Esc goes back with the answer kept; Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
     const inventory = join(dir, 'certificates.yml');
     launch(['setup', '--inventory', inventory], { x: 40, y: 24 });
@@ -141,13 +168,15 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
 
   it('--plain asks line by line in the same terminal and writes the inventory', async () => {
     const inventory = join(dir, 'certificates.yml');
-    launch(['setup', '--plain', '--inventory', inventory]);
+    // Tall enough to keep the whole review on screen: the inventory diff, then the objects and their diff.
+    launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
     await at('Choose 1-3', 'Enter');
     await at(/4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
     await at('Add certificate subject annotations?', 'Enter');
     const review = await waitFor('Write these files?');
     expect(review).toContain('+cluster_issuer_type: self-signed');
-    expect(review).toContain('+ Certificate cert-manager/self-signed-ca (new)');
+    expect(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)')).toBeGreaterThan(review.indexOf('+cluster_issuer_type: self-signed'));
+    expect(review.indexOf('+++ Certificate cert-manager/self-signed-ca (after)')).toBeGreaterThan(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)'));
     await at('Write these files?', 'Enter');
     await waitFor('EXIT=0');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
+import { notePemFile } from '../tls/variable-rules.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
 import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
@@ -83,15 +84,21 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
       continue;
     }
     let resolved = value;
+    let file: string | undefined;
     if (typeof value === 'string' && value.startsWith('file:')) {
       const path = value.slice(5).trim();
       const full = isAbsolute(path) ? path : resolve(baseDir, path);
+      file = full;
       // A TSIG secret may be given as the key file tsig-keygen writes: its secret is taken from the block.
       resolved = key === TSIG_SECRET ? secretFromFile(readValueFile(full, key, 'raw', source), path)
         : readValueFile(full, key, row!.type.startsWith('pem-') ? 'pem' : 'line', source);
     }
     // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
-    if (row!.type.startsWith('pem-') && typeof resolved === 'string') resolved = resolved.replace(/\r\n?/g, '\n');
+    if (row!.type.startsWith('pem-') && typeof resolved === 'string') {
+      resolved = resolved.replace(/\r\n?/g, '\n');
+      // A finding about it names the file, as the walkthrough does.
+      if (file) notePemFile(resolved as string, file);
+    }
     if (row!.secret) registerSecret(resolved);
     out[key] = resolved;
   }

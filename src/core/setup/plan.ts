@@ -14,7 +14,8 @@
  *   applyPlan(plan)            -> WrittenFile[]: all-or-nothing atomic writes with backups, under the
  *                                 inventory's lock; refuses (UsageError) when the findings hold an error,
  *                                 another run holds the lock, or the inventory changed since the plan.
- *   nextSteps(plan)            -> lines to print after writing (kubectl apply, doctor, regenerate).
+ *
+ * The session (session.ts) drives these for every front-end; review.ts and outcome.ts word the result.
  */
 import { dirname, join, resolve } from 'node:path';
 import { fillFromKeyFile } from '../config/tsig-key.js';
@@ -35,12 +36,12 @@ import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
-import { VARIABLES, applies, choicesOf, usesKeylessDns, variable, type IssuerType } from '../config/variables.js';
+import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
-import { detectProfile, neutralName, neutralView, profileLine, respell, respellFinding, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
+import { detectProfile, neutralName, neutralView, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { platformFindings } from '../render/findings.js';
-import { clusterLines, clusterReview, type ClusterReview } from '../render/review.js';
+import { clusterReview, type ClusterReview } from '../render/review.js';
 
 export { readAnswers, type Answers } from '../config/answers.js';
 export type { FileToWrite, WrittenFile } from '../inventory/atomic-write.js';
@@ -402,65 +403,4 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
       throw error instanceof UsageError ? error : new WriteError(error.message, 'Check that the folders exist and are writable by you, and that the disk has room.');
     });
   });
-}
-
-/** What to do next; `applied`: --apply already applied the TLS Secret manifest. */
-export function nextSteps(plan: SetupPlan, done: { applied?: boolean } = {}): string[] {
-  const steps: string[] = [];
-  if (plan.supplied) {
-    if (!done.applied) steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
-    steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
-  }
-  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
-  if (plan.issuerChanged) {
-    // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
-    steps.push(`The issuer changed from ${plan.previousIssuer} to ${plan.issuer}: once the deployment has run, delete the existing certificate secrets so that the new issuer issues new ones:`);
-    steps.push(`cloudgate regenerate --inventory ${plan.inventoryPath}`);
-  }
-  if (usesKeylessDns(plan.values)) {
-    steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
-  }
-  steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
-  return steps;
-}
-
-const MARK = { error: '✗', warning: '!', info: 'i' } as const;
-
-/** The review shown before writing (plain text lines; secrets never appear: values are not printed). */
-/** `regenerating`: the caller is `cloudgate regenerate`, which deletes the secrets itself. */
-export function reviewLines(plan: SetupPlan, options: { regenerating?: boolean } = {}): string[] {
-  const lines: string[] = [];
-  const counts = diffCounts(plan.diff);
-  lines.push(`Inventory: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`);
-  lines.push(`Issuer: ${plan.issuer}${plan.previousIssuer && plan.issuerChanged ? ` (was ${plan.previousIssuer})` : ''}`);
-  lines.push(profileLine(plan.names));
-  if (plan.issuerChanged) {
-    lines.push(`! The issuer changes from ${plan.previousIssuer} to ${plan.issuer}: the existing certificate secrets must be deleted`,
-      `  so that the new issuer issues new certificates (the old ones stay until deleted).${
-        options.regenerating ? ' This command finds and deletes them after the inventory is written.' : ' After deploying, run: cloudgate regenerate'
-      }`);
-  }
-  const say = (name: string) => spelled(name, plan.names);
-  if (plan.changedKeys.length) lines.push(`Set: ${plan.changedKeys.map(say).join(', ')}`);
-  for (const key of plan.removedKeys) lines.push(`Remove: ${say(key)} (${respell(plan.removedReasons[key], plan.names)})`);
-  for (const neutral of plan.findings) {
-    const f = respellFinding(neutral, plan.names);
-    lines.push(`${MARK[f.severity]} ${f.message}`);
-    if (f.advice) lines.push(...f.advice.split('\n').map((l) => `    ${l}`));
-  }
-  if (plan.files.length === 0) lines.push('Nothing to write: the inventory already has these values.');
-  for (const file of plan.files) {
-    const extra = file.path === plan.inventoryPath ? `, +${counts.added} -${counts.removed} lines` : '';
-    lines.push(`Write: ${file.path} — ${file.description}, mode ${file.mode.toString(8).padStart(4, '0')}${file.holdsSecret ? ' (holds secrets)' : ''}${extra}`);
-  }
-  lines.push(...clusterLines(plan.cluster));
-  return lines.map(redact);
-}
-
-function diffCounts(diff: string): { added: number; removed: number } {
-  const lines = diff.split('\n');
-  return {
-    added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
-    removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
-  };
 }

@@ -64,6 +64,8 @@ export interface Step {
   example?: string;
   /** The value offered when neither the answers nor the inventory have one. */
   defaultValue?: string;
+  /** The error for an empty answer to a required question, when `<title> is required.` says too little. */
+  requiredError?: string;
 }
 
 /** Walkthrough-only keys: they choose the branch and are never written as such. */
@@ -116,6 +118,15 @@ function certificateTypeStep(): Step {
       { value: 'wildcard-auto', label: 'Wildcard, issued automatically', help: 'One certificate for *.<domain> covering every endpoint, issued and renewed before expiry' },
       { value: 'wildcard-supplied', label: 'Wildcard, supplied by you', help: 'You provide the certificate and key; cloudgate writes a TLS secret manifest. You renew it yourself before expiry' },
     ],
+  };
+}
+
+function wildcardDomainStep(names?: NamingProfile): Step {
+  return {
+    ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!, names),
+    title: 'Domain of the wildcard certificate, which covers *.<domain>',
+    required: true,
+    requiredError: 'The domain is required for a wildcard certificate (without it every endpoint gets its own certificate: go back and choose Individual for that).',
   };
 }
 
@@ -212,8 +223,9 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
-    // Left empty, the platform would silently issue individual certificates: in this branch it is required.
-    if (type === 'wildcard-auto') steps.push({ ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!, options.names), required: true });
+    // Left empty, the platform would silently issue individual certificates: in this branch it is
+    // required, and the table's wording ("unset: individual certificates") does not fit the question.
+    if (type === 'wildcard-auto') steps.push(wildcardDomainStep(options.names));
     if (type === 'wildcard-supplied') {
       steps.push(
         { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!, options.names), required: true },
@@ -294,7 +306,7 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
 /** The inline error for a typed value, or undefined when it is acceptable. */
 export function validateField(step: Step, raw: string): string | undefined {
   const value = raw.trim();
-  if (value === '') return step.required ? `${step.title} is required.` : undefined;
+  if (value === '') return step.required ? step.requiredError ?? `${step.title} is required.` : undefined;
   if (step.id === NAMESPACE) {
     const bad = value.split(',').map((n) => n.trim()).find((n) => !isDnsLabel(n));
     return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;

@@ -33,6 +33,14 @@ export const PEM_RULES: PemRule[] = [
   },
 ];
 
+/** PEM values read from a file (the answers' `file:PATH`), by their text: findings name the file. */
+const pemFiles = new Map<string, string>();
+
+/** Remembers that this PEM text was read from `path`, so that a finding about it names the file. */
+export function notePemFile(pem: string, path: string): void {
+  pemFiles.set(pem, path);
+}
+
 const pemText = (value: unknown): string | undefined =>
   typeof value === 'string' && value.includes('-----BEGIN') ? value : undefined;
 
@@ -44,7 +52,8 @@ const pemText = (value: unknown): string | undefined =>
  */
 export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date(), files: Record<string, string> = {}): Finding[] {
   // A value read from a file is named by the file first, so the message says which file to fix.
-  const source = (name: string) => (files[name] ? `${files[name]} (${name})` : name);
+  const fileOf = (name: string) => files[name] ?? (typeof values[name] === 'string' ? pemFiles.get(values[name] as string) : undefined);
+  const source = (name: string) => (fileOf(name) ? `${fileOf(name)} (${name})` : name);
   const findings: Finding[] = [];
   for (const rule of PEM_RULES) {
     const certPem = pemText(values[rule.certificate]);

@@ -8,19 +8,18 @@ import { list, type CommandContext } from '../../core/run-context.js';
 import { runChecks } from '../../core/doctor/runner.js';
 import type { DoctorReport } from '../../core/doctor/types.js';
 import { CancelledError } from '../../core/errors.js';
-import { hasErrors, type Finding } from '../../core/findings.js';
+import type { Finding } from '../../core/findings.js';
 import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
   answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/setup/wizard-flow.js';
+import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, outcomeText, type Outcome } from '../../core/setup/outcome.js';
+import { findingLines, reviewText } from '../../core/setup/review.js';
+import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
-import { OFFER } from '../ink/setup/DiscoveryOffer.js';
-import { UNCHANGED } from '../ink/setup/FinalScreen.js';
-import { CANCELLED, CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, cancelledAfter } from '../ink/setup/SetupApp.js';
-import { exitCodeOf, setupServices } from '../ink/setup/services.js';
-import type { Review, SetupServices } from '../ink/setup/types.js';
+import { vaultOfferOn } from './vault-offer.js';
 import type { NamingProfile } from '../../core/render/names.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
@@ -48,16 +47,16 @@ function askerFor(io: PlainIO): Asker {
 
 const ioOf = (ctx: CommandContext): PlainIO => ({ input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, ascii: ctx.env.TERM === 'dumb' });
 
-interface Session {
+interface PlainSession {
   initial: WizardAnswers;
   options: FlowOptions;
-  services: SetupServices;
+  session: SetupSession;
   io: PlainIO;
 }
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { services, initial, names } = await setupServices(ctx);
-  return plainSession({ initial, options: { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, services, io: ioOf(ctx) });
+  const { session, initial, names } = await openSession(ctx, vaultOfferOn(ctx));
+  return plainSession({ initial, options: { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, io: ioOf(ctx) });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
@@ -67,30 +66,29 @@ export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Recor
     const state = await askAll(initialState(answersFromInventory(inventoryValues), { only: 'issuer', names }), asker);
     return toPlanAnswers(state.answers);
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError('Cancelled. Nothing was written or deleted.');
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(CANCELLED_REGENERATE);
     throw error;
   } finally {
     asker.prompt.close();
   }
 }
 
-/** Runs the plain walkthrough; the exit code is 1 only when --apply could not apply the manifest. */
-export async function plainSession({ initial, options, services, io }: Session): Promise<number> {
+/** Runs the plain walkthrough; the exit code is 1 only when the cluster is not ready (see exitCodeOf). */
+export async function plainSession({ initial, options, session, io }: PlainSession): Promise<number> {
   let state = initialState(initial, options);
-  let written = false;
-  let reviewed = false;
+  let outcome: Outcome | undefined;
   const asker = askerFor(io);
   const { prompt } = asker;
   try {
     for (;;) {
       state = await askAll(state, asker);
-      const review = await services.prepare(toPlanAnswers(state.answers));
-      printReview(review, services.dryRun, prompt);
-      const blocked = hasErrors(review.findings);
+      const review = await session.prepare(toPlanAnswers(state.answers));
+      prompt.write('\n');
+      writeLines(prompt, reviewText(review));
       const next = await prompt.select({
-        message: blocked ? 'The settings have errors. What now?' : services.dryRun ? 'Finish the dry run?' : 'Write these files?',
+        message: review.blocked ? 'The settings have errors. What now?' : review.dryRun ? 'Finish the dry run?' : 'Write these files?',
         choices: [
-          ...(blocked ? [] : [{ value: 'write', name: services.dryRun ? 'Finish (nothing is written)' : 'Write' }]),
+          ...(review.blocked ? [] : [{ value: 'write', name: review.dryRun ? 'Finish (nothing is written)' : 'Write' }]),
           { value: 'back', name: 'Back to the last question' },
           { value: 'cancel', name: 'Cancel (nothing is written)' },
         ],
@@ -100,45 +98,39 @@ export async function plainSession({ initial, options, services, io }: Session):
         state = reduce(state, { type: 'back' });
         continue;
       }
-      const outcome = await services.write();
-      reviewed = true;
-      const out = prompt;
-      if (outcome.dryRun) out.write('Dry run: nothing was written.\n');
-      else if (outcome.written.length === 0) out.write(`${UNCHANGED}\n`);
-      else out.write(shown(`Written:\n${outcome.written.map((w) => `  ${w}\n`).join('')}`));
-      if (outcome.applied) {
-        out.write(shown(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}\n`));
-        if (outcome.applied.advice) out.write(shown(`  -> ${outcome.applied.advice}\n`));
-      }
-      if (outcome.next.length > 0) out.write(shown(`Next:\n${outcome.next.map((n) => `  ${n}\n`).join('')}`));
-      written = outcome.written.length > 0 && !outcome.dryRun;
-      const discovery = outcome.offerDiscovery && services.discoveryChecks ? await offerDiscovery(services, asker, cancelledAfter(outcome)) : undefined;
+      outcome = await session.write();
+      writeLines(prompt, outcomeText(outcome));
+      const discovery = outcome.offerDiscovery && session.discoveryChecks ? await offerDiscovery(session, asker, outcome) : undefined;
       return exitCodeOf({ ...outcome, discovery });
     }
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(written ? CANCELLED_AFTER_WRITE : reviewed ? CANCELLED_NOTHING_WRITTEN : CANCELLED);
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new CancelledError(outcome?.cancelled ?? CANCELLED);
     throw error;
   } finally {
     prompt.close();
   }
 }
 
-/** After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text report. */
-async function offerDiscovery(services: SetupServices, { io, prompt }: Asker, cancelled: string): Promise<DoctorReport | undefined> {
+/**
+ * After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text
+ * report. Ctrl+C while the checks run (a signal outside a prompt) stops them and cancels.
+ */
+async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outcome: Outcome): Promise<DoctorReport | undefined> {
   prompt.write('\nThe discovery and kube checks test the published OIDC issuer and the cluster (steps 1-4 of the prerequisites).\n');
   if (!(await prompt.confirm({ message: OFFER, default: true }))) return undefined;
   for (;;) {
     const url = (await prompt.input({ message: 'Public issuer URL (https://, as in --service-account-issuer)', validate: (v) => issuerUrlError(v) ?? true })).trim();
-    const cancel = new AbortController();
-    // Outside a prompt Ctrl+C is a signal: stop the checks and say what stays written.
-    const onInterrupt = () => cancel.abort();
-    process.once('SIGINT', onInterrupt);
+    const stop = new AbortController();
+    const onInterrupt = () => stop.abort();
+    // Kept (not `once`) until the run has settled: a kubectl child's own handler re-raises the
+    // signal when no other listener is left, which would end the process without the cancel message.
+    process.on('SIGINT', onInterrupt);
     try {
-      const { checks, options } = await services.discoveryChecks!(url, cancel.signal);
-      prompt.write(shown(`Checking ${url} and the cluster...\n`));
-      const stopped = new Promise<never>((_, reject) =>
-        cancel.signal.addEventListener('abort', () => reject(new CancelledError(cancelled)), { once: true }));
-      const report = await Promise.race([runChecks(checks, options), stopped]);
+      const { checks, options } = await session.discoveryChecks!(url, stop.signal);
+      prompt.write(shown(`Checking ${url} and the cluster... (Ctrl+C stops, ${outcome.standing})\n`));
+      // Aborted, the run ends at once: the checks still running end as not run.
+      const report = await runChecks(checks, options);
+      if (stop.signal.aborted) throw new CancelledError(outcome.cancelled);
       prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii }));
       return report;
     } catch (error) {
@@ -238,27 +230,10 @@ function shown(text: string): string {
   return escapeControl(redact(text));
 }
 
-function printFindings(findings: Finding[], out: { write(text: string): unknown }): void {
-  for (const f of findings) {
-    out.write(shown(`${f.severity === 'error' ? 'x' : f.severity === 'warning' ? '!' : 'i'} ${f.message}\n`));
-    if (f.advice) out.write(shown(`  -> ${f.advice}\n`));
-  }
+function writeLines(out: { write(text: string): unknown }, lines: string[]): void {
+  out.write(shown(`${lines.join('\n')}\n`));
 }
 
-function printReview(review: Review, dryRun: boolean, out: { write(text: string): unknown }): void {
-  out.write(shown(`\nReview: ${review.inventoryPath}\n${review.names ? `${review.names}\n` : ''}`));
-  out.write(review.diff.trim() === '' ? 'No change to the inventory.\n' : shown(review.diff.endsWith('\n') ? review.diff : `${review.diff}\n`));
-  // One line per changed object; the objects' whole diff with --dry-run (the review stays on one screen).
-  if (review.cluster) out.write(shown(`${[...review.cluster.lines, ''].join('\n')}${dryRun ? review.cluster.diff : ''}`));
-  out.write(dryRun ? 'Would write (dry run: nothing is written):\n' : 'Files to write:\n');
-  for (const f of review.files) {
-    const notes = [f.mode === undefined ? '' : `mode ${f.mode.toString(8).padStart(4, '0')}`, f.holdsSecret ? 'holds secrets' : ''].filter(Boolean);
-    out.write(shown(`  ${f.path} - ${f.description}${notes.length ? ` (${notes.join(', ')})` : ''}\n`));
-  }
-  if (review.issuerChange) {
-    const { from, to } = review.issuerChange;
-    out.write(shown(`! The issuer changes from ${from} to ${to}: the existing certificate secrets must be deleted so that ${to} can issue new certificates.\n`));
-    out.write('  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).\n');
-  }
-  printFindings(review.findings, out);
+function printFindings(findings: Finding[], out: { write(text: string): unknown }): void {
+  writeLines(out, findingLines(findings));
 }

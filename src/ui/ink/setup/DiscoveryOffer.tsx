@@ -7,16 +7,15 @@ import { GroupBlock, OpenGroups, useDoctorRun } from '../doctor-live.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
-import { tint } from '../components/theme.js';
+import { colorEnabled, tint } from '../components/theme.js';
 import { FinalScreen } from './FinalScreen.js';
-import type { Outcome, SetupServices } from './types.js';
+import type { Outcome } from '../../../core/setup/outcome.js';
+import { OFFER, type SetupSession } from '../../../core/setup/session.js';
 import { InlineError } from '../components/InlineError.js';
-
-export const OFFER = 'Run the discovery checks now?';
 
 interface Props {
   outcome: Outcome;
-  services: SetupServices;
+  session: SetupSession;
   /** The report of the checks, or undefined when the operator skipped them. */
   onDone(report?: DoctorReport): void;
 }
@@ -29,14 +28,16 @@ type Line = { id: string; heading?: string };
  * public issuer URL and shows each check as it settles. The final screen and the settled lines are
  * printed once (<Static>), so a long run scrolls like the doctor's instead of redrawing the screen.
  */
-export function DiscoveryOffer({ outcome, services, onDone }: Props) {
+export function DiscoveryOffer({ outcome, session, onDone }: Props) {
   const [phase, setPhase] = useState<Phase>('offer');
   const [url, setUrl] = useState('');
   const [failure, setFailure] = useState<string>();
   const [settled, setSettled] = useState<Line[]>([{ id: 'final' }]);
   const [assembled, setAssembled] = useState<{ checks: Check[]; options: RunOptions }>();
   const cancel = useRef(new AbortController());
-  const color = !process.env.NO_COLOR;
+  const color = colorEnabled();
+  // Ctrl+C quits: what stands then is what the outcome says (written, or nothing was).
+  const quit = `Ctrl+C quit (${outcome.standing})`;
   // The doctor's own run loop; each group settles into the lines above once it is done.
   const run = useDoctorRun(assembled?.checks, assembled?.options ?? {}, (report) => {
     setPhase('ran');
@@ -58,8 +59,8 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
 
   useEffect(() => {
     if (phase !== 'running' || assembled) return;
-    services.discoveryChecks!(url, cancel.current.signal).then(
-      (found) => setAssembled({ checks: found.checks, options: { ...found.options, signal: cancel.current.signal } }),
+    session.discoveryChecks!(url, cancel.current.signal).then(
+      (found) => setAssembled(found),
       (error: unknown) => {
         // The checks could not be assembled (e.g. the inventory became unreadable): say why, ask again.
         setFailure(error instanceof Error ? error.message : String(error));
@@ -86,7 +87,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
           />
         </Box>
         <Box marginTop={1}>
-          <KeyHints hints={['Enter choose', 'Esc skip', 'Ctrl+C quit (the inventory is already written)']} />
+          <KeyHints hints={['Enter choose', 'Esc skip', quit]} />
         </Box>
       </Box>
     );
@@ -112,7 +113,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
         </Box>
         <InlineError message={failure} />
         <Box marginTop={1}>
-          <KeyHints hints={['Enter run the checks', 'Esc back', 'Ctrl+C quit (the inventory is already written)']} />
+          <KeyHints hints={['Enter run the checks', 'Esc back', quit]} />
         </Box>
       </Box>
     );
@@ -122,7 +123,7 @@ export function DiscoveryOffer({ outcome, services, onDone }: Props) {
         {/* A few lines: drawn with the summary in one frame, so the verdict never shows before its groups. */}
         {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} />)}
         <OpenGroups run={run} verbose={false} color={color} />
-        {phase === 'running' ? <KeyHints hints={['Ctrl+C stop (the inventory is already written)']} /> : null}
+        {phase === 'running' ? <KeyHints hints={[`Ctrl+C stop (${outcome.standing})`]} /> : null}
       </Box>
     );
   }

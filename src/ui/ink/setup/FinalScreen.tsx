@@ -1,32 +1,23 @@
 import { Box, Text } from 'ink';
 import { escapeControl, escapeLine } from '../../../core/escape.js';
 import { redact } from '../../../core/secrets.js';
+import type { Outcome } from '../../../core/setup/outcome.js';
 import { tint } from '../components/theme.js';
-import type { Outcome } from './types.js';
 
-export const UNCHANGED = 'Nothing to write: the files already hold these settings.';
-
-/** What was written and what to run next. */
+/** What was written, what --apply did, and what to run next: the outcome's own lines. */
 export function FinalScreen({ outcome }: { outcome: Outcome }) {
+  const wrote = outcome.written.length > 0 && !outcome.dryRun;
   return (
     <Box flexDirection="column">
-      {outcome.dryRun ? (
-        <Text bold>Dry run: nothing was written.</Text>
-      ) : outcome.written.length === 0 ? (
-        <Text bold>{UNCHANGED}</Text>
-      ) : (
-        <Box flexDirection="column">
-          <Text bold color={tint('green')}>
-            Written:
-          </Text>
-          {outcome.written.map((path) => (
-            <Text key={path} wrap="wrap">
-              {'  '}
-              {escapeLine(path)}
-            </Text>
-          ))}
-        </Box>
-      )}
+      <Text bold color={wrote ? tint('green') : undefined}>
+        {outcome.headline}
+      </Text>
+      {outcome.written.map((line) => (
+        <Text key={line} wrap="wrap">
+          {'  '}
+          {escapeLine(line)}
+        </Text>
+      ))}
       {outcome.applied ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint(outcome.applied.ok ? 'green' : 'red')} wrap="wrap">

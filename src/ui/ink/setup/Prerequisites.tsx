@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Prerequisite } from './types.js';
+import type { Prerequisite } from '../../../core/setup/session.js';
 
 /** The once-per-cluster steps keyless DNS credentials need, as a compact checklist (titles only). */
 export function Prerequisites({ items, command }: { items: Prerequisite[]; command?: string }) {

@@ -1,26 +1,30 @@
 import { Box, Text, useInput, useStdout } from 'ink';
 import { useState } from 'react';
-import { hasErrors } from '../../../core/findings.js';
 import { escapeControl, escapeLine } from '../../../core/escape.js';
 import { redact } from '../../../core/secrets.js';
+import { NO_INVENTORY_CHANGE, diffBody, fileLine, filesHeading, findingLines, type Review } from '../../../core/setup/review.js';
 import { Findings } from '../components/Findings.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { tint } from '../components/theme.js';
-import type { Review } from './types.js';
 
 /** Rows a text takes once wrapped at the terminal's width. */
 function rows(text: string, columns: number): number {
   return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / Math.max(20, columns))), 0);
 }
 
-/** Rows of everything around the diff window, so that the whole review fits the terminal. */
+function hints(review: Review): string[] {
+  if (review.blocked) return ['Esc back to fix the errors', 'Ctrl+C cancel (nothing written)'];
+  return [review.dryRun ? 'Enter finish (dry run)' : 'Enter write these files', 'Esc back', 'Ctrl+C cancel (nothing written)'];
+}
+
+/** Rows of everything around the scrolling window, so that the whole review fits the terminal. */
 function chromeRows(review: Review, columns: number): number {
   const texts = [
-    `Review: ${review.inventoryPath}`, ...(review.names ? [review.names] : []), 'lines 1-1 of 1 (arrows scroll)', '', 'Files to write:',
-    ...review.files.map((f) => `  ${f.path} - ${f.description} (mode 0600, holds secrets)`),
-    ...(review.issuerChange ? ['', `! The issuer changes from ${review.issuerChange.from} to ${review.issuerChange.to}: the existing certificate secrets must be deleted so that ${review.issuerChange.to} can issue new certificates.`, '  -> After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).'] : []),
-    ...review.findings.flatMap((f) => [`x ${f.message}`, ...(f.advice ? [`  -> ${f.advice}`] : [])]),
-    '', 'Enter write these files · Esc back · Ctrl+C cancel (nothing written)',
+    review.heading, review.names, review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
+    'lines 1-1 of 1 (arrows scroll)', '', filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`),
+    ...(review.issuerChange ? ['', `! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`] : []),
+    ...findingLines(review.findings),
+    '', hints(review).join(' · '),
   ];
   // +2: the "cloudgate setup" title above and one spare row for the cursor line.
   return texts.reduce((n, t) => n + rows(t, columns), 0) + 2;
@@ -34,29 +38,27 @@ function lineColor(line: string): string | undefined {
   return undefined;
 }
 
-const octal = (mode?: number) => (mode === undefined ? '' : `mode ${mode.toString(8).padStart(4, '0')}`);
+/** What scrolls: the inventory diff and the keys it removes, then what changes in the cluster and the objects' diff. */
+function scrolled(review: Review): string[] {
+  const cluster = [...review.cluster.lines, ...(review.cluster.diff ? review.cluster.diff.replace(/\n$/, '').split('\n') : [])];
+  const inventory = [...diffBody(review.diff), ...review.removed];
+  return escapeControl(redact([...inventory, ...(inventory.length && cluster.length ? [''] : []), ...cluster].join('\n'))).split('\n');
+}
 
 interface Props {
   review: Review;
-  dryRun: boolean;
   onConfirm(): void;
 }
 
 /**
- * The diff, then one line per object that changes in the cluster (with --dry-run the objects' whole
- * diff too), scrollable so it fits the terminal; every file to be written, and what to know first.
+ * The inventory diff, then what changes in the cluster (one line per object, then the objects' diff),
+ * scrollable so it fits the terminal; every file to be written, and what to know first.
  */
-export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
+export function ReviewScreen({ review, onConfirm }: Props) {
   const { stdout } = useStdout();
-  // The patch header (Index:, ====, ---/+++ with the path) says nothing the title does not.
-  const all = escapeControl(redact(review.diff)).replace(/\n$/, '').split('\n');
-  const firstHunk = all.findIndex((l) => l.startsWith('@@'));
-  const cluster = review.cluster ? ['', ...review.cluster.lines.map(redact)] : [];
-  const objects = dryRun && review.cluster?.diff ? redact(review.cluster.diff).replace(/\n$/, '').split('\n') : [];
-  const lines = [...(review.diff.trim() === '' ? [] : firstHunk < 0 ? all : all.slice(firstHunk)), ...cluster, ...objects];
+  const lines = scrolled(review);
   const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
   const [top, setTop] = useState(0);
-  const blocked = hasErrors(review.findings);
   const maxTop = Math.max(0, lines.length - height);
 
   useInput((input, key) => {
@@ -65,57 +67,48 @@ export function ReviewScreen({ review, dryRun, onConfirm }: Props) {
     else if (key.downArrow || input === 'j') setTop((t) => Math.min(maxTop, t + 1));
     else if (key.pageUp) setTop((t) => Math.max(0, t - height));
     else if (key.pageDown || input === ' ') setTop((t) => Math.min(maxTop, t + height));
-    else if (key.return && !blocked) onConfirm();
+    else if (key.return && !review.blocked) onConfirm();
   });
 
   const shown = lines.slice(top, top + height);
   return (
     <Box flexDirection="column">
-      <Text bold wrap="wrap">Review: {escapeLine(review.inventoryPath)}</Text>
-      {review.names ? <Text dimColor wrap="wrap">{review.names}</Text> : null}
-      {review.diff.trim() === '' ? <Text dimColor>No change to the inventory.</Text> : null}
-      {lines.length === 0 ? null : (
-        <Box flexDirection="column">
-          {shown.map((line, i) => (
-            <Text key={top + i} color={lineColor(line.replace(/^ {2}(?=[-+~] )/, ''))} wrap="truncate-end">
-              {line === '' ? ' ' : line}
-            </Text>
-          ))}
-          {lines.length > height ? (
-            <Text dimColor>
-              lines {top + 1}-{Math.min(lines.length, top + height)} of {lines.length} (arrows scroll)
-            </Text>
-          ) : null}
-        </Box>
-      )}
+      <Text bold wrap="wrap">{escapeLine(review.heading)}</Text>
+      <Text dimColor wrap="wrap">{review.names}</Text>
+      <Text wrap="wrap">{escapeLine(review.issuer)}</Text>
+      {review.diff.trim() === '' ? <Text dimColor>{NO_INVENTORY_CHANGE}</Text> : null}
+      <Box flexDirection="column">
+        {shown.map((line, i) => (
+          <Text key={top + i} color={lineColor(line.replace(/^ {2}(?=[-+~] )/, ''))} wrap="truncate-end">
+            {line === '' ? ' ' : line}
+          </Text>
+        ))}
+        {lines.length > height ? (
+          <Text dimColor>
+            lines {top + 1}-{Math.min(lines.length, top + height)} of {lines.length} (arrows scroll)
+          </Text>
+        ) : null}
+      </Box>
       <Box marginTop={1} flexDirection="column">
-        <Text bold>{dryRun ? 'Would write (dry run: nothing is written):' : 'Files to write:'}</Text>
+        <Text bold>{filesHeading(review)}</Text>
         {review.files.map((f) => (
           <Text key={f.path} wrap="wrap">
             {'  '}
-            {escapeLine(f.path)} - {escapeLine(f.description)}
-            {f.mode !== undefined || f.holdsSecret ? ` (${[octal(f.mode), f.holdsSecret ? 'holds secrets' : ''].filter(Boolean).join(', ')})` : ''}
+            {escapeLine(fileLine(f))}
           </Text>
         ))}
       </Box>
       {review.issuerChange ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint('yellow')} wrap="wrap">
-            ! The issuer changes from {escapeLine(review.issuerChange.from)} to {escapeLine(review.issuerChange.to)}: the existing certificate
-            secrets must be deleted so that {escapeLine(review.issuerChange.to)} can issue new certificates.
+            ! {escapeLine(review.issuerChange.message)}
           </Text>
-          <Text wrap="wrap">  {'->'} After writing, run: cloudgate regenerate (it finds and deletes the stale secrets).</Text>
+          <Text wrap="wrap">  {'->'} {escapeLine(review.issuerChange.advice)}</Text>
         </Box>
       ) : null}
       <Findings findings={review.findings} />
       <Box marginTop={1}>
-        <KeyHints
-          hints={[
-            blocked ? 'Esc back to fix the errors' : dryRun ? 'Enter finish (dry run)' : 'Enter write these files',
-            ...(blocked ? [] : ['Esc back']),
-            'Ctrl+C cancel (nothing written)',
-          ]}
-        />
+        <KeyHints hints={hints(review)} />
       </Box>
     </Box>
   );

@@ -13,18 +13,10 @@ import { FinalScreen } from './FinalScreen.js';
 import { Prerequisites } from './Prerequisites.js';
 import { ReviewScreen } from './ReviewScreen.js';
 import { StepScreen } from './StepScreen.js';
-import type { Outcome, Review, SetupServices } from './types.js';
+import { CANCELLED, type Outcome } from '../../../core/setup/outcome.js';
+import type { Review } from '../../../core/setup/review.js';
+import type { SetupSession } from '../../../core/setup/session.js';
 import { InlineError } from '../components/InlineError.js';
-
-export const CANCELLED = 'Cancelled. Nothing was written.';
-export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
-/** Cancelled after a review that wrote nothing (a dry run, or nothing changed). */
-export const CANCELLED_NOTHING_WRITTEN = 'Cancelled. Nothing was written (nothing needed writing).';
-
-/** How cancelling after the write is reported: what was really written. */
-export function cancelledAfter(outcome: { written: unknown[]; dryRun: boolean }): string {
-  return outcome.written.length > 0 && !outcome.dryRun ? CANCELLED_AFTER_WRITE : CANCELLED_NOTHING_WRITTEN;
-}
 
 export type SetupResult =
   | { kind: 'done'; outcome: Outcome }
@@ -34,7 +26,7 @@ export type SetupResult =
 interface Props {
   initial: WizardAnswers;
   options?: FlowOptions;
-  services: SetupServices;
+  session: SetupSession;
   /** Stop at the review and hand back the answers instead of writing (regenerate asks only the issuer). */
   answersOnly?: boolean;
   onExit(result: SetupResult): void;
@@ -48,7 +40,7 @@ type Phase =
   | { name: 'done' | 'discovery'; outcome: Outcome };
 
 /** The walkthrough: questions from wizard-flow, then the review, then the final screen. */
-export function SetupApp({ initial, options = {}, services, answersOnly = false, onExit }: Props) {
+export function SetupApp({ initial, options = {}, session, answersOnly = false, onExit }: Props) {
   const [state, dispatch] = useReducer(reduce, initialState(initial, options));
   const [phase, setPhase] = useState<Phase>({ name: 'questions' });
   const [failure, setFailure] = useState<string>();
@@ -67,7 +59,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
-      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(cancelledAfter(phase.outcome)) });
+      if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(phase.outcome.cancelled) });
       else if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
     }
@@ -89,7 +81,7 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
       return;
     }
     setPhase({ name: 'preparing' });
-    services.prepare(answers).then(
+    session.prepare(answers).then(
       (review) => setPhase({ name: 'review', review }),
       (error: unknown) => {
         // The plan could not be made (e.g. an unreadable inventory): say why, stay on the last question.
@@ -102,8 +94,8 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
 
   const confirm = () => {
     setPhase({ name: 'writing' });
-    services.write().then(
-      (outcome) => setPhase({ name: outcome.offerDiscovery && services.discoveryChecks ? 'discovery' : 'done', outcome }),
+    session.write().then(
+      (outcome) => setPhase({ name: outcome.offerDiscovery && session.discoveryChecks ? 'discovery' : 'done', outcome }),
       (error: unknown) => exit({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
   };
@@ -114,12 +106,12 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
 
   if (phase.name === 'discovery') {
     const { outcome } = phase;
-    return <DiscoveryOffer outcome={outcome} services={services} onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })} />;
+    return <DiscoveryOffer outcome={outcome} session={session} onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })} />;
   }
   let body;
   if (phase.name === 'done') body = <FinalScreen outcome={phase.outcome} />;
   else if (phase.name === 'writing') body = <Text>Writing…</Text>;
-  else if (phase.name === 'review') body = <ReviewScreen review={phase.review} dryRun={services.dryRun} onConfirm={confirm} />;
+  else if (phase.name === 'review') body = <ReviewScreen review={phase.review} onConfirm={confirm} />;
   else if (phase.name === 'preparing' || !step) body = <Text>Preparing the review…</Text>;
   else {
     body = (
@@ -131,15 +123,15 @@ export function SetupApp({ initial, options = {}, services, answersOnly = false,
           key={`${state.index}:${step.id}`}
           step={step}
           answers={state.answers}
-          cwd={services.cwd}
+          cwd={session.cwd}
           onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
           onAnswer={(value) => {
             setFailure(undefined);
             dispatch({ type: 'answer', value });
           }}
         />
-        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && services.prerequisites ? (
-          <Prerequisites items={services.prerequisites(toPlanAnswers(state.answers))} command={services.discoveryCommand} />
+        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites ? (
+          <Prerequisites items={session.prerequisites(toPlanAnswers(state.answers))} command={session.discoveryCommand} />
         ) : null}
         <InlineError message={failure} />
         <Box marginTop={1}>

@@ -1,21 +1,21 @@
 import { render } from 'ink';
 import type { CommandContext } from '../../../core/run-context.js';
+import type { SetupSession } from '../../../core/setup/session.js';
 import type { FlowOptions, WizardAnswers } from '../../../core/setup/wizard-flow.js';
 import { SetupApp, type SetupResult } from './SetupApp.js';
-import type { SetupServices } from './types.js';
 
-export interface Session {
+export interface InkSession {
   ctx: CommandContext;
   initial: WizardAnswers;
   options: FlowOptions;
-  services: SetupServices;
+  session: SetupSession;
   answersOnly: boolean;
   /** Called just before Ink draws its first frame. */
   beforeRender?(): void;
 }
 
 /** Renders the walkthrough and settles once it has unmounted (terminal restored). */
-export function session({ ctx, initial, options, services, answersOnly, beforeRender }: Session): Promise<SetupResult> {
+export function renderSession({ ctx, initial, options, session, answersOnly, beforeRender }: InkSession): Promise<SetupResult> {
   return new Promise((settle) => {
     let result: SetupResult = { kind: 'error', error: new Error('The walkthrough ended without a result.') };
     beforeRender?.();
@@ -23,7 +23,7 @@ export function session({ ctx, initial, options, services, answersOnly, beforeRe
       <SetupApp
         initial={initial}
         options={options}
-        services={services}
+        session={session}
         answersOnly={answersOnly}
         onExit={(r) => {
           result = r;

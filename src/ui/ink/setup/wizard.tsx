@@ -5,20 +5,21 @@
 import { list, type CommandContext } from '../../../core/run-context.js';
 import { EXIT } from '../../../core/errors.js';
 import { answersFromInventory, initialState, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
+import { exitCodeOf } from '../../../core/setup/outcome.js';
+import { openSession, type SetupSession } from '../../../core/setup/session.js';
+import { vaultOfferOn } from '../../plain/vault-offer.js';
 import { paintFirstFrame } from './first-frame.js';
-import { exitCodeOf, setupServices } from './services.js';
 import type { SetupResult } from './SetupApp.js';
-import type { SetupServices } from './types.js';
 import type { NamingProfile } from '../../../core/render/names.js';
 
-async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options: FlowOptions, services: SetupServices, answersOnly: boolean): Promise<SetupResult> {
+async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options: FlowOptions, session: SetupSession, answersOnly: boolean): Promise<SetupResult> {
   const painted = paintFirstFrame(ctx.stdout, process.stdin, initialState(initial, options));
-  const { session } = await import('./session.js').catch((error: unknown) => {
+  const { renderSession } = await import('./session.js').catch((error: unknown) => {
     // Leave the terminal as it was found (the first frame turned raw mode on).
     if (painted) process.stdin.setRawMode(false);
     throw error;
   });
-  const result = await session({ ctx, initial, options, services, answersOnly, beforeRender: painted?.erase });
+  const result = await renderSession({ ctx, initial, options, session, answersOnly, beforeRender: painted?.erase });
   if (result.kind === 'error') {
     // The last frame stays on screen; the cancel or error message starts on its own line.
     ctx.stdout.write('\n');
@@ -32,8 +33,8 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  * just the issuer part and keeps the rest of the inventory (used by `cloudgate regenerate`).
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { services, initial, names } = await setupServices(ctx);
-  const result = await walkthrough(ctx, initial, { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, services, false);
+  const { session, initial, names } = await openSession(ctx, vaultOfferOn(ctx));
+  const result = await walkthrough(ctx, initial, { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, false);
   return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 
@@ -42,13 +43,13 @@ export async function runWizard(ctx: CommandContext, options: FlowOptions = {}):
  * planSetup (nothing is planned or written). Cancelling throws CancelledError.
  */
 export async function askIssuer(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
-  const services: SetupServices = {
+  const session: SetupSession = {
     cwd: ctx.cwd,
     dryRun: true,
     prepare: () => Promise.reject(new Error('askIssuer does not plan')),
     write: () => Promise.reject(new Error('askIssuer does not write')),
   };
-  const result = await walkthrough(ctx, answersFromInventory(inventoryValues), { only: 'issuer', names }, services, true);
+  const result = await walkthrough(ctx, answersFromInventory(inventoryValues), { only: 'issuer', names }, session, true);
   if (result.kind !== 'answers') throw new Error('The issuer questions ended without answers.');
   return result.answers;
 }

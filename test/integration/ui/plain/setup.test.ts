@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -6,11 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../src/core/errors.js';
 import { forgetKubeAvailability } from '../../../../src/core/kube/kubectl.js';
-import { OFFER } from '../../../../src/ui/ink/setup/DiscoveryOffer.js';
+import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN } from '../../../../src/core/setup/outcome.js';
+import { OFFER, openSession } from '../../../../src/core/setup/session.js';
 import { plainSession } from '../../../../src/ui/plain/setup.js';
-import { CANCELLED_AFTER_WRITE } from '../../../../src/ui/ink/setup/SetupApp.js';
-import { setupServices } from '../../../../src/ui/ink/setup/services.js';
 import { KEY, stripAnsi } from '../../../helpers/ink.js';
+import { createTestCA } from '../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,12 +23,12 @@ async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
     flags: { inventory }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { services, initial } = await setupServices(ctx);
+  const { session, initial } = await openSession(ctx, async () => undefined);
   const input = new PassThrough();
   let text = '';
   const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
   output.end = function end(this: Writable) { return this; } as typeof output.end;
-  const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: ctx.cwd } });
+  const done = plainSession({ initial, options: {}, session, io: { input, output, cwd: ctx.cwd } });
   done.catch(() => undefined);
   const seen = () => stripAnsi(text);
   return {
@@ -67,6 +69,9 @@ describe('setup --plain', () => {
     expect(out).not.toContain('plain-api-key-1234');
     expect(out).not.toContain('plain-secret-5678');
     expect(out).toContain('Written:');
+    // After the inventory diff, what changes in the cluster and the objects' diff (not only with --dry-run).
+    expect(out.indexOf('+ ClusterIssuer atmosphere (new)')).toBeGreaterThan(out.indexOf('+cluster_issuer_acme_dnsd_api_key: ********'));
+    expect(out.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(out.indexOf('+ ClusterIssuer atmosphere (new)'));
     // No ACME server (a public ACME CA): the private CA question is not asked.
     expect(out).not.toContain('cluster_issuer_acme_private_ca');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_dnsd_api_key: plain-api-key-1234');
@@ -105,22 +110,23 @@ describe('setup --plain', () => {
     });
 
     /** Keeps the inventory's keyless answers, names the service account, writes, and waits for the offer. */
-    async function writeKeyless() {
+    async function writeKeyless(namedBefore = false, caFile = issuer.caFile) {
       const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
       const inventory = join(dir, 'certificates.yml');
       writeFileSync(inventory, [
         'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: clouddnsb',
         'cluster_issuer_acme_clouddnsb_auth: clusteroidc', 'cluster_issuer_acme_clouddnsb_region: eu-west-1',
         'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789',
-        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01', '',
+        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01',
+        ...(namedBefore ? ['cluster_issuer_acme_clouddnsb_service_account_name: dns-sa'] : []), '',
       ].join('\n'));
-      const p = await plain(inventory, { ...process.env, OS_CACERT: issuer.caFile });
+      const p = await plain(inventory, { ...process.env, OS_CACERT: caFile });
       for (const title of ['Certificate type', 'Certificate issuer', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server', 'cluster_issuer_acme_solver']) {
         await p.send(title, '\r');
       }
       const b = 'cluster_issuer_acme_clouddnsb_';
       for (const field of ['auth', 'region', 'hosted_zone_id', 'role_arn']) await p.send(`${b}${field}`, '\r');
-      await p.send(`${b}service_account_name`, 'dns-sa\r');
+      await p.send(`${b}service_account_name`, namedBefore ? '\r' : 'dns-sa\r');
       await p.send('Add certificate subject annotations?', KEY.enter);
       await p.send('Write these files?', KEY.enter);
       return { p, inventory };
@@ -142,6 +148,43 @@ describe('setup --plain', () => {
       expect(issuer.requests.some((q) => q.path.endsWith('/.well-known/openid-configuration'))).toBe(true);
     });
 
+    it('Ctrl+C at the offer after "Nothing to write": cancelled, saying nothing was written', async () => {
+      const { p, inventory } = await writeKeyless(true);
+      const before = readFileSync(inventory, 'utf8');
+      await p.send(OFFER, KEY.ctrlC);
+      await expect(p.done).rejects.toThrow(CANCELLED_NOTHING_WRITTEN);
+      expect(p.output()).toContain('Nothing to write: the files already hold these settings.');
+      expect(readFileSync(inventory, 'utf8')).toBe(before);
+    });
+
+    it('Ctrl+C (SIGINT) while the checks run stops them at once: cancelled, the inventory written', async () => {
+      // An issuer that accepts the request and never answers.
+      const ca = createTestCA('silent issuer CA');
+      const leaf = ca.issue(['127.0.0.1']);
+      let received = 0;
+      const server = createServer({ cert: leaf.cert, key: leaf.key }, () => received++);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const dir = mkdtempSync(join(tmpdir(), 'cloudgate-silent-'));
+        writeFileSync(join(dir, 'ca.pem'), ca.cert);
+        const { p, inventory } = await writeKeyless(false, join(dir, 'ca.pem'));
+        await p.send(OFFER, KEY.enter);
+        await p.send('Public issuer URL', `https://127.0.0.1:${(server.address() as AddressInfo).port}/cluster1\r`);
+        for (let i = 0; i < 500 && received === 0; i++) await sleep(10);
+        expect(received).toBe(1);
+        expect(p.output()).toContain('Ctrl+C stops, the inventory is already written');
+        const started = Date.now();
+        process.emit('SIGINT', 'SIGINT');
+        await expect(p.done).rejects.toThrow(CANCELLED_AFTER_WRITE);
+        // The checks time out after 10 s each: stopped, the run ends at once.
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(readFileSync(inventory, 'utf8')).toContain('service_account_name: dns-sa');
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    });
+
     it('Ctrl+C at the offer: exit as cancelled, saying the inventory is already written', async () => {
       const { p, inventory } = await writeKeyless();
       await p.send(OFFER, KEY.ctrlC);
@@ -157,11 +200,11 @@ describe('setup --plain is plain', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
     const inventory = join(dir, 'certificates.yml');
     const ctx: CommandContext = { flags: { inventory }, positionals: [], interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
-    const { services, initial } = await setupServices(ctx);
+    const { session, initial } = await openSession(ctx, async () => undefined);
     const input = new PassThrough();
     let text = '';
     const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
-    const done = plainSession({ initial, options: {}, services, io: { input, output, cwd: dir, ascii: true } });
+    const done = plainSession({ initial, options: {}, session, io: { input, output, cwd: dir, ascii: true } });
     done.catch(() => undefined);
     // Every answer at once, as a paste: each line answers one question.
     input.write('1\n1\nops@example.com\n\n1\n1\n');

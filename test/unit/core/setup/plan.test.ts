@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseInventory } from '../../../../src/core/inventory/inventory.js';
-import { applyPlan, nextSteps, planSetup, readAnswers, reviewLines } from '../../../../src/core/setup/plan.js';
+import { applyPlan, planSetup, readAnswers } from '../../../../src/core/setup/plan.js';
+import { nextSteps } from '../../../../src/core/setup/outcome.js';
+import { reviewOf, reviewText } from '../../../../src/core/setup/review.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
 const FIXTURES = new URL('../../../fixtures/inventory/', import.meta.url).pathname;
@@ -53,10 +55,13 @@ describe('planSetup', () => {
     // regenerate refuses until the deployment has run: it is listed after it.
     const steps = nextSteps(plan);
     expect(steps.findIndex((s) => s.startsWith('Run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
-    expect(reviewLines(plan).join('\n')).toContain('After deploying, run: cloudgate regenerate');
-    const inRegenerate = reviewLines(plan, { regenerating: true }).join('\n');
-    expect(inRegenerate).toContain('This command finds and deletes them');
-    expect(inRegenerate).not.toContain('run: cloudgate regenerate');
+    // The review says it once, with the same step as the next steps.
+    const review = reviewOf(plan);
+    expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });
+    expect(reviewText(review)).toContain(`  -> ${steps.find((s) => s.startsWith('cloudgate regenerate'))}`);
+    const inRegenerate = reviewText(reviewOf(plan, { regenerating: true })).join('\n');
+    expect(inRegenerate).toContain('The issuer changes from acme to self-signed');
+    expect(inRegenerate).not.toContain('cloudgate regenerate --inventory');
   });
 
   it('a null answer removes the variable; an unchanged inventory has nothing to write', async () => {

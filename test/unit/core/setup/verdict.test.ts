@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../../src/core/areas/inventory/checks.js';
 import { clusterReview } from '../../../../src/core/render/review.js';
-import { planSetup, reviewLines } from '../../../../src/core/setup/plan.js';
+import { planSetup } from '../../../../src/core/setup/plan.js';
+import { reviewOf, reviewText } from '../../../../src/core/setup/review.js';
 import { validate } from '../../../../src/core/config/validate.js';
 import { initialState, isOptional, reduce, stepError, stepsFor } from '../../../../src/core/setup/wizard-flow.js';
 import { createTestCA } from '../../../helpers/pki.js';
@@ -51,7 +52,7 @@ describe('contradictory answers are errors, never dropped', () => {
     const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'http01' }, inventoryPath: inventory });
     expect(errors(plan.findings)).toEqual([]);
     expect(plan.removedKeys).toEqual(['cluster_issuer_acme_dnsc_api_token']);
-    expect(reviewLines(plan).join('\n')).toContain('Remove: cluster_issuer_acme_dnsc_api_token (not used with');
+    expect(reviewText(reviewOf(plan)).join('\n')).toContain('Remove: cluster_issuer_acme_dnsc_api_token (not used with');
   });
 
   it('both annotation maps in one answers file are a contradiction naming both', async () => {
@@ -143,7 +144,7 @@ describe('the review shows what changes in the cluster', () => {
     expect(plan.cluster.diff).toContain('+  api-token: "********"');
     expect(plan.cluster.diff).toContain('-      - http01:');
     expect(plan.cluster.diff).not.toContain('tok-secret-991');
-    expect(reviewLines(plan)).toContain('  ~ ClusterIssuer atmosphere: spec.acme.solvers');
+    expect(reviewText(reviewOf(plan))).toContain('  ~ ClusterIssuer atmosphere: spec.acme.solvers');
   });
 
   it('a changed secret value shows as changed, never its value; no change says so', () => {

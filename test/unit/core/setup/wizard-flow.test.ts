@@ -191,6 +191,17 @@ describe('validateField', () => {
     expect(validateField(step('cluster_issuer_acme_server', acme), '')).toBeUndefined();
   });
 
+  it('the wildcard domain of "wildcard, issued automatically" is asked as required, not as "unset: individual"', () => {
+    const domain = step('cloud_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
+    expect(domain.required).toBe(true);
+    expect(domain.title).not.toMatch(/unset/);
+    expect(domain.title).toContain('*.<domain>');
+    const error = validateField(domain, '');
+    expect(error).toMatch(/required for a wildcard certificate/);
+    expect(error).not.toMatch(/unset/);
+    expect(isOptional(domain, { certificate_type: 'wildcard-auto' })).toBe(false);
+  });
+
   it('checks emails, URLs, domains and host:port as typed', () => {
     expect(validateField(step('cluster_issuer_acme_email', acme), 'ops')).toMatch(/not an email address/);
     expect(validateField(step('cluster_issuer_acme_email', acme), 'ops@example.com')).toBeUndefined();
@@ -287,6 +298,15 @@ describe('checkFileInput', () => {
 
 describe('stepError', () => {
   const find = (answers: WizardAnswers, id: string) => stepsFor(answers).find((s) => s.id === id)!;
+
+  it('names the wildcard once in the HTTP-01 refusal, whether the domain was given with "*." or not', () => {
+    for (const domain of ['cloud.example.com', '*.cloud.example.com']) {
+      const answers = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: domain, cluster_issuer_type: 'acme' };
+      const error = stepError(find(answers, 'cluster_issuer_acme_solver'), 'http01', answers);
+      expect(error).toContain('(*.cloud.example.com)');
+      expect(error).not.toContain('*.*.');
+    }
+  });
 
   it('refuses HTTP-01 for a wildcard issued automatically, with the reason', () => {
     const answers = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme' };

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../../src/core/errors.js';
 import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
-import { OFFER } from '../../../../../src/ui/ink/setup/DiscoveryOffer.js';
-import { exitCodeOf, setupServices } from '../../../../../src/ui/ink/setup/services.js';
-import { CANCELLED_AFTER_WRITE, SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
+import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, exitCodeOf } from '../../../../../src/core/setup/outcome.js';
+import { OFFER, openSession } from '../../../../../src/core/setup/session.js';
+import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { createTestCA } from '../../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
@@ -55,24 +55,24 @@ async function issuer(options: OidcIssuerOptions = {}) {
 }
 
 /** The real services on a keyless inventory; the issuer's private CA trusted as the doctor would (OS_CACERT). */
-async function start(caFile?: string, flags: Record<string, string | boolean> = {}) {
+async function start(caFile?: string, flags: Record<string, string | boolean> = {}, text = KEYLESS) {
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-offer-'));
   const inventory = join(dir, 'certificates.yml');
-  writeFileSync(inventory, KEYLESS);
+  writeFileSync(inventory, text);
   const ctx: CommandContext = {
     flags: { inventory, ...flags }, positionals: [], interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { services, initial } = await setupServices(ctx);
+  const { session, initial } = await openSession(ctx, async () => undefined);
   const results: SetupResult[] = [];
-  ui = await renderInk(<SetupApp initial={initial} services={services} onExit={(r) => results.push(r)} />);
+  ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, inventory };
 }
 
-/** Keeps the inventory's answers, names the service account dns-sa, writes, and waits for the offer. */
-async function writeKeyless(d: InkDriver) {
+/** Keeps the inventory's answers, names the service account dns-sa (unless named), writes, and waits for the offer. */
+async function writeKeyless(d: InkDriver, nameIt = true) {
   for (let i = 0; i < 20 && !d.frame().includes('Review:'); i++) {
-    if (question(d) === 'cluster_issuer_acme_clouddnsb_service_account_name') await d.answer('dns-sa');
+    if (nameIt && question(d) === 'cluster_issuer_acme_clouddnsb_service_account_name') await d.answer('dns-sa');
     else await d.press(KEY.enter);
   }
   await d.waitFor('Review:');
@@ -168,12 +168,28 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
   it('Ctrl+C at the offer exits as cancelled and says the inventory is already written', async () => {
     const { ui, results, inventory } = await start();
     await writeKeyless(ui);
+    expect(ui.frame()).toContain('Ctrl+C quit (the inventory is already written)');
     await ui.press(KEY.ctrlC);
     expect(results).toHaveLength(1);
     const r = results[0];
     expect(r.kind === 'error' && r.error instanceof CancelledError && r.error.message).toBe(CANCELLED_AFTER_WRITE);
     expect(CANCELLED_AFTER_WRITE).toMatch(/already written/);
     expect(existsSync(inventory)).toBe(true);
+  });
+
+  it('after "Nothing to write" the hints and the cancel say that nothing was written', async () => {
+    const same = `${KEYLESS}cluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n`;
+    const { ui, results, inventory } = await start(undefined, {}, same);
+    await writeKeyless(ui, false);
+    expect(ui.frame()).toContain('Nothing to write: the files already hold these settings.');
+    expect(ui.frame()).toContain('Ctrl+C quit (nothing was written)');
+    expect(ui.frame()).not.toContain('already written');
+    await choose(ui, 'Yes');
+    expect(ui.frame()).toContain('Ctrl+C quit (nothing was written)');
+    await ui.press(KEY.ctrlC);
+    const r = results[0];
+    expect(r.kind === 'error' && r.error instanceof CancelledError && r.error.message).toBe(CANCELLED_NOTHING_WRITTEN);
+    expect(readFileSync(inventory, 'utf8')).toBe(same);
   });
 
   it('Ctrl+C while the checks run cancels them: the pending request is dropped', async () => {

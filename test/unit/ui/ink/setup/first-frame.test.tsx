@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initialState, type WizardAnswers } from '../../../../../src/core/setup/wizard-flow.js';
 import { firstFrameLines, rowsOf } from '../../../../../src/ui/ink/setup/first-frame.js';
 import { SetupApp } from '../../../../../src/ui/ink/setup/SetupApp.js';
-import type { SetupServices } from '../../../../../src/ui/ink/setup/types.js';
+import type { SetupSession } from '../../../../../src/core/setup/session.js';
 import { renderInk, stripAnsi, type InkDriver } from '../../../../helpers/ink.js';
 
-const services: SetupServices = {
+const session: SetupSession = {
   cwd: '/', dryRun: true,
   prepare: () => Promise.reject(new Error('not reached')),
   write: () => Promise.reject(new Error('not reached')),
@@ -20,7 +20,7 @@ describe('the first frame drawn before Ink loads', () => {
     ['an inventory with a supplied wildcard', { certificate_type: 'wildcard-supplied' }, {}],
     ['the issuer part of an ACME inventory', { cluster_issuer_type: 'ca' }, { only: 'issuer' }],
   ])('is the same text as the walkthrough’s first frame, for %s', async (_name, answers, options) => {
-    ui = await renderInk(<SetupApp initial={answers} options={options} services={services} onExit={() => undefined} />);
+    ui = await renderInk(<SetupApp initial={answers} options={options} session={session} onExit={() => undefined} />);
     // Ink wraps long lines at word boundaries; the painted frame leaves wrapping to the terminal.
     const words = (s: string) => s.replace(/\s+/g, ' ').trim();
     const painted = firstFrameLines(initialState(answers, options))!.map(stripAnsi);

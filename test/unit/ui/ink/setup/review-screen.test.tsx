@@ -1,16 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReviewScreen } from '../../../../../src/ui/ink/setup/ReviewScreen.js';
-import type { Review } from '../../../../../src/ui/ink/setup/types.js';
+import type { Review } from '../../../../../src/core/setup/review.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 
 let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
 const review = (over: Partial<Review> = {}): Review => ({
-  inventoryPath: '/inv/certificates.yml',
+  inventoryPath: '/inv/certificates.yml', inventoryExists: true, heading: 'Review: /inv/certificates.yml (exists)',
+  names: 'Variable names: the neutral ones', issuer: 'Issuer: ca (was acme)', set: ['cluster_issuer_type'], removed: [],
   diff: '--- a\n+++ b\n@@ -1,1 +1,1 @@\n-cluster_issuer_type: acme\n+cluster_issuer_type: ca\n',
   files: [{ path: '/inv/certificates.yml', description: 'inventory (updated)', mode: 0o600, holdsSecret: true }],
-  findings: [],
+  findings: [], blocked: false, dryRun: false, cluster: { lines: [], diff: '' },
   ...over,
 });
 
@@ -19,8 +20,7 @@ describe('ReviewScreen', () => {
     let confirmed = 0;
     ui = await renderInk(
       <ReviewScreen
-        review={review({ findings: [{ rule: 'x', severity: 'error', variable: 'cloud_helm_ingress_wildcard_domain', message: 'The certificate does not cover *.cloud.example.com.', advice: 'Supply a certificate for *.cloud.example.com.' }] })}
-        dryRun={false}
+        review={review({ blocked: true, findings: [{ rule: 'x', severity: 'error', variable: 'cloud_helm_ingress_wildcard_domain', message: 'The certificate does not cover *.cloud.example.com.', advice: 'Supply a certificate for *.cloud.example.com.' }] })}
         onConfirm={() => confirmed++}
       />,
     );
@@ -33,7 +33,7 @@ describe('ReviewScreen', () => {
 
   it('without errors Enter confirms; the patch header is left out, the files show mode and secrecy', async () => {
     let confirmed = 0;
-    ui = await renderInk(<ReviewScreen review={review()} dryRun={false} onConfirm={() => confirmed++} />);
+    ui = await renderInk(<ReviewScreen review={review()} onConfirm={() => confirmed++} />);
     expect(ui.frame()).not.toContain('+++ b');
     expect(ui.frame()).toContain('+cluster_issuer_type: ca');
     expect(ui.frame()).toContain('/inv/certificates.yml - inventory (updated) (mode 0600, holds secrets)');
@@ -43,7 +43,7 @@ describe('ReviewScreen', () => {
 
   it('a long diff scrolls within the terminal height', async () => {
     const diff = `@@ -0,0 +1,60 @@\n${Array.from({ length: 60 }, (_, i) => `+line_${i}: value`).join('\n')}\n`;
-    ui = await renderInk(<ReviewScreen review={review({ diff })} dryRun={false} onConfirm={() => undefined} />);
+    ui = await renderInk(<ReviewScreen review={review({ diff })} onConfirm={() => undefined} />);
     expect(ui.frame().split('\n').length).toBeLessThanOrEqual(24);
     expect(ui.frame()).not.toContain('+line_59');
     for (let i = 0; i < 8; i++) await ui.press(' ');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../../src/core/run-context.js';
-import { setupServices } from '../../../../../src/ui/ink/setup/services.js';
+import { openSession } from '../../../../../src/core/setup/session.js';
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { choose } from '../../../../helpers/drive.js';
@@ -20,9 +20,9 @@ let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
 async function start(inventory: string, flags: Record<string, string | boolean> = {}, env?: NodeJS.ProcessEnv) {
-  const { services, initial } = await setupServices(context(inventory, flags, env));
+  const { session, initial } = await openSession(context(inventory, flags, env), async () => undefined);
   const results: SetupResult[] = [];
-  ui = await renderInk(<SetupApp initial={initial} services={services} onExit={(r) => results.push(r)} />);
+  ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results };
 }
 
@@ -53,10 +53,28 @@ describe('review and write, through the real plan', () => {
     expect(frame).toContain('+cluster_issuer_acme_dnsd_secret_key: ********');
     expect(frame).not.toContain('dnsd-api-key-1234');
     expect(frame).not.toContain('dnsd-secret-key-5678');
-    expect(frame).toMatch(new RegExp(`${inventory} - inventory \\(new\\) \\(mode 0600, holds secrets\\)`));
+    expect(frame).toMatch(new RegExp(`${inventory} - inventory \\(new\\) \\(mode 0600, holds secrets, \\+\\d+ -0`));
     await ui.press(KEY.ctrlC);
     expect(results[0]).toMatchObject({ kind: 'error', error: { message: 'Cancelled. Nothing was written.' } });
     expect(existsSync(inventory)).toBe(false);
+  });
+
+  it('the diff scrolls on to what changes in the cluster: one line per object, then the objects\' diff', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
+    const inventory = join(dir, 'certificates.yml');
+    const { ui } = await start(inventory);
+    await answerDnsd(ui);
+    const seen: string[] = [];
+    for (let i = 0; i < 30 && !ui.frame().includes('+++ ClusterIssuer atmosphere (after)'); i++) {
+      seen.push(ui.frame());
+      await ui.press(' ');
+    }
+    seen.push(ui.frame());
+    const all = seen.join('\n');
+    expect(all).toContain('+ ClusterIssuer atmosphere (new)');
+    expect(all).toContain('+++ ClusterIssuer atmosphere (after)');
+    expect(all).toContain('token: "********"');
+    expect(all).not.toContain('dnsd-api-key-1234');
   });
 
   it('Enter writes the inventory (0600: it holds secrets) and the final screen lists it and what to run', async () => {

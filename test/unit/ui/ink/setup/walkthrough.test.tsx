@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../../../src/core/errors.js';
 import type { WizardAnswers } from '../../../../../src/core/setup/wizard-flow.js';
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
-import type { Review, SetupServices } from '../../../../../src/ui/ink/setup/types.js';
+import type { Outcome } from '../../../../../src/core/setup/outcome.js';
+import type { Review } from '../../../../../src/core/setup/review.js';
+import type { SetupSession } from '../../../../../src/core/setup/session.js';
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { createTestCA } from '../../../../helpers/pki.js';
 import { choose, question } from '../../../../helpers/drive.js';
@@ -26,20 +28,29 @@ const withoutNulls = (answers: Record<string, unknown>) => Object.fromEntries(Ob
 function recording() {
   const prepared: Record<string, unknown>[] = [];
   let writes = 0;
-  const services: SetupServices = {
+  const session: SetupSession = {
     cwd: dir,
     dryRun: false,
     async prepare(answers) {
       prepared.push(withoutNulls(answers));
-      const review: Review = { inventoryPath: 'inventory.yml', diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600 }], findings: [] };
+      const review: Review = {
+        inventoryPath: 'inventory.yml', inventoryExists: false, heading: 'Review: inventory.yml (new file)', names: '', issuer: 'Issuer: x',
+        set: ['cluster_issuer_type'], removed: [], findings: [], blocked: false, dryRun: false,
+        diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600, holdsSecret: false }],
+        cluster: { lines: [], diff: '' },
+      };
       return review;
     },
     async write() {
       writes++;
-      return { written: ['inventory.yml'], next: ['cloudgate doctor'], dryRun: false };
+      const outcome: Outcome = {
+        dryRun: false, written: ['inventory.yml (mode 0600)'], headline: 'Written:', next: ['cloudgate doctor'], offerDiscovery: false,
+        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.',
+      };
+      return outcome;
     },
   };
-  return { services, prepared, writes: () => writes };
+  return { session, prepared, writes: () => writes };
 }
 
 let ui: InkDriver | undefined;
@@ -48,12 +59,12 @@ afterEach(() => ui?.unmount());
 async function start(initial: WizardAnswers = {}) {
   const rec = recording();
   const results: SetupResult[] = [];
-  ui = await renderInk(<SetupApp initial={initial} services={rec.services} onExit={(r) => results.push(r)} />);
+  ui = await renderInk(<SetupApp initial={initial} session={rec.session} onExit={(r) => results.push(r)} />);
   return { ui, rec, results };
 }
 
 async function toReview(d: InkDriver) {
-  await d.waitFor('Review: inventory.yml');
+  await d.waitFor('Review: inventory.yml (new file)');
 }
 
 describe('the question counter', () => {
@@ -304,7 +315,7 @@ describe('the issuer part alone (cloudgate regenerate)', () => {
     const rec = recording();
     const results: SetupResult[] = [];
     const initial = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
-    ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} services={rec.services} answersOnly onExit={(r) => results.push(r)} />);
+    ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} session={rec.session} answersOnly onExit={(r) => results.push(r)} />);
     expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).toContain('> acme (default)');
     await choose(ui, 'ca');

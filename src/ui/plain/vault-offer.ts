@@ -3,11 +3,13 @@
  * and no vault password was given, ask for the password file before the first question, so that the
  * vaulted values are checked (and kept) and every secret is written vaulted like them.
  */
-import { LinePrompt, PromptCancelled } from '../../plain/line-prompt.js';
-import { isVaulted } from '../../../core/inventory/ansible-tagged.js';
-import { CancelledError } from '../../../core/errors.js';
-import { escapeLine } from '../../../core/escape.js';
-import { vaultKeyringFromOptions, type VaultKeyring } from '../../../core/inventory/vault-options.js';
+import { LinePrompt, PromptCancelled } from './line-prompt.js';
+import { isVaulted } from '../../core/inventory/ansible-tagged.js';
+import { CancelledError } from '../../core/errors.js';
+import { CANCELLED } from '../../core/setup/outcome.js';
+import { escapeLine } from '../../core/escape.js';
+import { vaultKeyringFromOptions, type VaultKeyring } from '../../core/inventory/vault-options.js';
+import type { CommandContext } from '../../core/run-context.js';
 
 export interface VaultOfferIO {
   input: NodeJS.ReadableStream;
@@ -39,9 +41,14 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       }
     }
   } catch (error) {
-    if (error instanceof PromptCancelled) throw new CancelledError('Cancelled. Nothing was written.');
+    if (error instanceof PromptCancelled) throw new CancelledError(CANCELLED);
     throw error;
   } finally {
     prompt.close();
   }
+}
+
+/** The offer on the command's terminal, as openSession takes it. */
+export function vaultOfferOn(ctx: CommandContext): (values: Record<string, unknown>) => Promise<VaultKeyring | undefined> {
+  return (values) => offerVault(values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env });
 }

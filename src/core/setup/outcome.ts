@@ -1,0 +1,116 @@
+/**
+ * What a setup session did, as every front-end reports it: the files written (with their links and
+ * backups), what `--apply` did in each namespace, the next steps, whether to offer the discovery checks,
+ * the exit code, and what a cancel from here on says. The wording is decided here once.
+ */
+import { describeWritten, type WrittenFile } from '../inventory/atomic-write.js';
+import { EXIT } from '../errors.js';
+import { usesKeylessDns } from '../config/variables.js';
+import type { DoctorReport } from '../doctor/types.js';
+import type { SetupPlan } from './plan.js';
+import { regenerateStep } from './review.js';
+
+/** Cancelled before anything was written. */
+export const CANCELLED = 'Cancelled. Nothing was written.';
+/** Cancelled after the write (at the discovery checks). */
+export const CANCELLED_AFTER_WRITE = 'Cancelled. The inventory was already written; there was nothing more to write.';
+/** Cancelled after a review that wrote nothing (a dry run, or nothing changed). */
+export const CANCELLED_NOTHING_WRITTEN = 'Cancelled. Nothing was written (nothing needed writing).';
+/** Cancelled in `cloudgate regenerate`, before it wrote or deleted anything. */
+export const CANCELLED_REGENERATE = 'Cancelled. Nothing was written or deleted.';
+
+export const DRY_RUN_DONE = 'Dry run: nothing was written.';
+export const UNCHANGED = 'Nothing to write: the files already hold these settings.';
+
+export interface ApplyReport {
+  /** False when the manifest could not be applied (no kubectl, kubectl failed): setup exits 1. */
+  ok: boolean;
+  /** What kubectl did, naming each namespace; or why nothing was applied. */
+  message: string;
+  advice?: string;
+}
+
+export interface Outcome {
+  dryRun: boolean;
+  /** Each file written: path, mode, the link it was written through, where the previous version is kept. */
+  written: string[];
+  /** `Written:`, or why nothing was (dry run, nothing changed). */
+  headline: string;
+  /** `--apply`: what kubectl did with the TLS Secret manifest. */
+  applied?: ApplyReport;
+  next: string[];
+  /** Keyless clouddnsb (clusteroidc) is in the inventory on disk: the discovery checks are offered. */
+  offerDiscovery: boolean;
+  /** Where things stand if the operator stops now, for key hints: "the inventory is already written". */
+  standing: string;
+  /** The message of a cancel from here on. */
+  cancelled: string;
+  /** The discovery checks the operator chose to run after the write. */
+  discovery?: DoctorReport;
+}
+
+export interface OutcomeInput {
+  dryRun: boolean;
+  written: WrittenFile[];
+  applied?: ApplyReport;
+  /** The doctor command that checks the keyless prerequisites (when that module is loaded). */
+  discoveryCommand?: string;
+}
+
+export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
+  const wrote = !input.dryRun && input.written.length > 0;
+  const keyless = usesKeylessDns(plan.values);
+  return {
+    dryRun: input.dryRun,
+    written: input.written.map(describeWritten),
+    headline: input.dryRun ? DRY_RUN_DONE : wrote ? 'Written:' : UNCHANGED,
+    ...(input.applied ? { applied: input.applied } : {}),
+    next: nextSteps(plan, { applied: input.applied?.ok === true && plan.supplied !== undefined, discoveryCommand: input.discoveryCommand }),
+    // A dry run wrote no inventory for the checks to read.
+    offerDiscovery: keyless && !input.dryRun,
+    standing: wrote ? 'the inventory is already written' : 'nothing was written',
+    cancelled: wrote ? CANCELLED_AFTER_WRITE : CANCELLED_NOTHING_WRITTEN,
+  };
+}
+
+/** What to do next; `applied`: --apply already applied the TLS Secret manifest. */
+export function nextSteps(plan: SetupPlan, done: { applied?: boolean; discoveryCommand?: string } = {}): string[] {
+  const steps: string[] = [];
+  if (plan.supplied) {
+    if (!done.applied) steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
+    steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
+  }
+  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
+  // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
+  if (plan.issuerChanged && plan.previousIssuer) steps.push(regenerateStep(plan.inventoryPath, plan.previousIssuer));
+  const keyless = usesKeylessDns(plan.values);
+  if (keyless) steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
+  steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
+  if (keyless && done.discoveryCommand) steps.push(`${done.discoveryCommand}   # check the keyless prerequisites`);
+  return steps;
+}
+
+/** What was written (or why nothing was), as lines. */
+export function writtenText(outcome: Outcome): string[] {
+  return [outcome.headline, ...outcome.written.map((w) => `  ${w}`)];
+}
+
+/** The outcome as lines, for the line front-ends; not yet escaped (the writer escapes each line). */
+export function outcomeText(outcome: Outcome): string[] {
+  const lines = writtenText(outcome);
+  if (outcome.applied) {
+    lines.push(`${outcome.applied.ok ? '' : 'x '}${outcome.applied.message}`);
+    if (outcome.applied.advice) lines.push(`  -> ${outcome.applied.advice}`);
+  }
+  if (outcome.next.length > 0) lines.push('Next:', ...outcome.next.map((n) => `  ${n}`));
+  return lines;
+}
+
+/**
+ * 1 when the files are written but the cluster is not ready: --apply could not apply, or the
+ * discovery checks run after the write found failures (as the doctor would exit).
+ */
+export function exitCodeOf(outcome: Outcome): number {
+  if (outcome.applied && !outcome.applied.ok) return EXIT.findings;
+  return outcome.discovery && outcome.discovery.summary.fail > 0 ? EXIT.findings : EXIT.ok;
+}

@@ -1,0 +1,147 @@
+/**
+ * `cloudgate regenerate`: the issuer part of a setup session (same review, same write), then the
+ * certificate secrets the old issuer left are found and deleted, once the new issuer is deployed.
+ * The front-end asks the issuer, offers the vault and confirms; everything else happens here.
+ */
+import { resolve } from 'node:path';
+import { EXIT, UsageError } from '../errors.js';
+import { escapeLine } from '../escape.js';
+import { readInventoryFile } from '../inventory/inventory.js';
+import { detectProfile, neutralView } from '../config/platform-names.js';
+import { answersNames } from '../config/answers.js';
+import type { NamingProfile } from '../render/names.js';
+import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+import { DEFAULT_INVENTORY } from '../config/paths.js';
+import { readLiveState } from '../areas/kube/issuer-drift.js';
+import { renderingsToCompare } from '../render/drift.js';
+import { lineWriter } from '../net/http-log.js';
+import { vaultKeyringFromOptions } from '../inventory/vault-options.js';
+import { openVaulted } from '../inventory/vaulted-values.js';
+import { bool, list, str, type CommandContext } from '../run-context.js';
+import { readAnswers, type Answers } from './plan.js';
+import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
+import { reviewText } from './review.js';
+import { createSession, type VaultOffer } from './session.js';
+import { commandLine, describeDeletion, PLATFORM_ISSUER, PLATFORM_NAMESPACES, type StaleSelection } from './regenerate.js';
+import { currentIssuer, deleteSecrets, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
+import { waitForReissue } from './regenerate-wait.js';
+
+export interface RegenerateFrontEnd {
+  offerVault: VaultOffer;
+  /** The issuer questions, starting from the inventory's values; answers for planSetup. */
+  askIssuer(values: Record<string, unknown>, names: NamingProfile): Promise<Answers>;
+  /** Asks once; throws CancelledError(cancelled) on anything but yes. */
+  confirm(question: string, cancelled: string): Promise<void>;
+}
+
+export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd): Promise<number> {
+  const { flags, cwd } = ctx;
+  const log = lineWriter(ctx.stderr);
+  const dryRun = bool(flags, 'dry-run');
+  const yes = bool(flags, 'yes');
+  const waitSeconds = bool(flags, 'wait') ? waitTimeout(str(flags, 'wait-timeout')) : undefined;
+  const answersFile = str(flags, 'answers');
+  if (!answersFile && !ctx.interactive) {
+    throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
+      'Write the issuer answers as YAML (e.g. "cluster_issuer_type: ca" plus its variables) and run: cloudgate regenerate --answers issuer.yml --dry-run');
+  }
+  if (!dryRun && !yes && !ctx.interactive) {
+    throw new UsageError('cloudgate regenerate deletes certificate secrets and needs a confirmation; without a terminal pass --yes.',
+      'Run with --dry-run first to see the exact kubectl commands, then again with --yes.');
+  }
+
+  const inventoryPath = resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY);
+  const current = await readInventoryFile(inventoryPath);
+  if (!current.exists) {
+    throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
+      'Give its path with --inventory, or write one first with "cloudgate setup".');
+  }
+  const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
+  const view = neutralView(current.values, inventoryPath, str(flags, 'names'));
+  const opened = openVaulted(view.values, vault).values;
+  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await ui.askIssuer(opened, view.profile);
+  const session = createSession(ctx, { inventoryPath, dryRun, vault, names: str(flags, 'names'), regenerating: true });
+  const review = await session.prepare(answers);
+  const plan = session.last()!;
+  for (const line of reviewText(review)) log(line);
+  if (review.blocked) {
+    log('Nothing was written and no secret was deleted: fix the errors above and run again.');
+    return EXIT.usage;
+  }
+
+  const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
+  const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : PLATFORM_NAMESPACES;
+  const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+
+  const cluster = await kubeAvailability(kube);
+  let selection: StaleSelection | undefined;
+  let guard: string | undefined;
+  if (cluster.ok) {
+    kube.context = cluster.context;
+    // Names neither the inventory, the answers nor --names tell: the cluster is compared with both renderings.
+    const stated = view.stated || (answersNames(answers) ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
+    const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
+    const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
+    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live);
+    selection = await findSecrets(kube, namespaces, PLATFORM_ISSUER, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
+    for (const line of selectionLines(selection, PLATFORM_ISSUER, namespaces)) log(line);
+    if (guard) log(`! ${guard}`);
+  } else {
+    log(`! Cannot list the certificate secrets: ${cluster.reason}`);
+  }
+
+  if (dryRun) {
+    // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
+    const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
+    for (const secret of wouldDelete) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);
+    if (!cluster.ok || guard) {
+      log('Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.');
+      return EXIT.findings;
+    }
+    log(`Dry run: nothing was written${wouldDelete.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
+    return EXIT.ok;
+  }
+
+  const stale = guard ? [] : (selection?.stale ?? []);
+  if (!yes) {
+    const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
+    await ui.confirm(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}?`, CANCELLED_REGENERATE);
+  }
+  const outcome = await session.write();
+  for (const line of writtenText(outcome)) log(line);
+
+  if (!cluster.ok || guard) {
+    log('No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.');
+    return EXIT.findings;
+  }
+  if (stale.length === 0) {
+    log('No certificate secret to delete.');
+    return EXIT.ok;
+  }
+  const report = await deleteSecrets(kube, stale);
+  for (const line of describeDeletion(report, kube.context)) log(line);
+  if (report.failed) return EXIT.findings;
+  log('cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".');
+  if (waitSeconds === undefined) {
+    log('Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).');
+    return EXIT.ok;
+  }
+  log(`Waiting up to ${waitSeconds} s for the certificates to be issued again...`);
+  const waited = await waitForReissue(kube, report.deleted, waitSeconds * 1000);
+  if (waited.ready.length) log(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`);
+  for (const { name, why } of waited.notReady) log(`! Not issued yet: ${name}: ${why}`);
+  if (waited.notReady.length === 0) return EXIT.ok;
+  log('Look at "kubectl describe certificate -n NAMESPACE NAME" and its CertificateRequest and Order; "cloudgate doctor --only kube,acme" checks the issuer.');
+  return EXIT.findings;
+}
+
+/** `--wait-timeout`: how long `--wait` follows the Certificates (default 5 minutes). */
+function waitTimeout(value: string | undefined): number {
+  if (value === undefined) return 300;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
+    throw new UsageError(`--wait-timeout must be a number of seconds from 1 to 3600, not "${value}".`);
+  }
+  return seconds;
+}

@@ -1,0 +1,169 @@
+/**
+ * One setup session, the same for every front-end: prepare(answers) plans the write and returns the
+ * review; write() writes what was reviewed (atomically, all or nothing), applies the TLS Secret
+ * manifest with --apply, and returns the outcome. The answers mode, the Ink walkthrough, --plain and
+ * regenerate only render these models.
+ *
+ *   openSession(ctx, offerVault) -> the session for `cloudgate setup`'s flags, and the walkthrough's
+ *                                   first answers (the inventory's values)
+ *   session.prepare(answers)     -> Review   (nothing written)
+ *   session.write()              -> Outcome  (refuses when the review had errors)
+ *   session.discoveryChecks(url, signal) -> the doctor's discovery and kube checks against the inventory
+ *                                   just written, stopped when `signal` aborts
+ */
+import { resolve } from 'node:path';
+import { readInventoryFile } from '../inventory/inventory.js';
+import { DEFAULT_INVENTORY } from '../config/paths.js';
+import { registerSecret } from '../secrets.js';
+import { VARIABLES, usesKeylessDns } from '../config/variables.js';
+import { neutralView } from '../config/platform-names.js';
+import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
+import { openVaulted } from '../inventory/vaulted-values.js';
+import { bool, list, str, type CommandContext } from '../run-context.js';
+import type { RunOptions } from '../doctor/runner.js';
+import type { Check } from '../doctor/types.js';
+import type { NamingProfile } from '../render/names.js';
+import type { Prerequisite } from '../oidc/prerequisites.js';
+import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
+import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
+import { reviewOf, type Review } from './review.js';
+import { outcomeOf, type ApplyReport, type Outcome } from './outcome.js';
+
+export type { Prerequisite } from '../oidc/prerequisites.js';
+
+/** The offer of the discovery checks after keyless clouddnsb is written. */
+export const OFFER = 'Run the discovery checks now?';
+
+export interface SessionSettings {
+  inventoryPath: string;
+  dryRun: boolean;
+  /** `--apply`: kubectl apply the TLS Secret manifest of a supplied wildcard once written. */
+  apply?: boolean;
+  fixOrder?: boolean;
+  secretManifestPath?: string;
+  /** Namespaces of the TLS Secret of a supplied wildcard. */
+  namespaces?: string[];
+  /** `--names`. */
+  names?: string;
+  vault?: VaultKeyring;
+  /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
+  regenerating?: boolean;
+}
+
+/** The doctor's checks for the discovery offer, ready for runChecks (the signal is in the options). */
+export interface DiscoveryRun {
+  checks: Check[];
+  options: RunOptions;
+}
+
+export interface SetupSession {
+  /** File answers are relative to it. */
+  cwd: string;
+  dryRun: boolean;
+  /** Plans the write from the answers (planSetup's keys); nothing is written. */
+  prepare(answers: Answers): Promise<Review>;
+  /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
+  write(): Promise<Outcome>;
+  /** The external steps keyless clouddnsb needs, once their module has loaded. */
+  prerequisites?(values: Record<string, unknown>): Prerequisite[];
+  /** The doctor run that checks those steps. */
+  discoveryCommand?: string;
+  /**
+   * The doctor's discovery and kube checks against the inventory just written, for this public
+   * issuer URL. Aborting `signal` stops the run: the checks still running end as not run at once.
+   */
+  discoveryChecks?(issuerUrl: string, signal: AbortSignal): Promise<DiscoveryRun>;
+}
+
+/** The settings of `cloudgate setup`'s flags (the vault comes from openSession). */
+export function setupSettings(ctx: CommandContext): SessionSettings {
+  const manifest = str(ctx.flags, 'secret-manifest');
+  return {
+    inventoryPath: resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY),
+    dryRun: bool(ctx.flags, 'dry-run'),
+    apply: bool(ctx.flags, 'apply'),
+    fixOrder: bool(ctx.flags, 'fix-order'),
+    secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
+    namespaces: list(ctx.flags, 'namespace'),
+    names: str(ctx.flags, 'names'),
+  };
+}
+
+export interface Plans {
+  /** The plan of the last prepare (regenerate reads the values and the cluster objects from it). */
+  last(): SetupPlan | undefined;
+}
+
+export function createSession(ctx: CommandContext, settings: SessionSettings): SetupSession & Plans {
+  let plan: SetupPlan | undefined;
+  const session: SetupSession & Plans = {
+    cwd: ctx.cwd,
+    dryRun: settings.dryRun,
+    last: () => plan,
+    async prepare(answers) {
+      plan = await planSetup({
+        answers,
+        inventoryPath: settings.inventoryPath,
+        fixOrder: settings.fixOrder,
+        secretManifestPath: settings.secretManifestPath,
+        namespaces: settings.namespaces,
+        vault: settings.vault,
+        names: settings.names,
+      });
+      return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
+    },
+    async write() {
+      if (!plan) throw new Error('Nothing to write: the review was not prepared.');
+      const common = { discoveryCommand: usesKeylessDns(plan.values) ? (await import('../oidc/prerequisites.js')).discoveryDoctorCommand() : undefined };
+      if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
+      const written = await applyPlan(plan);
+      // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
+      const applied = settings.apply ? await applySecret(plan, ctx.env) : undefined;
+      return outcomeOf(plan, { ...common, dryRun: false, written, applied });
+    },
+    async discoveryChecks(issuerUrl, signal) {
+      const [{ checksOf }, { doctorInput, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
+      // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
+      const input = doctorInput({ ...ctx, flags: { inventory: settings.inventoryPath, 'issuer-url': issuerUrl, 'ca-file': ctx.flags['ca-file'] } });
+      const checks = await checksOf(input, ['discovery', 'kube']);
+      return { checks, options: { ...runOptionsOf(input), signal } };
+    },
+  };
+  // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
+  import('../oidc/prerequisites.js').then(
+    (m) => {
+      session.prerequisites = (values) => m.clusteroidcPrerequisites(values);
+      session.discoveryCommand = m.discoveryDoctorCommand();
+    },
+    () => undefined,
+  );
+  return session;
+}
+
+/** Asks for the vault password when the inventory keeps vaulted values (a front-end's prompt). */
+export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyring | undefined>;
+
+/**
+ * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
+ * answers), takes the vault password from the flags or the front-end's offer.
+ */
+export async function openSession(ctx: CommandContext, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
+  const settings = setupSettings(ctx);
+  const file = await readInventoryFile(settings.inventoryPath);
+  const view = neutralView(file.values, settings.inventoryPath, settings.names);
+  for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
+  const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
+  const session = createSession(ctx, { ...settings, vault });
+  return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: view.profile };
+}
+
+const NO_MANIFEST = '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate, wildcard_certificate_file and wildcard_key_file, has one).';
+
+/** `--apply`: kubectl apply of the TLS Secret manifest on disk (written now, or unchanged from before). */
+async function applySecret(plan: SetupPlan, env: NodeJS.ProcessEnv): Promise<ApplyReport> {
+  // Nothing failed: there is nothing to apply. Said, and no reason for exit 1.
+  if (!plan.supplied) return { ok: true, message: NO_MANIFEST };
+  const { applyManifest } = await import('./apply-manifest.js');
+  const result = await applyManifest(plan.supplied.manifestPath, { env }, plan.supplied.namespaces);
+  return { ok: result.status === 'applied', message: result.message, ...(result.advice ? { advice: result.advice } : {}) };
+}
