@@ -3,7 +3,8 @@
  * then the `discovery:` section of --config, then the inventory, then the platform's defaults.
  */
 import { usesKeylessDns } from './variables.js';
-import { setting, type DoctorInput } from '../doctor/input.js';
+import type { DoctorInput } from '../doctor/input.js';
+import { setting } from './settings.js';
 import { inventoryValues } from '../inventory/inventory.js';
 import type { KubectlOptions } from '../kube/kubectl.js';
 import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, IN_CLUSTER_AUDIENCE } from '../areas/discovery/issuer.js';

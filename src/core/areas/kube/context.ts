@@ -4,7 +4,7 @@
  * context only made the other kube checks skip, and the run ended "ok" having checked nothing.
  */
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import { setting } from '../../doctor/input.js';
+import { setting } from '../../config/settings.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from '../../kube/kubectl.js';
