@@ -58,13 +58,6 @@ export class DnsProbeError extends Error {
   }
 }
 
-/** `host:port`, `[v6]:port`; undefined without a port (the platform requires the port). */
-export function parseNameserver(value: string): { host: string; port: number } | undefined {
-  const m = /^\[([^\]]+)\]:(\d+)$/.exec(value.trim()) ?? /^([^:[\]]+):(\d+)$/.exec(value.trim());
-  const port = Number(m?.[2]);
-  return m && port > 0 && port < 65536 ? { host: m[1]!, port } : undefined;
-}
-
 /** A domain name in wire form, lower case (the canonical form TSIG signs). */
 export function encodeName(name: string): Buffer {
   const labels = name.replace(/\.$/, '').split('.').filter(Boolean);

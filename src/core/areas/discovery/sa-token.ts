@@ -7,7 +7,9 @@ import { decodeJwt } from 'jose';
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { CheckContext, CheckResult } from '../../doctor/types.js';
-import { firstLine, isKubeName, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { isDnsSubdomain } from '../../kube/names.js';
+import { kubeOptionsFor } from '../../kube/options.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
@@ -38,11 +40,11 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };
   }
-  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
+  const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
   const available = await kubeAvailability(kube);
   if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}` };
   // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
-  if (!isKubeName(s.serviceAccount)) {
+  if (!isDnsSubdomain(s.serviceAccount)) {
     return { unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)` };
   }
   const args = mintCommand(s, audience);

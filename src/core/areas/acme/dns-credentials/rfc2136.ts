@@ -4,14 +4,15 @@
  * authoritative for. (Without --probe-update the key is checked by acme.rfc2136's signed query.)
  */
 import type { CheckResult } from '../../../doctor/types.js';
-import { parseNameserver } from '../dns-probe.js';
+import { parseHostPort } from '../../../config/formats.js';
 import { DnsUpdateError, sendUpdate, type UpdateKey } from './dns-update.js';
 import { PROBE_LABEL, type ProviderRun, credential, fail, probeValue, zoneCandidates } from './shared.js';
 
 export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
   const raw = credential(run, 'cluster_issuer_acme_rfc2136_nameserver');
-  const target = parseNameserver(raw);
-  if (!target) return fail(`cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.`, 'Give the name server as host:port, e.g. ns1.example.com:53.');
+  const parsed = parseHostPort(raw.trim());
+  if (!parsed.ok) return fail(`cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.`, 'Give the name server as host:port, e.g. ns1.example.com:53.');
+  const target = { host: parsed.host, port: parsed.port };
   const key: UpdateKey = {
     name: credential(run, 'cluster_issuer_acme_rfc2136_tsig_key_name'),
     algorithm: credential(run, 'cluster_issuer_acme_rfc2136_tsig_algorithm', { optional: true }) || 'HMACMD5',
