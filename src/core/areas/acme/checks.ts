@@ -6,7 +6,7 @@ import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { isJinja } from '../../inventory/ansible-tagged.js';
-import { DnsProbeError, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
+import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
 import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, DEFAULT_ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
@@ -137,7 +137,7 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
       details,
     };
   } catch (error) {
-    if (!(error instanceof DnsProbeError)) throw error;
+    if (!(error instanceof DnsError)) throw error;
     return {
       status: 'fail',
       message: `${error.message} (cluster_issuer_acme_rfc2136_nameserver)`,
