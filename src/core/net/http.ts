@@ -3,7 +3,6 @@
  * TLS verified (custom CA trusted beside the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
-import { parseUrl } from '../config/formats.js';
 import type { NetworkSettings } from '../config/network.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
@@ -87,7 +86,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   async function request(req: HttpRequest): Promise<HttpResponse> {
     if (setupError) throw setupError;
     const method = (req.method ?? 'GET').toUpperCase();
-    const target = httpUrl(req.url);
+    const target = parseUrl(req.url);
     if (req.credentials && target.protocol === 'http:' && !options.allowHttp && !isLoopback(target.hostname)) {
       throw new HttpError(
         'insecure-http',
@@ -155,9 +154,13 @@ export function httpClientFor(network: NetworkSettings): HttpClient {
   return client;
 }
 
-function httpUrl(url: string): URL {
-  const parsed = parseUrl(url);
-  if (!parsed) throw new HttpError('network', url, `"${url}" is not a valid URL.`, 'Give a full address such as https://host.example/path.');
+function parseUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HttpError('network', url, `"${url}" is not a valid URL.`, 'Give a full address such as https://host.example/path.');
+  }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new HttpError('network', url, `"${url}" is not an http(s) URL.`, 'Give an https:// address.');
   }

@@ -190,7 +190,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
       async run(ctx, issuer) {
         const source = await tokenSource(s, input, ctx);
         if ('status' in source) return source;
-        const verdict = verifyServiceAccountToken(source.token, ctx.state.get(KEYSET_VALUE) ?? {}, {
+        const verdict = await verifyServiceAccountToken(source.token, ctx.state.get(KEYSET_VALUE) ?? {}, {
           issuer,
           audiences: [issuer, s.stsAudience],
           optionalAudiences: [s.inClusterAudience],
