@@ -2,7 +2,7 @@
  * Why a cert-manager Certificate is not Ready: the walk `cmctl status certificate` makes, from the
  * Certificate to its CertificateRequest (owned by it, or annotated with its name, for the next
  * revision), the ACME Order the request owns and the Challenges the Order owns, ending at the deepest
- * object that says what is wrong. Pure: the objects are read elsewhere (kube-cert-checks.ts).
+ * object that says what is wrong. Pure: the objects are read elsewhere (cert-manager.ts).
  */
 import { escapeLine } from '../../escape.js';
 import { conditionOf, type CmCondition } from '../../kube/platform.js';
