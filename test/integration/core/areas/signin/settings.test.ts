@@ -35,7 +35,7 @@ describe('sign-in settings', () => {
     expect(read({}, {}, { project: 'demo' }).projectIsId).toBe(false);
   });
 
-  it('applies the defaults of DESIGN.md', () => {
+  it('applies the documented defaults (federation prefix OS, protocol openid, api service compute)', () => {
     const s = read();
     expect(s.federationPrefix).toBe('OS');
     expect(s.protocol).toBe('openid');
