@@ -8,16 +8,12 @@ import { renderJson } from '../ui/text/json.js';
 import { renderJunit } from '../ui/text/junit.js';
 import { renderPrometheus } from '../ui/text/prometheus.js';
 import { renderText, useColor } from '../ui/text/text.js';
-import { checksOf, GROUPS } from '../core/areas/index.js';
+import { checksOf, groupsOf } from '../core/areas/index.js';
 import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags } = ctx;
-  const only = list(flags, 'only');
-  const unknown = only.filter((g) => !GROUPS.includes(g));
-  if (unknown.length) {
-    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
-  }
+  const only = groupsOf(list(flags, 'only'));
   const verbose = bool(flags, 'verbose');
   const format = formatOf(flags);
   const json = format === 'json';

@@ -3,18 +3,14 @@ import { startExporter } from '../serve/exporter.js';
 import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { cloudgateVersion } from './doctor.js';
-import { checksOf, GROUPS } from '../core/areas/index.js';
+import { checksOf, groupsOf } from '../core/areas/index.js';
 import { list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const { flags } = ctx;
   const listen = parseListen(str(flags, 'listen') ?? DEFAULT_LISTEN);
   const intervalMs = parseInterval(str(flags, 'interval') ?? DEFAULT_INTERVAL);
-  const only = list(flags, 'only');
-  const unknown = only.filter((g) => !GROUPS.includes(g));
-  if (unknown.length) {
-    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
-  }
+  const only = groupsOf(list(flags, 'only'));
   const input = doctorInput(ctx);
   // Once before listening: settings the checks reject (an unreadable file, say) are exit 2 here.
   await checksOf(input, only);

@@ -2,16 +2,16 @@ import { shellQuote } from '../core/shell-quote.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFindingsOf } from '../core/config/config-keys.js';
-import { loadConfigFile, parseTimeout, type NetworkSettings } from '../core/doctor/input.js';
+import { networkSettings, runDeadlineMs } from '../core/config/network.js';
+import { loadConfigFile } from '../core/config/settings.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
-import { createHttpClient } from '../core/net/http.js';
-import { lineWriter } from '../core/net/http-log.js';
+import { httpClientFor } from '../core/net/http.js';
 import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
 import { readSigninSettings } from '../core/areas/signin/settings.js';
 import type { Scoped } from '../core/areas/signin/identity.js';
-import { bool, str, type CommandContext } from '../core/run-context.js';
+import { str, type CommandContext } from '../core/run-context.js';
 
 const FORMATS = ['value', 'env', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -22,27 +22,18 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (!FORMATS.includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const timeoutMs = parseTimeout(flags);
+  const network = networkSettings(ctx);
   const config = loadConfigFile(str(flags, 'config'), cwd);
   const settings = readSigninSettings({ flags, env, config, cwd });
-  const verbose = bool(flags, 'verbose');
-  const log = lineWriter(ctx.stderr);
-  const network: NetworkSettings = {
-    timeoutMs,
-    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
-    insecure: bool(flags, 'insecure'),
-    allowHttp: bool(flags, 'allow-http'),
-    verbose,
-    log,
-  };
+  const { verbose, log } = network;
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
   for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
-  const http = createHttpClient({ ...network, log: verbose ? log : undefined });
-  const deadline = AbortSignal.timeout(Math.max(60_000, network.timeoutMs * 6));
+  const http = httpClientFor(network);
+  const deadline = AbortSignal.timeout(runDeadlineMs(network));
   // Which paths the identity service serves, from the last run: one request per step when healthy.
   const flavour = { value: settings.identityUrl ? readFlavour(env, settings.identityUrl) : undefined };
   const known = flavour.value;
@@ -61,7 +52,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   } finally {
     await http.close();
     if (settings.identityUrl && flavour.value && flavour.value !== known) {
-      const file = writeFlavour(env, settings.identityUrl, flavour.value);
+      const file = await writeFlavour(env, settings.identityUrl, flavour.value);
       if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);
     }
   }

@@ -1,4 +1,5 @@
 /** `serve`'s own flags, checked before anything listens (a bad one is exit 2). */
+import { parseHostPort } from '../core/config/formats.js';
 import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_LISTEN = '127.0.0.1:9464';
@@ -7,12 +8,11 @@ const MIN_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 24 * 3600 * 1000;
 
 export function parseListen(value: string): { host: string; port: number } {
-  const m = value.match(/^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/);
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) {
+  const parsed = parseHostPort(value, { emptyHost: '0.0.0.0', lowestPort: 0 });
+  if (!parsed.ok) {
     throw new UsageError(`--listen must be HOST:PORT (e.g. 127.0.0.1:9464, 0.0.0.0:9464 or [::]:9464), not "${value}".`);
   }
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+  return { host: parsed.host, port: parsed.port };
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

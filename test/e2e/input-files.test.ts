@@ -65,6 +65,24 @@ describe('doctor inputs that are not regular files', () => {
   });
 });
 
+describe('--config that is not a regular file', () => {
+  it('a FIFO or /dev/zero as --config exits 2 at once naming the path (doctor and token)', async () => {
+    execFileSync('mkfifo', [join(dir, 'doctor.yml')]);
+    for (const [args, path] of [
+      [['doctor', '--only', 'signin', '--config', 'doctor.yml'], join(dir, 'doctor.yml')],
+      [['token', '--config', 'doctor.yml'], join(dir, 'doctor.yml')],
+      [['doctor', '--only', 'signin', '--config', '/dev/zero'], '/dev/zero'],
+    ] as const) {
+      const started = Date.now();
+      const r = await runCli([...args], { cwd: dir, timeoutMs: 15_000 });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(path);
+      expect(r.stderr).toMatch(/not a regular file/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }
+  });
+});
+
 describe('setup and regenerate --inventory that is not a regular file', () => {
   it('a FIFO, /dev/zero or a folder is refused at once with exit 2 naming the path', async () => {
     execFileSync('mkfifo', [join(dir, 'inv.fifo')]);

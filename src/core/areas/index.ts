@@ -7,6 +7,7 @@ import { area as kube } from './kube/index.js';
 import { area as signin } from './signin/index.js';
 import { area as tls } from './tls/index.js';
 import type { Check } from '../doctor/types.js';
+import { UsageError } from '../errors.js';
 
 /**
  * The doctor's areas, each a folder exporting `{ group, title, provideChecks }`, in report order. An
@@ -16,6 +17,15 @@ import type { Check } from '../doctor/types.js';
 export const AREAS: Area[] = [inventory, certificate, signin, tls, discovery, kube, acme];
 
 export const GROUPS = AREAS.map((a) => a.group);
+
+/** The groups `--only` names, refused (a usage error) when one is not a group. */
+export function groupsOf(only: string[]): string[] {
+  const unknown = only.filter((g) => !GROUPS.includes(g));
+  if (unknown.length) {
+    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
+  }
+  return only;
+}
 
 /** The title of a group for reports. */
 export function groupTitle(group: string): string {

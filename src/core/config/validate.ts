@@ -4,6 +4,8 @@
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
 import { tsigFindings } from './tsig-key.js';
+import { DOMAIN, parseHostPort, parseUrl } from './formats.js';
+import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding, Severity } from '../findings.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
@@ -213,8 +215,6 @@ function describeType(row: Variable): string {
     'pem-certificate': 'PEM certificate', 'pem-key': 'PEM private key' }[row.type as string] ?? 'text value';
 }
 
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/i;
-const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What is wrong with the form of one value (email, url, domain, host:port, PEM): the one set of format rules. */
@@ -259,10 +259,8 @@ function domainRule(name: string, value: string): Finding[] {
 }
 
 function urlRule(name: string, value: string): Finding[] {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  const url = parseUrl(value);
+  if (!url) {
     return [finding('invalid-url', 'error', name, `${name} is "${value}", which is not a URL.`,
       'Give the full address, e.g. https://host.example.com/path.')];
   }
@@ -276,27 +274,19 @@ function urlRule(name: string, value: string): Finding[] {
 /** `host:port` with IPv6 in brackets; a missing port is an error, advice: add `:53`. */
 export function hostPortRule(name: string, value: string): Finding[] {
   const bad = (message: string, advice: string) => [finding('rfc2136-nameserver', 'error', name, message, advice)];
-  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(value);
-  let host: string;
-  let port: string | undefined;
-  if (bracketed) {
-    [, host, port] = bracketed;
-  } else if ((value.match(/:/g) ?? []).length > 1) {
-    return bad(`${name} is "${value}": an IPv6 address must be in brackets.`, `Write [${value.replace(/:(\d+)$/, '')}]:53 (brackets, then the port).`);
-  } else {
-    [host, port] = value.split(':') as [string, string | undefined];
-    if (!host || !(DOMAIN.test(host) || LABEL.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host))) {
+  const parsed = parseHostPort(value);
+  if (parsed.ok) return [];
+  const { host, port, bracketed } = parsed;
+  switch (parsed.problem) {
+    case 'ipv6-brackets':
+      return bad(`${name} is "${value}": an IPv6 address must be in brackets.`, `Write [${value.replace(/:(\d+)$/, '')}]:53 (brackets, then the port).`);
+    case 'host':
       return bad(`${name} is "${value}"; "${host}" is not a host name or IP address.`, 'Use host:port, e.g. ns1.example.com:53.');
-    }
+    case 'no-port':
+      return bad(`${name} is "${value}" without a port; the form is host:port.`, `Add the port: ${name}: ${bracketed ? `[${host}]` : host}:53`);
+    case 'port':
+      return bad(`${name} has port "${port}", which is not between 1 and 65535.`, 'DNS servers usually listen on port 53.');
   }
-  if (port === undefined || port === '') {
-    return bad(`${name} is "${value}" without a port; the form is host:port.`, `Add the port: ${name}: ${bracketed ? `[${host}]` : host}:53`);
-  }
-  const n = Number(port);
-  if (!/^\d+$/.test(port) || n < 1 || n > 65535) {
-    return bad(`${name} has port "${port}", which is not between 1 and 65535.`, 'DNS servers usually listen on port 53.');
-  }
-  return [];
 }
 
 // ---- required ----------------------------------------------------------------------------------
@@ -331,7 +321,7 @@ function selectionRules(values: Values, choices: Choices): Finding[] {
       'cluster_issuer_type is none but cloud_helm_ingress_secret_name is not set: nothing would issue certificates.',
       'Supply a wildcard certificate (cloudgate setup) and set cloud_helm_ingress_secret_name, or choose an issuer.'));
   }
-  if (secretName && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(secretName)) {
+  if (secretName && !isDnsSubdomain(secretName)) {
     out.push(finding('secret-name', 'error', 'cloud_helm_ingress_secret_name',
       `cloud_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
       'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit.'));

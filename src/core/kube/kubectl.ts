@@ -94,11 +94,6 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
   return { exitCode: result.exitCode, stdout, stderr };
 }
 
-/** A Kubernetes object name (RFC 1123): never starts with `-`, so it cannot pass for a flag. */
-export function isKubeName(name: string): boolean {
-  return /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name);
-}
-
 /** Inserts options before the `--` that ends them (at the end when there is none). */
 export function withOptions(args: string[], ...options: string[]): string[] {
   const end = args.indexOf('--');

@@ -3,7 +3,7 @@
  * TLS verified (custom CA trusted beside the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
-import type { NetworkSettings } from '../doctor/input.js';
+import type { NetworkSettings } from '../config/network.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
 import { createTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';

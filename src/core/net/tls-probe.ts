@@ -5,8 +5,9 @@
  * the served order is read from the handshake bytes (see served-chain.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { connect as netConnect, isIP } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
+import { withDeadline } from './deadline.js';
 import { HandshakeTap } from './handshake-certificates.js';
 import { contextTrusting, readCaBundle } from './trust.js';
 
@@ -69,31 +70,25 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
   const where = `${host}:${port}`;
 
-  return new Promise<TlsProbeResult>((resolve, reject) => {
-    if (signal?.aborted) return reject(new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'));
-    const raw = netConnect({ host, port });
-    const tap = new HandshakeTap(raw);
-    let socket: TLSSocket | undefined;
-    let settled = false;
-    let stage = 'connecting';
-
-    const finish = (error?: Error, result?: TlsProbeResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      socket?.destroy();
-      raw.destroy();
-      if (error) reject(error);
-      else resolve(result!);
-    };
-    const onAbort = () => finish(new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => {
+  let raw: Socket | undefined;
+  let socket: TLSSocket | undefined;
+  let stage = 'connecting';
+  const deadline = {
+    timeoutMs,
+    signal,
+    timedOut: () => {
       const what = stage === 'connecting' ? 'did not accept a connection' : 'accepted the connection but did not complete the TLS handshake';
-      finish(new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout'));
-    }, timeoutMs);
-
+      return new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout');
+    },
+    aborted: () => new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'),
+    release: () => {
+      socket?.destroy();
+      raw?.destroy();
+    },
+  };
+  return withDeadline<TlsProbeResult>(deadline, (finish) => {
+    raw = netConnect({ host, port });
+    const tap = new HandshakeTap(raw);
     raw.once('connect', () => (stage = 'handshake'));
     raw.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
 

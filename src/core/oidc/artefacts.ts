@@ -2,8 +2,8 @@
  * What the clusteroidc prerequisites ask the operator to create, built in memory from resolved
  * inputs (so nothing is written unless all of it could be built). Templates: templates/oidc/.
  */
-import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../areas/discovery/issuer.js';
-import { MIN_CERT_MANAGER } from '../areas/kube/clusteroidc.js';
+import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../kube/service-account-issuer.js';
+import { MIN_CERT_MANAGER } from '../kube/platform.js';
 import { renderJson, renderText } from './templates.js';
 
 export interface Thumbprint {

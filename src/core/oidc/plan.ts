@@ -1,15 +1,17 @@
 /** Resolves and validates what `cloudgate oidc` needs; every problem is a UsageError naming its input. */
 import { isDnsSubdomain } from '../kube/names.js';
 import { resolve } from 'node:path';
-import type { DoctorInput } from '../doctor/input.js';
+import type { NetworkSettings } from '../config/network.js';
+import type { SettingsSource } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { readRegularFileSync } from '../safe-read.js';
 import type { OidcInputs, Thumbprint } from './artefacts.js';
-import { assessKeySet, expectedJwksUri, issuerUrlProblems } from '../areas/discovery/issuer.js';
+import { assessKeySet, expectedJwksUri } from '../kube/service-account-issuer.js';
+import { issuerUrlProblems } from '../config/formats.js';
 import { discoverySettings, parseRoleArn } from '../config/discovery-settings.js';
 import { normalizeThumbprint, probeTop } from './thumbprint.js';
 
-type Input = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd' | 'inventoryPath' | 'inventoryExplicit' | 'network'>;
+type Input = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean; network: NetworkSettings };
 
 const flag = (input: Input, name: string) => (typeof input.flags[name] === 'string' ? (input.flags[name] as string) : undefined);
 

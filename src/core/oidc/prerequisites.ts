@@ -2,9 +2,8 @@
  * The once-per-cluster prerequisites of clouddnsb auth `clusteroidc` (six steps) as a
  * checklist the setup walkthrough renders, filled from the answers/inventory values.
  */
-import { DEFAULT_CERTMGR_NAMESPACE, DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE } from '../areas/discovery/issuer.js';
-import { MIN_CERT_MANAGER } from '../areas/kube/clusteroidc.js';
-import { parseRoleArn } from '../config/discovery-settings.js';
+import { CERT_MANAGER_NAMESPACE, MIN_CERT_MANAGER } from '../kube/platform.js';
+import { DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, parseRoleArn } from '../config/discovery-settings.js';
 
 export interface Prerequisite {
   title: string;
@@ -23,7 +22,7 @@ export function discoveryDoctorCommand(issuerUrl?: string): string {
 export function clusteroidcPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string } = {}): Prerequisite[] {
   const issuer = options.issuerUrl ?? '<ISSUER_URL>';
   const serviceAccount = text(values.cluster_issuer_acme_clouddnsb_service_account_name) ?? DEFAULT_SERVICE_ACCOUNT;
-  const subject = `system:serviceaccount:${DEFAULT_CERTMGR_NAMESPACE}:${serviceAccount}`;
+  const subject = `system:serviceaccount:${CERT_MANAGER_NAMESPACE}:${serviceAccount}`;
   const roleArn = text(values.cluster_issuer_acme_clouddnsb_role_arn);
   const role = roleArn ? parseRoleArn(roleArn) : undefined;
   const roleName = role?.roleName ?? '<ROLE_NAME>';
@@ -31,7 +30,7 @@ export function clusteroidcPrerequisites(values: Record<string, unknown>, option
   return [
     {
       title: `cert-manager ${MIN_CERT_MANAGER} or newer`,
-      detail: `Its CRDs must be ${MIN_CERT_MANAGER}+ (older ones lack serviceAccountRef). The platform creates service account ${serviceAccount} in ${DEFAULT_CERTMGR_NAMESPACE} and lets the controller request tokens for it.`,
+      detail: `Its CRDs must be ${MIN_CERT_MANAGER}+ (older ones lack serviceAccountRef). The platform creates service account ${serviceAccount} in ${CERT_MANAGER_NAMESPACE} and lets the controller request tokens for it.`,
       command: 'cloudgate doctor --only kube',
     },
     {

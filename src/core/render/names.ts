@@ -22,10 +22,7 @@ const WORDS: Record<NamingProfile, Words> = {
   platform: { certmgr: 'cert-manager', clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', commercialca: 'venafi' },
 };
 
-/** Where the certificate manager runs: every credential object goes here. */
-export const CERT_MANAGER_NAMESPACE = 'cert-manager';
-/** The ClusterIssuer the platform's ingresses name. */
-export const PLATFORM_ISSUER = 'atmosphere';
+export { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../kube/platform.js';
 /** The ClusterIssuer that always exists, whatever the issuer type. */
 export const SELF_SIGNED_ISSUER = 'self-signed';
 /** Where the OpenStack ingresses and their certificates live. */

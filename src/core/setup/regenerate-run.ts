@@ -12,7 +12,7 @@ import { answersNames } from '../config/answers.js';
 import type { NamingProfile } from '../render/names.js';
 import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
 import { DEFAULT_INVENTORY } from '../config/paths.js';
-import { readLiveState } from '../areas/kube/issuer-drift.js';
+import { readLiveState } from '../render/live-state.js';
 import { renderingsToCompare } from '../render/drift.js';
 import { lineWriter } from '../net/http-log.js';
 import { vaultKeyringFromOptions } from '../inventory/vault-options.js';

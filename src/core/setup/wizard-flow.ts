@@ -10,7 +10,7 @@ import type { NamingProfile } from '../render/names.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { issuerUrlProblems } from '../areas/discovery/issuer.js';
+import { issuerUrlProblems } from '../config/formats.js';
 import { UsageError } from '../errors.js';
 import type { Finding } from '../findings.js';
 import { readRegularFileSync } from '../safe-read.js';

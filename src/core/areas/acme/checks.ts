@@ -6,7 +6,8 @@ import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { isJinja } from '../../inventory/ansible-tagged.js';
-import { DnsProbeError, parseNameserver, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
+import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
+import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, DEFAULT_ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
 
@@ -79,14 +80,15 @@ const REFUSALS: Record<string, (key: TsigKey, zone: string, where: string) => { 
 
 async function checkNameserver(values: Record<string, unknown>, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
   const raw = String(values.cluster_issuer_acme_rfc2136_nameserver ?? '').trim();
-  const target = parseNameserver(raw);
-  if (!target) {
+  const parsed = parseHostPort(raw);
+  if (!parsed.ok) {
     return {
       status: 'fail',
       message: raw ? `cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.` : 'cluster_issuer_acme_rfc2136_nameserver is not set.',
       advice: 'Give the name server as host:port, e.g. ns1.example.com:53 ([2001:db8::1]:53 for IPv6).',
     };
   }
+  const target = { host: parsed.host, port: parsed.port };
   const wildcard = expectationsFrom(values).wildcardDomain;
   const zone = wildcard ?? '.';
   const where = `${target.host}:${target.port}`;
@@ -135,7 +137,7 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
       details,
     };
   } catch (error) {
-    if (!(error instanceof DnsProbeError)) throw error;
+    if (!(error instanceof DnsError)) throw error;
     return {
       status: 'fail',
       message: `${error.message} (cluster_issuer_acme_rfc2136_nameserver)`,

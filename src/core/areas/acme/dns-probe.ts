@@ -10,6 +10,7 @@ import { createSocket } from 'node:dgram';
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { withDeadline } from '../../net/deadline.js';
 
 export const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 /** TSIG error codes (RFC 8945 §3). */
@@ -48,21 +49,17 @@ export interface DnsAnswer {
   zone?: string;
 }
 
-export class DnsProbeError extends Error {
+export type DnsFailure = 'timeout' | 'refused' | 'resolve' | 'malformed' | 'aborted';
+
+/** A DNS exchange (the signed query or the signed update) that got no usable answer. */
+export class DnsError extends Error {
   constructor(
     message: string,
-    readonly code: 'timeout' | 'refused' | 'resolve' | 'malformed' | 'aborted',
+    readonly code: DnsFailure,
   ) {
     super(message);
-    this.name = 'DnsProbeError';
+    this.name = 'DnsError';
   }
-}
-
-/** `host:port`, `[v6]:port`; undefined without a port (the platform requires the port). */
-export function parseNameserver(value: string): { host: string; port: number } | undefined {
-  const m = /^\[([^\]]+)\]:(\d+)$/.exec(value.trim()) ?? /^([^:[\]]+):(\d+)$/.exec(value.trim());
-  const port = Number(m?.[2]);
-  return m && port > 0 && port < 65536 ? { host: m[1]!, port } : undefined;
 }
 
 /** A domain name in wire form, lower case (the canonical form TSIG signs). */
@@ -88,7 +85,7 @@ function u48(seconds: number): Buffer {
   return b;
 }
 
-function u16(...values: number[]): Buffer {
+export function u16(...values: number[]): Buffer {
   const b = Buffer.alloc(2 * values.length);
   values.forEach((v, i) => b.writeUInt16BE(v, 2 * i));
   return b;
@@ -97,7 +94,7 @@ function u16(...values: number[]): Buffer {
 function algorithmOf(key: TsigKey): { wire: string; hash: string } {
   // `hmac-sha256` and `HMACSHA256` alike.
   const algorithm = TSIG_ALGORITHM_NAMES[key.algorithm.toUpperCase().replace(/[^A-Z0-9]/g, '')];
-  if (!algorithm) throw new DnsProbeError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
+  if (!algorithm) throw new DnsError(`Unknown TSIG algorithm ${key.algorithm}.`, 'malformed');
   return algorithm;
 }
 
@@ -123,7 +120,7 @@ export function signQuery(message: Buffer, key: TsigKey, time: number): { signed
 }
 
 export function decodeHeader(message: Buffer): { id: number; response: boolean; authoritative: boolean; rcode: string; answers: number } {
-  if (message.length < 12) throw new DnsProbeError('The answer is shorter than a DNS header.', 'malformed');
+  if (message.length < 12) throw new DnsError('The answer is shorter than a DNS header.', 'malformed');
   const flags = message.readUInt16BE(2);
   return {
     id: message.readUInt16BE(0),
@@ -151,7 +148,7 @@ function readName(buf: Buffer, start: number): { name: string; end: number } {
     labels.push(buf.subarray(offset + 1, offset + 1 + length).toString('latin1'));
     offset += length + 1;
   }
-  throw new DnsProbeError('The answer holds a malformed name.', 'malformed');
+  throw new DnsError('The answer holds a malformed name.', 'malformed');
 }
 
 interface DnsRecord {
@@ -169,7 +166,7 @@ function readRecords(message: Buffer): DnsRecord[] {
   for (let i = 0; i < counts[1]! + counts[2]! + counts[3]!; i++) {
     const start = offset;
     const { name, end } = readName(message, offset);
-    if (end + 10 > message.length) throw new DnsProbeError('The answer is cut short.', 'malformed');
+    if (end + 10 > message.length) throw new DnsError('The answer is cut short.', 'malformed');
     const type = message.readUInt16BE(end);
     const length = message.readUInt16BE(end + 8);
     records.push({ name, type, start, rdata: message.subarray(end + 10, end + 10 + length) });
@@ -244,22 +241,17 @@ export async function probeDns(options: {
         ...(key && signing ? { tsig: checkResponseTsig(message, records, key, signing.mac, id) } : {}),
       };
     },
-    (text, kind) => new DnsProbeError(text, kind),
   );
 }
-
-export type DnsFailure = 'resolve' | 'aborted' | 'timeout' | 'refused';
 
 /**
  * One UDP exchange with a name server, for the signed query and the signed update alike: resolves the
  * host, sends on a connected socket (an ICMP "port unreachable" then is ECONNREFUSED, not a timeout),
- * and hands each datagram to `accept` until it returns an answer. Failures are made by `fail`, so each
- * caller keeps its own error type.
+ * and hands each datagram to `accept` until it returns an answer.
  */
 export async function exchangeUdp<T>(
   options: { host: string; port: number; timeoutMs: number; signal?: AbortSignal; what: string; detail?: string; message: Buffer },
   accept: (datagram: Buffer, address: string) => T | undefined,
-  fail: (text: string, kind: DnsFailure) => Error,
 ): Promise<T> {
   const { host, port, timeoutMs, signal, what } = options;
   let address = host;
@@ -267,26 +259,20 @@ export async function exchangeUdp<T>(
     try {
       address = (await lookup(host)).address;
     } catch (error) {
-      throw fail(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
+      throw new DnsError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
     }
   }
   const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const finish = (error?: Error, answer?: T) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      socket.close();
-      if (error) reject(error);
-      else resolve(answer!);
-    };
-    const onAbort = () => finish(fail(`The ${what} to ${host}:${port} was cancelled.`, 'aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => finish(fail(`${host}:${port} did not answer a ${what}${options.detail ?? ''} within ${timeoutMs / 1000} s.`, 'timeout')), timeoutMs);
+  const deadline = {
+    timeoutMs,
+    signal,
+    timedOut: () => new DnsError(`${host}:${port} did not answer a ${what}${options.detail ?? ''} within ${timeoutMs / 1000} s.`, 'timeout'),
+    aborted: () => new DnsError(`The ${what} to ${host}:${port} was cancelled.`, 'aborted'),
+    release: () => socket.close(),
+  };
+  return withDeadline<T>(deadline, (finish) => {
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(fail(error.code === 'ECONNREFUSED'
+      finish(new DnsError(error.code === 'ECONNREFUSED'
         ? `${host}:${port} refused the ${what} (nothing listens on UDP port ${port}).`
         : `${what} to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused')),
     );

@@ -9,7 +9,8 @@ import type { DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { KubectlError, kubeAvailability, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
-import { expectedJwksUri } from './issuer.js';
+import { kubeOptionsFor } from '../../kube/options.js';
+import { expectedJwksUri } from '../../kube/service-account-issuer.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 
 export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
@@ -113,7 +114,7 @@ export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): C
       if (!s.clusteroidcSelected && !s.issuerUrl) {
         return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
       }
-      const k: KubectlOptions = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line) => ctx.log(line) };
+      const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
       const available = await kubeAvailability(k);
       if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
       return compare({ ...k, context: available.context }, s);

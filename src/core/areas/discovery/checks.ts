@@ -6,14 +6,8 @@ import { stateKey } from '../../doctor/state-keys.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
-import {
-  assessKeySet,
-  discoveryUrl,
-  expectedJwksUri,
-  isInternalHost,
-  issuerDifferences,
-  KUBERNETES_DISCOVERY_FIELDS,
-} from './issuer.js';
+import { isInternalHost, issuerDifferences } from './issuer.js';
+import { assessKeySet, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
 import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
 import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
@@ -196,7 +190,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
       async run(ctx, issuer) {
         const source = await tokenSource(s, input, ctx);
         if ('status' in source) return source;
-        const verdict = verifyServiceAccountToken(source.token, ctx.state.get(KEYSET_VALUE) ?? {}, {
+        const verdict = await verifyServiceAccountToken(source.token, ctx.state.get(KEYSET_VALUE) ?? {}, {
           issuer,
           audiences: [issuer, s.stsAudience],
           optionalAudiences: [s.inClusterAudience],

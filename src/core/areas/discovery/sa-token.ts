@@ -3,11 +3,13 @@
  * makes it (`kubectl create token <sa> -n <namespace> --audience <sts audience> --duration 600s`), or
  * read from --token-file. The token is registered as a secret before anything can print it.
  */
-import { decodeJwt } from 'jose';
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { CheckContext, CheckResult } from '../../doctor/types.js';
-import { firstLine, isKubeName, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { isDnsSubdomain } from '../../kube/names.js';
+import { kubeOptionsFor } from '../../kube/options.js';
+import { audiences, jwtClaims, stringClaim } from '../../jwt/token.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
@@ -38,11 +40,11 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };
   }
-  const kube = { context: s.context, timeoutMs: input.network.timeoutMs, signal: ctx.signal, log: (line: string) => ctx.log(line) };
+  const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
   const available = await kubeAvailability(kube);
   if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}` };
   // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
-  if (!isKubeName(s.serviceAccount)) {
+  if (!isDnsSubdomain(s.serviceAccount)) {
     return { unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)` };
   }
   const args = mintCommand(s, audience);
@@ -73,16 +75,12 @@ export interface TokenClaims {
 
 /** The claims as the token service reads them, unverified (only to explain a refusal); undefined if not a JWT. */
 export function readClaims(token: string): TokenClaims | undefined {
-  try {
-    const claims = decodeJwt(token) as Record<string, unknown>;
-    const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.map(String) : [];
-    return {
-      iss: typeof claims.iss === 'string' ? claims.iss : undefined,
-      sub: typeof claims.sub === 'string' ? claims.sub : undefined,
-      aud,
-      exp: typeof claims.exp === 'number' ? claims.exp : undefined,
-    };
-  } catch {
-    return undefined;
-  }
+  const claims = jwtClaims(token);
+  if (!claims) return undefined;
+  return {
+    iss: stringClaim(claims, 'iss'),
+    sub: stringClaim(claims, 'sub'),
+    aud: audiences(claims),
+    exp: typeof claims.exp === 'number' ? claims.exp : undefined,
+  };
 }

@@ -11,7 +11,7 @@ import { httpClientFor, type HttpClient } from '../../net/http.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { registerSecret } from '../../secrets.js';
 import { awsError, xmlText, type AwsError } from './aws-xml.js';
-import { issuerHostPath } from './issuer.js';
+import { issuerHostPath } from '../../kube/service-account-issuer.js';
 import { dnsEndpoint, dnsRefusal, networkFailure, readDns, type TemporaryCredentials } from './route53-read.js';
 import { readClaims, stsToken, type TokenClaims } from './sa-token.js';
 import { parseRoleArn, type DiscoverySettings } from '../../config/discovery-settings.js';

@@ -2,7 +2,7 @@
  * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
  * through a private CA, and the thumbprint of its top certificate.
  */
-import type { NetworkSettings } from '../../doctor/input.js';
+import type { NetworkSettings } from '../../config/network.js';
 import type { CheckResult } from '../../doctor/types.js';
 import { probeTls } from '../../net/tls-probe.js';
 import { topOfChain } from '../../oidc/thumbprint.js';

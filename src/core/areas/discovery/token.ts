@@ -2,8 +2,8 @@
  * Verifies a projected service-account token the way the DNS provider's token service will:
  * signature against the published key set (by `kid`), `iss` byte for byte, `aud`, expiry.
  */
-import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { constants, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import type { JWK } from 'jose';
+import { audiences, jwtClaims, jwtHeader, stringClaim, verifySignature } from '../../jwt/token.js';
 
 export interface TokenVerdict {
   /** Problems that make the token service refuse it. */
@@ -14,72 +14,42 @@ export interface TokenVerdict {
   facts: { kid?: string; alg?: string; iss?: string; aud?: string[]; sub?: string; expiresAt?: string };
 }
 
-const HASHES: Record<string, { hash: string; kind: 'rsa' | 'pss' | 'ec' }> = {
-  RS256: { hash: 'sha256', kind: 'rsa' },
-  RS384: { hash: 'sha384', kind: 'rsa' },
-  RS512: { hash: 'sha512', kind: 'rsa' },
-  PS256: { hash: 'sha256', kind: 'pss' },
-  PS384: { hash: 'sha384', kind: 'pss' },
-  PS512: { hash: 'sha512', kind: 'pss' },
-  ES256: { hash: 'sha256', kind: 'ec' },
-  ES384: { hash: 'sha384', kind: 'ec' },
-  ES512: { hash: 'sha512', kind: 'ec' },
-};
+/** The signing algorithms the token service accepts. */
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 
-/** A part of a JWT through jose's decoders (which check the shape), or undefined when it is no JWT. */
-function decoded<T>(decode: () => T): T | undefined {
-  try {
-    return decode();
-  } catch {
-    return undefined;
-  }
-}
-
-export function verifyServiceAccountToken(
+export async function verifyServiceAccountToken(
   token: string,
   keySet: { keys?: unknown[] },
   expect: { issuer: string; audiences: string[]; optionalAudiences?: string[]; now?: number },
-): TokenVerdict {
+): Promise<TokenVerdict> {
   const verdict: TokenVerdict = { failures: [], warnings: [], facts: {} };
-  const parts = token.trim().split('.');
-  const header = decoded(() => decodeProtectedHeader(token.trim()) as Record<string, unknown>);
-  const claims = decoded(() => decodeJwt(token.trim()) as Record<string, unknown>);
-  if (parts.length !== 3 || !header || !claims) {
+  const header = jwtHeader(token);
+  const claims = jwtClaims(token);
+  if (!header || !claims) {
     verdict.failures.push('it is not a JWT (three base64url parts with JSON header and claims)');
     return verdict;
   }
-  const alg = typeof header.alg === 'string' ? header.alg : undefined;
-  const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.map(String) : [];
+  const alg = stringClaim(header, 'alg');
+  const kid = stringClaim(header, 'kid');
+  const aud = audiences(claims);
   const exp = typeof claims.exp === 'number' ? claims.exp : undefined;
   verdict.facts = {
     kid,
     alg,
-    iss: typeof claims.iss === 'string' ? claims.iss : undefined,
+    iss: stringClaim(claims, 'iss'),
     aud,
-    sub: typeof claims.sub === 'string' ? claims.sub : undefined,
+    sub: stringClaim(claims, 'sub'),
     expiresAt: exp ? new Date(exp * 1000).toISOString() : undefined,
   };
 
-  const keys = (keySet.keys ?? []) as (JsonWebKey & { kid?: string; alg?: string })[];
+  const keys = (keySet.keys ?? []) as (JWK & { kid?: string })[];
   const key = keys.find((k) => k.kid === kid);
-  const algorithm = alg ? HASHES[alg] : undefined;
-  if (!algorithm) verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
+  if (!alg || !ALGORITHMS.includes(alg)) verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
   else if (!key) verdict.failures.push(`its key id "${kid ?? '(none)'}" is not in the published key set (${keys.map((k) => k.kid).join(', ') || 'empty'}): the cluster signs with a key it does not publish`);
   else {
-    try {
-      const publicKey = createPublicKey({ key, format: 'jwk' });
-      const signature = Buffer.from(parts[2], 'base64url');
-      const options =
-        algorithm.kind === 'ec'
-          ? { key: publicKey, dsaEncoding: 'ieee-p1363' as const }
-          : algorithm.kind === 'pss'
-            ? { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(algorithm.hash.slice(3)) / 8 }
-            : publicKey;
-      const valid = verify(algorithm.hash, Buffer.from(`${parts[0]}.${parts[1]}`), options, signature);
-      if (!valid) verdict.failures.push(`its signature does not verify with published key "${kid}"`);
-    } catch (error) {
-      verdict.failures.push(`published key "${kid}" cannot verify it: ${(error as Error).message}`);
+    const signature = await verifySignature(token, key, [alg]);
+    if (!signature.valid) {
+      verdict.failures.push(signature.why === 'bad-signature' ? `its signature does not verify with published key "${kid}"` : `published key "${kid}" cannot verify it: ${signature.message}`);
     }
   }
 

@@ -4,11 +4,12 @@
  * reason of each one not Ready), a supplied wildcard's TLS secret (`kube.wildcard-secret`) and the TLS
  * secrets of every platform ingress (`kube.ingress-secrets`). kubectl through kube.ts; `skip` without a cluster.
  */
-import { kubeOptionsFor } from '../../config/discovery-settings.js';
+import { kubeOptionsFor } from '../../kube/options.js';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckResult, Status } from '../../doctor/types.js';
 import { firstLine, kubeAvailability, kubectl, withOptions, type KubectlOptions } from '../../kube/kubectl.js';
-import { liveIssuerType, PLATFORM_ISSUER } from '../../setup/regenerate.js';
+import { liveIssuerType } from '../../setup/regenerate.js';
+import { conditionOf, PLATFORM_ISSUER } from '../../kube/platform.js';
 import { registerSecret } from '../../secrets.js';
 import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryView } from '../../inventory/inventory.js';
@@ -18,13 +19,6 @@ import { issuanceCause, type CmObject, type IssuanceObjects } from './certificat
 import { INGRESS_NAMESPACES, ingressSecretsCheck } from './ingress-secrets.js';
 
 export const PLATFORM_NAMESPACE = 'openstack';
-
-interface Condition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
 
 /** Advice per cert-manager reason. */
 const ISSUER_ADVICE: Record<string, string> = {
@@ -40,7 +34,7 @@ export const provideChecks: CheckProvider = async (input) => {
   const view = await inventoryView(input);
   const { values } = view;
   const expected = expectationsFrom(values, input.inventoryPath);
-  const kube: KubectlOptions = await kubeOptionsFor(input);
+  const kube = kubeOptionsFor(input);
   const cluster = async (): Promise<CheckResult | undefined> => {
     const available = await kubeAvailability(kube);
     if (available.ok) {
@@ -105,9 +99,6 @@ async function getJson(args: string[], kube: KubectlOptions): Promise<{ ok: true
   }
 }
 
-const readyOf = (object: unknown): Condition | undefined =>
-  ((object as { status?: { conditions?: Condition[] } })?.status?.conditions ?? []).find((c) => c.type === 'Ready');
-
 async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined): Promise<CheckResult> {
   if (issuerType === 'none') return { status: 'skip', message: 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' };
   const got = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
@@ -118,7 +109,7 @@ async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined)
       advice: got.notFound ? 'Deploy the platform with this inventory (cert-manager and its CRDs must be installed first).' : 'Check your access to the cluster (kubectl auth can-i get clusterissuers).',
     };
   }
-  const ready = readyOf(got.value);
+  const ready = conditionOf(got.value, 'Ready');
   const liveType = liveIssuerType(got.value);
   const details = { type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message };
   const said = ready ? `${ready.reason ?? 'no reason'}${ready.message ? `: ${ready.message}` : ''}` : '';
@@ -155,7 +146,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
       : { status: 'warn', message: `No Certificate in ${PLATFORM_NAMESPACE}.`, advice: 'The platform has not been deployed with this inventory yet, or its ingresses lack the cert-manager annotation.' };
   }
   const rows = items.map((item) => {
-    const ready = readyOf(item);
+    const ready = conditionOf(item, 'Ready');
     const status: Status = ready?.status === 'True' ? 'ok' : ready?.status === 'False' ? 'fail' : 'warn';
     const name = item.metadata?.name ?? '?';
     return {

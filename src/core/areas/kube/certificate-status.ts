@@ -2,9 +2,10 @@
  * Why a cert-manager Certificate is not Ready: the walk `cmctl status certificate` makes, from the
  * Certificate to its CertificateRequest (owned by it, or annotated with its name, for the next
  * revision), the ACME Order the request owns and the Challenges the Order owns, ending at the deepest
- * object that says what is wrong. Pure: the objects are read elsewhere (kube-cert-checks.ts).
+ * object that says what is wrong. Pure: the objects are read elsewhere (cert-manager.ts).
  */
 import { escapeLine } from '../../escape.js';
+import { conditionOf, type CmCondition } from '../../kube/platform.js';
 
 export interface CmMeta {
   name?: string;
@@ -15,12 +16,6 @@ export interface CmMeta {
   ownerReferences?: { kind?: string; name?: string; uid?: string }[];
 }
 
-export interface CmCondition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-}
 
 export interface CmObject {
   kind?: string;
@@ -65,7 +60,6 @@ const CERTIFICATE_NAME = 'cert-manager.io/certificate-name';
 const CERTIFICATE_REVISION = 'cert-manager.io/certificate-revision';
 const RATE_LIMITED = /rateLimited|too many (certificates|new orders|failed authorizations|requests)/i;
 
-const conditionOf = (o: CmObject | undefined, type: string) => (o?.status?.conditions ?? []).find((c) => c.type === type);
 const where = (o: CmObject) => `${o.kind ?? 'object'} ${o.metadata?.namespace ?? ''}${o.metadata?.namespace ? '/' : ''}${o.metadata?.name ?? '?'}`;
 const text = (value: unknown) => (typeof value === 'string' ? escapeLine(value) : '');
 

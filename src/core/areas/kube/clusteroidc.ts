@@ -6,10 +6,11 @@
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { firstLine, kubeAvailability, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
-import { discoverySettings, kubeOptionsFor, type DiscoverySettings } from '../../config/discovery-settings.js';
+import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
+import { kubeOptionsFor } from '../../kube/options.js';
+import { MIN_CERT_MANAGER } from '../../kube/platform.js';
 
 const GROUP = 'kube';
-export const MIN_CERT_MANAGER = '1.15.0';
 const CLUSTER_ISSUER_CRD = 'clusterissuers.cert-manager.io';
 
 interface Crd {
@@ -19,7 +20,6 @@ interface Crd {
 
 export const provideChecks: CheckProvider = async (input) => {
   const s = await discoverySettings(input);
-  const base = await kubeOptionsFor(input);
   const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
   const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
   const relevant = s.clusteroidcSelected || s.issuerUrl !== undefined;
@@ -36,7 +36,7 @@ export const provideChecks: CheckProvider = async (input) => {
       if (!relevant) {
         return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
       }
-      const k: KubectlOptions = { ...base, signal: ctx.signal, log: (line) => ctx.log(line) };
+      const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
       const available = await kubeAvailability(k);
       if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
       return run({ ...k, context: available.context });

@@ -4,10 +4,11 @@
  * context only made the other kube checks skip, and the run ended "ok" having checked nothing.
  */
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import { setting } from '../../doctor/input.js';
+import { setting } from '../../config/settings.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from '../../kube/kubectl.js';
+import { kubeOptionsFor } from '../../kube/options.js';
 
 // Present only when a context is named: without one kubectl's current context is used, which the
 // other kube checks already judge.
@@ -26,7 +27,8 @@ export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log
   const where = input.env.KUBECONFIG || process.env.KUBECONFIG || '~/.kube/config';
   let names: string[];
   try {
-    const result = await kubectl(['config', 'get-contexts', '-o', 'name'], { env: input.env, timeoutMs: input.network.timeoutMs, signal, log });
+    // Asked of kubectl without --context: the named one may be the very thing that is missing.
+    const result = await kubectl(['config', 'get-contexts', '-o', 'name'], { ...kubeOptionsFor(input, { signal, log }), context: undefined });
     if (result.exitCode !== 0) {
       return {
         status: 'fail',

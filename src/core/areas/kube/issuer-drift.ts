@@ -1,25 +1,11 @@
 /** Check `kube.issuer-drift`: does the cluster run the ClusterIssuer the inventory renders? */
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
-import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
+import type { KubectlOptions } from '../../kube/kubectl.js';
 import type { NamesView } from '../../config/platform-names.js';
-import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState } from '../../render/drift.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../render/names.js';
-import type { RenderedObject } from '../../render/types.js';
-
-/** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name (each read once). */
-export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
-  const issuer = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
-  if (issuer.error) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
-  const live: LiveState = { issuer: issuer.value, secretKeys: new Map() };
-  for (const { name } of secretsToCompare(objects)) {
-    // Only the key names are read (go-template), never the values; the name comes after `--`.
-    const got = await kubectl(['get', 'secret', `--namespace=${CERT_MANAGER_NAMESPACE}`, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}', '--', name], kube);
-    if (got.exitCode === 0) live.secretKeys.set(name, got.stdout.split('\n').filter(Boolean));
-    else if (!/NotFound|not found/i.test(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
-  }
-  return live;
-}
+import { compareWithCluster, renderingsToCompare, type ClusterComparison } from '../../render/drift.js';
+import { readLiveState } from '../../render/live-state.js';
+import { PLATFORM_ISSUER } from '../../kube/platform.js';
 
 /** `view`: the inventory's values and names; when it does not say which names, both renderings are compared. */
 export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView): Promise<CheckResult> {
@@ -62,18 +48,4 @@ function matchedNames(drift: ClusterComparison): string {
 
 function closerNames(drift: ClusterComparison): string {
   return drift.guessed ? ` (compared in ${NAMES[drift.profile]}, the closer of the two: the inventory does not say which names it uses, and the cluster matches neither)` : '';
-}
-
-async function getJson(args: string[], kube: KubectlOptions): Promise<{ value?: unknown; error?: string }> {
-    const names = args.indexOf('--');
-  const withOutput = names === -1 ? [...args, '-o', 'json'] : [...args.slice(0, names), '-o', 'json', ...args.slice(names)];
-  const result = await kubectl(withOutput, kube);
-  if (result.exitCode !== 0) {
-    return /NotFound|not found/i.test(result.stderr) ? {} : { error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
-  }
-  try {
-    return { value: JSON.parse(result.stdout) as unknown };
-  } catch {
-    return { error: 'kubectl printed something that is not JSON' };
-  }
 }

@@ -5,7 +5,7 @@
 import type { HttpResponse } from '../../net/http.js';
 import { preview } from '../../net/http-log.js';
 import { redact } from '../../secrets.js';
-import type { TokenFacts } from './jwt.js';
+import type { TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 
 export class StepError extends Error {

@@ -2,7 +2,7 @@
 import type { HttpResponse } from '../../net/http.js';
 import { registerSecret } from '../../secrets.js';
 import { brokerAdvice, serverError, StepError } from './advice.js';
-import { describeFacts, formatLeft, tokenFacts, type TokenFacts } from './jwt.js';
+import { describeFacts, formatLeft, tokenFacts, type TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, took, type StepEnv, type StepResult } from './step.js';
 

@@ -12,7 +12,7 @@ import { escapeLine } from '../../escape.js';
 import { HttpError } from '../../net/http.js';
 import { adminCredentialState, adminToken, readMapping, type Mapping, type MappingRemote, type MappingRule } from './admin.js';
 import { StepError } from './advice.js';
-import { decodeJwt } from './jwt.js';
+import { jwtClaims } from '../../jwt/token.js';
 import type { SigninSettings } from './settings.js';
 import type { StepEnv } from './step.js';
 
@@ -243,7 +243,7 @@ export interface AudienceFinding {
  * `subject_issuer` (legacy exchange of an external token) the rule does not apply.
  */
 export function subjectAudience(subjectToken: string, s: Pick<SigninSettings, 'clientId' | 'subjectIssuer' | 'brokerUrl' | 'realm'>): AudienceFinding | undefined {
-  const claims = decodeJwt(subjectToken);
+  const claims = jwtClaims(subjectToken);
   if (!claims || !s.clientId || s.subjectIssuer) return undefined;
   const aud = valuesOf(claims.aud);
   if (aud.includes(s.clientId)) return undefined;
@@ -269,7 +269,7 @@ export interface ClaimsInput {
 /** The whole check: the findings combined, the worst status first. */
 export async function checkClaims(env: StepEnv, input: ClaimsInput): Promise<Finding> {
   const s = env.settings;
-  const claims = decodeJwt(input.brokerToken);
+  const claims = jwtClaims(input.brokerToken);
   const findings: Finding[] = [];
   const size = judgeHeaderSize(input.brokerToken, claims);
   if (size) findings.push(size);

@@ -5,10 +5,10 @@
  * query; it holds no secret, and is written 0600 all the same. Any problem reading or writing it is
  * ignored: the chain then finds the flavour again by asking.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
+import { writeFilesAtomically } from '../../inventory/atomic-write.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import type { IdentityFlavour } from './identity.js';
 
@@ -52,7 +52,7 @@ export function readFlavour(env: NodeJS.ProcessEnv, identityUrl: string): Identi
 }
 
 /** Records the flavour when it changed; returns the file written, or undefined (unchanged or failed). */
-export function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour): string | undefined {
+export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour): Promise<string | undefined> {
   const file = flavourCacheFile(env);
   const entries = readAll(file);
   const key = cacheKey(identityUrl);
@@ -60,14 +60,12 @@ export function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavou
   delete entries[key];
   const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
   const doc = Object.fromEntries([...kept, [key, { flavour, learned_at: new Date().toISOString() }]]);
-  const temp = join(dirname(file), `.${FILE_NAME}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temp, JSON.stringify(doc, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    const content = JSON.stringify(doc, null, 2) + '\n';
+    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache' }], new Date(), { backup: false });
     return file;
   } catch {
-    rmSync(temp, { force: true });
     return undefined;
   }
 }

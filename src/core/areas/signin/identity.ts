@@ -5,7 +5,7 @@
 import type { HttpResponse } from '../../net/http.js';
 import { registerSecret } from '../../secrets.js';
 import { identityAdvice, serverError, StepError } from './advice.js';
-import { tokenFacts } from './jwt.js';
+import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 

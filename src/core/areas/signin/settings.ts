@@ -1,4 +1,4 @@
-import { setting, type DoctorInput } from '../../doctor/input.js';
+import { setting, type SettingsSource } from '../../config/settings.js';
 
 /** The sign-in chain's settings, resolved from flags, environment and the `signin:` section. */
 export interface SigninSettings {
@@ -42,11 +42,9 @@ export interface AdminCredentials {
 
 export const DEFAULT_CLAIM_PREFIX = 'OIDC_CLAIM_';
 
-type Source = Pick<DoctorInput, 'flags' | 'env' | 'config' | 'cwd'>;
-
 const SECTION = 'signin';
 
-export function readSigninSettings(input: Source): SigninSettings {
+export function readSigninSettings(input: SettingsSource): SigninSettings {
   const get = (name: string, options: Parameters<typeof setting>[3] = {}) => setting(input, SECTION, name, options);
   const secret = (name: string, envNames: string[] = []) => get(name, { secret: true, envNames });
   const project = get('project', { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] });

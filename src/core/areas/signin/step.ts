@@ -5,7 +5,7 @@
  */
 import type { HttpClient, HttpResponse } from '../../net/http.js';
 import type { IdentityFlavour } from './identity.js';
-import { formatLeft } from './jwt.js';
+import { formatLeft } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 
 export interface StepEnv {

@@ -5,6 +5,7 @@
  */
 import type { CatalogService } from '../../doctor/state-keys.js';
 import { isIP } from 'node:net';
+import { isHostName, parseHostPort, parseUrl, URL_SCHEME } from '../../config/formats.js';
 import { UsageError } from '../../errors.js';
 
 export type EndpointSource = 'flag' | 'config' | 'inventory' | 'catalog';
@@ -19,8 +20,6 @@ export interface Endpoint {
   address?: string;
 }
 
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
-
 /**
  * `host`, `host:port`, `[v6]:port`, or a URL (`https://host[:port]/path`), optionally followed by
  * `@ADDRESS` to connect to that address (an ingress IP before DNS points at it); undefined when not one.
@@ -30,36 +29,22 @@ export function parseEndpoint(text: string): { host: string; port: number; addre
   if (more.length || address === '') return undefined;
   if (address !== undefined) {
     const target = address.replace(/^\[|\]$/g, '');
-    const parsed = parseHostPort(value);
-    return parsed && (isIP(target) || HOSTNAME.test(target)) ? { ...parsed, address: target } : undefined;
+    const parsed = hostAndPort(value);
+    return parsed && (isIP(target) || isHostName(target)) ? { ...parsed, address: target } : undefined;
   }
-  return parseHostPort(value);
+  return hostAndPort(value);
 }
 
-function parseHostPort(value: string): { host: string; port: number } | undefined {
+function hostAndPort(value: string): { host: string; port: number } | undefined {
   if (!value) return undefined;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return undefined;
-    }
+  if (URL_SCHEME.test(value)) {
+    const url = parseUrl(value);
+    if (!url?.hostname) return undefined;
     const port = url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
-    return url.hostname ? { host: url.hostname.replace(/^\[|\]$/g, ''), port } : undefined;
+    return { host: url.hostname.replace(/^\[|\]$/g, ''), port };
   }
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
-  if (bracketed) return isIP(bracketed[1]!) === 6 ? withPort(bracketed[1]!, bracketed[2]) : undefined;
-  if (isIP(value) === 6) return { host: value, port: 443 };
-  const [host, port, ...rest] = value.split(':');
-  if (rest.length || !host || !(isIP(host) === 4 || HOSTNAME.test(host))) return undefined;
-  return withPort(host.replace(/\.$/, '').toLowerCase(), port);
-}
-
-function withPort(host: string, port: string | undefined): { host: string; port: number } | undefined {
-  if (port === undefined) return { host, port: 443 };
-  const n = Number(port);
-  return Number.isInteger(n) && n > 0 && n < 65536 ? { host, port: n } : undefined;
+  const parsed = parseHostPort(value, { defaultPort: 443 });
+  return parsed.ok ? { host: parsed.host, port: parsed.port } : undefined;
 }
 
 /** `tls.<host>`, with `:<port>` when the port is not 443. */

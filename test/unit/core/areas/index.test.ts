@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AREAS, GROUPS, groupTitle } from '../../../../src/core/areas/index.js';
+import { AREAS, GROUPS, groupsOf, groupTitle } from '../../../../src/core/areas/index.js';
+import { UsageError } from '../../../../src/core/errors.js';
 
 describe('the areas registry', () => {
   it('has one area per folder under core/areas, each exporting its group, title and checks', async () => {
@@ -20,5 +21,12 @@ describe('the areas registry', () => {
     expect(groupTitle('signin')).toBe('Federated sign-in chain');
     expect(groupTitle('kube')).toBe('Cluster (kubectl)');
     expect(groupTitle('unknown-group')).toBe('unknown-group');
+  });
+
+  it('refuses an --only that names no group, listing the groups (doctor and serve alike)', () => {
+    expect(groupsOf(['tls', 'kube'])).toEqual(['tls', 'kube']);
+    expect(groupsOf([])).toEqual([]);
+    expect(() => groupsOf(['tls', 'nope'])).toThrow(UsageError);
+    expect(() => groupsOf(['nope'])).toThrow(/Unknown check group: nope/);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFindingsOf } from '../../../../src/core/config/config-keys.js';
-import { loadConfigFile } from '../../../../src/core/doctor/input.js';
+import { loadConfigFile } from '../../../../src/core/config/settings.js';
 import { readSigninSettings } from '../../../../src/core/areas/signin/settings.js';
 import { runCli } from '../../../helpers/cli.js';
 

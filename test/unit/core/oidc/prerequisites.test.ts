@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clusteroidcPrerequisites, discoveryDoctorCommand } from '../../../../src/core/oidc/prerequisites.js';
 
 describe('clusteroidc prerequisites checklist', () => {
-  it('lists SPEC.md steps 1–6 filled from the values, the custom service account in the subject', () => {
+  it('lists the six steps of keyless DNS filled from the values, the custom service account in the subject', () => {
     const steps = clusteroidcPrerequisites(
       { cluster_issuer_acme_clouddnsb_service_account_name: 'my-dns', cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/dns01' },
       { issuerUrl: 'https://oidc.example.com/c1' },

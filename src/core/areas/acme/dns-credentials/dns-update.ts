@@ -4,7 +4,7 @@
  * The name encoding and the TSIG signing are those of the signed SOA query (../dns-probe.ts).
  */
 import { randomInt } from 'node:crypto';
-import { encodeName, exchangeUdp, RCODES, signQuery, TSIG_ERRORS } from '../dns-probe.js';
+import { DnsError, encodeName, exchangeUdp, RCODES, signQuery, TSIG_ERRORS, u16, type TsigKey } from '../dns-probe.js';
 
 const TYPE_SOA = 6;
 const TYPE_TXT = 16;
@@ -13,35 +13,10 @@ const CLASS_IN = 1;
 const CLASS_NONE = 254;
 const OPCODE_UPDATE = 5 << 11;
 
-export interface UpdateKey {
-  name: string;
-  /** HMACMD5, HMACSHA1, HMACSHA256 or HMACSHA512 (any case). */
-  algorithm: string;
-  /** Base64. */
-  secret: string;
-}
-
 export interface UpdateAnswer {
   rcode: string;
   /** The TSIG error of the answer: NOERROR when the server accepted the key. */
   tsigError: string;
-}
-
-export class DnsUpdateError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'timeout' | 'refused' | 'resolve' | 'malformed' | 'aborted',
-  ) {
-    super(message);
-    this.name = 'DnsUpdateError';
-  }
-}
-
-
-function u16(...values: number[]): Buffer {
-  const b = Buffer.alloc(2 * values.length);
-  values.forEach((v, i) => b.writeUInt16BE(v, 2 * i));
-  return b;
 }
 
 function u32(value: number): Buffer {
@@ -66,7 +41,7 @@ export function buildUpdate(id: number, zone: string, record: string, value: str
 }
 
 /** Appends the TSIG record (RFC 8945 §4.3) to a message that has no additional records yet. */
-export function signMessage(message: Buffer, key: UpdateKey, time: number): Buffer {
+export function signMessage(message: Buffer, key: TsigKey, time: number): Buffer {
   return signQuery(message, key, time).signed;
 }
 
@@ -77,12 +52,12 @@ function skipName(buf: Buffer, offset: number): number {
     if ((length & 0xc0) === 0xc0) return offset + 2;
     offset += length + 1;
   }
-  throw new DnsUpdateError('The answer ends inside a name.', 'malformed');
+  throw new DnsError('The answer ends inside a name.', 'malformed');
 }
 
 /** The answer's rcode and, when it carries a TSIG record, the TSIG error (BADSIG, BADKEY, BADTIME). */
 export function decodeAnswer(buf: Buffer): { id: number; rcode: string; tsigError: string } {
-  if (buf.length < 12) throw new DnsUpdateError('The answer is shorter than a DNS header.', 'malformed');
+  if (buf.length < 12) throw new DnsError('The answer is shorter than a DNS header.', 'malformed');
   const flags = buf.readUInt16BE(2);
   const counts = [4, 6, 8, 10].map((at) => buf.readUInt16BE(at));
   let offset = 12;
@@ -112,7 +87,7 @@ export async function sendUpdate(options: {
   record: string;
   value: string;
   action: 'add' | 'delete';
-  key: UpdateKey;
+  key: TsigKey;
   timeoutMs: number;
   signal?: AbortSignal;
 }): Promise<UpdateAnswer> {
@@ -125,6 +100,5 @@ export async function sendUpdate(options: {
       const decoded = decodeAnswer(datagram);
       return decoded.id === id ? { rcode: decoded.rcode, tsigError: decoded.tsigError } : undefined;
     },
-    (text, kind) => new DnsUpdateError(text, kind),
   );
 }

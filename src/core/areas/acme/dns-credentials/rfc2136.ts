@@ -4,15 +4,17 @@
  * authoritative for. (Without --probe-update the key is checked by acme.rfc2136's signed query.)
  */
 import type { CheckResult } from '../../../doctor/types.js';
-import { parseNameserver } from '../dns-probe.js';
-import { DnsUpdateError, sendUpdate, type UpdateKey } from './dns-update.js';
+import { parseHostPort } from '../../../config/formats.js';
+import { DnsError, type TsigKey } from '../dns-probe.js';
+import { sendUpdate } from './dns-update.js';
 import { PROBE_LABEL, type ProviderRun, credential, fail, probeValue, zoneCandidates } from './shared.js';
 
 export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
   const raw = credential(run, 'cluster_issuer_acme_rfc2136_nameserver');
-  const target = parseNameserver(raw);
-  if (!target) return fail(`cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.`, 'Give the name server as host:port, e.g. ns1.example.com:53.');
-  const key: UpdateKey = {
+  const parsed = parseHostPort(raw.trim());
+  if (!parsed.ok) return fail(`cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.`, 'Give the name server as host:port, e.g. ns1.example.com:53.');
+  const target = { host: parsed.host, port: parsed.port };
+  const key: TsigKey = {
     name: credential(run, 'cluster_issuer_acme_rfc2136_tsig_key_name'),
     algorithm: credential(run, 'cluster_issuer_acme_rfc2136_tsig_algorithm', { optional: true }) || 'HMACMD5',
     secret: credential(run, 'cluster_issuer_acme_rfc2136_tsig_secret_key', { secret: true }),
@@ -51,7 +53,7 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
       return { status: 'ok', message: `${where} accepted a DNS update signed with the key ${key.name}: --probe-update added and removed the TXT record ${record}.`, details };
     }
   } catch (error) {
-    if (!(error instanceof DnsUpdateError)) throw error;
+    if (!(error instanceof DnsError)) throw error;
     return fail(`${error.message} (cluster_issuer_acme_rfc2136_nameserver)`, `Check the address and port in cluster_issuer_acme_rfc2136_nameserver and that UDP ${target.port} is open from here.`, details);
   }
   details.tried = tried;

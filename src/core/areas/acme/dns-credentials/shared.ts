@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckResult } from '../../../doctor/types.js';
 import type { DoctorInput } from '../../../doctor/input.js';
-import { setting } from '../../../doctor/input.js';
+import { setting } from '../../../config/settings.js';
 import type { HttpClient, HttpResponse } from '../../../net/http.js';
 import { isJinja, isTagged } from '../../../inventory/ansible-tagged.js';
 import { escapeLine } from '../../../escape.js';

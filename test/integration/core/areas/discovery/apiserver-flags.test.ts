@@ -54,18 +54,12 @@ describe('flag parsing', () => {
 
 describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes API with kubectl', () => {
   let api: KubeApi;
-  const saved = { KUBECONFIG: process.env.KUBECONFIG, KUBECACHEDIR: process.env.KUBECACHEDIR };
   beforeAll(async () => {
     api = await startKubeApi(new KubeState());
-    Object.assign(process.env, api.env);
     forgetKubeAvailability();
   });
   afterAll(async () => {
     await api?.stop();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
     forgetKubeAvailability();
   });
 
@@ -73,7 +67,8 @@ describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes A
     api.state.objects = [];
     api.state.add(namespace('kube-system'), ...objects);
     const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
-    const r = await run(provideChecks, doctorInput(flags, { inventory, env: { CLOUDGATE_STS_ENDPOINT: 'https://127.0.0.1:9' } }));
+    // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
+    const r = await run(provideChecks, doctorInput(flags, { inventory, env: { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: 'https://127.0.0.1:9' } }));
     return r['discovery.apiserver-flags'];
   }
 

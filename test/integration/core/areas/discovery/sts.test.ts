@@ -183,11 +183,10 @@ describe.skipIf(!hasKubectl)('discovery.sts mints the token as the certificate m
     state.issuer = i.url;
     const api = await startKubeApi(state);
     stops.push(() => api.stop());
-    const saved = { KUBECONFIG: process.env.KUBECONFIG, KUBECACHEDIR: process.env.KUBECACHEDIR };
-    Object.assign(process.env, api.env);
     forgetKubeAvailability();
     try {
-      const env = { CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: a.url };
+      // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
+      const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: a.url };
       const r = await run(provideChecks, doctorInput({}, { env, inventory: inventory(), caFile: a.caFile }));
       expect(r['discovery.sts'].status).toBe('ok');
       expect(r['discovery.sts'].message).toContain('kubectl create token certmgr-clouddnsb -n cert-manager --audience sts.amazonaws.com --duration 600s');
@@ -203,10 +202,6 @@ describe.skipIf(!hasKubectl)('discovery.sts mints the token as the certificate m
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);
     } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
       forgetKubeAvailability();
     }
   });

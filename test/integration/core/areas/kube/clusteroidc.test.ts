@@ -32,7 +32,7 @@ async function cluster(...objects: KubeObject[]) {
 const healthy = () => [...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'dns-sa'), serviceAccount('cert-manager', 'cert-manager'), ...tokenCreatorRbac('cert-manager', 'dns-sa')];
 
 describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () => {
-  it('passes a cluster prepared as SPEC.md step 1 says, with the service account named in the inventory', async () => {
+  it('passes a cluster prepared as the first prerequisite says (cert-manager new enough), with the service account named in the inventory', async () => {
     await cluster(...healthy());
     const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'ok', message: expect.stringContaining('1.15.5') });

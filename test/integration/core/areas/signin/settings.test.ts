@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSecretsForTests, redact } from '../../../../../src/core/secrets.js';
-import { decodeJwt, describeFacts, formatLeft, tokenFacts } from '../../../../../src/core/areas/signin/jwt.js';
 import { identityBase, isConfigured, readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
-import { fakeJwt } from '../../../../servers/identity.js';
 
 const read = (env: Record<string, string> = {}, config: Record<string, unknown> = {}, flags: Record<string, string> = {}) =>
   readSigninSettings({ flags, env, config, cwd: process.cwd() });
@@ -37,7 +35,7 @@ describe('sign-in settings', () => {
     expect(read({}, {}, { project: 'demo' }).projectIsId).toBe(false);
   });
 
-  it('applies the defaults of DESIGN.md', () => {
+  it('applies the documented defaults (federation prefix OS, protocol openid, api service compute)', () => {
     const s = read();
     expect(s.federationPrefix).toBe('OS');
     expect(s.protocol).toBe('openid');
@@ -55,24 +53,5 @@ describe('sign-in settings', () => {
     expect(read({ CLOUDGATE_IDP_CLIENT_SECRET_FILE: join(dir, 'token') }).idpClientSecret).toBe('file-token-value');
     expect(redact('file-token-value')).toBe('[redacted]');
     expect(() => read({}, { signin: { client_secret_file: join(dir, 'missing') } })).toThrow(/client_secret_file/);
-  });
-});
-
-describe('JWT facts (decoded, not verified)', () => {
-  it('reads issuer, audience, user and time left', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    const token = fakeJwt({ iss: 'https://kc/realms/r', aud: ['a', 'b'], sub: 's', preferred_username: 'alice', exp: now / 1000 + 299 });
-    const facts = tokenFacts(token, now)!;
-    expect(facts).toEqual({ issuer: 'https://kc/realms/r', audience: ['a', 'b'], subject: 's', username: 'alice', expiresAt: '2026-01-01T00:04:59.000Z', secondsLeft: 299 });
-    expect(describeFacts(facts)).toBe('iss https://kc/realms/r, aud a,b, user alice, expires 2026-01-01T00:04:59.000Z (4 min 59 s left)');
-    expect(describeFacts(facts)).not.toContain(token);
-  });
-
-  it('says when a token has expired, and ignores what is not a JWT', () => {
-    expect(formatLeft(-10)).toBe('expired 10 s ago');
-    expect(formatLeft(7260)).toBe('2 h 1 min left');
-    expect(decodeJwt('gAAAAABfernet')).toBeUndefined();
-    expect(decodeJwt('a.b.c')).toBeUndefined();
-    expect(tokenFacts('not-a-jwt')).toBeUndefined();
   });
 });

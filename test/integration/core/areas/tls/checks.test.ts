@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
 import type { ServedExpectations } from '../../../../../src/core/config/expectations.js';
-import type { NetworkSettings } from '../../../../../src/core/doctor/input.js';
+import type { NetworkSettings } from '../../../../../src/core/config/network.js';
 import { createPki, issue, startTlsEndpoint, type EndpointSpec, type Pki, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeHeader, parseNameserver, probeDns } from '../../../../../src/core/areas/acme/dns-probe.js';
+import { decodeHeader, probeDns } from '../../../../../src/core/areas/acme/dns-probe.js';
 
 const sockets: Socket[] = [];
 afterAll(() => sockets.forEach((s) => s.close()));
@@ -24,12 +24,6 @@ async function nameServer(zone: string, mode: 'answer' | 'silent' = 'answer'): P
 }
 
 describe('RFC 2136 name server probe', () => {
-  it('parses host:port and refuses a missing port', () => {
-    expect(parseNameserver('ns1.example.com:53')).toEqual({ host: 'ns1.example.com', port: 53 });
-    expect(parseNameserver('[2001:db8::1]:5353')).toEqual({ host: '2001:db8::1', port: 5353 });
-    expect(parseNameserver('ns1.example.com')).toBeUndefined();
-  });
-
   it('reports an authoritative answer for the zone and REFUSED for another', async () => {
     const port = await nameServer('example.test');
     const ours = await probeDns({ host: '127.0.0.1', port, zone: 'example.test', timeoutMs: 2000 });

@@ -2,7 +2,8 @@
  * Decodes (never verifies) a JWT's claims so a check can say what a token proves: who issued it,
  * for whom, about whom, and for how long. The token itself is never returned or printed.
  */
-import { decodeJwt as joseDecodeJwt } from 'jose';
+import { jwtClaims } from '../../jwt/token.js';
+
 export interface TokenFacts {
   issuer?: string;
   audience?: string | string[];
@@ -14,17 +15,8 @@ export interface TokenFacts {
   secondsLeft?: number;
 }
 
-/** The claims of a JWT (jose checks its shape), or undefined when it is not one. */
-export function decodeJwt(token: string): Record<string, unknown> | undefined {
-  try {
-    return joseDecodeJwt(token) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
 export function tokenFacts(token: string, now = Date.now()): TokenFacts | undefined {
-  const claims = decodeJwt(token);
+  const claims = jwtClaims(token);
   if (!claims) return undefined;
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const aud = claims.aud;

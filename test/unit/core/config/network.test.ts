@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimeout } from '../../../../src/core/doctor/input.js';
+import { parseTimeout } from '../../../../src/core/config/network.js';
 import { UsageError } from '../../../../src/core/errors.js';
 
 describe('parseTimeout', () => {

@@ -1,0 +1,51 @@
+/** How the live commands (doctor, serve, token, oidc) reach servers: timeout, trust, plain http, logging. */
+import { UsageError } from '../errors.js';
+import { lineWriter } from '../net/http-log.js';
+import { bool, str, type CommandContext } from '../run-context.js';
+import type { Flags } from './settings.js';
+
+export interface NetworkSettings {
+  timeoutMs: number;
+  caFile?: string;
+  insecure: boolean;
+  allowHttp: boolean;
+  verbose: boolean;
+  log: (line: string) => void;
+}
+
+export const TIMEOUT_RANGE_S = { min: 0.1, max: 3600, default: 10 } as const;
+
+/**
+ * `--timeout SECONDS`, the one place it is read: a plain decimal number from 0.1 to 3600. Returned
+ * in milliseconds.
+ */
+export function parseTimeout(flags: Flags): number {
+  const raw = flags.timeout;
+  if (raw === undefined) return TIMEOUT_RANGE_S.default * 1000;
+  const text = String(raw).trim();
+  const seconds = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+  if (!(seconds >= TIMEOUT_RANGE_S.min && seconds <= TIMEOUT_RANGE_S.max)) {
+    throw new UsageError(
+      `--timeout must be a number of seconds from ${TIMEOUT_RANGE_S.min} to ${TIMEOUT_RANGE_S.max}, not "${text}".`,
+      `Give the time one request or check may take, e.g. --timeout 10 (the default).`,
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** The network settings of one run from its flags and environment (OS_CACERT names the CA file too). */
+export function networkSettings({ flags, env, stderr }: Pick<CommandContext, 'flags' | 'env' | 'stderr'>): NetworkSettings {
+  return {
+    timeoutMs: parseTimeout(flags),
+    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
+    insecure: bool(flags, 'insecure'),
+    allowHttp: bool(flags, 'allow-http'),
+    verbose: bool(flags, 'verbose'),
+    log: lineWriter(stderr),
+  };
+}
+
+/** How long a whole run (all of doctor's checks, or token's chain) may take: six timeouts, at least a minute. */
+export function runDeadlineMs(network: Pick<NetworkSettings, 'timeoutMs'>): number {
+  return Math.max(60_000, network.timeoutMs * 6);
+}

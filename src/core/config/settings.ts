@@ -1,0 +1,66 @@
+/**
+ * The settings chain every live command reads (doctor, serve, token, oidc): a flag, then the
+ * environment (CLOUDGATE_<NAME> and a few OpenStack names), then the section of the `--config` file.
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
+import { readRegularFileSync } from '../safe-read.js';
+import { registerSecret } from '../secrets.js';
+import { examineConfig } from './config-keys.js';
+
+export type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** Where a setting may come from. */
+export interface SettingsSource {
+  flags: Flags;
+  env: NodeJS.ProcessEnv;
+  /** Parsed `--config` YAML (sections `signin:`, `discovery:`, ...), `{}` without one. */
+  config: Record<string, unknown>;
+  cwd: string;
+}
+
+export function loadConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
+  if (!path) return {};
+  const full = resolve(cwd, path);
+  // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
+  const text = readRegularFileSync(full, { what: 'the config file' });
+  const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
+  refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
+  const doc = loaded.value;
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
+  }
+  return examineConfig(doc as Record<string, unknown>, full);
+}
+
+/**
+ * Resolves one setting: flag (never for secrets), then CLOUDGATE_<NAME>, then the --config section.
+ * A secret may also come from `<name>_file` in the config or CLOUDGATE_<NAME>_FILE; it is registered
+ * for redaction before it is returned.
+ */
+export function setting(
+  input: SettingsSource,
+  section: string,
+  name: string,
+  options: { secret?: boolean; flag?: string; envNames?: string[] } = {},
+): string | undefined {
+  const fromFlag = options.secret ? undefined : input.flags[options.flag ?? name.replaceAll('_', '-')];
+  const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
+  const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
+  let value: string | undefined =
+    typeof fromFlag === 'string' ? fromFlag : envNames.map((n) => input.env[n]).find((v) => v !== undefined && v !== '');
+  if (value === undefined) {
+    const v = sectionValues[name];
+    if (v !== undefined && v !== null && v !== '') value = String(v);
+  }
+  if (value === undefined && options.secret) {
+    const file = input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`] ?? (sectionValues[`${name}_file`] as string | undefined);
+    if (file) {
+      value = readRegularFileSync(resolve(input.cwd, String(file)), { what: `${name}_file` }).trim();
+    }
+  }
+  if (options.secret) registerSecret(value);
+  return value;
+}
