@@ -5,7 +5,7 @@
  * Everything is pure except checkFileInput, which reads the file an operator names.
  */
 import { isDnsLabel } from '../kube/names.js';
-import { platformValue, spelled } from '../config/platform-names.js';
+import { platformValue, respell, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -66,6 +66,8 @@ export interface Step {
   defaultValue?: string;
   /** The error for an empty answer to a required question, when `<title> is required.` says too little. */
   requiredError?: string;
+  /** The variable names of the inventory: the step's texts and its errors are spelled that way. */
+  names?: NamingProfile;
 }
 
 /** Walkthrough-only keys: they choose the branch and are never written as such. */
@@ -241,11 +243,22 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
   }
   // A supplied wildcard needs issuer none and nothing else: no question with one possible answer, and
   // no subject annotations for certificates nobody issues.
-  if (type === 'wildcard-supplied') return steps;
-  steps.push(issuerStep(answers, options.names));
-  steps.push(...issuerDetailSteps(answers, options.names));
-  if (options.only !== 'issuer') steps.push(...annotationSteps(answers));
-  return steps;
+  if (type !== 'wildcard-supplied') {
+    steps.push(issuerStep(answers, options.names));
+    steps.push(...issuerDetailSteps(answers, options.names));
+    if (options.only !== 'issuer') steps.push(...annotationSteps(answers));
+  }
+  return options.names === 'platform' ? steps.map(spelledForPlatform) : steps;
+}
+
+/** A step as a platform-names inventory reads it: "DNS-01 via cloudflare", not the neutral word. */
+function spelledForPlatform(step: Step): Step {
+  const say = (text: string) => respell(text, 'platform');
+  return {
+    ...step, names: 'platform', title: say(step.title), help: say(step.help), section: say(step.section),
+    ...(step.requiredError ? { requiredError: say(step.requiredError) } : {}),
+    ...(step.choices ? { choices: step.choices.map((c) => ({ ...c, label: say(c.label), ...(c.help ? { help: say(c.help) } : {}) })) } : {}),
+  };
 }
 
 // ---------------------------------------------------------------- state and navigation
@@ -321,6 +334,11 @@ export function validateField(step: Step, raw: string): string | undefined {
  * validate() that concern this variable given the answers before it (e.g. HTTP-01 with a wildcard).
  */
 export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
+  const error = neutralStepError(step, value, answers);
+  return error === undefined ? undefined : respell(error, step.names ?? 'spec');
+}
+
+function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
   if (typeof value === 'string' && step.kind !== 'select') {
     const own = validateField(step, value);
     if (own) return own;

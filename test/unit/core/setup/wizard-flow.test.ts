@@ -365,3 +365,34 @@ describe('file questions', () => {
     expect(result.findings[0].advice).toContain('openssl x509 -inform der');
   });
 });
+
+describe('a platform-names inventory', () => {
+  const NEUTRAL_WORD = /(?<![A-Za-z0-9_])(clouddnsa|clouddnsb|dnsc|dnsd|dnse|commercialca|clusteroidc|certmgr)(?![A-Za-z0-9_])/i;
+  const texts = (answers: WizardAnswers) => stepsFor(answers, { names: 'platform' }).flatMap((s) => [
+    s.title, s.help, s.section, ...(s.choices ?? []).flatMap((c) => [c.label, c.help ?? '']),
+  ]);
+
+  it('asks every question in the platform words, choices and their help included', () => {
+    for (const answers of [
+      { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' },
+      { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'dnsc' },
+      { certificate_type: 'individual', cluster_issuer_type: 'commercialca', commercialca_auth: 'token' },
+    ]) {
+      const spoken = texts(answers);
+      expect(spoken.filter((t) => NEUTRAL_WORD.test(t))).toEqual([]);
+      expect(spoken.join('\n')).toMatch(/route53|cloudflare|venafi/);
+    }
+    // The neutral flow is unchanged.
+    expect(stepsFor({ certificate_type: 'individual', cluster_issuer_type: 'acme' }).flatMap((s) => (s.choices ?? []).map((c) => c.label)))
+      .toContain('clouddnsb');
+  });
+
+  it('says its errors in the platform words', () => {
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
+    const role = stepsFor(answers, { names: 'platform' }).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_role_arn')!;
+    const error = stepError(role, '', answers);
+    expect(error).toBeDefined();
+    expect(error).not.toMatch(NEUTRAL_WORD);
+    expect(error).toMatch(/route53/);
+  });
+});
