@@ -63,7 +63,12 @@ function handoverOf(ctx: CheckContext): Handover {
 
 export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
   const configured = isConfigured(settings);
-  const notConfigured = skip('The sign-in chain is not configured (no broker_url, identity_url or credentials); see the README section "Doctor group `signin`".');
+  const notConfigured: CheckResult = {
+    status: 'skip',
+    message: 'The sign-in chain is not configured (no broker_url, identity_url or credentials).',
+    advice: 'Give --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
+      + 'CLOUDGATE_CLIENT_SECRET, CLOUDGATE_SUBJECT_TOKEN (or the CLOUDGATE_IDP_* client credentials), OS_AUTH_URL and OS_IDENTITY_PROVIDER.',
+  };
   // Learnt by signin.projects, so signin.scope asks the path the identity service serves straight away.
   const flavour: StepEnv['flavour'] = {};
   const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal, flavour });

@@ -132,6 +132,9 @@ describe("sign-in chain against a server of the platform's documented paths", ()
     const report = await runChecks(signinChecks(settings, () => createHttpClient({ timeoutMs: 1000 })));
     expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip']);
     expect(report.checks[1]!.message).toContain('not configured');
+    // What to pass, without --verbose (a first run): the config file and the environment variables.
+    expect(report.checks[0]!.advice).toMatch(/--config FILE/);
+    for (const name of ['CLOUDGATE_BROKER_URL', 'CLOUDGATE_CLIENT_SECRET', 'OS_AUTH_URL', 'OS_IDENTITY_PROVIDER']) expect(report.checks[0]!.advice).toContain(name);
   });
 
   it('names missing settings', async () => {
