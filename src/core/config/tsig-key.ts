@@ -12,8 +12,6 @@ import type { Finding } from '../findings.js';
 export const SECRET = 'cluster_issuer_acme_rfc2136_tsig_secret_key';
 export const KEY_NAME = 'cluster_issuer_acme_rfc2136_tsig_key_name';
 export const ALGORITHM = 'cluster_issuer_acme_rfc2136_tsig_algorithm';
-/** What the platform uses when cluster_issuer_acme_rfc2136_tsig_algorithm is unset. */
-export const DEFAULT_ALGORITHM = 'HMACMD5';
 
 export interface BindKey {
   name: string;
@@ -128,11 +126,12 @@ export function tsigFindings(values: Record<string, unknown>): Finding[] {
       advice: `Set ${KEY_NAME}: ${key.name} (or remove it to take the file's), or give the key file of "${name}".`,
     });
   }
-  const algorithm = typeof values[ALGORITHM] === 'string' ? (values[ALGORITHM] as string).trim().toUpperCase() : DEFAULT_ALGORITHM;
-  if (algorithm !== key.algorithm.toUpperCase()) {
+  // Unset, the platform has no default (its own rule says so); set, it must be the file's.
+  const algorithm = typeof values[ALGORITHM] === 'string' ? (values[ALGORITHM] as string).trim().toUpperCase() : undefined;
+  if (algorithm !== undefined && algorithm !== key.algorithm.toUpperCase()) {
     findings.push({
       rule: 'rfc2136-tsig-key-mismatch', severity: 'error', variable: ALGORITHM,
-      message: `${ALGORITHM} is ${algorithm}${values[ALGORITHM] === undefined ? ' (the default)' : ''} but the key file ${key.file} says ${key.algorithm}: the name server would answer BADKEY.`,
+      message: `${ALGORITHM} is ${algorithm} but the key file ${key.file} says ${key.algorithm}: the name server would answer BADKEY.`,
       advice: `Set ${ALGORITHM}: ${key.algorithm}${FROM_BIND_VALUES.has(key.algorithm) ? '' : ' — the platform supports only HMACMD5, HMACSHA1, HMACSHA256 and HMACSHA512: generate the key with one of those (tsig-keygen -a hmac-sha256)'}.`,
     });
   }

@@ -8,7 +8,7 @@ import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { isJinja } from '../../inventory/ansible-tagged.js';
 import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
 import { parseHostPort } from '../../config/formats.js';
-import { ALGORITHM, DEFAULT_ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
+import { ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
 
 export const provideChecks: CheckProvider = async (input) => {
@@ -156,7 +156,8 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
 function tsigKeyOf(values: Record<string, unknown>): TsigKey | null | string {
   const name = values[KEY_NAME];
   const secret = values[SECRET];
-  const algorithm = values[ALGORITHM] ?? DEFAULT_ALGORITHM;
+  // Unset, the platform stops the deployment (it has no default): the key cert-manager would use is unknown.
+  const algorithm = values[ALGORITHM];
   if (typeof name !== 'string' || typeof secret !== 'string' || typeof algorithm !== 'string') return null;
   if (isJinja(name) || isJinja(secret) || isJinja(algorithm) || !name.trim() || !secret.trim()) return null;
   if (looksLikeKeyStatement(secret)) return `${SECRET} holds a whole BIND key statement, not the base64 secret: cert-manager would sign with garbage.`;

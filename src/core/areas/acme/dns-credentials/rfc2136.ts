@@ -16,7 +16,8 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
   const target = { host: parsed.host, port: parsed.port };
   const key: TsigKey = {
     name: credential(run, 'cluster_issuer_acme_rfc2136_tsig_key_name'),
-    algorithm: credential(run, 'cluster_issuer_acme_rfc2136_tsig_algorithm', { optional: true }) || 'HMACMD5',
+    // No default: the platform stops the deployment when it is unset.
+    algorithm: credential(run, 'cluster_issuer_acme_rfc2136_tsig_algorithm'),
     secret: credential(run, 'cluster_issuer_acme_rfc2136_tsig_secret_key', { secret: true }),
   };
   const where = `${target.host}:${target.port}`;
