@@ -4,6 +4,7 @@
  * (relative to the answers file). Secret values are registered for redaction as soon as read.
  */
 import { isDnsLabel } from '../kube/names.js';
+import { PLATFORM_NAMESPACE } from '../kube/platform.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { SECRET as TSIG_SECRET, secretFromFile } from './tsig-key.js';
 import { isTagged } from '../inventory/ansible-tagged.js';
@@ -22,7 +23,8 @@ import type { NamingProfile } from '../render/names.js';
 export type Answers = Record<string, unknown>;
 
 export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;
-export const DEFAULT_NAMESPACE = 'openstack';
+/** The namespace of a supplied wildcard's TLS Secret unless the answers name others. */
+export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
 
 /** A few PEM bundles and secrets: far below what slows the YAML parser or exhausts memory. */
 export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;

@@ -112,7 +112,22 @@ export async function kubectlJson<T>(args: string[], opts: KubectlOptions = {}):
   try {
     return JSON.parse(result.stdout) as T;
   } catch {
-    throw new KubectlError(`kubectl ${describe(args)} did not print JSON.`, result);
+    throw new KubectlError(`kubectl ${describe(args)} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}`, result);
+  }
+}
+
+/** What `kubectl get ... -o json` gave: the object, or why not (a missing object or kind is `notFound`). */
+export type JsonGet = { ok: true; value: unknown } | { ok: false; notFound: boolean; error: string };
+
+/** kubectlJson for a lookup that may find nothing: NotFound (or a kind the cluster lacks) is an answer, not a failure. */
+export async function kubectlGet(args: string[], opts: KubectlOptions = {}): Promise<JsonGet> {
+  try {
+    return { ok: true, value: await kubectlJson<unknown>(args, opts) };
+  } catch (error) {
+    if (!(error instanceof KubectlError) || error.timedOut) throw error;
+    const { stderr, exitCode } = error.result;
+    if (exitCode === 0) return { ok: false, notFound: false, error: error.message };
+    return { ok: false, notFound: /NotFound|doesn't have a resource type|not found/i.test(stderr), error: firstLine(stderr) || `kubectl exit code ${exitCode}` };
   }
 }
 

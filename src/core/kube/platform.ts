@@ -3,6 +3,12 @@
 /** The ClusterIssuer the platform creates and its ingresses name. */
 export const PLATFORM_ISSUER = 'atmosphere';
 
+/** The namespace of the OpenStack ingresses, their TLS secrets and the platform's Certificates. */
+export const PLATFORM_NAMESPACE = 'openstack';
+
+/** Every namespace whose ingresses the platform makes: the APIs, the identity broker (Keycloak), monitoring. */
+export const INGRESS_NAMESPACES = [PLATFORM_NAMESPACE, 'auth-system', 'monitoring'];
+
 /** Where cert-manager runs: its controller, the credential Secrets, the service account of keyless DNS. */
 export const CERT_MANAGER_NAMESPACE = 'cert-manager';
 

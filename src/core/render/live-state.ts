@@ -3,32 +3,21 @@
  * credential Secrets, read with kubectl to compare them with the render (doctor's kube.issuer-drift and
  * regenerate's guard alike).
  */
-import { firstLine, kubectl, kubectlJson, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
+import { firstLine, kubectl, kubectlGet, type KubectlOptions } from '../kube/kubectl.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../kube/platform.js';
 import { secretsToCompare, type LiveState } from './drift.js';
 import type { RenderedObject } from './types.js';
 
 /** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name (each read once). */
 export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
-  let issuer: unknown;
-  try {
-    issuer = await kubectlJson<unknown>(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
-  } catch (error) {
-    if (!(error instanceof KubectlError)) throw error;
-    if (!isNotFound(error.result.stderr)) {
-      return { error: error.result.exitCode === 0 ? 'kubectl printed something that is not JSON' : firstLine(error.result.stderr) || `kubectl exit code ${error.result.exitCode}`, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
-    }
-  }
-  const live: LiveState = { issuer, secretKeys: new Map() };
+  const issuer = await kubectlGet(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
+  if (!issuer.ok && !issuer.notFound) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
+  const live: LiveState = { issuer: issuer.ok ? issuer.value : undefined, secretKeys: new Map() };
   for (const { name } of secretsToCompare(objects)) {
     // Only the key names are read (go-template), never the values; the name comes after `--`.
     const got = await kubectl(['get', 'secret', `--namespace=${CERT_MANAGER_NAMESPACE}`, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}', '--', name], kube);
     if (got.exitCode === 0) live.secretKeys.set(name, got.stdout.split('\n').filter(Boolean));
-    else if (!isNotFound(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
+    else if (!/NotFound|not found/i.test(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
   }
   return live;
-}
-
-function isNotFound(stderr: string): boolean {
-  return /NotFound|not found/i.test(stderr);
 }

@@ -22,11 +22,9 @@ const WORDS: Record<NamingProfile, Words> = {
   platform: { certmgr: 'cert-manager', clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox', commercialca: 'venafi' },
 };
 
-export { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../kube/platform.js';
+export { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, PLATFORM_NAMESPACE } from '../kube/platform.js';
 /** The ClusterIssuer that always exists, whatever the issuer type. */
 export const SELF_SIGNED_ISSUER = 'self-signed';
-/** Where the OpenStack ingresses and their certificates live. */
-export const OPENSTACK_NAMESPACE = 'openstack';
 /** Wildcard mode: the one Certificate (and its secret) every OpenStack ingress uses. */
 export const WILDCARD_CERTIFICATE = 'atmosphere-wildcard';
 

@@ -7,7 +7,7 @@
 import { isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import { isSet } from '../config/validate.js';
 import { choicesOf } from '../config/variables.js';
-import { CERT_MANAGER_NAMESPACE, OPENSTACK_NAMESPACE, PLATFORM_ISSUER, SELF_SIGNED_ISSUER, WILDCARD_CERTIFICATE, objectNames, type NamingProfile, type ObjectNames } from './names.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, PLATFORM_NAMESPACE, SELF_SIGNED_ISSUER, WILDCARD_CERTIFICATE, objectNames, type NamingProfile, type ObjectNames } from './names.js';
 import type { KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 
 type Values = Record<string, unknown>;
@@ -35,7 +35,7 @@ export function renderPlatform(values: Values, profile: NamingProfile = 'spec'):
 /** Wildcard mode: one certificate for `*.<domain>`, issued by the platform's ClusterIssuer, used by every OpenStack ingress. */
 function wildcardCertificate(domain: string): KubeObject {
   return {
-    apiVersion: CM, kind: 'Certificate', metadata: { name: WILDCARD_CERTIFICATE, namespace: OPENSTACK_NAMESPACE },
+    apiVersion: CM, kind: 'Certificate', metadata: { name: WILDCARD_CERTIFICATE, namespace: PLATFORM_NAMESPACE },
     spec: { dnsNames: [`*.${domain}`], issuerRef: { kind: 'ClusterIssuer', name: PLATFORM_ISSUER }, secretName: WILDCARD_CERTIFICATE },
   };
 }

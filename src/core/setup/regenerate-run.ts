@@ -22,7 +22,8 @@ import { readAnswers, type Answers } from './plan.js';
 import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
 import { reviewText } from './review.js';
 import { createSession, type VaultOffer } from './session.js';
-import { commandLine, describeDeletion, PLATFORM_ISSUER, PLATFORM_NAMESPACES, type StaleSelection } from './regenerate.js';
+import { commandLine, describeDeletion, PLATFORM_ISSUER, type StaleSelection } from './regenerate.js';
+import { INGRESS_NAMESPACES } from '../kube/platform.js';
 import { currentIssuer, deleteSecrets, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
 import { waitForReissue } from './regenerate-wait.js';
 
@@ -70,7 +71,7 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
   }
 
   const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
-  const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : PLATFORM_NAMESPACES;
+  const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : INGRESS_NAMESPACES;
   const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
     .filter((n): n is string => typeof n === 'string' && n !== '');
 

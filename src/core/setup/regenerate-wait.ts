@@ -3,7 +3,8 @@
  * cert-manager has issued each again (the secret exists again and the Certificate is Ready), or the
  * deadline passes; then say which are still not ready and why.
  */
-import { kubectl, type KubectlOptions } from '../kube/kubectl.js';
+import { kubectl, kubectlGet, type KubectlOptions } from '../kube/kubectl.js';
+import { conditionOf } from '../kube/platform.js';
 import type { StaleSecret } from './regenerate.js';
 
 export interface WaitOutcome {
@@ -14,7 +15,6 @@ export interface WaitOutcome {
 interface CertificateItem {
   metadata?: { name?: string };
   spec?: { secretName?: string };
-  status?: { conditions?: { type?: string; status?: string; reason?: string; message?: string }[] };
 }
 
 export async function waitForReissue(kube: KubectlOptions, deleted: StaleSecret[], deadlineMs: number, pollMs = 2000): Promise<WaitOutcome> {
@@ -31,12 +31,12 @@ async function pollOnce(kube: KubectlOptions, deleted: StaleSecret[]): Promise<W
   const outcome: WaitOutcome = { ready: [], notReady: [] };
   const byNamespace = new Map<string, CertificateItem[]>();
   for (const ns of new Set(deleted.map((s) => s.namespace))) {
-    const got = await kubectl(['get', 'certificates.cert-manager.io', `--namespace=${ns}`, '-o', 'json'], kube);
-    byNamespace.set(ns, got.exitCode === 0 ? (((JSON.parse(got.stdout) as { items?: CertificateItem[] }).items) ?? []) : []);
+    const got = await kubectlGet(['get', 'certificates.cert-manager.io', `--namespace=${ns}`], kube);
+    byNamespace.set(ns, got.ok ? ((got.value as { items?: CertificateItem[] }).items ?? []) : []);
   }
   for (const secret of deleted) {
     const certificate = byNamespace.get(secret.namespace)!.find((c) => c.metadata?.name === secret.certificate || c.spec?.secretName === secret.name);
-    const ready = certificate?.status?.conditions?.find((c) => c.type === 'Ready');
+    const ready = conditionOf(certificate, 'Ready');
     const exists = await kubectl(['get', 'secret', `--namespace=${secret.namespace}`, '-o', 'name', '--', secret.name], kube);
     if (!certificate) outcome.notReady.push({ name: label(secret), why: 'no Certificate names this secret (the ingress may not carry the cert-manager annotation)' });
     else if (exists.exitCode !== 0) outcome.notReady.push({ name: label(secret), why: `not issued yet${ready?.reason ? ` (${ready.reason}${ready.message ? `: ${ready.message}` : ''})` : ''}` });

@@ -13,8 +13,6 @@ export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
 export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
 export const CERTIFICATE_NAME_ANNOTATION = 'cert-manager.io/certificate-name';
 export { PLATFORM_ISSUER } from '../kube/platform.js';
-/** Ingresses live in `openstack`; Keycloak's in `auth-system`, monitoring's in `monitoring`. */
-export const PLATFORM_NAMESPACES = ['openstack', 'auth-system', 'monitoring'];
 
 export interface SecretSummary {
   namespace: string;

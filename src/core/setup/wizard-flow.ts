@@ -5,6 +5,8 @@
  * Everything is pure except checkFileInput, which reads the file an operator names.
  */
 import { isDnsLabel } from '../kube/names.js';
+import { INGRESS_NAMESPACES } from '../kube/platform.js';
+import { DEFAULT_NAMESPACE } from '../config/answers.js';
 import { platformValue, respell, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { statSync } from 'node:fs';
@@ -237,7 +239,7 @@ export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Ste
       if (!options.namespacesGiven) steps.push({
           id: NAMESPACE, kind: 'text', title: 'Namespaces of the TLS secret', section: 'Endpoint certificates',
           help: 'Comma-separated; one Secret in each namespace whose ingress uses it: openstack (APIs), auth-system (Keycloak), monitoring',
-          required: true, secret: false, defaultValue: 'openstack', example: 'openstack, auth-system, monitoring',
+          required: true, secret: false, defaultValue: DEFAULT_NAMESPACE, example: INGRESS_NAMESPACES.join(', '),
       });
     }
   }

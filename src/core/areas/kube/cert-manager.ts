@@ -7,18 +7,16 @@
 import { kubeOptionsFor } from '../../kube/options.js';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckResult, Status } from '../../doctor/types.js';
-import { firstLine, kubeAvailability, kubectl, withOptions, type KubectlOptions } from '../../kube/kubectl.js';
+import { kubeAvailability, kubectlGet, type KubectlOptions } from '../../kube/kubectl.js';
 import { liveIssuerType } from '../../setup/regenerate.js';
-import { conditionOf, PLATFORM_ISSUER } from '../../kube/platform.js';
+import { conditionOf, INGRESS_NAMESPACES, PLATFORM_ISSUER, PLATFORM_NAMESPACE } from '../../kube/platform.js';
 import { registerSecret } from '../../secrets.js';
 import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryView } from '../../inventory/inventory.js';
 import { examine } from '../../tls/examine.js';
 import { issuerDriftCheck } from './issuer-drift.js';
 import { issuanceCause, type CmObject, type IssuanceObjects } from './certificate-status.js';
-import { INGRESS_NAMESPACES, ingressSecretsCheck } from './ingress-secrets.js';
-
-export const PLATFORM_NAMESPACE = 'openstack';
+import { ingressSecretsCheck } from './ingress-secrets.js';
 
 /** Advice per cert-manager reason. */
 const ISSUER_ADVICE: Record<string, string> = {
@@ -87,21 +85,10 @@ export const provideChecks: CheckProvider = async (input) => {
   return checks;
 };
 
-async function getJson(args: string[], kube: KubectlOptions): Promise<{ ok: true; value: unknown } | { ok: false; notFound: boolean; error: string }> {
-  const result = await kubectl(withOptions(args, '-o', 'json'), kube);
-  if (result.exitCode !== 0) {
-    return { ok: false, notFound: /NotFound|doesn't have a resource type|not found/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
-  }
-  try {
-    return { ok: true, value: JSON.parse(result.stdout) as unknown };
-  } catch {
-    return { ok: false, notFound: false, error: `kubectl ${args.join(' ')} -o json printed something that is not JSON: ${firstLine(result.stdout) || '(nothing)'}` };
-  }
-}
 
 async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined): Promise<CheckResult> {
   if (issuerType === 'none') return { status: 'skip', message: 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' };
-  const got = await getJson(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
+  const got = await kubectlGet(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
   if (!got.ok) {
     return {
       status: 'fail',
@@ -131,7 +118,7 @@ async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined)
 }
 
 async function certificatesCheck(kube: KubectlOptions, issuerType: string | undefined): Promise<CheckResult> {
-  const got = await getJson(['get', 'certificates.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
+  const got = await kubectlGet(['get', 'certificates.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
   if (!got.ok) {
     return {
       status: 'fail',
@@ -189,7 +176,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
 
 /** The requests, orders and challenges of the platform namespace, for the walk below a Certificate. */
 async function issuanceObjects(kube: KubectlOptions): Promise<{ ok: true; objects: IssuanceObjects } | { ok: false; error: string }> {
-  const got = await getJson(['get', 'certificaterequests.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
+  const got = await kubectlGet(['get', 'certificaterequests.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
   if (!got.ok) return { ok: false, error: `Cannot read the CertificateRequests, Orders and Challenges in ${PLATFORM_NAMESPACE}: ${got.error}` };
   const items = ((got.value as { items?: CmObject[] }).items ?? []);
   return {
@@ -205,7 +192,7 @@ async function issuanceObjects(kube: KubectlOptions): Promise<{ ok: true; object
 async function wildcardSecretCheck(kube: KubectlOptions, name: string, domain: string | undefined): Promise<CheckResult> {
   const where = `${PLATFORM_NAMESPACE}/${name}`;
   // Not `secretOutput`: that would register every line of the JSON; the key is registered below, as stored and decoded.
-  const got = await getJson(['get', 'secret', `--namespace=${PLATFORM_NAMESPACE}`, '--', name], kube);
+  const got = await kubectlGet(['get', 'secret', `--namespace=${PLATFORM_NAMESPACE}`, '--', name], kube);
   if (!got.ok) {
     return {
       status: 'fail',

@@ -9,12 +9,11 @@
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
-import { PLATFORM_ISSUER } from '../../setup/regenerate.js';
+import { INGRESS_NAMESPACES, PLATFORM_ISSUER } from '../../kube/platform.js';
 import type { ServedExpectations } from '../../config/expectations.js';
 import { dnsNames } from '../../tls/checks.js';
 import { parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
 
-export const INGRESS_NAMESPACES = ['openstack', 'auth-system', 'monitoring'];
 /** cert-manager's temporary HTTP-01 solver ingresses share the host of the ingress they validate. */
 const SOLVER_LABEL = 'acme.cert-manager.io/http01-solver';
 const ISSUER_ANNOTATIONS = ['cert-manager.io/cluster-issuer', 'cert-manager.io/issuer'];
