@@ -4,14 +4,13 @@
  */
 import { usesKeylessDns } from './variables.js';
 import { setting, type SettingsSource } from './settings.js';
-import { inventoryValues } from '../inventory/inventory.js';
+import { inventoryView } from '../inventory/inventory.js';
+import { objectNames, type NamingProfile } from '../render/names.js';
 import { CERT_MANAGER_NAMESPACE } from '../kube/platform.js';
 import { IN_CLUSTER_AUDIENCE } from '../kube/service-account-issuer.js';
 
 /** The audience the DNS provider's token service expects in a service-account token. */
 export const DEFAULT_STS_AUDIENCE = 'sts.amazonaws.com';
-/** The service account the platform creates for clouddnsb auth clusteroidc, unless the inventory names another. */
-export const DEFAULT_SERVICE_ACCOUNT = 'certmgr-clouddnsb';
 
 export interface DiscoverySettings {
   issuerUrl?: string;
@@ -20,6 +19,8 @@ export interface DiscoverySettings {
   inClusterAudience: string;
   namespace: string;
   serviceAccount: string;
+  /** The variable names the inventory uses (the default service account follows them). */
+  names: NamingProfile;
   /** The inventory selects solver clouddnsb with auth clusteroidc. */
   clusteroidcSelected: boolean;
   roleArn?: string;
@@ -28,7 +29,7 @@ export interface DiscoverySettings {
 type SettingsInput = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean };
 
 export async function discoverySettings(input: SettingsInput): Promise<DiscoverySettings> {
-  const inventory = await inventoryValues(input);
+  const { values: inventory, profile } = await inventoryView(input);
   const get = (name: string, options: { flag?: string } = {}) => setting(input, 'discovery', name, options);
   const inventoryString = (name: string) => {
     const v = inventory[name];
@@ -40,7 +41,10 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
     stsAudience: get('sts_audience', { flag: 'audience' }) ?? get('audience') ?? DEFAULT_STS_AUDIENCE,
     inClusterAudience: get('in_cluster_audience') ?? IN_CLUSTER_AUDIENCE,
     namespace: get('namespace') ?? CERT_MANAGER_NAMESPACE,
-    serviceAccount: get('service_account') ?? inventoryString('cluster_issuer_acme_clouddnsb_service_account_name') ?? DEFAULT_SERVICE_ACCOUNT,
+    serviceAccount: get('service_account') ?? inventoryString('cluster_issuer_acme_clouddnsb_service_account_name')
+      // The platform's default: certmgr-clouddnsb in the neutral names, cert-manager-route53 in its own.
+      ?? objectNames(profile).clouddnsbServiceAccount,
+    names: profile,
     clusteroidcSelected: usesKeylessDns(inventory),
     roleArn: inventoryString('cluster_issuer_acme_clouddnsb_role_arn'),
   };

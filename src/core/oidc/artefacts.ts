@@ -2,6 +2,8 @@
  * What the clusteroidc prerequisites ask the operator to create, built in memory from resolved
  * inputs (so nothing is written unless all of it could be built). Templates: templates/oidc/.
  */
+import { respell } from '../config/platform-names.js';
+import { objectNames, type NamingProfile } from '../render/names.js';
 import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../kube/service-account-issuer.js';
 import { MIN_CERT_MANAGER } from '../kube/platform.js';
 import { renderJson, renderText } from './templates.js';
@@ -27,6 +29,8 @@ export interface OidcInputs {
   thumbprint?: Thumbprint;
   /** The cluster's key set (`kubectl get --raw /openid/v1/jwks`), already validated. */
   jwks?: unknown;
+  /** The variable names of the inventory, for the lines that name its variables. */
+  names?: NamingProfile;
 }
 
 export interface OidcArtefacts {
@@ -36,6 +40,8 @@ export interface OidcArtefacts {
   providerArn: string;
   roleArn: string;
   serviceAccount: { namespace: string; name: string; subject: string };
+  /** The variable names of the inventory the artefacts were made from. */
+  names: NamingProfile;
   stsAudience: string;
   thumbprint: Thumbprint | null;
   /** Relative path → content (an object for JSON files, a string otherwise), in a stable order. */
@@ -111,6 +117,7 @@ export function buildOidcArtefacts(input: OidcInputs): OidcArtefacts {
     providerArn,
     roleArn,
     serviceAccount: { namespace: input.namespace, name: input.serviceAccount, subject },
+    names: input.names ?? 'spec',
     stsAudience: input.stsAudience,
     thumbprint: input.thumbprint ?? null,
     files,
@@ -127,7 +134,7 @@ export function fileText(content: unknown): string {
 export function renderOidcText(a: OidcArtefacts): string {
   const block = (path: string) => fileText(a.files[path]).trimEnd().replace(/^/gm, '    ');
   const out: string[] = [];
-  out.push(`Keyless DNS credentials (clouddnsb auth clusteroidc) for issuer ${a.issuer}`);
+  out.push(respell(`Keyless DNS credentials (clouddnsb auth clusteroidc) for issuer ${a.issuer}`, a.names));
   out.push('cert-manager proves who it is with a token of the cluster, so no DNS key is stored. Once per cluster:', '');
   out.push(`Step 1 — cert-manager ${MIN_CERT_MANAGER} or newer, with the service account ${a.serviceAccount.name} (check: cloudgate doctor --only kube).`, '');
   out.push('Step 2 — publish the discovery documents at the issuer URL (https, no authentication):');
@@ -144,8 +151,10 @@ export function renderOidcText(a: OidcArtefacts): string {
   out.push(`Step 5 — role ${a.roleArn}, trust policy (subject ${a.serviceAccount.subject}, audience ${a.stsAudience}):`);
   out.push(block(FILES.trust), '');
   out.push('Step 6 — permissions policy of the role:', block(FILES.permissions), '');
-  out.push(`Inventory: cluster_issuer_acme_clouddnsb_auth: clusteroidc, cluster_issuer_acme_clouddnsb_role_arn: ${a.roleArn}`);
-  if (a.serviceAccount.name !== 'certmgr-clouddnsb') out.push(`           cluster_issuer_acme_clouddnsb_service_account_name: ${a.serviceAccount.name}`);
+  out.push(respell(`Inventory: cluster_issuer_acme_clouddnsb_auth: clusteroidc, cluster_issuer_acme_clouddnsb_role_arn: ${a.roleArn}`, a.names));
+  if (a.serviceAccount.name !== objectNames(a.names).clouddnsbServiceAccount) {
+    out.push(respell(`           cluster_issuer_acme_clouddnsb_service_account_name: ${a.serviceAccount.name}`, a.names));
+  }
   for (const note of a.notes) out.push('', `Note: ${note}`);
   return out.join('\n') + '\n';
 }

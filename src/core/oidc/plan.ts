@@ -50,6 +50,7 @@ export async function resolveOidcInputs(input: Input, notes: string[]): Promise<
     namespace: s.namespace,
     serviceAccount: s.serviceAccount,
     stsAudience: s.stsAudience,
+    names: s.names,
     jwks: readJwksFile(flag(input, 'jwks-file'), input.cwd),
     thumbprint: await thumbprintFor(input, expectedJwksUri(s.issuerUrl), notes),
   };

@@ -3,7 +3,9 @@
  * checklist the setup walkthrough renders, filled from the answers/inventory values.
  */
 import { CERT_MANAGER_NAMESPACE, MIN_CERT_MANAGER } from '../kube/platform.js';
-import { DEFAULT_SERVICE_ACCOUNT, DEFAULT_STS_AUDIENCE, parseRoleArn } from '../config/discovery-settings.js';
+import { DEFAULT_STS_AUDIENCE, parseRoleArn } from '../config/discovery-settings.js';
+import { respell } from '../config/platform-names.js';
+import { objectNames, type NamingProfile } from '../render/names.js';
 
 export interface Prerequisite {
   title: string;
@@ -19,9 +21,15 @@ export function discoveryDoctorCommand(issuerUrl?: string): string {
   return `cloudgate doctor --only discovery,kube --issuer-url ${issuerUrl ?? '<ISSUER_URL>'}`;
 }
 
-export function clusteroidcPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string } = {}): Prerequisite[] {
-  const issuer = options.issuerUrl ?? '<ISSUER_URL>';
-  const serviceAccount = text(values.cluster_issuer_acme_clouddnsb_service_account_name) ?? DEFAULT_SERVICE_ACCOUNT;
+/** `names`: the variable names of the inventory (the default service account and the texts follow them). */
+export function clusteroidcPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string; names?: NamingProfile } = {}): Prerequisite[] {
+  const names = options.names ?? 'spec';
+  const steps = prerequisiteSteps(values, options.issuerUrl ?? '<ISSUER_URL>', names);
+  return names === 'spec' ? steps : steps.map((s) => ({ ...s, title: respell(s.title, names), detail: respell(s.detail, names) }));
+}
+
+function prerequisiteSteps(values: Record<string, unknown>, issuer: string, names: NamingProfile): Prerequisite[] {
+  const serviceAccount = text(values.cluster_issuer_acme_clouddnsb_service_account_name) ?? objectNames(names).clouddnsbServiceAccount;
   const subject = `system:serviceaccount:${CERT_MANAGER_NAMESPACE}:${serviceAccount}`;
   const roleArn = text(values.cluster_issuer_acme_clouddnsb_role_arn);
   const role = roleArn ? parseRoleArn(roleArn) : undefined;

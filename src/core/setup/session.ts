@@ -45,6 +45,8 @@ export interface SessionSettings {
   namespaces?: string[];
   /** `--names`. */
   names?: string;
+  /** The variable names the inventory turned out to use (--names, or detected). */
+  profile?: NamingProfile;
   vault?: VaultKeyring;
   /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
   regenerating?: boolean;
@@ -132,7 +134,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
   // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
   import('../oidc/prerequisites.js').then(
     (m) => {
-      session.prerequisites = (values) => m.clusteroidcPrerequisites(values);
+      session.prerequisites = (values) => m.clusteroidcPrerequisites(values, { names: settings.profile });
       session.discoveryCommand = m.discoveryDoctorCommand();
     },
     () => undefined,
@@ -153,7 +155,7 @@ export async function openSession(ctx: CommandContext, offerVault: VaultOffer): 
   const view = neutralView(file.values, settings.inventoryPath, settings.names);
   for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
   const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
-  const session = createSession(ctx, { ...settings, vault });
+  const session = createSession(ctx, { ...settings, vault, profile: view.profile });
   return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: view.profile };
 }
 

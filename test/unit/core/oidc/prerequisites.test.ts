@@ -20,4 +20,11 @@ describe('clusteroidc prerequisites checklist', () => {
     expect(steps[1].detail).toContain('<ISSUER_URL>');
     expect(discoveryDoctorCommand('https://x.example')).toBe('cloudgate doctor --only discovery,kube --issuer-url https://x.example');
   });
+
+  it('follows a platform-names inventory: its default service account and its variable names', () => {
+    const steps = clusteroidcPrerequisites({}, { names: 'platform' });
+    expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
+    expect(steps[4].detail).toContain('cluster_issuer_acme_route53_role_arn');
+    expect(steps.map((s) => `${s.title} ${s.detail}`).join('\n')).not.toMatch(/clouddnsb|certmgr/);
+  });
 });
