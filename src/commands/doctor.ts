@@ -8,6 +8,7 @@ import { renderJson } from '../ui/text/json.js';
 import { renderJunit } from '../ui/text/junit.js';
 import { renderPrometheus } from '../ui/text/prometheus.js';
 import { renderText, useColor } from '../ui/text/text.js';
+import { colorEnabled } from '../ui/color.js';
 import { checksOf, groupsOf } from '../core/areas/index.js';
 import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
@@ -38,7 +39,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const dumb = ctx.env.TERM === 'dumb';
   if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
-    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: !ctx.env.NO_COLOR });
+    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: colorEnabled(ctx.env) });
     return interrupted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
   }
   // Ctrl+C stops the checks still running; what finished is still reported, then exit 130.
@@ -47,7 +48,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   process.once('SIGINT', onInterrupt);
   const report = await runChecks(checks, { ...runOptions, signal: stop.signal }).finally(() => process.off('SIGINT', onInterrupt));
   if (stop.signal.aborted) ctx.stderr.write('Interrupted: the checks still running were stopped (reported as not run).\n');
-  const color = output === undefined && useColor(ctx.stdout);
+  const color = output === undefined && useColor(ctx.stdout, ctx.env);
   const rendered = render(format, report, { verbose, color, ascii: dumb });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(resolve(ctx.cwd, output), rendered, format, ctx);

@@ -1,4 +1,5 @@
 import { escapeControl, escapeLine } from '../../core/escape.js';
+import { colorEnabled } from '../color.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
 import { INTERRUPTED } from '../../core/doctor/runner.js';
@@ -128,7 +129,7 @@ function painter(color: boolean) {
   return (tone: Tone, text: string) => (color ? `\x1b[${CODES[tone]}m${text}\x1b[39m` : text);
 }
 
-/** Colour only on a terminal, and never with NO_COLOR (https://no-color.org). */
-export function useColor(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+/** Colour only on a terminal, under the one colour rule (NO_COLOR, TERM=dumb). */
+export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && colorEnabled(env);
 }

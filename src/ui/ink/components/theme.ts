@@ -1,10 +1,6 @@
-/**
- * Colours are decoration only: every state is also told in words or marks, so NO_COLOR loses nothing.
- * One rule for every screen: no colour with NO_COLOR (https://no-color.org) or on a dumb terminal.
- */
-export function colorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
-}
+import { colorEnabled } from '../../color.js';
+
+export { colorEnabled };
 
 /** The colour name, or undefined (plain text) when colour is off. */
 export function tint(color: string): string | undefined {
