@@ -151,14 +151,14 @@ function readName(buf: Buffer, start: number): { name: string; end: number } {
   throw new DnsError('The answer holds a malformed name.', 'malformed');
 }
 
-interface DnsRecord {
+export interface DnsRecord {
   name: string;
   type: number;
   start: number;
   rdata: Buffer;
 }
 
-function readRecords(message: Buffer): DnsRecord[] {
+export function readRecords(message: Buffer): DnsRecord[] {
   const counts = [4, 6, 8, 10].map((o) => message.readUInt16BE(o));
   let offset = 12;
   for (let i = 0; i < counts[0]!; i++) offset = readName(message, offset).end + 4;
@@ -223,25 +223,29 @@ export async function probeDns(options: {
   return exchangeUdp(
     { host, port, timeoutMs, signal, what: 'DNS query', detail: ` (SOA ${zone})`, message: signing?.signed ?? query },
     (message, address) => {
-      const header = decodeHeader(message);
-      if (header.id !== id || !header.response) return undefined; // not ours: keep waiting
-      // Without a key only the header matters; a record section cut short is then no reason to fail.
-      let records: DnsRecord[] = [];
-      try {
-        records = readRecords(message);
-      } catch (error) {
-        if (key) throw error;
-      }
-      return {
-        rcode: header.rcode,
-        authoritative: header.authoritative,
-        answers: header.answers,
-        address,
-        zone: soaZone(records),
-        ...(key && signing ? { tsig: checkResponseTsig(message, records, key, signing.mac, id) } : {}),
-      };
+      const answer = readAnswer(message, id, key && signing ? { key, mac: signing.mac } : undefined);
+      if (!answer) return undefined; // not ours: keep waiting
+      const { header, records, tsig } = answer;
+      return { rcode: header.rcode, authoritative: header.authoritative, answers: header.answers, address, zone: soaZone(records), ...(tsig ? { tsig } : {}) };
     },
   );
+}
+
+/**
+ * The answer to our message `id` (undefined for a datagram that is not), with its TSIG record checked
+ * against the request's MAC when the request was signed. Unsigned, only the header matters: a record
+ * section cut short is then no reason to fail.
+ */
+export function readAnswer(message: Buffer, id: number, signing?: { key: TsigKey; mac: Buffer }): { header: ReturnType<typeof decodeHeader>; records: DnsRecord[]; tsig?: DnsAnswer['tsig'] } | undefined {
+  const header = decodeHeader(message);
+  if (header.id !== id || !header.response) return undefined;
+  let records: DnsRecord[] = [];
+  try {
+    records = readRecords(message);
+  } catch (error) {
+    if (signing) throw error;
+  }
+  return { header, records, ...(signing ? { tsig: checkResponseTsig(message, records, signing.key, signing.mac, id) } : {}) };
 }
 
 /**
