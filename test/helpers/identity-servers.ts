@@ -1,6 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createHttpClient, type HttpClient } from '../../src/core/net/http.js';
 import { createTestCA, type TestCA } from './pki.js';
-import { startIdentityServer, type IdentityServer } from '../servers/identity.js';
+import { startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../servers/identity.js';
 
 export interface IdentityServers {
   ca: TestCA;
@@ -23,4 +24,38 @@ export function useIdentityServers(): IdentityServers {
     await servers.keystone?.close();
   });
   return servers;
+}
+
+/**
+ * Identity servers made per test (one CA for the file) and HTTP clients that trust it: servers stop
+ * after the file's tests, clients after each test.
+ */
+export function useIdentityServerFactory() {
+  let ca: TestCA;
+  const servers: IdentityServer[] = [];
+  const clients: HttpClient[] = [];
+  beforeAll(() => {
+    ca = createTestCA();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  return {
+    get ca(): TestCA {
+      return ca;
+    },
+    async server(options: Partial<IdentityServerOptions> = {}): Promise<IdentityServer> {
+      const s = await startIdentityServer({ ca, ...options });
+      servers.push(s);
+      return s;
+    },
+    client(timeoutMs = 5000): HttpClient {
+      const c = createHttpClient({ timeoutMs, caFile: ca.file });
+      clients.push(c);
+      return c;
+    },
+  };
 }

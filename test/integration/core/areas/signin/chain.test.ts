@@ -1,36 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChainError, runChain } from '../../../../../src/core/areas/signin/chain.js';
 import { readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
-import { createHttpClient, type HttpClient } from '../../../../../src/core/net/http.js';
-import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
-import { startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../../../../servers/identity.js';
+import { useIdentityServerFactory } from '../../../../helpers/identity-servers.js';
+import type { IdentityServer, IdentityServerOptions } from '../../../../servers/identity.js';
 
 // `cloudgate token`'s run of the chain: the steps in turn, the first failure named.
-let ca: TestCA;
-const servers: IdentityServer[] = [];
-const clients: HttpClient[] = [];
-
-beforeAll(() => {
-  ca = createTestCA();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(options: Partial<IdentityServerOptions> = {}) {
-  const s = await startIdentityServer({ ca, ...options });
-  servers.push(s);
-  return s;
-}
+const identity = useIdentityServerFactory();
+const server = (options: Partial<IdentityServerOptions> = {}) => identity.server(options);
 
 async function chain(s: IdentityServer, env: Record<string, string | undefined> = {}, flavour: { value?: 'platform' | 'keystone' } = {}) {
   const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const settings = readSigninSettings({ flags: {}, env: merged, config: {}, cwd: process.cwd() });
-  const http = createHttpClient({ timeoutMs: 5000, caFile: ca.file });
-  clients.push(http);
+  const http = identity.client();
   const steps: string[] = [];
   const scoped = await runChain({ http, settings, flavour }, (step) => steps.push(step));
   return { scoped, steps };

@@ -1,40 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { CheckOutcome } from '../../../../../src/core/doctor/types.js';
-import { createHttpClient, type HttpClient } from '../../../../../src/core/net/http.js';
+import { createHttpClient } from '../../../../../src/core/net/http.js';
 import { redact } from '../../../../../src/core/secrets.js';
 import { signinChecks } from '../../../../../src/core/areas/signin/checks.js';
 import { readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
-import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
-import { fakeJwt, startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../../../../servers/identity.js';
+import { useIdentityServerFactory } from '../../../../helpers/identity-servers.js';
+import { createTestCA } from '../../../../helpers/pki.js';
+import { fakeJwt, type IdentityServer, type IdentityServerOptions } from '../../../../servers/identity.js';
 
-let ca: TestCA;
-const servers: IdentityServer[] = [];
-const clients: HttpClient[] = [];
-
-beforeAll(() => {
-  ca = createTestCA();
-});
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-
-async function server(options: Partial<IdentityServerOptions> = {}) {
-  const s = await startIdentityServer({ ca, ...options });
-  servers.push(s);
-  return s;
-}
+const identity = useIdentityServerFactory();
+const server = (options: Partial<IdentityServerOptions> = {}) => identity.server(options);
 
 type Outcomes = Record<string, CheckOutcome>;
 
 async function doctor(s: IdentityServer, env: Record<string, string | undefined> = {}, http: { timeoutMs?: number } = {}): Promise<Outcomes> {
   const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const settings = readSigninSettings({ flags: {}, env: merged, config: {}, cwd: process.cwd() });
-  const client = createHttpClient({ timeoutMs: http.timeoutMs ?? 5000, caFile: ca.file });
-  clients.push(client);
+  const client = identity.client(http.timeoutMs);
   const report = await runChecks(signinChecks(settings, () => client), { timeoutMs: 10_000 });
   return Object.fromEntries(report.checks.map((c) => [c.id.replace('signin.', ''), c]));
 }
@@ -271,9 +254,9 @@ describe('failures map to specific advice', () => {
     const other = createTestCA('unknown CA');
     let s = await server({ cert: other.issue(['127.0.0.1']) });
     expect((await doctor(s)).exchange!.message).toContain('unknown certificate authority');
-    s = await server({ cert: ca.issue(['127.0.0.1'], { notBefore: new Date(Date.now() - 9e8), notAfter: new Date(Date.now() - 1e8) }) });
+    s = await server({ cert: identity.ca.issue(['127.0.0.1'], { notBefore: new Date(Date.now() - 9e8), notAfter: new Date(Date.now() - 1e8) }) });
     expect((await doctor(s)).exchange!.message).toContain('expired');
-    s = await server({ cert: ca.issue(['identity.example']) });
+    s = await server({ cert: identity.ca.issue(['identity.example']) });
     expect((await doctor(s)).exchange!.message).toContain('does not cover that host name');
   });
 
