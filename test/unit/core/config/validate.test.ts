@@ -130,7 +130,7 @@ describe('validate', () => {
     expect(f.severity).toBe('warning');
   });
 
-  it('translates the real platform\'s provider names into the spec\'s', () => {
+  it('translates the real platform\'s provider names into the neutral ones', () => {
     const [f] = validate({ ...CLOUDDNSB, cluster_issuer_acme_route53_region: 'us-east-1' }).filter((x) => x.rule === 'unknown-variable');
     expect(f.advice).toBe('Did you mean cluster_issuer_acme_clouddnsb_region?');
   });

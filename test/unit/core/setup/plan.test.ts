@@ -43,7 +43,7 @@ describe('planSetup', () => {
     expect(plan.diff).not.toContain(TSIG);
   });
 
-  it('reports an issuer change (operational rule 1) and suggests regenerate', async () => {
+  it('reports an issuer change (the old certificate secrets must go) and suggests regenerate', async () => {
     const plan = await planSetup({ answers: { cluster_issuer_type: 'self-signed' }, inventoryPath: inventory });
     expect(plan.previousIssuer).toBe('acme');
     expect(plan.issuer).toBe('self-signed');
