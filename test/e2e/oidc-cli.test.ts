@@ -1,5 +1,5 @@
 /**
- * `cloudgate oidc` through the built binary: the artefacts of SPEC.md clusteroidc steps 2–6, printed,
+ * `cloudgate oidc` through the built binary: what the operator creates for keyless clusteroidc credentials, printed,
  * as JSON, or written with --out; the thumbprint read live from a local issuer; bad input exits 2 with
  * nothing written. Run `npm run build` first.
  */

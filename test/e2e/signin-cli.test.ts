@@ -143,3 +143,17 @@ describe('cloudgate doctor --only signin', () => {
     }
   });
 });
+
+describe('cloudgate doctor --only signin with a --config file', () => {
+  it('a misspelt key warns (exit 1 with --strict) instead of "Nothing was checked"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-config-'));
+    const file = join(dir, 'cloudgate.yaml');
+    writeFileSync(file, 'signin:\n  brokr_url: https://kc.example.com\n');
+    chmodSync(file, 0o600);
+    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', file], { cwd: dir, env: { OS_AUTH_URL: '', OS_PROJECT_ID: '', OS_PROJECT_NAME: '' } });
+    const check = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === 'signin.config');
+    expect(check).toMatchObject({ status: 'warn', advice: expect.stringContaining('broker_url') });
+    const strict = await runCli(['doctor', '--only', 'signin', '--strict', '--config', file], { cwd: dir, env: { OS_AUTH_URL: '' } });
+    expect(strict.code).toBe(1);
+  });
+});

@@ -5,9 +5,9 @@ import { startIdentityServer, type IdentityServer, type IdentityServerOptions } 
 
 export interface IdentityServers {
   ca: TestCA;
-  /** Answers as SPEC.md describes. */
+  /** Answers at the paths the platform's documents give (docs/signin.md, "The steps"). */
   spec: IdentityServer;
-  /** Answers as real Keystone does (REFERENCE.md §2). */
+  /** Answers as real Keystone does (docs/signin.md, "Two spellings of two paths"). */
   keystone: IdentityServer;
 }
 

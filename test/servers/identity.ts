@@ -1,6 +1,6 @@
 /**
  * A test broker (Keycloak-like), identity service (Keystone-like) and compute-like API on one HTTPS
- * origin on 127.0.0.1, answering as SPEC.md describes (`mode: 'spec'`) or as real Keystone does
+ * origin on 127.0.0.1, answering at the paths the platform's documents give (`mode: 'spec'`) or as real Keystone does
  * (`mode: 'keystone'`: GET /v3/projects 403, GET /v3/auth/projects 200, POST /v3/auth/projects 405,
  * POST /v3/auth/tokens 201). Every failure of the sign-in chain can be injected per step through
  * `server.fail`, which tests may change between runs.
@@ -253,7 +253,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     const access = issue(fakeJwt(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== null))));
     const refresh = issue(fakeJwt({ typ: 'Refresh', exp: now() + 1800 }));
     brokerTokens.add(access);
-    // SPEC.md: expires_in is "a string as written in the response shape".
+    // The platform's documents show expires_in as a string, so the test broker sends one.
     json(res, 200, { access_token: access, refresh_token: refresh, expires_in: '300', token_type: 'Bearer' });
   }
 

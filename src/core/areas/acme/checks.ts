@@ -6,7 +6,7 @@ import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
 import { isJinja } from '../../inventory/ansible-tagged.js';
-import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type TsigKey } from './dns-probe.js';
+import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type DnsAnswer, type TsigKey } from './dns-probe.js';
 import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
@@ -96,46 +96,7 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
   if (typeof key === 'string') return { status: 'fail', message: key, advice: `Fix ${SECRET} (cloudgate doctor --only inventory says how).`, details: { nameserver: where } };
   try {
     const answer = await probeDns({ ...target, zone, key: key ?? undefined, timeoutMs: Math.min(input.network.timeoutMs, 5000), signal });
-    const details = {
-      nameserver: where, address: answer.address, query: `SOA ${zone}`, rcode: answer.rcode, authoritative: answer.authoritative,
-      ...(answer.zone ? { zone: answer.zone } : {}),
-      ...(key ? { key: key.name, algorithm: key.algorithm, tsigError: answer.tsig?.error, responseSigned: answer.tsig?.signed, responseVerified: answer.tsig?.verified } : {}),
-      ...(answer.tsig?.serverTime ? { serverTime: answer.tsig.serverTime.toISOString() } : {}),
-    };
-    if (key) {
-      const refusal = answer.tsig && answer.tsig.error !== 'NOERROR' ? answer.tsig.error : undefined;
-      const explain = REFUSALS[refusal ?? (wildcard ? answer.rcode : '')];
-      if (explain) {
-        const { meaning, advice } = explain(key, zone, where);
-        return { status: 'fail', message: `${where} did not accept the TSIG-signed query (SOA ${zone}): ${meaning}.`, advice, details };
-      }
-      if (refusal) {
-        return { status: 'fail', message: `${where} answered the TSIG-signed query with ${refusal}.`, advice: `Check ${KEY_NAME}, ${ALGORITHM} and ${SECRET} against the server's key.`, details };
-      }
-      if (!answer.tsig?.signed || !answer.tsig.verified) {
-        return {
-          status: 'fail',
-          message: `${where} answered (${answer.rcode}) but its answer ${answer.tsig?.signed ? 'carries a TSIG signature that does not verify with the key' : 'is not signed'} "${key.name}".`,
-          advice: 'A server that accepts the key signs its answers with it: check that nothing between here and the server rewrites DNS, and that the key is the server\'s.',
-          details,
-        };
-      }
-    }
-    const accepted = key ? `; the TSIG key "${key.name}" (${key.algorithm}) is accepted and the answer's signature verifies` : '';
-    if (!wildcard) {
-      return { status: 'ok', message: `${where} answers DNS (SOA . → ${answer.rcode})${accepted}; no wildcard domain names the zone to check authority for.`, details };
-    }
-    if ((answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') && answer.authoritative) {
-      const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ` (zone ${answer.zone})` : '';
-      const unsigned = key ? '' : ` The TSIG key was not tested: ${KEY_NAME} or ${SECRET} is unset, vault-encrypted or a template here.`;
-      return { status: 'ok', message: `${where} is authoritative for ${zone}${within}${accepted}.${unsigned}`, details };
-    }
-    return {
-      status: 'warn',
-      message: `${where} answers DNS but not authoritatively for ${zone} (${answer.rcode}${answer.authoritative ? '' : ', not authoritative'}).`,
-      advice: `RFC 2136 updates go to the primary name server of the zone that holds _acme-challenge records; check that ${where} serves ${zone} (or its parent zone).`,
-      details,
-    };
+    return nameserverResult(answer, key, { zone, wildcard, where });
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
     return {
@@ -147,6 +108,54 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
       details: { nameserver: where },
     };
   }
+}
+
+/**
+ * What the name server's answer to the (TSIG-signed) SOA query means (pure): a refused key or zone,
+ * an unsigned or unverified answer, authority for the wildcard domain's zone.
+ */
+export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { zone: string; wildcard?: string; where: string }): CheckResult {
+  const { zone, wildcard, where } = at;
+  const details = {
+    nameserver: where, address: answer.address, query: `SOA ${zone}`, rcode: answer.rcode, authoritative: answer.authoritative,
+    ...(answer.zone ? { zone: answer.zone } : {}),
+    ...(key ? { key: key.name, algorithm: key.algorithm, tsigError: answer.tsig?.error, responseSigned: answer.tsig?.signed, responseVerified: answer.tsig?.verified } : {}),
+    ...(answer.tsig?.serverTime ? { serverTime: answer.tsig.serverTime.toISOString() } : {}),
+  };
+  if (key) {
+    const refusal = answer.tsig && answer.tsig.error !== 'NOERROR' ? answer.tsig.error : undefined;
+    const explain = REFUSALS[refusal ?? (wildcard ? answer.rcode : '')];
+    if (explain) {
+      const { meaning, advice } = explain(key, zone, where);
+      return { status: 'fail', message: `${where} did not accept the TSIG-signed query (SOA ${zone}): ${meaning}.`, advice, details };
+    }
+    if (refusal) {
+      return { status: 'fail', message: `${where} answered the TSIG-signed query with ${refusal}.`, advice: `Check ${KEY_NAME}, ${ALGORITHM} and ${SECRET} against the server's key.`, details };
+    }
+    if (!answer.tsig?.signed || !answer.tsig.verified) {
+      return {
+        status: 'fail',
+        message: `${where} answered (${answer.rcode}) but its answer ${answer.tsig?.signed ? 'carries a TSIG signature that does not verify with the key' : 'is not signed'} "${key.name}".`,
+        advice: 'A server that accepts the key signs its answers with it: check that nothing between here and the server rewrites DNS, and that the key is the server\'s.',
+        details,
+      };
+    }
+  }
+  const accepted = key ? `; the TSIG key "${key.name}" (${key.algorithm}) is accepted and the answer's signature verifies` : '';
+  if (!wildcard) {
+    return { status: 'ok', message: `${where} answers DNS (SOA . → ${answer.rcode})${accepted}; no wildcard domain names the zone to check authority for.`, details };
+  }
+  if ((answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') && answer.authoritative) {
+    const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ` (zone ${answer.zone})` : '';
+    const unsigned = key ? '' : ` The TSIG key was not tested: ${KEY_NAME} or ${SECRET} is unset, vault-encrypted or a template here.`;
+    return { status: 'ok', message: `${where} is authoritative for ${zone}${within}${accepted}.${unsigned}`, details };
+  }
+  return {
+    status: 'warn',
+    message: `${where} answers DNS but not authoritatively for ${zone} (${answer.rcode}${answer.authoritative ? '' : ', not authoritative'}).`,
+    advice: `RFC 2136 updates go to the primary name server of the zone that holds _acme-challenge records; check that ${where} serves ${zone} (or its parent zone).`,
+    details,
+  };
 }
 
 /**

@@ -96,8 +96,13 @@ async function issuerCheck(kube: KubectlOptions, issuerType: string | undefined)
       advice: got.notFound ? 'Deploy the platform with this inventory (cert-manager and its CRDs must be installed first).' : 'Check your access to the cluster (kubectl auth can-i get clusterissuers).',
     };
   }
-  const ready = conditionOf(got.value, 'Ready');
-  const liveType = liveIssuerType(got.value);
+  return issuerResult(got.value, issuerType);
+}
+
+/** The judgement of the live ClusterIssuer against the inventory's issuer type (pure). */
+export function issuerResult(issuer: unknown, issuerType: string | undefined): CheckResult {
+  const ready = conditionOf(issuer, 'Ready');
+  const liveType = liveIssuerType(issuer);
   const details = { type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message };
   const said = ready ? `${ready.reason ?? 'no reason'}${ready.message ? `: ${ready.message}` : ''}` : '';
   if (ready?.status === 'False') {
@@ -126,7 +131,19 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
       advice: got.notFound ? 'cert-manager\'s CRDs are not installed: deploy cert-manager first.' : 'Check your access to the cluster.',
     };
   }
-  const items = ((got.value as { items?: unknown[] }).items ?? []) as (CmObject & { metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name?: string } }; status?: { notAfter?: string } })[];
+  const items = ((got.value as { items?: unknown[] }).items ?? []) as CertificateObject[];
+  const allReady = items.every((item) => conditionOf(item, 'Ready')?.status === 'True');
+  return certificatesResult(items, issuerType, allReady ? undefined : await issuanceObjects(kube));
+}
+
+type CertificateObject = CmObject & { metadata?: { name?: string }; spec?: { secretName?: string; issuerRef?: { name?: string } }; status?: { notAfter?: string } };
+type Issuance = { ok: true; objects: IssuanceObjects } | { ok: false; error: string };
+
+/**
+ * The judgement of the platform's Certificates (pure): each one's Ready condition and, for those not
+ * Ready, the deepest cause found in `issuance` (read only when one is not Ready).
+ */
+export function certificatesResult(items: CertificateObject[], issuerType: string | undefined, issuance?: Issuance): CheckResult {
   if (items.length === 0) {
     return issuerType === 'none'
       ? { status: 'ok', message: `No Certificate in ${PLATFORM_NAMESPACE}, as expected with a supplied wildcard (issuer none).` }
@@ -148,8 +165,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
   });
   const bad = rows.filter((r) => r.status !== 'ok');
   if (bad.length === 0) return { status: 'ok', message: `All ${rows.length} Certificates in ${PLATFORM_NAMESPACE} are Ready.`, details: { certificates: rows.map(({ text: _text, ...row }) => row) } };
-  const issuance = await issuanceObjects(kube);
-  const causes = new Map(bad.map((r) => [r.name, issuance.ok ? issuanceCause(items.find((i) => i.metadata?.name === r.name)!, issuance.objects) : undefined]));
+  const causes = new Map(bad.map((r) => [r.name, issuance?.ok ? issuanceCause(items.find((i) => i.metadata?.name === r.name)!, issuance.objects) : undefined]));
   const described = bad.map((r) => {
     const cause = causes.get(r.name);
     return cause ? `${r.text}: ${cause.object}: ${cause.summary}` : r.text;
@@ -159,7 +175,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
       const cause = causes.get(row.name);
       return cause ? { ...row, cause: { kind: cause.kind, object: cause.object, summary: cause.summary, dnsName: cause.dnsName, retryAfter: cause.retryAfter } } : row;
     }),
-    ...(issuance.ok ? {} : { issuanceError: issuance.error }),
+    ...(!issuance || issuance.ok ? {} : { issuanceError: issuance.error }),
   };
   const failed = bad.some((r) => r.status === 'fail');
   const advice = [...new Set([...causes.values()].filter((c) => c !== undefined).map((c) => c.advice))];
@@ -175,7 +191,7 @@ async function certificatesCheck(kube: KubectlOptions, issuerType: string | unde
 }
 
 /** The requests, orders and challenges of the platform namespace, for the walk below a Certificate. */
-async function issuanceObjects(kube: KubectlOptions): Promise<{ ok: true; objects: IssuanceObjects } | { ok: false; error: string }> {
+async function issuanceObjects(kube: KubectlOptions): Promise<Issuance> {
   const got = await kubectlGet(['get', 'certificaterequests.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io', '--namespace', PLATFORM_NAMESPACE], kube);
   if (!got.ok) return { ok: false, error: `Cannot read the CertificateRequests, Orders and Challenges in ${PLATFORM_NAMESPACE}: ${got.error}` };
   const items = ((got.value as { items?: CmObject[] }).items ?? []);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../../../src/core/config/validate.js';
+import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
+import { loadYaml } from '../../../../src/core/inventory/yaml-load.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
 const ACME = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
@@ -128,7 +130,7 @@ describe('validate', () => {
     expect(f.severity).toBe('warning');
   });
 
-  it('translates the real platform\'s provider names into the spec\'s', () => {
+  it('translates the real platform\'s provider names into the neutral ones', () => {
     const [f] = validate({ ...CLOUDDNSB, cluster_issuer_acme_route53_region: 'us-east-1' }).filter((x) => x.rule === 'unknown-variable');
     expect(f.advice).toBe('Did you mean cluster_issuer_acme_clouddnsb_region?');
   });
@@ -148,5 +150,38 @@ describe('validate', () => {
 
   it('ignores unrelated inventory keys', () => {
     expect(rules({ ...RFC, kube_vip_address: '10.0.0.1', openstack_helm_endpoints_x: 1 })).toEqual([]);
+  });
+});
+
+describe('validate: types and values cloudgate cannot check', () => {
+  const rules = (values: Record<string, unknown>) => validate(values).map((f) => `${f.rule}:${f.variable ?? ''}:${f.severity}`);
+
+  it('a date, a set or a number where text is expected is invalid-type, not unset', () => {
+    const date = loadYaml('cluster_issuer_type: 2024-01-01\n', { what: 'the inventory', path: 'inv.yml' }).value as Record<string, unknown>;
+    expect(rules(date)).toContain('invalid-type:cluster_issuer_type:error');
+    const set = loadYaml('cluster_issuer_type: acme\ncluster_issuer_acme_email: !!set {a, b}\n', { what: 'the inventory', path: 'inv.yml' }).value as Record<string, unknown>;
+    expect(rules(set)).toContain('invalid-type:cluster_issuer_acme_email:error');
+    expect(rules(set)).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ cluster_issuer_type: 5 })).toContain('invalid-type:cluster_issuer_type:error');
+    expect(rules({ platform_ingress_annotations: 'text' })).toContain('invalid-type:platform_ingress_annotations:error');
+  });
+
+  it('vaulted values and Jinja expressions are "not checked" (info), never malformed', () => {
+    const found = validate({
+      cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'dnsc',
+      cluster_issuer_acme_email: '{{ vault_acme_email }}',
+      cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', '$ANSIBLE_VAULT;1.1;AES256\n31\n'),
+    });
+    const notChecked = found.filter((f) => f.rule === 'not-checked');
+    expect(notChecked.map((f) => [f.variable, f.severity])).toEqual([
+      ['cluster_issuer_acme_email', 'info'], ['cluster_issuer_acme_dnsc_api_token', 'info'],
+    ]);
+    expect(notChecked.find((f) => f.variable === 'cluster_issuer_acme_dnsc_api_token')?.message).toContain('not checked (vaulted)');
+    expect(found.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+
+  it('an !unsafe value is checked as the literal text it is', () => {
+    expect(rules({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: new AnsibleTagged('!unsafe', 'not-an-email') }))
+      .toContain('invalid-email:cluster_issuer_acme_email:error');
   });
 });

@@ -1,8 +1,8 @@
-import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFilesAtomically } from '../../../../src/core/inventory/atomic-write.js';
+import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
 import { parseInventory, readInventoryTree, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
 
 const FIXTURES = new URL('../../../fixtures/inventory/', import.meta.url).pathname;
@@ -93,29 +93,42 @@ describe('readInventoryTree', () => {
   });
 });
 
-describe('writeFilesAtomically', () => {
-  it('writes with the given mode and backs up the previous version', async () => {
-    const target = join(dir, 'certificates.yml');
-    await writeFile(target, 'old: 1\n', { mode: 0o644 });
-    const [written] = await writeFilesAtomically([{ path: target, content: 'new: 1\n', mode: 0o600, holdsSecret: true, description: 'inventory' }], new Date('2026-01-02T03:04:05Z'));
-    expect(await readFile(target, 'utf8')).toBe('new: 1\n');
-    expect((await stat(target)).mode & 0o777).toBe(0o600);
-    expect(written.backupPath).toBe(`${target}.20260102T030405Z.bak`);
-    expect(await readFile(written.backupPath!, 'utf8')).toBe('old: 1\n');
-    expect((await stat(written.backupPath!)).mode & 0o777).toBe(0o600);
+describe('updateInventoryText keeps the file loadable', () => {
+  it('writes Ansible tags back and keeps an existing vault block byte for byte', () => {
+    const vault = 'cluster_issuer_acme_dnsc_api_token: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\n';
+    const out = updateInventoryText(`cluster_issuer_acme_email: a@example.com\n${vault}`, {
+      set: { cluster_issuer_acme_email: 'b@example.com', cluster_issuer_commercialca_password: new AnsibleTagged('!unsafe', "p{{ 'x' }}") },
+      remove: [],
+    });
+    expect(out).toContain(vault);
+    expect(out).toMatch(/cluster_issuer_commercialca_password: !unsafe/);
+    expect(parseInventory(out, 'x').cluster_issuer_commercialca_password).toEqual(new AnsibleTagged('!unsafe', "p{{ 'x' }}"));
   });
 
-  it('changes no file when one of the writes fails', async () => {
-    const target = join(dir, 'certificates.yml');
-    await writeFile(target, 'old: 1\n');
-    const blocked = join(dir, 'blocker');
-    await writeFile(blocked, 'a file where a folder is needed');
-    await expect(writeFilesAtomically([
-      { path: target, content: 'new: 1\n', mode: 0o644, holdsSecret: false, description: 'inventory' },
-      { path: join(dir, 'new', 'folder', 'x.yaml'), content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
-      { path: join(blocked, 'manifest.yaml'), content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
-    ])).rejects.toThrow(/Nothing was written/);
-    expect(await readFile(target, 'utf8')).toBe('old: 1\n');
-    expect((await readdir(dir)).sort()).toEqual(['blocker', 'certificates.yml']);
+  it('replacing a vaulted value with another vaulted value is a change', () => {
+    const text = 'cluster_issuer_acme_dnsc_api_token: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\n';
+    const out = updateInventoryText(text, { set: { cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', '$ANSIBLE_VAULT;1.1;AES256\n6364\n') }, remove: [] });
+    expect(out).toContain('6364');
+  });
+
+  it('inlines the value of a removed anchor at its aliases (scalars, maps, tagged values)', () => {
+    const text = 'cluster_issuer_acme_dnsc_api_token: &tok abc\ncluster_issuer_acme_dnsc_email: &m !unsafe "x{{y}}"\n'
+      + 'platform_ingress_annotations: &ann\n  a: 1\nother: *tok\nlist: [*tok, *m]\nmerged:\n  <<: *ann\n  b: 2\n';
+    const out = updateInventoryText(text, { set: {}, remove: ['cluster_issuer_acme_dnsc_api_token', 'cluster_issuer_acme_dnsc_email', 'platform_ingress_annotations'] });
+    const values = parseInventory(out, 'x');
+    expect(values).toEqual({ other: 'abc', list: ['abc', new AnsibleTagged('!unsafe', 'x{{y}}')], merged: { a: 1, b: 2 } });
+  });
+
+  it('refuses (exit 2) naming the alias when the anchored value cannot be written inline', () => {
+    const text = 'cluster_issuer_acme_dnsc_api_token: &when 2024-01-01\nother: *when\n';
+    expect(() => updateInventoryText(text, { set: {}, remove: ['cluster_issuer_acme_dnsc_api_token'] })).toThrow(/alias \*when/);
+  });
+
+  it('adds keys before a "..." document end', () => {
+    const out = updateInventoryText('---\na: 1\n...\n', { set: { cluster_issuer_type: 'acme' }, remove: [] });
+    expect(out.trimEnd().endsWith('...')).toBe(true);
+    expect(parseInventory(out, 'x')).toEqual({ a: 1, cluster_issuer_type: 'acme' });
+    const noNewline = updateInventoryText('a: 1\n...', { set: { cluster_issuer_type: 'acme' }, remove: [] });
+    expect(parseInventory(noNewline, 'x')).toEqual({ a: 1, cluster_issuer_type: 'acme' });
   });
 });

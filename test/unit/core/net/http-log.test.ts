@@ -1,5 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { preview, redactBody, redactHeaders } from '../../../../src/core/net/http-log.js';
+import { lineWriter, preview, redactBody, redactHeaders } from '../../../../src/core/net/http-log.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 
 afterEach(() => clearSecretsForTests());
@@ -32,5 +33,19 @@ describe('verbose line redaction', () => {
     registerSecret('registered-secret');
     expect(redactBody('error: registered-secret was wrong', 'text/plain')).toBe('error: [redacted] was wrong');
     expect(preview('x'.repeat(1000))).toMatch(/^x{300}… \(1000 bytes\)$/);
+  });
+});
+
+describe('log lines', () => {
+  it('are redacted and have their control characters escaped', () => {
+    registerSecret('s3cr3t-value-for-log');
+    const stream = new PassThrough();
+    lineWriter(stream)('body: \x1b]0;owned\x07 s3cr3t-value-for-log \u009b2J');
+    const written = String(stream.read());
+    expect(written).toBe('body: \\x1b]0;owned\\x07 [redacted] \\x9b2J\n');
+  });
+
+  it('body previews escape control characters', () => {
+    expect(preview('error\x1b[2J\r\nmore')).toBe('error\\x1b[2J more');
   });
 });

@@ -1,7 +1,9 @@
 /** The YAML `cloudgate render` prints: one document per object, each under the comments that belong to it. */
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { crdSchemas } from '../../../../src/core/render/crd-schemas.js';
 import { renderInventory, renderYaml } from '../../../../src/core/render/index.js';
+import { BRANCHES, PEM } from '../../../helpers/render-branches.js';
 
 const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 const DNSD = { ...acme, cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'key-1', cluster_issuer_acme_dnsd_secret_key: 'skey-1' };
@@ -58,5 +60,78 @@ describe('render YAML', () => {
     const docs = documents(renderYaml(renderInventory({ cluster_issuer_type: 'none' })));
     expect(docs).toEqual([{ id: 'ClusterIssuer self-signed', comments: ['# ClusterIssuer self-signed', '# always created by the platform'],
       object: { apiVersion: 'cert-manager.io/v1', kind: 'ClusterIssuer', metadata: { name: 'self-signed' }, spec: { selfSigned: {} } } }]);
+  });
+});
+
+const kinds = (values: Record<string, unknown>) => renderInventory(values).objects.map(({ object }) => `${object.kind}/${object.metadata.name}`);
+
+describe('render: what the platform would fail on', () => {
+  const errorsOf = (values: Record<string, unknown>) => renderInventory(values).findings.filter((f) => f.severity === 'error').map((f) => f.variable);
+
+  it('clouddnsb without region or hosted zone id stops the deployment', () => {
+    const values = { ...BRANCHES['acme clouddnsb ambient'] };
+    delete values.cluster_issuer_acme_clouddnsb_region;
+    delete values.cluster_issuer_acme_clouddnsb_hosted_zone_id;
+    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+  });
+
+  it('rfc2136 without a TSIG algorithm stops the deployment (the platform has no default)', () => {
+    const values = { ...BRANCHES['acme rfc2136'] };
+    delete values.cluster_issuer_acme_rfc2136_tsig_algorithm;
+    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_rfc2136_tsig_algorithm']);
+  });
+
+  it('commercialca without its CA or TPP bundle stops the deployment', () => {
+    const values = { ...BRANCHES['commercialca token'] };
+    delete values.cluster_issuer_commercialca_ca;
+    delete values.cluster_issuer_commercialca_tpp_ca_bundle;
+    expect(errorsOf(values)).toEqual(expect.arrayContaining(['cluster_issuer_commercialca_ca', 'cluster_issuer_commercialca_tpp_ca_bundle']));
+  });
+
+  it('a PEM TPP bundle is refused by the schema (the field is base64)', () => {
+    const findings = renderInventory({ ...BRANCHES['commercialca token'], cluster_issuer_commercialca_tpp_ca_bundle: PEM }).findings;
+    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_commercialca_tpp_ca_bundle', severity: 'error' })]);
+    // Checked against the release the platform pins and the newest bundled one; both refuse it.
+    expect(findings[0].message).toContain('cert-manager v1.15.5 and v1.21.1 schemas');
+  });
+
+  it('every cert-manager kind it renders has the pinned and the newest schema', () => {
+    for (const kind of ['ClusterIssuer', 'Certificate']) expect(crdSchemas(kind).map((c) => c.version)).toEqual(['v1.15.5', 'v1.21.1']);
+    expect(crdSchemas('Secret')).toEqual([]);
+  });
+
+  it('commercialca with both a token and a user name/password gets no credentials secret', () => {
+    const values = { ...BRANCHES['commercialca token'], cluster_issuer_commercialca_username: 'svc', cluster_issuer_commercialca_password: 'pw-1234' };
+    expect(kinds(values)).not.toContain('Secret/certmgr-commercialca-credentials');
+    expect(errorsOf(values)).toEqual(['cluster_issuer_commercialca_access_token']);
+  });
+
+  it('clusteroidc without a role ARN', () => {
+    const values = { ...BRANCHES['acme clouddnsb clusteroidc'] };
+    delete values.cluster_issuer_acme_clouddnsb_role_arn;
+    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_clouddnsb_role_arn']);
+  });
+
+  it('an invalid object name is an error naming the variable that made it', () => {
+    const findings = renderInventory({ ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' }).findings;
+    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_clouddnsb_secret_name', severity: 'error' })]);
+  });
+
+  it('an email the schema refuses is caught before the API server', () => {
+    const findings = renderInventory({ ...acme, cluster_issuer_acme_email: ['not', 'a', 'string'] }).findings;
+    expect(findings.map((f) => f.variable)).toContain('cluster_issuer_acme_email');
+  });
+});
+
+describe('render: secrets', () => {
+  it('no Secret value survives in the result', () => {
+    for (const values of Object.values(BRANCHES)) {
+      const result = JSON.stringify(renderInventory(values));
+      for (const [name, value] of Object.entries(values)) {
+        if (/secret|token|password|key$|private_key/.test(name) && typeof value === 'string' && !/_name$|key_name/.test(name)) {
+          expect(result, name).not.toContain(value);
+        }
+      }
+    }
   });
 });

@@ -16,4 +16,21 @@ describe('cluster review', () => {
     expect(clusterReview(wildcard, acme).changes).toEqual([{ object: 'Certificate openstack/atmosphere-wildcard', change: 'removed', fields: [] }]);
     expect(added.diff).not.toContain('api-token-value-1');
   });
+
+  it('a changed secret value shows as changed, never its value; no change says so', () => {
+    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'old-tok' };
+    const review = clusterReview(before, { ...before, cluster_issuer_acme_dnsc_api_token: 'new-tok' });
+    expect(review.summary).toEqual(['~ Secret cert-manager/dnsc-api-token: stringData.api-token']);
+    expect(review.diff).toContain('+  api-token: "******** (changed)"');
+    expect(review.diff).not.toMatch(/old-tok|new-tok/);
+    expect(clusterReview(before, before).changes).toEqual([]);
+  });
+
+  it('objects of the old branch are listed as no longer made', () => {
+    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' };
+    const review = clusterReview(before, { cluster_issuer_type: 'self-signed' });
+    expect(review.changes.map((c) => `${c.change} ${c.object}`)).toEqual([
+      'added Certificate cert-manager/self-signed-ca', 'changed ClusterIssuer atmosphere', 'removed Secret cert-manager/dnsc-api-token',
+    ]);
+  });
 });

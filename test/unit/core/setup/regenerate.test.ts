@@ -55,6 +55,10 @@ describe('commands and reports', () => {
     expect(commandLine({ namespace: 'auth-system', name: 'a b' }, 'prod')).toBe("kubectl --context=prod delete secret --namespace=auth-system -- 'a b'");
   });
 
+  it('prints the delete command with the name after --', () => {
+    expect(commandLine({ namespace: 'openstack', name: '--all' }, 'prod')).toBe('kubectl --context=prod delete secret --namespace=openstack -- --all');
+  });
+
   it('reports a run that stopped half-way: what was deleted, what failed, what is left and how to finish', () => {
     const a = { namespace: 'openstack', name: 'a' };
     const b = { namespace: 'openstack', name: 'b' };

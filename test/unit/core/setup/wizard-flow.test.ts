@@ -396,3 +396,20 @@ describe('a platform-names inventory', () => {
     expect(error).toMatch(/route53/);
   });
 });
+
+describe('questions the platform needs answered are required', () => {
+  it('the walkthrough question is required in that branch, not optional', () => {
+    let state = initialState({});
+    state = reduce(state, { type: 'answer', value: 'wildcard-auto' });
+    const step = stepsFor(state.answers)[state.index]!;
+    expect(step.id).toBe('cloud_helm_ingress_wildcard_domain');
+    expect(isOptional(step, state.answers)).toBe(false);
+    expect(stepError(step, '', state.answers)).toBeDefined();
+  });
+
+  it('the walkthrough asks the region as a required question', () => {
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
+    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
+    expect(isOptional(step, answers)).toBe(false);
+  });
+});

@@ -75,10 +75,10 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
   });
 
   it('fails an expired or not yet valid certificate and warns within 30 days with the date', async () => {
-    const expired = await issue({ kind, cn: 'old', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - 2 * DAY) });
-    const future = await issue({ kind, cn: 'future', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() + 2 * DAY) });
+    const expired = await issue({ kind, keyOf: c.leaf, cn: 'old', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - 2 * DAY) });
+    const future = await issue({ kind, keyOf: c.leaf, cn: 'future', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() + 2 * DAY) });
     const soonEnd = new Date(Date.now() + 10 * DAY + 3_600_000);
-    const soon = await issue({ kind, cn: 'soon', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notAfter: soonEnd });
+    const soon = await issue({ kind, keyOf: c.leaf, cn: 'soon', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notAfter: soonEnd });
 
     const e = byName(run({ certPem: expired.cert + c.intermediate.cert }).checks)['validity']!;
     expect(e.status).toBe('fail');
@@ -95,9 +95,9 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
   });
 
   it('checks wildcard coverage: non-wildcard, one label only, no SAN', async () => {
-    const plain = await issue({ kind, cn: 'keystone', dns: [`keystone.${DOMAIN}`], issuer: c.intermediate });
-    const deeper = await issue({ kind, cn: 'deep', dns: [`*.api.${DOMAIN}`, DOMAIN], issuer: c.intermediate });
-    const none = await issue({ kind, cn: 'nosan', issuer: c.intermediate });
+    const plain = await issue({ kind, keyOf: c.leaf, cn: 'keystone', dns: [`keystone.${DOMAIN}`], issuer: c.intermediate });
+    const deeper = await issue({ kind, keyOf: c.leaf, cn: 'deep', dns: [`*.api.${DOMAIN}`, DOMAIN], issuer: c.intermediate });
+    const none = await issue({ kind, keyOf: c.leaf, cn: 'nosan', issuer: c.intermediate });
 
     expect(byName(run({ certPem: plain.cert }).checks)['wildcard-san']!.status).toBe('fail');
     expect(byName(run({ certPem: plain.cert, domain: undefined }).checks)['wildcard-san']!.status).toBe('warn');
@@ -124,7 +124,7 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
     expect(leafAsCa.status).toBe('fail');
     expect(leafAsCa.message).toMatch(/not a CA certificate/);
 
-    const noSign = await issue({ kind, cn: 'weak CA', ca: true, keyUsage: 64, issuer: c.root });
+    const noSign = await issue({ kind, keyOf: c.intermediate, cn: 'weak CA', ca: true, keyUsage: 64, issuer: c.root });
     expect(byName(run({ role: 'ca-issuer', certPem: noSign.cert + c.root.cert }).checks)['ca']!.message).toMatch(/lacks keyCertSign/);
 
     const reversed = byName(run({ role: 'ca-issuer', certPem: c.root.cert + c.intermediate.cert, keyPem: c.intermediate.key }).checks)['chain-order']!;

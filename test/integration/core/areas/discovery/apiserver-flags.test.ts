@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify as toYaml } from 'yaml';
-import { kubeadmExtraArgs, parseCommandFlags } from '../../../../../src/core/areas/discovery/apiserver-flags.js';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
 import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
@@ -36,21 +35,6 @@ function apiserverPod(node: string, flags: Flags): KubeObject {
     spec: { nodeName: node, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver:v1.32.4', command }] },
   };
 }
-
-describe('flag parsing', () => {
-  it('reads repeated and spaced flags from a command line', () => {
-    const flags = parseCommandFlags(['kube-apiserver', '--service-account-issuer=a', '--service-account-issuer', 'b', '--api-audiences=x,y', '--profiling']);
-    expect(flags.get('service-account-issuer')).toEqual(['a', 'b']);
-    expect(flags.get('api-audiences')).toEqual(['x,y']);
-    expect(flags.get('profiling')).toEqual(['']);
-  });
-
-  it('reads extraArgs in both kubeadm forms', () => {
-    expect(kubeadmExtraArgs({ apiServer: { extraArgs: { 'service-account-issuer': 'a' } } }).get('service-account-issuer')).toEqual(['a']);
-    expect(kubeadmExtraArgs({ apiServer: { extraArgs: [{ name: 'service-account-issuer', value: 'a' }, { name: 'service-account-issuer', value: 'b' }] } }).get('service-account-issuer')).toEqual(['a', 'b']);
-    expect(kubeadmExtraArgs({}).size).toBe(0);
-  });
-});
 
 describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes API with kubectl', () => {
   let api: KubeApi;

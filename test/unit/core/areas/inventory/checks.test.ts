@@ -57,4 +57,15 @@ describe('doctor group inventory', () => {
     expect((await run(FIXTURES + 'absent.yml', false))[0]).toMatchObject({ id: 'inventory.file', status: 'skip' });
     expect((await run(FIXTURES + 'absent.yml', true))[0]).toMatchObject({ id: 'inventory.file', status: 'fail' });
   });
+
+  it('doctor --only inventory fails the same inventory with inventory.platform-needs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-inventory-checks-'));
+    const inventory = join(dir, 'certificates.yml');
+    const CLOUDDNSB = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
+    writeFileSync(inventory, Object.entries(CLOUDDNSB).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+    const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, flags: {}, env: {}, cwd: dir } as never);
+    const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
+    expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
+      .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+  });
 });

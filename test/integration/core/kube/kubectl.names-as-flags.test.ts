@@ -1,7 +1,8 @@
+/** Names that look like flags reach kubectl as names: read and deleted through the real kubectl. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, needsKubectl } from '../../../helpers/has-kubectl.js';
-import { kubectl, kubectlJson, withOptions } from '../../../../src/core/kube/kubectl.js';
-import { commandLine, deleteArgs } from '../../../../src/core/setup/regenerate.js';
+import { kubectl, kubectlJson } from '../../../../src/core/kube/kubectl.js';
+import { deleteArgs } from '../../../../src/core/setup/regenerate.js';
 import { KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../servers/kube-api.js';
 
 const secret = (ns: string, name: string): KubeObject => ({
@@ -10,17 +11,6 @@ const secret = (ns: string, name: string): KubeObject => ({
   type: 'kubernetes.io/tls',
   metadata: { name, namespace: ns },
   data: { 'tls.crt': 'Y2VydA==', 'tls.key': 'a2V5' },
-});
-
-describe('withOptions', () => {
-  it('puts options before the -- that ends them', () => {
-    expect(withOptions(['get', 'secret', '--', '-x'], '-o', 'json')).toEqual(['get', 'secret', '-o', 'json', '--', '-x']);
-    expect(withOptions(['get', 'secrets'], '-o', 'json')).toEqual(['get', 'secrets', '-o', 'json']);
-  });
-
-  it('prints the delete command with the name after --', () => {
-    expect(commandLine({ namespace: 'openstack', name: '--all' }, 'prod')).toBe('kubectl --context=prod delete secret --namespace=openstack -- --all');
-  });
 });
 
 describe.skipIf(!hasKubectl)(`a secret whose name starts with "-"${needsKubectl}`, () => {

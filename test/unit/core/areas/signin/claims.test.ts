@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSecretsForTests, redact } from '../../../../../src/core/secrets.js';
+import { clearSecretsForTests } from '../../../../../src/core/secrets.js';
 import {
   claimOfType,
   HEADER_LIMIT,
@@ -9,8 +9,6 @@ import {
   judgeRule,
   subjectAudience,
 } from '../../../../../src/core/areas/signin/claims.js';
-import { adminCredentialState } from '../../../../../src/core/areas/signin/admin.js';
-import { readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
 import { fakeJwt } from '../../../../servers/identity.js';
 
 afterEach(() => clearSecretsForTests());
@@ -158,26 +156,5 @@ describe('subjectAudience: the standard exchange needs the client in aud', () =>
     expect(subjectAudience(fakeJwt({ iss: 'https://kc.example/realms/cloud', aud: ['account', 'cloudgate'] }), s)).toBeUndefined();
     expect(subjectAudience('opaque-token-value', s)).toBeUndefined();
     expect(subjectAudience(fakeJwt({ iss: 'x', aud: 'broker' }), { ...s, subjectIssuer: 'external' })).toBeUndefined();
-  });
-});
-
-describe('admin credentials and claim_prefix settings', () => {
-  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) => readSigninSettings({ flags: {}, env, config, cwd: process.cwd() });
-  it('reads the OpenStack variables and the signin: keys; the secrets are registered for redaction', () => {
-    const s = read({ OS_USERNAME: 'reader', OS_PASSWORD: 'pw-4711-secret', OS_USER_DOMAIN_NAME: 'Default', OS_SYSTEM_SCOPE: 'all' });
-    expect(s.admin).toMatchObject({ username: 'reader', userDomainName: 'Default', systemScope: 'all' });
-    expect(adminCredentialState(s.admin)).toEqual({ kind: 'password' });
-    expect(redact('x pw-4711-secret y')).toBe('x [redacted] y');
-    const app = read({}, { signin: { admin_application_credential_id: 'ac1', admin_application_credential_secret: 'ac-secret-99', claim_prefix: 'OIDC-' } });
-    expect(adminCredentialState(app.admin)).toEqual({ kind: 'application-credential' });
-    expect(app.claimPrefix).toEqual({ value: 'OIDC-', explicit: true });
-    expect(redact('ac-secret-99')).toBe('[redacted]');
-    expect(read({}).claimPrefix).toEqual({ value: 'OIDC_CLAIM_', explicit: false });
-    expect(adminCredentialState(read({ OS_USERNAME: 'x' }).admin)).toEqual({ kind: 'incomplete', lacking: ['OS_PASSWORD'] });
-    expect(adminCredentialState(read({}).admin)).toEqual({ kind: 'none' });
-  });
-  it('never takes the admin password from a flag', () => {
-    const s = readSigninSettings({ flags: { 'admin-password': 'from-flag' }, env: {}, config: {}, cwd: process.cwd() });
-    expect(s.admin.password).toBeUndefined();
   });
 });

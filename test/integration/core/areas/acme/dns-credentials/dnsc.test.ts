@@ -1,4 +1,4 @@
-/** dnsc (API token), dnsd (key and secret) and dnse (the grid's web API) against their local HTTPS servers. */
+/** acme.dns-credentials for dnsc (API token) against its local HTTPS server. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
@@ -65,62 +65,5 @@ describe('acme.dns-credentials dnsc', () => {
     const noDomain = { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: apis.world.dnsc.token };
     expect(await run(noDomain)).toMatchObject({ status: 'warn' });
     expect(await run(noDomain, { domain: 'api.example.test' })).toMatchObject({ status: 'ok', details: { zone: 'example.test' } });
-  });
-});
-
-describe('acme.dns-credentials dnsd', () => {
-  const dnsd = (key = apis.world.dnsd.key) => ({ cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: key, cluster_issuer_acme_dnsd_secret_key: apis.world.dnsd.secret, cloud_helm_ingress_wildcard_domain: 'cloud.example.test' });
-
-  it('reads the registered domain above the wildcard domain', async () => {
-    expect(await run(dnsd())).toMatchObject({ status: 'ok', details: { domain: 'example.test', domainStatus: 'ACTIVE' } });
-  });
-
-  it('explains 403 ACCESS_DENIED with the provider\'s size limit, and 401 for a wrong key', async () => {
-    apis.world.dnsd.apiAccess = false;
-    const denied = await run(dnsd());
-    expect(denied).toMatchObject({ status: 'fail', details: { status: 403, code: 'ACCESS_DENIED' } });
-    expect(denied.message).toMatch(/10 or more domains/);
-    expect(denied.message).toMatch(/Discount Domain Club/);
-    apis.world.dnsd.apiAccess = true;
-    expect(await run(dnsd('0123456789abcdef0123456789abcdef'))).toMatchObject({ status: 'fail', details: { status: 401, code: 'UNABLE_TO_AUTHENTICATE' } });
-  });
-
-  it('with --probe-update adds and deletes the probe record', async () => {
-    expect(await run(dnsd(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['dnsd PATCH _cloudgate-probe.example.test', 'dnsd DELETE _cloudgate-probe.example.test']);
-    expect(apis.world.records.size).toBe(0);
-  });
-});
-
-describe('acme.dns-credentials dnse', () => {
-  const dnse = (overrides: Record<string, string> = {}) => ({
-    cluster_issuer_acme_solver: 'dnse',
-    cluster_issuer_acme_dnse_host: apis.host,
-    cluster_issuer_acme_dnse_view: 'default',
-    cluster_issuer_acme_dnse_username: apis.world.dnse.username,
-    cluster_issuer_acme_dnse_password: apis.world.dnse.password,
-    cloud_helm_ingress_wildcard_domain: 'example.test',
-    ...overrides,
-  });
-
-  it('reads the view by name', async () => {
-    expect(await run(dnse())).toMatchObject({ status: 'ok', details: { view: 'default' } });
-  });
-
-  it('maps a wrong view (empty answer, with the views the user sees) and bad credentials (401)', async () => {
-    const view = await run(dnse({ cluster_issuer_acme_dnse_view: 'external' }));
-    expect(view).toMatchObject({ status: 'fail', details: { views: ['default', 'internal'] } });
-    expect(view.message).toMatch(/no DNS view "external"/);
-    const bad = await run(dnse({ cluster_issuer_acme_dnse_password: 'wrong-password' }));
-    expect(bad).toMatchObject({ status: 'fail', details: { status: 401 } });
-    expect(bad.advice).toMatch(/cluster_issuer_acme_dnse_password/);
-  });
-
-  it('with --probe-update creates and deletes the probe record in the view', async () => {
-    expect(await run(dnse(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['dnse POST _cloudgate-probe.example.test', 'dnse DELETE _cloudgate-probe.example.test']);
-    const noZone = await run(dnse({ cloud_helm_ingress_wildcard_domain: 'other.test' }), { 'probe-update': true });
-    expect(noZone).toMatchObject({ status: 'fail', details: { status: 400 } });
-    expect(noZone.message).toMatch(/parent was not found/);
   });
 });

@@ -1,13 +1,11 @@
+/** The plan's verdict: contradictory answers, a missing wildcard domain, what the deployment would fail on, the cluster diff. */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { provideChecks } from '../../../../src/core/areas/inventory/checks.js';
-import { clusterReview } from '../../../../src/core/render/review.js';
 import { planSetup } from '../../../../src/core/setup/plan.js';
 import { reviewOf, reviewText } from '../../../../src/core/setup/review.js';
 import { validate } from '../../../../src/core/config/validate.js';
-import { initialState, isOptional, reduce, stepError, stepsFor } from '../../../../src/core/setup/wizard-flow.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
 let dir: string;
@@ -66,15 +64,6 @@ describe('contradictory answers are errors, never dropped', () => {
 });
 
 describe('wildcard issued automatically needs its domain', () => {
-  it('the walkthrough question is required in that branch, not optional', () => {
-    let state = initialState({});
-    state = reduce(state, { type: 'answer', value: 'wildcard-auto' });
-    const step = stepsFor(state.answers)[state.index]!;
-    expect(step.id).toBe('cloud_helm_ingress_wildcard_domain');
-    expect(isOptional(step, state.answers)).toBe(false);
-    expect(stepError(step, '', state.answers)).toBeDefined();
-  });
-
   it('an empty domain in the answers is an error', async () => {
     await writeFile(inventory, ACME);
     const plan = await planSetup({ answers: { cloud_helm_ingress_wildcard_domain: '' }, inventoryPath: inventory });
@@ -95,12 +84,6 @@ describe('what the deployment would fail on is part of the verdict', () => {
     expect(errors(oidc.findings)).toEqual(['clouddnsb-role-arn-required:cluster_issuer_acme_clouddnsb_role_arn']);
   });
 
-  it('the walkthrough asks the region as a required question', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
-    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
-    expect(isOptional(step, answers)).toBe(false);
-  });
-
   it('rfc2136 without a TSIG algorithm fails (the platform has no default)', async () => {
     const plan = await planSetup({
       answers: { cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53',
@@ -108,14 +91,6 @@ describe('what the deployment would fail on is part of the verdict', () => {
       inventoryPath: inventory,
     });
     expect(errors(plan.findings)).toEqual(['platform-needs:cluster_issuer_acme_rfc2136_tsig_algorithm']);
-  });
-
-  it('doctor --only inventory fails the same inventory with inventory.platform-needs', async () => {
-    await writeFile(inventory, Object.entries(CLOUDDNSB).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
-    const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, flags: {}, env: {}, cwd: dir } as never);
-    const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
-    expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
-      .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);
   });
 
   it('a PEM TPP bundle in the answers is written base64 (what the issuer takes), and that inventory passes', async () => {
@@ -146,22 +121,4 @@ describe('the review shows what changes in the cluster', () => {
     expect(plan.cluster.diff).not.toContain('tok-secret-991');
     expect(reviewText(reviewOf(plan))).toContain('  ~ ClusterIssuer atmosphere: spec.acme.solvers');
   });
-
-  it('a changed secret value shows as changed, never its value; no change says so', () => {
-    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'old-tok' };
-    const review = clusterReview(before, { ...before, cluster_issuer_acme_dnsc_api_token: 'new-tok' });
-    expect(review.summary).toEqual(['~ Secret cert-manager/dnsc-api-token: stringData.api-token']);
-    expect(review.diff).toContain('+  api-token: "******** (changed)"');
-    expect(review.diff).not.toMatch(/old-tok|new-tok/);
-    expect(clusterReview(before, before).changes).toEqual([]);
-  });
-
-  it('objects of the old branch are listed as no longer made', () => {
-    const before = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'a@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' };
-    const review = clusterReview(before, { cluster_issuer_type: 'self-signed' });
-    expect(review.changes.map((c) => `${c.change} ${c.object}`)).toEqual([
-      'added Certificate cert-manager/self-signed-ca', 'changed ClusterIssuer atmosphere', 'removed Secret cert-manager/dnsc-api-token',
-    ]);
-  });
 });
-

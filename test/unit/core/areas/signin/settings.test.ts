@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearSecretsForTests, redact } from '../../../../../src/core/secrets.js';
+import { adminCredentialState } from '../../../../../src/core/areas/signin/admin.js';
 import { identityBase, isConfigured, readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
 
 const read = (env: Record<string, string> = {}, config: Record<string, unknown> = {}, flags: Record<string, string> = {}) =>
@@ -53,5 +54,26 @@ describe('sign-in settings', () => {
     expect(read({ CLOUDGATE_IDP_CLIENT_SECRET_FILE: join(dir, 'token') }).idpClientSecret).toBe('file-token-value');
     expect(redact('file-token-value')).toBe('[redacted]');
     expect(() => read({}, { signin: { client_secret_file: join(dir, 'missing') } })).toThrow(/client_secret_file/);
+  });
+});
+
+describe('admin credentials and claim_prefix settings', () => {
+  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) => readSigninSettings({ flags: {}, env, config, cwd: process.cwd() });
+  it('reads the OpenStack variables and the signin: keys; the secrets are registered for redaction', () => {
+    const s = read({ OS_USERNAME: 'reader', OS_PASSWORD: 'pw-4711-secret', OS_USER_DOMAIN_NAME: 'Default', OS_SYSTEM_SCOPE: 'all' });
+    expect(s.admin).toMatchObject({ username: 'reader', userDomainName: 'Default', systemScope: 'all' });
+    expect(adminCredentialState(s.admin)).toEqual({ kind: 'password' });
+    expect(redact('x pw-4711-secret y')).toBe('x [redacted] y');
+    const app = read({}, { signin: { admin_application_credential_id: 'ac1', admin_application_credential_secret: 'ac-secret-99', claim_prefix: 'OIDC-' } });
+    expect(adminCredentialState(app.admin)).toEqual({ kind: 'application-credential' });
+    expect(app.claimPrefix).toEqual({ value: 'OIDC-', explicit: true });
+    expect(redact('ac-secret-99')).toBe('[redacted]');
+    expect(read({}).claimPrefix).toEqual({ value: 'OIDC_CLAIM_', explicit: false });
+    expect(adminCredentialState(read({ OS_USERNAME: 'x' }).admin)).toEqual({ kind: 'incomplete', lacking: ['OS_PASSWORD'] });
+    expect(adminCredentialState(read({}).admin)).toEqual({ kind: 'none' });
+  });
+  it('never takes the admin password from a flag', () => {
+    const s = readSigninSettings({ flags: { 'admin-password': 'from-flag' }, env: {}, config: {}, cwd: process.cwd() });
+    expect(s.admin.password).toBeUndefined();
   });
 });

@@ -1,0 +1,43 @@
+/** What the rendering finds, as inventory findings (rule, severity, variable), on the branch inventories. */
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../../src/core/findings.js';
+import { PLATFORM_NEEDS, PLATFORM_SCHEMA, platformFindings } from '../../../../src/core/render/findings.js';
+import { BRANCHES, PEM } from '../../../helpers/render-branches.js';
+
+const without = (branch: string, ...names: string[]) => Object.fromEntries(Object.entries(BRANCHES[branch]!).filter(([name]) => !names.includes(name)));
+const known = (variable: string, severity: Finding['severity']): Finding => ({ rule: 'from-the-rules', severity, variable, message: 'said before' });
+const found = (findings: Finding[]) => findings.map((f) => `${f.rule} ${f.severity} ${f.variable ?? '-'}`);
+
+describe('platformFindings', () => {
+  it.each(Object.keys(BRANCHES))('%s, complete: nothing', (branch) => {
+    expect(platformFindings(BRANCHES[branch]!)).toEqual([]);
+  });
+
+  it.each<[string, Record<string, unknown>, Finding[], string[]]>([
+    ['clouddnsb without region and hosted zone', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'), [], [
+      `${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_region`, `${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_hosted_zone_id`,
+    ]],
+    ['the same, the rules already erring on the region', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'),
+      [known('cluster_issuer_acme_clouddnsb_region', 'error')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_hosted_zone_id`]],
+    ['the same, the rules only warning on the region', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region'),
+      [known('cluster_issuer_acme_clouddnsb_region', 'warning')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_region`]],
+    ['rfc2136 without a TSIG algorithm', without('acme rfc2136', 'cluster_issuer_acme_rfc2136_tsig_algorithm'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_rfc2136_tsig_algorithm`]],
+    ['clusteroidc without a role ARN', without('acme clouddnsb clusteroidc', 'cluster_issuer_acme_clouddnsb_role_arn'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_role_arn`]],
+    ['acme without an email', without('acme http01', 'cluster_issuer_acme_email'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_email`]],
+    ['a PEM where the schema wants base64', { ...BRANCHES['commercialca token'], cluster_issuer_commercialca_tpp_ca_bundle: PEM }, [],
+      [`${PLATFORM_SCHEMA} error cluster_issuer_commercialca_tpp_ca_bundle`]],
+    ['a Secret name Kubernetes refuses', { ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' }, [],
+      [`${PLATFORM_SCHEMA} error cluster_issuer_acme_clouddnsb_secret_name`]],
+    ['the same, the rules already erring on that name', { ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' },
+      [known('cluster_issuer_acme_clouddnsb_secret_name', 'error')], []],
+  ])('%s', (_, values, rules, expected) => {
+    const findings = platformFindings(values, rules);
+    expect(found(findings)).toEqual(expected);
+    for (const f of findings) expect(f.advice).toBeTruthy();
+  });
+
+  it('finds the same under the platform\'s own object names', () => {
+    const values = without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region');
+    expect(found(platformFindings(values, [], 'platform'))).toEqual(found(platformFindings(values)));
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { checkObjects } from '../../../../src/core/render/check.js';
+import { renderPlatform } from '../../../../src/core/render/objects.js';
+import { BRANCHES } from '../../../helpers/render-branches.js';
+
+const kinds = (values: Record<string, unknown>) => renderPlatform(values).objects.map(({ object }) => `${object.kind}/${object.metadata.name}`);
+
+describe('render: every branch gives objects cert-manager and the API server accept', () => {
+  for (const [branch, values] of Object.entries(BRANCHES)) {
+    it(branch, () => {
+      const rendered = renderPlatform(values);
+      expect(rendered.findings).toEqual([]);
+      expect(checkObjects(rendered.objects)).toEqual([]);
+      expect(rendered.objects[0].object).toMatchObject({ kind: 'ClusterIssuer', metadata: { name: 'self-signed' } });
+      // The issuer comes after its credentials; only the wildcard Certificate (made by the ingress role) follows it.
+      const ids = rendered.objects.map(({ object }) => `${object.kind}/${object.metadata.name}`);
+      const wildcard = values.cloud_helm_ingress_wildcard_domain ? ['Certificate/atmosphere-wildcard'] : [];
+      if (values.cluster_issuer_type !== 'none') expect(ids.slice(ids.indexOf('ClusterIssuer/atmosphere'))).toEqual(['ClusterIssuer/atmosphere', ...wildcard]);
+    });
+  }
+});
+
+describe('render: objects per branch', () => {
+  it('issuer none creates only the self-signed ClusterIssuer', () => {
+    expect(kinds(BRANCHES.none)).toEqual(['ClusterIssuer/self-signed']);
+  });
+
+  it('http01 uses the platform ingress class and the public ACME server by default', () => {
+    const issuer = renderPlatform(BRANCHES['acme http01']).objects.at(-1)!.object as unknown as { spec: { acme: Record<string, unknown> } };
+    expect(issuer.spec.acme).toMatchObject({
+      server: 'https://acme-v02.api.letsencrypt.org/directory',
+      privateKeySecretRef: { name: 'certmgr-issuer-account-key' },
+      solvers: [{ http01: { ingress: { class: 'atmosphere' } } }],
+    });
+  });
+
+  it('clusteroidc adds the service account, its token-request Role and the binding to the controller', () => {
+    expect(kinds(BRANCHES['acme clouddnsb clusteroidc'])).toEqual([
+      'ClusterIssuer/self-signed', 'ServiceAccount/certmgr-clouddnsb', 'Role/certmgr-clouddnsb-tokenrequest',
+      'RoleBinding/certmgr-clouddnsb-tokenrequest', 'ClusterIssuer/atmosphere',
+    ]);
+    const issuer = renderPlatform(BRANCHES['acme clouddnsb clusteroidc']).objects.at(-1)!.object as unknown as { spec: { acme: { solvers: unknown[] } } };
+    expect(issuer.spec.acme.solvers[0]).toEqual({ dns01: { route53: {
+      region: 'eu-west-1', hostedZoneID: 'Z123', role: 'arn:aws:iam::123456789012:role/dns',
+      auth: { kubernetes: { serviceAccountRef: { name: 'certmgr-clouddnsb' } } },
+    } } });
+  });
+
+  it('the platform profile uses the platform\'s own object names', () => {
+    const names = renderPlatform(BRANCHES['acme clouddnsb static'], 'platform').objects.map(({ object }) => object.metadata.name);
+    expect(names).toContain('cert-manager-issuer-route53-credentials');
+    const dnsd = renderPlatform(BRANCHES['acme dnsd'], 'platform');
+    expect(dnsd.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
+  });
+
+  it('wildcard auto: Certificate openstack/atmosphere-wildcard for *.<domain>, issued by ClusterIssuer atmosphere, after it', () => {
+    const rendered = renderPlatform(BRANCHES['wildcard auto with acme']);
+    expect(rendered.objects.at(-1)).toEqual({
+      object: {
+        apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'atmosphere-wildcard', namespace: 'openstack' },
+        spec: { dnsNames: ['*.cloud.example.com'], issuerRef: { kind: 'ClusterIssuer', name: 'atmosphere' }, secretName: 'atmosphere-wildcard' },
+      },
+      from: ['cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type'],
+    });
+    expect(kinds(BRANCHES['wildcard auto with acme']).slice(-2)).toEqual(['ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard']);
+    // A supplied wildcard (issuer none) gets no Certificate.
+    expect(kinds({ ...BRANCHES.none, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })).toEqual(['ClusterIssuer/self-signed']);
+  });
+
+  it('the wildcard Certificate is checked against cert-manager\'s Certificate schema', () => {
+    const rendered = renderPlatform(BRANCHES['wildcard auto with acme']);
+    const certificate = structuredClone(rendered.objects.at(-1)!);
+    (certificate.object.spec as { issuerRef: Record<string, unknown> }).issuerRef = { kind: 'ClusterIssuer' };
+    const findings = checkObjects([certificate]);
+    expect(findings).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/^Certificate\/openstack\/atmosphere-wildcard: \/spec\/issuerRef must have required property 'name'/) })]);
+  });
+
+  it('a custom clouddnsb secret name names the Secret and the reference', () => {
+    const rendered = renderPlatform({ ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'my-dns' });
+    expect(kinds({ ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'my-dns' })).toContain('Secret/my-dns');
+    expect(JSON.stringify(rendered.objects.at(-1))).toContain('"secretAccessKeySecretRef":{"name":"my-dns","key":"secret-access-key"}');
+  });
+});
