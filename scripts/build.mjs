@@ -4,7 +4,7 @@
 // pulls in several hundred) costs far more start-up time than reading one larger file.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { writeCrdSchemas } from './crd-schemas.mjs';
+import { writeCrdValidators } from './crd-validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -33,4 +33,4 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-writeCrdSchemas(new URL('../dist/crd-schemas.json', import.meta.url));
+await writeCrdValidators(new URL('../dist/crd-validators.cjs', import.meta.url));
