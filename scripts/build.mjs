@@ -18,7 +18,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Optional peers that are never used at run time (React devtools, undici's optional codecs).
+  // An optional peer that is never used at run time (React devtools).
   external: ['react-devtools-core'],
   jsx: 'automatic',
   minifySyntax: true,
