@@ -7,6 +7,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 
@@ -76,7 +77,9 @@ function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, ti
   };
   return new Promise((resolve, reject) => {
     const req = proxy.protocol === 'https:' ? httpsRequest(options) : httpRequest(options);
-    req.once('connect', (res: IncomingMessage, socket: Duplex) => {
+    req.once('connect', (res: IncomingMessage, socket: Socket) => {
+      // The tunnel is now a connection like any other: the deadlines of the requests over it apply.
+      socket.setTimeout(0);
       if (res.statusCode === 200) return resolve(socket);
       socket.destroy();
       reject(Object.assign(new Error(`The proxy ${proxy.host} refused the tunnel to ${target}: ${res.statusCode} ${res.statusMessage ?? ''}`.trim()), { code: 'ERR_PROXY_TUNNEL' }));
