@@ -2,7 +2,7 @@
  * How bytes travel: Node's own http and https agents, keep-alive. With HTTPS_PROXY / HTTP_PROXY set
  * (lower-case names first; NO_PROXY honoured), each connection is a CONNECT tunnel through the proxy,
  * with TLS to the server inside it; the proxy itself may be https://. These are the rules undici's
- * EnvHttpProxyAgent applied before; undici cost every command that makes a request ~120 ms and ~35 MB
+ * EnvHttpProxyAgent applied before; undici cost every command that makes a request ~90 ms and ~45 MB
  * (loading it, and V8 compiling its WebAssembly HTTP parser).
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage } from 'node:http';
