@@ -42,7 +42,7 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv = process.env): URL | 
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return parsed;
   // Not quoted: a proxy setting may carry a password.
   const name = url.protocol === 'https:' && (env.https_proxy ?? env.HTTPS_PROXY) ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-  throw Object.assign(new Error(`The proxy setting ${name} (or its lower-case name) is not an http:// or https:// URL such as http://proxy.example:3128.`), { code: 'ERR_PROXY_URL' });
+  throw Object.assign(new Error(`The proxy setting ${name} (or its lower-case name) is not an http:// or https:// URL such as http://proxy.example:3128`), { code: 'ERR_PROXY_URL' });
 }
 
 /** NO_PROXY: `*`, or host names (a leading `.` or `*.` allowed) that also cover their subdomains, optionally with `:port`. */
