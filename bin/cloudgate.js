@@ -1,6 +1,14 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+// A CommonJS script (bin/package.json says so), because Node starts one without loading its ES module
+// loader: `cloudgate --version` answers in about 1.1x the time of `node -e 0` instead of 1.5x. Every
+// other command runs the bundled ES modules in dist/, which print the same version for `--version`.
+'use strict';
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+const args = process.argv.slice(2);
+if (args[0] === '--version' || args[0] === '-v') {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  import('../dist/cli.js').then(({ main }) => main(args)).then((code) => {
+    process.exitCode = code;
+  });
+}

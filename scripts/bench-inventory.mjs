@@ -7,7 +7,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = new URL('../bin/cloudgate.js', import.meta.url).pathname;
+// CLOUDGATE_BENCH_BIN times another build, as in bench.mjs.
+const BIN = process.env.CLOUDGATE_BENCH_BIN || new URL('../bin/cloudgate.js', import.meta.url).pathname;
 const REALISTIC = new URL('../test/fixtures/inventory/realistic.yml', import.meta.url).pathname;
 // Reports the child's own peak resident memory on exit (Node gives no rusage of a child).
 const PEAK = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\ncloudgate-bench-maxrss="+process.resourceUsage().maxRSS+"\\n"))';

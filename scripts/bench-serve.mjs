@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadTestServers } from './bench-servers.mjs';
 
-const BIN = new URL('../bin/cloudgate.js', import.meta.url).pathname;
+// CLOUDGATE_BENCH_BIN times another build, as in bench.mjs.
+const BIN = process.env.CLOUDGATE_BENCH_BIN || new URL('../bin/cloudgate.js', import.meta.url).pathname;
 
 
 const rssMb = (pid) => {

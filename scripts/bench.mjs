@@ -25,12 +25,7 @@ function runCli(args) {
   });
 }
 
-// --- shared harness: median wall time of a command over several runs, and a table of figures ---
-export async function median(command, runs = 15) {
-  const times = [];
-  for (let i = 0; i < runs; i++) times.push(await timeOnce(command));
-  return middle(times);
-}
+// --- shared harness: wall times of commands over several runs, and a table of medians and spreads ---
 
 /** Wall time of one run; `env` entries set to undefined are removed from the environment. */
 function timeOnce(command, env = {}) {
@@ -48,16 +43,24 @@ function middle(times) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Medians of several commands, run in turn in each round so that a change of machine load hits all alike. */
+/** The median and the interquartile range (the middle half of the runs) of some times. */
+function spreadOf(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { ms: middle(times), low: at(0.25), high: at(0.75) };
+}
+
+/** Medians and spreads of several commands, run in turn in each round so that a change of machine load hits all alike. */
 async function interleaved(rows, runs) {
   const times = rows.map(() => []);
   for (let i = 0; i < runs; i++) for (const [k, row] of rows.entries()) times[k].push(await timeOnce(row.command, row.env));
-  return times.map(middle);
+  return times.map(spreadOf);
 }
 
 export function printTable(title, rows) {
-  const header = ['', 'median ms', 'ratio', 'target', ''];
-  const body = rows.map((r) => [r.name, r.ms.toFixed(1), r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`,
+  const header = ['', 'median ms', 'middle half', 'ratio', 'target', ''];
+  const body = rows.map((r) => [r.name, r.ms.toFixed(1), r.low === undefined ? '' : `${r.low.toFixed(1)}–${r.high.toFixed(1)}`,
+    r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`,
     r.target === undefined ? '' : `<= ${r.target}x`, r.target === undefined ? '' : r.ratio <= r.target ? 'ok' : 'OVER']);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => row[i].length)));
   console.log(title);
@@ -65,26 +68,20 @@ export function printTable(title, rows) {
 }
 
 // --- startup: --version, --help and doctor --only inventory as a ratio to `node -e 0` (targets 1.3x, 2x, 4x) ---
-async function benchStartup(runs = 15) {
+async function benchStartup(runs = 21) {
   const inventory = new URL('../test/fixtures/inventory/realistic.yml', import.meta.url).pathname;
-  const node = [process.execPath];
-  const baseline = await median([...node, '-e', '0'], runs);
-  const rows = [{ name: 'node -e 0', ms: baseline }];
-  for (const [name, args, target] of [
-    ['cloudgate --version', ['--version'], 1.3],
-    ['cloudgate --help', ['--help'], 2],
-    ['cloudgate doctor --only inventory', ['doctor', '--only', 'inventory', '--inventory', inventory], 4],
-  ]) {
-    // As installed: the file run as a program.
-    const ms = await median([BIN, ...args], runs);
-    rows.push({ name, ms, ratio: ms / baseline, target });
-  }
-  if (EXTRA_CA_CERTS) {
-    const times = [];
-    for (let i = 0; i < runs; i++) times.push(await timeOnce([BIN, '--version'], { NODE_EXTRA_CA_CERTS: EXTRA_CA_CERTS }));
-    rows.push({ name: `cloudgate --version, NODE_EXTRA_CA_CERTS=${EXTRA_CA_CERTS}`, ms: middle(times), ratio: middle(times) / baseline });
-  }
-  printTable(`startup (median of ${runs} runs each, same machine, same run):`, rows);
+  // As installed: the file run as a program. Interleaved run by run with the baseline.
+  const rows = [
+    { name: 'node -e 0', command: [process.execPath, '-e', '0'] },
+    { name: 'cloudgate --version', command: [BIN, '--version'], target: 1.3 },
+    { name: 'cloudgate --help', command: [BIN, '--help'], target: 2 },
+    { name: 'cloudgate doctor --only inventory', command: [BIN, 'doctor', '--only', 'inventory', '--inventory', inventory], target: 4 },
+    ...(EXTRA_CA_CERTS ? [{ name: `cloudgate --version, NODE_EXTRA_CA_CERTS=${EXTRA_CA_CERTS}`, command: [BIN, '--version'], env: { NODE_EXTRA_CA_CERTS: EXTRA_CA_CERTS } }] : []),
+  ];
+  const figures = await interleaved(rows, runs);
+  const baseline = figures[0].ms;
+  printTable(`startup (median of ${runs} interleaved runs each, same machine, same run):`,
+    rows.map((row, k) => ({ name: row.name, ...figures[k], ...(k > 0 ? { ratio: figures[k].ms / baseline } : {}), target: row.target })));
 }
 
 // --- tls: doctor --only tls over 50 endpoints behind a 100 ms round trip (target <= 0.45 s wall) ---
@@ -128,9 +125,9 @@ async function benchTls({ endpoints = 50, roundTripMs = 100, runs = 5 } = {}) {
   for (let i = 0; i < runs; i++) times.push((await runCli(args)).ms);
   const memory = await peakMemoryMb([BIN, ...args]);
   for (const s of [server, ...proxies]) s.close();
-  const ms = middle(times);
+  const { ms, low, high } = spreadOf(times);
   console.log(`tls: doctor --only tls, ${endpoints} endpoints behind a ${roundTripMs} ms round trip (median of ${runs} runs): ` +
-    `${Math.round(ms)} ms wall (checks ${report.durationMs} ms; ok ${report.summary.ok ?? 0}, fail ${report.summary.fail ?? 0}); ` +
+    `${Math.round(ms)} ms wall (middle half ${Math.round(low)}–${Math.round(high)}; checks ${report.durationMs} ms; ok ${report.summary.ok ?? 0}, fail ${report.summary.fail ?? 0}); ` +
     `target <= 450 ms: ${ms <= 450 ? 'ok' : 'OVER'}; peak memory ${memory.toFixed(1)} MB (target < 80 MB)`);
 }
 
@@ -223,10 +220,10 @@ async function benchSignin(runs = 21) {
       { name: 'bare Node script, same 5 requests', command: [process.execPath, floorScript] },
       ...(EXTRA_CA_CERTS ? [{ name: 'cloudgate doctor --only signin, NODE_EXTRA_CA_CERTS set', command: [BIN, ...doctorArgs], env: { NODE_EXTRA_CA_CERTS: EXTRA_CA_CERTS } }] : []),
     ];
-    const medians = await interleaved(rows, runs);
-    const curl = medians[0];
+    const figures = await interleaved(rows, runs);
+    const curl = figures[0].ms;
     printTable(`signin (median of ${runs} interleaved runs each; 5 HTTPS requests; ${server.connections()} connections accepted in all):`,
-      rows.map((row, k) => ({ name: row.name, ms: medians[k], ...(k > 0 ? { ratio: medians[k] / curl } : {}), target: row.target })));
+      rows.map((row, k) => ({ name: row.name, ...figures[k], ...(k > 0 ? { ratio: figures[k].ms / curl } : {}), target: row.target })));
     console.log(`  peak memory of cloudgate doctor --only signin: ${(await peakMemoryMb([BIN, ...doctorArgs])).toFixed(1)} MB (target < 80 MB)`);
   } finally {
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
@@ -327,20 +324,20 @@ async function benchSetupFirstQuestion(runs = 9) {
     for (let i = 0; i < runs; i++) results.push(await firstQuestion(command, marker, respond));
     return results;
   };
-  const baseline = middle((await runsOf(`${q(process.execPath)} -e 0`)).map((r) => r.drawn));
+  const baseline = spreadOf((await runsOf(`${q(process.execPath)} -e 0`)).map((r) => r.drawn));
   const setup = await runsOf(`${q(BIN)} setup --inventory ${q(inventory)}`, 'Certificate type',
     { key: '\u001b[B', until: '> Wildcard, issued automatically' });
-  const drawn = middle(setup.map((r) => r.drawn));
-  const handled = middle(setup.map((r) => r.handled ?? Number.NaN));
+  const drawn = spreadOf(setup.map((r) => r.drawn));
+  const handled = spreadOf(setup.map((r) => r.handled ?? Number.NaN));
   // Peak memory of the walkthrough up to its first handled key, /usr/bin/time running inside the pty.
   const rssFile = join(dirname(inventory), 'rss');
   await firstQuestion(`/usr/bin/time -f %M -o ${q(rssFile)} ${q(BIN)} setup --inventory ${q(inventory)}`, 'Certificate type',
     { key: '\u001b[B', until: '> Wildcard, issued automatically' });
   const memory = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : Number.NaN;
   printTable(`setup walkthrough (median of ${runs} runs each, both under script(1) in an 80x24 pty):`, [
-    { name: 'node -e 0', ms: baseline },
-    { name: 'cloudgate setup: first question drawn', ms: drawn, ratio: drawn / baseline, target: 2.5 },
-    { name: 'cloudgate setup: first key handled (informative)', ms: handled, ratio: handled / baseline },
+    { name: 'node -e 0', ...baseline },
+    { name: 'cloudgate setup: first question drawn', ...drawn, ratio: drawn.ms / baseline.ms, target: 2.5 },
+    { name: 'cloudgate setup: first key handled (informative)', ...handled, ratio: handled.ms / baseline.ms },
   ]);
   console.log(`  peak memory of cloudgate setup up to the first key handled: ${memory.toFixed(1)} MB (target < 80 MB)`);
 }

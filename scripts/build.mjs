@@ -4,7 +4,7 @@
 // pulls in several hundred) costs far more start-up time than reading one larger file.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
-import { writeCrdSchemas } from './crd-schemas.mjs';
+import { writeCrdValidators } from './crd-validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -18,7 +18,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Optional peers that are never used at run time (React devtools, undici's optional codecs).
+  // An optional peer that is never used at run time (React devtools).
   external: ['react-devtools-core'],
   jsx: 'automatic',
   minifySyntax: true,
@@ -33,4 +33,4 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-writeCrdSchemas(new URL('../dist/crd-schemas.json', import.meta.url));
+await writeCrdValidators(new URL('../dist/crd-validators.cjs', import.meta.url));

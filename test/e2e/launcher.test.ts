@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
@@ -38,6 +39,16 @@ describe('bin/cloudgate.js run as a program', () => {
     const viaNode = await runCli(['--version']);
     expect(asProgram).toEqual({ code: 0, stdout: viaNode.stdout, stderr: '' });
     expect(asProgram.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("answers --version itself with the bundled CLI's version", async () => {
+    const bundled = await new Promise<string>((resolve, reject) => {
+      const cli = new URL('../../dist/cli.js', import.meta.url).href;
+      execFile(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(cli)}); await main(['--version']);`],
+        { timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    });
+    expect(bundled).toMatch(/^\d+\.\d+\.\d+/);
+    for (const flag of ['--version', '-v']) expect((await runCli([flag], { asProgram: true })).stdout).toBe(bundled);
   });
 
   it('trusts NODE_EXTRA_CA_CERTS without --ca-file', async () => {

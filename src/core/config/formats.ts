@@ -2,7 +2,7 @@
  * The shapes of values cloudgate reads from inventories, answers, flags and config files, each rule in
  * one place: domain and host names, host:port, URLs, the URL of a public service-account issuer.
  */
-import { isIP } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 
 /** A domain name: dot-separated labels of letters, digits and hyphens, ending in a label that starts with a letter. */
 export const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/i;
@@ -70,8 +70,9 @@ export function parseHostPort(value: string, options: HostPortOptions = {}): Hos
   } else {
     [host, port] = value.split(':') as [string, string | undefined];
     if (host === '' && options.emptyHost !== undefined) host = options.emptyHost;
-    else if (isIP(host) !== 4 && !isHostName(host)) return problem('host');
-    else if (!isIP(host)) host = host.replace(/\.$/, '').toLowerCase();
+    // No ':' here, so the host is an IPv4 address or a name (isIP would also try IPv6, slowly the first time).
+    else if (!isIPv4(host) && !isHostName(host)) return problem('host');
+    else if (!isIPv4(host)) host = host.replace(/\.$/, '').toLowerCase();
   }
   if (port === undefined && options.defaultPort !== undefined) return { ok: true, host, port: options.defaultPort };
   if (port === undefined || port === '') return problem('no-port');

@@ -5,7 +5,6 @@
  * space ignored, and an executable file is run and its output is the password (a `*-client` script is
  * given `--vault-id LABEL`); a script that does not answer within its deadline is killed.
  */
-import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { OptionValues } from '../run-context.js';
@@ -143,7 +142,9 @@ function stripBytes(data: Buffer, chars: string): Buffer {
   return data.subarray(start, end);
 }
 
-function runPasswordScript(path: string, label: string, source: string, deadlineMs: number): Promise<Buffer> {
+async function runPasswordScript(path: string, label: string, source: string, deadlineMs: number): Promise<Buffer> {
+  // Loaded here: node:child_process costs every command that reads an inventory ~2 ms to load.
+  const { spawn } = await import('node:child_process');
   const name = basename(path, extname(path));
   const args = name.endsWith('-client') ? ['--vault-id', label] : [];
   return new Promise((resolvePassword, reject) => {

@@ -61,13 +61,13 @@ function messagesOf(error: unknown): string {
   return parts.join(': ');
 }
 
-/** Turns a transport error (undici, node:net, node:tls) into an HttpError with plain advice. */
+/** Turns a transport error (node:http, node:net, node:tls) into an HttpError with plain advice. */
 export function classifyError(error: unknown, url: string, timeoutMs: number, timedOut: boolean): HttpError {
   if (error instanceof HttpError) return error;
   const codes = codesOf(error);
   const has = (...c: string[]) => codes.some((code) => c.includes(code));
   const host = safeHost(url);
-  if (timedOut || has('UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
+  if (timedOut || has('ETIMEDOUT')) {
     return new HttpError(
       'timeout',
       url,
@@ -95,14 +95,14 @@ export function classifyError(error: unknown, url: string, timeoutMs: number, ti
       'Use the host name the certificate was issued for, or reissue the certificate with this name in its subject alternative names.',
     );
   }
+  if (url.startsWith('https:') && /wrong version number|packet length/i.test(messagesOf(error))) {
+    return new HttpError('tls-other', url, `TLS with ${host} failed: the server does not speak TLS on that port.`, 'Use http:// for a plain-text port, or the TLS port of the server.');
+  }
   if (has(...UNKNOWN_CA_CODES)) {
     return new HttpError('tls-unknown-ca', url, `The TLS certificate of ${host} is signed by an unknown certificate authority.`, CA_ADVICE);
   }
   if (codes.some((c) => c.startsWith('ERR_SSL') || c.startsWith('ERR_TLS') || c.includes('CERT'))) {
     return new HttpError('tls-other', url, `TLS with ${host} failed: ${messagesOf(error)}.`, 'Check that the URL is https on a TLS port and that the server certificate is valid.');
-  }
-  if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE') && url.startsWith('https:') && /wrong version|packet length/i.test(messagesOf(error))) {
-    return new HttpError('tls-other', url, `TLS with ${host} failed: the server does not speak TLS on that port.`, 'Use http:// for a plain-text port, or the TLS port of the server.');
   }
   return new HttpError('network', url, `Request to ${host} failed: ${messagesOf(error) || String(error)}.`, 'Check network access to the server (proxy settings HTTPS_PROXY/NO_PROXY included).');
 }

@@ -64,7 +64,7 @@ function readCaFile(caFile: string): string {
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const secureContext = trustContext(options.caFile);
+  const trust = trustOf(options.caFile);
   const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
   const name = options.servername ?? host;
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
@@ -88,10 +88,20 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
   };
   return withDeadline<TlsProbeResult>(deadline, (finish) => {
     raw = netConnect({ host, port });
-    const tap = new HandshakeTap(raw);
-    raw.once('connect', () => (stage = 'handshake'));
     raw.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
+    // The TLS layer starts once TCP is connected: the trust store, built at the first connection of the
+    // run, is then built while the other connections are still under way rather than before they start.
+    raw.once('connect', () => {
+      try {
+        handshake(new HandshakeTap(raw!), trust(), finish);
+      } catch (error) {
+        finish(error as Error); // e.g. a damaged certificate in the CA file
+      }
+    });
+  });
 
+  function handshake(tap: HandshakeTap, secureContext: SecureContext | undefined, finish: (error: Error | undefined, value?: TlsProbeResult) => void) {
+    stage = 'handshake';
     socket = tlsConnect({
       socket: tap.stream,
       host,
@@ -128,17 +138,23 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
         cipher: cipher?.standardName ?? cipher?.name,
       });
     });
-  });
+  }
 }
 
 const contexts = new Map<string, SecureContext | undefined>();
 
-/** The trust store of net/trust.ts for this CA file, built once: every endpoint of a run shares it. */
-function trustContext(caFile: string | undefined): SecureContext | undefined {
-  if (!caFile) return undefined;
+/**
+ * The trust store of net/trust.ts for this CA file, built once: every endpoint of a run shares it.
+ * The CA file is read now (a bad one fails before connecting); the store is built on first use.
+ */
+function trustOf(caFile: string | undefined): () => SecureContext | undefined {
+  if (!caFile) return () => undefined;
   const key = `${caFile}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
-  if (!contexts.has(key)) contexts.set(key, contextTrusting(readCaFile(caFile)));
-  return contexts.get(key);
+  const pem = contexts.has(key) ? undefined : readCaFile(caFile);
+  return () => {
+    if (!contexts.has(key)) contexts.set(key, contextTrusting(pem));
+    return contexts.get(key);
+  };
 }
 
 function covers(leaf: X509Certificate, host: string): boolean {

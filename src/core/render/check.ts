@@ -3,33 +3,9 @@
  * (a real JSON Schema validator), core kinds against Kubernetes' naming rules.
  */
 import { isDnsSubdomain, isSecretDataKey } from '../kube/names.js';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { crdSchemas } from './crd-schemas.js';
+import type { ErrorObject } from 'ajv';
+import { crdValidators } from './crd-validators.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
-
-
-let ajv: Ajv | undefined;
-const validators = new Map<string, ValidateFunction>();
-
-/** One validator per bundled cert-manager release of the kind (compiled on first use). */
-function validatorsFor(kind: string): { validate: ValidateFunction; version: string }[] {
-  return crdSchemas(kind).map((crd) => {
-    const key = `${kind}@${crd.version}`;
-    let validate = validators.get(key);
-    if (!validate) {
-      // Kubernetes' schema extensions (x-kubernetes-*) are not JSON Schema keywords: strict mode off.
-      ajv ??= new Ajv({ strict: false, allErrors: true, logger: false })
-        .addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/)
-        .addFormat('int', true)
-        .addFormat('int32', true)
-        .addFormat('int64', true)
-        .addFormat('date-time', true);
-      validate = ajv.compile(crd.schema);
-      validators.set(key, validate);
-    }
-    return { validate, version: crd.version };
-  });
-}
 
 export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
   return objects.flatMap(({ object, from }) => [...schemaFindings(object, from), ...nameFindings(object, from)]);
@@ -42,7 +18,7 @@ function label(object: KubeObject): string {
 /** What each release's schema refuses; an error both refuse is one finding naming both releases. */
 function schemaFindings(object: KubeObject, from: string[]): RenderFinding[] {
   const byError = new Map<string, { error: ErrorObject; versions: string[] }>();
-  for (const { validate, version } of validatorsFor(object.kind)) {
+  for (const { validate, version } of crdValidators(object.kind)) {
     if (validate(object)) continue;
     for (const error of (validate.errors ?? []).filter(meaningful)) {
       const key = `${error.instancePath} ${error.message}`;

@@ -23,7 +23,7 @@ import { bool, list, str, type CommandContext } from '../run-context.js';
 import type { RunOptions } from '../doctor/runner.js';
 import type { Check } from '../doctor/types.js';
 import type { NamingProfile } from '../render/names.js';
-import type { Prerequisite } from '../oidc/prerequisites.js';
+import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
 import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
 import { reviewOf, type Review } from './review.js';
@@ -66,7 +66,7 @@ export interface SetupSession {
   prepare(answers: Answers): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
-  /** The external steps keyless clouddnsb needs, once their module has loaded. */
+  /** The external steps keyless clouddnsb needs. */
   prerequisites?(values: Record<string, unknown>): Prerequisite[];
   /** The doctor run that checks those steps. */
   discoveryCommand?: string;
@@ -102,6 +102,8 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
     cwd: ctx.cwd,
     dryRun: settings.dryRun,
     last: () => plan,
+    prerequisites: (values) => clusteroidcPrerequisites(values, { names: settings.profile }),
+    discoveryCommand: discoveryDoctorCommand(),
     async prepare(answers) {
       plan = await planSetup({
         answers,
@@ -116,7 +118,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const common = { discoveryCommand: usesKeylessDns(plan.values) ? (await import('../oidc/prerequisites.js')).discoveryDoctorCommand() : undefined };
+      const common = { discoveryCommand: usesKeylessDns(plan.values) ? discoveryDoctorCommand() : undefined };
       if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
       const written = await applyPlan(plan);
       // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
@@ -131,14 +133,6 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
       return { checks, options: { ...runOptionsOf(input), signal } };
     },
   };
-  // The checklist for keyless clouddnsb is needed only a few questions in: load it off the start-up path.
-  import('../oidc/prerequisites.js').then(
-    (m) => {
-      session.prerequisites = (values) => m.clusteroidcPrerequisites(values, { names: settings.profile });
-      session.discoveryCommand = m.discoveryDoctorCommand();
-    },
-    () => undefined,
-  );
   return session;
 }
 

@@ -2,6 +2,7 @@
  * Doctor group `tls`: one `tls.<host>` check per configured endpoint, plus `tls.catalog` for the
  * endpoints the sign-in chain's service catalog names (known only once `signin.scope` ran).
  */
+import { setMaxListeners } from 'node:events';
 import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
@@ -31,7 +32,7 @@ export const provideChecks: CheckProvider = async (input) => {
   // (Ctrl+C, the deadline), and the probes end by their own timeout before that check's.
   let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
   const resultOf = (endpoint: Endpoint, signal: AbortSignal) => {
-    probes ??= new Map(mapBounded(configured, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal)).map((p, i) => [configured[i]!, p]));
+    probes ??= new Map(probeAll(configured, expected, input, signal).map((p, i) => [configured[i]!, p]));
     return probes.get(endpoint)!;
   };
   const checks: Check[] = configured.map((endpoint) => ({
@@ -104,7 +105,7 @@ export async function checkEndpoint(
 }
 
 async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
-  const settled = await Promise.all(mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal)));
+  const settled = await Promise.all(probeAll(endpoints, expected, input, signal));
   const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]!), result }));
   results.sort((a, b) => a.id.localeCompare(b.id));
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
@@ -122,6 +123,13 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
 function flagList(value: unknown): string[] {
   const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
   return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** The checks of `endpoints`, probed at most PROBE_CONCURRENCY at once, all stopping with `signal`. */
+function probeAll(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult>[] {
+  // Each probe in flight listens to the signal: more listeners than Node's default warning limit (10).
+  setMaxListeners(PROBE_CONCURRENCY + 10, signal);
+  return mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal));
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; one promise per item, in order. */

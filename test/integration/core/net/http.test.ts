@@ -152,6 +152,15 @@ describe('createHttpClient against real servers', () => {
     expect(error.message).toContain(`127.0.0.1:${port}`);
   });
 
+  it('says when an https:// URL reaches a plain-http port', async () => {
+    const plain = createHttpServer((_req, res) => res.end('{}'));
+    servers.push(plain);
+    const port = await listen(plain);
+    const error = await failure(client().request({ url: `https://127.0.0.1:${port}/` }));
+    expect(error.kind).toBe('tls-other');
+    expect(error.message).toMatch(/does not speak TLS on that port/);
+  });
+
   it('reports a name that does not resolve', async () => {
     const error = await failure(client().request({ url: 'https://no-such-host.invalid/' }));
     expect(error.kind).toBe('dns');

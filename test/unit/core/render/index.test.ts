@@ -1,7 +1,7 @@
 /** The YAML `cloudgate render` prints: one document per object, each under the comments that belong to it. */
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { crdSchemas } from '../../../../src/core/render/crd-schemas.js';
+import { crdValidators } from '../../../../src/core/render/crd-validators.js';
 import { renderInventory, renderYaml } from '../../../../src/core/render/index.js';
 import { BRANCHES, PEM } from '../../../helpers/render-branches.js';
 
@@ -96,8 +96,8 @@ describe('render: what the platform would fail on', () => {
   });
 
   it('every cert-manager kind it renders has the pinned and the newest schema', () => {
-    for (const kind of ['ClusterIssuer', 'Certificate']) expect(crdSchemas(kind).map((c) => c.version)).toEqual(['v1.15.5', 'v1.21.1']);
-    expect(crdSchemas('Secret')).toEqual([]);
+    for (const kind of ['ClusterIssuer', 'Certificate']) expect(crdValidators(kind).map((c) => c.version)).toEqual(['v1.15.5', 'v1.21.1']);
+    expect(crdValidators('Secret')).toEqual([]);
   });
 
   it('commercialca with both a token and a user name/password gets no credentials secret', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
+import { checkEndpoint, provideChecks } from '../../../../../src/core/areas/tls/checks.js';
+import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { ServedExpectations } from '../../../../../src/core/config/expectations.js';
 import type { NetworkSettings } from '../../../../../src/core/config/network.js';
 import { createPki, issue, startTlsEndpoint, type EndpointSpec, type Pki, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
@@ -117,5 +118,28 @@ describe('tls.<host> checks against real TLS servers', () => {
     const result = await check({ chain: [], key: '', hang: true }, {}, '127.0.0.1', { timeoutMs: 300 });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/did not complete the TLS handshake within 0.3 s/);
+  });
+});
+
+describe('tls checks of many endpoints in one run', () => {
+  it('probes more endpoints at once than Node warns about by default (10 listeners), without a warning', async () => {
+    const leaf = pki.leaf(['localhost']);
+    const servers = await Promise.all(Array.from({ length: 12 }, () => startTlsEndpoint({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key })));
+    started.push(...servers);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const input = {
+        flags: { endpoint: servers.map((s) => `localhost:${s.port}`) }, env: {}, cwd: '/', config: {},
+        inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false, network: network(),
+      };
+      const report = await runChecks(await provideChecks(input));
+      expect(report.checks.filter((c) => c.id.startsWith('tls.localhost:')).map((c) => c.status)).toEqual(Array(12).fill('ok'));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 });
