@@ -5,10 +5,21 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args[0] === '--version' || args[0] === '-v') {
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  import('../dist/cli.js').then(({ main }) => main(args)).then((code) => {
-    process.exitCode = code;
-  });
+  import('../dist/cli.js').then(
+    ({ main }) => main(args).then((code) => {
+      process.exitCode = code;
+    }),
+    (error) => {
+      // A checkout that was never built: say how to build it, not a module-loader stack trace.
+      if (error && error.code === 'ERR_MODULE_NOT_FOUND') {
+        process.stderr.write('cloudgate is not built: run "npm ci && npm run build" in its folder.\n');
+        process.exitCode = 2;
+      } else {
+        throw error;
+      }
+    },
+  );
 }
