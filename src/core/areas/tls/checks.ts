@@ -14,7 +14,6 @@ import {
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 
-/** Where the sign-in checks leave the scoped token's catalog (`token.catalog` of its body). */
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
 
