@@ -28,6 +28,8 @@ export interface InkDriver {
   frame(): string;
   /** Writes keys (one chunk) and waits for the frame they cause. */
   press(keys: string): Promise<void>;
+  /** Writes each key as its own chunk, one right after the other, before any redraw; then waits for the frame. */
+  burst(...keys: string[]): Promise<void>;
   /** Types text, then Enter. */
   answer(text: string): Promise<void>;
   /** Waits until the frame contains `text` (for asynchronous work such as planning a write). */
@@ -54,6 +56,11 @@ export async function renderInk(tree: ReactElement): Promise<InkDriver> {
   return {
     frame,
     press,
+    async burst(...keys: string[]) {
+      const before = instance.frames.length;
+      for (const key of keys) instance.stdin.write(key);
+      await nextFrame(instance.frames, before);
+    },
     async answer(text: string) {
       if (text) await press(text);
       await press(KEY.enter);

@@ -272,7 +272,11 @@ export interface WizardState {
   options: FlowOptions;
 }
 
-export type WizardAction = { type: 'answer'; value: AnswerValue } | { type: 'back' };
+/**
+ * `stepId`: the question the answer is for. Keys can arrive before the next question is drawn: an
+ * answer meant for a question that is no longer current is dropped, never given to the next one.
+ */
+export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string } | { type: 'back' };
 
 export function initialState(answers: WizardAnswers = {}, options: FlowOptions = {}): WizardState {
   return { answers: { ...answers }, index: 0, options };
@@ -290,7 +294,7 @@ export function isReview(state: WizardState): boolean {
 export function reduce(state: WizardState, action: WizardAction): WizardState {
   if (action.type === 'back') return { ...state, index: Math.max(0, state.index - 1) };
   const step = currentStep(state);
-  if (!step) return state;
+  if (!step || (action.stepId !== undefined && action.stepId !== step.id)) return state;
   const answers = { ...state.answers, [step.id]: action.value };
   return { ...state, answers, index: state.index + 1 };
 }

@@ -1,6 +1,6 @@
 import { usesKeylessDns } from '../../../core/config/variables.js';
 import { Box, Text, useInput } from 'ink';
-import { useEffect, useReducer, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
 import {
   sessionTitle,
@@ -92,7 +92,11 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
     );
   }, [reviewing, phase.name]);
 
+  // A second Enter can reach the review before it is replaced by "Writing…": the write happens once.
+  const writeStarted = useRef(false);
   const confirm = () => {
+    if (writeStarted.current) return;
+    writeStarted.current = true;
     setPhase({ name: 'writing' });
     session.write().then(
       (outcome) => setPhase({ name: outcome.offerDiscovery && session.discoveryChecks ? 'discovery' : 'done', outcome }),
@@ -127,7 +131,7 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
           onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
           onAnswer={(value) => {
             setFailure(undefined);
-            dispatch({ type: 'answer', value });
+            dispatch({ type: 'answer', value, stepId: step.id });
           }}
         />
         {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites ? (

@@ -84,6 +84,35 @@ describe('the question counter', () => {
   });
 });
 
+describe('keys faster than the screen', () => {
+  it('a second Enter before the next question is drawn answers nothing: no question takes the previous one\'s answer', async () => {
+    const { ui, rec } = await start();
+    // Individual (Enter); then at the issuer question two Enters, the second before the email question is drawn.
+    await ui.press(KEY.enter);
+    expect(question(ui)).toBe('cluster_issuer_type');
+    await ui.burst(KEY.enter, KEY.enter);
+    // The second Enter came to the issuer question (acme, its default) or to nothing: never the email.
+    expect(question(ui)).toMatch(/cluster_issuer_type|cluster_issuer_acme_email/);
+    if (question(ui) === 'cluster_issuer_type') await choose(ui, 'acme');
+    await ui.answer('ops@example.com');
+    await ui.answer('');
+    await choose(ui, 'http01');
+    await choose(ui, 'No');
+    await toReview(ui);
+    expect(rec.prepared.at(-1)).toMatchObject({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' });
+  });
+
+  it('Enter twice at the review writes once', async () => {
+    const { ui, rec, results } = await start({ cluster_issuer_type: 'self-signed', add_subject_annotations: 'false' });
+    for (let i = 0; i < 3; i++) await ui.press(KEY.enter);
+    await toReview(ui);
+    await ui.burst(KEY.enter, KEY.enter);
+    await ui.waitFor('Written:');
+    expect(rec.writes()).toBe(1);
+    expect(results.map((r) => r.kind)).toEqual(['done']);
+  });
+});
+
 describe('the walkthrough, one branch at a time', () => {
   it('individual + ACME + HTTP-01 needs only the email', async () => {
     const { ui, rec } = await start();
