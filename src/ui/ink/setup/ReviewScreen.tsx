@@ -67,7 +67,8 @@ export function ReviewScreen({ review, onConfirm }: Props) {
     else if (key.downArrow || input === 'j') setTop((t) => Math.min(maxTop, t + 1));
     else if (key.pageUp) setTop((t) => Math.max(0, t - height));
     else if (key.pageDown || input === ' ') setTop((t) => Math.min(maxTop, t + height));
-    else if (key.return && !review.blocked) onConfirm();
+    // Two Enters over a slow link arrive as one chunk: that is Enter too (the write happens once).
+    else if ((key.return || /^[\r\n]+$/.test(input)) && !review.blocked) onConfirm();
   });
 
   const shown = lines.slice(top, top + height);

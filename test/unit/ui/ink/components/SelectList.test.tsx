@@ -31,3 +31,21 @@ describe('SelectList', () => {
     unmount();
   });
 });
+
+describe('SelectList, keys arriving as one chunk', () => {
+  it('two Enters in one chunk pick once; a number and Enter in one chunk pick that choice', async () => {
+    const picked: string[] = [];
+    const first = render(<SelectList choices={CHOICES} onSelect={(v) => picked.push(v)} />);
+    await wait(20);
+    first.stdin.write('\r\r');
+    await wait(20);
+    expect(picked).toEqual(['http01']);
+    first.unmount();
+    const second = render(<SelectList choices={CHOICES} onSelect={(v) => picked.push(v)} />);
+    await wait(20);
+    second.stdin.write('3\r');
+    await wait(20);
+    expect(picked).toEqual(['http01', 'rfc2136']);
+    second.unmount();
+  });
+});

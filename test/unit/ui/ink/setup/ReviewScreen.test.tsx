@@ -16,6 +16,13 @@ const review = (over: Partial<Review> = {}): Review => ({
 });
 
 describe('ReviewScreen', () => {
+  it('two Enters that arrive as one chunk (a slow link) confirm, as one Enter does', async () => {
+    let confirmed = 0;
+    ui = await renderInk(<ReviewScreen review={review()} onConfirm={() => confirmed++} />);
+    await ui.press(`${KEY.enter}${KEY.enter}`);
+    expect(confirmed).toBe(1);
+  });
+
   it('an error refuses Enter and says to go back; nothing is confirmed', async () => {
     let confirmed = 0;
     ui = await renderInk(
