@@ -2,11 +2,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { provideChecks } from '../../src/core/areas/acme/checks.js';
 import type { DoctorInput } from '../../src/core/doctor/input.js';
 import { runChecks } from '../../src/core/doctor/runner.js';
 import type { CheckOutcome } from '../../src/core/doctor/types.js';
+import { createTestCA, type TestCA } from './pki.js';
+import { defaultWorld, startDnsApis, type DnsApis } from '../servers/dns-apis.js';
 
 export async function dnsCheck(
   inventory: Record<string, unknown>,
@@ -26,4 +28,40 @@ export async function dnsCheck(
   const printed = JSON.stringify(outcome);
   for (const secret of options.secrets) expect(printed).not.toContain(secret);
   return outcome;
+}
+
+/** The local DNS provider APIs (one CA) for a test file: started once, `reset` before each test. */
+export function useDnsApis(caName: string, reset: (apis: DnsApis) => void): { readonly apis: DnsApis; readonly ca: TestCA } {
+  let ca: TestCA;
+  let apis: DnsApis;
+  beforeAll(async () => {
+    ca = createTestCA(caName);
+    apis = await startDnsApis(ca);
+  });
+  afterAll(() => apis.stop());
+  beforeEach(() => reset(apis));
+  return {
+    get apis() {
+      return apis;
+    },
+    get ca() {
+      return ca;
+    },
+  };
+}
+
+/** The token providers (dnsc, dnsd, dnse) as each test starts: valid credentials, no writes yet. */
+export function resetTokenProviders(apis: DnsApis): void {
+  const fresh = defaultWorld();
+  apis.world.dnsc = { ...fresh.dnsc, token: apis.world.dnsc.token };
+  apis.world.dnsd = { ...apis.world.dnsd, apiAccess: true };
+  apis.world.writes.length = 0;
+}
+
+/** acme.dns-credentials against the token providers, checking that none of their credentials is printed. */
+export function tokenProviderCheck(dns: { readonly apis: DnsApis; readonly ca: TestCA }) {
+  return (inventory: Record<string, string>, flags: Record<string, boolean | string> = {}) => {
+    const w = dns.apis.world;
+    return dnsCheck(inventory, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [w.dnsc.token, w.dnsd.key, w.dnsd.secret, w.dnse.password] });
+  };
 }

@@ -1,25 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DoctorReport } from '../../../../src/core/doctor/types.js';
+import { CONTROL, hostileReport as report } from '../../../helpers/hostile-report.js';
 import { renderText } from '../../../../src/ui/text/text.js';
-
-const HOSTILE = '\x1b[2J\x1b]0;owned\x07\u009b31m';
-
-const report = {
-  checks: [
-    {
-      id: 'discovery.issuer',
-      group: 'discovery',
-      title: `Issuer${HOSTILE}`,
-      status: 'fail',
-      message: `issuer is https://x${HOSTILE}\n    ✓ Fake check: ok`,
-      advice: `Fix ${HOSTILE}`,
-      details: { issuer: `https://x${HOSTILE}`, list: [HOSTILE] },
-      durationMs: 1,
-    },
-  ],
-} as unknown as DoctorReport;
-
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 describe('text report', () => {
   it('escapes every control character of titles, messages, advice and details', () => {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
-import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
-import { dnsCheck } from '../../../../../helpers/run-check.js';
+import { describe, expect, it } from 'vitest';
+import { defaultWorld } from '../../../../../servers/dns-apis.js';
+import { dnsCheck, useDnsApis } from '../../../../../helpers/run-check.js';
 
-let ca: TestCA;
-let apis: DnsApis;
-beforeAll(async () => {
-  ca = createTestCA('clouddnsa CA');
-  apis = await startDnsApis(ca);
-});
-afterAll(() => apis.stop());
-beforeEach(() => {
+const dns = useDnsApis('clouddnsa CA', (apis) => {
   Object.assign(apis.world, { ...defaultWorld(), clouddnsa: { ...apis.world.clouddnsa, role: 'contributor', secretExpired: false, subscriptionTenant: apis.world.clouddnsa.tenant } });
   apis.world.writes.length = 0;
 });
 
 function inventory(overrides: Record<string, string> = {}) {
-  const a = apis.world.clouddnsa;
+  const a = dns.apis.world.clouddnsa;
   return {
     cluster_issuer_acme_solver: 'clouddnsa',
     cluster_issuer_acme_clouddnsa_client_id: a.clientId,
@@ -29,28 +21,28 @@ function inventory(overrides: Record<string, string> = {}) {
   };
 }
 const run = (inv: Record<string, string>, flags: Record<string, boolean> = {}) =>
-  dnsCheck(inv, { env: apis.env, flags, caFile: ca.file, secrets: [apis.world.clouddnsa.clientSecret] });
+  dnsCheck(inv, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [dns.apis.world.clouddnsa.clientSecret] });
 
 describe('acme.dns-credentials clouddnsa', () => {
   it('reads the zone with a token, and writes nothing without --probe-update', async () => {
     const r = await run(inventory());
     expect(r).toMatchObject({ status: 'ok', details: { provider: 'clouddnsa', zone: 'example.test' } });
     expect(r.message).toMatch(/Nothing was written/);
-    expect(apis.world.writes).toEqual([]);
+    expect(dns.apis.world.writes).toEqual([]);
   });
 
   it('with --probe-update puts and deletes the probe record set, leaving nothing', async () => {
     const r = await run(inventory(), { 'probe-update': true });
     expect(r).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['clouddnsa PUT _cloudgate-probe.example.test', 'clouddnsa DELETE _cloudgate-probe.example.test']);
-    expect(apis.world.records.size).toBe(0);
+    expect(dns.apis.world.writes).toEqual(['clouddnsa PUT _cloudgate-probe.example.test', 'clouddnsa DELETE _cloudgate-probe.example.test']);
+    expect(dns.apis.world.records.size).toBe(0);
   });
 
   it('maps an invalid secret (AADSTS7000215), an expired one (7000222) and an unknown tenant (90002)', async () => {
     const wrong = await run(inventory({ cluster_issuer_acme_clouddnsa_client_secret: 'not-the-secret-value' }));
     expect(wrong).toMatchObject({ status: 'fail', details: { errorCodes: [7000215], status: 401 } });
     expect(wrong.advice).toMatch(/value, not its id/);
-    apis.world.clouddnsa.secretExpired = true;
+    dns.apis.world.clouddnsa.secretExpired = true;
     expect(await run(inventory())).toMatchObject({ status: 'fail', details: { errorCodes: [7000222] } });
     const tenant = await run(inventory({ cluster_issuer_acme_clouddnsa_tenant_id: '00000000-0000-0000-0000-000000000000' }));
     expect(tenant).toMatchObject({ status: 'fail', details: { errorCodes: [90002], status: 400 } });
@@ -58,18 +50,18 @@ describe('acme.dns-credentials clouddnsa', () => {
   });
 
   it('maps no role on the zone (403 AuthorizationFailed), a wrong zone (404 ResourceNotFound) and a subscription of another tenant', async () => {
-    apis.world.clouddnsa.role = 'none';
+    dns.apis.world.clouddnsa.role = 'none';
     const denied = await run(inventory());
     expect(denied).toMatchObject({ status: 'fail', details: { status: 403, code: 'AuthorizationFailed' } });
     expect(denied.advice).toMatch(/DNS Zone Contributor/);
-    apis.world.clouddnsa.role = 'reader';
+    dns.apis.world.clouddnsa.role = 'reader';
     const readOnly = await run(inventory(), { 'probe-update': true });
     expect(readOnly).toMatchObject({ status: 'fail', details: { code: 'AuthorizationFailed' } });
     expect(readOnly.message).toMatch(/read but not change/);
-    apis.world.clouddnsa.role = 'contributor';
+    dns.apis.world.clouddnsa.role = 'contributor';
     expect(await run(inventory({ cluster_issuer_acme_clouddnsa_hostedzone_name: 'other.test' }))).toMatchObject({ status: 'fail', details: { status: 404, code: 'ResourceNotFound' } });
     expect(await run(inventory({ cluster_issuer_acme_clouddnsa_resourcegroup_name: 'nope' }))).toMatchObject({ status: 'fail', details: { code: 'ResourceGroupNotFound' } });
-    apis.world.clouddnsa.subscriptionTenant = '22222222-2222-2222-2222-222222222222';
+    dns.apis.world.clouddnsa.subscriptionTenant = '22222222-2222-2222-2222-222222222222';
     expect(await run(inventory())).toMatchObject({ status: 'fail', details: { code: 'InvalidAuthenticationTokenTenant' } });
   });
 
@@ -80,8 +72,8 @@ describe('acme.dns-credentials clouddnsa', () => {
     expect(skipped).toMatchObject({ status: 'skip' });
     expect(skipped.message).toMatch(/cluster_issuer_acme_clouddnsa_client_secret is not set/);
     const fromEnv = await dnsCheck(vaulted, {
-      env: { ...apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_CLOUDDNSA_CLIENT_SECRET: apis.world.clouddnsa.clientSecret },
-      caFile: ca.file, secrets: [apis.world.clouddnsa.clientSecret],
+      env: { ...dns.apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_CLOUDDNSA_CLIENT_SECRET: dns.apis.world.clouddnsa.clientSecret },
+      caFile: dns.ca.file, secrets: [dns.apis.world.clouddnsa.clientSecret],
     });
     expect(fromEnv).toMatchObject({ status: 'ok' });
   });

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
-import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
-import { dnsCheck } from '../../../../../helpers/run-check.js';
+import { describe, expect, it } from 'vitest';
+import { defaultWorld } from '../../../../../servers/dns-apis.js';
+import { dnsCheck, useDnsApis } from '../../../../../helpers/run-check.js';
 
-let ca: TestCA;
-let apis: DnsApis;
-beforeAll(async () => {
-  ca = createTestCA('clouddnsb CA');
-  apis = await startDnsApis(ca);
-});
-afterAll(() => apis.stop());
-beforeEach(() => {
+const dns = useDnsApis('clouddnsb CA', (apis) => {
   const fresh = defaultWorld().clouddnsb;
   apis.world.clouddnsb = { ...apis.world.clouddnsb, allowed: fresh.allowed, zones: fresh.zones };
   apis.world.writes.length = 0;
 });
 
 function inventory(overrides: Record<string, string> = {}) {
-  const b = apis.world.clouddnsb;
+  const b = dns.apis.world.clouddnsb;
   return {
     cluster_issuer_acme_solver: 'clouddnsb',
     cluster_issuer_acme_clouddnsb_auth: 'static',
@@ -29,13 +21,13 @@ function inventory(overrides: Record<string, string> = {}) {
   };
 }
 const run = (inv: Record<string, string>, flags: Record<string, boolean> = {}) =>
-  dnsCheck(inv, { env: apis.env, flags, caFile: ca.file, secrets: [apis.world.clouddnsb.secretAccessKey, apis.world.clouddnsb.accessKeyId] });
+  dnsCheck(inv, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [dns.apis.world.clouddnsb.secretAccessKey, dns.apis.world.clouddnsb.accessKeyId] });
 
 describe('acme.dns-credentials clouddnsb (SigV4 verified by the test server)', () => {
   it('proves the keys with GetCallerIdentity and reads the zone by id', async () => {
     const r = await run(inventory());
     expect(r).toMatchObject({ status: 'ok', details: { account: '123456789012', hostedZoneId: 'Z0123456789ABCDEFGHIJ', zone: 'example.test' } });
-    expect(apis.world.writes).toEqual([]);
+    expect(dns.apis.world.writes).toEqual([]);
   });
 
   it('finds the zone by name (ListHostedZonesByName) from a subdomain when no id is set', async () => {
@@ -48,28 +40,28 @@ describe('acme.dns-credentials clouddnsb (SigV4 verified by the test server)', (
     const secret = await run(inventory({ cluster_issuer_acme_clouddnsb_secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' }));
     expect(secret).toMatchObject({ status: 'fail', details: { code: 'SignatureDoesNotMatch' } });
     expect(secret.advice).toMatch(/secret_access_key/);
-    apis.world.clouddnsb.allowed = ['GetChange'];
+    dns.apis.world.clouddnsb.allowed = ['GetChange'];
     const denied = await run(inventory());
     expect(denied).toMatchObject({ status: 'fail', details: { code: 'AccessDenied', action: 'ListResourceRecordSets' } });
     expect(denied.advice).toMatch(/route53:ListResourceRecordSets/);
     const byName = await run(inventory({ cluster_issuer_acme_clouddnsb_hosted_zone_id: '', cloud_helm_ingress_wildcard_domain: 'example.test' }));
     expect(byName).toMatchObject({ status: 'fail', details: { code: 'AccessDenied', action: 'ListHostedZonesByName' } });
-    apis.world.clouddnsb.allowed = defaultWorld().clouddnsb.allowed;
+    dns.apis.world.clouddnsb.allowed = defaultWorld().clouddnsb.allowed;
     const zone = await run(inventory({ cluster_issuer_acme_clouddnsb_hosted_zone_id: 'ZNOSUCHZONE' }));
     expect(zone).toMatchObject({ status: 'fail', details: { code: 'NoSuchHostedZone' } });
     expect(zone.advice).toMatch(/hosted_zone_id/);
   });
 
   it('accepts cert-manager\'s own policy (no GetHostedZone) by listing the zone\'s records', async () => {
-    apis.world.clouddnsb.allowed = ['ListResourceRecordSets', 'ChangeResourceRecordSets', 'GetChange'];
+    dns.apis.world.clouddnsb.allowed = ['ListResourceRecordSets', 'ChangeResourceRecordSets', 'GetChange'];
     expect(await run(inventory())).toMatchObject({ status: 'ok', details: { hostedZoneId: 'Z0123456789ABCDEFGHIJ' } });
   });
 
   it('with --probe-update upserts and deletes the probe record', async () => {
     const r = await run(inventory(), { 'probe-update': true });
     expect(r).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['clouddnsb UPSERT _cloudgate-probe.example.test', 'clouddnsb DELETE _cloudgate-probe.example.test']);
-    expect(apis.world.records.size).toBe(0);
+    expect(dns.apis.world.writes).toEqual(['clouddnsb UPSERT _cloudgate-probe.example.test', 'clouddnsb DELETE _cloudgate-probe.example.test']);
+    expect(dns.apis.world.records.size).toBe(0);
   });
 
   it('skips ambient and clusteroidc: their credentials are not in the inventory', async () => {
@@ -78,6 +70,6 @@ describe('acme.dns-credentials clouddnsb (SigV4 verified by the test server)', (
     expect(ambient.message).toMatch(/live in the cluster/);
     const oidc = await run({ cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' });
     expect(oidc.message).toMatch(/discovery\.sts/);
-    expect(apis.hits.sts ?? 0).toBeGreaterThan(0);
+    expect(dns.apis.hits.sts ?? 0).toBeGreaterThan(0);
   });
 });

@@ -1,33 +1,17 @@
 /** acme.dns-credentials for dnse (the grid's web API) against its local HTTPS server. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCA, type TestCA } from '../../../../../helpers/pki.js';
-import { defaultWorld, startDnsApis, type DnsApis } from '../../../../../servers/dns-apis.js';
-import { dnsCheck } from '../../../../../helpers/run-check.js';
+import { describe, expect, it } from 'vitest';
+import { resetTokenProviders, tokenProviderCheck, useDnsApis } from '../../../../../helpers/run-check.js';
 
-let ca: TestCA;
-let apis: DnsApis;
-beforeAll(async () => {
-  ca = createTestCA('dns token providers CA');
-  apis = await startDnsApis(ca);
-});
-afterAll(() => apis.stop());
-beforeEach(() => {
-  const fresh = defaultWorld();
-  apis.world.dnsc = { ...fresh.dnsc, token: apis.world.dnsc.token };
-  apis.world.dnsd = { ...apis.world.dnsd, apiAccess: true };
-  apis.world.writes.length = 0;
-});
-
-const secrets = () => [apis.world.dnsc.token, apis.world.dnsd.key, apis.world.dnsd.secret, apis.world.dnse.password];
-const run = (inv: Record<string, string>, flags: Record<string, boolean | string> = {}) => dnsCheck(inv, { env: apis.env, flags, caFile: ca.file, secrets: secrets() });
+const dns = useDnsApis('dns token providers CA', resetTokenProviders);
+const run = tokenProviderCheck(dns);
 
 describe('acme.dns-credentials dnse', () => {
   const dnse = (overrides: Record<string, string> = {}) => ({
     cluster_issuer_acme_solver: 'dnse',
-    cluster_issuer_acme_dnse_host: apis.host,
+    cluster_issuer_acme_dnse_host: dns.apis.host,
     cluster_issuer_acme_dnse_view: 'default',
-    cluster_issuer_acme_dnse_username: apis.world.dnse.username,
-    cluster_issuer_acme_dnse_password: apis.world.dnse.password,
+    cluster_issuer_acme_dnse_username: dns.apis.world.dnse.username,
+    cluster_issuer_acme_dnse_password: dns.apis.world.dnse.password,
     cloud_helm_ingress_wildcard_domain: 'example.test',
     ...overrides,
   });
@@ -47,7 +31,7 @@ describe('acme.dns-credentials dnse', () => {
 
   it('with --probe-update creates and deletes the probe record in the view', async () => {
     expect(await run(dnse(), { 'probe-update': true })).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['dnse POST _cloudgate-probe.example.test', 'dnse DELETE _cloudgate-probe.example.test']);
+    expect(dns.apis.world.writes).toEqual(['dnse POST _cloudgate-probe.example.test', 'dnse DELETE _cloudgate-probe.example.test']);
     const noZone = await run(dnse({ cloud_helm_ingress_wildcard_domain: 'other.test' }), { 'probe-update': true });
     expect(noZone).toMatchObject({ status: 'fail', details: { status: 400 } });
     expect(noZone.message).toMatch(/parent was not found/);
