@@ -1,11 +1,12 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../../../src/core/net/http.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
 import { createTestCA, type TestCA } from '../../../helpers/pki.js';
+import { startConnectProxy, type ConnectProxy } from '../../../servers/connect-proxy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -264,33 +265,19 @@ describe('proxy support', () => {
     }
   });
 
-  async function connectProxy() {
-    const targets: string[] = [];
-    const proxy = createHttpServer();
-    proxy.on('connect', (req: IncomingMessage, socket: Socket) => {
-      targets.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = netConnect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.pipe(socket).pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
-    });
-    const port = await listen(proxy);
-    return { url: `http://127.0.0.1:${port}`, targets };
-  }
+  let proxy: ConnectProxy | undefined;
+  afterEach(() => proxy?.close());
 
   it('tunnels through HTTPS_PROXY and bypasses it for NO_PROXY hosts', async () => {
     const server = await https((_req, res) => res.end('{"ok":true}'));
-    const proxy = await connectProxy();
+    proxy = await startConnectProxy();
     process.env.HTTPS_PROXY = proxy.url;
     process.env.NO_PROXY = '';
     expect((await client().request({ url: server.url })).json()).toEqual({ ok: true });
-    expect(proxy.targets).toEqual([`127.0.0.1:${server.port}`]);
+    expect(proxy.asked.map((a) => a.target)).toEqual([`127.0.0.1:${server.port}`]);
     process.env.NO_PROXY = '127.0.0.1';
     await client().request({ url: server.url });
-    expect(proxy.targets).toHaveLength(1);
+    expect(proxy.asked).toHaveLength(1);
   });
 });
 

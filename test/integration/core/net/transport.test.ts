@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransport } from '../../../../src/core/net/transport.js';
+import { startConnectProxy, type ConnectProxy } from '../../../servers/connect-proxy.js';
 
 const servers: Server[] = [];
 const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
@@ -22,22 +23,15 @@ async function listen(server: Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** A proxy that opens CONNECT tunnels, or answers `refuse` instead; it records what it was asked. */
+const proxies: ConnectProxy[] = [];
+afterEach(() => {
+  for (const p of proxies.splice(0)) p.close();
+});
+
 async function proxy(refuse?: number) {
-  const asked: { target: string; authorization?: string }[] = [];
-  const server = createServer();
-  server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    asked.push({ target: req.url ?? '', authorization: req.headers['proxy-authorization'] });
-    if (refuse) return socket.end(`HTTP/1.1 ${refuse} No\r\n\r\n`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.pipe(socket).pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  return { port: await listen(server), asked };
+  const p = await startConnectProxy({ refuse });
+  proxies.push(p);
+  return p;
 }
 
 /** GETs the URL `times` times over one transport (so kept-alive connections are reused). */
