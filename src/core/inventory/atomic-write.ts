@@ -19,6 +19,7 @@ const CREATE_NEW = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
 
 /** How many `.bak` copies of a file are kept; older ones are removed after a successful write. */
 export const KEEP_BACKUPS = 5;
+const MAX_BACKUP_NUMBER = 1000;
 
 export interface FileToWrite {
   path: string;
@@ -224,13 +225,17 @@ async function openPrevious(target: string): Promise<Previous | undefined> {
  * `<target>.<stamp>[-n].bak`, mode 0600 (it may hold secrets).
  */
 async function writeBackup(target: string, previous: Previous, stamp: string, replacement?: string): Promise<string> {
-  for (let n = 0; ; n++) {
+  // Numbered after every backup of the same second, not in the first free slot: a slot freed by the
+  // pruning would make the newest backup look like the oldest.
+  for (let n = await nextBackupNumber(target, stamp); ; n++) {
     const path = `${target}.${stamp}${n ? `-${n}` : ''}.bak`;
+    // A thousand names of one second taken: someone plants them; stop rather than search on.
+    if (n > MAX_BACKUP_NUMBER) throw Object.assign(new Error(`No free backup name for ${target} (${path} and those before it exist).`), { code: 'EEXIST' });
     let handle: FileHandle;
     try {
       handle = await createExclusive(path, 0o600, previous.owner);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue; // taken, or a planted link
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue; // taken since, or a planted link
       throw error;
     }
     try {
@@ -244,6 +249,16 @@ async function writeBackup(target: string, previous: Previous, stamp: string, re
     }
     return path;
   }
+}
+
+/** Past the highest `-n` among the backups of `target` taken in the second `stamp` (0 when there is none). */
+async function nextBackupNumber(target: string, stamp: string): Promise<number> {
+  const pattern = new RegExp(`^${escapeRegExp(basename(target))}\\.${stamp}(?:-(\\d+))?\\.bak$`);
+  const taken = (await readdir(dirname(target)).catch(() => [] as string[]))
+    .map((entry) => pattern.exec(entry))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1] ?? 0));
+  return taken.length === 0 ? 0 : Math.max(...taken) + 1;
 }
 
 /** Keeps the newest KEEP_BACKUPS backups of `target` (by their time stamp), never removing `keep`. */

@@ -187,4 +187,15 @@ describe('temps and backups left behind', () => {
     expect(await readdir(dir)).toContain('other.yml.20200101T000000Z.bak');
     expect(await pruneBackups(target)).toEqual([]);
   });
+
+  it('many writes within one second keep the last backups, the newest one last', async () => {
+    const target = join(dir, 'inv.yml');
+    await writeFile(target, 'v0\n');
+    for (let i = 1; i <= KEEP_BACKUPS + 2; i++) await writeFilesAtomically([{ ...inventory(target), content: `v${i}\n` }], NOW);
+    const backups = (await readdir(dir)).filter((f) => f.startsWith('inv.yml.') && f.endsWith('.bak'));
+    expect(backups).toHaveLength(KEEP_BACKUPS);
+    // The backups hold v2..v6 (the versions replaced last), numbered in the order they were taken.
+    const byNumber = backups.sort((a, b) => Number(/-(\d+)\.bak$/.exec(a)?.[1] ?? 0) - Number(/-(\d+)\.bak$/.exec(b)?.[1] ?? 0));
+    expect(await Promise.all(byNumber.map((f) => readFile(join(dir, f), 'utf8')))).toEqual(['v2\n', 'v3\n', 'v4\n', 'v5\n', 'v6\n']);
+  });
 });
