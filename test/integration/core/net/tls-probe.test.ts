@@ -1,34 +1,22 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeTls, TlsProbeError } from '../../../../src/core/net/tls-probe.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
-import { createPki, issue, startTlsEndpoint, type Pki, type RunningEndpoint } from '../../../servers/tls-endpoints.js';
+import { createPki, issue } from '../../../servers/tls-endpoints.js';
+import { useTlsEndpoints } from '../../../helpers/tls-endpoints.js';
 
-let pki: Pki;
-const started: RunningEndpoint[] = [];
-const start = async (...args: Parameters<typeof startTlsEndpoint>) => {
-  const e = await startTlsEndpoint(...args);
-  started.push(e);
-  return e;
-};
-
-beforeAll(() => {
-  pki = createPki();
-});
-afterAll(async () => {
-  await Promise.all(started.map((e) => e.stop()));
-});
+const tls = useTlsEndpoints();
 
 const subjects = (chain: { subject: string }[]) => chain.map((c) => c.subject.replace('CN=', ''));
 
 describe('probeTls', () => {
   for (const maxVersion of ['TLSv1.3', 'TLSv1.2'] as const) {
     it(`reads the chain in served order and trusts it through the CA file (${maxVersion} server)`, async () => {
-      const leaf = pki.leaf(['localhost', '127.0.0.1']);
-      const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: '127.0.0.1', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+      const leaf = tls.pki.leaf(['localhost', '127.0.0.1']);
+      const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
+      const result = await probeTls({ host: '127.0.0.1', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
       expect(result.protocol).toBe(maxVersion);
       expect(result.chainAsServed).toBe(true);
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
@@ -36,26 +24,26 @@ describe('probeTls', () => {
       expect(result.hostMatches).toBe(true);
       expect(result.authorized).toBe(true);
       expect(result.trustStore).toMatch(/^system/);
-      expect(result.trustStore.endsWith(pki.rootFile)).toBe(true);
+      expect(result.trustStore.endsWith(tls.pki.rootFile)).toBe(true);
     });
 
     it(`keeps a wrong order as served (${maxVersion} server)`, async () => {
-      const leaf = pki.leaf(['localhost']);
-      const e = await start({ chain: [leaf.cert, pki.root.cert, pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: 'localhost', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+      const leaf = tls.pki.leaf(['localhost']);
+      const e = await tls.start({ chain: [leaf.cert, tls.pki.root.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
+      const result = await probeTls({ host: 'localhost', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
       expect(result.chainAsServed).toBe(true);
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test root', 'cloudgate tls test intermediate']);
     });
   }
 
   it('reports an untrusted chain without the CA file, and a wrong host name', async () => {
-    const leaf = pki.leaf(['api.example.test']);
-    const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const leaf = tls.pki.leaf(['api.example.test']);
+    const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
     const untrusted = await probeTls({ host: '127.0.0.1', port: e.port, servername: 'api.example.test', timeoutMs: 5000 });
     expect(untrusted.chainTrusted).toBe(false);
     expect(untrusted.authorizationError).toMatch(/UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN/);
-    expect(untrusted.trustStore).not.toContain(pki.rootFile);
-    const wrongHost = await probeTls({ host: 'localhost', port: e.port, caFile: pki.rootFile, timeoutMs: 5000 });
+    expect(untrusted.trustStore).not.toContain(tls.pki.rootFile);
+    const wrongHost = await probeTls({ host: 'localhost', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
     expect(wrongHost.chainTrusted).toBe(true);
     expect(wrongHost.hostMatches).toBe(false);
     expect(wrongHost.authorized).toBe(false);
@@ -63,14 +51,14 @@ describe('probeTls', () => {
 
   it('reports a self-signed certificate', async () => {
     const self = issue({ cn: 'localhost', dns: ['localhost'] });
-    const e = await start({ chain: [self.cert], key: self.key });
+    const e = await tls.start({ chain: [self.cert], key: self.key });
     const result = await probeTls({ host: 'localhost', port: e.port, timeoutMs: 5000 });
     expect(result.chain).toHaveLength(1);
     expect(result.authorizationError).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 
   it('rejects with a timeout when the server accepts and never answers', async () => {
-    const e = await start({ chain: [], key: '', hang: true });
+    const e = await tls.start({ chain: [], key: '', hang: true });
     const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 300 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(TlsProbeError);
     expect((error as TlsProbeError).code).toBe('timeout');
@@ -78,7 +66,7 @@ describe('probeTls', () => {
   });
 
   it('rejects when nothing listens', async () => {
-    const e = await start({ chain: [], key: '', hang: true });
+    const e = await tls.start({ chain: [], key: '', hang: true });
     await e.stop();
     const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 2000 }).catch((err: unknown) => err);
     expect((error as TlsProbeError).code).toBe('refused');
@@ -97,13 +85,13 @@ describe('probeTls', () => {
 
   // Without a CA file Node's own store holds NODE_EXTRA_CA_CERTS from start-up: test/e2e/launcher.test.ts.
   it('with a CA file, still trusts NODE_EXTRA_CA_CERTS', async () => {
-    const leaf = pki.leaf(['localhost']);
-    const e = await start({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const leaf = tls.pki.leaf(['localhost']);
+    const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
     const other = createPki('other');
-    await withExtraCaCerts(pki.rootFile, async () => {
+    await withExtraCaCerts(tls.pki.rootFile, async () => {
       const result = await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 });
       expect(result.chainTrusted).toBe(true);
-      expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${pki.rootFile}`);
+      expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${tls.pki.rootFile}`);
     });
     expect((await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 })).chainTrusted).toBe(false);
   });

@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
-import { certManagerCrds, KubeState, namespace, serviceAccount, startKubeApi, tokenCreatorRbac, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
+import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
-import { doctorInput as baseInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
-
-/** As the doctor runs them: with the run's environment (KUBECONFIG of the test cluster). */
-const doctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
-  baseInput(flags, { env: { ...process.env }, ...options });
-
-const clusteroidc = () =>
-  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\ncluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n');
+import { run } from '../../../../helpers/doctor-run.js';
+import { clusteroidcInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
 
 /** The CRDs with the ClusterIssuer spec reduced to an open object, as some distributions ship it. */
 function openSchemaCrds(version: string | undefined): KubeObject[] {
@@ -23,18 +16,11 @@ function openSchemaCrds(version: string | undefined): KubeObject[] {
   });
 }
 
-let api: KubeApi | undefined;
-afterEach(async () => {
-  await api?.stop();
-  api = undefined;
-  delete process.env.KUBECONFIG;
-  forgetKubeAvailability();
-});
+const kube = useKubeCluster();
 
 async function crdVersionWith(crds: KubeObject[]) {
-  api = await startKubeApi(new KubeState().add(namespace('cert-manager'), ...crds, serviceAccount('cert-manager', 'dns-sa'), ...tokenCreatorRbac('cert-manager', 'dns-sa')));
-  Object.assign(process.env, api.env);
-  return (await run(provideChecks, doctorInput({}, { inventory: clusteroidc() })))['kube.crd-version']!;
+  await kube.start(new KubeState().add(namespace('cert-manager'), ...crds, serviceAccount('cert-manager', 'dns-sa'), ...tokenCreatorRbac('cert-manager', 'dns-sa')));
+  return (await run(provideChecks, kubeDoctorInput({}, { inventory: clusteroidcInventory() })))['kube.crd-version']!;
 }
 
 describe.skipIf(!hasKubectl)(`kube.crd-version judges by the version label first${needsKubectl}`, () => {

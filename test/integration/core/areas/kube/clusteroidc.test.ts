@@ -1,33 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { provideChecks as discoveryChecks } from '../../../../../src/core/areas/discovery/checks.js';
 import { atLeast, parseVersion, provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { createSigningKey } from '../../../../servers/jwt.js';
-import { certManagerCrds, KubeState, namespace, serviceAccount, startKubeApi, tokenCreatorRbac, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
+import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
 import { startOidcIssuer } from '../../../../servers/oidc-issuer.js';
-import { doctorInput as baseInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
+import { run } from '../../../../helpers/doctor-run.js';
+import { clusteroidcInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
 
-/** As the doctor runs them: with the run's environment (KUBECONFIG of the test cluster). */
-const doctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
-  baseInput(flags, { env: { ...process.env }, ...options });
-
-const clusteroidc = () =>
-  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\ncluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n');
-
-let api: KubeApi | undefined;
-afterEach(async () => {
-  await api?.stop();
-  api = undefined;
-  delete process.env.KUBECONFIG;
-  forgetKubeAvailability();
-});
-
-async function cluster(...objects: KubeObject[]) {
-  api = await startKubeApi(new KubeState().add(namespace('cert-manager'), ...objects));
-  Object.assign(process.env, api.env);
-  return api;
-}
+const kube = useKubeCluster();
+const doctorInput = kubeDoctorInput;
+const clusteroidc = clusteroidcInventory;
+const cluster = (...objects: KubeObject[]) => kube.start(new KubeState().add(namespace('cert-manager'), ...objects));
 
 const healthy = () => [...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'dns-sa'), serviceAccount('cert-manager', 'cert-manager'), ...tokenCreatorRbac('cert-manager', 'dns-sa')];
 
@@ -39,7 +23,7 @@ describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () =>
     expect(r['kube.service-account']).toMatchObject({ status: 'ok', message: expect.stringContaining('cert-manager/dns-sa') });
     expect(r['kube.token-permission']).toMatchObject({ status: 'ok' });
     // The permission is asked about the named service account, as cert-manager's controller.
-    expect(api!.state.requests.some((q) => q.impersonate === 'system:serviceaccount:cert-manager:cert-manager')).toBe(true);
+    expect(kube.api!.state.requests.some((q) => q.impersonate === 'system:serviceaccount:cert-manager:cert-manager')).toBe(true);
   });
 
   it('fails CRDs older than 1.15.0, a missing service account and a missing token permission', async () => {
@@ -84,8 +68,7 @@ describe.skipIf(!hasKubectl)(`discovery.token through kubectl create token${need
       state.signingKey = key;
       state.issuer = issuer.url;
       state.apiAudiences = ['https://kubernetes.default.svc.cluster.local', issuer.url, 'sts.amazonaws.com'];
-      api = await startKubeApi(state);
-      Object.assign(process.env, api.env);
+      await kube.start(state);
       const r = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: clusteroidc(), caFile: issuer.caFile }));
       expect(r['discovery.token']).toMatchObject({ status: 'ok', message: expect.stringContaining('kubectl create token dns-sa -n cert-manager') });
 

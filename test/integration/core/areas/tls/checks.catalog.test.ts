@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { Check } from '../../../../../src/core/doctor/types.js';
 import { provideChecks } from '../../../../../src/core/areas/tls/checks.js';
 import { SERVICE_CATALOG } from '../../../../../src/core/doctor/state-keys.js';
-import { createPki, type Pki, startTlsEndpoint, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
+import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 
-let pki: Pki;
-const endpoints: RunningEndpoint[] = [];
-beforeAll(() => {
-  pki = createPki();
-});
-afterAll(async () => {
-  await Promise.all(endpoints.map((e) => e.stop()));
-});
+const tls = useTlsEndpoints();
 
 const input = (flags: DoctorInput['flags'] = {}): DoctorInput => ({
   flags, env: {}, cwd: '/', config: {}, inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false,
-  network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: pki.rootFile },
+  network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile },
 });
 
 /** Stands in for the sign-in chain's last step: hands the scoped token's catalog to later checks. */
@@ -31,11 +24,10 @@ const scope = (catalog: unknown): Check => ({
 
 describe('tls.catalog', () => {
   it('checks the catalog endpoints the sign-in chain found, beyond the --endpoint ones', async () => {
-    const good = pki.leaf(['localhost']);
-    const old = pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 9e9), notAfter: new Date(Date.now() - 1000) });
-    const a = await startTlsEndpoint({ chain: [good.cert, pki.intermediate.cert], key: good.key });
-    const b = await startTlsEndpoint({ chain: [old.cert, pki.intermediate.cert], key: old.key });
-    endpoints.push(a, b);
+    const good = tls.pki.leaf(['localhost']);
+    const old = tls.pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 9e9), notAfter: new Date(Date.now() - 1000) });
+    const a = await tls.start({ chain: [good.cert, tls.pki.intermediate.cert], key: good.key });
+    const b = await tls.start({ chain: [old.cert, tls.pki.intermediate.cert], key: old.key });
     const catalog = [
       { type: 'identity', endpoints: [{ interface: 'public', url: `https://localhost:${a.port}/v3` }] },
       { type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${b.port}/v2.1` }, { interface: 'internal', url: 'http://nova.svc:8774' }] },

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
 import { expectationsFrom, type ServedExpectations } from '../../../../../src/core/config/expectations.js';
-import { createPki, startTlsEndpoint, type Pki, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
+import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 
-let pki: Pki;
-const started: RunningEndpoint[] = [];
-beforeAll(() => {
-  pki = createPki();
-});
-afterAll(async () => {
-  await Promise.all(started.map((e) => e.stop()));
-});
+const tls = useTlsEndpoints();
 
 /** A real TLS server serving an individual certificate for `host`, checked as `origin` names it. */
 async function individual(host: string, expected: ServedExpectations, origin = '--endpoint') {
-  const leaf = pki.leaf([host]);
-  const e = await startTlsEndpoint({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
-  started.push(e);
+  const leaf = tls.pki.leaf([host]);
+  const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
   return checkEndpoint({ host, port: e.port, source: 'flag', origin, address: '127.0.0.1' }, expected, {
-    network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: pki.rootFile },
+    network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile },
   });
 }
 

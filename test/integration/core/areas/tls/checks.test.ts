@@ -1,69 +1,61 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkEndpoint, provideChecks } from '../../../../../src/core/areas/tls/checks.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { ServedExpectations } from '../../../../../src/core/config/expectations.js';
 import type { NetworkSettings } from '../../../../../src/core/config/network.js';
-import { createPki, issue, startTlsEndpoint, type EndpointSpec, type Pki, type RunningEndpoint } from '../../../../servers/tls-endpoints.js';
+import { issue, type EndpointSpec } from '../../../../servers/tls-endpoints.js';
+import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 
 const DAY = 86_400_000;
-let pki: Pki;
-const started: RunningEndpoint[] = [];
-
-beforeAll(() => {
-  pki = createPki();
-});
-afterAll(async () => {
-  await Promise.all(started.map((e) => e.stop()));
-});
+const tls = useTlsEndpoints();
 
 const network = (over: Partial<NetworkSettings> = {}): NetworkSettings => ({
-  timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: pki.rootFile, ...over,
+  timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile, ...over,
 });
 
 async function check(spec: EndpointSpec, expected: ServedExpectations = {}, host = 'localhost', over: Partial<NetworkSettings> = {}) {
-  const e = await startTlsEndpoint(spec);
-  started.push(e);
+  const e = await tls.start(spec);
   return checkEndpoint({ host, port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, expected, { network: network(over) });
 }
 
 describe('tls.<host> checks against real TLS servers', () => {
   it('passes a valid, trusted, in-order chain and says which CA file trusted it', async () => {
-    const leaf = pki.leaf(['localhost']);
-    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key }, { issuerType: 'ca' });
+    const leaf = tls.pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key }, { issuerType: 'ca' });
     expect(result.status).toBe('ok');
-    expect(result.message).toContain(pki.rootFile);
+    expect(result.message).toContain(tls.pki.rootFile);
     expect(result.message).toMatch(/expires in (89|90) days/);
     expect(result.details?.chainOrder).toBe('in order');
   });
 
   it('fails an expired certificate and warns one expiring within 30 days', async () => {
-    const expired = pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - DAY) });
-    const r1 = await check({ chain: [expired.cert, pki.intermediate.cert], key: expired.key });
+    const expired = tls.pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const r1 = await check({ chain: [expired.cert, tls.pki.intermediate.cert], key: expired.key });
     expect(r1.status).toBe('fail');
     expect(r1.message).toMatch(/expired on/);
-    const soon = pki.leaf(['localhost'], { notAfter: new Date(Date.now() + 10 * DAY) });
-    const r2 = await check({ chain: [soon.cert, pki.intermediate.cert], key: soon.key }, { issuerType: 'none', suppliedSecret: 'my-wildcard' });
+    const soon = tls.pki.leaf(['localhost'], { notAfter: new Date(Date.now() + 10 * DAY) });
+    const r2 = await check({ chain: [soon.cert, tls.pki.intermediate.cert], key: soon.key }, { issuerType: 'none', suppliedSecret: 'my-wildcard' });
     expect(r2.status).toBe('warn');
     expect(r2.message).toMatch(/expires in (9|10) days/);
     expect(r2.advice).toMatch(/never renews a supplied wildcard.*my-wildcard/);
   });
 
   it('fails a certificate for another host', async () => {
-    const leaf = pki.leaf(['api.example.test']);
-    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
+    const leaf = tls.pki.leaf(['api.example.test']);
+    const result = await check({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/does not cover localhost: it names api.example.test/);
   });
 
   it('warns a chain served out of order, listing the served order', async () => {
-    const leaf = pki.leaf(['localhost']);
-    const result = await check({ chain: [leaf.cert, pki.root.cert, pki.intermediate.cert], key: leaf.key });
+    const leaf = tls.pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, tls.pki.root.cert, tls.pki.intermediate.cert], key: leaf.key });
     expect(result.status).toBe('warn');
     expect(result.message).toMatch(/out of order: localhost → cloudgate tls test root → cloudgate tls test intermediate/);
   });
 
   it('fails a chain missing its intermediate, naming the missing issuer', async () => {
-    const leaf = pki.leaf(['localhost']);
+    const leaf = tls.pki.leaf(['localhost']);
     const result = await check({ chain: [leaf.cert], key: leaf.key });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/ends at "localhost", whose issuer "cloudgate tls test intermediate" is neither served nor trusted/);
@@ -80,8 +72,8 @@ describe('tls.<host> checks against real TLS servers', () => {
   });
 
   it('warns a private CA where a public ACME CA is configured', async () => {
-    const leaf = pki.leaf(['localhost']);
-    const result = await check({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key }, { issuerType: 'acme' });
+    const leaf = tls.pki.leaf(['localhost']);
+    const result = await check({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key }, { issuerType: 'acme' });
     expect(result.status).toBe('warn');
     expect(result.message).toMatch(/private CA.*public ACME CA/);
   });
@@ -102,15 +94,15 @@ describe('tls.<host> checks against real TLS servers', () => {
   });
 
   it('warns an individual certificate where a wildcard is configured, and a wildcard where individual ones are', async () => {
-    const individual = pki.leaf(['api.test.localhost']);
-    const r1 = await check({ chain: [individual.cert, pki.intermediate.cert], key: individual.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
+    const individual = tls.pki.leaf(['api.test.localhost']);
+    const r1 = await check({ chain: [individual.cert, tls.pki.intermediate.cert], key: individual.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
     expect(r1.status).toBe('warn');
     expect(r1.message).toMatch(/individual certificate.*wildcard \(\*\.test\.localhost\)/);
-    const wildcard = pki.leaf(['*.test.localhost']);
-    const r2 = await check({ chain: [wildcard.cert, pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca' }, 'api.test.localhost');
+    const wildcard = tls.pki.leaf(['*.test.localhost']);
+    const r2 = await check({ chain: [wildcard.cert, tls.pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca' }, 'api.test.localhost');
     expect(r2.status).toBe('warn');
     expect(r2.message).toMatch(/serves a wildcard certificate/);
-    const r3 = await check({ chain: [wildcard.cert, pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
+    const r3 = await check({ chain: [wildcard.cert, tls.pki.intermediate.cert], key: wildcard.key }, { issuerType: 'ca', wildcardDomain: 'test.localhost' }, 'api.test.localhost');
     expect(r3.status).toBe('ok');
   });
 
@@ -123,9 +115,8 @@ describe('tls.<host> checks against real TLS servers', () => {
 
 describe('tls checks of many endpoints in one run', () => {
   it('probes more endpoints at once than Node warns about by default (10 listeners), without a warning', async () => {
-    const leaf = pki.leaf(['localhost']);
-    const servers = await Promise.all(Array.from({ length: 12 }, () => startTlsEndpoint({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key })));
-    started.push(...servers);
+    const leaf = tls.pki.leaf(['localhost']);
+    const servers = await Promise.all(Array.from({ length: 12 }, () => tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key })));
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on('warning', onWarning);

@@ -1,0 +1,36 @@
+/**
+ * A Kubernetes API emulation per test, made the cluster of the run (KUBECONFIG in process.env) and
+ * stopped after each test, with the doctor's input and the keyless-DNS inventory the kube tests share.
+ */
+import { afterEach } from 'vitest';
+import { forgetKubeAvailability } from '../../src/core/kube/kubectl.js';
+import { startKubeApi, type KubeApi, type KubeState } from '../servers/kube-api.js';
+import { doctorInput as baseInput, writeTemp } from './doctor-run.js';
+
+export function useKubeCluster(): { start(state: KubeState): Promise<KubeApi>; readonly api: KubeApi | undefined } {
+  let api: KubeApi | undefined;
+  afterEach(async () => {
+    await api?.stop();
+    api = undefined;
+    delete process.env.KUBECONFIG;
+    forgetKubeAvailability();
+  });
+  return {
+    async start(state) {
+      api = await startKubeApi(state);
+      Object.assign(process.env, api.env);
+      return api;
+    },
+    get api() {
+      return api;
+    },
+  };
+}
+
+/** As the doctor runs the checks: with the run's environment (KUBECONFIG of the test cluster). */
+export const kubeDoctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
+  baseInput(flags, { env: { ...process.env }, ...options });
+
+/** An inventory with keyless clouddnsb (auth clusteroidc) and its service account dns-sa. */
+export const clusteroidcInventory = () =>
+  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\ncluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n');
