@@ -2,6 +2,40 @@ import type { CheckState } from './state-keys.js';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
+/** What a check is about: a cluster object, a served endpoint, or a file. */
+export type CheckSubject =
+  | { kind: string; namespace?: string; name: string }
+  | { endpoint: string }
+  | { file: string };
+
+/** A certificate a check read: the exporter makes one expiry series per `source`. */
+export interface CertificateFact {
+  /** Where it was read, unique in a run: a file's full path, `host:port`, or `namespace/secret`. */
+  source: string;
+  /** The certificate's subject (or its first name when the subject is empty). */
+  subject: string;
+  /** notAfter, ISO 8601. */
+  notAfter: string;
+}
+
+/** Why a check was skipped or not run, as a code renderers can branch on. */
+export type SkipCode = 'not-configured' | 'no-cluster' | 'needs-failed' | 'interrupted';
+export interface SkipReason {
+  code: SkipCode;
+  /** What to set or do, in one sentence. */
+  text: string;
+}
+
+/** The step of cert-manager's issuance that is stuck, with the object and its reason. */
+export type StuckStep = 'request' | 'approval' | 'order' | 'challenge' | 'issuer' | 'controller' | 'secret';
+export interface StuckStepFact {
+  step: StuckStep;
+  /** `Kind namespace/name` of the object that is stuck. */
+  object: string;
+  /** cert-manager's own reason (or state), as it gives it. */
+  reason: string;
+}
+
 export interface CheckResult {
   status: Status;
   /** One line saying what was proved or what failed. Never a secret. */
@@ -10,6 +44,14 @@ export interface CheckResult {
   advice?: string;
   /** Structured facts for `--json` and `--verbose` (claims, dates, lists). Never a secret. */
   details?: Record<string, unknown>;
+  /** What the check is about. */
+  subject?: CheckSubject;
+  /** Every certificate the check read (the exporter's expiry series come from these). */
+  certificates?: CertificateFact[];
+  /** For `skip`: why, as a code. */
+  reason?: SkipReason;
+  /** For a cert-manager walk that found a stuck step. */
+  stuck?: StuckStepFact;
 }
 
 export interface CheckOutcome extends CheckResult {
