@@ -1,23 +1,41 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+/**
+ * README is the front page: its two commands at the top stay true, and every command has a reference
+ * page in docs/commands/ that names each of its flags (the flags come from src/cli-options.ts, the
+ * table --help is printed from).
+ */
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { variablesMarkdown } from '../../../src/core/config/schema.js';
+import { COMMAND_OPTIONS } from '../../../src/cli-options.js';
 
-const README = new URL('../../../README.md', import.meta.url).pathname;
-const BEGIN = '<!-- variables-table:begin (generated from src/core/config/variables.ts; UPDATE_README=1 npx vitest run test/unit/repository/readme.test.ts) -->';
-const END = '<!-- variables-table:end -->';
+const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+const README = read('README.md');
 
-describe('README variable table', () => {
-  it('matches the variables table', () => {
-    const text = readFileSync(README, 'utf8');
-    const start = text.indexOf(BEGIN);
-    const end = text.indexOf(END);
-    expect(start, 'README.md lacks the variables-table markers').toBeGreaterThan(-1);
-    const expected = `${BEGIN}\n${variablesMarkdown()}\n${END}`;
-    const actual = text.slice(start, end + END.length);
-    if (actual !== expected && process.env.UPDATE_README) {
-      writeFileSync(README, text.slice(0, start) + expected + text.slice(end + END.length));
-      return;
-    }
-    expect(actual).toBe(expected);
+describe('README front page', () => {
+  it('starts with the install-and-run and install-and-test commands, and names npm test', () => {
+    const top = /^# cloudgate\n\n```sh\n(.*)\n(.*)\n```\n/.exec(README);
+    expect(top?.[1]).toMatch(/^npm ci && npm run setup\s+#/);
+    expect(top?.[2]).toMatch(/^bash \.ci\/run\s+#/);
+    expect(README).toContain('The test command is `npm test`');
+  });
+
+  it('those commands do what README says: setup builds and starts the walkthrough, .ci/run installs and runs npm test', () => {
+    const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    expect(scripts.setup).toBe('npm run build && node bin/cloudgate.js setup');
+    expect(scripts.test).toMatch(/^npm run build && npm run typecheck && .*vitest run$/);
+    const ci = read('.ci/run').trim().split('\n');
+    expect(ci.slice(-2)).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
+  });
+
+  it.each(Object.keys(COMMAND_OPTIONS))('links the reference page of cloudgate %s, which exists', (command) => {
+    expect(README).toContain(`](docs/commands/${command}.md)`);
+    expect(existsSync(new URL(`../../../docs/commands/${command}.md`, import.meta.url))).toBe(true);
+  });
+});
+
+describe('docs/commands pages', () => {
+  it.each(Object.entries(COMMAND_OPTIONS))('docs/commands/%s.md names every flag of the command', (command, options) => {
+    const page = read(`docs/commands/${command}.md`);
+    const missing = options.flags.map((f) => `--${f.name}`).filter((flag) => !new RegExp(`${flag}(?![a-z-])`).test(page));
+    expect(missing).toEqual([]);
   });
 });
