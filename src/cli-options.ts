@@ -3,6 +3,7 @@
  * the `--help` text are both generated from it, so they cannot drift apart.
  */
 import type { ParseArgsConfig } from 'node:util';
+import { closest } from './core/closest.js';
 
 export interface Flag {
   name: string;
@@ -40,6 +41,8 @@ const NAMES: Flag = {
 
 const INVENTORY: Flag = { name: 'inventory', value: 'PATH', description: 'the inventory file or folder (default inventory/group_vars/all/certificates.yml)' };
 
+const CLOUD: Flag = { name: 'cloud', value: 'NAME', description: "take the sign-in chain's settings from this clouds.yaml entry (also OS_CLOUD)" };
+
 /** The settings the doctor's checks read, each also from --config. */
 const SETTINGS: Flag[] = [
   { name: 'only', value: 'GROUPS', description: 'only these groups, comma-separated: inventory,certificate,signin,discovery,tls,acme,kube' },
@@ -47,6 +50,7 @@ const SETTINGS: Flag[] = [
   { name: 'key', value: 'FILE', description: 'group certificate: its private key' },
   { name: 'domain', value: 'D', description: 'group certificate: the domain it must cover' },
   { name: 'project', value: 'P', description: 'group signin: the project to scope the token to' },
+  CLOUD,
   { name: 'issuer-url', value: 'URL', description: 'group discovery: the OIDC issuer of keyless DNS credentials' },
   { name: 'token-file', value: 'FILE', description: 'group discovery: a service-account token to exchange' },
   { name: 'audience', value: 'A', description: 'group discovery: the audience the token is exchanged for' },
@@ -58,6 +62,7 @@ const DOCTOR_ENV: [string, string][] = [
   ['CLOUDGATE_<SETTING>', 'any --config setting, e.g. CLOUDGATE_BROKER_URL, CLOUDGATE_ISSUER_URL'],
   ['CLOUDGATE_<SETTING>_FILE', 'a file holding a secret setting, e.g. CLOUDGATE_CLIENT_SECRET_FILE'],
   ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
+  ['OS_CLOUD', 'as --cloud: an entry of clouds.yaml (./, ~/.config/openstack/, /etc/openstack/)'],
   ['KUBECONFIG', "kubectl's configuration (group kube)"],
   ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
   ['NO_COLOR', 'no colour in the output'],
@@ -111,6 +116,7 @@ export const COMMAND_OPTIONS: Record<string, CommandOptions> = {
     examples: [
       'cloudgate doctor',
       'cloudgate doctor --only signin --config cloudgate.yml',
+      'cloudgate doctor --only signin --cloud mycloud --config broker.yml',
       'cloudgate doctor --only tls --endpoint identity.example.com --endpoint compute.example.com:8774@10.0.0.5',
     ],
   },
@@ -173,12 +179,14 @@ export const COMMAND_OPTIONS: Record<string, CommandOptions> = {
     summary: 'Run the sign-in chain and print only the project-scoped token',
     flags: [
       { name: 'project', value: 'P', description: 'the project to scope the token to' },
+      CLOUD,
       { name: 'format', value: 'value|env|json', description: 'print the token alone, as OS_TOKEN=..., or as JSON (default value)' },
       ...NETWORK,
     ],
     env: [
       ['CLOUDGATE_<SETTING>', 'any signin setting, e.g. CLOUDGATE_BROKER_URL, CLOUDGATE_CLIENT_SECRET_FILE'],
       ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
+      ['OS_CLOUD', 'as --cloud'],
       ['XDG_CACHE_HOME', 'where the identity service\'s flavour is remembered'],
     ],
     examples: ['export OS_TOKEN=$(cloudgate token --config cloudgate.yml --project demo)'],
@@ -236,23 +244,5 @@ export function commandHelp(name: string, command: CommandOptions): string {
 
 /** The flag closest to a mistyped one, for "did you mean". */
 export function closestFlag(command: CommandOptions, given: string): string | undefined {
-  const prefixed = command.flags.filter((f) => f.name.startsWith(given));
-  if (given.length >= 3 && prefixed.length === 1) return prefixed[0].name;
-  let best: { name: string; distance: number } | undefined;
-  for (const { name } of command.flags) {
-    const distance = editDistance(given, name);
-    if (!best || distance < best.distance) best = { name, distance };
-  }
-  const limit = Math.max(2, Math.floor(given.length / 3));
-  return best && best.distance <= limit ? best.name : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
+  return closest(given, command.flags.map((f) => f.name));
 }

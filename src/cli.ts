@@ -4,6 +4,7 @@ import { CancelledError, EXIT, UsageError, WriteError } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { Command, CommandContext } from './core/run-context.js';
+import { closest } from './core/closest.js';
 import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandOptions, type ParseOptions } from './cli-options.js';
 
 declare const __CLOUDGATE_VERSION__: string;
@@ -33,7 +34,8 @@ function version(): string {
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`);
+  const rows = [...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`),
+    `  ${'completion'.padEnd(width)}  Print a shell completion script: bash, zsh or fish`];
   return `cloudgate ${version()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
 
 Usage: cloudgate <command> [options]
@@ -47,6 +49,23 @@ Options:
 
 Exit codes: 0 success, 1 doctor found failures, 2 usage or input error (nothing written), 130 cancelled.
 `;
+}
+
+/** `cloudgate completion bash|zsh|fish`: the script on stdout, generated from the options table. */
+async function completion(args: string[]): Promise<number> {
+  const { completionScript, SHELLS } = await import('./cli-completion.js');
+  const shell = args[0];
+  if (args.length !== 1 || !(SHELLS as readonly string[]).includes(shell)) {
+    if (args[0] === '--help' || args[0] === '-h') {
+      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
+      return EXIT.ok;
+    }
+    const guess = shell ? closest(shell, SHELLS) : undefined;
+    return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}${shell ? `, not "${args.join(' ')}"` : ''}.`,
+      `${guess ? `Did you mean "cloudgate completion ${guess}"? ` : ''}E.g. source <(cloudgate completion bash)`));
+  }
+  process.stdout.write(completionScript(shell as (typeof SHELLS)[number]));
+  return EXIT.ok;
 }
 
 export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -67,13 +86,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(mainHelp());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (name === 'completion') return completion(rest);
   if (name === '-v' || name === '--version') {
     process.stdout.write(`${version()}\n`);
     return EXIT.ok;
   }
   const spec = COMMANDS[name];
   if (!spec) {
-    const guess = Object.keys(COMMANDS).find((c) => c.startsWith(name.slice(0, 3)));
+    const guess = closest(name, Object.keys(COMMANDS));
     return fail(new UsageError(`Unknown command "${name}".`, `${guess ? `Did you mean "cloudgate ${guess}"? ` : ''}Run "cloudgate --help" for the list of commands.`));
   }
   if (rest.includes('--help') || rest.includes('-h')) {

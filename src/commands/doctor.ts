@@ -10,6 +10,8 @@ import { renderPrometheus } from '../ui/text/prometheus.js';
 import { renderText, useColor } from '../ui/text/text.js';
 import { colorEnabled } from '../ui/color.js';
 import { checksOf, groupsOf } from '../core/areas/index.js';
+import { cloudSettingsLines } from '../core/areas/signin/settings.js';
+import { escapeLine } from '../core/escape.js';
 import { bool, list, str, type CommandContext } from '../core/run-context.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -31,6 +33,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     return 0;
   }
 
+  if (only.length === 0 || only.includes('signin')) for (const line of cloudSettingsLines(input)) ctx.stderr.write(`${escapeLine(line)}\n`);
   if (input.network.insecure) {
     ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
   }

@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { configFindingsOf } from '../core/config/config-keys.js';
 import { networkSettings, runDeadlineMs } from '../core/config/network.js';
+import { cloudOf } from '../core/config/clouds-yaml.js';
 import { loadConfigFile } from '../core/config/settings.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
 import { httpClientFor } from '../core/net/http.js';
 import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
-import { readSigninSettings } from '../core/areas/signin/settings.js';
+import { cloudSettingsLines, readSigninSettings } from '../core/areas/signin/settings.js';
 import type { Scoped } from '../core/areas/signin/identity.js';
 import { str, type CommandContext } from '../core/run-context.js';
 
@@ -22,13 +23,15 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (!FORMATS.includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const network = networkSettings(ctx);
+  const cloud = cloudOf(flags, env, cwd);
+  const network = networkSettings({ ...ctx, cloud });
   const config = loadConfigFile(str(flags, 'config'), cwd);
-  const settings = readSigninSettings({ flags, env, config, cwd });
+  const settings = readSigninSettings({ flags, env, config, cwd, cloud });
   const { verbose, log } = network;
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
+  if (verbose) for (const line of cloudSettingsLines({ flags, env, config, cwd, cloud })) log(escapeLine(line));
   for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 

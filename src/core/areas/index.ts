@@ -7,6 +7,7 @@ import { area as kube } from './kube/index.js';
 import { area as signin } from './signin/index.js';
 import { area as tls } from './tls/index.js';
 import type { Check } from '../doctor/types.js';
+import { closest } from '../closest.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -22,7 +23,8 @@ export const GROUPS = AREAS.map((a) => a.group);
 export function groupsOf(only: string[]): string[] {
   const unknown = only.filter((g) => !GROUPS.includes(g));
   if (unknown.length) {
-    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `Groups: ${GROUPS.join(', ')}.`);
+    const guess = closest(unknown[0], GROUPS);
+    throw new UsageError(`Unknown check group: ${unknown.join(', ')}.`, `${guess ? `Did you mean --only ${guess}? ` : ''}Groups: ${GROUPS.join(', ')}.`);
   }
   return only;
 }

@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js';
 import { lineWriter } from '../net/http-log.js';
 import { bool, str, type CommandContext } from '../run-context.js';
+import type { CloudSettings } from './clouds-yaml.js';
 import type { Flags } from './settings.js';
 
 export interface NetworkSettings {
@@ -33,12 +34,15 @@ export function parseTimeout(flags: Flags): number {
   return Math.round(seconds * 1000);
 }
 
-/** The network settings of one run from its flags and environment (OS_CACERT names the CA file too). */
-export function networkSettings({ flags, env, stderr }: Pick<CommandContext, 'flags' | 'env' | 'stderr'>): NetworkSettings {
+/**
+ * The network settings of one run from its flags and environment (OS_CACERT names the CA file too),
+ * then the clouds.yaml entry (`cacert`, `verify: false`).
+ */
+export function networkSettings({ flags, env, stderr, cloud }: Pick<CommandContext, 'flags' | 'env' | 'stderr'> & { cloud?: CloudSettings }): NetworkSettings {
   return {
     timeoutMs: parseTimeout(flags),
-    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined),
-    insecure: bool(flags, 'insecure'),
+    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined) ?? cloud?.caFile,
+    insecure: bool(flags, 'insecure') || (cloud?.insecure ?? false),
     allowHttp: bool(flags, 'allow-http'),
     verbose: bool(flags, 'verbose'),
     log: lineWriter(stderr),

@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
+import type { CloudSettings } from './clouds-yaml.js';
 import { examineConfig } from './config-keys.js';
 
 export type Flags = Record<string, string | boolean | string[] | undefined>;
@@ -18,6 +19,8 @@ export interface SettingsSource {
   /** Parsed `--config` YAML (sections `signin:`, `discovery:`, ...), `{}` without one. */
   config: Record<string, unknown>;
   cwd: string;
+  /** The clouds.yaml entry named by --cloud or OS_CLOUD: after the environment, before --config. */
+  cloud?: CloudSettings;
 }
 
 export function loadConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
@@ -35,8 +38,12 @@ export function loadConfigFile(path: string | undefined, cwd: string): Record<st
   return examineConfig(doc as Record<string, unknown>, full);
 }
 
+/** Where a setting's value came from, for the report of which settings were found where. */
+export type SettingOrigin = 'flag' | 'environment' | 'clouds.yaml' | 'config file';
+
 /**
- * Resolves one setting: flag (never for secrets), then CLOUDGATE_<NAME>, then the --config section.
+ * Resolves one setting: flag (never for secrets), then CLOUDGATE_<NAME>, then the clouds.yaml entry
+ * (section signin only), then the --config section.
  * A secret may also come from `<name>_file` in the config or CLOUDGATE_<NAME>_FILE; it is registered
  * for redaction before it is returned.
  */
@@ -51,6 +58,7 @@ export function setting(
   const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
   let value: string | undefined =
     typeof fromFlag === 'string' ? fromFlag : envNames.map((n) => input.env[n]).find((v) => v !== undefined && v !== '');
+  if (value === undefined && section === 'signin') value = input.cloud?.values[name];
   if (value === undefined) {
     const v = sectionValues[name];
     if (v !== undefined && v !== null && v !== '') value = String(v);
@@ -63,4 +71,19 @@ export function setting(
   }
   if (options.secret) registerSecret(value);
   return value;
+}
+
+/** Where `setting()` would take `name` from; undefined when it is not set anywhere. Never the value. */
+export function settingOrigin(input: SettingsSource, section: string, name: string, options: { secret?: boolean; flag?: string; envNames?: string[] } = {}): SettingOrigin | undefined {
+  const fromFlag = options.secret ? undefined : input.flags[options.flag ?? name.replaceAll('_', '-')];
+  if (typeof fromFlag === 'string') return 'flag';
+  const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
+  if (envNames.some((n) => input.env[n] !== undefined && input.env[n] !== '')) return 'environment';
+  if (section === 'signin' && input.cloud?.values[name] !== undefined) return 'clouds.yaml';
+  const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
+  const v = sectionValues[name];
+  if (v !== undefined && v !== null && v !== '') return 'config file';
+  if (options.secret && input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`]) return 'environment';
+  if (options.secret && sectionValues[`${name}_file`]) return 'config file';
+  return undefined;
 }

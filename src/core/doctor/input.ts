@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { networkSettings, runDeadlineMs, type NetworkSettings } from '../config/network.js';
+import { cloudOf } from '../config/clouds-yaml.js';
 import { loadConfigFile, type SettingsSource } from '../config/settings.js';
 import { str, type CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
@@ -44,12 +45,14 @@ export function lazyArea(group: string, title: string, modules: (() => Promise<{
  */
 export function doctorInput(ctx: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
   const { flags, env, cwd } = ctx;
-  const network = networkSettings(ctx);
+  const cloud = cloudOf(flags, env, cwd);
+  const network = networkSettings({ ...ctx, cloud });
   const configPath = str(flags, 'config');
   return {
     flags,
     env,
     cwd,
+    ...(cloud ? { cloud } : {}),
     config: loadConfigFile(configPath, cwd),
     configPath,
     inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),

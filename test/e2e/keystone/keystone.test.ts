@@ -5,7 +5,7 @@
  * under CI (where .ci/run installs them): there a missing package fails loudly.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -494,6 +494,117 @@ if (missing.length > 0 && !ci) {
       expect(claims.status).toBe('ok');
       expect(claims.message).toContain('the mapping was not read (no admin credentials)');
       expect(claims.details).toMatchObject({ mapping_read: false, claims_present: ['sub', 'preferred_username'], claims_absent: ['email'] });
+    });
+
+    describe('clouds.yaml (--cloud): the OpenStack client and cloudgate read the same entry', () => {
+      let home: string;
+      beforeAll(() => {
+        home = mkdtempSync(join(tmpdir(), 'cloudgate-clouds-'));
+      });
+      afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+      /** clouds.yaml (and secure.yaml) in $HOME/.config/openstack/, as an operator keeps them. */
+      function writeClouds(clouds: string, secure?: string) {
+        const dir = join(home, '.config', 'openstack');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'clouds.yaml'), clouds, { mode: 0o600 });
+        if (secure) writeFileSync(join(dir, 'secure.yaml'), secure, { mode: 0o600 });
+        else rmSync(join(dir, 'secure.yaml'), { force: true });
+      }
+
+      function cloudDoctor(config: string, args: string[], extraEnv: Record<string, string> = {}) {
+        const file = join(home, 'broker.yaml');
+        writeFileSync(file, config, { mode: 0o600 });
+        return runCli(['doctor', '--only', 'signin', '--json', '--config', file, ...args], {
+          env: { ...BLANK, HOME: home, XDG_CONFIG_HOME: '', ...extraEnv },
+          cwd: home,
+        });
+      }
+
+      it('an access-token entry: openstack --os-cloud issues a token for the same project cloudgate --cloud scopes to, with only the broker settings added', async () => {
+        const bearer = await chain.brokerToken(env, await chain.idpToken(env));
+        writeClouds(`clouds:
+  edge:
+    auth_type: v3oidcaccesstoken
+    auth:
+      auth_url: ${env.authUrl}
+      identity_provider: ${env.idpId}
+      protocol: ${env.protocol}
+      project_name: alpha
+      project_domain_name: Default
+    cacert: ${env.caFile}
+    interface: public
+    identity_api_version: 3
+`, `clouds:
+  edge:
+    auth:
+      access_token: ${bearer}
+`);
+        const { stdout } = await run('openstack', ['--os-cloud', 'edge', 'token', 'issue', '-f', 'json'], {
+          env: { PATH: '/usr/bin:/bin', HOME: home }, cwd: home, timeout: 60_000,
+        });
+        const issued = JSON.parse(stdout) as { project_id: string };
+        expect(issued.project_id).toBe(env.projects.alpha);
+
+        const result = await cloudDoctor(`signin:
+  broker_url: ${env.brokerUrl}
+  realm: ${env.realm}
+  client_id: ${env.clientId}
+  client_secret_file: ${env.secretFiles.broker}
+  idp_token_url: ${env.idpTokenUrl}
+  idp_client_id: ${env.idpClientId}
+  idp_client_secret_file: ${env.secretFiles.idp}
+`, ['--cloud', 'edge']);
+        expect(result.code, result.stderr).toBe(0);
+        expect(checks(result)['signin.scope'].details?.project.id).toBe(issued.project_id);
+        // Which settings came from where, never a value.
+        expect(result.stderr).toMatch(/clouds\.yaml cloud "edge".*identity_url, idp_id, protocol, project, project_domain, interface/);
+        expect(result.stderr).toContain('From the config file: broker_url, realm, client_id, client_secret, idp_token_url, idp_client_id, idp_client_secret');
+        expect(result.stderr).not.toContain(bearer);
+        expectNothingSecret(result);
+
+        // OS_CLOUD names the same entry; a flag still wins over clouds.yaml.
+        const viaEnv = await cloudDoctor(readFileSync(join(home, 'broker.yaml'), 'utf8'), ['--project', 'beta'], { OS_CLOUD: 'edge' });
+        expect(checks(viaEnv)['signin.scope'].details?.project.id).toBe(env.projects.beta);
+      }, 120_000);
+
+      it('a client-credentials entry gives the broker and its client (secret from secure.yaml): only the identity provider settings are added', async () => {
+        writeClouds(`clouds:
+  kc:
+    auth_type: v3oidcclientcredentials
+    auth:
+      auth_url: ${env.authUrl}
+      identity_provider: ${env.idpId}
+      protocol: ${env.protocol}
+      project_id: ${env.projects.alpha}
+      client_id: ${env.clientId}
+      access_token_endpoint: ${env.brokerUrl}/realms/${env.realm}/protocol/openid-connect/token
+    cacert: ${env.caFile}
+`, `clouds:
+  kc:
+    auth:
+      client_secret: ${env.clientSecret}
+`);
+        const result = await cloudDoctor(`signin:
+  idp_token_url: ${env.idpTokenUrl}
+  idp_client_id: ${env.idpClientId}
+  idp_client_secret_file: ${env.secretFiles.idp}
+`, ['--cloud', 'kc']);
+        expect(result.code, result.stderr).toBe(0);
+        expect(checks(result)['signin.scope'].details?.project.id).toBe(env.projects.alpha);
+        expect(result.stderr).toMatch(/clouds\.yaml cloud "kc".*broker_url, realm, client_id, client_secret/);
+        expectNothingSecret(result);
+
+        // Without the identity provider's settings, the report names what is still missing.
+        const bare = await cloudDoctor('signin: {}\n', ['--cloud', 'kc']);
+        expect(bare.stderr).toContain('Still missing for the sign-in chain: subject_token (or idp_token_url, idp_client_id, idp_client_secret)');
+      }, 120_000);
+
+      it('an unknown cloud is a usage error with the entries it has and a suggestion', async () => {
+        const result = await cloudDoctor('signin: {}\n', ['--cloud', 'k']);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('has no cloud "k" (it has: kc)');
+      });
     });
 
     it('Keystone stopped mid-run (after the broker answered) fails signin.federated: connection refused', async () => {

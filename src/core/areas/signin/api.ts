@@ -12,19 +12,28 @@ const API_PATHS: Record<string, string> = {
   identity: '/v3/auth/projects',
 };
 
-export function apiEndpoint(catalog: CatalogService[], type: string): string | undefined {
+/**
+ * The URL of a service of the catalog, as the OpenStack client picks it: the interface asked for (public by
+ * default), in the region asked for when one is given.
+ */
+export function apiEndpoint(catalog: CatalogService[], type: string, want: { interface?: string; region?: string } = {}): string | undefined {
   const service = catalog.find((c) => c.type === type);
-  const endpoint = service?.endpoints?.find((e) => e.interface === 'public') ?? service?.endpoints?.[0];
+  const wanted = (want.interface ?? 'public').replace(/URL$/, '');
+  const inRegion = (service?.endpoints ?? []).filter((e) => !want.region || e.region === want.region || e.region_id === want.region);
+  const endpoint = inRegion.find((e) => e.interface === wanted) ?? (want.region || want.interface ? undefined : inRegion[0]);
   return endpoint?.url?.replace(/\/+$/, '');
 }
 
 /** One authenticated GET to the configured service's public endpoint, e.g. the compute server list. */
 export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<number>> {
   const s = env.settings;
-  const base = apiEndpoint(scoped.catalog, s.apiService);
+  const base = apiEndpoint(scoped.catalog, s.apiService, { interface: s.interface, region: s.region });
   if (!base) {
     const types = scoped.catalog.map((c) => c.type).join(', ') || 'none';
-    throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint (services: ${types}).`, 'Set api_service to a service type of the catalog, or register the service endpoint.');
+    const where = [s.interface && `interface ${s.interface}`, s.region && `region ${s.region}`].filter(Boolean).join(', ');
+    throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint${where ? ` (${where})` : ''} (services: ${types}).`,
+      where ? 'Set region and interface (region_name and interface in clouds.yaml) to ones the catalog has, or register the endpoint.'
+        : 'Set api_service to a service type of the catalog, or register the service endpoint.');
   }
   const url = base + (API_PATHS[s.apiService] ?? '');
   const res = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': scoped.token }, credentials: true, signal: env.signal });

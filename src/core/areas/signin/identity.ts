@@ -72,6 +72,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
 export interface Project {
   id: string;
   name?: string;
+  domain_id?: string;
   description?: string;
 }
 
@@ -165,7 +166,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   if (projects.length === 0) {
     throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
   }
-  const chosen = chooseProject(projects, s.project);
+  const chosen = chooseProject(projects, s.project, s.projectDomain);
   if (s.project && !chosen) {
     throw new StepError(
       `Project "${s.project}" is not among the ${projects.length} project(s) this user may access: ${listing}.`,
@@ -188,15 +189,21 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   };
 }
 
-export function chooseProject(projects: Project[], wanted: string | undefined): Project | undefined {
+export function chooseProject(projects: Project[], wanted: string | undefined, domain?: string): Project | undefined {
   if (!wanted) return projects.length === 1 ? projects[0] : undefined;
-  return projects.find((p) => p.id === wanted) ?? projects.find((p) => p.name === wanted);
+  const byId = projects.find((p) => p.id === wanted);
+  if (byId) return byId;
+  const named = projects.filter((p) => p.name === wanted);
+  // A project name is unique only within its domain: the domain (id, or the default domain's name) picks one.
+  const inDomain = domain ? named.filter((p) => !p.domain_id || p.domain_id === domain || (p.domain_id === 'default' && domain.toLowerCase() === 'default')) : named;
+  return inDomain[0];
 }
 
 export interface CatalogEndpoint {
   id?: string;
   interface?: string;
   region?: string;
+  region_id?: string;
   url: string;
 }
 export interface CatalogService {

@@ -1,4 +1,4 @@
-import { setting, type SettingsSource } from '../../config/settings.js';
+import { setting, settingOrigin, type SettingOrigin, type SettingsSource } from '../../config/settings.js';
 
 /** The sign-in chain's settings, resolved from flags, environment and the `signin:` section. */
 export interface SigninSettings {
@@ -18,6 +18,11 @@ export interface SigninSettings {
   idpId?: string;
   protocol: string;
   project?: string;
+  /** The project's domain (id or name): picks among projects of the same name. */
+  projectDomain?: string;
+  /** The region and interface of the catalog endpoint the last step calls (as the OpenStack client's). */
+  region?: string;
+  interface?: string;
   /** `project` is surely an id (OS_PROJECT_ID, or 32 hex digits): scoping can go ahead without the list. */
   projectIsId: boolean;
   apiService: string;
@@ -44,27 +49,57 @@ export const DEFAULT_CLAIM_PREFIX = 'OIDC_CLAIM_';
 
 const SECTION = 'signin';
 
+type SettingOptions = NonNullable<Parameters<typeof setting>[3]>;
+
+/** The chain's settings as the `signin:` section names them, with their secrecy and other environment names. */
+const CHAIN_SETTINGS = {
+  broker_url: {},
+  realm: {},
+  client_id: { envNames: ['OS_CLIENT_ID'] },
+  client_secret: { secret: true, envNames: ['OS_CLIENT_SECRET'] },
+  subject_token: { secret: true },
+  idp_token_url: {},
+  idp_client_id: {},
+  idp_client_secret: { secret: true },
+  idp_scope: {},
+  subject_issuer: {},
+  identity_url: { envNames: ['OS_AUTH_URL'] },
+  federation_prefix: {},
+  idp_id: { envNames: ['OS_IDENTITY_PROVIDER'] },
+  protocol: { envNames: ['OS_PROTOCOL'] },
+  project: { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] },
+  project_domain: {},
+  region: { envNames: ['OS_REGION_NAME'] },
+  interface: { envNames: ['OS_INTERFACE'] },
+} satisfies Record<string, SettingOptions>;
+
+type ChainSetting = keyof typeof CHAIN_SETTINGS;
+
 export function readSigninSettings(input: SettingsSource): SigninSettings {
-  const get = (name: string, options: Parameters<typeof setting>[3] = {}) => setting(input, SECTION, name, options);
+  const get = (name: string, options: SettingOptions = {}) => setting(input, SECTION, name, options);
+  const chain = (name: ChainSetting) => setting(input, SECTION, name, CHAIN_SETTINGS[name]);
   const secret = (name: string, envNames: string[] = []) => get(name, { secret: true, envNames });
-  const project = get('project', { envNames: ['OS_PROJECT_ID', 'OS_PROJECT_NAME'] });
+  const project = chain('project');
   return {
-    brokerUrl: trimSlash(get('broker_url')),
-    realm: get('realm'),
-    clientId: get('client_id', { envNames: ['OS_CLIENT_ID'] }),
-    clientSecret: secret('client_secret', ['OS_CLIENT_SECRET']),
-    subjectToken: secret('subject_token'),
-    idpTokenUrl: get('idp_token_url'),
-    idpClientId: get('idp_client_id'),
-    idpClientSecret: secret('idp_client_secret'),
-    idpScope: get('idp_scope'),
-    subjectIssuer: get('subject_issuer'),
-    identityUrl: identityBase(get('identity_url', { envNames: ['OS_AUTH_URL'] })),
-    federationPrefix: get('federation_prefix') ?? 'OS',
-    idpId: get('idp_id', { envNames: ['OS_IDENTITY_PROVIDER'] }),
-    protocol: get('protocol', { envNames: ['OS_PROTOCOL'] }) ?? 'openid',
+    brokerUrl: trimSlash(chain('broker_url')),
+    realm: chain('realm'),
+    clientId: chain('client_id'),
+    clientSecret: chain('client_secret'),
+    subjectToken: chain('subject_token'),
+    idpTokenUrl: chain('idp_token_url'),
+    idpClientId: chain('idp_client_id'),
+    idpClientSecret: chain('idp_client_secret'),
+    idpScope: chain('idp_scope'),
+    subjectIssuer: chain('subject_issuer'),
+    identityUrl: identityBase(chain('identity_url')),
+    federationPrefix: chain('federation_prefix') ?? 'OS',
+    idpId: chain('idp_id'),
+    protocol: chain('protocol') ?? 'openid',
     project,
-    projectIsId: project !== undefined && (project === input.env.OS_PROJECT_ID || /^[0-9a-f]{32}$/i.test(project)),
+    projectDomain: chain('project_domain'),
+    region: chain('region'),
+    interface: chain('interface'),
+    projectIsId: project !== undefined && (project === input.env.OS_PROJECT_ID || project === input.cloud?.projectId || /^[0-9a-f]{32}$/i.test(project)),
     apiService: get('api_service') ?? 'compute',
     claimPrefix: claimPrefix(get('claim_prefix')),
     admin: {
@@ -124,8 +159,41 @@ const NAMES: Record<keyof SigninSettings, string> = {
   idpId: 'idp_id (or OS_IDENTITY_PROVIDER)',
   protocol: 'protocol',
   project: 'project (or --project / OS_PROJECT_ID / OS_PROJECT_NAME)',
+  projectDomain: 'project_domain',
+  region: 'region (or OS_REGION_NAME)',
+  interface: 'interface (or OS_INTERFACE)',
   projectIsId: 'project',
   apiService: 'api_service',
   claimPrefix: 'claim_prefix',
   admin: 'admin credentials (OS_USERNAME/OS_PASSWORD or OS_APPLICATION_CREDENTIAL_ID/OS_APPLICATION_CREDENTIAL_SECRET)',
 };
+
+/** Where each of the chain's settings was found (never a value), and which the chain still lacks. */
+export interface SettingsReport {
+  found: { name: string; origin: SettingOrigin }[];
+  missing: string[];
+}
+
+export function signinSettingsReport(input: SettingsSource): SettingsReport {
+  const found = (Object.keys(CHAIN_SETTINGS) as ChainSetting[]).flatMap((name) => {
+    const origin = settingOrigin(input, SECTION, name, CHAIN_SETTINGS[name]);
+    return origin ? [{ name, origin }] : [];
+  });
+  const has = (name: string) => found.some((f) => f.name === name);
+  const subject = has('subject_token') || (has('idp_token_url') && has('idp_client_id') && has('idp_client_secret'));
+  const needed = ['broker_url', 'realm', 'client_id', 'client_secret', 'identity_url', 'idp_id'].filter((n) => !has(n));
+  return { found, missing: [...needed, ...(subject ? [] : ['subject_token (or idp_token_url, idp_client_id, idp_client_secret)'])] };
+}
+
+/** The lines `doctor` and `token` print on stderr when a clouds.yaml entry is used. */
+export function cloudSettingsLines(input: SettingsSource): string[] {
+  if (!input.cloud) return [];
+  const report = signinSettingsReport(input);
+  const by = (origin: SettingOrigin) => report.found.filter((f) => f.origin === origin).map((f) => f.name);
+  const lines = [`Sign-in settings from clouds.yaml cloud "${input.cloud.name}" (${input.cloud.file}): ${by('clouds.yaml').join(', ') || 'none'}.`];
+  for (const origin of ['flag', 'environment', 'config file'] as const) if (by(origin).length) lines.push(`From the ${origin}: ${by(origin).join(', ')}.`);
+  if (input.cloud.caFile) lines.push(`CA file from clouds.yaml (cacert): ${input.cloud.caFile}.`);
+  if (input.cloud.insecure) lines.push('clouds.yaml says verify: false: TLS certificates are NOT verified.');
+  if (report.missing.length) lines.push(`Still missing for the sign-in chain: ${report.missing.join(', ')} (add them to --config's signin: section or CLOUDGATE_* variables).`);
+  return lines;
+}
