@@ -1,0 +1,24 @@
+// ESLint for cloudgate: typescript-eslint's type-aware rules. The linter's packages live in tools/lint/
+// (their own TypeScript 5, which typescript-eslint needs); scripts/lint.mjs installs and runs them.
+import { createRequire } from 'node:module';
+
+const require = createRequire(new URL('./tools/lint/package.json', import.meta.url));
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+const { defineConfig } = require('eslint/config');
+
+export default defineConfig(
+  { ignores: ['dist/', 'coverage/', 'tools/', 'node_modules/', '.bench/'] },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Terminal escapes are matched on purpose (src/core/escape.ts and the renderers).
+      'no-control-regex': 'off',
+    },
+  },
+);
