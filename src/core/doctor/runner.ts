@@ -1,3 +1,4 @@
+import { scopedSignal } from './scoped-signal.js';
 import { checkState, type CheckState } from './state-keys.js';
 import type { Check, CheckOutcome, CheckResult, DoctorReport, Status } from './types.js';
 
@@ -27,8 +28,8 @@ export const INTERRUPTED = 'Not run: interrupted.';
  */
 export async function runChecks(checks: Check[], options: RunOptions = {}): Promise<DoctorReport> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-  const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const run = scopedSignal(options.signal, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const deadline = run.signal;
   const concurrency = Math.max(1, options.concurrency ?? 16);
   const byId = new Map(checks.map((c) => [c.id, c]));
   const outcomes = new Map<string, CheckOutcome>();
@@ -88,6 +89,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
       }
     }
   }
+  run.release();
 
   const ordered = checks.map((c) => outcomes.get(c.id)!);
   return {
@@ -118,10 +120,12 @@ async function runOne(
   state: CheckState,
 ): Promise<CheckResult> {
   const timeoutMs = check.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const signal = AbortSignal.any([deadline, AbortSignal.timeout(timeoutMs)]);
+  const scope = scopedSignal(deadline, timeoutMs);
+  const { signal } = scope;
+  let onAbort = () => {};
   const aborted = new Promise<CheckResult>((resolve) => {
     // Stopped by the user (Ctrl+C): not run, which says nothing about the system.
-    const onAbort = () =>
+    onAbort = () =>
       resolve(options.signal?.aborted ? { status: 'skip', message: INTERRUPTED } : {
         status: 'fail',
         message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
@@ -145,7 +149,13 @@ async function runOne(
         advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
       }),
     );
-  return Promise.race([work, aborted]);
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    // A finished check lets go of the run's signal: nothing of it stays reachable from a long-lived one.
+    signal.removeEventListener('abort', onAbort);
+    scope.release();
+  }
 }
 
 export function summarize(outcomes: { status: Status }[]): Record<Status, number> {

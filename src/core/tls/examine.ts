@@ -43,6 +43,8 @@ export interface ExamineInput {
 
 export interface Examination {
   checks: CertCheck[];
+  /** Every certificate read, as given (none when the input could not be parsed). */
+  certificates?: ParsedCertificate[];
   /** The chain to use, in the right order, when it could be established. */
   ordered?: ParsedCertificate[];
   key?: ParsedKey;
@@ -121,7 +123,7 @@ export function examine(input: ExamineInput): Examination {
   }
   if (input.role === 'ca-issuer') checks.push(checkIsCa(first, input.certSource));
   checks.push(checkValidity(effective, input.now, input.renewAdvice));
-  return { checks, ordered, key, reordered };
+  return { checks, certificates, ordered, key, reordered };
 }
 
 function fromError(name: string, error: unknown): CertCheck {

@@ -77,40 +77,20 @@ function buildInfo(version: string): Family {
   return family('cloudgate_build_info', [{ labels: { version }, value: 1 }]);
 }
 
-type Row = Record<string, unknown>;
-const rows = (value: unknown): Row[] => (Array.isArray(value) ? value.filter((v): v is Row => typeof v === 'object' && v !== null) : []);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
 /**
- * Every certificate the checks reported in their details, with where it was seen:
- * `file:` (certificate files and inventory PEM variables), `endpoint:` (served TLS), `secret:`
- * (the supplied wildcard's cluster secret), `certificate:` (cert-manager Certificates), `discovery:`
- * (the OIDC issuer host). The same certificate seen twice in one place is one sample.
+ * One series per certificate the checks read (their `certificates` facts): labelled with where it
+ * was read (a file's full path, `host:port`, `namespace/secret`) and its subject. The same
+ * certificate read by several checks from one source is one series; an expired one stays.
  */
 export function certificateExpiries(checks: CheckOutcome[]): Sample[] {
   const found = new Map<string, Sample>();
-  const add = (source: string, subject: string | undefined, notAfter: unknown) => {
-    const time = typeof notAfter === 'string' ? Date.parse(notAfter) : NaN;
-    if (!Number.isFinite(time)) return;
-    const labels = { source, subject: subject ?? '' };
+  for (const fact of checks.flatMap((c) => c.certificates ?? [])) {
+    const time = Date.parse(fact.notAfter);
+    if (!Number.isFinite(time)) continue;
+    const labels = { source: fact.source, subject: fact.subject };
     found.set(JSON.stringify(labels), { labels, value: time / 1000 });
-  };
-  const chainOf = (source: string, chain: unknown) => {
-    for (const c of rows(chain)) add(source, text(c.subject) ?? text(c.name), c.notAfter);
-  };
-  for (const check of checks) {
-    const d = check.details ?? {};
-    if (check.group === 'certificate') chainOf(`file:${check.title.split(': ')[0]}`, d.chain);
-    else if (check.group === 'tls') {
-      const source = `endpoint:${text(d.endpoint) ?? check.id.slice('tls.'.length)}`;
-      if (rows(d.chain).length) chainOf(source, d.chain);
-      else add(source, text(d.subject), d.notAfter);
-    } else if (check.id === 'kube.wildcard-secret') chainOf(`secret:${text(d.secret) ?? ''}`, d.chain);
-    else if (check.id === 'kube.certificates') {
-      for (const c of rows(d.certificates)) add(`certificate:${text(c.name) ?? ''}`, text(c.secret) ?? text(c.name), c.notAfter);
-    } else if (check.id === 'discovery.tls') {
-      for (const host of rows(d.hosts)) chainOf(`discovery:${text(host.host) ?? ''}`, host.chain);
-    }
   }
   return [...found.values()];
 }

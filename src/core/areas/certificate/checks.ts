@@ -6,14 +6,15 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import type { Check, CheckResult } from '../../doctor/types.js';
+import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js';
 import { UsageError } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
 import { neutralView } from '../../config/platform-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { CertCheck } from '../../tls/checks.js';
-import { examine, type CertificateRole } from '../../tls/examine.js';
+import { examine, type CertificateRole, type Examination } from '../../tls/examine.js';
+import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
 
 const GROUP = 'certificate';
@@ -26,8 +27,10 @@ interface Source {
   title: string;
   role: CertificateRole;
   hasKey: boolean;
-  /** The results of every check that could run, by name. */
-  examine(): Promise<CertCheck[]>;
+  /** What the checks are about: the file (an inventory variable's is the inventory's). */
+  file: string;
+  /** The results of every check that could run, and every certificate read. */
+  examine(): Promise<{ checks: CertCheck[]; certificates: CertificateFact[] }>;
 }
 
 const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: boolean }[]> = {
@@ -92,8 +95,9 @@ export const provideChecks: CheckProvider = async (input) => {
 };
 
 function checksOf(source: Source): Check[] {
-  let examination: Promise<Map<string, CertCheck>> | undefined;
-  const results = () => (examination ??= source.examine().then((checks) => new Map(checks.map((c) => [c.name, c]))));
+  let examination: Promise<{ byName: Map<string, CertCheck>; certificates: CertificateFact[] }> | undefined;
+  const results = () =>
+    (examination ??= source.examine().then(({ checks, certificates }) => ({ byName: new Map(checks.map((c) => [c.name, c])), certificates })));
   return NAMES[source.role]
     .filter((n) => source.hasKey || !n.keyOnly)
     .map(({ name, title }) => ({
@@ -101,11 +105,14 @@ function checksOf(source: Source): Check[] {
       group: GROUP,
       title: `${source.title}: ${title}`,
       async run(): Promise<CheckResult> {
-        const found = (await results()).get(name);
+        const { byName, certificates } = await results();
+        const found = byName.get(name);
+        const subject = { file: source.file };
         if (!found) {
-          return { status: 'skip', message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).' };
+          return { status: 'skip', message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).', subject };
         }
-        return { status: found.status, message: found.message, advice: found.advice, details: found.details };
+        // The certificates read go with the expiry line (one line per file carries them).
+        return { status: found.status, message: found.message, advice: found.advice, details: found.details, subject, ...(name === 'validity' ? { certificates } : {}) };
       },
     }));
 }
@@ -134,12 +141,13 @@ function fileSources(input: DoctorInput): Source[] {
       title: basename(file),
       role: 'wildcard' as const,
       hasKey: key !== undefined,
-      async examine(): Promise<CertCheck[]> {
+      file,
+      async examine() {
         const certPem = await readText(file, 'certificate', 'parse');
         const keyPem = key === undefined ? undefined : await readText(key, 'private key', 'key');
         if (typeof keyPem === 'string') registerSecret(keyPem);
         const unreadable = [certPem, keyPem].filter((t): t is CertCheck => typeof t === 'object');
-        if (typeof certPem !== 'string') return unreadable;
+        if (typeof certPem !== 'string') return { checks: unreadable, certificates: [] };
         const result = examine({
           certPem,
           certSource: file,
@@ -152,10 +160,14 @@ function fileSources(input: DoctorInput): Source[] {
           caFile: input.network.caFile,
           renewAdvice: SUPPLIED_RENEW,
         });
-        return [...result.checks, ...unreadable];
+        return { checks: [...result.checks, ...unreadable], certificates: factsOf(file, result) };
       },
     };
   });
+}
+
+function factsOf(source: string, examination: Examination): CertificateFact[] {
+  return (examination.certificates ?? []).map((c) => certificateFact(source, c.x509));
 }
 
 function uniquePrefixes(files: string[]): string[] {
@@ -231,8 +243,9 @@ async function inventorySources(input: DoctorInput): Promise<Source[]> {
       title: rule.certificate,
       role: rule.role,
       hasKey: keyPem !== undefined,
-      examine: async () =>
-        examine({
+      file: input.inventoryPath,
+      examine: async () => {
+        const result = examine({
           certPem: pem(values[rule.certificate])!,
           certSource: rule.certificate,
           keyPem,
@@ -241,7 +254,10 @@ async function inventorySources(input: DoctorInput): Promise<Source[]> {
           now: new Date(),
           fixHint: `Reorder the PEM value of ${rule.certificate} in the inventory: issuer first, then intermediate(s), then root.`,
           renewAdvice: rule.renewAdvice,
-        }).checks,
+        });
+        // The variable's own source: two PEM variables of one inventory are two series.
+        return { checks: result.checks, certificates: factsOf(`${input.inventoryPath}#${rule.certificate}`, result) };
+      },
     };
   });
 }

@@ -7,6 +7,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import { probeTls } from '../../net/tls-probe.js';
 import { topOfChain } from '../../oidc/thumbprint.js';
 import { chainsToPublicRoot } from '../../tls/served-path.js';
+import { commonName } from '../../tls/pem.js';
 
 export interface TlsFacts {
   url: string;
@@ -51,6 +52,12 @@ function oneLine(dn: string): string {
 }
 
 export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult {
+  // Every served certificate, under the host:port that served it.
+  const certificates = all.flatMap((f) => (f.chain ?? []).map((c) => ({ source: f.host, subject: commonName(c.subject), notAfter: c.notAfter })));
+  return { ...judgeTls(all, insecure), certificates };
+}
+
+function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult {
   const details = { hosts: all };
   const describe = (f: TlsFacts) => (f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host);
   const broken = all.filter((f) => f.error);

@@ -8,6 +8,7 @@ import type { TlsProbeResult } from '../../net/tls-probe.js';
 import { analyzeChain, chainsToPublicRoot, isSelfSigned } from '../../tls/served-path.js';
 import { EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
 import { altNames, commonName } from '../../tls/pem.js';
+import { certificateFact } from '../../tls/facts.js';
 import type { Endpoint } from './endpoints.js';
 import { expectsWildcard, servedIndividually, type ServedExpectations } from '../../config/expectations.js';
 
@@ -37,7 +38,8 @@ export function analyzeServed(
 ): CheckResult {
   const leaf = probe.chain[0];
   const where = `${endpoint.host}:${endpoint.port}`;
-  if (!leaf) return { status: 'fail', message: `${where} presented no certificate.`, advice: 'Check the ingress TLS configuration of this host.' };
+  const about = { subject: { endpoint: where }, certificates: probe.chain.map((c) => certificateFact(where, c)) };
+  if (!leaf) return { status: 'fail', message: `${where} presented no certificate.`, advice: 'Check the ingress TLS configuration of this host.', ...about };
   const problems: Problem[] = [];
   const add = (level: Problem['level'], message: string, advice: string) => problems.push({ level, message, advice });
   const leafName = commonName(leaf.subject);
@@ -111,6 +113,7 @@ export function analyzeServed(
       status: 'ok',
       message: `${trust}, covers ${endpoint.host}, expires in ${days(left)} days, chain of ${probe.chain.length} in order, issued by ${issuerName}.`,
       details,
+      ...about,
     };
   }
   const others = problems.filter((p) => p !== worst);
@@ -119,6 +122,7 @@ export function analyzeServed(
     message: others.length ? `${worst.message} (+${others.length} more: ${others.map((p) => p.message).join(' ')})` : worst.message,
     advice: [worst, ...others].map((p) => p.advice).filter((a, i, all) => all.indexOf(a) === i).join(' '),
     details,
+    ...about,
   };
 }
 

@@ -99,6 +99,7 @@ export async function checkEndpoint(
       message: (error as Error).message,
       advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
       details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
+      subject: { endpoint: `${endpoint.host}:${endpoint.port}` },
     };
   }
 }
@@ -110,12 +111,15 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
   const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
   const details = Object.fromEntries(results.map((r) => [r.id, { status: r.result.status, message: r.result.message, ...(r.result.advice ? { advice: r.result.advice } : {}) }]));
-  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, details };
+  // Every catalog endpoint's certificates, each under its own host:port.
+  const certificates = results.flatMap((r) => r.result.certificates ?? []);
+  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, details, certificates };
   return {
     status,
     message: `${bad.length} of ${results.length} catalog endpoint(s) have problems: ${bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')}`,
     advice: [...new Set(bad.map((r) => r.result.advice).filter(Boolean))].join(' '),
     details,
+    certificates,
   };
 }
 

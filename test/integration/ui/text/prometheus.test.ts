@@ -46,18 +46,6 @@ describe('prometheus exposition', () => {
     expect(s.get('cloudgate_build_info{version="1.2.3"}')).toBe(1);
   });
 
-  it('reports every certificate the checks saw, by where it was seen', () => {
-    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1' }));
-    const at = (iso: string) => Date.parse(iso) / 1000;
-    const expiry = (source: string, subject: string) => s.get(`cloudgate_certificate_expiry_timestamp_seconds{source="${source}",subject="${subject}"}`);
-    expect(expiry('file:wildcard.pem', '*.cloud.example')).toBe(at('2030-01-01T00:00:00Z'));
-    expect(expiry('file:wildcard.pem', 'Example Intermediate')).toBe(at('2032-01-01T00:00:00Z'));
-    expect(expiry('endpoint:keystone.cloud.example:443', 'keystone.cloud.example')).toBe(at('2029-06-01T00:00:00Z'));
-    expect(expiry('certificate:keystone-tls', 'keystone-tls-secret')).toBe(at('2029-07-01T00:00:00Z'));
-    expect(expiry('discovery:oidc.example:443', 'CN=oidc.example')).toBe(at('2029-01-01T00:00:00Z'));
-    expect(expiry('secret:openstack/wildcard', 'say \\"hi\\"\\\\ \\nthere')).toBe(at('2028-01-01T00:00:00Z'));
-  });
-
   it('reports token expiries by the check that obtained them; lifetimes count from the end of the run', () => {
     const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1' }));
     expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.exchange"}')).toBe(finishedAt.getTime() / 1000 + 300);
@@ -75,7 +63,7 @@ describe('prometheus exposition', () => {
   it('escapes label values per the exposition format and never carries a registered secret', () => {
     expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
     registerSecret('s3cr3t-client-value');
-    const report = { ...fullReport(), checks: [outcome('tls.host', 'ok', { endpoint: 'h:443', subject: 'CN=s3cr3t-client-value', notAfter: '2030-01-01T00:00:00Z' })] };
+    const report = { ...fullReport(), checks: [outcome('tls.host', 'ok', undefined, { certificates: [{ source: 'h:443', subject: 'CN=s3cr3t-client-value', notAfter: '2030-01-01T00:00:00Z' }] })] };
     const text = renderPrometheus({ report, finishedAt, version: '1' });
     expect(text).not.toContain('s3cr3t-client-value');
     expect(text).toContain('subject="CN=[redacted]"');
