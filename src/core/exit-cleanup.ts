@@ -41,6 +41,7 @@ function onSignal(signal: NodeJS.Signals): void {
   runCleanups(true);
   // Ours runs first (prepended), so another handler of this signal is still counted here.
   if (process.listenerCount(signal) > 1) return;
+  runCleanups(false);
   unwatch();
   process.exit(128 + (constants.signals[signal] ?? 15));
 }
