@@ -10,6 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { NothingWritten, writeFilesAtomically } from '../../inventory/atomic-write.js';
+import { LinkRefused, resolveWritePath } from '../../inventory/links.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import type { IdentityFlavour } from './identity.js';
 
@@ -62,12 +63,13 @@ export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, 
   const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
   const doc = Object.fromEntries([...kept, [key, { flavour, learned_at: new Date().toISOString() }]]);
   try {
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    // Its folder is made where the link rule lets the file go, not through a refused link.
+    await mkdir(dirname((await resolveWritePath(file, { noFinalLink: true })).path), { recursive: true, mode: 0o700 });
     const content = JSON.stringify(doc, null, 2) + '\n';
     await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }], new Date(), { backup: false });
     return file;
   } catch (error) {
-    if (error instanceof NothingWritten && error.advice) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
+    if ((error instanceof NothingWritten && error.advice) || error instanceof LinkRefused) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
     return undefined;
   }
 }
