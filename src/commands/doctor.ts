@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
-import { EXIT, UsageError } from '../core/errors.js';
-import { writeFilesAtomically } from '../core/inventory/atomic-write.js';
+import { EXIT, UsageError, WriteError } from '../core/errors.js';
+import { NothingWritten, writeFilesAtomically } from '../core/inventory/atomic-write.js';
+import { describeLinks, LinkRefused, resolveWritePath } from '../core/inventory/links.js';
+import { stat } from 'node:fs/promises';
 import type { DoctorReport } from '../core/doctor/types.js';
 import { renderJson } from '../ui/text/json.js';
 import { renderJunit } from '../ui/text/junit.js';
@@ -24,6 +26,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (output !== undefined && (output === '' || bool(flags, 'list-checks'))) {
     throw new UsageError(output === '' ? '--output needs a file name.' : '--output does not apply to --list-checks.');
   }
+  const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
+  if (outputPath !== undefined) await checkOutputPath(outputPath);
   const input = doctorInput(ctx);
   const checks = await checksOf(input, only);
 
@@ -54,7 +58,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const color = output === undefined && useColor(ctx.stdout, ctx.env);
   const rendered = render(format, report, { verbose, color, ascii: dumb });
   if (output === undefined) ctx.stdout.write(rendered);
-  else await writeOutput(resolve(ctx.cwd, output), rendered, format, ctx);
+  else await writeOutput(outputPath!, rendered, format, ctx);
   return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
 }
 
@@ -93,15 +97,38 @@ export function cloudgateVersion(): string {
 }
 
 /**
+ * Before the checks run: FILE's folder exists (none is created: a typo would otherwise make a folder
+ * the node exporter never reads; exit 2), and no link on the way breaks the link rule (exit 1, the
+ * file cannot be written). The write checks both again.
+ */
+async function checkOutputPath(path: string): Promise<void> {
+  let target: string;
+  try {
+    target = (await resolveWritePath(path)).path;
+  } catch (error) {
+    if (error instanceof LinkRefused) throw new WriteError(`Cannot write ${path}: ${error.message}`, error.advice);
+    throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`);
+  }
+  const folder = await stat(dirname(target)).catch(() => undefined);
+  if (!folder?.isDirectory()) {
+    throw new UsageError(`Cannot write ${path}: the folder ${dirname(target)} does not exist${folder ? ' (it is not a folder)' : ''}; cloudgate creates no folder for --output.`,
+      `Create it first (mkdir -p ${dirname(target)}) or give a file in an existing folder.`);
+  }
+}
+
+/**
  * Replaces FILE whole, never half-written: the node exporter's textfile collector may read it at
  * any moment. A report rewritten every minute needs no backup of the previous one.
  */
 async function writeOutput(path: string, content: string, format: Format, ctx: CommandContext): Promise<void> {
+  let written;
   try {
-    await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(), { backup: false });
+    [written] = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(),
+      { backup: false, createFolders: false });
   } catch (error) {
-    throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`, 'Check that its folder exists and is writable.');
+    throw new WriteError(`Cannot write ${path}: ${(error as Error).message}`,
+      (error instanceof NothingWritten && error.advice) || 'Check that its folder exists and is writable by you, and that the disk has room.');
   }
-  ctx.stderr.write(`Wrote the ${format} report to ${path}.\n`);
+  const through = written?.linkTarget ? ` through the link ${describeLinks(written.links ?? [])} to ${written.linkTarget}` : '';
+  ctx.stderr.write(`Wrote the ${format} report to ${path}${through}.\n`);
 }
-

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import { writeFilesAtomically } from '../core/inventory/atomic-write.js';
+import { describeWritten, NothingWritten, writeFilesAtomically, type WrittenFile } from '../core/inventory/atomic-write.js';
 import { buildOidcArtefacts, fileText, renderOidcText } from '../core/oidc/artefacts.js';
 import { resolveOidcInputs } from '../core/oidc/plan.js';
-import { UsageError } from '../core/errors.js';
+import { WriteError } from '../core/errors.js';
 import { doctorInput } from '../core/doctor/input.js';
 import { bool, str, type CommandContext } from '../core/run-context.js';
 
@@ -15,7 +15,10 @@ export async function run(ctx: CommandContext): Promise<number> {
 
   const out = str(flags, 'out');
   if (out) {
-    const written = await writeAll(resolve(cwd, out), artefacts.files);
+    const files = await writeAll(resolve(cwd, out), artefacts.files);
+    const written = files.map((f) => f.path);
+    // A file written through a link (the rule let it) says so; the paths on stdout stay the ones asked for.
+    for (const f of files) if (f.linkTarget) ctx.stderr.write(`note: ${describeWritten(f)}\n`);
     if (bool(flags, 'json')) ctx.stdout.write(JSON.stringify({ ...artefacts, written }, null, 2) + '\n');
     else ctx.stdout.write(written.map((p) => `${p}\n`).join(''));
     if (!bool(flags, 'json')) for (const note of artefacts.notes) ctx.stderr.write(`note: ${note}\n`);
@@ -25,15 +28,18 @@ export async function run(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
-/** All or nothing, through the same exclusive temp files as the inventory; the documents are public: no backups. */
-async function writeAll(dir: string, files: Record<string, unknown>): Promise<string[]> {
+/**
+ * All or nothing, through the same exclusive temp files and link rule as the inventory; the documents
+ * are public: no backups. A file that cannot be written (a refused link, a full disk) exits 1.
+ */
+async function writeAll(dir: string, files: Record<string, unknown>): Promise<WrittenFile[]> {
   const entries = Object.entries(files).map(([relative, content]) => ({
     path: join(dir, relative), content: fileText(content), mode: 0o644, holdsSecret: false, description: relative,
   }));
   try {
-    await writeFilesAtomically(entries, new Date(), { backup: false });
+    return await writeFilesAtomically(entries, new Date(), { backup: false });
   } catch (error) {
-    throw new UsageError(`Cannot write into ${dir}: ${(error as Error).message}.`, 'Choose a writable --out directory.');
+    throw new WriteError(`Cannot write into ${dir}: ${(error as Error).message}.`,
+      (error instanceof NothingWritten && error.advice) || 'Choose a --out directory you can write to.');
   }
-  return entries.map((e) => e.path);
 }

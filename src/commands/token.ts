@@ -55,7 +55,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   } finally {
     await http.close();
     if (settings.identityUrl && flavour.value && flavour.value !== known) {
-      const file = await writeFlavour(env, settings.identityUrl, flavour.value);
+      const file = await writeFlavour(env, settings.identityUrl, flavour.value, log);
       if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);
     }
   }

@@ -140,7 +140,7 @@ describe('setup with a vault password', () => {
     await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`);
     const before = await readFile(inventory, 'utf8');
     const wrongFile = join(dir, 'wrong');
-    await writeFile(wrongFile, 'not the password\n');
+    await writeFile(wrongFile, 'not the password\n', { mode: 0o600 });
     const wrong = await runCli(['setup', '--answers', await answers('cluster_issuer_acme_email: pki@example.com\n'), '--inventory', inventory, '--vault-password-file', wrongFile]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('HMAC mismatch');
@@ -181,7 +181,7 @@ describe('values vaulted by ansible-vault', () => {
     expect(output(opened)).not.toContain('not-an-email');
 
     const wrongFile = join(dir, 'wrong');
-    await writeFile(wrongFile, 'not the password\n');
+    await writeFile(wrongFile, 'not the password\n', { mode: 0o600 });
     const wrong = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json', '--vault-password-file', wrongFile]);
     expect(wrong.code).toBe(1);
     expect(JSON.parse(wrong.stdout).checks).toEqual([expect.objectContaining({ id: 'inventory.vault-decrypt', status: 'fail' })]);
@@ -221,7 +221,7 @@ describe('the walkthrough offers the vault (tmux)', () => {
   it('asks for the password file when the inventory holds vaulted values, refuses a wrong one, then keeps the vaulted secret', async () => {
     await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`, { mode: 0o600 });
     const before = await readFile(inventory, 'utf8');
-    await writeFile(join(dir, 'wrong'), 'not the password\n');
+    await writeFile(join(dir, 'wrong'), 'not the password\n', { mode: 0o600 });
     term = launchCloudgate(['setup', '--plain', '--inventory', inventory], { cwd: dir });
     const offer = await term.waitFor('in Ansible Vault');
     expect(offer).toContain('cluster_issuer_acme_dnsc_api_token');

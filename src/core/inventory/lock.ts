@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, openSync, readSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
-import { isProcessAlive, removeStaleTemps, resolveLinks, tempPathFor } from './atomic-write.js';
+import { isProcessAlive, removeStaleTemps, tempPathFor } from './new-files.js';
+import { LinkRefused, resolveWritePath } from './links.js';
+import { cleanUpOnExit } from '../exit-cleanup.js';
 import { UsageError, WriteError } from '../errors.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_WRONLY, O_CREAT, O_EXCL } = constants;
@@ -29,7 +31,13 @@ export function lockPathOf(target: string): string {
 }
 
 export async function lockInventory(inventoryPath: string): Promise<InventoryLock> {
-  const target = await resolveLinks(inventoryPath);
+  let target: string;
+  try {
+    target = (await resolveWritePath(inventoryPath)).path;
+  } catch (error) {
+    if (error instanceof LinkRefused) throw new WriteError(`${error.message} Nothing was written.`, error.advice);
+    throw error;
+  }
   const lockPath = lockPathOf(target);
   const createdDir = await mkdir(dirname(target), { recursive: true });
   await removeStaleTemps(target);
@@ -42,14 +50,14 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
     throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${e.code ?? e.message}; nothing was written.`,
       `Check that the folder ${dirname(target)} exists and is writable by you.`);
   }
-  const onExit = () => {
+  // Also when the run is stopped by a signal (SIGTERM while it writes): the lock goes with the process.
+  const forget = cleanUpOnExit(() => {
     if (holderSync(lockPath) === process.pid) unlinkSync(lockPath);
-  };
-  process.on('exit', onExit);
+  });
   return {
     path: lockPath,
     async release() {
-      process.off('exit', onExit);
+      forget();
       if ((await holder(lockPath)).pid === process.pid) await unlink(lockPath).catch(() => undefined);
       await removeEmptyFolders(dirname(target), createdDir);
     },

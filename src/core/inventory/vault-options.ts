@@ -103,8 +103,11 @@ export function parseVaultId(id: string): { label: string; file: string } {
 export async function readVaultPassword(path: string, label: string, source: string, deadlineMs = PASSWORD_SCRIPT_DEADLINE_MS): Promise<Buffer> {
   let executable = false;
   try {
-    executable = statSync(path).isFile() && isExecutable(path);
-  } catch {
+    const info = statSync(path);
+    executable = info.isFile() && isExecutable(path);
+    if (info.isFile()) assertPrivate(path, info.mode, executable);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     // readRegularFile names the problem below.
   }
   let password: Buffer;
@@ -121,6 +124,22 @@ export async function readVaultPassword(path: string, label: string, source: str
     throw new UsageError(`The vault password from ${source} is empty.`, 'Put the vault password in the file (one line).');
   }
   return password;
+}
+
+/**
+ * As ssh refuses a private key others can read: a password file others can read (world-readable), or
+ * that others than its owner can change (group or world write bit), is refused. A script others can
+ * read holds no password, but one they can change hands them the password on its next run.
+ * Group-readable stays allowed: a team may share the file through a group.
+ */
+function assertPrivate(path: string, mode: number, executable: boolean): void {
+  const bits = mode & 0o777;
+  const problem = (bits & 0o022) !== 0 ? 'others than its owner can change it'
+    : !executable && (bits & 0o004) !== 0 ? 'everyone on this machine can read it' : undefined;
+  if (!problem) return;
+  const fixed = executable ? bits & ~0o022 : bits & ~0o027;
+  throw new UsageError(`The vault password ${executable ? 'script' : 'file'} ${path} has mode ${bits.toString(8).padStart(4, '0')}: ${problem}, so cloudgate does not use it (as ssh refuses such a key).`,
+    `Fix its mode: chmod ${fixed.toString(8).padStart(4, '0')} ${path} (chmod 600 for a file only you use).`);
 }
 
 function isExecutable(path: string): boolean {
@@ -142,46 +161,30 @@ function stripBytes(data: Buffer, chars: string): Buffer {
   return data.subarray(start, end);
 }
 
+/**
+ * Runs the script in its own process group, with only the environment it needs (child-env.ts): at the
+ * deadline the group is killed. Its own exit decides: a daemon it started that still holds its stdout
+ * does not keep the run waiting, nor turns a good exit into a failure.
+ */
 async function runPasswordScript(path: string, label: string, source: string, deadlineMs: number): Promise<Buffer> {
   // Loaded here: node:child_process costs every command that reads an inventory ~2 ms to load.
-  const { spawn } = await import('node:child_process');
+  const { runChild } = await import('../kube/child.js');
   const name = basename(path, extname(path));
   const args = name.endsWith('-client') ? ['--vault-id', label] : [];
-  return new Promise((resolvePassword, reject) => {
-    // Its own process group, so the deadline kills whatever the script started too.
-    const child = spawn(path, args, { stdio: ['inherit', 'pipe', 'inherit'], detached: true });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failure: UsageError | undefined;
-    const stop = (error: UsageError) => {
-      failure ??= error;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    const timer = setTimeout(() => stop(new UsageError(`The vault password script ${path} (${source}) did not finish within ${deadlineMs / 1000} s; it was stopped.`,
-      'Make the script print the password without waiting for input, or give a plain password file (not executable).')), deadlineMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_SCRIPT_OUTPUT) stop(new UsageError(`The vault password script ${path} printed more than ${MAX_SCRIPT_OUTPUT / 1024} KiB.`, 'It should print the password only.'));
-      else chunks.push(chunk);
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(new UsageError(`Cannot run the vault password script ${path} (${source}): ${error.code ?? 'failed'}.`,
-        'If the file is not a script, remove its executable bit (chmod -x); Ansible runs executable password files too.'));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (failure) return reject(failure);
-      if (code !== 0) {
-        const unknownId = code === 2 && args.length > 0;
-        return reject(new UsageError(`The vault password script ${path} (${source}) failed (${signal ?? `exit code ${code}`})${unknownId ? `: it knows no password for the vault id "${label}"` : ''}.`,
-          unknownId ? 'Give the label the script knows, e.g. --vault-id LABEL@SCRIPT.' : 'Run it yourself to see why.'));
-      }
-      resolvePassword(Buffer.concat(chunks));
-    });
-  });
+  const r = await runChild(path, args, { kind: 'vault-script', timeoutMs: deadlineMs, inheritStdinStderr: true, maxStdoutBytes: MAX_SCRIPT_OUTPUT });
+  if (r.startError) {
+    throw new UsageError(`Cannot run the vault password script ${path} (${source}): ${r.startError.code ?? 'failed'}.`,
+      'If the file is not a script, remove its executable bit (chmod -x); Ansible runs executable password files too.');
+  }
+  if (r.overflowed) throw new UsageError(`The vault password script ${path} printed more than ${MAX_SCRIPT_OUTPUT / 1024} KiB.`, 'It should print the password only.');
+  if (r.timedOut) {
+    throw new UsageError(`The vault password script ${path} (${source}) did not finish within ${deadlineMs / 1000} s; it was stopped.`,
+      'Make the script print the password without waiting for input, or give a plain password file (not executable).');
+  }
+  if (r.exitCode !== 0) {
+    const unknownId = r.exitCode === 2 && args.length > 0;
+    throw new UsageError(`The vault password script ${path} (${source}) failed (${r.exitSignal ?? `exit code ${r.exitCode}`})${unknownId ? `: it knows no password for the vault id "${label}"` : ''}.`,
+      unknownId ? 'Give the label the script knows, e.g. --vault-id LABEL@SCRIPT.' : 'Run it yourself to see why.');
+  }
+  return r.stdoutBytes;
 }

@@ -2,15 +2,25 @@
  * Every child process cloudgate starts runs through here. Each runs in its own process group, so that
  * at its deadline, on cancel, or when cloudgate itself is stopped, the whole group is killed: kubectl
  * and whatever it started (a credential plugin waiting for a browser holds kubectl's output open).
- * Nothing a child leaves behind can keep cloudgate alive past the deadline.
+ * Nothing a child leaves behind can keep cloudgate alive past the deadline: the child's own exit is
+ * what counts, not the pipes it passed on (a daemon that left the group may hold them for ever).
+ * Children get only the environment they need (core/child-env.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnvironment, type ChildKind } from '../child-env.js';
+import { cleanUpOnExit } from '../exit-cleanup.js';
 
 export interface ChildOptions {
   /** Written to the child's stdin, which is then closed. */
   input?: string;
+  /** Filtered to what a child of `kind` needs (default: this process's environment, as kubectl). */
   env?: NodeJS.ProcessEnv;
+  kind?: ChildKind;
   cwd?: string;
+  /** The child reads cloudgate's stdin and writes to its stderr (a password script that asks), instead of pipes. */
+  inheritStdinStderr?: boolean;
+  /** More stdout than this stops the child (its group killed); `overflowed` says so. */
+  maxStdoutBytes?: number;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -19,9 +29,14 @@ export interface ChildResult {
   /** -1 when the child was killed or could not start. */
   exitCode: number;
   stdout: string;
+  /** stdout as it came, for output that is bytes (a password). */
+  stdoutBytes: Buffer;
   stderr: string;
   timedOut: boolean;
   cancelled: boolean;
+  overflowed?: boolean;
+  /** The signal that ended the child, when one did. */
+  exitSignal?: NodeJS.Signals;
   /** The error that kept the child from starting (ENOENT: no such program). */
   startError?: NodeJS.ErrnoException;
 }
@@ -30,43 +45,12 @@ export interface ChildResult {
 // process that left the group could hold them open for ever).
 const DRAIN_MS = 200;
 
-const groups = new Set<number>();
-
 function killGroup(pid: number): void {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
     // ESRCH: the group is already gone.
   }
-}
-
-function killAllGroups(): void {
-  for (const pid of groups) killGroup(pid);
-  groups.clear();
-}
-
-// The children are outside cloudgate's process group, so Ctrl+C at the terminal does not reach them:
-// cloudgate takes them down with it, then dies of the same signal as it would have.
-function onFatalSignal(signal: NodeJS.Signals): void {
-  killAllGroups();
-  unwatchSignals();
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-}
-const FATAL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-let watching = false;
-
-function watchSignals(): void {
-  if (watching) return;
-  watching = true;
-  process.on('exit', killAllGroups);
-  for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
-}
-
-function unwatchSignals(): void {
-  if (!watching) return;
-  watching = false;
-  process.off('exit', killAllGroups);
-  for (const s of FATAL_SIGNALS) process.off(s, onFatalSignal);
 }
 
 export function runChild(file: string, args: string[], options: ChildOptions): Promise<ChildResult> {
@@ -79,18 +63,22 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
     let settled = false;
     let drainTimer: NodeJS.Timeout | undefined;
 
+    let overflowed = false;
+    let size = 0;
+    let exitSignal: NodeJS.Signals | undefined;
+
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { detached: true, env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      const env = childEnvironment(options.env ?? process.env, options.kind ?? 'kubectl');
+      const inherit = options.inheritStdinStderr;
+      child = spawn(file, args, { detached: true, env, cwd: options.cwd, stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'] });
     } catch (error) {
-      resolve({ exitCode: -1, stdout: '', stderr: '', timedOut: false, cancelled: false, startError: error as NodeJS.ErrnoException });
+      resolve({ exitCode: -1, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', timedOut: false, cancelled: false, startError: error as NodeJS.ErrnoException });
       return;
     }
     const pid = child.pid;
-    if (pid !== undefined) {
-      groups.add(pid);
-      watchSignals();
-    }
+    // Killed at once when cloudgate is stopped by a signal (the group is out of the terminal's reach).
+    const forget = pid === undefined ? () => undefined : cleanUpOnExit(() => killGroup(pid), { onSignal: true });
 
     const finish = (startError?: NodeJS.ErrnoException) => {
       if (settled) return;
@@ -98,11 +86,8 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
       clearTimeout(deadline);
       clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) {
-        killGroup(pid); // whatever of the group outlived the child itself
-        groups.delete(pid);
-        if (groups.size === 0) unwatchSignals();
-      }
+      if (pid !== undefined) killGroup(pid); // whatever of the group outlived the child itself
+      forget();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
@@ -110,9 +95,12 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
       resolve({
         exitCode: timedOut || cancelled ? -1 : exitCode,
         stdout: Buffer.concat(out).toString('utf8'),
+        stdoutBytes: Buffer.concat(out),
         stderr: Buffer.concat(err).toString('utf8'),
         timedOut,
         cancelled,
+        ...(overflowed ? { overflowed } : {}),
+        ...(exitSignal && !timedOut && !cancelled && !overflowed ? { exitSignal } : {}),
         startError,
       });
     };
@@ -130,13 +118,20 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
       stop();
     }, options.timeoutMs);
 
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (options.maxStdoutBytes !== undefined && size > options.maxStdoutBytes) {
+        overflowed = true;
+        stop();
+      } else out.push(chunk);
+    });
     child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.syscall?.startsWith('spawn')) finish(error);
     });
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       exitCode = code ?? -1;
+      exitSignal = signal ?? undefined;
       // Anything the child left running in its group would hold the pipes open: it goes too.
       if (pid !== undefined) killGroup(pid);
       drainTimer ??= setTimeout(() => finish(), DRAIN_MS);

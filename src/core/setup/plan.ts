@@ -400,7 +400,7 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
     await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
     if (plan.files.length === 0) return [];
     return writeFilesAtomically(plan.files, now).catch((error: Error) => {
-      throw error instanceof UsageError ? error : new WriteError(error.message, 'Check that the folders exist and are writable by you, and that the disk has room.');
+      throw error instanceof UsageError ? error : new WriteError(error.message, (error as { advice?: string }).advice ?? 'Check that the folders exist and are writable by you, and that the disk has room.');
     });
   });
 }

@@ -3,12 +3,14 @@
  * ones), remembered between runs of `cloudgate token` so that a healthy chain costs one request per
  * step. A small JSON file in the user's cache folder, keyed by the identity URL without credentials or
  * query; it holds no secret, and is written 0600 all the same. Any problem reading or writing it is
- * ignored: the chain then finds the flavour again by asking.
+ * ignored: the chain then finds the flavour again by asking. It is never written through a link (the
+ * file itself), nor through a folder link the link rule refuses: `warn` is told why.
  */
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { writeFilesAtomically } from '../../inventory/atomic-write.js';
+import { NothingWritten, writeFilesAtomically } from '../../inventory/atomic-write.js';
+import { LinkRefused, resolveWritePath } from '../../inventory/links.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import type { IdentityFlavour } from './identity.js';
 
@@ -52,7 +54,7 @@ export function readFlavour(env: NodeJS.ProcessEnv, identityUrl: string): Identi
 }
 
 /** Records the flavour when it changed; returns the file written, or undefined (unchanged or failed). */
-export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour): Promise<string | undefined> {
+export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour, warn?: (line: string) => void): Promise<string | undefined> {
   const file = flavourCacheFile(env);
   const entries = readAll(file);
   const key = cacheKey(identityUrl);
@@ -61,11 +63,13 @@ export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, 
   const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
   const doc = Object.fromEntries([...kept, [key, { flavour, learned_at: new Date().toISOString() }]]);
   try {
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    // Its folder is made where the link rule lets the file go, not through a refused link.
+    await mkdir(dirname((await resolveWritePath(file, { noFinalLink: true })).path), { recursive: true, mode: 0o700 });
     const content = JSON.stringify(doc, null, 2) + '\n';
-    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache' }], new Date(), { backup: false });
+    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }], new Date(), { backup: false });
     return file;
-  } catch {
+  } catch (error) {
+    if ((error instanceof NothingWritten && error.advice) || error instanceof LinkRefused) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
     return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,7 +110,7 @@ describe('Ansible Vault format', () => {
 describe('vault passwords from options', () => {
   it('reads a password file as Ansible does (surrounding white space ignored) and the environment variable', async () => {
     const spaced = join(dir, 'spaced');
-    await writeFile(spaced, `  ${PASSWORD} \r\n\n`);
+    await writeFile(spaced, `  ${PASSWORD} \r\n\n`, { mode: 0o600 });
     expect((await readVaultPassword(spaced, 'default', 'test')).toString()).toBe(PASSWORD);
     const keyring = await vaultKeyringFromOptions({}, { ANSIBLE_VAULT_PASSWORD_FILE: spaced }, dir);
     expect(keyring?.open(ENCRYPT_STRING)).toBe('tok-3xample-Secret');
@@ -137,7 +137,7 @@ describe('vault passwords from options', () => {
 
   it('refuses an empty password, a missing file and @prompt with usage errors that hold no content', async () => {
     const empty = join(dir, 'empty');
-    await writeFile(empty, '\n');
+    await writeFile(empty, '\n', { mode: 0o600 });
     await expect(readVaultPassword(empty, 'default', 'test')).rejects.toThrow(/empty/);
     await expect(vaultKeyringFromOptions({ 'vault-password-file': [join(dir, 'missing')] }, {}, dir)).rejects.toBeInstanceOf(UsageError);
     expect(() => parseVaultId('prod@prompt')).toThrow(/does not prompt/);
@@ -147,12 +147,97 @@ describe('vault passwords from options', () => {
 
   it('opens with the password of the matching label first, and says which passwords failed', async () => {
     const other = join(dir, 'other');
-    await writeFile(other, 'another password\n');
+    await writeFile(other, 'another password\n', { mode: 0o600 });
     const keyring = (await vaultKeyringFromOptions({ 'vault-id': [`dev@${other}`, `prod@${passwordFile}`] }, {}, dir))!;
     expect(keyring.open(LABELLED_FILE)).toBe('multi\nline: value\n');
     expect(keyring.seal('x').text.split('\n')[0]).toBe('$ANSIBLE_VAULT;1.2;AES256;dev');
     const wrong = (await vaultKeyringFromOptions({ 'vault-password-file': [other] }, {}, dir))!;
     expect(() => wrong.open(LABELLED_FILE)).toThrow(/HMAC mismatch with --vault-password-file .*other; it was encrypted for the vault id "prod"/);
+  });
+});
+
+describe('vault password scripts end at their exit, whatever they leave behind', () => {
+  /** A script that starts a daemon (its own session, out of the script's group) holding its stdout. */
+  async function daemonising(name: string, body: string): Promise<{ script: string; daemonPid: () => Promise<number> }> {
+    const script = join(dir, name);
+    const pidFile = join(dir, `${name}.daemon`);
+    await writeFile(script, `#!/bin/sh\nsetsid sleep 120 &\necho $! > ${pidFile}\n${body}\n`, { mode: 0o700 });
+    return { script, daemonPid: async () => Number(await readFile(pidFile, 'utf8')) };
+  }
+  const stopDaemon = (pid: number) => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+
+  it('returns the password as soon as the script exits, the daemon still holding its stdout', async () => {
+    const { script, daemonPid } = await daemonising('daemon-ok.sh', `printf '%s\\n' '${PASSWORD}'`);
+    const started = Date.now();
+    try {
+      expect((await readVaultPassword(script, 'default', 'test', 5_000)).toString()).toBe(PASSWORD);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      stopDaemon(await daemonPid());
+    }
+  }, 15_000);
+
+  it('reports a failed script as failed (its exit code), not as a timeout', async () => {
+    const { script, daemonPid } = await daemonising('daemon-fail.sh', 'exit 3');
+    try {
+      await expect(readVaultPassword(script, 'default', 'test', 5_000)).rejects.toThrow(/failed \(exit code 3\)/);
+    } finally {
+      stopDaemon(await daemonPid());
+    }
+  }, 15_000);
+
+  it('gets the environment it needs, without cloudgate\'s or OpenStack\'s secrets', async () => {
+    const seen = join(dir, 'env-seen');
+    const script = join(dir, 'env.sh');
+    await writeFile(script, `#!/bin/sh\nenv > ${seen}\necho '${PASSWORD}'\n`, { mode: 0o700 });
+    const planted = { OS_PASSWORD: 'os-pw', OS_CLIENT_SECRET: 'os-cs', CLOUDGATE_DNS_SECRET: 'cg-s', GITHUB_TOKEN: 'gh', ANSIBLE_VAULT_IDENTITY: 'prod', VAULT_ADDR: 'https://vault.example' };
+    Object.assign(process.env, planted);
+    try {
+      await readVaultPassword(script, 'default', 'test');
+    } finally {
+      for (const name of Object.keys(planted)) delete process.env[name];
+    }
+    const names = (await readFile(seen, 'utf8')).split('\n').map((l) => l.split('=')[0]);
+    expect(names).toEqual(expect.arrayContaining(['PATH', 'ANSIBLE_VAULT_IDENTITY', 'VAULT_ADDR']));
+    for (const secret of ['OS_PASSWORD', 'OS_CLIENT_SECRET', 'CLOUDGATE_DNS_SECRET', 'GITHUB_TOKEN']) expect(names).not.toContain(secret);
+  });
+});
+
+describe('a vault password file others can read or change', () => {
+  it.each(['644', '604', '620', '602', '666'])('is refused at mode %s, with the chmod that fixes it', async (octal) => {
+    const mode = parseInt(octal, 8);
+    const file = join(dir, `shared-${octal}`);
+    await writeFile(file, `${PASSWORD}\n`);
+    await chmod(file, mode);
+    const failure = await readVaultPassword(file, 'default', 'test').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(UsageError);
+    expect((failure as UsageError).message).toContain(file);
+    expect((failure as UsageError).advice).toMatch(new RegExp(`chmod 0?[0-7]{3} ${file}`));
+    expect((failure as UsageError).message).not.toContain(PASSWORD);
+  });
+
+  it('is read at 0600 and 0640 (a team sharing it through a group)', async () => {
+    for (const mode of [0o600, 0o640, 0o400]) {
+      const file = join(dir, `private-${mode.toString(8)}`);
+      await writeFile(file, `${PASSWORD}\n`);
+      await chmod(file, mode);
+      expect((await readVaultPassword(file, 'default', 'test')).toString()).toBe(PASSWORD);
+    }
+  });
+
+  it('a script others can change is refused; one they can only read and run is not', async () => {
+    const script = join(dir, 'shared-script.sh');
+    await writeFile(script, `#!/bin/sh\necho '${PASSWORD}'\n`);
+    await chmod(script, 0o777);
+    await expect(readVaultPassword(script, 'default', 'test')).rejects.toThrow(/mode 0777: others than its owner can change it/);
+    await chmod(script, 0o755);
+    expect((await readVaultPassword(script, 'default', 'test')).toString()).toBe(PASSWORD);
   });
 });
 

@@ -47,3 +47,14 @@ describe('runChild', () => {
     expect(['ENOENT', 'ENOTDIR']).toContain(r.startError?.code);
   });
 });
+
+describe('the environment of kubectl', () => {
+  it('holds what kubectl needs and none of cloudgate\'s secrets', async () => {
+    const r = await runChild('sh', ['-c', 'env'], {
+      timeoutMs: 5000,
+      env: { PATH: process.env.PATH, KUBECONFIG: '/tmp/k', OS_PASSWORD: 'leak-1', CLOUDGATE_ACME_EAB_SECRET: 'leak-2', OS_CLIENT_SECRET: 'leak-3' },
+    });
+    expect(r.stdout).toContain('KUBECONFIG=/tmp/k');
+    expect(r.stdout).not.toMatch(/leak-/);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { lchownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +30,26 @@ describe('the identity paths cache', () => {
     const blocked = cacheHome();
     writeFileSync(join(blocked.XDG_CACHE_HOME, 'cloudgate'), 'a file where the folder should be');
     expect(await writeFlavour(blocked, 'https://identity.example.com', 'keystone')).toBeUndefined();
+  });
+
+  it('is never written through a link, not even one the writer owns: the file linked to is untouched, and the warning names the link', async () => {
+    for (const owner of [0, 65534]) {
+      const env = cacheHome();
+      const victim = join(env.XDG_CACHE_HOME, 'root-only');
+      writeFileSync(victim, 'root: secret\n', { mode: 0o600 });
+      mkdirSync(join(env.XDG_CACHE_HOME, 'cloudgate'));
+      const link = flavourCacheFile(env);
+      symlinkSync(victim, link);
+      lchownSync(link, owner, owner);
+      const warnings: string[] = [];
+
+      expect(await writeFlavour(env, 'https://identity.example.com', 'keystone', (line) => warnings.push(line))).toBeUndefined();
+
+      expect(readFileSync(victim, 'utf8')).toBe('root: secret\n');
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(link);
+      expect(warnings[0]).toContain(`uid ${owner}`);
+    }
   });
 });
