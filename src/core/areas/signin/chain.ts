@@ -155,6 +155,7 @@ export function projectToScope(h: Handover, s: SigninSettings): { id: string; li
     notRun: unread
       ? `Not run: signin.projects did not pass (fail), and project "${s.project}" looks like a name, which needs the list (an id would do without).`
       : 'Not run: signin.projects did not find the project.',
+    reason: { code: 'needs-failed', text: 'Fix what signin.projects reports first.' },
   };
 }
 
