@@ -80,8 +80,12 @@ export function skipSummary(checks: CheckOutcome[]): string[] {
   for (const check of checks) {
     if (check.status !== 'skip' || isInterrupted(check)) continue;
     const kind: SkipKind = check.reason && check.reason.code !== 'interrupted' ? check.reason.code : 'not-applicable';
-    const text = check.reason && kind !== 'not-applicable' ? check.reason.text : check.message;
-    const key = `${kind}\n${text}`;
+    // What is missing, then what to do; for no-cluster the reason says both (the message repeats it).
+    const text = !check.reason || kind === 'not-applicable' ? check.message
+      : kind === 'no-cluster' ? check.reason.text
+      : `${check.message} → ${check.reason.text}`;
+    // One line per thing to do: checks that ask for the same setting count together, the first one's words shown.
+    const key = `${kind}\n${check.reason?.text ?? check.message}`;
     const entry = byReason.get(key) ?? { kind, text, count: 0 };
     entry.count++;
     byReason.set(key, entry);

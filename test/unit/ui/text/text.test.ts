@@ -112,8 +112,8 @@ describe('text report', () => {
       outcome('signin.exchange', 'skip', 'Missing settings: broker_url, realm.', undefined, { code: 'not-configured', text: 'Set broker_url, realm.' }),
       outcome('signin.claims', 'skip', 'Not run: signin.exchange was skipped.', undefined, { code: 'not-configured', text: 'Set broker_url, realm.' }),
     ]), plain);
-    expect(text).toContain('    Not configured (2 checks): Set broker_url, realm.');
-    expect(text).toContain('    Not configured: Set subject_token.');
+    expect(text).toContain('    Not configured (2 checks): Missing settings: broker_url, realm. → Set broker_url, realm.');
+    expect(text).toContain('    Not configured: No subject token. → Set subject_token.');
     expect(text).not.toContain('Not needed');
   });
 
