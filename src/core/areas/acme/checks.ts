@@ -19,7 +19,7 @@ export const provideChecks: CheckProvider = async (input) => {
   // Not an ACME issuer: nothing to check. No issuer type at all: the inventory to read is missing.
   const notAcme = (): CheckResult => ({ status: 'skip', message: `cluster_issuer_type is ${issuer}, not acme.` });
   const gate = issuer ? always : configured({ cluster_issuer_type: issuer }, {
-    message: `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used (give --inventory).`,
+    message: `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used.`,
     text: 'Give --inventory PATH (the inventory that sets cluster_issuer_type).',
   });
   const checks: Check[] = [

@@ -49,8 +49,8 @@ export const provideChecks: CheckProvider = async (input) => {
   if (!issuer) {
     const where = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
     const gate = configured({ issuer_url: issuer }, {
-      message: `No issuer URL given (${where}); needed only for clouddnsb auth clusteroidc.`,
-      text: `Give the public issuer URL with ${where} (only needed for clouddnsb auth clusteroidc).`,
+      message: 'No issuer URL given; needed only for clouddnsb auth clusteroidc.',
+      text: `Give the public issuer URL with ${where}.`,
     });
     return definitions.map((d) => d.id === DOCUMENT && s.clusteroidcSelected
       ? check(d, async () => ({ status: 'warn', message: 'The inventory selects clouddnsb with clusteroidc, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }))

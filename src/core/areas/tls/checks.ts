@@ -61,7 +61,7 @@ export const provideChecks: CheckProvider = async (input) => {
           status: 'skip',
           message: configured.length
             ? 'No service catalog: the sign-in checks did not run or did not reach signin.scope.'
-            : 'No endpoints to check: give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or run the signin group so its catalog is used.',
+            : 'No endpoints to check: none given, and no service catalog from the sign-in checks.',
           reason,
         };
       }
