@@ -6,6 +6,10 @@
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  // A reader that went away (`| true`) is no error: no stack trace (src/cli.ts does the same for the rest).
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
   import('../dist/cli.js').then(

@@ -9,9 +9,9 @@ import type { DoctorReport } from '../core/doctor/types.js';
 import { renderJson } from '../ui/text/json.js';
 import { renderJunit } from '../ui/text/junit.js';
 import { renderPrometheus } from '../ui/text/prometheus.js';
-import { renderText, useColor } from '../ui/text/text.js';
+import { renderText, useColor, type TextOptions } from '../ui/text/text.js';
 import { colorEnabled } from '../ui/color.js';
-import { checksOf, groupsOf } from '../core/areas/index.js';
+import { checksOf, groupsOf, GROUP_TITLES } from '../core/areas/index.js';
 import { cloudSettingsLines } from '../core/areas/signin/settings.js';
 import { escapeLine } from '../core/escape.js';
 import { bool, list, str, type CommandContext } from '../core/run-context.js';
@@ -46,8 +46,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   const dumb = ctx.env.TERM === 'dumb';
   if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
-    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: colorEnabled(ctx.env) });
-    return interrupted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
+    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: colorEnabled(ctx.env), titles: GROUP_TITLES, requested: only });
+    return interrupted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'), only);
   }
   // Ctrl+C stops the checks still running; what finished is still reported, then exit 130.
   const stop = new AbortController();
@@ -56,10 +56,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   const report = await runChecks(checks, { ...runOptions, signal: stop.signal }).finally(() => process.off('SIGINT', onInterrupt));
   if (stop.signal.aborted) ctx.stderr.write('Interrupted: the checks still running were stopped (reported as not run).\n');
   const color = output === undefined && useColor(ctx.stdout, ctx.env);
-  const rendered = render(format, report, { verbose, color, ascii: dumb });
+  // Wrapped to a terminal's width only: a file or a pipe keeps one line per check, for grep and diff.
+  const width = output === undefined && ctx.stdout.isTTY ? ctx.stdout.columns : undefined;
+  const rendered = render(format, report, { verbose, color, ascii: dumb, titles: GROUP_TITLES, width, requested: only });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(outputPath!, rendered, format, ctx);
-  return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'));
+  return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'), only);
 }
 
 export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
@@ -77,12 +79,12 @@ export function formatOf(flags: CommandContext['flags']): Format {
   return bool(flags, 'json') ? 'json' : ((given ?? 'text') as Format);
 }
 
-function render(format: Format, report: DoctorReport, options: { verbose: boolean; color: boolean; ascii: boolean }): string {
+function render(format: Format, report: DoctorReport, options: TextOptions): string {
   switch (format) {
     case 'json':
       return renderJson(report);
     case 'junit':
-      return renderJunit(report);
+      return renderJunit(report, options.titles);
     case 'prometheus':
       return renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion() });
     default:

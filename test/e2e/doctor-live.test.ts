@@ -38,8 +38,10 @@ describe('doctor at a terminal', () => {
     // The default size: a pane resized after the start makes Ink redraw, which is not what is tested here.
     term = launchCloudgate(['doctor', '--only', 'inventory,signin'], { cwd: dir });
     const screen = await term.waitFor(/EXIT=\d+/);
-    expect(screen).toMatch(/\[-\] Inventory \(1 skip\)\n {4}No inventory at the default path/);
-    expect(screen).toMatch(/\[-\] Federated sign-in chain \(7 skip\)\n {4}The sign-in chain is not configured/);
+    expect(screen).toMatch(/\[-\] Inventory \(1 skip\)\n {4}Not configured: No inventory at the default path/);
+    expect(screen).toMatch(/\[-\] Federated sign-in chain \(7 skip\)\n {4}Not configured \(7 checks\): The sign-in chain is not configured/);
+    // The live view (group lines with done/total) is gone: only the report is on the screen.
+    expect(screen).not.toMatch(/\(\d+\/\d+/);
     expect(screen).toContain('8 checks: 0 ok, 0 warn, 0 fail, 8 skipped.');
     expect(term.screen(true)).not.toMatch(COLOUR);
   });

@@ -29,6 +29,9 @@ export function groupsOf(only: string[]): string[] {
   return only;
 }
 
+/** Every group's title, for the renderers (which read it from here, handed to them, never the areas). */
+export const GROUP_TITLES: Readonly<Record<string, string>> = Object.fromEntries(AREAS.map((a) => [a.group, a.title]));
+
 /** The title of a group for reports. */
 export function groupTitle(group: string): string {
   return AREAS.find((a) => a.group === group)?.title ?? group;

@@ -1,6 +1,6 @@
 import { scopedSignal } from './scoped-signal.js';
 import { checkState, type CheckState } from './state-keys.js';
-import type { Check, CheckOutcome, CheckResult, DoctorReport, Status } from './types.js';
+import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason, Status } from './types.js';
 
 export interface RunOptions {
   /** Per-check timeout when a check sets none. */
@@ -21,12 +21,40 @@ const DEFAULT_DEADLINE_MS = 60_000;
 
 /** The message of a check the user stopped (Ctrl+C) before it ended: not run, no verdict. */
 export const INTERRUPTED = 'Not run: interrupted.';
+const INTERRUPTED_REASON: SkipReason = { code: 'interrupted', text: 'Run the doctor again to check it.' };
+
+/** A `needs` or `after` that names no check: a mistake in cloudgate's code, refused before anything runs. */
+export class UnknownCheckReference extends Error {
+  constructor(readonly check: string, readonly reference: string) {
+    super(`Check ${check} waits on "${reference}", which is no check of this run, although its group "${groupOf(reference)}" is.`);
+    this.name = 'UnknownCheckReference';
+  }
+}
+
+function groupOf(id: string): string {
+  return id.split('.')[0]!;
+}
+
+/**
+ * Every `needs`/`after` id must name a check of the run, unless its whole group was left out (`--only`
+ * another group): the check then runs without it. A misspelt id used to be dropped silently.
+ */
+export function validateReferences(checks: Check[]): void {
+  const ids = new Set(checks.map((c) => c.id));
+  const groups = new Set(checks.map((c) => c.group));
+  for (const check of checks) {
+    for (const ref of [...(check.needs ?? []), ...(check.after ?? [])]) {
+      if (!ids.has(ref) && (groups.has(groupOf(ref)) || !ref.includes('.'))) throw new UnknownCheckReference(check.id, ref);
+    }
+  }
+}
 
 /**
  * Runs checks concurrently, honouring `needs`/`after` ordering. A check that throws, times out or
  * outlives the deadline becomes `fail`; it never crashes the run.
  */
 export async function runChecks(checks: Check[], options: RunOptions = {}): Promise<DoctorReport> {
+  validateReferences(checks);
   const started = performance.now();
   const run = scopedSignal(options.signal, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const deadline = run.signal;
@@ -36,6 +64,8 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
   const state = checkState();
   const pending = new Set(checks);
   const running = new Set<Promise<void>>();
+  /** Checks the runner did not start because a check they need did not pass. */
+  const notRun = new Set<string>();
 
   const prerequisites = (c: Check) => [...(c.needs ?? []), ...(c.after ?? [])].filter((id) => byId.has(id));
   const ready = (c: Check) => prerequisites(c).every((id) => outcomes.has(id));
@@ -54,11 +84,17 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
 
   const launch = (check: Check) => {
     pending.delete(check);
+    const gate = check.gate;
+    if (gate?.kind === 'configured' && !gate.open) {
+      finish(check, { status: 'skip', message: gate.message, reason: { code: 'not-configured', text: gate.text } }, 0);
+      return;
+    }
     const blocker = (check.needs ?? [])
       .map((id) => outcomes.get(id) ?? (byId.has(id) ? undefined : missing(id)))
       .find((o) => o && o.status !== 'ok' && o.status !== 'warn');
     if (blocker) {
-      finish(check, { status: 'skip', message: notRunBecause(blocker) }, 0);
+      notRun.add(check.id);
+      finish(check, { status: 'skip', message: notRunBecause(blocker, notRun), reason: reasonOf(blocker) }, 0);
       return;
     }
     options.onStart?.(check);
@@ -101,15 +137,28 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
 }
 
 /** Names the root cause once, however long the chain of skipped steps behind it. */
-function notRunBecause(blocker: CheckOutcome): string {
-  if (blocker.status === 'skip') {
-    return blocker.message.startsWith('Not run:') ? blocker.message : `Not run: ${blocker.id} was skipped (${blocker.message.replace(/\.$/, '')}).`;
-  }
-  return `Not run: ${blocker.id} failed.`;
+function notRunBecause(blocker: CheckOutcome, notRun: Set<string>): string {
+  if (blocker.status !== 'skip') return `Not run: ${blocker.id} failed.`;
+  // The blocker was itself not run for an earlier check: its message already names the root.
+  if (notRun.has(blocker.id) || blocker.reason?.code === 'interrupted') return blocker.message;
+  return `Not run: ${blocker.id} was skipped (${blocker.message.replace(/\.$/, '')}).`;
+}
+
+/**
+ * A check that could not run for want of an earlier one: the earlier one's own reason when it was
+ * skipped for one (what to set is the same), otherwise `needs-failed`.
+ */
+function reasonOf(blocker: CheckOutcome): SkipReason {
+  if (blocker.status === 'skip' && blocker.reason) return blocker.reason;
+  if (blocker.status === 'skip') return { code: 'needs-failed', text: `${blocker.id} was skipped: ${blocker.message}` };
+  return { code: 'needs-failed', text: `Fix what ${blocker.id} reports first.` };
 }
 
 function missing(id: string): CheckOutcome {
-  return { id, group: '', title: id, status: 'skip', message: 'not selected', durationMs: 0 };
+  return {
+    id, group: '', title: id, status: 'skip', message: 'not selected', durationMs: 0,
+    reason: { code: 'needs-failed', text: `${id} is not part of this run: add its group "${groupOf(id)}" to --only.` },
+  };
 }
 
 async function runOne(
@@ -126,7 +175,7 @@ async function runOne(
   const aborted = new Promise<CheckResult>((resolve) => {
     // Stopped by the user (Ctrl+C): not run, which says nothing about the system.
     onAbort = () =>
-      resolve(options.signal?.aborted ? { status: 'skip', message: INTERRUPTED } : {
+      resolve(options.signal?.aborted ? { status: 'skip', message: INTERRUPTED, reason: INTERRUPTED_REASON } : {
         status: 'fail',
         message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
         advice: 'Check that the server is reachable, or raise --timeout.',
@@ -134,14 +183,14 @@ async function runOne(
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  const ctx = {
+  const ctx: CheckContext = {
     signal,
     outcome: (id: string) => outcomes.get(id),
     state,
     log: (line: string) => options.log?.(`[${check.id}] ${line}`),
   };
   const work = Promise.resolve()
-    .then(() => check.run(ctx))
+    .then(() => runGated(check, ctx))
     .catch(
       (error: unknown): CheckResult => ({
         status: 'fail',
@@ -158,6 +207,14 @@ async function runOne(
   }
 }
 
+/** The `cluster()` gate is asked inside the check's own timeout: kubectl may hang. */
+async function runGated(check: Check, ctx: CheckContext): Promise<CheckResult> {
+  if (check.gate?.kind !== 'cluster') return check.run(ctx);
+  const available = await check.gate.probe(ctx.signal);
+  if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
+  return check.run({ ...ctx, cluster: { context: available.context } });
+}
+
 export function summarize(outcomes: { status: Status }[]): Record<Status, number> {
   const summary: Record<Status, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
   for (const o of outcomes) summary[o.status]++;
@@ -168,9 +225,26 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Exit code: 1 on any failure, or on warnings with --strict. */
-export function exitCodeFor(report: DoctorReport, strict: boolean): number {
+/**
+ * The groups that checked nothing (every check skipped): each group named with --only, or, when
+ * none was named, the whole run (reported as every group of it) when not one check ran.
+ */
+export function uncheckedGroups(report: Pick<DoctorReport, 'checks'>, requested: string[] = []): string[] {
+  const skippedAll = (group?: string) => {
+    const mine = report.checks.filter((c) => group === undefined || c.group === group);
+    return mine.every((c) => c.status === 'skip');
+  };
+  if (requested.length > 0) return requested.filter((g) => skippedAll(g));
+  return report.checks.length > 0 && skippedAll() ? [...new Set(report.checks.map((c) => c.group))] : [];
+}
+
+/**
+ * Exit code: 1 on any failure; with --strict also on warnings and when a requested group (or, without
+ * --only, the whole run) checked nothing.
+ */
+export function exitCodeFor(report: DoctorReport, strict: boolean, requested: string[] = []): number {
   if (report.summary.fail > 0) return 1;
   if (strict && report.summary.warn > 0) return 1;
+  if (strict && uncheckedGroups(report, requested).length > 0) return 1;
   return 0;
 }

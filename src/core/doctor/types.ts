@@ -1,3 +1,4 @@
+import type { Gate } from './gates.js';
 import type { CheckState } from './state-keys.js';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'skip';
@@ -70,12 +71,20 @@ export interface CheckContext {
   state: CheckState;
   /** A line for `--verbose` on stderr; redacted by the runner. */
   log(line: string): void;
+  /** Set for a check behind the `cluster()` gate: the kubectl context its gate found answering. */
+  cluster?: { context: string };
 }
 
 export interface Check {
   id: string;
   group: string;
   title: string;
+  /**
+   * When the check can run at all: `configured(keys)` (its settings are given), `cluster()` (kubectl
+   * reaches a cluster) or `always` (the default). A closed gate is a `skip` the runner writes, with
+   * the reason code `not-configured` or `no-cluster`.
+   */
+  gate?: Gate;
   /** Must finish ok or warn first; otherwise this check is `skip` with the reason. */
   needs?: string[];
   /** Must only finish first (any status); the check reads their outcomes itself. */

@@ -2,7 +2,7 @@ import { Box, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
 import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
-import { closingLine, countsLine, groupStatus, groupTitle, renderText, shown, skipHint } from '../text/text.js';
+import { closingLines, countsLine, groupStatus, renderText, shown, skipSummary, titleOf, type GroupTitles } from '../text/text.js';
 
 const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
@@ -12,6 +12,9 @@ export interface LiveView {
   verbose: boolean;
   /** False with NO_COLOR: no colour at all. */
   color: boolean;
+  titles?: GroupTitles;
+  /** The groups named with --only (the report says which of them checked nothing). */
+  requested?: string[];
 }
 
 interface Props extends LiveView {
@@ -82,25 +85,30 @@ export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, o
  * draws nothing: the report is printed as plain text after Ink is gone (runLiveDoctor), so no redraw
  * of the terminal (a resize, say) can take the verdict off the screen.
  */
-export function DoctorLive({ checks, options, verbose, color, onDone }: Props) {
-  const run = useDoctorRun(checks, options, onDone);
+export function DoctorLive({ checks, options, verbose, color, titles, onDone }: Props) {
+  const run = useDoctorRun(checks, options, () => {});
   useInput((input, key) => {
     if (key.ctrl && input === 'c') run.interrupt();
   });
+  // Told only after the empty frame is committed: Ink then erases the live view when it unmounts,
+  // instead of leaving its last frame above the report.
+  useEffect(() => {
+    if (run.report) onDone(run.report, run.interrupted);
+  }, [run.report]);
   if (run.report) return null;
   return (
     <Box flexDirection="column">
-      {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} />)}
-      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} frame={run.frame} />)}
+      {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} />)}
+      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} frame={run.frame} />)}
     </Box>
   );
 }
 
 /** The groups not settled yet (spinning), then the summary once the run ended. */
-export function OpenGroups({ run, verbose, color }: { run: DoctorRun; verbose: boolean; color: boolean }) {
+export function OpenGroups({ run, verbose, color, titles }: { run: DoctorRun; verbose: boolean; color: boolean; titles?: GroupTitles }) {
   return (
     <Box flexDirection="column">
-      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} frame={run.report ? undefined : run.frame} />)}
+      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} frame={run.report ? undefined : run.frame} />)}
       {run.report ? <Summary report={run.report} interrupted={run.interrupted} /> : null}
     </Box>
   );
@@ -117,25 +125,25 @@ function groupsOf(checks: Check[]): GroupState[] {
 }
 
 /** A group's line (a spinner while it runs), its settled checks, and the hint when it checked nothing. */
-export function GroupBlock({ state, verbose, color, frame }: { state: GroupState; verbose: boolean; color: boolean; frame?: number }) {
+export function GroupBlock({ state, verbose, color, titles, frame }: { state: GroupState; verbose: boolean; color: boolean; titles?: GroupTitles; frame?: number }) {
   const done = state.finished.length === state.checks.length;
   const status: Status = groupStatus(state.finished);
-  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip');
-  const hint = done && status === 'skip' && !verbose ? skipHint(state.finished) : undefined;
+  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || o.reason?.code === 'interrupted');
+  const hints = done && status === 'skip' && !verbose ? skipSummary(state.finished) : [];
   return (
     <Box flexDirection="column">
       <Text>
         {done || frame === undefined
           ? <Text color={tone(color, done ? status : 'skip')}>[{done ? MARK[status] : ' '}]</Text>
           : <Text color={tone(color, 'run')}>[{FRAMES[frame % FRAMES.length]}]</Text>}
-        {' '}{groupTitle(state.group)}{' '}
+        {' '}{shown(titleOf(state.group, titles))}{' '}
         <Text dimColor={color}>({state.finished.length}/{state.checks.length}{done ? `, ${counts(state.finished)}` : ''})</Text>
       </Text>
       {shownChecks.map((o) => <CheckLine key={o.id} outcome={o} verbose={verbose} color={color} />)}
       {frame === undefined ? null : state.running.map((c) => (
         <Text key={c.id}>{'    '}<Text color={tone(color, 'run')}>{FRAMES[frame % FRAMES.length]}</Text> {shown(c.title)}…</Text>
       ))}
-      {hint ? <Text dimColor={color}>    {hint}</Text> : null}
+      {hints.map((hint) => <Text key={hint} dimColor={color}>    {hint}</Text>)}
     </Box>
   );
 }
@@ -169,7 +177,7 @@ export function Summary({ report, interrupted }: { report: DoctorReport; interru
   return (
     <Box flexDirection="column" marginTop={1}>
       {interrupted ? <Text bold>Interrupted: the checks still running were stopped (shown as not run).</Text> : null}
-      <Text>{closingLine(report.checks)}</Text>
+      {closingLines(report.checks).map((line) => <Text key={line}>{line}</Text>)}
       <Text>{countsLine(report.checks)}</Text>
     </Box>
   );
@@ -178,7 +186,7 @@ export function Summary({ report, interrupted }: { report: DoctorReport; interru
 export async function runLiveDoctor(checks: Check[], options: RunOptions, view: LiveView): Promise<{ report: DoctorReport; interrupted: boolean }> {
   let result: { report: DoctorReport; interrupted: boolean } | undefined;
   const app = render(
-    <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} onDone={(report, interrupted) => {
+    <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} titles={view.titles} onDone={(report, interrupted) => {
       result = { report, interrupted };
       setTimeout(() => app.unmount(), 0);
     }} />,
@@ -188,6 +196,6 @@ export async function runLiveDoctor(checks: Check[], options: RunOptions, view: 
   await app.waitUntilExit();
   const { report, interrupted } = result!;
   if (interrupted) process.stdout.write('Interrupted: the checks still running were stopped (shown as not run).\n');
-  process.stdout.write(renderText(report, { verbose: view.verbose, color: view.color }));
+  process.stdout.write(renderText(report, { verbose: view.verbose, color: view.color, titles: view.titles, requested: view.requested, width: process.stdout.columns }));
   return { report, interrupted };
 }

@@ -19,6 +19,7 @@ import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, outcomeText, type Outcome 
 import { findingLines, reviewText } from '../../core/setup/review.js';
 import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
+import { GROUP_TITLES } from '../../core/areas/index.js';
 import { vaultOfferOn } from './vault-offer.js';
 import type { NamingProfile } from '../../core/render/names.js';
 
@@ -131,7 +132,7 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
       // Aborted, the run ends at once: the checks still running end as not run.
       const report = await runChecks(checks, options);
       if (stop.signal.aborted) throw new CancelledError(outcome.cancelled);
-      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii }));
+      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii, titles: GROUP_TITLES }));
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;

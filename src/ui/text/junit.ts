@@ -5,10 +5,10 @@
  */
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
-import { groupBy, groupTitle } from './text.js';
+import { groupBy, titleOf, type GroupTitles } from './text.js';
 
-export function renderJunit(report: DoctorReport): string {
-  const suites = [...groupBy(report.checks)].map(([group, checks]) => suite(group, checks));
+export function renderJunit(report: DoctorReport, titles: GroupTitles = {}): string {
+  const suites = [...groupBy(report.checks)].map(([group, checks]) => suite(group, checks, titles));
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="cloudgate doctor"${counts(report.checks)} time="${seconds(report.durationMs)}">`,
@@ -18,11 +18,11 @@ export function renderJunit(report: DoctorReport): string {
   return lines.join('\n') + '\n';
 }
 
-function suite(group: string, checks: CheckOutcome[]): string[] {
+function suite(group: string, checks: CheckOutcome[], titles: GroupTitles): string[] {
   const time = checks.reduce((sum, c) => sum + c.durationMs, 0);
   return [
     `  <testsuite name="${attr(group)}"${counts(checks)} time="${seconds(time)}">`,
-    `    <properties><property name="title" value="${attr(groupTitle(group))}"/></properties>`,
+    `    <properties><property name="title" value="${attr(titleOf(group, titles))}"/></properties>`,
     ...checks.flatMap(testcase),
     '  </testsuite>',
   ];
@@ -43,8 +43,10 @@ function testcase(check: CheckOutcome): string[] {
   }
 }
 
+/** A skip's message, then what to do: its advice, or its reason's text. */
 function withAdvice(check: CheckOutcome): string {
-  return check.advice ? `${check.message} → ${check.advice}` : check.message;
+  const then = check.advice ?? check.reason?.text;
+  return then ? `${check.message} → ${then}` : check.message;
 }
 
 function counts(checks: CheckOutcome[]): string {

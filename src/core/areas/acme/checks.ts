@@ -1,5 +1,6 @@
 /** Doctor group `acme`: the ACME directory (`acme.directory`) and the RFC 2136 name server (`acme.rfc2136`). */
 import type { Check, CheckResult } from '../../doctor/types.js';
+import { always, configured } from '../../doctor/gates.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import { httpClientFor } from '../../net/http.js';
 import { expectationsFrom } from '../../config/expectations.js';
@@ -15,15 +16,18 @@ export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValues(input);
   const issuer = expectationsFrom(values).issuerType;
   const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
-  const notAcme = (): CheckResult => ({
-    status: 'skip',
-    message: issuer ? `cluster_issuer_type is ${issuer}, not acme.` : `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used (give --inventory).`,
+  // Not an ACME issuer: nothing to check. No issuer type at all: the inventory to read is missing.
+  const notAcme = (): CheckResult => ({ status: 'skip', message: `cluster_issuer_type is ${issuer}, not acme.` });
+  const gate = issuer ? always : configured({ cluster_issuer_type: issuer }, {
+    message: `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used.`,
+    text: 'Give --inventory PATH (the inventory that sets cluster_issuer_type).',
   });
   const checks: Check[] = [
     {
       id: 'acme.directory',
       group: 'acme',
       title: 'ACME server directory',
+      gate,
       run: async (ctx) => {
         if (issuer !== 'acme') return notAcme();
         const server = typeof values.cluster_issuer_acme_server === 'string' ? values.cluster_issuer_acme_server.trim() : '';
@@ -43,13 +47,14 @@ export const provideChecks: CheckProvider = async (input) => {
       id: 'acme.rfc2136',
       group: 'acme',
       title: 'RFC 2136 name server accepts the TSIG key',
+      gate,
       run: async (ctx) => {
         if (issuer !== 'acme') return notAcme();
         if (solver !== 'rfc2136') return { status: 'skip', message: `The ACME solver is ${solver}, not rfc2136.` };
         return checkNameserver(values, input, ctx.signal);
       },
     },
-    dnsCredentialsCheck(values, input, notAcme),
+    { ...dnsCredentialsCheck(values, input, notAcme), gate },
   ];
   return checks;
 };

@@ -7,6 +7,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js';
+import { configured } from '../../doctor/gates.js';
 import { UsageError } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
 import { neutralView } from '../../config/platform-names.js';
@@ -83,11 +84,11 @@ export const provideChecks: CheckProvider = async (input) => {
         id: `${GROUP}.files`,
         group: GROUP,
         title: 'Certificates to check',
-        run: async () => ({
-          status: 'skip',
+        gate: configured({ '--certificate': undefined }, {
           message: 'No certificate given and no PEM variable in the inventory.',
-          advice: 'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.',
+          text: 'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.',
         }),
+        run: async () => ({ status: 'skip', message: 'No certificate given and no PEM variable in the inventory.' }),
       },
     ];
   }
@@ -109,7 +110,12 @@ function checksOf(source: Source): Check[] {
         const found = byName.get(name);
         const subject = { file: source.file };
         if (!found) {
-          return { status: 'skip', message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).', subject };
+          return {
+            status: 'skip',
+            message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).',
+            reason: { code: 'needs-failed', text: 'Fix what the "parse" and "key" lines report first.' },
+            subject,
+          };
         }
         // The certificates read go with the expiry line (one line per file carries them).
         return { status: found.status, message: found.message, advice: found.advice, details: found.details, subject, ...(name === 'validity' ? { certificates } : {}) };

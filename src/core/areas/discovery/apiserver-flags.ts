@@ -8,7 +8,8 @@ import { loadYaml } from '../../inventory/yaml-load.js';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
-import { KubectlError, kubeAvailability, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
+import { KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
+import { always, cluster } from '../../doctor/gates.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { expectedJwksUri } from '../../kube/service-account-issuer.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
@@ -106,18 +107,19 @@ export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefin
 }
 
 export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): Check {
+  const applies = s.clusteroidcSelected || Boolean(s.issuerUrl);
   return {
     id: 'discovery.apiserver-flags',
     group: 'discovery',
     title: 'API server issuer flags agree (kubeadm-config and every control plane)',
+    // Asked of the cluster only when the check applies: a run without clusteroidc needs no kubectl.
+    gate: applies ? cluster(kubeOptionsFor(input)) : always,
     async run(ctx) {
-      if (!s.clusteroidcSelected && !s.issuerUrl) {
+      if (!applies) {
         return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
       }
       const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
-      const available = await kubeAvailability(k);
-      if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
-      return compare({ ...k, context: available.context }, s);
+      return compare({ ...k, context: ctx.cluster?.context ?? k.context }, s);
     },
   };
 }

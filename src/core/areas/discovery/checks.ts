@@ -5,6 +5,7 @@
 import { stateKey } from '../../doctor/state-keys.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
+import { configured, type Gate } from '../../doctor/gates.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
 import { isInternalHost, issuerDifferences } from './issuer.js';
 import { assessKeySet, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
@@ -47,16 +48,19 @@ export const provideChecks: CheckProvider = async (input) => {
   const keyless = [stsCheck(input, s), apiserverFlagsCheck(input, s)];
   if (!issuer) {
     const where = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
-    return definitions.map((d) => check(d, async () =>
-      d.id === DOCUMENT && s.clusteroidcSelected
-        ? { status: 'warn', message: 'The inventory selects clouddnsb with clusteroidc, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }
-        : { status: 'skip', message: `No issuer URL given (${where}); needed only for clouddnsb auth clusteroidc.` })).concat(keyless);
+    const gate = configured({ issuer_url: issuer }, {
+      message: 'No issuer URL given; needed only for clouddnsb auth clusteroidc.',
+      text: `Give the public issuer URL with ${where}.`,
+    });
+    return definitions.map((d) => d.id === DOCUMENT && s.clusteroidcSelected
+      ? check(d, async () => ({ status: 'warn', message: 'The inventory selects clouddnsb with clusteroidc, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }))
+      : check(d, async () => ({ status: 'fail', message: 'Ran without an issuer URL.' }), gate)).concat(keyless);
   }
   return definitions.map((d) => check(d, (ctx) => d.run(ctx, issuer))).concat(keyless);
 };
 
-function check(d: Definition, run: (ctx: CheckContext) => Promise<CheckResult>): Check {
-  return { id: d.id, group: GROUP, title: d.title, needs: d.needs, after: d.after, run };
+function check(d: Definition, run: (ctx: CheckContext) => Promise<CheckResult>, gate?: Gate): Check {
+  return { id: d.id, group: GROUP, title: d.title, needs: d.needs, after: d.after, ...(gate ? { gate } : {}), run };
 }
 
 function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definition[] {
@@ -219,8 +223,10 @@ async function tokenSource(
   ctx: CheckContext,
 ): Promise<{ token: string; from: string } | CheckResult> {
   const source = await readOrMintToken(s, input, ctx);
-  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}` };
-  if ('failed' in source) return { status: 'skip', message: `No --token-file, and ${source.command} failed: ${source.failed}` };
+  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}`, reason: source.reason };
+  if ('failed' in source) {
+    return { status: 'skip', message: `No --token-file, and ${source.command} failed: ${source.failed}`, reason: { code: 'not-configured', text: 'Give --token-file FILE (a projected service-account token for the issuer).' } };
+  }
   return source;
 }
 

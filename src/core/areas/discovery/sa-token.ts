@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
-import type { CheckContext, CheckResult } from '../../doctor/types.js';
+import type { CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
 import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
 import { isDnsSubdomain } from '../../kube/names.js';
 import { kubeOptionsFor } from '../../kube/options.js';
@@ -26,7 +26,10 @@ export function mintCommand(s: DiscoverySettings, audience?: string): string[] {
 }
 
 /** A token, or why none could be had: no cluster to ask (`unavailable`), or kubectl refused (`failed`). */
-export type TokenSource = MintedToken | { failed: string; command: string } | { unavailable: string } | CheckResult;
+export type TokenSource = MintedToken | { failed: string; command: string } | { unavailable: string; reason: SkipReason } | CheckResult;
+
+/** Without --token-file, a token comes from the cluster: no cluster, no token. */
+const TOKEN_FILE_OR_CLUSTER = 'Give --token-file FILE (a projected service-account token), or a kubectl context that reaches the cluster.';
 
 /** The token from --token-file, or minted for the service account; the one way both discovery checks get it. */
 export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext, audience?: string): Promise<TokenSource> {
@@ -42,10 +45,13 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
   }
   const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
   const available = await kubeAvailability(kube);
-  if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}` };
+  if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}`, reason: { code: 'no-cluster', text: TOKEN_FILE_OR_CLUSTER } };
   // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
   if (!isDnsSubdomain(s.serviceAccount)) {
-    return { unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)` };
+    return {
+      unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)`,
+      reason: { code: 'not-configured', text: 'Set service_account (discovery: section of --config) to a valid name, or give --token-file FILE.' },
+    };
   }
   const args = mintCommand(s, audience);
   const result = await kubectl(args, { ...kube, context: available.context, secretOutput: true });
@@ -55,7 +61,7 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
 
 export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
   const source = await readOrMintToken(s, input, ctx, s.stsAudience);
-  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}` };
+  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}`, reason: source.reason };
   if ('failed' in source) {
     return {
       status: 'fail',

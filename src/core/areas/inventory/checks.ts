@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckResult, Status } from '../../doctor/types.js';
+import { configured, type Gate } from '../../doctor/gates.js';
 import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
 import { InventoryInputError, inventoryNotices, readInventoryTree } from '../../inventory/inventory.js';
@@ -22,8 +23,8 @@ import { detectProfile, neutralView, respell, respellFinding, spelled } from '..
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
 
-const fixed = (id: string, title: string, result: CheckResult): Check => ({
-  id: `${GROUP}.${id}`, group: GROUP, title, run: async () => result,
+const fixed = (id: string, title: string, result: CheckResult, gate?: Gate): Check => ({
+  id: `${GROUP}.${id}`, group: GROUP, title, ...(gate ? { gate } : {}), run: async () => result,
 });
 
 export const provideChecks: CheckProvider = async (input) => {
@@ -34,8 +35,11 @@ export const provideChecks: CheckProvider = async (input) => {
     return [input.inventoryExplicit
       ? fixed('file', 'Inventory file', { status: 'fail', message: `The inventory ${path} does not exist.`,
         advice: 'Check the path given to --inventory (a YAML file, or a folder with group_vars/).' })
-      : fixed('file', 'Inventory file', { status: 'skip', message: `No inventory at the default path ${path}.`,
-        advice: 'Pass --inventory PATH, or create it with "cloudgate setup".' })];
+      : fixed('file', 'Inventory file', { status: 'skip', message: `No inventory at the default path ${path}.` },
+        configured({ '--inventory': undefined }, {
+          message: `No inventory at the default path ${path}.`,
+          text: 'Pass --inventory PATH, or create it with "cloudgate setup".',
+        }))];
   }
   let tree;
   try {

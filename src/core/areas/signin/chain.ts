@@ -10,6 +10,7 @@ import { exchange, idpToken } from './broker.js';
 import { federated, listProjects, scope, type Project, type Scoped } from './identity.js';
 import { missing, usesIdpCredentials, type SigninSettings } from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
+import type { SkipReason } from '../../doctor/types.js';
 
 export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
@@ -33,6 +34,8 @@ export interface NotRun {
   notNeeded?: boolean;
   /** What to do, when the operator must choose (`token` shows it). */
   advice?: string;
+  /** Why, as a code, when a setting is missing (the doctor's skip reason). */
+  reason?: SkipReason;
 }
 
 export interface ChainStep {
@@ -56,6 +59,10 @@ export const CHAIN: ChainStep[] = [
     async run(env, h) {
       if (!usesIdpCredentials(env.settings)) {
         h.subject = env.settings.subjectToken;
+        if (!h.subject) {
+          const text = 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.';
+          return { notRun: `No subject token and no identity provider client to fetch one. ${text}`, reason: { code: 'not-configured', text } };
+        }
         return { notRun: 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.', notNeeded: true };
       }
       const result = await idpToken(env);
@@ -141,12 +148,14 @@ export function projectToScope(h: Handover, s: SigninSettings): { id: string; li
     return {
       notRun: `No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME)${names ? `; the user may access: ${names}` : ''}.`,
       advice: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.',
+      reason: { code: 'not-configured', text: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.' },
     };
   }
   return {
     notRun: unread
       ? `Not run: signin.projects did not pass (fail), and project "${s.project}" looks like a name, which needs the list (an id would do without).`
       : 'Not run: signin.projects did not find the project.',
+    reason: { code: 'needs-failed', text: 'Fix what signin.projects reports first.' },
   };
 }
 

@@ -6,7 +6,8 @@
  */
 import { SERVICE_CATALOG, stateKey, type CatalogService } from '../../doctor/state-keys.js';
 import type { CheckProvider } from '../../doctor/input.js';
-import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
+import type { Check, CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
+import { always, configured, type Gate } from '../../doctor/gates.js';
 import { HttpError, httpClientFor, type HttpClient } from '../../net/http.js';
 import { StepError } from './advice.js';
 import { callApi } from './api.js';
@@ -33,8 +34,8 @@ export function failure(error: unknown): CheckResult {
   throw error;
 }
 
-function skip(message: string): CheckResult {
-  return { status: 'skip', message };
+function skip(message: string, reason?: SkipReason): CheckResult {
+  return { status: 'skip', message, ...(reason ? { reason } : {}) };
 }
 
 // Each check's predecessor, to name the step that really stopped the chain rather than a row of skips.
@@ -47,12 +48,14 @@ const BEFORE: Record<string, string> = {
 function blocked(ctx: CheckContext, id: string): CheckResult {
   let cause = id;
   let o = ctx.outcome(cause);
-  while (o?.status === 'skip' && o.message.startsWith('Not run:') && BEFORE[cause] && ctx.outcome(BEFORE[cause])) {
+  while (o?.status === 'skip' && o.reason?.code === 'needs-failed' && BEFORE[cause] && ctx.outcome(BEFORE[cause])) {
     cause = BEFORE[cause]!;
     o = ctx.outcome(cause);
   }
-  if (!o) return skip(`Not run: ${cause} did not run.`);
-  return skip(o.status === 'skip' ? `Not run: ${cause} was skipped (${o.message.replace(/\.$/, '')}).` : `Not run: ${cause} did not pass (${o.status}).`);
+  if (!o) return skip(`Not run: ${cause} did not run.`, { code: 'needs-failed', text: `Run ${cause} too.` });
+  if (o.status !== 'skip') return skip(`Not run: ${cause} did not pass (${o.status}).`, { code: 'needs-failed', text: `Fix what ${cause} reports first.` });
+  // Skipped for want of a setting: what to set is the same for the steps after it.
+  return skip(`Not run: ${cause} was skipped (${o.message.replace(/\.$/, '')}).`, o.reason ?? { code: 'needs-failed', text: `${cause} was skipped.` });
 }
 
 function handoverOf(ctx: CheckContext): Handover {
@@ -62,12 +65,19 @@ function handoverOf(ctx: CheckContext): Handover {
 }
 
 export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
-  const configured = isConfigured(settings);
-  const notConfigured: CheckResult = {
-    status: 'skip',
+  const chainGate = configured({ broker_url: isConfigured(settings) }, {
     message: 'The sign-in chain is not configured (no broker_url, identity_url or credentials).',
-    advice: 'Give --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
+    text: 'Give --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
       + 'CLOUDGATE_CLIENT_SECRET, CLOUDGATE_SUBJECT_TOKEN (or the CLOUDGATE_IDP_* client credentials), OS_AUTH_URL and OS_IDENTITY_PROVIDER.',
+  });
+  /** The chain's gate, then the step's own settings (names as the operator writes them). */
+  const gateOf = (names: string[]): Gate => {
+    if (chainGate.kind === 'configured' && !chainGate.open) return chainGate;
+    if (names.length === 0) return always;
+    return configured(Object.fromEntries(names.map((name) => [name, undefined])), {
+      message: `Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`,
+      text: `Set ${names.join(', ')} in the environment (CLOUDGATE_<NAME>, OS_*) or the "signin:" section of --config.`,
+    });
   };
   // Learnt by signin.projects, so signin.scope asks the path the identity service serves straight away.
   const flavour: StepEnv['flavour'] = {};
@@ -85,13 +95,11 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
     group: GROUP,
     title,
     ...(after ? { after: [after] } : {}),
+    gate: gateOf(lacking()),
     async run(ctx) {
-      if (!configured) return notConfigured;
-      const names = lacking();
-      if (names.length) return skip(`Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`);
       try {
         const result = await work(ctx, handoverOf(ctx));
-        if ('notRun' in result) return result.blockedBy ? blocked(ctx, result.blockedBy) : skip(result.notRun);
+        if ('notRun' in result) return result.blockedBy ? blocked(ctx, result.blockedBy) : skip(result.notRun, result.reason);
         return result;
       } catch (error) {
         return failure(error);

@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
-import type { Check, CheckResult } from '../../doctor/types.js';
+import type { Check, CheckResult, SkipReason } from '../../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
 import { analyzeServed } from './analyze.js';
@@ -51,11 +51,18 @@ export const provideChecks: CheckProvider = async (input) => {
       const covered = new Set(configured.map(endpointId));
       const catalog = ctx.state.get(SERVICE_CATALOG);
       if (catalog === undefined) {
+        const text = 'Give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or configure the signin group so its catalog is used.';
+        const scope = ctx.outcome('signin.scope');
+        // Sign-in not configured (or not in this run): say what to give; otherwise it stopped on the way.
+        const reason: SkipReason = !scope || scope.reason?.code === 'not-configured'
+          ? { code: 'not-configured', text }
+          : { code: 'needs-failed', text: 'Fix what the signin group reports first.' };
         return {
           status: 'skip',
           message: configured.length
             ? 'No service catalog: the sign-in checks did not run or did not reach signin.scope.'
-            : 'No endpoints to check: give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or run the signin group so its catalog is used.',
+            : 'No endpoints to check: none given, and no service catalog from the sign-in checks.',
+          reason,
         };
       }
       const endpoints = endpointsFromCatalog(catalog).filter((e) => !covered.has(endpointId(e)));

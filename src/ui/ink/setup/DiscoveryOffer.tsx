@@ -4,6 +4,7 @@ import type { RunOptions } from '../../../core/doctor/runner.js';
 import type { Check, DoctorReport } from '../../../core/doctor/types.js';
 import { issuerUrlError } from '../../../core/setup/wizard-flow.js';
 import { GroupBlock, OpenGroups, useDoctorRun } from '../doctor-live.js';
+import { GROUP_TITLES } from '../../../core/areas/index.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
@@ -121,8 +122,8 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
     body = (
       <Box flexDirection="column">
         {/* A few lines: drawn with the summary in one frame, so the verdict never shows before its groups. */}
-        {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} />)}
-        <OpenGroups run={run} verbose={false} color={color} />
+        {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} titles={GROUP_TITLES} />)}
+        <OpenGroups run={run} verbose={false} color={color} titles={GROUP_TITLES} />
         {phase === 'running' ? <KeyHints hints={[`Ctrl+C stop (${outcome.standing})`]} /> : null}
       </Box>
     );

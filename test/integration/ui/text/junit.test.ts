@@ -64,4 +64,11 @@ describe('junit report', () => {
     const doc = parse(renderJunit({ schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 1, skip: 0 }, checks }));
     expect(doc.suites[0]!.cases[0]!.failure!.message).toBe('bad [31mred[0m ]]> <!-- x');
   });
+
+  it('a skip without advice carries its reason\'s text; each suite names its group\'s title as handed in', () => {
+    const checks = [outcome('discovery.document', 'skip', undefined, { message: 'No issuer URL given.', reason: { code: 'not-configured', text: 'Give --issuer-url URL.' } })];
+    const xml = renderJunit({ schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 0, skip: 1 }, checks }, { discovery: 'OIDC discovery' });
+    expect(parse(xml).suites[0]!.cases[0]!.skipped).toBe('No issuer URL given. → Give --issuer-url URL.');
+    expect(xml).toContain('<property name="title" value="OIDC discovery"/>');
+  });
 });

@@ -1,6 +1,7 @@
 import { stateKey } from '../../../../src/core/doctor/state-keys.js';
 import { describe, expect, it } from 'vitest';
-import { exitCodeFor, runChecks } from '../../../../src/core/doctor/runner.js';
+import { exitCodeFor, runChecks, uncheckedGroups, UnknownCheckReference } from '../../../../src/core/doctor/runner.js';
+import { configured, type Gate } from '../../../../src/core/doctor/gates.js';
 import type { Check } from '../../../../src/core/doctor/types.js';
 
 const check = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check => ({
@@ -57,7 +58,7 @@ describe('runChecks', () => {
     setTimeout(() => controller.abort(), 20);
     const report = await run;
     expect(sawAbort).toBe(true);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.' });
+    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.', reason: { code: 'interrupted' } });
   });
 
   it('skips a check whose prerequisite failed, naming it', async () => {
@@ -65,7 +66,7 @@ describe('runChecks', () => {
       check('s.first', async () => ({ status: 'fail', message: 'no' })),
       check('s.second', async () => ({ status: 'ok', message: 'yes' }), { needs: ['s.first'] }),
     ]);
-    expect(report.checks[1]).toMatchObject({ status: 'skip' });
+    expect(report.checks[1]).toMatchObject({ status: 'skip', reason: { code: 'needs-failed' } });
     expect(report.checks[1].message).toContain('s.first');
   });
 
@@ -117,5 +118,76 @@ describe('runChecks', () => {
     const warn = await runChecks([check('a.w', async () => ({ status: 'warn', message: 'w' }))]);
     expect(exitCodeFor(warn, false)).toBe(0);
     expect(exitCodeFor(warn, true)).toBe(1);
+  });
+
+  it('refuses a needs or after id that names no check of a group in the run, before running anything', async () => {
+    let ran = false;
+    const first = check('s.first', async () => {
+      ran = true;
+      return { status: 'ok', message: '' };
+    });
+    await expect(runChecks([first, check('s.second', async () => ({ status: 'ok', message: '' }), { needs: ['s.frist'] })])).rejects.toThrow(UnknownCheckReference);
+    await expect(runChecks([first, check('s.third', async () => ({ status: 'ok', message: '' }), { after: ['s.frist'] })])).rejects.toThrow(/s\.third waits on "s\.frist"/);
+    expect(ran).toBe(false);
+  });
+
+  it('accepts an id of a group left out of the run (--only): the check runs, or says which group to add', async () => {
+    const report = await runChecks([
+      check('tls.catalog', async () => ({ status: 'ok', message: 'ran' }), { after: ['signin.scope'] }),
+      check('tls.needy', async () => ({ status: 'ok', message: 'ran' }), { needs: ['signin.scope'] }),
+    ]);
+    expect(report.checks[0]).toMatchObject({ status: 'ok' });
+    expect(report.checks[1]).toMatchObject({ status: 'skip', reason: { code: 'needs-failed' } });
+    expect(report.checks[1].reason!.text).toContain('"signin"');
+  });
+
+  it('skips a check whose configured() gate is closed, with not-configured and what to set, without running it', async () => {
+    let ran = false;
+    const report = await runChecks([
+      check('d.doc', async () => {
+        ran = true;
+        return { status: 'ok', message: '' };
+      }, { gate: configured({ issuer_url: undefined, token_file: 'x' }) }),
+      check('d.any', async () => ({ status: 'ok', message: 'ran' }), { gate: configured({ a: '', b: 'set' }, { any: true }) }),
+    ]);
+    expect(ran).toBe(false);
+    expect(report.checks[0]).toMatchObject({ status: 'skip', reason: { code: 'not-configured', text: 'Set issuer_url.' } });
+    expect(report.checks[1]).toMatchObject({ status: 'ok' });
+  });
+
+  it('skips a check behind the cluster() gate with no-cluster when kubectl reaches none, and hands on the context when it does', async () => {
+    const gate = (ok: boolean): Gate => ({ kind: 'cluster', probe: async () => (ok ? { ok: true, context: 'kind-test' } : { ok: false, reason: 'kubectl has no current context.' }) });
+    const report = await runChecks([
+      check('k.none', async () => ({ status: 'ok', message: 'ran' }), { gate: gate(false) }),
+      check('k.some', async (ctx) => ({ status: 'ok', message: String(ctx.cluster?.context) }), { gate: gate(true) }),
+    ]);
+    expect(report.checks[0]).toMatchObject({ status: 'skip', reason: { code: 'no-cluster', text: 'kubectl has no current context.' } });
+    expect(report.checks[1]).toMatchObject({ status: 'ok', message: 'kind-test' });
+  });
+
+  it('hands a not-configured reason on to the checks that need the skipped one, naming the root once', async () => {
+    const report = await runChecks([
+      check('s.one', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) }),
+      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: ['s.one'] }),
+      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: ['s.two'] }),
+    ]);
+    expect(report.checks.map((c) => c.reason?.code)).toEqual(['not-configured', 'not-configured', 'not-configured']);
+    expect(report.checks[2].message).toBe(report.checks[1].message);
+    expect(report.checks[1].message).toContain('s.one was skipped');
+  });
+
+  it('with --strict fails a run where a requested group checked nothing; without --only, only a run that checked nothing at all', async () => {
+    const report = await runChecks([
+      check('inventory.valid', async () => ({ status: 'ok', message: '' })),
+      check('signin.exchange', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) }),
+    ]);
+    expect(uncheckedGroups(report, ['inventory', 'signin'])).toEqual(['signin']);
+    expect(exitCodeFor(report, true, ['inventory', 'signin'])).toBe(1);
+    expect(exitCodeFor(report, false, ['inventory', 'signin'])).toBe(0);
+    expect(exitCodeFor(report, true, ['inventory'])).toBe(0);
+    expect(exitCodeFor(report, true)).toBe(0);
+    const nothing = await runChecks([check('signin.exchange', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) })]);
+    expect(exitCodeFor(nothing, true)).toBe(1);
+    expect(exitCodeFor(nothing, false)).toBe(0);
   });
 });

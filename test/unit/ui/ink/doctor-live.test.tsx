@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { Check, DoctorReport } from '../../../../src/core/doctor/types.js';
-import { DoctorLive } from '../../../../src/ui/ink/doctor-live.js';
+import { DoctorLive, GroupBlock } from '../../../../src/ui/ink/doctor-live.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -22,7 +22,7 @@ describe('live doctor view', () => {
     const a2 = gated('inv.two', 'inventory', { status: 'ok', message: 'fine too' });
     let report: DoctorReport | undefined;
     const { lastFrame, unmount } = render(
-      <DoctorLive checks={[a1.check, b1.check, a2.check]} options={{}} verbose={false} color={false} onDone={(r) => (report = r)} />,
+      <DoctorLive checks={[a1.check, b1.check, a2.check]} options={{}} verbose={false} color={false} titles={{ inventory: 'Inventory', tls: 'Served certificates' }} onDone={(r) => (report = r)} />,
     );
     await wait(30);
     expect(lastFrame()).toMatch(/Inventory \(0\/2/);
@@ -58,5 +58,28 @@ describe('live doctor view', () => {
     expect(ended?.report.checks.find((c) => c.id === 'tls.one')).toMatchObject({ status: 'skip', message: 'Not run: interrupted.' });
     expect(ended?.report.checks.find((c) => c.id === 'inv.one')).toMatchObject({ status: 'ok' });
     unmount();
+  });
+
+  it('tells the run is over only once its empty frame is drawn, so unmounting leaves no spinner above the report', async () => {
+    const only = gated('inv.one', 'inventory', { status: 'ok', message: 'fine' });
+    let frameAtDone: string | undefined;
+    const view = render(
+      <DoctorLive checks={[only.check]} options={{}} verbose={false} color={false} onDone={() => (frameAtDone = view.lastFrame())} />,
+    );
+    await wait(30);
+    expect(view.lastFrame()).toContain('inventory (0/1');
+    only.release();
+    await wait(60);
+    expect(frameAtDone).toBe('');
+    view.unmount();
+  });
+
+  it('says under a group that checked nothing why, from the reason codes', () => {
+    const check: Check = { id: 'kube.issuer', group: 'kube', title: 'kube.issuer', run: async () => ({ status: 'ok', message: 'never' }) };
+    const finished = { id: 'kube.issuer', group: 'kube', title: 'kube.issuer', durationMs: 1, status: 'skip' as const, message: 'Cluster not checked.', reason: { code: 'no-cluster' as const, text: 'kubectl has no current context.' } };
+    const view = render(<GroupBlock state={{ group: 'kube', checks: [check], running: [], finished: [finished] }} verbose={false} color={false} titles={{ kube: 'Cluster (kubectl)' }} />);
+    expect(view.lastFrame()).toContain('[-] Cluster (kubectl) (1/1, 1 skip)');
+    expect(view.lastFrame()).toContain('No cluster: kubectl has no current context.');
+    view.unmount();
   });
 });

@@ -50,7 +50,7 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
       try {
         return await provider(run);
       } catch (error) {
-        if (error instanceof Unusable) return { status: 'skip', message: error.message };
+        if (error instanceof Unusable) return { status: 'skip', message: error.message, reason: { code: 'not-configured', text: error.message } };
         if (error instanceof HttpError) return { status: 'fail', message: error.message, advice: error.advice, details: { provider: solver } };
         throw error;
       }

@@ -23,7 +23,11 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
   const where = `${target.host}:${target.port}`;
   const details: Record<string, unknown> = { provider: 'rfc2136', nameserver: where, keyName: key.name, algorithm: key.algorithm };
   if (!run.domain) {
-    return { status: 'skip', message: 'No domain names the zone to update: set cloud_helm_ingress_wildcard_domain or give --domain.' };
+    return {
+      status: 'skip',
+      message: 'No domain names the zone to update: set cloud_helm_ingress_wildcard_domain or give --domain.',
+      reason: { code: 'not-configured', text: 'Set cloud_helm_ingress_wildcard_domain in the inventory, or give --domain.' },
+    };
   }
   const value = probeValue();
   const timeoutMs = Math.min(run.input.network.timeoutMs, 5000);

@@ -44,7 +44,7 @@ describe('doctor --only discovery', () => {
   it('skips everything without an issuer URL, but warns when the inventory selects clusteroidc', async () => {
     const plain = await run(provideChecks, doctorInput({}));
     expect(Object.values(plain).every((c) => c.status === 'skip')).toBe(true);
-    expect(plain['discovery.document'].message).toContain('--issuer-url');
+    expect(plain['discovery.document'].reason).toMatchObject({ code: 'not-configured', text: expect.stringContaining('--issuer-url') });
     const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
     const selected = await run(provideChecks, doctorInput({}, { inventory }));
     expect(selected['discovery.document'].status).toBe('warn');

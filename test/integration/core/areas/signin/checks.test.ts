@@ -116,8 +116,18 @@ describe("sign-in chain against a server of the platform's documented paths", ()
     expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip']);
     expect(report.checks[1]!.message).toContain('not configured');
     // What to pass, without --verbose (a first run): the config file and the environment variables.
-    expect(report.checks[0]!.advice).toMatch(/--config FILE/);
-    for (const name of ['CLOUDGATE_BROKER_URL', 'CLOUDGATE_CLIENT_SECRET', 'OS_AUTH_URL', 'OS_IDENTITY_PROVIDER']) expect(report.checks[0]!.advice).toContain(name);
+    expect(report.checks.every((c) => c.reason?.code === 'not-configured')).toBe(true);
+    expect(report.checks[0]!.reason!.text).toMatch(/--config FILE/);
+    for (const name of ['CLOUDGATE_BROKER_URL', 'CLOUDGATE_CLIENT_SECRET', 'OS_AUTH_URL', 'OS_IDENTITY_PROVIDER']) expect(report.checks[0]!.reason!.text).toContain(name);
+  });
+
+  it('never says the subject token is given when there is none', async () => {
+    const settings = readSigninSettings({ flags: {}, env: { CLOUDGATE_BROKER_URL: 'https://broker.example' }, config: {}, cwd: process.cwd() });
+    const report = await runChecks(signinChecks(settings, () => createHttpClient({ timeoutMs: 1000 })));
+    const idp = report.checks.find((c) => c.id === 'signin.idp-token')!;
+    expect(idp).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
+    expect(idp.message).not.toMatch(/Not needed|is given/);
+    expect(idp.reason!.text).toContain('subject_token');
   });
 
   it('names missing settings', async () => {

@@ -45,6 +45,6 @@ describe('tls.catalog', () => {
     const report = await runChecks(await provideChecks(input()));
     expect(report.checks).toHaveLength(1);
     expect(report.checks[0]).toMatchObject({ id: 'tls.catalog', status: 'skip' });
-    expect(report.checks[0]!.message).toMatch(/--endpoint/);
+    expect(report.checks[0]!.reason).toMatchObject({ code: 'not-configured', text: expect.stringMatching(/--endpoint/) });
   });
 });

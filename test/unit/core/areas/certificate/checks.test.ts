@@ -38,7 +38,7 @@ describe('doctor group certificate', () => {
   it('skips with the flags to use when nothing is given', async () => {
     const checks = await run(doctorInput(dir, {}));
     expect(Object.keys(checks)).toEqual(['certificate.files']);
-    expect(checks['certificate.files']).toMatchObject({ status: 'skip', advice: expect.stringContaining('--certificate FILE') });
+    expect(checks['certificate.files']).toMatchObject({ status: 'skip', reason: { code: 'not-configured', text: expect.stringContaining('--certificate FILE') } });
   });
 
   it('fails --key without --certificate instead of ignoring it', async () => {

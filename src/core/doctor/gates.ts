@@ -1,0 +1,66 @@
+/**
+ * When a check can run at all, said once where the check is defined: the runner evaluates the gate
+ * and writes the skip with its reason code, so no area spells its own "not configured" or "no
+ * cluster" skip, and every renderer can tell the two apart without reading the message.
+ */
+import { kubeAvailability, type KubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+
+export type Gate =
+  | { kind: 'always' }
+  | {
+      kind: 'configured';
+      /** Whether the settings are there: decided when the checks are listed. */
+      open: boolean;
+      /** The settings that are not given, as the operator names them. */
+      missing: string[];
+      /** The skip's message when closed. */
+      message: string;
+      /** What to set, in one sentence: the skip reason's text. */
+      text: string;
+    }
+  | {
+      kind: 'cluster';
+      /** Whether kubectl reaches a cluster; memoised per kubeconfig and context for the whole run. */
+      probe(signal: AbortSignal): Promise<KubeAvailability>;
+    };
+
+export const always: Gate = { kind: 'always' };
+
+export interface ConfiguredOptions {
+  /** Open when at least one of the keys is given (default: all of them). */
+  any?: boolean;
+  /** The skip's message (default: which settings are missing). */
+  message?: string;
+  /** What to set (default: "Set NAME, NAME."). */
+  text?: string;
+}
+
+/**
+ * Open when the named settings have values: `configured({ issuer_url: s.issuerUrl })`. The keys are
+ * the names the operator writes, so the skip can say exactly what to set.
+ */
+export function configured(keys: Record<string, unknown>, options: ConfiguredOptions = {}): Gate {
+  const names = Object.keys(keys);
+  const missing = names.filter((name) => !given(keys[name]));
+  const open = options.any ? missing.length < names.length : missing.length === 0;
+  const listed = options.any ? names.join(' or ') : missing.join(', ');
+  return {
+    kind: 'configured',
+    open,
+    missing,
+    message: options.message ?? `Not configured: ${listed} ${!options.any && missing.length > 1 ? 'are' : 'is'} not set.`,
+    text: options.text ?? `Set ${listed}.`,
+  };
+}
+
+function given(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+/** Open when kubectl is installed, has a context and the cluster's API server answers. */
+export function cluster(kube: KubectlOptions): Gate {
+  return { kind: 'cluster', probe: (signal) => kubeAvailability({ ...kube, signal }) };
+}
