@@ -64,6 +64,7 @@ const DOCTOR_ENV: [string, string][] = [
   ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
   ['OS_CLOUD', 'as --cloud: an entry of clouds.yaml (./, ~/.config/openstack/, /etc/openstack/)'],
   ['KUBECONFIG', "kubectl's configuration (group kube)"],
+  ['CLOUDGATE_CHILD_ENV', 'more variable names kubectl and vault scripts may see (e.g. AWS_PROFILE for a login plugin)'],
   ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
   ['NO_COLOR', 'no colour in the output'],
 ];
