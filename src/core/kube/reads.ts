@@ -70,7 +70,7 @@ async function readList(args: string[], options: KubectlOptions): Promise<ListRe
   try {
     return { ok: true, items: ((JSON.parse(result.stdout) as { items?: CmObject[] }).items ?? []) };
   } catch {
-    return { ok: false, missingKind: false, error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON` };
+    return { ok: false, missingKind: false, error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}` };
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { provideChecks as discoveryChecks } from '../../../../../src/core/areas/discovery/checks.js';
-import { atLeast, parseVersion, provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { atLeast, parseVersion } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { createSigningKey } from '../../../../servers/jwt.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';

@@ -60,7 +60,7 @@ describe('issuanceCause', () => {
     const selfCheck = walk(cert, req, ord, challenge(ord, 'HTTP-01', { presented: true, processing: true, state: 'pending', reason: "Waiting for HTTP-01 challenge propagation: failed to perform self check GET request 'http://compute.cloud.test/.well-known/acme-challenge/x': connection refused" }));
     expect(selfCheck).toMatchObject({ kind: 'self-check' });
     const refused = walk(cert, req, ord, challenge(ord, 'DNS-01', { presented: false, processing: true, state: 'pending', reason: 'Error presenting challenge: 403 Forbidden: AccessDenied' }));
-    expect(refused).toMatchObject({ kind: 'presenting' });
+    expect(refused).toMatchObject({ kind: 'dns-permission', step: 'challenge' });
     expect(refused!.advice).toMatch(/credentials/);
   });
 
