@@ -74,7 +74,7 @@ describe('kube.issuer and kube.certificates', () => {
     expect(r['kube.issuer']!.message).toMatch(/ErrRegisterACMEAccount: Failed to register ACME account/);
     expect(r['kube.issuer']!.advice).toMatch(/cluster_issuer_acme_email/);
     expect(r['kube.certificates']).toMatchObject({ status: 'fail' });
-    expect(r['kube.certificates']!.message).toMatch(/2 of 3 .*openstack\/nova-api: not Ready \(IncorrectIssuer: .*\).*; openstack\/glance-api: not Ready \(no Ready condition yet\)/);
+    expect(r['kube.certificates']!.message).toMatch(/3 of 3 .*openstack\/keystone-api: it says Ready but its secret openstack\/keystone-api-certs does not exist; openstack\/nova-api: not Ready \(IncorrectIssuer: .*\).*; openstack\/glance-api: not Ready \(no Ready condition yet\)/);
   });
 
   it('warns when the live issuer is of another type than the inventory, and fails when it is missing', async () => {
