@@ -141,7 +141,8 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       advice: 'Read the message and the events; fix what they name and cert-manager retries by itself at the time above ("cmctl renew" retries at once).' });
   }
   if (ready?.status !== 'True') {
-    if (walk && !walk.inProgress) return fromWalk(walk, ready?.status === 'False' ? 'fail' : 'warn');
+    // A request of the current revision under way: its walk says where it stands, even without an Issuing condition.
+    if (walk) return fromWalk(walk, ready?.status === 'False' ? 'fail' : 'warn');
     return withEvents({ ...row, status: ready?.status === 'False' ? 'fail' : 'warn', stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'),
       summary: `not Ready (${said}) and cert-manager is not issuing it`,
       advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `Read "kubectl describe certificate -n ${ns} ${certificate.metadata?.name}" and the cert-manager controller log.` });

@@ -31,24 +31,24 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   for (const copy of copies) {
     const source = `${copy.namespace}/${secretName}`;
     if (copy.otherType !== undefined) {
-      findings.push({ source, status: 'fail', problem: `is of type ${escapeLine(copy.otherType || '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it` });
+      findings.push({ source, status: 'fail', problem: `it is of type ${escapeLine(copy.otherType || '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it` });
       continue;
     }
     if (!copy.read) {
-      findings.push({ source, status: 'fail', problem: 'does not exist, so the ingresses there get the ingress controller\'s default certificate' });
+      findings.push({ source, status: 'fail', problem: 'it does not exist, so the ingresses there get the ingress controller\'s default certificate' });
       continue;
     }
     const fact = certificateFact(copy.read);
     if (fact) certificates.push(fact);
     const problems = secretProblems(copy.read, now);
-    for (const p of problems) findings.push({ source, status: 'fail', problem: p.phrase.replace(/^its /, 'its ') });
+    for (const p of problems) findings.push({ source, status: 'fail', problem: p.phrase });
     const leaf = copy.read.leaf;
     if (!leaf || problems.length) continue;
     if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: `its certificate (${leaf.names.join(', ') || 'no DNS name'}) does not cover *.${domain}` });
     const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
     if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: `its certificate expires in ${days} days (${leaf.notAfter})` });
     if (original?.leaf && copy.read !== original && original.leaf.x509.fingerprint256 !== leaf.x509.fingerprint256) {
-      findings.push({ source, status: 'warn', problem: `holds another certificate than ${platformNamespace}/${secretName} (notAfter ${leaf.notAfter} there, ${original.leaf.notAfter} here)` });
+      findings.push({ source, status: 'warn', problem: `it holds another certificate than ${platformNamespace}/${secretName} (notAfter ${leaf.notAfter} there, ${original.leaf.notAfter} here)` });
     }
   }
   const where = copies.map((c) => c.namespace).join(', ');
@@ -58,7 +58,7 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
-    message: `The supplied wildcard: ${findings.map((f) => `${f.source} ${f.problem}`).join('; ')}.`,
+    message: `The supplied wildcard: ${findings.map((f) => `${f.source}: ${f.problem}`).join('; ')}.`,
     advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
     details,
     certificates,

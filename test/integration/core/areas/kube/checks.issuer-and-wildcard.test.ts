@@ -126,7 +126,7 @@ describe('kube.wildcard-secret', () => {
     const other = pki.leaf(['*.example.test']);
     const missing = await doctor(base(), inventory);
     expect(missing['kube.wildcard-secret']).toMatchObject({ status: 'fail' });
-    expect(missing['kube.wildcard-secret']!.message).toMatch(/openstack\/wildcard-certs does not exist/);
+    expect(missing['kube.wildcard-secret']!.message).toMatch(/openstack\/wildcard-certs: it does not exist/);
     await api?.stop();
     const opaque = await doctor(base().add(tlsSecret('wildcard-certs', leaf.cert, leaf.key, 'Opaque')), inventory);
     expect(opaque['kube.wildcard-secret']!.message).toMatch(/type Opaque, not kubernetes.io\/tls/);

@@ -11,7 +11,7 @@ const judge = (copies: WildcardCopy[]) => wildcardCopiesResult('wildcard', copie
 describe('wildcardCopiesResult', () => {
   it.each<[string, () => WildcardCopy[], 'ok' | 'warn' | 'fail', string | undefined, RegExp]>([
     ['every copy good', () => [copy('openstack'), copy('auth-system'), copy('monitoring')], 'ok', undefined, /openstack, auth-system, monitoring/],
-    ['a copy missing', () => [copy('openstack'), { namespace: 'monitoring' }], 'fail', 'monitoring/wildcard', /monitoring\/wildcard does not exist/],
+    ['a copy missing', () => [copy('openstack'), { namespace: 'monitoring' }], 'fail', 'monitoring/wildcard', /monitoring\/wildcard: it does not exist/],
     ['a copy of another type', () => [copy('openstack'), { namespace: 'monitoring', otherType: 'Opaque' }], 'fail', 'monitoring/wildcard', /type Opaque/],
     ['a copy expired', () => [copy('openstack'), copy('auth-system', leafFor(['*.cloud.test'], -3))], 'fail', 'auth-system/wildcard', /expired/],
     ['a copy with an empty key', () => [copy('openstack'), copy('monitoring', { cert: good.cert, key: '' })], 'fail', 'monitoring/wildcard', /tls.key is empty/],
