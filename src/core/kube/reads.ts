@@ -10,18 +10,28 @@ import type { CmObject } from './objects.js';
 
 export type ListResult = { ok: true; items: CmObject[] } | { ok: false; missingKind: boolean; error: string };
 
-/** Lists the checks share, each the arguments of one `kubectl get`. */
+/** One `kubectl get` (kinds that stay few), or raw API paths with the kind of their items (kinds that grow with the platform). */
+type ListSource = { get: string[] } | { raw: { path: string; kind: string }[] };
+
+/**
+ * Lists the checks share. The large ones are read with `kubectl get --raw`: kubectl then hands over
+ * the API server's JSON as it comes instead of decoding and re-encoding every item, which on 500
+ * Certificates is most of the time a list takes.
+ */
 const LISTS = {
   /** cert-manager's own objects: what its controller works on. */
-  certManager: ['get', 'certificates.cert-manager.io,certificaterequests.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io,clusterissuers.cert-manager.io,issuers.cert-manager.io', '--all-namespaces'],
-  ingresses: ['get', 'ingresses.networking.k8s.io', '--all-namespaces'],
+  certManager: [
+    { raw: [{ path: '/apis/cert-manager.io/v1/certificates', kind: 'Certificate' }, { path: '/apis/cert-manager.io/v1/certificaterequests', kind: 'CertificateRequest' }] },
+    { get: ['get', 'orders.acme.cert-manager.io,challenges.acme.cert-manager.io,clusterissuers.cert-manager.io,issuers.cert-manager.io', '--all-namespaces'] },
+  ],
+  ingresses: [{ raw: [{ path: '/apis/networking.k8s.io/v1/ingresses', kind: 'Ingress' }] }],
   /** TLS secrets only: other secrets (Helm releases, tokens) are large and none of the checks' business. */
-  tlsSecrets: ['get', 'secrets', '--all-namespaces', '--field-selector=type=kubernetes.io/tls'],
+  tlsSecrets: [{ raw: [{ path: '/api/v1/secrets?fieldSelector=type%3Dkubernetes.io%2Ftls', kind: 'Secret' }] }],
   /** cert-manager's controller, webhook and cainjector, and the endpoints of the webhook's Service. */
-  workloads: ['get', 'deployments.apps,endpointslices.discovery.k8s.io', `--namespace=${CERT_MANAGER_NAMESPACE}`],
+  workloads: [{ get: ['get', 'deployments.apps,endpointslices.discovery.k8s.io', `--namespace=${CERT_MANAGER_NAMESPACE}`] }],
   /** Read only when a walk needs the recent events of the objects it names. */
-  events: ['get', 'events', '--all-namespaces'],
-} as const;
+  events: [{ raw: [{ path: '/api/v1/events', kind: 'Event' }] }],
+} satisfies Record<string, ListSource[]>;
 export type ListName = keyof typeof LISTS;
 
 export interface ClusterReads {
@@ -53,7 +63,7 @@ export function clusterReads(options: KubectlOptions): ClusterReads {
       let pending = lists.get(name);
       if (!pending) {
         calls++;
-        pending = readList([...LISTS[name]], options);
+        pending = readSources(LISTS[name], options);
         lists.set(name, pending);
       }
       return pending;
@@ -62,13 +72,24 @@ export function clusterReads(options: KubectlOptions): ClusterReads {
   return reads;
 }
 
-async function readList(args: string[], options: KubectlOptions): Promise<ListResult> {
-  const result = await kubectl([...args, '-o', 'json'], options);
+async function readSources(sources: ListSource[], options: KubectlOptions): Promise<ListResult> {
+  const reads = sources.flatMap((source) => ('get' in source ? [readList([...source.get, '-o', 'json'], options)] : source.raw.map(({ path, kind }) => readList(['get', '--raw', path], options, kind))));
+  const results = await Promise.all(reads);
+  const failed = results.find((r) => !r.ok);
+  if (failed) return failed;
+  return { ok: true, items: results.flatMap((r) => (r.ok ? r.items : [])) };
+}
+
+/** `kind`: set on every item of a raw list (the API server leaves it out of list items). */
+async function readList(args: string[], options: KubectlOptions, kind?: string): Promise<ListResult> {
+  const result = await kubectl(args, options);
   if (result.exitCode !== 0) {
     return { ok: false, missingKind: /doesn't have a resource type|the server could not find the requested resource/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
   }
   try {
-    return { ok: true, items: ((JSON.parse(result.stdout) as { items?: CmObject[] }).items ?? []) };
+    const items = (JSON.parse(result.stdout) as { items?: CmObject[] }).items ?? [];
+    if (kind) for (const item of items) item.kind = kind;
+    return { ok: true, items };
   } catch {
     return { ok: false, missingKind: false, error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}` };
   }

@@ -8,6 +8,7 @@
  * business and the supplied wildcard's content kube.wildcard-secret's: each cause is said once.
  * `judgeIngresses` is the pure part.
  */
+import type { X509Certificate } from 'node:crypto';
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
@@ -24,7 +25,7 @@ export interface IngressObject {
 }
 
 /** What is read of a secret: its type and its certificate chain (never its key). */
-export type SecretLookup = { state: 'found'; type?: string; certPem?: string } | { state: 'missing' } | { state: 'unreadable'; error: string };
+export type SecretLookup = { state: 'found'; type?: string; certPem?: string; /** Already parsed by whoever read the secret. */ x509?: X509Certificate } | { state: 'missing' } | { state: 'unreadable'; error: string };
 
 export interface IngressSnapshot {
   ingresses: IngressObject[];
@@ -145,7 +146,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
       }
       const key = `${ns}/${tls.secretName}`;
       if (snapshot.managedSecrets?.has(key)) continue;
-      if (!leaves.has(key)) leaves.set(key, leafOf(lookup.certPem, `${secret} tls.crt`));
+      if (!leaves.has(key)) leaves.set(key, lookup.x509 ? ({ x509: lookup.x509 } as ParsedCertificate) : leafOf(lookup.certPem, `${secret} tls.crt`));
       const leaf = leaves.get(key)!;
       if (leaf instanceof PemError) {
         add('no-certificate', 'fail', escapeLine(leaf.message), leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.');

@@ -68,7 +68,7 @@ export function tlsSecretsIn(reads: ClusterReads, namespaces: string[]): Promise
 /** The ingress check's view of a secret: found with its type and certificate, or not a TLS secret (read by name), or missing. */
 export async function ingressSecretLookups(reads: ClusterReads, ingresses: IngressObject[], secrets: Map<string, SecretCertificate>, kube: KubectlOptions): Promise<Map<string, SecretLookup>> {
   const lookups = new Map<string, SecretLookup>();
-  for (const [key, read] of secrets) lookups.set(key, { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: read.leaf?.x509.toString() ?? (read.problem ? '' : undefined) });
+  for (const [key, read] of secrets) lookups.set(key, read.leaf ? { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: 'parsed', x509: read.leaf.x509 } : { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: '' });
   const unknown = new Map<string, Set<string>>();
   for (const ingress of ingresses) {
     const ns = ingress.metadata?.namespace ?? '';
