@@ -68,7 +68,8 @@ export const provideChecks: CheckProvider = async (input) => {
     ? undefined : 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.';
   const noIssuer = expected.issuerType === 'none' ? 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' : undefined;
   const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
-  const reads = clusterReads(kubeOptionsFor(input));
+  // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
+  const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
   const check = (spec: Spec, body: Body) => kubeCheck(reads, input, spec, body);
   const netTimeout = input.network.timeoutMs;
 

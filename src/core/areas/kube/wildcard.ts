@@ -52,7 +52,9 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     }
   }
   const where = copies.map((c) => c.namespace).join(', ');
-  const details = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings };
+  // `chain`: the platform namespace copy's leaf, in the shape the exporter read before it read `certificates`.
+  const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
+  const details = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
   if (findings.length === 0) {
     return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, details, certificates };
   }
