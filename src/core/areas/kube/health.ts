@@ -25,6 +25,8 @@ export interface ComponentState {
   status: Status;
   version?: string;
   problem?: string;
+  /** The Deployment's own reason (its Available condition's), or what is missing. */
+  reason?: string;
 }
 
 function componentOf(d: CmObject): Component | undefined {
@@ -47,14 +49,14 @@ export function componentState(component: Component, d: CmObject | undefined): C
   const base = { component, name: d.metadata?.name, version: versionOf(d) };
   const available = readCondition(d, 'Available');
   const replicas = (d.spec as { replicas?: number } | undefined)?.replicas;
-  if (replicas === 0) return { ...base, status: 'fail', problem: `${d.metadata?.name} is scaled to 0 replicas` };
+  if (replicas === 0) return { ...base, status: 'fail', reason: 'ScaledToZero', problem: `${d.metadata?.name} is scaled to 0 replicas` };
   if (available?.status !== 'True' || !status.readyReplicas) {
     const why = available?.message ? `: ${escapeLine(available.message)}` : '';
-    return { ...base, status: 'fail', problem: `${d.metadata?.name} is not available (${status.readyReplicas ?? 0} of ${replicas ?? status.replicas ?? '?'} replicas ready${why})` };
+    return { ...base, status: 'fail', reason: available?.reason ?? 'Unavailable', problem: `${d.metadata?.name} is not available (${status.readyReplicas ?? 0} of ${replicas ?? status.replicas ?? '?'} replicas ready${why})` };
   }
   const generation = d.metadata?.generation;
   if (typeof generation === 'number' && typeof status.observedGeneration === 'number' && status.observedGeneration < generation) {
-    return { ...base, status: 'warn', problem: `${d.metadata?.name} runs, but its status is of generation ${status.observedGeneration} while the Deployment is at ${generation}: the latest change is not rolled out yet` };
+    return { ...base, status: 'warn', reason: 'RolloutPending', problem: `${d.metadata?.name} runs, but its status is of generation ${status.observedGeneration} while the Deployment is at ${generation}: the latest change is not rolled out yet` };
   }
   return { ...base, status: 'ok' };
 }
@@ -72,7 +74,7 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
   const states = COMPONENTS.map((c) => componentState(c, deployments.find((d) => componentOf(d) === c)));
   const webhook = states.find((s) => s.component === 'webhook')!;
   if (webhook.status !== 'fail' && !webhookAnswers(slices, webhook.name ?? DEFAULT_NAMES.webhook)) {
-    Object.assign(webhook, { status: 'fail', problem: `the Service ${webhook.name ?? DEFAULT_NAMES.webhook} has no ready endpoint, so the API server cannot reach the webhook` });
+    Object.assign(webhook, { status: 'fail', reason: 'NoReadyEndpoint', problem: `the Service ${webhook.name ?? DEFAULT_NAMES.webhook} has no ready endpoint, so the API server cannot reach the webhook` });
   }
   const versions = [...new Set(states.map((s) => s.version).filter(Boolean))];
   const details = { components: states, ...(versions.length ? { versions } : {}) };
@@ -80,6 +82,8 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
   if (bad.length === 0) {
     return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, details, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
   }
+  const first = bad.find((s) => s.status === 'fail') ?? bad[0]!;
+  const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
   const versionSkew = versions.length > 1 ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.` : '';
   return {
     status: bad.some((s) => s.status === 'fail') ? 'fail' : 'warn',
@@ -87,6 +91,7 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
     advice: `Look at "kubectl get deploy,pods -n ${CERT_MANAGER_NAMESPACE}" and "kubectl describe" the failing one (image pulls, crashes, scheduling); the platform installs cert-manager with its Helm chart, so redeploying it restores a deleted or scaled-down component.${versionSkew}`,
     details,
     subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE },
+    stuck,
   };
 }
 

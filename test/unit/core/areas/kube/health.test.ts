@@ -27,6 +27,14 @@ describe('certManagerHealthResult', () => {
     expect(certManagerHealthResult(down).advice).toMatch(/different versions \(v1.15.5, v1.14.0\)/);
   });
 
+  it.each<[string, CmObject[], string, string]>([
+    ['controller down', workloads({ down: ['controller'] }), 'Deployment cert-manager/cert-manager', 'MinimumReplicasUnavailable'],
+    ['webhook without endpoints', workloads({ webhookEndpoints: false }), 'Deployment cert-manager/cert-manager-webhook', 'NoReadyEndpoint'],
+    ['cainjector missing', workloads().filter((o) => o.metadata?.name !== 'cert-manager-cainjector'), 'Deployment cert-manager/cert-manager-cainjector', 'NotFound'],
+  ])('names the stuck component: %s', (_, objects, object, reason) => {
+    expect(certManagerHealthResult(objects).stuck).toEqual({ step: 'controller', object, reason });
+  });
+
   it('tells the other checks when the controller is down', () => {
     expect([controllerDown(workloads()), controllerDown(workloads({ down: ['controller'] })), controllerDown(workloads({ down: ['webhook'] }))]).toEqual([false, true, false]);
   });
