@@ -16,6 +16,7 @@ import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer } from '.
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { createPki, type Pki } from '../servers/tls-endpoints.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
+import { certManagerWorkloads } from '../helpers/cert-manager-objects.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
 
 interface Check {
@@ -25,6 +26,7 @@ interface Check {
   message: string;
   advice?: string;
   details?: Record<string, unknown>;
+  reason?: { code: string; text: string };
 }
 interface Report {
   schema: string;
@@ -176,9 +178,11 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
   const cluster = (...objects: KubeObject[]) => {
     api.state.objects = [];
     api.state.requests = [];
-    api.state.add(...certManagerCrds(), namespace('cert-manager'), namespace('openstack'), ...objects);
+    api.state.add(...certManagerCrds(), ...certManagerWorkloads(), namespace('openstack'), ...objects);
   };
   beforeEach(() => cluster());
+  /** The TLS secret cert-manager made for a Certificate of certificate() above. */
+  const issuedSecret = (name: string) => { const leaf = pki.leaf([`${name}.cloud.example.test`], { kind: 'p256' }); return { ...tlsSecret(leaf.cert, leaf.key), metadata: { name: `${name}-certs`, namespace: 'openstack' } }; };
 
   const acme = () => inventory(['cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com']);
   const wildcard = () =>
@@ -193,13 +197,15 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
       clusterIssuer(deployedSpec, ready('True', 'ACMEAccountRegistered', 'The ACME account was registered with the ACME server')),
       certificate('keystone-api', ready('True', 'Ready', 'Certificate is up to date and has not expired')),
       certificate('nova-api', ready('True', 'Ready', 'Certificate is up to date and has not expired')),
+      issuedSecret('keystone-api'), issuedSecret('nova-api'),
     );
     const r = await doctor(acme());
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const { byId } = report(r);
     expect(byId['kube.issuer']).toMatchObject({ group: 'kube', status: 'ok', details: { type: 'acme', ready: 'True', reason: 'ACMEAccountRegistered' } });
-    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: 'All 2 Certificates in openstack are Ready.' });
+    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring are Ready/) });
+    expect(byId['kube.cert-manager']).toMatchObject({ status: 'ok' });
     expect(byId['kube.wildcard-secret'].status).toBe('skip');
     // The clusteroidc checks of the same group do not apply to this inventory.
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) expect(byId[id].status).toBe('skip');
@@ -209,7 +215,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     const why = 'Failed to register ACME account: 400 urn:ietf:params:acme:error:invalidContact: contact email has invalid domain';
     cluster(
       clusterIssuer({ acme: { server: 'https://acme.example.test/directory' } }, ready('False', 'ErrRegisterACMEAccount', why)),
-      certificate('keystone-api', ready('True', 'Ready')),
+      certificate('keystone-api', ready('True', 'Ready')), issuedSecret('keystone-api'),
       certificate('nova-api', ready('False', 'IncorrectIssuer', 'Issuing certificate as Secret was previously issued by ClusterIssuer.cert-manager.io/old')),
     );
     const inv = acme();
@@ -220,9 +226,9 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(byId['kube.issuer'].message).toContain(`ErrRegisterACMEAccount: ${why}`);
     expect(byId['kube.issuer'].advice).toMatch(/cluster_issuer_acme_email/);
     expect(byId['kube.certificates'].status).toBe('fail');
-    expect(byId['kube.certificates'].message).toMatch(/^1 of 2 Certificates in openstack are not Ready: nova-api \(IncorrectIssuer: Issuing certificate/);
+    expect(byId['kube.certificates'].message).toMatch(/^1 of 2 Certificates in .* not current: openstack\/nova-api: not Ready \(IncorrectIssuer: Issuing certificate.*and cert-manager is not issuing it/);
     expect(byId['kube.certificates'].message).not.toContain('keystone-api');
-    expect(byId['kube.certificates'].advice).toMatch(/cloudgate regenerate/);
+    expect(byId['kube.certificates'].advice).toMatch(/controller log/);
 
     const text = await doctor(inv, []);
     expect(text.code).toBe(1);
@@ -251,7 +257,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(1);
     const { byId } = report(r);
     expect(byId['kube.wildcard-secret'].status).toBe('fail');
-    expect(byId['kube.wildcard-secret'].message).toBe('The secret openstack/wildcard-certs has type Opaque, not kubernetes.io/tls.');
+    expect(byId['kube.wildcard-secret'].message).toBe('The supplied wildcard: openstack/wildcard-certs: it is of type Opaque, not kubernetes.io/tls, so the ingress controller ignores it.');
     expect(byId['kube.wildcard-secret'].advice).toMatch(/kubectl create secret tls/);
     expectNoKeyMaterial(r, [leaf.key]);
   });
@@ -265,12 +271,12 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(1);
     const { byId } = report(r);
     expect(byId['kube.wildcard-secret'].status).toBe('fail');
-    expect(byId['kube.wildcard-secret'].message).toContain('openstack/wildcard-certs tls.key');
+    expect(byId['kube.wildcard-secret'].message).toContain('openstack/wildcard-certs: its tls.key does not belong to its certificate');
     expectNoKeyMaterial(r, [leaf.key, other.key]);
 
     const text = await doctor(inv, ['--verbose']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain('openstack/wildcard-certs tls.key');
+    expect(text.stdout).toContain('openstack/wildcard-certs: its tls.key does not belong to its certificate');
     expectNoKeyMaterial(text, [leaf.key, other.key]);
   });
 
@@ -287,13 +293,16 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(0);
     const { report: doc } = report(r);
     expect(doc.checks.map((c) => c.id).sort()).toEqual([
-      'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
+      'kube.cert-manager', 'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
     ]);
-    for (const check of doc.checks) {
+    // kube.issuer does not apply to issuer none, cluster or not.
+    expect(doc.checks.find((c) => c.id === 'kube.issuer')).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
+    for (const check of doc.checks.filter((c) => c.id !== 'kube.issuer')) {
       expect(check.status, check.id).toBe('skip');
       expect(check.message, check.id).toContain(`kubectl has no current context (kubeconfig ${kubeconfig}); pass --context NAME`);
+      expect(check.reason, check.id).toMatchObject({ code: 'no-cluster' });
     }
-    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 8 });
+    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 9 });
     expect(api.state.requests.filter((q) => q.path.includes('cert-manager.io'))).toEqual([]);
   });
 });

@@ -1,48 +1,18 @@
 /**
- * Doctor group `kube`, the clusteroidc part (cert-manager 1.15.0 or newer is needed for this solver):
+ * The kube checks of the clusteroidc solver (cert-manager 1.15.0 or newer is needed for it):
  * cert-manager's CRDs are new enough, the service account exists, and the controller may request
- * tokens for it. Every check is `skip` with the reason when kubectl or a context is missing.
+ * tokens for it. The checks themselves are made in checks.ts.
  */
-import type { CheckProvider } from '../../doctor/input.js';
-import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
-import { firstLine, kubeAvailability, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
-import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
-import { kubeOptionsFor } from '../../kube/options.js';
+import type { CheckResult } from '../../doctor/types.js';
+import { firstLine, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
+import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { MIN_CERT_MANAGER } from '../../kube/platform.js';
-
-const GROUP = 'kube';
 const CLUSTER_ISSUER_CRD = 'clusterissuers.cert-manager.io';
 
 interface Crd {
   metadata: { labels?: Record<string, string> };
   spec?: { versions?: { name: string; schema?: unknown }[] };
 }
-
-export const provideChecks: CheckProvider = async (input) => {
-  const s = await discoverySettings(input);
-  const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
-  const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
-  const relevant = s.clusteroidcSelected || s.issuerUrl !== undefined;
-  const checks: [string, string, (k: KubectlOptions) => Promise<CheckResult>][] = [
-    ['kube.crd-version', `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, (k) => crdVersion(k)],
-    ['kube.service-account', `Service account ${s.namespace}/${s.serviceAccount} exists`, (k) => serviceAccountExists(k, s)],
-    ['kube.token-permission', `cert-manager may request tokens for ${s.serviceAccount}`, (k) => tokenPermission(k, s, controllerAccount)],
-  ];
-  return checks.map(([id, title, run]): Check => ({
-    id,
-    group: GROUP,
-    title,
-    async run(ctx: CheckContext) {
-      if (!relevant) {
-        return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
-      }
-      const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
-      const available = await kubeAvailability(k);
-      if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}` };
-      return run({ ...k, context: available.context });
-    },
-  }));
-};
 
 /** "v1.15.5" / "1.15.0-beta.1" / "cert-manager-v1.14.2" → [1, 15, 5]. */
 export function parseVersion(text: string | undefined): [number, number, number] | undefined {
@@ -65,7 +35,7 @@ function schemaKeepsUnknownFields(crd: Crd): boolean {
   return /"x-kubernetes-preserve-unknown-fields":true/.test(JSON.stringify(crd.spec?.versions ?? []));
 }
 
-async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
+export async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   let crd: Crd;
   try {
     crd = await kubectlJson<Crd>(['get', 'crd', CLUSTER_ISSUER_CRD], k);
@@ -103,7 +73,7 @@ async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   return { status: 'ok', message: version ? `cert-manager CRDs are ${version.join('.')} (≥ ${MIN_CERT_MANAGER}).` : `The ${CLUSTER_ISSUER_CRD} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`, details };
 }
 
-async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
+export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
   const result = await kubectl(['get', 'serviceaccount', `--namespace=${s.namespace}`, '-o', 'name', '--', s.serviceAccount], k);
   if (result.exitCode === 0) return { status: 'ok', message: `The service account ${s.namespace}/${s.serviceAccount} exists.` };
   if (/not ?found/i.test(result.stderr)) {
@@ -118,7 +88,7 @@ async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Pr
   return { status: 'fail', message: `kubectl get serviceaccount ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}`, advice: 'Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ' + s.namespace + ').' };
 }
 
-async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult> {
+export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult> {
   const as = `system:serviceaccount:${s.namespace}:${controller}`;
   // `serviceaccounts/token` would ask about a service account NAMED "token": name it, pass the subresource.
   const args = ['auth', 'can-i', '--subresource=token', `--as=${as}`, `--namespace=${s.namespace}`, '--', 'create', `serviceaccounts/${s.serviceAccount}`];

@@ -3,23 +3,12 @@
  * the `discovery:` section of --config) must exist in the kubeconfig. Without this check a misspelt
  * context only made the other kube checks skip, and the run ended "ok" having checked nothing.
  */
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import type { DoctorInput } from '../../doctor/input.js';
 import { setting } from '../../config/settings.js';
-import type { Check, CheckResult } from '../../doctor/types.js';
+import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from '../../kube/kubectl.js';
 import { kubeOptionsFor } from '../../kube/options.js';
-
-// Present only when a context is named: without one kubectl's current context is used, which the
-// other kube checks already judge.
-export const provideChecks: CheckProvider = (input) => (!setting(input, 'discovery', 'context') ? [] : [
-  {
-    id: 'kube.context',
-    group: 'kube',
-    title: 'The kubectl context exists',
-    run: (ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line)),
-  } satisfies Check,
-]);
 
 export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log?: (line: string) => void): Promise<CheckResult> {
   const wanted = setting(input, 'discovery', 'context');

@@ -1,4 +1,4 @@
 /** Doctor group `kube`: its modules load only when its checks are asked for. */
 import { lazyArea } from '../../doctor/input.js';
 
-export const area = lazyArea('kube', 'Cluster (kubectl)', [() => import('./context.js'), () => import('./clusteroidc.js'), () => import('./cert-manager.js')]);
+export const area = lazyArea('kube', 'Cluster (kubectl)', [() => import('./checks.js')]);

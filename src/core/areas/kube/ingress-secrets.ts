@@ -1,16 +1,17 @@
 /**
  * `kube.ingress-secrets`: who owns the certificate secrets of the platform's ingresses. Every
- * ingress of `openstack`, `auth-system` and `monitoring` must find its `tls[].secretName` in its own
+ * ingress of the platform's namespaces (`openstack`, `auth-system`, `monitoring` and any other whose
+ * ingresses carry the platform's issuer annotation) must find its `tls[].secretName` in its own
  * namespace, of type kubernetes.io/tls, with a certificate covering its TLS hosts; the supplied
  * wildcard must not be handed to cert-manager through an issuer annotation; a host belongs to one
- * ingress; TLS hosts and rule hosts agree. Only `tls.crt` is read from a secret (through a kubectl
- * template), never `tls.key`. `judgeIngresses` is the pure part.
+ * ingress; TLS hosts and rule hosts agree. A secret a Certificate manages is kube.certificates'
+ * business and the supplied wildcard's content kube.wildcard-secret's: each cause is said once.
+ * `judgeIngresses` is the pure part.
  */
+import type { X509Certificate } from 'node:crypto';
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
-import { INGRESS_NAMESPACES, PLATFORM_ISSUER } from '../../kube/platform.js';
-import type { ServedExpectations } from '../../config/expectations.js';
 import { dnsNames } from '../../tls/checks.js';
 import { parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
 
@@ -24,10 +25,16 @@ export interface IngressObject {
 }
 
 /** What is read of a secret: its type and its certificate chain (never its key). */
-export type SecretLookup = { state: 'found'; type?: string; certPem?: string } | { state: 'missing' } | { state: 'unreadable'; error: string };
+export type SecretLookup = { state: 'found'; type?: string; certPem?: string; /** Already parsed by whoever read the secret. */ x509?: X509Certificate } | { state: 'missing' } | { state: 'unreadable'; error: string };
 
 export interface IngressSnapshot {
   ingresses: IngressObject[];
+  /** The namespaces looked at. */
+  namespaces: string[];
+  /** The platform's ClusterIssuer's name (from the inventory). */
+  platformIssuer: string;
+  /** `namespace/name` of every secret a Certificate manages: kube.certificates judges those. */
+  managedSecrets?: Set<string>;
   /** Keyed by "namespace/name". */
   secrets: Map<string, SecretLookup>;
   issuerType?: string;
@@ -101,7 +108,10 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
           `Remove the annotation (kubectl annotate ingress ${escapeLine(ingress.metadata?.name ?? '')} -n ${escapeLine(ns)} ${annotation.key}-) and the Certificate it made (kubectl delete certificate ${escapeLine(tls.secretName)} -n ${escapeLine(ns)}); keep cluster_issuer_type: none so the deployment does not add it again, and put your certificate back if it was replaced.`,
         );
       }
+      // Said by kube.certificates (a secret a Certificate manages) or kube.wildcard-secret (the supplied one).
+      const ownedElsewhere = supplied || snapshot.managedSecrets?.has(`${ns}/${tls.secretName}`);
       const lookup = snapshot.secrets.get(`${ns}/${tls.secretName}`) ?? { state: 'missing' };
+      if (ownedElsewhere && lookup.state !== 'found') continue;
       if (lookup.state === 'missing') {
         add(
           'secret-missing',
@@ -111,7 +121,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
             ? `Create the supplied wildcard secret in namespace ${escapeLine(ns)} too (a secret is visible only in its own namespace): kubectl create secret tls ${escapeLine(tls.secretName)} -n ${escapeLine(ns)} --cert=FULLCHAIN.pem --key=KEY.pem, or apply the manifest "cloudgate setup" wrote with this namespace.`
             : annotation
               ? `cert-manager has not issued it: see why with kube.certificates or "cmctl status certificate ${escapeLine(tls.secretName)} -n ${escapeLine(ns)}".`
-              : `Create the TLS secret, or annotate the ingress with cert-manager.io/cluster-issuer: ${PLATFORM_ISSUER} so cert-manager issues it.`,
+              : `Create the TLS secret, or annotate the ingress with cert-manager.io/cluster-issuer: ${escapeLine(snapshot.platformIssuer)} so cert-manager issues it.`,
         );
         continue;
       }
@@ -120,6 +130,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         continue;
       }
       if (lookup.type !== 'kubernetes.io/tls') {
+        if (ownedElsewhere) continue;
         add(
           'wrong-type',
           'fail',
@@ -129,11 +140,13 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         continue;
       }
       if (!lookup.certPem?.trim()) {
+        if (ownedElsewhere) continue;
         add('no-certificate', 'fail', `its secret ${secret} holds no tls.crt`, 'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.');
         continue;
       }
       const key = `${ns}/${tls.secretName}`;
-      if (!leaves.has(key)) leaves.set(key, leafOf(lookup.certPem, `${secret} tls.crt`));
+      if (snapshot.managedSecrets?.has(key)) continue;
+      if (!leaves.has(key)) leaves.set(key, lookup.x509 ? ({ x509: lookup.x509 } as ParsedCertificate) : leafOf(lookup.certPem, `${secret} tls.crt`));
       const leaf = leaves.get(key)!;
       if (leaf instanceof PemError) {
         add('no-certificate', 'fail', escapeLine(leaf.message), leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.');
@@ -156,13 +169,14 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
   }
   findings.push(...duplicateHosts(ingresses));
   if (snapshot.issuerType === 'none' && snapshot.platformIssuerExists) {
-    const users = ingresses.filter((i) => issuerAnnotation(i)?.value === PLATFORM_ISSUER).map(idOf);
+    const issuer = escapeLine(snapshot.platformIssuer);
+    const users = ingresses.filter((i) => issuerAnnotation(i)?.value === snapshot.platformIssuer).map(idOf);
     findings.push({
-      ingress: users.length ? users.join(', ') : `ClusterIssuer ${PLATFORM_ISSUER}`,
+      ingress: users.length ? users.join(', ') : `ClusterIssuer ${issuer}`,
       kind: 'leftover-issuer',
       status: 'warn',
-      problem: `the ClusterIssuer ${PLATFORM_ISSUER} is left over from before while cluster_issuer_type is none${users.length ? `, and these ingresses still ask cert-manager to issue from it` : ''}`,
-      fix: `The deployment does not delete it: remove the issuer annotation from the ingresses that should use the supplied wildcard, then kubectl delete clusterissuer ${PLATFORM_ISSUER}.`,
+      problem: `the ClusterIssuer ${issuer} is left over from before while cluster_issuer_type is none${users.length ? `, and these ingresses still ask cert-manager to issue from it` : ''}`,
+      fix: `The deployment does not delete it: remove the issuer annotation from the ingresses that should use the supplied wildcard, then kubectl delete clusterissuer ${issuer}.`,
     });
   }
   return findings;
@@ -235,8 +249,8 @@ function duplicateHosts(ingresses: IngressObject[]): IngressFinding[] {
 /** The check's verdict from the findings. */
 export function ingressSecretsResult(snapshot: IngressSnapshot, findings: IngressFinding[]): CheckResult {
   const count = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined).length;
-  const where = INGRESS_NAMESPACES.join(', ');
-  const details = { ingresses: count, namespaces: INGRESS_NAMESPACES, findings };
+  const where = snapshot.namespaces.join(', ');
+  const details = { ingresses: count, namespaces: snapshot.namespaces, findings };
   if (findings.length === 0) {
     if (count === 0) {
       return { status: 'warn', message: `No ingress in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).', details };
@@ -253,8 +267,8 @@ export function ingressSecretsResult(snapshot: IngressSnapshot, findings: Ingres
 
 // --- reading the cluster -----------------------------------------------------------------------
 
-/** Type and tls.crt of each named secret, one kubectl call per namespace; the template leaves tls.key out. */
-async function readSecrets(ns: string, names: string[], kube: KubectlOptions, into: Map<string, SecretLookup>): Promise<void> {
+/** Type and tls.crt of the named secrets that are not TLS secrets or do not exist: one kubectl call per namespace, only for those. */
+export async function readOtherSecrets(ns: string, names: string[], kube: KubectlOptions, into: Map<string, SecretLookup>): Promise<void> {
   if (names.length === 0) return;
   const line = '{.metadata.name}{"\\t"}{.type}{"\\t"}{.data.tls\\.crt}{"\\n"}';
   // One name answers with the object itself, several with a list.
@@ -270,35 +284,4 @@ async function readSecrets(ns: string, names: string[], kube: KubectlOptions, in
     const missing = new RegExp(`"${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" not found`).test(result.stderr);
     into.set(`${ns}/${name}`, missing ? { state: 'missing' } : { state: 'unreadable', error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
   }
-}
-
-export async function ingressSecretsCheck(kube: KubectlOptions, expected: ServedExpectations): Promise<CheckResult> {
-  const ingresses: IngressObject[] = [];
-  const unreadable: { namespace: string; error: string }[] = [];
-  // The namespaces are independent: asked at once, so the check costs two rounds of calls, not six.
-  const listed = await Promise.all(INGRESS_NAMESPACES.map((ns) => kubectl(['get', 'ingresses.networking.k8s.io', '--namespace', ns, '-o', 'json'], kube)));
-  for (const [index, ns] of INGRESS_NAMESPACES.entries()) {
-    const result = listed[index]!;
-    if (result.exitCode !== 0) {
-      unreadable.push({ namespace: ns, error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
-      continue;
-    }
-    try {
-      ingresses.push(...((JSON.parse(result.stdout) as { items?: IngressObject[] }).items ?? []));
-    } catch {
-      return { status: 'fail', message: `kubectl get ingresses -n ${ns} printed something that is not JSON: ${escapeLine(firstLine(result.stdout)) || '(nothing)'}`, advice: 'Check the kubectl in use (CLOUDGATE_KUBECTL) and any proxy in front of the API server.' };
-    }
-  }
-  if (unreadable.length === INGRESS_NAMESPACES.length) {
-    return { status: 'fail', message: `Cannot list the ingresses in ${unreadable.map((u) => `${u.namespace} (${escapeLine(u.error)})`).join(', ')}.`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses -n openstack).' };
-  }
-  const secrets = new Map<string, SecretLookup>();
-  const namesIn = (ns: string) => [...new Set(ingresses.filter((i) => i.metadata?.namespace === ns).flatMap((i) => (i.spec?.tls ?? []).map((t) => t.secretName)).filter((n): n is string => Boolean(n)))];
-  // Settled even if the secret reads throw first: an unawaited rejection would end the process.
-  const issuerLookup = expected.issuerType === 'none' ? kubectl(['get', 'clusterissuers.cert-manager.io', PLATFORM_ISSUER, '-o', 'name'], kube).catch(() => undefined) : undefined;
-  await Promise.all(INGRESS_NAMESPACES.map((ns) => readSecrets(ns, namesIn(ns), kube, secrets)));
-  const issuer = await issuerLookup;
-  const platformIssuerExists = issuer !== undefined && issuer.exitCode === 0 && issuer.stdout.trim() !== '';
-  const snapshot: IngressSnapshot = { ingresses, secrets, issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret, platformIssuerExists, unreadable };
-  return ingressSecretsResult(snapshot, judgeIngresses(snapshot));
 }

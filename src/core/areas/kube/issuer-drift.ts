@@ -1,31 +1,60 @@
-/** Check `kube.issuer-drift`: does the cluster run the ClusterIssuer the inventory renders? */
+/**
+ * Check `kube.issuer-drift`: does the cluster run the ClusterIssuer the inventory renders? The issuer's
+ * name and the HTTP-01 solver's ingress class are the inventory's (a deployment may rename both).
+ */
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
-import type { KubectlOptions } from '../../kube/kubectl.js';
+import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import type { NamesView } from '../../config/platform-names.js';
-import { compareWithCluster, renderingsToCompare, type ClusterComparison } from '../../render/drift.js';
-import { readLiveState } from '../../render/live-state.js';
-import { PLATFORM_ISSUER } from '../../kube/platform.js';
+import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState, type Rendering } from '../../render/drift.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../kube/platform.js';
 
-/** `view`: the inventory's values and names; when it does not say which names, both renderings are compared. */
-export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView): Promise<CheckResult> {
-  const renderings = renderingsToCompare(view);
-  const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
-  if ('error' in live) return { status: 'fail', message: `Cannot read ${live.what}: ${live.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get clusterissuers; get secrets -n cert-manager).' };
-  const drift = compareWithCluster(renderings, live);
+/** The solver's ingress class as the inventory sets it; a template (null) is not compared. */
+function withIngressClass(renderings: Rendering[], ingressClass: string | null): Rendering[] {
+  const copy = structuredClone(renderings);
+  for (const { objects } of copy) {
+    for (const { object } of objects) {
+      const solvers = ((object as { spec?: { acme?: { solvers?: { http01?: { ingress?: Record<string, unknown> } }[] } } }).spec?.acme?.solvers ?? []);
+      for (const solver of solvers) {
+        const ingress = solver.http01?.ingress;
+        if (ingress && 'class' in ingress) ingress.class = ingressClass ?? '{{ ingress class from a template }}';
+      }
+    }
+  }
+  return copy;
+}
+
+/** The key names of the credential Secrets the rendering names (only the names, never the values). */
+async function secretKeys(kube: KubectlOptions, renderings: Rendering[]): Promise<Map<string, string[]> | { error: string; what: string }> {
+  const keys = new Map<string, string[]>();
+  for (const { name } of secretsToCompare(renderings.flatMap((r) => r.objects))) {
+    const got = await kubectl(['get', 'secret', `--namespace=${CERT_MANAGER_NAMESPACE}`, '-o', 'go-template={{range $k, $v := .data}}{{$k}}{{"\\n"}}{{end}}', '--', name], kube);
+    if (got.exitCode === 0) keys.set(name, got.stdout.split('\n').filter(Boolean));
+    else if (!/NotFound|not found/i.test(got.stderr)) return { error: firstLine(got.stderr), what: `the Secret ${CERT_MANAGER_NAMESPACE}/${name}` };
+  }
+  return keys;
+}
+
+/** `view`: the inventory's values and names; when it does not say which names, both renderings are compared. `liveIssuer`: the ClusterIssuer `issuerName`, when it exists. */
+export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, issuerName: string, ingressClass: string | null, liveIssuer: unknown): Promise<CheckResult> {
+  const renderings = withIngressClass(renderingsToCompare(view), ingressClass);
+  const keys = await secretKeys(kube, renderings);
+  if ('error' in keys) return { status: 'fail', message: `Cannot read ${keys.what}: ${keys.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get secrets -n cert-manager).' };
+  const live: LiveState = { issuer: liveIssuer, secretKeys: keys };
+  const drift = named(compareWithCluster(renderings, live), issuerName);
   const details = {
     differences: drift.differences.map(escapeLine), ...(drift.live ? { cluster: drift.live, inventory: drift.rendered } : {}),
     names: drift.profile, ...(drift.guessed ? { namesFrom: 'cluster' } : {}),
   };
   if (drift.differences.length === 0) {
     return live.issuer
-      ? { status: 'ok', message: `The cluster's ClusterIssuer "${PLATFORM_ISSUER}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
-      : { status: 'ok', message: `No ClusterIssuer "${PLATFORM_ISSUER}", as the inventory's issuer none expects.`, details };
+      ? { status: 'ok', message: `The cluster's ClusterIssuer "${escapeLine(issuerName)}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
+      : { status: 'ok', message: `No ClusterIssuer "${escapeLine(issuerName)}", as the inventory's issuer none expects.`, details };
   }
   if (drift.leftover) {
     return {
       status: 'warn', message: drift.differences.map(escapeLine).join('; '), details,
-      advice: `The platform never deletes it with issuer none, and deploying does not either. Once no Certificate uses it any more (kubectl get certificates -A -o wide shows each one's issuer), delete it by hand: kubectl delete clusterissuer ${PLATFORM_ISSUER}`,
+      advice: `The platform never deletes it with issuer none, and deploying does not either. Once no Certificate uses it any more (kubectl get certificates -A -o wide shows each one's issuer), delete it by hand: kubectl delete clusterissuer ${escapeLine(issuerName)}`,
     };
   }
   const headline = drift.live ? `The cluster runs ${drift.live}, the inventory says ${drift.rendered}: ` : '';
@@ -37,6 +66,12 @@ export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView): P
       : 'Either the inventory changed since the last deployment (run it), or someone edited the cluster by hand (deploying restores the inventory\'s values). "cloudgate render" shows what the inventory makes.',
     details,
   };
+}
+
+/** The comparison speaks of the default issuer name: say the inventory's. */
+function named(drift: ClusterComparison, issuerName: string): ClusterComparison {
+  if (issuerName === PLATFORM_ISSUER) return drift;
+  return { ...drift, differences: drift.differences.map((d) => d.replaceAll(`"${PLATFORM_ISSUER}"`, `"${issuerName}"`).replaceAll(`ClusterIssuer ${PLATFORM_ISSUER}`, `ClusterIssuer ${issuerName}`)) };
 }
 
 const NAMES: Record<NamesView['profile'], string> = { spec: 'the neutral names', platform: "the platform's own names" };

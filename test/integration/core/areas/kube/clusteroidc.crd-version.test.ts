@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { run } from '../../../../helpers/doctor-run.js';

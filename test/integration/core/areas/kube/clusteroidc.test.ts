@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { provideChecks as discoveryChecks } from '../../../../../src/core/areas/discovery/checks.js';
-import { atLeast, parseVersion, provideChecks } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { atLeast, parseVersion } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { createSigningKey } from '../../../../servers/jwt.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
@@ -43,9 +44,11 @@ describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () =>
   it('skips with the reason when the context does not exist, or when clusteroidc is not in use', async () => {
     await cluster(...healthy());
     const wrong = await run(provideChecks, doctorInput({ context: 'nope' }, { inventory: clusteroidc() }));
-    expect(wrong['kube.crd-version']).toMatchObject({ status: 'skip', message: expect.stringContaining('no context "nope"') });
+    expect(wrong['kube.crd-version']).toMatchObject({ status: 'skip', message: expect.stringContaining('no context "nope"'), reason: { code: 'no-cluster' } });
     const unused = await run(provideChecks, doctorInput({}));
-    expect(Object.values(unused).every((c) => c.status === 'skip' && c.message.includes('clusteroidc'))).toBe(true);
+    for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) {
+      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('clusteroidc'), reason: { code: 'not-configured' } });
+    }
   });
 
   it('skips with the reason when kubectl is missing', async () => {

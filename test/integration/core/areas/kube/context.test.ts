@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { provideChecks } from '../../../../../src/core/areas/kube/context.js';
+import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { runCli } from '../../../../helpers/cli.js';
 import { doctorInput, run } from '../../../../helpers/doctor-run.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
-import { ingressSecretsCheck } from '../../../../../src/core/areas/kube/ingress-secrets.js';
+import { readOtherSecrets, type SecretLookup } from '../../../../../src/core/areas/kube/ingress-secrets.js';
 import { KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
 
 const ingress = (name: string, secretName: string): KubeObject => ({
@@ -31,11 +31,11 @@ describe.skipIf(!hasKubectl)(`a tls secretName that looks like a kubectl flag${n
   afterAll(() => api?.stop());
 
   it('is looked up by name in the ingress namespace, not read as --all-namespaces', async () => {
-    const result = await ingressSecretsCheck({ env: { ...process.env, ...api.env }, timeoutMs: 20_000 }, { issuerType: 'acme' });
+    const found = new Map<string, SecretLookup>();
+    await readOtherSecrets('openstack', ['--all-namespaces'], { env: { ...process.env, ...api.env }, timeoutMs: 20_000 }, found);
     const secretReads = api.state.requests.filter((r) => r.method === 'GET' && /\/secrets/.test(r.path));
     expect(secretReads.map((r) => r.path)).not.toContain('/api/v1/secrets');
     expect(secretReads.every((r) => r.path.startsWith('/api/v1/namespaces/openstack/secrets'))).toBe(true);
-    const findings = (result.details as { findings: { ingress: string; kind: string }[] }).findings;
-    expect(findings).toContainEqual(expect.objectContaining({ ingress: 'openstack/keystone', kind: 'secret-missing' }));
+    expect(found.get('openstack/--all-namespaces')).toEqual({ state: 'missing' });
   });
 });

@@ -60,7 +60,7 @@ describe('issuanceCause', () => {
     const selfCheck = walk(cert, req, ord, challenge(ord, 'HTTP-01', { presented: true, processing: true, state: 'pending', reason: "Waiting for HTTP-01 challenge propagation: failed to perform self check GET request 'http://compute.cloud.test/.well-known/acme-challenge/x': connection refused" }));
     expect(selfCheck).toMatchObject({ kind: 'self-check' });
     const refused = walk(cert, req, ord, challenge(ord, 'DNS-01', { presented: false, processing: true, state: 'pending', reason: 'Error presenting challenge: 403 Forbidden: AccessDenied' }));
-    expect(refused).toMatchObject({ kind: 'presenting' });
+    expect(refused).toMatchObject({ kind: 'dns-permission', step: 'challenge' });
     expect(refused!.advice).toMatch(/credentials/);
   });
 
@@ -108,6 +108,37 @@ describe('issuanceCause', () => {
     const stranger = { ...current, metadata: { ...current.metadata, ownerReferences: undefined, annotations: { 'cert-manager.io/certificate-revision': '3' } } };
     expect(findRequest(cert, [stranger])).toBeUndefined();
     expect(walk(cert, old)).toBeUndefined();
+  });
+});
+
+describe('issuanceCause: the step that is stuck', () => {
+  const approved = { type: 'Approved', status: 'True', reason: 'cert-manager.io' };
+  it.each<[string, () => CmObject[], Record<string, unknown>]>([
+    ['a request no approver answered', () => { const c = certificate(); return [c, request(c, 1, { conditions: [{ type: 'Ready', status: 'False', reason: 'Pending' }] })]; },
+      { kind: 'not-approved', step: 'approval', reason: 'NotApproved', object: 'CertificateRequest openstack/nova-api-1' }],
+    ['an approved request the issuer has not signed', () => { const c = certificate(); return [c, request(c, 1, { conditions: [approved, { type: 'Ready', status: 'False', reason: 'Pending' }] })]; },
+      { kind: 'request-pending', step: 'issuer', reason: 'Pending', inProgress: true }],
+    ['a failed request naming External Account Binding', () => { const c = certificate(); return [c, request(c, 1, { conditions: [approved, { type: 'Ready', status: 'False', reason: 'Failed', message: 'urn:ietf:params:acme:error:externalAccountRequired' }] })]; },
+      { kind: 'eab', step: 'request' }],
+    ['an order needing External Account Binding', () => { const c = certificate(); const r = request(c, 1, { conditions: [approved] }); return [c, r, order(r, { state: 'errored', reason: 'externalAccountRequired: the CA requires EAB' })]; },
+      { kind: 'eab', step: 'order', object: 'Order openstack/nova-api-1-123' }],
+    ['an HTTP-01 self-check answered 404', () => { const c = certificate(); const r = request(c, 1, pending); const o = order(r, { state: 'pending' });
+      return [c, r, o, challenge(o, 'HTTP-01', { presented: true, processing: true, state: 'pending', reason: "Waiting for HTTP-01 challenge propagation: wrong status code '404', expected '200'" })]; },
+      { kind: 'self-check', step: 'challenge', reason: 'self-check got HTTP 404' }],
+    ['a pending DNS-01 propagation (cert-manager at work)', () => { const c = certificate(); const r = request(c, 1, pending); const o = order(r, { state: 'pending' });
+      return [c, r, o, challenge(o, 'DNS-01', { presented: true, processing: true, state: 'pending', reason: 'Waiting for DNS-01 challenge propagation: not yet propagated' })]; },
+      { kind: 'dns-propagation', step: 'challenge', reason: 'Waiting for DNS-01 challenge propagation', inProgress: true }],
+  ])('%s', (_, objects, expected) => {
+    const [cert, ...rest] = objects();
+    expect(walk(cert!, ...rest)).toMatchObject(expected);
+  });
+
+  it('names the ingress class it was given in the HTTP-01 advice', () => {
+    const c = certificate();
+    const r = request(c, 1, pending);
+    const o = order(r, { state: 'pending' });
+    const all = { requests: [r], orders: [o], challenges: [challenge(o, 'HTTP-01', { presented: true, processing: true, state: 'pending', reason: 'Waiting for HTTP-01 challenge propagation: failed to perform self check' })] };
+    expect(issuanceCause(c, all, 'public-nginx')!.advice).toContain('ingress class public-nginx');
   });
 });
 

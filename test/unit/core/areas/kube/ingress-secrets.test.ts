@@ -17,7 +17,7 @@ const issued = { 'cert-manager.io/cluster-issuer': 'atmosphere' };
 const found = (names: string[], type = 'kubernetes.io/tls'): SecretLookup => ({ state: 'found', type, certPem: pki.leaf(names, { kind: 'p256' }).cert + pki.intermediate.cert });
 
 function judge(ingresses: IngressObject[], secrets: Record<string, SecretLookup>, extra: Partial<IngressSnapshot> = {}) {
-  const snapshot: IngressSnapshot = { ingresses, secrets: new Map(Object.entries(secrets)), issuerType: 'acme', ...extra };
+  const snapshot: IngressSnapshot = { ingresses, namespaces: ['openstack', 'auth-system', 'monitoring'], platformIssuer: 'atmosphere', secrets: new Map(Object.entries(secrets)), issuerType: 'acme', ...extra };
   const findings = judgeIngresses(snapshot);
   return { findings, result: ingressSecretsResult(snapshot, findings), kinds: findings.map((f) => f.kind) };
 }
@@ -41,7 +41,7 @@ describe('judgeIngresses', () => {
     expect(result).toMatchObject({ status: 'ok', details: { ingresses: 3 } });
   });
 
-  it('fails a missing secret with advice that depends on who should make it', () => {
+  it('fails a missing secret with advice that depends on who should make it; a missing supplied copy is left to kube.wildcard-secret', () => {
     const { findings } = judge(
       [
         ingress('monitoring', 'grafana', ['grafana.cloud.test'], 'wildcard'),
@@ -50,12 +50,8 @@ describe('judgeIngresses', () => {
       {},
       { issuerType: 'none', suppliedSecret: 'wildcard' },
     );
-    expect(findings.map((f) => [f.ingress, f.kind, f.status])).toEqual([
-      ['monitoring/grafana', 'secret-missing', 'fail'],
-      ['openstack/glance', 'secret-missing', 'fail'],
-    ]);
-    expect(findings[0]!.fix).toMatch(/kubectl create secret tls wildcard -n monitoring/);
-    expect(findings[1]!.fix).toMatch(/cmctl status certificate glance-api-certs -n openstack/);
+    expect(findings.map((f) => [f.ingress, f.kind, f.status])).toEqual([['openstack/glance', 'secret-missing', 'fail']]);
+    expect(findings[0]!.fix).toMatch(/cmctl status certificate glance-api-certs -n openstack/);
   });
 
   it('fails a secret of the wrong type and one whose certificate does not cover a host (a wildcard covers one label)', () => {
@@ -134,5 +130,20 @@ describe('judgeIngresses', () => {
 
   it('warns when there is no ingress at all', () => {
     expect(judge([], {}).result).toMatchObject({ status: 'warn', message: 'No ingress in openstack, auth-system, monitoring.' });
+  });
+
+  it.each<[string, () => Record<string, SecretLookup>, Partial<IngressSnapshot>, string[]]>([
+    ['a missing secret a Certificate manages is left to kube.certificates', () => ({}), { managedSecrets: new Set(['openstack/keystone-api-certs']) }, []],
+    ['a managed secret for other names is left to kube.certificates (cert-manager re-issues it)', () => ({ 'openstack/keystone-api-certs': found(['other.cloud.test']) }), { managedSecrets: new Set(['openstack/keystone-api-certs']) }, []],
+    ['a missing secret nobody manages', () => ({}), {}, ['secret-missing']],
+  ])('%s', (_, secrets, extra, kinds) => {
+    expect(judge([ingress('openstack', 'keystone', ['identity.cloud.test'], 'keystone-api-certs', { annotations: issued })], secrets(), extra).kinds).toEqual(kinds);
+  });
+
+  it("names the inventory's issuer in its advice and its leftover finding", () => {
+    const { findings } = judge([ingress('monitoring', 'grafana', ['grafana.cloud.test'], 'wildcard', { annotations: { 'cert-manager.io/cluster-issuer': 'letsencrypt-prod' } })],
+      { 'monitoring/wildcard': found(['*.cloud.test']) }, { issuerType: 'none', platformIssuer: 'letsencrypt-prod', platformIssuerExists: true, suppliedSecret: 'other' });
+    expect(findings.map((f) => [f.ingress, f.kind])).toEqual([['monitoring/grafana', 'leftover-issuer']]);
+    expect(findings[0]!.fix).toContain('kubectl delete clusterissuer letsencrypt-prod');
   });
 });

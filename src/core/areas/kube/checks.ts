@@ -1,0 +1,143 @@
+/**
+ * Doctor group `kube`: every check of a cluster in one shape, `{id, group, title, needs?, after?, run}`,
+ * over one set of reads per run (kube/reads.ts). A check that needs a cluster skips with reason
+ * `no-cluster` when there is none; one the inventory does not call for skips with `not-configured`.
+ */
+import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
+import { setting } from '../../config/settings.js';
+import { discoverySettings } from '../../config/discovery-settings.js';
+import { expectationsFrom } from '../../config/expectations.js';
+import { inventoryView } from '../../inventory/inventory.js';
+import type { KubectlOptions } from '../../kube/kubectl.js';
+import { kubeOptionsFor } from '../../kube/options.js';
+import { ingressClassOf, issuerNameOf, MIN_CERT_MANAGER, PLATFORM_NAMESPACE } from '../../kube/platform.js';
+import { clusterReads, itemsOf, type ClusterReads } from '../../kube/reads.js';
+import { contextCheck } from './context.js';
+import { crdVersion, serviceAccountExists, tokenPermission } from './clusteroidc.js';
+import { certManagerHealthResult, controllerDown } from './health.js';
+import { issuerResult, missingIssuerResult } from './issuer.js';
+import { issuerDriftCheck } from './issuer-drift.js';
+import { certificatesResult, type CertificatesSnapshot } from './certificates.js';
+import { wildcardCopiesResult } from './wildcard.js';
+import { ingressSecretsResult, judgeIngresses } from './ingress-secrets.js';
+import { certManagerObjects, ingressSecretLookups, scopeOf, tlsSecretsIn, wildcardCopies, type PlatformFacts } from './snapshots.js';
+
+const GROUP = 'kube';
+type Body = (reads: ClusterReads, kube: KubectlOptions, ctx: CheckContext) => Promise<CheckResult>;
+interface Spec {
+  id: string;
+  title: string;
+  needs?: string[];
+  after?: string[];
+  timeoutMs?: number;
+  /** Why the check does not apply to this inventory (a sentence), or undefined when it does. */
+  notConfigured?: string;
+  /** Checks that run without a cluster (kube.context asks kubectl about the kubeconfig only). */
+  withoutCluster?: boolean;
+}
+
+function kubeCheck(reads: ClusterReads, input: DoctorInput, spec: Spec, body: Body): Check {
+  const { notConfigured, withoutCluster, ...shape } = spec;
+  return {
+    ...shape,
+    group: GROUP,
+    async run(ctx) {
+      if (notConfigured) return { status: 'skip', message: notConfigured, reason: { code: 'not-configured', text: notConfigured } };
+      const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
+      if (!withoutCluster) {
+        const available = await reads.available();
+        if (!available.ok) return { status: 'skip', message: `No cluster to ask: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
+        kube.context = available.context;
+      }
+      return body(reads, kube, ctx);
+    },
+  };
+}
+
+export const provideChecks: CheckProvider = async (input) => {
+  const view = await inventoryView(input);
+  const expected = expectationsFrom(view.values, input.inventoryPath);
+  const facts: PlatformFacts = { issuerName: issuerNameOf(view.values), ingressClass: ingressClassOf(view.values), issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret };
+  const issuerName = facts.issuerName;
+  const shownIssuer = issuerName ?? '(a template)';
+  const discovery = await discoverySettings(input);
+  const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
+  const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
+  const clusteroidc = discovery.clusteroidcSelected || discovery.issuerUrl !== undefined
+    ? undefined : 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.';
+  const noIssuer = expected.issuerType === 'none' ? 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' : undefined;
+  const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
+  // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
+  const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
+  const check = (spec: Spec, body: Body) => kubeCheck(reads, input, spec, body);
+  const netTimeout = input.network.timeoutMs;
+
+  const checks: Check[] = [
+    check({ id: 'kube.crd-version', title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, notConfigured: clusteroidc }, (_, kube) => crdVersion(kube)),
+    check({ id: 'kube.service-account', title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, notConfigured: clusteroidc }, (_, kube) => serviceAccountExists(kube, discovery)),
+    check({ id: 'kube.token-permission', title: `cert-manager may request tokens for ${discovery.serviceAccount}`, notConfigured: clusteroidc }, (_, kube) => tokenPermission(kube, discovery, controllerAccount)),
+    check({ id: 'kube.cert-manager', title: 'cert-manager\'s controller, webhook and cainjector run', timeoutMs: netTimeout * 2 }, async (r) => {
+      const list = await r.list('workloads');
+      if (!list.ok) return { status: 'fail', message: `Cannot list the Deployments of the cert-manager namespace: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list deployments -n cert-manager).' };
+      return certManagerHealthResult(list.items);
+    }),
+    check({ id: 'kube.issuer', title: `ClusterIssuer "${shownIssuer}" is Ready`, notConfigured: noIssuer ?? templated, timeoutMs: netTimeout * 2 }, async (r) => {
+      const list = await r.list('certManager');
+      if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
+      const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
+      return live ? issuerResult(live, expected.issuerType, issuerName!) : missingIssuerResult(issuerName!, !list.ok);
+    }),
+    check({ id: 'kube.issuer-drift', title: `ClusterIssuer "${shownIssuer}" matches the inventory`, notConfigured: templated, timeoutMs: netTimeout * 2 }, async (r, kube) => {
+      const list = await r.list('certManager');
+      if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read the ClusterIssuers: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
+      return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName));
+    }),
+    check({ id: 'kube.certificates', title: 'Certificates of the platform\'s namespaces are Ready and current', after: ['kube.cert-manager'], timeoutMs: netTimeout * 3 }, async (r) => {
+      const [list, scope, workloads] = await Promise.all([r.list('certManager'), scopeOf(r, facts), r.list('workloads')]);
+      if (!list.ok) {
+        return list.missingKind
+          ? { status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', reason: { code: 'needs-failed', text: 'cert-manager is not installed.' } }
+          : { status: 'fail', message: `Cannot list the Certificates: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list certificates --all-namespaces).' };
+      }
+      const objects = certManagerObjects(list.items);
+      const inScope = objects.certificates.filter((c) => scope.namespaces.includes(c.metadata?.namespace ?? ''));
+      const snapshot: CertificatesSnapshot = {
+        ...objects, certificates: inScope, secrets: await tlsSecretsIn(r, scope.namespaces), events: [], namespaces: scope.namespaces,
+        platformIssuer: issuerName ?? '', ingressClass: facts.ingressClass ?? '(the inventory\'s ingress class)', issuerType: expected.issuerType,
+        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(),
+      };
+      const first = certificatesResult(snapshot);
+      if (first.status === 'ok') return first;
+      // Something is stuck: the recent events of the objects named, read once.
+      const events = await r.list('events');
+      return events.ok ? certificatesResult({ ...snapshot, events: events.items }) : first;
+    }),
+    check({
+      id: 'kube.wildcard-secret', title: 'Supplied wildcard certificate secret (each copy)',
+      notConfigured: expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with cloud_helm_ingress_secret_name.' : undefined,
+    }, async (r, kube) => {
+      const scope = await scopeOf(r, facts);
+      const secrets = await tlsSecretsIn(r, scope.namespaces);
+      const copies = await wildcardCopies(expected.suppliedSecret!, scope.ingresses, secrets, kube);
+      return wildcardCopiesResult(expected.suppliedSecret!, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, new Date());
+    }),
+    check({ id: 'kube.ingress-secrets', title: 'TLS secrets of the platform\'s ingresses', timeoutMs: netTimeout * 3 }, async (r, kube) => {
+      const scope = await scopeOf(r, facts);
+      if (scope.error) return { status: 'fail', message: `Cannot list the ingresses: ${scope.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses --all-namespaces).' };
+      const [secrets, list] = await Promise.all([tlsSecretsIn(r, scope.namespaces), r.list('certManager')]);
+      const managed = new Set(itemsOf(list, 'Certificate').map((c) => `${c.metadata?.namespace}/${(c.spec as { secretName?: string } | undefined)?.secretName}`));
+      const snapshot = {
+        ingresses: scope.ingresses, namespaces: scope.namespaces, platformIssuer: issuerName ?? '', managedSecrets: managed,
+        secrets: await ingressSecretLookups(r, scope.ingresses, secrets, kube), issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret,
+        platformIssuerExists: issuerName !== null && itemsOf(list, 'ClusterIssuer').some((i) => i.metadata?.name === issuerName),
+      };
+      return ingressSecretsResult(snapshot, judgeIngresses(snapshot));
+    }),
+  ];
+  // Present only when a context is named: without one kubectl's current context is used, which the other checks judge.
+  if (setting(input, 'discovery', 'context')) {
+    checks.unshift(check({ id: 'kube.context', title: 'The kubectl context exists', withoutCluster: true }, (_, _kube, ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line))));
+  }
+  return checks;
+};

@@ -1,0 +1,69 @@
+/**
+ * `kube.wildcard-secret`: the operator's supplied wildcard (issuer none) in every namespace whose
+ * ingresses use it. A secret is visible only in its own namespace, so each copy is checked like the
+ * original: present, a TLS secret, a certificate covering the wildcard domain that has not expired,
+ * a tls.key that is not empty and belongs to it, and the same certificate as the platform namespace's.
+ * The platform never renews it: every fix is the operator's. Pure.
+ */
+import type { CertificateFact, CheckResult } from '../../doctor/types.js';
+import { escapeLine } from '../../escape.js';
+import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
+import { certificateFact, coversHost, secretProblems, type SecretCertificate } from './secret-certificate.js';
+
+export interface WildcardCopy {
+  namespace: string;
+  /** The secret read (from the TLS secrets), or what else was found under that name. */
+  read?: SecretCertificate;
+  /** Set when a secret of that name exists but is not of type kubernetes.io/tls. */
+  otherType?: string;
+}
+
+interface CopyFinding {
+  source: string;
+  status: 'fail' | 'warn';
+  problem: string;
+}
+
+export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[], domain: string | undefined, platformNamespace: string, now: Date): CheckResult {
+  const findings: CopyFinding[] = [];
+  const certificates: CertificateFact[] = [];
+  const original = copies.find((c) => c.namespace === platformNamespace)?.read;
+  for (const copy of copies) {
+    const source = `${copy.namespace}/${secretName}`;
+    if (copy.otherType !== undefined) {
+      findings.push({ source, status: 'fail', problem: `it is of type ${escapeLine(copy.otherType || '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it` });
+      continue;
+    }
+    if (!copy.read) {
+      findings.push({ source, status: 'fail', problem: 'it does not exist, so the ingresses there get the ingress controller\'s default certificate' });
+      continue;
+    }
+    const fact = certificateFact(copy.read);
+    if (fact) certificates.push(fact);
+    const problems = secretProblems(copy.read, now);
+    for (const p of problems) findings.push({ source, status: 'fail', problem: p.phrase });
+    const leaf = copy.read.leaf;
+    if (!leaf || problems.length) continue;
+    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: `its certificate (${leaf.names.join(', ') || 'no DNS name'}) does not cover *.${domain}` });
+    const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
+    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: `its certificate expires in ${days} days (${leaf.notAfter})` });
+    if (original?.leaf && copy.read !== original && original.leaf.x509.fingerprint256 !== leaf.x509.fingerprint256) {
+      findings.push({ source, status: 'warn', problem: `it holds another certificate than ${platformNamespace}/${secretName} (notAfter ${leaf.notAfter} there, ${original.leaf.notAfter} here)` });
+    }
+  }
+  const where = copies.map((c) => c.namespace).join(', ');
+  // `chain`: the platform namespace copy's leaf, in the shape the exporter read before it read `certificates`.
+  const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
+  const details = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
+  if (findings.length === 0) {
+    return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, details, certificates };
+  }
+  return {
+    status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
+    message: `The supplied wildcard: ${findings.map((f) => `${f.source}: ${f.problem}`).join('; ')}.`,
+    advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
+    details,
+    certificates,
+    stuck: { step: 'secret', object: `Secret ${findings[0]!.source}`, reason: findings[0]!.problem },
+  };
+}
