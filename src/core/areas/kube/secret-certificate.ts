@@ -19,6 +19,8 @@ export interface SecretCertificate {
   /** Why no leaf could be read (no tls.crt, not PEM). */
   problem?: string;
   leaf?: { subject: string; notAfter: string; names: string[]; issuer: string; x509: X509Certificate };
+  /** tls.crt as stored (certificates only: never the key), for the chain checks of a supplied wildcard. */
+  certPem?: string;
   key: KeyState;
   /** cert-manager's annotations on the secret: which issuer issued it, for which Certificate. */
   issuerName?: string;
@@ -49,7 +51,7 @@ export function readSecretCertificate(secret: CmObject): SecretCertificate {
     return { ...base, problem: `tls.crt is not a PEM certificate (${error.message})`, key: keyPem.trim() ? 'unreadable' : 'missing' };
   }
   const leaf = { subject: certificateName(x509), notAfter: new Date(x509.validTo).toISOString(), names: altNames(x509).dns, issuer: x509.issuer.replace(/\n/g, ', '), x509 };
-  return { ...base, leaf, key: keyState(keyPem, x509) };
+  return { ...base, leaf, certPem, key: keyState(keyPem, x509) };
 }
 
 function keyState(keyPem: string, x509: X509Certificate): KeyState {

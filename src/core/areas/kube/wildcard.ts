@@ -8,6 +8,7 @@
 import type { CertificateFact, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
+import { examine } from '../../tls/examine.js';
 import { certificateFact, coversHost, secretProblems, type SecretCertificate } from './secret-certificate.js';
 
 export interface WildcardCopy {
@@ -40,10 +41,13 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     }
     const fact = certificateFact(copy.read);
     if (fact) certificates.push(fact);
-    const problems = secretProblems(copy.read, now);
+    // A chain out of order puts another certificate first, so the key seems not to belong: say the cause.
+    const chain = chainProblems(copy.read, now);
+    const problems = secretProblems(copy.read, now).filter((p) => !(chain.length && copy.read!.key === 'mismatch' && /does not belong/.test(p.phrase)));
     for (const p of problems) findings.push({ source, status: 'fail', problem: p.phrase });
+    for (const problem of chain) findings.push({ source, status: 'fail', problem });
     const leaf = copy.read.leaf;
-    if (!leaf || problems.length) continue;
+    if (!leaf || problems.length || chain.length) continue;
     if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: `its certificate (${leaf.names.join(', ') || 'no DNS name'}) does not cover *.${domain}` });
     const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
     if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: `its certificate expires in ${days} days (${leaf.notAfter})` });
@@ -66,4 +70,18 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     certificates,
     stuck: { step: 'secret', object: `Secret ${findings[0]!.source}`, reason: findings[0]!.problem },
   };
+}
+
+/**
+ * The chain of tls.crt as an ingress serves it: in order (leaf, intermediates, root) and complete up to a
+ * trusted root, the same checks setup makes of the files before it writes the manifest.
+ */
+function chainProblems(read: SecretCertificate, now: Date): string[] {
+  if (!read.certPem || !read.leaf) return [];
+  const { checks } = examine({
+    certPem: read.certPem, certSource: `${read.source} tls.crt`, role: 'wildcard', now,
+    fixHint: 'Run "cloudgate setup --fix-order" with the certificate file and apply the manifest it writes.', renewAdvice: '',
+  });
+  return checks.filter((c) => (c.name === 'chain-order' || c.name === 'chain-complete') && c.status === 'fail')
+    .map((c) => `its tls.crt ${c.name === 'chain-order' ? 'is not in order (leaf, intermediates, root)' : 'does not chain to a trusted root'}: ${escapeLine(c.message)}`);
 }

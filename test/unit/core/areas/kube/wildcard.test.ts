@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { wildcardCopiesResult, type WildcardCopy } from '../../../../../src/core/areas/kube/wildcard.js';
 import { readSecretCertificate } from '../../../../../src/core/areas/kube/secret-certificate.js';
 import { leafFor, tlsSecret } from '../../../../helpers/cert-manager-objects.js';
+import { chain } from '../../../../helpers/pki.js';
 
 const good = leafFor(['*.cloud.test']);
 const copy = (namespace: string, pem: { cert: string; key: string } = good): WildcardCopy => ({ namespace, read: readSecretCertificate(tlsSecret('wildcard', namespace, pem)) });
@@ -30,5 +31,16 @@ describe('wildcardCopiesResult', () => {
     const result = judge([copy('openstack'), copy('monitoring')]);
     expect(result.certificates!.map((c) => c.source)).toEqual(['openstack/wildcard', 'monitoring/wildcard']);
     expect(JSON.stringify(result)).not.toContain(good.key.split('\n')[1]!);
+  });
+
+  it('checks the chain of tls.crt as served: intermediate before the leaf is a failure naming the copy', () => {
+    const c = chain('p256', { dns: ['*.cloud.test'], cn: '*.cloud.test' });
+    const inOrder = { cert: c.leaf.cert + c.intermediate.cert + c.root.cert, key: c.leaf.key };
+    const reversed = { cert: c.intermediate.cert + c.leaf.cert + c.root.cert, key: c.leaf.key };
+    expect(judge([copy('openstack', inOrder)]).message).not.toMatch(/not in order/);
+    const result = judge([copy('openstack', inOrder), copy('monitoring', reversed)]);
+    expect(result.status).toBe('fail');
+    expect(result.stuck).toMatchObject({ step: 'secret', object: 'Secret monitoring/wildcard' });
+    expect(result.message).toMatch(/monitoring\/wildcard: its tls\.crt is not in order/);
   });
 });
