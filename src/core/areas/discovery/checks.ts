@@ -7,7 +7,8 @@ import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
 import { isInternalHost, issuerDifferences } from './issuer.js';
-import { assessKeySet, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
+import { escapeLine } from '../../escape.js';
+import { assessKeySet, PRIVATE_JWK_MEMBERS, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
 import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
 import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
@@ -154,6 +155,12 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         const contentType = (got.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         const assessment = assessKeySet(doc);
         const details = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: `fetched ${url} because jwks_uri (${published}) is internal` }) };
+        // Anyone can fetch this document: a private key in it lets anyone sign tokens the cloud trusts.
+        const exposed = privateKeyMembers(doc);
+        if (exposed.length) {
+          return { status: 'fail', message: `The key set at ${url} publishes PRIVATE key material (${exposed.join('; ')}): anyone can sign service-account tokens with it.`,
+            advice: 'Publish only the public keys (kubectl get --raw /openid/v1/jwks serves them), then rotate the exposed key: its private half is public now.', details };
+        }
         if (assessment.signingKeys === 0) {
           return { status: 'fail', message: `The key set at ${url} has no usable signing key: ${assessment.problems.join('; ')}.`, advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).', details };
         }
@@ -272,4 +279,16 @@ function httpFailure(error: unknown): CheckResult {
     return { status: 'fail', message: error.message, advice: error.advice + extra, details: { url: error.url, kind: error.kind } };
   }
   throw error;
+}
+
+/** `key 2 (kid): d, p, q`: the keys of a set that carry private members, and which (never their values). */
+function privateKeyMembers(doc: unknown): string[] {
+  const keys = (doc as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys)) return [];
+  return keys.flatMap((key: unknown, i) => {
+    if (!key || typeof key !== 'object') return [];
+    const members = PRIVATE_JWK_MEMBERS.filter((m) => m in key);
+    const kid = (key as { kid?: unknown }).kid;
+    return members.length ? [`key ${i + 1}${typeof kid === 'string' ? ` (${escapeLine(kid.slice(0, 80))})` : ''}: ${members.join(', ')}`] : [];
+  });
 }
