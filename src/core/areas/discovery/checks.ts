@@ -15,6 +15,7 @@ import { verifyServiceAccountToken } from './token.js';
 import { stsCheck } from './sts.js';
 import { apiserverFlagsCheck } from './apiserver-flags.js';
 import { readOrMintToken } from './sa-token.js';
+import { joinCapped } from '../../bounded.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
@@ -169,7 +170,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         if (contentType !== 'application/jwk-set+json' && contentType !== 'application/json') {
           warnings.push(`content type is "${contentType || '(none)'}" instead of application/jwk-set+json`);
         }
-        const summary = `${assessment.signingKeys} signing key(s): ${assessment.keys.map((k) => `${k.kid} (${k.alg})`).join(', ')}`;
+        const summary = `${assessment.signingKeys} signing key(s): ${joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`))}`;
         if (warnings.length) {
           return { status: 'warn', message: `The key set at ${url} has ${summary}, but ${warnings.join('; ')}.`, advice: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".', details };
         }

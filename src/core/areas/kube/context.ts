@@ -9,6 +9,7 @@ import type { Check, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from '../../kube/kubectl.js';
 import { kubeOptionsFor } from '../../kube/options.js';
+import { joinCapped } from '../../bounded.js';
 
 // Present only when a context is named: without one kubectl's current context is used, which the
 // other kube checks already judge.
@@ -48,9 +49,9 @@ export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log
   const name = escapeLine(wanted);
   return {
     status: 'fail',
-    message: `kubectl has no context "${name}" in kubeconfig ${where}; ${shown.length ? `its contexts are: ${shown.join(', ')}` : 'it has no context at all'}.`,
+    message: `kubectl has no context "${name}" in kubeconfig ${where}; ${shown.length ? `its contexts are: ${joinCapped(shown)}` : 'it has no context at all'}.`,
     advice: names.length
-      ? `Pass --context with one of ${shown.join(', ')} (or correct CLOUDGATE_CONTEXT / "context:" in the discovery: section of --config), or point KUBECONFIG at the file that holds "${name}".`
+      ? `Pass --context with one of ${joinCapped(shown)} (or correct CLOUDGATE_CONTEXT / "context:" in the discovery: section of --config), or point KUBECONFIG at the file that holds "${name}".`
       : `Point KUBECONFIG at a kubeconfig that holds context "${name}".`,
     details: { context: name, kubeconfig: where, contexts: shown },
   };

@@ -2,6 +2,7 @@
 import { serverError, StepError, unstop } from './advice.js';
 import type { CatalogService, Scoped } from './identity.js';
 import { took, type StepEnv, type StepResult } from './step.js';
+import { joinCapped } from '../../bounded.js';
 
 const API_PATHS: Record<string, string> = {
   compute: '/servers',
@@ -23,7 +24,7 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   const s = env.settings;
   const base = apiEndpoint(scoped.catalog, s.apiService);
   if (!base) {
-    const types = scoped.catalog.map((c) => c.type).join(', ') || 'none';
+    const types = joinCapped(scoped.catalog.map((c) => c.type)) || 'none';
     throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint (services: ${types}).`, 'Set api_service to a service type of the catalog, or register the service endpoint.');
   }
   const url = base + (API_PATHS[s.apiService] ?? '');
