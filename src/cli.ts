@@ -55,21 +55,7 @@ export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
   return isatty(0) && isatty(1) && !ci;
 }
 
-/**
- * A reader that went away (`cloudgate doctor --list-checks | head -1`) is no error of ours: the rest of
- * the output is dropped, the command ends with its own exit code, and no Node stack trace is printed.
- * Installed once here, for every command and both streams.
- */
-export function quietOnClosedPipe(stream: NodeJS.WritableStream): void {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
-    throw error;
-  });
-}
-
 export async function main(argv: string[]): Promise<number> {
-  quietOnClosedPipe(process.stdout);
-  quietOnClosedPipe(process.stderr);
   const [name, ...rest] = argv;
   if (name === 'help' && rest.length > 0) {
     const wanted = COMMANDS[rest[0]];
