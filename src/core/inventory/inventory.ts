@@ -399,7 +399,7 @@ const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
  * `<group>` (a folder or a file), `<group>.yml`, `<group>.yaml`, `<group>.json` that exists is read and
  * the others are ignored.
  */
-async function groupVarsFiles(dir: string, loops: string[]): Promise<string[]> {
+export async function groupVarsFiles(dir: string, loops: string[] = []): Promise<string[]> {
   const names = (await readdir(dir)).filter(isVarsName).sort();
   const groups = new Map<string, string[]>();
   for (const name of names) {
