@@ -131,13 +131,15 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
 }
 
 /**
- * A flag given an empty value (`--inventory=`, `--only ""`, a variable that expanded to nothing) is a
- * mistake, not a request for the default: `--inventory=` would read the current folder, `--only ""`
- * would run every group.
+ * Flags whose empty value (`--inventory=`, `--only ""`, a shell variable that expanded to nothing) would
+ * silently mean the default: `--inventory=` read the current folder, `--only ""` ran every group. The
+ * other flags check their values themselves (e.g. --timeout names its range).
  */
+const NEVER_EMPTY = new Set(['inventory', 'only']);
+
 function refuseEmptyValues(name: string, command: CommandOptions, values: Record<string, unknown>): void {
   for (const flag of command.flags) {
-    if (!flag.value) continue;
+    if (!flag.value || !NEVER_EMPTY.has(flag.name)) continue;
     const given = values[flag.name];
     const items = Array.isArray(given) ? given : given === undefined ? [] : [given];
     const blank = items.some((v) => typeof v === 'string' && v.split(',').every((part) => part.trim() === ''));

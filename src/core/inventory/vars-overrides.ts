@@ -40,7 +40,7 @@ export async function overrideWarnings(inventoryPath: string, keys: string[]): P
  * `host_vars/` and the other groups' `group_vars/` next to the group of `own` (a `group_vars/<group>` folder
  * or file): each key one of them sets, with which file wins for which hosts.
  */
-async function otherSources(own: string | undefined, keys: string[]): Promise<Finding[]> {
+async function otherSources(own: string | undefined, keys: string[], groups = true): Promise<Finding[]> {
   const warned = new Set<string>();
   if (own === undefined) return [];
   const groupVars = dirname(own);
@@ -49,7 +49,7 @@ async function otherSources(own: string | undefined, keys: string[]): Promise<Fi
   const findings: Finding[] = [];
   const sources = [
     ...(await groupVarsFiles(join(root, 'host_vars')).catch(() => [])).map((file) => ({ file, kind: 'host' as const, dir: join(root, 'host_vars') })),
-    ...(await groupVarsFiles(groupVars).catch(() => [])).map((file) => ({ file, kind: 'group' as const, dir: groupVars })),
+    ...(groups ? await groupVarsFiles(groupVars).catch(() => []) : []).map((file) => ({ file, kind: 'group' as const, dir: groupVars })),
   ];
   for (const { file, kind, dir } of sources) {
     const name = nameOf(segments(dir, file)[0]!);
@@ -64,6 +64,15 @@ async function otherSources(own: string | undefined, keys: string[]): Promise<Fi
     }
   }
   return findings;
+}
+
+/**
+ * For the doctor, given an inventory folder (or its `group_vars/`): the `host_vars/` files that set one of
+ * `keys`. The groups' own files are all read by the doctor, which reports their conflicts itself.
+ */
+export async function hostVarsOverrides(folder: string, keys: string[]): Promise<Finding[]> {
+  const root = basename(folder) === 'group_vars' ? dirname(folder) : folder;
+  return keys.length ? otherSources(join(root, 'group_vars', 'all'), keys, false) : [];
 }
 
 function overrideMessage(key: string, file: string, kind: 'host' | 'group', name: string, ownGroup: string): string {

@@ -17,6 +17,7 @@ import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
 import { mergeSources } from '../../inventory/yaml-merge.js';
+import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
 import { detectProfile, neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
 
@@ -69,6 +70,9 @@ export const provideChecks: CheckProvider = async (input) => {
   const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
   const rules = validate(vaulted.values);
+  // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
+  const read = VARIABLES.map((row) => spelled(row.name, profile)).filter((name) => name in tree.values);
+  const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
       rule: 'link-loop', severity: 'warning',
@@ -90,6 +94,7 @@ export const provideChecks: CheckProvider = async (input) => {
         message: `${name} is ${row.secret || typeof file.values[name] === 'object' ? 'set' : JSON.stringify(file.values[name])} through the YAML merge key (<<) in ${file.path}, from ${key === '<<' ? 'the mapping written there' : `"${key}"`}: Ansible deploys this value.`,
         advice: 'Setup and regenerate change it by writing the variable itself (which wins over the merge); they cannot remove it from the merged mapping.',
       }))),
+    ...overrides,
     ...tree.conflicts.map((c): Finding => ({
       rule: 'duplicate', variable: c.name, severity: 'warning',
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
