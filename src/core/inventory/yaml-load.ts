@@ -7,7 +7,7 @@
  */
 import { isMap, isScalar, parseDocument, visit, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
-import { addMerged, isMergeKey } from './yaml-merge.js';
+import { addMerged, isMergeKey, mergeError } from './yaml-merge.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 
@@ -110,9 +110,9 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
   let value: unknown;
   try {
     value = keepDigits(doc.toJS({ maxAliasCount: 1000 }) as unknown);
-  } catch {
-    // An alias bomb (aliases of aliases expanding to an enormous value).
-    throw new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
+  } catch (error) {
+    // A merge key (<<) of something other than mappings, or an alias bomb (aliases of aliases expanding to an enormous value).
+    throw mergeError(error, `${capitalise(what)} ${escapeLine(path)}`) ?? new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
       `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
   }
   return { doc, value, notices: doc.warnings.map(notice) };

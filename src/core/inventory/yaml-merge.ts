@@ -6,6 +6,7 @@
  * holds the anchored mapping (`<<` itself for a mapping written inline).
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { UsageError } from '../errors.js';
 
 /** A plain `<<` key, which the YAML 1.1 schema resolves to a merge (a quoted "<<" is an ordinary key). */
 export function isMergeKey(key: unknown): boolean {
@@ -50,4 +51,11 @@ export function addMerged(target: Record<string, unknown>, map: YAMLMap, doc: Do
   }
   sourcesOf.set(target, sources);
   return true;
+}
+
+/** The parser's error for `<<: 5` (a merge of something that is not a mapping), as Ansible's loader refuses it. */
+export function mergeError(error: unknown, file: string): UsageError | undefined {
+  if (!(error instanceof Error) || !/merge sources must be maps/i.test(error.message)) return undefined;
+  return new UsageError(`${file} merges (<<) a value that is not a mapping or a list of mappings: Ansible refuses to load it.`,
+    'Give << an alias of a mapping (<<: *defaults), a list of them, or a mapping; nothing was written.');
 }

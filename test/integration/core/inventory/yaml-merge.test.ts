@@ -42,6 +42,13 @@ describe('merge keys, cloudgate and ansible-inventory reading the same file', ()
     expect(readVarsFile(file, 'the inventory file')).toEqual(vars);
   }, 60_000);
 
+  it('a merge of a scalar: Ansible refuses the file, and so does cloudgate, saying why', async () => {
+    await expect(ansibleVars('cluster_issuer_type: acme\n<<: 5\n')).rejects.toThrow(/mapping or list of mappings for merging/);
+    const { file } = await ansibleVars('cluster_issuer_type: acme\n');
+    writeFileSync(file, 'cluster_issuer_type: acme\n<<: 5\n');
+    expect(() => readVarsFile(file, 'the inventory file')).toThrow(/merges \(<<\) a value that is not a mapping/);
+  }, 60_000);
+
   it('names the top-level key each merged variable came from', async () => {
     const { file } = await ansibleVars(CASES[2]![1]);
     expect(mergeSources(readVarsFile(file, 'the inventory file')!)).toEqual({ cluster_issuer_type: '_a', cluster_issuer_acme_solver: '_b' });
