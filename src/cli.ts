@@ -156,11 +156,32 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
     }
     throw error;
   }
+  refuseEmptyValues(name, command, parsed.values);
   if (parsed.positionals.length > 0) {
     throw new UsageError(`Unexpected argument "${parsed.positionals[0]}": cloudgate ${name} takes options only.`,
       `Did a flag lose its value? Run "cloudgate ${name} --help" for its options.`);
   }
   return parsed;
+}
+
+/**
+ * Flags whose empty value (`--inventory=`, `--only ""`, a shell variable that expanded to nothing) would
+ * silently mean the default: `--inventory=` read the current folder, `--only ""` ran every group. The
+ * other flags check their values themselves (e.g. --timeout names its range).
+ */
+const NEVER_EMPTY = new Set(['inventory', 'only']);
+
+function refuseEmptyValues(name: string, command: CommandOptions, values: Record<string, unknown>): void {
+  for (const flag of command.flags) {
+    if (!flag.value || !NEVER_EMPTY.has(flag.name)) continue;
+    const given = values[flag.name];
+    const items = Array.isArray(given) ? given : given === undefined ? [] : [given];
+    const blank = items.some((v) => typeof v === 'string' && v.split(',').every((part) => part.trim() === ''));
+    if (blank) {
+      throw new UsageError(`--${flag.name} was given an empty value; it needs ${flag.value}.`,
+        `Give --${flag.name} a value, or leave the flag out for its default. Run "cloudgate ${name} --help" for its options.`);
+    }
+  }
 }
 
 /** Errors quote what the operator, servers and files gave: redacted, control characters escaped. */

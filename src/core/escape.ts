@@ -4,9 +4,14 @@
  * is printed, so it shows as visible `\x1b` instead of acting on the operator's terminal.
  */
 
-// C0 controls except tab and newline, DEL, and C1 controls (U+0080-U+009F: a lone CSI is U+009B).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const CONTROL_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+// C0 controls except tab and newline, DEL, and C1 controls (U+0080-U+009F: a lone CSI is U+009B);
+// then the Unicode format characters that reorder or hide what is shown (bidi embeddings, overrides and
+// isolates U+202A-202E, U+2066-2069, the marks U+200E/F and U+061C, zero-width U+200B-200D, U+2060,
+// U+FEFF) and the line/paragraph separators U+2028/2029: "Trojan Source" text reads differently than it is.
+const FORMAT = '\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT}]`, 'g');
+const JSON_UNSAFE = new RegExp(`[\\u007f-\\u009f${FORMAT}]`, 'g');
+const CONTROL_OR_NEWLINE = new RegExp(`[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f${FORMAT}]`, 'g');
 
 function visible(ch: string): string {
   const code = ch.charCodeAt(0);
@@ -26,9 +31,9 @@ export function escapeLine(text: string): string {
 }
 
 /**
- * JSON for output: JSON itself escapes C0 controls, but not DEL and the C1 controls (U+0080-U+009F,
- * whose UTF-8 carries a 0x9b CSI byte), which are escaped here as `\u00XX`: the document parses the same.
+ * JSON for output: JSON itself escapes C0 controls, but not DEL, the C1 controls (U+0080-U+009F,
+ * whose UTF-8 carries a 0x9b CSI byte) and the format characters above, which are escaped here as `\u00XX`: the document parses the same.
  */
 export function stringifyJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -2,6 +2,7 @@
  * Reading a file the user named: only a regular file (a FIFO, a device or /proc entry would hang or
  * grow without bound), at most `maxBytes`, and never echoing its content in an error.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from './errors.js';
 
@@ -20,6 +21,8 @@ export interface RegularFileRead {
   text: string;
   /** The file's stats, taken on the descriptor the text was read from. */
   info: Stats;
+  /** Whether the bytes were valid UTF-8 (else `text` holds U+FFFD where they were not). */
+  utf8: boolean;
 }
 
 /**
@@ -70,7 +73,7 @@ function readOpened(path: string, options: SafeReadOptions, fd: number): Regular
       length += n;
       if (length > maxBytes) throw tooLarge(path, options.what, maxBytes);
     }
-    return { text: buffer.toString('utf8', 0, length), info };
+    return { text: buffer.toString('utf8', 0, length), info, utf8: isUtf8(buffer.subarray(0, length)) };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw cannotRead(path, options, error);

@@ -23,9 +23,21 @@ export function registerSecret(value: unknown): void {
   known.add(encodeURIComponent(trimmed));
 }
 
+/** `scheme://user:password@host`: the whole userinfo of a URL is a credential. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
+/** A query parameter whose name says it carries a credential (`?access_token=`, `&X-Amz-Signature=`). */
+const URL_SECRET_PARAM = /([?&;](?:access_token|id_token|refresh_token|token|auth|authorization|client_secret|secret|password|passwd|pass|pwd|api_key|apikey|api-key|key|sig|signature|code|session|sessionid|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&#\s"'<>\\]+/gi;
+
+/** Credentials inside URLs, whether or not they were registered: the userinfo and credential-named query values. */
+export function redactUrlCredentials(text: string): string {
+  if (!text.includes('@') && !text.includes('=')) return text;
+  return text.replace(URL_USERINFO, `$1${MASK}@`).replace(URL_SECRET_PARAM, `$1${MASK}`);
+}
+
 export function redact(text: string): string {
-  if (known.size === 0 || !text) return text;
-  let out = text;
+  if (!text) return text;
+  let out = redactUrlCredentials(text);
+  if (known.size === 0) return out;
   // Longest first so a secret that contains another is masked whole.
   for (const secret of [...known].sort((a, b) => b.length - a.length)) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);

@@ -22,6 +22,13 @@ const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
   data: { 'tls.crt': Buffer.from('cert').toString('base64'), 'tls.key': Buffer.from('key').toString('base64') },
 });
 
+/** The Certificate that names `secretName`: what issues the secret again once it is deleted. */
+const certificate = (ns: string, secretName: string, issuer = 'atmosphere', kind = 'ClusterIssuer'): KubeObject => ({
+  apiVersion: 'cert-manager.io/v1', kind: 'Certificate',
+  metadata: { name: secretName.replace(/-(certs|tls)$/, ''), namespace: ns },
+  spec: { secretName, issuerRef: { name: issuer, kind } },
+});
+
 const clusterIssuer = (spec: Record<string, unknown>): KubeObject => ({
   apiVersion: 'cert-manager.io/v1',
   kind: 'ClusterIssuer',
@@ -44,7 +51,9 @@ function cluster(liveIssuer: Record<string, unknown>): KubeState {
     tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
     tlsSecret('auth-system', 'keycloak.example.com-tls', 'atmosphere'),
     tlsSecret('monitoring', 'grafana-tls', 'atmosphere'),
+    ...STALE.map((s) => certificate(s.split('/')[0]!, s.split('/')[1]!)),
     tlsSecret('openstack', 'internal-ca', 'self-signed'),
+    certificate('openstack', 'internal-ca', 'self-signed'),
     tlsSecret('openstack', 'hand-made-tls'),
     tlsSecret('other', 'unrelated-certs', 'atmosphere'),
   );
@@ -238,6 +247,7 @@ describe('cloudgate regenerate: faithful dry run, idempotent deletion', () => {
       { ...clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })), metadata: { name: 'atmosphere', creationTimestamp: changed } },
       at(tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), '2026-07-01T00:00:00Z'),
       at(tlsSecret('openstack', 'nova-api-certs', 'atmosphere'), '2026-01-01T00:00:00Z'),
+      certificate('openstack', 'keystone-api-certs'), certificate('openstack', 'nova-api-certs'),
     );
     api = await startKubeApi(state);
     const { inventory, answers } = workspace();

@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { readRegularFileIfExistsSync, type SafeReadOptions } from '../safe-read.js';
 import { ParsedCache } from './parsed-cache.js';
+import { checkedVarsText } from './text-check.js';
 import { isSet } from '../config/validate.js';
 import { VARIABLES, variable } from '../config/variables.js';
 import { neutralName, neutralView, platformName, type NamesView } from '../config/platform-names.js';
@@ -68,7 +69,7 @@ function readParsed(path: string, options: SafeReadOptions): { mapping: YamlMapp
   const hit = info?.isFile() ? parsed.byFile(info) : undefined;
   if (hit && info) return { mapping: hit, info };
   const read = readRegularFileIfExistsSync(path, { maxBytes: MAX_INVENTORY_BYTES, ...options });
-  return read && { mapping: loadMapping(read.text, path, read.info), info: read.info };
+  return read && { mapping: loadMapping(checkedVarsText(read, options.what, path), path, read.info), info: read.info };
 }
 
 function statIfAny(path: string): Stats | undefined {
@@ -261,9 +262,7 @@ function checkWritten(out: string, edits: Edit[]): void {
   }
 }
 
-function isScalarValue(v: unknown): boolean {
-  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
-}
+const isScalarValue = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /** Equal as Ansible would see them: tags and every digit count (JSON alone hides a vault's text). */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -400,7 +399,7 @@ const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
  * `<group>` (a folder or a file), `<group>.yml`, `<group>.yaml`, `<group>.json` that exists is read and
  * the others are ignored.
  */
-async function groupVarsFiles(dir: string, loops: string[]): Promise<string[]> {
+export async function groupVarsFiles(dir: string, loops: string[] = []): Promise<string[]> {
   const names = (await readdir(dir)).filter(isVarsName).sort();
   const groups = new Map<string, string[]>();
   for (const name of names) {

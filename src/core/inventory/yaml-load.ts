@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, parseDocument, visit, type Document, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
+import { addMerged, isMergeKey, mergeError } from './yaml-merge.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 
@@ -109,9 +110,9 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
   let value: unknown;
   try {
     value = keepDigits(doc.toJS({ maxAliasCount: 1000 }) as unknown);
-  } catch {
-    // An alias bomb (aliases of aliases expanding to an enormous value).
-    throw new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
+  } catch (error) {
+    // A merge key (<<) of something other than mappings, or an alias bomb (aliases of aliases expanding to an enormous value).
+    throw mergeError(error, `${capitalise(what)} ${escapeLine(path)}`) ?? new UsageError(`${capitalise(what)} ${escapeLine(path)} expands its aliases (*name) to too large a value.`,
       `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
   }
   return { doc, value, notices: doc.warnings.map(notice) };
@@ -209,9 +210,7 @@ export function isMapping(loaded: LoadedYaml): boolean {
   return contents === null || isMap(contents) || (isScalar(contents) && (contents.value === null || contents.value === undefined));
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 // ---- top-level mappings (inventories) ----------------------------------------------------------
 
@@ -560,7 +559,7 @@ function addPiece(mapping: YamlMapping, loaded: LoadedYaml, offset: number, line
   mapping.flow = contents.flow ?? false;
   const pieceEntries: YamlEntry[] = [];
   for (const pair of contents.items) {
-    if (!isScalar(pair.key) || !pair.key.range) continue;
+    if (!isScalar(pair.key) || !pair.key.range || isMergeKey(pair.key)) continue;
     const key = String(pair.key.value);
     if (mapping.byKey.has(key)) return false;
     const [start, end] = pairRegion(mapping.text, offset, pair.key.range, (pair.value as { range?: Range } | null)?.range);
@@ -574,6 +573,7 @@ function addPiece(mapping: YamlMapping, loaded: LoadedYaml, offset: number, line
     mapping.entries.push(entry);
     mapping.values[key] = values[key];
   }
+  if (!addMerged(mapping.values, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
   let outside = false;
   // Without a "*" the text has no alias: no need to walk it.
   if (mapping.text.indexOf('*', offset) === -1 || !pieceHasStar(mapping.text, pieceEntries)) return true;

@@ -46,7 +46,7 @@ export interface KeySetAssessment {
   problems: string[];
 }
 
-const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
+export const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
 export function assessKeySet(doc: unknown): KeySetAssessment {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {

@@ -13,7 +13,7 @@ import type { NamingProfile } from '../render/names.js';
 import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
 import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { readLiveState } from '../render/live-state.js';
-import { renderingsToCompare } from '../render/drift.js';
+import { renderingsToCompare, type Rendering } from '../render/drift.js';
 import { lineWriter } from '../net/http-log.js';
 import { vaultKeyringFromOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
@@ -22,8 +22,9 @@ import { readAnswers, type Answers } from './plan.js';
 import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
 import { reviewText } from './review.js';
 import { createSession, type VaultOffer } from './session.js';
-import { commandLine, describeDeletion, PLATFORM_ISSUER, type StaleSelection } from './regenerate.js';
-import { INGRESS_NAMESPACES } from '../kube/platform.js';
+import { commandLine, describeDeletion } from './regenerate.js';
+import type { IssuedSelection } from './regenerate-select.js';
+import { INGRESS_NAMESPACES, issuerNameOf } from '../kube/platform.js';
 import { currentIssuer, deleteSecrets, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
 import { waitForReissue } from './regenerate-wait.js';
 
@@ -76,7 +77,9 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
     .filter((n): n is string => typeof n === 'string' && n !== '');
 
   const cluster = await kubeAvailability(kube);
-  let selection: StaleSelection | undefined;
+  // The ClusterIssuer being replaced is the one the current inventory names (null: a template).
+  const issuerName = issuerNameOf(opened);
+  let selection: IssuedSelection | undefined;
   let guard: string | undefined;
   if (cluster.ok) {
     kube.context = cluster.context;
@@ -84,9 +87,9 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
     const stated = view.stated || (answersNames(answers) ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
     const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
     const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
-    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live);
-    selection = await findSecrets(kube, namespaces, PLATFORM_ISSUER, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
-    for (const line of selectionLines(selection, PLATFORM_ISSUER, namespaces)) log(line);
+    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
+    selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
+    for (const line of selectionLines(selection, issuerName, namespaces)) log(line);
     if (guard) log(`! ${guard}`);
   } else {
     log(`! Cannot list the certificate secrets: ${cluster.reason}`);
@@ -96,6 +99,10 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
     for (const secret of wouldDelete) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);
+    if (selection?.undecided && !guard && cluster.ok) {
+      log('Dry run: nothing was written and no secret would be deleted automatically (see above).');
+      return EXIT.findings;
+    }
     if (!cluster.ok || guard) {
       log('Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.');
       return EXIT.findings;
@@ -116,12 +123,16 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
     log('No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.');
     return EXIT.findings;
   }
+  if (selection?.undecided) {
+    log('No secret was deleted: cloudgate cannot tell which secrets the replaced issuer issued (see above).');
+    return EXIT.findings;
+  }
   if (stale.length === 0) {
     log('No certificate secret to delete.');
     return EXIT.ok;
   }
   const report = await deleteSecrets(kube, stale);
-  for (const line of describeDeletion(report, kube.context)) log(line);
+  for (const line of describeDeletion(report, kube.context)) log(escapeLine(line));
   if (report.failed) return EXIT.findings;
   log('cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".');
   if (waitSeconds === undefined) {
@@ -130,11 +141,17 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
   }
   log(`Waiting up to ${waitSeconds} s for the certificates to be issued again...`);
   const waited = await waitForReissue(kube, report.deleted, waitSeconds * 1000);
-  if (waited.ready.length) log(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`);
-  for (const { name, why } of waited.notReady) log(`! Not issued yet: ${name}: ${why}`);
+  if (waited.ready.length) log(escapeLine(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`));
+  for (const { name, why } of waited.notReady) log(escapeLine(`! Not issued yet: ${name}: ${why}`));
   if (waited.notReady.length === 0) return EXIT.ok;
   log('Look at "kubectl describe certificate -n NAMESPACE NAME" and its CertificateRequest and Order; "cloudgate doctor --only kube,acme" checks the issuer.');
   return EXIT.findings;
+}
+
+/** The name of the ClusterIssuer the rendering makes (what the live state was read by). */
+function renderedIssuerName(renderings: Rendering[]): string | undefined {
+  const issuer = renderings[0]?.objects.find((o) => o.object.kind === 'ClusterIssuer');
+  return issuer?.object.metadata.name;
 }
 
 /** `--wait-timeout`: how long `--wait` follows the Certificates (default 5 minutes). */

@@ -7,6 +7,7 @@ import { analyseOrder, isSelfSigned, label, sameKey } from './chain.js';
 import { basicConstraintsCa, keyUsage } from './extensions.js';
 import { altNames, commonName, type ParsedCertificate, type ParsedKey } from './pem.js';
 import { trustedIssuerOf, type TrustAnchors } from './trust.js';
+import { joinCapped } from '../bounded.js';
 
 export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -136,12 +137,12 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
       return {
         name: 'wildcard-san',
         status: 'warn',
-        message: `${label(leaf)} is not a wildcard certificate: it names only ${names.join(', ')}.`,
+        message: `${label(leaf)} is not a wildcard certificate: it names only ${joinCapped(names)}.`,
         advice: 'Every API endpoint needs its own name in it; a wildcard (*.<domain>) covers them all.',
         details,
       };
     }
-    return { name: 'wildcard-san', status: 'ok', message: `Covers ${wildcards.join(', ')} (one label each).${bareNote(names, wildcards[0]!.slice(2))}`, details };
+    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0]!.slice(2))}`, details };
   }
   const d = normaliseDomain(domain);
   if (names.includes(`*.${d}`)) {
@@ -149,8 +150,8 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
   }
   const deeper = wildcards.filter((w) => w.endsWith(`.${d}`));
   const reason = deeper.length
-    ? `it names ${deeper.join(', ')}, which covers names one level deeper only (a wildcard covers one label)`
-    : `it names ${names.join(', ')}`;
+    ? `it names ${joinCapped(deeper)}, which covers names one level deeper only (a wildcard covers one label)`
+    : `it names ${joinCapped(names)}`;
   return {
     name: 'wildcard-san',
     status: 'fail',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSecretsForTests, redact, registerSecret } from '../../../src/core/secrets.js';
+import { clearSecretsForTests, redact, redactUrlCredentials, registerSecret } from '../../../src/core/secrets.js';
 
 describe('secret registry', () => {
   afterEach(() => clearSecretsForTests());
@@ -26,3 +26,22 @@ describe('secret registry', () => {
     expect(redact('abc')).toBe('abc');
   });
 });
+
+describe('credentials inside URLs', () => {
+  it.each([
+    ['https://admin:hunter2@keystone.example/v3', 'https://[redacted]@keystone.example/v3'],
+    ['Location: https://tok3n@evil.example/x', 'Location: https://[redacted]@evil.example/x'],
+    ['GET https://api.example/v1?access_token=abc.def&limit=5', 'GET https://api.example/v1?access_token=[redacted]&limit=5'],
+    ['https://s3.example/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=deadbeef', 'https://s3.example/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]'],
+    ['{"url":"https://u:p@h/?token=t"}', '{"url":"https://[redacted]@h/?token=[redacted]"}'],
+  ])('%s', (text, expected) => {
+    expect(redactUrlCredentials(text)).toBe(expected);
+    expect(redact(text)).toBe(expected);
+  });
+
+  it('leaves URLs without credentials, and e-mail addresses, as they are', () => {
+    const text = 'https://api.example/v1/servers?limit=5&marker=x ops@example.com https://h/p@q';
+    expect(redact(text)).toBe(text);
+  });
+});
+

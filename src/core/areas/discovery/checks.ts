@@ -8,13 +8,15 @@ import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { configured, type Gate } from '../../doctor/gates.js';
 import { HttpError, httpClientFor, type HttpResponse } from '../../net/http.js';
 import { isInternalHost, issuerDifferences } from './issuer.js';
-import { assessKeySet, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
+import { escapeLine } from '../../escape.js';
+import { assessKeySet, PRIVATE_JWK_MEMBERS, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
 import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
 import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
 import { stsCheck } from './sts.js';
 import { apiserverFlagsCheck } from './apiserver-flags.js';
 import { readOrMintToken } from './sa-token.js';
+import { joinCapped } from '../../bounded.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
@@ -158,6 +160,12 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         const contentType = (got.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         const assessment = assessKeySet(doc);
         const details = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: `fetched ${url} because jwks_uri (${published}) is internal` }) };
+        // Anyone can fetch this document: a private key in it lets anyone sign tokens the cloud trusts.
+        const exposed = privateKeyMembers(doc);
+        if (exposed.length) {
+          return { status: 'fail', message: `The key set at ${url} publishes PRIVATE key material (${exposed.join('; ')}): anyone can sign service-account tokens with it.`,
+            advice: 'Publish only the public keys (kubectl get --raw /openid/v1/jwks serves them), then rotate the exposed key: its private half is public now.', details };
+        }
         if (assessment.signingKeys === 0) {
           return { status: 'fail', message: `The key set at ${url} has no usable signing key: ${assessment.problems.join('; ')}.`, advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).', details };
         }
@@ -166,7 +174,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         if (contentType !== 'application/jwk-set+json' && contentType !== 'application/json') {
           warnings.push(`content type is "${contentType || '(none)'}" instead of application/jwk-set+json`);
         }
-        const summary = `${assessment.signingKeys} signing key(s): ${assessment.keys.map((k) => `${k.kid} (${k.alg})`).join(', ')}`;
+        const summary = `${assessment.signingKeys} signing key(s): ${joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`))}`;
         if (warnings.length) {
           return { status: 'warn', message: `The key set at ${url} has ${summary}, but ${warnings.join('; ')}.`, advice: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".', details };
         }
@@ -278,4 +286,16 @@ function httpFailure(error: unknown): CheckResult {
     return { status: 'fail', message: error.message, advice: error.advice + extra, details: { url: error.url, kind: error.kind } };
   }
   throw error;
+}
+
+/** `key 2 (kid): d, p, q`: the keys of a set that carry private members, and which (never their values). */
+function privateKeyMembers(doc: unknown): string[] {
+  const keys = (doc as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys)) return [];
+  return keys.flatMap((key: unknown, i) => {
+    if (!key || typeof key !== 'object') return [];
+    const members = PRIVATE_JWK_MEMBERS.filter((m) => m in key);
+    const kid = (key as { kid?: unknown }).kid;
+    return members.length ? [`key ${i + 1}${typeof kid === 'string' ? ` (${escapeLine(kid.slice(0, 80))})` : ''}: ${members.join(', ')}`] : [];
+  });
 }

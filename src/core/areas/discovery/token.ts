@@ -4,6 +4,7 @@
  */
 import type { JWK } from 'jose';
 import { audiences, jwtClaims, jwtHeader, stringClaim, verifySignature } from '../../jwt/token.js';
+import { joinCapped } from '../../bounded.js';
 
 export interface TokenVerdict {
   /** Problems that make the token service refuse it. */
@@ -45,7 +46,7 @@ export async function verifyServiceAccountToken(
   const keys = (keySet.keys ?? []) as (JWK & { kid?: string })[];
   const key = keys.find((k) => k.kid === kid);
   if (!alg || !ALGORITHMS.includes(alg)) verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
-  else if (!key) verdict.failures.push(`its key id "${kid ?? '(none)'}" is not in the published key set (${keys.map((k) => k.kid).join(', ') || 'empty'}): the cluster signs with a key it does not publish`);
+  else if (!key) verdict.failures.push(`its key id "${kid ?? '(none)'}" is not in the published key set (${joinCapped(keys.map((k) => String(k.kid))) || 'empty'}): the cluster signs with a key it does not publish`);
   else {
     const signature = await verifySignature(token, key, [alg]);
     if (!signature.valid) {

@@ -17,6 +17,8 @@ import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js
 import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
+import { mergeSources } from '../../inventory/yaml-merge.js';
+import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
 import { detectProfile, neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
 
@@ -72,6 +74,9 @@ export const provideChecks: CheckProvider = async (input) => {
   const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
   const rules = validate(vaulted.values);
+  // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
+  const read = VARIABLES.map((row) => spelled(row.name, profile)).filter((name) => name in tree.values);
+  const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
       rule: 'link-loop', severity: 'warning',
@@ -85,6 +90,15 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${file.path}${where(n)}: ${n.message}.`,
       advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
     }))),
+    // A value a merge key (<<) brings: Ansible deploys it, and the reader of the file may not see it.
+    ...tree.files.flatMap((file) => Object.entries(mergeSources(file.values))
+      .flatMap(([name, key]) => VARIABLES.filter((row) => spelled(row.name, profile) === name).map((row) => ({ name, key, row })))
+      .map(({ name, key, row }): Finding => ({
+        rule: 'merge-key', variable: name, severity: 'info',
+        message: `${name} is ${row.secret || typeof file.values[name] === 'object' ? 'set' : JSON.stringify(file.values[name])} through the YAML merge key (<<) in ${file.path}, from ${key === '<<' ? 'the mapping written there' : `"${key}"`}: Ansible deploys this value.`,
+        advice: 'Setup and regenerate change it by writing the variable itself (which wins over the merge); they cannot remove it from the merged mapping.',
+      }))),
+    ...overrides,
     ...tree.conflicts.map((c): Finding => ({
       rule: 'duplicate', variable: c.name, severity: 'warning',
       message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
@@ -111,13 +125,22 @@ export const provideChecks: CheckProvider = async (input) => {
     for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
     used.add(id);
     const file = definedIn(f.variable);
-    const from = file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
+    const merged = file && f.variable && f.rule !== 'merge-key' ? mergedFrom(tree, file, f.variable, profile) : undefined;
+    const from = merged ? ` (from ${merged} in ${file}, through a YAML merge key <<)`
+      : file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
     return fixed(id, respell(titleOf(f), profile), {
       status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
       details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
     });
   });
 };
+
+/** The top-level key a variable's value was merged from (`<<: *anchor`), when it was. */
+function mergedFrom(tree: { files: { path: string; values: Record<string, unknown> }[] }, file: string, variable: string, profile: Parameters<typeof spelled>[1]): string | undefined {
+  const values = tree.files.find((f) => f.path === file)?.values;
+  const sources = values ? mergeSources(values) : {};
+  return sources[variable] ?? sources[spelled(variable, profile)];
+}
 
 function titleOf(f: Finding): string {
   const rule = f.rule.replaceAll('-', ' ');

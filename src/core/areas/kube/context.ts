@@ -9,6 +9,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, KubectlError, KubectlMissing } from '../../kube/kubectl.js';
 import { kubeOptionsFor } from '../../kube/options.js';
+import { joinCapped } from '../../bounded.js';
 
 export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log?: (line: string) => void): Promise<CheckResult> {
   const wanted = setting(input, 'discovery', 'context');
@@ -37,9 +38,9 @@ export async function contextCheck(input: DoctorInput, signal?: AbortSignal, log
   const name = escapeLine(wanted);
   return {
     status: 'fail',
-    message: `kubectl has no context "${name}" in kubeconfig ${where}; ${shown.length ? `its contexts are: ${shown.join(', ')}` : 'it has no context at all'}.`,
+    message: `kubectl has no context "${name}" in kubeconfig ${where}; ${shown.length ? `its contexts are: ${joinCapped(shown)}` : 'it has no context at all'}.`,
     advice: names.length
-      ? `Pass --context with one of ${shown.join(', ')} (or correct CLOUDGATE_CONTEXT / "context:" in the discovery: section of --config), or point KUBECONFIG at the file that holds "${name}".`
+      ? `Pass --context with one of ${joinCapped(shown)} (or correct CLOUDGATE_CONTEXT / "context:" in the discovery: section of --config), or point KUBECONFIG at the file that holds "${name}".`
       : `Point KUBECONFIG at a kubeconfig that holds context "${name}".`,
     details: { context: name, kubeconfig: where, contexts: shown },
   };

@@ -2,6 +2,7 @@
 import { serverError, StepError, unstop } from './advice.js';
 import type { CatalogService, Scoped } from './identity.js';
 import { took, type StepEnv, type StepResult } from './step.js';
+import { joinCapped } from '../../bounded.js';
 
 const API_PATHS: Record<string, string> = {
   compute: '/servers',
@@ -29,7 +30,7 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   const s = env.settings;
   const base = apiEndpoint(scoped.catalog, s.apiService, { interface: s.interface, region: s.region });
   if (!base) {
-    const types = scoped.catalog.map((c) => c.type).join(', ') || 'none';
+    const types = joinCapped(scoped.catalog.map((c) => c.type)) || 'none';
     const where = [s.interface && `interface ${s.interface}`, s.region && `region ${s.region}`].filter(Boolean).join(', ');
     throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint${where ? ` (${where})` : ''} (services: ${types}).`,
       where ? 'Set region and interface (region_name and interface in clouds.yaml) to ones the catalog has, or register the endpoint.'

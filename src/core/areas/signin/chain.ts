@@ -11,6 +11,7 @@ import { federated, listProjects, scope, type Project, type Scoped } from './ide
 import { missing, usesIdpCredentials, type SigninSettings } from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
+import { joinCapped } from '../../bounded.js';
 
 export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
@@ -144,7 +145,7 @@ export function projectToScope(h: Handover, s: SigninSettings): { id: string; li
   const unread = h.listing !== undefined && !h.listing.read;
   if (unread && s.project && s.projectIsId) return { id: s.project, listed: false };
   if (!s.project) {
-    const names = (h.projects?.projects ?? []).map((p) => `${p.name ?? '?'} (${p.id})`).join(', ');
+    const names = joinCapped((h.projects?.projects ?? []).map((p) => `${p.name ?? '?'} (${p.id})`));
     return {
       notRun: `No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME)${names ? `; the user may access: ${names}` : ''}.`,
       advice: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.',

@@ -8,6 +8,7 @@ import { identityAdvice, serverError, StepError } from './advice.js';
 import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
+import { joinCapped } from '../../bounded.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -161,7 +162,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
     throw new StepError(`GET ${url} answered 200 without a "projects" list.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
   }
   const projects = (body.projects as Project[]).filter((p) => p && typeof p.id === 'string');
-  const listing = projects.map((p) => `${p.name ?? '?'} (${p.id})`).join(', ');
+  const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
   const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name }) => ({ id, name })) };
   if (projects.length === 0) {
     throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
@@ -258,7 +259,7 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
     value: { token, project, expiresAt: t.expires_at, catalog },
     message:
       `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)}${servedAt(served)})${expiry}; ` +
-      (catalog.length ? `catalog: ${services.join(', ')}${regions.length ? ` in ${regions.join(', ')}` : ''}.` : 'the catalog is empty.'),
+      (catalog.length ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.` : 'the catalog is empty.'),
     warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
     details: compact({ url, status: res.status, ...pathDetails(served), project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
   };

@@ -11,6 +11,7 @@ import { altNames, commonName } from '../../tls/pem.js';
 import { certificateFact } from '../../tls/facts.js';
 import type { Endpoint } from './endpoints.js';
 import { expectsWildcard, servedIndividually, type ServedExpectations } from '../../config/expectations.js';
+import { joinCapped } from '../../bounded.js';
 
 const DAY = 86_400_000;
 const FAKE_CERTIFICATE = 'Kubernetes Ingress Controller Fake Certificate';
@@ -62,7 +63,7 @@ export function analyzeServed(
     add('warn', `The certificate of ${where} expires in ${days(left)} days (${notAfter.toISOString().slice(0, 10)}).`, expiryAdvice(expected));
   }
   if (!probe.hostMatches) {
-    add('fail', `The certificate of ${where} does not cover ${endpoint.host}: it names ${sanNames(leaf).join(', ') || `only CN=${leafName}`}.`,
+    add('fail', `The certificate of ${where} does not cover ${endpoint.host}: it names ${joinCapped(sanNames(leaf)) || `only CN=${leafName}`}.`,
       wildcardOnly
         ? 'A wildcard *.d covers exactly one label (a.d, not a.b.d and not d itself); issue a certificate that names this host.'
         : 'Serve a certificate whose subjectAltName includes this host, or check that the name resolves to the right ingress.');
@@ -73,7 +74,7 @@ export function analyzeServed(
       'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order.');
   }
   if (chain.extra.length) {
-    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${chain.extra.map((i) => commonName(probe.chain[i]!.subject)).join(', ')}.`,
+    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${joinCapped(chain.extra.map((i) => commonName(probe.chain[i]!.subject)))}.`,
       'Remove them from tls.crt; only the certificate, its intermediates and optionally the root belong there.');
   }
   issuerMismatch(leaf, probe.chain, expected, where, add);
@@ -84,7 +85,7 @@ export function analyzeServed(
         'The ingress still uses its own secret: check that the platform was redeployed with the wildcard settings, then remove the stale secret ("cloudgate regenerate").');
     }
   } else if (!expectsWildcard(expected) && expected.issuerType && wildcardOnly && probe.hostMatches) {
-    add('warn', `${where} serves a wildcard certificate (${sanNames(leaf).join(', ')}), but the inventory configures individual certificates (cloud_helm_ingress_wildcard_domain unset).`,
+    add('warn', `${where} serves a wildcard certificate (${joinCapped(sanNames(leaf))}), but the inventory configures individual certificates (cloud_helm_ingress_wildcard_domain unset).`,
       'Set cloud_helm_ingress_wildcard_domain (or cloud_helm_ingress_secret_name with issuer none) if the wildcard is intended; otherwise redeploy so each endpoint gets its own certificate.');
   }
 

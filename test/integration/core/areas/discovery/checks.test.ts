@@ -118,6 +118,18 @@ describe('doctor --only discovery', () => {
     expect(r['discovery.jwks'].message).toContain('lacks kid, alg');
   });
 
+  it('fails a key set that publishes private key material, naming the members but never their values', async () => {
+    const signing = createSigningKey('RS256');
+    const full: Record<string, unknown> = { ...signing.privateKey.export({ format: 'jwk' }), kid: signing.kid, alg: 'RS256', use: 'sig' };
+    const i = await issuer({ keys: [signing], jwksBody: JSON.stringify({ keys: [full] }) });
+    const r = await check(i);
+    expect(r['discovery.jwks'].status).toBe('fail');
+    expect(r['discovery.jwks'].message).toContain(`key 1 (${signing.kid}): d, p, q, dp, dq, qi`);
+    expect(JSON.stringify(r['discovery.jwks'])).not.toContain(String(full.d));
+    const symmetric = await issuer({ jwksBody: JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0LXNlY3JldA', kid: 'hmac', alg: 'HS256', use: 'sig' }] }) });
+    expect((await check(symmetric))['discovery.jwks'].status).toBe('fail');
+  });
+
   it.each([401, 403])('gives the RBAC advice for %i', async (status) => {
     const i = await issuer({ status });
     const r = await check(i);

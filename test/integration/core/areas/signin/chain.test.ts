@@ -59,6 +59,19 @@ describe('the chain run straight through', () => {
     expect(error.message).toContain('demo (a1b2c3d4e5f60718293a4b5c6d7e8f90)');
   });
 
+  it('thousands of projects: the message names the first ones and how many more, on a bounded line', async () => {
+    // As many as fit the 1 MiB answer cap (20,000 made one 877 KB line).
+    const projects = Array.from({ length: 8_000 }, (_, i) => ({ id: `${i}`.padStart(8, '0'), name: `p${i}` }));
+    const s = await server({ projects });
+    const error = await chainError(s);
+    expect(error.message).toContain('p0 (00000000)');
+    expect(error.message).toContain('and 7980 more');
+    expect(error.message.length).toBeLessThan(2_000);
+    const unknown = await chainError(s, { OS_PROJECT_NAME: 'nope' });
+    expect(unknown.message).toContain('and 7980 more');
+    expect(unknown.message.length).toBeLessThan(2_000);
+  });
+
   it('names every missing setting before any request', async () => {
     const s = await server();
     const error = await chainError(s, { OS_IDENTITY_PROVIDER: undefined, CLOUDGATE_REALM: '', OS_CLIENT_SECRET: '', CLOUDGATE_CLIENT_SECRET: '' });
