@@ -50,6 +50,8 @@ export interface Review {
   /** What changes in the cluster: a heading and one line per object, then the objects' diff (secrets masked). */
   cluster: { lines: string[]; diff: string };
   dryRun: boolean;
+  /** `! Secrets written in plain text: ...` when the inventory written holds secrets not vaulted. */
+  plainText?: string;
 }
 
 export interface ReviewOptions {
@@ -84,7 +86,15 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     diff: plan.diff,
     cluster: { lines: clusterLines(plan.cluster), diff: plan.cluster.diff },
     dryRun: options.dryRun ?? false,
+    ...plainTextLine(plan),
   };
+}
+
+/** The secrets the written inventory holds in plain text, and how to vault them instead. */
+function plainTextLine(plan: SetupPlan): Pick<Review, 'plainText'> {
+  if (plan.plainSecrets.length === 0 || !plan.files.some((f) => f.path === plan.inventoryPath)) return {};
+  const names = plan.plainSecrets.map((name) => spelled(name, plan.names)).join(', ');
+  return { plainText: `Secrets written in plain text (mode 0600, no vault password given): ${names}. To write them with Ansible Vault, run again with --vault-password-file FILE (or --vault-id LABEL@FILE).` };
 }
 
 /**
@@ -153,6 +163,7 @@ export function reviewText(review: Review, options: ReviewTextOptions = {}): str
   lines.push(...review.cluster.lines);
   if (review.cluster.diff) lines.push(...review.cluster.diff.replace(/\n$/, '').split('\n'));
   lines.push(filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`));
+  if (review.plainText) lines.push(`! ${review.plainText}`);
   if (review.issuerChange) lines.push(`! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`);
   lines.push(...findingLines(review.findings));
   return lines;

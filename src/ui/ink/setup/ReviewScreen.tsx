@@ -22,6 +22,7 @@ function chromeRows(review: Review, columns: number): number {
   const texts = [
     review.heading, review.names, review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
     'lines 1-1 of 1 (arrows scroll)', '', filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`),
+    ...(review.plainText ? [`! ${review.plainText}`] : []),
     ...(review.issuerChange ? ['', `! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`] : []),
     ...findingLines(review.findings),
     '', hints(review).join(' · '),
@@ -99,6 +100,7 @@ export function ReviewScreen({ review, onConfirm }: Props) {
           </Text>
         ))}
       </Box>
+      {review.plainText ? <Text color={tint('yellow')} wrap="wrap">! {escapeLine(review.plainText)}</Text> : null}
       {review.issuerChange ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint('yellow')} wrap="wrap">

@@ -100,7 +100,7 @@ describe('planSetup with a supplied wildcard certificate', () => {
     expect(plan.issuer).toBe('none');
     expect(plan.issuerChanged).toBe(true);
     expect(plan.removedKeys).toContain('cluster_issuer_acme_email');
-    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'cloud-wildcard.secret.yaml') });
+    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'manifests', 'cloud-wildcard.secret.yaml') });
     const manifest = plan.files.find((f) => f.path === plan.supplied!.manifestPath)!;
     expect(manifest).toMatchObject({ mode: 0o600, holdsSecret: true });
     expect(manifest.content.match(/kind: Secret/g)).toHaveLength(2);
