@@ -7,6 +7,7 @@
 import { hasErrors, type Finding } from '../findings.js';
 import { profileLine, respell, respellFinding, spelled } from '../config/platform-names.js';
 import { clusterLines } from '../render/review.js';
+import { shellQuote } from '../shell-quote.js';
 import type { SetupPlan } from './plan.js';
 
 export interface ReviewFile {
@@ -114,7 +115,7 @@ export function issuerChange(from: string, to: string, inventoryPath: string, re
 
 /** The next step after an issuer change; regenerate refuses until the deployment has run. */
 export function regenerateStep(inventoryPath: string, from: string): string {
-  return `cloudgate regenerate --inventory ${inventoryPath}   # after the deployment: deletes the certificate secrets of ${from}`;
+  return `cloudgate regenerate --inventory ${shellQuote(inventoryPath)}   # after the deployment: deletes the certificate secrets of ${from}`;
 }
 
 /** `PATH - DESCRIPTION (mode 0600, holds secrets, +3 -1 lines)`. */

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { registerSecret } from '../secrets.js';
-import { VARIABLES, usesKeylessDns } from '../config/variables.js';
+import { VARIABLES } from '../config/variables.js';
 import { neutralView } from '../config/platform-names.js';
 import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
@@ -118,7 +118,8 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const common = { discoveryCommand: usesKeylessDns(plan.values) ? discoveryDoctorCommand() : undefined };
+      const caFile = typeof ctx.flags['ca-file'] === 'string' ? resolve(ctx.cwd, ctx.flags['ca-file']) : undefined;
+      const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
       if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
       const written = await applyPlan(plan);
       // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).

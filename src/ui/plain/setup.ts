@@ -15,7 +15,7 @@ import {
   answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/setup/wizard-flow.js';
-import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, outcomeText, type Outcome } from '../../core/setup/outcome.js';
+import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, issuerUrlSteps, outcomeText, type Outcome } from '../../core/setup/outcome.js';
 import { findingLines, reviewText } from '../../core/setup/review.js';
 import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
@@ -132,6 +132,7 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
       const report = await runChecks(checks, options);
       if (stop.signal.aborted) throw new CancelledError(outcome.cancelled);
       prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii }));
+      prompt.write(shown(['Next, with this issuer URL:', ...issuerUrlSteps(outcome, url).map((line) => `  ${line}`)].join('\n') + '\n'));
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;

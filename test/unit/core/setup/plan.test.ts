@@ -54,7 +54,7 @@ describe('planSetup', () => {
     expect(nextSteps(plan).join('\n')).toContain(`cloudgate regenerate --inventory ${inventory}`);
     // regenerate refuses until the deployment has run: it is listed after it.
     const steps = nextSteps(plan);
-    expect(steps.findIndex((s) => s.startsWith('Run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
+    expect(steps.findIndex((s) => s.startsWith('# Then run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
     // The review says it once, with the same step as the next steps.
     const review = reviewOf(plan);
     expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });

@@ -45,7 +45,7 @@ function recording() {
       writes++;
       const outcome: Outcome = {
         dryRun: false, written: ['inventory.yml (mode 0600)'], headline: 'Written:', next: ['cloudgate doctor'], offerDiscovery: false,
-        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.',
+        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.', inventoryPath: 'inventory.yml',
       };
       return outcome;
     },
