@@ -95,7 +95,7 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
 function plainTextLine(plan: SetupPlan): Pick<Review, 'plainText'> {
   if (plan.plainSecrets.length === 0 || !plan.files.some((f) => f.path === plan.inventoryPath)) return {};
   const names = plan.plainSecrets.map((name) => spelled(name, plan.names)).join(', ');
-  return { plainText: `Secrets written in plain text (mode 0600, no vault password given): ${names}. To write them with Ansible Vault, run again with --vault-password-file FILE (or --vault-id LABEL@FILE).` };
+  return { plainText: `Secrets written in plain text (no vault password): ${names}. --vault-password-file FILE writes them vaulted.` };
 }
 
 /**
