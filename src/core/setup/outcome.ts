@@ -113,9 +113,10 @@ export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] 
       : `# cloudgate oidc ${inventory} --issuer-url URL   # with your cluster's public OIDC issuer URL: what keyless DNS credentials need you to create`);
   }
   const doctor = [`cloudgate doctor ${inventory}`];
-  if (supplied) doctor.push(`--certificate ${q(supplied.certificateFile)} --key ${q(supplied.keyFile)}`);
+  // A file put in order for the manifest is still out of order on disk: the doctor would only say so again.
+  if (supplied && !supplied.reordered) doctor.push(`--certificate ${q(supplied.certificateFile)} --key ${q(supplied.keyFile)}`);
   if (facts.caFile) doctor.push(`--ca-file ${q(facts.caFile)}`);
-  steps.push(doctor.join(' ') + (supplied ? '   # checks the supplied certificate and key too' : ''));
+  steps.push(doctor.join(' ') + (supplied && !supplied.reordered ? '   # checks the supplied certificate and key too' : ''));
   const privateCa = plan.values.cluster_issuer_acme_private_ca === true && plan.issuer === 'acme';
   if (privateCa && !facts.caFile && !facts.caFromEnvironment) {
     steps.push('# The ACME server uses a private CA: add --ca-file PEM (that CA) to the doctor command so that its acme checks trust it.');

@@ -62,8 +62,8 @@ export interface SetupSession {
   /** File answers are relative to it. */
   cwd: string;
   dryRun: boolean;
-  /** Plans the write from the answers (planSetup's keys); nothing is written. */
-  prepare(answers: Answers): Promise<Review>;
+  /** Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in the walkthrough. */
+  prepare(answers: Answers, options?: { fixOrder?: boolean }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs. */
@@ -104,11 +104,11 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
     last: () => plan,
     prerequisites: (values) => clusteroidcPrerequisites(values, { names: settings.profile }),
     discoveryCommand: discoveryDoctorCommand(),
-    async prepare(answers) {
+    async prepare(answers, options = {}) {
       plan = await planSetup({
         answers,
         inventoryPath: settings.inventoryPath,
-        fixOrder: settings.fixOrder,
+        fixOrder: settings.fixOrder || options.fixOrder,
         secretManifestPath: settings.secretManifestPath,
         namespaces: settings.namespaces,
         vault: settings.vault,

@@ -9,6 +9,7 @@ import { DEFAULT_NAMESPACE } from '../config/answers.js';
 import { platformValue, respell, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
+import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import {
   ANNOTATION_PREFIX,
   ANNOTATION_SUFFIXES,
@@ -66,6 +67,8 @@ export const ADD_ANNOTATIONS = 'add_subject_annotations';
 export const WILDCARD_CERTIFICATE_FILE = 'wildcard_certificate_file';
 export const WILDCARD_KEY_FILE = 'wildcard_key_file';
 export const NAMESPACE = 'namespace';
+/** Accepted at the certificate question: the supplied chain is written in the right order (as --fix-order). */
+export const FIX_ORDER = 'wildcard_fix_order';
 export const ANNOTATION_STEP = 'annotation:';
 export const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
 const ACME_SERVER = 'cluster_issuer_acme_server';
@@ -185,7 +188,20 @@ function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[
     // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
     steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
   }
-  return steps;
+  return tsigSecretFirst(steps);
+}
+
+/**
+ * The TSIG secret is asked before the key name and algorithm, and takes the key file tsig-keygen
+ * wrote: the file's name and algorithm then become the next two answers.
+ */
+function tsigSecretFirst(steps: Step[]): Step[] {
+  const at = steps.findIndex((s) => s.id === TSIG_SECRET);
+  const first = steps.findIndex((s) => s.id === TSIG_ALGORITHM || s.id === TSIG_KEY_NAME);
+  if (at < 0 || first < 0 || first > at) return steps;
+  const secret: Step = { ...steps[at]!, title: 'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)' };
+  const rest = steps.filter((_, i) => i !== at);
+  return [...rest.slice(0, first), secret, ...rest.slice(first)];
 }
 
 /** Whether the platform's templates use the variable without a default (unset, the deployment stops). */
@@ -263,7 +279,7 @@ export interface WizardState {
  * `stepId`: the question the answer is for. Keys can arrive before the next question is drawn: an
  * answer meant for a question that is no longer current is dropped, never given to the next one.
  */
-export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string } | { type: 'back' };
+export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string; also?: WizardAnswers } | { type: 'back' };
 
 export function initialState(answers: WizardAnswers = {}, options: FlowOptions = {}): WizardState {
   return { answers: { ...answers }, index: 0, options };
@@ -282,7 +298,8 @@ export function reduce(state: WizardState, action: WizardAction): WizardState {
   if (action.type === 'back') return { ...state, index: Math.max(0, state.index - 1) };
   const step = currentStep(state);
   if (!step || (action.stepId !== undefined && action.stepId !== step.id)) return state;
-  const answers = { ...state.answers, [step.id]: action.value };
+  // `also`: answers the given one brings (a TSIG key file's name and algorithm, a chain to put in order).
+  const answers = { ...state.answers, ...action.also, [step.id]: action.value };
   return { ...state, answers, index: state.index + 1 };
 }
 
@@ -309,4 +326,4 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
 
 export { validateField, stepError, isOptional, issuerUrlError } from './wizard-validate.js';
 export { answersFromInventory, toPlanAnswers } from './wizard-answers.js';
-export { checkFileInput, pemOf, type FileCheck } from './wizard-files.js';
+export { checkFileInput, looksLikePath, pemOf, secretInput, type FileCheck, type SecretInput } from './wizard-files.js';

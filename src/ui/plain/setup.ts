@@ -12,7 +12,7 @@ import type { Finding } from '../../core/findings.js';
 import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
+  FIX_ORDER, answersFromInventory, checkFileInput, secretInput, type FileCheck, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/setup/wizard-flow.js';
 import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, issuerUrlSteps, outcomeText, type Outcome } from '../../core/setup/outcome.js';
@@ -82,7 +82,7 @@ export async function plainSession({ initial, options, session, io }: PlainSessi
   try {
     for (;;) {
       state = await askAll(state, asker);
-      const review = await session.prepare(toPlanAnswers(state.answers));
+      const review = await session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
       prompt.write('\n');
       writeLines(prompt, reviewText(review));
       const next = await prompt.select({
@@ -148,19 +148,23 @@ async function askAll(start: WizardState, asker: Asker): Promise<WizardState> {
   while (!isReview(state)) {
     const step = currentStep(state)!;
     asker.prompt.write(`\n${step.section}: ${step.help}\n`);
-    const value = await ask(step, state, asker);
+    const asked = await ask(step, state, asker);
+    // Some answers bring others: a TSIG key file's name and algorithm, a chain to put in order.
+    const { value, also } = typeof asked === 'object' ? asked : { value: asked, also: undefined };
     if (value === BACK) {
       if (state.index === 0) throw new CancelledError(CANCELLED);
       state = reduce(state, { type: 'back' });
     } else {
-      state = reduce(state, { type: 'answer', value });
+      state = reduce(state, { type: 'answer', value, also });
     }
   }
   return state;
 }
 
-async function ask(step: Step, state: WizardState, asker: Asker): Promise<AnswerValue> {
-  const { prompt } = asker;
+type Asked = AnswerValue | { value: AnswerValue; also?: WizardAnswers };
+
+async function ask(step: Step, state: WizardState, asker: Asker): Promise<Asked> {
+  const { prompt, io } = asker;
   const { answers } = state;
   const back = state.index > 0 ? ` (${BACK} to go back)` : '';
   const title = `${step.title}${isOptional(step, answers) ? ' (optional)' : ''}`;
@@ -181,12 +185,20 @@ async function ask(step: Step, state: WizardState, asker: Asker): Promise<Answer
   }
   if (step.kind === 'secret') {
     const keep = existingText !== '';
+    // The TSIG secret may be the key file's path: its secret is kept, its name and algorithm answered.
+    const read = (v: string) => (v === '' && keep ? { value: existingText } : secretInput(step, v, io.cwd));
     const value = await prompt.password({
       message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
-      validate: (v) => v === BACK || (stepError(step, v === '' && keep ? existingText : v, answers) ?? true),
+      validate: (v) => {
+        if (v === BACK) return true;
+        const got = read(v);
+        return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also }) ?? true;
+      },
     });
     registerSecret(value);
-    return value === '' && keep ? existingText : value.trim();
+    if (value === BACK) return BACK;
+    const got = read(value);
+    return { value: got.value ?? '', also: got.also };
   }
   if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);
   const initial = defaultFor(step, answers);
@@ -198,11 +210,12 @@ async function ask(step: Step, state: WizardState, asker: Asker): Promise<Answer
   return value.trim();
 }
 
-async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, message: string, existing: string): Promise<AnswerValue> {
+async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, message: string, existing: string): Promise<Asked> {
   const inline = existing.includes('-----BEGIN');
   for (;;) {
     let findings: Finding[] = [];
     let stored: string | undefined;
+    let offer: FileCheck['offer'];
     const typed = await prompt.input({
       message: `${message}${inline ? ' (Enter keeps the PEM now in the inventory)' : ''}`,
       default: inline || existing === '' ? undefined : existing.replace(/^file:/, ''),
@@ -213,6 +226,7 @@ async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, me
         const result = checkFileInput(step, path, state.answers, io.cwd);
         findings = result.findings;
         stored = result.value;
+        offer = result.offer;
         const error = findings.find((f) => f.severity === 'error');
         return error ? redact([error.message, error.advice].filter(Boolean).join(' ')) : true;
       },
@@ -222,7 +236,9 @@ async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, me
     if (path === '') return inline ? existing : '';
     if (findings.length === 0) return stored ?? path;
     printFindings(findings, prompt);
-    if (await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
+    // A fix offered in place (a chain in the wrong order): accepted, the answers it brings are added.
+    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: stored ?? path, also: offer.also };
+    if (!offer && await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
   }
 }
 

@@ -7,8 +7,8 @@ import { applyInput, type Line } from './line-edit.js';
 
 interface Props {
   initialValue?: string;
-  /** Show one `*` per character instead of the text (secrets). */
-  mask?: boolean;
+  /** Show one `*` per character instead of the text (secrets); a function decides by the value (a path is shown). */
+  mask?: boolean | ((value: string) => boolean);
   /** Shown dim while the field is empty. */
   placeholder?: string;
   /** Returns the inline error for a value, or undefined when it is fine. */
@@ -68,7 +68,8 @@ export function TextInput({ initialValue = '', mask = false, placeholder, valida
 
   const { value, cursor } = line;
   // A value prefilled from the inventory may hold control characters: shown escaped, kept as is.
-  const show = (part: string) => (mask ? '*'.repeat(part.length) : escapeLine(part));
+  const masked = typeof mask === 'function' ? mask(value) : mask;
+  const show = (part: string) => (masked ? '*'.repeat(part.length) : escapeLine(part));
   const message = error ?? (shownOutside ? outside : undefined);
   return (
     <Box flexDirection="column">

@@ -3,7 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
 import {
-  sessionTitle,
+  FIX_ORDER, sessionTitle,
   currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -81,7 +81,7 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
       return;
     }
     setPhase({ name: 'preparing' });
-    session.prepare(answers).then(
+    session.prepare(answers, { fixOrder: state.answers[FIX_ORDER] === 'true' }).then(
       (review) => setPhase({ name: 'review', review }),
       (error: unknown) => {
         // The plan could not be made (e.g. an unreadable inventory): say why, stay on the last question.
@@ -129,9 +129,9 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
           answers={state.answers}
           cwd={session.cwd}
           onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
-          onAnswer={(value) => {
+          onAnswer={(value, also) => {
             setFailure(undefined);
-            dispatch({ type: 'answer', value, stepId: step.id });
+            dispatch({ type: 'answer', value, stepId: step.id, also });
           }}
         />
         {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites ? (
