@@ -28,6 +28,7 @@ import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
 import { reviewOf, type Review } from './review.js';
 import { outcomeOf, type ApplyReport, type Outcome } from './outcome.js';
+import { keyringOf, vaultCandidates, type VaultCandidate } from './vault-choice.js';
 
 export type { Prerequisite } from '../oidc/prerequisites.js';
 
@@ -75,6 +76,10 @@ export interface SetupSession {
    * issuer URL. Aborting `signal` stops the run: the checks still running end as not run at once.
    */
   discoveryChecks?(issuerUrl: string, signal: AbortSignal): Promise<DiscoveryRun>;
+  /** No vault password was given: the vault passwords Ansible already uses here, for the offer before plain-text secrets. */
+  vaultCandidates?(): VaultCandidate[];
+  /** Writes every secret vaulted with this vault id (`LABEL@FILE`) or password file from now on. */
+  useVault?(id: string): Promise<void>;
 }
 
 /** The settings of `cloudgate setup`'s flags (the vault comes from openSession). */
@@ -98,6 +103,7 @@ export interface Plans {
 
 export function createSession(ctx: CommandContext, settings: SessionSettings): SetupSession & Plans {
   let plan: SetupPlan | undefined;
+  let vault = settings.vault;
   const session: SetupSession & Plans = {
     cwd: ctx.cwd,
     dryRun: settings.dryRun,
@@ -111,7 +117,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
         fixOrder: settings.fixOrder || options.fixOrder,
         secretManifestPath: settings.secretManifestPath,
         namespaces: settings.namespaces,
-        vault: settings.vault,
+        vault,
         names: settings.names,
       });
       return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
@@ -125,6 +131,10 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
       // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
       const applied = settings.apply ? await applySecret(plan, ctx.env) : undefined;
       return outcomeOf(plan, { ...common, dryRun: false, written, applied });
+    },
+    vaultCandidates: () => (vault ? [] : vaultCandidates(ctx.env, ctx.cwd, settings.inventoryPath)),
+    async useVault(id) {
+      vault = await keyringOf(id, ctx.env, ctx.cwd);
     },
     async discoveryChecks(issuerUrl, signal) {
       const [{ checksOf }, { doctorInput, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);

@@ -36,6 +36,9 @@ async function answerDnsd(d: InkDriver) {
   await d.answer('dnsd-api-key-1234');
   await d.answer('dnsd-secret-key-5678');
   await choose(d, 'No');
+  // The secrets would go in plain text: the vault is offered first; here, declined.
+  await d.waitFor('Write the secrets with Ansible Vault?');
+  await choose(d, 'No: write them in plain text');
   await d.waitFor('Review:');
 }
 
