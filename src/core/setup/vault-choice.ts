@@ -61,8 +61,9 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
   const found: VaultCandidate[] = [];
   const add = (ids: string, source: string, base: string) => {
     for (const id of ids.split(',').map((s) => s.trim()).filter(Boolean)) {
+      // `LABEL@prompt` asks on a terminal, which cloudgate does not borrow: not offered.
+      if (/(^|@)prompt$/.test(id)) continue;
       const { label, file } = parseVaultId(id);
-      if (file === 'prompt') continue;
       const path = expand(file, base);
       if (!found.some((c) => c.file === path)) found.push({ id: `${label}@${path}`, file: path, source });
     }
