@@ -20,6 +20,7 @@ import { findingLines, reviewText } from '../../core/setup/review.js';
 import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
 import { vaultOfferOn } from './vault-offer.js';
+import { MAKE_VAULT_PASSWORD } from '../../core/setup/vault-choice.js';
 import type { NamingProfile } from '../../core/render/names.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
@@ -79,10 +80,17 @@ export async function plainSession({ initial, options, session, io }: PlainSessi
   let outcome: Outcome | undefined;
   const asker = askerFor(io);
   const { prompt } = asker;
+  let plainChosen = false;
   try {
     for (;;) {
       state = await askAll(state, asker);
-      const review = await session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
+      const prepare = () => session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
+      let review = await prepare();
+      // Secrets about to be written in plain text: the vault is offered first (once per walkthrough).
+      if (review.plainText && session.useVault && !plainChosen) {
+        if (await offerVaultPlain(session, asker, review.plainText)) review = await prepare();
+        else plainChosen = true;
+      }
       prompt.write('\n');
       writeLines(prompt, reviewText(review));
       const next = await prompt.select({
@@ -142,6 +150,35 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
     }
   }
 }
+
+/** The vault offer of the walkthrough, line by line; true when a vault is now in use. */
+async function offerVaultPlain(session: SetupSession, { prompt }: Asker, plainText: string): Promise<boolean> {
+  prompt.write(`\n${shown(plainText)}\n`);
+  const candidates = session.vaultCandidates?.() ?? [];
+  for (;;) {
+    const choice = await prompt.select({
+      message: 'Write the secrets with Ansible Vault?',
+      choices: [
+        ...candidates.map((c) => ({ value: c.id, name: `Use ${c.file}`, description: `The vault password Ansible uses here (${c.source})` })),
+        { value: OTHER_VAULT, name: 'Another vault password file...', description: candidates.length ? 'Give its path' : `None is configured here: ${MAKE_VAULT_PASSWORD[0]}` },
+        { value: PLAIN, name: 'No: write them in plain text (mode 0600)' },
+      ],
+    });
+    if (choice === PLAIN) return false;
+    const id = choice === OTHER_VAULT
+      ? (await prompt.input({ message: 'Vault password file (or LABEL@FILE)', validate: (v) => (v.trim() === '' ? 'Give the path of the vault password file.' : true) })).trim()
+      : choice;
+    try {
+      await session.useVault!(id);
+      return true;
+    } catch (error) {
+      prompt.write(`x ${shown(error instanceof Error ? error.message : String(error))}\n`);
+    }
+  }
+}
+
+const OTHER_VAULT = 'other';
+const PLAIN = 'plain';
 
 async function askAll(start: WizardState, asker: Asker): Promise<WizardState> {
   let state = start;
