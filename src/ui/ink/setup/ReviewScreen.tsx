@@ -16,7 +16,8 @@ function rows(text: string, columns: number): number {
 function hints(review: Review, confirm?: ConfirmLabels): string[] {
   if (review.blocked) return ['Esc back to fix the errors', 'Ctrl+C cancel (nothing written)'];
   if (confirm) return [`Enter ${confirm.enter}`, `Esc ${confirm.escape}`, `Ctrl+C ${confirm.escape}`];
-  return [review.dryRun ? 'Enter finish (dry run)' : 'Enter write these files', 'Esc back', 'Ctrl+C cancel (nothing written)'];
+  const enter = review.dryRun ? 'Enter finish (dry run)' : review.files.length === 0 ? 'Enter finish (nothing to write)' : 'Enter write these files';
+  return [enter, 'Esc back', 'Ctrl+C cancel (nothing written)'];
 }
 
 export interface ConfirmLabels {
