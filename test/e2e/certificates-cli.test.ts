@@ -46,9 +46,16 @@ const supplied = (cert: string, key = 'wildcard.key') => ({
   cloud_helm_ingress_secret_name: 'wildcard-tls',
 });
 
+/** The Secrets of the manifest: one document, a List with one Secret per namespace. */
+function secretsIn(manifestPath: string): { metadata: { name: string; namespace: string }; type: string; data: Record<string, string> }[] {
+  const docs = parseAllDocuments(readFileSync(manifestPath, 'utf8')).map((d) => d.toJS() as { kind: string; items: never[] });
+  expect(docs.map((d) => d.kind)).toEqual(['List']);
+  return docs[0]!.items;
+}
+
 function chainSubjects(manifestPath: string): string[][] {
-  return parseAllDocuments(readFileSync(manifestPath, 'utf8')).map((doc) => {
-    const crt = Buffer.from((doc.toJS() as { data: Record<string, string> }).data['tls.crt']!, 'base64').toString();
+  return secretsIn(manifestPath).map((doc) => {
+    const crt = Buffer.from(doc.data['tls.crt']!, 'base64').toString();
     return [...crt.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map((m) => {
       const out = spawnSync('openssl', ['x509', '-noout', '-subject'], { input: m[0] });
       return out.status === 0 ? out.stdout.toString().trim() : `unreadable`;
@@ -65,7 +72,7 @@ describe('setup with a supplied wildcard certificate', () => {
     const inventory = parse(readFileSync(ws.inventory, 'utf8')) as Record<string, unknown>;
     expect(inventory).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'wildcard-tls' });
     expect(statSync(ws.manifest).mode & 0o777).toBe(0o600);
-    const docs = parseAllDocuments(readFileSync(ws.manifest, 'utf8')).map((d) => d.toJS() as { metadata: { name: string; namespace: string }; type: string; data: Record<string, string> });
+    const docs = secretsIn(ws.manifest);
     expect(docs.map((d) => [d.metadata.name, d.metadata.namespace, d.type])).toEqual([
       ['wildcard-tls', 'openstack', 'kubernetes.io/tls'],
       ['wildcard-tls', 'auth-system', 'kubernetes.io/tls'],

@@ -201,13 +201,46 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     term.send('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
     term.send('Enter');
-    const prompt = await term.waitFor(/Write the inventory and delete 4 secret\(s\)\? \[y\/N\]/);
-    expect(prompt).toContain('openstack/nova-api-certs');
+    // The walkthrough's review screen and keys: Enter does it (no [y/N] where Enter means No).
+    const review = await term.waitFor('Enter write the inventory and delete 4 secret(s)');
+    expect(review).toContain('+cluster_issuer_type: self-signed');
+    expect(review).not.toContain('[y/N]');
     expect(api.state.deleted).toEqual([]);
-    term.send('y', 'Enter');
+    term.send('Enter');
     await term.waitFor('EXIT=0');
     expect(deleted(api.state)).toEqual([...STALE].sort());
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
+  });
+
+  it('Esc on the review cancels: nothing written or deleted, exit 130', async () => {
+    api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
+    const { dir, inventory } = workspace();
+    const before = readFileSync(inventory, 'utf8');
+    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    await term.waitFor('Certificate issuer');
+    await sleep(100);
+    term.send('Down', 'Down', 'Down');
+    await term.waitFor('> self-signed');
+    term.send('Enter');
+    await term.waitFor('Esc cancel (nothing written or deleted)');
+    term.send('Escape');
+    expect(await term.waitFor('EXIT=130')).toContain('Cancelled. Nothing was written or deleted.');
+    expect(readFileSync(inventory, 'utf8')).toBe(before);
+    expect(api.state.deleted).toEqual([]);
+  });
+
+  it('asks no question when there is nothing to write and nothing to delete', async () => {
+    const { dir, inventory } = workspace();
+    writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
+    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: { KUBECONFIG: join(dir, 'none') } });
+    await term.waitFor('> self-signed');
+    await sleep(100);
+    term.send('Enter');
+    const screen = await term.waitFor(/EXIT=\d+/);
+    expect(screen).toContain('Nothing to write');
+    expect(screen).not.toContain('Continue?');
+    expect(screen).not.toContain('Enter write');
+    expect(screen).not.toContain('Cancelled');
   });
 
   it('--plain: Ctrl+C at a question cancels with exit 130, nothing written or deleted', async () => {

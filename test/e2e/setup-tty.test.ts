@@ -40,6 +40,26 @@ async function type(text: string | RegExp, literal: string) {
 }
 
 describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
+  it('a text field edits like a shell prompt: Ctrl+W, Backspace, Left, Home, Delete, End', async () => {
+    launch(['setup', '--inventory', join(dir, 'certificates.yml')]);
+    await at('Certificate type', 'Down');
+    await at('> Wildcard, issued automatically', 'Enter');
+    await waitFor('Domain of the wildcard certificate');
+    term!.send('-l', 'Xcloud.exampxle.com/junk');
+    await waitFor('> Xcloud.exampxle.com/junk');
+    await at('/junk', 'C-w');
+    await waitFor(/> Xcloud\.exampxle\.com\/\s*$/m);
+    term!.send('BSpace', 'Left', 'Left', 'Left', 'Left', 'Left', 'Left', 'BSpace');
+    await waitFor(/> Xcloud\.example\.com\s*$/m);
+    term!.send('Home', 'DC', 'End', 'Enter');
+    await waitFor('Certificate issuer');
+    // Back: the answer as edited.
+    term!.send('Escape');
+    await waitFor(/> cloud\.example\.com\s*$/m);
+    term!.send('C-c');
+    await waitFor('EXIT=');
+  });
+
   it('walks a CA issuer with files and annotations, and writes the inventory', async () => {
     const ca = createTestCA('cloudgate e2e issuing CA');
     // Line endings as openssl writes them (the test CA's certificates come with CRLF).
@@ -60,8 +80,12 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await type('cert-manager.io/subject-organizations', 'Example Org');
     for (const field of ['organizationalunits', 'localities', 'provinces']) await at(`cert-manager.io/subject-${field}`, 'Enter');
     await type('cert-manager.io/subject-countries', 'CH');
+    // The CA key would be written in plain text: the vault is offered first; declined here.
+    await at('Write the secrets with Ansible Vault?', 'Up');
+    await at('> No: write them in plain text', 'Enter');
 
     const review = await waitFor('Review:');
+    expect(review).toContain('Secrets written in plain text');
     expect(review).toContain('Files to write:');
     expect(review).not.toContain('BEGIN PRIVATE KEY');
     for (const line of review.split('\n')) expect(line.length).toBeLessThanOrEqual(80);

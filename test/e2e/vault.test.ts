@@ -258,14 +258,15 @@ describe('the Ink walkthrough after the vault offer (tmux)', () => {
     await term.waitFor('Certificate type');
     // One Enter per question, each only once the previous one moved on (keys sent faster race the redraw).
     for (let i = 0; i < 12; i++) {
-      const screen = await term.waitFor(/question \d+ of|Enter write these files/);
-      if (screen.includes('Enter write these files')) break;
+      const screen = await term.waitFor(/question \d+ of|Enter finish \(nothing to write\)/);
+      if (screen.includes('Enter finish (nothing to write)')) break;
       const question = /question (\d+) of/.exec(screen)![1];
       await sleep(300);
       term.send('Enter');
-      await term.waitFor(new RegExp(`question (?!${question} of)\\d+ of|Enter write these files`));
+      await term.waitFor(new RegExp(`question (?!${question} of)\\d+ of|Enter finish \\(nothing to write\\)`));
     }
-    const review = await term.waitFor('Enter write these files');
+    // The values did not change: nothing to write, and Enter says so.
+    const review = await term.waitFor('Enter finish (nothing to write)');
     expect(review).not.toContain(TOKEN);
     term.send('Enter');
     const end = await term.waitFor(/EXIT=\d+/);

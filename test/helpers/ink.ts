@@ -11,6 +11,17 @@ export const KEY = {
   up: '\u001b[A',
   down: '\u001b[B',
   backspace: '\u007f',
+  delete: '\u001b[3~',
+  left: '\u001b[D',
+  right: '\u001b[C',
+  home: '\u001b[H',
+  end: '\u001b[F',
+  tab: '\t',
+  ctrlA: '\u0001',
+  ctrlE: '\u0005',
+  ctrlK: '\u000b',
+  ctrlU: '\u0015',
+  ctrlW: '\u0017',
   ctrlC: '\u0003',
 } as const;
 

@@ -4,7 +4,7 @@ import { registerSecret } from '../secrets.js';
 
 
 /**
- * A `kubernetes.io/tls` Secret manifest, one document per namespace, for a supplied wildcard: a
+ * A `kubernetes.io/tls` Secret manifest, one Secret per namespace in one List, for a supplied wildcard: a
  * Secret is visible only in its own namespace, and the ingresses of `auth-system` and `monitoring`
  * use the same secret name as those of `openstack`. `chainPem` must already be in the order
  * certificate, intermediate(s), root.
@@ -31,19 +31,22 @@ export function tlsSecretManifest(input: { name: string; namespaces: string[]; c
   const key = Buffer.from(input.keyPem).toString('base64');
   registerSecret(input.keyPem);
   registerSecret(key);
-  const documents = namespaces.map((namespace) =>
+  // One document, a List: kubectl applies each item, and Ansible, should it read the inventory
+  // folder as an inventory source, finds no group in it (each top-level key is a string or a list)
+  // and never echoes a line of it, as it would for a second YAML document.
+  const items = namespaces.map((namespace) =>
     [
-      'apiVersion: v1',
-      'kind: Secret',
-      'metadata:',
-      `  name: ${input.name}`,
-      `  namespace: ${namespace}`,
-      '  labels:',
-      '    app.kubernetes.io/managed-by: cloudgate',
-      'type: kubernetes.io/tls',
-      'data:',
-      `  tls.crt: ${crt}`,
-      `  tls.key: ${key}`,
+      '- apiVersion: v1',
+      '  kind: Secret',
+      '  metadata:',
+      `    name: ${input.name}`,
+      `    namespace: ${namespace}`,
+      '    labels:',
+      '      app.kubernetes.io/managed-by: cloudgate',
+      '  type: kubernetes.io/tls',
+      '  data:',
+      `    tls.crt: ${crt}`,
+      `    tls.key: ${key}`,
       '',
     ].join('\n'),
   );
@@ -53,5 +56,5 @@ export function tlsSecretManifest(input: { name: string; namespaces: string[]; c
     '# The platform never renews this certificate: renew it before it expires and apply again.',
     '',
   ].join('\n');
-  return header + documents.join('---\n');
+  return `${header}apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;
 }

@@ -9,6 +9,8 @@ import { usesKeylessDns } from '../config/variables.js';
 import type { DoctorReport } from '../doctor/types.js';
 import type { SetupPlan } from './plan.js';
 import { regenerateStep } from './review.js';
+import { shellQuote } from '../shell-quote.js';
+import { discoveryDoctorCommand } from '../oidc/prerequisites.js';
 
 /** Cancelled before anything was written. */
 export const CANCELLED = 'Cancelled. Nothing was written.';
@@ -47,14 +49,16 @@ export interface Outcome {
   cancelled: string;
   /** The discovery checks the operator chose to run after the write. */
   discovery?: DoctorReport;
+  /** The inventory written: the steps that need the issuer URL name it once the operator gives the URL. */
+  inventoryPath: string;
 }
 
 export interface OutcomeInput {
   dryRun: boolean;
   written: WrittenFile[];
   applied?: ApplyReport;
-  /** The doctor command that checks the keyless prerequisites (when that module is loaded). */
-  discoveryCommand?: string;
+  /** Facts the next steps use: the issuer URL, the CA file the doctor must trust. */
+  facts?: Pick<NextStepFacts, 'issuerUrl' | 'caFile' | 'caFromEnvironment'>;
 }
 
 export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
@@ -65,29 +69,70 @@ export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
     written: input.written.map(describeWritten),
     headline: input.dryRun ? DRY_RUN_DONE : wrote ? 'Written:' : UNCHANGED,
     ...(input.applied ? { applied: input.applied } : {}),
-    next: nextSteps(plan, { applied: input.applied?.ok === true && plan.supplied !== undefined, discoveryCommand: input.discoveryCommand }),
+    next: nextSteps(plan, { ...input.facts, dryRun: input.dryRun, applied: input.applied?.ok === true && plan.supplied !== undefined }),
     // A dry run wrote no inventory for the checks to read.
     offerDiscovery: keyless && !input.dryRun,
     standing: wrote ? 'the inventory is already written' : 'nothing was written',
     cancelled: wrote ? CANCELLED_AFTER_WRITE : CANCELLED_NOTHING_WRITTEN,
+    inventoryPath: plan.inventoryPath,
   };
 }
 
-/** What to do next; `applied`: --apply already applied the TLS Secret manifest. */
-export function nextSteps(plan: SetupPlan, done: { applied?: boolean; discoveryCommand?: string } = {}): string[] {
+export interface NextStepFacts {
+  /** --apply already applied the TLS Secret manifest. */
+  applied?: boolean;
+  dryRun?: boolean;
+  /** The public issuer URL of keyless DNS credentials, once the operator gave it. */
+  issuerUrl?: string;
+  /** A CA file the doctor must trust (setup's --ca-file, e.g. the private CA of an ACME server). */
+  caFile?: string;
+  /** OS_CACERT is set: the doctor trusts it without a flag. */
+  caFromEnvironment?: boolean;
+}
+
+/**
+ * What to do next: each line is a command that works as printed (paths quoted for the shell), with
+ * an optional `# why`; a line starting with `#` is a step that is no command of cloudgate's (the
+ * deployment), or a command that needs a value setup does not know, said as such.
+ */
+export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] {
+  // Nothing was written: every step below would act on the inventory as it was.
+  if (facts.dryRun) return ['# Dry run: nothing was written. Run the same command without --dry-run to write the files.'];
+  const q = shellQuote;
   const steps: string[] = [];
-  if (plan.supplied) {
-    if (!done.applied) steps.push(`kubectl apply -f ${plan.supplied.manifestPath}   # create the TLS secret ${plan.supplied.secretName} in ${plan.supplied.namespaces.join(', ')}`);
-    steps.push('Renew the supplied certificate yourself before it expires: the platform never renews it.');
-  }
-  steps.push('Run your deployment (the platform\'s Ansible playbooks) to apply the inventory.');
+  const supplied = plan.supplied;
+  if (supplied && !facts.applied) steps.push(`kubectl apply -f ${q(supplied.manifestPath)}   # create the TLS secret ${supplied.secretName} in ${supplied.namespaces.join(', ')}`);
+  steps.push("# Then run your deployment (the platform's Ansible playbooks) to apply the inventory.");
   // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
   if (plan.issuerChanged && plan.previousIssuer) steps.push(regenerateStep(plan.inventoryPath, plan.previousIssuer));
   const keyless = usesKeylessDns(plan.values);
-  if (keyless) steps.push('cloudgate oidc   # what keyless DNS credentials (clusteroidc) need you to create');
-  steps.push(`cloudgate doctor --inventory ${plan.inventoryPath}`);
-  if (keyless && done.discoveryCommand) steps.push(`${done.discoveryCommand}   # check the keyless prerequisites`);
+  const inventory = `--inventory ${q(plan.inventoryPath)}`;
+  if (keyless) {
+    steps.push(facts.issuerUrl
+      ? `cloudgate oidc ${inventory} --issuer-url ${q(facts.issuerUrl)}   # what keyless DNS credentials (clusteroidc) need you to create`
+      : `# cloudgate oidc ${inventory} --issuer-url URL   # with your cluster's public OIDC issuer URL: what keyless DNS credentials need you to create`);
+  }
+  const doctor = [`cloudgate doctor ${inventory}`];
+  // A file put in order for the manifest is still out of order on disk: the doctor would only say so again.
+  if (supplied && !supplied.reordered) doctor.push(`--certificate ${q(supplied.certificateFile)} --key ${q(supplied.keyFile)}`);
+  if (facts.caFile) doctor.push(`--ca-file ${q(facts.caFile)}`);
+  steps.push(doctor.join(' ') + (supplied && !supplied.reordered ? '   # checks the supplied certificate and key too' : ''));
+  const privateCa = plan.values.cluster_issuer_acme_private_ca === true && plan.issuer === 'acme';
+  if (privateCa && !facts.caFile && !facts.caFromEnvironment) {
+    steps.push('# The ACME server uses a private CA: add --ca-file PEM (that CA) to the doctor command so that its acme checks trust it.');
+  }
+  if (keyless && facts.issuerUrl) steps.push(`${discoveryDoctorCommand(facts.issuerUrl)} ${inventory}   # check the keyless prerequisites`);
+  if (supplied) steps.push('# Renew the supplied certificate yourself before it expires: the platform never renews it.');
   return steps;
+}
+
+/** The keyless steps once the operator gave the public issuer URL (after the discovery checks). */
+export function issuerUrlSteps(outcome: Pick<Outcome, 'inventoryPath'>, issuerUrl: string): string[] {
+  const inventory = `--inventory ${shellQuote(outcome.inventoryPath)}`;
+  return [
+    `cloudgate oidc ${inventory} --issuer-url ${shellQuote(issuerUrl)}   # what keyless DNS credentials (clusteroidc) need you to create`,
+    `${discoveryDoctorCommand(shellQuote(issuerUrl))} ${inventory}   # the same checks again, once those exist`,
+  ];
 }
 
 /** What was written (or why nothing was), as lines. */

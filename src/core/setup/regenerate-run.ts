@@ -20,7 +20,7 @@ import { openVaulted } from '../inventory/vaulted-values.js';
 import { bool, list, str, type CommandContext } from '../run-context.js';
 import { readAnswers, type Answers } from './plan.js';
 import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
-import { reviewText } from './review.js';
+import { reviewText, type Review } from './review.js';
 import { createSession, type VaultOffer } from './session.js';
 import { commandLine, describeDeletion } from './regenerate.js';
 import type { IssuedSelection } from './regenerate-select.js';
@@ -33,7 +33,9 @@ export interface RegenerateFrontEnd {
   /** The issuer questions, starting from the inventory's values; answers for planSetup. */
   askIssuer(values: Record<string, unknown>, names: NamingProfile): Promise<Answers>;
   /** Asks once; throws CancelledError(cancelled) on anything but yes. */
-  confirm(question: string, cancelled: string): Promise<void>;
+  confirm(question: string, cancelled: string, review: Review): Promise<void>;
+  /** The confirmation shows the review itself (the walkthrough's review screen): it is not printed before. */
+  reviewOnConfirm?: boolean;
 }
 
 export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd): Promise<number> {
@@ -65,7 +67,8 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
   const session = createSession(ctx, { inventoryPath, dryRun, vault, names: str(flags, 'names'), regenerating: true });
   const review = await session.prepare(answers);
   const plan = session.last()!;
-  for (const line of reviewText(review)) log(line);
+  const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
+  if (!onScreen) for (const line of reviewText(review)) log(line);
   if (review.blocked) {
     log('Nothing was written and no secret was deleted: fix the errors above and run again.');
     return EXIT.usage;
@@ -112,9 +115,12 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
   }
 
   const stale = guard ? [] : (selection?.stale ?? []);
-  if (!yes) {
+  // Nothing to write and nothing to delete: no question.
+  const nothing = review.files.length === 0 && stale.length === 0;
+  if (onScreen && nothing) for (const line of reviewText(review)) log(line);
+  if (!yes && !nothing) {
     const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
-    await ui.confirm(`${what ? what[0]!.toUpperCase() + what.slice(1) : 'Continue'}?`, CANCELLED_REGENERATE);
+    await ui.confirm(`${what[0]!.toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
   }
   const outcome = await session.write();
   for (const line of writtenText(outcome)) log(line);

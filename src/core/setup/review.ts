@@ -7,6 +7,7 @@
 import { hasErrors, type Finding } from '../findings.js';
 import { profileLine, respell, respellFinding, spelled } from '../config/platform-names.js';
 import { clusterLines } from '../render/review.js';
+import { shellQuote } from '../shell-quote.js';
 import type { SetupPlan } from './plan.js';
 
 export interface ReviewFile {
@@ -50,6 +51,8 @@ export interface Review {
   /** What changes in the cluster: a heading and one line per object, then the objects' diff (secrets masked). */
   cluster: { lines: string[]; diff: string };
   dryRun: boolean;
+  /** `! Secrets written in plain text: ...` when the inventory written holds secrets not vaulted. */
+  plainText?: string;
 }
 
 export interface ReviewOptions {
@@ -84,7 +87,15 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     diff: plan.diff,
     cluster: { lines: clusterLines(plan.cluster), diff: plan.cluster.diff },
     dryRun: options.dryRun ?? false,
+    ...plainTextLine(plan),
   };
+}
+
+/** The secrets the written inventory holds in plain text, and how to vault them instead. */
+function plainTextLine(plan: SetupPlan): Pick<Review, 'plainText'> {
+  if (plan.plainSecrets.length === 0 || !plan.files.some((f) => f.path === plan.inventoryPath)) return {};
+  const names = plan.plainSecrets.map((name) => spelled(name, plan.names)).join(', ');
+  return { plainText: `Secrets written in plain text (no vault password): ${names}. --vault-password-file FILE writes them vaulted.` };
 }
 
 /**
@@ -104,7 +115,7 @@ export function issuerChange(from: string, to: string, inventoryPath: string, re
 
 /** The next step after an issuer change; regenerate refuses until the deployment has run. */
 export function regenerateStep(inventoryPath: string, from: string): string {
-  return `cloudgate regenerate --inventory ${inventoryPath}   # after the deployment: deletes the certificate secrets of ${from}`;
+  return `cloudgate regenerate --inventory ${shellQuote(inventoryPath)}   # after the deployment: deletes the certificate secrets of ${from}`;
 }
 
 /** `PATH - DESCRIPTION (mode 0600, holds secrets, +3 -1 lines)`. */
@@ -153,6 +164,7 @@ export function reviewText(review: Review, options: ReviewTextOptions = {}): str
   lines.push(...review.cluster.lines);
   if (review.cluster.diff) lines.push(...review.cluster.diff.replace(/\n$/, '').split('\n'));
   lines.push(filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`));
+  if (review.plainText) lines.push(`! ${review.plainText}`);
   if (review.issuerChange) lines.push(`! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`);
   lines.push(...findingLines(review.findings));
   return lines;

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { registerSecret } from '../secrets.js';
-import { VARIABLES, usesKeylessDns } from '../config/variables.js';
+import { VARIABLES } from '../config/variables.js';
 import { neutralView } from '../config/platform-names.js';
 import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
@@ -28,6 +28,7 @@ import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
 import { reviewOf, type Review } from './review.js';
 import { outcomeOf, type ApplyReport, type Outcome } from './outcome.js';
+import { keyringOf, vaultCandidates, type VaultCandidate } from './vault-choice.js';
 
 export type { Prerequisite } from '../oidc/prerequisites.js';
 
@@ -62,8 +63,8 @@ export interface SetupSession {
   /** File answers are relative to it. */
   cwd: string;
   dryRun: boolean;
-  /** Plans the write from the answers (planSetup's keys); nothing is written. */
-  prepare(answers: Answers): Promise<Review>;
+  /** Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in the walkthrough. */
+  prepare(answers: Answers, options?: { fixOrder?: boolean }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs. */
@@ -75,6 +76,10 @@ export interface SetupSession {
    * issuer URL. Aborting `signal` stops the run: the checks still running end as not run at once.
    */
   discoveryChecks?(issuerUrl: string, signal: AbortSignal): Promise<DiscoveryRun>;
+  /** No vault password was given: the vault passwords Ansible already uses here, for the offer before plain-text secrets. */
+  vaultCandidates?(): VaultCandidate[];
+  /** Writes every secret vaulted with this vault id (`LABEL@FILE`) or password file from now on. */
+  useVault?(id: string): Promise<void>;
 }
 
 /** The settings of `cloudgate setup`'s flags (the vault comes from openSession). */
@@ -98,32 +103,38 @@ export interface Plans {
 
 export function createSession(ctx: CommandContext, settings: SessionSettings): SetupSession & Plans {
   let plan: SetupPlan | undefined;
+  let vault = settings.vault;
   const session: SetupSession & Plans = {
     cwd: ctx.cwd,
     dryRun: settings.dryRun,
     last: () => plan,
     prerequisites: (values) => clusteroidcPrerequisites(values, { names: settings.profile }),
     discoveryCommand: discoveryDoctorCommand(),
-    async prepare(answers) {
+    async prepare(answers, options = {}) {
       plan = await planSetup({
         answers,
         inventoryPath: settings.inventoryPath,
-        fixOrder: settings.fixOrder,
+        fixOrder: settings.fixOrder || options.fixOrder,
         secretManifestPath: settings.secretManifestPath,
         namespaces: settings.namespaces,
-        vault: settings.vault,
+        vault,
         names: settings.names,
       });
       return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const common = { discoveryCommand: usesKeylessDns(plan.values) ? discoveryDoctorCommand() : undefined };
+      const caFile = typeof ctx.flags['ca-file'] === 'string' ? resolve(ctx.cwd, ctx.flags['ca-file']) : undefined;
+      const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
       if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
       const written = await applyPlan(plan);
       // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
       const applied = settings.apply ? await applySecret(plan, ctx.env) : undefined;
       return outcomeOf(plan, { ...common, dryRun: false, written, applied });
+    },
+    vaultCandidates: () => (vault ? [] : vaultCandidates(ctx.env, ctx.cwd, settings.inventoryPath)),
+    async useVault(id) {
+      vault = await keyringOf(id, ctx.env, ctx.cwd);
     },
     async discoveryChecks(issuerUrl, signal) {
       const [{ checksOf }, { doctorInput, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);

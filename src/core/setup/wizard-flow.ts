@@ -1,27 +1,15 @@
 /**
  * The setup walkthrough as data: which question comes next for the answers so far (derived from
- * the variables table), back navigation, one field's validation, and turning the answers into the
- * `answers` object that planSetup takes. The Ink screens and the plain line mode only render this.
- * Everything is pure except checkFileInput, which reads the file an operator names.
+ * the variables table) and back navigation. One field's validation (wizard-validate.ts), the answers
+ * for planSetup (wizard-answers.ts) and the file questions (wizard-files.ts) are re-exported here.
+ * The Ink screens and the plain line mode only render this.
  */
-import { isDnsLabel } from '../kube/names.js';
 import { INGRESS_NAMESPACES } from '../kube/platform.js';
 import { DEFAULT_NAMESPACE } from '../config/answers.js';
 import { platformValue, respell, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
-import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
-import { issuerUrlProblems } from '../config/formats.js';
-import { UsageError } from '../errors.js';
-import type { Finding } from '../findings.js';
-import { readRegularFileSync } from '../safe-read.js';
-import { redact, registerSecret } from '../secrets.js';
-import { loadSuppliedWildcard } from '../tls/supplied.js';
-import { derError, looksLikeDer } from '../tls/pem.js';
-import { pemVariableFindings } from '../tls/variable-rules.js';
-import { formatRule, validate } from '../config/validate.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
+import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import {
   ANNOTATION_PREFIX,
   ANNOTATION_SUFFIXES,
@@ -79,10 +67,12 @@ export const ADD_ANNOTATIONS = 'add_subject_annotations';
 export const WILDCARD_CERTIFICATE_FILE = 'wildcard_certificate_file';
 export const WILDCARD_KEY_FILE = 'wildcard_key_file';
 export const NAMESPACE = 'namespace';
-const ANNOTATION_STEP = 'annotation:';
-const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
+/** Accepted at the certificate question: the supplied chain is written in the right order (as --fix-order). */
+export const FIX_ORDER = 'wildcard_fix_order';
+export const ANNOTATION_STEP = 'annotation:';
+export const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
 const ACME_SERVER = 'cluster_issuer_acme_server';
-const PRIVATE_CA = 'cluster_issuer_acme_private_ca';
+export const PRIVATE_CA = 'cluster_issuer_acme_private_ca';
 /** Rows the walkthrough asks through its own steps (certificate type, issuer, annotations). */
 const OWN_STEPS = new Set([
   'cloud_helm_ingress_wildcard_domain', 'cloud_helm_ingress_secret_name', 'cluster_issuer_type',
@@ -179,7 +169,7 @@ function commercialcaAuthStep(): Step {
 }
 
 /** A custom CA only concerns an internal ACME server: without one (a public ACME CA) it is not asked. */
-function hasAcmeServer(answers: WizardAnswers): boolean {
+export function hasAcmeServer(answers: WizardAnswers): boolean {
   const server = answers[ACME_SERVER];
   return typeof server === 'string' && server.trim() !== '';
 }
@@ -198,7 +188,20 @@ function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[
     // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
     steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
   }
-  return steps;
+  return tsigSecretFirst(steps);
+}
+
+/**
+ * The TSIG secret is asked before the key name and algorithm, and takes the key file tsig-keygen
+ * wrote: the file's name and algorithm then become the next two answers.
+ */
+function tsigSecretFirst(steps: Step[]): Step[] {
+  const at = steps.findIndex((s) => s.id === TSIG_SECRET);
+  const first = steps.findIndex((s) => s.id === TSIG_ALGORITHM || s.id === TSIG_KEY_NAME);
+  if (at < 0 || first < 0 || first > at) return steps;
+  const secret: Step = { ...steps[at]!, title: 'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)' };
+  const rest = steps.filter((_, i) => i !== at);
+  return [...rest.slice(0, first), secret, ...rest.slice(first)];
 }
 
 /** Whether the platform's templates use the variable without a default (unset, the deployment stops). */
@@ -276,7 +279,7 @@ export interface WizardState {
  * `stepId`: the question the answer is for. Keys can arrive before the next question is drawn: an
  * answer meant for a question that is no longer current is dropped, never given to the next one.
  */
-export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string } | { type: 'back' };
+export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string; also?: WizardAnswers } | { type: 'back' };
 
 export function initialState(answers: WizardAnswers = {}, options: FlowOptions = {}): WizardState {
   return { answers: { ...answers }, index: 0, options };
@@ -295,7 +298,8 @@ export function reduce(state: WizardState, action: WizardAction): WizardState {
   if (action.type === 'back') return { ...state, index: Math.max(0, state.index - 1) };
   const step = currentStep(state);
   if (!step || (action.stepId !== undefined && action.stepId !== step.id)) return state;
-  const answers = { ...state.answers, [step.id]: action.value };
+  // `also`: answers the given one brings (a TSIG key file's name and algorithm, a chain to put in order).
+  const answers = { ...state.answers, ...action.also, [step.id]: action.value };
   return { ...state, answers, index: state.index + 1 };
 }
 
@@ -320,202 +324,6 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
   return i < 0 ? 0 : i;
 }
 
-// ---------------------------------------------------------------- one field's validation
-
-/** The inline error for a typed value, or undefined when it is acceptable. */
-export function validateField(step: Step, raw: string): string | undefined {
-  const value = raw.trim();
-  if (value === '') return step.required ? step.requiredError ?? `${step.title} is required.` : undefined;
-  if (step.id === NAMESPACE) {
-    const bad = value.split(',').map((n) => n.trim()).find((n) => !isDnsLabel(n));
-    return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
-  }
-  // The same format rules as the answers file and the doctor (an http:// URL is refused here too).
-  const problem = step.variable ? formatRule(step.variable, value)[0] : undefined;
-  return problem ? [problem.message, problem.advice].filter(Boolean).join(' ') : undefined;
-}
-
-/**
- * The inline error for a value about to be accepted: the field's own format first, then the rules of
- * validate() that concern this variable given the answers before it (e.g. HTTP-01 with a wildcard).
- */
-export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
-  const error = neutralStepError(step, value, answers);
-  return error === undefined ? undefined : respell(error, step.names ?? 'spec');
-}
-
-function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
-  if (typeof value === 'string' && step.kind !== 'select') {
-    const own = validateField(step, value);
-    if (own) return own;
-  }
-  if (!step.variable || step.kind === 'file') return undefined;
-  const values = toPlanAnswers({ ...answers, [step.id]: value });
-  const rules = validate(values);
-  // Then what the deployment would fail on (e.g. the clouddnsb region, which its templates need).
-  const f = [...rules, ...platformFindings(values, rules)].find((x) => x.severity === 'error' && x.variable === step.id);
-  return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
-}
-
-/** Whether a question may be left empty, given the answers before it (a row's `required` is not all:
- * e.g. the clouddnsb role is optional for ambient but required for clusteroidc). */
-export function isOptional(step: Step, answers: WizardAnswers): boolean {
-  return !step.required && step.kind !== 'select' && stepError(step, '', answers) === undefined;
-}
-
-/** The inline error for the public issuer URL the discovery checks fetch (https, no query or fragment). */
-export function issuerUrlError(raw: string): string | undefined {
-  const value = raw.trim();
-  if (value === '') return 'Give the public issuer URL, e.g. https://oidc.example.com/cluster1.';
-  const problems = issuerUrlProblems(value);
-  if (problems.length === 0) return undefined;
-  return URL.canParse(value) ? `${value} is not usable as the issuer URL: ${problems.join(' ')}` : problems[0];
-}
-
-
-// ---------------------------------------------------------------- answers for planSetup
-
-/** The walkthrough's defaults from an existing inventory's values. */
-export function answersFromInventory(values: Record<string, unknown>): WizardAnswers {
-  const answers: WizardAnswers = {};
-  for (const [k, v] of Object.entries(values)) {
-    if (typeof v === 'string' || typeof v === 'boolean') answers[k] = v;
-    else if (typeof v === 'number') answers[k] = String(v);
-  }
-  if (typeof values.cloud_helm_ingress_secret_name === 'string' && values.cloud_helm_ingress_secret_name) {
-    answers[CERTIFICATE_TYPE] = 'wildcard-supplied';
-  } else if (typeof values.cloud_helm_ingress_wildcard_domain === 'string' && values.cloud_helm_ingress_wildcard_domain) {
-    answers[CERTIFICATE_TYPE] = 'wildcard-auto';
-  }
-  if (values.cluster_issuer_commercialca_username && !values[ACCESS_TOKEN]) answers[COMMERCIALCA_AUTH] = 'password';
-  const map = (values.platform_ingress_annotations ?? values.ingress_global_annotations) as Record<string, unknown> | undefined;
-  if (map && typeof map === 'object') {
-    for (const suffix of ANNOTATION_SUFFIXES) {
-      const v = map[`${ANNOTATION_PREFIX}/${suffix}`];
-      if (typeof v === 'string' && v) {
-        answers[`${ANNOTATION_STEP}${suffix}`] = v;
-        answers[ADD_ANNOTATIONS] = 'true';
-      }
-    }
-  }
-  return answers;
-}
-
-/**
- * The answers object for planSetup: inventory variable names and the tool keys, only for the chosen branch.
- * A question left empty is `null`, which removes a value the inventory held before.
- */
-export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const annotations: Record<string, string> = {};
-  // All steps, also those not asked (issuer-only mode): their answers are the inventory's values.
-  for (const step of stepsFor(answers)) {
-    const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
-    if (step.id.startsWith(ANNOTATION_STEP)) {
-      if (typeof value === 'string' && value.trim()) annotations[`${ANNOTATION_PREFIX}/${step.id.slice(ANNOTATION_STEP.length)}`] = value.trim();
-      continue;
-    }
-    if (step.id === CERTIFICATE_TYPE || step.id === COMMERCIALCA_AUTH || step.id === ADD_ANNOTATIONS) continue;
-    if (value === undefined) continue;
-    if (value === '') out[step.id] = step.variable ? null : undefined;
-    else if (step.variable?.type === 'bool') out[step.id] = value === true || value === 'true';
-    else out[step.id] = typeof value === 'string' ? value.trim() : value;
-    if (out[step.id] === undefined) delete out[step.id];
-  }
-  const type = certificateTypeOf(answers);
-  if (type === 'individual') {
-    out.cloud_helm_ingress_wildcard_domain = null;
-    out.cloud_helm_ingress_secret_name = null;
-  }
-  if (type === 'wildcard-auto') out.cloud_helm_ingress_secret_name = null;
-  if (type === 'wildcard-supplied') out.cluster_issuer_type = 'none';
-  // Not asked without a server, so a value left from before would be stale: remove it.
-  if (out.cluster_issuer_type === 'acme' && !hasAcmeServer(answers)) out[PRIVATE_CA] = null;
-  if (Object.keys(annotations).length > 0) out.platform_ingress_annotations = annotations;
-  else if (answers[ADD_ANNOTATIONS] === 'false') out.platform_ingress_annotations = null;
-  return out;
-}
-
-// ---------------------------------------------------------------- file inputs
-
-export interface FileCheck {
-  /** What to store as the answer (`file:PATH` for PEM variables, the absolute path for tool keys). */
-  value?: string;
-  /** Errors keep the walkthrough on this question; warnings are shown and may be accepted. */
-  findings: Finding[];
-}
-
-/** Reads a file input and runs the certificate checks that can run with the answers so far. */
-export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, cwd: string): FileCheck {
-  const typed = raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir());
-  const path = resolve(cwd, typed);
-  const subject = step.variable?.name ?? step.id;
-  let text: string;
-  try {
-    if (!statSync(path).isFile()) return problem(subject, `${path} is not a file.`, 'Give the path of a PEM file.');
-    // Read on the open file: a pipe swapped in after the check is refused, a huge file is not loaded.
-    text = readRegularFileSync(path, { what: 'the file' });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
-    if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : `cannot be read (${code ?? String(error)})`;
-    return problem(subject, `${path} ${why}.`, 'Check the path; it is relative to the current directory.');
-  }
-  const isKey = step.fileRole === 'wildcard-key' || step.variable?.type === 'pem-key';
-  if (isKey) registerSecret(text);
-  const marker = isKey ? /-----BEGIN [A-Z ]*PRIVATE KEY-----/ : /-----BEGIN CERTIFICATE-----/;
-  if (!marker.test(text)) {
-    // A DER file gets the conversion command, as in the answers mode.
-    if (looksLikeDer(text)) {
-      const der = derError(path);
-      return problem(subject, der.message, der.advice!);
-    }
-    return problem(subject, `${path} holds no PEM ${isKey ? 'private key' : 'certificate'}.`,
-      `Expected a block starting with -----BEGIN ${isKey ? 'PRIVATE KEY' : 'CERTIFICATE'}-----.`);
-  }
-  const value = step.fileRole === 'pem' ? `file:${path}` : path;
-  return { value, findings: certificateFindings(step, path, text, answers, cwd) };
-}
-
-function certificateFindings(step: Step, path: string, text: string, answers: WizardAnswers, cwd: string): Finding[] {
-  try {
-    if (step.fileRole === 'wildcard-key') {
-      const certificateFile = String(answers[WILDCARD_CERTIFICATE_FILE] ?? '');
-      if (!certificateFile) return [];
-      const domain = answers.cloud_helm_ingress_wildcard_domain;
-      return loadSuppliedWildcard({
-        certificateFile, keyFile: path, fixOrder: false, domain: typeof domain === 'string' && domain ? domain : undefined,
-      }).findings;
-    }
-    if (step.fileRole !== 'pem' || !step.variable) return [];
-    const values: Record<string, unknown> = { [step.variable.name]: text };
-    const files: Record<string, string> = { [step.variable.name]: path };
-    if (step.variable.type === 'pem-key') {
-      // The key is checked against the certificate given just before it.
-      const certificate = pemOf(answers.cluster_issuer_ca_certificate, cwd);
-      if (certificate) values.cluster_issuer_ca_certificate = certificate;
-      const certificateFile = answers.cluster_issuer_ca_certificate;
-      if (typeof certificateFile === 'string' && certificateFile.startsWith('file:')) files.cluster_issuer_ca_certificate = resolve(cwd, certificateFile.slice(5));
-    }
-    const name = step.variable.name;
-    return pemVariableFindings(values, new Date(), files).filter((f) => f.variable === undefined || f.variable === name);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return [{ rule: 'certificate-check', variable: step.variable?.name ?? step.id, severity: 'warning', message: `The certificate checks could not run: ${redact(message)}` }];
-  }
-}
-
-/** The PEM text of an answer given inline or as `file:PATH`. */
-export function pemOf(value: AnswerValue | undefined, cwd: string): string | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  if (!value.startsWith('file:')) return value;
-  try {
-    return readRegularFileSync(resolve(cwd, value.slice(5)), { what: 'the PEM file' });
-  } catch {
-    return undefined;
-  }
-}
-
-function problem(variable: string, message: string, advice: string): FileCheck {
-  return { findings: [{ rule: 'file-input', variable, severity: 'error', message, advice }] };
-}
+export { validateField, stepError, isOptional, issuerUrlError } from './wizard-validate.js';
+export { answersFromInventory, toPlanAnswers } from './wizard-answers.js';
+export { checkFileInput, looksLikePath, pemOf, secretInput, type FileCheck, type SecretInput } from './wizard-files.js';

@@ -12,15 +12,16 @@ import type { Finding } from '../../core/findings.js';
 import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  answersFromInventory, checkFileInput, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
+  FIX_ORDER, answersFromInventory, checkFileInput, secretInput, type FileCheck, currentStep, defaultFor, initialState, isOptional, isReview, issuerUrlError, reduce, stepError,
   toPlanAnswers, type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
 } from '../../core/setup/wizard-flow.js';
-import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, outcomeText, type Outcome } from '../../core/setup/outcome.js';
+import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, issuerUrlSteps, outcomeText, type Outcome } from '../../core/setup/outcome.js';
 import { findingLines, reviewText } from '../../core/setup/review.js';
 import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
 import { GROUP_TITLES } from '../../core/areas/index.js';
 import { vaultOfferOn } from './vault-offer.js';
+import { MAKE_VAULT_PASSWORD } from '../../core/setup/vault-choice.js';
 import type { NamingProfile } from '../../core/render/names.js';
 
 /** Typed at a text question, or picked in a list: go back one question. */
@@ -80,10 +81,17 @@ export async function plainSession({ initial, options, session, io }: PlainSessi
   let outcome: Outcome | undefined;
   const asker = askerFor(io);
   const { prompt } = asker;
+  let plainChosen = false;
   try {
     for (;;) {
       state = await askAll(state, asker);
-      const review = await session.prepare(toPlanAnswers(state.answers));
+      const prepare = () => session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
+      let review = await prepare();
+      // Secrets about to be written in plain text: the vault is offered first (once per walkthrough).
+      if (review.plainText && session.useVault && !plainChosen) {
+        if (await offerVaultPlain(session, asker, review.plainText)) review = await prepare();
+        else plainChosen = true;
+      }
       prompt.write('\n');
       writeLines(prompt, reviewText(review));
       const next = await prompt.select({
@@ -133,6 +141,7 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
       const report = await runChecks(checks, options);
       if (stop.signal.aborted) throw new CancelledError(outcome.cancelled);
       prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii, titles: GROUP_TITLES }));
+      prompt.write(shown(['Next, with this issuer URL:', ...issuerUrlSteps(outcome, url).map((line) => `  ${line}`)].join('\n') + '\n'));
       return report;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
@@ -143,24 +152,57 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
   }
 }
 
+/** The vault offer of the walkthrough, line by line; true when a vault is now in use. */
+async function offerVaultPlain(session: SetupSession, { prompt }: Asker, plainText: string): Promise<boolean> {
+  prompt.write(`\n${shown(plainText)}\n`);
+  const candidates = session.vaultCandidates?.() ?? [];
+  for (;;) {
+    const choice = await prompt.select({
+      message: 'Write the secrets with Ansible Vault?',
+      choices: [
+        ...candidates.map((c) => ({ value: c.id, name: `Use ${c.file}`, description: `The vault password Ansible uses here (${c.source})` })),
+        { value: OTHER_VAULT, name: 'Another vault password file...', description: candidates.length ? 'Give its path' : `None is configured here: ${MAKE_VAULT_PASSWORD[0]}` },
+        { value: PLAIN, name: 'No: write them in plain text (mode 0600)' },
+      ],
+    });
+    if (choice === PLAIN) return false;
+    const id = choice === OTHER_VAULT
+      ? (await prompt.input({ message: 'Vault password file (or LABEL@FILE)', validate: (v) => (v.trim() === '' ? 'Give the path of the vault password file.' : true) })).trim()
+      : choice;
+    try {
+      await session.useVault!(id);
+      return true;
+    } catch (error) {
+      prompt.write(`x ${shown(error instanceof Error ? error.message : String(error))}\n`);
+    }
+  }
+}
+
+const OTHER_VAULT = 'other';
+const PLAIN = 'plain';
+
 async function askAll(start: WizardState, asker: Asker): Promise<WizardState> {
   let state = start;
   while (!isReview(state)) {
     const step = currentStep(state)!;
     asker.prompt.write(`\n${step.section}: ${step.help}\n`);
-    const value = await ask(step, state, asker);
+    const asked = await ask(step, state, asker);
+    // Some answers bring others: a TSIG key file's name and algorithm, a chain to put in order.
+    const { value, also } = typeof asked === 'object' ? asked : { value: asked, also: undefined };
     if (value === BACK) {
       if (state.index === 0) throw new CancelledError(CANCELLED);
       state = reduce(state, { type: 'back' });
     } else {
-      state = reduce(state, { type: 'answer', value });
+      state = reduce(state, { type: 'answer', value, also });
     }
   }
   return state;
 }
 
-async function ask(step: Step, state: WizardState, asker: Asker): Promise<AnswerValue> {
-  const { prompt } = asker;
+type Asked = AnswerValue | { value: AnswerValue; also?: WizardAnswers };
+
+async function ask(step: Step, state: WizardState, asker: Asker): Promise<Asked> {
+  const { prompt, io } = asker;
   const { answers } = state;
   const back = state.index > 0 ? ` (${BACK} to go back)` : '';
   const title = `${step.title}${isOptional(step, answers) ? ' (optional)' : ''}`;
@@ -181,12 +223,20 @@ async function ask(step: Step, state: WizardState, asker: Asker): Promise<Answer
   }
   if (step.kind === 'secret') {
     const keep = existingText !== '';
+    // The TSIG secret may be the key file's path: its secret is kept, its name and algorithm answered.
+    const read = (v: string) => (v === '' && keep ? { value: existingText } : secretInput(step, v, io.cwd));
     const value = await prompt.password({
       message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
-      validate: (v) => v === BACK || (stepError(step, v === '' && keep ? existingText : v, answers) ?? true),
+      validate: (v) => {
+        if (v === BACK) return true;
+        const got = read(v);
+        return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also }) ?? true;
+      },
     });
     registerSecret(value);
-    return value === '' && keep ? existingText : value.trim();
+    if (value === BACK) return BACK;
+    const got = read(value);
+    return { value: got.value ?? '', also: got.also };
   }
   if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);
   const initial = defaultFor(step, answers);
@@ -198,11 +248,12 @@ async function ask(step: Step, state: WizardState, asker: Asker): Promise<Answer
   return value.trim();
 }
 
-async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, message: string, existing: string): Promise<AnswerValue> {
+async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, message: string, existing: string): Promise<Asked> {
   const inline = existing.includes('-----BEGIN');
   for (;;) {
     let findings: Finding[] = [];
     let stored: string | undefined;
+    let offer: FileCheck['offer'];
     const typed = await prompt.input({
       message: `${message}${inline ? ' (Enter keeps the PEM now in the inventory)' : ''}`,
       default: inline || existing === '' ? undefined : existing.replace(/^file:/, ''),
@@ -213,6 +264,7 @@ async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, me
         const result = checkFileInput(step, path, state.answers, io.cwd);
         findings = result.findings;
         stored = result.value;
+        offer = result.offer;
         const error = findings.find((f) => f.severity === 'error');
         return error ? redact([error.message, error.advice].filter(Boolean).join(' ')) : true;
       },
@@ -222,7 +274,9 @@ async function askFile(step: Step, state: WizardState, { io, prompt }: Asker, me
     if (path === '') return inline ? existing : '';
     if (findings.length === 0) return stored ?? path;
     printFindings(findings, prompt);
-    if (await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
+    // A fix offered in place (a chain in the wrong order): accepted, the answers it brings are added.
+    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: stored ?? path, also: offer.also };
+    if (!offer && await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
   }
 }
 

@@ -10,9 +10,10 @@ import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
 import { colorEnabled, tint } from '../components/theme.js';
 import { FinalScreen } from './FinalScreen.js';
-import type { Outcome } from '../../../core/setup/outcome.js';
+import { issuerUrlSteps, type Outcome } from '../../../core/setup/outcome.js';
 import { OFFER, type SetupSession } from '../../../core/setup/session.js';
 import { InlineError } from '../components/InlineError.js';
+import { escapeLine } from '../../../core/escape.js';
 
 interface Props {
   outcome: Outcome;
@@ -125,6 +126,12 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
         {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} titles={GROUP_TITLES} />)}
         <OpenGroups run={run} verbose={false} color={color} titles={GROUP_TITLES} />
         {phase === 'running' ? <KeyHints hints={[`Ctrl+C stop (${outcome.standing})`]} /> : null}
+        {phase === 'ran' ? (
+          <Box marginTop={1} flexDirection="column">
+            <Text bold>Next, with this issuer URL:</Text>
+            {issuerUrlSteps(outcome, url).map((line) => <Text key={line} wrap="wrap">{'  '}{escapeLine(line)}</Text>)}
+          </Box>
+        ) : null}
       </Box>
     );
   }

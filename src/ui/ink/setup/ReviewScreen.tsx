@@ -12,19 +12,30 @@ function rows(text: string, columns: number): number {
   return text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / Math.max(20, columns))), 0);
 }
 
-function hints(review: Review): string[] {
+/** The keys of the review; `confirm`: what Enter does when it is not writing the files shown (regenerate). */
+function hints(review: Review, confirm?: ConfirmLabels): string[] {
   if (review.blocked) return ['Esc back to fix the errors', 'Ctrl+C cancel (nothing written)'];
-  return [review.dryRun ? 'Enter finish (dry run)' : 'Enter write these files', 'Esc back', 'Ctrl+C cancel (nothing written)'];
+  if (confirm) return [`Enter ${confirm.enter}`, `Esc ${confirm.escape}`, `Ctrl+C ${confirm.escape}`];
+  const enter = review.dryRun ? 'Enter finish (dry run)' : review.files.length === 0 ? 'Enter finish (nothing to write)' : 'Enter write these files';
+  return [enter, 'Esc back', 'Ctrl+C cancel (nothing written)'];
+}
+
+export interface ConfirmLabels {
+  /** `write the inventory and delete 3 secret(s)`. */
+  enter: string;
+  /** `cancel (nothing written or deleted)`. */
+  escape: string;
 }
 
 /** Rows of everything around the scrolling window, so that the whole review fits the terminal. */
-function chromeRows(review: Review, columns: number): number {
+function chromeRows(review: Review, columns: number, confirm?: ConfirmLabels): number {
   const texts = [
     review.heading, review.names, review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
     'lines 1-1 of 1 (arrows scroll)', '', filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`),
+    ...(review.plainText ? [`! ${review.plainText}`] : []),
     ...(review.issuerChange ? ['', `! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`] : []),
     ...findingLines(review.findings),
-    '', hints(review).join(' · '),
+    '', hints(review, confirm).join(' · '),
   ];
   // +2: the "cloudgate setup" title above and one spare row for the cursor line.
   return texts.reduce((n, t) => n + rows(t, columns), 0) + 2;
@@ -48,16 +59,18 @@ function scrolled(review: Review): string[] {
 interface Props {
   review: Review;
   onConfirm(): void;
+  /** Enter and Esc when the review confirms another command's action (regenerate); Esc is then the screen's to handle. */
+  confirm?: ConfirmLabels;
 }
 
 /**
  * The inventory diff, then what changes in the cluster (one line per object, then the objects' diff),
  * scrollable so it fits the terminal; every file to be written, and what to know first.
  */
-export function ReviewScreen({ review, onConfirm }: Props) {
+export function ReviewScreen({ review, onConfirm, confirm }: Props) {
   const { stdout } = useStdout();
   const lines = scrolled(review);
-  const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80));
+  const height = Math.max(3, (stdout.rows || 24) - chromeRows(review, stdout.columns || 80, confirm));
   const [top, setTop] = useState(0);
   const maxTop = Math.max(0, lines.length - height);
 
@@ -99,6 +112,7 @@ export function ReviewScreen({ review, onConfirm }: Props) {
           </Text>
         ))}
       </Box>
+      {review.plainText ? <Text color={tint('yellow')} wrap="wrap">! {escapeLine(review.plainText)}</Text> : null}
       {review.issuerChange ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint('yellow')} wrap="wrap">
@@ -109,7 +123,7 @@ export function ReviewScreen({ review, onConfirm }: Props) {
       ) : null}
       <Findings findings={review.findings} />
       <Box marginTop={1}>
-        <KeyHints hints={hints(review)} />
+        <KeyHints hints={hints(review, confirm)} />
       </Box>
     </Box>
   );

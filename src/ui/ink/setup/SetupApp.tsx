@@ -3,7 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
 import {
-  sessionTitle,
+  FIX_ORDER, sessionTitle,
   currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { KeyHints } from '../components/KeyHints.js';
@@ -13,6 +13,7 @@ import { FinalScreen } from './FinalScreen.js';
 import { Prerequisites } from './Prerequisites.js';
 import { ReviewScreen } from './ReviewScreen.js';
 import { StepScreen } from './StepScreen.js';
+import { VaultChoice } from './VaultChoice.js';
 import { CANCELLED, type Outcome } from '../../../core/setup/outcome.js';
 import type { Review } from '../../../core/setup/review.js';
 import type { SetupSession } from '../../../core/setup/session.js';
@@ -35,7 +36,7 @@ interface Props {
 type Phase =
   | { name: 'questions' }
   | { name: 'preparing' }
-  | { name: 'review'; review: Review }
+  | { name: 'review' | 'vault'; review: Review }
   | { name: 'writing' }
   | { name: 'done' | 'discovery'; outcome: Outcome };
 
@@ -81,8 +82,9 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
       return;
     }
     setPhase({ name: 'preparing' });
-    session.prepare(answers).then(
-      (review) => setPhase({ name: 'review', review }),
+    session.prepare(answers, { fixOrder: state.answers[FIX_ORDER] === 'true' }).then(
+      // Secrets about to be written in plain text: the vault is offered first (once per walkthrough).
+      (review) => setPhase({ name: review.plainText && session.useVault && !plainChosen.current ? 'vault' : 'review', review }),
       (error: unknown) => {
         // The plan could not be made (e.g. an unreadable inventory): say why, stay on the last question.
         setFailure(error instanceof Error ? error.message : String(error));
@@ -91,6 +93,13 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
       },
     );
   }, [reviewing, phase.name]);
+
+  const plainChosen = useRef(false);
+  const vaultThenReview = async (id: string) => {
+    await session.useVault!(id);
+    const review = await session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
+    setPhase({ name: 'review', review });
+  };
 
   // A second Enter can reach the review before it is replaced by "Writing…": the write happens once.
   const writeStarted = useRef(false);
@@ -116,6 +125,21 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
   if (phase.name === 'done') body = <FinalScreen outcome={phase.outcome} />;
   else if (phase.name === 'writing') body = <Text>Writing…</Text>;
   else if (phase.name === 'review') body = <ReviewScreen review={phase.review} onConfirm={confirm} />;
+  else if (phase.name === 'vault') {
+    const { review } = phase;
+    body = (
+      <VaultChoice
+        plainText={review.plainText ?? ''}
+        candidates={session.vaultCandidates?.() ?? []}
+        cwd={session.cwd}
+        useVault={vaultThenReview}
+        onPlain={() => {
+          plainChosen.current = true;
+          setPhase({ name: 'review', review });
+        }}
+      />
+    );
+  }
   else if (phase.name === 'preparing' || !step) body = <Text>Preparing the review…</Text>;
   else {
     body = (
@@ -129,9 +153,9 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
           answers={state.answers}
           cwd={session.cwd}
           onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
-          onAnswer={(value) => {
+          onAnswer={(value, also) => {
             setFailure(undefined);
-            dispatch({ type: 'answer', value, stepId: step.id });
+            dispatch({ type: 'answer', value, stepId: step.id, also });
           }}
         />
         {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites ? (

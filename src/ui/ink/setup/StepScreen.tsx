@@ -2,18 +2,20 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { registerSecret } from '../../../core/secrets.js';
 import {
-  checkFileInput, defaultChoiceIndex, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput, defaultChoiceIndex, looksLikePath, secretInput, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { FileInput } from '../components/FileInput.js';
 import { SelectList } from '../components/SelectList.js';
 import { TextInput } from '../components/TextInput.js';
 import { InlineError } from '../components/InlineError.js';
+import { SECRET as TSIG_SECRET } from '../../../core/config/tsig-key.js';
 
 interface Props {
   step: Step;
   answers: WizardAnswers;
   cwd: string;
-  onAnswer(value: AnswerValue): void;
+  /** `also`: answers this one brings (a TSIG key file's name and algorithm, a chain to put in order). */
+  onAnswer(value: AnswerValue, also?: WizardAnswers): void;
   /** A choice is highlighted (not yet picked): the counter can show where it leads. */
   onHighlight?(value: string): void;
 }
@@ -43,14 +45,20 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
       case 'secret': {
         // A secret already in the inventory is never shown; an empty Enter keeps it.
         const keep = existingText !== '';
+        // The TSIG secret may be the key file's path: a path is shown as typed, the file's secret is kept.
+        const read = (v: string) => (v === '' && keep ? { value: existingText } : secretInput(step, v, cwd));
         return (
           <TextInput
-            mask
+            mask={(v) => !(step.id === TSIG_SECRET && looksLikePath(v))}
             placeholder={keep ? '(Enter keeps the current value)' : undefined}
-            validate={(v) => stepError(step, v === '' && keep ? existingText : v, answers)}
+            validate={(v) => {
+              const got = read(v);
+              return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also });
+            }}
             onSubmit={(v) => {
               registerSecret(v);
-              onAnswer(v === '' ? existingText : v.trim());
+              const got = read(v);
+              onAnswer(got.value ?? '', got.also);
             }}
           />
         );
@@ -63,8 +71,9 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
             initialValue={path}
             placeholder={inline ? '(Enter keeps the PEM now in the inventory)' : 'path/to/file.pem'}
             validateEmpty={() => (inline || !step.required ? undefined : `${step.title}: give the path of a PEM file.`)}
+            cwd={cwd}
             check={(raw) => checkFileInput(step, raw, answers, cwd)}
-            onSubmit={(value) => onAnswer(value ?? (inline ? existingText : ''))}
+            onSubmit={(value, also) => onAnswer(value ?? (inline ? existingText : ''), also)}
           />
         );
       }

@@ -23,7 +23,11 @@ beforeAll(async () => {
 describe('tlsSecretManifest', () => {
   it('writes one kubernetes.io/tls Secret per namespace with the chain and key base64-encoded', () => {
     const text = tlsSecretManifest({ name: 'wildcard-tls', namespaces: ['openstack', 'auth-system', 'monitoring', 'openstack'], chainPem, keyPem: c.leaf.key });
-    const docs = parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
+    const all = parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
+    // One document (a List): a second document would make Ansible echo its lines when it reads the folder.
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    const docs = all[0].items as Record<string, any>[];
     expect(docs.map((d) => d.metadata.namespace)).toEqual(['openstack', 'auth-system', 'monitoring']);
     for (const d of docs) {
       expect(d).toMatchObject({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'wildcard-tls' } });

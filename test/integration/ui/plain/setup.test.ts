@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { vaultCandidates } from '../../../../src/core/setup/vault-choice.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../src/core/errors.js';
@@ -62,9 +63,13 @@ describe('setup --plain', () => {
     await p.send('cluster_issuer_acme_dnsd_api_key', 'plain-api-key-1234\r');
     await p.send('cluster_issuer_acme_dnsd_secret_key', 'plain-secret-5678\r');
     await p.send('Add certificate subject annotations?', KEY.enter);
+    // The secrets would go in plain text: the vault is offered first; the last choice declines it.
+    const plainChoice = vaultCandidates(process.env, dir, inventory).length + 2;
+    await p.send('Write the secrets with Ansible Vault?', `${plainChoice}\r`);
     await p.send('Write these files?', KEY.enter);
     await p.done;
     const out = p.output();
+    expect(out).toContain('Secrets written in plain text');
     expect(out).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
     expect(out).not.toContain('plain-api-key-1234');
     expect(out).not.toContain('plain-secret-5678');

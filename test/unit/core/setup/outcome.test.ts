@@ -42,11 +42,17 @@ describe('the outcome', () => {
     expect(unchanged.standing).toBe('nothing was written');
     // The inventory on disk is keyless: the checks are still offered.
     expect(unchanged.offerDiscovery).toBe(true);
-    const dry = outcomeOf(plan, { dryRun: true, written: [], discoveryCommand: 'cloudgate doctor --only discovery,kube' });
+    const dry = outcomeOf(plan, { dryRun: true, written: [] });
     expect(dry.headline).toBe(DRY_RUN_DONE);
     expect(dry.cancelled).toBe(CANCELLED_NOTHING_WRITTEN);
     expect(dry.offerDiscovery).toBe(false);
-    expect(dry.next.at(-1)).toMatch(/^cloudgate doctor --only discovery,kube {3}# check the keyless prerequisites/);
+    // After a dry run nothing was written: no deployment, no doctor on the old inventory.
+    expect(dry.next).toEqual([expect.stringMatching(/^# Dry run: nothing was written/)]);
+    // Once the issuer URL is known, oidc and the discovery checks are commands that carry it.
+    const withUrl = outcomeOf(plan, { dryRun: false, written: [], facts: { issuerUrl: 'https://oidc.example.com/c1' } });
+    expect(withUrl.next).toContain(`cloudgate oidc --inventory ${inventory} --issuer-url https://oidc.example.com/c1   # what keyless DNS credentials (clusteroidc) need you to create`);
+    expect(withUrl.next.at(-1)).toMatch(/^cloudgate doctor --only discovery,kube --issuer-url https:\/\/oidc.example.com\/c1 --inventory /);
+    expect(unchanged.next.some((line) => line.startsWith('cloudgate oidc'))).toBe(false);
   });
 
   it('--apply: a failure exits 1 and keeps "kubectl apply" as a next step; applied, it is no next step', async () => {

@@ -54,7 +54,7 @@ describe('planSetup', () => {
     expect(nextSteps(plan).join('\n')).toContain(`cloudgate regenerate --inventory ${inventory}`);
     // regenerate refuses until the deployment has run: it is listed after it.
     const steps = nextSteps(plan);
-    expect(steps.findIndex((s) => s.startsWith('Run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
+    expect(steps.findIndex((s) => s.startsWith('# Then run your deployment'))).toBeLessThan(steps.findIndex((s) => s.startsWith('cloudgate regenerate')));
     // The review says it once, with the same step as the next steps.
     const review = reviewOf(plan);
     expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });
@@ -100,7 +100,7 @@ describe('planSetup with a supplied wildcard certificate', () => {
     expect(plan.issuer).toBe('none');
     expect(plan.issuerChanged).toBe(true);
     expect(plan.removedKeys).toContain('cluster_issuer_acme_email');
-    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'cloud-wildcard.secret.yaml') });
+    expect(plan.supplied).toMatchObject({ secretName: 'cloud-wildcard', namespaces: ['openstack', 'auth-system'], manifestPath: join(dir, 'manifests', 'cloud-wildcard.secret.yaml') });
     const manifest = plan.files.find((f) => f.path === plan.supplied!.manifestPath)!;
     expect(manifest).toMatchObject({ mode: 0o600, holdsSecret: true });
     expect(manifest.content.match(/kind: Secret/g)).toHaveLength(2);

@@ -76,7 +76,8 @@ describe('the questions for each branch', () => {
 
   it.each([
     ['clouddnsa', ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name']],
-    ['rfc2136', ['nameserver', 'tsig_algorithm', 'tsig_key_name', 'tsig_secret_key']],
+    // The secret before the name and algorithm: a key file given there answers them.
+    ['rfc2136', ['nameserver', 'tsig_secret_key', 'tsig_algorithm', 'tsig_key_name']],
     ['dnsc', ['api_token', 'email']],
     ['dnsd', ['api_key', 'secret_key']],
     ['dnse', ['view', 'host', 'username', 'password']],
@@ -291,8 +292,23 @@ describe('checkFileInput', () => {
     const answers = { certificate_type: 'wildcard-supplied', wildcard_certificate_file: join(dir, 'wild.crt') };
     const keyStep = stepsFor(answers).find((s) => s.id === 'wildcard_key_file')!;
     expect(checkFileInput(keyStep, 'wild.key', answers, dir)).toEqual({ value: join(dir, 'wild.key'), findings: [] });
-    const elsewhere = checkFileInput(keyStep, 'wild.key', { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' }, dir);
+    // The certificate's own findings (the domain it covers) show on the certificate question, not the key's.
+    const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
+    const other = { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' };
+    const elsewhere = checkFileInput(certificateStep, 'wild.crt', other, dir);
     expect(elsewhere.findings.some((f) => f.severity === 'error' && f.message.includes('other.example.com'))).toBe(true);
+    expect(checkFileInput(keyStep, 'wild.key', other, dir).findings).toEqual([]);
+  });
+
+  it('a supplied chain in the wrong order: a warning on the certificate question that offers the right order', () => {
+    const leaf = ca.issue(['*.cloud.example.com']);
+    writeFileSync(join(dir, 'reversed.crt'), ca.cert + leaf.cert);
+    const answers = { certificate_type: 'wildcard-supplied' };
+    const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
+    const check = checkFileInput(certificateStep, 'file:reversed.crt', answers, dir);
+    expect(check.value).toBe(join(dir, 'reversed.crt'));
+    expect(check.findings.find((f) => f.rule === 'wildcard-chain-order')?.severity).toBe('warning');
+    expect(check.offer).toEqual({ question: 'Use the right order?', also: { wildcard_fix_order: 'true' } });
   });
 });
 

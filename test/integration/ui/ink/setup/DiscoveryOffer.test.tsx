@@ -98,6 +98,9 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
     await ui.waitFor(/No issues found|Found issues in/, 30_000);
     const frame = flat(ui.frame());
     expect(frame).toContain(`Discovery and cluster checks for ${i.url}:`);
+    // With the URL given, oidc is a command that carries it.
+    await ui.waitFor('Next, with this issuer URL:');
+    expect(flat(ui.frame())).toContain(`cloudgate oidc --inventory ${inventory} --issuer-url ${i.url}`);
     expect(frame).toMatch(/✓ OIDC discovery document \(anonymous\): .*openid-configuration is served anonymously/);
     expect(frame).toMatch(/✓ issuer equals the issuer URL/);
     // The private test CA: the thumbprint warning, with its advice.
@@ -149,7 +152,9 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
     expect(r.kind === 'done' && r.outcome.discovery).toBeUndefined();
     expect(r.kind === 'done' && exitCodeOf(r.outcome)).toBe(0);
     expect(first.ui.frame()).toContain('Written:');
-    expect(flat(first.ui.frame())).toContain('cloudgate doctor --only discovery,kube --issuer-url <ISSUER_URL>');
+    // Without the issuer URL, oidc is a note naming the flag it needs, never a command with a placeholder.
+    expect(flat(first.ui.frame())).toContain('# cloudgate oidc --inventory');
+    expect(first.ui.frame()).not.toContain('<ISSUER_URL>');
     first.ui.unmount();
 
     const second = await start(i.caFile);

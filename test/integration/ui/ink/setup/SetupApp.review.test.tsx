@@ -36,6 +36,9 @@ async function answerDnsd(d: InkDriver) {
   await d.answer('dnsd-api-key-1234');
   await d.answer('dnsd-secret-key-5678');
   await choose(d, 'No');
+  // The secrets would go in plain text: the vault is offered first; here, declined.
+  await d.waitFor('Write the secrets with Ansible Vault?');
+  await choose(d, 'No: write them in plain text');
   await d.waitFor('Review:');
 }
 
@@ -45,8 +48,11 @@ describe('review and write, through the real plan', () => {
     const inventory = join(dir, 'certificates.yml');
     const { ui, results } = await start(inventory);
     await answerDnsd(ui);
-    expect(ui.frame()).toContain('+cluster_issuer_acme_email: ops@example.com');
     expect(ui.frame()).toMatch(/lines 1-\d+ of \d+ \(arrows scroll\)/);
+    // The secrets go in plain text (no vault password): the review says so.
+    expect(ui.frame()).toContain('Secrets written in plain text');
+    for (let i = 0; i < 6 && !ui.frame().includes('+cluster_issuer_acme_email: ops@example.com'); i++) await ui.press(KEY.down);
+    expect(ui.frame()).toContain('+cluster_issuer_acme_email: ops@example.com');
     for (let i = 0; i < 6; i++) await ui.press(KEY.down);
     const frame = ui.frame();
     expect(frame).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
@@ -165,7 +171,9 @@ describe('review and write, through the real plan', () => {
     await ui.waitFor('Review:');
     await ui.press(KEY.enter);
     await ui.waitFor('Dry run: nothing was written.');
-    expect(ui.frame().replace(/\s+/g, ' ')).toContain('cloudgate doctor --only discovery,kube --issuer-url <ISSUER_URL> # check the keyless prerequisites');
+    // Nothing was written: no command to run on the old inventory, only how to write.
+    expect(ui.frame()).toContain('# Dry run: nothing was written. Run the same command without --dry-run');
+    expect(ui.frame()).not.toContain('<ISSUER_URL>');
     // A dry run wrote no inventory for the checks to read: no offer to run them.
     expect(ui.frame()).not.toContain('Run the discovery checks now?');
   });
@@ -191,6 +199,6 @@ describe('review and write, through the real plan', () => {
     expect(ui.frame()).toMatch(/x .*kubectl/);
     const r = results[0];
     expect(r.kind === 'done' && r.outcome.applied?.ok).toBe(false);
-    expect(statSync(join(dir, 'wildcard-tls.secret.yaml')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'manifests', 'wildcard-tls.secret.yaml')).mode & 0o777).toBe(0o600);
   });
 });

@@ -45,7 +45,7 @@ function recording() {
       writes++;
       const outcome: Outcome = {
         dryRun: false, written: ['inventory.yml (mode 0600)'], headline: 'Written:', next: ['cloudgate doctor'], offerDiscovery: false,
-        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.',
+        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.', inventoryPath: 'inventory.yml',
       };
       return outcome;
     },
@@ -151,9 +151,10 @@ describe('the walkthrough, one branch at a time', () => {
     expect(ui.frame()).toContain('cannot be issued with the HTTP-01 challenge');
     await choose(ui, 'rfc2136');
     await ui.answer('ns1.example.com:53');
+    // The secret first: it may be the key file, whose name and algorithm then answer the next two.
+    await ui.answer('c2VjcmV0LXRzaWcta2V5');
     await choose(ui, 'HMACSHA256');
     await ui.answer('certmgr-key');
-    await ui.answer('c2VjcmV0LXRzaWcta2V5');
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({

@@ -1,6 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TextInput } from '../../../../../src/ui/ink/components/TextInput.js';
+import { KEY, renderInk } from '../../../../helpers/ink.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -25,5 +26,44 @@ describe('TextInput', () => {
     expect(lastFrame()).toContain('ops');
     expect(lastFrame()).toContain('not an email');
     unmount();
+  });
+});
+
+describe('TextInput edits like a shell prompt', () => {
+  it('moves with Left/Home/End, deletes forward with Delete and back with Backspace, and kills with Ctrl+U/K/W', async () => {
+    const submitted: string[] = [];
+    const ui = await renderInk(<TextInput initialValue="cloud.example.com" onSubmit={(v) => submitted.push(v)} />);
+    await ui.press(KEY.home);
+    await ui.press(KEY.delete);
+    expect(ui.frame()).toContain('> loud.example.com');
+    await ui.press('c');
+    await ui.press(KEY.end);
+    await ui.press(KEY.left.repeat(4));
+    await ui.press(KEY.backspace);
+    await ui.press('-');
+    expect(ui.frame()).toContain('> cloud.exampl-.com');
+    await ui.press(KEY.ctrlK);
+    expect(ui.frame()).toContain('> cloud.exampl-');
+    await ui.press(' oops');
+    await ui.press(KEY.ctrlW);
+    expect(ui.frame()).toContain('> cloud.exampl-');
+    expect(ui.frame()).not.toContain('oops');
+    await ui.press(KEY.backspace.repeat(8));
+    await ui.press('api');
+    await ui.press(KEY.ctrlA);
+    await ui.press('x.');
+    await ui.press(KEY.ctrlE);
+    await ui.press(KEY.enter);
+    expect(submitted).toEqual(['x.cloud.api']);
+    await ui.press(KEY.ctrlU);
+    expect(ui.frame().trim()).toBe('>');
+    ui.unmount();
+  });
+
+  it('Tab asks the field to complete the line at the cursor', async () => {
+    const ui = await renderInk(<TextInput initialValue="/tm" complete={(line) => ({ value: `${line.value}p/`, cursor: line.value.length + 2 })} onSubmit={() => undefined} />);
+    await ui.press(KEY.tab);
+    expect(ui.frame()).toContain('> /tmp/');
+    ui.unmount();
   });
 });

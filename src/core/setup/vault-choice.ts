@@ -1,0 +1,91 @@
+/**
+ * The vault offer before secrets are written in plain text: the vault passwords this machine's
+ * Ansible already uses (ANSIBLE_VAULT_IDENTITY_LIST, `vault_identity_list` / `vault_password_file`
+ * in the ansible.cfg Ansible would read), offered first; how to make one when there is none.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { parseVaultId, vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
+import { inventoryRoot } from './plan-supplied.js';
+
+export interface VaultCandidate {
+  /** `LABEL@FILE`, as --vault-id takes it. */
+  id: string;
+  file: string;
+  /** Where it was found: `ansible.cfg (/srv/inv/ansible.cfg)`, `ANSIBLE_VAULT_IDENTITY_LIST`. */
+  source: string;
+}
+
+/** How to make a vault password file when there is none (one line per step). */
+export const MAKE_VAULT_PASSWORD = [
+  'openssl rand -base64 32 > ~/.vault-pass && chmod 600 ~/.vault-pass',
+  'then give ~/.vault-pass here (and --vault-password-file ~/.vault-pass to ansible-playbook, or vault_password_file in ansible.cfg)',
+];
+
+/** ansible.cfg as Ansible looks for it: ANSIBLE_CONFIG, ./ansible.cfg, ~/.ansible.cfg, /etc/ansible/ansible.cfg; plus the inventory root's. */
+function configFiles(env: NodeJS.ProcessEnv, cwd: string, inventoryPath: string): string[] {
+  return [...new Set([
+    env.ANSIBLE_CONFIG ? resolve(cwd, env.ANSIBLE_CONFIG) : '',
+    join(cwd, 'ansible.cfg'),
+    join(inventoryRoot(inventoryPath), 'ansible.cfg'),
+    join(dirname(inventoryRoot(inventoryPath)), 'ansible.cfg'),
+    join(homedir(), '.ansible.cfg'),
+    '/etc/ansible/ansible.cfg',
+  ].filter(Boolean))];
+}
+
+/** `key = value` of the [defaults] section of an INI file. */
+function defaultsOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header) section = header[1]!.trim();
+    else if (section === 'defaults') {
+      const at = line.search(/[=:]/);
+      if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    }
+  }
+  return out;
+}
+
+const expand = (file: string, base: string) => {
+  const home = file.replace(/^~(?=\/|$)/, homedir());
+  return isAbsolute(home) ? home : resolve(base, home);
+};
+
+export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPath: string): VaultCandidate[] {
+  const found: VaultCandidate[] = [];
+  const add = (ids: string, source: string, base: string) => {
+    for (const id of ids.split(',').map((s) => s.trim()).filter(Boolean)) {
+      // `LABEL@prompt` asks on a terminal, which cloudgate does not borrow: not offered.
+      if (/(^|@)prompt$/.test(id)) continue;
+      const { label, file } = parseVaultId(id);
+      const path = expand(file, base);
+      if (!found.some((c) => c.file === path)) found.push({ id: `${label}@${path}`, file: path, source });
+    }
+  };
+  if (env.ANSIBLE_VAULT_IDENTITY_LIST) add(env.ANSIBLE_VAULT_IDENTITY_LIST, 'ANSIBLE_VAULT_IDENTITY_LIST', cwd);
+  for (const cfg of configFiles(env, cwd, inventoryPath)) {
+    let text: string;
+    try {
+      text = readFileSync(cfg, 'utf8');
+    } catch {
+      continue;
+    }
+    const defaults = defaultsOf(text);
+    if (defaults.vault_identity_list) add(defaults.vault_identity_list, `vault_identity_list in ${cfg}`, dirname(cfg));
+    if (defaults.vault_password_file) add(defaults.vault_password_file, `vault_password_file in ${cfg}`, dirname(cfg));
+    // Ansible reads the first configuration file it finds, and only that one (the inventory's own are looked at too).
+    if (!cfg.startsWith(dirname(inventoryRoot(inventoryPath)))) break;
+  }
+  return found;
+}
+
+/** The keyring of a vault id or password file the operator chose (UsageError when it cannot be read). */
+export function keyringOf(id: string, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring> {
+  return vaultKeyringFromOptions({ 'vault-id': [id] }, env, cwd).then((keyring) => keyring!);
+}

@@ -1,0 +1,163 @@
+/**
+ * The walkthrough's file questions: a path (or `file:PATH`) read and checked as the answers mode
+ * would, with the certificate checks that can run with the answers so far.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { Finding } from '../findings.js';
+import { readRegularFileSync } from '../safe-read.js';
+import { redact, registerSecret } from '../secrets.js';
+import { loadSuppliedWildcard } from '../tls/supplied.js';
+import { derError, looksLikeDer } from '../tls/pem.js';
+import { pemVariableFindings } from '../tls/variable-rules.js';
+import { examine } from '../tls/examine.js';
+import { toFinding } from '../tls/variable-rules.js';
+import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
+import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, secretFromFile } from '../config/tsig-key.js';
+
+export interface FileCheck {
+  /** What to store as the answer (`file:PATH` for PEM variables, the absolute path for tool keys). */
+  value?: string;
+  /** Errors keep the walkthrough on this question; warnings are shown and may be accepted. */
+  findings: Finding[];
+  /** A fix offered in place (`Use the right order?`): accepting the warnings adds these answers. */
+  offer?: { question: string; also: WizardAnswers };
+}
+
+/** Reads a file input and runs the certificate checks that can run with the answers so far. */
+export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, cwd: string): FileCheck {
+  const typed = raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir());
+  const path = resolve(cwd, typed);
+  const subject = step.variable?.name ?? step.id;
+  let text: string;
+  try {
+    if (!statSync(path).isFile()) return problem(subject, `${path} is not a file.`, 'Give the path of a PEM file.');
+    // Read on the open file: a pipe swapped in after the check is refused, a huge file is not loaded.
+    text = readRegularFileSync(path, { what: 'the file' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : `cannot be read (${code ?? String(error)})`;
+    return problem(subject, `${path} ${why}.`, 'Check the path; it is relative to the current directory.');
+  }
+  const isKey = step.fileRole === 'wildcard-key' || step.variable?.type === 'pem-key';
+  if (isKey) registerSecret(text);
+  const marker = isKey ? /-----BEGIN [A-Z ]*PRIVATE KEY-----/ : /-----BEGIN CERTIFICATE-----/;
+  if (!marker.test(text)) {
+    // A DER file gets the conversion command, as in the answers mode.
+    if (looksLikeDer(text)) {
+      const der = derError(path);
+      return problem(subject, der.message, der.advice!);
+    }
+    return problem(subject, `${path} holds no PEM ${isKey ? 'private key' : 'certificate'}.`,
+      `Expected a block starting with -----BEGIN ${isKey ? 'PRIVATE KEY' : 'CERTIFICATE'}-----.`);
+  }
+  const value = step.fileRole === 'pem' ? `file:${path}` : path;
+  if (step.fileRole === 'wildcard-certificate') return { value, ...suppliedChainCheck(path, text, answers) };
+  return { value, findings: certificateFindings(step, path, text, answers, cwd) };
+}
+
+function certificateFindings(step: Step, path: string, text: string, answers: WizardAnswers, cwd: string): Finding[] {
+  try {
+    if (step.fileRole === 'wildcard-key') {
+      const certificateFile = String(answers[WILDCARD_CERTIFICATE_FILE] ?? '');
+      if (!certificateFile) return [];
+      const domain = answers.cloud_helm_ingress_wildcard_domain;
+      // The certificate's own findings were shown on its question: here, those of the key.
+      return loadSuppliedWildcard({
+        certificateFile, keyFile: path, fixOrder: answers[FIX_ORDER] === 'true', domain: typeof domain === 'string' && domain ? domain : undefined,
+      }).findings.filter((f) => f.variable === 'wildcard_key_file');
+    }
+    if (step.fileRole !== 'pem' || !step.variable) return [];
+    const values: Record<string, unknown> = { [step.variable.name]: text };
+    const files: Record<string, string> = { [step.variable.name]: path };
+    if (step.variable.type === 'pem-key') {
+      // The key is checked against the certificate given just before it.
+      const certificate = pemOf(answers.cluster_issuer_ca_certificate, cwd);
+      if (certificate) values.cluster_issuer_ca_certificate = certificate;
+      const certificateFile = answers.cluster_issuer_ca_certificate;
+      if (typeof certificateFile === 'string' && certificateFile.startsWith('file:')) files.cluster_issuer_ca_certificate = resolve(cwd, certificateFile.slice(5));
+    }
+    const name = step.variable.name;
+    return pemVariableFindings(values, new Date(), files).filter((f) => f.variable === undefined || f.variable === name);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [{ rule: 'certificate-check', variable: step.variable?.name ?? step.id, severity: 'warning', message: `The certificate checks could not run: ${redact(message)}` }];
+  }
+}
+
+/**
+ * The supplied chain on its own question: order, completeness, coverage, expiry. A chain in the
+ * wrong order whose right order is known is offered in place: accepted, it is written in that order.
+ */
+function suppliedChainCheck(path: string, text: string, answers: WizardAnswers): Pick<FileCheck, 'findings' | 'offer'> {
+  const domain = answers.cloud_helm_ingress_wildcard_domain;
+  const result = examine({
+    certPem: text, certSource: path, role: 'wildcard', domain: typeof domain === 'string' && domain ? domain : undefined, now: new Date(), fixOrder: false, fixHint: 'Accept the right order here, or reorder the file yourself.',
+    renewAdvice: 'The platform never renews a supplied wildcard certificate: get a renewed one from your CA, then run cloudgate setup again and apply the new Secret manifest.',
+  });
+  const findings: Finding[] = [];
+  let offer: FileCheck['offer'];
+  for (const check of result.checks) {
+    const finding = toFinding(check, `wildcard-${check.name}`, WILDCARD_CERTIFICATE_FILE);
+    if (!finding) continue;
+    if (check.name === 'chain-order' && check.status === 'fail' && result.ordered) {
+      offer = { question: 'Use the right order?', also: { [FIX_ORDER]: 'true' } };
+      findings.push({ ...finding, severity: 'warning', advice: `Use the right order? Accept: the TLS Secret gets the chain as ${result.ordered.length} certificates, the server certificate first (your file is not changed).` });
+    } else findings.push(finding);
+  }
+  return { findings, ...(offer ? { offer } : {}) };
+}
+
+/** The PEM text of an answer given inline or as `file:PATH`. */
+export function pemOf(value: AnswerValue | undefined, cwd: string): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (!value.startsWith('file:')) return value;
+  try {
+    return readRegularFileSync(resolve(cwd, value.slice(5)), { what: 'the PEM file' });
+  } catch {
+    return undefined;
+  }
+}
+
+function problem(variable: string, message: string, advice: string): FileCheck {
+  return { findings: [{ rule: 'file-input', variable, severity: 'error', message, advice }] };
+}
+
+/** A typed value that names a file rather than being the secret itself (base64 holds no dot). */
+export function looksLikePath(raw: string): boolean {
+  return /^(file:|~\/|\.{0,2}\/)/.test(raw.trim()) || raw.includes('.');
+}
+
+export interface SecretInput {
+  /** The secret to store (from the key file when a path was given). */
+  value?: string;
+  error?: string;
+  /** The key file's name and algorithm, as the next answers. */
+  also?: WizardAnswers;
+}
+
+/**
+ * The TSIG secret question takes the key file tsig-keygen wrote (`file:PATH` or a path): its secret
+ * is stored, its name and algorithm answer the next two questions. Anything else is the secret itself.
+ */
+export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
+  if (step.id !== TSIG_SECRET || raw.trim() === '') return { value: raw.trim() };
+  const path = resolve(cwd, raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir()));
+  if (!looksLikePath(raw) && !existsSync(path)) return { value: raw.trim() };
+  try {
+    const text = readRegularFileSync(path, { what: 'the TSIG key file' });
+    registerSecret(text);
+    if (!looksLikeKeyStatement(text)) return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
+    const key = parseBindKey(text, path);
+    const value = secretFromFile(text, path);
+    registerSecret(value);
+    return { value, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
+    return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : String((error as Error).message)) };
+  }
+}
