@@ -20,7 +20,8 @@ describe('README front page', () => {
 
   it('those commands do what README says: setup builds and starts the walkthrough, .ci/run installs and runs npm test', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
-    expect(scripts.setup).toBe('npm run build && node bin/cloudgate.js setup');
+    // The walkthrough runs in the folder npm was started from (INIT_CWD), with the checkout's build.
+    expect(scripts.setup).toMatch(/^npm run build && cd "\$\{INIT_CWD:-\.\}" && node "\$OLDPWD\/bin\/cloudgate\.js" setup$/);
     expect(scripts.test).toMatch(/^npm run build && npm run typecheck && .*vitest run$/);
     const ci = read('.ci/run').trim().split('\n');
     expect(ci.slice(-2)).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
