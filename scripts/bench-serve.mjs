@@ -4,6 +4,8 @@
 // servers of every group in another. Targets: RSS and the retained heap at the last run within 10%
 // of run 50; the retained heap's slope after run 50 under 1 KB per run; the median /metrics scrape
 // under 20 ms. Prints, asserts nothing. The soak test (test/integration/serve) uses the same driver.
+// The code row is the part of the heap that is V8's machine code (the exporter turns the optimising
+// compiler off: its code grew as more functions became hot; docs/exporter.md).
 //   npm run bench -- serve [--runs N] [--interval MS] [--no-kube]
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
@@ -97,7 +99,7 @@ export async function benchServe(args = process.argv.slice(2)) {
   const { samples, stderr, code } = await runSoak(await bundleSoakDriver(), {
     runs, intervalMs, kube,
     onSample: (s) => {
-      if (s.run % 100 === 0) console.log(`  run ${s.run}: heap ${mb(s.heapUsed)}, RSS ${mb(s.rss)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      if (s.run % 100 === 0) console.log(`  run ${s.run}: heap ${mb(s.heapUsed)} (code ${mb(s.codeSpace)}), RSS ${mb(s.rss)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     },
   });
   const first = samples.find((s) => s.run === reference);
@@ -116,6 +118,8 @@ export async function benchServe(args = process.argv.slice(2)) {
     console.log(`  ${name.padEnd(14)} run ${reference}: ${mb(from).padStart(9)}; run ${last.run}: ${mb(to).padStart(9)} ` +
       `(${percent(growth)}; target within ${TARGET_GROWTH * 100}% of run ${reference}: ${verdict(Math.abs(growth) <= TARGET_GROWTH)})`);
   }
+  console.log(`  ${'of it, code'.padEnd(14)} run ${reference}: ${mb(first.codeSpace).padStart(9)}; run ${last.run}: ${mb(last.codeSpace).padStart(9)} ` +
+    '(V8\'s machine code)');
   const slope = slopeOf(samples.filter((s) => s.run > reference));
   console.log(`  heap slope after run ${reference}: ${slope.toFixed(0)} bytes per run (target < ${TARGET_SLOPE_BYTES}: ${verdict(slope < TARGET_SLOPE_BYTES)})`);
   const scrapes = samples.map((s) => s.scrapeMs).sort((a, b) => a - b);
