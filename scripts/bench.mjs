@@ -345,6 +345,7 @@ async function benchSetupFirstQuestion(runs = 9) {
 // `npm run bench -- signin tls` runs only the named sections.
 const sections = { startup: benchStartup, memory: benchMemory, tls: benchTls, signin: benchSignin, keystone: benchKeystone, setup: benchSetupFirstQuestion,
   inventory: benchInventory, serve: async () => (await import('./bench-serve.mjs')).benchServe(), kube: async () => (await import('./bench-kube.mjs')).benchKube() };
-const chosen = process.argv.slice(2).filter((a, i, all) => a !== '--runs' && all[i - 1] !== '--runs');
+// Options (`--runs N`, `--interval MS`, `--no-kube`: the serve section's) are not section names.
+const chosen = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !['--runs', '--interval'].includes(all[i - 1]));
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown bench section ${name}; known: ${Object.keys(sections).join(', ')}`);
 for (const [name, bench] of Object.entries(sections)) if (chosen.length === 0 || chosen.includes(name)) await bench();

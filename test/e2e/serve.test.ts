@@ -87,7 +87,7 @@ describe('cloudgate serve', () => {
       expect(lint.status).toBe(0);
       expect(metrics).toContain('cloudgate_signin_success 1');
       expect(metrics).toContain(`cloudgate_check_status{group="tls",id="tls.localhost:${endpoint.port}",status="ok"} 1`);
-      expect(metrics).toMatch(new RegExp(`cloudgate_certificate_expiry_timestamp_seconds\\{source="endpoint:localhost:${endpoint.port}",subject="localhost"\\} \\d+`));
+      expect(metrics).toMatch(new RegExp(`cloudgate_certificate_expiry_timestamp_seconds\\{source="localhost:${endpoint.port}",subject="localhost"\\} \\d+`));
       expect(metrics).toMatch(/cloudgate_token_expiry_timestamp_seconds\{token="signin.scope"\} \d+/);
       const checksText = await (await fetch(`http://${serve.address}/checks`)).text();
       for (const secret of secrets()) {
