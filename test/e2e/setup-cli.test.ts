@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/pki.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
+import { requireTool } from '../helpers/tools.js';
 import { runCli } from '../helpers/cli.js';
 import { KubeState, namespace, startKubeApi } from '../servers/kube-api.js';
 
@@ -265,7 +266,7 @@ describe('cloudgate schema (built binary)', () => {
 });
 
 // On a real terminal (tmux) `setup --answers` without --yes asks once before writing; "no" cancels (exit 130).
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const hasTmux = requireTool('tmux', 'tmux');
 
 let session: string;
 
