@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
-import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 
 const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
@@ -188,7 +188,6 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     const first = await term.waitFor('Certificate issuer');
     expect(first).toContain('cloudgate regenerate');
     expect(first).not.toContain('cloudgate setup');
-    await sleep(100);
     term.send('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
     term.send('Enter');
@@ -207,7 +206,6 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     const before = readFileSync(inventory, 'utf8');
     term = launchCloudgate(['regenerate', '--plain', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
     await term.waitFor(/issuer/i);
-    await sleep(100);
     term.send('C-c');
     const screen = await term.waitFor('EXIT=130');
     expect(screen).toContain('Cancelled');
