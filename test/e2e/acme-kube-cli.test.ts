@@ -12,7 +12,7 @@ import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { createTestCA, type TestCA } from '../helpers/pki.js';
-import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer } from '../servers/acme.js';
+import { requirePebble, startLocalAcme, startPebble, type AcmeServer } from '../servers/acme.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { createPki, type Pki } from '../servers/tls-endpoints.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
@@ -138,7 +138,7 @@ describe('cloudgate doctor --only acme', () => {
     expect(byId['acme.rfc2136'].status).toBe('skip');
   });
 
-  it.skipIf(!pebbleAvailable() && !process.env.CI)('passes the directory of a real ACME server (pebble; skipped when not installed outside CI)', async () => {
+  it.skipIf(!requirePebble())('passes the directory of a real ACME server (pebble)', async () => {
     const pebble = await startPebble(ca);
     try {
       const r = await doctor(acmeInventory(pebble.url));

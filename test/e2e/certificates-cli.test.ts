@@ -13,9 +13,9 @@ import { kubectl } from '../../src/core/kube/kubectl.js';
 import { runCli } from '../helpers/cli.js';
 import { chain, DAY, issue, tempDir, writeFile, type Chain } from '../helpers/pki.js';
 import { KubeState, namespace, startKubeApi, type KubeApi } from '../servers/kube-api.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 
 const DOMAIN = 'cloud.example.test';
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 let c: Chain;
 let pki: string;
@@ -127,7 +127,7 @@ describe('setup with a supplied wildcard certificate', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)('setup --apply against an API server', () => {
+describe.skipIf(!hasKubectl)(`setup --apply against an API server${needsKubectl}`, () => {
   let api: KubeApi;
   beforeAll(async () => {
     api = await startKubeApi(new KubeState().add(namespace('openstack')));

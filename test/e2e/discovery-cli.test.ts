@@ -2,7 +2,6 @@
  * `cloudgate doctor --only discovery` (and `--only kube`) through the built binary, against a local
  * HTTPS issuer and the Kubernetes API emulation driven by the real kubectl. Run `npm run build` first.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +10,8 @@ import { runCli } from '../helpers/cli.js';
 import { createSigningKey, serviceAccountClaims, signJwt } from '../servers/jwt.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, startKubeApi, tokenCreatorRbac, type KubeApi } from '../servers/kube-api.js';
 import { startOidcIssuer, type OidcIssuer } from '../servers/oidc-issuer.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'cg-discovery-e2e-'));
 
 interface Report {
@@ -74,7 +73,7 @@ describe('cloudgate doctor --only discovery', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)('cloudgate doctor --only kube (clusteroidc) with kubectl', () => {
+describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (clusteroidc) with kubectl${needsKubectl}`, () => {
   let api: KubeApi;
   beforeAll(async () => {
     api = await startKubeApi(

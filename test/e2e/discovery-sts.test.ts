@@ -4,7 +4,6 @@
  * signed read at the local DNS API; the API server flags read from kubeadm-config and the control
  * plane pods. No token or temporary credential may appear anywhere in the output. Run `npm run build` first.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,8 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { startAwsSts, type AwsSts } from '../servers/aws-sts.js';
 import { KubeState, namespace, serviceAccount, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 import { startOidcIssuer, type OidcIssuer } from '../servers/oidc-issuer.js';
+import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/certmgr-dns01';
 const SUB = 'system:serviceaccount:cert-manager:certmgr-clouddnsb';
 const ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
@@ -43,7 +42,7 @@ function kubeadmConfig(issuer: string): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' }, data: { ClusterConfiguration: toYaml(cc) } };
 }
 
-describe.skipIf(!hasKubectl)('cloudgate doctor --only discovery: keyless role assumption end to end', () => {
+describe.skipIf(!hasKubectl)(`cloudgate doctor --only discovery: keyless role assumption end to end${needsKubectl}`, () => {
   let issuer: OidcIssuer;
   let api: KubeApi;
   const services: AwsSts[] = [];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { createTestCA, type TestCA } from '../helpers/pki.js';
-import { hasNamed, startDnsApis, startUpdatableNamed, type DnsApis, type UpdatableNamed } from '../servers/dns-apis.js';
+import { hasNamed, requireNamed, startDnsApis, startUpdatableNamed, type DnsApis, type UpdatableNamed } from '../servers/dns-apis.js';
 
 interface Check {
   id: string;
@@ -123,7 +123,7 @@ describe('cloudgate doctor --only acme: acme.dns-credentials', () => {
     expect((JSON.parse(given.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'acme.dns-credentials')).toMatchObject({ status: 'ok' });
   });
 
-  it.skipIf(!hasNamed)('rfc2136: skipped without --probe-update, a signed add and delete with it', async () => {
+  it.skipIf(!requireNamed())('rfc2136: skipped without --probe-update, a signed add and delete with it', async () => {
     const base = {
       cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: `127.0.0.1:${named!.port}`,
       cluster_issuer_acme_rfc2136_tsig_algorithm: named!.key.algorithm, cluster_issuer_acme_rfc2136_tsig_key_name: named!.key.name,

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
+import { waitUntil } from '../helpers/wait.js';
 
 // eslint-disable-next-line no-control-regex
 const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+|9[0-7])(?:;\d+)*m/;
@@ -17,12 +18,14 @@ const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+|9[0-7])(?:;\d+)*m/;
 let dir: string;
 let silent: Server;
 let port: number;
+let connections: number;
 let term: Terminal | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudgate-doctor-live-'));
   // Accepts connections and never answers: a TLS check against it runs until stopped.
-  silent = createServer(() => undefined);
+  connections = 0;
+  silent = createServer(() => connections++);
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   port = (silent.address() as { port: number }).port;
 });
@@ -49,7 +52,7 @@ describe('doctor at a terminal', () => {
   it('Ctrl+C stops the running checks: "Interrupted", what finished, the rest not run, exit 130', async () => {
     term = launchCloudgate(['doctor', '--only', 'inventory,tls', '--endpoint', `127.0.0.1:${port}`, '--timeout', '60'], { cwd: dir });
     await term.waitFor(/\[.\] Served certificates \(\d\/2\)/);
-    await sleep(200);
+    await waitUntil('the TLS check to connect to the silent endpoint', () => connections > 0);
     term.send('C-c');
     const screen = await term.waitFor(/EXIT=\d+/, 5000);
     expect(screen).toContain('Interrupted');
@@ -68,7 +71,7 @@ describe('doctor without a terminal', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    await sleep(1500);
+    await waitUntil('the TLS check to connect to the silent endpoint', () => connections > 0, { lastSeen: () => stdout + stderr });
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));

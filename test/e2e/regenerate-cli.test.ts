@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
-import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
 
 const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
@@ -197,7 +197,6 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     const first = await term.waitFor('Certificate issuer');
     expect(first).toContain('cloudgate regenerate');
     expect(first).not.toContain('cloudgate setup');
-    await sleep(100);
     term.send('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
     term.send('Enter');
@@ -218,8 +217,7 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     const before = readFileSync(inventory, 'utf8');
     term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
     await term.waitFor('Certificate issuer');
-    await sleep(100);
-    term.send('Down', 'Down', 'Down');
+    await term.press('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
     term.send('Enter');
     await term.waitFor('Esc cancel (nothing written or deleted)');
@@ -234,8 +232,7 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
     term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: { KUBECONFIG: join(dir, 'none') } });
     await term.waitFor('> self-signed');
-    await sleep(100);
-    term.send('Enter');
+    await term.press('Enter');
     const screen = await term.waitFor(/EXIT=\d+/);
     expect(screen).toContain('Nothing to write');
     expect(screen).not.toContain('Continue?');
@@ -249,7 +246,6 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     const before = readFileSync(inventory, 'utf8');
     term = launchCloudgate(['regenerate', '--plain', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
     await term.waitFor(/issuer/i);
-    await sleep(100);
     term.send('C-c');
     const screen = await term.waitFor('EXIT=130');
     expect(screen).toContain('Cancelled');

@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { runCli } from '../helpers/cli.js';
 import { createTestCA, type TestCA } from '../helpers/pki.js';
 import { startLocalAcme, type AcmeServer } from '../servers/acme.js';
-import { hasNamed, startNamed, tsigKeygen, type RunningNamed } from '../servers/named.js';
+import { hasNamed, requireNamed, startNamed, tsigKeygen, type RunningNamed } from '../servers/named.js';
 
 let named: RunningNamed;
 let ca: TestCA;
@@ -65,7 +65,7 @@ function variant(inventory: string, changes: Record<string, string>): string {
   return path;
 }
 
-describe.skipIf(!hasNamed)('rfc2136 with a tsig-keygen key file and the real named', () => {
+describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the real named', () => {
   it('setup takes name, algorithm and secret from the key file, and the doctor passes with the key', async () => {
     const { inventory, result } = await setup();
     expect(result.code, result.stderr).toBe(0);

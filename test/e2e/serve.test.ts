@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { waitUntil } from '../helpers/wait.js';
 import { useIdentityServers } from '../helpers/identity-servers.js';
 import { startTlsEndpoint, type RunningEndpoint } from '../servers/tls-endpoints.js';
 
 const servers = useIdentityServers();
 let endpoint: RunningEndpoint;
 const dir = mkdtempSync(join(tmpdir(), 'cloudgate-serve-e2e-'));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   const leaf = servers.ca.issue(['localhost']);
@@ -39,20 +39,12 @@ async function startServe(args: string[]): Promise<Served> {
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  for (let i = 0; i < 200 && !/Listening on http:\/\/(\S+) /.test(stderr); i++) await sleep(50);
-  const address = stderr.match(/Listening on http:\/\/(\S+) /)?.[1];
-  if (!address) throw new Error(`serve did not listen: ${stderr}`);
+  const address = await waitUntil('serve to log "Listening on"', () => stderr.match(/Listening on http:\/\/(\S+) /)?.[1], { timeoutMs: 10_000, lastSeen: () => stderr });
   return { child, address, stderr: () => stderr, exit };
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return waitUntil(what, () => probe().catch(() => undefined), { timeoutMs, intervalMs: 200 });
 }
 
 function freePort(): Promise<number> {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/pki.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
+import { requireTool } from '../helpers/tools.js';
+import { waitUntil } from '../helpers/wait.js';
 import { runCli } from '../helpers/cli.js';
 import { KubeState, namespace, startKubeApi } from '../servers/kube-api.js';
 
@@ -265,27 +267,26 @@ describe('cloudgate schema (built binary)', () => {
 });
 
 // On a real terminal (tmux) `setup --answers` without --yes asks once before writing; "no" cancels (exit 130).
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const hasTmux = requireTool('tmux', 'tmux');
 
 let session: string;
 
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
 
+const paneText = () => tmux('capture-pane', '-p', '-t', session);
+
 async function waitFor(path: string, timeoutMs = 20_000): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
+  // The shell creates the file, then writes one line: complete once the line ends.
+  const complete = async () => {
     const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text !== undefined) return text.trim();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${path}; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
+    return text?.endsWith('\n') && text;
+  };
+  const text = await waitUntil(path, complete, { timeoutMs, intervalMs: 50, lastSeen: paneText });
+  return text.trim();
 }
 
 async function waitForScreen(text: string, timeoutMs = 20_000): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; ) {
-    if (tmux('capture-pane', '-p', '-t', session).includes(text)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`"${text}" never appeared; screen:\n${tmux('capture-pane', '-p', '-t', session)}`);
+  await waitUntil(`"${text}" on the screen`, () => paneText().includes(text), { timeoutMs, intervalMs: 50, lastSeen: paneText });
 }
 
 function start() {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/pki.js';
-import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 
 let term: Terminal | undefined;
 let dir: string;
@@ -22,18 +22,14 @@ function launch(args: string[], size = { x: 80, y: 24 }, color = false) {
 const screen = () => term!.screen();
 const waitFor = (text: string | RegExp, timeoutMs?: number) => term!.waitFor(text, timeoutMs);
 
-/** Sends keys once `text` is on screen and the screen then changes (the key was handled). */
+/** Sends keys once `text` is on screen, and waits until the screen changes (the key was handled). */
 async function at(text: string | RegExp, ...keys: string[]) {
-  const before = await waitFor(text);
-  await sleep(80);
-  term!.send(...keys);
-  const start = Date.now();
-  while (screen() === before && Date.now() - start < 5000) await sleep(30);
+  await waitFor(text);
+  await term!.press(...keys);
 }
 
 async function type(text: string | RegExp, literal: string) {
   await waitFor(text);
-  await sleep(80);
   term!.send('-l', literal);
   await waitFor(literal);
   term!.send('Enter');
@@ -115,9 +111,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(review).toContain('The issuer changes from acme to self-signed');
     const seen = [review];
     for (let i = 0; i < 20 && !screen().includes('+++ ClusterIssuer atmosphere (after)'); i++) {
-      term!.send('Space');
-      await sleep(60);
-      seen.push(screen());
+      seen.push(await term!.press('Space'));
     }
     const all = seen.join('\n');
     expect(all).toContain('-cluster_issuer_acme_email: ops@example.com');
@@ -156,7 +150,6 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await at('> Wildcard, issued automatically', 'Enter');
     const asked = await waitFor('cloud_helm_ingress_wildcard_domain');
     expect(asked).not.toContain('(optional');
-    await sleep(80);
     term!.send('Enter');
     const refused = await waitFor(/required/);
     expect(refused).not.toContain('Certificate issuer');
@@ -167,7 +160,6 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await at('Choose 1-3', '2', 'Enter');
     const plain = await waitFor(/cloud_helm_ingress_wildcard_domain\n\?/);
     expect(plain.slice(plain.lastIndexOf('cloud_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
-    await sleep(80);
     term!.send('Enter');
     await waitFor(/required/);
     expect(screen()).not.toContain('Certificate issuer');

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ansibleValue } from '../helpers/ansible.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { launchCloudgate, sleep, type Terminal } from '../helpers/tmux.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'vault-pass-e2e-4821';
@@ -197,18 +197,13 @@ describe('values vaulted by ansible-vault', () => {
   });
 });
 
-/** Sends the keys once the screen is settled, and waits until the screen changes (the key was handled). */
+/** Sends the keys and waits until the screen changes (the key was handled). */
 async function press(term: Terminal, ...keys: string[]): Promise<void> {
-  await sleep(100);
-  const before = term.screen();
-  term.send(...keys);
-  const start = Date.now();
-  while (term.screen() === before && Date.now() - start < 5_000) await sleep(30);
+  await term.press(...keys);
 }
 
 /** Types `text` once the prompt is on screen, then Enter. */
 async function typeLine(term: Terminal, text: string): Promise<void> {
-  await sleep(100);
   term.send('-l', text);
   await term.waitFor(text);
   await press(term, 'Enter');
@@ -261,7 +256,6 @@ describe('the Ink walkthrough after the vault offer (tmux)', () => {
       const screen = await term.waitFor(/question \d+ of|Enter finish \(nothing to write\)/);
       if (screen.includes('Enter finish (nothing to write)')) break;
       const question = /question (\d+) of/.exec(screen)![1];
-      await sleep(300);
       term.send('Enter');
       await term.waitFor(new RegExp(`question (?!${question} of)\\d+ of|Enter finish \\(nothing to write\\)`));
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 
 const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
 
@@ -33,7 +34,35 @@ const setup = (answersFile: string, extra: string[] = []) =>
 const leftovers = async (folder = dir) => (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
 
 describe('concurrent runs', () => {
-  it('two setup runs at once never lose an update: the loser exits 2 and writes nothing', async () => {
+  let terms: Terminal[] = [];
+  afterEach(() => {
+    for (const term of terms) term.kill();
+    terms = [];
+  });
+
+  it('two runs that both read the inventory before either writes: one writes, the other exits 2 and writes nothing', async () => {
+    const email = await answers('email.yml', 'cluster_issuer_acme_email: race-a@example.com\n');
+    const nameserver = await answers('ns.yml', 'cluster_issuer_acme_rfc2136_nameserver: ns-race-b.example.com:53\n');
+    const original = await readFile(inventory, 'utf8');
+    // On a terminal, setup asks before it writes: a barrier between reading the inventory and writing it.
+    terms = [email, nameserver].map((file) => launchCloudgate(['setup', '--answers', file, '--inventory', inventory], { cwd: dir, size: { x: 120, y: 50 } }));
+    for (const term of terms) await term.waitFor('Write these files? [y/N]');
+    // Both have planned from the same content and neither has written: the runs overlap.
+    expect(await readFile(inventory, 'utf8')).toBe(original);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    for (const term of terms) term.send('y', 'Enter');
+    const screens = await Promise.all(terms.map((term) => term.waitFor(/EXIT=\d+/)));
+    const codes = screens.map((screen) => Number(/EXIT=(\d+)/.exec(screen)![1]));
+    expect([...codes].sort(), screens.join('\n')).toEqual([0, 2]);
+    const loser = screens[codes.indexOf(2)]!;
+    expect(loser.replace(/\s*\n\s*/g, ' ')).toMatch(/another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/);
+    const text = await readFile(inventory, 'utf8');
+    expect(text.includes('race-a@example.com')).toBe(codes[0] === 0);
+    expect(text.includes('ns-race-b.example.com:53')).toBe(codes[1] === 0);
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+
+  it('two setup --yes runs started together never lose an update, however they interleave', async () => {
     const email = await answers('email.yml', 'cluster_issuer_acme_email: race-a@example.com\n');
     const nameserver = await answers('ns.yml', 'cluster_issuer_acme_rfc2136_nameserver: ns-race-b.example.com:53\n');
     const original = await readFile(join(FIXTURES, 'realistic.yml'), 'utf8');

@@ -3,6 +3,7 @@
  * from a vars file (`ansible localhost -m debug -a var=NAME -e @FILE`), templating and vault included.
  */
 import { execFile } from 'node:child_process';
+import { missingToolMessage } from './tools.js';
 
 export interface AnsibleReadOptions {
   vaultPasswordFile?: string;
@@ -21,6 +22,7 @@ export function ansibleValue(file: string, name: string, options: AnsibleReadOpt
   };
   return new Promise((resolve, reject) => {
     execFile('ansible', args, { env, timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      if (error?.code === 'ENOENT') return reject(new Error(missingToolMessage('ansible', 'ansible-core')));
       if (error) return reject(new Error(`ansible failed (${error.code}): ${stderr || stdout}`));
       // The ad-hoc output is `localhost | SUCCESS => {JSON}`.
       const json = stdout.slice(stdout.indexOf('=>') + 2);

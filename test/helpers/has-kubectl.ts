@@ -1,5 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { requireTool, skipNote } from './tools.js';
 
-/** These tests drive the real kubectl; without it they are skipped, and the suite name says why. */
-export const hasKubectl = spawnSync(process.env.CLOUDGATE_KUBECTL || 'kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-export const needsKubectl = hasKubectl ? '' : ' [skipped: kubectl is not installed]';
+/**
+ * These tests drive the real kubectl (or $CLOUDGATE_KUBECTL). Without it they fail under CI and are
+ * skipped elsewhere, the suite name saying why.
+ */
+export const hasKubectl = requireTool('kubectl', 'kubernetes-client', { binary: process.env.CLOUDGATE_KUBECTL });
+export const needsKubectl = skipNote(hasKubectl, process.env.CLOUDGATE_KUBECTL || 'kubectl', 'kubernetes-client');

@@ -1,9 +1,13 @@
 /**
- * Drives an Ink tree in ink-testing-library: after each keystroke, waits for the next drawn frame
- * (or a short quiet period when the key changes nothing), so assertions read what a person would see.
+ * Drives an Ink tree in ink-testing-library. Each keystroke is written inside React's `act`, which
+ * runs the input handlers, the renders and the effects they cause before it resolves: assertions read
+ * the frame a person would see, with no waiting for a quiet period. A key that changes nothing has
+ * been handled all the same when `press` returns. Work that finishes later (a request, planning a
+ * write) is awaited with `waitFor`, which fails with the last frame at its deadline.
  */
 import { render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { act, type ReactElement } from 'react';
+import { waitUntil } from './wait.js';
 
 export const KEY = {
   enter: '\r',
@@ -25,11 +29,6 @@ export const KEY = {
   ctrlC: '\u0003',
 } as const;
 
-// Generous: on a loaded machine a frame can take a while; keys that change nothing are rare in tests.
-const QUIET_MS = 200;
-const SETTLE_MS = 20;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 export const stripAnsi = (text: string) => text.replace(ANSI, '');
@@ -49,42 +48,43 @@ export interface InkDriver {
   frames: string[];
 }
 
-async function nextFrame(frames: string[], before: number): Promise<void> {
-  const start = Date.now();
-  while (frames.length === before && Date.now() - start < QUIET_MS) await sleep(5);
-  await sleep(SETTLE_MS);
+/**
+ * Runs `work` inside act and lets React finish what it causes. Ink reads a lone Escape after one turn of
+ * the event loop (it may start a longer sequence), so the scope lasts one turn. React warns about
+ * updates outside act only while the act environment flag is set: it is set for this scope only, so
+ * the work that ends later (seen through `waitFor`) renders as it would in a terminal.
+ */
+async function inAct(work: () => void): Promise<void> {
+  const scope = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  scope.IS_REACT_ACT_ENVIRONMENT = true;
+  try {
+    await act(async () => {
+      work();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+  } finally {
+    scope.IS_REACT_ACT_ENVIRONMENT = false;
+  }
 }
 
 export async function renderInk(tree: ReactElement): Promise<InkDriver> {
-  const instance = render(tree);
-  await nextFrame(instance.frames, 0);
+  let instance!: ReturnType<typeof render>;
+  await inAct(() => (instance = render(tree)));
   const frame = () => stripAnsi(instance.lastFrame() ?? '');
-  const press = async (keys: string) => {
-    const before = instance.frames.length;
-    instance.stdin.write(keys);
-    await nextFrame(instance.frames, before);
-  };
+  const press = (keys: string) => inAct(() => instance.stdin.write(keys));
   return {
     frame,
     press,
-    async burst(...keys: string[]) {
-      const before = instance.frames.length;
-      for (const key of keys) instance.stdin.write(key);
-      await nextFrame(instance.frames, before);
-    },
+    burst: (...keys: string[]) => inAct(() => keys.forEach((key) => instance.stdin.write(key))),
     async answer(text: string) {
       if (text) await press(text);
       await press(KEY.enter);
     },
     async waitFor(text, timeoutMs = 5000) {
-      const start = Date.now();
       const seen = () => (typeof text === 'string' ? frame().includes(text) : text.test(frame()));
-      while (!seen()) {
-        if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; last frame:\n${frame()}`);
-        await sleep(10);
-      }
-      // Input handlers attach in effects that run just after the frame is drawn.
-      await sleep(SETTLE_MS);
+      await waitUntil(`the frame to show ${String(text)}`, seen, { timeoutMs, lastSeen: frame });
+      // The effects of that frame (input handlers attach in them) run before the next key.
+      await inAct(() => {});
     },
     unmount: () => instance.unmount(),
     frames: instance.frames,

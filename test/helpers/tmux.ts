@@ -3,14 +3,22 @@
  * and the screen comes back with capture-pane. Each terminal has its own tmux server (reusing a
  * socket right after kill-server races its shutdown). CI is unset inside: the binary decides
  * interactivity by TTY and CI, whatever the environment of the test run.
+ *
+ * Nothing here sleeps for a fixed time: `waitFor` returns once the screen shows the text, `press`
+ * once the screen changed after the keys (the program handled them), and both fail with the screen
+ * at their deadline. A screen seen drawn is a screen whose input handlers are attached: Ink draws in
+ * the same turn as it commits, and React runs the effects that attach them right after that turn,
+ * before the program reads the next keys.
  */
 import { execFileSync } from 'node:child_process';
 import { BIN } from './cli.js';
+import { missingToolMessage, toolRuns } from './tools.js';
+import { waitUntil } from './wait.js';
 
 const SESSION = 'cloudgate';
 let launches = 0;
+let tmuxChecked: boolean | undefined;
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export interface Terminal {
@@ -19,6 +27,8 @@ export interface Terminal {
   /** The screen once it shows `text`; fails with the screen after `timeoutMs`. */
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
   send(...keys: string[]): void;
+  /** Sends the keys and waits until the screen changes: the program handled them. */
+  press(...keys: string[]): Promise<string>;
   kill(): void;
 }
 
@@ -32,6 +42,8 @@ export interface LaunchOptions {
 
 /** Starts `cloudgate ARGS` in a new terminal; its exit code appears on screen as `EXIT=<code>`. */
 export function launchCloudgate(args: string[], options: LaunchOptions): Terminal {
+  tmuxChecked ??= toolRuns('tmux');
+  if (!tmuxChecked) throw new Error(`${missingToolMessage('tmux', 'tmux')}: the terminal tests need it.`);
   const socket = `cloudgate-e2e-${process.pid}-${++launches}`;
   const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
   const env = Object.entries({ ...(options.color ? {} : { NO_COLOR: '1' }), ...options.env })
@@ -41,19 +53,24 @@ export function launchCloudgate(args: string[], options: LaunchOptions): Termina
   const command = `cd ${shellQuote(options.cwd)} && env ${unset} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 600`;
   const size = options.size ?? { x: 80, y: 24 };
   tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
+  const send = (...keys: string[]) => void tmux('send-keys', '-t', SESSION, ...keys);
   const screen = (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', SESSION);
   return {
     screen,
-    async waitFor(text, timeoutMs = 15_000) {
-      const start = Date.now();
-      for (;;) {
+    waitFor: (text, timeoutMs = 15_000) =>
+      waitUntil(`the screen to show ${String(text)}`, () => {
         const s = screen();
-        if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
-        if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${String(text)}; screen:\n${s}`);
-        await sleep(50);
-      }
+        return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
+      }, { timeoutMs, intervalMs: 20, lastSeen: screen }),
+    send,
+    async press(...keys) {
+      const before = screen();
+      send(...keys);
+      return waitUntil(`the screen to change after ${keys.join(' ')}`, () => {
+        const s = screen();
+        return s !== before && s;
+      }, { timeoutMs: 15_000, intervalMs: 20, lastSeen: screen });
     },
-    send: (...keys) => void tmux('send-keys', '-t', SESSION, ...keys),
     kill() {
       try {
         tmux('kill-server');

@@ -2,13 +2,15 @@
  * ACME directories on 127.0.0.1: Debian's `pebble` (a real ACME server) when installed, and a small
  * local one whose answers can be broken on purpose (no newOrder, no Replay-Nonce, HTML, EAB required).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestCA } from '../helpers/pki.js';
+import { requireTool } from '../helpers/tools.js';
+import { waitUntil } from '../helpers/wait.js';
 
 export interface AcmeServer {
   /** The directory URL. */
@@ -54,9 +56,8 @@ export async function startLocalAcme(ca: TestCA, options: LocalAcmeOptions = {})
   return { url: `${base}/directory`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-export function pebbleAvailable(): boolean {
-  return spawnSync('pebble', ['-h'], { stdio: 'ignore' }).error === undefined;
-}
+/** For `it.skipIf(!requirePebble())`: false outside CI when pebble is missing, a failure under CI. */
+export const requirePebble = () => requireTool('pebble', 'pebble');
 
 async function freePort(): Promise<number> {
   const server = createNetServer();
@@ -89,9 +90,12 @@ export async function startPebble(ca: TestCA): Promise<AcmeServer> {
     }),
   );
   const child: ChildProcess = spawn('pebble', ['-config', join(dir, 'config.json')], {
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PEBBLE_VA_NOSLEEP: '1' },
   });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const url = `https://localhost:${port}/dir`;
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -99,16 +103,21 @@ export async function startPebble(ca: TestCA): Promise<AcmeServer> {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
+  // pebble logs "Listening on" just before it listens: the port accepting a connection is the signal.
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
       s.once('connect', () => (s.destroy(), resolve(true)));
       s.once('error', () => resolve(false));
     });
-    if (up) return { url, stop };
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitUntil(`pebble on 127.0.0.1:${port}`, async () => {
+      if (child.exitCode !== null) throw new Error(`pebble exited with ${child.exitCode}; its log:\n${log}`);
+      return accepts();
+    }, { timeoutMs: 20_000, lastSeen: () => log });
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  await stop();
-  throw new Error(`pebble did not start on 127.0.0.1:${port}`);
+  return { url, stop };
 }

@@ -424,7 +424,7 @@ function dnse(world: DnsWorld, req: IncomingMessage, url: URL, body: string, sen
 
 // ---- rfc2136: the real named ----------------------------------------------------------------------
 
-export { hasNamed } from './named.js';
+export { hasNamed, requireNamed } from './named.js';
 
 export interface UpdatableNamed {
   port: number;

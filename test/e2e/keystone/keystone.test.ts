@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../../helpers/cli.js';
+import { underCI } from '../../helpers/tools.js';
+import { waitUntil } from '../../helpers/wait.js';
 import * as chain from './chain.mjs';
 
 const run = promisify(execFile);
@@ -26,7 +28,7 @@ const REQUIRED = [
   '/usr/bin/openstack',
 ];
 const missing = REQUIRED.filter((path) => !existsSync(path));
-const ci = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI!.toLowerCase());
+const ci = underCI();
 const SKIP_REASON = `Debian packages not installed (${missing.join(', ')}); run test/e2e/keystone/install.sh as root`;
 
 interface Check {
@@ -613,11 +615,7 @@ if (missing.length > 0 && !ci) {
       try {
         const pending = doctor();
         // The broker holds its answer while `hold` exists and says so: Keystone goes away in between.
-        const deadline = Date.now() + 30_000;
-        while (!existsSync(`${hold}.waiting`)) {
-          if (Date.now() > deadline) throw new Error('the broker never received the exchange');
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+        await waitUntil('the broker to receive the exchange', () => existsSync(`${hold}.waiting`), { timeoutMs: 30_000 });
         await script('stop.sh', 'keystone');
         rmSync(hold);
         const result = await pending;

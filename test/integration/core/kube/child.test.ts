@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runChild } from '../../../../src/core/kube/child.js';
+import { waitUntil } from '../../../helpers/wait.js';
 
 const marker = () => 2000 + Math.floor(Math.random() * 7000);
 const left = (seconds: number) =>
   execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim() === `sleep ${seconds}`);
+/** The killed processes disappear once the kernel has reaped them: a bounded wait, failing with what is left. */
+const gone = (seconds: number) => waitUntil(`sleep ${seconds} to be gone`, () => left(seconds).length === 0, { timeoutMs: 2000, lastSeen: () => left(seconds).join('\n') });
 
 describe('runChild', () => {
   it('returns output and exit code', async () => {
@@ -18,8 +21,7 @@ describe('runChild', () => {
     const r = await runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(r).toMatchObject({ timedOut: true, exitCode: -1 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(left(s)).toEqual([]);
+    await gone(s);
   });
 
   it('kills what a child left running when it exits', async () => {
@@ -28,18 +30,19 @@ describe('runChild', () => {
     const r = await runChild('sh', ['-c', `sleep ${s} & echo started`], { timeoutMs: 10_000 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(left(s)).toEqual([]);
+    await gone(s);
   });
 
   it('is cancelled by its signal, with its group', async () => {
     const s = marker();
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 200);
-    const r = await runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 10_000, signal: abort.signal });
+    const running = runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 10_000, signal: abort.signal });
+    // Cancelled once the grandchild runs, so that there is a group to stop.
+    await waitUntil(`sleep ${s} to start`, () => left(s).length === 1);
+    abort.abort();
+    const r = await running;
     expect(r.cancelled).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(left(s)).toEqual([]);
+    await gone(s);
   });
 
   it('says why a program could not start', async () => {

@@ -6,6 +6,7 @@ import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
 import { createTestCA, type TestCA } from '../../../helpers/pki.js';
+import { waitUntil } from '../../../helpers/wait.js';
 import { startConnectProxy, type ConnectProxy } from '../../../servers/connect-proxy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -169,12 +170,15 @@ describe('createHttpClient against real servers', () => {
   });
 
   it('times out a server that never answers, and honours the caller signal', async () => {
-    const server = await https(() => undefined);
+    let received = 0;
+    const server = await https(() => void received++);
     const error = await failure(client().request({ url: server.url, timeoutMs: 200 }));
     expect(error.kind).toBe('timeout');
     const controller = new AbortController();
     const pending = client().request({ url: server.url, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Cancelled while the server holds the request.
+    await waitUntil('the second request to reach the server', () => received === 2);
+    controller.abort();
     expect((await failure(pending)).kind).toBe('timeout');
   });
 

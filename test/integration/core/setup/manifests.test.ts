@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +9,8 @@ import { tlsSecretManifest } from '../../../../src/core/setup/manifests.js';
 import { redact } from '../../../../src/core/secrets.js';
 import { KubeState, namespace, startKubeApi, type KubeApi } from '../../../servers/kube-api.js';
 import { chain, tempDir, type Chain } from '../../../helpers/pki.js';
+import { hasKubectl, needsKubectl } from '../../../helpers/has-kubectl.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 let c: Chain;
 let chainPem: string;
@@ -45,7 +44,7 @@ describe('tlsSecretManifest', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)('the manifest against kubectl and an API server', () => {
+describe.skipIf(!hasKubectl)(`the manifest against kubectl and an API server${needsKubectl}`, () => {
   let api: KubeApi;
   let env: NodeJS.ProcessEnv;
   let file: string;

@@ -14,9 +14,9 @@ import { OFFER, openSession } from '../../../../src/core/setup/session.js';
 import { plainSession } from '../../../../src/ui/plain/setup.js';
 import { KEY, stripAnsi } from '../../../helpers/ink.js';
 import { createTestCA } from '../../../helpers/pki.js';
+import { waitUntil } from '../../../helpers/wait.js';
 import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
 async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
@@ -36,14 +36,10 @@ async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
     done,
     output: seen,
     async send(waitFor: string, keys: string) {
-      const start = Date.now();
-      while (!seen().includes(waitFor)) {
-        if (Date.now() - start > 5000) throw new Error(`Timed out waiting for "${waitFor}"; output:\n${seen()}`);
-        await sleep(10);
-      }
+      await waitUntil(`"${waitFor}"`, () => seen().includes(waitFor), { timeoutMs: 5000, lastSeen: seen });
       text = text.replace(new RegExp(waitFor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), '<seen>');
       input.write(keys);
-      await sleep(20);
+      await waitUntil('the keys to be read', () => input.readableLength === 0, { lastSeen: seen });
     },
   };
 }
@@ -175,7 +171,7 @@ describe('setup --plain', () => {
         const { p, inventory } = await writeKeyless(false, join(dir, 'ca.pem'));
         await p.send(OFFER, KEY.enter);
         await p.send('Public issuer URL', `https://127.0.0.1:${(server.address() as AddressInfo).port}/cluster1\r`);
-        for (let i = 0; i < 500 && received === 0; i++) await sleep(10);
+        await waitUntil('the issuer to receive the request', () => received > 0);
         expect(received).toBe(1);
         expect(p.output()).toContain('Ctrl+C stops, the inventory is already written');
         const started = Date.now();
@@ -213,8 +209,7 @@ describe('setup --plain is plain', () => {
     done.catch(() => undefined);
     // Every answer at once, as a paste: each line answers one question.
     input.write('1\n1\nops@example.com\n\n1\n1\n');
-    const start = Date.now();
-    while (!text.includes('Write these files?') && Date.now() - start < 5000) await sleep(20);
+    await waitUntil('"Write these files?"', () => text.includes('Write these files?'), { timeoutMs: 5000, lastSeen: () => text });
     input.write('3\n');
     await expect(done).rejects.toBeInstanceOf(CancelledError);
     expect(text).toContain('Write these files?');

@@ -1,5 +1,5 @@
 import { stateKey } from '../../../../src/core/doctor/state-keys.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeFor, runChecks, uncheckedGroups, UnknownCheckReference } from '../../../../src/core/doctor/runner.js';
 import { configured, type Gate } from '../../../../src/core/doctor/gates.js';
 import type { Check } from '../../../../src/core/doctor/types.js';
@@ -10,6 +10,12 @@ const check = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check
   title: id,
   run,
   ...extra,
+});
+
+// The timing tests run on fake clocks: time moves only when the test advances it.
+const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('runChecks', () => {
@@ -26,36 +32,53 @@ describe('runChecks', () => {
   });
 
   it('fails a check that outlives its timeout, and the others still finish', async () => {
-    const report = await runChecks(
+    fakeClock();
+    const running = runChecks(
       [
         check('a.hang', () => new Promise(() => {}), { timeoutMs: 50 }),
         check('a.quick', async () => ({ status: 'ok', message: 'quick' })),
       ],
       { deadlineMs: 5_000 },
     );
+    let settled = false;
+    void running.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const report = await running;
     expect(report.checks[0]).toMatchObject({ status: 'fail' });
-    expect(report.checks[0].message).toMatch(/within 0.1 s|within 0.05 s|Did not finish/);
+    expect(report.checks[0].message).toBe('Did not finish within 0.1 s.'); // 50 ms, rounded to a tenth
     expect(report.checks[1].status).toBe('ok');
   });
 
   it('stops at the overall deadline', async () => {
-    const report = await runChecks([check('a.hang', () => new Promise(() => {}), { timeoutMs: 10_000 })], {
+    fakeClock();
+    const running = runChecks([check('a.hang', () => new Promise(() => {}), { timeoutMs: 10_000 })], {
       deadlineMs: 60,
     });
+    await vi.advanceTimersByTimeAsync(60);
+    const report = await running;
     expect(report.checks[0].message).toContain('overall deadline');
   });
 
   it('aborts running checks when the caller cancels the run', async () => {
     const controller = new AbortController();
     let sawAbort = false;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const run = runChecks(
-      [check('a.wait', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => {
-        sawAbort = true;
-        resolve({ status: 'ok', message: 'stopped' });
-      })), { timeoutMs: 10_000 })],
+      [check('a.wait', (ctx) => new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          sawAbort = true;
+          resolve({ status: 'ok', message: 'stopped' });
+        });
+        started();
+      }), { timeoutMs: 10_000 })],
       { signal: controller.signal, deadlineMs: 10_000 },
     );
-    setTimeout(() => controller.abort(), 20);
+    // Cancelled while the check runs.
+    await running;
+    controller.abort();
     const report = await run;
     expect(sawAbort).toBe(true);
     expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.', reason: { code: 'interrupted' } });
@@ -81,9 +104,10 @@ describe('runChecks', () => {
   });
 
   it('passes state from a check to the checks that need it, in order', async () => {
+    fakeClock();
     const TOKEN = stateKey<string>('s.token');
     const order: string[] = [];
-    const report = await runChecks([
+    const running = runChecks([
       check('s.second', async (ctx) => {
         order.push('second');
         return { status: 'ok', message: String(ctx.state.get(TOKEN)) };
@@ -95,11 +119,17 @@ describe('runChecks', () => {
         return { status: 'ok', message: 'first' };
       }),
     ]);
+    // s.first ends 20 ms after it starts: s.second, listed before it, waits for it.
+    await vi.advanceTimersByTimeAsync(19);
+    expect(order).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    const report = await running;
     expect(order).toEqual(['first', 'second']);
     expect(report.checks[0].message).toBe('handed-over');
   });
 
   it('runs independent checks concurrently, within the bound', async () => {
+    fakeClock();
     let active = 0;
     let peak = 0;
     const slow = (id: string) =>
@@ -109,7 +139,11 @@ describe('runChecks', () => {
         active--;
         return { status: 'ok', message: id };
       });
-    const report = await runChecks(Array.from({ length: 12 }, (_, i) => slow(`c.${i}`)), { concurrency: 5 });
+    const running = runChecks(Array.from({ length: 12 }, (_, i) => slow(`c.${i}`)), { concurrency: 5 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(active).toBe(5); // five at once from the start, the other seven waiting
+    await vi.advanceTimersByTimeAsync(60); // three rounds of 20 ms: 5, 5, 2
+    const report = await running;
     expect(peak).toBe(5);
     expect(report.summary.ok).toBe(12);
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDirectory, type DirectoryTarget } from '../../../../../src/core/areas/acme/directory.js';
 import { createHttpClient } from '../../../../../src/core/net/http.js';
 import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
-import { pebbleAvailable, startLocalAcme, startPebble, type AcmeServer, type LocalAcmeOptions } from '../../../../servers/acme.js';
+import { requirePebble, startLocalAcme, startPebble, type AcmeServer, type LocalAcmeOptions } from '../../../../servers/acme.js';
 
 let ca: TestCA;
 const servers: AcmeServer[] = [];
@@ -23,7 +23,7 @@ async function local(options: LocalAcmeOptions = {}) {
 
 describe('acme.directory', () => {
   // Debian's pebble is in .ci/run's APT_PACKAGES: CI always runs this; elsewhere it needs `apt-get install pebble`.
-  it.skipIf(!pebbleAvailable() && !process.env.CI)('accepts the directory of a real ACME server (pebble; skipped when not installed outside CI)', async () => {
+  it.skipIf(!requirePebble())('accepts the directory of a real ACME server (pebble)', async () => {
     const pebble = await startPebble(ca);
     servers.push(pebble);
     const result = await checkDirectory(createHttpClient({ timeoutMs: 5000, caFile: ca.file }), target(pebble.url));

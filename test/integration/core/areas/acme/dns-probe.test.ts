@@ -2,7 +2,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeDns, type TsigKey } from '../../../../../src/core/areas/acme/dns-probe.js';
-import { hasNamed, startNamed, tsigKeygen, type RunningNamed } from '../../../../servers/named.js';
+import { hasNamed, requireNamed, startNamed, tsigKeygen, type RunningNamed } from '../../../../servers/named.js';
 
 let named: RunningNamed;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ const probe = (key: TsigKey | undefined, zone = named.zone, now?: Date) =>
   probeDns({ host: '127.0.0.1', port: named.port, zone, timeoutMs: 3000, key, now });
 const rightKey = (): TsigKey => ({ name: named.key.name, algorithm: 'HMACSHA256', secret: named.key.secret });
 
-describe.skipIf(!hasNamed)('TSIG-signed SOA query against the real named', () => {
+describe.skipIf(!requireNamed())('TSIG-signed SOA query against the real named', () => {
   it('is answered authoritatively, with a verified signature, for the right key', async () => {
     const answer = await probe(rightKey());
     expect(answer).toMatchObject({ rcode: 'NOERROR', authoritative: true, zone: named.zone, tsig: { error: 'NOERROR', signed: true, verified: true } });

@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
 import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
 import { doctorInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
+import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const ISSUER = 'https://oidc.example.com/cluster1';
 const GOOD = {
   'service-account-issuer': [ISSUER, 'https://kubernetes.default.svc.cluster.local'],
@@ -36,7 +35,7 @@ function apiserverPod(node: string, flags: Flags): KubeObject {
   };
 }
 
-describe.skipIf(!hasKubectl)('discovery.apiserver-flags against the Kubernetes API with kubectl', () => {
+describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes API with kubectl${needsKubectl}`, () => {
   let api: KubeApi;
   beforeAll(async () => {
     api = await startKubeApi(new KubeState());

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
 import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
@@ -7,8 +6,8 @@ import { serviceAccountClaims, signJwt } from '../../../../servers/jwt.js';
 import { KubeState, namespace, serviceAccount, startKubeApi } from '../../../../servers/kube-api.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
 import { doctorInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
+import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/certmgr-dns01';
 const SUB = 'system:serviceaccount:cert-manager:certmgr-clouddnsb';
 const ZONE = { id: 'Z0123456789ABCDEFGHIJ', name: 'cloud.example.com.' };
@@ -174,7 +173,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)('discovery.sts mints the token as the certificate manager does', () => {
+describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate manager does${needsKubectl}`, () => {
   it('kubectl create token <sa> -n cert-manager --audience sts.amazonaws.com --duration 600s', async () => {
     const i = await issuer();
     const a = await aws(i);

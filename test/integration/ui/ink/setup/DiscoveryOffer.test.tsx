@@ -14,6 +14,7 @@ import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { createTestCA } from '../../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
 import { choose, question } from '../../../../helpers/drive.js';
+import { waitUntil } from '../../../../helpers/wait.js';
 
 const KEYLESS = [
   'cluster_issuer_type: acme',
@@ -216,13 +217,13 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
       await choose(ui, 'Yes');
       await ui.answer(`https://127.0.0.1:${(server.address() as AddressInfo).port}/cluster1`);
       await ui.waitFor('OIDC discovery document (anonymous)…');
-      for (let i = 0; i < 500 && received === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await waitUntil('the issuer to receive the request', () => received > 0);
       expect(received).toBe(1);
       await ui.press(KEY.ctrlC);
       const r = results[0];
       expect(r.kind === 'error' && r.error.message).toBe(CANCELLED_AFTER_WRITE);
       ui.unmount();
-      for (let i = 0; i < 500 && dropped === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await waitUntil('the pending request to be dropped', () => dropped > 0);
       expect(dropped).toBe(1);
     } finally {
       server.closeAllConnections();
