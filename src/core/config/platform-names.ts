@@ -12,8 +12,6 @@ const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_type: { commercialca: 'venafi' },
   cluster_issuer_acme_solver: { clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox' },
   cluster_issuer_acme_clouddnsb_auth: { clusteroidc: 'kubernetes' },
-  cluster_issuer_acme_clouddnsb_secret_name: { 'certmgr-issuer-clouddnsb-credentials': 'cert-manager-issuer-route53-credentials' },
-  cluster_issuer_acme_clouddnsb_service_account_name: { 'certmgr-clouddnsb': 'cert-manager-route53' },
 };
 
 /** The platform's name of a neutral variable name (the table's `platformName` column). */
@@ -146,8 +144,13 @@ export function respellFinding<T extends { message: string; advice?: string; var
   };
 }
 
-/** A value of a neutral variable as the platform writes it (`commercialca` → `venafi`, ...). */
+/**
+ * A value of a neutral variable as the platform writes it (`commercialca` → `venafi`, ...); the neutral
+ * default of a name the role gives (`certmgr-issuer-ca`) is the platform's default (`cert-manager-issuer-ca`).
+ */
 export function platformValue(neutralName: string, value: unknown): unknown {
+  const row = variable(neutralName);
+  if (row?.platformDefault !== undefined && value === row.default) return row.platformDefault;
   return translateValue(neutralName, value, 'toPlatform');
 }
 

@@ -143,7 +143,7 @@ function typeRules(values: Values): Finding[] {
     if (!isSet(value) || value === NOT_CHECKED) continue;
     const shown = row.secret ? 'The value' : `"${String(value)}"`;
     const kind = yamlKind(value);
-    const wanted = row.type === 'bool' ? 'boolean' : row.type === 'map' ? 'mapping' : 'text';
+    const wanted = row.type === 'bool' ? 'boolean' : row.type === 'map' ? 'mapping' : row.type === 'int' ? 'number' : 'text';
     if (!['text', 'number', 'boolean', 'list', 'mapping'].includes(kind)
       || (row.type === 'enum' && kind !== 'text') || (row.type === 'map' && kind !== 'mapping')) {
       out.push(finding('invalid-type', 'error', row.name, `${row.name} must be ${row.type === 'enum' ? `one of: ${row.values!.join(', ')}` : `a ${wanted === 'text' ? describeType(row) : wanted}`}, not a YAML ${kind}.`,
@@ -151,6 +151,9 @@ function typeRules(values: Values): Finding[] {
       continue;
     }
     switch (row.type) {
+      case 'int':
+        if (!Number.isInteger(value)) out.push(finding('invalid-type', 'error', row.name, `${row.name} must be a whole number, not ${shown}.`, 'Write it without quotes, e.g. 600.'));
+        break;
       case 'bool':
         if (typeof value === 'string' && /^(true|false|yes|no)$/i.test(value.trim())) {
           out.push(finding('bool-quoted', 'warning', row.name, `${row.name} is the string "${value}", not a boolean.`,

@@ -187,7 +187,7 @@ function hasAcmeServer(answers: WizardAnswers): boolean {
 function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[] {
   const choices = choicesOf(answers);
   const steps: Step[] = [];
-  const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
+  const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && r.asked !== false && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
   const usesPassword = answers[COMMERCIALCA_AUTH] === 'password';
   for (const row of rows) {
     if (row.name === PRIVATE_CA && !hasAcmeServer(answers)) continue;

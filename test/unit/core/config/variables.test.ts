@@ -57,7 +57,7 @@ describe('the variables table', () => {
 
 describe('the platform names column', () => {
   const WORDS: [RegExp, string][] = [
-    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_annotations$/, 'atmosphere_ingress_annotations'],
+    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_/, 'atmosphere_ingress_'],
     [/_commercialca_/, '_venafi_'], [/_clouddnsa_/, '_azuredns_'], [/_clouddnsb_/, '_route53_'], [/_dnsc_/, '_cloudflare_'], [/_dnsd_/, '_godaddy_'], [/_dnse_/, '_infoblox_'],
   ];
   it('gives every row with a neutral word its platform name, and no other row one', () => {
