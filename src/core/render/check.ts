@@ -5,10 +5,20 @@
 import { isDnsSubdomain, isSecretDataKey } from '../kube/names.js';
 import type { ErrorObject } from 'ajv';
 import { crdValidators } from './crd-validators.js';
+import { isUnknownValue } from './values.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
 
 export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
-  return objects.flatMap(({ object, from }) => [...schemaFindings(object, from), ...nameFindings(object, from)]);
+  return objects.flatMap(({ object, from, nameFrom }) => [...schemaFindings(withoutNulls(object) as KubeObject, from), ...nameFindings(object, from, nameFrom)]);
+}
+
+/** The API server drops null fields of a custom resource before checking it; an unknown value is not checked. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && !isUnknownValue(v)).map(([k, v]) => [k, withoutNulls(v)]));
+  }
+  return value;
 }
 
 function label(object: KubeObject): string {
@@ -58,14 +68,16 @@ function variableFor(e: ErrorObject, from: string[]): string | undefined {
   return FIELD_VARIABLE.find(([path, name]) => path.test(e.instancePath) && from.includes(name))?.[1];
 }
 
-function nameFindings(object: KubeObject, from: string[]): RenderFinding[] {
+function nameFindings(object: KubeObject, from: string[], nameFrom?: string): RenderFinding[] {
   const out: RenderFinding[] = [];
   const name = object.metadata.name;
+  // An empty or null name is reported where it is read; an unknown one is known only at deploy time.
+  if (typeof name !== 'string' || name === '' || isUnknownValue(name)) return out;
   const rbac = object.kind === 'Role' || object.kind === 'RoleBinding';
   // RBAC names are path segments (':' allowed); other objects' names are DNS subdomains.
   const valid = rbac ? name !== '' && !/[/%]/.test(name) && name !== '.' && name !== '..' : isDnsSubdomain(name);
   if (!valid) {
-    out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name.`, advice: 'Use lower-case letters, digits, "-" and "." only.' });
+    out.push({ variable: nameFrom ?? from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name: the API server would refuse it.`, advice: rbac ? 'Leave out "/" and "%".' : 'Use lower-case letters, digits, "-" and "." only, starting and ending with a letter or digit.' });
   }
   if (object.kind === 'Secret') {
     for (const key of Object.keys((object.stringData ?? object.data ?? {}) as object)) {

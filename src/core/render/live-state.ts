@@ -4,12 +4,13 @@
  * regenerate's guard alike).
  */
 import { firstLine, kubectl, kubectlGet, type KubectlOptions } from '../kube/kubectl.js';
-import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../kube/platform.js';
-import { secretsToCompare, type LiveState } from './drift.js';
+import { CERT_MANAGER_NAMESPACE } from '../kube/platform.js';
+import { renderedIssuerName, secretsToCompare, type LiveState } from './drift.js';
 import type { RenderedObject } from './types.js';
 
 /** The live ClusterIssuer and the key names of the credential Secrets the rendered objects name (each read once). */
-export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[]): Promise<LiveState | { error: string; what: string }> {
+export async function readLiveState(kube: KubectlOptions, objects: RenderedObject[], issuerName = renderedIssuerName(objects)): Promise<LiveState | { error: string; what: string }> {
+  const PLATFORM_ISSUER = issuerName;
   const issuer = await kubectlGet(['get', 'clusterissuer', '--', PLATFORM_ISSUER], kube);
   if (!issuer.ok && !issuer.notFound) return { error: issuer.error, what: `the ClusterIssuer "${PLATFORM_ISSUER}"` };
   const live: LiveState = { issuer: issuer.ok ? issuer.value : undefined, secretKeys: new Map() };

@@ -22,6 +22,7 @@ export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView): P
       ? { status: 'ok', message: `The cluster's ClusterIssuer "${PLATFORM_ISSUER}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
       : { status: 'ok', message: `No ClusterIssuer "${PLATFORM_ISSUER}", as the inventory's issuer none expects.`, details };
   }
+  if (drift.namingMismatch) return { status: 'fail', message: escapeLine(drift.namingMismatch.message), advice: drift.namingMismatch.advice, details: { ...details, namingMismatch: true } };
   if (drift.leftover) {
     return {
       status: 'warn', message: drift.differences.map(escapeLine).join('; '), details,

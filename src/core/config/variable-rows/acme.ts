@@ -10,6 +10,7 @@ export const ACME_ROWS: Variable[] = [
   },
   {
     name: 'cluster_issuer_acme_server', type: 'url', required: false, secret: false, appliesWhen: ROW.acme,
+    default: 'https://acme-v02.api.letsencrypt.org/directory',
     section: 'ACME issuer', example: 'https://acme.internal.example.com/directory',
     help: 'Directory URL of an internal ACME server (unset: a public ACME certificate authority)',
   },

@@ -54,6 +54,12 @@ export const SELECTION_ROWS: Variable[] = [
     help: 'The ingress class of the platform\'s ingresses; the HTTP-01 solver uses it unless cluster_issuer_acme_http01_ingress_class is set',
   },
   {
+    name: 'cloud_helm_ingress_cluster_issuer', platformName: 'openstack_helm_ingress_cluster_issuer',
+    type: 'string', defaultFrom: 'platform_ingress_cluster_issuer', required: false, secret: false, asked: false,
+    section: 'Platform-wide names',
+    help: 'The ClusterIssuer the API ingresses and the wildcard Certificate name (read by the ingress role)',
+  },
+  {
     name: 'cluster_issuer_name', type: 'string', defaultFrom: 'platform_ingress_cluster_issuer',
     required: false, secret: false, asked: false, appliesWhen: { issuer: ['acme', 'commercialca', 'ca', 'self-signed'] }, section: 'Platform-wide names',
     help: 'Name of the ClusterIssuer the role creates (keep it equal to platform_ingress_cluster_issuer, which the ingresses name)',

@@ -36,8 +36,8 @@ describe('comparing with the cluster when the inventory does not say its names',
     return { issuer: objects.find((o) => o.object.metadata.name === 'atmosphere')!.object, secretKeys };
   };
 
-  it('renders in the stated names only, or in both (the default first)', () => {
-    expect(renderingsToCompare({ values: acme, profile: 'platform', stated: true }).map((r) => r.profile)).toEqual(['platform']);
+  it('renders in both names, the inventory\'s first (stated only when the inventory says it)', () => {
+    expect(renderingsToCompare({ values: acme, profile: 'platform', stated: true }).map((r) => [r.profile, r.stated])).toEqual([['platform', true], ['spec', false]]);
     expect(renderingsToCompare({ values: acme, profile: 'spec', stated: false }).map((r) => r.profile)).toEqual(['spec', 'platform']);
   });
 
@@ -56,9 +56,17 @@ describe('comparing with the cluster when the inventory does not say its names',
     ] });
   });
 
-  it('stated names: the other set\'s objects are differences', () => {
+  it('stated names, a cluster deployed with the other names: a naming mismatch with its fix, not drift', () => {
     const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), liveOf(dnsc, 'platform'));
-    expect(drift).toMatchObject({ profile: 'spec', guessed: false });
+    expect(drift).toMatchObject({ profile: 'spec', guessed: false, namingMismatch: { inventory: 'spec', cluster: 'platform' } });
+    expect(drift.differences).toEqual([drift.namingMismatch!.message]);
+    expect(drift.namingMismatch!.advice).toContain('--names platform');
+  });
+
+  it('stated names, a cluster matching neither: drift against the stated names', () => {
+    const live = liveOf({ ...dnsc, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
+    const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), live);
+    expect(drift.namingMismatch).toBeUndefined();
     expect(drift.differences).toContain('Secret cert-manager/dnsc-api-token does not exist in the cluster.');
   });
 
