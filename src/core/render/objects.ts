@@ -40,7 +40,7 @@ export function renderPlatform(values: Values, profile: NamingProfile = 'spec', 
     if (name === SELF_SIGNED_ISSUER) {
       ctx.finding('cluster_issuer_name', 'error', `cluster_issuer_name is "${SELF_SIGNED_ISSUER}": the role would overwrite its own self-signed ClusterIssuer with the platform's issuer.`, 'Choose another name (the default is the value of platform_ingress_cluster_issuer).');
     }
-    ctx.add(clusterIssuer(name, spec.spec), ['cluster_issuer_type', ...spec.from], { nameFrom: 'cluster_issuer_name', part: 'issuer' });
+    ctx.add(clusterIssuer(name, spec.spec), ['cluster_issuer_type', ...spec.from], { nameFrom: ctx.source('cluster_issuer_name'), part: 'issuer' });
     issuerNamesAgree(ctx, name);
   }
   if (ctx.defined('cloud_helm_ingress_wildcard_domain')) wildcard(ctx, type);
@@ -144,9 +144,9 @@ function commercialcaIssuer(ctx: RoleValues): IssuerSpec {
   const secretName = ctx.name(`${p}secret_name`, "the commercial CA's credentials Secret");
   const from = [`${p}secret_name`];
   if (user && password && !token) {
-    ctx.add(secret(secretName, { username: ctx.value(`${p}username`), password: ctx.value(`${p}password`) }, undefined), [`${p}username`, `${p}password`, ...from], { nameFrom: `${p}secret_name` });
+    ctx.add(secret(secretName, { username: ctx.value(`${p}username`), password: ctx.value(`${p}password`) }, null), [`${p}username`, `${p}password`, ...from], { nameFrom: `${p}secret_name` });
   } else if (token && !user && !password) {
-    ctx.add(secret(secretName, { 'access-token': ctx.value(`${p}access_token`) }, undefined), [`${p}access_token`, ...from], { nameFrom: `${p}secret_name` });
+    ctx.add(secret(secretName, { 'access-token': ctx.value(`${p}access_token`) }, null), [`${p}access_token`, ...from], { nameFrom: `${p}secret_name` });
   } else {
     const set = [token && `${p}access_token`, user && `${p}username`, password && `${p}password`].filter(Boolean).join(', ');
     ctx.finding(`${p}access_token`, 'error',
@@ -175,6 +175,6 @@ export function clusterIssuer(name: string, spec: Record<string, unknown>): Kube
 }
 
 /** A Secret as the role writes it: `type` is left out where the role leaves it out (the commercial CA's). */
-export function secret(name: string, stringData: Record<string, unknown>, type: string | undefined = 'Opaque', namespace = CERT_MANAGER_NAMESPACE): KubeObject {
+export function secret(name: string, stringData: Record<string, unknown>, type: string | null = 'Opaque', namespace = CERT_MANAGER_NAMESPACE): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, ...(type ? { type } : {}), stringData };
 }

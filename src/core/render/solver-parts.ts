@@ -61,7 +61,7 @@ export function clusterIssuerSolverParts(ctx: RoleValues, provider: 'dnsd' | 'dn
     apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: n.roleBinding, namespace: n.namespace },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: n.role },
     subjects: [{ kind: 'ServiceAccount', name: n.serviceAccount, namespace: n.namespace }],
-  }, ['cluster_issuer_acme_solver', `${p}role_binding_name`, `${p}service_account_name`], { nameFrom: `${p}role_binding_name` });
+  }, ['cluster_issuer_acme_solver', `${p}role_binding_name`, `${p}service_account_name`], { nameFrom: ctx.source(`${p}role_binding_name`) });
 }
 
 /** Ansible's `combine(recursive=True)`: maps merge key by key, anything else is replaced. */

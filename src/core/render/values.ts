@@ -49,6 +49,12 @@ export class RoleValues {
     return row.default;
   }
 
+  /** The variable that gives a value: itself when defined, else the one its default follows (defaultFrom). */
+  source(name: string): string {
+    const from = variable(name)?.defaultFrom;
+    return this.defined(name) || !from ? name : this.source(from);
+  }
+
   /** The value inside a longer string (`"{{ a }}:{{ b }}"`): null becomes the empty string there. */
   text(name: string): string {
     const v = this.value(name);
