@@ -74,7 +74,7 @@ export function namingFindings(values: Record<string, unknown>, profile: NamingP
     ignored.add(key);
     findings.push({
       rule: 'naming', severity: 'error', variable: key,
-      message: `The deployment reads ${reads}: it does not read ${key}${profile === 'platform' ? ", the spec's neutral name" : ", the platform's name"}; its name is ${other}. The value is ignored.`,
+      message: `The deployment reads ${reads}: it does not read ${key}${profile === 'platform' ? ", cloudgate's neutral name" : ", the platform's name"}; its name is ${other}. The value is ignored.`,
       advice: key in values && other in values ? `Remove ${key} (${other} is set too).` : `Rename ${key} to ${other}.`,
     });
   }
@@ -88,7 +88,7 @@ export function namingFindings(values: Record<string, unknown>, profile: NamingP
     const word = profile === 'platform' ? withProduct(v) : v;
     findings.push({
       rule: 'naming', severity: 'error', variable: key,
-      message: `${key} is "${v}", ${profile === 'platform' ? `the spec's neutral word ${word}` : "the platform's word"}: the deployment reads ${reads} and has no task for it, so it stops there.`,
+      message: `${key} is "${v}", ${profile === 'platform' ? `cloudgate's neutral word ${word}` : "the platform's word"}: the deployment reads ${reads} and has no task for it, so it stops there.`,
       advice: `Write ${key}: ${wrong}`,
     });
   }
@@ -160,7 +160,7 @@ export function resolveProfile(asked: unknown, keys: string[], source: string, v
   }
   const detected = detectProfile(keys, source, values);
   if (asked !== undefined && detected !== undefined && asked !== detected) {
-    throw new UsageError(`--names ${String(asked)} was given, but ${source} is written in the ${detected === 'platform' ? "platform's" : "spec's neutral"} variable names.`,
+    throw new UsageError(`--names ${String(asked)} was given, but ${source} is written in the ${detected === 'platform' ? "platform's" : "neutral"} variable names.`,
       `Drop --names (it is detected from the inventory) or give --names ${detected}.`);
   }
   return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
@@ -199,7 +199,7 @@ export function neutralView(values: Record<string, unknown>, source: string, ask
 export function profileLine(profile: NamingProfile): string {
   return profile === 'platform'
     ? "Variable names: the platform's own (openstack_helm_ingress_*, venafi, azuredns, route53, cloudflare, godaddy, infoblox)."
-    : `Variable names: the spec's neutral ones (cloud_helm_ingress_*, ${['commercialca', 'clouddnsa', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'].map(withProduct).join(', ')}), which the real platform does not read.`;
+    : `Variable names: cloudgate's neutral ones (cloud_helm_ingress_*, ${['commercialca', 'clouddnsa', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'].map(withProduct).join(', ')}), which the real platform does not read.`;
 }
 
 /** A finding written with neutral names, as the operator's inventory spells them. */

@@ -25,12 +25,12 @@ export const ACME_ROWS: Variable[] = [
     help: 'Challenge type: HTTP-01, or the DNS provider for DNS-01',
     valueHelp: {
       http01: 'HTTP-01 (default): works when the ACME server can reach the API endpoints; needs only the email',
-      clouddnsa: 'DNS-01 via clouddnsa (service principal): use when the ACME server cannot reach the APIs',
+      clouddnsa: 'DNS-01 via clouddnsa (Azure DNS), with a service principal: use when the ACME server cannot reach the APIs',
       rfc2136: 'DNS-01 via a DNS server supporting RFC 2136 dynamic updates (TSIG key)',
-      clouddnsb: 'DNS-01 via clouddnsb: static keys, ambient credentials or keyless cluster OIDC',
-      dnsc: 'DNS-01 via dnsc with an API token',
-      dnsd: 'DNS-01 via dnsd: needs a separate webhook and an account with 10+ domains',
-      dnse: 'DNS-01 via dnse: needs a separate webhook component',
+      clouddnsb: 'DNS-01 via clouddnsb (Route 53): static keys, ambient credentials or keyless cluster OIDC',
+      dnsc: 'DNS-01 via dnsc (Cloudflare) with an API token',
+      dnsd: 'DNS-01 via dnsd (GoDaddy): needs a separate webhook and an account with 10+ domains',
+      dnse: 'DNS-01 via dnse (Infoblox): needs a separate webhook component',
     },
   },
   {

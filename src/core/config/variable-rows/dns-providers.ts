@@ -94,7 +94,7 @@ export const DNS_PROVIDER_ROWS: Variable[] = [
     valueHelp: {
       static: 'Access key id and secret access key in the inventory (long-lived keys)',
       ambient: 'Credentials from the certificate manager\'s environment (default chain); optional role to assume',
-      clusteroidc: 'Keyless: the cluster\'s service-account token exchanged for a role (needs CRDs >= 1.15.0)',
+      clusteroidc: 'Keyless (Kubernetes service-account tokens): the cluster\'s token exchanged for a role (needs CRDs >= 1.15.0)',
     },
   },
   {

@@ -21,7 +21,7 @@ export const SELECTION_ROWS: Variable[] = [
     help: 'Who issues the endpoint certificates',
     valueHelp: {
       acme: 'An ACME certificate authority (public, or an internal ACME server); renewed automatically',
-      commercialca: 'A commercial certificate authority (TPP) with a zone and an access token',
+      commercialca: 'A commercial certificate authority (Venafi TPP) with a zone and an access token',
       ca: 'Your own CA certificate and key sign the endpoint certificates',
       'self-signed': 'Self-signed certificates: for development and testing only, not for production',
       none: 'No issuer: you supply an existing wildcard certificate as a TLS secret',
