@@ -20,6 +20,8 @@ import { redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
+import type { NamesDetection } from '../config/naming-detect.js';
+import { NAMES_STEP, namesOf, namingStep } from './naming-step.js';
 import { formatRule, validate } from '../config/validate.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
 import {
@@ -96,6 +98,8 @@ export interface FlowOptions {
   names?: NamingProfile;
   /** `--namespace` was given: the TLS secret's namespaces are not asked again. */
   namespacesGiven?: boolean;
+  /** A new inventory without --names: first ask which names the deployment reads (naming-step.ts). */
+  askNames?: NamesDetection;
 }
 
 /** The title every front-end shows above the questions: the command the operator ran. */
@@ -222,8 +226,9 @@ function annotationSteps(answers: WizardAnswers): Step[] {
 }
 
 /** Every question for the answers so far, in order. A step depends only on the answers before it. */
-export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Step[] {
-  const steps: Step[] = [];
+export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[] {
+  const steps: Step[] = flow.askNames ? [namingStep(flow.askNames)] : [];
+  const options = { ...flow, names: namesOf(answers, flow.names) };
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
@@ -409,6 +414,9 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const annotations: Record<string, string> = {};
   // All steps, also those not asked (issuer-only mode): their answers are the inventory's values.
+  // The names the first question chose (a new inventory): the plan writes the inventory in them.
+  const names = namesOf(answers);
+  if (names) out.names = names;
   for (const step of stepsFor(answers)) {
     const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
     if (step.id.startsWith(ANNOTATION_STEP)) {
@@ -416,6 +424,7 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
       continue;
     }
     if (step.id === CERTIFICATE_TYPE || step.id === COMMERCIALCA_AUTH || step.id === ADD_ANNOTATIONS) continue;
+    if (step.id === NAMES_STEP) continue;
     if (value === undefined) continue;
     if (value === '') out[step.id] = step.variable ? null : undefined;
     else if (step.variable?.type === 'bool') out[step.id] = value === true || value === 'true';
