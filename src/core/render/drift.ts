@@ -6,7 +6,7 @@
  */
 import type { KubeObject, RenderedObject } from './types.js';
 import { isJinja } from '../inventory/ansible-tagged.js';
-import { PLATFORM_ISSUER, type NamingProfile } from './names.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from './names.js';
 import { renderPlatform } from './objects.js';
 import { isUnknownValue } from './values.js';
 
@@ -79,10 +79,10 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
 
 
 /** The Secrets whose names and keys the live state must be compared with (each name once). */
-export function secretsToCompare(objects: RenderedObject[]): { name: string; keys: string[] }[] {
+export function secretsToCompare(objects: RenderedObject[]): { name: string; namespace: string; keys: string[] }[] {
   const secrets = objects
     .filter(({ object }) => object.kind === 'Secret')
-    .map(({ object }) => ({ name: object.metadata.name, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
+    .map(({ object }) => ({ name: object.metadata.name, namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
   return secrets.filter((s, i) => secrets.findIndex((t) => t.name === s.name) === i);
 }
 
@@ -116,10 +116,10 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   }
   for (const secret of secretsToCompare(objects)) {
     const keys = live.secretKeys.get(secret.name);
-    if (!keys) differences.push(`Secret cert-manager/${secret.name} does not exist in the cluster.`);
+    if (!keys) differences.push(`Secret ${secret.namespace}/${secret.name} does not exist in the cluster.`);
     else {
       const missing = secret.keys.filter((k) => !keys.includes(k));
-      if (missing.length > 0) differences.push(`Secret cert-manager/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+      if (missing.length > 0) differences.push(`Secret ${secret.namespace}/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
     }
   }
   const solverWant = solverOf(rendered);
