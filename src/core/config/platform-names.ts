@@ -88,7 +88,7 @@ export function namingFindings(values: Record<string, unknown>, profile: NamingP
     const word = profile === 'platform' ? withProduct(v) : v;
     findings.push({
       rule: 'naming', severity: 'error', variable: key,
-      message: `${key} is "${v}", ${profile === 'platform' ? `cloudgate's neutral word ${word}` : "the platform's word"}: the deployment reads ${reads} and has no task for it, so it stops there.`,
+      message: `${key} is "${v}", ${profile === 'platform' ? `cloudgate's neutral word ${word}` : "the platform's word"}: the deployment reads ${reads} and does not know that word (no task for it, or the role's check refuses it), so it stops there.`,
       advice: `Write ${key}: ${wrong}`,
     });
   }

@@ -49,11 +49,11 @@ export function renderPlatform(values: Values, profile: NamingProfile = 'spec', 
 
 /** The role includes a task file named after the value: none exists for it, so the deployment stops there. */
 export function noTask(ctx: RoleValues, variable: string, value: unknown, file: string, known: string[], options: RenderOptions): void {
-  if (isUnknownValue(value)) return;
-  const foreign = options.foreign?.has(variable);
+  // A word of the other naming is said by the naming finding (respelling would garble it here).
+  if (isUnknownValue(value) || options.foreign?.has(variable)) return;
   const shown = value === null ? 'null' : `"${String(value)}"`;
   ctx.finding(variable, 'error',
-    `${variable} is ${shown}${foreign ? ", a word of the other naming" : ''}: the platform's role has no ${file}, so the deployment stops there (after the self-signed ClusterIssuer).`,
+    `${variable} is ${shown}: the platform's role has no ${file}, so the deployment stops there (after the self-signed ClusterIssuer).`,
     `Set ${variable} to one of: ${known.join(', ')}.`);
 }
 

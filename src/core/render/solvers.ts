@@ -107,9 +107,9 @@ function clouddnsbSolver(ctx: RoleValues, options: RenderOptions): IssuerSpec | 
   const auth = ctx.value(`${p}auth`);
   // The role's first task asserts the mode: anything else stops the deployment before any object.
   if (typeof auth !== 'string' || !AUTH_MODES.includes(auth) || options.foreign?.has(`${p}auth`)) {
-    if (isUnknownValue(auth)) return undefined;
+    if (isUnknownValue(auth) || options.foreign?.has(`${p}auth`)) return undefined;
     ctx.finding(`${p}auth`, 'error',
-      `${p}auth is ${auth === null ? 'null' : `"${String(auth)}"`}${options.foreign?.has(`${p}auth`) ? ', a word of the other naming' : ''}: the role asserts static, ambient or clusteroidc and stops the deployment there (nothing of the solver is created).`,
+      `${p}auth is ${auth === null ? 'null' : `"${String(auth)}"`}: the role asserts static, ambient or clusteroidc and stops the deployment there (nothing of the solver is created).`,
       `Set ${p}auth to static, ambient or clusteroidc.`);
     return undefined;
   }
