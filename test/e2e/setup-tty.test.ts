@@ -181,4 +181,22 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await waitFor('EXIT=0');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');
   });
+
+  it('a new inventory: the first question is which names the deployment reads, the platform\'s by default', async () => {
+    const inventory = join(dir, 'certificates.yml');
+    launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
+    const first = await waitFor('Which variable names does your deployment read?');
+    expect(first).not.toContain('Certificate type');
+    await at('Choose 1-2', 'Enter');
+    // Every later question can go back to it.
+    await at(/Certificate type[\s\S]*< Back[\s\S]*Choose 1-4/, 'Enter');
+    await at(/2\) venafi[\s\S]*4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
+    await at('Add certificate subject annotations?', 'Enter');
+    // The review is in the platform's names: the self-signed CA's Secret carries its default name there.
+    const review = await waitFor('Write these files?');
+    expect(review).toContain("Variable names: the platform's own");
+    expect(review).toContain('cert-manager-selfsigned-ca');
+    await at('Write these files?', 'Enter');
+    await waitFor('EXIT=0');
+  });
 });
