@@ -199,7 +199,7 @@ export function neutralView(values: Record<string, unknown>, source: string, ask
 export function profileLine(profile: NamingProfile): string {
   return profile === 'platform'
     ? "Variable names: the platform's own (openstack_helm_ingress_*, venafi, azuredns, route53, cloudflare, godaddy, infoblox)."
-    : `Variable names: cloudgate's neutral ones (cloud_helm_ingress_*, ${['commercialca', 'clouddnsa', 'clouddnsb', 'dnsc', 'dnsd', 'dnse'].map(withProduct).join(', ')}), which the real platform does not read.`;
+    : `Variable names: the neutral ones (cloud_helm_ingress_*, ${withProduct('clouddnsb')}, ...), not the platform's own.`;
 }
 
 /** A finding written with neutral names, as the operator's inventory spells them. */

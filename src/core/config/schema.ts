@@ -158,7 +158,7 @@ export function variablesMarkdown(): string {
     const required = v.required ? 'yes' : v.platformNeeds ? 'needed by the platform, no default' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_clouddnsb_auth', 'auth')}` : '';
     const notes = [v.secret ? 'secret' : '', v.legacy ? 'legacy' : '', v.recommended ? 'recommended' : '', v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '']
       .filter(Boolean).join(', ');
-    const dflt = v.default !== undefined ? `\`${String(v.default)}\`` : v.defaultFrom ? `the value of \`${v.defaultFrom}\`` : '';
+    const dflt = v.default !== undefined ? `\`${String(v.default)}\`` : v.roleDefault ? `\`${v.roleDefault}\`` : v.defaultFrom ? `the value of \`${v.defaultFrom}\`` : '';
     const asked = v.asked === false ? 'no' : 'yes';
     return `| \`${v.name}\` | ${platformCell(v)} | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${asked} | ${cell(notes)} | ${cell(v.help)} |`;
   });

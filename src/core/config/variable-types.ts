@@ -56,6 +56,11 @@ export interface Variable {
   asked?: boolean;
   /** The role's default in the platform's naming, where it differs from `default` (the neutral one). */
   platformDefault?: string | boolean | number;
+  /**
+   * The role's default where the walkthrough must not offer it as an answer (the public ACME server:
+   * the question is for an internal one); the render and the docs use it.
+   */
+  roleDefault?: string;
   /** The role's default is the value of this other variable (neutral name), e.g. the ACME email. */
   defaultFrom?: string;
 }

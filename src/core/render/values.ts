@@ -33,7 +33,8 @@ export class RoleValues {
 
   /** `X is defined`: the inventory has the key, whatever its value (`""` and `null` included). */
   defined(name: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.values, name);
+    // `undefined` comes from no YAML: a key set to it is a key left out.
+    return Object.prototype.hasOwnProperty.call(this.values, name) && this.values[name] !== undefined;
   }
 
   /**
@@ -46,7 +47,7 @@ export class RoleValues {
     if (!row) return undefined;
     if (row.defaultFrom) return this.value(row.defaultFrom, depth + 1);
     if (this.profile === 'platform' && row.platformDefault !== undefined) return row.platformDefault;
-    return row.default;
+    return row.default ?? row.roleDefault;
   }
 
   /** The variable that gives a value: itself when defined, else the one its default follows (defaultFrom). */
@@ -100,8 +101,9 @@ export class RoleValues {
   private emptiness(name: string, v: unknown, what: string, severity: RenderFinding['severity']): void {
     if (!this.defined(name) || (v !== '' && v !== null)) return;
     const row = variable(name);
-    const fallback = row?.defaultFrom ? `the value of ${row.defaultFrom}` : row?.default !== undefined
-      ? String(this.profile === 'platform' && row.platformDefault !== undefined ? row.platformDefault : row.default) : undefined;
+    const own = row?.default ?? row?.roleDefault;
+    const fallback = row?.defaultFrom ? `the value of ${row.defaultFrom}` : own !== undefined
+      ? String(this.profile === 'platform' && row?.platformDefault !== undefined ? row.platformDefault : own) : undefined;
     const written = v === null ? 'null (a key with no value)' : 'empty';
     this.finding(name, severity,
       `${name} is ${written}: Ansible counts it as defined, so ${fallback !== undefined ? `the role's default (${fallback}) does not apply and ` : ''}the role passes ${v === null ? 'null' : '""'} as ${what}.`,

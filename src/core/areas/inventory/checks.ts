@@ -81,7 +81,7 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
     // Then what the deployment itself would fail on (a variable its templates need, an object refused).
-    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile, { foreign: view.foreign })], vaulted.unchecked),
+    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile, { foreign: view.foreign, yamlNulls: true })], vaulted.unchecked),
     ...view.naming,
     ...vaulted.findings,
   ];

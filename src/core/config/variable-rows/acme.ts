@@ -10,7 +10,7 @@ export const ACME_ROWS: Variable[] = [
   },
   {
     name: 'cluster_issuer_acme_server', type: 'url', required: false, secret: false, appliesWhen: ROW.acme,
-    default: 'https://acme-v02.api.letsencrypt.org/directory',
+    roleDefault: 'https://acme-v02.api.letsencrypt.org/directory',
     section: 'ACME issuer', example: 'https://acme.internal.example.com/directory',
     help: 'Directory URL of an internal ACME server (unset: a public ACME certificate authority)',
   },
@@ -25,7 +25,7 @@ export const ACME_ROWS: Variable[] = [
     help: 'Challenge type: HTTP-01, or the DNS provider for DNS-01',
     valueHelp: {
       http01: 'HTTP-01 (default): works when the ACME server can reach the API endpoints; needs only the email',
-      clouddnsa: 'DNS-01 via clouddnsa (Azure DNS), with a service principal: use when the ACME server cannot reach the APIs',
+      clouddnsa: 'DNS-01 via clouddnsa (Azure DNS): use when the ACME server cannot reach the APIs',
       rfc2136: 'DNS-01 via a DNS server supporting RFC 2136 dynamic updates (TSIG key)',
       clouddnsb: 'DNS-01 via clouddnsb (Route 53): static keys, ambient credentials or keyless cluster OIDC',
       dnsc: 'DNS-01 via dnsc (Cloudflare) with an API token',
