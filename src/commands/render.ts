@@ -19,8 +19,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   const view = neutralView(values, path, str(ctx.flags, 'names'));
   const names = view.profile;
-  const rendered = renderInventory(view.values, names);
-  const result = { ...rendered, findings: rendered.findings.map((f) => respellFinding(f, names)) };
+  const rendered = renderInventory(view.values, names, { foreign: view.foreign });
+  // A naming finding names both spellings on purpose: it is not respelled.
+  const result = { ...rendered, findings: [...view.naming, ...rendered.findings.map((f) => respellFinding(f, names))] };
   ctx.stdout.write(redact(bool(ctx.flags, 'json') ? renderJson(result) : renderYaml(result)));
   if (!bool(ctx.flags, 'json')) {
     for (const f of result.findings) {

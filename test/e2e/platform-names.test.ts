@@ -42,7 +42,7 @@ describe('--names platform', () => {
     expect(setup.stderr).not.toContain(SECRET);
     const text = await readFile(inventory, 'utf8');
     expect(text).toMatch(/^cluster_issuer_acme_solver: route53$/m);
-    expect(text).not.toContain('clouddnsb');
+    expect(text).not.toMatch(/_clouddnsb_|: clouddnsb$/m);
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_route53_region')).toBe('eu-west-1');
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_route53_secret_access_key')).toBe(SECRET);
 
@@ -68,7 +68,7 @@ describe('--names platform', () => {
     expect(await readFile(inventory, 'utf8')).not.toContain('clouddnsb');
   });
 
-  it('a --names that contradicts the inventory, and an inventory mixing both, are errors', async () => {
+  it('a --names that contradicts the inventory is a usage error; an inventory mixing both has a finding per misnamed variable', async () => {
     const inventory = join(dir, 'inv.yml');
     expect((await runCli(['setup', '--answers', await file('a.yml', PLATFORM_ANSWERS), '--inventory', inventory, '--yes'])).code).toBe(0);
     const before = await readFile(inventory, 'utf8');
@@ -80,8 +80,19 @@ describe('--names platform', () => {
     const mixed = await file('mixed.yml', 'cluster_issuer_acme_route53_region: x\ncluster_issuer_acme_clouddnsb_hosted_zone_id: y\n');
     const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', mixed, '--json']);
     expect(doctor.code).toBe(1);
-    expect(JSON.parse(doctor.stdout).checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([['inventory.names', 'fail']]);
-    expect((await runCli(['setup', '--answers', await file('c.yml', 'cluster_issuer_acme_email: x@example.com\n'), '--inventory', mixed, '--yes'])).code).toBe(2);
+    const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string; advice?: string }[];
+    expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename cluster_issuer_acme_clouddnsb_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id.' });
+  });
+
+  it('names: platform in neutral answers writes a new inventory in the platform\'s names', async () => {
+    const inventory = join(dir, 'new.yml');
+    const setup = await runCli(['setup', '--answers', await file('n.yml', `names: platform\n${NEUTRAL_ANSWERS}`), '--inventory', inventory, '--yes']);
+    expect(setup.code).toBe(0);
+    const text = await readFile(inventory, 'utf8');
+    expect(text).toMatch(/^cluster_issuer_acme_solver: route53$/m);
+    expect(text).toContain('cluster_issuer_acme_route53_region');
+    expect(text).not.toMatch(/_clouddnsb_|: clouddnsb$/m);
+    expect((await runCli(['setup', '--answers', await file('bad.yml', 'names: atmosphere\n'), '--inventory', inventory, '--yes'])).code).toBe(2);
   });
 
   it('schema --names platform describes the platform names and values', async () => {

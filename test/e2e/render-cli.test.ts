@@ -37,7 +37,7 @@ cluster_issuer_acme_godaddy_api_key: dnsd-key-123
     expect(result.code).toBe(2);
     const json = JSON.parse(result.stdout);
     expect(json.schema).toBe('cloudgate.render/v1');
-    expect(json.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
+    expect(json.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', chart: '/usr/local/src/godaddy-webhook', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
     expect(json.findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_godaddy_secret_key', severity: 'error' })]);
     expect(json.findings[0].message).toContain('cluster_issuer_acme_godaddy_secret_key is not set');
     expect(result.stdout).not.toContain('dnsd-key-123');
@@ -100,10 +100,13 @@ cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/dns
       'RoleBinding/cert-manager-route53-tokenrequest', 'ClusterIssuer/atmosphere']);
   });
 
-  it('refuses an inventory that mixes both sets of names', async () => {
-    const path = await inventory('cluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_clouddnsb_hosted_zone_id: Z1\n');
-    const result = await runCli(['render', '--inventory', path]);
+  it('a neutral variable in a platform inventory is a finding naming its platform spelling, not a switch of the file', async () => {
+    const path = await inventory('cluster_issuer_acme_solver: route53\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_clouddnsb_hosted_zone_id: Z1\n');
+    const result = await runCli(['render', '--inventory', path, '--json']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/mixes/);
+    const findings = JSON.parse(result.stdout).findings as { rule?: string; variable: string; advice?: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'naming', variable: 'cluster_issuer_acme_clouddnsb_hosted_zone_id', advice: 'Rename cluster_issuer_acme_clouddnsb_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id.' }));
+    // The platform does not read it: its hosted zone is undefined, and the deployment would stop.
+    expect(findings).toContainEqual(expect.objectContaining({ variable: 'cluster_issuer_acme_route53_hosted_zone_id', severity: 'error' }));
   });
 });

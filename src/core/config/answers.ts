@@ -22,7 +22,8 @@ import type { NamingProfile } from '../render/names.js';
 /** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
 export type Answers = Record<string, unknown>;
 
-export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace'] as const;
+/** `names`: which variable names the deployment reads (`platform` or `spec`), for a new inventory. */
+export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace', 'names'] as const;
 /** The namespace of a supplied wildcard's TLS Secret unless the answers name others. */
 export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
 
@@ -60,7 +61,9 @@ const namesOfAnswers = new WeakMap<Answers, NamingProfile>();
 
 /** The variable names an answers file was written with (undefined when its keys do not say). */
 export function answersNames(answers: Answers): NamingProfile | undefined {
-  return namesOfAnswers.get(answers);
+  // An explicit `names:` says which names the deployment reads; else the names the keys were written in.
+  const said = answers.names;
+  return said === 'platform' || said === 'spec' ? said : namesOfAnswers.get(answers);
 }
 
 /**
@@ -83,6 +86,13 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
     }
     if (key === 'namespace') {
       out[key] = namespaces(value, source);
+      continue;
+    }
+    if (key === 'names') {
+      if (value !== 'platform' && value !== 'spec') {
+        throw new UsageError(`${source}: names must be platform (the platform's own variable names) or spec (cloudgate's neutral names), not "${String(value)}".`);
+      }
+      out[key] = value;
       continue;
     }
     let resolved = value;

@@ -12,8 +12,6 @@ const VALUE_WORDS: Record<string, Record<string, string>> = {
   cluster_issuer_type: { commercialca: 'venafi' },
   cluster_issuer_acme_solver: { clouddnsa: 'azuredns', clouddnsb: 'route53', dnsc: 'cloudflare', dnsd: 'godaddy', dnse: 'infoblox' },
   cluster_issuer_acme_clouddnsb_auth: { clusteroidc: 'kubernetes' },
-  cluster_issuer_acme_clouddnsb_secret_name: { 'certmgr-issuer-clouddnsb-credentials': 'cert-manager-issuer-route53-credentials' },
-  cluster_issuer_acme_clouddnsb_service_account_name: { 'certmgr-clouddnsb': 'cert-manager-route53' },
 };
 
 /** The platform's name of a neutral variable name (the table's `platformName` column). */
@@ -25,17 +23,76 @@ const TO_NEUTRAL = new Map(VARIABLES.map((row) => [platformName(row.name), row.n
 const PLATFORM_ONLY = new Set([...TO_NEUTRAL.keys()].filter((name) => !TO_NEUTRAL.has(name) || TO_NEUTRAL.get(name) !== name));
 const NEUTRAL_ONLY = new Set(VARIABLES.map((row) => row.name).filter((name) => platformName(name) !== name));
 
-/** Which profile an inventory's keys use; `undefined` when they say nothing (only shared names). Mixed: an error. */
-export function detectProfile(keys: string[], source: string): NamingProfile | undefined {
-  const platform = keys.filter((k) => PLATFORM_ONLY.has(k));
-  const neutral = keys.filter((k) => NEUTRAL_ONLY.has(k));
-  if (platform.length > 0 && neutral.length > 0) {
-    throw new UsageError(`${source} mixes the platform's variable names (${platform[0]}) with the neutral ones (${neutral[0]}).`,
-      `Use one set: rename ${neutral[0]} to ${platformName(neutral[0])}, or ${platform[0]} to ${TO_NEUTRAL.get(platform[0])}.`);
+/**
+ * Which names an inventory's keys use; `undefined` when they say nothing (only names both share). Keys
+ * of both: the side with more of them, the platform's on a tie (what the real deployment reads); the
+ * keys of the other side are then findings (namingFindings), the file is not switched wholesale.
+ */
+export function detectProfile(keys: string[], _source?: string, values?: Record<string, unknown>): NamingProfile | undefined {
+  const words = values ? Object.entries(VALUE_WORDS).map(([name, pairs]) => {
+    const v = values[name] ?? values[platformName(name)];
+    return typeof v !== 'string' ? undefined : Object.values(pairs).includes(v) ? 'platform' : v in pairs ? 'spec' : undefined;
+  }) : [];
+  const platform = keys.filter((k) => PLATFORM_ONLY.has(k)).length + words.filter((w) => w === 'platform').length;
+  const neutral = keys.filter((k) => NEUTRAL_ONLY.has(k)).length + words.filter((w) => w === 'spec').length;
+  if (platform === 0 && neutral === 0) return undefined;
+  return platform >= neutral ? 'platform' : 'spec';
+}
+
+/** The product each neutral word stands for, shown beside it (`clouddnsb (Route 53)`). */
+export const PRODUCTS: Record<string, string> = {
+  certmgr: 'cert-manager', commercialca: 'Venafi', clouddnsa: 'Azure DNS', clouddnsb: 'Route 53',
+  dnsc: 'Cloudflare', dnsd: 'GoDaddy', dnse: 'Infoblox', clusteroidc: 'Kubernetes service-account tokens',
+};
+
+/** A neutral word with its product: `clouddnsb (Route 53)`. */
+export function withProduct(word: string): string {
+  return PRODUCTS[word] ? `${word} (${PRODUCTS[word]})` : word;
+}
+
+export interface NamingFinding {
+  rule: 'naming';
+  severity: 'error';
+  variable: string;
+  message: string;
+  advice: string;
+}
+
+/**
+ * What an inventory written for one set of names holds in the other: a variable the deployment does not
+ * read (it is ignored, and its setting lost), or a choosing value in the other words (the role has no
+ * task for it and stops). `foreign`: those choosing variables, by their neutral names.
+ */
+export function namingFindings(values: Record<string, unknown>, profile: NamingProfile): { findings: NamingFinding[]; foreign: Set<string>; ignored: Set<string> } {
+  const findings: NamingFinding[] = [];
+  const foreign = new Set<string>();
+  const ignored = new Set<string>();
+  const reads = profile === 'platform' ? "the platform's own names" : 'the neutral names';
+  for (const key of Object.keys(values)) {
+    const other = profile === 'platform' ? (NEUTRAL_ONLY.has(key) ? platformName(key) : undefined) : (PLATFORM_ONLY.has(key) ? TO_NEUTRAL.get(key) : undefined);
+    if (!other) continue;
+    ignored.add(key);
+    findings.push({
+      rule: 'naming', severity: 'error', variable: key,
+      message: `The deployment reads ${reads}: it does not read ${key}${profile === 'platform' ? ", cloudgate's neutral name" : ", the platform's name"}; its name is ${other}. The value is ignored.`,
+      advice: key in values && other in values ? `Remove ${key} (${other} is set too).` : `Rename ${key} to ${other}.`,
+    });
   }
-  if (platform.length > 0) return 'platform';
-  if (neutral.length > 0) return 'spec';
-  return undefined;
+  for (const [neutral, pairs] of Object.entries(VALUE_WORDS)) {
+    const key = profile === 'platform' ? platformName(neutral) : neutral;
+    const v = values[key];
+    if (typeof v !== 'string') continue;
+    const wrong = profile === 'platform' ? (v in pairs ? pairs[v] : undefined) : Object.entries(pairs).find(([, p]) => p === v)?.[0];
+    if (!wrong) continue;
+    foreign.add(neutral);
+    const word = profile === 'platform' ? withProduct(v) : v;
+    findings.push({
+      rule: 'naming', severity: 'error', variable: key,
+      message: `${key} is "${v}", ${profile === 'platform' ? `cloudgate's neutral word ${word}` : "the platform's word"}: the deployment reads ${reads} and does not know that word (no task for it, or the role's check refuses it), so it stops there.`,
+      advice: `Write ${key}: ${wrong}`,
+    });
+  }
+  return { findings, foreign, ignored };
 }
 
 /** Values keyed by the platform's names → the same values keyed by the neutral names. */
@@ -93,16 +150,17 @@ export function respell(text: string, profile: NamingProfile): string {
 }
 
 /**
- * The naming profile of an inventory: `--names` when given (it must match what the inventory uses),
- * else what its keys say, else the neutral names. Mixing both in one inventory is an error.
+ * The names the deployment reads: `--names` when given (an inventory written mostly in the other names
+ * is then a usage error), else what the inventory's keys say, else the neutral names. Keys of the other
+ * set in an inventory are findings (namingFindings), not an error here.
  */
-export function resolveProfile(asked: unknown, keys: string[], source: string): NamingProfile {
+export function resolveProfile(asked: unknown, keys: string[], source: string, values?: Record<string, unknown>): NamingProfile {
   if (asked !== undefined && !NAMING_PROFILES.includes(asked as NamingProfile)) {
     throw new UsageError(`--names must be one of ${NAMING_PROFILES.join(', ')}, not "${String(asked)}".`);
   }
-  const detected = detectProfile(keys, source);
+  const detected = detectProfile(keys, source, values);
   if (asked !== undefined && detected !== undefined && asked !== detected) {
-    throw new UsageError(`--names ${String(asked)} was given, but ${source} uses the ${detected === 'platform' ? "platform's" : 'neutral'} variable names.`,
+    throw new UsageError(`--names ${String(asked)} was given, but ${source} is written in the ${detected === 'platform' ? "platform's" : "neutral"} variable names.`,
       `Drop --names (it is detected from the inventory) or give --names ${detected}.`);
   }
   return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
@@ -119,20 +177,29 @@ export interface NamesView {
    * `profile` is the neutral default; the objects it makes may carry either set's names.
    */
   stated: boolean;
+  /** Variables of the other set of names, and choosing values in its words (namingFindings). */
+  naming: NamingFinding[];
+  /** Choosing variables (neutral names) whose value is in the other set's words: the role has no task for it. */
+  foreign: Set<string>;
 }
 
-/** Values as cloudgate works on them (neutral names), and the profile the inventory spells them in. */
+/**
+ * Values as cloudgate works on them (neutral names), and the profile the deployment reads. Variables of
+ * the other set are left out (the deployment ignores them) and reported in `naming`.
+ */
 export function neutralView(values: Record<string, unknown>, source: string, asked?: unknown): NamesView {
-  const profile = resolveProfile(asked, Object.keys(values), source);
-  const stated = asked !== undefined || detectProfile(Object.keys(values), source) !== undefined;
-  return { profile, values: profile === 'platform' ? toNeutral(values) : values, stated };
+  const profile = resolveProfile(asked, Object.keys(values), source, values);
+  const stated = asked !== undefined || detectProfile(Object.keys(values), source, values) !== undefined;
+  const { findings, foreign, ignored } = namingFindings(values, profile);
+  const read = Object.fromEntries(Object.entries(values).filter(([k]) => !ignored.has(k)));
+  return { profile, values: profile === 'platform' ? toNeutral(read) : read, stated, naming: findings, foreign };
 }
 
 /** What the review says about the names in use. */
 export function profileLine(profile: NamingProfile): string {
   return profile === 'platform'
     ? "Variable names: the platform's own (openstack_helm_ingress_*, venafi, azuredns, route53, cloudflare, godaddy, infoblox)."
-    : 'Variable names: the neutral ones (cloud_helm_ingress_*, commercialca, clouddnsa, clouddnsb, dnsc, dnsd, dnse).';
+    : `Variable names: the neutral ones (cloud_helm_ingress_*, ${withProduct('clouddnsb')}, ...), not the platform's own.`;
 }
 
 /** A finding written with neutral names, as the operator's inventory spells them. */
@@ -146,8 +213,13 @@ export function respellFinding<T extends { message: string; advice?: string; var
   };
 }
 
-/** A value of a neutral variable as the platform writes it (`commercialca` → `venafi`, ...). */
+/**
+ * A value of a neutral variable as the platform writes it (`commercialca` → `venafi`, ...); the neutral
+ * default of a name the role gives (`certmgr-issuer-ca`) is the platform's default (`cert-manager-issuer-ca`).
+ */
 export function platformValue(neutralName: string, value: unknown): unknown {
+  const row = variable(neutralName);
+  if (row?.platformDefault !== undefined && value === row.default) return row.platformDefault;
   return translateValue(neutralName, value, 'toPlatform');
 }
 

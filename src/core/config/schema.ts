@@ -5,7 +5,7 @@
  * those the platform needs (if/then on the issuer, solver and auth mode).
  */
 import {
-  ANNOTATION_KEYS, DEFAULT_CLOUDDNSB_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, VARIABLES, type Condition, type Variable,
+  DEFAULT_CLOUDDNSB_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, VARIABLES, type Condition, type Variable,
 } from './variables.js';
 import { variable } from './variables.js';
 import { platformName, platformValue, respell } from './platform-names.js';
@@ -44,6 +44,8 @@ function propertySchema(row: Variable): Schema {
   if (row.legacy) notes.push('Legacy: being phased out.');
   if (row.appliesWhen) notes.push(`Applies when ${describeCondition(row.appliesWhen)}.`);
   if (row.platformNeeds) notes.push('Unset, the platform\'s deployment stops ("undefined variable").');
+  if (row.defaultFrom) notes.push(`Default: the value of ${row.defaultFrom}.`);
+  if (row.asked === false) notes.push('Not asked by the walkthrough.');
   const base: Schema = { description: notes.join(' '), 'x-platform-name': row.platformName ?? row.name };
   if (row.default !== undefined) base.default = row.default;
   if (row.deprecatedBy) {
@@ -72,7 +74,9 @@ function propertySchema(row: Variable): Schema {
     case 'pem-key':
       return { ...base, type: 'string', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----' };
     case 'map':
-      return { ...base, type: 'object', propertyNames: { enum: [...(row.keys ?? ANNOTATION_KEYS)] }, additionalProperties: { type: 'string' } };
+      return row.keys ? { ...base, type: 'object', propertyNames: { enum: [...row.keys] }, additionalProperties: { type: 'string' } } : { ...base, type: 'object' };
+    case 'int':
+      return { ...base, type: 'integer' };
     default:
       return { ...base, type: ['string', 'number'] };
   }
@@ -154,8 +158,27 @@ export function variablesMarkdown(): string {
     const required = v.required ? 'yes' : v.platformNeeds ? 'needed by the platform, no default' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_clouddnsb_auth', 'auth')}` : '';
     const notes = [v.secret ? 'secret' : '', v.legacy ? 'legacy' : '', v.recommended ? 'recommended' : '', v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '']
       .filter(Boolean).join(', ');
-    const dflt = v.default === undefined ? '' : `\`${String(v.default)}\``;
-    return `| \`${v.name}\` | ${platformCell(v)} | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${cell(notes)} | ${cell(v.help)} |`;
+    const dflt = v.default !== undefined ? `\`${String(v.default)}\`` : v.roleDefault ? `\`${v.roleDefault}\`` : v.defaultFrom ? `the value of \`${v.defaultFrom}\`` : '';
+    const asked = v.asked === false ? 'no' : 'yes';
+    return `| \`${v.name}\` | ${platformCell(v)} | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${asked} | ${cell(notes)} | ${cell(v.help)} |`;
   });
-  return ['| Variable | Platform name (`--names platform`) | Type | Applies when | Required | Default | Notes | Meaning |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Variable | Platform name (`--names platform`) | Type | Applies when | Required | Default | Asked | Notes | Meaning |', '|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/** docs/variables.md: the same table with what it means (kept equal by test/unit/core/config/schema.test.ts). */
+export function variablesDocument(): string {
+  return [
+    '# Inventory variables',
+    '',
+    '<!-- Generated from src/core/config/variables.ts: UPDATE_DOCS=1 npx vitest run test/unit/core/config/schema.test.ts -->',
+    '',
+    'Every variable the platform\'s certificate role reads, in the neutral names cloudgate writes by default and in',
+    'the platform\'s own names (`--names platform`). "Default" is the role\'s default in the neutral names; the',
+    'platform\'s default, where it is spelled differently, is in the second column. "Asked": whether `cloudgate setup`',
+    'asks it; the others are accepted, validated, rendered (`cloudgate render`) and listed by `cloudgate schema`.',
+    'docs/platform.md says what the role makes of each and how cloudgate predicts a failed deployment.',
+    '',
+    variablesMarkdown(),
+    '',
+  ].join('\n');
 }

@@ -4,13 +4,14 @@
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
 import { tsigFindings } from './tsig-key.js';
-import { DOMAIN, parseHostPort, parseUrl } from './formats.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
-import type { Finding, Severity } from '../findings.js';
+import type { Finding } from '../findings.js';
+import { NOT_CHECKED, finding, isSet } from './rule-kit.js';
+import { typeRules } from './value-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
-  ANNOTATION_KEYS, ANNOTATION_PREFIX, CLOUDDNSB_AUTH_MODES, ISSUER_TYPES, SOLVERS, VARIABLES,
+  ANNOTATION_KEYS, CLOUDDNSB_AUTH_MODES, ISSUER_TYPES, SOLVERS, VARIABLES,
   applies, choicesOf, variable, type Choices, type Variable,
 } from './variables.js';
 
@@ -19,24 +20,6 @@ export interface ValidateOptions {
 }
 
 type Values = Record<string, unknown>;
-
-const finding = (rule: string, severity: Severity, variable: string | undefined, message: string, advice?: string): Finding =>
-  ({ rule, severity, ...(variable ? { variable } : {}), message, ...(advice ? { advice } : {}) });
-
-/** Whether a value counts as set (YAML `~`, empty strings and empty maps count as unset; a date or a set counts as set). */
-export function isSet(value: unknown): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value === 'string') return value.trim() !== '';
-  if (isPlainMap(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
-const isPlainMap = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-
-/** Stands for a value known only when Ansible runs (vaulted, or a Jinja expression): set, never checked. */
-class NotChecked {}
-const NOT_CHECKED = new NotChecked();
 
 /**
  * Values cloudgate can check: a vaulted value or a Jinja expression becomes NOT_CHECKED (with an info
@@ -64,6 +47,9 @@ function checkable(values: Values): { values: Values; findings: Finding[] } {
 
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+
+export { isSet, isEncodedBundle, BASE64_BUNDLE } from './rule-kit.js';
+export { formatRule, hostPortRule } from './value-rules.js';
 
 export function validate(input: Values, options: ValidateOptions = {}): Finding[] {
   const { values, findings: notChecked } = checkable(input);
@@ -132,161 +118,6 @@ function levenshtein(a: string, b: string): number {
     prev = cur;
   }
   return prev[b.length];
-}
-
-// ---- types -------------------------------------------------------------------------------------
-
-function typeRules(values: Values): Finding[] {
-  const out: Finding[] = [];
-  for (const row of VARIABLES) {
-    const value = values[row.name];
-    if (!isSet(value) || value === NOT_CHECKED) continue;
-    const shown = row.secret ? 'The value' : `"${String(value)}"`;
-    const kind = yamlKind(value);
-    const wanted = row.type === 'bool' ? 'boolean' : row.type === 'map' ? 'mapping' : 'text';
-    if (!['text', 'number', 'boolean', 'list', 'mapping'].includes(kind)
-      || (row.type === 'enum' && kind !== 'text') || (row.type === 'map' && kind !== 'mapping')) {
-      out.push(finding('invalid-type', 'error', row.name, `${row.name} must be ${row.type === 'enum' ? `one of: ${row.values!.join(', ')}` : `a ${wanted === 'text' ? describeType(row) : wanted}`}, not a YAML ${kind}.`,
-        kind === 'date' || kind === 'number' ? 'Quote the value if it is meant as text.' : undefined));
-      continue;
-    }
-    switch (row.type) {
-      case 'bool':
-        if (typeof value === 'string' && /^(true|false|yes|no)$/i.test(value.trim())) {
-          out.push(finding('bool-quoted', 'warning', row.name, `${row.name} is the string "${value}", not a boolean.`,
-            `Write it without quotes: ${row.name}: ${/^(true|yes)$/i.test(value.trim())}`));
-        } else if (typeof value !== 'boolean') {
-          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be true or false, not ${shown}.`));
-        }
-        break;
-      case 'map':
-        if (typeof value !== 'object' || Array.isArray(value)) {
-          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be a mapping of annotation names to values.`,
-            `Example:\n  ${row.name}:\n    ${ANNOTATION_PREFIX}/subject-organizations: Example Org`));
-        }
-        break;
-      case 'enum':
-        if (str(value) === undefined || !row.values!.some((v) => v.toLowerCase() === str(value)!.toLowerCase())) {
-          out.push(finding(enumRule(row), 'error', row.name, `${row.name} is ${shown}, which is not one of: ${row.values!.join(', ')}.`,
-            `Choose one of: ${row.values!.map((v) => row.valueHelp?.[v] ? `${v} (${row.valueHelp[v]})` : v).join('; ')}.`));
-        } else if (row.name !== 'cluster_issuer_acme_rfc2136_tsig_algorithm' && !row.values!.includes(str(value)!)) {
-          out.push(finding(enumRule(row), 'error', row.name, `${row.name} is ${shown}; the values are lower case.`,
-            `Write ${row.name}: ${str(value)!.toLowerCase()}`));
-        }
-        break;
-      default:
-        if (typeof value === 'object' || typeof value === 'boolean') {
-          out.push(finding('invalid-type', 'error', row.name, `${row.name} must be a single ${describeType(row)}, not a ${Array.isArray(value) ? 'list' : typeof value === 'boolean' ? 'boolean' : 'mapping'}.`,
-            typeof value === 'boolean' ? 'Quote the value if it is meant as text.' : undefined));
-        } else {
-          out.push(...formatRule(row, String(value).trim()));
-        }
-    }
-  }
-  return out;
-}
-
-/** The YAML type of a value as read (1.1 schema): dates, sets and binary data are types of their own. */
-function yamlKind(value: unknown): string {
-  if (typeof value === 'string') return 'text';
-  if (typeof value === 'number' || typeof value === 'bigint') return 'number';
-  if (typeof value === 'boolean') return 'boolean';
-  if (Array.isArray(value)) return 'list';
-  if (isPlainMap(value)) return 'mapping';
-  if (value instanceof Date) return 'date';
-  if (value instanceof Set) return 'set';
-  if (value instanceof Map) return 'ordered mapping';
-  if (value instanceof Uint8Array) return 'binary value';
-  return 'value of another type';
-}
-
-function enumRule(row: Variable): string {
-  const rules: Record<string, string> = {
-    cluster_issuer_type: 'issuer-type',
-    cluster_issuer_acme_solver: 'acme-solver',
-    cluster_issuer_acme_clouddnsb_auth: 'clouddnsb-auth',
-    cluster_issuer_acme_rfc2136_tsig_algorithm: 'rfc2136-tsig-algorithm',
-  };
-  return rules[row.name] ?? 'invalid-value';
-}
-
-function describeType(row: Variable): string {
-  return { domain: 'domain name', email: 'email address', url: 'URL', hostport: 'host:port',
-    'pem-certificate': 'PEM certificate', 'pem-key': 'PEM private key' }[row.type as string] ?? 'text value';
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** What is wrong with the form of one value (email, url, domain, host:port, PEM): the one set of format rules. */
-export function formatRule(row: Variable, value: string): Finding[] {
-  switch (row.type) {
-    case 'domain':
-      return domainRule(row.name, value);
-    case 'email':
-      return EMAIL.test(value) ? [] : [finding('invalid-email', 'error', row.name,
-        `${row.name} is "${value}", which is not an email address.`, 'Use an address such as certificates@example.com.')];
-    case 'url':
-      return urlRule(row.name, value);
-    case 'hostport':
-      return hostPortRule(row.name, value);
-    case 'pem-certificate':
-      return value.includes('-----BEGIN CERTIFICATE-----') || isEncodedBundle(row.name, value) ? [] : [finding('pem-format', 'error', row.name,
-        `${row.name} does not contain a PEM certificate (no "-----BEGIN CERTIFICATE-----" line).`,
-        'Paste the certificate(s) as a YAML block (`|`), or give "file:PATH" in the answers file.')];
-    case 'pem-key':
-      return /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value) ? [] : [finding('pem-format', 'error', row.name,
-        `${row.name} does not contain a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" line).`,
-        'Paste the key as a YAML block (`|`), or give "file:PATH" in the answers file.')];
-    default:
-      return [];
-  }
-}
-
-function domainRule(name: string, value: string): Finding[] {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    return [finding('wildcard-domain', 'error', name, `${name} is "${value}", a URL; it must be a bare domain.`,
-      `Write ${name}: ${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '')}`)];
-  }
-  if (value.startsWith('*.')) {
-    return [finding('wildcard-domain', 'error', name, `${name} is "${value}"; give the domain without "*.".`,
-      `Write ${name}: ${value.slice(2)} (the certificate is issued for *.${value.slice(2)}).`)];
-  }
-  if (!DOMAIN.test(value.replace(/\.$/, ''))) {
-    return [finding('wildcard-domain', 'error', name, `${name} is "${value}", which is not a valid domain name.`,
-      'Use letters, digits and hyphens in dot-separated labels, e.g. cloud.example.com.')];
-  }
-  return [];
-}
-
-function urlRule(name: string, value: string): Finding[] {
-  const url = parseUrl(value);
-  if (!url) {
-    return [finding('invalid-url', 'error', name, `${name} is "${value}", which is not a URL.`,
-      'Give the full address, e.g. https://host.example.com/path.')];
-  }
-  if (url.protocol !== 'https:') {
-    return [finding(name === 'cluster_issuer_acme_server' ? 'acme-server-https' : 'url-https', 'error', name,
-      `${name} is "${value}"; it must be an https:// URL.`, `Use https://${url.host}${url.pathname === '/' ? '' : url.pathname}`)];
-  }
-  return [];
-}
-
-/** `host:port` with IPv6 in brackets; a missing port is an error, advice: add `:53`. */
-export function hostPortRule(name: string, value: string): Finding[] {
-  const bad = (message: string, advice: string) => [finding('rfc2136-nameserver', 'error', name, message, advice)];
-  const parsed = parseHostPort(value);
-  if (parsed.ok) return [];
-  const { host, port, bracketed } = parsed;
-  switch (parsed.problem) {
-    case 'ipv6-brackets':
-      return bad(`${name} is "${value}": an IPv6 address must be in brackets.`, `Write [${value.replace(/:(\d+)$/, '')}]:53 (brackets, then the port).`);
-    case 'host':
-      return bad(`${name} is "${value}"; "${host}" is not a host name or IP address.`, 'Use host:port, e.g. ns1.example.com:53.');
-    case 'no-port':
-      return bad(`${name} is "${value}" without a port; the form is host:port.`, `Add the port: ${name}: ${bracketed ? `[${host}]` : host}:53`);
-    case 'port':
-      return bad(`${name} has port "${port}", which is not between 1 and 65535.`, 'DNS servers usually listen on port 53.');
-  }
 }
 
 // ---- required ----------------------------------------------------------------------------------
@@ -477,15 +308,4 @@ function currentBranch(choices: Choices): string {
   if (choices.issuer !== 'acme') return `with cluster_issuer_type: ${choices.issuer}`;
   if (choices.solver === 'clouddnsb') return `with clouddnsb auth "${choices.auth}"`;
   return `with cluster_issuer_acme_solver: ${choices.solver}`;
-}
-
-// ---- the commercial CA's TPP bundle ------------------------------------------------------------
-
-/** The variable the platform passes unchanged into a base64 field of the issuer (cert-manager's `caBundle`). */
-export const BASE64_BUNDLE = 'cluster_issuer_commercialca_tpp_ca_bundle';
-
-/** The TPP bundle written as the issuer wants it: base64 of a PEM bundle. */
-export function isEncodedBundle(name: string, value: string): boolean {
-  if (name !== BASE64_BUNDLE || !/^[A-Za-z0-9+/\s]+=*\s*$/.test(value)) return false;
-  return Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----');
 }

@@ -33,17 +33,25 @@ export function conditionOf(object: unknown, type: string): CmCondition | undefi
 export const PLATFORM_INGRESS_CLASS = 'atmosphere';
 
 const isTemplate = (value: string) => value.includes('{{') || value.includes('{%');
+const SINGLE_REFERENCE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
 
 /**
- * The first of `names` the inventory sets to a literal string. A Jinja template (`{{ }}`) is resolved only
- * at deploy time: `null` says the value cannot be known from the inventory.
+ * The value Ansible gives the first of `names` the inventory defines (`""` and `null` count as defined,
+ * as in Ansible: the default applies only to an absent variable), else `fallback`. A template naming one
+ * other variable is followed; `null` says the name cannot be known from the inventory: another template,
+ * or an empty, null or non-text value (the deployment cannot create an object without a name).
  */
-function literal(vars: Record<string, unknown>, names: string[], fallback: string): string | null {
+function literal(vars: Record<string, unknown>, names: string[], fallback: string, depth = 0): string | null {
   for (const name of names) {
-    if (!(name in vars)) continue;
+    if (!Object.prototype.hasOwnProperty.call(vars, name)) continue;
     const value = vars[name];
-    if (typeof value !== 'string' || value === '') return fallback;
-    return isTemplate(value) ? null : value;
+    if (typeof value !== 'string' || value === '') return null;
+    if (!isTemplate(value)) return value;
+    const ref = SINGLE_REFERENCE.exec(value.trim())?.[1];
+    if (!ref || depth > 8) return null;
+    // A reference along the role's own chain continues it; to another variable, that variable's value.
+    if (names.includes(ref)) return literal(vars, names.slice(names.indexOf(ref)), fallback, depth + 1);
+    return Object.prototype.hasOwnProperty.call(vars, ref) ? literal(vars, [ref], fallback, depth + 1) : null;
   }
   return fallback;
 }
@@ -51,7 +59,7 @@ function literal(vars: Record<string, unknown>, names: string[], fallback: strin
 /**
  * The ClusterIssuer's name as the platform's role derives it: `cluster_issuer_name`, else the platform-wide
  * `atmosphere_ingress_cluster_issuer` (neutral: `platform_ingress_cluster_issuer`), else `atmosphere`.
- * `null` when the inventory makes it a template.
+ * `null` when the inventory makes it a template cloudgate cannot follow, or empty.
  */
 export function issuerNameOf(vars: Record<string, unknown>): string | null {
   return literal(vars, ['cluster_issuer_name', 'atmosphere_ingress_cluster_issuer', 'platform_ingress_cluster_issuer'], PLATFORM_ISSUER);

@@ -5,10 +5,25 @@
 import { isDnsSubdomain, isSecretDataKey } from '../kube/names.js';
 import type { ErrorObject } from 'ajv';
 import { crdValidators } from './crd-validators.js';
+import { isUnknownValue } from './values.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
 
 export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
-  return objects.flatMap(({ object, from }) => [...schemaFindings(object, from), ...nameFindings(object, from)]);
+  return objects.flatMap(({ object, from, nameFrom }) => [...schemaFindings(withoutNulls(object) as KubeObject, from), ...nameFindings(object, from, nameFrom)]);
+}
+
+/** The API server drops null fields of a custom resource before checking it. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  }
+  return value;
+}
+
+/** The value at a JSON pointer (`/spec/acme/server`). */
+function at(object: unknown, pointer: string): unknown {
+  return pointer.split('/').slice(1).reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), object);
 }
 
 function label(object: KubeObject): string {
@@ -20,7 +35,8 @@ function schemaFindings(object: KubeObject, from: string[]): RenderFinding[] {
   const byError = new Map<string, { error: ErrorObject; versions: string[] }>();
   for (const { validate, version } of crdValidators(object.kind)) {
     if (validate(object)) continue;
-    for (const error of (validate.errors ?? []).filter(meaningful)) {
+    // A value known only at deploy time (vaulted, a template) is not judged.
+    for (const error of (validate.errors ?? []).filter((e) => meaningful(e) && !isUnknownValue(at(object, e.instancePath)))) {
       const key = `${error.instancePath} ${error.message}`;
       const seen = byError.get(key) ?? { error, versions: [] };
       seen.versions.push(version);
@@ -55,17 +71,21 @@ const FIELD_VARIABLE: [RegExp, string][] = [
 ];
 
 function variableFor(e: ErrorObject, from: string[]): string | undefined {
-  return FIELD_VARIABLE.find(([path, name]) => path.test(e.instancePath) && from.includes(name))?.[1];
+  // A missing property is reported on its parent: the variable is the property's.
+  const path = e.keyword === 'required' ? `${e.instancePath}/${String(e.params.missingProperty)}` : e.instancePath;
+  return FIELD_VARIABLE.find(([field, name]) => field.test(path) && from.includes(name))?.[1];
 }
 
-function nameFindings(object: KubeObject, from: string[]): RenderFinding[] {
+function nameFindings(object: KubeObject, from: string[], nameFrom?: string): RenderFinding[] {
   const out: RenderFinding[] = [];
   const name = object.metadata.name;
+  // An empty or null name is reported where it is read; an unknown one is known only at deploy time.
+  if (typeof name !== 'string' || name === '' || isUnknownValue(name)) return out;
   const rbac = object.kind === 'Role' || object.kind === 'RoleBinding';
   // RBAC names are path segments (':' allowed); other objects' names are DNS subdomains.
   const valid = rbac ? name !== '' && !/[/%]/.test(name) && name !== '.' && name !== '..' : isDnsSubdomain(name);
   if (!valid) {
-    out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name.`, advice: 'Use lower-case letters, digits, "-" and "." only.' });
+    out.push({ variable: nameFrom ?? from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name: the API server would refuse it.`, advice: rbac ? 'Leave out "/" and "%".' : 'Use lower-case letters, digits, "-" and "." only, starting and ending with a letter or digit.' });
   }
   if (object.kind === 'Secret') {
     for (const key of Object.keys((object.stringData ?? object.data ?? {}) as object)) {

@@ -6,8 +6,9 @@
  */
 import type { KubeObject, RenderedObject } from './types.js';
 import { isJinja } from '../inventory/ansible-tagged.js';
-import { PLATFORM_ISSUER, type NamingProfile } from './names.js';
-import { renderPlatform, VAULTED_VALUE } from './objects.js';
+import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from './names.js';
+import { renderPlatform } from './objects.js';
+import { isUnknownValue } from './values.js';
 
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
@@ -30,6 +31,8 @@ export interface Drift {
 export interface Rendering {
   profile: NamingProfile;
   objects: RenderedObject[];
+  /** The inventory says it reads these names (false: tried because the inventory does not say). */
+  stated?: boolean;
 }
 
 /**
@@ -37,8 +40,9 @@ export interface Rendering {
  * not say which it uses (`stated` false), in both (the inventory's default first).
  */
 export function renderingsToCompare(view: { values: Record<string, unknown>; profile: NamingProfile; stated: boolean }): Rendering[] {
-  const profiles: NamingProfile[] = view.stated ? [view.profile] : [view.profile, view.profile === 'spec' ? 'platform' : 'spec'];
-  return profiles.map((profile) => ({ profile, objects: renderPlatform(view.values, profile).objects }));
+  // The other names are rendered even when the inventory states its own: a cluster deployed with them is a naming mismatch, not drift.
+  const profiles: NamingProfile[] = [view.profile, view.profile === 'spec' ? 'platform' : 'spec'];
+  return profiles.map((profile, i) => ({ profile, objects: renderPlatform(view.values, profile).objects, stated: view.stated && i === 0 }));
 }
 
 export interface ClusterComparison extends Drift {
@@ -46,10 +50,26 @@ export interface ClusterComparison extends Drift {
   profile: NamingProfile;
   /** Both sets of names were tried, and they render differently: `profile` was chosen by the cluster. */
   guessed: boolean;
+  /**
+   * The inventory states one set of names and the cluster runs exactly what the other set renders: not
+   * drift (no deployment of this inventory changes it), but an inventory written in the wrong names.
+   */
+  namingMismatch?: { inventory: NamingProfile; cluster: NamingProfile; message: string; advice: string };
 }
+
+const NAMES: Record<NamingProfile, string> = { spec: 'the neutral names (clouddnsb, dnsc, certmgr-...)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
 
 /** The first rendering the cluster matches, or the one with the fewest differences (the first on a tie). */
 export function compareWithCluster(renderings: Rendering[], live: LiveState): ClusterComparison {
+  const stated = renderings.find((r) => r.stated);
+  if (stated) {
+    const own = issuerDrift(stated.objects, live);
+    const other = renderings.find((r) => r !== stated && JSON.stringify(r.objects) !== JSON.stringify(stated.objects));
+    if (own.differences.length === 0 || !other || issuerDrift(other.objects, live).differences.length > 0) return { ...own, profile: stated.profile, guessed: false };
+    const message = `Naming mismatch, not drift: the inventory is written in ${NAMES[stated.profile]}, but the cluster runs exactly what ${NAMES[other.profile]} render (${own.differences[0]}).`;
+    const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/variables.md lists them); deploying it as it is would replace the cluster's objects.`;
+    return { differences: [message], profile: stated.profile, guessed: false, namingMismatch: { inventory: stated.profile, cluster: other.profile, message, advice } };
+  }
   const tried = renderings.map((r) => ({ profile: r.profile, drift: issuerDrift(r.objects, live) }));
   const best = tried.find((t) => t.drift.differences.length === 0)
     ?? tried.reduce((a, b) => (b.drift.differences.length < a.drift.differences.length ? b : a));
@@ -59,15 +79,22 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
 
 
 /** The Secrets whose names and keys the live state must be compared with (each name once). */
-export function secretsToCompare(objects: RenderedObject[]): { name: string; keys: string[] }[] {
+export function secretsToCompare(objects: RenderedObject[]): { name: string; namespace: string; keys: string[] }[] {
   const secrets = objects
     .filter(({ object }) => object.kind === 'Secret')
-    .map(({ object }) => ({ name: object.metadata.name, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
+    .map(({ object }) => ({ name: object.metadata.name, namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
   return secrets.filter((s, i) => secrets.findIndex((t) => t.name === s.name) === i);
 }
 
+/** The name of the ClusterIssuer the rendered objects make (the platform's default when they make none). */
+export function renderedIssuerName(objects: RenderedObject[]): string {
+  const name = objects.find((o) => o.part === 'issuer')?.object.metadata.name;
+  return typeof name === 'string' && name !== '' ? name : PLATFORM_ISSUER;
+}
+
 export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
-  const rendered = objects.find(({ object }) => object.kind === 'ClusterIssuer' && object.metadata.name === PLATFORM_ISSUER)?.object;
+  const rendered = objects.find((o) => o.part === 'issuer')?.object;
+  const PLATFORM_ISSUER = renderedIssuerName(objects);
   const liveIssuer = live.issuer as KubeObject | undefined;
   const differences: string[] = [];
   if (!rendered && liveIssuer) {
@@ -89,10 +116,10 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   }
   for (const secret of secretsToCompare(objects)) {
     const keys = live.secretKeys.get(secret.name);
-    if (!keys) differences.push(`Secret cert-manager/${secret.name} does not exist in the cluster.`);
+    if (!keys) differences.push(`Secret ${secret.namespace}/${secret.name} does not exist in the cluster.`);
     else {
       const missing = secret.keys.filter((k) => !keys.includes(k));
-      if (missing.length > 0) differences.push(`Secret cert-manager/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+      if (missing.length > 0) differences.push(`Secret ${secret.namespace}/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
     }
   }
   const solverWant = solverOf(rendered);
@@ -115,7 +142,7 @@ export function solverOf(issuer: unknown): string {
 
 /** A vaulted or templated value is known only at deploy time: it cannot be compared. */
 function unknowable(value: string | undefined): boolean {
-  return value !== undefined && (value.includes(VAULTED_VALUE) || isJinja(value));
+  return value !== undefined && (isUnknownValue(JSON.parse(value)) || isJinja(value));
 }
 
 function flatten(value: unknown, path: string, out = new Map<string, string>()): Map<string, string> {

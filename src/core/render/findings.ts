@@ -7,7 +7,7 @@ import type { Finding } from '../findings.js';
 import { variable } from '../config/variables.js';
 import { checkObjects } from './check.js';
 import type { NamingProfile } from './names.js';
-import { renderPlatform } from './objects.js';
+import { renderPlatform, type RenderOptions } from './objects.js';
 import type { RenderFinding } from './types.js';
 
 /** Rule ids: an unset variable the platform needs, and an object the API server would refuse. */
@@ -18,9 +18,11 @@ export const PLATFORM_SCHEMA = 'platform-schema';
  * The render findings not already said by `known` (the inventory rules' findings): a variable that
  * already has an error there is not reported twice.
  */
-export function platformFindings(values: Record<string, unknown>, known: Finding[] = [], profile: NamingProfile = 'spec'): Finding[] {
+export function platformFindings(values: Record<string, unknown>, known: Finding[] = [], profile: NamingProfile = 'spec', options: RenderOptions & { yamlNulls?: boolean } = {}): Finding[] {
+  // In answers and plans a null removes the variable; only an inventory's own YAML null is a value (yamlNulls).
+  const read = options.yamlNulls ? values : Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
   // The same two steps as renderInventory: the branch's own findings, then the checks of its objects.
-  const rendered = renderPlatform(values, profile);
+  const rendered = renderPlatform(read, profile, options);
   const reported = new Set(known.filter((f) => f.severity === 'error' && f.variable).map((f) => f.variable));
   const out = [
     ...rendered.findings.map((f) => toFinding(f, PLATFORM_NEEDS)),

@@ -5,7 +5,7 @@
 import { stringify } from 'yaml';
 import { checkObjects } from './check.js';
 import type { NamingProfile } from './names.js';
-import { renderPlatform } from './objects.js';
+import { renderPlatform, type RenderOptions } from './objects.js';
 import type { HelmRelease, KubeObject, RenderFinding, RenderedObject } from './types.js';
 
 export const RENDER_SCHEMA = 'cloudgate.render/v1';
@@ -18,8 +18,8 @@ export interface RenderResult {
 }
 
 /** Renders and checks; the objects returned are masked (no Secret value survives). */
-export function renderInventory(values: Record<string, unknown>, profile: NamingProfile = 'spec'): RenderResult {
-  const rendered = renderPlatform(values, profile);
+export function renderInventory(values: Record<string, unknown>, profile: NamingProfile = 'spec', options: RenderOptions = {}): RenderResult {
+  const rendered = renderPlatform(values, profile, options);
   const findings = [...rendered.findings, ...checkObjects(rendered.objects)];
   return { objects: rendered.objects.map((o) => ({ ...o, object: masked(o.object) })), helm: rendered.helm, findings };
 }

@@ -12,11 +12,17 @@ export interface RenderedObject {
   object: KubeObject;
   /** The variables whose values made this object (for the comment above it). */
   from: string[];
+  /** The variable that names the object, when one does (a refused name is reported on it). */
+  nameFrom?: string;
+  /** The platform's own ClusterIssuer, or the wildcard Certificate (the drift check compares them). */
+  part?: 'issuer' | 'wildcard';
 }
 
 export interface HelmRelease {
   name: string;
   namespace: string;
+  /** Where the chart is installed from on the hosts. */
+  chart: string;
   values: Record<string, unknown>;
 }
 

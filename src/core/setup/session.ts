@@ -17,6 +17,7 @@ import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { registerSecret } from '../secrets.js';
 import { VARIABLES } from '../config/variables.js';
 import { neutralView } from '../config/platform-names.js';
+import { namesFromFolder, type NamesDetection } from '../config/naming-detect.js';
 import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
 import { bool, list, str, type CommandContext } from '../run-context.js';
@@ -154,14 +155,16 @@ export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyri
  * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
  * answers), takes the vault password from the flags or the front-end's offer.
  */
-export async function openSession(ctx: CommandContext, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
+export async function openSession(ctx: CommandContext, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile; askNames?: NamesDetection }> {
   const settings = setupSettings(ctx);
   const file = await readInventoryFile(settings.inventoryPath);
   const view = neutralView(file.values, settings.inventoryPath, settings.names);
   for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
   const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
   const session = createSession(ctx, { ...settings, vault, profile: view.profile });
-  return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: view.profile };
+  // A new inventory that says nothing of its names (and no --names): the walkthrough asks, offering what the folder tells.
+  const askNames = !settings.names && !view.stated && !VARIABLES.some((row) => row.name in view.values) ? await namesFromFolder(settings.inventoryPath) : undefined;
+  return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: askNames?.profile ?? view.profile, ...(askNames ? { askNames } : {}) };
 }
 
 const NO_MANIFEST = '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate, wildcard_certificate_file and wildcard_key_file, has one).';

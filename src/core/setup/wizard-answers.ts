@@ -3,6 +3,7 @@
  * and the answers object planSetup takes. Pure.
  */
 import { ANNOTATION_PREFIX, ANNOTATION_SUFFIXES } from '../config/variables.js';
+import { NAMES_STEP, namesOf } from './naming-step.js';
 import {
   ACCESS_TOKEN, ADD_ANNOTATIONS, ANNOTATION_STEP, CERTIFICATE_TYPE, COMMERCIALCA_AUTH, PRIVATE_CA,
   certificateTypeOf, defaultFor, hasAcmeServer, stepsFor, type WizardAnswers,
@@ -42,6 +43,9 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const annotations: Record<string, string> = {};
   // All steps, also those not asked (issuer-only mode): their answers are the inventory's values.
+  // The names the first question chose (a new inventory): the plan writes the inventory in them.
+  const names = namesOf(answers);
+  if (names) out.names = names;
   for (const step of stepsFor(answers)) {
     const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
     if (step.id.startsWith(ANNOTATION_STEP)) {
@@ -49,6 +53,7 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
       continue;
     }
     if (step.id === CERTIFICATE_TYPE || step.id === COMMERCIALCA_AUTH || step.id === ADD_ANNOTATIONS) continue;
+    if (step.id === NAMES_STEP) continue;
     if (value === undefined) continue;
     if (value === '') out[step.id] = step.variable ? null : undefined;
     else if (step.variable?.type === 'bool') out[step.id] = value === true || value === 'true';

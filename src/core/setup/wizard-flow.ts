@@ -8,6 +8,8 @@ import { INGRESS_NAMESPACES } from '../kube/platform.js';
 import { DEFAULT_NAMESPACE } from '../config/answers.js';
 import { platformValue, respell, spelled } from '../config/platform-names.js';
 import type { NamingProfile } from '../render/names.js';
+import type { NamesDetection } from '../config/naming-detect.js';
+import { namesOf, namingStep } from './naming-step.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
 import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import {
@@ -86,6 +88,8 @@ export interface FlowOptions {
   names?: NamingProfile;
   /** `--namespace` was given: the TLS secret's namespaces are not asked again. */
   namespacesGiven?: boolean;
+  /** A new inventory without --names: first ask which names the deployment reads (naming-step.ts). */
+  askNames?: NamesDetection;
 }
 
 /** The title every front-end shows above the questions: the command the operator ran. */
@@ -177,7 +181,7 @@ export function hasAcmeServer(answers: WizardAnswers): boolean {
 function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[] {
   const choices = choicesOf(answers);
   const steps: Step[] = [];
-  const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
+  const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && r.asked !== false && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
   const usesPassword = answers[COMMERCIALCA_AUTH] === 'password';
   for (const row of rows) {
     if (row.name === PRIVATE_CA && !hasAcmeServer(answers)) continue;
@@ -225,8 +229,9 @@ function annotationSteps(answers: WizardAnswers): Step[] {
 }
 
 /** Every question for the answers so far, in order. A step depends only on the answers before it. */
-export function stepsFor(answers: WizardAnswers, options: FlowOptions = {}): Step[] {
-  const steps: Step[] = [];
+export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[] {
+  const steps: Step[] = flow.askNames ? [namingStep(flow.askNames)] : [];
+  const options = { ...flow, names: namesOf(answers, flow.names) };
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());

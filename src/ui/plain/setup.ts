@@ -57,8 +57,8 @@ interface PlainSession {
 }
 
 export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names } = await openSession(ctx, vaultOfferOn(ctx));
-  return plainSession({ initial, options: { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, io: ioOf(ctx) });
+  const { session, initial, names, askNames } = await openSession(ctx, vaultOfferOn(ctx));
+  return plainSession({ initial, options: { ...options, names, askNames, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, io: ioOf(ctx) });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */

@@ -20,7 +20,7 @@ import { where } from '../../inventory/yaml-load.js';
 import { mergeSources } from '../../inventory/yaml-merge.js';
 import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
-import { detectProfile, neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
+import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -56,13 +56,7 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
 
-  try {
-    detectProfile(Object.keys(tree.values), path);
-  } catch (error) {
-    return [fixed('names', 'Variable names', { status: 'fail', message: (error as Error).message,
-      advice: (error as { advice?: string }).advice ?? 'Use one set of variable names.' })];
-  }
-  // A --names the inventory contradicts is a usage error (exit 2), not a finding.
+  // --names says which names the deployment reads; variables in the other set are findings.
   const view = neutralView(tree.values, path, input.flags.names);
   const { profile } = view;
   for (const file of tree.files) {
@@ -105,7 +99,8 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
     // Then what the deployment itself would fail on (a variable its templates need, an object refused).
-    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile)], vaulted.unchecked),
+    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile, { foreign: view.foreign, yamlNulls: true })], vaulted.unchecked),
+    ...view.naming,
     ...vaulted.findings,
   ];
   if (findings.length === 0) {
@@ -120,7 +115,7 @@ export const provideChecks: CheckProvider = async (input) => {
   for (const f of findings) perRule.set(f.rule, (perRule.get(f.rule) ?? 0) + 1);
   const used = new Set<string>();
   return findings.map((neutral) => {
-    const f = respellFinding(neutral, profile);
+    const f = neutral.rule === 'naming' ? neutral : respellFinding(neutral, profile);
     let id = perRule.get(f.rule)! > 1 && f.variable ? `${f.rule}.${f.variable}` : f.rule;
     for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
     used.add(id);
@@ -128,7 +123,7 @@ export const provideChecks: CheckProvider = async (input) => {
     const merged = file && f.variable && f.rule !== 'merge-key' ? mergedFrom(tree, file, f.variable, profile) : undefined;
     const from = merged ? ` (from ${merged} in ${file}, through a YAML merge key <<)`
       : file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
-    return fixed(id, respell(titleOf(f), profile), {
+    return fixed(id, f.rule === 'naming' ? titleOf(f) : respell(titleOf(f), profile), {
       status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
       details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
     });

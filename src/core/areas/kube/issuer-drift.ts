@@ -51,6 +51,7 @@ export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, is
       ? { status: 'ok', message: `The cluster's ClusterIssuer "${escapeLine(issuerName)}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
       : { status: 'ok', message: `No ClusterIssuer "${escapeLine(issuerName)}", as the inventory's issuer none expects.`, details };
   }
+  if (drift.namingMismatch) return { status: 'fail', message: escapeLine(drift.namingMismatch.message), advice: drift.namingMismatch.advice, details: { ...details, namingMismatch: true } };
   if (drift.leftover) {
     return {
       status: 'warn', message: drift.differences.map(escapeLine).join('; '), details,

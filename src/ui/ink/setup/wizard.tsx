@@ -33,8 +33,8 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  * just the issuer part and keeps the rest of the inventory (used by `cloudgate regenerate`).
  */
 export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names } = await openSession(ctx, vaultOfferOn(ctx));
-  const result = await walkthrough(ctx, initial, { ...options, names, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, false);
+  const { session, initial, names, askNames } = await openSession(ctx, vaultOfferOn(ctx));
+  const result = await walkthrough(ctx, initial, { ...options, names, askNames, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, false);
   return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 

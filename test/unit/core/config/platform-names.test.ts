@@ -19,11 +19,14 @@ describe('platform names', () => {
     expect(platformName(neutral)).toBe(platform);
   });
 
-  it('detects the profile from the keys, and refuses a mix', () => {
+  it('detects the profile from the keys and the choosing values', () => {
     expect(detectProfile(['cluster_issuer_type', 'openstack_helm_ingress_secret_name'], 'inv.yml')).toBe('platform');
     expect(detectProfile(['cluster_issuer_type', 'cloud_helm_ingress_secret_name'], 'inv.yml')).toBe('spec');
     expect(detectProfile(['cluster_issuer_type', 'cluster_issuer_acme_email'], 'inv.yml')).toBeUndefined();
-    expect(() => detectProfile(['cluster_issuer_acme_route53_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'], 'inv.yml')).toThrow(/mixes/);
+    // Both: the side with more names, the platform's on a tie; never an error (the other side's names are findings).
+    expect(detectProfile(['cluster_issuer_acme_route53_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'], 'inv.yml')).toBe('platform');
+    expect(detectProfile(['cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id', 'cluster_issuer_acme_route53_auth'], 'inv.yml')).toBe('spec');
+    expect(detectProfile(['cluster_issuer_acme_solver'], 'inv.yml', { cluster_issuer_acme_solver: 'route53' })).toBe('platform');
   });
 
   it('says whether the names are stated: by --names or by a key only one set has', () => {

@@ -11,6 +11,21 @@ const check = ajv.compile(inventorySchema());
 const errorsOf = (values: Record<string, unknown>) => (check(values) ? [] : check.errors!.map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
 
 describe('inventorySchema', () => {
+  it('gives each naming its own defaults, and the role\'s other settings their types', () => {
+    type Props = Record<string, { default?: unknown; type?: unknown; enum?: string[]; description: string }>;
+    const spec = (inventorySchema() as { properties: Props }).properties;
+    const platform = (inventorySchema('platform') as { properties: Props }).properties;
+    expect(spec.cluster_issuer_acme_dnsc_secret_name!.default).toBe('dnsc-api-token');
+    expect(platform.cluster_issuer_acme_cloudflare_secret_name!.default).toBe('cloudflare-api-token');
+    expect(platform.cluster_issuer_acme_godaddy_helm_release_name!.default).toBe('cert-manager-webhook-godaddy');
+    expect(platform.cluster_issuer_acme_godaddy_ttl).toMatchObject({ type: 'integer', default: 600 });
+    expect(platform.cluster_issuer_acme_azuredns_environment!.enum).toContain('AzureUSGovernmentCloud');
+    expect(platform.cluster_issuer_name!.description).toContain('atmosphere_ingress_cluster_issuer');
+    expect(platform.cluster_issuer_acme_godaddy_helm_values!.type).toBe('object');
+    expect(errorsOf({ cluster_issuer_acme_dnsd_ttl: '600' })).not.toEqual([]);
+    expect(errorsOf({ cluster_issuer_acme_dnsd_helm_values: { replicaCount: 2 }, cluster_issuer_acme_email: 'a@example.com' })).toEqual([]);
+  });
+
   it('has a property for every row of the table, with its help', () => {
     const schema = inventorySchema() as { properties: Record<string, { description: string }> };
     expect(Object.keys(schema.properties)).toEqual(VARIABLES.map((v) => v.name));

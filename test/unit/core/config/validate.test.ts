@@ -185,3 +185,21 @@ describe('validate: types and values cloudgate cannot check', () => {
       .toContain('invalid-email:cluster_issuer_acme_email:error');
   });
 });
+
+describe('the role\'s own settings', () => {
+  const dnsd = { cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'k', cluster_issuer_acme_dnsd_secret_key: 's' };
+  it.each([
+    [{ cluster_issuer_acme_dnsd_ttl: '600' }, 'invalid-type'],
+    [{ cluster_issuer_acme_dnsd_ttl: 1.5 }, 'invalid-type'],
+    [{ cluster_issuer_acme_dnsd_is_production: 'false' }, 'bool-quoted'],
+    [{ cluster_issuer_acme_dnsd_helm_values: 'replicaCount=2' }, 'invalid-type'],
+  ])('%j: %s', (extra, rule) => {
+    expect(validate({ ...dnsd, ...extra }).map((f) => f.rule)).toContain(rule);
+  });
+
+  it('accepts them well formed, and an Azure environment only from the list', () => {
+    expect(validate({ ...dnsd, cluster_issuer_acme_dnsd_ttl: 300, cluster_issuer_acme_dnsd_helm_values: { replicaCount: 2 } }).filter((f) => f.severity === 'error')).toEqual([]);
+    const azure = { cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsa', cluster_issuer_acme_clouddnsa_environment: 'AzureMoonCloud' };
+    expect(validate(azure).find((f) => f.variable === 'cluster_issuer_acme_clouddnsa_environment')).toMatchObject({ severity: 'error' });
+  });
+});

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { toNeutral } from '../../../../src/core/config/platform-names.js';
+import { validate } from '../../../../src/core/config/validate.js';
 import { VARIABLES, choicesOf, usesKeylessDns, variable, variablesFor } from '../../../../src/core/config/variables.js';
 import { stepForVariable } from '../../../../src/core/setup/wizard-flow.js';
 
@@ -57,7 +59,7 @@ describe('the variables table', () => {
 
 describe('the platform names column', () => {
   const WORDS: [RegExp, string][] = [
-    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_annotations$/, 'atmosphere_ingress_annotations'],
+    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_/, 'atmosphere_ingress_'],
     [/_commercialca_/, '_venafi_'], [/_clouddnsa_/, '_azuredns_'], [/_clouddnsb_/, '_route53_'], [/_dnsc_/, '_cloudflare_'], [/_dnsd_/, '_godaddy_'], [/_dnse_/, '_infoblox_'],
   ];
   it('gives every row with a neutral word its platform name, and no other row one', () => {
@@ -98,5 +100,47 @@ describe('usesKeylessDns', () => {
     expect(usesKeylessDns({ ...keyless, cluster_issuer_type: 'ca' })).toBe(false); // a leftover solver under another issuer
     expect(usesKeylessDns({ ...keyless, cluster_issuer_acme_clouddnsb_auth: 'static' })).toBe(false);
     expect(usesKeylessDns({ cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' })).toBe(false);
+  });
+});
+
+describe('every variable the platform\'s role reads', () => {
+  // Read from the role's defaults and task files, written down by hand.
+  const ROLE = [
+    'atmosphere_ingress_cluster_issuer', 'atmosphere_ingress_class_name', 'openstack_helm_ingress_cluster_issuer',
+    'cluster_issuer_name', 'cluster_issuer_type', 'cluster_issuer_acme_private_ca', 'cluster_issuer_acme_server', 'cluster_issuer_acme_email',
+    'cluster_issuer_acme_private_key_secret_name', 'cluster_issuer_acme_solver', 'cluster_issuer_acme_http01_ingress_class',
+    'cluster_issuer_acme_cloudflare_secret_name', 'cluster_issuer_acme_cloudflare_email', 'cluster_issuer_acme_cloudflare_api_token',
+    'cluster_issuer_venafi_secret_name', 'cluster_issuer_venafi_ca', 'cluster_issuer_venafi_access_token', 'cluster_issuer_venafi_username',
+    'cluster_issuer_venafi_password', 'cluster_issuer_venafi_zone', 'cluster_issuer_venafi_tpp_url', 'cluster_issuer_venafi_tpp_ca_bundle',
+    'cluster_issuer_acme_rfc2136_secret_name', 'cluster_issuer_acme_rfc2136_nameserver', 'cluster_issuer_acme_rfc2136_tsig_algorithm',
+    'cluster_issuer_acme_rfc2136_tsig_key_name', 'cluster_issuer_acme_rfc2136_tsig_secret_key',
+    'cluster_issuer_acme_route53_auth', 'cluster_issuer_acme_route53_secret_name', 'cluster_issuer_acme_route53_service_account_name',
+    'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id', 'cluster_issuer_acme_route53_role_arn',
+    'cluster_issuer_acme_route53_access_key_id', 'cluster_issuer_acme_route53_secret_access_key',
+    ...['godaddy', 'infoblox'].flatMap((w) => ['helm_release_name', 'helm_chart_path', 'helm_chart_ref', 'helm_release_namespace', 'helm_values',
+      'group_name', 'secret_name', 'role_name', 'role_binding_name', 'service_account_name'].map((s) => `cluster_issuer_acme_${w}_${s}`)),
+    'cluster_issuer_acme_godaddy_is_production', 'cluster_issuer_acme_godaddy_ttl', 'cluster_issuer_acme_godaddy_api_key', 'cluster_issuer_acme_godaddy_secret_key',
+    'cluster_issuer_acme_infoblox_view', 'cluster_issuer_acme_infoblox_host', 'cluster_issuer_acme_infoblox_username', 'cluster_issuer_acme_infoblox_password',
+    'cluster_issuer_ca_secret_name', 'cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key',
+    'cluster_issuer_self_signed_certificate_name', 'cluster_issuer_self_signed_secret_name',
+    'cluster_issuer_acme_azuredns_secret_name', 'cluster_issuer_acme_azuredns_environment', 'cluster_issuer_acme_azuredns_client_id',
+    'cluster_issuer_acme_azuredns_client_secret', 'cluster_issuer_acme_azuredns_subscription_id', 'cluster_issuer_acme_azuredns_tenant_id',
+    'cluster_issuer_acme_azuredns_resourcegroup_name', 'cluster_issuer_acme_azuredns_hostedzone_name',
+  ];
+
+  it('has a row, under its platform name', () => {
+    const platformNames = new Set(VARIABLES.map((v) => v.platformName ?? v.name));
+    for (const name of ROLE) expect(platformNames.has(name), name).toBe(true);
+  });
+
+  it('is never called unknown by the inventory rules, in the platform\'s names', () => {
+    const values = toNeutral(Object.fromEntries(ROLE.map((name) => [name, 'x'])));
+    expect(validate(values).filter((f) => f.rule === 'unknown-variable')).toEqual([]);
+  });
+
+  it('keeps asking only what an operator usually sets: the role\'s object names are not asked', () => {
+    for (const suffix of ['_secret_name', '_role_name', '_helm_release_name', '_group_name', '_environment', '_ttl']) {
+      for (const row of VARIABLES.filter((v) => v.name.endsWith(suffix) && !['cluster_issuer_acme_clouddnsb_secret_name', 'cloud_helm_ingress_secret_name'].includes(v.name))) expect(row.asked, row.name).toBe(false);
+    }
   });
 });

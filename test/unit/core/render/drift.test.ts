@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
-import { compareWithCluster, issuerDrift, renderingsToCompare, solverOf, type LiveState } from '../../../../src/core/render/drift.js';
+import { compareWithCluster, issuerDrift, renderingsToCompare, secretsToCompare, solverOf, type LiveState } from '../../../../src/core/render/drift.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
@@ -36,8 +36,8 @@ describe('comparing with the cluster when the inventory does not say its names',
     return { issuer: objects.find((o) => o.object.metadata.name === 'atmosphere')!.object, secretKeys };
   };
 
-  it('renders in the stated names only, or in both (the default first)', () => {
-    expect(renderingsToCompare({ values: acme, profile: 'platform', stated: true }).map((r) => r.profile)).toEqual(['platform']);
+  it('renders in both names, the inventory\'s first (stated only when the inventory says it)', () => {
+    expect(renderingsToCompare({ values: acme, profile: 'platform', stated: true }).map((r) => [r.profile, r.stated])).toEqual([['platform', true], ['spec', false]]);
     expect(renderingsToCompare({ values: acme, profile: 'spec', stated: false }).map((r) => r.profile)).toEqual(['spec', 'platform']);
   });
 
@@ -56,14 +56,39 @@ describe('comparing with the cluster when the inventory does not say its names',
     ] });
   });
 
-  it('stated names: the other set\'s objects are differences', () => {
+  it('stated names, a cluster deployed with the other names: a naming mismatch with its fix, not drift', () => {
     const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), liveOf(dnsc, 'platform'));
-    expect(drift).toMatchObject({ profile: 'spec', guessed: false });
+    expect(drift).toMatchObject({ profile: 'spec', guessed: false, namingMismatch: { inventory: 'spec', cluster: 'platform' } });
+    expect(drift.differences).toEqual([drift.namingMismatch!.message]);
+    expect(drift.namingMismatch!.advice).toContain('--names platform');
+  });
+
+  it('stated names, a cluster matching neither: drift against the stated names', () => {
+    const live = liveOf({ ...dnsc, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
+    const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), live);
+    expect(drift.namingMismatch).toBeUndefined();
     expect(drift.differences).toContain('Secret cert-manager/dnsc-api-token does not exist in the cluster.');
   });
 
   it('issuer none renders the same in both: nothing was guessed', () => {
     const renderings = renderingsToCompare({ values: { cluster_issuer_type: 'none' }, profile: 'spec', stated: false });
     expect(compareWithCluster(renderings, { secretKeys: new Map() })).toMatchObject({ guessed: false, differences: [] });
+  });
+});
+
+describe('the credential Secrets compared', () => {
+  it('a webhook\'s Secret is looked for in its Helm release\'s namespace', () => {
+    const values = {
+      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'k', cluster_issuer_acme_dnsd_secret_key: 's',
+      cluster_issuer_acme_dnsd_helm_release_namespace: 'webhooks',
+    };
+    expect(secretsToCompare(renderPlatform(values, 'platform').objects)).toEqual([{ name: 'godaddy-api-key', namespace: 'webhooks', keys: ['token'] }]);
+    const drift = issuerDrift(renderPlatform(values, 'platform').objects, { issuer: undefined, secretKeys: new Map() });
+    expect(drift.differences[0]).toMatch(/does not exist/);
+  });
+
+  it('the issuer compared is the one the inventory names', () => {
+    const objects = renderPlatform({ cluster_issuer_acme_email: 'ops@example.com', platform_ingress_cluster_issuer: 'corp' }).objects;
+    expect(issuerDrift(objects, { secretKeys: new Map() }).differences).toEqual(['The ClusterIssuer "corp" does not exist in the cluster.']);
   });
 });

@@ -44,7 +44,8 @@ describe('render YAML', () => {
       expect(docs[1].comments[1]).toBe(`#   groupName: ${solver}.certmgr.atmosphere.dev`);
       expect(docs[1].comments[2]).toBe(`# ${docs[1].id}`);
       expect(docs[1].comments[3]).toMatch(/^# made from: cluster_issuer_acme_dns[de]_/);
-      for (const d of docs.slice(2, 4)) expect(d.comments).toEqual([`# ${d.id}`, '# made from: cluster_issuer_acme_solver']);
+      expect(docs[2].comments).toEqual([`# ${docs[2].id}`, `# made from: cluster_issuer_acme_solver, cluster_issuer_acme_${solver}_role_name`]);
+      expect(docs[3].comments).toEqual([`# ${docs[3].id}`, `# made from: cluster_issuer_acme_solver, cluster_issuer_acme_${solver}_role_binding_name, cluster_issuer_acme_${solver}_service_account_name`]);
       expect(docs[4].comments[1]).toMatch(/^# made from: cluster_issuer_type, cluster_issuer_acme_email/);
       expect(docs.flatMap((d) => d.comments).filter((c) => /---/.test(c))).toEqual([]);
     });

@@ -50,7 +50,7 @@ describe('render: objects per branch', () => {
     const names = renderPlatform(BRANCHES['acme clouddnsb static'], 'platform').objects.map(({ object }) => object.metadata.name);
     expect(names).toContain('cert-manager-issuer-route53-credentials');
     const dnsd = renderPlatform(BRANCHES['acme dnsd'], 'platform');
-    expect(dnsd.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
+    expect(dnsd.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', chart: '/usr/local/src/godaddy-webhook', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
   });
 
   it('wildcard auto: Certificate openstack/atmosphere-wildcard for *.<domain>, issued by ClusterIssuer atmosphere, after it', () => {
@@ -61,10 +61,13 @@ describe('render: objects per branch', () => {
         spec: { dnsNames: ['*.cloud.example.com'], issuerRef: { kind: 'ClusterIssuer', name: 'atmosphere' }, secretName: 'atmosphere-wildcard' },
       },
       from: ['cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type'],
+      part: 'wildcard',
     });
     expect(kinds(BRANCHES['wildcard auto with acme']).slice(-2)).toEqual(['ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard']);
-    // A supplied wildcard (issuer none) gets no Certificate.
-    expect(kinds({ ...BRANCHES.none, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })).toEqual(['ClusterIssuer/self-signed']);
+    // The ingress role makes the Certificate whenever the domain is defined, issuer none too: a trap, said as such.
+    const none = renderPlatform({ ...BRANCHES.none, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' });
+    expect(none.objects.map(({ object }) => `${object.kind}/${object.metadata.name}`)).toEqual(['ClusterIssuer/self-signed', 'Certificate/atmosphere-wildcard']);
+    expect(none.findings.map((f) => f.variable)).toEqual(['cloud_helm_ingress_wildcard_domain']);
   });
 
   it('the wildcard Certificate is checked against cert-manager\'s Certificate schema', () => {

@@ -69,3 +69,33 @@ describe('doctor group inventory', () => {
       .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);
   });
 });
+
+describe('doctor group inventory on a platform inventory with the role\'s own settings', () => {
+  const write = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'cloudgate-role-')), 'inv.yml');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('knows every setting of the role (webhook release, group, RBAC, TTL, production): all ok', async () => {
+    const checks = await run(write([
+      'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: godaddy',
+      'cluster_issuer_acme_godaddy_api_key: k1', 'cluster_issuer_acme_godaddy_secret_key: s1',
+      'cluster_issuer_acme_godaddy_helm_release_name: godaddy-hook', 'cluster_issuer_acme_godaddy_helm_release_namespace: webhooks',
+      'cluster_issuer_acme_godaddy_group_name: acme.example.com', 'cluster_issuer_acme_godaddy_role_name: gd-reader',
+      'cluster_issuer_acme_godaddy_is_production: false', 'cluster_issuer_acme_godaddy_ttl: 300',
+      'atmosphere_ingress_cluster_issuer: corp', 'atmosphere_ingress_class_name: nginx', '',
+    ].join('\n')));
+    expect(checks.filter((c) => c.status !== 'ok').map((c) => [c.id, c.message])).toEqual([
+      ['inventory.dnsd-limits', expect.stringContaining('godaddy')],
+    ]);
+  });
+
+  it('an empty name that replaces the role\'s default is a failure naming the default; a neutral variable is a naming finding', async () => {
+    const checks = await run(write('cluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_private_key_secret_name: ""\nplatform_ingress_annotations: {}\natmosphere_ingress_class_name: nginx\n'));
+    const empty = checks.find((c) => c.details?.variable === 'cluster_issuer_acme_private_key_secret_name');
+    expect(empty).toMatchObject({ status: 'fail' });
+    expect(empty!.advice).toContain('cert-manager-issuer-account-key');
+    expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations.' });
+  });
+});
