@@ -3,6 +3,7 @@
  * once, and the HTTP server hands out those renderings.
  */
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
+import { statusCounts } from '../core/doctor/status.js';
 import type { Check, Status } from '../core/doctor/types.js';
 import { forgetKubeAvailability } from '../core/kube/kubectl.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
@@ -67,5 +68,5 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
 }
 
 function summaryLine(summary: Record<Status, number>): string {
-  return (['ok', 'warn', 'fail', 'skip'] as const).map((s) => `${summary[s]} ${s}`).join(', ');
+  return statusCounts(summary, true);
 }

@@ -1,6 +1,7 @@
 import { scopedSignal } from './scoped-signal.js';
+import { summarize } from './status.js';
 import { checkState, type CheckState } from './state-keys.js';
-import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason, Status } from './types.js';
+import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason } from './types.js';
 
 export interface RunOptions {
   /** Per-check timeout when a check sets none. */
@@ -213,12 +214,6 @@ async function runGated(check: Check, ctx: CheckContext): Promise<CheckResult> {
   const available = await check.gate.probe(ctx.signal);
   if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
   return check.run({ ...ctx, cluster: { context: available.context } });
-}
-
-export function summarize(outcomes: { status: Status }[]): Record<Status, number> {
-  const summary: Record<Status, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
-  for (const o of outcomes) summary[o.status]++;
-  return summary;
 }
 
 function formatSeconds(ms: number): string {
