@@ -25,8 +25,6 @@ export interface InventoryChange {
   remove: string[];
 }
 
-type Edit = TextEdit;
-
 /**
  * Applies a change to inventory text. Keys whose value is already equal are left byte for byte.
  * An alias (`*name`) elsewhere whose anchor is in a removed or replaced value gets that value
@@ -50,7 +48,7 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
   if (mapping.flow) {
     throw new UsageError('The inventory must be a block-style YAML mapping ("name: value" lines) to be updated.');
   }
-  const edits: Edit[] = [];
+  const edits: TextEdit[] = [];
   const touched = new Set<string>();
   for (const name of change.remove) {
     const entry = mapping.byKey.get(name);
@@ -106,8 +104,8 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
 }
 
 /** Edits that write an anchored value in place of its aliases, where the anchor's entry changes. */
-function inlinedAliases(mapping: YamlMapping, touched: Set<string>, edits: Edit[]): Edit[] {
-  const out: Edit[] = [];
+function inlinedAliases(mapping: YamlMapping, touched: Set<string>, edits: TextEdit[]): TextEdit[] {
+  const out: TextEdit[] = [];
   for (const alias of mapping.aliases) {
     if (!touched.has(alias.targetKey)) continue;
     if (edits.some((e) => e.start <= alias.start && alias.end <= e.end)) continue;
@@ -152,7 +150,7 @@ const FULL_CHECK_BYTES = 1024 * 1024;
  * file the untouched text is known to load already: its new entries are parsed on their own, so an
  * update stays one parse of the file.
  */
-function checkWritten(out: string, edits: Edit[]): void {
+function checkWritten(out: string, edits: TextEdit[]): void {
   try {
     if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
     else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });

@@ -9,7 +9,7 @@
 import { isMap, parseDocument, visit, type Document } from 'yaml';
 import { ANSIBLE_YAML_OPTIONS, plainValue } from './yaml-ansible.js';
 import { PIECE_BYTES } from './yaml-limits.js';
-import { addPiece, emptyMapping, type ParsedPiece, type YamlMapping } from './yaml-mapping.js';
+import { addPiece, emptyMapping, type LoadedYaml, type YamlMapping } from './yaml-mapping.js';
 import { duplicateKeys, noticeOf } from './yaml-notices.js';
 import { eachTopLevelEntry, type TopLevelEntry, type TopLevelShape } from './yaml-top-level.js';
 
@@ -65,7 +65,7 @@ function readGroup(mapping: YamlMapping, group: TopLevelEntry[], anchored: Ancho
   return addPiece(mapping, piece, start, group[0].line - 1);
 }
 
-function parsePiece(text: string): ParsedPiece | undefined {
+function parsePiece(text: string): LoadedYaml | undefined {
   const doc = parseDocument(text, ANSIBLE_YAML_OPTIONS);
   if (doc.errors.length > 0 || duplicateKeys(doc, text).length > 0) return undefined;
   try {

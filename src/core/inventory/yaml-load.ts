@@ -5,28 +5,20 @@
  * kept as `AnsibleTagged`, large integers keep every digit (yaml-ansible.ts); a large mapping is read
  * in pieces (yaml-large.ts), within the size limits of yaml-limits.ts.
  */
-import { isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { ANSIBLE_YAML_OPTIONS, PLAIN_YAML_OPTIONS, plainValue } from './yaml-ansible.js';
 import { loadLargeMapping } from './yaml-large.js';
 import { checkSize, LAZY_BYTES, PIECE_BYTES } from './yaml-limits.js';
-import { addPiece, emptyMapping, type YamlMapping } from './yaml-mapping.js';
+import { addPiece, emptyMapping, type LoadedYaml, type YamlMapping } from './yaml-mapping.js';
 import { mergeError } from './yaml-merge.js';
-import { capitalise, duplicateKeys, noticeOf, where, type YamlNotice } from './yaml-notices.js';
+import { capitalise, duplicateKeys, noticeOf, where } from './yaml-notices.js';
 
 export { ANSIBLE_YAML_OPTIONS } from './yaml-ansible.js';
 export { formatMiB } from './yaml-limits.js';
 export { refuseNotices, where, type YamlNotice } from './yaml-notices.js';
-export type { YamlMapping } from './yaml-mapping.js';
-
-export interface LoadedYaml {
-  doc: Document.Parsed;
-  /** The document as plain values (`AnsibleTagged` for tagged scalars, `undefined` when empty). */
-  value: unknown;
-  /** Warnings: the file loads, but not the way its author may expect (an unknown tag, say). */
-  notices: YamlNotice[];
-}
+export type { LoadedYaml, YamlMapping } from './yaml-mapping.js';
 
 export interface YamlSource {
   /** What the text is, for messages: "the answers file", "the inventory". */

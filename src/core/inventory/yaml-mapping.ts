@@ -45,10 +45,12 @@ export interface YamlMapping {
   flow: boolean;
 }
 
-/** One parse of a part of the text: the document, its plain value and its warnings (lines in the part). */
-export interface ParsedPiece {
+/** One parse of a text (the whole file or a piece of it); notice lines are those of that text. */
+export interface LoadedYaml {
   doc: Document.Parsed;
+  /** The document as plain values (`AnsibleTagged` for tagged scalars, `undefined` when empty). */
   value: unknown;
+  /** Warnings: the file loads, but not the way its author may expect (an unknown tag, say). */
   notices: YamlNotice[];
 }
 
@@ -62,7 +64,7 @@ type Range = [number, number, number];
  * Adds a parsed piece (at `offset` in the text, starting on line `line + 1`); false when the piece
  * cannot stand alone (a key already seen, an alias to an anchor outside it) and the text must be parsed whole.
  */
-export function addPiece(mapping: YamlMapping, piece: ParsedPiece, offset: number, line: number): boolean {
+export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number, line: number): boolean {
   const { doc } = piece;
   const values = (piece.value ?? {}) as Record<string, unknown>;
   const contents = doc.contents;
