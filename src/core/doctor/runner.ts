@@ -1,5 +1,5 @@
 import { scopedSignal } from './scoped-signal.js';
-import { summarize } from './status.js';
+import { isInterrupted, summarize } from './status.js';
 import { checkState, type CheckState } from './state-keys.js';
 import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason } from './types.js';
 
@@ -141,7 +141,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
 function notRunBecause(blocker: CheckOutcome, notRun: Set<string>): string {
   if (blocker.status !== 'skip') return `Not run: ${blocker.id} failed.`;
   // The blocker was itself not run for an earlier check: its message already names the root.
-  if (notRun.has(blocker.id) || blocker.reason?.code === 'interrupted') return blocker.message;
+  if (notRun.has(blocker.id) || isInterrupted(blocker)) return blocker.message;
   return `Not run: ${blocker.id} was skipped (${blocker.message.replace(/\.$/, '')}).`;
 }
 

@@ -1,5 +1,5 @@
 /** The marks, counts and interrupted wording of check statuses: one rule each, for every renderer. */
-import type { Status } from './types.js';
+import type { SkipReason, Status } from './types.js';
 
 export const STATUSES: readonly Status[] = ['ok', 'warn', 'fail', 'skip'];
 
@@ -15,6 +15,11 @@ export function summarize(outcomes: readonly { status: Status }[]): Record<Statu
 /** `9 ok, 1 warn`: the statuses with none left out, unless `all`. */
 export function statusCounts(summary: Record<Status, number>, all = false): string {
   return STATUSES.filter((s) => all || summary[s] > 0).map((s) => `${summary[s]} ${s}`).join(', ');
+}
+
+/** A check stopped by Ctrl+C before it ended (not run, no verdict). */
+export function isInterrupted(check: { reason?: SkipReason }): boolean {
+  return check.reason?.code === 'interrupted';
 }
 
 /** Said at once when Ctrl+C stops a run. */

@@ -1,7 +1,7 @@
 import { Box, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
-import { RUN_INTERRUPTED, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
+import { isInterrupted, RUN_INTERRUPTED, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
 import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
 import { closingLines, countsLine, groupStatus, renderText, shown, skipSummary, titleOf, type GroupTitles } from '../text/text.js';
 
@@ -128,7 +128,7 @@ function groupsOf(checks: Check[]): GroupState[] {
 export function GroupBlock({ state, verbose, color, titles, frame }: { state: GroupState; verbose: boolean; color: boolean; titles?: GroupTitles; frame?: number }) {
   const done = state.finished.length === state.checks.length;
   const status: Status = groupStatus(state.finished);
-  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || o.reason?.code === 'interrupted');
+  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || isInterrupted(o));
   const hints = done && status === 'skip' && !verbose ? skipSummary(state.finished) : [];
   return (
     <Box flexDirection="column">

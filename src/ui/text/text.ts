@@ -3,9 +3,8 @@ import { colorEnabled } from '../color.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, SkipCode, Status } from '../../core/doctor/types.js';
 import { uncheckedGroups } from '../../core/doctor/runner.js';
-import { interruptedVerdict, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
+import { interruptedVerdict, isInterrupted, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
 import { wrapText } from './wrap.js';
-
 
 /** Each group's title, as its area names it; a group without one is shown by its name. */
 export type GroupTitles = Readonly<Record<string, string>>;
@@ -30,10 +29,6 @@ export interface TextOptions {
   width?: number;
   /** The groups named with --only: one that checked nothing is said so at the end. */
   requested?: string[];
-}
-
-export function isInterrupted(check: Pick<CheckOutcome, 'reason'>): boolean {
-  return check.reason?.code === 'interrupted';
 }
 
 /** The `flutter doctor` shape: a line per group, details under it, a closing line. */
