@@ -5,9 +5,8 @@ import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { Command, CommandContext } from './core/run-context.js';
 import { closest } from './core/closest.js';
+import { cloudgateVersion } from './core/version.js';
 import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandOptions, type ParseOptions } from './cli-options.js';
-
-declare const __CLOUDGATE_VERSION__: string;
 
 type Options = ParseOptions;
 
@@ -28,15 +27,11 @@ const COMMANDS: Record<string, CommandSpec> = {
   schema: { options: COMMAND_OPTIONS.schema, load: () => import('./commands/schema.js') },
 };
 
-function version(): string {
-  return typeof __CLOUDGATE_VERSION__ === 'string' ? __CLOUDGATE_VERSION__ : '0.0.0-dev';
-}
-
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const rows = [...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`),
     `  ${'completion'.padEnd(width)}  Print a shell completion script: bash, zsh or fish`];
-  return `cloudgate ${version()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
+  return `cloudgate ${cloudgateVersion()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
 
 Usage: cloudgate <command> [options]
 
@@ -102,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === 'completion') return completion(rest);
   if (name === '-v' || name === '--version') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${cloudgateVersion()}\n`);
     return EXIT.ok;
   }
   const spec = COMMANDS[name];

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
 import { EXIT, UsageError, WriteError } from '../core/errors.js';
+import { cloudgateVersion } from '../core/version.js';
 import { NothingWritten, writeFilesAtomically } from '../core/inventory/atomic-write.js';
 import { describeLinks, LinkRefused, resolveWritePath } from '../core/inventory/links.js';
 import { stat } from 'node:fs/promises';
@@ -90,12 +91,6 @@ function render(format: Format, report: DoctorReport, options: TextOptions): str
     default:
       return renderText(report, options);
   }
-}
-
-declare const __CLOUDGATE_VERSION__: string;
-
-export function cloudgateVersion(): string {
-  return typeof __CLOUDGATE_VERSION__ === 'string' ? __CLOUDGATE_VERSION__ : '0.0.0-dev';
 }
 
 /**

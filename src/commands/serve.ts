@@ -2,7 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { startExporter } from '../serve/exporter.js';
 import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
-import { cloudgateVersion } from './doctor.js';
+import { cloudgateVersion } from '../core/version.js';
 import { checksOf, groupsOf } from '../core/areas/index.js';
 import { list, str, type CommandContext } from '../core/run-context.js';
 

@@ -37,3 +37,8 @@ export function escapeLine(text: string): string {
 export function stringifyJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Text matched literally inside a RegExp (every metacharacter escaped). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

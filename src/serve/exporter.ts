@@ -4,6 +4,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
+import { statusCounts } from '../core/doctor/status.js';
 import type { Check, Status } from '../core/doctor/types.js';
 import { forgetKubeAvailability } from '../core/kube/kubectl.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
@@ -73,5 +74,5 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
 }
 
 function summaryLine(summary: Record<Status, number>): string {
-  return (['ok', 'warn', 'fail', 'skip'] as const).map((s) => `${summary[s]} ${s}`).join(', ');
+  return statusCounts(summary, true);
 }

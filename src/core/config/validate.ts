@@ -4,6 +4,8 @@
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
 import { tsigFindings } from './tsig-key.js';
+import { branchWords } from './branch.js';
+import { editDistance } from '../closest.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
@@ -102,23 +104,12 @@ export function closestName(name: string): string | undefined {
   if (translated !== name && variable(translated)) return translated;
   let best: { name: string; distance: number } | undefined;
   for (const row of VARIABLES) {
-    const d = levenshtein(name, row.name);
+    const d = editDistance(name, row.name);
     if (!best || d < best.distance) best = { name: row.name, distance: d };
   }
   return best && best.distance <= Math.max(3, Math.floor(name.length / 5)) ? best.name : undefined;
 }
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
 
 // ---- required ----------------------------------------------------------------------------------
 
@@ -279,7 +270,7 @@ function annotationRules(values: Values): Finding[] {
     for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
       if (!ANNOTATION_KEYS.includes(key)) {
         const suffix = key.split('/').pop() ?? key;
-        const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? ANNOTATION_KEYS.find((k) => levenshtein(k, key) <= 4);
+        const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? ANNOTATION_KEYS.find((k) => editDistance(k, key) <= 4);
         out.push(finding('annotation-key', 'error', name, `${name} has the key "${key}", which is not a certificate subject annotation.`,
           guess ? `Did you mean ${guess}?` : `Allowed keys: ${ANNOTATION_KEYS.join(', ')}.`));
       } else if (typeof value !== 'string' || value.trim() === '') {
@@ -300,12 +291,7 @@ function unusedBranch(values: Values, choices: Choices): Finding[] {
   const reportedElsewhere = new Set(['cloud_helm_ingress_secret_name']);
   return VARIABLES.filter((row) => row.appliesWhen && !reportedElsewhere.has(row.name) && !applies(row, choices) && isSet(values[row.name])).map((row) =>
     finding('unused-variable', 'warning', row.name,
-      `${row.name} is set but not used ${currentBranch(choices)}.`,
+      `${row.name} is set but not used with ${branchWords(choices)}.`,
       `Remove it (cloudgate setup removes it for you), or change the choice it belongs to.`));
 }
 
-function currentBranch(choices: Choices): string {
-  if (choices.issuer !== 'acme') return `with cluster_issuer_type: ${choices.issuer}`;
-  if (choices.solver === 'clouddnsb') return `with clouddnsb auth "${choices.auth}"`;
-  return `with cluster_issuer_acme_solver: ${choices.solver}`;
-}

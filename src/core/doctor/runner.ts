@@ -1,6 +1,7 @@
 import { scopedSignal } from './scoped-signal.js';
+import { isInterrupted, summarize } from './status.js';
 import { checkState, type CheckState } from './state-keys.js';
-import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason, Status } from './types.js';
+import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, SkipReason } from './types.js';
 
 export interface RunOptions {
   /** Per-check timeout when a check sets none. */
@@ -140,7 +141,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
 function notRunBecause(blocker: CheckOutcome, notRun: Set<string>): string {
   if (blocker.status !== 'skip') return `Not run: ${blocker.id} failed.`;
   // The blocker was itself not run for an earlier check: its message already names the root.
-  if (notRun.has(blocker.id) || blocker.reason?.code === 'interrupted') return blocker.message;
+  if (notRun.has(blocker.id) || isInterrupted(blocker)) return blocker.message;
   return `Not run: ${blocker.id} was skipped (${blocker.message.replace(/\.$/, '')}).`;
 }
 
@@ -213,12 +214,6 @@ async function runGated(check: Check, ctx: CheckContext): Promise<CheckResult> {
   const available = await check.gate.probe(ctx.signal);
   if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
   return check.run({ ...ctx, cluster: { context: available.context } });
-}
-
-export function summarize(outcomes: { status: Status }[]): Record<Status, number> {
-  const summary: Record<Status, number> = { ok: 0, warn: 0, fail: 0, skip: 0 };
-  for (const o of outcomes) summary[o.status]++;
-  return summary;
 }
 
 function formatSeconds(ms: number): string {

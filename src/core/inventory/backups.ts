@@ -4,7 +4,8 @@
  */
 import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createExclusive, escapeRegExp, writeContent, type Previous } from './new-files.js';
+import { escapeRegExp } from '../escape.js';
+import { createExclusive, writeContent, type Previous } from './new-files.js';
 
 /** How many `.bak` copies of a file are kept; older ones are removed after a successful write. */
 export const KEEP_BACKUPS = 5;

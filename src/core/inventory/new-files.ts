@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { escapeRegExp } from '../escape.js';
 
 const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 const CREATE_NEW = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
@@ -148,8 +149,4 @@ export async function openPrevious(target: string): Promise<Previous | undefined
     await handle.close();
     throw error;
   }
-}
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -48,12 +48,6 @@ export function contradiction(name: string, when: NonNullable<ReturnType<typeof 
   };
 }
 
-export function branchOf(choices: ReturnType<typeof choicesOf>): string {
-  if (choices.issuer !== 'acme') return `cluster_issuer_type: ${choices.issuer}`;
-  if (choices.solver === 'clouddnsb') return `cluster_issuer_acme_solver: clouddnsb, auth ${choices.auth}`;
-  return `cluster_issuer_acme_solver: ${choices.solver}`;
-}
-
 export function hasIssuerSettings(values: Record<string, unknown>): boolean {
   return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
 }

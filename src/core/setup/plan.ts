@@ -39,7 +39,8 @@ import type { NamingProfile } from '../render/names.js';
 import { platformFindings } from '../render/findings.js';
 import { clusterReview, type ClusterReview } from '../render/review.js';
 import { planSupplied, type SuppliedPlan } from './plan-supplied.js';
-import { branchOf, contradiction, encodeBundle, hasIssuerSettings } from './plan-rules.js';
+import { branchWords } from '../config/branch.js';
+import { contradiction, encodeBundle, hasIssuerSettings } from './plan-rules.js';
 import { maskedDiff } from './secret-masks.js';
 
 export { readAnswers, type Answers } from '../config/answers.js';
@@ -137,7 +138,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   for (const row of VARIABLES) {
     if (row.appliesWhen && !applies(row, choices) && isSet(merged[row.name])) {
       if (explicit.has(row.name)) contradictions.push(contradiction(row.name, row.appliesWhen, choices, { explicit, supplied: Boolean(supplied), inventory: current.values }));
-      else removedReasons[row.name] = `not used with ${branchOf(choices)}`;
+      else removedReasons[row.name] = `not used with ${branchWords(choices)}`;
       delete merged[row.name];
       delete set[row.name];
     }

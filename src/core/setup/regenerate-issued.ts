@@ -4,6 +4,7 @@
  * issuer (CA and self-signed issuers), or when cert-manager created it after the issuer last changed.
  */
 import { X509Certificate } from 'node:crypto';
+import { certificateBlocks } from '../tls/pem.js';
 
 export interface IssuerIdentity {
   /** The subject the current issuer's certificates name as their issuer, when it is known in advance. */
@@ -32,7 +33,7 @@ export function issuedByCurrent(secret: IssuedSecret, current: IssuerIdentity): 
 }
 
 function leafIssuer(pem: string | undefined): string | undefined {
-  const first = pem?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)?.[0];
+  const first = pem && certificateBlocks(pem)[0];
   if (!first) return undefined;
   try {
     return new X509Certificate(first).issuer;
@@ -44,7 +45,7 @@ function leafIssuer(pem: string | undefined): string | undefined {
 /** The subject of the first certificate of a PEM bundle (the CA that signs). */
 export function subjectOf(pem: unknown): string | undefined {
   if (typeof pem !== 'string') return undefined;
-  const first = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)?.[0];
+  const first = certificateBlocks(pem)[0];
   if (!first) return undefined;
   try {
     return new X509Certificate(first).subject;

@@ -4,7 +4,7 @@
  * lines for the line front-ends (`setup --answers` on stderr, `setup --plain`, `regenerate`). The Ink
  * review screen lays out the same strings.
  */
-import { hasErrors, type Finding } from '../findings.js';
+import { hasErrors, SEVERITY_MARK, type Finding } from '../findings.js';
 import { profileLine, respell, respellFinding, spelled } from '../config/platform-names.js';
 import { clusterLines } from '../render/review.js';
 import { shellQuote } from '../shell-quote.js';
@@ -130,10 +130,8 @@ export function filesHeading(review: Review): string {
   return review.dryRun ? 'Would write (dry run: nothing is written):' : 'Files to write:';
 }
 
-export const MARK = { error: 'x', warning: '!', info: 'i' } as const;
-
 export function findingLines(findings: Finding[]): string[] {
-  return findings.flatMap((f) => [`${MARK[f.severity]} ${f.message}`, ...(f.advice ? f.advice.split('\n').map((l) => `  -> ${l}`) : [])]);
+  return findings.flatMap((f) => [`${SEVERITY_MARK[f.severity]} ${f.message}`, ...(f.advice ? f.advice.split('\n').map((l) => `  -> ${l}`) : [])]);
 }
 
 /** The diff without its patch header (Index:, ====, ---/+++ with the path): the heading names the file. */

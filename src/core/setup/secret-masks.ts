@@ -4,7 +4,8 @@
  */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { TextEdit } from '../inventory/inventory.js';
-import { ANSIBLE_YAML_OPTIONS, eachTopLevelEntry } from '../inventory/yaml-load.js';
+import { ANSIBLE_YAML_OPTIONS } from '../inventory/yaml-ansible.js';
+import { eachTopLevelEntry } from '../inventory/yaml-top-level.js';
 import { neutralName } from '../config/platform-names.js';
 import { variable } from '../config/variables.js';
 import { mask, redact } from '../secrets.js';

@@ -38,6 +38,11 @@ const BEGIN = /^-----BEGIN ([A-Z0-9 ]+)-----\s*$/;
 const END = /^-----END ([A-Z0-9 ]+)-----\s*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** The `-----BEGIN CERTIFICATE-----` blocks of a text, in order (for lenient reads; parsePemBlocks checks each line). */
+export function certificateBlocks(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
 export function describeBlock(block: Pick<PemBlock, 'index' | 'type'>): string {
   return `block ${block.index} (${block.type})`;
 }

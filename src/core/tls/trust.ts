@@ -5,6 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { certificateBlocks } from './pem.js';
 
 export interface TrustAnchors {
   certificates: X509Certificate[];
@@ -15,9 +16,8 @@ export interface TrustAnchors {
 let bundled: X509Certificate[] | undefined;
 
 function certificatesIn(pem: string): X509Certificate[] {
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   const out: X509Certificate[] = [];
-  for (const block of blocks) {
+  for (const block of certificateBlocks(pem)) {
     try {
       out.push(new X509Certificate(block));
     } catch {

@@ -1,10 +1,10 @@
 import { Box, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
+import { isInterrupted, RUN_INTERRUPTED, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
 import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
 import { closingLines, countsLine, groupStatus, renderText, shown, skipSummary, titleOf, type GroupTitles } from '../text/text.js';
 
-const MARK = { ok: '✓', warn: '!', fail: '✗', skip: '-' } as const;
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -128,7 +128,7 @@ function groupsOf(checks: Check[]): GroupState[] {
 export function GroupBlock({ state, verbose, color, titles, frame }: { state: GroupState; verbose: boolean; color: boolean; titles?: GroupTitles; frame?: number }) {
   const done = state.finished.length === state.checks.length;
   const status: Status = groupStatus(state.finished);
-  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || o.reason?.code === 'interrupted');
+  const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || isInterrupted(o));
   const hints = done && status === 'skip' && !verbose ? skipSummary(state.finished) : [];
   return (
     <Box flexDirection="column">
@@ -149,8 +149,7 @@ export function GroupBlock({ state, verbose, color, titles, frame }: { state: Gr
 }
 
 function counts(outcomes: CheckOutcome[]): string {
-  return (['ok', 'warn', 'fail', 'skip'] as const).map((s) => [s, outcomes.filter((o) => o.status === s).length] as const)
-    .filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ');
+  return statusCounts(summarize(outcomes));
 }
 
 function tone(color: boolean, status: Status | 'run'): string | undefined {
@@ -176,7 +175,7 @@ export function CheckLine({ outcome: o, verbose, color }: { outcome: CheckOutcom
 export function Summary({ report, interrupted }: { report: DoctorReport; interrupted: boolean }) {
   return (
     <Box flexDirection="column" marginTop={1}>
-      {interrupted ? <Text bold>Interrupted: the checks still running were stopped (shown as not run).</Text> : null}
+      {interrupted ? <Text bold>{RUN_INTERRUPTED}</Text> : null}
       {closingLines(report.checks).map((line) => <Text key={line}>{line}</Text>)}
       <Text>{countsLine(report.checks)}</Text>
     </Box>
@@ -195,7 +194,7 @@ export async function runLiveDoctor(checks: Check[], options: RunOptions, view: 
   );
   await app.waitUntilExit();
   const { report, interrupted } = result!;
-  if (interrupted) process.stdout.write('Interrupted: the checks still running were stopped (shown as not run).\n');
+  if (interrupted) process.stdout.write(`${RUN_INTERRUPTED}\n`);
   process.stdout.write(renderText(report, { verbose: view.verbose, color: view.color, titles: view.titles, requested: view.requested, width: process.stdout.columns }));
   return { report, interrupted };
 }

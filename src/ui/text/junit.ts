@@ -4,6 +4,7 @@
  * with its message and advice in <system-out>.
  */
 import { redact } from '../../core/secrets.js';
+import { summarize } from '../../core/doctor/status.js';
 import type { CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
 import { groupBy, titleOf, type GroupTitles } from './text.js';
 
@@ -50,8 +51,8 @@ function withAdvice(check: CheckOutcome): string {
 }
 
 function counts(checks: CheckOutcome[]): string {
-  const n = (s: string) => checks.filter((c) => c.status === s).length;
-  return ` tests="${checks.length}" failures="${n('fail')}" errors="0" skipped="${n('skip')}"`;
+  const n = summarize(checks);
+  return ` tests="${checks.length}" failures="${n.fail}" errors="0" skipped="${n.skip}"`;
 }
 
 function seconds(ms: number): string {

@@ -3,9 +3,8 @@ import { colorEnabled } from '../color.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, SkipCode, Status } from '../../core/doctor/types.js';
 import { uncheckedGroups } from '../../core/doctor/runner.js';
+import { interruptedVerdict, isInterrupted, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
 import { wrapText } from './wrap.js';
-
-const MARK: Record<Status, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
 
 /** Each group's title, as its area names it; a group without one is shown by its name. */
 export type GroupTitles = Readonly<Record<string, string>>;
@@ -32,10 +31,6 @@ export interface TextOptions {
   requested?: string[];
 }
 
-export function isInterrupted(check: Pick<CheckOutcome, 'reason'>): boolean {
-  return check.reason?.code === 'interrupted';
-}
-
 /** The `flutter doctor` shape: a line per group, details under it, a closing line. */
 export function renderText(report: DoctorReport, options: TextOptions): string {
   const paint = painter(options.color);
@@ -43,7 +38,7 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
   const lines: string[] = [];
   for (const [group, checks] of groups) {
     const status = groupStatus(checks);
-    const counts = countLine(checks);
+    const counts = statusCounts(summarize(checks));
     lines.push(`${paint(status, `[${MARK[status]}]`)} ${shown(titleOf(group, options.titles))} ${paint('dim', `(${counts})`)}`);
     for (const check of checks) {
       // A check stopped by Ctrl+C is listed even without --verbose: the operator must see what did not run.
@@ -105,8 +100,8 @@ export function whatToSet(checks: CheckOutcome[]): string[] {
 
 /** `12 checks: 9 ok, 1 warn, 1 fail, 1 skipped.` */
 export function countsLine(checks: CheckOutcome[]): string {
-  const n = (s: Status) => checks.filter((c) => c.status === s).length;
-  return `${checks.length} check${checks.length === 1 ? '' : 's'}: ${n('ok')} ok, ${n('warn')} warn, ${n('fail')} fail, ${n('skip')} skipped.`;
+  const n = summarize(checks);
+  return `${checks.length} check${checks.length === 1 ? '' : 's'}: ${n.ok} ok, ${n.warn} warn, ${n.fail} fail, ${n.skip} skipped.`;
 }
 
 /** Characters a dumb terminal may not show, as ASCII. */
@@ -121,7 +116,7 @@ export function closingLine(checks: CheckOutcome[]): string {
   const failing = [...groupBy(checks).values()].filter((c) => ['fail', 'warn'].includes(groupStatus(c))).length;
   if (failing > 0) return `! Found issues in ${failing} group${failing === 1 ? '' : 's'}.`;
   const stopped = checks.filter(isInterrupted).length;
-  if (stopped > 0) return `! Interrupted: ${stopped} check${stopped === 1 ? ' was' : 's were'} not run; no verdict.`;
+  if (stopped > 0) return `! ${interruptedVerdict(stopped)}`;
   if (checks.every((c) => c.status === 'skip')) {
     const set = whatToSet(checks);
     return `! Nothing was checked: every check was skipped.${set.length ? ` To check something: ${shown(set.slice(0, MOST_REASONS).join(' '))}` : ' The lines above say why.'}`;
@@ -161,15 +156,6 @@ export function renderCheck(check: CheckOutcome, options: TextOptions, paint = p
     }
   }
   return out;
-}
-
-function countLine(checks: CheckOutcome[]): string {
-  const parts: string[] = [];
-  for (const s of ['ok', 'warn', 'fail', 'skip'] as const) {
-    const n = checks.filter((c) => c.status === s).length;
-    if (n) parts.push(`${n} ${s}`);
-  }
-  return parts.join(', ');
 }
 
 export function groupBy(checks: CheckOutcome[]): Map<string, CheckOutcome[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl, escapeLine, stringifyJson } from '../../../src/core/escape.js';
+import { escapeControl, escapeLine, escapeRegExp, stringifyJson } from '../../../src/core/escape.js';
 
 describe('format characters never reach the terminal', () => {
   // The test names carry the code point, never the character: it would act on the terminal of the test run.
@@ -22,5 +22,13 @@ describe('format characters never reach the terminal', () => {
   it('escapes newlines only where text must stay on one line', () => {
     expect(escapeLine('a\nb')).toBe('a\\nb');
     expect(escapeControl('a\nb\x1b[2J')).toBe('a\nb\\x1b[2J');
+  });
+});
+
+describe('escapeRegExp', () => {
+  it('matches the text literally, metacharacters included', () => {
+    const name = 'certs.yml(1)+[a]*';
+    expect(new RegExp(`^${escapeRegExp(name)}$`).test(name)).toBe(true);
+    expect(new RegExp(`^${escapeRegExp('a.b')}$`).test('axb')).toBe(false);
   });
 });

@@ -10,7 +10,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import type { CheckResult } from '../../doctor/types.js';
-import { escapeLine } from '../../escape.js';
+import { escapeLine, escapeRegExp } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { dnsNames } from '../../tls/checks.js';
 import { parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
@@ -281,7 +281,7 @@ export async function readOtherSecrets(ns: string, names: string[], kube: Kubect
   }
   for (const name of names) {
     if (into.has(`${ns}/${name}`)) continue;
-    const missing = new RegExp(`"${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" not found`).test(result.stderr);
+    const missing = new RegExp(`"${escapeRegExp(name)}" not found`).test(result.stderr);
     into.set(`${ns}/${name}`, missing ? { state: 'missing' } : { state: 'unreadable', error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
   }
 }

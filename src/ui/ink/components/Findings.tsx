@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
-import type { Finding } from '../../../core/findings.js';
+import { SEVERITY_MARK, type Finding } from '../../../core/findings.js';
 import { escapeControl } from '../../../core/escape.js';
 import { redact } from '../../../core/secrets.js';
-import { MARK, tint } from './theme.js';
+import { tint } from './theme.js';
 
 const COLOR = { error: 'red', warning: 'yellow', info: 'cyan' } as const;
 
@@ -14,7 +14,7 @@ export function Findings({ findings }: { findings: Finding[] }) {
       {findings.map((f, i) => (
         <Box key={`${f.rule}-${i}`} flexDirection="column">
           <Text color={tint(COLOR[f.severity])} wrap="wrap">
-            {MARK[f.severity]} {escapeControl(redact(f.message))}
+            {SEVERITY_MARK[f.severity]} {escapeControl(redact(f.message))}
           </Text>
           {f.advice ? <Text wrap="wrap">  {'->'} {escapeControl(redact(f.advice))}</Text> : null}
         </Box>

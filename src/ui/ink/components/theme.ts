@@ -8,4 +8,3 @@ export function tint(color: string): string | undefined {
 }
 
 export const POINTER = '>';
-export const MARK = { error: 'x', warning: '!', info: 'i' } as const;

@@ -1,5 +1,3 @@
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { examine } from '../../../../src/core/tls/examine.js';
 import { loadSuppliedWildcard } from '../../../../src/core/tls/supplied.js';
@@ -38,11 +36,12 @@ describe('certificate chain-complete', () => {
     expect(supplied.findings).toContainEqual(expect.objectContaining({ rule: 'wildcard-chain-complete', severity: 'error', variable: 'wildcard_certificate_file' }));
     expect(supplied.chainPem).toBe('');
 
-    const answers = { certificate_type: 'wildcard-supplied', wildcard_certificate_file: certificateFile };
-    const keyStep = stepsFor(answers).find((s) => s.id === 'wildcard_key_file')!;
-    writeFileSync(join(dir, 'leaf.key'), c.leaf.key);
-    chmodSync(join(dir, 'leaf.key'), 0o600);
-    const walkthrough = checkFileInput(keyStep, 'leaf.key', answers, dir);
+    // The walkthrough shows the chain's findings on the certificate question, not on the key's.
+    const answers = { certificate_type: 'wildcard-supplied' };
+    const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
+    const walkthrough = checkFileInput(certificateStep, 'leaf-only.crt', answers, dir);
     expect(walkthrough.findings.some((f) => f.rule === 'wildcard-chain-complete' && f.severity === 'error')).toBe(true);
+    const keyStep = stepsFor({ ...answers, wildcard_certificate_file: certificateFile }).find((s) => s.id === 'wildcard_key_file')!;
+    expect(checkFileInput(keyStep, 'leaf.key', { ...answers, wildcard_certificate_file: certificateFile }, dir).findings.map((f) => f.rule)).not.toContain('wildcard-chain-complete');
   });
 });

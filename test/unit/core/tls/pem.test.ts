@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { basicConstraintsCa, keyUsage } from '../../../../src/core/tls/extensions.js';
-import { parseCertificates, parsePemBlocks, parsePrivateKey, PemError } from '../../../../src/core/tls/pem.js';
+import { certificateBlocks, parseCertificates, parsePemBlocks, parsePrivateKey, PemError } from '../../../../src/core/tls/pem.js';
 import { redact } from '../../../../src/core/secrets.js';
 import { chain, issue, KEY_KINDS, keyPem, type Chain } from '../../../helpers/pki.js';
 
@@ -19,6 +19,12 @@ describe('PEM blocks', () => {
   let c: Chain;
   beforeAll(async () => {
     c = await chain('p256');
+  });
+
+  it('certificateBlocks: the certificate blocks of a text in order, keys and other text left out', () => {
+    const blocks = certificateBlocks(`note\n${c.leaf.cert}${c.leaf.key}${c.intermediate.cert}`);
+    expect(blocks.map((b) => new X509Certificate(b).subject)).toEqual([new X509Certificate(c.leaf.cert).subject, new X509Certificate(c.intermediate.cert).subject]);
+    expect(certificateBlocks('no PEM here')).toEqual([]);
   });
 
   it('reads every block with its index and type', () => {
