@@ -50,6 +50,27 @@ function extraCaCerts(): string[] {
 }
 
 /**
+ * A CA file's trust, in two stores: the CA file alone, cheap to build, which verifies the servers the
+ * file is for (usually all a run talks to), and the full store (Node's default store and the CA file),
+ * built only when a server is not trusted by the file alone. A connection verified by the file alone is
+ * trusted by the full store too; one that is not is verified again against the full store, so the
+ * verdict is always the full store's. Building the full store parses Node's ~140 bundled roots: 10–30 ms
+ * of CPU before the first request, more than cloudgate's own work in `doctor --only signin`.
+ */
+export interface CaTrust {
+  caFileOnly: SecureContext;
+  all(): SecureContext;
+}
+
+export function caTrust(caPem: string): CaTrust {
+  let all: SecureContext | undefined;
+  return {
+    caFileOnly: createSecureContext({ ca: [caPem] }),
+    all: () => (all ??= contextTrusting(caPem)!),
+  };
+}
+
+/**
  * The trust store for a CA file's PEM text, or undefined (Node's default store) without one.
  *
  * Built as Node's default store plus the extra PEM texts, added to the context's own copy of that store
