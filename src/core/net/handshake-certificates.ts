@@ -131,11 +131,28 @@ function parseCertificateMessage(body: Buffer, tls13: boolean): X509Certificate[
   const chain: X509Certificate[] = [];
   while (at + 3 <= end) {
     const length = body.readUIntBE(at, 3);
-    chain.push(new X509Certificate(body.subarray(at + 3, at + 3 + length)));
+    chain.push(parsedOnce(body.subarray(at + 3, at + 3 + length)));
     at += 3 + length;
     if (tls13) at += 2 + body.readUInt16BE(at); // per-certificate extensions
   }
   return chain;
+}
+
+/**
+ * Endpoints of one platform mostly serve the same certificates (one wildcard, shared intermediates):
+ * each distinct certificate is parsed once per run. X509Certificate objects are immutable.
+ */
+const parsed = new Map<string, X509Certificate>();
+const MAX_PARSED = 1000;
+
+function parsedOnce(der: Buffer): X509Certificate {
+  const key = der.toString('latin1');
+  let cert = parsed.get(key);
+  if (!cert) {
+    cert = new X509Certificate(der);
+    if (parsed.size < MAX_PARSED) parsed.set(key, cert);
+  }
+  return cert;
 }
 
 /** RFC 8446 §7.1 HKDF-Expand-Label with an empty context. */

@@ -114,7 +114,10 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
     });
     socket.on('keylog', (line: Buffer) => tap.addKeyLogLine(line.toString('latin1')));
     socket.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
-    socket.once('secureConnect', () => {
+    // The chain is read and checked in the next turn of the event loop, not in the handshake's own
+    // callback: the handshakes of the other endpoints whose answers arrived meanwhile go on first.
+    socket.once('secureConnect', () => setImmediate(read));
+    const read = () => {
       const s = socket!;
       const cipher = s.getCipher();
       const fromHandshake = tap.servedChain(cipher?.standardName ?? cipher?.name);
@@ -137,7 +140,7 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
         protocol: s.getProtocol() ?? undefined,
         cipher: cipher?.standardName ?? cipher?.name,
       });
-    });
+    };
   }
 }
 
