@@ -35,9 +35,6 @@ export function readCaBundle(path: string, origin: string): string {
   return text;
 }
 
-/** The NODE_EXTRA_CA_CERTS Node read at start-up (into its default store), as far as this module can tell. */
-const EXTRA_AT_START = process.env.NODE_EXTRA_CA_CERTS;
-
 /** NODE_EXTRA_CA_CERTS as Node loaded it: a file it could not read was already reported by Node and is skipped. */
 function extraCaCerts(): string[] {
   const path = process.env.NODE_EXTRA_CA_CERTS;
@@ -75,17 +72,16 @@ export function caTrust(caPem: string): CaTrust {
  *
  * Built as Node's default store plus the extra PEM texts, added to the context's own copy of that store
  * (`context.addCACert`, the long-standing idiom of packages such as ssl-root-cas). Handing the bundled
- * roots as the public `ca` option instead makes OpenSSL parse and index them one by one: 40–90 ms of CPU
- * before the first request (`npm run bench -- signin`), where the default store costs about 1 ms.
+ * roots as the public `ca` option instead makes OpenSSL parse and index them one by one as text: 40–90 ms
+ * of CPU before the first request (`npm run bench -- signin`), against 10–30 ms for the default store.
  */
 export function contextTrusting(caPem: string | undefined): SecureContext | undefined {
   if (caPem === undefined) return undefined;
   const context = createSecureContext();
   const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
   if (typeof native?.addCACert !== 'function') return createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] });
-  // NODE_EXTRA_CA_CERTS is in the default store when Node started with it (adding a whole system bundle
-  // again would cost as much as the roots); it is added only when it was set or changed since.
-  if (process.env.NODE_EXTRA_CA_CERTS !== EXTRA_AT_START) for (const pem of extraCaCerts()) native.addCACert(pem);
-  native.addCACert(caPem);
+  // The context's own copy of the default store holds the bundled roots but not NODE_EXTRA_CA_CERTS
+  // (Node adds that file to its shared store only): it is added here, as it is to the `ca` option.
+  for (const pem of [...extraCaCerts(), caPem]) native.addCACert(pem);
   return context;
 }
