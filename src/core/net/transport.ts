@@ -9,13 +9,12 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, typ
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import type { CaTrust } from './trust.js';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
 
 export interface TlsSettings {
   rejectUnauthorized: boolean;
   /** Trust beyond Node's default store (net/trust.ts); absent = the default store. */
-  trust?: CaTrust;
+  secureContext?: SecureContext;
 }
 
 export interface RawResponse {
@@ -59,7 +58,7 @@ function bypassesProxy(url: URL, noProxy: string): boolean {
 }
 
 /** https.request's options; `secureContext` is passed on to tls.connect. */
-type TlsRequestOptions = RequestOptions & { secureContext?: ConnectionOptions['secureContext'] };
+type TlsRequestOptions = RequestOptions & { secureContext?: SecureContext };
 
 /** A CONNECT tunnel to host:port through the proxy, within `timeoutMs`. */
 function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, timeoutMs: number): Promise<Duplex> {
@@ -74,7 +73,7 @@ function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, ti
     agent: false,
     timeout: timeoutMs,
     rejectUnauthorized: tls.rejectUnauthorized,
-    secureContext: tls.trust?.all(),
+    secureContext: tls.secureContext,
   };
   return new Promise((resolve, reject) => {
     const req = proxy.protocol === 'https:' ? httpsRequest(options) : httpRequest(options);
@@ -93,9 +92,8 @@ function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, ti
 
 /** Keep-alive agents: one direct, and one per proxy, whose connections are tunnels through it. */
 function agentsFor(tls: TlsSettings, timeoutMs: number) {
-  const direct = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized }) };
-  const caFile = tls.trust ? caFileFirst(tls.trust, tls.rejectUnauthorized) : undefined;
-  if (caFile) direct['https:'].createConnection = caFile.createConnection;
+  const options = { keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext };
+  const direct = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent(options) };
   const proxied = new Map<string, HttpAgent>();
   return {
     agentFor(url: URL): HttpAgent {
@@ -104,7 +102,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
       const key = `${url.protocol} ${proxy.href}`;
       let agent = proxied.get(key);
       if (!agent) {
-        agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized }) : new HttpAgent({ keepAlive: true });
+        agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent({ keepAlive: true });
         const secure = url.protocol === 'https:';
         agent.createConnection = (connection: ClientRequestArgs | RequestOptions, callback?: (error: Error | null, stream: Duplex) => void) => {
           const host = String(connection.host);
@@ -112,7 +110,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
           // The agent has worked out the SNI name (none for an IP address), as for a direct connection.
           const servername = (connection as RequestOptions).servername || undefined;
           openTunnel(proxy, host, port, tls, timeoutMs).then(
-            (socket) => callback?.(null, secure ? tlsConnect({ socket, host, servername, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.all() }) : socket),
+            (socket) => callback?.(null, secure ? tlsConnect({ socket, host, servername, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext }) : socket),
             (error: Error) => callback?.(error, undefined as unknown as Duplex),
           );
           return undefined;
@@ -122,60 +120,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
       return agent;
     },
     close() {
-      caFile?.close();
       for (const agent of [...Object.values(direct), ...proxied.values()]) agent.destroy();
-    },
-  };
-}
-
-type CreateConnection = (options: ClientRequestArgs, callback?: (error: Error | null, stream: Duplex) => void) => Duplex | undefined;
-
-/**
- * Direct TLS connections with a CA file (net/trust.ts): the handshake verifies against the CA file alone;
- * a server it does not trust is connected to again with the full store (Node's default store and the
- * CA file), whose verdict then stands, and that server's later connections use the full store at once.
- * With --insecure the CA file alone serves: nothing is verified. `close` ends handshakes still under way.
- */
-function caFileFirst(trust: CaTrust, rejectUnauthorized: boolean): { createConnection: CreateConnection; close(): void } {
-  const needsAll = new Set<string>();
-  const pending = new Set<TLSSocket>();
-  const createConnection: CreateConnection = (connection, callback) => {
-    const options = connection as ConnectionOptions & { timeout?: number };
-    const key = `${options.host}:${options.port}:${options.servername ?? ''}`;
-    if (!rejectUnauthorized || needsAll.has(key)) {
-      return tlsConnect({ ...options, rejectUnauthorized, secureContext: needsAll.has(key) ? trust.all() : trust.caFileOnly });
-    }
-    const first = tlsConnect({ ...options, rejectUnauthorized: false, secureContext: trust.caFileOnly });
-    pending.add(first);
-    let settled = false;
-    const done = (error: Error | null, socket?: TLSSocket) => {
-      pending.delete(first);
-      if (settled) return;
-      settled = true;
-      callback?.(error, socket as Duplex);
-    };
-    // The request's own timeout applies once it has the socket; until then, this one.
-    if (options.timeout) {
-      first.setTimeout(options.timeout, () => {
-        first.destroy();
-        done(Object.assign(new Error(`No TLS handshake within ${options.timeout! / 1000} s.`), { code: 'ETIMEDOUT' }));
-      });
-    }
-    first.on('error', (error) => done(error));
-    first.once('close', () => done(Object.assign(new Error('The connection closed during the TLS handshake.'), { code: 'ECONNRESET' })));
-    first.once('secureConnect', () => {
-      first.setTimeout(0);
-      if (first.authorized) return done(null, first);
-      first.destroy();
-      needsAll.add(key);
-      done(null, tlsConnect({ ...options, rejectUnauthorized, secureContext: trust.all() }));
-    });
-    return undefined;
-  };
-  return {
-    createConnection,
-    close: () => {
-      for (const socket of pending) socket.destroy();
     },
   };
 }

@@ -47,33 +47,13 @@ function extraCaCerts(): string[] {
 }
 
 /**
- * A CA file's trust, in two stores: the CA file alone, cheap to build, which verifies the servers the
- * file is for (usually all a run talks to), and the full store (Node's default store and the CA file),
- * built only when a server is not trusted by the file alone. A connection verified by the file alone is
- * trusted by the full store too; one that is not is verified again against the full store, so the
- * verdict is always the full store's. Building the full store parses Node's ~140 bundled roots: 10–30 ms
- * of CPU before the first request, more than cloudgate's own work in `doctor --only signin`.
- */
-export interface CaTrust {
-  caFileOnly: SecureContext;
-  all(): SecureContext;
-}
-
-export function caTrust(caPem: string): CaTrust {
-  let all: SecureContext | undefined;
-  return {
-    caFileOnly: createSecureContext({ ca: [caPem] }),
-    all: () => (all ??= contextTrusting(caPem)!),
-  };
-}
-
-/**
  * The trust store for a CA file's PEM text, or undefined (Node's default store) without one.
  *
  * Built as Node's default store plus the extra PEM texts, added to the context's own copy of that store
  * (`context.addCACert`, the long-standing idiom of packages such as ssl-root-cas). Handing the bundled
  * roots as the public `ca` option instead makes OpenSSL parse and index them one by one as text: 40–90 ms
- * of CPU before the first request (`npm run bench -- signin`), against 10–30 ms for the default store.
+ * of CPU before the first request (`npm run bench -- signin`), about twice what Node's own store costs
+ * (Node builds that store on any context given a CA, even a `ca` of the CA file alone).
  */
 export function contextTrusting(caPem: string | undefined): SecureContext | undefined {
   if (caPem === undefined) return undefined;
