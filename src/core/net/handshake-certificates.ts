@@ -60,6 +60,11 @@ export class HandshakeTap {
     if (label === 'SERVER_HANDSHAKE_TRAFFIC_SECRET' && secret) this.serverHandshakeSecret = Buffer.from(secret, 'hex');
   }
 
+  /** Whether the served chain can be read: TLS 1.2 sends it in the clear, TLS 1.3 needs a known suite. */
+  canRead(cipherName: string | undefined): boolean {
+    return this.serverHandshakeSecret === undefined || (cipherName !== undefined && cipherName in SUITES);
+  }
+
   /** The served chain, leaf first; `undefined` when it cannot be read (then fall back to Node's). */
   servedChain(cipherName: string | undefined): X509Certificate[] | undefined {
     try {
