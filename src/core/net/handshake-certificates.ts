@@ -60,6 +60,11 @@ export class HandshakeTap {
     if (label === 'SERVER_HANDSHAKE_TRAFFIC_SECRET' && secret) this.serverHandshakeSecret = Buffer.from(secret, 'hex');
   }
 
+  /** Whether the served chain can be read: TLS 1.2 sends it in the clear, TLS 1.3 needs a known suite. */
+  canRead(cipherName: string | undefined): boolean {
+    return this.serverHandshakeSecret === undefined || (cipherName !== undefined && cipherName in SUITES);
+  }
+
   /** The served chain, leaf first; `undefined` when it cannot be read (then fall back to Node's). */
   servedChain(cipherName: string | undefined): X509Certificate[] | undefined {
     try {
@@ -131,11 +136,28 @@ function parseCertificateMessage(body: Buffer, tls13: boolean): X509Certificate[
   const chain: X509Certificate[] = [];
   while (at + 3 <= end) {
     const length = body.readUIntBE(at, 3);
-    chain.push(new X509Certificate(body.subarray(at + 3, at + 3 + length)));
+    chain.push(parsedOnce(body.subarray(at + 3, at + 3 + length)));
     at += 3 + length;
     if (tls13) at += 2 + body.readUInt16BE(at); // per-certificate extensions
   }
   return chain;
+}
+
+/**
+ * Endpoints of one platform mostly serve the same certificates (one wildcard, shared intermediates):
+ * each distinct certificate is parsed once per run. X509Certificate objects are immutable.
+ */
+const parsed = new Map<string, X509Certificate>();
+const MAX_PARSED = 1000;
+
+function parsedOnce(der: Buffer): X509Certificate {
+  const key = der.toString('latin1');
+  let cert = parsed.get(key);
+  if (!cert) {
+    cert = new X509Certificate(der);
+    if (parsed.size < MAX_PARSED) parsed.set(key, cert);
+  }
+  return cert;
 }
 
 /** RFC 8446 §7.1 HKDF-Expand-Label with an empty context. */

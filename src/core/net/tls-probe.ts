@@ -88,7 +88,9 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
   };
   return withDeadline<TlsProbeResult>(deadline, (finish) => {
     raw = netConnect({ host, port });
-    raw.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
+    raw.once('error', (error: NodeJS.ErrnoException) => {
+      if (stage !== 'read') finish(networkError(where, error));
+    });
     // The TLS layer starts once TCP is connected: the trust store, built at the first connection of the
     // run, is then built while the other connections are still under way rather than before they start.
     raw.once('connect', () => {
@@ -113,16 +115,33 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
       ALPNProtocols: ['h2', 'http/1.1'],
     });
     socket.on('keylog', (line: Buffer) => tap.addKeyLogLine(line.toString('latin1')));
-    socket.once('error', (error: NodeJS.ErrnoException) => finish(networkError(where, error)));
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (stage !== 'read') finish(networkError(where, error));
+    });
+    // What the socket knows is taken at once (the server may close it right after the handshake); the
+    // chain is parsed and checked in the next turn of the event loop, so the handshakes of the other
+    // endpoints whose answers arrived meanwhile go on first.
     socket.once('secureConnect', () => {
+      stage = 'read';
       const s = socket!;
       const cipher = s.getCipher();
-      const fromHandshake = tap.servedChain(cipher?.standardName ?? cipher?.name);
-      const chain = fromHandshake ?? rebuiltChain(s);
+      const cipherName = cipher?.standardName ?? cipher?.name;
+      const seen = {
+        cipherName,
+        protocol: s.getProtocol() ?? undefined,
+        authorized: s.authorized,
+        chainError: s.authorizationError ? String(s.authorizationError) : undefined,
+        // Node's chain (sorted by issuer) only when the handshake bytes cannot give the served one.
+        rebuilt: tap.canRead(cipherName) ? undefined : rebuiltChain(s),
+      };
+      setImmediate(() => read(seen));
+    });
+    const read = (seen: { cipherName?: string; protocol?: string; authorized: boolean; chainError?: string; rebuilt?: X509Certificate[] }) => {
+      const fromHandshake = seen.rebuilt ? undefined : tap.servedChain(seen.cipherName);
+      const chain = fromHandshake ?? seen.rebuilt ?? rebuiltChain(socket!);
       const leaf = chain[0];
       const hostMatches = leaf ? covers(leaf, name) : false;
-      const chainError = s.authorizationError ? String(s.authorizationError) : undefined;
-      const chainTrusted = !options.insecure && chainError === undefined && s.authorized;
+      const chainTrusted = !options.insecure && seen.chainError === undefined && seen.authorized;
       const authorized = chainTrusted && hostMatches;
       finish(undefined, {
         chain,
@@ -130,14 +149,14 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
         authorized,
         authorizationError: options.insecure
           ? undefined
-          : (chainError ?? (hostMatches ? undefined : 'ERR_TLS_CERT_ALTNAME_INVALID')),
+          : (seen.chainError ?? (hostMatches ? undefined : 'ERR_TLS_CERT_ALTNAME_INVALID')),
         chainTrusted,
         hostMatches,
         trustStore,
-        protocol: s.getProtocol() ?? undefined,
-        cipher: cipher?.standardName ?? cipher?.name,
+        protocol: seen.protocol,
+        cipher: seen.cipherName,
       });
-    });
+    };
   }
 }
 

@@ -7,7 +7,6 @@ import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
 import type { Check, CheckResult, SkipReason } from '../../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
-import { analyzeServed } from './analyze.js';
 import {
   endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
 } from './endpoints.js';
@@ -81,7 +80,8 @@ export async function checkEndpoint(
 ): Promise<CheckResult> {
   const { network } = input;
   try {
-    const probe = await probeTls({
+    // The analysis (certificate names, chain paths) loads while the handshake is under way, not before it.
+    const probing = probeTls({
       host: endpoint.address ?? endpoint.host,
       servername: endpoint.host,
       port: endpoint.port,
@@ -90,6 +90,7 @@ export async function checkEndpoint(
       timeoutMs: network.timeoutMs,
       signal,
     });
+    const [probe, { analyzeServed }] = await Promise.all([probing, import('./analyze.js')]);
     return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
   } catch (error) {
     const code = error instanceof TlsProbeError ? error.code : undefined;

@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Socket } from 'node:net';
+import { createSecureContext, TLSSocket } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { probeTls, TlsProbeError } from '../../../../src/core/net/tls-probe.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
@@ -35,6 +37,32 @@ describe('probeTls', () => {
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test root', 'cloudgate tls test intermediate']);
     });
   }
+
+  // The chain is read in the next turn of the event loop: by then such a server has reset the connection.
+  it('reads the chain of a server that resets the connection as soon as the handshake is done', async () => {
+    const leaf = tls.pki.leaf(['localhost']);
+    const context = createSecureContext({ key: leaf.key, cert: [leaf.cert, tls.pki.intermediate.cert].join('\n') });
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      const secure = new TLSSocket(socket, { isServer: true, secureContext: context });
+      secure.on('error', () => undefined);
+      secure.on('secure', () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      for (let i = 0; i < 5; i++) {
+        const result = await probeTls({ host: 'localhost', port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
+        expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
+        expect(result.chainTrusted).toBe(true);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 
   it('reports an untrusted chain without the CA file, and a wrong host name', async () => {
     const leaf = tls.pki.leaf(['api.example.test']);
