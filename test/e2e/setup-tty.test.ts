@@ -37,7 +37,7 @@ async function type(text: string | RegExp, literal: string) {
 
 describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   it('a text field edits like a shell prompt: Ctrl+W, Backspace, Left, Home, Delete, End', async () => {
-    launch(['setup', '--inventory', join(dir, 'certificates.yml')]);
+    launch(['setup', '--names', 'spec', '--inventory', join(dir, 'certificates.yml')]);
     await at('Certificate type', 'Down');
     await at('> Wildcard, issued automatically', 'Enter');
     await waitFor('Domain of the wildcard certificate');

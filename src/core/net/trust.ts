@@ -47,21 +47,12 @@ function extraCaCerts(): string[] {
 }
 
 /**
- * The trust store for a CA file's PEM text, or undefined (Node's default store) without one.
- *
- * Built as Node's default store plus the extra PEM texts, added to the context's own copy of that store
- * (`context.addCACert`, the long-standing idiom of packages such as ssl-root-cas). Handing the bundled
- * roots as the public `ca` option instead makes OpenSSL parse and index them one by one as text: 40–90 ms
- * of CPU before the first request (`npm run bench -- signin`), about twice what Node's own store costs
- * (Node builds that store on any context given a CA, even a `ca` of the CA file alone).
+ * The trust store for a CA file's PEM text, or undefined (Node's default store) without one: Node's bundled
+ * roots, NODE_EXTRA_CA_CERTS and the file, through the public `ca` option. (Adding to the context's own
+ * store with the internal `addCACert` halves the 40-90 ms this costs, but it is no public API, and the
+ * sign-in target is not reached with it either: not kept.)
  */
 export function contextTrusting(caPem: string | undefined): SecureContext | undefined {
   if (caPem === undefined) return undefined;
-  const context = createSecureContext();
-  const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
-  if (typeof native?.addCACert !== 'function') return createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] });
-  // The context's own copy of the default store holds the bundled roots but not NODE_EXTRA_CA_CERTS
-  // (Node adds that file to its shared store only): it is added here, as it is to the `ca` option.
-  for (const pem of [...extraCaCerts(), caPem]) native.addCACert(pem);
-  return context;
+  return createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] });
 }
