@@ -374,8 +374,8 @@ export async function inventoryValues(input: { inventoryPath: string; inventoryE
 }
 
 /** As inventoryValues, with the variable names the inventory spells them in (`--names` when given). */
-export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; flags?: { names?: unknown } }): Promise<NamesView> {
-  const names = input.flags?.names;
+export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<NamesView> {
+  const names = input.names;
   return readInventoryTree(input.inventoryPath).then(
     (tree) => neutralView(tree.values, input.inventoryPath, names),
     (error) => {

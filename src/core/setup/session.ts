@@ -13,14 +13,14 @@
  */
 import { resolve } from 'node:path';
 import { readInventoryFile } from '../inventory/inventory.js';
-import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { registerSecret } from '../secrets.js';
 import { VARIABLES } from '../config/variables.js';
 import { neutralView } from '../config/platform-names.js';
-import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
+import { vaultKeyringFromOptions, type VaultKeyring, type VaultOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
-import { bool, list, str, type CommandContext } from '../run-context.js';
+import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from '../doctor/runner.js';
+import { NO_NETWORK_OPTIONS } from '../config/network.js';
 import type { Check } from '../doctor/types.js';
 import type { NamingProfile } from '../render/names.js';
 import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
@@ -51,6 +51,13 @@ export interface SessionSettings {
   vault?: VaultKeyring;
   /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
   regenerating?: boolean;
+  /** `--ca-file`: the discovery checks trust it, and the doctor command of the next steps names it. */
+  caFile?: string;
+}
+
+/** `cloudgate setup`'s settings, from its flags (the vault password is opened by openSession). */
+export interface SetupOptions extends Omit<SessionSettings, 'vault' | 'profile' | 'regenerating'> {
+  vault: VaultOptions;
 }
 
 /** The doctor's checks for the discovery offer, ready for runChecks (the signal is in the options). */
@@ -82,20 +89,6 @@ export interface SetupSession {
   useVault?(id: string): Promise<void>;
 }
 
-/** The settings of `cloudgate setup`'s flags (the vault comes from openSession). */
-export function setupSettings(ctx: CommandContext): SessionSettings {
-  const manifest = str(ctx.flags, 'secret-manifest');
-  return {
-    inventoryPath: resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY),
-    dryRun: bool(ctx.flags, 'dry-run'),
-    apply: bool(ctx.flags, 'apply'),
-    fixOrder: bool(ctx.flags, 'fix-order'),
-    secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
-    namespaces: list(ctx.flags, 'namespace'),
-    names: str(ctx.flags, 'names'),
-  };
-}
-
 export interface Plans {
   /** The plan of the last prepare (regenerate reads the values and the cluster objects from it). */
   last(): SetupPlan | undefined;
@@ -124,7 +117,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const caFile = typeof ctx.flags['ca-file'] === 'string' ? resolve(ctx.cwd, ctx.flags['ca-file']) : undefined;
+      const caFile = settings.caFile !== undefined ? resolve(ctx.cwd, settings.caFile) : undefined;
       const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
       if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
       const written = await applyPlan(plan);
@@ -137,9 +130,13 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
       vault = await keyringOf(id, ctx.env, ctx.cwd);
     },
     async discoveryChecks(issuerUrl, signal) {
-      const [{ checksOf }, { doctorInput, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
+      const [{ checksOf }, { doctorInput, doctorOptions, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
       // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
-      const input = doctorInput({ ...ctx, flags: { inventory: settings.inventoryPath, 'issuer-url': issuerUrl, 'ca-file': ctx.flags['ca-file'] } });
+      const options = doctorOptions(settings.inventoryPath, {
+        given: { issuer_url: issuerUrl },
+        network: { ...NO_NETWORK_OPTIONS, caFile: settings.caFile },
+      });
+      const input = doctorInput(options, ctx);
       const checks = await checksOf(input, ['discovery', 'kube']);
       return { checks, options: { ...runOptionsOf(input), signal } };
     },
@@ -154,12 +151,12 @@ export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyri
  * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
  * answers), takes the vault password from the flags or the front-end's offer.
  */
-export async function openSession(ctx: CommandContext, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
-  const settings = setupSettings(ctx);
+export async function openSession(ctx: CommandContext, options: SetupOptions, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
+  const { vault: vaultOptions, ...settings } = options;
   const file = await readInventoryFile(settings.inventoryPath);
   const view = neutralView(file.values, settings.inventoryPath, settings.names);
   for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
-  const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
+  const vault = (await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
   const session = createSession(ctx, { ...settings, vault, profile: view.profile });
   return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: view.profile };
 }

@@ -62,8 +62,9 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
 
 export const provideChecks: CheckProvider = async (input) => {
   const sources = [...fileSources(input), ...(await inventorySources(input))];
-  const orphan = ['key', 'domain'].filter((f) => typeof input.flags[f] === 'string');
-  if (orphan.length && asList(input.flags.certificate).length === 0) {
+  const given = input.certificate;
+  const orphan = (['key', 'domain'] as const).filter((f) => given[f] !== undefined);
+  if (orphan.length && given.files.length === 0) {
     return [
       {
         id: `${GROUP}.files`,
@@ -131,11 +132,11 @@ function asList(value: unknown): string[] {
 function fileSources(input: DoctorInput): Source[] {
   const section = (input.config[GROUP] ?? {}) as Record<string, unknown>;
   const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
-  const flagFiles = asList(input.flags.certificate).map((f) => resolve(input.cwd, f));
+  const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
   const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
-  const flagKey = typeof input.flags.key === 'string' ? resolve(input.cwd, input.flags.key) : undefined;
+  const flagKey = input.certificate.key !== undefined ? resolve(input.cwd, input.certificate.key) : undefined;
   const keyFile = flagKey ?? (typeof section.key === 'string' ? resolve(configDir, section.key) : undefined);
-  const flagDomain = typeof input.flags.domain === 'string' ? input.flags.domain : undefined;
+  const flagDomain = input.certificate.domain;
   const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
   const prefixes = uniquePrefixes(files);
   refuseNonRegular([...files, keyFile]);

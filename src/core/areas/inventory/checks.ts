@@ -63,7 +63,7 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: (error as { advice?: string }).advice ?? 'Use one set of variable names.' })];
   }
   // A --names the inventory contradicts is a usage error (exit 2), not a finding.
-  const view = neutralView(tree.values, path, input.flags.names);
+  const view = neutralView(tree.values, path, input.names);
   const { profile } = view;
   for (const file of tree.files) {
     for (const row of VARIABLES) {
@@ -71,7 +71,7 @@ export const provideChecks: CheckProvider = async (input) => {
       if (row.secret) registerSecret(isTagged(value) ? value.text : value);
     }
   }
-  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
+  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.vault, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
   const rules = validate(vaulted.values);
   // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.

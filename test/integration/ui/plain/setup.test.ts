@@ -15,16 +15,18 @@ import { plainSession } from '../../../../src/ui/plain/setup.js';
 import { KEY, stripAnsi } from '../../../helpers/ink.js';
 import { createTestCA } from '../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
+import { setupOptionsOf } from '../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../src/cli-flags.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
 async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
   const ctx: CommandContext = {
-    flags: { inventory }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
+    interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, async () => undefined);
+  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
   const input = new PassThrough();
   let text = '';
   const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
@@ -204,8 +206,8 @@ describe('setup --plain is plain', () => {
   it('writes lines only: no escape sequence, and only ASCII for TERM=dumb', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
     const inventory = join(dir, 'certificates.yml');
-    const ctx: CommandContext = { flags: { inventory }, positionals: [], interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
-    const { session, initial } = await openSession(ctx, async () => undefined);
+    const ctx: CommandContext = { interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
+    const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
     const input = new PassThrough();
     let text = '';
     const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });

@@ -18,6 +18,6 @@ describe('--config: *_file paths', () => {
     writeFileSync(file, 'signin:\n  client_secret_file: secrets/client-secret\n', { mode: 0o600 });
     const elsewhere = folder();
     const config = loadConfigFile(file, elsewhere);
-    expect(readSigninSettings({ flags: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe('from-the-config-folder');
+    expect(readSigninSettings({ given: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe('from-the-config-folder');
   });
 });

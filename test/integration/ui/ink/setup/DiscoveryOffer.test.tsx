@@ -14,6 +14,8 @@ import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { createTestCA } from '../../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
 import { choose, question } from '../../../../helpers/drive.js';
+import { setupOptionsOf } from '../../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../../src/cli-flags.js';
 
 const KEYLESS = [
   'cluster_issuer_type: acme',
@@ -60,10 +62,10 @@ async function start(caFile?: string, flags: Record<string, string | boolean> = 
   const inventory = join(dir, 'certificates.yml');
   writeFileSync(inventory, text);
   const ctx: CommandContext = {
-    flags: { inventory, ...flags }, positionals: [], interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
+    interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, async () => undefined);
+  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory, ...flags }), dir), async () => undefined);
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, inventory };

@@ -1,0 +1,18 @@
+/**
+ * The doctor's typed options from command-line flags as tests write them (kebab-case names, as on the
+ * command line), through the same conversion `cloudgate doctor` uses: a test cannot hand core a shape
+ * the command would not build.
+ */
+import { flagsOf, type ParsedValues } from '../../src/cli-flags.js';
+import { doctorOptionsOf } from '../../src/commands/options.js';
+import type { DoctorInput, DoctorOptions } from '../../src/core/doctor/input.js';
+
+export function doctorOptionsFrom(flags: ParsedValues = {}, cwd = process.cwd()): DoctorOptions {
+  return doctorOptionsOf(flagsOf('doctor', flags), cwd);
+}
+
+/** The fields of a DoctorInput that come from flags (settings given, certificate files, endpoints, names, vault). */
+export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'certificate' | 'probeUpdate' | 'endpoints' | 'names' | 'vault'> {
+  const o = doctorOptionsFrom(flags, cwd);
+  return { given: o.given, certificate: o.certificate, probeUpdate: o.probeUpdate, endpoints: o.endpoints, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
+}
