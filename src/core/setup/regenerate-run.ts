@@ -7,7 +7,6 @@ import { EXIT, UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { detectProfile, neutralView } from '../config/platform-names.js';
-import { answersNames } from '../config/answers.js';
 import type { NamingProfile } from '../render/names.js';
 import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
 import { readLiveState } from '../render/live-state.js';
@@ -75,9 +74,10 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   const vault = (await vaultKeyringFromOptions(options.vault, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
   const view = neutralView(current.values, inventoryPath, options.names);
   const opened = openVaulted(view.values, vault).values;
-  const answers = answersFile ? await readAnswers(answersFile) : await ui.askIssuer(opened, view.profile);
+  const file = answersFile ? await readAnswers(answersFile) : undefined;
+  const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
   const session = createSession(ctx, { inventoryPath, dryRun, vault, names: options.names, regenerating: true });
-  const review = await session.prepare(answers);
+  const review = await session.prepare(answers, { answersProfile: file?.profile });
   const plan = session.last()!;
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) for (const line of reviewText(review)) log(line);
@@ -99,7 +99,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (cluster.ok) {
     kube.context = cluster.context;
     // Names neither the inventory, the answers nor --names tell: the cluster is compared with both renderings.
-    const stated = view.stated || (answersNames(answers) ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
+    const stated = view.stated || (file?.profile ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
     const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
     const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
     guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));

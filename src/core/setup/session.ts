@@ -70,8 +70,11 @@ export interface SetupSession {
   /** File answers are relative to it. */
   cwd: string;
   dryRun: boolean;
-  /** Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in the walkthrough. */
-  prepare(answers: Answers, options?: { fixOrder?: boolean }): Promise<Review>;
+  /**
+   * Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in
+   * the walkthrough; `answersProfile`: the names an answers file was written with (readAnswers).
+   */
+  prepare(answers: Answers, options?: { fixOrder?: boolean; answersProfile?: NamingProfile }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs. */
@@ -112,6 +115,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
         namespaces: settings.namespaces,
         vault,
         names: settings.names,
+        answersProfile: options.answersProfile,
       });
       return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
     },
