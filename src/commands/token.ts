@@ -1,7 +1,6 @@
 import { shellQuote } from '../core/shell-quote.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configFindingsOf } from '../core/config/config-keys.js';
 import { networkSettings, runDeadlineMs } from '../core/config/network.js';
 import { cloudOf } from '../core/config/clouds-yaml.js';
 import { loadConfigFile } from '../core/config/settings.js';
@@ -27,7 +26,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   }
   const cloud = cloudOf(flags.cloud, env, cwd);
   const network = networkSettings(networkOptionsOf(flags), { env, stderr: ctx.stderr, cloud });
-  const config = loadConfigFile(flags.config, cwd);
+  const { config, findings } = loadConfigFile(flags.config, cwd);
   const given = flags.project === undefined ? {} : { project: flags.project };
   const settings = readSigninSettings({ given, env, config, cwd, cloud });
   const { verbose, log } = network;
@@ -35,7 +34,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
   if (verbose) for (const line of cloudSettingsLines({ given, env, config, cwd, cloud })) log(escapeLine(line));
-  for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
+  for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   const http = httpClientFor(network);

@@ -12,7 +12,8 @@ export function doctorOptionsFrom(flags: ParsedValues = {}, cwd = process.cwd())
 }
 
 /** The fields of a DoctorInput that come from flags (settings given, certificate files, endpoints, names, vault). */
-export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'certificate' | 'probeUpdate' | 'endpoints' | 'names' | 'vault'> {
+/** With no --config findings: the tests that build an input by hand give their config as a mapping. */
+export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'certificate' | 'probeUpdate' | 'endpoints' | 'names' | 'vault' | 'configFindings'> {
   const o = doctorOptionsFrom(flags, cwd);
-  return { given: o.given, certificate: o.certificate, probeUpdate: o.probeUpdate, endpoints: o.endpoints, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
+  return { configFindings: [], given: o.given, certificate: o.certificate, probeUpdate: o.probeUpdate, endpoints: o.endpoints, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
 }

@@ -8,7 +8,7 @@ import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { CloudSettings } from './clouds-yaml.js';
-import { examineConfig } from './config-keys.js';
+import { examineConfig, type LoadedConfig } from './config-keys.js';
 
 /**
  * The settings a command line may give, keyed by setting name: the first link of the chain. The
@@ -35,15 +35,15 @@ export interface SettingsSource {
   cloud?: CloudSettings;
 }
 
-export function loadConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
-  if (!path) return {};
+export function loadConfigFile(path: string | undefined, cwd: string): LoadedConfig {
+  if (!path) return { config: {}, findings: [] };
   const full = resolve(cwd, path);
   // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
   const text = readRegularFileSync(full, { what: 'the config file' });
   const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
   refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
-  if (doc === null || doc === undefined) return {};
+  if (doc === null || doc === undefined) return { config: {}, findings: [] };
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
   }

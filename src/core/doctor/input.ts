@@ -2,6 +2,7 @@ import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions
 import { cloudOf } from '../config/clouds-yaml.js';
 import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
 import { NO_VAULT_OPTIONS, type VaultOptions } from '../inventory/vault-options.js';
+import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
 import type { Check } from './types.js';
@@ -56,6 +57,8 @@ export function doctorOptions(inventoryPath: string, options: Partial<DoctorOpti
 /** Everything a check provider may read: the typed options, environment, the --config file, the network. */
 export interface DoctorInput extends SettingsSource {
   configPath?: string;
+  /** What is wrong with the --config file (reported by the `<group>.config` checks). */
+  configFindings: ConfigFinding[];
   inventoryPath: string;
   /** Whether the user named the inventory with --inventory (a missing default is then not an error). */
   inventoryExplicit: boolean;
@@ -98,12 +101,14 @@ export function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'e
   const { env, cwd } = ctx;
   const cloud = cloudOf(options.cloud, env, cwd);
   const network = networkSettings(options.network, { env, stderr: ctx.stderr, cloud });
+  const { config, findings } = loadConfigFile(options.configPath, cwd);
   return {
     given: options.given,
     env,
     cwd,
     ...(cloud ? { cloud } : {}),
-    config: loadConfigFile(options.configPath, cwd),
+    config,
+    configFindings: findings,
     configPath: options.configPath,
     inventoryPath: options.inventoryPath,
     inventoryExplicit: options.inventoryExplicit,
