@@ -80,18 +80,9 @@ function statIfAny(path: string): Stats | undefined {
   }
 }
 
-const noticesOf = new WeakMap<object, YamlNotice[]>();
-
-/** The YAML warnings of values returned by `parseInventory` (an unknown tag, say), for the doctor. */
-export function inventoryNotices(values: Record<string, unknown>): YamlNotice[] {
-  return noticesOf.get(values) ?? [];
-}
-
 /** Parses inventory text; bad YAML or a top level that is not a mapping is a UsageError naming the file. */
 export function parseInventory(text: string, path: string): Record<string, unknown> {
-  const mapping = loadMapping(text, path);
-  noticesOf.set(mapping.values, mapping.notices);
-  return mapping.values;
+  return loadMapping(text, path).values;
 }
 
 /**
@@ -112,10 +103,7 @@ export async function readInventoryFile(path: string): Promise<InventoryFile> {
 
 /** The values of one vars file of an inventory (`what` names it in messages); undefined when it is missing. */
 export function readVarsFile(path: string, what: string): Record<string, unknown> | undefined {
-  const read = readParsed(path, { what });
-  if (!read) return undefined;
-  noticesOf.set(read.mapping.values, read.mapping.notices);
-  return read.mapping.values;
+  return readParsed(path, { what })?.mapping.values;
 }
 
 export interface InventoryChange {
@@ -308,8 +296,8 @@ export function holdsSecret(values: Record<string, unknown>): boolean {
 // ---- inventory folders (doctor) ----------------------------------------------------------------
 
 export interface InventoryTree {
-  /** Every file read, with its values, in the order Ansible loads them. */
-  files: { path: string; values: Record<string, unknown> }[];
+  /** Every file read, with its values and its YAML warnings (an unknown tag, say), in the order Ansible loads them. */
+  files: { path: string; values: Record<string, unknown>; notices: YamlNotice[] }[];
   /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
   values: Record<string, unknown>;
   /** The file each variable of `values` came from (the last file defining it). */
@@ -340,9 +328,9 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    const values = readVarsFile(file, 'the inventory file');
-    if (!values) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
-    files.push({ path: file, values });
+    const read = readParsed(file, { what: 'the inventory file' });
+    if (!read) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    files.push({ path: file, values: read.mapping.values, notices: read.mapping.notices });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
