@@ -8,7 +8,6 @@ import { vaultCandidates } from '../../../../src/core/setup/vault-choice.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../src/core/errors.js';
-import { forgetKubeAvailability } from '../../../../src/core/kube/kubectl.js';
 import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN } from '../../../../src/core/setup/outcome.js';
 import { OFFER, openSession } from '../../../../src/core/setup/session.js';
 import { plainSession } from '../../../../src/ui/plain/setup.js';
@@ -107,12 +106,10 @@ describe('setup --plain', () => {
       issuer = await startOidcIssuer();
       // No cluster here: the kube checks must say so, never reach a real one.
       process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
-      forgetKubeAvailability();
     });
     afterEach(async () => {
       if (kubeconfig === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = kubeconfig;
-      forgetKubeAvailability();
       await issuer.stop();
     });
 

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../../src/core/errors.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, exitCodeOf } from '../../../../../src/core/setup/outcome.js';
 import { OFFER, openSession } from '../../../../../src/core/setup/session.js';
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
@@ -38,7 +37,6 @@ const savedKubeconfig = process.env.KUBECONFIG;
 beforeEach(() => {
   // No cluster here: the kube checks must say so (skip), never reach a real one.
   process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
-  forgetKubeAvailability();
 });
 
 afterEach(async () => {
@@ -47,7 +45,6 @@ afterEach(async () => {
   await Promise.all(issuers.splice(0).map((i) => i.stop()));
   if (savedKubeconfig === undefined) delete process.env.KUBECONFIG;
   else process.env.KUBECONFIG = savedKubeconfig;
-  forgetKubeAvailability();
 });
 
 async function issuer(options: OidcIssuerOptions = {}) {
