@@ -4,10 +4,14 @@
  * the command would not build.
  */
 import { flagsOf, type ParsedValues } from '../../src/cli-flags.js';
+import { COMMAND_OPTIONS } from '../../src/cli-options.js';
 import { doctorOptionsOf } from '../../src/commands/options.js';
 import type { DoctorInput, DoctorOptions } from '../../src/core/doctor/input.js';
 
 export function doctorOptionsFrom(flags: ParsedValues = {}, cwd = process.cwd()): DoctorOptions {
+  // A flag doctor does not have would be dropped without a word: a test that gives one is wrong.
+  const unknown = Object.keys(flags).filter((name) => !COMMAND_OPTIONS.doctor!.flags.some((f) => f.name === name));
+  if (unknown.length) throw new Error(`not flags of cloudgate doctor: ${unknown.join(', ')}`);
   return doctorOptionsOf(flagsOf('doctor', flags), cwd);
 }
 
