@@ -6,45 +6,46 @@ import type { ParseArgsConfig } from 'node:util';
 import { closest } from './core/closest.js';
 
 export interface Flag {
-  name: string;
+  readonly name: string;
   /** The value's placeholder in help (`PATH`); absent for an on/off flag. */
-  value?: string;
-  multiple?: boolean;
-  description: string;
+  readonly value?: string;
+  readonly multiple?: boolean;
+  readonly description: string;
 }
 
 export interface CommandOptions {
-  summary: string;
-  flags: Flag[];
-  env: [name: string, description: string][];
-  examples: string[];
+  readonly summary: string;
+  readonly flags: readonly Flag[];
+  readonly env: readonly (readonly [name: string, description: string])[];
+  readonly examples: readonly string[];
 }
 
-const NETWORK: Flag[] = [
+// Every table below is `as const`: cli-flags.ts derives each command's typed flags from the literal names.
+const NETWORK = [
   { name: 'config', value: 'FILE', description: 'settings file (sections signin, discovery, certificate, tls)' },
   { name: 'ca-file', value: 'PEM', description: 'trust these CA certificates too (also OS_CACERT)' },
   { name: 'timeout', value: 'SECONDS', description: 'deadline of each request and check, 0.1 to 3600 (default 10)' },
   { name: 'insecure', description: 'do not verify TLS certificates (say so wherever you report the result)' },
   { name: 'allow-http', description: 'allow plain http:// URLs (local test servers)' },
   { name: 'verbose', description: 'show why checks were skipped and each request (secrets masked)' },
-];
+] as const satisfies readonly Flag[];
 
-const VAULT: Flag[] = [
+const VAULT = [
   { name: 'vault-password-file', value: 'FILE', multiple: true, description: 'Ansible Vault password: read vaulted values, write secrets vaulted' },
   { name: 'vault-id', value: 'LABEL@FILE', multiple: true, description: 'Ansible Vault id and its password file (instead of the above)' },
-];
+] as const satisfies readonly Flag[];
 
-const NAMES: Flag = {
+const NAMES = {
   name: 'names', value: 'spec|platform',
   description: "variable names: the neutral ones (spec) or the platform's own (platform); detected from the inventory",
-};
+} as const satisfies Flag;
 
-const INVENTORY: Flag = { name: 'inventory', value: 'PATH', description: 'the inventory file or folder (default inventory/group_vars/all/certificates.yml)' };
+const INVENTORY = { name: 'inventory', value: 'PATH', description: 'the inventory file or folder (default inventory/group_vars/all/certificates.yml)' } as const satisfies Flag;
 
-const CLOUD: Flag = { name: 'cloud', value: 'NAME', description: "take the sign-in chain's settings from this clouds.yaml entry (also OS_CLOUD)" };
+const CLOUD = { name: 'cloud', value: 'NAME', description: "take the sign-in chain's settings from this clouds.yaml entry (also OS_CLOUD)" } as const satisfies Flag;
 
 /** The settings the doctor's checks read, each also from --config. */
-const SETTINGS: Flag[] = [
+const SETTINGS = [
   { name: 'only', value: 'GROUPS', description: 'only these groups, comma-separated: inventory,certificate,signin,discovery,tls,acme,kube' },
   { name: 'certificate', value: 'FILE', multiple: true, description: 'group certificate: a certificate file to check (PEM or DER)' },
   { name: 'key', value: 'FILE', description: 'group certificate: its private key' },
@@ -56,9 +57,9 @@ const SETTINGS: Flag[] = [
   { name: 'audience', value: 'A', description: 'group discovery: the audience the token is exchanged for' },
   { name: 'endpoint', value: 'HOST[:PORT][@ADDRESS]', multiple: true, description: 'group tls: an endpoint to check (@ADDRESS: connect there)' },
   { name: 'context', value: 'NAME', description: 'group kube: the kubeconfig context' },
-];
+] as const satisfies readonly Flag[];
 
-const DOCTOR_ENV: [string, string][] = [
+const DOCTOR_ENV = [
   ['CLOUDGATE_<SETTING>', 'any --config setting, e.g. CLOUDGATE_BROKER_URL, CLOUDGATE_ISSUER_URL'],
   ['CLOUDGATE_<SETTING>_FILE', 'a file holding a secret setting, e.g. CLOUDGATE_CLIENT_SECRET_FILE'],
   ['OS_CACERT', 'a CA bundle to trust (as --ca-file)'],
@@ -67,9 +68,9 @@ const DOCTOR_ENV: [string, string][] = [
   ['CLOUDGATE_CHILD_ENV', 'more variable names kubectl and vault scripts may see (e.g. AWS_PROFILE for a login plugin)'],
   ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
   ['NO_COLOR', 'no colour in the output'],
-];
+] as const;
 
-export const COMMAND_OPTIONS: Record<string, CommandOptions> = {
+const TABLE = {
   setup: {
     summary: 'Ask about certificates and write the inventory (and a TLS Secret manifest)',
     flags: [
@@ -204,7 +205,14 @@ export const COMMAND_OPTIONS: Record<string, CommandOptions> = {
     env: [],
     examples: ['cloudgate schema > cloudgate-inventory.schema.json'],
   },
-};
+} as const satisfies Record<string, CommandOptions>;
+
+/** The table as literal types: cli-flags.ts derives each command's typed flags from it. */
+export type OptionsTable = typeof TABLE;
+export type CommandName = keyof OptionsTable;
+
+/** The same table, looked up by any name (help, completion, "did you mean"). */
+export const COMMAND_OPTIONS: Readonly<Record<string, CommandOptions>> = TABLE;
 
 export type ParseOptions = NonNullable<ParseArgsConfig['options']>;
 

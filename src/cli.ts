@@ -3,29 +3,39 @@ import { parseArgs } from 'node:util';
 import { CancelledError, EXIT, UsageError, WriteError } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
-import type { Command, CommandContext } from './core/run-context.js';
+import type { CommandContext } from './core/run-context.js';
 import { closest } from './core/closest.js';
 import { cloudgateVersion } from './core/version.js';
-import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandOptions, type ParseOptions } from './cli-options.js';
+import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandName, type CommandOptions, type ParseOptions } from './cli-options.js';
+import { flagsOf, type Command, type ParsedValues } from './cli-flags.js';
 
 type Options = ParseOptions;
 
 interface CommandSpec {
   options: CommandOptions;
-  load: () => Promise<{ run: Command }>;
 }
 
 // Each command is its own lazily loaded chunk: `--version` and `--help` load none of them.
-const COMMANDS: Record<string, CommandSpec> = {
-  setup: { options: COMMAND_OPTIONS.setup, load: () => import('./commands/setup.js') },
-  doctor: { options: COMMAND_OPTIONS.doctor, load: () => import('./commands/doctor.js') },
-  serve: { options: COMMAND_OPTIONS.serve, load: () => import('./commands/serve.js') },
-  regenerate: { options: COMMAND_OPTIONS.regenerate, load: () => import('./commands/regenerate.js') },
-  oidc: { options: COMMAND_OPTIONS.oidc, load: () => import('./commands/oidc.js') },
-  token: { options: COMMAND_OPTIONS.token, load: () => import('./commands/token.js') },
-  render: { options: COMMAND_OPTIONS.render, load: () => import('./commands/render.js') },
-  schema: { options: COMMAND_OPTIONS.schema, load: () => import('./commands/schema.js') },
+const LOADERS: { [C in CommandName]: () => Promise<{ run: Command<C> }> } = {
+  setup: () => import('./commands/setup.js'),
+  doctor: () => import('./commands/doctor.js'),
+  serve: () => import('./commands/serve.js'),
+  regenerate: () => import('./commands/regenerate.js'),
+  oidc: () => import('./commands/oidc.js'),
+  token: () => import('./commands/token.js'),
+  render: () => import('./commands/render.js'),
+  schema: () => import('./commands/schema.js'),
 };
+
+const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name]! }]));
+
+const isCommand = (name: string): name is CommandName => Object.hasOwn(LOADERS, name);
+
+/** The command's flags, typed once here from the parsed values, and its run. */
+async function runCommand<C extends CommandName>(name: C, ctx: CommandContext, values: ParsedValues): Promise<number> {
+  const { run } = await LOADERS[name]();
+  return run(ctx, flagsOf(name, values));
+}
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -101,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const spec = COMMANDS[name];
-  if (!spec) {
+  if (!spec || !isCommand(name)) {
     const guess = closest(name, Object.keys(COMMANDS));
     return fail(new UsageError(`Unknown command "${name}".`, `${guess ? `Did you mean "cloudgate ${guess}"? ` : ''}Run "cloudgate --help" for the list of commands.`));
   }
@@ -114,16 +124,13 @@ export async function main(argv: string[]): Promise<number> {
     refuseSecretFlags(name, rest, options);
     const parsed = parseCommandLine(name, spec.options, options, rest);
     const ctx: CommandContext = {
-      flags: parsed.values as CommandContext['flags'],
-      positionals: parsed.positionals,
       interactive: isInteractive(),
       stdout: process.stdout,
       stderr: process.stderr,
       env: process.env,
       cwd: process.cwd(),
     };
-    const { run } = await spec.load();
-    return await run(ctx);
+    return await runCommand(name, ctx, parsed.values);
   } catch (error) {
     return fail(error, usageLine(name));
   }

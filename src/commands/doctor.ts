@@ -15,24 +15,25 @@ import { colorEnabled } from '../ui/color.js';
 import { checksOf, groupsOf, GROUP_TITLES } from '../core/areas/index.js';
 import { cloudSettingsLines } from '../core/areas/signin/settings.js';
 import { escapeLine } from '../core/escape.js';
-import { bool, list, str, type CommandContext } from '../core/run-context.js';
+import type { CommandContext } from '../core/run-context.js';
+import type { FlagsOf } from '../cli-flags.js';
+import { doctorOptionsOf, onlyOf } from './options.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const { flags } = ctx;
-  const only = groupsOf(list(flags, 'only'));
-  const verbose = bool(flags, 'verbose');
+export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promise<number> {
+  const only = groupsOf(onlyOf(flags));
+  const verbose = flags.verbose;
   const format = formatOf(flags);
   const json = format === 'json';
-  const output = str(flags, 'output');
-  if (output !== undefined && (output === '' || bool(flags, 'list-checks'))) {
+  const output = flags.output;
+  if (output !== undefined && (output === '' || flags.listChecks)) {
     throw new UsageError(output === '' ? '--output needs a file name.' : '--output does not apply to --list-checks.');
   }
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
-  const input = doctorInput(ctx);
+  const input = doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
   const checks = await checksOf(input, only);
 
-  if (bool(flags, 'list-checks')) {
+  if (flags.listChecks) {
     if (json) ctx.stdout.write(JSON.stringify(checks.map(({ id, group, title }) => ({ id, group, title })), null, 2) + '\n');
     else for (const c of checks) ctx.stdout.write(`${c.id.padEnd(32)} ${c.title}\n`);
     return 0;
@@ -48,7 +49,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
     const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: colorEnabled(ctx.env), titles: GROUP_TITLES, requested: only });
-    return interrupted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'), only);
+    return interrupted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
   }
   // Ctrl+C stops the checks still running; what finished is still reported, then exit 130.
   const stop = new AbortController();
@@ -62,22 +63,22 @@ export async function run(ctx: CommandContext): Promise<number> {
   const rendered = render(format, report, { verbose, color, ascii: dumb, titles: GROUP_TITLES, width, requested: only });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(outputPath!, rendered, format, ctx);
-  return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, bool(flags, 'strict'), only);
+  return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
 }
 
 export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** `--format`, with `--json` as its older spelling of `--format json`. */
-export function formatOf(flags: CommandContext['flags']): Format {
-  const given = str(flags, 'format');
+export function formatOf(flags: Pick<FlagsOf<'doctor'>, 'format' | 'json'>): Format {
+  const given = flags.format;
   if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
     throw new UsageError(`Unknown --format "${given}".`, `Formats: ${FORMATS.join(', ')}.`);
   }
-  if (bool(flags, 'json') && given !== undefined && given !== 'json') {
+  if (flags.json && given !== undefined && given !== 'json') {
     throw new UsageError(`--json and --format ${given} contradict each other.`, 'Use one --format.');
   }
-  return bool(flags, 'json') ? 'json' : ((given ?? 'text') as Format);
+  return flags.json ? 'json' : ((given ?? 'text') as Format);
 }
 
 function render(format: Format, report: DoctorReport, options: TextOptions): string {

@@ -4,27 +4,30 @@ import { buildOidcArtefacts, fileText, renderOidcText } from '../core/oidc/artef
 import { resolveOidcInputs } from '../core/oidc/plan.js';
 import { WriteError } from '../core/errors.js';
 import { doctorInput } from '../core/doctor/input.js';
-import { bool, str, type CommandContext } from '../core/run-context.js';
+import type { CommandContext } from '../core/run-context.js';
+import type { FlagsOf } from '../cli-flags.js';
+import { oidcDoctorOptionsOf } from './options.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const { flags, cwd } = ctx;
+export async function run(ctx: CommandContext, flags: FlagsOf<'oidc'>): Promise<number> {
+  const { cwd } = ctx;
   const notes: string[] = [];
-  const inputs = await resolveOidcInputs(doctorInput(ctx), notes);
+  const role = { account: flags.account, partition: flags.partition, roleName: flags.roleName, jwksFile: flags.jwksFile, thumbprint: flags.thumbprint };
+  const inputs = await resolveOidcInputs(doctorInput(oidcDoctorOptionsOf(flags, cwd), ctx), role, notes);
   const artefacts = buildOidcArtefacts(inputs);
   artefacts.notes.unshift(...notes);
 
-  const out = str(flags, 'out');
+  const out = flags.out;
   if (out) {
     const files = await writeAll(resolve(cwd, out), artefacts.files);
     const written = files.map((f) => f.path);
     // A file written through a link (the rule let it) says so; the paths on stdout stay the ones asked for.
     for (const f of files) if (f.linkTarget) ctx.stderr.write(`note: ${describeWritten(f)}\n`);
-    if (bool(flags, 'json')) ctx.stdout.write(JSON.stringify({ ...artefacts, written }, null, 2) + '\n');
+    if (flags.json) ctx.stdout.write(JSON.stringify({ ...artefacts, written }, null, 2) + '\n');
     else ctx.stdout.write(written.map((p) => `${p}\n`).join(''));
-    if (!bool(flags, 'json')) for (const note of artefacts.notes) ctx.stderr.write(`note: ${note}\n`);
+    if (!flags.json) for (const note of artefacts.notes) ctx.stderr.write(`note: ${note}\n`);
     return 0;
   }
-  ctx.stdout.write(bool(flags, 'json') ? JSON.stringify(artefacts, null, 2) + '\n' : renderOidcText(artefacts));
+  ctx.stdout.write(flags.json ? JSON.stringify(artefacts, null, 2) + '\n' : renderOidcText(artefacts));
   return 0;
 }
 

@@ -5,10 +5,11 @@ import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import { neutralView, respellFinding } from '../core/config/platform-names.js';
 import { renderInventory, renderJson, renderYaml } from '../core/render/index.js';
 import { redact } from '../core/secrets.js';
-import { bool, str, type CommandContext } from '../core/run-context.js';
+import type { CommandContext } from '../core/run-context.js';
+import type { FlagsOf } from '../cli-flags.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const path = resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY);
+export async function run(ctx: CommandContext, flags: FlagsOf<'render'>): Promise<number> {
+  const path = resolve(ctx.cwd, flags.inventory ?? DEFAULT_INVENTORY);
   let values: Record<string, unknown>;
   try {
     values = (await readInventoryTree(path)).values;
@@ -17,13 +18,13 @@ export async function run(ctx: CommandContext): Promise<number> {
     throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
       'Give --inventory a YAML file or an inventory folder with group_vars/.');
   }
-  const view = neutralView(values, path, str(ctx.flags, 'names'));
+  const view = neutralView(values, path, flags.names);
   const names = view.profile;
   const rendered = renderInventory(view.values, names, { foreign: view.foreign });
   // A naming finding names both spellings on purpose: it is not respelled.
   const result = { ...rendered, findings: [...view.naming, ...rendered.findings.map((f) => respellFinding(f, names))] };
-  ctx.stdout.write(redact(bool(ctx.flags, 'json') ? renderJson(result) : renderYaml(result)));
-  if (!bool(ctx.flags, 'json')) {
+  ctx.stdout.write(redact(flags.json ? renderJson(result) : renderYaml(result)));
+  if (!flags.json) {
     for (const f of result.findings) {
       ctx.stderr.write(redact(`${f.severity}: ${f.message}\n${f.advice ? `  ${f.advice}\n` : ''}`));
     }

@@ -4,14 +4,15 @@ import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '..
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { cloudgateVersion } from '../core/version.js';
 import { checksOf, groupsOf } from '../core/areas/index.js';
-import { list, str, type CommandContext } from '../core/run-context.js';
+import type { CommandContext } from '../core/run-context.js';
+import type { FlagsOf } from '../cli-flags.js';
+import { doctorOptionsOf, onlyOf } from './options.js';
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const { flags } = ctx;
-  const listen = parseListen(str(flags, 'listen') ?? DEFAULT_LISTEN);
-  const intervalMs = parseInterval(str(flags, 'interval') ?? DEFAULT_INTERVAL);
-  const only = groupsOf(list(flags, 'only'));
-  const input = doctorInput(ctx);
+export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise<number> {
+  const listen = parseListen(flags.listen ?? DEFAULT_LISTEN);
+  const intervalMs = parseInterval(flags.interval ?? DEFAULT_INTERVAL);
+  const only = groupsOf(onlyOf(flags));
+  const input = doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
   // Once before listening: settings the checks reject (an unreadable file, say) are exit 2 here.
   await checksOf(input, only);
 
@@ -27,10 +28,10 @@ export async function run(ctx: CommandContext): Promise<number> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot listen on ${str(flags, 'listen') ?? DEFAULT_LISTEN}: ${code ?? (error as Error).message}.`,
+    throw new UsageError(`Cannot listen on ${flags.listen ?? DEFAULT_LISTEN}: ${code ?? (error as Error).message}.`,
       code === 'EADDRINUSE' ? 'Another process uses that port: choose another with --listen HOST:PORT.' : 'Check the address given to --listen.');
   }
-  ctx.stderr.write(`Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${str(flags, 'interval') ?? DEFAULT_INTERVAL}.\n`);
+  ctx.stderr.write(`Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${flags.interval ?? DEFAULT_INTERVAL}.\n`);
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

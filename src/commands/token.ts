@@ -1,7 +1,6 @@
 import { shellQuote } from '../core/shell-quote.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { configFindingsOf } from '../core/config/config-keys.js';
 import { networkSettings, runDeadlineMs } from '../core/config/network.js';
 import { cloudOf } from '../core/config/clouds-yaml.js';
 import { loadConfigFile } from '../core/config/settings.js';
@@ -12,27 +11,30 @@ import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
 import { cloudSettingsLines, readSigninSettings } from '../core/areas/signin/settings.js';
 import type { Scoped } from '../core/areas/signin/identity.js';
-import { str, type CommandContext } from '../core/run-context.js';
+import type { CommandContext } from '../core/run-context.js';
+import type { FlagsOf } from '../cli-flags.js';
+import { networkOptionsOf } from './options.js';
 
 const FORMATS = ['value', 'env', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-export async function run(ctx: CommandContext): Promise<number> {
-  const { flags, env, cwd } = ctx;
-  const format = (str(flags, 'format') ?? 'value') as Format;
+export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise<number> {
+  const { env, cwd } = ctx;
+  const format = (flags.format ?? 'value') as Format;
   if (!FORMATS.includes(format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const cloud = cloudOf(flags, env, cwd);
-  const network = networkSettings({ ...ctx, cloud });
-  const config = loadConfigFile(str(flags, 'config'), cwd);
-  const settings = readSigninSettings({ flags, env, config, cwd, cloud });
+  const cloud = cloudOf(flags.cloud, env, cwd);
+  const network = networkSettings(networkOptionsOf(flags), { env, stderr: ctx.stderr, cloud });
+  const { config, findings } = loadConfigFile(flags.config, cwd);
+  const given = flags.project === undefined ? {} : { project: flags.project };
+  const settings = readSigninSettings({ given, env, config, cwd, cloud });
   const { verbose, log } = network;
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
-  if (verbose) for (const line of cloudSettingsLines({ flags, env, config, cwd, cloud })) log(escapeLine(line));
-  for (const f of configFindingsOf(config).filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
+  if (verbose) for (const line of cloudSettingsLines({ given, env, config, cwd, cloud })) log(escapeLine(line));
+  for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   const http = httpClientFor(network);

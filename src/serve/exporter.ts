@@ -6,7 +6,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
 import { statusCounts } from '../core/doctor/status.js';
 import type { Check, Status } from '../core/doctor/types.js';
-import { forgetKubeAvailability } from '../core/kube/kubectl.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
 import { startHttpServer } from './http.js';
 import { createLastRun } from './last-run.js';
@@ -44,8 +43,7 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
   const scheduler = startScheduler({
     intervalMs: options.intervalMs,
     async run(signal) {
-      // A cluster that was unreachable at the last run may be back: ask again each run.
-      forgetKubeAvailability();
+      // Each run asks the cluster again (its availability lives in that run's state): one that was down may be back.
       const checks = await options.provide();
       const mark = secretsMark();
       try {

@@ -5,11 +5,13 @@ import type { DoctorInput } from '../../src/core/doctor/input.js';
 import { runChecks } from '../../src/core/doctor/runner.js';
 import type { CheckProvider } from '../../src/core/doctor/input.js';
 import type { CheckOutcome } from '../../src/core/doctor/types.js';
+import { flagFields } from './doctor-options.js';
+import type { ParsedValues } from '../../src/cli-flags.js';
 
-export function doctorInput(flags: DoctorInput['flags'], options: { env?: NodeJS.ProcessEnv; caFile?: string; inventory?: string; config?: Record<string, unknown>; insecure?: boolean } = {}): DoctorInput {
+export function doctorInput(flags: ParsedValues, options: { env?: NodeJS.ProcessEnv; caFile?: string; inventory?: string; config?: Record<string, unknown>; insecure?: boolean } = {}): DoctorInput {
   const cwd = mkdtempSync(join(tmpdir(), 'cg-discovery-'));
   return {
-    flags,
+    ...flagFields(flags, cwd),
     env: options.env ?? {},
     cwd,
     config: options.config ?? {},

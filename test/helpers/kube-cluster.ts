@@ -3,7 +3,6 @@
  * stopped after each test, with the doctor's input and the keyless-DNS inventory the kube tests share.
  */
 import { afterEach } from 'vitest';
-import { forgetKubeAvailability } from '../../src/core/kube/kubectl.js';
 import { startKubeApi, type KubeApi, type KubeState } from '../servers/kube-api.js';
 import { doctorInput as baseInput, writeTemp } from './doctor-run.js';
 
@@ -13,7 +12,6 @@ export function useKubeCluster(): { start(state: KubeState): Promise<KubeApi>; r
     await api?.stop();
     api = undefined;
     delete process.env.KUBECONFIG;
-    forgetKubeAvailability();
   });
   return {
     async start(state) {

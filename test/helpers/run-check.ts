@@ -9,6 +9,7 @@ import { runChecks } from '../../src/core/doctor/runner.js';
 import type { CheckOutcome } from '../../src/core/doctor/types.js';
 import { createTestCA, type TestCA } from './pki.js';
 import { defaultWorld, startDnsApis, type DnsApis } from '../servers/dns-apis.js';
+import { flagFields } from './doctor-options.js';
 
 export async function dnsCheck(
   inventory: Record<string, unknown>,
@@ -19,7 +20,7 @@ export async function dnsCheck(
   const lines = Object.entries({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.test', ...inventory }).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
   writeFileSync(inventoryPath, lines.join('\n') + '\n');
   const input: DoctorInput = {
-    flags: options.flags ?? {}, env: options.env ?? {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
+    ...flagFields(options.flags ?? {}, dir), env: options.env ?? {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
     network: { timeoutMs: 5000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: options.caFile },
   };
   const checks = (await provideChecks(input)).filter((c) => c.id === 'acme.dns-credentials');

@@ -21,6 +21,7 @@ import { startIdentityServer } from '../servers/identity.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi } from '../servers/kube-api.js';
 import { startOidcIssuer } from '../servers/oidc-issuer.js';
 import { startTlsEndpoint } from '../servers/tls-endpoints.js';
+import { doctorOptionsFrom } from './doctor-options.js';
 
 export interface SoakOptions {
   runs: number;
@@ -55,10 +56,8 @@ export async function soak(options: SoakOptions, onRun: (sample: RunSample) => v
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...world.env, OS_PROJECT_NAME: 'demo', OS_CACERT: caFile,
   };
-  const input = doctorInput({
-    flags: { inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' },
-    env, cwd: dir, stderr: process.stderr,
-  });
+  const input = doctorInput(doctorOptionsFrom({ inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' }, dir),
+    { env, cwd: dir, stderr: process.stderr });
   let runs = 0;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));

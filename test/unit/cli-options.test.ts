@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf } from '../../src/cli-options.js';
 
@@ -14,13 +13,6 @@ describe('the options table', () => {
     }
     expect(command.examples.length).toBeGreaterThan(0);
     expect(new Set(command.flags.map((f) => f.name)).size).toBe(command.flags.length);
-  });
-
-  it.each(Object.keys(COMMAND_OPTIONS))('%s: every flag its command file reads is in the table', (name) => {
-    const source = readFileSync(new URL(`../../src/commands/${name}.ts`, import.meta.url), 'utf8');
-    const read = [...source.matchAll(/\b(?:str|bool|list)\((?:ctx\.)?flags, '([a-z-]+)'\)/g)].map((m) => m[1]);
-    const known = new Set(COMMAND_OPTIONS[name].flags.map((f) => f.name));
-    expect(read.filter((flag) => !known.has(flag))).toEqual([]);
   });
 
   it('suggests the flag meant, and nothing for a word far from every flag', () => {

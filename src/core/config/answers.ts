@@ -30,7 +30,13 @@ export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
 /** A few PEM bundles and secrets: far below what slows the YAML parser or exhausts memory. */
 export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;
 
-export async function readAnswers(file: string): Promise<Answers> {
+/** An answers file read: its answers (neutral names) and the names it was written with, when its keys say. */
+export interface AnswersFile {
+  answers: Answers;
+  profile?: NamingProfile;
+}
+
+export async function readAnswers(file: string): Promise<AnswersFile> {
   const text = await readRegularFile(file, { what: 'the answers file', maxBytes: MAX_ANSWERS_BYTES });
   const source = { what: 'the answers file', path: file, advice: 'Fix the YAML syntax; nothing was written.' };
   const loaded = loadYaml(text, source);
@@ -53,17 +59,10 @@ export async function readAnswers(file: string): Promise<Answers> {
     }
   }
   const answers = resolveAnswers(doc, dirname(resolve(file)), file);
-  if (names) namesOfAnswers.set(answers, names);
-  return answers;
-}
-
-const namesOfAnswers = new WeakMap<Answers, NamingProfile>();
-
-/** The variable names an answers file was written with (undefined when its keys do not say). */
-export function answersNames(answers: Answers): NamingProfile | undefined {
   // An explicit `names:` says which names the deployment reads; else the names the keys were written in.
   const said = answers.names;
-  return said === 'platform' || said === 'spec' ? said : namesOfAnswers.get(answers);
+  const profile = said === 'platform' || said === 'spec' ? said : names;
+  return profile ? { answers, profile } : { answers };
 }
 
 /**

@@ -84,9 +84,8 @@ function merge(base: Mapping, over: Mapping): Mapping {
 const OIDC_TYPES = ['v3oidcclientcredentials', 'v3oidcaccesstoken', 'v3oidcpassword', 'v3oidcauthcode'];
 
 /** The entry `--cloud` or `OS_CLOUD` names, read; undefined when neither is set. */
-export function cloudOf(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): CloudSettings | undefined {
-  const flag = flags.cloud;
-  const name = cloudName(typeof flag === 'string' ? flag : undefined, env);
+export function cloudOf(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string): CloudSettings | undefined {
+  const name = cloudName(given, env);
   return name === undefined ? undefined : readCloud(name, env, cwd);
 }
 

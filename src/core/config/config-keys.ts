@@ -37,18 +37,17 @@ export interface ConfigFinding {
   advice: string;
 }
 
-const findings = new WeakMap<object, ConfigFinding[]>();
-
-/** The findings of a config loaded by loadConfigFile (none for `{}`). */
-export function configFindingsOf(config: Record<string, unknown>): ConfigFinding[] {
-  return findings.get(config) ?? [];
+/** A --config file read: its sections, and what is wrong with its keys and the permissions of its secrets. */
+export interface LoadedConfig {
+  config: Record<string, unknown>;
+  findings: ConfigFinding[];
 }
 
 /**
- * Makes relative `*_file` paths absolute against the config file's folder, and records what is wrong
- * with the file's keys and the permissions of its secrets. Returns the same object.
+ * Makes relative `*_file` paths absolute against the config file's folder (in place), and returns
+ * the config with what is wrong with the file's keys and the permissions of its secrets.
  */
-export function examineConfig(config: Record<string, unknown>, configFile: string): Record<string, unknown> {
+export function examineConfig(config: Record<string, unknown>, configFile: string): LoadedConfig {
   const found: ConfigFinding[] = [];
   const folder = dirname(configFile);
   let holdsSecret = false;
@@ -106,8 +105,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
       });
     }
   }
-  findings.set(config, found);
-  return config;
+  return { config, findings: found };
 }
 
 /** "group and others" / "group" / "others" when the file's mode lets them read it; undefined otherwise. */

@@ -26,11 +26,11 @@ export interface DiscoverySettings {
   roleArn?: string;
 }
 
-type SettingsInput = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean };
+type SettingsInput = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean; names?: string };
 
 export async function discoverySettings(input: SettingsInput): Promise<DiscoverySettings> {
   const { values: inventory, profile } = await inventoryView(input);
-  const get = (name: string, options: { flag?: string } = {}) => setting(input, 'discovery', name, options);
+  const get = (name: string) => setting(input, 'discovery', name);
   const inventoryString = (name: string) => {
     const v = inventory[name];
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
@@ -38,7 +38,7 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
   return {
     issuerUrl: get('issuer_url'),
     tokenFile: get('token_file'),
-    stsAudience: get('sts_audience', { flag: 'audience' }) ?? get('audience') ?? DEFAULT_STS_AUDIENCE,
+    stsAudience: get('sts_audience') ?? get('audience') ?? DEFAULT_STS_AUDIENCE,
     inClusterAudience: get('in_cluster_audience') ?? IN_CLUSTER_AUDIENCE,
     namespace: get('namespace') ?? CERT_MANAGER_NAMESPACE,
     serviceAccount: get('service_account') ?? inventoryString('cluster_issuer_acme_clouddnsb_service_account_name')

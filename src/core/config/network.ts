@@ -1,9 +1,7 @@
 /** How the live commands (doctor, serve, token, oidc) reach servers: timeout, trust, plain http, logging. */
 import { UsageError } from '../errors.js';
 import { lineWriter } from '../net/http-log.js';
-import { bool, str, type CommandContext } from '../run-context.js';
 import type { CloudSettings } from './clouds-yaml.js';
-import type { Flags } from './settings.js';
 
 export interface NetworkSettings {
   timeoutMs: number;
@@ -14,14 +12,25 @@ export interface NetworkSettings {
   log: (line: string) => void;
 }
 
+/** What the command line says about the network (`--timeout`, `--ca-file`, `--insecure`, `--allow-http`, `--verbose`). */
+export interface NetworkOptions {
+  /** `--timeout SECONDS` as given; checked by parseTimeout. */
+  timeout?: string;
+  caFile?: string;
+  insecure: boolean;
+  allowHttp: boolean;
+  verbose: boolean;
+}
+
+export const NO_NETWORK_OPTIONS: NetworkOptions = { insecure: false, allowHttp: false, verbose: false };
+
 export const TIMEOUT_RANGE_S = { min: 0.1, max: 3600, default: 10 } as const;
 
 /**
  * `--timeout SECONDS`, the one place it is read: a plain decimal number from 0.1 to 3600. Returned
  * in milliseconds.
  */
-export function parseTimeout(flags: Flags): number {
-  const raw = flags.timeout;
+export function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return TIMEOUT_RANGE_S.default * 1000;
   const text = String(raw).trim();
   const seconds = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
@@ -38,13 +47,13 @@ export function parseTimeout(flags: Flags): number {
  * The network settings of one run from its flags and environment (OS_CACERT names the CA file too),
  * then the clouds.yaml entry (`cacert`, `verify: false`).
  */
-export function networkSettings({ flags, env, stderr, cloud }: Pick<CommandContext, 'flags' | 'env' | 'stderr'> & { cloud?: CloudSettings }): NetworkSettings {
+export function networkSettings(options: NetworkOptions, { env, stderr, cloud }: { env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream; cloud?: CloudSettings }): NetworkSettings {
   return {
-    timeoutMs: parseTimeout(flags),
-    caFile: str(flags, 'ca-file') ?? (env.OS_CACERT || undefined) ?? cloud?.caFile,
-    insecure: bool(flags, 'insecure') || (cloud?.insecure ?? false),
-    allowHttp: bool(flags, 'allow-http'),
-    verbose: bool(flags, 'verbose'),
+    timeoutMs: parseTimeout(options.timeout),
+    caFile: options.caFile ?? (env.OS_CACERT || undefined) ?? cloud?.caFile,
+    insecure: options.insecure || (cloud?.insecure ?? false),
+    allowHttp: options.allowHttp,
+    verbose: options.verbose,
     log: lineWriter(stderr),
   };
 }

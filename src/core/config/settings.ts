@@ -8,13 +8,25 @@ import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { CloudSettings } from './clouds-yaml.js';
-import { examineConfig } from './config-keys.js';
+import { examineConfig, type LoadedConfig } from './config-keys.js';
 
-export type Flags = Record<string, string | boolean | string[] | undefined>;
+/**
+ * The settings a command line may give, keyed by setting name: the first link of the chain. The
+ * command fills it from its typed flags (`--issuer-url` is `issuer_url`, `--audience` is `sts_audience`).
+ */
+export interface GivenSettings {
+  issuer_url?: string;
+  token_file?: string;
+  sts_audience?: string;
+  project?: string;
+  context?: string;
+  namespace?: string;
+  service_account?: string;
+}
 
 /** Where a setting may come from. */
 export interface SettingsSource {
-  flags: Flags;
+  given: GivenSettings;
   env: NodeJS.ProcessEnv;
   /** Parsed `--config` YAML (sections `signin:`, `discovery:`, ...), `{}` without one. */
   config: Record<string, unknown>;
@@ -23,20 +35,28 @@ export interface SettingsSource {
   cloud?: CloudSettings;
 }
 
-export function loadConfigFile(path: string | undefined, cwd: string): Record<string, unknown> {
-  if (!path) return {};
+export function loadConfigFile(path: string | undefined, cwd: string): LoadedConfig {
+  if (!path) return { config: {}, findings: [] };
   const full = resolve(cwd, path);
   // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
   const text = readRegularFileSync(full, { what: 'the config file' });
   const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
   refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
-  if (doc === null || doc === undefined) return {};
+  if (doc === null || doc === undefined) return { config: {}, findings: [] };
   if (typeof doc !== 'object' || Array.isArray(doc)) {
     throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
   }
   return examineConfig(doc as Record<string, unknown>, full);
 }
+
+export interface SettingOptions {
+  secret?: boolean;
+  envNames?: string[];
+}
+
+const givenSetting = (given: GivenSettings, name: string): string | undefined =>
+  Object.hasOwn(given, name) ? given[name as keyof GivenSettings] : undefined;
 
 /** Where a setting's value came from, for the report of which settings were found where. */
 export type SettingOrigin = 'flag' | 'environment' | 'clouds.yaml' | 'config file';
@@ -51,9 +71,9 @@ export function setting(
   input: SettingsSource,
   section: string,
   name: string,
-  options: { secret?: boolean; flag?: string; envNames?: string[] } = {},
+  options: SettingOptions = {},
 ): string | undefined {
-  const fromFlag = options.secret ? undefined : input.flags[options.flag ?? name.replaceAll('_', '-')];
+  const fromFlag = options.secret ? undefined : givenSetting(input.given, name);
   const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
   const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
   let value: string | undefined =
@@ -74,8 +94,8 @@ export function setting(
 }
 
 /** Where `setting()` would take `name` from; undefined when it is not set anywhere. Never the value. */
-export function settingOrigin(input: SettingsSource, section: string, name: string, options: { secret?: boolean; flag?: string; envNames?: string[] } = {}): SettingOrigin | undefined {
-  const fromFlag = options.secret ? undefined : input.flags[options.flag ?? name.replaceAll('_', '-')];
+export function settingOrigin(input: SettingsSource, section: string, name: string, options: SettingOptions = {}): SettingOrigin | undefined {
+  const fromFlag = options.secret ? undefined : givenSetting(input.given, name);
   if (typeof fromFlag === 'string') return 'flag';
   const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
   if (envNames.some((n) => input.env[n] !== undefined && input.env[n] !== '')) return 'environment';

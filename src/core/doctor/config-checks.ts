@@ -5,12 +5,12 @@
  * Only present when there is something to say.
  */
 import { escapeLine } from '../escape.js';
-import { CONFIG_KEYS, configFindingsOf } from '../config/config-keys.js';
+import { CONFIG_KEYS } from '../config/config-keys.js';
 import type { CheckProvider } from './input.js';
 import type { Check } from './types.js';
 
 export const provideChecks: CheckProvider = (input) => {
-  const findings = configFindingsOf(input.config);
+  const findings = input.configFindings;
   const groups = Object.keys(CONFIG_KEYS);
   return groups.flatMap((group): Check[] => {
     const mine = findings.filter((f) => f.section === group || f.section === undefined);

@@ -3,7 +3,8 @@
  * and writes the skip with its reason code, so no area spells its own "not configured" or "no
  * cluster" skip, and every renderer can tell the two apart without reading the message.
  */
-import { kubeAvailability, type KubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+import { kubeAvailability, type AvailabilityCache, type KubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+import { stateKey, type CheckState } from './state-keys.js';
 
 export type Gate =
   | { kind: 'always' }
@@ -20,8 +21,8 @@ export type Gate =
     }
   | {
       kind: 'cluster';
-      /** Whether kubectl reaches a cluster; memoised per kubeconfig and context for the whole run. */
-      probe(signal: AbortSignal): Promise<KubeAvailability>;
+      /** Whether kubectl reaches a cluster; asked once per kubeconfig and context in the run (`state`). */
+      probe(signal: AbortSignal, state: CheckState): Promise<KubeAvailability>;
     };
 
 export const always: Gate = { kind: 'always' };
@@ -62,5 +63,14 @@ function given(value: unknown): boolean {
 
 /** Open when kubectl is installed, has a context and the cluster's API server answers. */
 export function cluster(kube: KubectlOptions): Gate {
-  return { kind: 'cluster', probe: (signal) => kubeAvailability({ ...kube, signal }) };
+  return { kind: 'cluster', probe: (signal, state) => clusterAvailable(state, { ...kube, signal }) };
+}
+
+const AVAILABILITY = stateKey<AvailabilityCache>('kube availability');
+
+/** Whether kubectl reaches the cluster, asked once per kubeconfig and context in this run. */
+export function clusterAvailable(state: CheckState, kube: KubectlOptions): Promise<KubeAvailability> {
+  let cache = state.get(AVAILABILITY);
+  if (!cache) state.set(AVAILABILITY, (cache = new Map()));
+  return kubeAvailability(kube, cache);
 }

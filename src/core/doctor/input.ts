@@ -1,19 +1,73 @@
-import { resolve } from 'node:path';
-import { DEFAULT_INVENTORY } from '../config/paths.js';
-import { networkSettings, runDeadlineMs, type NetworkSettings } from '../config/network.js';
+import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
 import { cloudOf } from '../config/clouds-yaml.js';
-import { loadConfigFile, type SettingsSource } from '../config/settings.js';
-import { str, type CommandContext } from '../run-context.js';
+import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
+import { NO_VAULT_OPTIONS, type VaultOptions } from '../inventory/vault-options.js';
+import type { ConfigFinding } from '../config/config-keys.js';
+import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
 import type { Check } from './types.js';
 
-/** Everything a check provider may read: flags, environment, the --config file, the inventory path. */
+/**
+ * The doctor's settings, typed: built by the command (doctor, serve, oidc) from its flags, and by
+ * setup for its discovery offer. Core reads these fields, never a flag by name.
+ */
+export interface DoctorOptions {
+  /** Absolute; the default inventory when none was named. */
+  inventoryPath: string;
+  /** Whether the user named the inventory (a missing default is then not an error). */
+  inventoryExplicit: boolean;
+  configPath?: string;
+  /** `--cloud`: the clouds.yaml entry (OS_CLOUD otherwise). */
+  cloud?: string;
+  /** The settings given on the command line, the first link of the settings chain. */
+  given: GivenSettings;
+  network: NetworkOptions;
+  certificate: CertificateOptions;
+  /** Group acme: write (and delete) one TXT record. */
+  probeUpdate: boolean;
+  /** `HOST[:PORT][@ADDRESS]` each. */
+  endpoints: readonly string[];
+  /** `--names`: spec or platform; detected from the inventory when absent. */
+  names?: string;
+  vault: VaultOptions;
+}
+
+/** Group certificate: the files to check, given on the command line. */
+export interface CertificateOptions {
+  files: readonly string[];
+  key?: string;
+  domain?: string;
+}
+
+/** A doctor run's options with nothing given but the inventory path. */
+export function doctorOptions(inventoryPath: string, options: Partial<DoctorOptions> = {}): DoctorOptions {
+  return {
+    inventoryPath,
+    inventoryExplicit: true,
+    given: {},
+    network: NO_NETWORK_OPTIONS,
+    certificate: { files: [] },
+    probeUpdate: false,
+    endpoints: [],
+    vault: NO_VAULT_OPTIONS,
+    ...options,
+  };
+}
+
+/** Everything a check provider may read: the typed options, environment, the --config file, the network. */
 export interface DoctorInput extends SettingsSource {
   configPath?: string;
+  /** What is wrong with the --config file (reported by the `<group>.config` checks). */
+  configFindings: ConfigFinding[];
   inventoryPath: string;
   /** Whether the user named the inventory with --inventory (a missing default is then not an error). */
   inventoryExplicit: boolean;
   network: NetworkSettings;
+  certificate: CertificateOptions;
+  probeUpdate: boolean;
+  endpoints: readonly string[];
+  names?: string;
+  vault: VaultOptions;
 }
 
 /** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
@@ -40,24 +94,30 @@ export function lazyArea(group: string, title: string, modules: (() => Promise<{
 }
 
 /**
- * The doctor's input from its flags, environment and --config. `cloudgate setup` builds one too, to
- * run the discovery checks against the inventory it has just written.
+ * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
+ * too, to run the discovery checks against the inventory it has just written.
  */
-export function doctorInput(ctx: Pick<CommandContext, 'flags' | 'env' | 'cwd' | 'stderr'>): DoctorInput {
-  const { flags, env, cwd } = ctx;
-  const cloud = cloudOf(flags, env, cwd);
-  const network = networkSettings({ ...ctx, cloud });
-  const configPath = str(flags, 'config');
+export function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): DoctorInput {
+  const { env, cwd } = ctx;
+  const cloud = cloudOf(options.cloud, env, cwd);
+  const network = networkSettings(options.network, { env, stderr: ctx.stderr, cloud });
+  const { config, findings } = loadConfigFile(options.configPath, cwd);
   return {
-    flags,
+    given: options.given,
     env,
     cwd,
     ...(cloud ? { cloud } : {}),
-    config: loadConfigFile(configPath, cwd),
-    configPath,
-    inventoryPath: resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY),
-    inventoryExplicit: str(flags, 'inventory') !== undefined,
+    config,
+    configFindings: findings,
+    configPath: options.configPath,
+    inventoryPath: options.inventoryPath,
+    inventoryExplicit: options.inventoryExplicit,
     network,
+    certificate: options.certificate,
+    probeUpdate: options.probeUpdate,
+    endpoints: options.endpoints,
+    ...(options.names !== undefined ? { names: options.names } : {}),
+    vault: options.vault,
   };
 }
 

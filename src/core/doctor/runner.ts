@@ -211,7 +211,7 @@ async function runOne(
 /** The `cluster()` gate is asked inside the check's own timeout: kubectl may hang. */
 async function runGated(check: Check, ctx: CheckContext): Promise<CheckResult> {
   if (check.gate?.kind !== 'cluster') return check.run(ctx);
-  const available = await check.gate.probe(ctx.signal);
+  const available = await check.gate.probe(ctx.signal, ctx.state);
   if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
   return check.run({ ...ctx, cluster: { context: available.context } });
 }

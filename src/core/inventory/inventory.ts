@@ -26,18 +26,9 @@ export interface InventoryFile {
   mode?: number;
 }
 
-const noticesOf = new WeakMap<object, YamlNotice[]>();
-
-/** The YAML warnings of values returned by `parseInventory` (an unknown tag, say), for the doctor. */
-export function inventoryNotices(values: Record<string, unknown>): YamlNotice[] {
-  return noticesOf.get(values) ?? [];
-}
-
 /** Parses inventory text; bad YAML or a top level that is not a mapping is a UsageError naming the file. */
 export function parseInventory(text: string, path: string): Record<string, unknown> {
-  const mapping = loadMapping(text, path);
-  noticesOf.set(mapping.values, mapping.notices);
-  return mapping.values;
+  return loadMapping(text, path).values;
 }
 
 /**
@@ -58,10 +49,7 @@ export async function readInventoryFile(path: string): Promise<InventoryFile> {
 
 /** The values of one vars file of an inventory (`what` names it in messages); undefined when it is missing. */
 export function readVarsFile(path: string, what: string): Record<string, unknown> | undefined {
-  const read = readParsed(path, { what });
-  if (!read) return undefined;
-  noticesOf.set(read.mapping.values, read.mapping.notices);
-  return read.mapping.values;
+  return readParsed(path, { what })?.mapping.values;
 }
 
 /** Whether any secret variable of the table is set in these values. */
@@ -72,8 +60,8 @@ export function holdsSecret(values: Record<string, unknown>): boolean {
 // ---- inventory folders (doctor) ----------------------------------------------------------------
 
 export interface InventoryTree {
-  /** Every file read, with its values, in the order Ansible loads them. */
-  files: { path: string; values: Record<string, unknown> }[];
+  /** Every file read, with its values and its YAML warnings (an unknown tag, say), in the order Ansible loads them. */
+  files: { path: string; values: Record<string, unknown>; notices: YamlNotice[] }[];
   /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
   values: Record<string, unknown>;
   /** The file each variable of `values` came from (the last file defining it). */
@@ -104,9 +92,9 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   }
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    const values = readVarsFile(file, 'the inventory file');
-    if (!values) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
-    files.push({ path: file, values });
+    const read = readParsed(file, { what: 'the inventory file' });
+    if (!read) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    files.push({ path: file, values: read.mapping.values, notices: read.mapping.notices });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -138,8 +126,8 @@ export async function inventoryValues(input: { inventoryPath: string; inventoryE
 }
 
 /** As inventoryValues, with the variable names the inventory spells them in (`--names` when given). */
-export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; flags?: { names?: unknown } }): Promise<NamesView> {
-  const names = input.flags?.names;
+export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<NamesView> {
+  const names = input.names;
   return readInventoryTree(input.inventoryPath).then(
     (tree) => neutralView(tree.values, input.inventoryPath, names),
     (error) => {

@@ -7,7 +7,6 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
-import type { OptionValues } from '../run-context.js';
 import { AnsibleTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
 import { readRegularFile } from '../safe-read.js';
@@ -62,11 +61,20 @@ export class VaultKeyring {
   }
 }
 
+/** The vault passwords a command was given (`--vault-password-file`, `--vault-id`). */
+export interface VaultOptions {
+  passwordFiles: readonly string[];
+  /** `LABEL@FILE` each. */
+  ids: readonly string[];
+}
+
+export const NO_VAULT_OPTIONS: VaultOptions = { passwordFiles: [], ids: [] };
+
 /** The keyring of the options, or undefined when no vault password is given. Bad options are UsageErrors (exit 2). */
-export async function vaultKeyringFromOptions(flags: OptionValues, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
+export async function vaultKeyringFromOptions(options: VaultOptions, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
   const specs: { label: string; file: string; source: string }[] = [];
-  for (const file of strings(flags['vault-password-file'])) specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `--vault-password-file ${file}` });
-  for (const id of strings(flags['vault-id'])) specs.push({ ...parseVaultId(id), source: `--vault-id ${id}` });
+  for (const file of options.passwordFiles) specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `--vault-password-file ${file}` });
+  for (const id of options.ids) specs.push({ ...parseVaultId(id), source: `--vault-id ${id}` });
   if (specs.length === 0 && env.ANSIBLE_VAULT_PASSWORD_FILE) {
     const file = env.ANSIBLE_VAULT_PASSWORD_FILE;
     specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `ANSIBLE_VAULT_PASSWORD_FILE=${file}` });
@@ -78,11 +86,6 @@ export async function vaultKeyringFromOptions(flags: OptionValues, env: NodeJS.P
     passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(path, spec.label, spec.source) });
   }
   return new VaultKeyring(passwords);
-}
-
-function strings(value: OptionValues[string]): string[] {
-  if (Array.isArray(value)) return value;
-  return typeof value === 'string' ? [value] : [];
 }
 
 /** `LABEL@FILE` or `FILE` (label "default"); Ansible's `@prompt` needs a terminal cloudgate does not borrow. */

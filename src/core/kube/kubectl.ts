@@ -141,25 +141,25 @@ function describe(args: string[]): string {
   return redact(args.slice(0, 4).join(' '));
 }
 
-const availability = new Map<string, Promise<KubeAvailability>>();
+/** The answers of one run (a doctor run, a serve round), per kubectl binary, kubeconfig and context. */
+export type AvailabilityCache = Map<string, Promise<KubeAvailability>>;
 
 /**
  * Whether cluster checks can run: kubectl installed, a context chosen, the API server answering.
- * The reason of a negative answer is a sentence fit for a `skip`. Memoised per kubeconfig/context.
+ * The reason of a negative answer is a sentence fit for a `skip`. Asked once per kubeconfig/context
+ * within `cache`, which the caller scopes to its run (the doctor's is in the run's state): a cluster
+ * that comes back is seen by the next serve round.
  */
-export function kubeAvailability(opts: KubectlOptions = {}): Promise<KubeAvailability> {
+export function kubeAvailability(opts: KubectlOptions = {}, cache?: AvailabilityCache): Promise<KubeAvailability> {
+  if (!cache) return probeAvailability(opts);
   const env = opts.env ?? process.env;
   const key = JSON.stringify([kubectlBinary(env), opts.kubeconfig ?? env.KUBECONFIG ?? '', opts.context ?? '']);
-  let pending = availability.get(key);
+  let pending = cache.get(key);
   if (!pending) {
     pending = probeAvailability(opts);
-    availability.set(key, pending);
+    cache.set(key, pending);
   }
   return pending;
-}
-
-export function forgetKubeAvailability(): void {
-  availability.clear();
 }
 
 async function probeAvailability(opts: KubectlOptions): Promise<KubeAvailability> {

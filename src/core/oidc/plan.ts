@@ -11,11 +11,18 @@ import { issuerUrlProblems } from '../config/formats.js';
 import { discoverySettings, parseRoleArn } from '../config/discovery-settings.js';
 import { normalizeThumbprint, probeTop } from './thumbprint.js';
 
-type Input = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean; network: NetworkSettings };
+type Input = SettingsSource & { inventoryPath: string; inventoryExplicit: boolean; names?: string; network: NetworkSettings };
 
-const flag = (input: Input, name: string) => (typeof input.flags[name] === 'string' ? (input.flags[name] as string) : undefined);
+/** What `cloudgate oidc` was told about the role beyond the settings chain (each else from the inventory's role ARN or a default). */
+export interface OidcOptions {
+  account?: string;
+  partition?: string;
+  roleName?: string;
+  jwksFile?: string;
+  thumbprint?: string;
+}
 
-export async function resolveOidcInputs(input: Input, notes: string[]): Promise<OidcInputs> {
+export async function resolveOidcInputs(input: Input, options: OidcOptions, notes: string[]): Promise<OidcInputs> {
   const s = await discoverySettings(input);
   if (!s.issuerUrl) {
     throw new UsageError(
@@ -29,14 +36,14 @@ export async function resolveOidcInputs(input: Input, notes: string[]): Promise<
 
   const fromArn = s.roleArn ? parseRoleArn(s.roleArn) : undefined;
   if (s.roleArn && !fromArn) notes.push(`cluster_issuer_acme_clouddnsb_role_arn "${s.roleArn}" is not a role ARN (arn:aws:iam::<12 digits>:role/<name>); ignored.`);
-  const account = flag(input, 'account') ?? fromArn?.account;
+  const account = options.account ?? fromArn?.account;
   if (!account) {
     throw new UsageError('No account id: the provider and role ARNs need it.', 'Pass --account 123456789012, or set cluster_issuer_acme_clouddnsb_role_arn in the inventory (--inventory PATH).');
   }
   if (!/^\d{12}$/.test(account)) throw new UsageError(`--account "${account}" is not a 12-digit account id.`);
-  const partition = flag(input, 'partition') ?? fromArn?.partition ?? 'aws';
+  const partition = options.partition ?? fromArn?.partition ?? 'aws';
   if (!/^aws(-[a-z]+)*$/.test(partition)) throw new UsageError(`--partition "${partition}" is not a partition such as aws, aws-cn or aws-us-gov.`);
-  const roleName = flag(input, 'role-name') ?? fromArn?.roleName ?? 'certmgr-clouddnsb-dns01';
+  const roleName = options.roleName ?? fromArn?.roleName ?? 'certmgr-clouddnsb-dns01';
   if (!/^[\w+=,.@-]{1,64}$/.test(roleName)) throw new UsageError(`--role-name "${roleName}" is not a valid role name (letters, digits and +=,.@_- only, at most 64).`);
   if (!isDnsSubdomain(s.serviceAccount)) {
     throw new UsageError(`The service account name "${s.serviceAccount}" is not a valid Kubernetes name.`, 'Check cluster_issuer_acme_clouddnsb_service_account_name in the inventory.');
@@ -51,8 +58,8 @@ export async function resolveOidcInputs(input: Input, notes: string[]): Promise<
     serviceAccount: s.serviceAccount,
     stsAudience: s.stsAudience,
     names: s.names,
-    jwks: readJwksFile(flag(input, 'jwks-file'), input.cwd),
-    thumbprint: await thumbprintFor(input, expectedJwksUri(s.issuerUrl), notes),
+    jwks: readJwksFile(options.jwksFile, input.cwd),
+    thumbprint: await thumbprintFor(input, options.thumbprint, expectedJwksUri(s.issuerUrl), notes),
   };
 }
 
@@ -72,8 +79,7 @@ function readJwksFile(path: string | undefined, cwd: string): unknown {
   return doc;
 }
 
-async function thumbprintFor(input: Input, jwksUri: string, notes: string[]): Promise<Thumbprint | undefined> {
-  const given = flag(input, 'thumbprint');
+async function thumbprintFor(input: Input, given: string | undefined, jwksUri: string, notes: string[]): Promise<Thumbprint | undefined> {
   if (given !== undefined) {
     const value = normalizeThumbprint(given);
     if (!value) throw new UsageError(`--thumbprint "${given}" is not a SHA-1 thumbprint (40 hex characters, colons allowed).`);

@@ -2,9 +2,10 @@
  * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
  * non-interactive command (`--answers`) and the walkthrough use this contract:
  *
- *   readAnswers(file)          -> Answers: inventory variable names + tool keys (`wildcard_certificate_file`,
+ *   readAnswers(file)          -> { answers, profile }: answers keyed by the neutral variable names + tool keys (`wildcard_certificate_file`,
  *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
- *                                 file; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
+ *                                 file; profile: the names the file was written with; bad YAML / unknown key /
+ *                                 unreadable file -> UsageError (exit 2).
  *   planSetup({ answers, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
  *                                 the new values (answers merged over the existing inventory), `findings`,
  *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
@@ -21,7 +22,7 @@ import { resolve } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fillFromKeyFile } from '../config/tsig-key.js';
-import { answersNames, resolveAnswers, type Answers } from '../config/answers.js';
+import { resolveAnswers, type Answers } from '../config/answers.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
 import { UsageError, WriteError } from '../errors.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
@@ -43,7 +44,7 @@ import { branchWords } from '../config/branch.js';
 import { contradiction, encodeBundle, hasIssuerSettings } from './plan-rules.js';
 import { maskedDiff } from './secret-masks.js';
 
-export { readAnswers, type Answers } from '../config/answers.js';
+export { readAnswers, type Answers, type AnswersFile } from '../config/answers.js';
 export type { FileToWrite, WrittenFile } from '../inventory/atomic-write.js';
 export { maskSecretLooking, secretMasks } from './secret-masks.js';
 
@@ -63,6 +64,8 @@ export interface PlanInput {
   vault?: VaultKeyring;
   /** `--names`: the variable names the inventory uses (detected from it when not given). */
   names?: string;
+  /** The names an answers file was written with (its answers are already neutral); else detected from the keys. */
+  answersProfile?: NamingProfile;
 }
 
 export interface SetupPlan {
@@ -97,7 +100,10 @@ export interface SetupPlan {
 export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const inventoryPath = resolve(input.inventoryPath);
   // Answers may use either set of names; the inventory's own set decides how it is written.
-  const answersProfile = answersNames(input.answers) ?? detectProfile(Object.keys(input.answers), 'the answers');
+  // An explicit `names:` (the walkthrough's first question, or an answers file) says which names the
+  // deployment reads; else the names the answers file was written in; else what the keys say.
+  const said = input.answers.names;
+  const answersProfile = (said === 'platform' || said === 'spec' ? said : undefined) ?? input.answersProfile ?? detectProfile(Object.keys(input.answers), 'the answers');
   const answered = openVaulted(resolveAnswers(answersProfile === 'platform' ? toNeutral(input.answers) : input.answers, process.cwd()), input.vault);
   const answers = answered.values;
   const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen

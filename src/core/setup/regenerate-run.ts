@@ -3,21 +3,18 @@
  * certificate secrets the old issuer left are found and deleted, once the new issuer is deployed.
  * The front-end asks the issuer, offers the vault and confirms; everything else happens here.
  */
-import { resolve } from 'node:path';
 import { EXIT, UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { detectProfile, neutralView } from '../config/platform-names.js';
-import { answersNames } from '../config/answers.js';
 import type { NamingProfile } from '../render/names.js';
 import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
-import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { readLiveState } from '../render/live-state.js';
 import { renderingsToCompare, type Rendering } from '../render/drift.js';
 import { lineWriter } from '../net/http-log.js';
-import { vaultKeyringFromOptions } from '../inventory/vault-options.js';
+import { vaultKeyringFromOptions, type VaultOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
-import { bool, list, str, type CommandContext } from '../run-context.js';
+import type { CommandContext } from '../run-context.js';
 import { readAnswers, type Answers } from './plan.js';
 import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
 import { reviewText, type Review } from './review.js';
@@ -38,13 +35,28 @@ export interface RegenerateFrontEnd {
   reviewOnConfirm?: boolean;
 }
 
-export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd): Promise<number> {
-  const { flags, cwd } = ctx;
+/** `cloudgate regenerate`'s settings, from its flags. */
+export interface RegenerateOptions {
+  /** Absolute. */
+  inventoryPath: string;
+  /** The issuer answers file (absolute); the front-end asks without one. */
+  answersFile?: string;
+  dryRun: boolean;
+  yes: boolean;
+  /** `--wait`: how long to follow the Certificates (waitTimeout); undefined: no waiting. */
+  waitSeconds?: number;
+  /** The kubeconfig context. */
+  context?: string;
+  /** Where to look for certificate secrets; empty: the platform's. */
+  namespaces: string[];
+  names?: string;
+  vault: VaultOptions;
+}
+
+export async function runRegenerate(ctx: CommandContext, options: RegenerateOptions, ui: RegenerateFrontEnd): Promise<number> {
+  const { cwd } = ctx;
   const log = lineWriter(ctx.stderr);
-  const dryRun = bool(flags, 'dry-run');
-  const yes = bool(flags, 'yes');
-  const waitSeconds = bool(flags, 'wait') ? waitTimeout(str(flags, 'wait-timeout')) : undefined;
-  const answersFile = str(flags, 'answers');
+  const { dryRun, yes, waitSeconds, answersFile, inventoryPath } = options;
   if (!answersFile && !ctx.interactive) {
     throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
       'Write the issuer answers as YAML (e.g. "cluster_issuer_type: ca" plus its variables) and run: cloudgate regenerate --answers issuer.yml --dry-run');
@@ -54,18 +66,18 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
       'Run with --dry-run first to see the exact kubectl commands, then again with --yes.');
   }
 
-  const inventoryPath = resolve(cwd, str(flags, 'inventory') ?? DEFAULT_INVENTORY);
   const current = await readInventoryFile(inventoryPath);
   if (!current.exists) {
     throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
-  const vault = (await vaultKeyringFromOptions(flags, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
-  const view = neutralView(current.values, inventoryPath, str(flags, 'names'));
+  const vault = (await vaultKeyringFromOptions(options.vault, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
+  const view = neutralView(current.values, inventoryPath, options.names);
   const opened = openVaulted(view.values, vault).values;
-  const answers = answersFile ? await readAnswers(resolve(cwd, answersFile)) : await ui.askIssuer(opened, view.profile);
-  const session = createSession(ctx, { inventoryPath, dryRun, vault, names: str(flags, 'names'), regenerating: true });
-  const review = await session.prepare(answers);
+  const file = answersFile ? await readAnswers(answersFile) : undefined;
+  const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
+  const session = createSession(ctx, { inventoryPath, dryRun, vault, names: options.names, regenerating: true });
+  const review = await session.prepare(answers, { answersProfile: file?.profile });
   const plan = session.last()!;
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) for (const line of reviewText(review)) log(line);
@@ -74,8 +86,8 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
     return EXIT.usage;
   }
 
-  const kube: KubectlOptions = { context: str(flags, 'context'), env: ctx.env };
-  const namespaces = list(flags, 'namespace').length ? list(flags, 'namespace') : INGRESS_NAMESPACES;
+  const kube: KubectlOptions = { context: options.context, env: ctx.env };
+  const namespaces = options.namespaces.length ? options.namespaces : INGRESS_NAMESPACES;
   const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
     .filter((n): n is string => typeof n === 'string' && n !== '');
 
@@ -87,7 +99,7 @@ export async function runRegenerate(ctx: CommandContext, ui: RegenerateFrontEnd)
   if (cluster.ok) {
     kube.context = cluster.context;
     // Names neither the inventory, the answers nor --names tell: the cluster is compared with both renderings.
-    const stated = view.stated || (answersNames(answers) ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
+    const stated = view.stated || (file?.profile ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
     const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
     const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
     guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
@@ -161,7 +173,7 @@ function renderedIssuerName(renderings: Rendering[]): string | undefined {
 }
 
 /** `--wait-timeout`: how long `--wait` follows the Certificates (default 5 minutes). */
-function waitTimeout(value: string | undefined): number {
+export function waitTimeout(value: string | undefined): number {
   if (value === undefined) return 300;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {

@@ -13,15 +13,15 @@
  */
 import { resolve } from 'node:path';
 import { readInventoryFile } from '../inventory/inventory.js';
-import { DEFAULT_INVENTORY } from '../config/paths.js';
 import { registerSecret } from '../secrets.js';
 import { VARIABLES } from '../config/variables.js';
 import { neutralView } from '../config/platform-names.js';
 import { namesFromFolder, type NamesDetection } from '../config/naming-detect.js';
-import { vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
+import { vaultKeyringFromOptions, type VaultKeyring, type VaultOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
-import { bool, list, str, type CommandContext } from '../run-context.js';
+import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from '../doctor/runner.js';
+import { NO_NETWORK_OPTIONS } from '../config/network.js';
 import type { Check } from '../doctor/types.js';
 import type { NamingProfile } from '../render/names.js';
 import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
@@ -52,6 +52,13 @@ export interface SessionSettings {
   vault?: VaultKeyring;
   /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
   regenerating?: boolean;
+  /** `--ca-file`: the discovery checks trust it, and the doctor command of the next steps names it. */
+  caFile?: string;
+}
+
+/** `cloudgate setup`'s settings, from its flags (the vault password is opened by openSession). */
+export interface SetupOptions extends Omit<SessionSettings, 'vault' | 'profile' | 'regenerating'> {
+  vault: VaultOptions;
 }
 
 /** The doctor's checks for the discovery offer, ready for runChecks (the signal is in the options). */
@@ -64,8 +71,11 @@ export interface SetupSession {
   /** File answers are relative to it. */
   cwd: string;
   dryRun: boolean;
-  /** Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in the walkthrough. */
-  prepare(answers: Answers, options?: { fixOrder?: boolean }): Promise<Review>;
+  /**
+   * Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in
+   * the walkthrough; `answersProfile`: the names an answers file was written with (readAnswers).
+   */
+  prepare(answers: Answers, options?: { fixOrder?: boolean; answersProfile?: NamingProfile }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs. */
@@ -81,20 +91,6 @@ export interface SetupSession {
   vaultCandidates?(): VaultCandidate[];
   /** Writes every secret vaulted with this vault id (`LABEL@FILE`) or password file from now on. */
   useVault?(id: string): Promise<void>;
-}
-
-/** The settings of `cloudgate setup`'s flags (the vault comes from openSession). */
-export function setupSettings(ctx: CommandContext): SessionSettings {
-  const manifest = str(ctx.flags, 'secret-manifest');
-  return {
-    inventoryPath: resolve(ctx.cwd, str(ctx.flags, 'inventory') ?? DEFAULT_INVENTORY),
-    dryRun: bool(ctx.flags, 'dry-run'),
-    apply: bool(ctx.flags, 'apply'),
-    fixOrder: bool(ctx.flags, 'fix-order'),
-    secretManifestPath: manifest ? resolve(ctx.cwd, manifest) : undefined,
-    namespaces: list(ctx.flags, 'namespace'),
-    names: str(ctx.flags, 'names'),
-  };
 }
 
 export interface Plans {
@@ -120,12 +116,13 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
         namespaces: settings.namespaces,
         vault,
         names: settings.names,
+        answersProfile: options.answersProfile,
       });
       return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const caFile = typeof ctx.flags['ca-file'] === 'string' ? resolve(ctx.cwd, ctx.flags['ca-file']) : undefined;
+      const caFile = settings.caFile !== undefined ? resolve(ctx.cwd, settings.caFile) : undefined;
       const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
       if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
       const written = await applyPlan(plan);
@@ -138,9 +135,13 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
       vault = await keyringOf(id, ctx.env, ctx.cwd);
     },
     async discoveryChecks(issuerUrl, signal) {
-      const [{ checksOf }, { doctorInput, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
+      const [{ checksOf }, { doctorInput, doctorOptions, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
       // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
-      const input = doctorInput({ ...ctx, flags: { inventory: settings.inventoryPath, 'issuer-url': issuerUrl, 'ca-file': ctx.flags['ca-file'] } });
+      const options = doctorOptions(settings.inventoryPath, {
+        given: { issuer_url: issuerUrl },
+        network: { ...NO_NETWORK_OPTIONS, caFile: settings.caFile },
+      });
+      const input = doctorInput(options, ctx);
       const checks = await checksOf(input, ['discovery', 'kube']);
       return { checks, options: { ...runOptionsOf(input), signal } };
     },
@@ -155,12 +156,12 @@ export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyri
  * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
  * answers), takes the vault password from the flags or the front-end's offer.
  */
-export async function openSession(ctx: CommandContext, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile; askNames?: NamesDetection }> {
-  const settings = setupSettings(ctx);
+export async function openSession(ctx: CommandContext, options: SetupOptions, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile; askNames?: NamesDetection }> {
+  const { vault: vaultOptions, ...settings } = options;
   const file = await readInventoryFile(settings.inventoryPath);
   const view = neutralView(file.values, settings.inventoryPath, settings.names);
   for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
-  const vault = (await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
+  const vault = (await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
   const session = createSession(ctx, { ...settings, vault, profile: view.profile });
   // A new inventory that says nothing of its names (and no --names): the walkthrough asks, offering what the folder tells.
   const askNames = !settings.names && !view.stated && !VARIABLES.some((row) => row.name in view.values) ? await namesFromFolder(settings.inventoryPath) : undefined;

@@ -87,5 +87,5 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
 
 /** The keyring of a vault id or password file the operator chose (UsageError when it cannot be read). */
 export function keyringOf(id: string, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring> {
-  return vaultKeyringFromOptions({ 'vault-id': [id] }, env, cwd).then((keyring) => keyring!);
+  return vaultKeyringFromOptions({ passwordFiles: [], ids: [id] }, env, cwd).then((keyring) => keyring!);
 }

@@ -10,16 +10,18 @@ import { vaultKeyringFromOptions } from '../../core/inventory/vault-options.js';
 import { readAnswers } from '../../core/setup/plan.js';
 import { CANCELLED, exitCodeOf, outcomeText } from '../../core/setup/outcome.js';
 import { reviewText } from '../../core/setup/review.js';
-import { createSession, setupSettings } from '../../core/setup/session.js';
-import { bool, type CommandContext } from '../../core/run-context.js';
+import { createSession, type SetupOptions } from '../../core/setup/session.js';
+import type { CommandContext } from '../../core/run-context.js';
 import { confirmOrCancel } from './confirm.js';
 
-export async function runAnswers(ctx: CommandContext, answersFile: string): Promise<number> {
+/** `yes`: write without asking even on a terminal. */
+export async function runAnswers(ctx: CommandContext, options: SetupOptions, answersFile: string, yes: boolean): Promise<number> {
   const log = lineWriter(ctx.stderr);
-  const answers = await readAnswers(resolve(ctx.cwd, answersFile));
-  const vault = await vaultKeyringFromOptions(ctx.flags, ctx.env, ctx.cwd);
-  const session = createSession(ctx, { ...setupSettings(ctx), vault });
-  const review = await session.prepare(answers);
+  const { answers, profile } = await readAnswers(resolve(ctx.cwd, answersFile));
+  const { vault: vaultOptions, ...settings } = options;
+  const vault = await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd);
+  const session = createSession(ctx, { ...settings, vault });
+  const review = await session.prepare(answers, { answersProfile: profile });
   for (const line of reviewText(review, { inventoryDiff: !review.dryRun })) log(line);
 
   if (review.dryRun) {
@@ -31,7 +33,7 @@ export async function runAnswers(ctx: CommandContext, answersFile: string): Prom
     log('Nothing was written: fix the errors above in the answers file and run again.');
     return EXIT.usage;
   }
-  if (review.files.length > 0 && ctx.interactive && !bool(ctx.flags, 'yes')) {
+  if (review.files.length > 0 && ctx.interactive && !yes) {
     await confirmOrCancel('Write these files?', CANCELLED, ctx.stderr);
   }
   // Also with nothing to write: it clears what a killed run left, and --apply still applies.

@@ -4,7 +4,7 @@
  * Same flow, same checks as the Ink screens.
  */
 import { LinePrompt } from './line-prompt.js';
-import { list, type CommandContext } from '../../core/run-context.js';
+import type { CommandContext } from '../../core/run-context.js';
 import { runChecks } from '../../core/doctor/runner.js';
 import type { DoctorReport } from '../../core/doctor/types.js';
 import { CancelledError } from '../../core/errors.js';
@@ -17,7 +17,7 @@ import {
 } from '../../core/setup/wizard-flow.js';
 import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, issuerUrlSteps, outcomeText, type Outcome } from '../../core/setup/outcome.js';
 import { findingLines, reviewText } from '../../core/setup/review.js';
-import { OFFER, openSession, type SetupSession } from '../../core/setup/session.js';
+import { OFFER, openSession, type SetupOptions, type SetupSession } from '../../core/setup/session.js';
 import { renderText, useColor } from '../text/text.js';
 import { GROUP_TITLES } from '../../core/areas/index.js';
 import { vaultOfferOn } from './vault-offer.js';
@@ -56,9 +56,9 @@ interface PlainSession {
   io: PlainIO;
 }
 
-export async function runPlain(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names, askNames } = await openSession(ctx, vaultOfferOn(ctx));
-  return plainSession({ initial, options: { ...options, names, askNames, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, io: ioOf(ctx) });
+export async function runPlain(ctx: CommandContext, setup: SetupOptions, options: FlowOptions = {}): Promise<number> {
+  const { session, initial, names, askNames } = await openSession(ctx, setup, vaultOfferOn(ctx));
+  return plainSession({ initial, options: { ...options, names, askNames, namespacesGiven: (setup.namespaces ?? []).length > 0 }, session, io: ioOf(ctx) });
 }
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */

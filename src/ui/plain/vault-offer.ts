@@ -32,7 +32,7 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       })).trim();
       if (answer === '') return undefined;
       try {
-        keyring = await vaultKeyringFromOptions({ 'vault-password-file': [answer] }, io.env, io.cwd);
+        keyring = await vaultKeyringFromOptions({ passwordFiles: [answer], ids: [] }, io.env, io.cwd);
         keyring!.open((vaulted[0]![1] as { text: string }).text);
         return keyring;
       } catch (error) {

@@ -61,9 +61,12 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
 };
 
 export const provideChecks: CheckProvider = async (input) => {
-  const sources = [...fileSources(input), ...(await inventorySources(input))];
-  const orphan = ['key', 'domain'].filter((f) => typeof input.flags[f] === 'string');
-  if (orphan.length && asList(input.flags.certificate).length === 0) {
+  // Read once per call: the file sources' domain and the inventory's PEM values come from it.
+  const inventory = loadInventory(input);
+  const sources = [...fileSources(input, inventory), ...inventorySources(input, await inventory)];
+  const given = input.certificate;
+  const orphan = (['key', 'domain'] as const).filter((f) => given[f] !== undefined);
+  if (orphan.length && given.files.length === 0) {
     return [
       {
         id: `${GROUP}.files`,
@@ -128,14 +131,14 @@ function asList(value: unknown): string[] {
   return typeof value === 'string' && value ? [value] : [];
 }
 
-function fileSources(input: DoctorInput): Source[] {
+function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[] {
   const section = (input.config[GROUP] ?? {}) as Record<string, unknown>;
   const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
-  const flagFiles = asList(input.flags.certificate).map((f) => resolve(input.cwd, f));
+  const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
   const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
-  const flagKey = typeof input.flags.key === 'string' ? resolve(input.cwd, input.flags.key) : undefined;
+  const flagKey = input.certificate.key !== undefined ? resolve(input.cwd, input.certificate.key) : undefined;
   const keyFile = flagKey ?? (typeof section.key === 'string' ? resolve(configDir, section.key) : undefined);
-  const flagDomain = typeof input.flags.domain === 'string' ? input.flags.domain : undefined;
+  const flagDomain = input.certificate.domain;
   const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
   const prefixes = uniquePrefixes(files);
   refuseNonRegular([...files, keyFile]);
@@ -160,7 +163,7 @@ function fileSources(input: DoctorInput): Source[] {
           keyPem: typeof keyPem === 'string' ? keyPem : undefined,
           keySource: key,
           role: 'wildcard',
-          domain: domain ?? (await inventoryDomain(input)),
+          domain: domain ?? inventoryDomain(await inventory),
           now: new Date(),
           fixHint: 'Reorder the file, or run cloudgate setup with --fix-order to write the Secret in the right order.',
           caFile: input.network.caFile,
@@ -220,25 +223,19 @@ function refuseNonRegular(paths: (string | undefined)[]): void {
   }
 }
 
-const inventories = new WeakMap<DoctorInput, Promise<Record<string, unknown> | undefined>>();
-
 /** The inventory's values; `undefined` when missing or unreadable (the inventory group reports that). */
-function loadInventory(input: DoctorInput): Promise<Record<string, unknown> | undefined> {
-  let values = inventories.get(input);
-  if (!values) {
-    values = readInventoryTree(input.inventoryPath).then((tree) => neutralView(tree.values, input.inventoryPath).values, () => undefined);
-    inventories.set(input, values);
-  }
-  return values;
+type Inventory = Record<string, unknown> | undefined;
+
+function loadInventory(input: DoctorInput): Promise<Inventory> {
+  return readInventoryTree(input.inventoryPath).then((tree) => neutralView(tree.values, input.inventoryPath).values, () => undefined);
 }
 
-async function inventoryDomain(input: DoctorInput): Promise<string | undefined> {
-  const value = (await loadInventory(input))?.cloud_helm_ingress_wildcard_domain;
+function inventoryDomain(values: Inventory): string | undefined {
+  const value = values?.cloud_helm_ingress_wildcard_domain;
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-async function inventorySources(input: DoctorInput): Promise<Source[]> {
-  const values = await loadInventory(input);
+function inventorySources(input: DoctorInput, values: Inventory): Source[] {
   if (!values) return [];
   const pem = (v: unknown) => (typeof v === 'string' && v.includes('-----BEGIN') ? v : undefined);
   return PEM_RULES.filter((rule) => pem(values[rule.certificate])).map((rule) => {

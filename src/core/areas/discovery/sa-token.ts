@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
-import { firstLine, kubeAvailability, kubectl } from '../../kube/kubectl.js';
+import { firstLine, kubectl } from '../../kube/kubectl.js';
+import { clusterAvailable } from '../../doctor/gates.js';
 import { isDnsSubdomain } from '../../kube/names.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { audiences, jwtClaims, stringClaim } from '../../jwt/token.js';
@@ -44,7 +45,7 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     return { token, from: `--token-file ${s.tokenFile}` };
   }
   const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
-  const available = await kubeAvailability(kube);
+  const available = await clusterAvailable(ctx.state, kube);
   if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}`, reason: { code: 'no-cluster', text: TOKEN_FILE_OR_CLUSTER } };
   // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
   if (!isDnsSubdomain(s.serviceAccount)) {

@@ -10,7 +10,7 @@ import type { Check, CheckResult, Status } from '../../doctor/types.js';
 import { configured, type Gate } from '../../doctor/gates.js';
 import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
-import { InventoryInputError, inventoryNotices, readInventoryTree } from '../../inventory/inventory.js';
+import { InventoryInputError, readInventoryTree } from '../../inventory/inventory.js';
 import { validate } from '../../config/validate.js';
 import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
 import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
@@ -57,7 +57,7 @@ export const provideChecks: CheckProvider = async (input) => {
   }
 
   // --names says which names the deployment reads; variables in the other set are findings.
-  const view = neutralView(tree.values, path, input.flags.names);
+  const view = neutralView(tree.values, path, input.names);
   const { profile } = view;
   for (const file of tree.files) {
     for (const row of VARIABLES) {
@@ -65,7 +65,7 @@ export const provideChecks: CheckProvider = async (input) => {
       if (row.secret) registerSecret(isTagged(value) ? value.text : value);
     }
   }
-  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.flags, input.env, input.cwd));
+  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.vault, input.env, input.cwd));
   const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
   const rules = validate(vaulted.values);
   // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
@@ -77,7 +77,7 @@ export const provideChecks: CheckProvider = async (input) => {
       message: `${loop} is a symbolic link back to a folder being read (a loop); it was read once, not again.`,
       advice: 'Remove the link, or point it at a folder outside the inventory tree.',
     })),
-    ...tree.files.flatMap((file) => inventoryNotices(file.values).map((n): Finding => ({
+    ...tree.files.flatMap((file) => file.notices.map((n): Finding => ({
       // An unknown tag makes Ansible refuse the file; other warnings do not.
       rule: n.code === 'TAG_RESOLVE_FAILED' ? 'yaml-tag' : 'yaml-warning',
       severity: n.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning',

@@ -5,6 +5,7 @@
  */
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
+import { clusterAvailable } from '../../doctor/gates.js';
 import { setting } from '../../config/settings.js';
 import { discoverySettings } from '../../config/discovery-settings.js';
 import { expectationsFrom } from '../../config/expectations.js';
@@ -46,7 +47,7 @@ function kubeCheck(reads: ClusterReads, input: DoctorInput, spec: Spec, body: Bo
       if (notConfigured) return { status: 'skip', message: notConfigured, reason: { code: 'not-configured', text: notConfigured } };
       const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
       if (!withoutCluster) {
-        const available = await reads.available();
+        const available = await reads.available((options) => clusterAvailable(ctx.state, options));
         if (!available.ok) return { status: 'skip', message: `No cluster to ask: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
         kube.context = available.context;
       }

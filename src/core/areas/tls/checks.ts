@@ -20,7 +20,7 @@ export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValues(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
-    ...endpointsFromFlags(flagList(input.flags.endpoint)),
+    ...endpointsFromFlags(flagList(input.endpoints)),
     ...endpointsFromConfig(input.config, input.configPath),
     ...endpointsFromInventory(values),
   ]);
@@ -131,9 +131,8 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
   };
 }
 
-function flagList(value: unknown): string[] {
-  const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return values.flatMap((v: string) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+function flagList(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
 /** The checks of `endpoints`, probed at most PROBE_CONCURRENCY at once, all stopping with `signal`. */

@@ -2,11 +2,11 @@
  * Entry points of the Ink walkthrough. This module stays light: it draws the first question, then
  * loads Ink and React (most of the start-up time) and hands over to them.
  */
-import { list, type CommandContext } from '../../../core/run-context.js';
+import type { CommandContext } from '../../../core/run-context.js';
 import { EXIT } from '../../../core/errors.js';
 import { answersFromInventory, initialState, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
 import { exitCodeOf } from '../../../core/setup/outcome.js';
-import { openSession, type SetupSession } from '../../../core/setup/session.js';
+import { openSession, type SetupOptions, type SetupSession } from '../../../core/setup/session.js';
 import { vaultOfferOn } from '../../plain/vault-offer.js';
 import { paintFirstFrame } from './first-frame.js';
 import type { SetupResult } from './SetupApp.js';
@@ -32,9 +32,9 @@ async function walkthrough(ctx: CommandContext, initial: WizardAnswers, options:
  * `cloudgate setup` in a terminal: the walkthrough, the review and the write. `only: 'issuer'` asks
  * just the issuer part and keeps the rest of the inventory (used by `cloudgate regenerate`).
  */
-export async function runWizard(ctx: CommandContext, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names, askNames } = await openSession(ctx, vaultOfferOn(ctx));
-  const result = await walkthrough(ctx, initial, { ...options, names, askNames, namespacesGiven: list(ctx.flags, 'namespace').length > 0 }, session, false);
+export async function runWizard(ctx: CommandContext, setup: SetupOptions, options: FlowOptions = {}): Promise<number> {
+  const { session, initial, names, askNames } = await openSession(ctx, setup, vaultOfferOn(ctx));
+  const result = await walkthrough(ctx, initial, { ...options, names, askNames, namespacesGiven: (setup.namespaces ?? []).length > 0 }, session, false);
   return result.kind === 'done' ? exitCodeOf(result.outcome) : EXIT.ok;
 }
 

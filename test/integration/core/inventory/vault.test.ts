@@ -9,7 +9,7 @@ import { UsageError } from '../../../../src/core/errors.js';
 import { parseInventory, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
 import { clearSecretsForTests, redact } from '../../../../src/core/secrets.js';
 import { decryptVault, encryptVault, parseVault, VaultError } from '../../../../src/core/inventory/vault.js';
-import { parseVaultId, readVaultPassword, vaultKeyringFromOptions } from '../../../../src/core/inventory/vault-options.js';
+import { NO_VAULT_OPTIONS, parseVaultId, readVaultPassword, vaultKeyringFromOptions } from '../../../../src/core/inventory/vault-options.js';
 import { openVaulted, sealValues, vaultWriteFindings } from '../../../../src/core/inventory/vaulted-values.js';
 
 const run = promisify(execFile);
@@ -112,9 +112,9 @@ describe('vault passwords from options', () => {
     const spaced = join(dir, 'spaced');
     await writeFile(spaced, `  ${PASSWORD} \r\n\n`, { mode: 0o600 });
     expect((await readVaultPassword(spaced, 'default', 'test')).toString()).toBe(PASSWORD);
-    const keyring = await vaultKeyringFromOptions({}, { ANSIBLE_VAULT_PASSWORD_FILE: spaced }, dir);
+    const keyring = await vaultKeyringFromOptions(NO_VAULT_OPTIONS, { ANSIBLE_VAULT_PASSWORD_FILE: spaced }, dir);
     expect(keyring?.open(ENCRYPT_STRING)).toBe('tok-3xample-Secret');
-    expect(await vaultKeyringFromOptions({}, {}, dir)).toBeUndefined();
+    expect(await vaultKeyringFromOptions(NO_VAULT_OPTIONS, {}, dir)).toBeUndefined();
   });
 
   it('runs an executable password file, and kills one that does not answer by its deadline', async () => {
@@ -139,7 +139,7 @@ describe('vault passwords from options', () => {
     const empty = join(dir, 'empty');
     await writeFile(empty, '\n', { mode: 0o600 });
     await expect(readVaultPassword(empty, 'default', 'test')).rejects.toThrow(/empty/);
-    await expect(vaultKeyringFromOptions({ 'vault-password-file': [join(dir, 'missing')] }, {}, dir)).rejects.toBeInstanceOf(UsageError);
+    await expect(vaultKeyringFromOptions({ passwordFiles: [join(dir, 'missing')], ids: [] }, {}, dir)).rejects.toBeInstanceOf(UsageError);
     expect(() => parseVaultId('prod@prompt')).toThrow(/does not prompt/);
     expect(parseVaultId('prod@/x/y')).toEqual({ label: 'prod', file: '/x/y' });
     expect(parseVaultId('/x/y')).toEqual({ label: 'default', file: '/x/y' });
@@ -148,10 +148,10 @@ describe('vault passwords from options', () => {
   it('opens with the password of the matching label first, and says which passwords failed', async () => {
     const other = join(dir, 'other');
     await writeFile(other, 'another password\n', { mode: 0o600 });
-    const keyring = (await vaultKeyringFromOptions({ 'vault-id': [`dev@${other}`, `prod@${passwordFile}`] }, {}, dir))!;
+    const keyring = (await vaultKeyringFromOptions({ passwordFiles: [], ids: [`dev@${other}`, `prod@${passwordFile}`] }, {}, dir))!;
     expect(keyring.open(LABELLED_FILE)).toBe('multi\nline: value\n');
     expect(keyring.seal('x').text.split('\n')[0]).toBe('$ANSIBLE_VAULT;1.2;AES256;dev');
-    const wrong = (await vaultKeyringFromOptions({ 'vault-password-file': [other] }, {}, dir))!;
+    const wrong = (await vaultKeyringFromOptions({ passwordFiles: [other], ids: [] }, {}, dir))!;
     expect(() => wrong.open(LABELLED_FILE)).toThrow(/HMAC mismatch with --vault-password-file .*other; it was encrypted for the vault id "prod"/);
   });
 });
@@ -251,7 +251,7 @@ describe('vaulted inventory values', () => {
     const closed = openVaulted(values, undefined);
     expect([...closed.unchecked]).toEqual(['cluster_issuer_acme_dnsc_api_token']);
     expect(closed.findings).toMatchObject([{ rule: 'vaulted', severity: 'info', message: expect.stringContaining('not checked (vaulted)') }]);
-    const keyring = (await vaultKeyringFromOptions({ 'vault-password-file': passwordFile }, {}, dir))!;
+    const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const opened = openVaulted(values, keyring);
     expect(opened.values.cluster_issuer_acme_dnsc_api_token).toBe('tok-3xample-Secret');
     expect(opened.findings).toEqual([]);
@@ -259,7 +259,7 @@ describe('vaulted inventory values', () => {
   });
 
   it('keeps an unchanged envelope byte for byte and seals a changed or plain secret', async () => {
-    const keyring = (await vaultKeyringFromOptions({ 'vault-password-file': passwordFile }, {}, dir))!;
+    const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
     const same = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: 'tok-3xample-Secret' }, merged: current.values, current }, keyring);
     expect(same.sealed).toEqual([]);
@@ -274,7 +274,7 @@ describe('vaulted inventory values', () => {
   });
 
   it('seals an !unsafe secret as its literal text, and keeps its envelope when the same !unsafe value is given again', async () => {
-    const keyring = (await vaultKeyringFromOptions({ 'vault-password-file': passwordFile }, {}, dir))!;
+    const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
     const unsafe = new AnsibleTagged('!unsafe', 'new{{x}}');
     const sealed = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: unsafe }, merged: { ...current.values, cluster_issuer_acme_dnsc_api_token: unsafe }, current }, keyring);

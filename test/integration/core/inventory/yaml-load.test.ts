@@ -2,8 +2,11 @@
  * Large inventories: a file over the piece size is parsed in pieces, and one over the lazy size is read
  * only for the wanted keys; both must give what one whole parse gives. Megabytes of YAML: seconds of work.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inventoryNotices, parseInventory, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
+import { readInventoryTree, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
 import { loadYaml, loadYamlMapping } from '../../../../src/core/inventory/yaml-load.js';
 
 const source = { what: 'the inventory', path: 'inv.yml' };
@@ -33,10 +36,12 @@ describe('loadYamlMapping in pieces', () => {
     expect(() => loadYamlMapping(`first: 1\n${big(7_000)}`, source)).toThrow(/more than one document/);
   }, 120_000);
 
-  it('reports warnings with the line in the whole file', () => {
+  it('reports warnings with the line in the whole file, beside the values of the file', async () => {
     const text = big(7_000, 'odd: !custom value\n');
-    const values = parseInventory(text, 'inv.yml');
-    expect(inventoryNotices(values)[0]).toMatchObject({ code: 'TAG_RESOLVE_FAILED', line: text.split('\n').length - 1 });
+    const file = join(mkdtempSync(join(tmpdir(), 'cloudgate-notices-')), 'inv.yml');
+    writeFileSync(file, text);
+    const tree = await readInventoryTree(file);
+    expect(tree.files[0]!.notices[0]).toMatchObject({ code: 'TAG_RESOLVE_FAILED', line: text.split('\n').length - 1 });
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { hasKubectl, needsKubectl } from '../../../helpers/has-kubectl.js';
-import { forgetKubeAvailability, kubeAvailability, kubectl, KubectlError, kubectlJson, KubectlMissing } from '../../../../src/core/kube/kubectl.js';
+import { kubeAvailability, kubectl, KubectlError, kubectlJson, KubectlMissing } from '../../../../src/core/kube/kubectl.js';
 import {
   certManagerCrds,
   KubeState,
@@ -140,7 +140,6 @@ describe.skipIf(!hasKubectl)(`kubectl against the Kubernetes API emulation${need
 
 describe('kubeAvailability', () => {
   it('says kubectl is missing when the binary is absent', async () => {
-    forgetKubeAvailability();
     const env = { ...process.env, CLOUDGATE_KUBECTL: '/nonexistent/kubectl' };
     await expect(kubectl(['version'], { env })).rejects.toBeInstanceOf(KubectlMissing);
     const result = await kubeAvailability({ env });
@@ -148,7 +147,6 @@ describe('kubeAvailability', () => {
   });
 
   it.skipIf(!hasKubectl)(`says there is no current context with an empty kubeconfig${needsKubectl}`, async () => {
-    forgetKubeAvailability();
     const dir = mkdtempSync(join(tmpdir(), 'cg-kube-'));
     const kubeconfig = join(dir, 'config');
     writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n');
@@ -158,20 +156,17 @@ describe('kubeAvailability', () => {
   });
 
   it.skipIf(!hasKubectl)(`says the cluster is unreachable when the server is gone, and ok when it answers${needsKubectl}`, async () => {
-    forgetKubeAvailability();
     const api = await startKubeApi(new KubeState(), { https: false, context: 'lab' });
     const env = { ...process.env, ...api.env };
     expect(await kubeAvailability({ env })).toEqual({ ok: true, context: 'lab' });
     expect(await kubeAvailability({ env, context: 'other' })).toEqual({ ok: false, reason: expect.stringContaining('no context "other"') });
     await api.stop();
-    forgetKubeAvailability();
     const down = await kubeAvailability({ env, timeoutMs: 3000 });
     expect(down.ok).toBe(false);
     expect(!down.ok && down.reason).toContain('unreachable');
   });
 
   it.skipIf(!hasKubectl)(`gives up on an API server that accepts connections and never answers${needsKubectl}`, async () => {
-    forgetKubeAvailability();
     const sockets: import('node:net').Socket[] = [];
     const server = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,6 @@ import { vaultCandidates } from '../../../../src/core/setup/vault-choice.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../src/core/errors.js';
-import { forgetKubeAvailability } from '../../../../src/core/kube/kubectl.js';
 import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN } from '../../../../src/core/setup/outcome.js';
 import { OFFER, openSession } from '../../../../src/core/setup/session.js';
 import { plainSession } from '../../../../src/ui/plain/setup.js';
@@ -16,15 +15,17 @@ import { KEY, stripAnsi } from '../../../helpers/ink.js';
 import { createTestCA } from '../../../helpers/pki.js';
 import { waitUntil } from '../../../helpers/wait.js';
 import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
+import { setupOptionsOf } from '../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../src/cli-flags.js';
 
 
 /** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
 async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
   const ctx: CommandContext = {
-    flags: { inventory }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
+    interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, async () => undefined);
+  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
   const input = new PassThrough();
   let text = '';
   const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
@@ -101,12 +102,10 @@ describe('setup --plain', () => {
       issuer = await startOidcIssuer();
       // No cluster here: the kube checks must say so, never reach a real one.
       process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
-      forgetKubeAvailability();
     });
     afterEach(async () => {
       if (kubeconfig === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = kubeconfig;
-      forgetKubeAvailability();
       await issuer.stop();
     });
 
@@ -200,8 +199,8 @@ describe('setup --plain is plain', () => {
   it('writes lines only: no escape sequence, and only ASCII for TERM=dumb', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
     const inventory = join(dir, 'certificates.yml');
-    const ctx: CommandContext = { flags: { inventory }, positionals: [], interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
-    const { session, initial } = await openSession(ctx, async () => undefined);
+    const ctx: CommandContext = { interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
+    const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
     const input = new PassThrough();
     let text = '';
     const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });

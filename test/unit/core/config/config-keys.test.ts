@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFindingsOf } from '../../../../src/core/config/config-keys.js';
 import { loadConfigFile } from '../../../../src/core/config/settings.js';
 
 function folder(): string {
@@ -20,15 +19,15 @@ describe('--config: keys cloudgate does not read', () => {
   it('warns about a misspelt key with "did you mean"', () => {
     const dir = folder();
     const config = loadConfigFile(writeConfig(dir, 'signin:\n  brokr_url: https://kc.example.com\n  realm: cloud\n'), dir);
-    expect(configFindingsOf(config)).toEqual([expect.objectContaining({ section: 'signin', key: 'signin.brokr_url', advice: 'Did you mean broker_url?' })]);
+    expect(config.findings).toEqual([expect.objectContaining({ section: 'signin', key: 'signin.brokr_url', advice: 'Did you mean broker_url?' })]);
   });
 
   it('warns about a misspelt section, and stays silent on a clean file', () => {
     const dir = folder();
     const misspelt = loadConfigFile(writeConfig(dir, 'sigin:\n  realm: cloud\n'), dir);
-    expect(configFindingsOf(misspelt)).toEqual([expect.objectContaining({ section: 'signin', key: 'sigin', advice: 'Did you mean "signin:"?' })]);
+    expect(misspelt.findings).toEqual([expect.objectContaining({ section: 'signin', key: 'sigin', advice: 'Did you mean "signin:"?' })]);
     const clean = loadConfigFile(writeConfig(dir, 'signin:\n  realm: cloud\ndiscovery:\n  context: prod\ntls:\n  endpoints: [a.example.com]\n'), dir);
-    expect(configFindingsOf(clean)).toEqual([]);
+    expect(clean.findings).toEqual([]);
   });
 });
 
@@ -38,13 +37,13 @@ describe('--config: secret files others can read', () => {
     writeFileSync(join(dir, 'open-secret'), 'x\n', { mode: 0o644 });
     chmodSync(join(dir, 'open-secret'), 0o644);
     const loose = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret_file: open-secret\n'), dir);
-    expect(configFindingsOf(loose)).toEqual([expect.objectContaining({ key: 'signin.client_secret_file', advice: expect.stringContaining('chmod 600') })]);
+    expect(loose.findings).toEqual([expect.objectContaining({ key: 'signin.client_secret_file', advice: expect.stringContaining('chmod 600') })]);
 
     const inline = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o640), dir);
-    expect(configFindingsOf(inline)).toEqual([expect.objectContaining({ key: 'file', message: expect.stringContaining('its group') })]);
-    expect(JSON.stringify(configFindingsOf(inline))).not.toContain('inline-value');
+    expect(inline.findings).toEqual([expect.objectContaining({ key: 'file', message: expect.stringContaining('its group') })]);
+    expect(JSON.stringify(inline.findings)).not.toContain('inline-value');
 
     const tight = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o600), dir);
-    expect(configFindingsOf(tight)).toEqual([]);
+    expect(tight.findings).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { discoverySettings, parseRoleArn } from '../../../../src/core/config/dis
 async function settingsOf(inventory: string) {
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-discovery-settings-'));
   writeFileSync(join(dir, 'inv.yml'), inventory);
-  return discoverySettings({ flags: {}, env: {}, config: {}, cwd: dir, inventoryPath: join(dir, 'inv.yml'), inventoryExplicit: true });
+  return discoverySettings({ given: {}, env: {}, config: {}, cwd: dir, inventoryPath: join(dir, 'inv.yml'), inventoryExplicit: true });
 }
 
 describe('discovery settings', () => {

@@ -4,7 +4,7 @@ import { UsageError } from '../../../../src/core/errors.js';
 
 describe('parseTimeout', () => {
   it('defaults to 10 s', () => {
-    expect(parseTimeout({})).toBe(10_000);
+    expect(parseTimeout(undefined)).toBe(10_000);
   });
 
   it.each([
@@ -14,7 +14,7 @@ describe('parseTimeout', () => {
     ['.5', 500],
     ['3600', 3_600_000],
   ])('reads %s as %d ms', (value, ms) => {
-    expect(parseTimeout({ timeout: value })).toBe(ms);
+    expect(parseTimeout(value)).toBe(ms);
   });
 
   it.each(['400000', '0.000001', '0.09', '-1', 'abc', '', '0', 'Infinity', 'NaN', '1e3', '0x10', '3600.5', '10s'])(
@@ -22,7 +22,7 @@ describe('parseTimeout', () => {
     (value) => {
       let error: unknown;
       try {
-        parseTimeout({ timeout: value });
+        parseTimeout(value);
       } catch (e) {
         error = e;
       }

@@ -17,7 +17,7 @@ describe('--config: *_file paths', () => {
     const file = join(dir, 'cloudgate.yaml');
     writeFileSync(file, 'signin:\n  client_secret_file: secrets/client-secret\n', { mode: 0o600 });
     const elsewhere = folder();
-    const config = loadConfigFile(file, elsewhere);
-    expect(readSigninSettings({ flags: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe('from-the-config-folder');
+    const { config } = loadConfigFile(file, elsewhere);
+    expect(readSigninSettings({ given: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe('from-the-config-folder');
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { kubeOptionsFor } from '../../../../src/core/kube/options.js';
+import type { GivenSettings } from '../../../../src/core/config/settings.js';
 
-const input = (over: { flags?: Record<string, string>; env?: NodeJS.ProcessEnv; config?: Record<string, unknown> } = {}) => ({
-  flags: over.flags ?? {},
+const input = (over: { given?: GivenSettings; env?: NodeJS.ProcessEnv; config?: Record<string, unknown> } = {}) => ({
+  given: over.given ?? {},
   env: over.env ?? {},
   config: over.config ?? {},
   cwd: '/',
@@ -21,6 +22,6 @@ describe('kubectl options of a cluster check', () => {
     const config = { discovery: { context: 'from-config' } };
     expect(kubeOptionsFor(input({ config })).context).toBe('from-config');
     expect(kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' } })).context).toBe('from-env');
-    expect(kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' }, flags: { context: 'from-flag' } })).context).toBe('from-flag');
+    expect(kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' }, given: { context: 'from-flag' } })).context).toBe('from-flag');
   });
 });

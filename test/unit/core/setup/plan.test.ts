@@ -163,17 +163,27 @@ describe('readAnswers', () => {
     await writeFile(join(dir, 'ca.pem'), pem);
     await writeFile(join(dir, 'token.txt'), 'tok-from-file\n');
     await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\ncluster_issuer_commercialca_access_token: file:token.txt\nnamespace: [openstack, auth-system]\n');
-    const answers = await readAnswers(join(dir, 'answers.yml'));
+    const { answers } = await readAnswers(join(dir, 'answers.yml'));
     expect(answers).toEqual({
       cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: pem,
       cluster_issuer_commercialca_access_token: 'tok-from-file', namespace: ['openstack', 'auth-system'],
     });
   });
 
+  it("returns the names the file was written with beside its answers: a copy of the answers plans in the platform's names too", async () => {
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: none\nopenstack_helm_ingress_secret_name: my-certs\n');
+    const { answers, profile } = await readAnswers(join(dir, 'answers.yml'));
+    expect(profile).toBe('platform');
+    expect(answers).toEqual({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'my-certs' });
+    const plan = await planSetup({ answers: { ...answers }, answersProfile: profile, inventoryPath: join(dir, 'new', 'certificates.yml') });
+    expect(plan.names).toBe('platform');
+    expect(plan.files[0]!.content).toContain('openstack_helm_ingress_secret_name: my-certs');
+  });
+
   it('turns CRLF line ends of a PEM file into LF, so the inventory holds a plain block', async () => {
     await writeFile(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\r\nMIIB\r\n-----END CERTIFICATE-----\r\n');
     await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\n');
-    const answers = await readAnswers(join(dir, 'answers.yml'));
+    const { answers } = await readAnswers(join(dir, 'answers.yml'));
     expect(answers.cluster_issuer_commercialca_ca).toBe('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
   });
 

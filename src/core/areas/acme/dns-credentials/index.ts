@@ -33,7 +33,7 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
       const expectations = expectationsFrom(values);
       if (expectations.issuerType !== 'acme') return notAcme();
       const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
-      const probeUpdate = input.flags['probe-update'] === true;
+      const probeUpdate = input.probeUpdate;
       if (solver === 'http01') return { status: 'skip', message: 'The ACME solver is http01: no DNS credentials are used.' };
       if (solver === 'rfc2136' && !probeUpdate) {
         return { status: 'skip', message: 'The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.' };
@@ -45,7 +45,7 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
       }
       const provider = PROVIDERS[solver];
       if (!provider) return { status: 'skip', message: `The ACME solver ${solver} is not a DNS provider cloudgate knows.` };
-      const domain = expectations.wildcardDomain ?? (typeof input.flags.domain === 'string' && input.flags.domain.trim() ? input.flags.domain.trim() : undefined);
+      const domain = expectations.wildcardDomain ?? (input.certificate.domain?.trim() || undefined);
       const run: ProviderRun = { values, input, http: httpClientFor(input.network), signal: ctx.signal, probeUpdate, domain };
       try {
         return await provider(run);

@@ -8,6 +8,7 @@ import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import { createTestCA, type TestCA } from '../../../../helpers/pki.js';
 import { startLocalAcme, type AcmeServer } from '../../../../servers/acme.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
 
 let ca: TestCA;
 let acme: AcmeServer;
@@ -22,7 +23,7 @@ async function run(inventory: string) {
   const inventoryPath = join(dir, 'certificates.yml');
   writeFileSync(inventoryPath, inventory);
   const input: DoctorInput = {
-    flags: {}, env: {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
+    ...flagFields(), env: {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
     network: { timeoutMs: 2000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: ca.file },
   };
   const report = await runChecks(await provideChecks(input));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
 import { doctorInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
@@ -39,11 +38,9 @@ describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes A
   let api: KubeApi;
   beforeAll(async () => {
     api = await startKubeApi(new KubeState());
-    forgetKubeAvailability();
   });
   afterAll(async () => {
     await api?.stop();
-    forgetKubeAvailability();
   });
 
   async function check(objects: KubeObject[], flags: Record<string, string> = { 'issuer-url': ISSUER }) {

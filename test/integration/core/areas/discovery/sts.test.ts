@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { provideChecks } from '../../../../../src/core/areas/discovery/checks.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { startAwsSts, type AwsSts, type AwsStsOptions, type Role } from '../../../../servers/aws-sts.js';
 import { serviceAccountClaims, signJwt } from '../../../../servers/jwt.js';
 import { KubeState, namespace, serviceAccount, startKubeApi } from '../../../../servers/kube-api.js';
@@ -182,7 +181,6 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
     state.issuer = i.url;
     const api = await startKubeApi(state);
     stops.push(() => api.stop());
-    forgetKubeAvailability();
     try {
       // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
       const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: a.url };
@@ -201,7 +199,6 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);
     } finally {
-      forgetKubeAvailability();
     }
   });
 });

@@ -8,6 +8,7 @@ import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { redact } from '../../../../../src/core/secrets.js';
 import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../../../../servers/kube-api.js';
 import { createPki, type Pki } from '../../../../servers/tls-endpoints.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
 
 let pki: Pki;
 let api: KubeApi | undefined;
@@ -38,7 +39,7 @@ async function doctor(state: KubeState, inventory: string, env?: NodeJS.ProcessE
   const inventoryPath = join(dir, 'certificates.yml');
   writeFileSync(inventoryPath, inventory);
   const input: DoctorInput = {
-    flags: {}, env: typeof env === 'function' ? env(api) : env ?? { ...process.env, ...api.env }, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
+    ...flagFields(), env: typeof env === 'function' ? env(api) : env ?? { ...process.env, ...api.env }, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
     network: { timeoutMs: 10_000, insecure: false, allowHttp: false, verbose: false, log: () => undefined },
   };
   const report = await runChecks(await provideChecks(input), { timeoutMs: 20_000 });

@@ -10,7 +10,7 @@ const server = (options: Partial<IdentityServerOptions> = {}) => identity.server
 
 async function chain(s: IdentityServer, env: Record<string, string | undefined> = {}, flavour: { value?: 'platform' | 'keystone' } = {}) {
   const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const settings = readSigninSettings({ flags: {}, env: merged, config: {}, cwd: process.cwd() });
+  const settings = readSigninSettings({ given: {}, env: merged, config: {}, cwd: process.cwd() });
   const http = identity.client();
   const steps: string[] = [];
   const scoped = await runChain({ http, settings, flavour }, (step) => steps.push(step));

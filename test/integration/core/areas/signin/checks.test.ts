@@ -16,7 +16,7 @@ type Outcomes = Record<string, CheckOutcome>;
 
 async function doctor(s: IdentityServer, env: Record<string, string | undefined> = {}, http: { timeoutMs?: number } = {}): Promise<Outcomes> {
   const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-  const settings = readSigninSettings({ flags: {}, env: merged, config: {}, cwd: process.cwd() });
+  const settings = readSigninSettings({ given: {}, env: merged, config: {}, cwd: process.cwd() });
   const client = identity.client(http.timeoutMs);
   const report = await runChecks(signinChecks(settings, () => client), { timeoutMs: 10_000 });
   return Object.fromEntries(report.checks.map((c) => [c.id.replace('signin.', ''), c]));
@@ -111,7 +111,7 @@ describe("sign-in chain against a server of the platform's documented paths", ()
   });
 
   it('skips every step with the reason when nothing is configured', async () => {
-    const settings = readSigninSettings({ flags: {}, env: {}, config: {}, cwd: process.cwd() });
+    const settings = readSigninSettings({ given: {}, env: {}, config: {}, cwd: process.cwd() });
     const report = await runChecks(signinChecks(settings, () => createHttpClient({ timeoutMs: 1000 })));
     expect(report.checks.map((c) => c.status)).toEqual(['skip', 'skip', 'skip', 'skip', 'skip', 'skip', 'skip']);
     expect(report.checks[1]!.message).toContain('not configured');
@@ -122,7 +122,7 @@ describe("sign-in chain against a server of the platform's documented paths", ()
   });
 
   it('never says the subject token is given when there is none', async () => {
-    const settings = readSigninSettings({ flags: {}, env: { CLOUDGATE_BROKER_URL: 'https://broker.example' }, config: {}, cwd: process.cwd() });
+    const settings = readSigninSettings({ given: {}, env: { CLOUDGATE_BROKER_URL: 'https://broker.example' }, config: {}, cwd: process.cwd() });
     const report = await runChecks(signinChecks(settings, () => createHttpClient({ timeoutMs: 1000 })));
     const idp = report.checks.find((c) => c.id === 'signin.idp-token')!;
     expect(idp).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });

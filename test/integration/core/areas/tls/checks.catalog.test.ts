@@ -5,11 +5,13 @@ import type { Check } from '../../../../../src/core/doctor/types.js';
 import { provideChecks } from '../../../../../src/core/areas/tls/checks.js';
 import { SERVICE_CATALOG } from '../../../../../src/core/doctor/state-keys.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
+import type { ParsedValues } from '../../../../../src/cli-flags.js';
 
 const tls = useTlsEndpoints();
 
-const input = (flags: DoctorInput['flags'] = {}): DoctorInput => ({
-  flags, env: {}, cwd: '/', config: {}, inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false,
+const input = (flags: ParsedValues = {}): DoctorInput => ({
+  ...flagFields(flags), env: {}, cwd: '/', config: {}, inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false,
   network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile },
 });
 

@@ -5,6 +5,7 @@ import type { ServedExpectations } from '../../../../../src/core/config/expectat
 import type { NetworkSettings } from '../../../../../src/core/config/network.js';
 import { issue, type EndpointSpec } from '../../../../servers/tls-endpoints.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
 
 const DAY = 86_400_000;
 const tls = useTlsEndpoints();
@@ -122,7 +123,7 @@ describe('tls checks of many endpoints in one run', () => {
     process.on('warning', onWarning);
     try {
       const input = {
-        flags: { endpoint: servers.map((s) => `localhost:${s.port}`) }, env: {}, cwd: '/', config: {},
+        ...flagFields({ endpoint: servers.map((s) => `localhost:${s.port}`) }), env: {}, cwd: '/', config: {},
         inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false, network: network(),
       };
       const report = await runChecks(await provideChecks(input));

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../../../../src/core/run-context.js';
 import { CancelledError } from '../../../../../src/core/errors.js';
-import { forgetKubeAvailability } from '../../../../../src/core/kube/kubectl.js';
 import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, exitCodeOf } from '../../../../../src/core/setup/outcome.js';
 import { OFFER, openSession } from '../../../../../src/core/setup/session.js';
 import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/SetupApp.js';
@@ -15,6 +14,8 @@ import { createTestCA } from '../../../../helpers/pki.js';
 import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../../../servers/oidc-issuer.js';
 import { choose, question } from '../../../../helpers/drive.js';
 import { waitUntil } from '../../../../helpers/wait.js';
+import { setupOptionsOf } from '../../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../../src/cli-flags.js';
 
 const KEYLESS = [
   'cluster_issuer_type: acme',
@@ -37,7 +38,6 @@ const savedKubeconfig = process.env.KUBECONFIG;
 beforeEach(() => {
   // No cluster here: the kube checks must say so (skip), never reach a real one.
   process.env.KUBECONFIG = join(tmpdir(), 'cloudgate-no-such-kubeconfig');
-  forgetKubeAvailability();
 });
 
 afterEach(async () => {
@@ -46,7 +46,6 @@ afterEach(async () => {
   await Promise.all(issuers.splice(0).map((i) => i.stop()));
   if (savedKubeconfig === undefined) delete process.env.KUBECONFIG;
   else process.env.KUBECONFIG = savedKubeconfig;
-  forgetKubeAvailability();
 });
 
 async function issuer(options: OidcIssuerOptions = {}) {
@@ -61,10 +60,10 @@ async function start(caFile?: string, flags: Record<string, string | boolean> = 
   const inventory = join(dir, 'certificates.yml');
   writeFileSync(inventory, text);
   const ctx: CommandContext = {
-    flags: { inventory, ...flags }, positionals: [], interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
+    interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, async () => undefined);
+  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory, ...flags }), dir), async () => undefined);
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, inventory };

@@ -13,6 +13,8 @@ import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/Setu
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { choose } from '../../../../helpers/drive.js';
 import { createTestCA } from '../../../../helpers/pki.js';
+import { setupOptionsOf } from '../../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../../src/cli-flags.js';
 
 let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
@@ -22,10 +24,10 @@ async function start(env: NodeJS.ProcessEnv = {}) {
   mkdirSync(join(dir, 'inventory', 'group_vars', 'all'), { recursive: true });
   const inventory = join(dir, 'inventory', 'group_vars', 'all', 'certificates.yml');
   const ctx: CommandContext = {
-    flags: { inventory }, positionals: [], interactive: true, env: { PATH: process.env.PATH, HOME: dir, ...env }, cwd: dir,
+    interactive: true, env: { PATH: process.env.PATH, HOME: dir, ...env }, cwd: dir,
     stdout: process.stdout, stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, async () => undefined);
+  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), dir), async () => undefined);
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, dir, inventory };

@@ -8,10 +8,12 @@ import { SetupApp, type SetupResult } from '../../../../../src/ui/ink/setup/Setu
 import { KEY, renderInk, type InkDriver } from '../../../../helpers/ink.js';
 import { choose } from '../../../../helpers/drive.js';
 import { createTestCA } from '../../../../helpers/pki.js';
+import { setupOptionsOf } from '../../../../../src/commands/setup.js';
+import { flagsOf } from '../../../../../src/cli-flags.js';
 
-function context(inventory: string, flags: Record<string, string | boolean> = {}, env: NodeJS.ProcessEnv = process.env): CommandContext {
+function context(inventory: string, env: NodeJS.ProcessEnv = process.env): CommandContext {
   return {
-    flags: { inventory, ...flags }, positionals: [], interactive: true, env, cwd: join(inventory, '..'),
+    interactive: true, env, cwd: join(inventory, '..'),
     stdout: process.stdout, stderr: process.stderr,
   };
 }
@@ -20,7 +22,7 @@ let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
 async function start(inventory: string, flags: Record<string, string | boolean> = {}, env?: NodeJS.ProcessEnv) {
-  const { session, initial } = await openSession(context(inventory, flags, env), async () => undefined);
+  const { session, initial } = await openSession(context(inventory, env), setupOptionsOf(flagsOf('setup', { inventory, ...flags }), join(inventory, '..')), async () => undefined);
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results };

@@ -6,10 +6,12 @@ import { provideChecks } from '../../../../../src/core/areas/certificate/checks.
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import { chain, DAY, issue, tempDir, writeFile, type Chain } from '../../../../helpers/pki.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
+import type { ParsedValues } from '../../../../../src/cli-flags.js';
 
-function doctorInput(dir: string, flags: DoctorInput['flags'], extra: Partial<DoctorInput> = {}): DoctorInput {
+function doctorInput(dir: string, flags: ParsedValues, extra: Partial<DoctorInput> = {}): DoctorInput {
   return {
-    flags,
+    ...flagFields(flags, dir),
     env: {},
     cwd: dir,
     config: {},

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import { provideChecks } from '../../../../../src/core/areas/inventory/checks.js';
+import { flagFields } from '../../../../helpers/doctor-options.js';
 
 const FIXTURES = new URL('../../../../fixtures/inventory/', import.meta.url).pathname;
 const input = (inventoryPath: string, inventoryExplicit = true): DoctorInput => ({
-  flags: {}, env: {}, cwd: FIXTURES, config: {}, inventoryPath, inventoryExplicit,
+  ...flagFields(), env: {}, cwd: FIXTURES, config: {}, inventoryPath, inventoryExplicit,
   network: { timeoutMs: 1000, insecure: false, allowHttp: false, verbose: false, log: () => undefined },
 });
 const run = async (path: string, explicit = true) => (await runChecks(await provideChecks(input(path, explicit)))).checks;
@@ -63,7 +64,7 @@ describe('doctor group inventory', () => {
     const inventory = join(dir, 'certificates.yml');
     const CLOUDDNSB = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
     writeFileSync(inventory, Object.entries(CLOUDDNSB).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
-    const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, flags: {}, env: {}, cwd: dir } as never);
+    const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, ...flagFields(), env: {}, cwd: dir } as never);
     const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
     expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
       .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);

@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearSecretsForTests, redact } from '../../../../../src/core/secrets.js';
 import { adminCredentialState } from '../../../../../src/core/areas/signin/admin.js';
 import { identityBase, isConfigured, readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
+import type { GivenSettings } from '../../../../../src/core/config/settings.js';
 
-const read = (env: Record<string, string> = {}, config: Record<string, unknown> = {}, flags: Record<string, string> = {}) =>
-  readSigninSettings({ flags, env, config, cwd: process.cwd() });
+const read = (env: Record<string, string> = {}, config: Record<string, unknown> = {}, given: GivenSettings = {}) =>
+  readSigninSettings({ given, env, config, cwd: process.cwd() });
 
 afterEach(() => clearSecretsForTests());
 
@@ -45,7 +46,7 @@ describe('sign-in settings', () => {
   });
 
   it('never takes a secret from a flag; takes it from env, OS_CLIENT_SECRET, config or a *_file, and registers it', () => {
-    expect(read({}, {}, { 'client-secret': 'from-flag' }).clientSecret).toBeUndefined();
+    expect(read({}, {}, { client_secret: 'from-flag' } as unknown as GivenSettings).clientSecret).toBeUndefined();
     expect(read({ OS_CLIENT_SECRET: 'os-secret-value' }).clientSecret).toBe('os-secret-value');
     expect(redact('x os-secret-value y')).toBe('x [redacted] y');
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-settings-'));
@@ -58,7 +59,7 @@ describe('sign-in settings', () => {
 });
 
 describe('admin credentials and claim_prefix settings', () => {
-  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) => readSigninSettings({ flags: {}, env, config, cwd: process.cwd() });
+  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) => readSigninSettings({ given: {}, env, config, cwd: process.cwd() });
   it('reads the OpenStack variables and the signin: keys; the secrets are registered for redaction', () => {
     const s = read({ OS_USERNAME: 'reader', OS_PASSWORD: 'pw-4711-secret', OS_USER_DOMAIN_NAME: 'Default', OS_SYSTEM_SCOPE: 'all' });
     expect(s.admin).toMatchObject({ username: 'reader', userDomainName: 'Default', systemScope: 'all' });
@@ -73,7 +74,7 @@ describe('admin credentials and claim_prefix settings', () => {
     expect(adminCredentialState(read({}).admin)).toEqual({ kind: 'none' });
   });
   it('never takes the admin password from a flag', () => {
-    const s = readSigninSettings({ flags: { 'admin-password': 'from-flag' }, env: {}, config: {}, cwd: process.cwd() });
+    const s = readSigninSettings({ given: { admin_password: 'from-flag' } as unknown as GivenSettings, env: {}, config: {}, cwd: process.cwd() });
     expect(s.admin.password).toBeUndefined();
   });
 });
