@@ -29,7 +29,7 @@ export const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_,
 export type ParsedValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 export function flagsOf<C extends CommandName>(command: C, values: ParsedValues): FlagsOf<C> {
-  const options = parseOptionsOf(COMMAND_OPTIONS[command]!);
+  const options = parseOptionsOf(COMMAND_OPTIONS[command]);
   const flags: Record<string, string | boolean | string[] | undefined> = {};
   for (const [name, option] of Object.entries(options)) {
     const given = values[name];

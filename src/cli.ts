@@ -27,7 +27,7 @@ const LOADERS: { [C in CommandName]: () => Promise<{ run: Command<C> }> } = {
   schema: () => import('./commands/schema.js'),
 };
 
-const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name]! }]));
+const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name] }]));
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(LOADERS, name);
 
@@ -227,7 +227,7 @@ function refuseSecretFlags(command: string, args: string[], options: Options): v
   for (const arg of args) {
     if (arg === '--') return;
     if (!arg.startsWith('--')) continue;
-    const flag = arg.slice(2).split('=')[0]!;
+    const flag = arg.slice(2).split('=')[0];
     if (flag in options || !SECRET_NAME.test(flag) || /[-_]file$/i.test(flag)) continue;
     throw new UsageError(`--${flag} is refused: secrets are never taken from flags (the shell history and the process list would show them).`, secretAdvice(command, flag));
   }

@@ -76,7 +76,7 @@ function readClouds(path: string, what: string): Mapping {
 /** secure.yaml's entry laid over clouds.yaml's, key by key (nested mappings merged), as openstacksdk does. */
 function merge(base: Mapping, over: Mapping): Mapping {
   const out: Mapping = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = isMapping(value) && isMapping(out[key]) ? merge(out[key] as Mapping, value) : value;
+  for (const [key, value] of Object.entries(over)) out[key] = isMapping(value) && isMapping(out[key]) ? merge(out[key], value) : value;
   return out;
 }
 
@@ -104,7 +104,7 @@ export function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string): Cl
     throw new UsageError(`--cloud ${name}: ${file} has no cloud "${name}" (it has: ${Object.keys(clouds).join(', ') || 'none'}).`,
       guess ? `Did you mean --cloud ${guess}?` : 'Give the name of one of its entries.');
   }
-  const entry = merge(clouds[name] as Mapping, isMapping(secure[name]) ? (secure[name] as Mapping) : {});
+  const entry = merge(clouds[name], isMapping(secure[name]) ? (secure[name]) : {});
   return { name, file, ...(secureFile && isMapping(secure[name]) ? { secureFile } : {}), ...mapEntry(entry, cwd) };
 }
 

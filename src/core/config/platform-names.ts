@@ -144,8 +144,8 @@ export function respell(text: string, profile: NamingProfile): string {
   if (profile !== 'platform') return text;
   const names = NEUTRAL_BY_LENGTH.reduce((out, name) => out.split(name).join(platformName(name)), text);
   return names.replace(PLATFORM_WORD, (word) => {
-    const platform = PLATFORM_WORDS[word.toLowerCase()]!;
-    return word[0] === word[0]!.toUpperCase() ? platform[0]!.toUpperCase() + platform.slice(1) : platform;
+    const platform = PLATFORM_WORDS[word.toLowerCase()];
+    return word[0] === word[0].toUpperCase() ? platform[0].toUpperCase() + platform.slice(1) : platform;
   });
 }
 

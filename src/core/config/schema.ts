@@ -128,7 +128,7 @@ function platformSpelling(node: unknown, owner?: string): unknown {
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => {
     if (key === 'properties' && value && typeof value === 'object') {
-      return [key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [variable(name) ? platformName(name) : name, platformSpelling(schema, variable(name) ? name : owner)]))];
+      return [key, Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, schema]) => [variable(name) ? platformName(name) : name, platformSpelling(schema, variable(name) ? name : owner)]))];
     }
     if (owner && (key === 'enum' || key === 'default' || key === 'examples')) {
       return [key, Array.isArray(value) ? value.map((v) => platformValue(owner, v)) : platformValue(owner, value)];

@@ -48,9 +48,9 @@ export function parseBindKey(text: string, file: string): BindKey {
     throw new UsageError(`${file} holds ${statements.length === 0 ? 'no readable' : `${statements.length}`} BIND key statement(s); one is needed.`,
       'Give the file tsig-keygen printed for this key: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };');
   }
-  const [, name, body] = statements[0]!;
-  const algorithm = /\balgorithm\s+"?([\w.-]+)"?\s*;/.exec(body!)?.[1]?.toLowerCase();
-  const secret = /\bsecret\s+"([^"]*)"\s*;/.exec(body!)?.[1]?.trim();
+  const [, name, body] = statements[0];
+  const algorithm = /\balgorithm\s+"?([\w.-]+)"?\s*;/.exec(body)?.[1]?.toLowerCase();
+  const secret = /\bsecret\s+"([^"]*)"\s*;/.exec(body)?.[1]?.trim();
   if (!algorithm || secret === undefined) {
     throw new UsageError(`The key statement in ${file} lacks ${!algorithm ? 'its algorithm' : 'its secret'}.`,
       'Give the file tsig-keygen printed: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };');
@@ -58,7 +58,7 @@ export function parseBindKey(text: string, file: string): BindKey {
   if (!isBase64(secret)) {
     throw new UsageError(`The secret of key "${name}" in ${file} is not base64.`, 'Generate a new key with tsig-keygen and configure it on the name server.');
   }
-  return { name: name!.replace(/\.$/, ''), algorithm: FROM_BIND[algorithm] ?? algorithm, secret, file };
+  return { name: name.replace(/\.$/, ''), algorithm: FROM_BIND[algorithm] ?? algorithm, secret, file };
 }
 
 /** Key files read in this run, by the secret taken from them (for the findings and the plan). */
@@ -118,7 +118,7 @@ export function tsigFindings(values: Record<string, unknown>): Finding[] {
     rule: 'rfc2136-tsig-key-file', severity: 'info', variable: SECRET,
     message: `Read the TSIG key "${key.name}" (${key.algorithm}) from ${key.file}: its secret goes to ${SECRET}, its name and algorithm are compared with ${KEY_NAME} and ${ALGORITHM}.`,
   });
-  const name = typeof values[KEY_NAME] === 'string' ? (values[KEY_NAME] as string).trim() : undefined;
+  const name = typeof values[KEY_NAME] === 'string' ? (values[KEY_NAME]).trim() : undefined;
   if (name && !sameName(name, key.name)) {
     findings.push({
       rule: 'rfc2136-tsig-key-mismatch', severity: 'error', variable: KEY_NAME,
@@ -127,7 +127,7 @@ export function tsigFindings(values: Record<string, unknown>): Finding[] {
     });
   }
   // Unset, the platform has no default (its own rule says so); set, it must be the file's.
-  const algorithm = typeof values[ALGORITHM] === 'string' ? (values[ALGORITHM] as string).trim().toUpperCase() : undefined;
+  const algorithm = typeof values[ALGORITHM] === 'string' ? (values[ALGORITHM]).trim().toUpperCase() : undefined;
   if (algorithm !== undefined && algorithm !== key.algorithm.toUpperCase()) {
     findings.push({
       rule: 'rfc2136-tsig-key-mismatch', severity: 'error', variable: ALGORITHM,

@@ -33,7 +33,7 @@ export class UnknownCheckReference extends Error {
 }
 
 function groupOf(id: string): string {
-  return id.split('.')[0]!;
+  return id.split('.')[0];
 }
 
 /**

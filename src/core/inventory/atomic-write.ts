@@ -113,9 +113,9 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
   const forgetTemps = cleanUpOnExit(() => {
     for (const s of staged) if (s.temp && !s.renamed) rmSync(s.temp, { force: true });
   });
-  const closePrevious = () => Promise.all(staged.map((s) => s.previous?.handle.close().catch(() => undefined)));
+  const closePrevious = () => Promise.all(staged.map(async (s) => { await s.previous?.handle.close().catch(() => undefined); }));
   const cleanup = async () => {
-    await Promise.all(staged.map((s) => s.temp && unlink(s.temp).catch(() => undefined)));
+    await Promise.all(staged.map(async (s) => { if (s.temp) await unlink(s.temp).catch(() => undefined); }));
     await closePrevious();
     // Folders this call created are empty again: remove them, newest first.
     for (const d of createdDirs.reverse()) await rm(d, { recursive: true }).catch(() => undefined);

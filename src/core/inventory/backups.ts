@@ -63,7 +63,7 @@ export async function pruneBackups(target: string, keep?: string): Promise<strin
   const backups = (await readdir(dirname(target)).catch(() => [] as string[]))
     .map((entry) => ({ entry, match: pattern.exec(entry) }))
     .filter((b): b is { entry: string; match: RegExpExecArray } => b.match !== null)
-    .map(({ entry, match }) => ({ path: join(dirname(target), entry), stamp: match[1]!, n: Number(match[2] ?? 0) }))
+    .map(({ entry, match }) => ({ path: join(dirname(target), entry), stamp: match[1], n: Number(match[2] ?? 0) }))
     .sort((a, b) => (a.stamp === b.stamp ? b.n - a.n : a.stamp < b.stamp ? 1 : -1));
   const removed: string[] = [];
   for (const old of backups.slice(KEEP_BACKUPS)) {

@@ -52,7 +52,7 @@ async function otherSources(own: string | undefined, keys: string[], groups = tr
     ...(groups ? await groupVarsFiles(groupVars).catch(() => []) : []).map((file) => ({ file, kind: 'group' as const, dir: groupVars })),
   ];
   for (const { file, kind, dir } of sources) {
-    const name = nameOf(segments(dir, file)[0]!);
+    const name = nameOf(segments(dir, file)[0]);
     if (kind === 'group' && (name === ownGroup || name === 'all')) continue;
     const values = valuesOf(file);
     for (const key of keys) {

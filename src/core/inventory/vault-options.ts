@@ -32,7 +32,7 @@ export class VaultKeyring {
 
   /** The password new values are encrypted with: the first one given, as ansible-vault does. */
   get writer(): VaultPassword {
-    return this.passwords[0]!;
+    return this.passwords[0];
   }
 
   /** `plaintext` as a `!vault` value, encrypted with the first password (labelled when it has a label). */
@@ -159,8 +159,8 @@ function stripBytes(data: Buffer, chars: string): Buffer {
   const set = new Set([...chars].map((c) => c.charCodeAt(0)));
   let start = 0;
   let end = data.length;
-  while (start < end && set.has(data[start]!)) start++;
-  while (end > start && set.has(data[end - 1]!)) end--;
+  while (start < end && set.has(data[start])) start++;
+  while (end > start && set.has(data[end - 1])) end--;
   return data.subarray(start, end);
 }
 

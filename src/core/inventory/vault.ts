@@ -66,7 +66,7 @@ export function encryptVault(plaintext: string | Buffer, password: string | Buff
 
 export function parseVault(text: string): Envelope {
   const lines = text.trim().split(/\r?\n/).map((l) => l.trim());
-  const header = lines[0]!.split(';').map((p) => p.trim());
+  const header = lines[0].split(';').map((p) => p.trim());
   if (header[0] !== VAULT_HEADER || header.length < 3) {
     throw new VaultError('the value does not start with an Ansible Vault header ($ANSIBLE_VAULT;1.1;AES256)', 'format');
   }
@@ -76,9 +76,9 @@ export function parseVault(text: string): Envelope {
   const inner = unhex(lines.slice(1).join(''), 'the vault body').toString('latin1');
   const parts = inner.split('\n');
   if (parts.length !== 3) throw new VaultError('the vault body does not hold a salt, an HMAC and a ciphertext', 'format');
-  const salt = unhex(parts[0]!, 'the vault salt');
-  const hmac = unhex(parts[1]!, 'the vault HMAC');
-  const ciphertext = unhex(parts[2]!, 'the vault ciphertext');
+  const salt = unhex(parts[0], 'the vault salt');
+  const hmac = unhex(parts[1], 'the vault HMAC');
+  const ciphertext = unhex(parts[2], 'the vault ciphertext');
   if (salt.length === 0 || hmac.length !== 32 || ciphertext.length === 0 || ciphertext.length % BLOCK !== 0) {
     throw new VaultError('the vault body has a salt, HMAC or ciphertext of the wrong length', 'format');
   }
@@ -98,7 +98,7 @@ export function decryptEnvelope(envelope: Envelope, password: string | Buffer): 
   }
   const decipher = createDecipheriv('aes-256-ctr', aesKey, iv);
   const padded = Buffer.concat([decipher.update(envelope.ciphertext), decipher.final()]);
-  const padding = padded[padded.length - 1]!;
+  const padding = padded[padded.length - 1];
   if (padding < 1 || padding > BLOCK || !padded.subarray(padded.length - padding).every((b) => b === padding)) {
     throw new VaultError('the decrypted vault value has invalid padding', 'format');
   }

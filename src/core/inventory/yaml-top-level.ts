@@ -101,12 +101,12 @@ class SeenKeys {
   hasDuplicate(keyOf: (start: number) => string | undefined): boolean {
     const sorted = this.hashes.slice(0, this.count).sort();
     const shared = new Set<number>();
-    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) shared.add(sorted[i]!);
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) shared.add(sorted[i]);
     if (shared.size === 0) return false;
     const seen = new Set<string>();
     for (let i = 0; i < this.count; i++) {
-      if (!shared.has(this.hashes[i]!)) continue;
-      const key = `${this.hashes[i]}:${keyOf(this.starts[i]!)}`;
+      if (!shared.has(this.hashes[i])) continue;
+      const key = `${this.hashes[i]}:${keyOf(this.starts[i])}`;
       if (seen.has(key)) return true;
       seen.add(key);
     }

@@ -17,7 +17,7 @@ export type Claims = Record<string, unknown>;
 /** The claims of a JWT (jose checks its shape), or undefined when it is not one. Never verified. */
 export function jwtClaims(token: string): Claims | undefined {
   try {
-    return decodeJwt(token.trim()) as Claims;
+    return decodeJwt(token.trim());
   } catch {
     return undefined;
   }
@@ -26,7 +26,7 @@ export function jwtClaims(token: string): Claims | undefined {
 /** The protected header of a JWT (`alg`, `kid`), or undefined when it is not one. */
 export function jwtHeader(token: string): Record<string, unknown> | undefined {
   try {
-    return decodeProtectedHeader(token.trim()) as Record<string, unknown>;
+    return decodeProtectedHeader(token.trim());
   } catch {
     return undefined;
   }
@@ -34,7 +34,7 @@ export function jwtHeader(token: string): Record<string, unknown> | undefined {
 
 /** A string claim, undefined when absent or of another type. */
 export function stringClaim(claims: Claims, name: string): string | undefined {
-  return typeof claims[name] === 'string' ? (claims[name] as string) : undefined;
+  return typeof claims[name] === 'string' ? (claims[name]) : undefined;
 }
 
 /** `aud` as a list: a JWT may carry one audience as a string or several as an array. */

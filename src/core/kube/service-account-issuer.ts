@@ -59,7 +59,7 @@ export function assessKeySet(doc: unknown): KeySetAssessment {
   let signingKeys = 0;
   keys.forEach((key: unknown, i) => {
     const k = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
-    const s = (name: string) => (typeof k[name] === 'string' ? (k[name] as string) : undefined);
+    const s = (name: string) => (typeof k[name] === 'string' ? (k[name]) : undefined);
     const summary: KeySummary = { kid: s('kid'), kty: s('kty'), alg: s('alg'), use: s('use') };
     summaries.push(Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)));
     const missing = ['kid', 'kty', 'alg'].filter((name) => !s(name));

@@ -17,6 +17,8 @@ export interface Deadline {
 export function withDeadline<T>(deadline: Deadline, exchange: (finish: (error: Error | undefined, value?: T) => void) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
+    // Set below, once the abort listener is in place; cleared by finish whichever comes first.
+    // eslint-disable-next-line prefer-const -- finish (declared before it) clears it
     let timer: NodeJS.Timeout | undefined;
     const finish = (error: Error | undefined, value?: T) => {
       if (settled) return;

@@ -111,7 +111,7 @@ function splitRecords(data: Buffer): TlsRecord[] {
   while (at + 5 <= data.length) {
     const length = data.readUInt16BE(at + 3);
     if (at + 5 + length > data.length) break;
-    out.push({ type: data[at]!, header: data.subarray(at, at + 5), body: data.subarray(at + 5, at + 5 + length) });
+    out.push({ type: data[at], header: data.subarray(at, at + 5), body: data.subarray(at + 5, at + 5 + length) });
     at += 5 + length;
   }
   return out;
@@ -123,14 +123,14 @@ function splitMessages(data: Buffer): { type: number; body: Buffer }[] {
   while (at + 4 <= data.length) {
     const length = data.readUIntBE(at + 1, 3);
     if (at + 4 + length > data.length) break;
-    out.push({ type: data[at]!, body: data.subarray(at + 4, at + 4 + length) });
+    out.push({ type: data[at], body: data.subarray(at + 4, at + 4 + length) });
     at += 4 + length;
   }
   return out;
 }
 
 function parseCertificateMessage(body: Buffer, tls13: boolean): X509Certificate[] {
-  let at = tls13 ? 1 + body[0]! : 0; // TLS 1.3 starts with certificate_request_context
+  let at = tls13 ? 1 + body[0] : 0; // TLS 1.3 starts with certificate_request_context
   const end = at + 3 + body.readUIntBE(at, 3);
   at += 3;
   const chain: X509Certificate[] = [];
@@ -175,7 +175,7 @@ function expandLabel(hash: string, secret: Buffer, label: string, length: number
 
 function decryptRecord(algorithm: string, key: Buffer, iv: Buffer, sequence: bigint, record: TlsRecord): { type: number; body: Buffer } {
   const nonce = Buffer.from(iv);
-  for (let i = 0; i < 8; i++) nonce[11 - i]! ^= Number((sequence >> BigInt(8 * i)) & 0xffn);
+  for (let i = 0; i < 8; i++) nonce[11 - i] ^= Number((sequence >> BigInt(8 * i)) & 0xffn);
   const tag = record.body.subarray(record.body.length - 16);
   const decipher = createDecipheriv(algorithm as 'aes-128-gcm', key, nonce, { authTagLength: 16 });
   decipher.setAAD(record.header);

@@ -183,7 +183,7 @@ async function readCapped(body: RawResponse['body'], maxBytes: number, url: stri
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
+    size += (chunk).length;
     if (size > maxBytes) {
       body.destroy();
       throw new HttpError(
@@ -193,7 +193,7 @@ async function readCapped(body: RawResponse['body'], maxBytes: number, url: stri
         'The URL probably points at the wrong service (a download or a web page); check it.',
       );
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -106,7 +106,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
         const secure = url.protocol === 'https:';
         agent.createConnection = (connection: ClientRequestArgs | RequestOptions, callback?: (error: Error | null, stream: Duplex) => void) => {
           const host = String(connection.host);
-          const port = Number(connection.port) || DEFAULT_PORT[url.protocol]!;
+          const port = Number(connection.port) || DEFAULT_PORT[url.protocol];
           // The agent has worked out the SNI name (none for an IP address), as for a direct connection.
           const servername = (connection as RequestOptions).servername || undefined;
           openTunnel(proxy, host, port, tls, timeoutMs).then(

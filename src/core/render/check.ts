@@ -88,7 +88,7 @@ function nameFindings(object: KubeObject, from: string[], nameFrom?: string): Re
     out.push({ variable: nameFrom ?? from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${name}" is not a valid ${object.kind} name: the API server would refuse it.`, advice: rbac ? 'Leave out "/" and "%".' : 'Use lower-case letters, digits, "-" and "." only, starting and ending with a letter or digit.' });
   }
   if (object.kind === 'Secret') {
-    for (const key of Object.keys((object.stringData ?? object.data ?? {}) as object)) {
+    for (const key of Object.keys((object.stringData ?? object.data ?? {}))) {
       if (!isSecretDataKey(key)) out.push({ variable: from[0] ?? label(object), severity: 'error', message: `${label(object)}: "${key}" is not a valid Secret data key.` });
     }
   }

@@ -82,7 +82,7 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
 export function secretsToCompare(objects: RenderedObject[]): { name: string; namespace: string; keys: string[] }[] {
   const secrets = objects
     .filter(({ object }) => object.kind === 'Secret')
-    .map(({ object }) => ({ name: object.metadata.name, namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE, keys: Object.keys((object.stringData ?? object.data ?? {}) as object).sort() }));
+    .map(({ object }) => ({ name: object.metadata.name, namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE, keys: Object.keys((object.stringData ?? object.data ?? {})).sort() }));
   return secrets.filter((s, i) => secrets.findIndex((t) => t.name === s.name) === i);
 }
 
@@ -129,7 +129,7 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
 
 /** `acme/http01`, `acme/rfc2136`, `ca`, `venafi`: what kind of issuer (and solver) an object is. */
 export function solverOf(issuer: unknown): string {
-  const spec = ((issuer as { spec?: Record<string, unknown> })?.spec ?? {}) as Record<string, unknown>;
+  const spec = ((issuer as { spec?: Record<string, unknown> })?.spec ?? {});
   const kind = Object.keys(spec).find((k) => ['acme', 'ca', 'venafi', 'selfSigned', 'vault'].includes(k)) ?? 'unknown';
   // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
   if (kind === 'ca' && /selfsigned-ca$/.test(String((spec.ca as { secretName?: unknown })?.secretName))) return 'self-signed';

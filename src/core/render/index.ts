@@ -26,7 +26,7 @@ export function renderInventory(values: Record<string, unknown>, profile: Naming
 
 function masked(object: KubeObject): KubeObject {
   if (object.kind !== 'Secret') return object;
-  const hide = (data: unknown) => Object.fromEntries(Object.keys((data ?? {}) as object).map((k) => [k, MASK]));
+  const hide = (data: unknown) => Object.fromEntries(Object.keys((data ?? {})).map((k) => [k, MASK]));
   return { ...object, ...(object.stringData ? { stringData: hide(object.stringData) } : {}), ...(object.data ? { data: hide(object.data) } : {}) };
 }
 

@@ -68,7 +68,7 @@ export function clusterIssuerSolverParts(ctx: RoleValues, provider: 'dnsd' | 'dn
 function merge(base: Record<string, unknown>, over: unknown): Record<string, unknown> {
   if (!isMap(over)) return base;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isMap(out[k]) && isMap(v) ? merge(out[k] as Record<string, unknown>, v) : v;
+  for (const [k, v] of Object.entries(over)) out[k] = isMap(out[k]) && isMap(v) ? merge(out[k], v) : v;
   return out;
 }
 

@@ -116,7 +116,7 @@ export class RoleValues {
     if (typeof v !== 'string' || !isJinja(v)) return v;
     const ref = SINGLE_REFERENCE.exec(v.trim());
     if (ref && depth < 8) {
-      const target = neutralName(ref[1]!);
+      const target = neutralName(ref[1]);
       if (target !== name && (this.defined(target) || variable(target))) {
         const resolved = this.value(target, depth + 1);
         if (resolved !== undefined) return resolved;

@@ -73,7 +73,7 @@ export function selectionLines(selection: StaleSelection & Partial<IssuedSelecti
 export async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection['stale']): Promise<DeletionReport> {
   const report: DeletionReport = { deleted: [], remaining: [] };
   for (let i = 0; i < stale.length; i++) {
-    const secret = stale[i]!;
+    const secret = stale[i];
     let error: string | undefined;
     try {
       const result = await kubectl(deleteArgs(secret), kube);

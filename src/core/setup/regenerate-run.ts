@@ -132,7 +132,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (onScreen && nothing) for (const line of reviewText(review)) log(line);
   if (!yes && !nothing) {
     const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
-    await ui.confirm(`${what[0]!.toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
+    await ui.confirm(`${what[0].toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
   }
   const outcome = await session.write();
   for (const line of writtenText(outcome)) log(line);

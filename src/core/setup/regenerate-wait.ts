@@ -19,7 +19,7 @@ interface CertificateItem {
 
 export async function waitForReissue(kube: KubectlOptions, deleted: StaleSecret[], deadlineMs: number, pollMs = 2000): Promise<WaitOutcome> {
   const end = Date.now() + deadlineMs;
-  let last: WaitOutcome = { ready: [], notReady: deleted.map((s) => ({ name: label(s), why: 'not checked yet' })) };
+  let last: WaitOutcome;
   for (;;) {
     last = await pollOnce(kube, deleted);
     if (last.notReady.length === 0 || Date.now() + pollMs > end) return last;

@@ -43,7 +43,7 @@ function defaultsOf(text: string): Record<string, string> {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = /^\[(.+)\]$/.exec(line);
-    if (header) section = header[1]!.trim();
+    if (header) section = header[1].trim();
     else if (section === 'defaults') {
       const at = line.search(/[=:]/);
       if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim();

@@ -203,7 +203,7 @@ function tsigSecretFirst(steps: Step[]): Step[] {
   const at = steps.findIndex((s) => s.id === TSIG_SECRET);
   const first = steps.findIndex((s) => s.id === TSIG_ALGORITHM || s.id === TSIG_KEY_NAME);
   if (at < 0 || first < 0 || first > at) return steps;
-  const secret: Step = { ...steps[at]!, title: 'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)' };
+  const secret: Step = { ...steps[at], title: 'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)' };
   const rest = steps.filter((_, i) => i !== at);
   return [...rest.slice(0, first), secret, ...rest.slice(first)];
 }

@@ -61,7 +61,7 @@ export function analyseOrder(certs: ParsedCertificate[], key?: KeyObject): Order
   }
   const problems: string[] = duplicates.map((d) => `${label(d)} repeats ${label(seen.get(d.x509.fingerprint256)!)}.`);
   for (let i = 0; i + 1 < certs.length; i++) {
-    const [child, parent] = [certs[i]!, certs[i + 1]!];
+    const [child, parent] = [certs[i], certs[i + 1]];
     if (child.x509.fingerprint256 === parent.x509.fingerprint256) continue;
     if (!isIssuedBy(child, parent)) problems.push(`${label(child)} is followed by ${label(parent)}, which did not issue it.`);
   }
@@ -74,9 +74,9 @@ function computeOrder(certs: ParsedCertificate[], key?: KeyObject): ParsedCertif
   const ofKey = key ? certs.filter((c) => sameKey(c, key)) : [];
   const starts = ofKey.length ? ofKey : certs.filter((c) => !issuedOthers(c));
   if (starts.length !== 1) return undefined;
-  const path = [starts[0]!];
+  const path = [starts[0]];
   for (;;) {
-    const current = path[path.length - 1]!;
+    const current = path[path.length - 1];
     const next = certs.find((c) => !path.includes(c) && isIssuedBy(current, c));
     if (!next) break;
     path.push(next);

@@ -142,7 +142,7 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
         details,
       };
     }
-    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0]!.slice(2))}`, details };
+    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0].slice(2))}`, details };
   }
   const d = normaliseDomain(domain);
   if (names.includes(`*.${d}`)) {
@@ -169,7 +169,7 @@ function bareNote(names: string[], domain: string): string {
 
 /** Every certificate of the chain: not yet valid or expired fails, within 30 days warns. */
 export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice: string): CertCheck {
-  const leaf = certs[0]!;
+  const leaf = certs[0];
   const days = (c: ParsedCertificate) => Math.floor((notAfter(c).getTime() - now.getTime()) / DAY_MS);
   const details = {
     notBefore: notBefore(leaf).toISOString(),
@@ -197,7 +197,7 @@ export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice
       details,
     };
   }
-  const soonest = [...certs].sort((a, b) => notAfter(a).getTime() - notAfter(b).getTime())[0]!;
+  const soonest = [...certs].sort((a, b) => notAfter(a).getTime() - notAfter(b).getTime())[0];
   if (days(soonest) < EXPIRY_WARNING_DAYS) {
     return {
       name: 'validity',
@@ -257,7 +257,7 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
  * ingress serve an incomplete chain, which clients refuse ("unable to get local issuer certificate").
  */
 export function checkChainComplete(chain: ParsedCertificate[], source: string, anchors: TrustAnchors): CertCheck {
-  const last = chain[chain.length - 1]!;
+  const last = chain[chain.length - 1];
   const details = { last: label(last), issuer: commonName(last.x509.issuer), trustStores: anchors.description };
   if (isSelfSigned(last)) {
     return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, details };

@@ -85,7 +85,7 @@ export function examine(input: ExamineInput): Examination {
   let ordered: ParsedCertificate[] | undefined;
   let reordered = false;
   let chainInOrder = true;
-  if (input.role === 'ca-bundle' && !certificates.some((c) => certificates!.some((o) => o !== c && isIssuedBy(o, c)))) {
+  if (input.role === 'ca-bundle' && !certificates.some((c) => certificates.some((o) => o !== c && isIssuedBy(o, c)))) {
     checks.push({ name: 'chain-order', status: 'ok', message: `${input.certSource}: ${certificates.length} independent CA certificate(s).` });
     ordered = certificates;
   } else {
@@ -106,8 +106,8 @@ export function examine(input: ExamineInput): Examination {
   // The key is matched against the first certificate as given (that is what the ingress reads);
   // the other checks look at the right order when it is known, so they speak of the real leaf.
   const effective = ordered ?? certificates;
-  const first = effective[0]!;
-  const given = reordered ? first : certificates[0]!;
+  const first = effective[0];
+  const given = reordered ? first : certificates[0];
   if (key) {
     const consequence = input.role === 'wildcard' ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".' : undefined;
     checks.push(checkKeyMatch(given, certificates, key, {

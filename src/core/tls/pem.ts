@@ -67,12 +67,12 @@ export function parsePemBlocks(text: string, source: string): PemBlock[] {
   const blocks: PemBlock[] = [];
   let open: { type: string; start: number; body: string[]; headers: Record<string, string> } | undefined;
   for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!.trim();
+    const line = lines[n].trim();
     const begin = BEGIN.exec(line);
     const end = END.exec(line);
     if (begin) {
       if (open) throw truncated(source, blocks.length + 1, open.type, open.start, n + 1);
-      open = { type: begin[1]!, start: n + 1, body: [], headers: {} };
+      open = { type: begin[1], start: n + 1, body: [], headers: {} };
     } else if (end) {
       if (!open) {
         throw new PemError(`${source}: line ${n + 1} ends a ${end[1]} block that never began.`, 'The file is cut or two files were joined badly; export it again.');
@@ -95,7 +95,7 @@ export function parsePemBlocks(text: string, source: string): PemBlock[] {
       open = undefined;
     } else if (open) {
       const header = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
-      if (header && open.body.length === 0) open.headers[header[1]!] = header[2]!;
+      if (header && open.body.length === 0) open.headers[header[1]] = header[2]!;
       else if (line !== '') open.body.push(line);
     }
   }
@@ -199,7 +199,7 @@ export function parsePrivateKey(text: string, source: string): ParsedKey {
   if (keys.length > 1) {
     throw new PemError(`${source} holds ${keys.length} private keys (${keys.map(describeBlock).join(', ')}).`, 'Keep only the key of the certificate in this file.');
   }
-  const block = keys[0]!;
+  const block = keys[0];
   if (block.type === 'ENCRYPTED PRIVATE KEY' || /ENCRYPTED/.test(block.headers['Proc-Type'] ?? '')) {
     throw new PemError(
       `${source}: ${describeBlock(block)} is encrypted with a passphrase; the platform needs it unencrypted.`,

@@ -31,13 +31,13 @@ export function analyzeChain(chain: X509Certificate[]): ServedChain {
   if (chain.length === 0) return { path: [], inOrder: true, extra: [], endsAtRoot: false };
   const path = [0];
   while (true) {
-    const current = chain[path[path.length - 1]!]!;
+    const current = chain[path[path.length - 1]];
     if (isSelfSigned(current)) break;
     const next = chain.findIndex((c, i) => !path.includes(i) && issuedBy(current, c));
     if (next < 0) break;
     path.push(next);
   }
-  const last = chain[path[path.length - 1]!]!;
+  const last = chain[path[path.length - 1]];
   return {
     path,
     inOrder: path.every((position, i) => position === i),

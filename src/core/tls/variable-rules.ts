@@ -52,7 +52,7 @@ const pemText = (value: unknown): string | undefined =>
  */
 export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date(), files: Record<string, string> = {}): Finding[] {
   // A value read from a file is named by the file first, so the message says which file to fix.
-  const fileOf = (name: string) => files[name] ?? (typeof values[name] === 'string' ? pemFiles.get(values[name] as string) : undefined);
+  const fileOf = (name: string) => files[name] ?? (typeof values[name] === 'string' ? pemFiles.get(values[name]) : undefined);
   const source = (name: string) => (fileOf(name) ? `${fileOf(name)} (${name})` : name);
   const findings: Finding[] = [];
   for (const rule of PEM_RULES) {

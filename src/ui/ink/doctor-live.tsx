@@ -56,7 +56,8 @@ export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, o
     if (!checks) return undefined;
     setGroups(groupsOf(checks));
     const timer = setInterval(() => setFrame((f) => (f + 1) % FRAMES.length), 80);
-    runChecks(checks, {
+    // The run reports through its callbacks and the then below: nothing awaits it here.
+    void runChecks(checks, {
       ...options,
       signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
       onStart: (c) => setGroups((all) => all.map((g) => (g.group === c.group ? { ...g, running: [...g.running, c] } : g))),

@@ -33,7 +33,7 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       if (answer === '') return undefined;
       try {
         keyring = await vaultKeyringFromOptions({ passwordFiles: [answer], ids: [] }, io.env, io.cwd);
-        keyring!.open((vaulted[0]![1] as { text: string }).text);
+        keyring!.open((vaulted[0][1] as { text: string }).text);
         return keyring;
       } catch (error) {
         keyring = undefined;

@@ -70,7 +70,7 @@ function families({ report, finishedAt, version }: MetricsRun): Family[] {
 }
 
 function family(name: string, samples: Sample[]): Family {
-  return { name, help: METRIC_HELP[name]!, samples };
+  return { name, help: METRIC_HELP[name], samples };
 }
 
 function buildInfo(version: string): Family {

@@ -138,7 +138,7 @@ function readName(buf: Buffer, start: number): { name: string; end: number } {
   let end: number | undefined;
   for (let jumps = 0; jumps < 64; jumps++) {
     if (offset >= buf.length) break;
-    const length = buf[offset]!;
+    const length = buf[offset];
     if (length === 0) return { name: labels.join('.') || '.', end: end ?? offset + 1 };
     if ((length & 0xc0) === 0xc0) {
       end ??= offset + 2;
@@ -161,9 +161,9 @@ export interface DnsRecord {
 export function readRecords(message: Buffer): DnsRecord[] {
   const counts = [4, 6, 8, 10].map((o) => message.readUInt16BE(o));
   let offset = 12;
-  for (let i = 0; i < counts[0]!; i++) offset = readName(message, offset).end + 4;
+  for (let i = 0; i < counts[0]; i++) offset = readName(message, offset).end + 4;
   const records: DnsRecord[] = [];
-  for (let i = 0; i < counts[1]! + counts[2]! + counts[3]!; i++) {
+  for (let i = 0; i < counts[1] + counts[2] + counts[3]; i++) {
     const start = offset;
     const { name, end } = readName(message, offset);
     if (end + 10 > message.length) throw new DnsError('The answer is cut short.', 'malformed');

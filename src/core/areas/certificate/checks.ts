@@ -146,7 +146,7 @@ function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[
   return files.map((file, i) => {
     const key = i === 0 ? keyFile : undefined;
     return {
-      prefix: files.length > 1 ? prefixes[i]! : '',
+      prefix: files.length > 1 ? prefixes[i] : '',
       title: basename(file),
       role: 'wildcard' as const,
       hasKey: key !== undefined,

@@ -148,7 +148,7 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckRe
   });
   const verdict = judgeFlags(planes, kubeadm, s.issuerUrl, s.stsAudience);
   const details = {
-    kubeadmConfig: kubeadm ? Object.fromEntries(FLAGS.map((f) => [f, kubeadm!.get(f) ?? null])) : null,
+    kubeadmConfig: kubeadm ? Object.fromEntries(FLAGS.map((f) => [f, kubeadm.get(f) ?? null])) : null,
     controlPlanes: Object.fromEntries(planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))])),
   };
   const nodes = planes.map((p) => p.node).join(', ');

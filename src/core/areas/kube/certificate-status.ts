@@ -101,7 +101,7 @@ export function findChallenges(order: CmObject, challenges: CmObject[]): CmObjec
 export function retryAfter(message: string): string | undefined {
   const m = /retry after (\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z| ?UTC|[+-]\d{2}:?\d{2})?)/i.exec(message);
   if (!m) return undefined;
-  const iso = m[1]!.replace(' ', 'T').replace(/ ?UTC$/i, 'Z');
+  const iso = m[1].replace(' ', 'T').replace(/ ?UTC$/i, 'Z');
   const time = Date.parse(/Z|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
   return Number.isFinite(time) ? new Date(time).toISOString() : m[1];
 }

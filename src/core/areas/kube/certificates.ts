@@ -109,12 +109,12 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   if (ready?.stale && issuing?.status !== 'True') {
     return { ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'),
       summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager\'s controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` };
+      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` };
   }
   const walk = issuanceCause(certificate, s.issuance, s.ingressClass);
   const withEvents = (v: CertificateVerdict, cause?: IssuanceCause): CertificateVerdict => {
     const [kind, ref] = (cause?.object ?? '').split(' ');
-    const events = [...(cause ? recentEvents(s.events, kind!, ref?.split('/')[0], ref?.split('/')[1]) : []), ...recentEvents(s.events, 'Certificate', ns, certificate.metadata?.name)];
+    const events = [...(cause ? recentEvents(s.events, kind, ref?.split('/')[0], ref?.split('/')[1]) : []), ...recentEvents(s.events, 'Certificate', ns, certificate.metadata?.name)];
     return events.length ? { ...v, events } : v;
   };
   const fromWalk = (cause: IssuanceCause, status: Status, extra = ''): CertificateVerdict => withEvents({
@@ -182,7 +182,7 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
     const note = renewing.length ? `; cert-manager is renewing ${renewing.map((r) => r.name).join(', ')}` : '';
     return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, details, certificates };
   }
-  const worst = bad.find((r) => r.status === 'fail') ?? bad[0]!;
+  const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
   const advice = [...new Set(bad.map((r) => (r.advice ? `${r.name}: ${r.advice}` : undefined)).filter((a): a is string => Boolean(a)))];
   return {
     status: worst.status,

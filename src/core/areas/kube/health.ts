@@ -82,7 +82,7 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
   if (bad.length === 0) {
     return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, details, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
   }
-  const first = bad.find((s) => s.status === 'fail') ?? bad[0]!;
+  const first = bad.find((s) => s.status === 'fail') ?? bad[0];
   const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
   const versionSkew = versions.length > 1 ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.` : '';
   return {

@@ -184,7 +184,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
 
 function leafOf(pem: string, source: string): ParsedCertificate | PemError {
   try {
-    return parseCertificates(pem, source).certificates[0]!;
+    return parseCertificates(pem, source).certificates[0];
   } catch (error) {
     if (error instanceof PemError) return error;
     throw error;

@@ -27,7 +27,7 @@ export interface SecretCertificate {
   certificateName?: string;
 }
 
-const decode = (data: Record<string, string> | undefined, key: string) => (data?.[key] ? Buffer.from(data[key]!, 'base64').toString('utf8') : '');
+const decode = (data: Record<string, string> | undefined, key: string) => (data?.[key] ? Buffer.from(data[key], 'base64').toString('utf8') : '');
 
 export function readSecretCertificate(secret: CmObject): SecretCertificate {
   const data = secret.data as Record<string, string> | undefined;
@@ -45,7 +45,7 @@ export function readSecretCertificate(secret: CmObject): SecretCertificate {
   if (!certPem.trim()) return { ...base, problem: 'holds no tls.crt', key: keyPem.trim() ? 'unreadable' : 'missing' };
   let x509: X509Certificate;
   try {
-    x509 = parseCertificates(certPem, `${base.source} tls.crt`).certificates[0]!.x509;
+    x509 = parseCertificates(certPem, `${base.source} tls.crt`).certificates[0].x509;
   } catch (error) {
     if (!(error instanceof PemError)) throw error;
     return { ...base, problem: `tls.crt is not a PEM certificate (${error.message})`, key: keyPem.trim() ? 'unreadable' : 'missing' };

@@ -68,7 +68,7 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
     details,
     certificates,
-    stuck: { step: 'secret', object: `Secret ${findings[0]!.source}`, reason: findings[0]!.problem },
+    stuck: { step: 'secret', object: `Secret ${findings[0].source}`, reason: findings[0].problem },
   };
 }
 

@@ -165,7 +165,7 @@ export function identityAdvice(
   }
   const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
   if (noAccess) {
-    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${unstop(noAccess[2]!)} member), or grant it through the federation mapping.` };
+    return { message: `No access to the project: ${describe(e)}.`, advice: `Give the user a role on the project (openstack role add --user ${noAccess[1]} --project ${unstop(noAccess[2])} member), or grant it through the federation mapping.` };
   }
   if (/Could not recognize Fernet token/i.test(d)) {
     return { message: `The identity service does not recognise the token: ${describe(e)}.`, advice: 'The token was not issued by this identity service (or its fernet keys were rotated away); sign in again and check that every identity service node shares the same fernet keys.' };

@@ -4,7 +4,7 @@
  * mapping, and one call of a cloud API with the scoped token. A step whose input is missing is `skip`
  * naming the step that stopped the chain.
  */
-import { SERVICE_CATALOG, stateKey, type CatalogService } from '../../doctor/state-keys.js';
+import { SERVICE_CATALOG, stateKey } from '../../doctor/state-keys.js';
 import type { CheckProvider } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
 import { always, configured, type Gate } from '../../doctor/gates.js';
@@ -139,7 +139,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
     step('signin.federated'),
     step('signin.projects'),
     step('signin.scope', (result, ctx, { scoped }) => {
-      if (scoped) ctx.state.set(SERVICE_CATALOG, scoped.catalog as CatalogService[]);
+      if (scoped) ctx.state.set(SERVICE_CATALOG, scoped.catalog);
       return result;
     }),
     check('signin.api', 'Cloud API call with the scoped token', 'signin.scope', async (ctx, { scoped }) =>

@@ -159,7 +159,7 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
   }
   const matching = verdicts.filter((v) => v.matches);
   if (matching.length > 0) {
-    const first = matching[0]!;
+    const first = matching[0];
     const assumed = first.unknown.length ? `; assumed present, not claims: ${escapeLine(first.unknown.join(', '))}` : '';
     const rules = matching.length === 1 ? `rule ${first.rule}` : `rules ${matching.map((v) => v.rule).join(', ')}`;
     return {
@@ -282,12 +282,12 @@ export async function checkClaims(env: StepEnv, input: ClaimsInput): Promise<Fin
   if (audience?.internal) findings.push({ status: 'warn', message: audience.message, advice: audience.advice });
   const rank: Record<Status, number> = { fail: 0, warn: 1, ok: 2 };
   findings.sort((a, b) => rank[a.status] - rank[b.status]);
-  const status = findings[0]!.status;
-  const details = Object.assign(
-    { authorization_bytes: Buffer.byteLength(`Bearer ${input.brokerToken}`), claims: claims ? Object.keys(claims) : [] },
-    ...findings.map((f) => f.details ?? {}),
-    audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp, internal: audience.internal } } : {},
-  );
+  const status = findings[0].status;
+  const details: Record<string, unknown> = {
+    authorization_bytes: Buffer.byteLength(`Bearer ${input.brokerToken}`), claims: claims ? Object.keys(claims) : [],
+    ...Object.fromEntries(findings.flatMap((f) => Object.entries(f.details ?? {}))),
+    ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp, internal: audience.internal } } : {}),
+  };
   return {
     status,
     message: findings.map((f) => f.message).join(' '),

@@ -27,10 +27,30 @@ function subjectToken(res: HttpResponse, what: string): string {
   return token;
 }
 
-function tokenBody(res: HttpResponse): Record<string, any> | undefined {
+/** The `token` object of a Keystone token answer, as far as cloudgate reads it (each field checked). */
+interface TokenBody {
+  user?: { name?: string };
+  expires_at?: string;
+  project?: { id?: string; name?: string };
+  catalog?: unknown;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const object = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+function tokenBody(res: HttpResponse): TokenBody | undefined {
   if (!res.body.trim()) return undefined;
-  const body = res.json<Record<string, any>>();
-  return body && typeof body.token === 'object' ? body.token : undefined;
+  const token = object(object(res.json<unknown>())?.token);
+  if (!token) return undefined;
+  const user = object(token.user);
+  const project = object(token.project);
+  return {
+    ...(user ? { user: { name: text(user.name) } } : {}),
+    expires_at: text(token.expires_at),
+    ...(project ? { project: { id: text(project.id), name: text(project.name) } } : {}),
+    catalog: token.catalog,
+  };
 }
 
 /** The federated sign-in: the broker token for an unscoped identity-service token. */
@@ -250,7 +270,8 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
   const token = subjectToken(res, `POST ${url}`);
   const t = tokenBody(res);
   if (!t) throw new StepError(`POST ${url} answered 201 without a "token" object in the body.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
-  const catalog: CatalogService[] = Array.isArray(t.catalog) ? t.catalog : [];
+  // Each service's fields are read with fallbacks below; a malformed entry is dropped.
+  const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => object(c) !== undefined && typeof object(c)!.type === 'string');
   const project = { id: t.project?.id ?? projectId, name: t.project?.name };
   const services = catalog.map((c) => c.type).filter(Boolean);
   const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];

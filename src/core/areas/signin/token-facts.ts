@@ -31,7 +31,7 @@ export function tokenFacts(token: string, now = Date.now()): TokenFacts | undefi
     facts.expiresAt = new Date(claims.exp * 1000).toISOString();
     facts.secondsLeft = Math.round(claims.exp - now / 1000);
   }
-  return Object.fromEntries(Object.entries(facts).filter(([, v]) => v !== undefined)) as TokenFacts;
+  return Object.fromEntries(Object.entries(facts).filter(([, v]) => v !== undefined));
 }
 
 /** "4 min 59 s", "2 h 3 min", "expired 10 s ago". */

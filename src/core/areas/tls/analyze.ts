@@ -74,7 +74,7 @@ export function analyzeServed(
       'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order.');
   }
   if (chain.extra.length) {
-    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${joinCapped(chain.extra.map((i) => commonName(probe.chain[i]!.subject)))}.`,
+    add('warn', `${where} serves ${chain.extra.length} certificate(s) unrelated to its chain: ${joinCapped(chain.extra.map((i) => commonName(probe.chain[i].subject)))}.`,
       'Remove them from tls.crt; only the certificate, its intermediates and optionally the root belong there.');
   }
   issuerMismatch(leaf, probe.chain, expected, where, add);
@@ -143,7 +143,7 @@ function untrusted(
 ): void {
   const code = probe.authorizationError ?? 'unknown';
   const last = chain.last;
-  const selfSigned = probe.chain.length === 1 && isSelfSigned(probe.chain[0]!);
+  const selfSigned = probe.chain.length === 1 && isSelfSigned(probe.chain[0]);
   const level = expected.issuerType === 'self-signed' ? 'warn' : 'fail';
   if (selfSigned || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
     add(level, `${where} serves a self-signed certificate, not trusted by ${probe.trustStore}.`,
@@ -183,7 +183,7 @@ function issuerMismatch(
     return;
   }
   if (type === 'acme' && !expected.acmeServer) {
-    const top = chain[analyzeChain(chain).path.at(-1) ?? 0]!;
+    const top = chain[analyzeChain(chain).path.at(-1) ?? 0];
     if (!chainsToPublicRoot(top)) {
       add('warn', `${where} serves a certificate issued by "${commonName(leaf.issuer)}", a private CA, but the inventory configures a public ACME CA (cluster_issuer_acme_server unset).`,
         `If an internal ACME server is meant, set cluster_issuer_acme_server; otherwise the certificate predates the issuer change. ${REGENERATE}`);

@@ -30,7 +30,7 @@ export const provideChecks: CheckProvider = async (input) => {
   // (Ctrl+C, the deadline), and the probes end by their own timeout before that check's.
   let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
   const resultOf = (endpoint: Endpoint, signal: AbortSignal) => {
-    probes ??= new Map(probeAll(configured, expected, input, signal).map((p, i) => [configured[i]!, p]));
+    probes ??= new Map(probeAll(configured, expected, input, signal).map((p, i) => [configured[i], p]));
     return probes.get(endpoint)!;
   };
   const checks: Check[] = configured.map((endpoint) => ({
@@ -114,7 +114,7 @@ export async function checkEndpoint(
 
 async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
   const settled = await Promise.all(probeAll(endpoints, expected, input, signal));
-  const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]!), result }));
+  const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]), result }));
   results.sort((a, b) => a.id.localeCompare(b.id));
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
   const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';

@@ -37,12 +37,12 @@ export function SelectList({ choices, initialIndex = 0, onSelect, onHighlight, i
       const step = (by: number) => move((current.current + by + choices.length) % choices.length);
       if (key.upArrow) step(-1);
       else if (key.downArrow || key.tab) step(1);
-      else if (key.return) onSelect(choices[current.current]!.value);
+      else if (key.return) onSelect(choices[current.current].value);
       else {
         // Typed keys can arrive as one chunk ("2" and Enter, two Enters over a slow link): each counts,
         // and Enter ends the question (what follows it was typed for the next one, which is not drawn yet).
         for (const ch of input) {
-          if (ch === '\r' || ch === '\n') return onSelect(choices[current.current]!.value);
+          if (ch === '\r' || ch === '\n') return onSelect(choices[current.current].value);
           if (ch === 'k') step(-1);
           else if (ch === 'j') step(1);
           else if (/^[1-9]$/.test(ch) && Number(ch) <= choices.length) move(Number(ch) - 1);

@@ -76,7 +76,7 @@ export function TextInput({ initialValue = '', mask = false, placeholder, valida
       <Text wrap="wrap">
         <Text color={tint('cyan')}>{'> '}</Text>
         {show(value.slice(0, cursor))}
-        {isActive ? <Text inverse>{cursor < value.length ? show(value[cursor]!) : ' '}</Text> : null}
+        {isActive ? <Text inverse>{cursor < value.length ? show(value[cursor]) : ' '}</Text> : null}
         {show(value.slice(cursor + (isActive ? 1 : 0)))}
         {value === '' && placeholder ? <Text dimColor>{placeholder}</Text> : null}
       </Text>

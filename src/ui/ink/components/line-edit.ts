@@ -29,7 +29,7 @@ const BACKSPACE = new Set(['\u007f', '\b']);
 export function keysOf(data: string): string[] {
   const keys: string[] = [];
   // ESC [ params final | ESC O final | ESC + one char | a control char | a run of printable text.
-  // eslint-disable-next-line no-control-regex
+   
   const token = /\u001b\[[0-9;]*[~A-Za-z]|\u001bO[A-Za-z]|\u001b[\s\S]?|[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g;
   for (const match of data.matchAll(token)) keys.push(match[0]);
   return keys;
@@ -63,8 +63,8 @@ export function applyInput(start: Line, data: string): LineResult {
     else if (key === '\u0017') {
       // The word before the cursor and the separators after it, as a shell's Ctrl+W (a path loses one part).
       let at = cursor;
-      while (at > 0 && !isWordChar(value[at - 1]!)) at--;
-      while (at > 0 && isWordChar(value[at - 1]!)) at--;
+      while (at > 0 && !isWordChar(value[at - 1])) at--;
+      while (at > 0 && isWordChar(value[at - 1])) at--;
       value = value.slice(0, at) + value.slice(cursor);
       cursor = at;
     } else if (!key.startsWith('\u001b') && key >= ' ' && key !== '\u007f') {

@@ -29,7 +29,7 @@ export function firstFrameLines(state: WizardState): string[] | undefined {
   ];
 }
 
-// eslint-disable-next-line no-control-regex
+ 
 const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Rows the lines take on a terminal this wide (long lines wrap). */
