@@ -6,6 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { editDistance } from '../closest.js';
 
 /** Every key each section may hold. */
 export const CONFIG_KEYS: Record<string, readonly string[]> = {
@@ -126,18 +127,9 @@ function looseMode(path: string): string | undefined {
 function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const candidate of candidates) {
-    const d = distance(name.toLowerCase(), candidate);
+    const d = editDistance(name.toLowerCase(), candidate);
     if (!best || d < best.distance) best = { name: candidate, distance: d };
   }
   return best && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.name : undefined;
 }
 
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
