@@ -1,5 +1,49 @@
 /** Rows of the variables table: the DNS-01 providers served by a webhook the role installs with Helm. */
-import { ROW, type Variable } from '../variable-types.js';
+import { ROW, type Solver, type Variable } from '../variable-types.js';
+
+/** A webhook provider: its words in each naming and the defaults of its Helm release and RBAC objects. */
+interface Webhook {
+  neutral: Solver;
+  platform: string;
+  /** Release name; the service account and (with a `/`) the chart folders are named after it. */
+  release: [neutral: string, platform: string];
+  chart: [neutral: string, platform: string];
+  secret: [neutral: string, platform: string];
+  role: [neutral: string, platform: string];
+}
+
+const DNSD: Webhook = {
+  neutral: 'dnsd', platform: 'godaddy', release: ['certmgr-webhook-dnsd', 'cert-manager-webhook-godaddy'],
+  chart: ['dnsd-webhook', 'godaddy-webhook'], secret: ['dnsd-api-key', 'godaddy-api-key'],
+  role: ['webhook-dnsd:secret-reader', 'webhook-godaddy:secret-reader'],
+};
+const DNSE: Webhook = {
+  neutral: 'dnse', platform: 'infoblox', release: ['certmgr-webhook-dnse-wapi', 'cert-manager-webhook-infoblox-wapi'],
+  chart: ['certmgr-webhook-dnse-wapi', 'cert-manager-webhook-infoblox-wapi'],
+  secret: ['certmgr-issuer-dnse-credentials', 'cert-manager-issuer-infoblox-credentials'],
+  role: ['webhook-dnse-wapi:secret-reader', 'webhook-infoblox-wapi:secret-reader'],
+};
+
+/** The Helm release, chart, API group and RBAC rows every webhook provider has (the role's defaults). */
+function helmReleaseRows(w: Webhook): Variable[] {
+  const name = (suffix: string) => `cluster_issuer_acme_${w.neutral}_${suffix}`;
+  const row = (suffix: string, fields: Partial<Variable>, help: string): Variable => ({
+    name: name(suffix), platformName: `cluster_issuer_acme_${w.platform}_${suffix}`, type: 'string',
+    ...fields, required: false, secret: false, asked: false, appliesWhen: ROW.solver(w.neutral), section: `DNS-01 provider ${w.neutral}`, help,
+  });
+  return [
+    row('helm_release_name', { default: w.release[0], platformDefault: w.release[1] }, 'Helm release of the webhook (its service account is named after it by default)'),
+    row('helm_release_namespace', { default: 'cert-manager' }, 'Namespace of the webhook release, its credentials Secret and RBAC objects'),
+    row('helm_chart_path', { default: `../../charts/${w.chart[0]}/`, platformDefault: `../../charts/${w.chart[1]}/` }, 'Chart folder uploaded to the hosts (relative to the platform\'s playbooks)'),
+    row('helm_chart_ref', { default: `/usr/local/src/${w.chart[0]}`, platformDefault: `/usr/local/src/${w.chart[1]}` }, 'Where the chart is uploaded on the hosts, and installed from'),
+    row('helm_values', { type: 'map' }, 'Helm values merged (recursively) over the role\'s own {groupName: <group name>}'),
+    row('group_name', { default: `${w.neutral}.certmgr.atmosphere.dev`, platformDefault: `${w.platform}.cert-manager.atmosphere.dev` }, 'API group of the webhook (its release values and solvers[].dns01.webhook.groupName)'),
+    row('secret_name', { default: w.secret[0], platformDefault: w.secret[1] }, 'Secret holding the credentials, read by the webhook'),
+    row('role_name', { default: w.role[0], platformDefault: w.role[1] }, 'Role that lets the webhook read the credentials Secret'),
+    row('role_binding_name', { defaultFrom: name('role_name') }, 'RoleBinding of that Role to the webhook\'s service account'),
+    row('service_account_name', { defaultFrom: name('helm_release_name') }, 'Service account of the webhook (the RoleBinding\'s subject); the chart names it after the release'),
+  ];
+}
 
 export const WEBHOOK_ROWS: Variable[] = [
   // DNS-01 provider dnsd
@@ -13,66 +57,7 @@ export const WEBHOOK_ROWS: Variable[] = [
     type: 'string', required: true, secret: true,
     appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd', help: 'API secret key',
   },
-  {
-    name: 'cluster_issuer_acme_dnsd_helm_release_name', platformName: 'cluster_issuer_acme_godaddy_helm_release_name',
-    type: 'string', default: 'certmgr-webhook-dnsd', platformDefault: 'cert-manager-webhook-godaddy',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Helm release of the webhook (its service account is named after it by default)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_helm_release_namespace', platformName: 'cluster_issuer_acme_godaddy_helm_release_namespace',
-    type: 'string', default: 'cert-manager',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Namespace of the webhook release, its credentials Secret and RBAC objects',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_helm_chart_path', platformName: 'cluster_issuer_acme_godaddy_helm_chart_path',
-    type: 'string', default: '../../charts/dnsd-webhook/', platformDefault: '../../charts/godaddy-webhook/',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Chart folder uploaded to the hosts (relative to the platform\'s playbooks)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_helm_chart_ref', platformName: 'cluster_issuer_acme_godaddy_helm_chart_ref',
-    type: 'string', default: '/usr/local/src/dnsd-webhook', platformDefault: '/usr/local/src/godaddy-webhook',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Where the chart is uploaded on the hosts, and installed from',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_helm_values', platformName: 'cluster_issuer_acme_godaddy_helm_values',
-    type: 'map', 
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Helm values merged (recursively) over the role\'s own {groupName: <group name>}',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_group_name', platformName: 'cluster_issuer_acme_godaddy_group_name',
-    type: 'string', default: 'dnsd.certmgr.atmosphere.dev', platformDefault: 'godaddy.cert-manager.atmosphere.dev',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'API group of the webhook (its release values and solvers[].dns01.webhook.groupName)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_secret_name', platformName: 'cluster_issuer_acme_godaddy_secret_name',
-    type: 'string', default: 'dnsd-api-key', platformDefault: 'godaddy-api-key',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Secret holding the credentials, read by the webhook',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_role_name', platformName: 'cluster_issuer_acme_godaddy_role_name',
-    type: 'string', default: 'webhook-dnsd:secret-reader', platformDefault: 'webhook-godaddy:secret-reader',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Role that lets the webhook read the credentials Secret',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_role_binding_name', platformName: 'cluster_issuer_acme_godaddy_role_binding_name',
-    type: 'string', defaultFrom: 'cluster_issuer_acme_dnsd_role_name',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'RoleBinding of that Role to the webhook\'s service account',
-  },
-  {
-    name: 'cluster_issuer_acme_dnsd_service_account_name', platformName: 'cluster_issuer_acme_godaddy_service_account_name',
-    type: 'string', defaultFrom: 'cluster_issuer_acme_dnsd_helm_release_name',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsd'), section: 'DNS-01 provider dnsd',
-    help: 'Service account of the webhook (the RoleBinding\'s subject); the chart names it after the release',
-  },
+  ...helmReleaseRows(DNSD),
   {
     name: 'cluster_issuer_acme_dnsd_is_production', platformName: 'cluster_issuer_acme_godaddy_is_production',
     type: 'bool', default: true,
@@ -107,64 +92,5 @@ export const WEBHOOK_ROWS: Variable[] = [
     type: 'string', required: true, secret: true,
     appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse', help: 'API password',
   },
-  {
-    name: 'cluster_issuer_acme_dnse_helm_release_name', platformName: 'cluster_issuer_acme_infoblox_helm_release_name',
-    type: 'string', default: 'certmgr-webhook-dnse-wapi', platformDefault: 'cert-manager-webhook-infoblox-wapi',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Helm release of the webhook (its service account is named after it by default)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_helm_release_namespace', platformName: 'cluster_issuer_acme_infoblox_helm_release_namespace',
-    type: 'string', default: 'cert-manager',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Namespace of the webhook release, its credentials Secret and RBAC objects',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_helm_chart_path', platformName: 'cluster_issuer_acme_infoblox_helm_chart_path',
-    type: 'string', default: '../../charts/certmgr-webhook-dnse-wapi/', platformDefault: '../../charts/cert-manager-webhook-infoblox-wapi/',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Chart folder uploaded to the hosts (relative to the platform\'s playbooks)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_helm_chart_ref', platformName: 'cluster_issuer_acme_infoblox_helm_chart_ref',
-    type: 'string', default: '/usr/local/src/certmgr-webhook-dnse-wapi', platformDefault: '/usr/local/src/cert-manager-webhook-infoblox-wapi',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Where the chart is uploaded on the hosts, and installed from',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_helm_values', platformName: 'cluster_issuer_acme_infoblox_helm_values',
-    type: 'map', 
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Helm values merged (recursively) over the role\'s own {groupName: <group name>}',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_group_name', platformName: 'cluster_issuer_acme_infoblox_group_name',
-    type: 'string', default: 'dnse.certmgr.atmosphere.dev', platformDefault: 'infoblox.cert-manager.atmosphere.dev',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'API group of the webhook (its release values and solvers[].dns01.webhook.groupName)',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_secret_name', platformName: 'cluster_issuer_acme_infoblox_secret_name',
-    type: 'string', default: 'certmgr-issuer-dnse-credentials', platformDefault: 'cert-manager-issuer-infoblox-credentials',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Secret holding the credentials, read by the webhook',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_role_name', platformName: 'cluster_issuer_acme_infoblox_role_name',
-    type: 'string', default: 'webhook-dnse-wapi:secret-reader', platformDefault: 'webhook-infoblox-wapi:secret-reader',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Role that lets the webhook read the credentials Secret',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_role_binding_name', platformName: 'cluster_issuer_acme_infoblox_role_binding_name',
-    type: 'string', defaultFrom: 'cluster_issuer_acme_dnse_role_name',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'RoleBinding of that Role to the webhook\'s service account',
-  },
-  {
-    name: 'cluster_issuer_acme_dnse_service_account_name', platformName: 'cluster_issuer_acme_infoblox_service_account_name',
-    type: 'string', defaultFrom: 'cluster_issuer_acme_dnse_helm_release_name',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnse'), section: 'DNS-01 provider dnse',
-    help: 'Service account of the webhook (the RoleBinding\'s subject); the chart names it after the release',
-  },
+  ...helmReleaseRows(DNSE),
 ];
