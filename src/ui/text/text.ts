@@ -77,7 +77,7 @@ export function skipSummary(checks: CheckOutcome[]): string[] {
     const kind: SkipKind = check.reason && check.reason.code !== 'interrupted' ? check.reason.code : 'not-applicable';
     // What is missing, then what to do; for no-cluster the reason says both (the message repeats it).
     const text = !check.reason || kind === 'not-applicable' ? check.message
-      : kind === 'no-cluster' ? check.reason.text
+      : kind === 'no-cluster' || check.reason.text === check.message ? check.reason.text
       : `${check.message} → ${check.reason.text}`;
     // One line per thing to do: checks that ask for the same setting count together, the first one's words shown.
     const key = `${kind}\n${check.reason?.text ?? check.message}`;

@@ -106,6 +106,13 @@ describe('text report', () => {
     expect(lines[at + 2]).toBe('    Does not apply: Only needed for clouddnsb auth clusteroidc.');
   });
 
+  it('says a not-configured reason once when its text is the message itself (no "X → X")', () => {
+    const why = 'No supplied wildcard: the inventory does not set one.';
+    const text = renderText(report([outcome('kube.wildcard-secret', 'skip', why, undefined, { code: 'not-configured', text: why })]), plain);
+    expect(text).toContain(`Not configured: ${why}`);
+    expect(text).not.toContain('→');
+  });
+
   it('never offers a step skipped as not needed as the reason of a group stopped for want of settings', () => {
     const text = renderText(report([
       outcome('signin.idp-token', 'skip', 'No subject token.', undefined, { code: 'not-configured', text: 'Set subject_token.' }),
