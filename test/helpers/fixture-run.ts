@@ -32,10 +32,10 @@ export function fullReport(): DoctorReport {
     outcome('kube.wildcard-secret', 'fail', { secret: 'openstack/wildcard', chain: [{ name: 'say "hi"\\ \nthere', notAfter: '2028-01-01T00:00:00.000Z' }] }),
     outcome('discovery.tls', 'ok', { hosts: [{ host: 'oidc.example:443', chain: [{ subject: 'CN=oidc.example', notAfter: '2029-01-01T00:00:00.000Z' }] }] }),
     outcome('signin.idp-token', 'skip'),
-    outcome('signin.exchange', 'ok', { expires_in: 300 }),
-    outcome('signin.federated', 'ok', { expires_at: '2027-01-01T00:00:00Z' }),
+    outcome('signin.exchange', 'ok', { expires_in: 300 }, { tokenExpiresAt: '2026-01-01T00:05:00.000Z' }),
+    outcome('signin.federated', 'ok', { expires_at: '2027-01-01T00:00:00Z' }, { tokenExpiresAt: '2027-01-01T00:00:00Z' }),
     outcome('signin.projects', 'warn'),
-    outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' }),
+    outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' }, { tokenExpiresAt: '2027-01-01T01:00:00Z' }),
     outcome('signin.api', 'ok'),
   ];
   return { schema: 'cloudgate.doctor/v1', durationMs: 812, summary: { ok: 8, warn: 2, fail: 1, skip: 1 }, checks };

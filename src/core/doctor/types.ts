@@ -53,6 +53,8 @@ export interface CheckResult {
   reason?: SkipReason;
   /** For a cert-manager walk that found a stuck step. */
   stuck?: StuckStepFact;
+  /** When the token this check obtained expires (ISO 8601): the exporter's token expiry series. */
+  tokenExpiresAt?: string;
 }
 
 export interface CheckOutcome extends CheckResult {

@@ -62,7 +62,7 @@ function families({ report, finishedAt, version }: MetricsRun): Family[] {
       value: signin.every((c) => c.status === 'ok' || c.status === 'warn') && (api?.status === 'ok' || api?.status === 'warn') ? 1 : 0,
     }]),
     family('cloudgate_signin_step_duration_seconds', signin.map((c) => ({ labels: { step: c.id.slice('signin.'.length) }, value: c.durationMs / 1000 }))),
-    family('cloudgate_token_expiry_timestamp_seconds', tokenExpiries(checks, finishedAt)),
+    family('cloudgate_token_expiry_timestamp_seconds', tokenExpiries(checks)),
     family('cloudgate_last_run_timestamp_seconds', [{ labels: {}, value: finishedAt.getTime() / 1000 }]),
     family('cloudgate_run_duration_seconds', [{ labels: {}, value: report.durationMs / 1000 }]),
     buildInfo(version),
@@ -76,8 +76,6 @@ function family(name: string, samples: Sample[]): Family {
 function buildInfo(version: string): Family {
   return family('cloudgate_build_info', [{ labels: { version }, value: 1 }]);
 }
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
 /**
  * One series per certificate the checks read (their `certificates` facts): labelled with where it
@@ -96,12 +94,10 @@ export function certificateExpiries(checks: CheckOutcome[]): Sample[] {
 }
 
 /** Expiry of the tokens the sign-in steps and the discovery checks obtained; never the token itself. */
-export function tokenExpiries(checks: CheckOutcome[], finishedAt: Date): Sample[] {
+export function tokenExpiries(checks: CheckOutcome[]): Sample[] {
   const samples: Sample[] = [];
   for (const check of checks) {
-    const d = check.details ?? {};
-    const at = text(d.expires_at) ?? text(d.expiresAt);
-    const time = at ? Date.parse(at) / 1000 : typeof d.expires_in === 'number' ? finishedAt.getTime() / 1000 + d.expires_in : NaN;
+    const time = check.tokenExpiresAt ? Date.parse(check.tokenExpiresAt) / 1000 : NaN;
     if (Number.isFinite(time)) samples.push({ labels: { token: check.id }, value: time });
   }
   return samples;

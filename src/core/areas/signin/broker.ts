@@ -4,7 +4,7 @@ import { registerSecret } from '../../secrets.js';
 import { brokerAdvice, serverError, StepError } from './advice.js';
 import { describeFacts, formatLeft, tokenFacts, type TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
-import { compact, took, type StepEnv, type StepResult } from './step.js';
+import { compact, expiresFromNow, took, type StepEnv, type StepResult } from './step.js';
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -60,6 +60,7 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
     value: token.accessToken,
     message: `Identity provider issued an access token (${took(res)}): ${factsLine(facts)}${token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : ''}.`,
     details: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
+    expiresAt: expiresFromNow(token.expiresIn),
   };
 }
 
@@ -100,5 +101,6 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
     value: token.accessToken,
     message: `Broker issued a token (${took(res)}): ${factsLine(facts)}${lifetime}.`,
     details: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
+    expiresAt: expiresFromNow(token.expiresIn),
   };
 }

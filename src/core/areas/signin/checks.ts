@@ -23,7 +23,7 @@ const HANDOVER = stateKey<Handover>('signin.handover');
 export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network));
 
 export function toResult<T>(result: StepResult<T>): CheckResult {
-  return { status: result.warning ? 'warn' : 'ok', message: result.message, advice: result.warning, details: result.details };
+  return { status: result.warning ? 'warn' : 'ok', message: result.message, advice: result.warning, details: result.details, ...(result.expiresAt ? { tokenExpiresAt: result.expiresAt } : {}) };
 }
 
 export function failure(error: unknown): CheckResult {

@@ -87,6 +87,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     value: token,
     message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
     details: compact({ url, status: res.status, user, expires_at: expiresAt }),
+    expiresAt,
   };
 }
 
@@ -283,5 +284,6 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
       (catalog.length ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.` : 'the catalog is empty.'),
     warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
     details: compact({ url, status: res.status, ...pathDetails(served), project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+    expiresAt: t.expires_at,
   };
 }

@@ -23,6 +23,13 @@ export interface StepResult<T> {
   /** Set when the step worked only in a way that needs attention (becomes `warn`). */
   warning?: string;
   details: Record<string, unknown>;
+  /** When the token the step obtained expires (ISO 8601), when the answer says. */
+  expiresAt?: string;
+}
+
+/** An `expires_in` (seconds from now) as the ISO time it ends. */
+export function expiresFromNow(seconds: number | undefined, now = Date.now()): string | undefined {
+  return seconds === undefined ? undefined : new Date(now + seconds * 1000).toISOString();
 }
 
 export function took(res: HttpResponse): string {

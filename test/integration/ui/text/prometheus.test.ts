@@ -46,9 +46,11 @@ describe('prometheus exposition', () => {
     expect(s.get('cloudgate_build_info{version="1.2.3"}')).toBe(1);
   });
 
-  it('reports token expiries by the check that obtained them; lifetimes count from the end of the run', () => {
+  it('reports token expiries by the check that obtained them, from the typed tokenExpiresAt (never details)', () => {
     const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1' }));
     expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.exchange"}')).toBe(finishedAt.getTime() / 1000 + 300);
+    const untyped = { ...fullReport(), checks: [outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' })] };
+    expect(samples(renderPrometheus({ report: untyped, finishedAt, version: '1' })).has('cloudgate_token_expiry_timestamp_seconds{token="signin.scope"}')).toBe(false);
     expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.federated"}')).toBe(Date.parse('2027-01-01T00:00:00Z') / 1000);
   });
 
