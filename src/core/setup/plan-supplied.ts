@@ -47,6 +47,8 @@ export interface SuppliedPart {
   supplied?: SuppliedPlan;
   manifest?: FileToWrite;
   findings: Finding[];
+  /** Variables to remove from the inventory, with why. */
+  removed?: Record<string, string>;
 }
 
 /** The folder holding group_vars/ (the inventory root); the inventory file's folder when it is in no vars folder. */
@@ -88,6 +90,17 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
   const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
   registerSecret(wildcard.keyPem);
   const findings: Finding[] = [...wildcard.findings];
+  // The domain only checks the certificate's names here: in the inventory it makes the platform issue a
+  // wildcard Certificate of its own over the supplied secret, so it is not written (and an old one goes).
+  delete set.cloud_helm_ingress_wildcard_domain;
+  const removed: Record<string, string> = {};
+  if (current.cloud_helm_ingress_wildcard_domain !== undefined) {
+    removed.cloud_helm_ingress_wildcard_domain = 'with a supplied wildcard the platform would issue its own Certificate over it';
+    findings.push({
+      rule: 'supplied-wildcard-domain', severity: 'info', variable: 'cloud_helm_ingress_wildcard_domain',
+      message: `cloud_helm_ingress_wildcard_domain is removed from the inventory: with it the platform would issue its own *.${String(current.cloud_helm_ingress_wildcard_domain)} Certificate over the supplied one.`,
+    });
+  }
   if (insideVarsFolder(manifestPath)) {
     findings.push({
       rule: 'manifest-in-vars-folder', severity: 'error', variable: 'wildcard_certificate_file',
@@ -105,10 +118,11 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
     });
   }
   const supplied: SuppliedPlan = { secretName, namespaces, manifestPath, certificateFile, keyFile, reordered: wildcard.reordered, ...(movedFrom ? { movedFrom } : {}) };
-  if (hasErrors(findings)) return { supplied, findings };
+  if (hasErrors(findings)) return { supplied, findings, removed };
   return {
     supplied,
     findings,
+    removed,
     manifest: {
       path: manifestPath,
       content: tlsSecretManifest({ name: secretName, namespaces, chainPem: wildcard.chainPem, keyPem: wildcard.keyPem }),

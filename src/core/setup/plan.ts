@@ -128,11 +128,12 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
-  const { supplied, manifest, findings: suppliedFindings } = planSupplied({
+  const { supplied, manifest, findings: suppliedFindings, removed: suppliedRemoves } = planSupplied({
     answers, set, current: current.values, inventoryPath, secretManifestPath: input.secretManifestPath,
     namespaces: input.namespaces, fixOrder: input.fixOrder, now: input.now,
   });
   findings.push(...suppliedFindings);
+  Object.assign(removedReasons, suppliedRemoves);
 
   // Merge, then drop what the new choices no longer use: only values left in the inventory from
   // another branch; a value the answers give that the choices do not use is a contradiction.

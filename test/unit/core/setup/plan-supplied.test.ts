@@ -88,6 +88,20 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
     await expect(ansibleInventoryList(root)).resolves.toHaveProperty('_meta');
   });
 
+  it('checks the names against the wildcard domain but writes no domain: with one the platform would issue its own Certificate', async () => {
+    await writeFile(inventory, 'cloud_helm_ingress_wildcard_domain: cloud.example.com\ncluster_issuer_type: acme\n');
+    const plan = await planSetup({ answers: { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' }, inventoryPath: inventory });
+    // The certificate covers *.cloud.example.com, not the domain the answers give: the check used it.
+    expect(plan.findings.some((f) => f.severity === 'error' && f.variable === 'wildcard_certificate_file')).toBe(true);
+    const fresh = await planSetup({ answers, inventoryPath: inventory });
+    expect(fresh.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(fresh.findings).toContainEqual(expect.objectContaining({ rule: 'supplied-wildcard-domain', variable: 'cloud_helm_ingress_wildcard_domain' }));
+    await applyPlan(fresh);
+    const written = await readFile(inventory, 'utf8');
+    expect(written).not.toContain('cloud_helm_ingress_wildcard_domain');
+    expect(written).toContain('cluster_issuer_type: none');
+  });
+
   it('refuses --secret-manifest inside group_vars/', async () => {
     const plan = await planSetup({ answers, inventoryPath: inventory, secretManifestPath: join(root, 'group_vars', 'all', 'tls.yaml') });
     expect(plan.findings.find((f) => f.rule === 'manifest-in-vars-folder')?.severity).toBe('error');
