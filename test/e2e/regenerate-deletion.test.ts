@@ -20,10 +20,15 @@ const certificate = (ns: string, name: string, secretName: string, issuer = 'atm
   apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace: ns },
   spec: { secretName, issuerRef: { name: issuer, kind } },
 });
-const selfSigned = renderPlatform({ cluster_issuer_type: 'self-signed' }).objects.at(-1)!.object;
+/** The new issuer as the deployment made it (named as the inventory names it). */
+const deployed = (name?: string) => renderPlatform({ cluster_issuer_type: 'self-signed', ...(name ? { cluster_issuer_name: name } : {}) }).objects.at(-1)!.object;
 
 function base(...objects: KubeObject[]): KubeState {
-  return new KubeState().add(...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'), selfSigned, ...objects);
+  return deployedAs(undefined, ...objects);
+}
+
+function deployedAs(issuerName: string | undefined, ...objects: KubeObject[]): KubeState {
+  return new KubeState().add(...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'), deployed(issuerName), ...objects);
 }
 
 function workspace(inventoryText = 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n') {
@@ -78,13 +83,13 @@ describe('regenerate deletes only what cert-manager issues again', () => {
   });
 
   it('replaces the ClusterIssuer the inventory names, not the fixed "atmosphere"', async () => {
-    api = await startKubeApi(base(
+    api = await startKubeApi(deployedAs('corp-issuer',
       secret('openstack', 'nova-api-certs', 'kubernetes.io/tls', issuedBy('corp-issuer')),
       certificate('openstack', 'nova-api', 'nova-api-certs', 'corp-issuer'),
       secret('openstack', 'glance-api-certs', 'kubernetes.io/tls', issuedBy('atmosphere')),
       certificate('openstack', 'glance-api', 'glance-api-certs'),
     ));
-    const { inventory, answers } = workspace('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_name: corp-issuer\n');
+    const { inventory, answers } = workspace('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\nplatform_ingress_cluster_issuer: corp-issuer\n');
     const dry = await run(inventory, answers, '--dry-run');
     expect(dry.stdout.trim()).toBe('kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs');
     expect(dry.stderr).toMatch(/kept openstack\/glance-api-certs: issued by ClusterIssuer "atmosphere", not by ClusterIssuer "corp-issuer"/);
