@@ -11,6 +11,7 @@ import { loadYaml } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
+import { isRecord, mergeRecords } from '../records.js';
 
 /** The sign-in settings a clouds.yaml entry gave, by their cloudgate names, and where it was read. */
 export interface CloudSettings {
@@ -61,24 +62,17 @@ export function cloudName(flag: string | undefined, env: NodeJS.ProcessEnv): str
 }
 
 type Mapping = Record<string, unknown>;
-const isMapping = (v: unknown): v is Mapping => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function readClouds(path: string, what: string): Mapping {
   const text = readRegularFileSync(path, { what });
   const doc = loadYaml(text, { what, path, plain: true, advice: 'Fix the YAML syntax (the OpenStack client refuses it too).' }).value;
   if (doc === null || doc === undefined) return {};
-  const clouds = isMapping(doc) ? doc.clouds : undefined;
+  const clouds = isRecord(doc) ? doc.clouds : undefined;
   if (clouds === undefined) return {};
-  if (!isMapping(clouds)) throw new UsageError(`${what} ${path}: "clouds" must be a mapping of cloud names.`);
+  if (!isRecord(clouds)) throw new UsageError(`${what} ${path}: "clouds" must be a mapping of cloud names.`);
   return clouds;
 }
 
-/** secure.yaml's entry laid over clouds.yaml's, key by key (nested mappings merged), as openstacksdk does. */
-function merge(base: Mapping, over: Mapping): Mapping {
-  const out: Mapping = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = isMapping(value) && isMapping(out[key]) ? merge(out[key], value) : value;
-  return out;
-}
 
 /** The auth types whose OpenID Connect client settings map onto the broker's client. */
 const OIDC_TYPES = ['v3oidcclientcredentials', 'v3oidcaccesstoken', 'v3oidcpassword', 'v3oidcauthcode'];
@@ -99,18 +93,19 @@ export function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string): Cl
   const clouds = readClouds(file, 'clouds.yaml');
   const secureFile = findFile('secure', env, cwd);
   const secure = secureFile ? readClouds(secureFile, 'secure.yaml') : {};
-  if (!isMapping(clouds[name])) {
+  if (!isRecord(clouds[name])) {
     const guess = closest(name, Object.keys(clouds));
     throw new UsageError(`--cloud ${name}: ${file} has no cloud "${name}" (it has: ${Object.keys(clouds).join(', ') || 'none'}).`,
       guess ? `Did you mean --cloud ${guess}?` : 'Give the name of one of its entries.');
   }
-  const entry = merge(clouds[name], isMapping(secure[name]) ? (secure[name]) : {});
-  return { name, file, ...(secureFile && isMapping(secure[name]) ? { secureFile } : {}), ...mapEntry(entry, cwd) };
+  // secure.yaml's entry laid over clouds.yaml's, as openstacksdk does.
+  const entry = mergeRecords(clouds[name], secure[name]);
+  return { name, file, ...(secureFile && isRecord(secure[name]) ? { secureFile } : {}), ...mapEntry(entry, cwd) };
 }
 
 /** The entry's keys → cloudgate's settings; pure, for tests. */
 export function mapEntry(entry: Mapping, cwd: string): Omit<CloudSettings, 'name' | 'file' | 'secureFile'> {
-  const auth = isMapping(entry.auth) ? entry.auth : {};
+  const auth = isRecord(entry.auth) ? entry.auth : {};
   const values: Record<string, string> = {};
   const secrets = new Set<string>();
   const used = new Set<string>();

@@ -10,6 +10,7 @@ import { redact } from '../secrets.js';
 import type { NamingProfile } from './names.js';
 import { renderPlatform } from './objects.js';
 import type { KubeObject } from './types.js';
+import { isRecord } from '../records.js';
 
 const MASK = '********';
 
@@ -91,9 +92,8 @@ function masked(a: KubeObject | undefined, b: KubeObject | undefined): [KubeObje
 
 /** The paths (at most three levels deep) whose values differ. */
 function changedFields(a: unknown, b: unknown, path = '', depth = 3): string[] {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
-  if (depth === 0 || !isObject(a) || !isObject(b)) return [path || '.'];
+  if (depth === 0 || !isRecord(a) || !isRecord(b)) return [path || '.'];
   return [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .flatMap((k) => changedFields(a[k], b[k], path ? `${path}.${k}` : k, depth - 1));
 }

@@ -6,6 +6,7 @@
 import { isDnsLabel, isDnsSubdomain } from '../kube/names.js';
 import { secret } from './objects.js';
 import { isUnknownValue, type RoleValues } from './values.js';
+import { mergeRecords } from '../records.js';
 
 export interface WebhookNames {
   release: string;
@@ -38,7 +39,7 @@ export function webhookNames(ctx: RoleValues, provider: 'dnsd' | 'dnse'): Webhoo
     release,
     namespace: ctx.name(`${p}helm_release_namespace`, `the ${provider} webhook's namespace`),
     chart: ctx.text(`${p}helm_chart_ref`),
-    values: merge({ groupName }, overrides),
+    values: mergeRecords({ groupName }, overrides), // Ansible's combine(recursive=True)
     groupName,
     solverName: SOLVER_NAMES[provider][ctx.profile],
     secret: ctx.name(`${p}secret_name`, `the ${provider} credentials' Secret`),
@@ -64,12 +65,4 @@ export function clusterIssuerSolverParts(ctx: RoleValues, provider: 'dnsd' | 'dn
   }, ['cluster_issuer_acme_solver', `${p}role_binding_name`, `${p}service_account_name`], { nameFrom: ctx.source(`${p}role_binding_name`) });
 }
 
-/** Ansible's `combine(recursive=True)`: maps merge key by key, anything else is replaced. */
-function merge(base: Record<string, unknown>, over: unknown): Record<string, unknown> {
-  if (!isMap(over)) return base;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isMap(out[k]) && isMap(v) ? merge(out[k], v) : v;
-  return out;
-}
 
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -9,6 +9,7 @@ import { registerSecret } from '../../secrets.js';
 import { describe, serverError, StepError } from './advice.js';
 import type { AdminCredentials, SigninSettings } from './settings.js';
 import type { StepEnv } from './step.js';
+import { memberOf } from '../../records.js';
 
 export interface MappingRemote {
   type?: unknown;
@@ -90,11 +91,6 @@ function federationUrl(s: SigninSettings, path: string): string {
   return `${s.identityUrl}/v3/${s.federationPrefix}-FEDERATION/${path}`;
 }
 
-/** A member of a JSON object, or undefined when the value is no object. */
-function member(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
 async function readJson(env: StepEnv, url: string, token: string, what: string): Promise<unknown> {
   const res: HttpResponse = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': token }, credentials: true, signal: env.signal });
   if (res.status === 200) return res.json<unknown>();
@@ -113,12 +109,12 @@ export async function readMapping(env: StepEnv, token: string): Promise<Mapping>
   const s = env.settings;
   const protocolUrl = federationUrl(s, `identity_providers/${encodeURIComponent(s.idpId ?? '')}/protocols/${encodeURIComponent(s.protocol)}`);
   const protocol = await readJson(env, protocolUrl, token, 'the federation protocol');
-  const mappingId = member(member(protocol, 'protocol'), 'mapping_id');
+  const mappingId = memberOf(memberOf(protocol, 'protocol'), 'mapping_id');
   if (typeof mappingId !== 'string' || !mappingId) {
     throw new StepError(`GET ${protocolUrl} answered without protocol.mapping_id.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url: protocolUrl });
   }
   const mappingUrl = federationUrl(s, `mappings/${encodeURIComponent(mappingId)}`);
   const mapping = await readJson(env, mappingUrl, token, `mapping ${mappingId}`);
-  const rules = member(member(mapping, 'mapping'), 'rules');
+  const rules = memberOf(memberOf(mapping, 'mapping'), 'rules');
   return { id: mappingId, rules: Array.isArray(rules) ? (rules as MappingRule[]) : [] }; // checked rule by rule where they are read
 }

@@ -9,6 +9,7 @@ import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 import { joinCapped } from '../../bounded.js';
+import { asRecord, memberOf } from '../../records.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -36,15 +37,13 @@ interface TokenBody {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const object = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 function tokenBody(res: HttpResponse): TokenBody | undefined {
   if (!res.body.trim()) return undefined;
-  const token = object(object(res.json<unknown>())?.token);
+  const token = asRecord(asRecord(res.json<unknown>())?.token);
   if (!token) return undefined;
-  const user = object(token.user);
-  const project = object(token.project);
+  const user = asRecord(token.user);
+  const project = asRecord(token.project);
   return {
     ...(user ? { user: { name: text(user.name) } } : {}),
     expires_at: text(token.expires_at),
@@ -272,7 +271,7 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
   const t = tokenBody(res);
   if (!t) throw new StepError(`POST ${url} answered 201 without a "token" object in the body.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
   // Each service's fields are read with fallbacks below; a malformed entry is dropped.
-  const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => object(c) !== undefined && typeof object(c)!.type === 'string');
+  const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => typeof memberOf(c, 'type') === 'string');
   const project = { id: t.project?.id ?? projectId, name: t.project?.name };
   const services = catalog.map((c) => c.type).filter(Boolean);
   const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];
