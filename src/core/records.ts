@@ -7,6 +7,9 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** `value` as a mapping, or undefined. */
 export const asRecord = (value: unknown): Record<string, unknown> | undefined => (isRecord(value) ? value : undefined);
 
+/** `value` when it is a string, else undefined. */
+export const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 /** A member of a mapping, or undefined when the value is no mapping. */
 export const memberOf = (value: unknown, key: string): unknown => asRecord(value)?.[key];
 

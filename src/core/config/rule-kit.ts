@@ -12,6 +12,10 @@ export function isSet(value: unknown): boolean {
   return true;
 }
 
+/** A scalar as the rules read it: text trimmed, a number as written; anything else undefined. */
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+
 export const isPlainMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 

@@ -9,7 +9,7 @@ import { editDistance } from '../closest.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
-import { NOT_CHECKED, finding, isSet } from './rule-kit.js';
+import { NOT_CHECKED, finding, isSet, str } from './rule-kit.js';
 import { typeRules } from './value-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
@@ -47,8 +47,6 @@ function checkable(values: Values): { values: Values; findings: Finding[] } {
   return { values: out, findings };
 }
 
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
 export { isSet, isEncodedBundle, BASE64_BUNDLE } from './rule-kit.js';
 export { formatRule, hostPortRule } from './value-rules.js';

@@ -2,12 +2,10 @@
 import { DOMAIN, parseHostPort, parseUrl } from './formats.js';
 import type { Finding } from '../findings.js';
 import { ANNOTATION_PREFIX, VARIABLES, type Variable } from './variables.js';
-import { NOT_CHECKED, finding, isEncodedBundle, isPlainMap, isSet } from './rule-kit.js';
+import { NOT_CHECKED, finding, isEncodedBundle, isPlainMap, isSet, str } from './rule-kit.js';
 
 type Values = Record<string, unknown>;
 
-const str = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
 export function typeRules(values: Values): Finding[] {
   const out: Finding[] = [];

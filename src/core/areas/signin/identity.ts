@@ -9,7 +9,7 @@ import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 import { joinCapped } from '../../bounded.js';
-import { asRecord, memberOf } from '../../records.js';
+import { asRecord, memberOf, textOf } from '../../records.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -36,7 +36,6 @@ interface TokenBody {
   catalog?: unknown;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 function tokenBody(res: HttpResponse): TokenBody | undefined {
   if (!res.body.trim()) return undefined;
@@ -45,9 +44,9 @@ function tokenBody(res: HttpResponse): TokenBody | undefined {
   const user = asRecord(token.user);
   const project = asRecord(token.project);
   return {
-    ...(user ? { user: { name: text(user.name) } } : {}),
-    expires_at: text(token.expires_at),
-    ...(project ? { project: { id: text(project.id), name: text(project.name) } } : {}),
+    ...(user ? { user: { name: textOf(user.name) } } : {}),
+    expires_at: textOf(token.expires_at),
+    ...(project ? { project: { id: textOf(project.id), name: textOf(project.name) } } : {}),
     catalog: token.catalog,
   };
 }

@@ -3,6 +3,7 @@
  * for whom, about whom, and for how long. The token itself is never returned or printed.
  */
 import { jwtClaims } from '../../jwt/token.js';
+import { textOf } from '../../records.js';
 
 export interface TokenFacts {
   issuer?: string;
@@ -18,14 +19,13 @@ export interface TokenFacts {
 export function tokenFacts(token: string, now = Date.now()): TokenFacts | undefined {
   const claims = jwtClaims(token);
   if (!claims) return undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const aud = claims.aud;
   const facts: TokenFacts = {
-    issuer: text(claims.iss),
+    issuer: textOf(claims.iss),
     audience: typeof aud === 'string' || Array.isArray(aud) ? (aud as string | string[]) : undefined,
-    subject: text(claims.sub),
-    username: text(claims.preferred_username) ?? text(claims.username) ?? text(claims.email),
-    authorizedParty: text(claims.azp),
+    subject: textOf(claims.sub),
+    username: textOf(claims.preferred_username) ?? textOf(claims.username) ?? textOf(claims.email),
+    authorizedParty: textOf(claims.azp),
   };
   if (typeof claims.exp === 'number') {
     facts.expiresAt = new Date(claims.exp * 1000).toISOString();
