@@ -43,7 +43,7 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     if (fact) certificates.push(fact);
     // A chain out of order puts another certificate first, so the key seems not to belong: say the cause.
     const chain = chainProblems(copy.read, now);
-    const problems = secretProblems(copy.read, now).filter((p) => !(chain.length && copy.read!.key === 'mismatch' && /does not belong/.test(p.phrase)));
+    const problems = secretProblems(copy.read, now).filter((p) => !(chain.length && p.code === 'key-mismatch'));
     for (const p of problems) findings.push({ source, status: 'fail', problem: p.phrase });
     for (const problem of chain) findings.push({ source, status: 'fail', problem });
     const leaf = copy.read.leaf;
