@@ -11,18 +11,28 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
+export interface ClosestOptions {
+  /**
+   * Compare without regard to case (the suggestion keeps the candidate's spelling): for names a person
+   * may capitalise although the reader does not (`Broker_URL` for `broker_url` in the config file).
+   */
+  ignoreCase?: boolean;
+}
+
 /**
  * The candidate closest to `given`: the only one it is a prefix of (three letters or more), else the
  * nearest by edit distance when that distance is at most a third of the name (at least 2).
  */
-export function closest(given: string, candidates: readonly string[]): string | undefined {
-  const prefixed = candidates.filter((c) => c.startsWith(given));
-  if (given.length >= 3 && prefixed.length === 1) return prefixed[0];
+export function closest(given: string, candidates: readonly string[], options: ClosestOptions = {}): string | undefined {
+  const fold = (text: string) => (options.ignoreCase ? text.toLowerCase() : text);
+  const typed = fold(given);
+  const prefixed = candidates.filter((c) => fold(c).startsWith(typed));
+  if (typed.length >= 3 && prefixed.length === 1) return prefixed[0];
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
-    const distance = editDistance(given, name);
+    const distance = editDistance(typed, fold(name));
     if (!best || distance < best.distance) best = { name, distance };
   }
-  const limit = Math.max(2, Math.floor(given.length / 3));
+  const limit = Math.max(2, Math.floor(typed.length / 3));
   return best && best.distance <= limit ? best.name : undefined;
 }

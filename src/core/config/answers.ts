@@ -13,6 +13,7 @@ import { escapeLine } from '../escape.js';
 import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { notePemFile } from '../tls/variable-rules.js';
+import { closest } from '../closest.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
 import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
@@ -74,7 +75,7 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
   for (const [key, value] of Object.entries(raw)) {
     const row = variable(key);
     if (!row && !(TOOL_KEYS as readonly string[]).includes(key)) {
-      const guess = closestName(key) ?? TOOL_KEYS.find((k) => k.startsWith(key.slice(0, 8)));
+      const guess = closestName(key) ?? closest(key, TOOL_KEYS);
       throw new UsageError(`${source}: unknown key "${key}".`,
         guess ? `Did you mean ${guess}?` : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`);
     }

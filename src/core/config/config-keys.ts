@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { editDistance } from '../closest.js';
+import { closest } from '../closest.js';
 
 /** Every key each section may hold. */
 export const CONFIG_KEYS: Record<string, readonly string[]> = {
@@ -55,7 +55,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
   for (const [sectionName, section] of Object.entries(config)) {
     const known = CONFIG_KEYS[sectionName];
     if (!known) {
-      const guess = closest(sectionName, Object.keys(CONFIG_KEYS));
+      const guess = closest(sectionName, Object.keys(CONFIG_KEYS), { ignoreCase: true });
       found.push({
         section: guess,
         key: sectionName,
@@ -68,7 +68,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
     const values = section as Record<string, unknown>;
     for (const [key, value] of Object.entries(values)) {
       if (!known.includes(key)) {
-        const guess = closest(key, known);
+        const guess = closest(key, known, { ignoreCase: true });
         found.push({
           section: sectionName,
           key: `${sectionName}.${key}`,
@@ -123,13 +123,3 @@ function looseMode(path: string): string | undefined {
   if (group || others) return `${group ? 'its group' : 'others'} (mode ${(mode & 0o777).toString(8).padStart(4, '0')})`;
   return undefined;
 }
-
-function closest(name: string, candidates: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const d = editDistance(name.toLowerCase(), candidate);
-    if (!best || d < best.distance) best = { name: candidate, distance: d };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 4)) ? best.name : undefined;
-}
-

@@ -5,7 +5,7 @@
  */
 import { tsigFindings } from './tsig-key.js';
 import { branchWords } from './branch.js';
-import { editDistance } from '../closest.js';
+import { closest, editDistance } from '../closest.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
@@ -97,15 +97,13 @@ const REAL_NAMES: [RegExp, string][] = [
   [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'], [/_venafi_/, '_commercialca_'],
 ];
 
+const VARIABLE_NAMES = VARIABLES.map((row) => row.name);
+
+/** The variable meant by an unknown name: the real platform's word translated first, else the one rule of closest.ts. */
 export function closestName(name: string): string | undefined {
   const translated = REAL_NAMES.reduce((n, [from, to]) => n.replace(from, to), name);
   if (translated !== name && variable(translated)) return translated;
-  let best: { name: string; distance: number } | undefined;
-  for (const row of VARIABLES) {
-    const d = editDistance(name, row.name);
-    if (!best || d < best.distance) best = { name: row.name, distance: d };
-  }
-  return best && best.distance <= Math.max(3, Math.floor(name.length / 5)) ? best.name : undefined;
+  return closest(name, VARIABLE_NAMES);
 }
 
 

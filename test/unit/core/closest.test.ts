@@ -13,6 +13,12 @@ describe('closest: one rule for every "did you mean"', () => {
     expect(closest(given, candidates)).toBe(expected);
   });
 
+  it('compares without regard to case when asked, suggesting the candidate as spelled', () => {
+    expect(closest('Broker_URL', ['broker_url', 'realm'])).toBeUndefined();
+    expect(closest('Broker_URL', ['broker_url', 'realm'], { ignoreCase: true })).toBe('broker_url');
+    expect(closest('REA', ['broker_url', 'realm'], { ignoreCase: true })).toBe('realm');
+  });
+
   it('counts insertions, deletions and substitutions', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);

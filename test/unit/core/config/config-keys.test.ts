@@ -47,3 +47,14 @@ describe('--config: secret files others can read', () => {
     expect(tight.findings).toEqual([]);
   });
 });
+
+describe('--config: "did you mean" is the one rule of closest.ts', () => {
+  it('suggests a key written in other case, and a section by the start of its name', () => {
+    const dir = folder();
+    const config = loadConfigFile(writeConfig(dir, 'signin:\n  Broker_URL: https://kc.example.com\n  realm: cloud\ndisc:\n  context: prod\n'), dir);
+    expect(config.findings).toEqual([
+      expect.objectContaining({ key: 'signin.Broker_URL', advice: 'Did you mean broker_url?' }),
+      expect.objectContaining({ key: 'disc', advice: 'Did you mean "discovery:"?' }),
+    ]);
+  });
+});

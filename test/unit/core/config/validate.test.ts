@@ -130,6 +130,11 @@ describe('validate', () => {
     expect(f.severity).toBe('warning');
   });
 
+  it('suggests by the one rule of closest.ts: a third of the name may differ', () => {
+    const [f] = validate({ ...ACME, cluster_issuer_acme_email_adress: 'ops@example.com' }).filter((x) => x.rule === 'unknown-variable');
+    expect(f.advice).toBe('Did you mean cluster_issuer_acme_email?');
+  });
+
   it('translates the real platform\'s provider names into the neutral ones', () => {
     const [f] = validate({ ...CLOUDDNSB, cluster_issuer_acme_route53_region: 'us-east-1' }).filter((x) => x.rule === 'unknown-variable');
     expect(f.advice).toBe('Did you mean cluster_issuer_acme_clouddnsb_region?');
