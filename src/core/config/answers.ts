@@ -12,10 +12,10 @@ import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
-import { notePemFile } from '../tls/variable-rules.js';
 import { closest } from '../closest.js';
 import { closestName } from './validate.js';
 import { variable } from './variables.js';
+import type { ValueSources } from './value-sources.js';
 import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import { detectProfile, toNeutral } from './platform-names.js';
 import type { NamingProfile } from '../render/names.js';
@@ -31,9 +31,13 @@ export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
 /** A few PEM bundles and secrets: far below what slows the YAML parser or exhausts memory. */
 export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;
 
-/** An answers file read: its answers (neutral names) and the names it was written with, when its keys say. */
+/**
+ * An answers file read: its answers (neutral names), where their `file:PATH` values were read from, and
+ * the names it was written with, when its keys say.
+ */
 export interface AnswersFile {
   answers: Answers;
+  sources: ValueSources;
   profile?: NamingProfile;
 }
 
@@ -59,19 +63,26 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
         'Check the value; no setting of the platform is that large. Nothing was written.');
     }
   }
-  const answers = resolveAnswers(doc, dirname(resolve(file)), file);
+  const { answers, sources } = resolveWithSources(doc, dirname(resolve(file)), file);
   // An explicit `names:` says which names the deployment reads; else the names the keys were written in.
   const said = answers.names;
   const profile = said === 'platform' || said === 'spec' ? said : names;
-  return profile ? { answers, profile } : { answers };
+  return profile ? { answers, sources, profile } : { answers, sources };
+}
+
+/** The answers of resolveWithSources, without where their values came from. */
+export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answers'): Answers {
+  return resolveWithSources(raw, baseDir, source).answers;
 }
 
 /**
- * Checks the keys and resolves `file:PATH` values (relative to `baseDir`). Also used for the
- * walkthrough's answers, whose file values are absolute.
+ * Checks the keys and resolves `file:PATH` values (relative to `baseDir`), returning with the answers
+ * the file each PEM value and the key statement the TSIG secret was read from (findings name them).
+ * Also used for the walkthrough's answers, whose file values are absolute.
  */
-export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answers'): Answers {
+export function resolveWithSources(raw: Answers, baseDir: string, source = 'the answers'): { answers: Answers; sources: ValueSources } {
   const out: Answers = {};
+  const sources: ValueSources = { files: {} };
   for (const [key, value] of Object.entries(raw)) {
     const row = variable(key);
     if (!row && !(TOOL_KEYS as readonly string[]).includes(key)) {
@@ -101,20 +112,25 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
       const path = value.slice(5).trim();
       const full = isAbsolute(path) ? path : resolve(baseDir, path);
       file = full;
-      // A TSIG secret may be given as the key file tsig-keygen writes: its secret is taken from the block.
-      resolved = key === TSIG_SECRET ? secretFromFile(readValueFile(full, key, 'raw', source), path)
-        : readValueFile(full, key, row!.type.startsWith('pem-') ? 'pem' : 'line', source);
+      if (key === TSIG_SECRET) {
+        // A TSIG secret may be given as the key file tsig-keygen writes: its secret is taken from the block.
+        const read = secretFromFile(readValueFile(full, key, 'raw', source), path);
+        resolved = read.secret;
+        if (read.key) sources.tsigKey = read.key;
+      } else {
+        resolved = readValueFile(full, key, row!.type.startsWith('pem-') ? 'pem' : 'line', source);
+      }
     }
     // PEM written on Windows (or by node-forge) has CRLF line ends; in YAML those become "\r" escapes.
     if (row!.type.startsWith('pem-') && typeof resolved === 'string') {
       resolved = resolved.replace(/\r\n?/g, '\n');
       // A finding about it names the file, as the walkthrough does.
-      if (file) notePemFile(resolved as string, file);
+      if (file) sources.files[key] = file;
     }
     if (row!.secret) registerSecret(resolved);
     out[key] = resolved;
   }
-  return out;
+  return { answers: out, sources };
 }
 
 /**

@@ -61,29 +61,30 @@ export function parseBindKey(text: string, file: string): BindKey {
   return { name: name.replace(/\.$/, ''), algorithm: FROM_BIND[algorithm] ?? algorithm, secret, file };
 }
 
-/** Key files read in this run, by the secret taken from them (for the findings and the plan). */
-const keyFiles = new Map<string, BindKey>();
-
-/** The value to store for `file:PATH` given as the TSIG secret: the secret alone when the file is a key statement. */
-export function secretFromFile(text: string, file: string): string {
-  if (!looksLikeKeyStatement(text)) return text.trim();
+/**
+ * The value to store for `file:PATH` given as the TSIG secret: the secret alone when the file is a key
+ * statement, returned with the key it was taken from (for the findings and the plan).
+ */
+export function secretFromFile(text: string, file: string): { secret: string; key?: BindKey } {
+  if (!looksLikeKeyStatement(text)) return { secret: text.trim() };
   const key = parseBindKey(text, file);
-  keyFiles.set(key.secret, key);
-  return key.secret;
+  return { secret: key.secret, key };
 }
 
-export function keyFileOf(secret: unknown): BindKey | undefined {
-  return typeof secret === 'string' ? keyFiles.get(secret) : undefined;
+/** The key file, while the secret is still the one taken from it (an answer may have replaced it since). */
+function keyOf(secret: unknown, key: BindKey | undefined): BindKey | undefined {
+  return key && typeof secret === 'string' && secret.trim() === key.secret ? key : undefined;
 }
 
 const sameName = (a: string, b: string) => a.toLowerCase().replace(/\.$/, '') === b.toLowerCase().replace(/\.$/, '');
 
 /**
- * Takes the key name and algorithm from the key file when neither the answers nor the inventory
- * give them (a value given is kept, and compared by tsigFindings). Changes `set` in place.
+ * Takes the key name and algorithm from the key file `keyFile` (the one the answers' secret was read
+ * from) when neither the answers nor the inventory give them (a value given is kept, and compared by
+ * tsigFindings). Changes `set` in place.
  */
-export function fillFromKeyFile(set: Record<string, unknown>, current: Record<string, unknown>): void {
-  const key = keyFileOf(set[SECRET]);
+export function fillFromKeyFile(set: Record<string, unknown>, current: Record<string, unknown>, keyFile?: BindKey): void {
+  const key = keyOf(set[SECRET], keyFile);
   if (!key) return;
   const given = (name: string) => set[name] ?? current[name];
   const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -91,8 +92,11 @@ export function fillFromKeyFile(set: Record<string, unknown>, current: Record<st
   if (blank(given(ALGORITHM))) set[ALGORITHM] = key.algorithm;
 }
 
-/** The secret must be base64 (not a key statement); a key file must agree with the key name and algorithm. */
-export function tsigFindings(values: Record<string, unknown>): Finding[] {
+/**
+ * The secret must be base64 (not a key statement); the key file it was read from (`keyFile`, when it
+ * was) must agree with the key name and algorithm.
+ */
+export function tsigFindings(values: Record<string, unknown>, keyFile?: BindKey): Finding[] {
   const secret = values[SECRET];
   if (typeof secret !== 'string' || isTagged(secret) || isJinja(secret) || secret.trim() === '') return [];
   const findings: Finding[] = [];
@@ -112,7 +116,7 @@ export function tsigFindings(values: Record<string, unknown>): Finding[] {
       advice: 'Copy the secret from the key file (tsig-keygen output) exactly, or give "file:tsig.key" in the setup answers.',
     });
   }
-  const key = keyFileOf(value);
+  const key = keyOf(value, keyFile);
   if (!key) return findings;
   findings.push({
     rule: 'rfc2136-tsig-key-file', severity: 'info', variable: SECRET,

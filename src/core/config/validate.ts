@@ -4,6 +4,7 @@
  * inventory holds (unrelated keys are ignored). Secret values are never quoted in a message.
  */
 import { tsigFindings } from './tsig-key.js';
+import type { ValueSources } from './value-sources.js';
 import { branchWords } from './branch.js';
 import { closest, editDistance } from '../closest.js';
 import { isDnsSubdomain } from '../kube/names.js';
@@ -19,6 +20,8 @@ import {
 
 export interface ValidateOptions {
   now?: Date;
+  /** Where values were read from (the answers' `file:PATH`): findings name the file. */
+  sources?: ValueSources;
 }
 
 type Values = Record<string, unknown>;
@@ -63,13 +66,13 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
     ...selectionRules(values, choices),
     ...acmeRules(values, choices),
     ...providerRules(values, choices),
-    ...(choices.solver === 'rfc2136' ? tsigFindings(values) : []),
+    ...(choices.solver === 'rfc2136' ? tsigFindings(values, options.sources?.tsigKey) : []),
     ...commercialCaRules(values, choices),
     ...annotationRules(values),
     ...unusedBranch(values, choices),
   ];
   try {
-    findings.push(...pemVariableFindings(values, options.now ?? new Date()));
+    findings.push(...pemVariableFindings(values, options.now ?? new Date(), options.sources?.files));
   } catch (error) {
     findings.push(finding('pem-check', 'warning', undefined,
       `The certificate checks of the PEM variables could not run: ${(error as Error).message}`));

@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import { sameValue } from './inventory-edit.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
 import { refuseNotices, type YamlNotice } from './yaml-load.js';
+import type { MergeSources } from './yaml-merge.js';
 
 export { INVENTORY_HEADER, inventoryEdits, serializePair, updateInventoryText, type InventoryChange, type TextEdit } from './inventory-edit.js';
 export { MAX_INVENTORY_BYTES } from './inventory-parse.js';
@@ -60,8 +61,11 @@ export function holdsSecret(values: Record<string, unknown>): boolean {
 // ---- inventory folders (doctor) ----------------------------------------------------------------
 
 export interface InventoryTree {
-  /** Every file read, with its values and its YAML warnings (an unknown tag, say), in the order Ansible loads them. */
-  files: { path: string; values: Record<string, unknown>; notices: YamlNotice[] }[];
+  /**
+   * Every file read, with its values, the variables its merge keys (<<) brought and its YAML warnings (an
+   * unknown tag, say), in the order Ansible loads them.
+   */
+  files: { path: string; values: Record<string, unknown>; merged: MergeSources; notices: YamlNotice[] }[];
   /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
   values: Record<string, unknown>;
   /** The file each variable of `values` came from (the last file defining it). */
@@ -94,7 +98,7 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
   for (const file of paths) {
     const read = readParsed(file, { what: 'the inventory file' });
     if (!read) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
-    files.push({ path: file, values: read.mapping.values, notices: read.mapping.notices });
+    files.push({ path: file, values: read.mapping.values, merged: read.mapping.merged, notices: read.mapping.notices });
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, visit, type Document } from 'yaml';
 import { keepDigits, MAX_ALIAS_COUNT } from './yaml-ansible.js';
-import { addMerged, isMergeKey } from './yaml-merge.js';
+import { addMerged, isMergeKey, type MergeSources } from './yaml-merge.js';
 import type { YamlNotice } from './yaml-notices.js';
 
 /** One top-level `name: value` of a mapping, with where it sits in the text. */
@@ -37,6 +37,8 @@ export interface YamlMapping {
   entries: YamlEntry[];
   byKey: Map<string, YamlEntry>;
   values: Record<string, unknown>;
+  /** The variables top-level merge keys (`<<: *defaults`) brought, each with the key it was merged from. */
+  merged: MergeSources;
   aliases: YamlCrossAlias[];
   notices: YamlNotice[];
   /** Where new entries go: the end of the mapping, before a `...` document end. */
@@ -55,7 +57,7 @@ export interface LoadedYaml {
 }
 
 export function emptyMapping(text: string): YamlMapping {
-  return { text, entries: [], byKey: new Map(), values: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
+  return { text, entries: [], byKey: new Map(), values: {}, merged: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
 }
 
 type Range = [number, number, number];
@@ -87,7 +89,7 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     mapping.entries.push(entry);
     mapping.values[key] = values[key];
   }
-  if (!addMerged(mapping.values, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
+  if (!addMerged(mapping, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
   // Without a "*" the text has no alias: no need to walk it.
   if (!pieceHasStar(mapping.text, pieceEntries)) return true;
   let outside = false;

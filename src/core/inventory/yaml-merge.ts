@@ -13,27 +13,21 @@ export function isMergeKey(key: unknown): boolean {
   return isScalar(key) && typeof key.value === 'symbol' && key.value.description === '<<';
 }
 
-/** Variable → the top-level key its value was merged from. */
+/** Variable → the top-level key its value was merged from (a field of the parsed mapping: YamlMapping.merged). */
 export type MergeSources = Record<string, string>;
 
-const sourcesOf = new WeakMap<object, MergeSources>();
-
-/** The merged variables of values read from a file (empty when it has no top-level merge key). */
-export function mergeSources(values: Record<string, unknown>): MergeSources {
-  return sourcesOf.get(values) ?? {};
-}
-
 /**
- * Adds the variables the top-level merge keys of `map` bring to `target` (`values`: the parser's merged
- * result). `keyAt` names the top-level entry at an offset of the document. False when an anchor is not in
- * this document (a piece of a larger file): then the whole file must be parsed.
+ * Adds the variables the top-level merge keys of `map` bring to `target.values`, and where each came
+ * from to `target.merged` (`values`: the parser's merged result). `keyAt` names the top-level entry at an
+ * offset of the document. False when an anchor is not in this document (a piece of a larger file): then
+ * the whole file must be parsed.
  */
-export function addMerged(target: Record<string, unknown>, map: YAMLMap, doc: Document.Parsed, values: Record<string, unknown>,
-  keyAt: (offset: number) => string | undefined): boolean {
+export function addMerged(target: { values: Record<string, unknown>; merged: MergeSources }, map: YAMLMap, doc: Document.Parsed,
+  values: Record<string, unknown>, keyAt: (offset: number) => string | undefined): boolean {
   const merges = map.items.filter((pair: Pair) => isMergeKey(pair.key));
   if (merges.length === 0) return true;
   const explicit = new Set(map.items.filter((p) => isScalar(p.key) && !isMergeKey(p.key)).map((p) => String((p.key as { value: unknown }).value)));
-  const sources = { ...(sourcesOf.get(target) ?? {}) };
+  const sources: MergeSources = {};
   for (const pair of merges) {
     const value = pair.value as Node | null;
     const items = isSeq(value) ? value.items : [value];
@@ -43,13 +37,13 @@ export function addMerged(target: Record<string, unknown>, map: YAMLMap, doc: Do
       const from = isAlias(item) ? (resolved.range ? keyAt(resolved.range[0]) : undefined) : '<<';
       if (from === undefined) return false;
       for (const key of Object.keys(resolved.toJS(doc, { maxAliasCount: 1000 }) as object)) {
-        if (explicit.has(key) || key in sources || !(key in values)) continue;
+        if (explicit.has(key) || key in sources || key in target.merged || !(key in values)) continue;
         sources[key] = from;
-        target[key] = values[key];
+        target.values[key] = values[key];
       }
     }
   }
-  sourcesOf.set(target, sources);
+  Object.assign(target.merged, sources);
   return true;
 }
 

@@ -2,11 +2,11 @@
  * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
  * non-interactive command (`--answers`) and the walkthrough use this contract:
  *
- *   readAnswers(file)          -> { answers, profile }: answers keyed by the neutral variable names + tool keys (`wildcard_certificate_file`,
+ *   readAnswers(file)          -> { answers, sources, profile }: answers keyed by the neutral variable names + tool keys (`wildcard_certificate_file`,
  *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
- *                                 file; profile: the names the file was written with; bad YAML / unknown key /
- *                                 unreadable file -> UsageError (exit 2).
- *   planSetup({ answers, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
+ *                                 file; sources: the file each such value was read from; profile: the names the
+ *                                 file was written with; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
+ *   planSetup({ answers, sources?, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
  *                                 the new values (answers merged over the existing inventory), `findings`,
  *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
  *                                 (old certificates must be reissued), `files` to write and `diff` (secrets masked).
@@ -22,7 +22,8 @@ import { resolve } from 'node:path';
 import { unlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fillFromKeyFile } from '../config/tsig-key.js';
-import { resolveAnswers, type Answers } from '../config/answers.js';
+import { resolveWithSources, type Answers } from '../config/answers.js';
+import { joinSources, type ValueSources } from '../config/value-sources.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
 import { UsageError, WriteError } from '../errors.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
@@ -52,6 +53,8 @@ export { DEFAULT_SUPPLIED_SECRET_NAME, type SuppliedPlan } from './plan-supplied
 
 export interface PlanInput {
   answers: Answers;
+  /** Where the answers' values were read from (readAnswers): findings name those files. */
+  sources?: ValueSources;
   inventoryPath: string;
   /** Put a supplied chain into the right order instead of refusing it. */
   fixOrder?: boolean;
@@ -104,7 +107,9 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   // deployment reads; else the names the answers file was written in; else what the keys say.
   const said = input.answers.names;
   const answersProfile = (said === 'platform' || said === 'spec' ? said : undefined) ?? input.answersProfile ?? detectProfile(Object.keys(input.answers), 'the answers');
-  const answered = openVaulted(resolveAnswers(answersProfile === 'platform' ? toNeutral(input.answers) : input.answers, process.cwd()), input.vault);
+  const resolved = resolveWithSources(answersProfile === 'platform' ? toNeutral(input.answers) : input.answers, process.cwd());
+  const sources = joinSources(input.sources, resolved.sources);
+  const answered = openVaulted(resolved.answers, input.vault);
   const answers = answered.values;
   const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen
   const file = await readInventoryFile(inventoryPath);
@@ -124,7 +129,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   }
 
   keepEqualValues(set, current.values);
-  fillFromKeyFile(set, current.values);
+  fillFromKeyFile(set, current.values, sources.tsigKey);
   const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
@@ -175,7 +180,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
-  const rules = validate(merged, { now: input.now });
+  const rules = validate(merged, { now: input.now, sources });
   findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));

@@ -77,7 +77,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   const file = answersFile ? await readAnswers(answersFile) : undefined;
   const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
   const session = createSession(ctx, { inventoryPath, dryRun, vault, names: options.names, regenerating: true });
-  const review = await session.prepare(answers, { answersProfile: file?.profile });
+  const review = await session.prepare(answers, { answersProfile: file?.profile, sources: file?.sources });
   const plan = session.last()!;
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) for (const line of reviewText(review)) log(line);

@@ -24,6 +24,7 @@ import type { RunOptions } from '../doctor/runner.js';
 import { NO_NETWORK_OPTIONS } from '../config/network.js';
 import type { Check } from '../doctor/types.js';
 import type { NamingProfile } from '../render/names.js';
+import type { ValueSources } from '../config/value-sources.js';
 import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
 import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
@@ -73,9 +74,10 @@ export interface SetupSession {
   dryRun: boolean;
   /**
    * Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in
-   * the walkthrough; `answersProfile`: the names an answers file was written with (readAnswers).
+   * the walkthrough; `answersProfile`: the names an answers file was written with, `sources`: where its
+   * values were read from (readAnswers).
    */
-  prepare(answers: Answers, options?: { fixOrder?: boolean; answersProfile?: NamingProfile }): Promise<Review>;
+  prepare(answers: Answers, options?: { fixOrder?: boolean; answersProfile?: NamingProfile; sources?: ValueSources }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless clouddnsb needs. */
@@ -117,6 +119,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
         vault,
         names: settings.names,
         answersProfile: options.answersProfile,
+        sources: options.sources,
       });
       return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
     },

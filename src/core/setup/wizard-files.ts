@@ -15,7 +15,7 @@ import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
 import { toFinding } from '../tls/variable-rules.js';
 import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
-import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, secretFromFile } from '../config/tsig-key.js';
+import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey } from '../config/tsig-key.js';
 
 export interface FileCheck {
   /** What to store as the answer (`file:PATH` for PEM variables, the absolute path for tool keys). */
@@ -132,7 +132,7 @@ export function looksLikePath(raw: string): boolean {
 }
 
 export interface SecretInput {
-  /** The secret to store (from the key file when a path was given). */
+  /** The secret to store, or `file:PATH` for a key file (the plan reads it, and so knows the key the secret came from). */
   value?: string;
   error?: string;
   /** The key file's name and algorithm, as the next answers. */
@@ -140,8 +140,9 @@ export interface SecretInput {
 }
 
 /**
- * The TSIG secret question takes the key file tsig-keygen wrote (`file:PATH` or a path): its secret
- * is stored, its name and algorithm answer the next two questions. Anything else is the secret itself.
+ * The TSIG secret question takes the key file tsig-keygen wrote (`file:PATH` or a path): the answer
+ * names the file, as a PEM file question's does, and its name and algorithm answer the next two
+ * questions. Anything else is the secret itself.
  */
 export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
   if (step.id !== TSIG_SECRET || raw.trim() === '') return { value: raw.trim() };
@@ -152,9 +153,8 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     registerSecret(text);
     if (!looksLikeKeyStatement(text)) return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
     const key = parseBindKey(text, path);
-    const value = secretFromFile(text, path);
-    registerSecret(value);
-    return { value, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
+    registerSecret(key.secret);
+    return { value: `file:${path}`, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };

@@ -7,6 +7,7 @@ import { respell } from '../config/platform-names.js';
 import { issuerUrlProblems } from '../config/formats.js';
 import { formatRule, validate } from '../config/validate.js';
 import { platformFindings } from '../render/findings.js';
+import { SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import { NAMESPACE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
 import { toPlanAnswers } from './wizard-answers.js';
 
@@ -33,6 +34,8 @@ export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers
 }
 
 function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
+  // A key file given as the TSIG secret was read and checked on input (secretInput); the plan reads it again.
+  if (step.id === TSIG_SECRET && typeof value === 'string' && value.startsWith('file:')) return undefined;
   if (typeof value === 'string' && step.kind !== 'select') {
     const own = validateField(step, value);
     if (own) return own;

@@ -33,14 +33,6 @@ export const PEM_RULES: PemRule[] = [
   },
 ];
 
-/** PEM values read from a file (the answers' `file:PATH`), by their text: findings name the file. */
-const pemFiles = new Map<string, string>();
-
-/** Remembers that this PEM text was read from `path`, so that a finding about it names the file. */
-export function notePemFile(pem: string, path: string): void {
-  pemFiles.set(pem, path);
-}
-
 const pemText = (value: unknown): string | undefined =>
   typeof value === 'string' && value.includes('-----BEGIN') ? value : undefined;
 
@@ -48,12 +40,12 @@ const pemText = (value: unknown): string | undefined =>
  * Certificate checks of the inventory's PEM variables (cluster_issuer_ca_certificate + _private_key,
  * cluster_issuer_commercialca_ca, cluster_issuer_commercialca_tpp_ca_bundle): readable, chain order,
  * key match, CA flags, validity. A value that is not PEM at all is left to validate.ts's format rule.
- * `files` maps a variable to the file its value was read from (the walkthrough's file questions).
+ * `files` maps a variable to the file its value was read from (the answers' `file:PATH`, the walkthrough's
+ * file questions).
  */
 export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date(), files: Record<string, string> = {}): Finding[] {
   // A value read from a file is named by the file first, so the message says which file to fix.
-  const fileOf = (name: string) => files[name] ?? (typeof values[name] === 'string' ? pemFiles.get(values[name]) : undefined);
-  const source = (name: string) => (fileOf(name) ? `${fileOf(name)} (${name})` : name);
+  const source = (name: string) => (files[name] ? `${files[name]} (${name})` : name);
   const findings: Finding[] = [];
   for (const rule of PEM_RULES) {
     const certPem = pemText(values[rule.certificate]);

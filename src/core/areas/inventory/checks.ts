@@ -10,14 +10,13 @@ import type { Check, CheckResult, Status } from '../../doctor/types.js';
 import { configured, type Gate } from '../../doctor/gates.js';
 import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
-import { InventoryInputError, readInventoryTree } from '../../inventory/inventory.js';
+import { InventoryInputError, readInventoryTree, type InventoryTree } from '../../inventory/inventory.js';
 import { validate } from '../../config/validate.js';
 import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
 import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
 import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
-import { mergeSources } from '../../inventory/yaml-merge.js';
 import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
 import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
@@ -85,7 +84,7 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
     }))),
     // A value a merge key (<<) brings: Ansible deploys it, and the reader of the file may not see it.
-    ...tree.files.flatMap((file) => Object.entries(mergeSources(file.values))
+    ...tree.files.flatMap((file) => Object.entries(file.merged)
       .flatMap(([name, key]) => VARIABLES.filter((row) => spelled(row.name, profile) === name).map((row) => ({ name, key, row })))
       .map(({ name, key, row }): Finding => ({
         rule: 'merge-key', variable: name, severity: 'info',
@@ -131,9 +130,8 @@ export const provideChecks: CheckProvider = async (input) => {
 };
 
 /** The top-level key a variable's value was merged from (`<<: *anchor`), when it was. */
-function mergedFrom(tree: { files: { path: string; values: Record<string, unknown> }[] }, file: string, variable: string, profile: Parameters<typeof spelled>[1]): string | undefined {
-  const values = tree.files.find((f) => f.path === file)?.values;
-  const sources = values ? mergeSources(values) : {};
+function mergedFrom(tree: InventoryTree, file: string, variable: string, profile: Parameters<typeof spelled>[1]): string | undefined {
+  const sources = tree.files.find((f) => f.path === file)?.merged ?? {};
   return sources[variable] ?? sources[spelled(variable, profile)];
 }
 

@@ -3,8 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveAnswers } from '../../../../src/core/config/answers.js';
+import { resolveAnswers, resolveWithSources } from '../../../../src/core/config/answers.js';
+import { validate } from '../../../../src/core/config/validate.js';
 import { UsageError } from '../../../../src/core/errors.js';
+import { createTestCA } from '../../../helpers/pki.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-answers-')); });
@@ -62,5 +64,22 @@ describe('resolveAnswers: file: values', () => {
   it('reads a one-line value and registers it for redaction', async () => {
     await writeFile(join(dir, 'email'), 'ops@example.com\n');
     expect(resolveAnswers({ cluster_issuer_acme_email: 'file:email' }, dir)).toEqual({ cluster_issuer_acme_email: 'ops@example.com' });
+  });
+});
+
+describe('resolveWithSources: where file: values came from', () => {
+  it('returns the file of each PEM value with the answers, and only the run given them names the files', async () => {
+    const ca = createTestCA('answers CA');
+    const other = createTestCA('answers other CA');
+    await writeFile(join(dir, 'ca.pem'), ca.cert);
+    await writeFile(join(dir, 'other.key'), other.key);
+    const { answers, sources } = resolveWithSources({ cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: 'file:ca.pem', cluster_issuer_ca_private_key: 'file:other.key' }, dir);
+    expect(sources.files).toEqual({ cluster_issuer_ca_certificate: join(dir, 'ca.pem'), cluster_issuer_ca_private_key: join(dir, 'other.key') });
+    const named = validate(answers, { sources }).find((f) => f.rule === 'ca-certificate-key-match');
+    expect(named?.message).toContain(`${join(dir, 'other.key')} (cluster_issuer_ca_private_key)`);
+    // A later check of the same values in the same process (a doctor run, a serve scrape) read no file.
+    const unnamed = validate(answers).find((f) => f.rule === 'ca-certificate-key-match');
+    expect(unnamed?.message).toContain('cluster_issuer_ca_private_key');
+    expect(unnamed?.message).not.toContain(dir);
   });
 });

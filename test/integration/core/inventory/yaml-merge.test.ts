@@ -7,8 +7,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readVarsFile } from '../../../../src/core/inventory/inventory.js';
-import { mergeSources } from '../../../../src/core/inventory/yaml-merge.js';
+import { readInventoryTree, readVarsFile } from '../../../../src/core/inventory/inventory.js';
+
+/** The variables a file's merge keys brought, as the inventory read returns them with the file. */
+const mergeSources = async (file: string) => (await readInventoryTree(file)).files[0]!.merged;
 
 /** The variables Ansible gives the one host of an inventory whose group_vars/all holds `text`. */
 function ansibleVars(text: string): Promise<{ vars: Record<string, unknown>; file: string }> {
@@ -51,8 +53,20 @@ describe('merge keys, cloudgate and ansible-inventory reading the same file', ()
 
   it('names the top-level key each merged variable came from', async () => {
     const { file } = await ansibleVars(CASES[2]![1]);
-    expect(mergeSources(readVarsFile(file, 'the inventory file')!)).toEqual({ cluster_issuer_type: '_a', cluster_issuer_acme_solver: '_b' });
+    expect(await mergeSources(file)).toEqual({ cluster_issuer_type: '_a', cluster_issuer_acme_solver: '_b' });
     const inline = await ansibleVars(CASES[3]![1]);
-    expect(mergeSources(readVarsFile(inline.file, 'the inventory file')!)).toEqual({ cluster_issuer_type: '<<' });
+    expect(await mergeSources(inline.file)).toEqual({ cluster_issuer_type: '<<' });
   }, 60_000);
+
+  it('returns where merged values came from with each file read: a copy keeps it, another inventory has its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-merge-'));
+    const first = join(dir, 'first.yml');
+    const second = join(dir, 'second.yml');
+    writeFileSync(first, '_a: &a\n  cluster_issuer_type: ca\n<<: *a\n');
+    writeFileSync(second, '_b: &b\n  cluster_issuer_acme_email: ops@example.com\ncluster_issuer_type: acme\n<<: *b\n');
+    const [one, two] = [await readInventoryTree(first), await readInventoryTree(second)];
+    // Provenance is a value of what was read, not state kept aside by object identity.
+    expect(structuredClone(one).files[0]!.merged).toEqual({ cluster_issuer_type: '_a' });
+    expect(two.files[0]!.merged).toEqual({ cluster_issuer_acme_email: '_b' });
+  });
 });
