@@ -15,7 +15,7 @@ import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
 import { toFinding } from '../tls/variable-rules.js';
 import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
-import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey } from '../config/tsig-key.js';
+import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, type BindKey } from '../config/tsig-key.js';
 
 export interface FileCheck {
   /** What to store as the answer (`file:PATH` for PEM variables, the absolute path for tool keys). */
@@ -159,5 +159,24 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
     return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : String((error as Error).message)) };
+  }
+}
+
+/**
+ * The key statement the TSIG secret's `file:PATH` answer names (secretInput checked it when it was
+ * given); undefined for a secret typed in, or a file no longer readable (the plan then says why).
+ */
+export function answeredKeyFile(answers: Record<string, unknown>): BindKey | undefined {
+  const value = answers[TSIG_SECRET];
+  if (typeof value !== 'string' || !value.startsWith('file:')) return undefined;
+  const path = value.slice(5);
+  try {
+    const text = readRegularFileSync(path, { what: 'the TSIG key file' });
+    registerSecret(text);
+    const key = looksLikeKeyStatement(text) ? parseBindKey(text, path) : undefined;
+    registerSecret(key?.secret);
+    return key;
+  } catch {
+    return undefined;
   }
 }

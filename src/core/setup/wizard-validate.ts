@@ -1,6 +1,7 @@
 /**
  * One field's validation in the walkthrough: the format of a typed value, then the rules of the
- * inventory that concern it given the answers before it. Pure.
+ * inventory that concern it given the answers before it. Pure, but for reading again the TSIG key file
+ * an answer names (its name and algorithm are compared with the answers, as the plan compares them).
  */
 import { isDnsLabel } from '../kube/names.js';
 import { respell } from '../config/platform-names.js';
@@ -10,6 +11,7 @@ import { platformFindings } from '../render/findings.js';
 import { SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import { NAMESPACE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
 import { toPlanAnswers } from './wizard-answers.js';
+import { answeredKeyFile } from './wizard-files.js';
 
 /** The inline error for a typed value, or undefined when it is acceptable. */
 export function validateField(step: Step, raw: string): string | undefined {
@@ -42,7 +44,9 @@ function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers
   }
   if (!step.variable || step.kind === 'file') return undefined;
   const values = toPlanAnswers({ ...answers, [step.id]: value });
-  const rules = validate(values);
+  const tsigKey = answeredKeyFile(values);
+  if (tsigKey) values[TSIG_SECRET] = tsigKey.secret;
+  const rules = validate(values, tsigKey ? { sources: { files: {}, tsigKey } } : {});
   // Then what the deployment would fail on (e.g. the clouddnsb region, which its templates need).
   const f = [...rules, ...platformFindings(values, rules)].find((x) => x.severity === 'error' && x.variable === step.id);
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;

@@ -59,6 +59,11 @@ describe('a TSIG key file in the answers', () => {
     const got = secretInput(step, 'tsig.key', dir);
     expect(got).toEqual({ value: `file:${join(dir, 'tsig.key')}`, also: { cluster_issuer_acme_rfc2136_tsig_key_name: 'fh-key', cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA512' } });
     expect(stepError(step, got.value!, { ...answers, ...got.also })).toBeUndefined();
+    // The next questions compare with the file at once, as the plan does.
+    const given = { ...answers, [step.id]: got.value, ...got.also };
+    const algorithm = stepsFor(given).find((s) => s.id === 'cluster_issuer_acme_rfc2136_tsig_algorithm')!;
+    expect(stepError(algorithm, 'HMACSHA256', given)).toMatch(/HMACSHA256 but the key file .*tsig\.key says HMACSHA512/);
+    expect(stepError(algorithm, 'HMACSHA512', given)).toBeUndefined();
     const plan = await planSetup({ answers: toPlanAnswers({ ...answers, [step.id]: got.value, ...got.also }), inventoryPath: join(dir, 'one.yml') });
     expect(plan.values.cluster_issuer_acme_rfc2136_tsig_secret_key).toBe(SECRET);
     expect(rules(plan.findings)).toEqual(['rfc2136-tsig-key-file:cluster_issuer_acme_rfc2136_tsig_secret_key']);
