@@ -6,7 +6,7 @@
 import { tsigFindings } from './tsig-key.js';
 import type { ValueSources } from './value-sources.js';
 import { branchWords } from './branch.js';
-import { closest, editDistance } from '../closest.js';
+import { closest } from '../closest.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
@@ -269,7 +269,7 @@ function annotationRules(values: Values): Finding[] {
     for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
       if (!ANNOTATION_KEYS.includes(key)) {
         const suffix = key.split('/').pop() ?? key;
-        const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? ANNOTATION_KEYS.find((k) => editDistance(k, key) <= 4);
+        const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? closest(key, ANNOTATION_KEYS);
         out.push(finding('annotation-key', 'error', name, `${name} has the key "${key}", which is not a certificate subject annotation.`,
           guess ? `Did you mean ${guess}?` : `Allowed keys: ${ANNOTATION_KEYS.join(', ')}.`));
       } else if (typeof value !== 'string' || value.trim() === '') {

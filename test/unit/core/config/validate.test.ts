@@ -135,6 +135,15 @@ describe('validate', () => {
     expect(f.advice).toBe('Did you mean cluster_issuer_acme_email?');
   });
 
+  it('suggests an annotation key by its last part, else by the same rule', () => {
+    const advice = (key: string) => validate({ ...CA, platform_ingress_annotations: { [key]: 'X' } }).find((x) => x.rule === 'annotation-key')?.advice;
+    expect(advice('example.com/subject-countries')).toBe('Did you mean cert-manager.io/subject-countries?');
+    expect(advice('cert-manager.io/subject-organisation')).toBe('Did you mean cert-manager.io/subject-organizations?');
+    expect(advice('cert-manager.io/subjct-localities')).toBe('Did you mean cert-manager.io/subject-localities?');
+    expect(advice('cert-manager.io/organizations')).toBe('Did you mean cert-manager.io/subject-organizations?');
+    expect(advice('acme.example/whatever')).toMatch(/^Allowed keys: /);
+  });
+
   it('translates the real platform\'s provider names into the neutral ones', () => {
     const [f] = validate({ ...CLOUDDNSB, cluster_issuer_acme_route53_region: 'us-east-1' }).filter((x) => x.rule === 'unknown-variable');
     expect(f.advice).toBe('Did you mean cluster_issuer_acme_clouddnsb_region?');
