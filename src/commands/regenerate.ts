@@ -19,7 +19,10 @@ export function regenerateOptionsOf(flags: FlagsOf<'regenerate'>, cwd: string): 
   };
 }
 
-/** Wires the front-end (issuer questions, vault offer, the review to confirm) to the regenerate run. */
+/**
+ * Wires the front-end (issuer questions, vault offer, the review to confirm) to the regenerate run.
+ * The questions are the questions-only walkthrough: no setup session is opened to ask them.
+ */
 export async function run(ctx: CommandContext, flags: FlagsOf<'regenerate'>): Promise<number> {
   return runRegenerate(ctx, regenerateOptionsOf(flags, ctx.cwd), {
     async offerVault(values) {
@@ -28,10 +31,10 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'regenerate'>): Pr
     },
     async askIssuer(values, names) {
       if (flags.plain) {
-        const { askIssuerPlain } = await import('../ui/plain/setup.js');
+        const { askIssuerPlain } = await import('../ui/plain/ask-issuer.js');
         return askIssuerPlain(ctx, values, names);
       }
-      const { askIssuer } = await import('../ui/ink/setup/wizard.js');
+      const { askIssuer } = await import('../ui/ink/setup/ask-issuer.js');
       return askIssuer(ctx, values, names);
     },
     async confirm(question, cancelled, review) {

@@ -1,7 +1,8 @@
 /**
- * `cloudgate regenerate`: the issuer part of a setup session (same review, same write), then the
+ * `cloudgate regenerate`: the issuer part of setup (same questions, same review, same write), then the
  * certificate secrets the old issuer left are found and deleted, once the new issuer is deployed.
- * The front-end asks the issuer, offers the vault and confirms; everything else happens here.
+ * The front-end asks the issuer questions (the questions-only walkthrough), offers the vault and
+ * confirms; everything else happens here. No setup session: plan-write.ts plans and writes.
  */
 import { EXIT, UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
@@ -18,7 +19,8 @@ import type { CommandContext } from '../run-context.js';
 import { readAnswers, type Answers } from './plan.js';
 import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
 import { reviewText, type Review } from './review.js';
-import { createSession, type VaultOffer } from './session.js';
+import type { VaultOffer } from './session.js';
+import { planAndReview, writePlan } from './plan-write.js';
 import { commandLine, describeDeletion } from './regenerate.js';
 import type { IssuedSelection } from './regenerate-select.js';
 import { INGRESS_NAMESPACES, issuerNameOf } from '../kube/platform.js';
@@ -76,9 +78,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   const opened = openVaulted(view.values, vault).values;
   const file = answersFile ? await readAnswers(answersFile) : undefined;
   const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
-  const session = createSession(ctx, { inventoryPath, dryRun, vault, names: options.names, regenerating: true });
-  const review = await session.prepare(answers, { answersProfile: file?.profile, sources: file?.sources });
-  const plan = session.last()!;
+  const { plan, review } = await planAndReview({ inventoryPath, dryRun, vault, names: options.names, regenerating: true }, answers, { answersProfile: file?.profile, sources: file?.sources });
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) for (const line of reviewText(review)) log(line);
   if (review.blocked) {
@@ -134,7 +134,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
     const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
     await ui.confirm(`${what[0].toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
   }
-  const outcome = await session.write();
+  const outcome = await writePlan(ctx, plan, { dryRun });
   for (const line of writtenText(outcome)) log(line);
 
   if (!cluster.ok || guard) {

@@ -1,8 +1,9 @@
 /**
  * One setup session, the same for every front-end: prepare(answers) plans the write and returns the
  * review; write() writes what was reviewed (atomically, all or nothing), applies the TLS Secret
- * manifest with --apply, and returns the outcome. The answers mode, the Ink walkthrough, --plain and
- * regenerate only render these models.
+ * manifest with --apply, and returns the outcome (plan-write.ts does both halves). The answers mode,
+ * the Ink walkthrough and --plain only render these models; regenerate asks through the questions
+ * alone (questions.ts) and plans and writes with plan-write.ts, without a session.
  *
  *   openSession(ctx, offerVault) -> the session for `cloudgate setup`'s flags, and the walkthrough's
  *                                   first answers (the inventory's values)
@@ -11,7 +12,6 @@
  *   session.discoveryChecks(url, signal) -> the doctor's discovery and kube checks against the inventory
  *                                   just written, stopped when `signal` aborts
  */
-import { resolve } from 'node:path';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { registerSecret } from '../secrets.js';
 import { VARIABLES } from '../config/variables.js';
@@ -26,10 +26,11 @@ import type { Check } from '../doctor/types.js';
 import type { NamingProfile } from '../render/names.js';
 import type { ValueSources } from '../config/value-sources.js';
 import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
-import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
+import type { Answers, SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
-import { reviewOf, type Review } from './review.js';
-import { outcomeOf, type ApplyReport, type Outcome } from './outcome.js';
+import type { Review } from './review.js';
+import type { Outcome } from './outcome.js';
+import { planAndReview, writePlan, type PlanSettings, type WriteSettings } from './plan-write.js';
 import { keyringOf, vaultCandidates, type VaultCandidate } from './vault-choice.js';
 
 export type { Prerequisite } from '../oidc/prerequisites.js';
@@ -37,28 +38,15 @@ export type { Prerequisite } from '../oidc/prerequisites.js';
 /** The offer of the discovery checks after keyless clouddnsb is written. */
 export const OFFER = 'Run the discovery checks now?';
 
-export interface SessionSettings {
-  inventoryPath: string;
-  dryRun: boolean;
-  /** `--apply`: kubectl apply the TLS Secret manifest of a supplied wildcard once written. */
-  apply?: boolean;
-  fixOrder?: boolean;
-  secretManifestPath?: string;
-  /** Namespaces of the TLS Secret of a supplied wildcard. */
-  namespaces?: string[];
-  /** `--names`. */
-  names?: string;
+export interface SessionSettings extends Omit<PlanSettings, 'regenerating'>, WriteSettings {
   /** The variable names the inventory turned out to use (--names, or detected). */
   profile?: NamingProfile;
-  vault?: VaultKeyring;
-  /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
-  regenerating?: boolean;
   /** `--ca-file`: the discovery checks trust it, and the doctor command of the next steps names it. */
   caFile?: string;
 }
 
 /** `cloudgate setup`'s settings, from its flags (the vault password is opened by openSession). */
-export interface SetupOptions extends Omit<SessionSettings, 'vault' | 'profile' | 'regenerating'> {
+export interface SetupOptions extends Omit<SessionSettings, 'vault' | 'profile'> {
   vault: VaultOptions;
 }
 
@@ -95,43 +83,22 @@ export interface SetupSession {
   useVault?(id: string): Promise<void>;
 }
 
-export interface Plans {
-  /** The plan of the last prepare (regenerate reads the values and the cluster objects from it). */
-  last(): SetupPlan | undefined;
-}
-
-export function createSession(ctx: CommandContext, settings: SessionSettings): SetupSession & Plans {
+export function createSession(ctx: CommandContext, settings: SessionSettings): SetupSession {
   let plan: SetupPlan | undefined;
   let vault = settings.vault;
-  const session: SetupSession & Plans = {
+  const session: SetupSession = {
     cwd: ctx.cwd,
     dryRun: settings.dryRun,
-    last: () => plan,
     prerequisites: (values) => clusteroidcPrerequisites(values, { names: settings.profile }),
     discoveryCommand: discoveryDoctorCommand(),
     async prepare(answers, options = {}) {
-      plan = await planSetup({
-        answers,
-        inventoryPath: settings.inventoryPath,
-        fixOrder: settings.fixOrder || options.fixOrder,
-        secretManifestPath: settings.secretManifestPath,
-        namespaces: settings.namespaces,
-        vault,
-        names: settings.names,
-        answersProfile: options.answersProfile,
-        sources: options.sources,
-      });
-      return reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating });
+      const prepared = await planAndReview({ ...settings, vault }, answers, options);
+      plan = prepared.plan;
+      return prepared.review;
     },
     async write() {
       if (!plan) throw new Error('Nothing to write: the review was not prepared.');
-      const caFile = settings.caFile !== undefined ? resolve(ctx.cwd, settings.caFile) : undefined;
-      const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
-      if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
-      const written = await applyPlan(plan);
-      // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
-      const applied = settings.apply ? await applySecret(plan, ctx.env) : undefined;
-      return outcomeOf(plan, { ...common, dryRun: false, written, applied });
+      return writePlan(ctx, plan, settings);
     },
     vaultCandidates: () => (vault ? [] : vaultCandidates(ctx.env, ctx.cwd, settings.inventoryPath)),
     async useVault(id) {
@@ -169,15 +136,4 @@ export async function openSession(ctx: CommandContext, options: SetupOptions, of
   // A new inventory that says nothing of its names (and no --names): the walkthrough asks, offering what the folder tells.
   const askNames = !settings.names && !view.stated && !VARIABLES.some((row) => row.name in view.values) ? await namesFromFolder(settings.inventoryPath) : undefined;
   return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: askNames?.profile ?? view.profile, ...(askNames ? { askNames } : {}) };
-}
-
-const NO_MANIFEST = '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate, wildcard_certificate_file and wildcard_key_file, has one).';
-
-/** `--apply`: kubectl apply of the TLS Secret manifest on disk (written now, or unchanged from before). */
-async function applySecret(plan: SetupPlan, env: NodeJS.ProcessEnv): Promise<ApplyReport> {
-  // Nothing failed: there is nothing to apply. Said, and no reason for exit 1.
-  if (!plan.supplied) return { ok: true, message: NO_MANIFEST };
-  const { applyManifest } = await import('./apply-manifest.js');
-  const result = await applyManifest(plan.supplied.manifestPath, { env }, plan.supplied.namespaces);
-  return { ok: result.status === 'applied', message: result.message, ...(result.advice ? { advice: result.advice } : {}) };
 }

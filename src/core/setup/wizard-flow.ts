@@ -272,6 +272,7 @@ function spelledForPlatform(step: Step): Step {
 }
 
 // ---------------------------------------------------------------- state and navigation
+// The unchecked moves; the front-ends go through questions.ts (checked answers, back as a cancel at the first question).
 
 export interface WizardState {
   answers: WizardAnswers;

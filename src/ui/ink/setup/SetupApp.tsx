@@ -2,33 +2,26 @@ import { usesKeylessDns } from '../../../core/config/variables.js';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
-import {
-  FIX_ORDER, sessionTitle,
-  currentStep, initialState, isReview, reduce, stepsFor, toPlanAnswers, type FlowOptions, type WizardAnswers,
-} from '../../../core/setup/wizard-flow.js';
-import { KeyHints } from '../components/KeyHints.js';
+import { FIX_ORDER, sessionTitle, toPlanAnswers, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
+import { answeredAll, atFirstQuestion, questionOf, questionsReducer, startQuestions } from '../../../core/setup/questions.js';
 import { tint } from '../components/theme.js';
 import { DiscoveryOffer } from './DiscoveryOffer.js';
 import { FinalScreen } from './FinalScreen.js';
 import { Prerequisites } from './Prerequisites.js';
 import { ReviewScreen } from './ReviewScreen.js';
-import { StepScreen } from './StepScreen.js';
+import { Questions, QuestionsApp, type QuestionsResult } from './Questions.js';
 import { VaultChoice } from './VaultChoice.js';
 import { CANCELLED, type Outcome } from '../../../core/setup/outcome.js';
 import type { Review } from '../../../core/setup/review.js';
 import type { SetupSession } from '../../../core/setup/session.js';
-import { InlineError } from '../components/InlineError.js';
 
-export type SetupResult =
-  | { kind: 'done'; outcome: Outcome }
-  | { kind: 'answers'; answers: Record<string, unknown> }
-  | { kind: 'error'; error: Error };
+export type SetupResult = { kind: 'done'; outcome: Outcome } | QuestionsResult;
 
 interface Props {
   initial: WizardAnswers;
   options?: FlowOptions;
   session: SetupSession;
-  /** Stop at the review and hand back the answers instead of writing (regenerate asks only the issuer). */
+  /** Only the questions: hand back the answers, the session is not used (QuestionsApp, as regenerate asks). */
   answersOnly?: boolean;
   onExit(result: SetupResult): void;
 }
@@ -40,17 +33,18 @@ type Phase =
   | { name: 'writing' }
   | { name: 'done' | 'discovery'; outcome: Outcome };
 
-/** The walkthrough: questions from wizard-flow, then the review, then the final screen. */
-export function SetupApp({ initial, options = {}, session, answersOnly = false, onExit }: Props) {
-  const [state, dispatch] = useReducer(reduce, initialState(initial, options));
+/** The walkthrough: the questions (questions.ts), then the review, then the final screen. */
+export function SetupApp({ answersOnly = false, ...props }: Props) {
+  if (answersOnly) return <QuestionsApp initial={props.initial} options={props.options} cwd={props.session.cwd} onExit={props.onExit} />;
+  return <SetupWalkthrough {...props} />;
+}
+
+function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props, 'answersOnly'>) {
+  const [state, dispatch] = useReducer(questionsReducer, startQuestions(initial, options));
   const [phase, setPhase] = useState<Phase>({ name: 'questions' });
   const [failure, setFailure] = useState<string>();
   const [finished, setFinished] = useState(false);
-  const step = currentStep(state);
-  const steps = stepsFor(state.answers, options);
-  // The total follows the highlighted choice, so it changes while choosing, never after.
-  const [highlighted, setHighlighted] = useState<{ stepId: string; value: string }>();
-  const reviewing = isReview(state);
+  const reviewing = answeredAll(state);
 
   const exit = (result: SetupResult) => {
     if (finished) return;
@@ -65,7 +59,7 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
       return;
     }
     if (!key.escape || ['writing', 'done', 'preparing', 'discovery'].includes(phase.name)) return;
-    if (state.index === 0) {
+    if (atFirstQuestion(state)) {
       exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
     }
@@ -77,10 +71,6 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
   useEffect(() => {
     if (!reviewing || phase.name !== 'questions') return;
     const answers = toPlanAnswers(state.answers);
-    if (answersOnly) {
-      exit({ kind: 'answers', answers });
-      return;
-    }
     setPhase({ name: 'preparing' });
     session.prepare(answers, { fixOrder: state.answers[FIX_ORDER] === 'true' }).then(
       // Secrets about to be written in plain text: the vault is offered first (once per walkthrough).
@@ -140,32 +130,22 @@ export function SetupApp({ initial, options = {}, session, answersOnly = false, 
       />
     );
   }
-  else if (phase.name === 'preparing' || !step) body = <Text>Preparing the review…</Text>;
+  else if (phase.name === 'preparing') body = <Text>Preparing the review…</Text>;
   else {
+    const keylessRole = questionOf(state)?.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites;
     body = (
-      <Box flexDirection="column">
-        <Text dimColor wrap="truncate-end">
-          {step.section} · question {state.index + 1} of {highlighted?.stepId === step.id ? stepsFor({ ...state.answers, [step.id]: highlighted.value }, options).length : steps.length}
-        </Text>
-        <StepScreen
-          key={`${state.index}:${step.id}`}
-          step={step}
-          answers={state.answers}
-          cwd={session.cwd}
-          onHighlight={(value) => setHighlighted({ stepId: step.id, value })}
-          onAnswer={(value, also) => {
-            setFailure(undefined);
-            dispatch({ type: 'answer', value, stepId: step.id, also });
-          }}
-        />
-        {step.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites ? (
-          <Prerequisites items={session.prerequisites(toPlanAnswers(state.answers))} command={session.discoveryCommand} />
-        ) : null}
-        <InlineError message={failure} />
-        <Box marginTop={1}>
-          <KeyHints hints={['Enter next', state.index === 0 ? 'Esc cancel' : 'Esc back', 'Ctrl+C cancel (nothing written)']} />
-        </Box>
-      </Box>
+      <Questions
+        state={state}
+        cwd={session.cwd}
+        failure={failure}
+        onAnswer={(answer) => {
+          setFailure(undefined);
+          dispatch({ type: 'answer', ...answer });
+        }}
+        below={keylessRole
+          ? <Prerequisites items={session.prerequisites!(toPlanAnswers(state.answers))} command={session.discoveryCommand} />
+          : null}
+      />
     );
   }
   return (

@@ -52,3 +52,34 @@ export function paintFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadSt
   const rows = rowsOf(lines, stdout.columns || 80);
   return { erase: () => stdout.write(`\u001b[${rows}F\u001b[J`) };
 }
+
+/** An Ink app's end: its result, or the error (a cancel) to throw once the terminal is restored. */
+export type Ended<R> = R | { kind: 'error'; error: Error };
+
+/**
+ * Paints the first question, loads the Ink app (`load`: its dynamic import) and renders it, erasing
+ * the painted frame just before Ink draws. An error result leaves the last frame on screen, and its
+ * message (a cancel) starts on its own line.
+ */
+export async function renderAfterFirstFrame<R extends { kind: string }>(
+  stdout: NodeJS.WriteStream,
+  state: WizardState,
+  load: () => Promise<(beforeRender?: () => void) => Promise<Ended<R>>>,
+): Promise<Exclude<R, { kind: 'error' }>> {
+  const painted = paintFirstFrame(stdout, process.stdin, state);
+  const render = await load().catch((error: unknown) => {
+    // Leave the terminal as it was found (the first frame turned raw mode on).
+    if (painted) process.stdin.setRawMode(false);
+    throw error;
+  });
+  const result = await render(painted?.erase);
+  if (isError(result)) {
+    stdout.write('\n');
+    throw result.error;
+  }
+  return result as Exclude<R, { kind: 'error' }>;
+}
+
+function isError<R extends { kind: string }>(result: Ended<R>): result is { kind: 'error'; error: Error } {
+  return result.kind === 'error';
+}
