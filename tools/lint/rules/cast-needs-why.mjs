@@ -6,7 +6,7 @@
 // above the statement (or class member, or object property) holding it. Lint directives (eslint-*,
 // @ts-*) are not reasons.
 
-const HOLDERS = /(Statement|Declaration|PropertyDefinition|MethodDefinition|TSPropertySignature)$|^Property$/;
+const STATEMENTS = /(Statement|Declaration|PropertyDefinition|MethodDefinition|TSPropertySignature)$/;
 const DIRECTIVE = /^\s*(eslint[-\s]|@ts-|global\s)/;
 
 /** `as const` (or `<const>x`): a literal kept literal, nothing asserted. */
@@ -15,11 +15,17 @@ function isConst(node) {
   return type?.type === 'TSTypeReference' && type.typeName?.type === 'Identifier' && type.typeName.name === 'const';
 }
 
-/** The first lines of the holders around `node`: the nearest statement-like ancestor and the ones that start with it. */
+/**
+ * The first lines of what holds `node`: the object properties on the way up, the nearest statement (or
+ * class member) and the ancestors that start on its line (`export const`, a one-line `if`).
+ */
 function holderLines(node) {
   const lines = new Set();
   let holder = node.parent;
-  while (holder && !HOLDERS.test(holder.type)) holder = holder.parent;
+  while (holder && !STATEMENTS.test(holder.type)) {
+    if (holder.type === 'Property') lines.add(holder.loc.start.line);
+    holder = holder.parent;
+  }
   while (holder) {
     lines.add(holder.loc.start.line);
     const up = holder.parent;
