@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
-import { CancelledError, EXIT, UsageError, WriteError } from './core/errors.js';
+import { CancelledError, EXIT, UsageError, WriteError, messageOf } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
 import { redact } from './core/secrets.js';
 import type { CommandContext } from './core/run-context.js';
@@ -143,7 +143,7 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const message = (error as Error).message;
+    const message = messageOf(error);
     const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const bare = flag.replace(/^-+/, '').split('=')[0];

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
-import { EXIT, UsageError, WriteError } from '../core/errors.js';
+import { EXIT, UsageError, WriteError, messageOf } from '../core/errors.js';
 import { cloudgateVersion } from '../core/version.js';
 import { NothingWritten, writeFilesAtomically } from '../core/inventory/atomic-write.js';
 import { describeLinks, LinkRefused, resolveWritePath } from '../core/inventory/links.js';
@@ -105,7 +105,7 @@ async function checkOutputPath(path: string): Promise<void> {
     target = (await resolveWritePath(path)).path;
   } catch (error) {
     if (error instanceof LinkRefused) throw new WriteError(`Cannot write ${path}: ${error.message}`, error.advice);
-    throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot write ${path}: ${messageOf(error)}`);
   }
   const folder = await stat(dirname(target)).catch(() => undefined);
   if (!folder?.isDirectory()) {
@@ -124,7 +124,7 @@ async function writeOutput(path: string, content: string, format: Format, ctx: C
     [written] = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(),
       { backup: false, createFolders: false });
   } catch (error) {
-    throw new WriteError(`Cannot write ${path}: ${(error as Error).message}`,
+    throw new WriteError(`Cannot write ${path}: ${messageOf(error)}`,
       (error instanceof NothingWritten && error.advice) || 'Check that its folder exists and is writable by you, and that the disk has room.');
   }
   const through = written?.linkTarget ? ` through the link ${describeLinks(written.links ?? [])} to ${written.linkTarget}` : '';

@@ -6,6 +6,7 @@ import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { escapeRegExp } from '../escape.js';
 import { createExclusive, writeContent, type Previous } from './new-files.js';
+import { codeOf } from '../errors.js';
 
 /** How many `.bak` copies of a file are kept; older ones are removed after a successful write. */
 export const KEEP_BACKUPS = 5;
@@ -30,7 +31,7 @@ export async function writeBackup(target: string, previous: Previous, stamp: str
     try {
       handle = await createExclusive(path, 0o600, previous.owner);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue; // taken since, or a planted link
+      if (codeOf(error) === 'EEXIST') continue; // taken since, or a planted link
       throw error;
     }
     try {

@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import { neutralName } from '../config/platform-names.js';
 import { VARIABLES, variable } from '../config/variables.js';
-import { UsageError } from '../errors.js';
+import { UsageError, messageOf } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { loadMapping } from './inventory-parse.js';
@@ -155,7 +155,7 @@ function checkWritten(out: string, edits: TextEdit[]): void {
     if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
     else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
   } catch (error) {
-    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${(error as Error).message}`,
+    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${messageOf(error)}`,
       'Nothing was written. Please report this with the shape of the inventory (not its values).');
   }
 }

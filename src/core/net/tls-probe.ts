@@ -10,6 +10,7 @@ import { connect as tlsConnect, type PeerCertificate, type SecureContext, type T
 import { withDeadline } from './deadline.js';
 import { HandshakeTap } from './handshake-certificates.js';
 import { contextTrusting, readCaBundle } from './trust.js';
+import { messageOf } from '../errors.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -57,7 +58,7 @@ function readCaFile(caFile: string): string {
   try {
     return readCaBundle(caFile, '--ca-file / OS_CACERT');
   } catch (error) {
-    throw new TlsProbeError((error as Error).message, 'ca-file');
+    throw new TlsProbeError(messageOf(error), 'ca-file');
   }
 }
 

@@ -8,7 +8,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js';
 import { configured } from '../../doctor/gates.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, messageOf } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
 import { neutralView } from '../../config/platform-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
@@ -195,12 +195,12 @@ async function readText(path: string, what: string, check: string): Promise<stri
     // Checked again on the open file: a path swapped for a pipe after refuseNonRegular cannot hang the read.
     return readRegularFileSync(path, { what: `the ${what} file` });
   } catch (error) {
-    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     return {
       name: check,
       status: 'fail',
       message: code === 'ENOENT' ? `Cannot read the ${what} file ${path}: no such file.`
-        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : (error as Error).message,
+        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : messageOf(error),
       advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : 'Check the path given with --certificate/--key or in the config.',
     };
   }

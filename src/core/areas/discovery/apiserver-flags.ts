@@ -13,6 +13,7 @@ import { always, cluster } from '../../doctor/gates.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { expectedJwksUri } from '../../kube/service-account-issuer.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
+import { messageOf } from '../../errors.js';
 
 export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -188,6 +189,6 @@ async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> 
   try {
     return kubeadmExtraArgs(loadYaml(text, { what: 'the ClusterConfiguration in', path: 'kube-system/kubeadm-config', plain: true }).value);
   } catch (error) {
-    throw new KubectlError(escapeLine((error as Error).message.split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
+    throw new KubectlError(escapeLine(messageOf(error).split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
   }
 }

@@ -21,6 +21,7 @@ import { mergeSources } from '../../inventory/yaml-merge.js';
 import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
 import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
+import { messageOf } from '../../errors.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -48,7 +49,7 @@ export const provideChecks: CheckProvider = async (input) => {
     tree = await readInventoryTree(path);
   } catch (error) {
     if (error instanceof InventoryInputError) throw error;
-    return [fixed('file', 'Inventory file', { status: 'fail', message: (error as Error).message,
+    return [fixed('file', 'Inventory file', { status: 'fail', message: messageOf(error),
       advice: (error as { advice?: string }).advice ?? 'Fix the file and run the doctor again.' })];
   }
   if (tree.files.length === 0) {
