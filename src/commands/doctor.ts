@@ -18,6 +18,7 @@ import { escapeLine } from '../core/escape.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { doctorOptionsOf, onlyOf } from './options.js';
+import { isOneOf } from '../core/records.js';
 
 export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promise<number> {
   const only = groupsOf(onlyOf(flags));
@@ -72,13 +73,13 @@ export type Format = (typeof FORMATS)[number];
 /** `--format`, with `--json` as its older spelling of `--format json`. */
 export function formatOf(flags: Pick<FlagsOf<'doctor'>, 'format' | 'json'>): Format {
   const given = flags.format;
-  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+  if (given !== undefined && !isOneOf(FORMATS, given)) {
     throw new UsageError(`Unknown --format "${given}".`, `Formats: ${FORMATS.join(', ')}.`);
   }
   if (flags.json && given !== undefined && given !== 'json') {
     throw new UsageError(`--json and --format ${given} contradict each other.`, 'Use one --format.');
   }
-  return flags.json ? 'json' : ((given ?? 'text') as Format);
+  return flags.json ? 'json' : (given ?? 'text');
 }
 
 function render(format: Format, report: DoctorReport, options: TextOptions): string {

@@ -286,7 +286,7 @@ export async function exchangeUdp<T>(
         const answer = accept(datagram, address);
         if (answer !== undefined) finish(undefined, answer);
       } catch (error) {
-        finish(error as Error);
+        finish(error as Error); // the answer's reader throws Errors (DnsError, Node's RangeError)
       }
     });
     socket.connect(port, address, () => socket.send(options.message));

@@ -17,6 +17,7 @@ import type { CertCheck } from '../../tls/checks.js';
 import { examine, type CertificateRole, type Examination } from '../../tls/examine.js';
 import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
+import { asRecord } from '../../records.js';
 
 const GROUP = 'certificate';
 const SUPPLIED_RENEW =
@@ -132,7 +133,7 @@ function asList(value: unknown): string[] {
 }
 
 function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[] {
-  const section = (input.config[GROUP] ?? {}) as Record<string, unknown>;
+  const section = asRecord(input.config[GROUP]) ?? {};
   const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
   const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
   const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));

@@ -22,6 +22,7 @@ import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overri
 import { platformFindings } from '../../render/findings.js';
 import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
 import { messageOf } from '../../errors.js';
+import { memberOf, textOf } from '../../records.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -50,7 +51,7 @@ export const provideChecks: CheckProvider = async (input) => {
   } catch (error) {
     if (error instanceof InventoryInputError) throw error;
     return [fixed('file', 'Inventory file', { status: 'fail', message: messageOf(error),
-      advice: (error as { advice?: string }).advice ?? 'Fix the file and run the doctor again.' })];
+      advice: textOf(memberOf(error, 'advice')) ?? 'Fix the file and run the doctor again.' })];
   }
   if (tree.files.length === 0) {
     return [fixed('file', 'Inventory file', { status: 'fail', message: `No *.yml or *.yaml files under ${path}/group_vars.`,
