@@ -50,7 +50,7 @@ export async function writeBackup(target: string, previous: Previous, stamp: str
 /** Past the highest `-n` among the backups of `target` taken in the second `stamp` (0 when there is none). */
 async function nextBackupNumber(target: string, stamp: string): Promise<number> {
   const pattern = new RegExp(`^${escapeRegExp(basename(target))}\\.${stamp}(?:-(\\d+))?\\.bak$`);
-  const taken = (await readdir(dirname(target)).catch(() => [] as string[]))
+  const taken = (await readdir(dirname(target)).catch((): string[] => []))
     .map((entry) => pattern.exec(entry))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1] ?? 0));
@@ -61,7 +61,7 @@ async function nextBackupNumber(target: string, stamp: string): Promise<number> 
 export async function pruneBackups(target: string, keep?: string): Promise<string[]> {
   const name = basename(target);
   const pattern = new RegExp(`^${escapeRegExp(name)}\\.(\\d{8}T\\d{6}Z)(?:-(\\d+))?\\.bak$`);
-  const backups = (await readdir(dirname(target)).catch(() => [] as string[]))
+  const backups = (await readdir(dirname(target)).catch((): string[] => []))
     .map((entry) => ({ entry, match: pattern.exec(entry) }))
     .filter((b): b is { entry: string; match: RegExpExecArray } => b.match !== null)
     .map(({ entry, match }) => ({ path: join(dirname(target), entry), stamp: match[1], n: Number(match[2] ?? 0) }))

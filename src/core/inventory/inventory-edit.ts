@@ -131,7 +131,7 @@ function flowYaml(value: unknown): string | undefined {
     return items.includes(undefined) ? undefined : `[${items.join(', ')}]`;
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => [quoted(k), flowYaml(v)]);
+    const items = Object.entries(value).map(([k, v]) => [quoted(k), flowYaml(v)]);
     return items.some(([, v]) => v === undefined) ? undefined : `{${items.map(([k, v]) => `${k}: ${v}`).join(', ')}}`;
   }
   return undefined;
@@ -175,7 +175,7 @@ function comparable(value: unknown): unknown {
   if (value instanceof Map) return { '!map': [...value].map(([k, v]) => [comparable(k), comparable(v)]) };
   if (Array.isArray(value)) return value.map(comparable);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, comparable(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
   }
   return value;
 }

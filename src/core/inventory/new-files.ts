@@ -38,7 +38,7 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
   const name = basename(target);
   const pattern = new RegExp(`^\\.${escapeRegExp(name)}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
   const removed: string[] = [];
-  for (const entry of await readdir(dirname(target)).catch(() => [] as string[])) {
+  for (const entry of await readdir(dirname(target)).catch((): string[] => [])) {
     const pid = Number(pattern.exec(entry)?.[1]);
     if (!pid || isProcessAlive(pid)) continue;
     const path = join(dirname(target), entry);

@@ -98,7 +98,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
   return {
     agentFor(url: URL): HttpAgent {
       const proxy = proxyFor(url);
-      if (!proxy) return direct[url.protocol as 'http:' | 'https:'];
+      if (!proxy) return direct[url.protocol as 'http:' | 'https:']; // the client sends http: and https: URLs only
       const key = `${url.protocol} ${proxy.href}`;
       let agent = proxied.get(key);
       if (!agent) {
@@ -111,6 +111,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
           const servername = (connection as RequestOptions).servername || undefined;
           openTunnel(proxy, host, port, tls, timeoutMs).then(
             (socket) => callback?.(null, secure ? tlsConnect({ socket, host, servername, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext }) : socket),
+            // Node's type asks for a stream even with an error; Node ignores it then.
             (error: Error) => callback?.(error, undefined as unknown as Duplex),
           );
           return undefined;
