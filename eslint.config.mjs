@@ -6,6 +6,9 @@ const require = createRequire(new URL('./tools/lint/package.json', import.meta.u
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 const { defineConfig } = require('eslint/config');
+const castNeedsWhy = (await import('./tools/lint/rules/cast-needs-why.mjs')).default;
+// The project's own rules (tools/lint/rules/), documented in docs/development.md.
+const cloudgate = { meta: { name: 'cloudgate' }, rules: { 'cast-needs-why': castNeedsWhy } };
 
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'tools/', 'node_modules/', '.bench/'] },
@@ -13,7 +16,9 @@ export default defineConfig(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { cloudgate },
     rules: {
+      'cloudgate/cast-needs-why': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
@@ -28,5 +33,29 @@ export default defineConfig(
       // An async function without await still returns a promise, as the interface it implements asks.
       '@typescript-eslint/require-await': 'off',
     },
+  },
+  {
+    // TODO(lead): finish after merge. These files are being edited on other branches; their casts get
+    // their guard or their comment once those branches are in, and this override goes.
+    files: [
+      'src/core/areas/kube/**',
+      'src/core/kube/reads.ts',
+      'src/core/doctor/gates.ts',
+      'src/core/doctor/runner.ts',
+      'src/core/tls/variable-rules.ts',
+      'src/core/inventory/yaml-*.ts',
+      'src/core/config/tsig-key.ts',
+      'src/core/closest.ts',
+      'src/core/config/validate.ts',
+      'src/core/config/config-keys.ts',
+      'src/core/config/answers.ts',
+      'src/core/setup/**',
+      'src/ui/**',
+      'src/commands/regenerate.ts',
+      'src/commands/setup.ts',
+      'src/core/inventory/atomic-write*.ts',
+      'src/core/inventory/diff*.ts',
+    ],
+    rules: { 'cloudgate/cast-needs-why': 'off' },
   },
 );

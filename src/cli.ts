@@ -1,7 +1,8 @@
 import { isatty } from 'node:tty';
 import { parseArgs } from 'node:util';
-import { CancelledError, EXIT, UsageError, WriteError } from './core/errors.js';
+import { CancelledError, EXIT, UsageError, WriteError, codeOf, messageOf } from './core/errors.js';
 import { escapeControl } from './core/escape.js';
+import { isOneOf } from './core/records.js';
 import { redact } from './core/secrets.js';
 import type { CommandContext } from './core/run-context.js';
 import { closest } from './core/closest.js';
@@ -60,7 +61,7 @@ Exit codes: 0 success, 1 doctor found failures, 2 usage or input error (nothing 
 async function completion(args: string[]): Promise<number> {
   const { completionScript, SHELLS } = await import('./cli-completion.js');
   const shell = args[0];
-  if (args.length !== 1 || !(SHELLS as readonly string[]).includes(shell)) {
+  if (args.length !== 1 || !isOneOf(SHELLS, shell)) {
     if (args[0] === '--help' || args[0] === '-h') {
       process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
       return EXIT.ok;
@@ -69,7 +70,7 @@ async function completion(args: string[]): Promise<number> {
     return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}${shell ? `, not "${args.join(' ')}"` : ''}.`,
       `${guess ? `Did you mean "cloudgate completion ${guess}"? ` : ''}E.g. source <(cloudgate completion bash)`));
   }
-  process.stdout.write(completionScript(shell as (typeof SHELLS)[number]));
+  process.stdout.write(completionScript(shell));
   return EXIT.ok;
 }
 
@@ -142,8 +143,8 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const message = (error as Error).message;
+    const code = codeOf(error);
+    const message = messageOf(error);
     const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const bare = flag.replace(/^-+/, '').split('=')[0];
@@ -202,9 +203,9 @@ function fail(error: unknown, usage?: string): number {
     return EXIT.findings;
   }
   if (error instanceof UsageError || isParseArgsError(error)) {
-    const e = error as Error & { advice?: string };
-    printError(`error: ${e.message}`);
-    if (e.advice) printError(`  ${e.advice}`);
+    const advice = error instanceof UsageError ? error.advice : undefined;
+    printError(`error: ${error.message}`);
+    if (advice) printError(`  ${advice}`);
     else if (usage) process.stderr.write(`usage: ${usage}\n`);
     return EXIT.usage;
   }
@@ -246,7 +247,6 @@ function secretAdvice(command: string, flag: string): string {
   return `Use the environment (CLOUDGATE_<NAME>), the --config file, or a file named by <name>_file in --config or CLOUDGATE_<NAME>_FILE; the README section on secrets lists them.`;
 }
 
-function isParseArgsError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+function isParseArgsError(error: unknown): error is TypeError {
+  return error instanceof TypeError && (codeOf(error)?.startsWith('ERR_PARSE_ARGS') ?? false);
 }

@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
-import { EXIT, UsageError, WriteError } from '../core/errors.js';
+import { EXIT, UsageError, WriteError, messageOf } from '../core/errors.js';
 import { cloudgateVersion } from '../core/version.js';
 import { NothingWritten, writeFilesAtomically } from '../core/inventory/atomic-write.js';
 import { describeLinks, LinkRefused, resolveWritePath } from '../core/inventory/links.js';
@@ -18,6 +18,7 @@ import { escapeLine } from '../core/escape.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { doctorOptionsOf, onlyOf } from './options.js';
+import { isOneOf } from '../core/records.js';
 
 export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promise<number> {
   const only = groupsOf(onlyOf(flags));
@@ -72,13 +73,13 @@ export type Format = (typeof FORMATS)[number];
 /** `--format`, with `--json` as its older spelling of `--format json`. */
 export function formatOf(flags: Pick<FlagsOf<'doctor'>, 'format' | 'json'>): Format {
   const given = flags.format;
-  if (given !== undefined && !(FORMATS as readonly string[]).includes(given)) {
+  if (given !== undefined && !isOneOf(FORMATS, given)) {
     throw new UsageError(`Unknown --format "${given}".`, `Formats: ${FORMATS.join(', ')}.`);
   }
   if (flags.json && given !== undefined && given !== 'json') {
     throw new UsageError(`--json and --format ${given} contradict each other.`, 'Use one --format.');
   }
-  return flags.json ? 'json' : ((given ?? 'text') as Format);
+  return flags.json ? 'json' : (given ?? 'text');
 }
 
 function render(format: Format, report: DoctorReport, options: TextOptions): string {
@@ -105,7 +106,7 @@ async function checkOutputPath(path: string): Promise<void> {
     target = (await resolveWritePath(path)).path;
   } catch (error) {
     if (error instanceof LinkRefused) throw new WriteError(`Cannot write ${path}: ${error.message}`, error.advice);
-    throw new UsageError(`Cannot write ${path}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot write ${path}: ${messageOf(error)}`);
   }
   const folder = await stat(dirname(target)).catch(() => undefined);
   if (!folder?.isDirectory()) {
@@ -124,7 +125,7 @@ async function writeOutput(path: string, content: string, format: Format, ctx: C
     [written] = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(),
       { backup: false, createFolders: false });
   } catch (error) {
-    throw new WriteError(`Cannot write ${path}: ${(error as Error).message}`,
+    throw new WriteError(`Cannot write ${path}: ${messageOf(error)}`,
       (error instanceof NothingWritten && error.advice) || 'Check that its folder exists and is writable by you, and that the disk has room.');
   }
   const through = written?.linkTarget ? ` through the link ${describeLinks(written.links ?? [])} to ${written.linkTarget}` : '';

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { describeWritten, NothingWritten, writeFilesAtomically, type WrittenFile } from '../core/inventory/atomic-write.js';
 import { buildOidcArtefacts, fileText, renderOidcText } from '../core/oidc/artefacts.js';
 import { resolveOidcInputs } from '../core/oidc/plan.js';
-import { WriteError } from '../core/errors.js';
+import { WriteError, messageOf } from '../core/errors.js';
 import { doctorInput } from '../core/doctor/input.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
@@ -42,7 +42,7 @@ async function writeAll(dir: string, files: Record<string, unknown>): Promise<Wr
   try {
     return await writeFilesAtomically(entries, new Date(), { backup: false });
   } catch (error) {
-    throw new WriteError(`Cannot write into ${dir}: ${(error as Error).message}.`,
+    throw new WriteError(`Cannot write into ${dir}: ${messageOf(error)}.`,
       (error instanceof NothingWritten && error.advice) || 'Choose a --out directory you can write to.');
   }
 }

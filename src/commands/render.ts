@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { UsageError, messageOf, codeOf } from '../core/errors.js';
 import { readInventoryTree } from '../core/inventory/inventory.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import { neutralView, respellFinding } from '../core/config/platform-names.js';
@@ -15,7 +15,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'render'>): Promis
     values = (await readInventoryTree(path)).values;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the inventory ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+    throw new UsageError(`Cannot read the inventory ${path}: ${codeOf(error) ?? messageOf(error)}.`,
       'Give --inventory a YAML file or an inventory folder with group_vars/.');
   }
   const view = neutralView(values, path, flags.names);

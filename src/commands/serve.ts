@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UsageError, messageOf, codeOf } from '../core/errors.js';
 import { startExporter } from '../serve/exporter.js';
 import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
@@ -27,8 +27,8 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise
       log: (line) => ctx.stderr.write(`${line}\n`),
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`Cannot listen on ${flags.listen ?? DEFAULT_LISTEN}: ${code ?? (error as Error).message}.`,
+    const code = codeOf(error);
+    throw new UsageError(`Cannot listen on ${flags.listen ?? DEFAULT_LISTEN}: ${code ?? messageOf(error)}.`,
       code === 'EADDRINUSE' ? 'Another process uses that port: choose another with --listen HOST:PORT.' : 'Check the address given to --listen.');
   }
   ctx.stderr.write(`Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${flags.interval ?? DEFAULT_INTERVAL}.\n`);

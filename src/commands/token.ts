@@ -14,14 +14,15 @@ import type { Scoped } from '../core/areas/signin/identity.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { networkOptionsOf } from './options.js';
+import { isOneOf } from '../core/records.js';
 
 const FORMATS = ['value', 'env', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
 export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise<number> {
   const { env, cwd } = ctx;
-  const format = (flags.format ?? 'value') as Format;
-  if (!FORMATS.includes(format)) {
+  const format = flags.format ?? 'value';
+  if (!isOneOf(FORMATS, format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
   const cloud = cloudOf(flags.cloud, env, cwd);

@@ -1,3 +1,5 @@
+import { memberOf, textOf } from './records.js';
+
 /** Exit codes of the command-line contract (README.md). */
 export const EXIT = { ok: 0, findings: 1, usage: 2, cancelled: 130 } as const;
 
@@ -33,3 +35,9 @@ export class WriteError extends Error {
     this.name = 'WriteError';
   }
 }
+
+/** What a caught value says: an Error's message, anything else as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The code Node puts on a caught error (ENOENT, EACCES, ECONNREFUSED), or undefined. */
+export const codeOf = (error: unknown): string | undefined => textOf(memberOf(error, 'code'));

@@ -23,3 +23,6 @@ export function mergeRecords(base: Record<string, unknown>, over: unknown): Reco
   for (const [key, value] of Object.entries(over)) out[key] = isRecord(out[key]) && isRecord(value) ? mergeRecords(out[key], value) : value;
   return out;
 }
+
+/** Whether `value` is one of `choices` (an `as const` list of literals), narrowing it to their union. */
+export const isOneOf = <T>(choices: readonly T[], value: unknown): value is T => choices.some((choice) => choice === value);

@@ -4,7 +4,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { UsageError } from './errors.js';
+import { UsageError, codeOf } from './errors.js';
 
 /** 1 MiB: far above any PEM bundle or inventory value, far below what exhausts memory. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -39,7 +39,7 @@ export function readRegularFileIfExistsSync(path: string, options: SafeReadOptio
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (codeOf(error) === 'ENOENT') return undefined;
     throw cannotRead(path, options, error);
   }
   return readOpened(path, options, fd);
@@ -83,7 +83,7 @@ function readOpened(path: string, options: SafeReadOptions, fd: number): Regular
 }
 
 function cannotRead(path: string, options: SafeReadOptions, error: unknown): UsageError {
-  return new UsageError(`Cannot read ${options.what} ${path}: ${codeOf(error)}.`, 'Check the path and its permissions.');
+  return new UsageError(`Cannot read ${options.what} ${path}: ${codeOrUnreadable(error)}.`, 'Check the path and its permissions.');
 }
 
 export async function readRegularFile(path: string, options: SafeReadOptions): Promise<string> {
@@ -111,6 +111,6 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException)?.code ?? 'unreadable';
+function codeOrUnreadable(error: unknown): string {
+  return codeOf(error) ?? 'unreadable';
 }

@@ -47,6 +47,7 @@ export function redact(text: string): string {
 
 /** Deep-redacts a JSON-able value (used for `--json` and `details`). */
 export function redactValue<T>(value: T): T {
+  // The round trip keeps the value's JSON shape; only strings inside change (to the mask).
   return JSON.parse(redact(JSON.stringify(value))) as T;
 }
 

@@ -31,7 +31,7 @@ export async function startHttpServer(options: HttpOptions): Promise<ExporterSer
       resolve();
     });
   });
-  const { address, port } = server.address() as AddressInfo;
+  const { address, port } = server.address() as AddressInfo; // a TCP listener's (a string only for a pipe)
   return {
     address: address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`,
     close: () =>

@@ -68,7 +68,7 @@ export function parseHostPort(value: string, options: HostPortOptions = {}): Hos
     if (options.defaultPort !== undefined && isIP(value) === 6) return { ok: true, host: value, port: options.defaultPort };
     return problem('ipv6-brackets');
   } else {
-    [host, port] = value.split(':') as [string, string | undefined];
+    [host, port] = value.split(':');
     if (host === '' && options.emptyHost !== undefined) host = options.emptyHost;
     // No ':' here, so the host is an IPv4 address or a name (isIP would also try IPv6, slowly the first time).
     else if (!isIPv4(host) && !isHostName(host)) return problem('host');

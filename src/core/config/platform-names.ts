@@ -6,6 +6,7 @@
 import { UsageError } from '../errors.js';
 import { NAMING_PROFILES, type NamingProfile } from '../render/names.js';
 import { VARIABLES, variable } from './variables.js';
+import { isOneOf } from '../records.js';
 
 /** Neutral value → the platform's, for the variables whose values carry the naming words. */
 const VALUE_WORDS: Record<string, Record<string, string>> = {
@@ -155,7 +156,7 @@ export function respell(text: string, profile: NamingProfile): string {
  * set in an inventory are findings (namingFindings), not an error here.
  */
 export function resolveProfile(asked: unknown, keys: string[], source: string, values?: Record<string, unknown>): NamingProfile {
-  if (asked !== undefined && !NAMING_PROFILES.includes(asked as NamingProfile)) {
+  if (asked !== undefined && !isOneOf(NAMING_PROFILES, asked)) {
     throw new UsageError(`--names must be one of ${NAMING_PROFILES.join(', ')}, not "${String(asked)}".`);
   }
   const detected = detectProfile(keys, source, values);
@@ -163,7 +164,7 @@ export function resolveProfile(asked: unknown, keys: string[], source: string, v
     throw new UsageError(`--names ${String(asked)} was given, but ${source} is written in the ${detected === 'platform' ? "platform's" : "neutral"} variable names.`,
       `Drop --names (it is detected from the inventory) or give --names ${detected}.`);
   }
-  return (asked as NamingProfile | undefined) ?? detected ?? 'spec';
+  return asked ?? detected ?? 'spec';
 }
 
 /** An inventory's values as cloudgate works on them, and the names it spells them in. */

@@ -10,6 +10,7 @@ import {
 import { variable } from './variables.js';
 import { platformName, platformValue, respell } from './platform-names.js';
 import type { NamingProfile } from '../render/names.js';
+import { asRecord, isRecord } from '../records.js';
 
 type Schema = Record<string, unknown>;
 
@@ -17,7 +18,8 @@ export const SCHEMA_ID = 'https://cloudgate.invalid/schema/inventory.json';
 
 /** The schema, with the platform's own variable names and values when asked (`--names platform`). */
 export function inventorySchema(profile: NamingProfile = 'spec'): Schema {
-  return profile === 'platform' ? platformSpelling(neutralSchema()) as Schema : neutralSchema();
+  // platformSpelling keeps a mapping a mapping: the `?? {}` never applies.
+  return profile === 'platform' ? (asRecord(platformSpelling(neutralSchema())) ?? {}) : neutralSchema();
 }
 
 function neutralSchema(): Schema {
@@ -127,8 +129,8 @@ function platformSpelling(node: unknown, owner?: string): unknown {
   if (typeof node === 'string') return variable(node) ? platformName(node) : respell(node, 'platform');
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).map(([key, value]) => {
-    if (key === 'properties' && value && typeof value === 'object') {
-      return [key, Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, schema]) => [variable(name) ? platformName(name) : name, platformSpelling(schema, variable(name) ? name : owner)]))];
+    if (key === 'properties' && isRecord(value)) {
+      return [key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [variable(name) ? platformName(name) : name, platformSpelling(schema, variable(name) ? name : owner)]))];
     }
     if (owner && (key === 'enum' || key === 'default' || key === 'examples')) {
       return [key, Array.isArray(value) ? value.map((v) => platformValue(owner, v)) : platformValue(owner, value)];

@@ -9,6 +9,7 @@ import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { CloudSettings } from './clouds-yaml.js';
 import { examineConfig, type LoadedConfig } from './config-keys.js';
+import { asRecord, isRecord, textOf } from '../records.js';
 
 /**
  * The settings a command line may give, keyed by setting name: the first link of the chain. The
@@ -44,10 +45,10 @@ export function loadConfigFile(path: string | undefined, cwd: string): LoadedCon
   refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
   if (doc === null || doc === undefined) return { config: {}, findings: [] };
-  if (typeof doc !== 'object' || Array.isArray(doc)) {
+  if (!isRecord(doc)) {
     throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
   }
-  return examineConfig(doc as Record<string, unknown>, full);
+  return examineConfig(doc, full);
 }
 
 export interface SettingOptions {
@@ -56,7 +57,7 @@ export interface SettingOptions {
 }
 
 const givenSetting = (given: GivenSettings, name: string): string | undefined =>
-  Object.hasOwn(given, name) ? given[name as keyof GivenSettings] : undefined;
+  textOf(Object.entries(given).find(([key]) => key === name)?.[1]);
 
 /** Where a setting's value came from, for the report of which settings were found where. */
 export type SettingOrigin = 'flag' | 'environment' | 'clouds.yaml' | 'config file';
@@ -75,7 +76,7 @@ export function setting(
 ): string | undefined {
   const fromFlag = options.secret ? undefined : givenSetting(input.given, name);
   const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
-  const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
+  const sectionValues = asRecord(input.config[section]) ?? {};
   let value: string | undefined =
     typeof fromFlag === 'string' ? fromFlag : envNames.map((n) => input.env[n]).find((v) => v !== undefined && v !== '');
   if (value === undefined && section === 'signin') value = input.cloud?.values[name];
@@ -84,7 +85,7 @@ export function setting(
     if (v !== undefined && v !== null && v !== '') value = String(v);
   }
   if (value === undefined && options.secret) {
-    const file = input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`] ?? (sectionValues[`${name}_file`] as string | undefined);
+    const file = input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`] ?? sectionValues[`${name}_file`];
     if (file) {
       value = readRegularFileSync(resolve(input.cwd, String(file)), { what: `${name}_file` }).trim();
     }
@@ -100,7 +101,7 @@ export function settingOrigin(input: SettingsSource, section: string, name: stri
   const envNames = [`CLOUDGATE_${name.toUpperCase()}`, ...(options.envNames ?? [])];
   if (envNames.some((n) => input.env[n] !== undefined && input.env[n] !== '')) return 'environment';
   if (section === 'signin' && input.cloud?.values[name] !== undefined) return 'clouds.yaml';
-  const sectionValues = (input.config[section] ?? {}) as Record<string, unknown>;
+  const sectionValues = asRecord(input.config[section]) ?? {};
   const v = sectionValues[name];
   if (v !== undefined && v !== null && v !== '') return 'config file';
   if (options.secret && input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`]) return 'environment';

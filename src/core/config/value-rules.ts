@@ -85,8 +85,9 @@ function enumRule(row: Variable): string {
 }
 
 function describeType(row: Variable): string {
-  return { domain: 'domain name', email: 'email address', url: 'URL', hostport: 'host:port',
-    'pem-certificate': 'PEM certificate', 'pem-key': 'PEM private key' }[row.type as string] ?? 'text value';
+  const names: Record<string, string | undefined> = { domain: 'domain name', email: 'email address', url: 'URL', hostport: 'host:port',
+    'pem-certificate': 'PEM certificate', 'pem-key': 'PEM private key' };
+  return names[row.type] ?? 'text value';
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -35,6 +35,7 @@ export interface Choices {
 export function choicesOf(values: Record<string, unknown>): Choices {
   const pick = <T extends string>(name: string, fallback: T): T => {
     const v = values[name];
+    // An unknown value stays as given (the rules report it): T names the known ones, not a checked fact.
     return (typeof v === 'string' && v.trim() !== '' ? v.trim() : fallback) as T;
   };
   return {

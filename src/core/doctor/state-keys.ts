@@ -21,6 +21,7 @@ export interface CheckState {
 export function checkState(): CheckState {
   const values = new Map<string, unknown>();
   return {
+    // set() is the only writer, and it stores a T under the key's name.
     get: <T>(key: StateKey<T>) => values.get(key.name) as T | undefined,
     set: (key, value) => void values.set(key.name, value),
   };

@@ -43,7 +43,7 @@ export const ANSIBLE_YAML_TAGS: ScalarTag[] = (['!vault', '!unsafe'] as const).m
   identify: (value: unknown) => value instanceof AnsibleTagged && value.tag === tag,
   resolve: (text: string) => new AnsibleTagged(tag, text),
   stringify(item, ctx, onComment, onChompKeep) {
-    const value = item.value as AnsibleTagged;
+    const value = item.value as AnsibleTagged; // identify() lets only AnsibleTagged values reach stringify
     const type = tag === '!vault' ? Scalar.BLOCK_LITERAL : undefined;
     return stringifyString({ value: value.text, type }, ctx, onComment, onChompKeep);
   },

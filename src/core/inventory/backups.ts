@@ -6,6 +6,7 @@ import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { escapeRegExp } from '../escape.js';
 import { createExclusive, writeContent, type Previous } from './new-files.js';
+import { codeOf } from '../errors.js';
 
 /** How many `.bak` copies of a file are kept; older ones are removed after a successful write. */
 export const KEEP_BACKUPS = 5;
@@ -30,7 +31,7 @@ export async function writeBackup(target: string, previous: Previous, stamp: str
     try {
       handle = await createExclusive(path, 0o600, previous.owner);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue; // taken since, or a planted link
+      if (codeOf(error) === 'EEXIST') continue; // taken since, or a planted link
       throw error;
     }
     try {
@@ -49,7 +50,7 @@ export async function writeBackup(target: string, previous: Previous, stamp: str
 /** Past the highest `-n` among the backups of `target` taken in the second `stamp` (0 when there is none). */
 async function nextBackupNumber(target: string, stamp: string): Promise<number> {
   const pattern = new RegExp(`^${escapeRegExp(basename(target))}\\.${stamp}(?:-(\\d+))?\\.bak$`);
-  const taken = (await readdir(dirname(target)).catch(() => [] as string[]))
+  const taken = (await readdir(dirname(target)).catch((): string[] => []))
     .map((entry) => pattern.exec(entry))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1] ?? 0));
@@ -60,7 +61,7 @@ async function nextBackupNumber(target: string, stamp: string): Promise<number> 
 export async function pruneBackups(target: string, keep?: string): Promise<string[]> {
   const name = basename(target);
   const pattern = new RegExp(`^${escapeRegExp(name)}\\.(\\d{8}T\\d{6}Z)(?:-(\\d+))?\\.bak$`);
-  const backups = (await readdir(dirname(target)).catch(() => [] as string[]))
+  const backups = (await readdir(dirname(target)).catch((): string[] => []))
     .map((entry) => ({ entry, match: pattern.exec(entry) }))
     .filter((b): b is { entry: string; match: RegExpExecArray } => b.match !== null)
     .map(({ entry, match }) => ({ path: join(dirname(target), entry), stamp: match[1], n: Number(match[2] ?? 0) }))

@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import { neutralName } from '../config/platform-names.js';
 import { VARIABLES, variable } from '../config/variables.js';
-import { UsageError } from '../errors.js';
+import { UsageError, messageOf } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
 import { loadMapping } from './inventory-parse.js';
@@ -131,7 +131,7 @@ function flowYaml(value: unknown): string | undefined {
     return items.includes(undefined) ? undefined : `[${items.join(', ')}]`;
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const items = Object.entries(value as Record<string, unknown>).map(([k, v]) => [quoted(k), flowYaml(v)]);
+    const items = Object.entries(value).map(([k, v]) => [quoted(k), flowYaml(v)]);
     return items.some(([, v]) => v === undefined) ? undefined : `{${items.map(([k, v]) => `${k}: ${v}`).join(', ')}}`;
   }
   return undefined;
@@ -155,7 +155,7 @@ function checkWritten(out: string, edits: TextEdit[]): void {
     if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
     else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
   } catch (error) {
-    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${(error as Error).message}`,
+    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${messageOf(error)}`,
       'Nothing was written. Please report this with the shape of the inventory (not its values).');
   }
 }
@@ -175,7 +175,7 @@ function comparable(value: unknown): unknown {
   if (value instanceof Map) return { '!map': [...value].map(([k, v]) => [comparable(k), comparable(v)]) };
   if (Array.isArray(value)) return value.map(comparable);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, comparable(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
   }
   return value;
 }

@@ -9,7 +9,7 @@ import { basename, extname, join, relative } from 'node:path';
 import { isSet } from '../config/validate.js';
 import { VARIABLES } from '../config/variables.js';
 import { neutralView, type NamesView } from '../config/platform-names.js';
-import { UsageError } from '../errors.js';
+import { UsageError, messageOf, codeOf } from '../errors.js';
 import { sameValue } from './inventory-edit.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
 import { refuseNotices, type YamlNotice } from './yaml-load.js';
@@ -136,9 +136,9 @@ export function inventoryView(input: { inventoryPath: string; inventoryExplicit:
     (tree) => neutralView(tree.values, input.inventoryPath, names),
     (error) => {
       if (error instanceof UsageError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = codeOf(error);
       if (code === 'ENOENT' && !input.inventoryExplicit) return neutralView({}, input.inventoryPath, names);
-      throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? (error as Error).message}.`,
+      throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? messageOf(error)}.`,
         'Give --inventory a YAML file or an inventory folder with group_vars/.');
     },
   );
@@ -177,7 +177,7 @@ async function yamlFilesUnder(dir: string, loops: string[]): Promise<string[]> {
   try {
     names = (await readdir(dir)).filter(isVarsName).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (codeOf(error) === 'ENOENT') return [];
     throw error;
   }
   return collectVarsFiles(dir, names, [await realpath(dir)], loops);
@@ -197,7 +197,7 @@ async function collectVarsFiles(dir: string, names: string[], ancestors: string[
     try {
       info = await stat(path);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = codeOf(error);
       if (code === 'ENOENT') continue; // a dangling link: Ansible skips it too
       if (code === 'ELOOP') {
         loops.push(path);

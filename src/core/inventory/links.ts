@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { lstat, readlink, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { codeOf } from '../errors.js';
 
 const MAX_LINKS = 40; // as the kernel's ELOOP
 
@@ -96,7 +97,7 @@ export async function resolveWritePath(path: string, options: { noFinalLink?: bo
     try {
       info = await lstat(next);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = codeOf(error);
       // Missing from here on: the write creates it (or fails naming the missing folder).
       if (code === 'ENOENT' || code === 'ENOTDIR') return { path: join(next, ...pending), links };
       throw error;

@@ -16,7 +16,7 @@ import { dirname, relative, sep } from 'node:path';
 import { isProcessAlive, removeStaleTemps, tempPathFor } from './new-files.js';
 import { LinkRefused, resolveWritePath } from './links.js';
 import { cleanUpOnExit } from '../exit-cleanup.js';
-import { UsageError, WriteError } from '../errors.js';
+import { UsageError, WriteError, codeOf, messageOf } from '../errors.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_WRONLY, O_CREAT, O_EXCL } = constants;
 
@@ -46,8 +46,7 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
   } catch (error) {
     await removeEmptyFolders(dirname(target), createdDir);
     if (error instanceof UsageError) throw error;
-    const e = error as NodeJS.ErrnoException;
-    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${e.code ?? e.message}; nothing was written.`,
+    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${codeOf(error) ?? messageOf(error)}; nothing was written.`,
       `Check that the folder ${dirname(target)} exists and is writable by you.`);
   }
   // Also when the run is stopped by a signal (SIGTERM while it writes): the lock goes with the process.
@@ -117,7 +116,7 @@ async function linkNewLock(target: string, lockPath: string): Promise<boolean> {
     return true;
   } catch (error) {
     await handle.close().catch(() => undefined);
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (codeOf(error) === 'EEXIST') return false;
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);
@@ -134,7 +133,7 @@ async function holder(lockPath: string): Promise<{ pid?: number; missing?: boole
   try {
     handle = await open(lockPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: true } : {};
+    return codeOf(error) === 'ENOENT' ? { missing: true } : {};
   }
   try {
     if (!(await handle.stat()).isFile()) return {};
@@ -184,7 +183,7 @@ export async function inventoryFingerprint(inventoryPath: string): Promise<strin
   try {
     handle = await open(inventoryPath, O_RDONLY | O_NONBLOCK);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : `unreadable:${(error as NodeJS.ErrnoException).code}`;
+    return codeOf(error) === 'ENOENT' ? 'absent' : `unreadable:${codeOf(error)}`;
   }
   try {
     const info = await handle.stat();

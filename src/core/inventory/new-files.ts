@@ -8,6 +8,7 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { escapeRegExp } from '../escape.js';
+import { codeOf } from '../errors.js';
 
 const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 const CREATE_NEW = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
@@ -28,7 +29,7 @@ export function isProcessAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+    return codeOf(error) === 'EPERM'; // exists, owned by someone else
   }
 }
 
@@ -37,7 +38,7 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
   const name = basename(target);
   const pattern = new RegExp(`^\\.${escapeRegExp(name)}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
   const removed: string[] = [];
-  for (const entry of await readdir(dirname(target)).catch(() => [] as string[])) {
+  for (const entry of await readdir(dirname(target)).catch((): string[] => [])) {
     const pid = Number(pattern.exec(entry)?.[1]);
     if (!pid || isProcessAlive(pid)) continue;
     const path = join(dirname(target), entry);
@@ -138,7 +139,7 @@ export async function openPrevious(target: string): Promise<Previous | undefined
   try {
     handle = await open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK); // a FIFO must not hang the open
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (codeOf(error) === 'ENOENT') return undefined;
     throw error;
   }
   try {

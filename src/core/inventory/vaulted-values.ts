@@ -10,6 +10,7 @@ import { registerSecret } from '../secrets.js';
 import { isSet } from '../config/validate.js';
 import type { VaultKeyring } from './vault-options.js';
 import { VARIABLES, variable } from '../config/variables.js';
+import { messageOf } from '../errors.js';
 
 const PASSWORD_OPTIONS = '--vault-password-file FILE, --vault-id LABEL@FILE or ANSIBLE_VAULT_PASSWORD_FILE';
 
@@ -40,7 +41,7 @@ export function openVaulted(values: Record<string, unknown>, keyring: VaultKeyri
     } catch (error) {
       opened.unchecked.add(name);
       opened.findings.push({ rule: 'vault-decrypt', severity: 'error', variable: name,
-        message: `${name} is vaulted and cannot be decrypted: ${(error as Error).message}.`,
+        message: `${name} is vaulted and cannot be decrypted: ${messageOf(error)}.`,
         advice: `Give the vault password it was encrypted with (${PASSWORD_OPTIONS}); check it with: ansible-vault view, or ansible-vault decrypt --output -.` });
     }
   }

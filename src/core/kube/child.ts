@@ -73,6 +73,7 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
       const inherit = options.inheritStdinStderr;
       child = spawn(file, args, { detached: true, env, cwd: options.cwd, stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'] });
     } catch (error) {
+      // spawn throws Node's system errors (ENOENT, EACCES, E2BIG), each with its code.
       resolve({ exitCode: -1, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', timedOut: false, cancelled: false, startError: error as NodeJS.ErrnoException });
       return;
     }

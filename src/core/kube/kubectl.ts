@@ -110,6 +110,7 @@ export async function kubectlJson<T>(args: string[], opts: KubectlOptions = {}):
     throw new KubectlError(`kubectl ${describe(args)} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`, result);
   }
   try {
+    // The object kubectl was asked for, in the shape the caller names: unchecked, read with `?.`.
     return JSON.parse(result.stdout) as T;
   } catch {
     throw new KubectlError(`kubectl ${describe(args)} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}`, result);

@@ -1,4 +1,5 @@
 /** What the platform creates in a cluster and what it needs of cert-manager: facts several parts of cloudgate share. */
+import { memberOf } from '../records.js';
 
 /** The ClusterIssuer the platform creates and its ingresses name. */
 export const PLATFORM_ISSUER = 'atmosphere';
@@ -25,8 +26,8 @@ export interface CmCondition {
 
 /** The condition of `type` (`Ready`, `Denied`, ...) of a cert-manager object, when it has one. */
 export function conditionOf(object: unknown, type: string): CmCondition | undefined {
-  const conditions = (object as { status?: { conditions?: unknown } } | undefined)?.status?.conditions;
-  return Array.isArray(conditions) ? (conditions as CmCondition[]).find((c) => c?.type === type) : undefined;
+  const conditions = memberOf(memberOf(object, 'status'), 'conditions');
+  return Array.isArray(conditions) ? conditions.find((c): c is CmCondition => memberOf(c, 'type') === type) : undefined;
 }
 
 /** The platform's default ingress class, which the ACME HTTP-01 solver uses. */

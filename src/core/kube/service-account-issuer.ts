@@ -3,6 +3,7 @@
  * `clusteroidc`): where its documents live, kubeadm's in-cluster defaults, and what a usable key set
  * holds. Shared by the discovery checks and `cloudgate oidc`.
  */
+import { asRecord, isRecord } from '../records.js';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 export const JWKS_PATH = '/openid/v1/jwks';
@@ -49,16 +50,16 @@ export interface KeySetAssessment {
 export const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'];
 
 export function assessKeySet(doc: unknown): KeySetAssessment {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+  if (!isRecord(doc)) {
     return { keys: [], signingKeys: 0, problems: ['it is not a JSON object with a "keys" array'] };
   }
-  const keys = (doc as { keys?: unknown }).keys;
+  const keys = doc.keys;
   if (!Array.isArray(keys)) return { keys: [], signingKeys: 0, problems: ['it has no "keys" array'] };
   const problems: string[] = [];
   const summaries: KeySummary[] = [];
   let signingKeys = 0;
   keys.forEach((key: unknown, i) => {
-    const k = (key && typeof key === 'object' ? key : {}) as Record<string, unknown>;
+    const k = asRecord(key) ?? {};
     const s = (name: string) => (typeof k[name] === 'string' ? (k[name]) : undefined);
     const summary: KeySummary = { kid: s('kid'), kty: s('kty'), alg: s('alg'), use: s('use') };
     summaries.push(Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)));

@@ -27,7 +27,7 @@ export function withDeadline<T>(deadline: Deadline, exchange: (finish: (error: E
       deadline.signal?.removeEventListener('abort', onAbort);
       deadline.release();
       if (error) reject(error);
-      else resolve(value as T);
+      else resolve(value as T); // no error: the exchange passed its answer
     };
     const onAbort = () => finish(deadline.aborted());
     if (deadline.signal?.aborted) return onAbort();
@@ -36,7 +36,7 @@ export function withDeadline<T>(deadline: Deadline, exchange: (finish: (error: E
     try {
       exchange(finish);
     } catch (error) {
-      finish(error as Error);
+      finish(error as Error); // what the exchange throws is Node's or our own Error
     }
   });
 }

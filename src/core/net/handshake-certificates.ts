@@ -177,6 +177,8 @@ function decryptRecord(algorithm: string, key: Buffer, iv: Buffer, sequence: big
   const nonce = Buffer.from(iv);
   for (let i = 0; i < 8; i++) nonce[11 - i] ^= Number((sequence >> BigInt(8 * i)) & 0xffn);
   const tag = record.body.subarray(record.body.length - 16);
+  // Node's types give setAAD/setAuthTag only for a literal AEAD name; every suite here (AES-GCM,
+  // ChaCha20-Poly1305) is an AEAD taking the header as AAD and a 16-byte tag.
   const decipher = createDecipheriv(algorithm as 'aes-128-gcm', key, nonce, { authTagLength: 16 });
   decipher.setAAD(record.header);
   decipher.setAuthTag(tag);

@@ -1,4 +1,7 @@
 /** Why a request failed, in the words an operator needs: what, why, and what to do. */
+import { codeOf } from '../errors.js';
+import { memberOf } from '../records.js';
+
 export type HttpErrorKind =
   | 'timeout'
   | 'refused'
@@ -44,9 +47,9 @@ function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   let e: unknown = error;
   for (let depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    e = (e as { cause?: unknown }).cause;
+    const code = codeOf(e);
+    if (code !== undefined) codes.push(code);
+    e = memberOf(e, 'cause');
   }
   return codes;
 }
@@ -56,7 +59,7 @@ function messagesOf(error: unknown): string {
   let e: unknown = error;
   for (let depth = 0; e && depth < 5; depth++) {
     if (e instanceof Error && e.message) parts.push(e.message);
-    e = (e as { cause?: unknown }).cause;
+    e = memberOf(e, 'cause');
   }
   return parts.join(': ');
 }

@@ -65,6 +65,7 @@ function trustOf(caFile: string | undefined): TlsSettings['secureContext'] {
   try {
     return contextTrusting(readCaBundle(caFile, '--ca-file / OS_CACERT'));
   } catch (error) {
+    // readCaBundle throws CaFileError; an OpenSSL error of createSecureContext has no path or advice.
     const e = error as CaFileError;
     throw new HttpError('tls-other', e.path, e.message, e.advice);
   }
@@ -77,7 +78,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   try {
     tls = { ...tls, secureContext: trustOf(options.caFile) };
   } catch (error) {
-    setupError = error as HttpError;
+    setupError = error as HttpError; // trustOf turns every error into an HttpError
   }
   let transport: Promise<Transport> | undefined;
   const connect = () => (transport ??= createTransport(tls, options.timeoutMs));
@@ -232,6 +233,7 @@ function makeResponse(status: number, headers: Record<string, string>, body: str
         );
       }
       try {
+        // The shape the caller names (unknown by default); nothing checks it here.
         return JSON.parse(body) as T;
       } catch {
         throw new HttpError(

@@ -6,10 +6,11 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type DetailedPeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { withDeadline } from './deadline.js';
 import { HandshakeTap } from './handshake-certificates.js';
 import { contextTrusting, readCaBundle } from './trust.js';
+import { messageOf } from '../errors.js';
 
 export interface TlsProbeOptions {
   host: string;
@@ -57,7 +58,7 @@ function readCaFile(caFile: string): string {
   try {
     return readCaBundle(caFile, '--ca-file / OS_CACERT');
   } catch (error) {
-    throw new TlsProbeError((error as Error).message, 'ca-file');
+    throw new TlsProbeError(messageOf(error), 'ca-file');
   }
 }
 
@@ -183,11 +184,11 @@ function covers(leaf: X509Certificate, host: string): boolean {
 function rebuiltChain(socket: TLSSocket): X509Certificate[] {
   const out: X509Certificate[] = [];
   const seen = new Set<string>();
-  let cert: PeerCertificate | undefined = socket.getPeerCertificate(true);
+  let cert: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
   while (cert && cert.raw && !seen.has(cert.fingerprint256)) {
     seen.add(cert.fingerprint256);
     out.push(new X509Certificate(cert.raw));
-    cert = (cert as { issuerCertificate?: PeerCertificate }).issuerCertificate;
+    cert = cert.issuerCertificate;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } fro
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { codeOf } from '../errors.js';
 
 export interface TlsSettings {
   rejectUnauthorized: boolean;
@@ -98,7 +99,7 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
   return {
     agentFor(url: URL): HttpAgent {
       const proxy = proxyFor(url);
-      if (!proxy) return direct[url.protocol as 'http:' | 'https:'];
+      if (!proxy) return direct[url.protocol as 'http:' | 'https:']; // the client sends http: and https: URLs only
       const key = `${url.protocol} ${proxy.href}`;
       let agent = proxied.get(key);
       if (!agent) {
@@ -108,9 +109,10 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
           const host = String(connection.host);
           const port = Number(connection.port) || DEFAULT_PORT[url.protocol];
           // The agent has worked out the SNI name (none for an IP address), as for a direct connection.
-          const servername = (connection as RequestOptions).servername || undefined;
+          const servername = ('servername' in connection ? connection.servername : undefined) || undefined;
           openTunnel(proxy, host, port, tls, timeoutMs).then(
             (socket) => callback?.(null, secure ? tlsConnect({ socket, host, servername, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext }) : socket),
+            // Node's type asks for a stream even with an error; Node ignores it then.
             (error: Error) => callback?.(error, undefined as unknown as Duplex),
           );
           return undefined;
@@ -149,7 +151,7 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
         return await send(url, method, headers, body, signal, perRequestTimeout);
       } catch (error) {
         // A server may close an idle kept-alive connection just as it is reused: ask once more.
-        const code = (error as { code?: string }).code ?? '';
+        const code = codeOf(error) ?? '';
         if (!IDEMPOTENT.has(method) || !CLOSED_UNANSWERED.has(code) || signal.aborted) throw error;
         return send(url, method, headers, body, signal, perRequestTimeout);
       }

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { readRegularFileSync } from '../safe-read.js';
+import { messageOf } from '../errors.js';
 
 export class CaFileError extends Error {
   constructor(
@@ -26,8 +27,8 @@ export function readCaBundle(path: string, origin: string): string {
   try {
     text = readRegularFileSync(path, { what: `the CA file (${origin})` });
   } catch (error) {
-    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
-    throw new CaFileError(path, origin, code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : (error as Error).message, `Check the path given to ${origin}.`);
+    const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
+    throw new CaFileError(path, origin, code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : messageOf(error), `Check the path given to ${origin}.`);
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
     throw new CaFileError(path, origin, `The CA file ${path} (${origin}) holds no PEM certificate.`, 'Give a file with one or more "-----BEGIN CERTIFICATE-----" blocks.');

@@ -7,6 +7,7 @@ import { objectNames, type NamingProfile } from '../render/names.js';
 import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../kube/service-account-issuer.js';
 import { MIN_CERT_MANAGER } from '../kube/platform.js';
 import { renderJson, renderText } from './templates.js';
+import { asRecord } from '../records.js';
 
 export interface Thumbprint {
   /** 40 lower-case hex characters, no colons. */
@@ -97,7 +98,7 @@ export function buildOidcArtefacts(input: OidcInputs): OidcArtefacts {
     );
   }
   files[FILES.flags] = renderText('apiserver-flags.txt', values);
-  const provider = renderJson('oidc-provider.json', values) as { ThumbprintList?: string[] };
+  const provider = asRecord(renderJson('oidc-provider.json', values)) ?? {}; // the template is a JSON object
   if (!input.thumbprint) {
     delete provider.ThumbprintList;
     notes.push(

@@ -3,7 +3,7 @@ import { isDnsSubdomain } from '../kube/names.js';
 import { resolve } from 'node:path';
 import type { NetworkSettings } from '../config/network.js';
 import type { SettingsSource } from '../config/settings.js';
-import { UsageError } from '../errors.js';
+import { UsageError, messageOf } from '../errors.js';
 import { readRegularFileSync } from '../safe-read.js';
 import type { OidcInputs, Thumbprint } from './artefacts.js';
 import { assessKeySet, expectedJwksUri } from '../kube/service-account-issuer.js';
@@ -91,7 +91,7 @@ async function thumbprintFor(input: Input, given: string | undefined, jwksUri: s
     if (top.leafOnly) notes.push(`${top.host} serves only its own certificate (no intermediate); the thumbprint is the leaf's and changes at every renewal.`);
     return { value: top.thumbprint, source: 'live', host: top.host, subject: top.cert.subject.replace(/\n/g, ', ') };
   } catch (error) {
-    notes.push(`Could not read the certificate of ${new URL(jwksUri).host}: ${(error as Error).message}`);
+    notes.push(`Could not read the certificate of ${new URL(jwksUri).host}: ${messageOf(error)}`);
     return undefined;
   }
 }

@@ -9,6 +9,7 @@ import { isUnknownValue } from './values.js';
 import type { KubeObject, RenderedObject, RenderFinding } from './types.js';
 
 export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
+  // withoutNulls keeps the object's shape, null fields left out.
   return objects.flatMap(({ object, from, nameFrom }) => [...schemaFindings(withoutNulls(object) as KubeObject, from), ...nameFindings(object, from, nameFrom)]);
 }
 
@@ -23,7 +24,7 @@ function withoutNulls(value: unknown): unknown {
 
 /** The value at a JSON pointer (`/spec/acme/server`). */
 function at(object: unknown, pointer: string): unknown {
-  return pointer.split('/').slice(1).reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), object);
+  return pointer.split('/').slice(1).reduce<unknown>((v, k) => (v && typeof v === 'object' ? Reflect.get(v, k.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined), object);
 }
 
 function label(object: KubeObject): string {

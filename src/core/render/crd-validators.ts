@@ -39,6 +39,7 @@ let generated: Record<string, ValidateFunction> | undefined;
  * the newest); empty for kinds cert-manager does not define.
  */
 export function crdValidators(kind: string): CrdValidator[] {
+  // The file the build generates with ajv's standalone code: one validate function per kind@release.
   generated ??= createRequire(import.meta.url)(validatorsFile()) as Record<string, ValidateFunction>;
   return Object.entries(generated)
     .filter(([name]) => name.startsWith(`${kind}@`))

@@ -4,11 +4,12 @@
  * keys (never by value). An inventory that does not say which variable names it uses is compared in
  * both sets' object names. Pure: the kube check and regenerate fetch the live objects.
  */
-import type { KubeObject, RenderedObject } from './types.js';
+import type { RenderedObject } from './types.js';
 import { isJinja } from '../inventory/ansible-tagged.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from './names.js';
 import { renderPlatform } from './objects.js';
 import { isUnknownValue } from './values.js';
+import { asRecord, memberOf } from '../records.js';
 
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
@@ -95,7 +96,7 @@ export function renderedIssuerName(objects: RenderedObject[]): string {
 export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   const rendered = objects.find((o) => o.part === 'issuer')?.object;
   const PLATFORM_ISSUER = renderedIssuerName(objects);
-  const liveIssuer = live.issuer as KubeObject | undefined;
+  const liveIssuer = live.issuer;
   const differences: string[] = [];
   if (!rendered && liveIssuer) {
     differences.push(`The cluster has a ClusterIssuer "${PLATFORM_ISSUER}", but the inventory's issuer is none (the platform leaves the old one in place).`);
@@ -104,8 +105,8 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   if (!rendered) return { differences };
   if (!liveIssuer) return { differences: [`The ClusterIssuer "${PLATFORM_ISSUER}" does not exist in the cluster.`] };
 
-  const want = flatten((rendered as { spec?: unknown }).spec, 'spec');
-  const have = flatten((liveIssuer as { spec?: unknown }).spec, 'spec');
+  const want = flatten(rendered.spec, 'spec');
+  const have = flatten(memberOf(liveIssuer, 'spec'), 'spec');
   for (const path of new Set([...want.keys(), ...have.keys()])) {
     const a = want.get(path);
     const b = have.get(path);
@@ -129,13 +130,14 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
 
 /** `acme/http01`, `acme/rfc2136`, `ca`, `venafi`: what kind of issuer (and solver) an object is. */
 export function solverOf(issuer: unknown): string {
-  const spec = ((issuer as { spec?: Record<string, unknown> })?.spec ?? {});
+  const spec = asRecord(memberOf(issuer, 'spec')) ?? {};
   const kind = Object.keys(spec).find((k) => ['acme', 'ca', 'venafi', 'selfSigned', 'vault'].includes(k)) ?? 'unknown';
   // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
-  if (kind === 'ca' && /selfsigned-ca$/.test(String((spec.ca as { secretName?: unknown })?.secretName))) return 'self-signed';
+  if (kind === 'ca' && /selfsigned-ca$/.test(String(memberOf(spec.ca, 'secretName')))) return 'self-signed';
   if (kind !== 'acme') return kind;
-  const solver = ((spec.acme as { solvers?: Record<string, unknown>[] })?.solvers ?? [])[0] ?? {};
-  const dns01 = solver.dns01 as Record<string, unknown> | undefined;
+  const solvers = memberOf(spec.acme, 'solvers');
+  const solver = asRecord(Array.isArray(solvers) ? solvers[0] : undefined) ?? {};
+  const dns01 = solver.dns01;
   const provider = dns01 ? Object.keys(dns01).find((k) => !['cnameStrategy'].includes(k)) : solver.http01 ? 'http01' : undefined;
   return `acme/${provider ?? 'none'}`;
 }
@@ -149,7 +151,7 @@ function flatten(value: unknown, path: string, out = new Map<string, string>()):
   if (value === null || value === undefined) return out;
   if (Array.isArray(value)) value.forEach((v, i) => flatten(v, `${path}[${i}]`, out));
   else if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
+    const entries = Object.entries(value);
     if (entries.length === 0) out.set(path, '{}');
     for (const [k, v] of entries) flatten(v, `${path}.${k}`, out);
   } else out.set(path, JSON.stringify(value));

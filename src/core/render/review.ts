@@ -79,9 +79,10 @@ function masked(a: KubeObject | undefined, b: KubeObject | undefined): [KubeObje
     if (!object || object.kind !== 'Secret') return object;
     const copy: KubeObject = { ...object };
     for (const field of ['stringData', 'data'] as const) {
+      // A Secret's data and stringData map keys to values (what else is there is masked key by key too).
       const data = object[field] as Record<string, unknown> | undefined;
       if (!data) continue;
-      const was = (other?.[field] ?? {}) as Record<string, unknown>;
+      const was = (other?.[field] ?? {}) as Record<string, unknown>; // the other side's Secret, the same way
       copy[field] = Object.fromEntries(Object.keys(data).map((k) =>
         [k, mark && k in was && was[k] !== data[k] ? `${MASK} (changed)` : MASK]));
     }

@@ -4,6 +4,7 @@
  */
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { registerSecret } from '../secrets.js';
+import { messageOf } from '../errors.js';
 
 export interface PemBlock {
   /** 1-based position in the input. */
@@ -144,7 +145,7 @@ export function parseCertificateBlock(block: PemBlock, source: string): ParsedCe
     return { index: block.index, x509, name: certificateName(x509) };
   } catch (error) {
     throw new PemError(
-      `${source}: ${describeBlock(block)} is not a readable certificate (${(error as Error).message}).`,
+      `${source}: ${describeBlock(block)} is not a readable certificate (${messageOf(error)}).`,
       'The block is damaged or cut short; export the certificate again.',
     );
   }
@@ -211,7 +212,7 @@ export function parsePrivateKey(text: string, source: string): ParsedKey {
     key = createPrivateKey({ key: block.text, format: 'pem' });
   } catch (error) {
     throw new PemError(
-      `${source}: ${describeBlock(block)} is not a readable private key (${(error as Error).message}).`,
+      `${source}: ${describeBlock(block)} is not a readable private key (${messageOf(error)}).`,
       'The block is damaged or cut short; export the key again.',
     );
   }

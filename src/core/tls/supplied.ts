@@ -5,6 +5,7 @@ import { registerSecret } from '../secrets.js';
 import { notAfter } from './checks.js';
 import { examine } from './examine.js';
 import { toFinding } from './variable-rules.js';
+import { messageOf } from '../errors.js';
 
 export interface SuppliedWildcardInput {
   certificateFile: string;
@@ -87,14 +88,14 @@ function readText(path: string, variable: string, what: string, findings: Findin
     if (variable === KEY_KEY) registerSecret(text);
     return text;
   } catch (error) {
-    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     findings.push({
       rule: `${variable.replaceAll('_', '-')}-unreadable`,
       variable,
       severity: 'error',
       message: code === 'ENOENT' || code === 'EACCES'
         ? `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}.`
-        : (error as Error).message,
+        : messageOf(error),
       advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : `Check the path in ${variable}.`,
     });
     return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asRecord, isRecord, memberOf, mergeRecords } from '../../../src/core/records.js';
+import { asRecord, isOneOf, isRecord, memberOf, mergeRecords } from '../../../src/core/records.js';
 
 describe('records', () => {
   it.each([[{}, true], [{ a: 1 }, true], [[], false], [null, false], ['x', false], [3, false]])('isRecord(%j) is %s', (value, expected) => {
@@ -16,5 +16,10 @@ describe('records', () => {
   it('merges nested mappings key by key and replaces anything else, as combine(recursive=True)', () => {
     expect(mergeRecords({ groupName: 'g', a: { b: 1, c: [1] } }, { a: { c: [2], d: 3 }, e: null })).toEqual({ groupName: 'g', a: { b: 1, c: [2], d: 3 }, e: null });
     expect(mergeRecords({ a: 1 }, 'not a mapping')).toEqual({ a: 1 });
+  });
+
+  it.each([['zsh', true], ['ksh', false], [undefined, false], [1, false]])('isOneOf(bash|zsh|fish, %j) is %s', (value, expected) => {
+    const shells = ['bash', 'zsh', 'fish'] as const;
+    expect(isOneOf(shells, value)).toBe(expected);
   });
 });

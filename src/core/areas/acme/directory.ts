@@ -4,6 +4,7 @@
  */
 import type { CheckResult } from '../../doctor/types.js';
 import { HttpError, type HttpClient } from '../../net/http.js';
+import { asRecord, isRecord } from '../../records.js';
 
 export const PUBLIC_ACME_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
 /** cert-manager cannot issue without these. */
@@ -36,10 +37,10 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
       };
     }
     const parsed = res.json();
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    if (!isRecord(parsed)) {
       return { status: 'fail', message: `The ACME directory ${url} is JSON but not an object.`, advice: `Check ${origin}.`, details: { url } };
     }
-    directory = parsed as Record<string, unknown>;
+    directory = parsed;
   } catch (error) {
     return fromHttpError(error, target, origin);
   }
@@ -47,7 +48,7 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
   const urls = (names: readonly string[]) => names.filter((n) => !isHttpUrl(directory[n]));
   const missing = urls(REQUIRED);
   const details: Record<string, unknown> = { url, ...pick(directory, [...REQUIRED, ...EXPECTED]) };
-  const meta = (directory.meta ?? {}) as Record<string, unknown>;
+  const meta = asRecord(directory.meta) ?? {};
   if (meta.termsOfService) details.termsOfService = meta.termsOfService;
   if (missing.length) {
     return {

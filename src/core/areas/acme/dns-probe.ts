@@ -11,6 +11,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { withDeadline } from '../../net/deadline.js';
+import { codeOf } from '../../errors.js';
 
 export const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 /** TSIG error codes (RFC 8945 §3). */
@@ -263,7 +264,7 @@ export async function exchangeUdp<T>(
     try {
       address = (await lookup(host)).address;
     } catch (error) {
-      throw new DnsError(`The name server host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error}).`, 'resolve');
+      throw new DnsError(`The name server host ${host} does not resolve (${codeOf(error) ?? error}).`, 'resolve');
     }
   }
   const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
@@ -285,7 +286,7 @@ export async function exchangeUdp<T>(
         const answer = accept(datagram, address);
         if (answer !== undefined) finish(undefined, answer);
       } catch (error) {
-        finish(error as Error);
+        finish(error as Error); // the answer's reader throws Errors (DnsError, Node's RangeError)
       }
     });
     socket.connect(port, address, () => socket.send(options.message));

@@ -8,7 +8,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js';
 import { configured } from '../../doctor/gates.js';
-import { UsageError } from '../../errors.js';
+import { UsageError, messageOf } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
 import { neutralView } from '../../config/platform-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
@@ -17,6 +17,7 @@ import type { CertCheck } from '../../tls/checks.js';
 import { examine, type CertificateRole, type Examination } from '../../tls/examine.js';
 import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
+import { asRecord } from '../../records.js';
 
 const GROUP = 'certificate';
 const SUPPLIED_RENEW =
@@ -132,7 +133,7 @@ function asList(value: unknown): string[] {
 }
 
 function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[] {
-  const section = (input.config[GROUP] ?? {}) as Record<string, unknown>;
+  const section = asRecord(input.config[GROUP]) ?? {};
   const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
   const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
   const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
@@ -195,12 +196,12 @@ async function readText(path: string, what: string, check: string): Promise<stri
     // Checked again on the open file: a path swapped for a pipe after refuseNonRegular cannot hang the read.
     return readRegularFileSync(path, { what: `the ${what} file` });
   } catch (error) {
-    const code = / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     return {
       name: check,
       status: 'fail',
       message: code === 'ENOENT' ? `Cannot read the ${what} file ${path}: no such file.`
-        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : (error as Error).message,
+        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : messageOf(error),
       advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : 'Check the path given with --certificate/--key or in the config.',
     };
   }

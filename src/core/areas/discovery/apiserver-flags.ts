@@ -13,6 +13,8 @@ import { always, cluster } from '../../doctor/gates.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { expectedJwksUri } from '../../kube/service-account-issuer.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
+import { messageOf } from '../../errors.js';
+import { memberOf } from '../../records.js';
 
 export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -40,10 +42,11 @@ export function parseCommandFlags(words: string[]): FlagValues {
 /** `apiServer.extraArgs` of a ClusterConfiguration: v1beta3's map or v1beta4's list of {name, value}. */
 export function kubeadmExtraArgs(clusterConfiguration: unknown): FlagValues {
   const flags: FlagValues = new Map();
-  const extra = ((clusterConfiguration as { apiServer?: { extraArgs?: unknown } } | null)?.apiServer ?? {}).extraArgs;
+  const extra = memberOf(memberOf(clusterConfiguration, 'apiServer'), 'extraArgs');
   if (Array.isArray(extra)) {
-    for (const item of extra as { name?: unknown; value?: unknown }[]) {
-      if (typeof item?.name === 'string') flags.set(item.name, [...(flags.get(item.name) ?? []), String(item.value ?? '')]);
+    for (const item of extra) {
+      const name = memberOf(item, 'name');
+      if (typeof name === 'string') flags.set(name, [...(flags.get(name) ?? []), String(memberOf(item, 'value') ?? '')]);
     }
   } else if (extra && typeof extra === 'object') {
     for (const [name, value] of Object.entries(extra)) flags.set(name, [String(value ?? '')]);
@@ -188,6 +191,6 @@ async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> 
   try {
     return kubeadmExtraArgs(loadYaml(text, { what: 'the ClusterConfiguration in', path: 'kube-system/kubeadm-config', plain: true }).value);
   } catch (error) {
-    throw new KubectlError(escapeLine((error as Error).message.split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
+    throw new KubectlError(escapeLine(messageOf(error).split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
   }
 }

@@ -17,6 +17,7 @@ import { stsCheck } from './sts.js';
 import { apiserverFlagsCheck } from './apiserver-flags.js';
 import { readOrMintToken } from './sa-token.js';
 import { joinCapped } from '../../bounded.js';
+import { isRecord, memberOf } from '../../records.js';
 
 const GROUP = 'discovery';
 const DOCUMENT = 'discovery.document';
@@ -85,10 +86,10 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         const fetched = await fetchAnonymous(url, ctx, http);
         if ('failure' in fetched) return fetched.failure;
         const { res: got, doc } = fetched;
-        if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+        if (!isRecord(doc)) {
           return { status: 'fail', message: `${url} answered JSON that is not an object.`, advice: 'Serve the document the API server serves at /.well-known/openid-configuration.' };
         }
-        const record = doc as Record<string, unknown>;
+        const record = doc;
         const missing = KUBERNETES_DISCOVERY_FIELDS.filter((f) => record[f] === undefined);
         const details = { url, fields: Object.keys(record), contentType: got.headers['content-type'] };
         if (typeof record.issuer !== 'string' || typeof record.jwks_uri !== 'string') {
@@ -290,12 +291,12 @@ function httpFailure(error: unknown): CheckResult {
 
 /** `key 2 (kid): d, p, q`: the keys of a set that carry private members, and which (never their values). */
 function privateKeyMembers(doc: unknown): string[] {
-  const keys = (doc as { keys?: unknown } | null)?.keys;
+  const keys = memberOf(doc, 'keys');
   if (!Array.isArray(keys)) return [];
   return keys.flatMap((key: unknown, i) => {
     if (!key || typeof key !== 'object') return [];
     const members = PRIVATE_JWK_MEMBERS.filter((m) => m in key);
-    const kid = (key as { kid?: unknown }).kid;
+    const kid = memberOf(key, 'kid');
     return members.length ? [`key ${i + 1}${typeof kid === 'string' ? ` (${escapeLine(kid.slice(0, 80))})` : ''}: ${members.join(', ')}`] : [];
   });
 }

@@ -14,6 +14,7 @@ import { audiences, jwtClaims, stringClaim } from '../../jwt/token.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
+import { messageOf } from '../../errors.js';
 
 export interface MintedToken {
   token: string;
@@ -39,7 +40,7 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     try {
       token = readRegularFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
     } catch (error) {
-      return { status: 'fail', message: (error as Error).message, advice: 'Check the path given to --token-file.' };
+      return { status: 'fail', message: messageOf(error), advice: 'Check the path given to --token-file.' };
     }
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };

@@ -8,6 +8,7 @@ import { probeTls } from '../../net/tls-probe.js';
 import { topOfChain } from '../../oidc/thumbprint.js';
 import { chainsToPublicRoot } from '../../tls/served-path.js';
 import { commonName } from '../../tls/pem.js';
+import { messageOf } from '../../errors.js';
 
 export interface TlsFacts {
   url: string;
@@ -42,7 +43,7 @@ export async function tlsFacts(url: string, network: NetworkSettings, signal: Ab
     }
     facts.publiclyTrusted = probe.chainTrusted && probe.chain.length > 0 && chainsToPublicRoot(probe.chain.at(-1)!);
   } catch (error) {
-    facts.error = (error as Error).message;
+    facts.error = messageOf(error);
   }
   return facts;
 }

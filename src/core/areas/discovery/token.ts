@@ -43,6 +43,7 @@ export async function verifyServiceAccountToken(
     expiresAt: exp ? new Date(exp * 1000).toISOString() : undefined,
   };
 
+  // The published keys go to jose as they are: it checks the key it is given when it verifies.
   const keys = (keySet.keys ?? []) as (JWK & { kid?: string })[];
   const key = keys.find((k) => k.kid === kid);
   if (!alg || !ALGORITHMS.includes(alg)) verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);

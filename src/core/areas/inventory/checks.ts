@@ -20,6 +20,8 @@ import { where } from '../../inventory/yaml-load.js';
 import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
 import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
+import { messageOf } from '../../errors.js';
+import { memberOf, textOf } from '../../records.js';
 
 const GROUP = 'inventory';
 const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
@@ -47,8 +49,8 @@ export const provideChecks: CheckProvider = async (input) => {
     tree = await readInventoryTree(path);
   } catch (error) {
     if (error instanceof InventoryInputError) throw error;
-    return [fixed('file', 'Inventory file', { status: 'fail', message: (error as Error).message,
-      advice: (error as { advice?: string }).advice ?? 'Fix the file and run the doctor again.' })];
+    return [fixed('file', 'Inventory file', { status: 'fail', message: messageOf(error),
+      advice: textOf(memberOf(error, 'advice')) ?? 'Fix the file and run the doctor again.' })];
   }
   if (tree.files.length === 0) {
     return [fixed('file', 'Inventory file', { status: 'fail', message: `No *.yml or *.yaml files under ${path}/group_vars.`,

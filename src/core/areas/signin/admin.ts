@@ -31,11 +31,11 @@ export interface Mapping {
 /** Which admin credentials are given: none, complete ones, or a part that cannot sign in (named). */
 export function adminCredentialState(a: AdminCredentials): { kind: 'none' } | { kind: 'password' | 'application-credential' } | { kind: 'incomplete'; lacking: string[] } {
   if (a.applicationCredentialId || a.applicationCredentialSecret) {
-    const lacking = [!a.applicationCredentialId && 'OS_APPLICATION_CREDENTIAL_ID', !a.applicationCredentialSecret && 'OS_APPLICATION_CREDENTIAL_SECRET'].filter(Boolean) as string[];
+    const lacking = [!a.applicationCredentialId && 'OS_APPLICATION_CREDENTIAL_ID', !a.applicationCredentialSecret && 'OS_APPLICATION_CREDENTIAL_SECRET'].filter((name) => typeof name === 'string');
     return lacking.length ? { kind: 'incomplete', lacking } : { kind: 'application-credential' };
   }
   if (a.username || a.password) {
-    const lacking = [!a.username && 'OS_USERNAME', !a.password && 'OS_PASSWORD'].filter(Boolean) as string[];
+    const lacking = [!a.username && 'OS_USERNAME', !a.password && 'OS_PASSWORD'].filter((name) => typeof name === 'string');
     return lacking.length ? { kind: 'incomplete', lacking } : { kind: 'password' };
   }
   return { kind: 'none' };

@@ -7,6 +7,7 @@ import { preview } from '../../net/http-log.js';
 import { redact } from '../../secrets.js';
 import type { TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
+import { asRecord, memberOf, textOf } from '../../records.js';
 
 export class StepError extends Error {
   constructor(
@@ -44,16 +45,18 @@ export function serverError(res: HttpResponse): ServerError {
   let keystone = false;
   let methods: string[] | undefined;
   try {
-    const body = JSON.parse(res.body) as Record<string, unknown>;
+    const parsed: unknown = JSON.parse(res.body);
+    if (parsed === null) throw new SyntaxError('null'); // described as text below, like a body that is no JSON
+    const body = asRecord(parsed) ?? {};
     if (typeof body.error === 'string') {
       code = body.error;
       description = typeof body.error_description === 'string' ? body.error_description : '';
     } else if (body.error && typeof body.error === 'object') {
-      const e = body.error as Record<string, unknown>;
+      const e = body.error;
       keystone = true;
-      code = typeof e.title === 'string' ? e.title : undefined;
-      description = typeof e.message === 'string' ? e.message : '';
-      const accepted = (e.identity as Record<string, unknown> | undefined)?.methods;
+      code = textOf(memberOf(e, 'title'));
+      description = textOf(memberOf(e, 'message')) ?? '';
+      const accepted = memberOf(memberOf(e, 'identity'), 'methods');
       if (Array.isArray(accepted)) methods = accepted.filter((m): m is string => typeof m === 'string');
     }
   } catch {

@@ -51,8 +51,8 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   let count = '';
   try {
     const body = res.json<Record<string, unknown>>();
-    const list = Object.entries(body).find(([, v]) => Array.isArray(v));
-    if (list) count = ` (${list[0]}: ${(list[1] as unknown[]).length})`;
+    const list = Object.entries(body).find((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
+    if (list) count = ` (${list[0]}: ${list[1].length})`;
   } catch {
     // Any 2xx proves the token works; the body is only a bonus.
   }

@@ -13,6 +13,7 @@ import { NothingWritten, writeFilesAtomically } from '../../inventory/atomic-wri
 import { LinkRefused, resolveWritePath } from '../../inventory/links.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import type { IdentityFlavour } from './identity.js';
+import { asRecord, memberOf } from '../../records.js';
 
 const FILE_NAME = 'identity-paths.json';
 const MAX_ENTRIES = 50;
@@ -39,17 +40,17 @@ export function cacheKey(identityUrl: string): string {
   }
 }
 
-function readAll(file: string): Record<string, Entry> {
+/** The cache's entries, each an `Entry` when no one else wrote the file: read with memberOf. */
+function readAll(file: string): Record<string, unknown> {
   try {
-    const doc = JSON.parse(readRegularFileSync(file, { what: 'the cache file', maxBytes: 64 * 1024 })) as unknown;
-    return doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, Entry>) : {};
+    return asRecord(JSON.parse(readRegularFileSync(file, { what: 'the cache file', maxBytes: 64 * 1024 }))) ?? {};
   } catch {
     return {};
   }
 }
 
 export function readFlavour(env: NodeJS.ProcessEnv, identityUrl: string): IdentityFlavour | undefined {
-  const flavour = readAll(flavourCacheFile(env))[cacheKey(identityUrl)]?.flavour;
+  const flavour = memberOf(readAll(flavourCacheFile(env))[cacheKey(identityUrl)], 'flavour');
   return flavour === 'platform' || flavour === 'keystone' ? flavour : undefined;
 }
 
@@ -58,10 +59,11 @@ export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, 
   const file = flavourCacheFile(env);
   const entries = readAll(file);
   const key = cacheKey(identityUrl);
-  if (entries[key]?.flavour === flavour) return undefined;
+  if (memberOf(entries[key], 'flavour') === flavour) return undefined;
   delete entries[key];
   const kept = Object.entries(entries).slice(-(MAX_ENTRIES - 1));
-  const doc = Object.fromEntries([...kept, [key, { flavour, learned_at: new Date().toISOString() }]]);
+  const entry: Entry = { flavour, learned_at: new Date().toISOString() };
+  const doc = Object.fromEntries([...kept, [key, entry]]);
   try {
     // Its folder is made where the link rule lets the file go, not through a refused link.
     await mkdir(dirname((await resolveWritePath(file, { noFinalLink: true })).path), { recursive: true, mode: 0o700 });

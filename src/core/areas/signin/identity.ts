@@ -9,7 +9,7 @@ import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 import { joinCapped } from '../../bounded.js';
-import { asRecord, memberOf, textOf } from '../../records.js';
+import { asRecord, memberOf, textOf, isRecord } from '../../records.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -130,8 +130,8 @@ interface Served {
  */
 async function firstServed(env: StepEnv, step: 'projects' | 'scope', send: (url: string) => Promise<HttpResponse>, ok: (res: HttpResponse) => boolean): Promise<Served> {
   const base = `${env.settings.identityUrl}/v3`;
-  const order: IdentityFlavour[] = env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
-  const [firstFlavour, secondFlavour] = order as [IdentityFlavour, IdentityFlavour];
+  const order: [IdentityFlavour, IdentityFlavour] = env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
+  const [firstFlavour, secondFlavour] = order;
   const first = await send(base + PATHS[step][firstFlavour]);
   if (ok(first) || !FALLBACK_STATUSES.has(first.status)) {
     if (ok(first) && env.flavour) env.flavour.value = firstFlavour;
@@ -180,7 +180,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   if (!Array.isArray(body.projects)) {
     throw new StepError(`GET ${url} answered 200 without a "projects" list.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
   }
-  const projects = (body.projects as Project[]).filter((p) => p && typeof p.id === 'string');
+  const projects = body.projects.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
   const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name }) => ({ id, name })) };
   if (projects.length === 0) {

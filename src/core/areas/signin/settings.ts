@@ -175,6 +175,7 @@ export interface SettingsReport {
 }
 
 export function signinSettingsReport(input: SettingsSource): SettingsReport {
+  // Object.keys types the keys as string; these are the literal's own.
   const found = (Object.keys(CHAIN_SETTINGS) as ChainSetting[]).flatMap((name) => {
     const origin = settingOrigin(input, SECTION, name, CHAIN_SETTINGS[name]);
     return origin ? [{ name, origin }] : [];

@@ -22,7 +22,7 @@ export function tokenFacts(token: string, now = Date.now()): TokenFacts | undefi
   const aud = claims.aud;
   const facts: TokenFacts = {
     issuer: textOf(claims.iss),
-    audience: typeof aud === 'string' || Array.isArray(aud) ? (aud as string | string[]) : undefined,
+    audience: typeof aud === 'string' || Array.isArray(aud) ? aud : undefined,
     subject: textOf(claims.sub),
     username: textOf(claims.preferred_username) ?? textOf(claims.username) ?? textOf(claims.email),
     authorizedParty: textOf(claims.azp),

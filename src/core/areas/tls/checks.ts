@@ -12,6 +12,7 @@ import {
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
+import { messageOf } from '../../errors.js';
 
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
@@ -104,7 +105,7 @@ export async function checkEndpoint(
     };
     return {
       status: 'fail',
-      message: (error as Error).message,
+      message: messageOf(error),
       advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
       details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
       subject: { endpoint: `${endpoint.host}:${endpoint.port}` },

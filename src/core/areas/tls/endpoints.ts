@@ -3,10 +3,10 @@
  * `tls: { endpoints: [...] }`, the host names the inventory itself names, and (at run time) the
  * service catalog of the sign-in chain.
  */
-import type { CatalogService } from '../../doctor/state-keys.js';
 import { isIP } from 'node:net';
 import { isHostName, parseHostPort, parseUrl, URL_SCHEME } from '../../config/formats.js';
 import { UsageError } from '../../errors.js';
+import { memberOf } from '../../records.js';
 
 export type EndpointSource = 'flag' | 'config' | 'inventory' | 'catalog';
 
@@ -65,7 +65,7 @@ export function endpointsFromFlags(values: string[]): Endpoint[] {
 export function endpointsFromConfig(config: Record<string, unknown>, configPath = 'the config file'): Endpoint[] {
   const section = config.tls;
   if (section === undefined || section === null) return [];
-  const list = (section as { endpoints?: unknown }).endpoints;
+  const list = memberOf(section, 'endpoints');
   if (typeof section !== 'object' || (list !== undefined && !Array.isArray(list))) {
     throw new UsageError(`In ${configPath}, "tls" must be a mapping with a list "endpoints".`, 'Example:\ntls:\n  endpoints: [identity.example.com, compute.example.com:8774]');
   }
@@ -97,12 +97,14 @@ export function endpointsFromInventory(values: Record<string, unknown>): Endpoin
 export function endpointsFromCatalog(catalog: unknown): Endpoint[] {
   if (!Array.isArray(catalog)) return [];
   const out: Endpoint[] = [];
-  for (const service of catalog as CatalogService[]) {
-    for (const endpoint of Array.isArray(service?.endpoints) ? service.endpoints : []) {
-      if (typeof endpoint?.url !== 'string' || !endpoint.url.startsWith('https://')) continue;
-      const parsed = parseEndpoint(endpoint.url);
-      const label = String(service.type ?? service.name ?? 'service');
-      if (parsed) out.push({ ...parsed, source: 'catalog', origin: `catalog ${label} (${String(endpoint.interface ?? '')})` });
+  for (const service of catalog) {
+    const endpoints = memberOf(service, 'endpoints');
+    for (const endpoint of Array.isArray(endpoints) ? endpoints : []) {
+      const url = memberOf(endpoint, 'url');
+      if (typeof url !== 'string' || !url.startsWith('https://')) continue;
+      const parsed = parseEndpoint(url);
+      const label = String(memberOf(service, 'type') ?? memberOf(service, 'name') ?? 'service');
+      if (parsed) out.push({ ...parsed, source: 'catalog', origin: `catalog ${label} (${String(memberOf(endpoint, 'interface') ?? '')})` });
     }
   }
   return unique(out);

@@ -107,7 +107,7 @@ function tokenFailure(status: number, body: TokenError | undefined, res: HttpRes
 function armFailure(action: 'read' | 'write', res: HttpResponse, details: Record<string, unknown>): CheckResult {
   const error = jsonOf<ArmError>(res)?.error;
   const code = error?.code ?? '';
-  const { zone, resourceGroup, subscription, clientId } = details as Record<string, string>;
+  const { zone, resourceGroup, subscription, clientId } = details;
   details.status = res.status;
   details.code = code || undefined;
   const role = `Assign the role "DNS Zone Contributor" on the zone ${zone} (or its resource group ${resourceGroup}) to the service principal ${clientId}; assignments take a few minutes to apply.`;

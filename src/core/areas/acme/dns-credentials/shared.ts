@@ -85,6 +85,8 @@ export function unexpected(what: string, res: HttpResponse, advice: string): Che
 /** Parses JSON without throwing: undefined for a body that is not JSON. */
 export function jsonOf<T>(res: HttpResponse): T | undefined {
   try {
+    // The shape the provider documents, as the caller names it. Nothing checks it: callers read it with
+    // `?.` and escape what they quote (foreign()).
     return JSON.parse(res.body) as T;
   } catch {
     return undefined;
