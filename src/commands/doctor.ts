@@ -30,7 +30,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   }
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
-  const input = doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
   const checks = await checksOf(input, only);
 
   if (flags.listChecks) {

@@ -97,11 +97,11 @@ export function lazyArea(group: string, title: string, modules: (() => Promise<{
  * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
  * too, to run the discovery checks against the inventory it has just written.
  */
-export function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): DoctorInput {
+export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): Promise<DoctorInput> {
   const { env, cwd } = ctx;
-  const cloud = cloudOf(options.cloud, env, cwd);
+  const cloud = await cloudOf(options.cloud, env, cwd);
   const network = networkSettings(options.network, { env, stderr: ctx.stderr, cloud });
-  const { config, findings } = loadConfigFile(options.configPath, cwd);
+  const { config, findings } = await loadConfigFile(options.configPath, cwd);
   return {
     given: options.given,
     env,
