@@ -1,7 +1,7 @@
 import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
 import { cloudOf } from '../config/clouds-yaml.js';
 import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
-import { NO_VAULT_OPTIONS, type VaultOptions } from '../inventory/vault-options.js';
+import type { VaultOptions } from '../inventory/vault-options.js';
 import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
@@ -49,7 +49,7 @@ export function doctorOptions(inventoryPath: string, options: Partial<DoctorOpti
     certificate: { files: [] },
     probeUpdate: false,
     endpoints: [],
-    vault: NO_VAULT_OPTIONS,
+    vault: { passwordFiles: [], ids: [] },
     ...options,
   };
 }

@@ -18,7 +18,8 @@ import {
 import { CANCELLED, CANCELLED_REGENERATE, exitCodeOf, issuerUrlSteps, outcomeText, type Outcome } from '../../core/setup/outcome.js';
 import { findingLines, reviewText } from '../../core/setup/review.js';
 import { OFFER, openSession, type SetupOptions, type SetupSession } from '../../core/setup/session.js';
-import { renderText, useColor } from '../text/text.js';
+import { renderText } from '../text/text.js';
+import { useColor } from '../color.js';
 import { GROUP_TITLES } from '../../core/areas/index.js';
 import { vaultOfferOn } from './vault-offer.js';
 import { MAKE_VAULT_PASSWORD } from '../../core/setup/vault-choice.js';
