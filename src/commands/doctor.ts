@@ -3,15 +3,10 @@ import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
 import { EXIT, UsageError, WriteError, messageOf } from '../core/errors.js';
 import { cloudgateVersion } from '../core/version.js';
-import { NothingWritten, writeFilesAtomically } from '../core/inventory/atomic-write.js';
-import { describeLinks, LinkRefused, resolveWritePath } from '../core/inventory/links.js';
 import { stat } from 'node:fs/promises';
 import type { DoctorReport } from '../core/doctor/types.js';
-import { renderJson } from '../ui/text/json.js';
-import { renderJunit } from '../ui/text/junit.js';
-import { renderPrometheus } from '../ui/text/prometheus.js';
-import { renderText, useColor, type TextOptions } from '../ui/text/text.js';
-import { colorEnabled } from '../ui/color.js';
+import type { TextOptions } from '../ui/text/text.js';
+import { colorEnabled, useColor } from '../ui/color.js';
 import { checksOf, groupsOf, GROUP_TITLES } from '../core/areas/index.js';
 import { cloudSettingsLines } from '../core/areas/signin/settings.js';
 import { escapeLine } from '../core/escape.js';
@@ -31,7 +26,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   }
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
-  const input = doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
   const checks = await checksOf(input, only);
 
   if (flags.listChecks) {
@@ -61,7 +56,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   const color = output === undefined && useColor(ctx.stdout, ctx.env);
   // Wrapped to a terminal's width only: a file or a pipe keeps one line per check, for grep and diff.
   const width = output === undefined && ctx.stdout.isTTY ? ctx.stdout.columns : undefined;
-  const rendered = render(format, report, { verbose, color, ascii: dumb, titles: GROUP_TITLES, width, requested: only });
+  const rendered = await render(format, report, { verbose, color, ascii: dumb, titles: GROUP_TITLES, width, requested: only });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(outputPath!, rendered, format, ctx);
   return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
@@ -82,16 +77,17 @@ export function formatOf(flags: Pick<FlagsOf<'doctor'>, 'format' | 'json'>): For
   return flags.json ? 'json' : (given ?? 'text');
 }
 
-function render(format: Format, report: DoctorReport, options: TextOptions): string {
+/** The report in its format; each renderer is loaded only when its format is asked for. */
+async function render(format: Format, report: DoctorReport, options: TextOptions): Promise<string> {
   switch (format) {
     case 'json':
-      return renderJson(report);
+      return (await import('../ui/text/json.js')).renderJson(report);
     case 'junit':
-      return renderJunit(report, options.titles);
+      return (await import('../ui/text/junit.js')).renderJunit(report, options.titles);
     case 'prometheus':
-      return renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion() });
+      return (await import('../ui/text/prometheus.js')).renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion() });
     default:
-      return renderText(report, options);
+      return (await import('../ui/text/text.js')).renderText(report, options);
   }
 }
 
@@ -101,6 +97,7 @@ function render(format: Format, report: DoctorReport, options: TextOptions): str
  * file cannot be written). The write checks both again.
  */
 async function checkOutputPath(path: string): Promise<void> {
+  const { LinkRefused, resolveWritePath } = await import('../core/inventory/links.js');
   let target: string;
   try {
     target = (await resolveWritePath(path)).path;
@@ -120,6 +117,7 @@ async function checkOutputPath(path: string): Promise<void> {
  * any moment. A report rewritten every minute needs no backup of the previous one.
  */
 async function writeOutput(path: string, content: string, format: Format, ctx: CommandContext): Promise<void> {
+  const [{ NothingWritten, writeFilesAtomically }, { describeLinks }] = await Promise.all([import('../core/inventory/atomic-write.js'), import('../core/inventory/links.js')]);
   let written;
   try {
     [written] = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(),

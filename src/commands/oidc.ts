@@ -12,7 +12,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'oidc'>): Promise<
   const { cwd } = ctx;
   const notes: string[] = [];
   const role = { account: flags.account, partition: flags.partition, roleName: flags.roleName, jwksFile: flags.jwksFile, thumbprint: flags.thumbprint };
-  const inputs = await resolveOidcInputs(doctorInput(oidcDoctorOptionsOf(flags, cwd), ctx), role, notes);
+  const inputs = await resolveOidcInputs(await doctorInput(oidcDoctorOptionsOf(flags, cwd), ctx), role, notes);
   const artefacts = buildOidcArtefacts(inputs);
   artefacts.notes.unshift(...notes);
 

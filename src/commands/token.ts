@@ -25,9 +25,9 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   if (!isOneOf(FORMATS, format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const cloud = cloudOf(flags.cloud, env, cwd);
+  const cloud = await cloudOf(flags.cloud, env, cwd);
   const network = networkSettings(networkOptionsOf(flags), { env, stderr: ctx.stderr, cloud });
-  const { config, findings } = loadConfigFile(flags.config, cwd);
+  const { config, findings } = await loadConfigFile(flags.config, cwd);
   const given = flags.project === undefined ? {} : { project: flags.project };
   const settings = readSigninSettings({ given, env, config, cwd, cloud });
   const { verbose, log } = network;

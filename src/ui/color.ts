@@ -6,3 +6,8 @@
 export function colorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return (env.NO_COLOR === undefined || env.NO_COLOR === '') && env.TERM !== 'dumb';
 }
+
+/** Colour only on a terminal, under the one colour rule (NO_COLOR, TERM=dumb). */
+export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && colorEnabled(env);
+}

@@ -56,7 +56,7 @@ export async function soak(options: SoakOptions, onRun: (sample: RunSample) => v
   const env: NodeJS.ProcessEnv = {
     ...process.env, ...world.env, OS_PROJECT_NAME: 'demo', OS_CACERT: caFile,
   };
-  const input = doctorInput(doctorOptionsFrom({ inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' }, dir),
+  const input = await doctorInput(doctorOptionsFrom({ inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' }, dir),
     { env, cwd: dir, stderr: process.stderr });
   let runs = 0;
   let finished!: () => void;

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { loadYaml } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
@@ -63,7 +62,8 @@ export function cloudName(flag: string | undefined, env: NodeJS.ProcessEnv): str
 
 type Mapping = Record<string, unknown>;
 
-function readClouds(path: string, what: string): Mapping {
+async function readClouds(path: string, what: string): Promise<Mapping> {
+  const { loadYaml } = await import('../inventory/yaml-load.js');
   const text = readRegularFileSync(path, { what });
   const doc = loadYaml(text, { what, path, plain: true, advice: 'Fix the YAML syntax (the OpenStack client refuses it too).' }).value;
   if (doc === null || doc === undefined) return {};
@@ -78,21 +78,21 @@ function readClouds(path: string, what: string): Mapping {
 const OIDC_TYPES = ['v3oidcclientcredentials', 'v3oidcaccesstoken', 'v3oidcpassword', 'v3oidcauthcode'];
 
 /** The entry `--cloud` or `OS_CLOUD` names, read; undefined when neither is set. */
-export function cloudOf(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string): CloudSettings | undefined {
+export async function cloudOf(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<CloudSettings | undefined> {
   const name = cloudName(given, env);
   return name === undefined ? undefined : readCloud(name, env, cwd);
 }
 
 /** Reads the entry `name`; a missing file or entry is a usage error naming what was searched. */
-export function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string): CloudSettings {
+export async function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<CloudSettings> {
   const file = findFile('clouds', env, cwd);
   if (!file) {
     throw new UsageError(`--cloud ${name}: no clouds.yaml found (looked in ${configFolders(env, cwd).join(', ')}).`,
       'Put clouds.yaml in one of these folders, or name it with OS_CLIENT_CONFIG_FILE.');
   }
-  const clouds = readClouds(file, 'clouds.yaml');
+  const clouds = await readClouds(file, 'clouds.yaml');
   const secureFile = findFile('secure', env, cwd);
-  const secure = secureFile ? readClouds(secureFile, 'secure.yaml') : {};
+  const secure = secureFile ? await readClouds(secureFile, 'secure.yaml') : {};
   if (!isRecord(clouds[name])) {
     const guess = closest(name, Object.keys(clouds));
     throw new UsageError(`--cloud ${name}: ${file} has no cloud "${name}" (it has: ${Object.keys(clouds).join(', ') || 'none'}).`,

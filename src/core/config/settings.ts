@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { loadYaml, refuseNotices } from '../inventory/yaml-load.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { CloudSettings } from './clouds-yaml.js';
@@ -36,8 +35,10 @@ export interface SettingsSource {
   cloud?: CloudSettings;
 }
 
-export function loadConfigFile(path: string | undefined, cwd: string): LoadedConfig {
+/** The `--config` file, read and examined. The YAML parser is loaded only when there is one to read. */
+export async function loadConfigFile(path: string | undefined, cwd: string): Promise<LoadedConfig> {
   if (!path) return { config: {}, findings: [] };
+  const { loadYaml, refuseNotices } = await import('../inventory/yaml-load.js');
   const full = resolve(cwd, path);
   // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
   const text = readRegularFileSync(full, { what: 'the config file' });

@@ -1,7 +1,7 @@
 import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
 import { cloudOf } from '../config/clouds-yaml.js';
 import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
-import { NO_VAULT_OPTIONS, type VaultOptions } from '../inventory/vault-options.js';
+import type { VaultOptions } from '../inventory/vault-options.js';
 import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
@@ -49,7 +49,7 @@ export function doctorOptions(inventoryPath: string, options: Partial<DoctorOpti
     certificate: { files: [] },
     probeUpdate: false,
     endpoints: [],
-    vault: NO_VAULT_OPTIONS,
+    vault: { passwordFiles: [], ids: [] },
     ...options,
   };
 }
@@ -97,11 +97,11 @@ export function lazyArea(group: string, title: string, modules: (() => Promise<{
  * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
  * too, to run the discovery checks against the inventory it has just written.
  */
-export function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): DoctorInput {
+export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): Promise<DoctorInput> {
   const { env, cwd } = ctx;
-  const cloud = cloudOf(options.cloud, env, cwd);
+  const cloud = await cloudOf(options.cloud, env, cwd);
   const network = networkSettings(options.network, { env, stderr: ctx.stderr, cloud });
-  const { config, findings } = loadConfigFile(options.configPath, cwd);
+  const { config, findings } = await loadConfigFile(options.configPath, cwd);
   return {
     given: options.given,
     env,

@@ -3,8 +3,6 @@
  * evaluates it: `!unsafe` text stays unsafe (Ansible does not template it), `!vault` text stays the
  * encrypted `$ANSIBLE_VAULT;...` envelope (decrypted only with the operator's vault password).
  */
-import { Scalar, type ScalarTag } from 'yaml';
-import { stringifyString } from 'yaml/util';
 
 export type AnsibleTag = '!vault' | '!unsafe';
 
@@ -32,19 +30,3 @@ export function isVaulted(value: unknown): value is AnsibleTagged {
 export function isJinja(value: unknown): boolean {
   return typeof value === 'string' && /\{\{.*\}\}|\{%.*%\}/s.test(value);
 }
-
-/**
- * The `yaml` library's definitions of Ansible's tags: parsing gives `AnsibleTagged`, writing gives
- * the same tag back (a vault envelope as a `|` block, as ansible-vault writes it). Pass as
- * `customTags` wherever Ansible YAML is read or written.
- */
-export const ANSIBLE_YAML_TAGS: ScalarTag[] = (['!vault', '!unsafe'] as const).map((tag) => ({
-  tag,
-  identify: (value: unknown) => value instanceof AnsibleTagged && value.tag === tag,
-  resolve: (text: string) => new AnsibleTagged(tag, text),
-  stringify(item, ctx, onComment, onChompKeep) {
-    const value = item.value as AnsibleTagged; // identify() lets only AnsibleTagged values reach stringify
-    const type = tag === '!vault' ? Scalar.BLOCK_LITERAL : undefined;
-    return stringifyString({ value: value.text, type }, ctx, onComment, onChompKeep);
-  },
-}));

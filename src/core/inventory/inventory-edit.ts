@@ -8,7 +8,8 @@ import { neutralName } from '../config/platform-names.js';
 import { VARIABLES, variable } from '../config/variables.js';
 import { UsageError, messageOf } from '../errors.js';
 import { escapeLine } from '../escape.js';
-import { ANSIBLE_YAML_TAGS, isTagged } from './ansible-tagged.js';
+import { isTagged } from './ansible-tagged.js';
+import { ANSIBLE_YAML_TAGS } from './yaml-tags.js';
 import { loadMapping } from './inventory-parse.js';
 import { loadYamlMapping, type YamlMapping } from './yaml-load.js';
 

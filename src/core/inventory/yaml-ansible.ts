@@ -3,7 +3,7 @@
  * integers keep every digit, aliases expand to a bounded size.
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, ToJSOptions } from 'yaml';
-import { ANSIBLE_YAML_TAGS } from './ansible-tagged.js';
+import { ANSIBLE_YAML_TAGS } from './yaml-tags.js';
 
 /** How Ansible reads YAML: version 1.1 (`yes`/`no` are booleans) with its own tags. */
 export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = {

@@ -1,3 +1,5 @@
+import { UNKNOWN_CA_CODES } from './trust.js';
+
 /** Why a request failed, in the words an operator needs: what, why, and what to do. */
 import { codeOf } from '../errors.js';
 import { memberOf } from '../records.js';
@@ -30,14 +32,6 @@ export class HttpError extends Error {
   }
 }
 
-/** OpenSSL's verdicts for a chain that no trusted CA signed. */
-export const UNKNOWN_CA_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-]);
 
 const CA_ADVICE =
   'Pass the CA that signed this server certificate with --ca-file PEM (or OS_CACERT / NODE_EXTRA_CA_CERTS); ' +

@@ -7,7 +7,7 @@ import type { NetworkSettings } from '../config/network.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
 import { createTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';
-import { contextTrusting, readCaBundle, type CaFileError } from './trust.js';
+import { readCaBundle, trustFor, type CaFileError } from './trust.js';
 import { redact } from '../secrets.js';
 
 export { HttpError, type HttpErrorKind } from './http-errors.js';
@@ -59,11 +59,11 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** The trust store of a client with the given CA file (Node's default store without one). */
-function trustOf(caFile: string | undefined): TlsSettings['secureContext'] {
+/** The trust of a client with the given CA file (Node's default store without one). */
+function trustOf(caFile: string | undefined): TlsSettings['trust'] {
   if (!caFile) return undefined;
   try {
-    return contextTrusting(readCaBundle(caFile, '--ca-file / OS_CACERT'));
+    return trustFor(readCaBundle(caFile, '--ca-file / OS_CACERT'));
   } catch (error) {
     // readCaBundle throws CaFileError; an OpenSSL error of createSecureContext has no path or advice.
     const e = error as CaFileError;
@@ -76,7 +76,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let setupError: HttpError | undefined;
   let tls: TlsSettings = { rejectUnauthorized: !options.insecure };
   try {
-    tls = { ...tls, secureContext: trustOf(options.caFile) };
+    tls = { ...tls, trust: trustOf(options.caFile) };
   } catch (error) {
     setupError = error as HttpError; // trustOf turns every error into an HttpError
   }

@@ -9,7 +9,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type DetailedPeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { withDeadline } from './deadline.js';
 import { HandshakeTap } from './handshake-certificates.js';
-import { contextTrusting, readCaBundle } from './trust.js';
+import { readCaBundle, trustFor, UNKNOWN_CA_CODES, type Trust } from './trust.js';
 import { messageOf } from '../errors.js';
 
 export interface TlsProbeOptions {
@@ -62,10 +62,22 @@ function readCaFile(caFile: string): string {
   }
 }
 
+/**
+ * With a CA file, the handshake first trusts the file alone; a chain it does not trust is read again
+ * with Node's roots beside it (net/trust.ts says why), within what is left of the deadline.
+ */
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
+  const trust = trustOf(options.caFile);
+  const started = performance.now();
+  const first = await probeWith(options, () => trust?.narrow);
+  if (!trust || options.insecure || !UNKNOWN_CA_CODES.has(first.authorizationError ?? '')) return first;
+  const left = Math.max(1, Math.round(options.timeoutMs - (performance.now() - started)));
+  return probeWith({ ...options, timeoutMs: left }, () => trust.wide());
+}
+
+async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | undefined): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const trust = trustOf(options.caFile);
   const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
   const name = options.servername ?? host;
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
@@ -92,8 +104,8 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
     raw.once('error', (error: NodeJS.ErrnoException) => {
       if (stage !== 'read') finish(networkError(where, error));
     });
-    // The TLS layer starts once TCP is connected: the trust store, built at the first connection of the
-    // run, is then built while the other connections are still under way rather than before they start.
+    // The TLS layer starts once TCP is connected: a trust store built at the first connection of the
+    // run is then built while the other connections are still under way rather than before they start.
     raw.once('connect', () => {
       try {
         handshake(new HandshakeTap(raw!), trust(), finish);
@@ -161,20 +173,15 @@ export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult
   }
 }
 
-const contexts = new Map<string, SecureContext | undefined>();
+const trusts = new Map<string, Trust>();
 
-/**
- * The trust store of net/trust.ts for this CA file, built once: every endpoint of a run shares it.
- * The CA file is read now (a bad one fails before connecting); the store is built on first use.
- */
-function trustOf(caFile: string | undefined): () => SecureContext | undefined {
-  if (!caFile) return () => undefined;
+/** The trust of net/trust.ts for this CA file, read once: every endpoint of a run shares it. */
+function trustOf(caFile: string | undefined): Trust | undefined {
+  if (!caFile) return undefined;
   const key = `${caFile}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
-  const pem = contexts.has(key) ? undefined : readCaFile(caFile);
-  return () => {
-    if (!contexts.has(key)) contexts.set(key, contextTrusting(pem));
-    return contexts.get(key);
-  };
+  let trust = trusts.get(key);
+  if (!trust) trusts.set(key, (trust = trustFor(readCaFile(caFile))));
+  return trust;
 }
 
 function covers(leaf: X509Certificate, host: string): boolean {

@@ -11,10 +11,17 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { codeOf } from '../errors.js';
+import { UNKNOWN_CA_CODES, type Trust } from './trust.js';
 
 export interface TlsSettings {
   rejectUnauthorized: boolean;
-  /** Trust beyond Node's default store (net/trust.ts); absent = the default store. */
+  /** A CA file's trust (net/trust.ts); absent = Node's default store. */
+  trust?: Trust;
+}
+
+/** One store for the agents: `secureContext` absent = Node's default store. */
+interface AgentTls {
+  rejectUnauthorized: boolean;
   secureContext?: SecureContext;
 }
 
@@ -62,7 +69,7 @@ function bypassesProxy(url: URL, noProxy: string): boolean {
 type TlsRequestOptions = RequestOptions & { secureContext?: SecureContext };
 
 /** A CONNECT tunnel to host:port through the proxy, within `timeoutMs`. */
-function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, timeoutMs: number): Promise<Duplex> {
+function openTunnel(proxy: URL, host: string, port: number, tls: AgentTls, timeoutMs: number): Promise<Duplex> {
   const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const credentials = proxy.username ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}` : undefined;
   const options: TlsRequestOptions = {
@@ -92,7 +99,7 @@ function openTunnel(proxy: URL, host: string, port: number, tls: TlsSettings, ti
 }
 
 /** Keep-alive agents: one direct, and one per proxy, whose connections are tunnels through it. */
-function agentsFor(tls: TlsSettings, timeoutMs: number) {
+function agentsFor(tls: AgentTls, timeoutMs: number) {
   const options = { keepAlive: true, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext };
   const direct = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent(options) };
   const proxied = new Map<string, HttpAgent>();
@@ -128,13 +135,17 @@ function agentsFor(tls: TlsSettings, timeoutMs: number) {
 }
 
 export async function createTransport(tls: TlsSettings, timeoutMs: number): Promise<Transport> {
-  const agents = agentsFor(tls, timeoutMs);
-  const send: Transport['send'] = (url, method, headers, body, signal, perRequestTimeout) =>
-    new Promise((resolve, reject) => {
+  const narrow = agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.narrow }, timeoutMs);
+  let wide: ReturnType<typeof agentsFor> | undefined;
+  const wideAgents = () => (wide ??= agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.wide() }, timeoutMs));
+  // Hosts whose chain only the whole store trusts: their later requests go there at once.
+  const needWide = new Set<string>();
+  const send = (url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, perRequestTimeout: number) =>
+    new Promise<RawResponse>((resolve, reject) => {
       const options: RequestOptions = {
         method,
         headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: agents.agentFor(url),
+        agent: (needWide.has(url.host) ? wideAgents() : narrow).agentFor(url),
         signal,
         // No byte for this long (waiting for the answer, or within its body): the request fails.
         timeout: perRequestTimeout,
@@ -150,12 +161,22 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
       try {
         return await send(url, method, headers, body, signal, perRequestTimeout);
       } catch (error) {
-        // A server may close an idle kept-alive connection just as it is reused: ask once more.
         const code = codeOf(error) ?? '';
-        if (!IDEMPOTENT.has(method) || !CLOSED_UNANSWERED.has(code) || signal.aborted) throw error;
+        if (signal.aborted) throw error;
+        // The CA file alone did not trust the chain: the whole store may. Nothing was sent: the
+        // handshake failed before the request, so any method may go again.
+        if (tls.trust && tls.rejectUnauthorized && UNKNOWN_CA_CODES.has(code) && !needWide.has(url.host)) {
+          needWide.add(url.host);
+          return send(url, method, headers, body, signal, perRequestTimeout);
+        }
+        // A server may close an idle kept-alive connection just as it is reused: ask once more.
+        if (!IDEMPOTENT.has(method) || !CLOSED_UNANSWERED.has(code)) throw error;
         return send(url, method, headers, body, signal, perRequestTimeout);
       }
     },
-    close: async () => agents.close(),
+    close: async () => {
+      narrow.close();
+      wide?.close();
+    },
   };
 }

@@ -1,8 +1,7 @@
 /**
  * Which CAs a TLS connection trusts. Without a CA file: Node's default store, which holds Node's
  * bundled roots and the NODE_EXTRA_CA_CERTS file (loaded by Node itself at start-up). With a CA file
- * (--ca-file / OS_CACERT): a store of the bundled roots, NODE_EXTRA_CA_CERTS and that file, since a
- * `ca` option replaces Node's default store instead of adding to it.
+ * (--ca-file / OS_CACERT): that file, Node's bundled roots and NODE_EXTRA_CA_CERTS (see `Trust`).
  */
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
@@ -48,12 +47,32 @@ function extraCaCerts(): string[] {
 }
 
 /**
- * The trust store for a CA file's PEM text, or undefined (Node's default store) without one: Node's bundled
- * roots, NODE_EXTRA_CA_CERTS and the file, through the public `ca` option. (Adding to the context's own
- * store with the internal `addCACert` halves the 40-90 ms this costs, but it is no public API, and the
- * sign-in target is not reached with it either: not kept.)
+ * What a connection trusts when a CA file is given: the file, then Node's bundled roots and
+ * NODE_EXTRA_CA_CERTS beside it. A `ca` option replaces Node's default store, so trusting both takes
+ * one store of all of them, and building it (parsing about 140 roots) costs 40-90 ms: more than the
+ * five requests of a sign-in. The file's CAs alone cost almost nothing. So a connection first trusts
+ * the file alone (`narrow`), and only a chain that no CA of the file signed (an unknown-CA verdict,
+ * `UNKNOWN_CA_CODES`) is tried again against the whole store (`wide`, built once, on first need).
+ * Together they accept exactly what the whole store accepts: adding CAs never rejects a chain.
  */
-export function contextTrusting(caPem: string | undefined): SecureContext | undefined {
-  if (caPem === undefined) return undefined;
-  return createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] });
+export interface Trust {
+  readonly narrow: SecureContext;
+  wide(): SecureContext;
 }
+
+export function trustFor(caPem: string): Trust {
+  let wide: SecureContext | undefined;
+  return {
+    narrow: createSecureContext({ ca: caPem }),
+    wide: () => (wide ??= createSecureContext({ ca: [...rootCertificates, ...extraCaCerts(), caPem] })),
+  };
+}
+
+/** OpenSSL's verdicts for a chain that no trusted CA signed: the ones more CAs could change. */
+export const UNKNOWN_CA_CODES: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);

@@ -111,7 +111,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
         given: { issuer_url: issuerUrl },
         network: { ...NO_NETWORK_OPTIONS, caFile: settings.caFile },
       });
-      const input = doctorInput(options, ctx);
+      const input = await doctorInput(options, ctx);
       const checks = await checksOf(input, ['discovery', 'kube']);
       return { checks, options: { ...runOptionsOf(input), signal } };
     },

@@ -1,5 +1,4 @@
 import { escapeControl, escapeLine } from '../../core/escape.js';
-import { colorEnabled } from '../color.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, SkipCode, Status } from '../../core/doctor/types.js';
 import { uncheckedGroups } from '../../core/doctor/runner.js';
@@ -175,7 +174,4 @@ function painter(color: boolean) {
   return (tone: Tone, text: string) => (color ? `\x1b[${CODES[tone]}m${text}\x1b[39m` : text);
 }
 
-/** Colour only on a terminal, under the one colour rule (NO_COLOR, TERM=dumb). */
-export function useColor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(stream.isTTY) && colorEnabled(env);
-}
+

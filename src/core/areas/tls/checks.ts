@@ -11,14 +11,14 @@ import {
   endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
-import { inventoryValues } from '../../inventory/inventory.js';
+import { inventoryValuesOnDemand } from '../../inventory/values-on-demand.js';
 import { messageOf } from '../../errors.js';
 
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
 
 export const provideChecks: CheckProvider = async (input) => {
-  const values = await inventoryValues(input);
+  const values = await inventoryValuesOnDemand(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
     ...endpointsFromFlags(flagList(input.endpoints)),

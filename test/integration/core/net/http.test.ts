@@ -125,6 +125,23 @@ describe('createHttpClient against real servers', () => {
     expect((await failure(client().request({ url: server.url }))).kind).toBe('tls-unknown-ca');
   });
 
+
+  it('sends a POST once when only the whole store trusts the chain, and goes there at once the next time', async () => {
+    const other = createTestCA('other CA');
+    const bodies: string[] = [];
+    const server = await https((_req, res, body) => {
+      bodies.push(body);
+      res.end('{}');
+    }, other.issue(['127.0.0.1']));
+    await withExtraCaCerts(other.file, async () => {
+      const c = client();
+      expect((await c.request({ url: server.url, method: 'POST', body: 'grant=1' })).status).toBe(200);
+      expect((await c.request({ url: `${server.url}/again`, method: 'POST', body: 'grant=2' })).status).toBe(200);
+    });
+    expect(bodies).toEqual(['grant=1', 'grant=2']);
+    // The CA file alone refused the chain once; the second request did not try it again.
+    expect(server.refusedHandshakes()).toBe(1);
+  });
   it('reports an unreadable CA file naming it', async () => {
     const error = await failure(client({ caFile: '/nonexistent/ca.pem' }).request({ url: 'https://127.0.0.1:1/' }));
     expect(error.message).toContain('/nonexistent/ca.pem');

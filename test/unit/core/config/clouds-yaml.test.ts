@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokerOf, cloudName, mapEntry } from '../../../../src/core/config/clouds-yaml.js';
+import { brokerOf, cloudName, cloudOf, mapEntry } from '../../../../src/core/config/clouds-yaml.js';
 import { UsageError } from '../../../../src/core/errors.js';
 
 describe('mapEntry: what of a clouds.yaml entry maps onto the sign-in chain', () => {
@@ -66,5 +69,29 @@ describe('cloudName', () => {
   });
   it('refuses an empty --cloud', () => {
     expect(() => cloudName(' ', {})).toThrow(UsageError);
+  });
+});
+
+describe('cloudOf: the entry named by --cloud or OS_CLOUD, read from the folders the OpenStack client reads', () => {
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-clouds-'));
+    writeFileSync(join(dir, 'clouds.yaml'), 'clouds:\n  edge:\n    auth:\n      auth_url: https://id.example/v3\n      project_name: demo\n');
+    writeFileSync(join(dir, 'secure.yaml'), 'clouds:\n  edge:\n    region_name: RegionTwo\n');
+    return dir;
+  };
+
+  it('reads clouds.yaml with secure.yaml laid over it, and nothing without a name', async () => {
+    const dir = folder();
+    const env = { HOME: dir };
+    expect(await cloudOf(undefined, env, dir)).toBeUndefined();
+    const cloud = await cloudOf(undefined, { ...env, OS_CLOUD: 'edge' }, dir);
+    expect(cloud?.file).toBe(join(dir, 'clouds.yaml'));
+    expect(cloud?.values).toMatchObject({ identity_url: 'https://id.example/v3', project: 'demo', region: 'RegionTwo' });
+  });
+
+  it('refuses a name the file does not have, suggesting the closest', async () => {
+    const dir = folder();
+    await expect(cloudOf('egde', { HOME: dir }, dir)).rejects.toThrow(/has no cloud "egde"/);
+    await expect(cloudOf('egde', { HOME: dir }, dir)).rejects.toBeInstanceOf(UsageError);
   });
 });

@@ -16,42 +16,42 @@ function writeConfig(dir: string, text: string, mode = 0o600): string {
 }
 
 describe('--config: keys cloudgate does not read', () => {
-  it('warns about a misspelt key with "did you mean"', () => {
+  it('warns about a misspelt key with "did you mean"', async () => {
     const dir = folder();
-    const config = loadConfigFile(writeConfig(dir, 'signin:\n  brokr_url: https://kc.example.com\n  realm: cloud\n'), dir);
+    const config = await loadConfigFile(writeConfig(dir, 'signin:\n  brokr_url: https://kc.example.com\n  realm: cloud\n'), dir);
     expect(config.findings).toEqual([expect.objectContaining({ section: 'signin', key: 'signin.brokr_url', advice: 'Did you mean broker_url?' })]);
   });
 
-  it('warns about a misspelt section, and stays silent on a clean file', () => {
+  it('warns about a misspelt section, and stays silent on a clean file', async () => {
     const dir = folder();
-    const misspelt = loadConfigFile(writeConfig(dir, 'sigin:\n  realm: cloud\n'), dir);
+    const misspelt = await loadConfigFile(writeConfig(dir, 'sigin:\n  realm: cloud\n'), dir);
     expect(misspelt.findings).toEqual([expect.objectContaining({ section: 'signin', key: 'sigin', advice: 'Did you mean "signin:"?' })]);
-    const clean = loadConfigFile(writeConfig(dir, 'signin:\n  realm: cloud\ndiscovery:\n  context: prod\ntls:\n  endpoints: [a.example.com]\n'), dir);
+    const clean = await loadConfigFile(writeConfig(dir, 'signin:\n  realm: cloud\ndiscovery:\n  context: prod\ntls:\n  endpoints: [a.example.com]\n'), dir);
     expect(clean.findings).toEqual([]);
   });
 });
 
 describe('--config: secret files others can read', () => {
-  it('warns about a secret file, or a config file holding a secret, that others can read', () => {
+  it('warns about a secret file, or a config file holding a secret, that others can read', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'open-secret'), 'x\n', { mode: 0o644 });
     chmodSync(join(dir, 'open-secret'), 0o644);
-    const loose = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret_file: open-secret\n'), dir);
+    const loose = await loadConfigFile(writeConfig(dir, 'signin:\n  client_secret_file: open-secret\n'), dir);
     expect(loose.findings).toEqual([expect.objectContaining({ key: 'signin.client_secret_file', advice: expect.stringContaining('chmod 600') })]);
 
-    const inline = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o640), dir);
+    const inline = await loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o640), dir);
     expect(inline.findings).toEqual([expect.objectContaining({ key: 'file', message: expect.stringContaining('its group') })]);
     expect(JSON.stringify(inline.findings)).not.toContain('inline-value');
 
-    const tight = loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o600), dir);
+    const tight = await loadConfigFile(writeConfig(dir, 'signin:\n  client_secret: inline-value\n', 0o600), dir);
     expect(tight.findings).toEqual([]);
   });
 });
 
 describe('--config: "did you mean" is the one rule of closest.ts', () => {
-  it('suggests a key written in other case, and a section by the start of its name', () => {
+  it('suggests a key written in other case, and a section by the start of its name', async () => {
     const dir = folder();
-    const config = loadConfigFile(writeConfig(dir, 'signin:\n  Broker_URL: https://kc.example.com\n  realm: cloud\ndisc:\n  context: prod\n'), dir);
+    const config = await loadConfigFile(writeConfig(dir, 'signin:\n  Broker_URL: https://kc.example.com\n  realm: cloud\ndisc:\n  context: prod\n'), dir);
     expect(config.findings).toEqual([
       expect.objectContaining({ key: 'signin.Broker_URL', advice: 'Did you mean broker_url?' }),
       expect.objectContaining({ key: 'disc', advice: 'Did you mean "discovery:"?' }),

@@ -13,7 +13,7 @@ describe('needs and after of every area', () => {
   const input = () => doctorInput(doctorOptionsFrom({ 'issuer-url': 'https://oidc.example', endpoint: ['a.example'] }, cwd), { env: {}, cwd, stderr: process.stderr });
 
   it('name checks that exist, in a run of every group and in a run of each group alone', async () => {
-    const all = await checksOf(input(), []);
+    const all = await checksOf(await input(), []);
     expect(new Set(all.map((c) => c.group))).toEqual(new Set(GROUPS));
     expect(() => validateReferences(all)).not.toThrow();
     expect(all.some((c) => (c.needs ?? []).length + (c.after ?? []).length > 0)).toBe(true);
