@@ -6,26 +6,30 @@
  * another piece, a syntax error, a duplicate key, document markers) returns undefined: the caller then
  * parses the text whole, which gives the exact error.
  */
-import { isMap, parseDocument, visit, type Document } from 'yaml';
-import { ANSIBLE_YAML_OPTIONS, plainValue } from './yaml-ansible.js';
+import { isMap } from 'yaml';
 import { PIECE_BYTES } from './yaml-limits.js';
 import { addPiece, emptyMapping, type LoadedYaml, type YamlMapping } from './yaml-mapping.js';
-import { duplicateKeys, noticeOf } from './yaml-notices.js';
 import { eachTopLevelEntry, type TopLevelEntry, type TopLevelShape } from './yaml-top-level.js';
 
-/** An anchor (`&a`) or alias (`*a`) may tie an entry to one that is not read. */
-const ANCHOR_OR_ALIAS = /(?:^|[\s:,[{-])[&*][^\s,[\]{}]/;
+/**
+ * The names after `&` where an anchor may start: read from the text, so a `&` in a quoted value or a
+ * comment counts too (at worst a whole parse that was not needed).
+ */
+const ANCHOR = /(?:^|[\s:,[{-])&([^\s,[\]{}]+)/g;
 const ANCHOR_NAME_CHAR = /^[^\s,[\]{}]$/;
 
+/** Parses a piece as a whole document would be parsed; undefined on any error or duplicate key. */
+export type ParsePiece = (text: string) => LoadedYaml | undefined;
+
 /** The wanted entries of a block mapping, parsed in pieces; undefined when only a whole parse can tell. */
-export function loadLargeMapping(text: string, wanted: (key: string) => boolean): YamlMapping | undefined {
+export function loadLargeMapping(text: string, wanted: (key: string) => boolean, parse: ParsePiece): YamlMapping | undefined {
   const mapping = emptyMapping(text);
   const shape: TopLevelShape = {};
   let group: TopLevelEntry[] = [];
   let skipped = false;
   const anchored: AnchoredPiece[] = [];
   const flush = (): boolean => {
-    const ok = group.length === 0 || readGroup(mapping, group, anchored);
+    const ok = group.length === 0 || readGroup(mapping, group, anchored, parse);
     group = [];
     return ok;
   };
@@ -55,24 +59,15 @@ interface AnchoredPiece {
 }
 
 /** Parses consecutive entries as one piece; a piece that may hold anchors is noted in `anchored`. */
-function readGroup(mapping: YamlMapping, group: TopLevelEntry[], anchored: AnchoredPiece[]): boolean {
+function readGroup(mapping: YamlMapping, group: TopLevelEntry[], anchored: AnchoredPiece[], parse: ParsePiece): boolean {
   const start = group[0].start;
   const end = group[group.length - 1].end;
   const text = mapping.text.slice(start, end);
-  const piece = parsePiece(text);
+  const piece = parse(text);
   if (!piece || !isMap(piece.doc.contents) || piece.doc.contents.items.length !== group.length) return false;
-  if (ANCHOR_OR_ALIAS.test(text)) anchored.push({ start, end, anchors: anchorsOf(piece.doc) });
+  const anchors = new Set(Array.from(text.matchAll(ANCHOR), (m) => m[1]));
+  if (anchors.size > 0) anchored.push({ start, end, anchors });
   return addPiece(mapping, piece, start, group[0].line - 1);
-}
-
-function parsePiece(text: string): LoadedYaml | undefined {
-  const doc = parseDocument(text, ANSIBLE_YAML_OPTIONS);
-  if (doc.errors.length > 0 || duplicateKeys(doc, text).length > 0) return undefined;
-  try {
-    return { doc, value: plainValue(doc), notices: doc.warnings.map(noticeOf) };
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -89,14 +84,4 @@ function anchorsStayInside(text: string, { start, end, anchors }: AnchoredPiece)
     }
   }
   return true;
-}
-
-function anchorsOf(doc: Document.Parsed): Set<string> {
-  const anchors = new Set<string>();
-  visit(doc, {
-    Node(_, node) {
-      if (node.anchor) anchors.add(node.anchor);
-    },
-  });
-  return anchors;
 }

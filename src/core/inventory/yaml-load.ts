@@ -69,7 +69,13 @@ export function isMapping(loaded: LoadedYaml): boolean {
 export function loadYamlMapping(text: string, source: YamlSource, wanted?: (key: string) => boolean): YamlMapping {
   checkSize(text, source);
   if (text.length > PIECE_BYTES) {
-    const large = loadLargeMapping(text, wanted && text.length > LAZY_BYTES ? wanted : () => true);
+    const large = loadLargeMapping(text, wanted && text.length > LAZY_BYTES ? wanted : () => true, (piece) => {
+      try {
+        return loadYaml(piece, source);
+      } catch {
+        return undefined; // the whole parse below names the problem
+      }
+    });
     if (large) return large;
   }
   const loaded = loadYaml(text, source);

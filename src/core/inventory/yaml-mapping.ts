@@ -88,8 +88,6 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     mapping.values[key] = values[key];
   }
   if (!addMerged(mapping.values, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
-  // Without a "*" the text has no alias: no need to walk it.
-  if (!pieceHasStar(mapping.text, pieceEntries)) return true;
   let outside = false;
   visit(doc, {
     Alias(_, alias) {
@@ -110,12 +108,6 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     },
   });
   return !outside;
-}
-
-function pieceHasStar(text: string, entries: YamlEntry[]): boolean {
-  if (entries.length === 0) return false;
-  const star = text.indexOf('*', entries[0].start);
-  return star !== -1 && star < entries[entries.length - 1].end;
 }
 
 function entryAt(entries: YamlEntry[], offset: number): YamlEntry | undefined {
