@@ -30,7 +30,7 @@ export function unifiedDiffOfEdits(path: string, texts: DiffTexts, edits: readon
   if (regions.length === 0) return '';
   const old = new LineReader(texts.before, texts.beforeMasks ?? []);
   const now = new LineReader(texts.after, texts.afterMasks ?? []);
-  const totalOld = old.total();
+  const totalOld = lineCount(texts.before);
   const hunks: string[] = [];
   for (let i = 0; i < regions.length;) {
     // Regions closer than twice the context share one hunk.
@@ -116,7 +116,7 @@ function countNewlines(text: string, from: number, to: number): number {
   return n;
 }
 
-/** Reads lines by number, masks applied, moving forward through the text (hunks come in order). */
+/** Reads lines by number, masks applied, only forward through the text (hunks come in order, apart). */
 class LineReader {
   private line = 0;
   private offset = 0;
@@ -124,17 +124,7 @@ class LineReader {
 
   constructor(private readonly text: string, private readonly masks: readonly TextEdit[]) {}
 
-  total(): number {
-    return lineCount(this.text);
-  }
-
   lines(from: number, count: number): string[] {
-    if (count <= 0) return [];
-    if (from < this.line) {
-      this.line = 0;
-      this.offset = 0;
-      this.mask = 0;
-    }
     while (this.line < from) this.skip();
     const out: string[] = [];
     for (let n = 0; n < count && this.offset < this.text.length; n++) {
