@@ -27,9 +27,9 @@ export function loadLargeMapping(text: string, wanted: (key: string) => boolean,
   const shape: TopLevelShape = {};
   let group: TopLevelEntry[] = [];
   let skipped = false;
-  const anchored: AnchoredPiece[] = [];
+  const anchors: Anchor[] = [];
   const flush = (): boolean => {
-    const ok = group.length === 0 || readGroup(mapping, group, anchored, parse);
+    const ok = group.length === 0 || readGroup(mapping, group, anchors, parse);
     group = [];
     return ok;
   };
@@ -45,43 +45,39 @@ export function loadLargeMapping(text: string, wanted: (key: string) => boolean,
   }, shape);
   if (!split || !flush()) return undefined;
   // Some entries were not parsed: an alias in one of them may name an anchor of a piece that was.
-  if (skipped && !anchored.every((piece) => anchorsStayInside(text, piece))) return undefined;
+  if (skipped && !anchors.every((anchor) => aliasesInside(text, anchor))) return undefined;
   // New entries go before a `...` document end, never after it.
   if (shape.documentEnd !== undefined) mapping.insertAt = shape.documentEnd;
   return mapping;
 }
 
-/** A piece read, with the anchors it defines (names only: its parse is not kept). */
-interface AnchoredPiece {
+/** An anchor's name and the piece that defines it (its parse is not kept). */
+interface Anchor {
+  name: string;
   start: number;
   end: number;
-  anchors: Set<string>;
 }
 
-/** Parses consecutive entries as one piece; a piece that may hold anchors is noted in `anchored`. */
-function readGroup(mapping: YamlMapping, group: TopLevelEntry[], anchored: AnchoredPiece[], parse: ParsePiece): boolean {
+/** Parses consecutive entries as one piece, noting in `anchors` the names it may define. */
+function readGroup(mapping: YamlMapping, group: TopLevelEntry[], anchors: Anchor[], parse: ParsePiece): boolean {
   const start = group[0].start;
   const end = group[group.length - 1].end;
   const text = mapping.text.slice(start, end);
   const piece = parse(text);
   if (!piece || !isMap(piece.doc.contents) || piece.doc.contents.items.length !== group.length) return false;
-  const anchors = new Set(Array.from(text.matchAll(ANCHOR), (m) => m[1]));
-  if (anchors.size > 0) anchored.push({ start, end, anchors });
+  for (const [, name] of text.matchAll(ANCHOR)) anchors.push({ name, start, end });
   return addPiece(mapping, piece, start, group[0].line - 1);
 }
 
 /**
- * Whether a piece with anchors can be read alone: no alias outside it may name one of its anchors (an
- * alias of its own to an anchor elsewhere already failed its parse). An `*name` anywhere else in the
- * text, even in a comment, sends the file to the whole parse.
+ * Whether a piece's anchor can be read alone: no alias outside the piece names it (an alias of the
+ * piece to an anchor elsewhere already failed its parse). An `*name` anywhere else in the text, even
+ * in a comment, sends the file to the whole parse.
  */
-function anchorsStayInside(text: string, { start, end, anchors }: AnchoredPiece): boolean {
-  for (const name of anchors) {
-    const alias = `*${name}`;
-    for (let at = text.indexOf(alias); at !== -1; at = text.indexOf(alias, at + 1)) {
-      if (at >= start && at < end) continue;
-      if (!ANCHOR_NAME_CHAR.test(text.charAt(at + alias.length))) return false;
-    }
+function aliasesInside(text: string, { name, start, end }: Anchor): boolean {
+  const alias = `*${name}`;
+  for (let at = text.indexOf(alias); at !== -1; at = text.indexOf(alias, at + 1)) {
+    if ((at < start || at >= end) && !ANCHOR_NAME_CHAR.test(text.charAt(at + alias.length))) return false;
   }
   return true;
 }
