@@ -103,10 +103,6 @@ export function duplicateKeys(doc: Document.Parsed, text: string): YamlNotice[] 
 function linePos(text: string, offset: number): { line: number; column: number } {
   // Only computed for a file that is refused anyway, so a scan of the text is fine.
   let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return { line, column: offset - text.lastIndexOf('\n', offset - 1) };
 }
