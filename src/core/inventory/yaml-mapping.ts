@@ -34,7 +34,7 @@ export interface YamlCrossAlias {
 
 export interface YamlMapping {
   text: string;
-  entries: YamlEntry[];
+  /** The entries in the order of the text. */
   byKey: Map<string, YamlEntry>;
   values: Record<string, unknown>;
   aliases: YamlCrossAlias[];
@@ -55,7 +55,7 @@ export interface LoadedYaml {
 }
 
 export function emptyMapping(text: string): YamlMapping {
-  return { text, entries: [], byKey: new Map(), values: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
+  return { text, byKey: new Map(), values: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
 }
 
 type Range = [number, number, number];
@@ -84,7 +84,6 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     };
     pieceEntries.push(entry);
     mapping.byKey.set(key, entry);
-    mapping.entries.push(entry);
     mapping.values[key] = values[key];
   }
   if (!addMerged(mapping.values, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
