@@ -100,7 +100,8 @@ export function duplicateKeys(doc: Document.Parsed, text: string): YamlNotice[] 
   return out;
 }
 
-function linePos(text: string, offset: number): { line: number; column: number } {
+/** The line and column (both from 1) of an offset of the text. */
+export function linePos(text: string, offset: number): { line: number; column: number } {
   // Only computed for a file that is refused anyway, so a scan of the text is fine.
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
