@@ -1,7 +1,8 @@
 // Inventory size figures (`npm run bench -- inventory`): wall time and peak memory of
 // `doctor --only inventory`, `setup --dry-run` and a real `setup` write on generated 1, 4 and 16 MB inventories,
 // and of the largest one starting with a `%YAML 1.1` directive (which once fell off the fast path into a
-// whole parse). Targets: linear in the size, 16 MB under 10 s, peak memory under 10x the file. Prints, asserts nothing.
+// whole parse), and `doctor` on a 0.75 MB one, under the 1 MiB lazy size: every entry parsed, in pieces.
+// Targets: linear in the size, 16 MB under 10 s, peak memory under 10x the file. Prints, asserts nothing.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +72,11 @@ export async function benchInventory(sizesMb = [1, 4, 16]) {
       const r = await run(args);
       rows.push({ name: `${mb} MB ${name}`, mb, ...r, ratio: r.peakBytes / bytes });
     }
+    // Under the 1 MiB lazy size every entry is parsed (in pieces), so that its warnings are reported.
+    const whole = join(dir, 'inventory-0.75mb.yml');
+    writeFileSync(whole, inventoryOf(0.75 * 1024 * 1024));
+    const r = await run(['doctor', '--only', 'inventory', '--inventory', whole]);
+    rows.push({ name: '0.75 MB doctor, every entry parsed', mb: 0.75, ...r, ratio: r.peakBytes / statSync(whole).size });
     console.log('inventory size (targets: 16 MB under 10 s, peak memory under 10x the file)');
     const base = new Map(rows.filter((r) => r.mb === sizesMb[0]).map((r) => [r.name.replace(/^\d+ MB /, ''), r.ms / r.mb]));
     for (const r of rows) {

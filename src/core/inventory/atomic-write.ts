@@ -134,7 +134,7 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
       }
     } catch (error) {
       await cleanup();
-      throw new NothingWritten(`Nothing was written: ${describeError(error)}`, adviceFor(error));
+      throw nothingWritten('Nothing was written', error);
     }
 
     const stamp = backupStamp(now);
@@ -148,7 +148,7 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     } catch (error) {
       await rollBack(staged);
       await cleanup();
-      throw new NothingWritten(`Nothing was written (the files already replaced were restored): ${describeError(error)}`);
+      throw nothingWritten('Nothing was written (the files already replaced were restored)', error);
     }
   } finally {
     forgetTemps();
@@ -180,15 +180,10 @@ async function rollBack(staged: Staged[]): Promise<void> {
   }
 }
 
-function describeError(error: unknown): string {
+/** `what` and the cause; with advice when the cause is known (a refused link, a missing folder). */
+function nothingWritten(what: string, error: unknown): NothingWritten {
   const e = error as NodeJS.ErrnoException;
-  if (e instanceof LinkRefused || e?.code === 'ENOFOLDER') return e.message;
-  if (e?.code && e.path) return `${e.code} on ${e.path}`;
-  return e instanceof Error ? e.message : String(error);
-}
-
-function adviceFor(error: unknown): string | undefined {
-  if (error instanceof LinkRefused) return error.advice;
-  if ((error as NodeJS.ErrnoException)?.code === 'ENOFOLDER') return `Create the folder first (mkdir -p ${(error as NodeJS.ErrnoException).path}), or give a path in an existing folder.`;
-  return undefined;
+  if (e instanceof LinkRefused) return new NothingWritten(`${what}: ${e.message}`, e.advice);
+  if (e?.code === 'ENOFOLDER') return new NothingWritten(`${what}: ${e.message}`, `Create the folder first (mkdir -p ${e.path}), or give a path in an existing folder.`);
+  return new NothingWritten(`${what}: ${e?.code && e.path ? `${e.code} on ${e.path}` : e instanceof Error ? e.message : String(error)}`);
 }

@@ -6,7 +6,7 @@
  * where, never showing the character itself.
  */
 import { UsageError } from '../errors.js';
-import { escapeLine } from '../escape.js';
+import { linePos, named } from './yaml-notices.js';
 
 const NOT_IN_YAML = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
@@ -15,26 +15,19 @@ export function checkedVarsText(read: { text: string; utf8?: boolean }, what: st
   const { text } = read;
   if (read.utf8 === false) {
     const at = text.indexOf('\ufffd');
-    throw new UsageError(`${capitalise(what)} ${escapeLine(path)} is not valid UTF-8${at >= 0 ? ` (${position(text, at)})` : ''}: Ansible refuses to load it.`,
+    throw new UsageError(`${named({ what, path })} is not valid UTF-8${at >= 0 ? ` (${position(text, at)})` : ''}: Ansible refuses to load it.`,
       'Save the file as UTF-8 (iconv -f LATIN1 -t UTF-8, or your editor\'s encoding setting); nothing was written.');
   }
   const bad = NOT_IN_YAML.exec(text);
   if (bad) {
     const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new UsageError(`${capitalise(what)} ${escapeLine(path)} holds the character U+${code} (${position(text, bad.index)}), which YAML does not allow: Ansible refuses to load it.`,
+    throw new UsageError(`${named({ what, path })} holds the character U+${code} (${position(text, bad.index)}), which YAML does not allow: Ansible refuses to load it.`,
       'Remove it (often a stray NUL or escape byte from a copy and paste; "cat -A FILE" shows where); nothing was written.');
   }
   return text;
 }
 
-function position(text: string, index: number): string {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return `line ${line}, column ${index - start + 1}`;
+function position(text: string, at: number): string {
+  const { line, column } = linePos(text, at);
+  return `line ${line}, column ${column}`;
 }
-
-const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,7 +1,6 @@
 /** The sizes that decide how a YAML file is read, and the refusal of a file over its limit. */
 import { UsageError } from '../errors.js';
-import { escapeLine } from '../escape.js';
-import { capitalise } from './yaml-notices.js';
+import { named } from './yaml-notices.js';
 
 /** Above this size a top-level mapping is parsed in pieces: the parser's memory stays bounded per piece. */
 export const PIECE_BYTES = 256 * 1024;
@@ -19,6 +18,6 @@ export function formatMiB(bytes: number): string {
 /** Refuses a text over `maxBytes` (UTF-8), measuring only when its length leaves it in doubt. */
 export function checkSize(text: string, source: { what: string; path: string; maxBytes?: number }): void {
   if (source.maxBytes === undefined || text.length <= source.maxBytes / 3 || Buffer.byteLength(text) <= source.maxBytes) return;
-  throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} is larger than ${formatMiB(source.maxBytes)}.`,
+  throw new UsageError(`${named(source)} is larger than ${formatMiB(source.maxBytes)}.`,
     'Check that the path names the intended file; cloudgate refuses larger files rather than slowing down.');
 }

@@ -7,13 +7,12 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { UsageError } from '../errors.js';
-import { escapeLine } from '../escape.js';
 import { ANSIBLE_YAML_OPTIONS, PLAIN_YAML_OPTIONS, plainValue } from './yaml-ansible.js';
 import { loadLargeMapping } from './yaml-large.js';
 import { checkSize, LAZY_BYTES, PIECE_BYTES } from './yaml-limits.js';
 import { addPiece, emptyMapping, type LoadedYaml, type YamlMapping } from './yaml-mapping.js';
 import { mergeError } from './yaml-merge.js';
-import { capitalise, duplicateKeys, noticeOf, where } from './yaml-notices.js';
+import { duplicateKeys, named, noticeOf, where } from './yaml-notices.js';
 
 export { ANSIBLE_YAML_OPTIONS } from './yaml-ansible.js';
 export { formatMiB } from './yaml-limits.js';
@@ -36,13 +35,12 @@ export interface YamlSource {
  * position; warnings are returned as notices for the caller to report or refuse.
  */
 export function loadYaml(text: string, source: YamlSource): LoadedYaml {
-  const named = `${capitalise(source.what)} ${escapeLine(source.path)}`;
   checkSize(text, source);
   const doc = parseDocument(text, source.plain ? PLAIN_YAML_OPTIONS : ANSIBLE_YAML_OPTIONS);
   const errors = [...doc.errors.map(noticeOf), ...duplicateKeys(doc, text)];
   if (errors.length > 0) {
     const first = errors[0];
-    throw new UsageError(`${named} is not valid YAML${where(first)}: ${first.message}.`,
+    throw new UsageError(`${named(source)} is not valid YAML${where(first)}: ${first.message}.`,
       source.advice ?? 'Fix the YAML syntax (indentation, quotes) and run the command again; nothing was written.');
   }
   let value: unknown;
@@ -50,7 +48,7 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
     value = plainValue(doc);
   } catch (error) {
     // A merge key (<<) of something other than mappings, or an alias bomb (aliases of aliases expanding to an enormous value).
-    throw mergeError(error, named) ?? new UsageError(`${named} expands its aliases (*name) to too large a value.`,
+    throw mergeError(error, named(source)) ?? new UsageError(`${named(source)} expands its aliases (*name) to too large a value.`,
       `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
   }
   return { doc, value, notices: doc.warnings.map(noticeOf) };
@@ -69,12 +67,18 @@ export function isMapping(loaded: LoadedYaml): boolean {
 export function loadYamlMapping(text: string, source: YamlSource, wanted?: (key: string) => boolean): YamlMapping {
   checkSize(text, source);
   if (text.length > PIECE_BYTES) {
-    const large = loadLargeMapping(text, wanted && text.length > LAZY_BYTES ? wanted : () => true);
+    const large = loadLargeMapping(text, wanted && text.length > LAZY_BYTES ? wanted : () => true, (piece) => {
+      try {
+        return loadYaml(piece, source);
+      } catch {
+        return undefined; // the whole parse below names the problem
+      }
+    });
     if (large) return large;
   }
   const loaded = loadYaml(text, source);
   if (!isMapping(loaded)) {
-    throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} must be a YAML mapping of variable names to values.`,
+    throw new UsageError(`${named(source)} must be a YAML mapping of variable names to values.`,
       'Each line should look like "cluster_issuer_type: acme".');
   }
   const mapping = emptyMapping(text);

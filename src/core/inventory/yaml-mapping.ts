@@ -34,7 +34,7 @@ export interface YamlCrossAlias {
 
 export interface YamlMapping {
   text: string;
-  entries: YamlEntry[];
+  /** The entries by key (a key's first entry). */
   byKey: Map<string, YamlEntry>;
   values: Record<string, unknown>;
   /** The variables top-level merge keys (`<<: *defaults`) brought, each with the key it was merged from. */
@@ -57,7 +57,7 @@ export interface LoadedYaml {
 }
 
 export function emptyMapping(text: string): YamlMapping {
-  return { text, entries: [], byKey: new Map(), values: {}, merged: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
+  return { text, byKey: new Map(), values: {}, merged: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
 }
 
 type Range = [number, number, number];
@@ -86,12 +86,9 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     };
     pieceEntries.push(entry);
     mapping.byKey.set(key, entry);
-    mapping.entries.push(entry);
     mapping.values[key] = values[key];
   }
   if (!addMerged(mapping, contents, doc, values, (at) => entryAt(pieceEntries, at + offset)?.key)) return false;
-  // Without a "*" the text has no alias: no need to walk it.
-  if (!pieceHasStar(mapping.text, pieceEntries)) return true;
   let outside = false;
   visit(doc, {
     Alias(_, alias) {
@@ -112,12 +109,6 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     },
   });
   return !outside;
-}
-
-function pieceHasStar(text: string, entries: YamlEntry[]): boolean {
-  if (entries.length === 0) return false;
-  const star = text.indexOf('*', entries[0].start);
-  return star !== -1 && star < entries[entries.length - 1].end;
 }
 
 function entryAt(entries: YamlEntry[], offset: number): YamlEntry | undefined {

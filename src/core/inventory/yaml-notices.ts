@@ -56,7 +56,8 @@ export function where(n: YamlNotice): string {
   return n.line ? ` (line ${n.line}, column ${n.column})` : '';
 }
 
-export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+/** What a file is and its path, to start a message: "The inventory inv.yml". */
+export const named = ({ what, path }: { what: string; path: string }): string => `${what.charAt(0).toUpperCase()}${what.slice(1)} ${escapeLine(path)}`;
 
 /**
  * Refuses a file that has warnings: for input whose meaning would otherwise change silently. A plain
@@ -65,17 +66,15 @@ export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.s
 export function refuseNotices(notices: YamlNotice[], source: { what: string; path: string; plain?: boolean }): void {
   const first = notices[0];
   if (!first) return;
+  const isTag = first.code === 'TAG_RESOLVE_FAILED';
   if (source.plain) {
-    const isTag = first.code === 'TAG_RESOLVE_FAILED';
     const tag = isTag ? /\((![^)]*)\)$/.exec(first.message)?.[1] : undefined;
-    throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
+    throw new UsageError(`${named(source)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
       isTag ? 'Remove the tag: this file takes plain YAML values (no !vault, !unsafe or other tags); give a secret in a file of its own (<name>_file) or the environment.'
         : 'Fix it and run the command again.');
   }
-  throw new UsageError(`${capitalise(source.what)} ${escapeLine(source.path)} has ${first.message}${where(first)}.`,
-    first.code === 'TAG_RESOLVE_FAILED'
-      ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.'
-      : 'Fix it and run the command again; nothing was written.');
+  throw new UsageError(`${named(source)} has ${first.message}${where(first)}.`,
+    isTag ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.' : 'Fix it and run the command again; nothing was written.');
 }
 
 /** The first key written twice in one mapping, with one set of keys per mapping. */
@@ -101,13 +100,10 @@ export function duplicateKeys(doc: Document.Parsed, text: string): YamlNotice[] 
   return out;
 }
 
-function linePos(text: string, offset: number): { line: number; column: number } {
+/** The line and column (both from 1) of an offset of the text. */
+export function linePos(text: string, offset: number): { line: number; column: number } {
   // Only computed for a file that is refused anyway, so a scan of the text is fine.
   let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return { line, column: offset - text.lastIndexOf('\n', offset - 1) };
 }

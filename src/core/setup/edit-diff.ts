@@ -9,12 +9,16 @@ import type { TextEdit } from '../inventory/inventory.js';
 const CONTEXT = 3;
 const NO_NEWLINE = '\\ No newline at end of file';
 
+/** Changed whole lines: [start, end) of the old text, [newStart, newEnd) of the new one, and where they start. */
 interface Region {
-  /** 0-based first line and number of lines, in the old and in the new text. */
+  start: number;
+  end: number;
+  newStart: number;
+  newEnd: number;
+  /** 0-based first line and number of lines, in the old text; the first line in the new one. */
   oldLine: number;
   oldCount: number;
   newLine: number;
-  newCount: number;
 }
 
 export interface DiffTexts {
@@ -26,48 +30,42 @@ export interface DiffTexts {
 }
 
 export function unifiedDiffOfEdits(path: string, texts: DiffTexts, edits: readonly TextEdit[]): string {
-  const regions = changedRegions(texts.before, edits);
-  if (regions.length === 0) return '';
-  const old = new LineReader(texts.before, texts.beforeMasks ?? []);
-  const now = new LineReader(texts.after, texts.afterMasks ?? []);
-  const totalOld = old.total();
+  const { before, after } = texts;
+  const old = (from: number, to: number) => linesOf(before, texts.beforeMasks ?? [], from, to);
+  const regions = changedRegions(before, edits);
   const hunks: string[] = [];
   for (let i = 0; i < regions.length;) {
     // Regions closer than twice the context share one hunk.
     let j = i;
     while (j + 1 < regions.length && regions[j + 1].oldLine - (regions[j].oldLine + regions[j].oldCount) <= 2 * CONTEXT) j++;
-    const first = regions[i];
-    const last = regions[j];
-    const from = Math.max(0, first.oldLine - CONTEXT);
-    const to = Math.min(totalOld, last.oldLine + last.oldCount + CONTEXT);
+    const from = linesBack(before, regions[i].start);
     const body: string[] = [];
     let at = from;
-    for (let k = i; k <= j; k++) {
-      const r = regions[k];
-      body.push(...old.lines(at, r.oldLine - at).map((l) => mark(' ', l)));
-      body.push(...old.lines(r.oldLine, r.oldCount).map((l) => mark('-', l)));
-      body.push(...now.lines(r.newLine, r.newCount).map((l) => mark('+', l)));
-      at = r.oldLine + r.oldCount;
+    for (const r of regions.slice(i, j + 1)) {
+      body.push(...mark(' ', old(at, r.start)), ...mark('-', old(r.start, r.end)), ...mark('+', linesOf(after, texts.afterMasks ?? [], r.newStart, r.newEnd)));
+      at = r.end;
     }
-    body.push(...old.lines(at, to - at).map((l) => mark(' ', l)));
-    const oldCount = to - from;
-    const newCount = oldCount + regions.slice(i, j + 1).reduce((n, r) => n + r.newCount - r.oldCount, 0);
-    const newFrom = from + (first.newLine - first.oldLine);
-    hunks.push(`@@ -${oldCount === 0 ? from : from + 1},${oldCount} +${newCount === 0 ? newFrom : newFrom + 1},${newCount} @@`, ...body);
+    body.push(...mark(' ', old(at, linesOn(before, at))));
+    const oldFrom = regions[i].oldLine - countNewlines(before, from, regions[i].start);
+    const newFrom = oldFrom + regions[i].newLine - regions[i].oldLine;
+    const oldCount = body.filter((l) => l[0] === ' ' || l[0] === '-').length;
+    const newCount = body.filter((l) => l[0] === ' ' || l[0] === '+').length;
+    hunks.push(`@@ -${oldCount === 0 ? oldFrom : oldFrom + 1},${oldCount} +${newCount === 0 ? newFrom : newFrom + 1},${newCount} @@`, ...body);
     i = j + 1;
   }
-  return [`Index: ${path}`, '='.repeat(67), `--- ${path}`, `+++ ${path}`, ...hunks, ''].join('\n');
+  return hunks.length === 0 ? '' : [`Index: ${path}`, '='.repeat(67), `--- ${path}`, `+++ ${path}`, ...hunks, ''].join('\n');
 }
 
-const mark = (prefix: string, line: string): string => (line === NO_NEWLINE ? line : prefix + line);
+const mark = (prefix: string, lines: string[]): string[] => lines.map((line) => (line === NO_NEWLINE ? line : prefix + line));
 
-/** The edits widened to whole lines (edits sharing a line merged), as line ranges. */
+/** The edits widened to whole lines (edits sharing a line merged), those that change something. */
 function changedRegions(text: string, edits: readonly TextEdit[]): Region[] {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   const regions: Region[] = [];
   let line = 0;
   let counted = 0;
-  let delta = 0;
+  let lineDelta = 0;
+  let charDelta = 0;
   for (let i = 0; i < sorted.length;) {
     const start = text.lastIndexOf('\n', sorted[i].start - 1) + 1;
     let end = lineEndAt(text, sorted[i].end, sorted[i].start);
@@ -78,9 +76,9 @@ function changedRegions(text: string, edits: readonly TextEdit[]): Region[] {
     }
     let replaced = '';
     let at = start;
-    for (let k = i; k <= j; k++) {
-      replaced += text.slice(at, sorted[k].start) + sorted[k].text;
-      at = sorted[k].end;
+    for (const edit of sorted.slice(i, j + 1)) {
+      replaced += text.slice(at, edit.start) + edit.text;
+      at = edit.end;
     }
     replaced += text.slice(at, end);
     line += countNewlines(text, counted, start);
@@ -88,9 +86,9 @@ function changedRegions(text: string, edits: readonly TextEdit[]): Region[] {
     const oldPart = text.slice(start, end);
     if (oldPart !== replaced) {
       const oldCount = lineCount(oldPart);
-      const newCount = lineCount(replaced);
-      regions.push({ oldLine: line, oldCount, newLine: line + delta, newCount });
-      delta += newCount - oldCount;
+      regions.push({ start, end, newStart: start + charDelta, newEnd: start + charDelta + replaced.length, oldLine: line, oldCount, newLine: line + lineDelta });
+      lineDelta += lineCount(replaced) - oldCount;
+      charDelta += replaced.length - oldPart.length;
     }
     i = j + 1;
   }
@@ -105,6 +103,38 @@ function lineEndAt(text: string, end: number, start: number): number {
   return nl === -1 ? text.length : nl + 1;
 }
 
+/** The start of the line CONTEXT lines before the line starting at `at`. */
+function linesBack(text: string, at: number): number {
+  for (let n = 0; n < CONTEXT && at > 0; n++) at = at === 1 ? 0 : text.lastIndexOf('\n', at - 2) + 1;
+  return at;
+}
+
+/** The end of the line CONTEXT lines on from the line starting at `at`. */
+function linesOn(text: string, at: number): number {
+  for (let n = 0; n < CONTEXT && at < text.length; n++) {
+    const nl = text.indexOf('\n', at);
+    at = nl === -1 ? text.length : nl + 1;
+  }
+  return at;
+}
+
+/** The lines of [from, to) (whole lines), masks applied; a last line without a newline is marked as such. */
+function linesOf(text: string, masks: readonly TextEdit[], from: number, to: number): string[] {
+  if (from >= to) return [];
+  let part = '';
+  let at = from;
+  for (const m of masks) {
+    if (m.start >= to) break;
+    if (m.start < at) continue;
+    part += text.slice(at, m.start) + m.text;
+    at = m.end;
+  }
+  const lines = (part + text.slice(at, to)).split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  else lines.push(NO_NEWLINE);
+  return lines;
+}
+
 function lineCount(part: string): number {
   if (part === '') return 0;
   return countNewlines(part, 0, part.length) + (part.endsWith('\n') ? 0 : 1);
@@ -114,55 +144,4 @@ function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-/** Reads lines by number, masks applied, moving forward through the text (hunks come in order). */
-class LineReader {
-  private line = 0;
-  private offset = 0;
-  private mask = 0;
-
-  constructor(private readonly text: string, private readonly masks: readonly TextEdit[]) {}
-
-  total(): number {
-    return lineCount(this.text);
-  }
-
-  lines(from: number, count: number): string[] {
-    if (count <= 0) return [];
-    if (from < this.line) {
-      this.line = 0;
-      this.offset = 0;
-      this.mask = 0;
-    }
-    while (this.line < from) this.skip();
-    const out: string[] = [];
-    for (let n = 0; n < count && this.offset < this.text.length; n++) {
-      const nl = this.text.indexOf('\n', this.offset);
-      const end = nl === -1 ? this.text.length : nl;
-      out.push(this.masked(this.offset, end));
-      if (nl === -1) out.push(NO_NEWLINE);
-      this.skip();
-    }
-    return out;
-  }
-
-  private masked(start: number, end: number): string {
-    while (this.mask < this.masks.length && this.masks[this.mask].end <= start) this.mask++;
-    let line = '';
-    let at = start;
-    for (let i = this.mask; i < this.masks.length && this.masks[i].start < end; i++) {
-      const m = this.masks[i];
-      if (m.start < at) continue;
-      line += this.text.slice(at, m.start) + m.text;
-      at = Math.min(m.end, end);
-    }
-    return line + this.text.slice(at, end);
-  }
-
-  private skip(): void {
-    const nl = this.text.indexOf('\n', this.offset);
-    this.offset = nl === -1 ? this.text.length : nl + 1;
-    this.line++;
-  }
 }

@@ -199,3 +199,18 @@ describe('temps and backups left behind', () => {
     expect(await Promise.all(byNumber.map((f) => readFile(join(dir, f), 'utf8')))).toEqual(['v2\n', 'v3\n', 'v4\n', 'v5\n', 'v6\n']);
   });
 });
+
+describe('large files are written and backed up a piece at a time', () => {
+  it('keeps every byte: a surrogate pair across a piece boundary, multi-byte text, an empty file', async () => {
+    const target = join(dir, 'inv.yml');
+    const empty = join(dir, 'empty.yml');
+    const previous = `old: "${'ü'.repeat(3 << 20)}"\n`;
+    await writeFile(target, previous);
+    // The pieces are 2^20 UTF-16 units: the emoji's two units straddle the first boundary.
+    const content = `${'a'.repeat((1 << 20) - 1)}\u{1F600}${'é'.repeat(2 << 20)}\n`;
+    const [written] = await writeFilesAtomically([inventory(target, content), inventory(empty, '')], NOW);
+    expect(await readFile(target, 'utf8')).toBe(content);
+    expect(await readFile(written!.backupPath!, 'utf8')).toBe(previous);
+    expect((await stat(empty)).size).toBe(0);
+  });
+});

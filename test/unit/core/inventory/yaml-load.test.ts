@@ -33,4 +33,10 @@ describe('loadYaml', () => {
     expect(() => loadYaml('a: 1\nb: 2\na: 3\n', source)).toThrow(/duplicate key.*|line 3/);
     expect(() => loadYaml('a:\n  x: 1\n  x: 2\n', source)).toThrow(/duplicate key/);
   });
+
+  it('names the line and column of a duplicate key, the first line and a nested one included', () => {
+    expect(() => loadYaml('a: 1\nb: 2\n\na: 3\n', source)).toThrow(/\(line 4, column 1\): duplicate key/);
+    expect(() => loadYaml('a:\n  x: 1\n  x: 2\n', source)).toThrow(/\(line 3, column 3\): duplicate key/);
+    expect(() => loadYaml('{a: 1, a: 2}\n', source)).toThrow(/\(line 1, column 8\): duplicate key/);
+  });
 });
