@@ -13,6 +13,8 @@ import { constants, rmSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { cleanUpOnExit } from '../exit-cleanup.js';
+import { codeOf, messageOf } from '../errors.js';
+import { memberOf, textOf } from '../records.js';
 import { pruneBackups, writeBackup, backupStamp } from './backups.js';
 import { describeLinks, LinkRefused, resolveWritePath, type FollowedLink } from './links.js';
 import { openPrevious, removeStaleTemps, writeTemp, type Previous } from './new-files.js';
@@ -182,8 +184,9 @@ async function rollBack(staged: Staged[]): Promise<void> {
 
 /** `what` and the cause; with advice when the cause is known (a refused link, a missing folder). */
 function nothingWritten(what: string, error: unknown): NothingWritten {
-  const e = error as NodeJS.ErrnoException;
-  if (e instanceof LinkRefused) return new NothingWritten(`${what}: ${e.message}`, e.advice);
-  if (e?.code === 'ENOFOLDER') return new NothingWritten(`${what}: ${e.message}`, `Create the folder first (mkdir -p ${e.path}), or give a path in an existing folder.`);
-  return new NothingWritten(`${what}: ${e?.code && e.path ? `${e.code} on ${e.path}` : e instanceof Error ? e.message : String(error)}`);
+  if (error instanceof LinkRefused) return new NothingWritten(`${what}: ${error.message}`, error.advice);
+  const code = codeOf(error);
+  const path = textOf(memberOf(error, 'path'));
+  if (code === 'ENOFOLDER') return new NothingWritten(`${what}: ${messageOf(error)}`, `Create the folder first (mkdir -p ${path}), or give a path in an existing folder.`);
+  return new NothingWritten(`${what}: ${code && path ? `${code} on ${path}` : messageOf(error)}`);
 }

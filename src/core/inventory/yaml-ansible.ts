@@ -4,6 +4,7 @@
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, ToJSOptions } from 'yaml';
 import { ANSIBLE_YAML_TAGS } from './yaml-tags.js';
+import { isRecord } from '../records.js';
 
 /** How Ansible reads YAML: version 1.1 (`yes`/`no` are booleans) with its own tags. */
 export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = {
@@ -26,7 +27,8 @@ export const MAX_ALIAS_COUNT = 1000;
 
 /** The document's value as plain data (throws on an alias bomb or a bad merge key). */
 export function plainValue(doc: Document.Parsed): unknown {
-  return keepDigits(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown);
+  const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  return keepDigits(value);
 }
 
 /**
@@ -46,9 +48,8 @@ export function keepDigits(value: unknown): unknown {
     for (const item of items) value.add(item);
   } else if (value instanceof Map) {
     for (const [k, v] of value) value.set(k, keepDigits(v));
-  } else if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = keepDigits(record[key]);
+  } else if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const key of Object.keys(value)) value[key] = keepDigits(value[key]);
   }
   return value;
 }

@@ -7,6 +7,7 @@ import { isMap, isScalar, visit, type Document } from 'yaml';
 import { keepDigits, MAX_ALIAS_COUNT } from './yaml-ansible.js';
 import { addMerged, isMergeKey, type MergeSources } from './yaml-merge.js';
 import type { YamlNotice } from './yaml-notices.js';
+import { asRecord } from '../records.js';
 
 /** One top-level `name: value` of a mapping, with where it sits in the text. */
 export interface YamlEntry {
@@ -68,7 +69,7 @@ type Range = [number, number, number];
  */
 export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number, line: number): boolean {
   const { doc } = piece;
-  const values = (piece.value ?? {}) as Record<string, unknown>;
+  const values = asRecord(piece.value) ?? {};
   const contents = doc.contents;
   mapping.notices.push(...piece.notices.map((n) => (n.line ? { ...n, line: n.line + line } : n)));
   if (!isMap(contents)) return true;
@@ -78,6 +79,7 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     if (!isScalar(pair.key) || !pair.key.range || isMergeKey(pair.key)) continue;
     const key = String(pair.key.value);
     if (mapping.byKey.has(key)) return false;
+    // The library types a pair's value as unknown; the nodes it parses carry their range.
     const valueNode = pair.value as { range?: Range } | null;
     const [start, end] = pairRegion(mapping.text, offset, pair.key.range, valueNode?.range);
     const entry: YamlEntry = {

@@ -7,6 +7,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import { UsageError } from '../errors.js';
+import { asRecord } from '../records.js';
 
 /** A plain `<<` key, which the YAML 1.1 schema resolves to a merge (a quoted "<<" is an ordinary key). */
 export function isMergeKey(key: unknown): boolean {
@@ -26,9 +27,10 @@ export function addMerged(target: { values: Record<string, unknown>; merged: Mer
   values: Record<string, unknown>, keyAt: (offset: number) => string | undefined): boolean {
   const merges = map.items.filter((pair: Pair) => isMergeKey(pair.key));
   if (merges.length === 0) return true;
-  const explicit = new Set(map.items.filter((p) => isScalar(p.key) && !isMergeKey(p.key)).map((p) => String((p.key as { value: unknown }).value)));
+  const explicit = new Set(map.items.filter((p) => isScalar(p.key) && !isMergeKey(p.key)).map((p) => String(isScalar(p.key) ? p.key.value : '')));
   const sources: MergeSources = {};
   for (const pair of merges) {
+    // The library types a parsed pair's value as unknown: it is a node of the document, or null.
     const value = pair.value as Node | null;
     const items = isSeq(value) ? value.items : [value];
     for (const item of items) {
@@ -36,7 +38,7 @@ export function addMerged(target: { values: Record<string, unknown>; merged: Mer
       if (!resolved || !isMap(resolved)) return false;
       const from = isAlias(item) ? (resolved.range ? keyAt(resolved.range[0]) : undefined) : '<<';
       if (from === undefined) return false;
-      for (const key of Object.keys(resolved.toJS(doc, { maxAliasCount: 1000 }) as object)) {
+      for (const key of Object.keys(asRecord(resolved.toJS(doc, { maxAliasCount: 1000 })) ?? {})) {
         if (explicit.has(key) || key in sources || key in target.merged || !(key in values)) continue;
         sources[key] = from;
         target.values[key] = values[key];

@@ -2,6 +2,7 @@
  * The top-level entries of a YAML block mapping found by their lines alone (a key at column 0), without
  * parsing: how a large inventory is cut into entries that can be parsed (or skipped) one by one.
  */
+import { textOf } from '../records.js';
 
 export interface TopLevelEntry {
   key: string;
@@ -114,7 +115,7 @@ function keyAt(text: string, at: number): string | undefined {
   const quote = text[at];
   if (quote === '"') {
     try {
-      return JSON.parse(text.slice(at, text.indexOf('"', at + 1) + 1)) as string;
+      return textOf(JSON.parse(text.slice(at, text.indexOf('"', at + 1) + 1)));
     } catch {
       return undefined;
     }
