@@ -8,7 +8,8 @@ import { PLATFORM_NAMESPACE } from '../kube/platform.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { SECRET as TSIG_SECRET, secretFromFile } from './tsig-key.js';
 import { isTagged } from '../inventory/ansible-tagged.js';
-import { UsageError } from '../errors.js';
+import { UsageError, messageOf } from '../errors.js';
+import { asRecord, isOneOf, memberOf, textOf } from '../records.js';
 import { escapeLine } from '../escape.js';
 import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
@@ -51,10 +52,10 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
     throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
       'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
   }
-  const written = (loaded.value ?? {}) as Answers;
+  const written: Answers = asRecord(loaded.value) ?? {};
   // An answers file may use the platform's own names: they are read as the neutral ones.
   const names = detectProfile(Object.keys(written), file);
-  const doc = names === 'platform' ? toNeutral(written) as Answers : written;
+  const doc = names === 'platform' ? toNeutral(written) : written;
   for (const [key, value] of Object.entries(doc)) {
     const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
     if (text !== undefined && variable(key)?.secret) registerSecret(text);
@@ -85,7 +86,7 @@ export function resolveWithSources(raw: Answers, baseDir: string, source = 'the 
   const sources: ValueSources = { files: {} };
   for (const [key, value] of Object.entries(raw)) {
     const row = variable(key);
-    if (!row && !(TOOL_KEYS as readonly string[]).includes(key)) {
+    if (!row && !isOneOf(TOOL_KEYS, key)) {
       const guess = closestName(key) ?? closest(key, TOOL_KEYS);
       throw new UsageError(`${source}: unknown key "${key}".`,
         guess ? `Did you mean ${guess}?` : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`);
@@ -143,9 +144,8 @@ function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', 
   try {
     text = readRegularFileSync(full, { what: `the file of ${key}` });
   } catch (error) {
-    const e = error as UsageError;
-    throw new UsageError(`${source}: ${e.message}`,
-      e.advice ?? 'Give the path of the file relative to the answers file, or paste the value inline.');
+    throw new UsageError(`${source}: ${messageOf(error)}`,
+      textOf(memberOf(error, 'advice')) ?? 'Give the path of the file relative to the answers file, or paste the value inline.');
   }
   if (kind === 'raw') return text;
   if (kind === 'pem') {

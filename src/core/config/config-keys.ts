@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { closest } from '../closest.js';
+import { asRecord } from '../records.js';
 
 /** Every key each section may hold. */
 export const CONFIG_KEYS: Record<string, readonly string[]> = {
@@ -64,8 +65,8 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
       });
       continue;
     }
-    if (!section || typeof section !== 'object' || Array.isArray(section)) continue;
-    const values = section as Record<string, unknown>;
+    const values = asRecord(section);
+    if (!values) continue;
     for (const [key, value] of Object.entries(values)) {
       if (!known.includes(key)) {
         const guess = closest(key, known, { ignoreCase: true });

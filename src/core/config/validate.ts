@@ -7,6 +7,8 @@ import { tsigFindings } from './tsig-key.js';
 import type { ValueSources } from './value-sources.js';
 import { branchWords } from './branch.js';
 import { closest } from '../closest.js';
+import { messageOf } from '../errors.js';
+import { isRecord } from '../records.js';
 import { isDnsSubdomain } from '../kube/names.js';
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
@@ -75,7 +77,7 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
     findings.push(...pemVariableFindings(values, options.now ?? new Date(), options.sources?.files));
   } catch (error) {
     findings.push(finding('pem-check', 'warning', undefined,
-      `The certificate checks of the PEM variables could not run: ${(error as Error).message}`));
+      `The certificate checks of the PEM variables could not run: ${messageOf(error)}`));
   }
   return findings;
 }
@@ -265,8 +267,8 @@ function annotationRules(values: Values): Finding[] {
   }
   for (const name of ['platform_ingress_annotations', 'ingress_global_annotations']) {
     const map = values[name];
-    if (!isSet(map) || typeof map !== 'object' || Array.isArray(map)) continue;
-    for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
+    if (!isSet(map) || !isRecord(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
       if (!ANNOTATION_KEYS.includes(key)) {
         const suffix = key.split('/').pop() ?? key;
         const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? closest(key, ANNOTATION_KEYS);

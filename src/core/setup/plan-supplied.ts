@@ -12,6 +12,7 @@ import { isSet } from '../config/validate.js';
 import { UsageError } from '../errors.js';
 import { hasErrors, type Finding } from '../findings.js';
 import type { FileToWrite } from '../inventory/atomic-write.js';
+import { textOf } from '../records.js';
 import { registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { tlsSecretManifest } from './manifests.js';
@@ -68,10 +69,14 @@ export function defaultManifestPath(inventoryPath: string, secretName: string): 
   return join(inventoryRoot(inventoryPath), 'manifests', `${secretName}.secret.yaml`);
 }
 
+/** The namespaces of the answers' `namespace` (a list of names once the answers are resolved), or undefined. */
+const namesOf = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : undefined;
+
 export function planSupplied(input: SuppliedInput): SuppliedPart {
   const { answers, set, current } = input;
-  const certificateFile = answers.wildcard_certificate_file as string | undefined;
-  const keyFile = answers.wildcard_key_file as string | undefined;
+  const certificateFile = textOf(answers.wildcard_certificate_file);
+  const keyFile = textOf(answers.wildcard_key_file);
   if (!certificateFile && !keyFile) return { findings: [] };
   if (!certificateFile || !keyFile) {
     throw new UsageError('A supplied wildcard certificate needs both wildcard_certificate_file and wildcard_key_file.',
@@ -84,9 +89,9 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
   const secretName = String(set.cloud_helm_ingress_secret_name ?? current.cloud_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
   set.cluster_issuer_type = 'none';
   set.cloud_helm_ingress_secret_name = secretName;
-  const namespaces = input.namespaces?.length ? input.namespaces : (answers.namespace as string[] | undefined) ?? [DEFAULT_NAMESPACE];
+  const namespaces = input.namespaces?.length ? input.namespaces : namesOf(answers.namespace) ?? [DEFAULT_NAMESPACE];
   const manifestPath = resolve(input.secretManifestPath ?? defaultManifestPath(input.inventoryPath, secretName));
-  const domain = (set.cloud_helm_ingress_wildcard_domain ?? current.cloud_helm_ingress_wildcard_domain) as string | undefined;
+  const domain = textOf(set.cloud_helm_ingress_wildcard_domain ?? current.cloud_helm_ingress_wildcard_domain);
   const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
   registerSecret(wildcard.keyPem);
   const findings: Finding[] = [...wildcard.findings];

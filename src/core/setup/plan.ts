@@ -25,7 +25,8 @@ import { fillFromKeyFile } from '../config/tsig-key.js';
 import { resolveWithSources, type Answers } from '../config/answers.js';
 import { joinSources, type ValueSources } from '../config/value-sources.js';
 import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
-import { UsageError, WriteError } from '../errors.js';
+import { UsageError, WriteError, messageOf } from '../errors.js';
+import { memberOf, textOf } from '../records.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
 import { hasErrors, type Finding } from '../findings.js';
 import { holdsSecret, inventoryEdits, readInventoryFile } from '../inventory/inventory.js';
@@ -271,8 +272,8 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
   // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
   return withInventoryLock(plan.inventoryPath, async () => {
     await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
-    const written = plan.files.length === 0 ? [] : await writeFilesAtomically(plan.files, now).catch((error: Error) => {
-      throw error instanceof UsageError ? error : new WriteError(error.message, (error as { advice?: string }).advice ?? 'Check that the folders exist and are writable by you, and that the disk has room.');
+    const written = plan.files.length === 0 ? [] : await writeFilesAtomically(plan.files, now).catch((error: unknown) => {
+      throw error instanceof UsageError ? error : new WriteError(messageOf(error), textOf(memberOf(error, 'advice')) ?? 'Check that the folders exist and are writable by you, and that the disk has room.');
     });
     // The manifest an older cloudgate left among the variables goes once its new copy is written.
     const moved = plan.supplied?.movedFrom;

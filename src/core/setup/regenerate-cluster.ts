@@ -3,6 +3,7 @@
  * certificate secrets the old one left, their deletion one by one, and the lines that say so.
  */
 import { escapeLine } from '../escape.js';
+import { messageOf } from '../errors.js';
 import { firstLine, kubectl, kubectlGet, kubectlJson, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
 import { compareWithCluster, type LiveState, type Rendering } from '../render/drift.js';
 import type { SetupPlan } from './plan.js';
@@ -79,7 +80,7 @@ export async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection[
       const result = await kubectl(deleteArgs(secret), kube);
       if (result.exitCode !== 0 && !/NotFound/.test(result.stderr)) error = firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`;
     } catch (e) {
-      error = e instanceof KubectlError ? e.message : (e as Error).message;
+      error = messageOf(e);
     }
     if (error) {
       report.failed = { secret, error };

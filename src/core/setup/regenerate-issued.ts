@@ -4,6 +4,7 @@
  * issuer (CA and self-signed issuers), or when cert-manager created it after the issuer last changed.
  */
 import { X509Certificate } from 'node:crypto';
+import { memberOf, textOf } from '../records.js';
 import { certificateBlocks } from '../tls/pem.js';
 
 export interface IssuerIdentity {
@@ -56,12 +57,16 @@ export function subjectOf(pem: unknown): string | undefined {
 
 /** When the live ClusterIssuer's spec last changed: the newest managed-fields entry touching spec, or its creation. */
 export function specChangedAt(clusterIssuer: unknown): Date | undefined {
-  const meta = (clusterIssuer as { metadata?: { creationTimestamp?: string; managedFields?: { time?: string; fieldsV1?: unknown }[] } })?.metadata;
-  const times = (meta?.managedFields ?? [])
-    .filter((f) => f.time && JSON.stringify(f.fieldsV1 ?? {}).includes('"f:spec"'))
-    .map((f) => new Date(f.time!).getTime())
+  const meta = memberOf(clusterIssuer, 'metadata');
+  const fields = memberOf(meta, 'managedFields');
+  const times = (Array.isArray(fields) ? fields : [])
+    .flatMap((field: unknown) => {
+      const time = textOf(memberOf(field, 'time'));
+      return time && JSON.stringify(memberOf(field, 'fieldsV1') ?? {}).includes('"f:spec"') ? [new Date(time).getTime()] : [];
+    })
     .filter((t) => !Number.isNaN(t));
   if (times.length > 0) return new Date(Math.max(...times));
-  const created = meta?.creationTimestamp ? new Date(meta.creationTimestamp) : undefined;
+  const createdAt = textOf(memberOf(meta, 'creationTimestamp'));
+  const created = createdAt ? new Date(createdAt) : undefined;
   return created && !Number.isNaN(created.getTime()) ? created : undefined;
 }

@@ -7,6 +7,7 @@
  */
 import { CERTIFICATE_NAME_ANNOTATION, ISSUER_KIND_ANNOTATION, ISSUER_NAME_ANNOTATION, type KeptSecret, type SecretSummary, type StaleSecret, type StaleSelection } from './regenerate.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
+import { memberOf, textOf } from '../records.js';
 
 export const TLS_SECRET_TYPE = 'kubernetes.io/tls';
 
@@ -36,17 +37,23 @@ export interface IssuedOptions {
 
 /** Kubernetes `CertificateList` items → summaries (anything malformed is skipped). */
 export function summarizeCertificates(list: unknown): CertificateSummary[] {
-  const items = (list as { items?: unknown[] } | null)?.items;
+  const items = memberOf(list, 'items');
   if (!Array.isArray(items)) return [];
-  return items.flatMap((item) => {
-    const { metadata, spec } = (item ?? {}) as { metadata?: { name?: unknown; namespace?: unknown }; spec?: { secretName?: unknown; issuerRef?: { name?: unknown; kind?: unknown } } };
-    if (typeof metadata?.name !== 'string' || typeof metadata.namespace !== 'string') return [];
-    const ref = spec?.issuerRef;
+  return items.flatMap((item: unknown) => {
+    const metadata = memberOf(item, 'metadata');
+    const spec = memberOf(item, 'spec');
+    const name = textOf(memberOf(metadata, 'name'));
+    const namespace = textOf(memberOf(metadata, 'namespace'));
+    if (name === undefined || namespace === undefined) return [];
+    const ref = memberOf(spec, 'issuerRef');
+    const secretName = textOf(memberOf(spec, 'secretName'));
+    const issuerName = textOf(memberOf(ref, 'name'));
+    const kind = textOf(memberOf(ref, 'kind'));
     return [{
-      namespace: metadata.namespace, name: metadata.name,
-      ...(typeof spec?.secretName === 'string' ? { secretName: spec.secretName } : {}),
-      ...(typeof ref?.name === 'string' ? { issuerName: ref.name } : {}),
-      issuerKind: typeof ref?.kind === 'string' && ref.kind !== '' ? ref.kind : 'Issuer',
+      namespace, name,
+      ...(secretName !== undefined ? { secretName } : {}),
+      ...(issuerName !== undefined ? { issuerName } : {}),
+      issuerKind: kind !== undefined && kind !== '' ? kind : 'Issuer',
     }];
   });
 }

@@ -5,16 +5,12 @@
  */
 import { kubectl, kubectlGet, type KubectlOptions } from '../kube/kubectl.js';
 import { conditionOf } from '../kube/platform.js';
+import { memberOf } from '../records.js';
 import type { StaleSecret } from './regenerate.js';
 
 export interface WaitOutcome {
   ready: string[];
   notReady: { name: string; why: string }[];
-}
-
-interface CertificateItem {
-  metadata?: { name?: string };
-  spec?: { secretName?: string };
 }
 
 export async function waitForReissue(kube: KubectlOptions, deleted: StaleSecret[], deadlineMs: number, pollMs = 2000): Promise<WaitOutcome> {
@@ -29,13 +25,15 @@ export async function waitForReissue(kube: KubectlOptions, deleted: StaleSecret[
 
 async function pollOnce(kube: KubectlOptions, deleted: StaleSecret[]): Promise<WaitOutcome> {
   const outcome: WaitOutcome = { ready: [], notReady: [] };
-  const byNamespace = new Map<string, CertificateItem[]>();
+  const byNamespace = new Map<string, unknown[]>();
   for (const ns of new Set(deleted.map((s) => s.namespace))) {
     const got = await kubectlGet(['get', 'certificates.cert-manager.io', `--namespace=${ns}`], kube);
-    byNamespace.set(ns, got.ok ? ((got.value as { items?: CertificateItem[] }).items ?? []) : []);
+    const items = got.ok ? memberOf(got.value, 'items') : undefined;
+    byNamespace.set(ns, Array.isArray(items) ? items : []);
   }
   for (const secret of deleted) {
-    const certificate = byNamespace.get(secret.namespace)!.find((c) => c.metadata?.name === secret.certificate || c.spec?.secretName === secret.name);
+    const certificate = byNamespace.get(secret.namespace)!.find((c) =>
+      memberOf(memberOf(c, 'metadata'), 'name') === secret.certificate || memberOf(memberOf(c, 'spec'), 'secretName') === secret.name);
     const ready = conditionOf(certificate, 'Ready');
     const exists = await kubectl(['get', 'secret', `--namespace=${secret.namespace}`, '-o', 'name', '--', secret.name], kube);
     if (!certificate) outcome.notReady.push({ name: label(secret), why: 'no Certificate names this secret (the ingress may not carry the cert-manager annotation)' });

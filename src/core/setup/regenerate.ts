@@ -6,6 +6,7 @@
  * cert-manager marks every secret it manages with `cert-manager.io/issuer-name` (and -kind,
  * certificate-name); those naming the platform's issuer are the stale ones, whatever their names.
  */
+import { asRecord, memberOf, textOf } from '../records.js';
 import { shellQuote } from '../shell-quote.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
 
@@ -53,21 +54,27 @@ export interface SelectionOptions {
 
 /** Kubernetes `SecretList` items → summaries (anything malformed is skipped). */
 export function summarizeSecrets(list: unknown): SecretSummary[] {
-  const items = (list as { items?: unknown[] } | null)?.items;
+  const items = memberOf(list, 'items');
   if (!Array.isArray(items)) return [];
-  return items.flatMap((item) => {
-    const meta = (item as { metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown } }).metadata;
-    if (typeof meta?.name !== 'string' || typeof meta.namespace !== 'string') return [];
-    const annotations = meta.annotations && typeof meta.annotations === 'object' ? (meta.annotations as Record<string, string>) : {};
-    const createdAt = (meta as { creationTimestamp?: unknown }).creationTimestamp;
-    const crt = (item as { data?: Record<string, unknown> }).data?.['tls.crt'];
+  return items.flatMap((item: unknown) => {
+    const meta = memberOf(item, 'metadata');
+    const name = textOf(memberOf(meta, 'name'));
+    const namespace = textOf(memberOf(meta, 'namespace'));
+    if (name === undefined || namespace === undefined) return [];
+    const annotations = textsOf(memberOf(meta, 'annotations'));
+    const createdAt = memberOf(meta, 'creationTimestamp');
+    const crt = memberOf(memberOf(item, 'data'), 'tls.crt');
     return [{
-      namespace: meta.namespace, name: meta.name, type: (item as { type?: string }).type, annotations,
+      namespace, name, type: textOf(memberOf(item, 'type')), annotations,
       ...(typeof createdAt === 'string' ? { createdAt } : {}),
       ...(typeof crt === 'string' ? { certificatePem: Buffer.from(crt, 'base64').toString('utf8') } : {}),
     }];
   });
 }
+
+/** The text members of a mapping (Kubernetes annotations are all text), or none. */
+const textsOf = (value: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(asRecord(value) ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
 export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionOptions): StaleSelection {
   const stale: StaleSecret[] = [];
@@ -133,16 +140,15 @@ export function describeDeletion(report: DeletionReport, context?: string): stri
 
 /** What kind of issuer a live ClusterIssuer is, in the inventory's words (`cluster_issuer_type`). */
 export function liveIssuerType(clusterIssuer: unknown): string | undefined {
-  const spec = (clusterIssuer as { spec?: Record<string, unknown> } | null)?.spec ?? {};
-  if (spec.acme) return 'acme';
-  if (spec.venafi) return 'commercialca';
-  if (spec.ca) return 'ca';
-  if (spec.selfSigned) return 'self-signed';
+  const spec = memberOf(clusterIssuer, 'spec');
+  if (memberOf(spec, 'acme')) return 'acme';
+  if (memberOf(spec, 'venafi')) return 'commercialca';
+  if (memberOf(spec, 'ca')) return 'ca';
+  if (memberOf(spec, 'selfSigned')) return 'self-signed';
   return undefined;
 }
 
 /** The live issuer's ACME server, to compare with cluster_issuer_acme_server. */
 export function liveAcmeServer(clusterIssuer: unknown): string | undefined {
-  const server = (clusterIssuer as { spec?: { acme?: { server?: unknown } } } | null)?.spec?.acme?.server;
-  return typeof server === 'string' ? server : undefined;
+  return textOf(memberOf(memberOf(memberOf(clusterIssuer, 'spec'), 'acme'), 'server'));
 }

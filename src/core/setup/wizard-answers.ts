@@ -3,6 +3,7 @@
  * and the answers object planSetup takes. Pure.
  */
 import { ANNOTATION_PREFIX, ANNOTATION_SUFFIXES } from '../config/variables.js';
+import { asRecord } from '../records.js';
 import { NAMES_STEP, namesOf } from './naming-step.js';
 import {
   ACCESS_TOKEN, ADD_ANNOTATIONS, ANNOTATION_STEP, CERTIFICATE_TYPE, COMMERCIALCA_AUTH, PRIVATE_CA,
@@ -22,8 +23,8 @@ export function answersFromInventory(values: Record<string, unknown>): WizardAns
     answers[CERTIFICATE_TYPE] = 'wildcard-auto';
   }
   if (values.cluster_issuer_commercialca_username && !values[ACCESS_TOKEN]) answers[COMMERCIALCA_AUTH] = 'password';
-  const map = (values.platform_ingress_annotations ?? values.ingress_global_annotations) as Record<string, unknown> | undefined;
-  if (map && typeof map === 'object') {
+  const map = asRecord(values.platform_ingress_annotations ?? values.ingress_global_annotations);
+  if (map) {
     for (const suffix of ANNOTATION_SUFFIXES) {
       const v = map[`${ANNOTATION_PREFIX}/${suffix}`];
       if (typeof v === 'string' && v) {

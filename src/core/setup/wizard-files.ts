@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError, codeOf, messageOf } from '../errors.js';
 import type { Finding } from '../findings.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { redact, registerSecret } from '../secrets.js';
@@ -37,7 +37,7 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
     // Read on the open file: a pipe swapped in after the check is refused, a huge file is not loaded.
     text = readRegularFileSync(path, { what: 'the file' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? / (E[A-Z]+)\.$/.exec((error as Error).message)?.[1];
+    const code = codeOf(error) ?? / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
     const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : `cannot be read (${code ?? String(error)})`;
     return problem(subject, `${path} ${why}.`, 'Check the path; it is relative to the current directory.');
@@ -156,9 +156,8 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     registerSecret(key.secret);
     return { value: `file:${path}`, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
-    return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : String((error as Error).message)) };
+    if (codeOf(error) === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
+    return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : messageOf(error)) };
   }
 }
 

@@ -19,6 +19,9 @@ import { vaultOfferOn } from './vault-offer.js';
 import { MAKE_VAULT_PASSWORD } from '../../core/setup/vault-choice.js';
 import { askAll, askerFor, ioOf, shown, writeLines, type Asker, type PlainIO } from './questions.js';
 
+/** Whether the output is a terminal's stream (one that says whether it is a TTY), as useColor reads it. */
+const isTerminalStream = (stream: NodeJS.WritableStream): stream is NodeJS.WriteStream => 'isTTY' in stream;
+
 interface PlainSession {
   initial: WizardAnswers;
   options: FlowOptions;
@@ -98,7 +101,7 @@ async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outc
       // Aborted, the run ends at once: the checks still running end as not run.
       const report = await runChecks(checks, options);
       if (stop.signal.aborted) throw new CancelledError(outcome.cancelled);
-      prompt.write(renderText(report, { verbose: false, color: useColor(io.output as NodeJS.WriteStream), ascii: io.ascii, titles: GROUP_TITLES }));
+      prompt.write(renderText(report, { verbose: false, color: isTerminalStream(io.output) && useColor(io.output), ascii: io.ascii, titles: GROUP_TITLES }));
       prompt.write(shown(['Next, with this issuer URL:', ...issuerUrlSteps(outcome, url).map((line) => `  ${line}`)].join('\n') + '\n'));
       return report;
     } catch (error) {

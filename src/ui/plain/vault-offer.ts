@@ -4,8 +4,8 @@
  * vaulted values are checked (and kept) and every secret is written vaulted like them.
  */
 import { LinePrompt, PromptCancelled } from './line-prompt.js';
-import { isVaulted } from '../../core/inventory/ansible-tagged.js';
-import { CancelledError } from '../../core/errors.js';
+import { isVaulted, type AnsibleTagged } from '../../core/inventory/ansible-tagged.js';
+import { CancelledError, messageOf } from '../../core/errors.js';
 import { CANCELLED } from '../../core/setup/outcome.js';
 import { escapeLine } from '../../core/escape.js';
 import { vaultKeyringFromOptions, type VaultKeyring } from '../../core/inventory/vault-options.js';
@@ -20,7 +20,7 @@ export interface VaultOfferIO {
 
 /** The keyring of the password file the operator names, or undefined (no vaulted values, or declined). */
 export async function offerVault(values: Record<string, unknown>, io: VaultOfferIO): Promise<VaultKeyring | undefined> {
-  const vaulted = Object.entries(values).filter(([, value]) => isVaulted(value));
+  const vaulted = Object.entries(values).filter((entry): entry is [string, AnsibleTagged] => isVaulted(entry[1]));
   if (vaulted.length === 0) return undefined;
   let keyring: VaultKeyring | undefined;
   const names = escapeLine(vaulted.map(([name]) => name).join(', '));
@@ -33,11 +33,11 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       if (answer === '') return undefined;
       try {
         keyring = await vaultKeyringFromOptions({ passwordFiles: [answer], ids: [] }, io.env, io.cwd);
-        keyring!.open((vaulted[0][1] as { text: string }).text);
+        keyring!.open(vaulted[0][1].text);
         return keyring;
       } catch (error) {
         keyring = undefined;
-        prompt.write(`x ${escapeLine((error as Error).message)}\n`);
+        prompt.write(`x ${escapeLine(messageOf(error))}\n`);
       }
     }
   } catch (error) {

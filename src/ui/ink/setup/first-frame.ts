@@ -77,6 +77,7 @@ export async function renderAfterFirstFrame<R extends { kind: string }>(
     stdout.write('\n');
     throw result.error;
   }
+  // isError's false branch cannot narrow a generic R; what is left is R without its kind 'error'.
   return result as Exclude<R, { kind: 'error' }>;
 }
 
