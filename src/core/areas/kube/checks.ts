@@ -58,33 +58,33 @@ export const provideChecks: CheckProvider = async (input) => {
   const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
   // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
   const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
-  const run = (body: OnCluster) => onCluster(reads, input, body);
+  const withCluster = (body: OnCluster) => onCluster(reads, input, body);
   /** Behind the cluster gate, unless the inventory does not call for the check (`unconfigured` says why). */
   const reachable = cluster(kubeOptionsFor(input), { lead: LEAD });
   const gate = (unconfigured?: string): Gate => (unconfigured ? notConfigured(unconfigured) : reachable);
   const netTimeout = input.network.timeoutMs;
 
   const checks: Check[] = [
-    { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(clusteroidc), run: run((_, kube) => crdVersion(kube)) },
-    { id: 'kube.service-account', group: GROUP, title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, gate: gate(clusteroidc), run: run((_, kube) => serviceAccountExists(kube, discovery)) },
-    { id: 'kube.token-permission', group: GROUP, title: `cert-manager may request tokens for ${discovery.serviceAccount}`, gate: gate(clusteroidc), run: run((_, kube) => tokenPermission(kube, discovery, controllerAccount)) },
-    { id: 'kube.cert-manager', group: GROUP, title: 'cert-manager\'s controller, webhook and cainjector run', gate: gate(), timeoutMs: netTimeout * 2, run: run(async (r) => {
+    { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(clusteroidc), run: withCluster((_, kube) => crdVersion(kube)) },
+    { id: 'kube.service-account', group: GROUP, title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, gate: gate(clusteroidc), run: withCluster((_, kube) => serviceAccountExists(kube, discovery)) },
+    { id: 'kube.token-permission', group: GROUP, title: `cert-manager may request tokens for ${discovery.serviceAccount}`, gate: gate(clusteroidc), run: withCluster((_, kube) => tokenPermission(kube, discovery, controllerAccount)) },
+    { id: 'kube.cert-manager', group: GROUP, title: 'cert-manager\'s controller, webhook and cainjector run', gate: gate(), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('workloads');
       if (!list.ok) return { status: 'fail', message: `Cannot list the Deployments of the cert-manager namespace: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list deployments -n cert-manager).' };
       return certManagerHealthResult(list.items);
     }) },
-    { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer ?? templated), timeoutMs: netTimeout * 2, run: run(async (r) => {
+    { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer ?? templated), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
       return live ? issuerResult(live, expected.issuerType, issuerName!) : missingIssuerResult(issuerName!, !list.ok);
     }) },
-    { id: 'kube.issuer-drift', group: GROUP, title: `ClusterIssuer "${shownIssuer}" matches the inventory`, gate: gate(templated), timeoutMs: netTimeout * 2, run: run(async (r, kube) => {
+    { id: 'kube.issuer-drift', group: GROUP, title: `ClusterIssuer "${shownIssuer}" matches the inventory`, gate: gate(templated), timeoutMs: netTimeout * 2, run: withCluster(async (r, kube) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read the ClusterIssuers: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName));
     }) },
-    { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: run(async (r) => {
+    { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: withCluster(async (r) => {
       const [list, scope, workloads] = await Promise.all([r.list('certManager'), scopeOf(r, facts), r.list('workloads')]);
       if (!list.ok) {
         return list.missingKind
@@ -107,14 +107,14 @@ export const provideChecks: CheckProvider = async (input) => {
     {
       id: 'kube.wildcard-secret', group: GROUP, title: 'Supplied wildcard certificate secret (each copy)',
       gate: gate(expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with cloud_helm_ingress_secret_name.' : undefined),
-      run: run(async (r, kube) => {
+      run: withCluster(async (r, kube) => {
       const scope = await scopeOf(r, facts);
       const secrets = await tlsSecretsIn(r, scope.namespaces);
       const copies = await wildcardCopies(expected.suppliedSecret!, scope.ingresses, secrets, kube);
       return wildcardCopiesResult(expected.suppliedSecret!, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, new Date());
       }),
     },
-    { id: 'kube.ingress-secrets', group: GROUP, title: 'TLS secrets of the platform\'s ingresses', gate: gate(), timeoutMs: netTimeout * 3, run: run(async (r, kube) => {
+    { id: 'kube.ingress-secrets', group: GROUP, title: 'TLS secrets of the platform\'s ingresses', gate: gate(), timeoutMs: netTimeout * 3, run: withCluster(async (r, kube) => {
       const scope = await scopeOf(r, facts);
       if (scope.error) return { status: 'fail', message: `Cannot list the ingresses: ${scope.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses --all-namespaces).' };
       const [secrets, list] = await Promise.all([tlsSecretsIn(r, scope.namespaces), r.list('certManager')]);
