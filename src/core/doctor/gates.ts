@@ -3,7 +3,8 @@
  * and writes the skip with its reason code, so no area spells its own "not configured" or "no
  * cluster" skip, and every renderer can tell the two apart without reading the message.
  */
-import { kubeAvailability, type AvailabilityCache, type KubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+// Types only: kubectl (and node:child_process with it) loads when a cluster gate is first asked, not at start-up.
+import type { AvailabilityCache, KubeAvailability, KubectlOptions } from '../kube/kubectl.js';
 import { stateKey, type CheckState } from './state-keys.js';
 
 export type Gate =
@@ -21,8 +22,13 @@ export type Gate =
     }
   | {
       kind: 'cluster';
-      /** Whether kubectl reaches a cluster; asked once per kubeconfig and context in the run (`state`). */
+      /**
+       * Whether kubectl reaches a cluster; asked once per kubeconfig and context in the run (`state`).
+       * `signal` is the run's, not one check's: the answer is shared by every check behind the gate.
+       */
       probe(signal: AbortSignal, state: CheckState): Promise<KubeAvailability>;
+      /** The skip's message before the reason (default "Cluster not checked"). */
+      lead?: string;
     };
 
 export const always: Gate = { kind: 'always' };
@@ -54,6 +60,14 @@ export function configured(keys: Record<string, unknown>, options: ConfiguredOpt
   };
 }
 
+/**
+ * A gate the area closed when it listed its checks, with its own sentence (for a setting that is not
+ * one key, e.g. "the inventory does not select clusteroidc"): the skip's message and what to set alike.
+ */
+export function notConfigured(sentence: string): Gate {
+  return { kind: 'configured', open: false, missing: [], message: sentence, text: sentence };
+}
+
 function given(value: unknown): boolean {
   if (value === undefined || value === null || value === false) return false;
   if (typeof value === 'string') return value.trim() !== '';
@@ -61,16 +75,25 @@ function given(value: unknown): boolean {
   return true;
 }
 
-/** Open when kubectl is installed, has a context and the cluster's API server answers. */
-export function cluster(kube: KubectlOptions): Gate {
-  return { kind: 'cluster', probe: (signal, state) => clusterAvailable(state, { ...kube, signal }) };
+export interface ClusterOptions {
+  /** The skip's message before the reason (default "Cluster not checked"). */
+  lead?: string;
+}
+
+/**
+ * Open when kubectl is installed, has a context and the cluster's API server answers. The check then
+ * finds the context that answered in `ctx.cluster.context`.
+ */
+export function cluster(kube: KubectlOptions, options: ClusterOptions = {}): Gate {
+  return { kind: 'cluster', probe: (signal, state) => clusterAvailable(state, { ...kube, signal }), ...(options.lead ? { lead: options.lead } : {}) };
 }
 
 const AVAILABILITY = stateKey<AvailabilityCache>('kube availability');
 
 /** Whether kubectl reaches the cluster, asked once per kubeconfig and context in this run. */
-export function clusterAvailable(state: CheckState, kube: KubectlOptions): Promise<KubeAvailability> {
+export async function clusterAvailable(state: CheckState, kube: KubectlOptions): Promise<KubeAvailability> {
   let cache = state.get(AVAILABILITY);
   if (!cache) state.set(AVAILABILITY, (cache = new Map()));
+  const { kubeAvailability } = await import('../kube/kubectl.js');
   return kubeAvailability(kube, cache);
 }

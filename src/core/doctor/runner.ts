@@ -191,7 +191,7 @@ async function runOne(
     log: (line: string) => options.log?.(`[${check.id}] ${line}`),
   };
   const work = Promise.resolve()
-    .then(() => runGated(check, ctx))
+    .then(() => runGated(check, ctx, deadline))
     .catch(
       (error: unknown): CheckResult => ({
         status: 'fail',
@@ -208,11 +208,18 @@ async function runOne(
   }
 }
 
-/** The `cluster()` gate is asked inside the check's own timeout: kubectl may hang. */
-async function runGated(check: Check, ctx: CheckContext): Promise<CheckResult> {
-  if (check.gate?.kind !== 'cluster') return check.run(ctx);
-  const available = await check.gate.probe(ctx.signal, ctx.state);
-  if (!available.ok) return { status: 'skip', message: `Cluster not checked: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
+/**
+ * The `cluster()` gate is awaited inside the check's own timeout (kubectl may hang), but the probe runs
+ * under the run's signal: its answer is shared by every check behind the gate, so one check's timeout
+ * must not cancel it for the others. The check gets the context that answered in `ctx.cluster`.
+ */
+async function runGated(check: Check, ctx: CheckContext, run: AbortSignal): Promise<CheckResult> {
+  const gate = check.gate;
+  if (gate?.kind !== 'cluster') return check.run(ctx);
+  const available = await gate.probe(run, ctx.state);
+  // Timed out while the probe ran: its result is written already, the check must not start late.
+  ctx.signal.throwIfAborted();
+  if (!available.ok) return { status: 'skip', message: `${gate.lead ?? 'Cluster not checked'}: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
   return check.run({ ...ctx, cluster: { context: available.context } });
 }
 

@@ -2,7 +2,8 @@
  * The cluster as the kube checks read it: one kubectl list per kind across all namespaces (or one
  * namespace for cert-manager's own workloads), each asked once per run and shared by every check that
  * needs it. A healthy cluster costs the same handful of kubectl calls whether it holds 5 Certificates
- * or 500. Availability (kubectl installed, a context, the API server answering) is asked first, once.
+ * or 500. Whether kubectl reaches the cluster is the doctor's `cluster()` gate's question, asked once
+ * per run; a check reads `at(ctx.cluster.context)`, the context that answered.
  */
 import { firstLine, kubeAvailability, kubectl, type KubeAvailability, type KubectlOptions } from './kubectl.js';
 import { CERT_MANAGER_NAMESPACE } from './platform.js';
@@ -36,41 +37,81 @@ export type ListName = keyof typeof LISTS;
 
 export interface ClusterReads {
   readonly options: KubectlOptions;
-  /** `probe`: the run's memoised question (clusterAvailable); asked once per set of reads. */
-  available(probe?: (options: KubectlOptions) => Promise<KubeAvailability>): Promise<KubeAvailability>;
+  /** Whether kubectl reaches the cluster, asked once; an answering context is then used by every list. */
+  available(): Promise<KubeAvailability>;
+  /**
+   * The same reads asked of `context` (the one the run's cluster gate found answering): the lists and
+   * what is derived from them are shared with every other check that asks for the same context.
+   */
+  at(context: string): ClusterReads;
   list(name: ListName): Promise<ListResult>;
-  /** How many kubectl lists were run (for the speed test). */
+  /**
+   * A value built from the lists (the TLS secrets of some namespaces, parsed), built once per set of
+   * reads and `key`. The key names what is built and from what, so one key always means one builder.
+   */
+  derive<T>(key: string, build: () => Promise<T>): Promise<T>;
+  /** How many kubectl lists were run, across every context (for the speed test). */
   readonly calls: number;
+}
+
+/** What one context's reads hold: each list and each derived value, asked once. */
+interface Memo {
+  lists: Map<ListName, Promise<ListResult>>;
+  derived: Map<string, Promise<unknown>>;
 }
 
 /** One set of reads for one doctor run. `options` without a signal: a shared read outlives the check that started it. */
 export function clusterReads(options: KubectlOptions): ClusterReads {
+  const memos = new Map<string, Memo>();
+  const counter = { calls: 0 };
   let availability: Promise<KubeAvailability> | undefined;
-  const lists = new Map<ListName, Promise<ListResult>>();
-  let calls = 0;
-  const reads: ClusterReads = {
+  const base = readsWith(options, memos, counter, () => {
+    availability ??= kubeAvailability(options).then((a) => {
+      if (a.ok) options.context = a.context;
+      return a;
+    });
+    return availability;
+  });
+  return base;
+}
+
+function readsWith(options: KubectlOptions, memos: Map<string, Memo>, counter: { calls: number }, available: () => Promise<KubeAvailability>): ClusterReads {
+  const memo = (): Memo => {
+    const key = options.context ?? '';
+    let found = memos.get(key);
+    if (!found) memos.set(key, (found = { lists: new Map(), derived: new Map() }));
+    return found;
+  };
+  return {
     options,
     get calls() {
-      return calls;
+      return counter.calls;
     },
-    available(probe = kubeAvailability) {
-      availability ??= probe(options).then((a) => {
-        if (a.ok) options.context = a.context;
-        return a;
-      });
-      return availability;
+    available,
+    at(context) {
+      const pinned = { ...options, context };
+      return readsWith(pinned, memos, counter, async () => ({ ok: true, context }));
     },
     list(name) {
+      const { lists } = memo();
       let pending = lists.get(name);
       if (!pending) {
-        calls++;
+        counter.calls++;
         pending = readSources(LISTS[name], options);
         lists.set(name, pending);
       }
       return pending;
     },
+    derive<T>(key: string, build: () => Promise<T>) {
+      const { derived } = memo();
+      let pending = derived.get(key) as Promise<T> | undefined;
+      if (!pending) {
+        pending = build();
+        derived.set(key, pending);
+      }
+      return pending;
+    },
   };
-  return reads;
 }
 
 async function readSources(sources: ListSource[], options: KubectlOptions): Promise<ListResult> {

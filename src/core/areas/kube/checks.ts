@@ -1,11 +1,13 @@
 /**
- * Doctor group `kube`: every check of a cluster in one shape, `{id, group, title, needs?, after?, run}`,
- * over one set of reads per run (kube/reads.ts). A check that needs a cluster skips with reason
- * `no-cluster` when there is none; one the inventory does not call for skips with `not-configured`.
+ * Doctor group `kube`: every check of a cluster in the doctor's one shape, `{id, group, title, gate,
+ * needs?, after?, timeoutMs?, run}`, over one set of reads per run (kube/reads.ts). The runner decides
+ * from the gate: `cluster(...)` skips with `no-cluster` when kubectl reaches none (asked once per run,
+ * whatever the group) and hands on the context that answered; a gate closed for this inventory skips
+ * with `not-configured` and the area's sentence.
  */
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
-import { clusterAvailable } from '../../doctor/gates.js';
+import { always, cluster, notConfigured, type Gate } from '../../doctor/gates.js';
 import { setting } from '../../config/settings.js';
 import { discoverySettings } from '../../config/discovery-settings.js';
 import { expectationsFrom } from '../../config/expectations.js';
@@ -25,34 +27,19 @@ import { ingressSecretsResult, judgeIngresses } from './ingress-secrets.js';
 import { certManagerObjects, ingressSecretLookups, scopeOf, tlsSecretsIn, wildcardCopies, type PlatformFacts } from './snapshots.js';
 
 const GROUP = 'kube';
-type Body = (reads: ClusterReads, kube: KubectlOptions, ctx: CheckContext) => Promise<CheckResult>;
-interface Spec {
-  id: string;
-  title: string;
-  needs?: string[];
-  after?: string[];
-  timeoutMs?: number;
-  /** Why the check does not apply to this inventory (a sentence), or undefined when it does. */
-  notConfigured?: string;
-  /** Checks that run without a cluster (kube.context asks kubectl about the kubeconfig only). */
-  withoutCluster?: boolean;
-}
+/** The no-cluster skip of this group reads "No cluster to ask: <why>". */
+const LEAD = 'No cluster to ask';
+type OnCluster = (reads: ClusterReads, kube: KubectlOptions) => Promise<CheckResult>;
 
-function kubeCheck(reads: ClusterReads, input: DoctorInput, spec: Spec, body: Body): Check {
-  const { notConfigured, withoutCluster, ...shape } = spec;
-  return {
-    ...shape,
-    group: GROUP,
-    async run(ctx) {
-      if (notConfigured) return { status: 'skip', message: notConfigured, reason: { code: 'not-configured', text: notConfigured } };
-      const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
-      if (!withoutCluster) {
-        const available = await reads.available((options) => clusterAvailable(ctx.state, options));
-        if (!available.ok) return { status: 'skip', message: `No cluster to ask: ${available.reason}`, reason: { code: 'no-cluster', text: available.reason } };
-        kube.context = available.context;
-      }
-      return body(reads, kube, ctx);
-    },
+/**
+ * A check's `run` behind the cluster gate: the run's shared reads and kubectl, both at the context the
+ * gate found answering (ctx.cluster), with the check's own signal and log for its own kubectl calls.
+ */
+function onCluster(reads: ClusterReads, input: DoctorInput, body: OnCluster): Check['run'] {
+  return (ctx: CheckContext) => {
+    const context = ctx.cluster?.context;
+    if (!context) throw new Error('a kube check ran without the cluster gate\'s context');
+    return body(reads.at(context), { ...kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) }), context });
   };
 }
 
@@ -71,30 +58,33 @@ export const provideChecks: CheckProvider = async (input) => {
   const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
   // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
   const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
-  const check = (spec: Spec, body: Body) => kubeCheck(reads, input, spec, body);
+  const withCluster = (body: OnCluster) => onCluster(reads, input, body);
+  /** Behind the cluster gate, unless the inventory does not call for the check (`unconfigured` says why). */
+  const reachable = cluster(kubeOptionsFor(input), { lead: LEAD });
+  const gate = (unconfigured?: string): Gate => (unconfigured ? notConfigured(unconfigured) : reachable);
   const netTimeout = input.network.timeoutMs;
 
   const checks: Check[] = [
-    check({ id: 'kube.crd-version', title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, notConfigured: clusteroidc }, (_, kube) => crdVersion(kube)),
-    check({ id: 'kube.service-account', title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, notConfigured: clusteroidc }, (_, kube) => serviceAccountExists(kube, discovery)),
-    check({ id: 'kube.token-permission', title: `cert-manager may request tokens for ${discovery.serviceAccount}`, notConfigured: clusteroidc }, (_, kube) => tokenPermission(kube, discovery, controllerAccount)),
-    check({ id: 'kube.cert-manager', title: 'cert-manager\'s controller, webhook and cainjector run', timeoutMs: netTimeout * 2 }, async (r) => {
+    { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(clusteroidc), run: withCluster((_, kube) => crdVersion(kube)) },
+    { id: 'kube.service-account', group: GROUP, title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, gate: gate(clusteroidc), run: withCluster((_, kube) => serviceAccountExists(kube, discovery)) },
+    { id: 'kube.token-permission', group: GROUP, title: `cert-manager may request tokens for ${discovery.serviceAccount}`, gate: gate(clusteroidc), run: withCluster((_, kube) => tokenPermission(kube, discovery, controllerAccount)) },
+    { id: 'kube.cert-manager', group: GROUP, title: 'cert-manager\'s controller, webhook and cainjector run', gate: gate(), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('workloads');
       if (!list.ok) return { status: 'fail', message: `Cannot list the Deployments of the cert-manager namespace: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list deployments -n cert-manager).' };
       return certManagerHealthResult(list.items);
-    }),
-    check({ id: 'kube.issuer', title: `ClusterIssuer "${shownIssuer}" is Ready`, notConfigured: noIssuer ?? templated, timeoutMs: netTimeout * 2 }, async (r) => {
+    }) },
+    { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer ?? templated), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
       return live ? issuerResult(live, expected.issuerType, issuerName!) : missingIssuerResult(issuerName!, !list.ok);
-    }),
-    check({ id: 'kube.issuer-drift', title: `ClusterIssuer "${shownIssuer}" matches the inventory`, notConfigured: templated, timeoutMs: netTimeout * 2 }, async (r, kube) => {
+    }) },
+    { id: 'kube.issuer-drift', group: GROUP, title: `ClusterIssuer "${shownIssuer}" matches the inventory`, gate: gate(templated), timeoutMs: netTimeout * 2, run: withCluster(async (r, kube) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read the ClusterIssuers: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName));
-    }),
-    check({ id: 'kube.certificates', title: 'Certificates of the platform\'s namespaces are Ready and current', after: ['kube.cert-manager'], timeoutMs: netTimeout * 3 }, async (r) => {
+    }) },
+    { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: withCluster(async (r) => {
       const [list, scope, workloads] = await Promise.all([r.list('certManager'), scopeOf(r, facts), r.list('workloads')]);
       if (!list.ok) {
         return list.missingKind
@@ -113,17 +103,18 @@ export const provideChecks: CheckProvider = async (input) => {
       // Something is stuck: the recent events of the objects named, read once.
       const events = await r.list('events');
       return events.ok ? certificatesResult({ ...snapshot, events: events.items }) : first;
-    }),
-    check({
-      id: 'kube.wildcard-secret', title: 'Supplied wildcard certificate secret (each copy)',
-      notConfigured: expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with cloud_helm_ingress_secret_name.' : undefined,
-    }, async (r, kube) => {
+    }) },
+    {
+      id: 'kube.wildcard-secret', group: GROUP, title: 'Supplied wildcard certificate secret (each copy)',
+      gate: gate(expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with cloud_helm_ingress_secret_name.' : undefined),
+      run: withCluster(async (r, kube) => {
       const scope = await scopeOf(r, facts);
       const secrets = await tlsSecretsIn(r, scope.namespaces);
       const copies = await wildcardCopies(expected.suppliedSecret!, scope.ingresses, secrets, kube);
       return wildcardCopiesResult(expected.suppliedSecret!, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, new Date());
-    }),
-    check({ id: 'kube.ingress-secrets', title: 'TLS secrets of the platform\'s ingresses', timeoutMs: netTimeout * 3 }, async (r, kube) => {
+      }),
+    },
+    { id: 'kube.ingress-secrets', group: GROUP, title: 'TLS secrets of the platform\'s ingresses', gate: gate(), timeoutMs: netTimeout * 3, run: withCluster(async (r, kube) => {
       const scope = await scopeOf(r, facts);
       if (scope.error) return { status: 'fail', message: `Cannot list the ingresses: ${scope.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses --all-namespaces).' };
       const [secrets, list] = await Promise.all([tlsSecretsIn(r, scope.namespaces), r.list('certManager')]);
@@ -134,11 +125,12 @@ export const provideChecks: CheckProvider = async (input) => {
         platformIssuerExists: issuerName !== null && itemsOf(list, 'ClusterIssuer').some((i) => i.metadata?.name === issuerName),
       };
       return ingressSecretsResult(snapshot, judgeIngresses(snapshot));
-    }),
+    }) },
   ];
   // Present only when a context is named: without one kubectl's current context is used, which the other checks judge.
   if (setting(input, 'discovery', 'context')) {
-    checks.unshift(check({ id: 'kube.context', title: 'The kubectl context exists', withoutCluster: true }, (_, _kube, ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line))));
+    // `always`: it asks kubectl about the kubeconfig only, and says which context is missing when none answers.
+    checks.unshift({ id: 'kube.context', group: GROUP, title: 'The kubectl context exists', gate: always, run: (ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line)) });
   }
   return checks;
 };

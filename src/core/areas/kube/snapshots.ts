@@ -46,23 +46,18 @@ export async function scopeOf(reads: ClusterReads, facts: PlatformFacts): Promis
   return { namespaces, ingresses: ingresses.filter((i) => namespaces.includes(i.metadata?.namespace ?? '')), ...(list.ok ? {} : { error: list.error }) };
 }
 
-/** The TLS secrets of the namespaces in scope, each read once (its key registered as a secret). */
-const secretReads = new WeakMap<ClusterReads, Promise<Map<string, SecretCertificate>>>();
+/** The TLS secrets of the namespaces in scope, each read once per run (its key registered as a secret). */
 export function tlsSecretsIn(reads: ClusterReads, namespaces: string[]): Promise<Map<string, SecretCertificate>> {
-  let pending = secretReads.get(reads);
-  if (!pending) {
-    pending = reads.list('tlsSecrets').then((list) => {
-      const out = new Map<string, SecretCertificate>();
-      for (const secret of itemsOf(list, 'Secret')) {
-        if (!namespaces.includes(secret.metadata?.namespace ?? '')) continue;
-        const read = readSecretCertificate(secret);
-        out.set(read.source, read);
-      }
-      return out;
-    });
-    secretReads.set(reads, pending);
-  }
-  return pending;
+  return reads.derive(`tls secrets of ${namespaces.join(',')}`, async () => {
+    const list = await reads.list('tlsSecrets');
+    const out = new Map<string, SecretCertificate>();
+    for (const secret of itemsOf(list, 'Secret')) {
+      if (!namespaces.includes(secret.metadata?.namespace ?? '')) continue;
+      const read = readSecretCertificate(secret);
+      out.set(read.source, read);
+    }
+    return out;
+  });
 }
 
 /** The ingress check's view of a secret: found with its type and certificate, or not a TLS secret (read by name), or missing. */

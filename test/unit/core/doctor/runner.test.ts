@@ -1,7 +1,7 @@
 import { stateKey } from '../../../../src/core/doctor/state-keys.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeFor, runChecks, uncheckedGroups, UnknownCheckReference } from '../../../../src/core/doctor/runner.js';
-import { configured, type Gate } from '../../../../src/core/doctor/gates.js';
+import { configured, notConfigured, type Gate } from '../../../../src/core/doctor/gates.js';
 import type { Check } from '../../../../src/core/doctor/types.js';
 
 const check = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check => ({
@@ -197,6 +197,39 @@ describe('runChecks', () => {
     ]);
     expect(report.checks[0]).toMatchObject({ status: 'skip', reason: { code: 'no-cluster', text: 'kubectl has no current context.' } });
     expect(report.checks[1]).toMatchObject({ status: 'ok', message: 'kind-test' });
+  });
+
+  it('writes a closed notConfigured() gate\'s own sentence as the skip\'s message and what to do, and a cluster gate\'s lead before the reason', async () => {
+    const sentence = 'Only needed for clusteroidc: the inventory does not select it.';
+    const report = await runChecks([
+      check('k.closed', async () => ({ status: 'ok', message: 'ran' }), { gate: notConfigured(sentence) }),
+      check('k.led', async () => ({ status: 'ok', message: 'ran' }), { gate: { kind: 'cluster', lead: 'No cluster to ask', probe: async () => ({ ok: false, reason: 'no context.' }) } }),
+    ]);
+    expect(report.checks[0]).toMatchObject({ status: 'skip', message: sentence, reason: { code: 'not-configured', text: sentence } });
+    expect(report.checks[1]).toMatchObject({ status: 'skip', message: 'No cluster to ask: no context.', reason: { code: 'no-cluster' } });
+  });
+
+  it('asks the cluster probe under the run\'s signal: one check timing out while kubectl is asked does not cancel the answer the others wait for', async () => {
+    fakeClock();
+    let answer: (value: { ok: true; context: string }) => void = () => {};
+    let asked: Promise<{ ok: true; context: string }> | undefined;
+    const probe = (signal: AbortSignal) =>
+      (asked ??= new Promise((resolve, reject) => {
+        answer = resolve;
+        signal.addEventListener('abort', () => reject(new Error('probe cancelled')), { once: true });
+      }));
+    const gate: Gate = { kind: 'cluster', probe };
+    let lateStart = false;
+    const running = runChecks([
+      check('k.short', async () => ((lateStart = true), { status: 'ok', message: 'ran' }), { gate, timeoutMs: 50 }),
+      check('k.long', async (ctx) => ({ status: 'ok', message: String(ctx.cluster?.context) }), { gate, timeoutMs: 10_000 }),
+    ], { deadlineMs: 20_000 });
+    await vi.advanceTimersByTimeAsync(50);
+    answer({ ok: true, context: 'kind-test' });
+    const report = await running;
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'Did not finish within 0.1 s.' });
+    expect(report.checks[1]).toMatchObject({ status: 'ok', message: 'kind-test' });
+    expect(lateStart).toBe(false); // timed out behind the gate: never started once the answer came
   });
 
   it('hands a not-configured reason on to the checks that need the skipped one, naming the root once', async () => {
