@@ -10,6 +10,12 @@ export const asRecord = (value: unknown): Record<string, unknown> | undefined =>
 /** `value` when it is a string, else undefined. */
 export const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** `value` when it is a finite number, else undefined. */
+export const numberOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** The strings of `value` when it is a list (other entries dropped), else an empty list. */
+export const textsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
 /** A member of a mapping, or undefined when the value is no mapping. */
 export const memberOf = (value: unknown, key: string): unknown => asRecord(value)?.[key];
 

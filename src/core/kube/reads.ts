@@ -104,6 +104,7 @@ function readsWith(options: KubectlOptions, memos: Map<string, Memo>, counter: {
     },
     derive<T>(key: string, build: () => Promise<T>) {
       const { derived } = memo();
+      // The memo holds under each key what that key's build() returned: a Promise<T>.
       let pending = derived.get(key) as Promise<T> | undefined;
       if (!pending) {
         pending = build();
@@ -129,6 +130,7 @@ async function readList(args: string[], options: KubectlOptions, kind?: string):
     return { ok: false, missingKind: /doesn't have a resource type|the server could not find the requested resource/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
   }
   try {
+    // A list as kubectl prints it: objects the API server validated against their kind's schema.
     const items = (JSON.parse(result.stdout) as { items?: CmObject[] }).items ?? [];
     if (kind) for (const item of items) item.kind = kind;
     return { ok: true, items };

@@ -112,7 +112,7 @@ export function checkKeyMatch(
   };
 }
 
-export function dnsNames(cert: ParsedCertificate): string[] {
+export function dnsNames(cert: Pick<ParsedCertificate, 'x509'>): string[] {
   return altNames(cert.x509).dns;
 }
 

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { asRecord, isOneOf, isRecord, memberOf, mergeRecords } from '../../../src/core/records.js';
+import { asRecord, isOneOf, isRecord, memberOf, mergeRecords, numberOf, textsOf } from '../../../src/core/records.js';
 
 describe('records', () => {
   it.each([[{}, true], [{ a: 1 }, true], [[], false], [null, false], ['x', false], [3, false]])('isRecord(%j) is %s', (value, expected) => {
     expect(isRecord(value)).toBe(expected);
     expect(asRecord(value) !== undefined).toBe(expected);
+  });
+
+  it('reads a finite number, and the strings of a list', () => {
+    expect([numberOf(3), numberOf('3'), numberOf(Number.NaN), numberOf(undefined)]).toEqual([3, undefined, undefined, undefined]);
+    expect(textsOf(['a.example', 7, null, 'b.example'])).toEqual(['a.example', 'b.example']);
+    expect(textsOf('a.example')).toEqual([]);
   });
 
   it('reads a member only of a mapping', () => {

@@ -7,6 +7,7 @@
  */
 import type { CertificateFact, CheckResult, Status, StuckStepFact } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
+import { memberOf, numberOf, textOf, textsOf } from '../../records.js';
 import { objectName, readCondition, type CmObject } from '../../kube/objects.js';
 import { issuanceCause, type IssuanceCause, type IssuanceObjects } from './certificate-status.js';
 import { certificateFact, secretProblems, type SecretCertificate } from './secret-certificate.js';
@@ -58,8 +59,9 @@ export function recentEvents(events: CmObject[], kind: string, namespace: string
   const time = (e: CmObject) => Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '')) || 0;
   return events
     .filter((e) => {
-      const about = e.involvedObject as { kind?: string; name?: string; namespace?: string } | undefined;
-      return about?.kind === kind && about.name === name && (about.namespace ?? '') === (namespace ?? '');
+      const about = e.involvedObject;
+      return textOf(memberOf(about, 'kind')) === kind && textOf(memberOf(about, 'name')) === name
+        && (textOf(memberOf(about, 'namespace')) ?? '') === (namespace ?? '');
     })
     .sort((a, b) => time(b) - time(a))
     .slice(0, limit)
@@ -67,10 +69,11 @@ export function recentEvents(events: CmObject[], kind: string, namespace: string
 }
 
 function issuerOf(certificate: CmObject, s: CertificatesSnapshot): { object: string; name: string; exists: boolean; platform: boolean } {
-  const ref = (certificate.spec?.issuerRef ?? {}) as { name?: string; kind?: string; group?: string };
-  const kind = ref.kind || 'Issuer';
-  const name = ref.name ?? '';
-  const external = ref.group !== undefined && ref.group !== '' && ref.group !== 'cert-manager.io';
+  const ref = certificate.spec?.issuerRef;
+  const kind = textOf(memberOf(ref, 'kind')) || 'Issuer';
+  const name = textOf(memberOf(ref, 'name')) ?? '';
+  const group = textOf(memberOf(ref, 'group'));
+  const external = group !== undefined && group !== '' && group !== 'cert-manager.io';
   const ns = certificate.metadata?.namespace;
   const exists = external || (kind === 'ClusterIssuer'
     ? s.clusterIssuers.some((i) => i.metadata?.name === name)
@@ -81,14 +84,18 @@ function issuerOf(certificate: CmObject, s: CertificatesSnapshot): { object: str
 export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot): CertificateVerdict {
   const ns = certificate.metadata?.namespace ?? '';
   const name = `${ns}/${certificate.metadata?.name ?? '?'}`;
-  const spec = certificate.spec as { secretName?: string; dnsNames?: string[] } | undefined;
-  const status = (certificate.status ?? {}) as { notAfter?: string; renewalTime?: string; failedIssuanceAttempts?: number; lastFailureTime?: string };
+  const spec = { secretName: textOf(certificate.spec?.secretName), dnsNames: textsOf(certificate.spec?.dnsNames) };
+  const raw = certificate.status;
+  const status = {
+    notAfter: textOf(raw?.notAfter), renewalTime: textOf(raw?.renewalTime),
+    failedIssuanceAttempts: numberOf(raw?.failedIssuanceAttempts), lastFailureTime: textOf(raw?.lastFailureTime),
+  };
   const ready = readCondition(certificate, 'Ready');
   const issuing = readCondition(certificate, 'Issuing');
   const issuer = issuerOf(certificate, s);
-  const secretKey = spec?.secretName ? `${ns}/${spec.secretName}` : undefined;
+  const secretKey = spec.secretName ? `${ns}/${spec.secretName}` : undefined;
   const secret = secretKey ? s.secrets.get(secretKey) : undefined;
-  const row: CertificateVerdict = { name, status: 'ok', secret: spec?.secretName, issuer: issuer.name, notAfter: secret?.leaf?.notAfter ?? status.notAfter, reason: ready?.reason };
+  const row: CertificateVerdict = { name, status: 'ok', secret: spec.secretName, issuer: issuer.name, notAfter: secret?.leaf?.notAfter ?? status.notAfter, reason: ready?.reason };
   const self = objectName(certificate, 'Certificate');
   const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
   const stuck = (step: StuckStepFact['step'], object: string, reason: string) => ({ step, object, reason });
@@ -100,7 +107,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
         : `${name} asks for ${issuer.object}, which does not exist (the platform's issuer is ${s.platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.` };
   }
   const renewalDue = Date.parse(status.renewalTime ?? '') <= s.now.getTime();
-  const problems = secret ? secretProblems(secret, s.now, spec?.dnsNames ?? []) : [];
+  const problems = secret ? secretProblems(secret, s.now, spec.dnsNames) : [];
   const retryAt = retryTime(status.lastFailureTime, status.failedIssuanceAttempts);
   const failing = issuing?.status === 'False' && (status.failedIssuanceAttempts ?? 0) > 0;
   const current = ready?.status === 'True' && !ready.stale && issuing?.status !== 'True' && !failing && !renewalDue && problems.length === 0 && (secret !== undefined || !secretKey);
@@ -165,7 +172,7 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
   const where = s.namespaces.join(', ');
   const certificates: CertificateFact[] = [];
   for (const c of s.certificates) {
-    const key = `${c.metadata?.namespace}/${(c.spec as { secretName?: string } | undefined)?.secretName}`;
+    const key = `${c.metadata?.namespace}/${textOf(c.spec?.secretName)}`;
     const fact = s.secrets.has(key) ? certificateFact(s.secrets.get(key)!) : undefined;
     if (fact) certificates.push(fact);
   }

@@ -5,6 +5,7 @@
  * whatever the group) and hands on the context that answered; a gate closed for this inventory skips
  * with `not-configured` and the area's sentence.
  */
+import { memberOf, textOf } from '../../records.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
 import { always, cluster, notConfigured, type Gate } from '../../doctor/gates.js';
@@ -50,8 +51,7 @@ export const provideChecks: CheckProvider = async (input) => {
   const issuerName = facts.issuerName;
   const shownIssuer = issuerName ?? '(a template)';
   const discovery = await discoverySettings(input);
-  const controller = (input.config.discovery as Record<string, unknown> | undefined)?.controller_service_account;
-  const controllerAccount = typeof controller === 'string' && controller ? controller : 'cert-manager';
+  const controllerAccount = textOf(memberOf(input.config.discovery, 'controller_service_account')) || 'cert-manager';
   const clusteroidc = discovery.clusteroidcSelected || discovery.issuerUrl !== undefined
     ? undefined : 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.';
   const noIssuer = expected.issuerType === 'none' ? 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' : undefined;
@@ -118,7 +118,7 @@ export const provideChecks: CheckProvider = async (input) => {
       const scope = await scopeOf(r, facts);
       if (scope.error) return { status: 'fail', message: `Cannot list the ingresses: ${scope.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list ingresses --all-namespaces).' };
       const [secrets, list] = await Promise.all([tlsSecretsIn(r, scope.namespaces), r.list('certManager')]);
-      const managed = new Set(itemsOf(list, 'Certificate').map((c) => `${c.metadata?.namespace}/${(c.spec as { secretName?: string } | undefined)?.secretName}`));
+      const managed = new Set(itemsOf(list, 'Certificate').map((c) => `${c.metadata?.namespace}/${textOf(c.spec?.secretName)}`));
       const snapshot = {
         ingresses: scope.ingresses, namespaces: scope.namespaces, platformIssuer: issuerName ?? '', managedSecrets: managed,
         secrets: await ingressSecretLookups(r, scope.ingresses, secrets, kube), issuerType: expected.issuerType, suppliedSecret: expected.suppliedSecret,

@@ -8,6 +8,7 @@
 import type { CheckResult, Status } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
+import { isOneOf, memberOf, numberOf, textOf } from '../../records.js';
 import { CERT_MANAGER_NAMESPACE } from '../../kube/platform.js';
 
 export type Component = 'controller' | 'webhook' | 'cainjector';
@@ -31,24 +32,24 @@ export interface ComponentState {
 
 function componentOf(d: CmObject): Component | undefined {
   const label = d.metadata?.labels?.['app.kubernetes.io/component'];
-  if (COMPONENTS.includes(label as Component)) return label as Component;
+  if (isOneOf(COMPONENTS, label)) return label;
   return COMPONENTS.find((c) => DEFAULT_NAMES[c] === d.metadata?.name);
 }
 
 function versionOf(d: CmObject): string | undefined {
   const label = d.metadata?.labels?.['app.kubernetes.io/version'];
   if (label) return label;
-  const containers = ((d.spec?.template as { spec?: { containers?: { image?: string }[] } } | undefined)?.spec?.containers ?? []);
-  const image = containers[0]?.image ?? '';
+  const containers = memberOf(memberOf(d.spec?.template, 'spec'), 'containers');
+  const image = (Array.isArray(containers) ? textOf(memberOf(containers[0], 'image')) : undefined) ?? '';
   return /:(v?\d[^@]*)/.exec(image)?.[1];
 }
 
 export function componentState(component: Component, d: CmObject | undefined): ComponentState {
   if (!d) return { component, status: 'fail', problem: `no ${component} Deployment in ${CERT_MANAGER_NAMESPACE}` };
-  const status = (d.status ?? {}) as { observedGeneration?: number; readyReplicas?: number; replicas?: number };
+  const status = { observedGeneration: numberOf(d.status?.observedGeneration), readyReplicas: numberOf(d.status?.readyReplicas), replicas: numberOf(d.status?.replicas) };
   const base = { component, name: d.metadata?.name, version: versionOf(d) };
   const available = readCondition(d, 'Available');
-  const replicas = (d.spec as { replicas?: number } | undefined)?.replicas;
+  const replicas = numberOf(d.spec?.replicas);
   if (replicas === 0) return { ...base, status: 'fail', reason: 'ScaledToZero', problem: `${d.metadata?.name} is scaled to 0 replicas` };
   if (available?.status !== 'True' || !status.readyReplicas) {
     const why = available?.message ? `: ${escapeLine(available.message)}` : '';
@@ -65,7 +66,7 @@ export function componentState(component: Component, d: CmObject | undefined): C
 export function webhookAnswers(slices: CmObject[], service: string): boolean {
   return slices
     .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service)
-    .some((s) => ((s.endpoints as { conditions?: { ready?: boolean } }[] | undefined) ?? []).some((e) => e.conditions?.ready !== false));
+    .some((s) => Array.isArray(s.endpoints) && s.endpoints.some((e) => memberOf(memberOf(e, 'conditions'), 'ready') !== false));
 }
 
 export function certManagerHealthResult(workloads: CmObject[]): CheckResult {

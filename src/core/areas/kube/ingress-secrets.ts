@@ -74,8 +74,11 @@ const idOf = (i: IngressObject) => escapeLine(`${i.metadata?.namespace ?? '?'}/$
 const issuerAnnotation = (i: IngressObject) => ISSUER_ANNOTATIONS.map((a) => ({ key: a, value: i.metadata?.annotations?.[a] })).find((a) => a.value);
 const list = (items: string[]) => items.map(escapeLine).join(', ');
 
+/** A secret's leaf: parsed here, or already by whoever read the secret. */
+type Leaf = Pick<ParsedCertificate, 'x509'>;
+
 /** Whether the leaf names the host in its subjectAltNames (a wildcard covers one label; the common name does not count). */
-const covers = (leaf: ParsedCertificate, host: string) => leaf.x509.checkHost(host, { subject: 'never' }) !== undefined;
+const covers = (leaf: Leaf, host: string) => leaf.x509.checkHost(host, { subject: 'never' }) !== undefined;
 
 export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
   const findings: IngressFinding[] = (snapshot.unreadable ?? []).map(({ namespace, error }) => ({
@@ -86,7 +89,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
     fix: `Let this user list ingresses in ${escapeLine(namespace)} (kubectl auth can-i list ingresses -n ${escapeLine(namespace)}).`,
   }));
   const ingresses = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined);
-  const leaves = new Map<string, ParsedCertificate | PemError>();
+  const leaves = new Map<string, Leaf | PemError>();
   for (const ingress of ingresses) {
     const id = idOf(ingress);
     const ns = ingress.metadata?.namespace ?? '';
@@ -146,7 +149,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
       }
       const key = `${ns}/${tls.secretName}`;
       if (snapshot.managedSecrets?.has(key)) continue;
-      if (!leaves.has(key)) leaves.set(key, lookup.x509 ? ({ x509: lookup.x509 } as ParsedCertificate) : leafOf(lookup.certPem, `${secret} tls.crt`));
+      if (!leaves.has(key)) leaves.set(key, lookup.x509 ? { x509: lookup.x509 } : leafOf(lookup.certPem, `${secret} tls.crt`));
       const leaf = leaves.get(key)!;
       if (leaf instanceof PemError) {
         add('no-certificate', 'fail', escapeLine(leaf.message), leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.');

@@ -8,15 +8,16 @@ import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import type { NamesView } from '../../config/platform-names.js';
 import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState, type Rendering } from '../../render/drift.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../kube/platform.js';
+import { asRecord, memberOf } from '../../records.js';
 
 /** The solver's ingress class as the inventory sets it; a template (null) is not compared. */
 function withIngressClass(renderings: Rendering[], ingressClass: string | null): Rendering[] {
   const copy = structuredClone(renderings);
   for (const { objects } of copy) {
     for (const { object } of objects) {
-      const solvers = ((object as { spec?: { acme?: { solvers?: { http01?: { ingress?: Record<string, unknown> } }[] } } }).spec?.acme?.solvers ?? []);
-      for (const solver of solvers) {
-        const ingress = solver.http01?.ingress;
+      const solvers = memberOf(memberOf(memberOf(object, 'spec'), 'acme'), 'solvers');
+      for (const solver of Array.isArray(solvers) ? solvers : []) {
+        const ingress = asRecord(memberOf(memberOf(solver, 'http01'), 'ingress'));
         if (ingress && 'class' in ingress) ingress.class = ingressClass ?? '{{ ingress class from a template }}';
       }
     }

@@ -17,9 +17,8 @@ const ISSUER_ADVICE: Record<string, string> = {
 const EAB = /externalAccountRequired|external account binding/i;
 
 /** The judgement of the live ClusterIssuer `name` against the inventory's issuer type. */
-export function issuerResult(issuer: unknown, issuerType: string | undefined, name = 'atmosphere'): CheckResult {
-  const object = issuer as CmObject;
-  const ready = readCondition(object, 'Ready');
+export function issuerResult(issuer: CmObject, issuerType: string | undefined, name = 'atmosphere'): CheckResult {
+  const ready = readCondition(issuer, 'Ready');
   const liveType = liveIssuerType(issuer);
   const subject = { kind: 'ClusterIssuer', name };
   const details = { name, type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message, ...(ready?.stale ? { observedGeneration: ready.observedGeneration, generation: ready.generation } : {}) };

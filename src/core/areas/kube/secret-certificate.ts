@@ -7,6 +7,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { CertificateFact } from '../../doctor/types.js';
 import type { CmObject } from '../../kube/objects.js';
 import { registerSecret } from '../../secrets.js';
+import { asRecord, textOf } from '../../records.js';
 import { altNames, certificateName, parseCertificates, PemError } from '../../tls/pem.js';
 import type { X509Certificate } from 'node:crypto';
 
@@ -27,11 +28,14 @@ export interface SecretCertificate {
   certificateName?: string;
 }
 
-const decode = (data: Record<string, string> | undefined, key: string) => (data?.[key] ? Buffer.from(data[key], 'base64').toString('utf8') : '');
+const decode = (data: Record<string, unknown> | undefined, key: string) => {
+  const value = textOf(data?.[key]);
+  return value ? Buffer.from(value, 'base64').toString('utf8') : '';
+};
 
 export function readSecretCertificate(secret: CmObject): SecretCertificate {
-  const data = secret.data as Record<string, string> | undefined;
-  registerSecret(data?.['tls.key']);
+  const data = asRecord(secret.data);
+  registerSecret(textOf(data?.['tls.key']));
   const keyPem = decode(data, 'tls.key');
   registerSecret(keyPem);
   const certPem = decode(data, 'tls.crt');

@@ -41,6 +41,7 @@ export function namespacesInScope(ingresses: IngressObject[], facts: PlatformFac
 
 export async function scopeOf(reads: ClusterReads, facts: PlatformFacts): Promise<{ namespaces: string[]; ingresses: IngressObject[]; error?: string }> {
   const list = await reads.list('ingresses');
+  // Ingresses as kubectl prints them: objects of networking.k8s.io/v1 that the API server validated.
   const ingresses = itemsOf(list, 'Ingress') as IngressObject[];
   const namespaces = namespacesInScope(ingresses, facts);
   return { namespaces, ingresses: ingresses.filter((i) => namespaces.includes(i.metadata?.namespace ?? '')), ...(list.ok ? {} : { error: list.error }) };
@@ -80,7 +81,10 @@ export async function wildcardCopies(secretName: string, ingresses: IngressObjec
   if (copies.every((c) => c.read)) return copies;
   // Missing among the TLS secrets: one call tells a secret of another type from a missing one.
   const result = await kubectl(['get', 'secrets', '--all-namespaces', `--field-selector=metadata.name=${secretName}`, '-o', 'jsonpath={range .items[*]}{.metadata.namespace}{"\\t"}{.type}{"\\n"}{end}'], kube);
-  const types = new Map(result.stdout.split('\n').filter(Boolean).map((row) => row.split('\t') as [string, string]));
+  const types = new Map(result.stdout.split('\n').filter(Boolean).map((row): [string, string] => {
+    const [namespace, type = ''] = row.split('\t');
+    return [namespace, type];
+  }));
   return copies.map((c) => (c.read || !types.has(c.namespace) ? c : { ...c, otherType: types.get(c.namespace) ?? '' }));
 }
 

@@ -1,4 +1,5 @@
 /** kube.issuer judged on the ClusterIssuer as kubectl returns it (no cluster). */
+import type { CmObject } from '../../../../../src/core/kube/objects.js';
 import { describe, expect, it } from 'vitest';
 import { issuerResult, missingIssuerResult } from '../../../../../src/core/areas/kube/issuer.js';
 
@@ -22,7 +23,7 @@ describe('issuerResult', () => {
     ['no Ready condition yet', issuer(ACME, ready(undefined)), 'acme', 'warn', { ready: undefined }, /kubectl get pods -n cert-manager/],
     ['a Ready condition still Unknown', issuer(ACME, ready('Unknown', 'Pending')), 'acme', 'warn', { ready: 'Unknown' }, /has not processed it yet/],
   ])('%s', (_, live, inventoryType, status, details, advice) => {
-    const result = issuerResult(live, inventoryType);
+    const result = issuerResult(live as CmObject, inventoryType);
     expect(result.status).toBe(status);
     expect(result.details).toMatchObject(details);
     if (advice) expect(result.advice).toMatch(advice);
