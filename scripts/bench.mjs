@@ -121,14 +121,32 @@ async function benchTls({ endpoints = 50, roundTripMs = 100, runs = 5 } = {}) {
   for (const p of proxies) args.push('--endpoint', `localhost:${p.address().port}`);
   const check = await runCli(args);
   const report = JSON.parse(check.stdout || '{"summary":{}}');
+  // The floor: a bare Node script making the same handshakes (scripts/bench-tls-floor.mjs), run by run beside cloudgate.
+  const floorScript = new URL('./bench-tls-floor.mjs', import.meta.url).pathname;
+  const floorArgs = proxies.map((p) => `localhost:${p.address().port}`);
+  const timeFloor = () => new Promise((resolve) => {
+    const started = performance.now();
+    spawn(process.execPath, [floorScript, ...floorArgs], { env: { ...process.env, TLS_FLOOR_CA: ca.file }, stdio: 'ignore' })
+      .on('close', (code) => resolve({ code, ms: performance.now() - started }));
+  });
   const times = [];
-  for (let i = 0; i < runs; i++) times.push((await runCli(args)).ms);
+  const floorTimes = [];
+  let floorFailed = false;
+  for (let i = 0; i < runs; i++) {
+    times.push((await runCli(args)).ms);
+    const floor = await timeFloor();
+    floorTimes.push(floor.ms);
+    floorFailed ||= floor.code !== 0;
+  }
   const memory = await peakMemoryMb([BIN, ...args]);
   for (const s of [server, ...proxies]) s.close();
   const { ms, low, high } = spreadOf(times);
+  const floor = spreadOf(floorTimes);
   console.log(`tls: doctor --only tls, ${endpoints} endpoints behind a ${roundTripMs} ms round trip (median of ${runs} runs): ` +
     `${Math.round(ms)} ms wall (middle half ${Math.round(low)}–${Math.round(high)}; checks ${report.durationMs} ms; ok ${report.summary.ok ?? 0}, fail ${report.summary.fail ?? 0}); ` +
     `target <= 300 ms: ${ms <= 300 ? 'ok' : 'OVER'}; peak memory ${memory.toFixed(1)} MB (target < 80 MB)`);
+  console.log(`  bare Node script, the same ${endpoints} handshakes at once (the floor here: one server process for all endpoints, the client on the same cores): ` +
+    `${Math.round(floor.ms)} ms (middle half ${Math.round(floor.low)}–${Math.round(floor.high)})${floorFailed ? ', WARNING: a handshake failed' : ''}; cloudgate ${(ms / floor.ms).toFixed(2)}x`);
 }
 
 // --- memory: peak resident memory (max RSS, from /usr/bin/time) of each command, target < 80 MB ---
