@@ -1,34 +1,21 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { answersOf, startQuestions, type QuestionsState } from '../../../../src/core/setup/questions.js';
 import { askAll, askerFor } from '../../../../src/ui/plain/questions.js';
-import { KEY, stripAnsi } from '../../../helpers/ink.js';
-import { waitUntil } from '../../../helpers/wait.js';
+import { KEY } from '../../../helpers/ink.js';
+import { plainIo } from '../../../helpers/plain-io.js';
 
 const INVENTORY = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 
 /** The plain questions alone, on in-memory streams, as `regenerate --plain` asks them (no setup session). */
 function plainQuestions(start: QuestionsState) {
-  const input = new PassThrough();
-  let text = '';
-  const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
-  output.end = function end(this: Writable) { return this; } as typeof output.end;
-  const asker = askerFor({ input, output, cwd: mkdtempSync(join(tmpdir(), 'cloudgate-plain-q-')) });
+  const io = plainIo();
+  const asker = askerFor({ input: io.input, output: io.output, cwd: mkdtempSync(join(tmpdir(), 'cloudgate-plain-q-')) });
   const done = askAll(start, asker).finally(() => asker.prompt.close());
   done.catch(() => undefined);
-  const seen = () => stripAnsi(text);
-  return {
-    done,
-    async send(waitFor: string, keys: string) {
-      await waitUntil(`"${waitFor}"`, () => seen().includes(waitFor), { timeoutMs: 5000, lastSeen: seen });
-      text = text.replace(new RegExp(waitFor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), '<seen>');
-      input.write(keys);
-      await waitUntil('the keys to be read', () => input.readableLength === 0, { lastSeen: seen });
-    },
-  };
+  return { done, send: io.send };
 }
 
 describe('the plain questions alone', () => {

@@ -11,7 +11,8 @@ import { CancelledError } from '../../../../src/core/errors.js';
 import { CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN } from '../../../../src/core/setup/outcome.js';
 import { OFFER, openSession } from '../../../../src/core/setup/session.js';
 import { plainSession } from '../../../../src/ui/plain/setup.js';
-import { KEY, stripAnsi } from '../../../helpers/ink.js';
+import { KEY } from '../../../helpers/ink.js';
+import { plainIo } from '../../../helpers/plain-io.js';
 import { createTestCA } from '../../../helpers/pki.js';
 import { waitUntil } from '../../../helpers/wait.js';
 import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.js';
@@ -26,23 +27,10 @@ async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
     stdout: process.stdout, stderr: process.stderr,
   };
   const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
-  const input = new PassThrough();
-  let text = '';
-  const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
-  output.end = function end(this: Writable) { return this; } as typeof output.end;
-  const done = plainSession({ initial, options: {}, session, io: { input, output, cwd: ctx.cwd } });
+  const io = plainIo();
+  const done = plainSession({ initial, options: {}, session, io: { input: io.input, output: io.output, cwd: ctx.cwd } });
   done.catch(() => undefined);
-  const seen = () => stripAnsi(text);
-  return {
-    done,
-    output: seen,
-    async send(waitFor: string, keys: string) {
-      await waitUntil(`"${waitFor}"`, () => seen().includes(waitFor), { timeoutMs: 5000, lastSeen: seen });
-      text = text.replace(new RegExp(waitFor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), '<seen>');
-      input.write(keys);
-      await waitUntil('the keys to be read', () => input.readableLength === 0, { lastSeen: seen });
-    },
-  };
+  return { done, output: io.seen, send: io.send };
 }
 
 describe('setup --plain', () => {
