@@ -5,6 +5,7 @@
  * the served order is read from the handshake bytes (see served-chain.ts).
  */
 import { X509Certificate } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type DetailedPeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { withDeadline } from './deadline.js';
@@ -173,15 +174,31 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
   }
 }
 
-const trusts = new Map<string, Trust>();
+/** The last trust read of each CA file, with the file's size and time it was read at. */
+const trusts = new Map<string, { stamp: string; trust: Trust }>();
 
-/** The trust of net/trust.ts for this CA file, read once: every endpoint of a run shares it. */
+/**
+ * The trust of net/trust.ts for this CA file, shared by every endpoint of a run. A file that changed
+ * since (a CA rotated under a running `serve`) is read again; one entry per file name is kept.
+ */
 function trustOf(caFile: string | undefined): Trust | undefined {
   if (!caFile) return undefined;
   const key = `${caFile}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
-  let trust = trusts.get(key);
-  if (!trust) trusts.set(key, (trust = trustFor(readCaFile(caFile))));
+  const stamp = stampOf(caFile);
+  const known = trusts.get(key);
+  if (known && stamp !== undefined && known.stamp === stamp) return known.trust;
+  const trust = trustFor(readCaFile(caFile));
+  if (stamp !== undefined) trusts.set(key, { stamp, trust });
   return trust;
+}
+
+function stampOf(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    return `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function covers(leaf: X509Certificate, host: string): boolean {

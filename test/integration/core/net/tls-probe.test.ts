@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Socket } from 'node:net';
@@ -109,6 +109,17 @@ describe('probeTls', () => {
       expect((error as TlsProbeError).code).toBe('ca-file');
       expect((error as TlsProbeError).message).toContain(text);
     }
+  });
+
+  it('reads a CA file again once it changed (a CA rotated under a running exporter)', async () => {
+    const leaf = tls.pki.leaf(['localhost']);
+    const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
+    const other = createPki('rotated away');
+    const file = join(mkdtempSync(join(tmpdir(), 'cg-ca-rotate-')), 'ca.pem');
+    writeFileSync(file, readFileSync(other.rootFile));
+    expect((await probeTls({ host: 'localhost', port: e.port, caFile: file, timeoutMs: 5000 })).chainTrusted).toBe(false);
+    writeFileSync(file, `${readFileSync(tls.pki.rootFile, 'utf8')}\n`);
+    expect((await probeTls({ host: 'localhost', port: e.port, caFile: file, timeoutMs: 5000 })).chainTrusted).toBe(true);
   });
 
   // Without a CA file Node's own store holds NODE_EXTRA_CA_CERTS from start-up: test/e2e/launcher.test.ts.
