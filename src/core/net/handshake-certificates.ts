@@ -145,7 +145,8 @@ function parseCertificateMessage(body: Buffer, tls13: boolean): X509Certificate[
 
 /**
  * Endpoints of one platform mostly serve the same certificates (one wildcard, shared intermediates):
- * each distinct certificate is parsed once per run. X509Certificate objects are immutable.
+ * each distinct certificate is parsed once in the process (a cache of at most MAX_PARSED, which a
+ * long-running serve fills no further). X509Certificate objects are immutable.
  */
 const parsed = new Map<string, X509Certificate>();
 const MAX_PARSED = 1000;
