@@ -16,9 +16,14 @@ const EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS || undefined;
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 function runCli(args) {
+  return runCaptured([process.execPath, BIN, ...args]);
+}
+
+/** Wall time, exit code and standard output of one run. */
+function runCaptured([file, ...args]) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started }));
@@ -244,11 +249,37 @@ async function benchSignin(runs = 21) {
     const floor = figures[0].ms;
     printTable(`signin (median of ${runs} interleaved runs each; 5 HTTPS requests; ratio to the bare Node script; ${server.connections()} connections accepted in all):`,
       rows.map((row, k) => ({ name: row.name, ...figures[k], ...(k > 0 ? { ratio: figures[k].ms / floor } : {}), target: row.target })));
+    await printSigninSplit(floorScript, doctorArgs);
     console.log(`  peak memory of cloudgate doctor --only signin: ${(await peakMemoryMb([BIN, ...doctorArgs])).toFixed(1)} MB (target < 80 MB)`);
   } finally {
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key]; else process.env[key] = saved[key];
     await server.close();
   }
+}
+
+/**
+ * Where the signin time goes: the requests themselves (the bare script's own clock around its five
+ * requests, cloudgate's checks in its --json report) and everything around them (Node's start-up, loading
+ * the code, rendering, exit). Alternating runs, outputs read.
+ */
+async function printSigninSplit(floorScript, doctorArgs, runs = 9) {
+  const floor = { inside: [], outside: [] };
+  const cloudgate = { inside: [], outside: [] };
+  const add = (into, ms, inside) => {
+    if (!Number.isFinite(inside)) return;
+    into.inside.push(inside);
+    into.outside.push(ms - inside);
+  };
+  for (let i = 0; i < runs; i++) {
+    const bare = await runCaptured([process.execPath, floorScript]);
+    add(floor, bare.ms, Number(JSON.parse(bare.stdout || '{}').requestsMs));
+    const doctor = await runCli(doctorArgs);
+    add(cloudgate, doctor.ms, Number(JSON.parse(doctor.stdout || '{}').durationMs));
+  }
+  const figure = (times) => (times.length ? `${Math.round(middle(times))} ms` : 'n/a');
+  console.log(`  where the time goes (median of ${runs} alternating runs): bare script ${figure(floor.inside)} in its requests, ` +
+    `${figure(floor.outside)} around them; cloudgate ${figure(cloudgate.inside)} in its checks, ${figure(cloudgate.outside)} around them ` +
+    '(start-up and loading its code, rendering, exit)');
 }
 
 // --- keystone: doctor --only signin against the real Keystone of test/e2e/keystone (when start.sh has it
