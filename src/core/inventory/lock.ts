@@ -41,18 +41,20 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
   const lockPath = lockPathOf(target);
   const createdDir = await mkdir(dirname(target), { recursive: true });
   await removeStaleTemps(target);
+  // Also when the run is stopped by a signal (SIGTERM while it writes): the lock goes with the process.
+  // Registered before the lock is taken, so that a signal while it is being taken finds it too.
+  const forget = cleanUpOnExit(() => {
+    if (holderSync(lockPath) === process.pid) unlinkSync(lockPath);
+  });
   try {
     await takeLock(inventoryPath, target, lockPath);
   } catch (error) {
+    forget();
     await removeEmptyFolders(dirname(target), createdDir);
     if (error instanceof UsageError) throw error;
     throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${codeOf(error) ?? messageOf(error)}; nothing was written.`,
       `Check that the folder ${dirname(target)} exists and is writable by you.`);
   }
-  // Also when the run is stopped by a signal (SIGTERM while it writes): the lock goes with the process.
-  const forget = cleanUpOnExit(() => {
-    if (holderSync(lockPath) === process.pid) unlinkSync(lockPath);
-  });
   return {
     path: lockPath,
     async release() {
