@@ -17,7 +17,7 @@ import { codeOf, messageOf } from '../errors.js';
 import { memberOf, textOf } from '../records.js';
 import { pruneBackups, writeBackup, backupStamp } from './backups.js';
 import { describeLinks, LinkRefused, resolveWritePath, type FollowedLink } from './links.js';
-import { openPrevious, removeStaleTemps, writeTemp, type Previous } from './new-files.js';
+import { openPrevious, removeStaleTemps, tempPathFor, writeTemp, type Previous } from './new-files.js';
 
 export { KEEP_BACKUPS, backupStamp, pruneBackups } from './backups.js';
 export { isProcessAlive, removeStaleTemps, tempPathFor } from './new-files.js';
@@ -132,7 +132,8 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
         await removeStaleTemps(target);
         const entry: Staged = { file, target, links, previous: await openPrevious(target) };
         staged.push(entry);
-        entry.temp = await writeTemp(target, file.content, file.mode, entry.previous?.owner);
+        entry.temp = tempPathFor(target);
+        await writeTemp(entry.temp, file.content, file.mode, entry.previous?.owner);
       }
     } catch (error) {
       await cleanup();
@@ -172,8 +173,9 @@ async function rollBack(staged: Staged[]): Promise<void> {
   for (const s of [...staged].reverse()) {
     if (s.renamed) {
       if (s.previous) {
-        const restore = await writeTemp(s.target, s.previous, s.previous.mode, s.previous.owner).catch(() => undefined);
-        if (restore) await rename(restore, s.target).catch(() => unlink(restore).catch(() => undefined));
+        const restore = tempPathFor(s.target);
+        const written = await writeTemp(restore, s.previous, s.previous.mode, s.previous.owner).then(() => true, () => false);
+        if (written) await rename(restore, s.target).catch(() => unlink(restore).catch(() => undefined));
       } else {
         await unlink(s.target).catch(() => undefined);
       }

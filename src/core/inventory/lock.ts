@@ -10,7 +10,7 @@
  * change of the old content, not of the new one.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
 import { isProcessAlive, removeStaleTemps, tempPathFor } from './new-files.js';
@@ -108,7 +108,14 @@ async function takeLock(inventoryPath: string, target: string, lockPath: string)
 /** Writes our pid into a new temp file and links it to the lock's name; false when the lock exists. */
 async function linkNewLock(target: string, lockPath: string): Promise<boolean> {
   const temp = tempPathFor(target); // a temp name of the inventory: a killed run's one is removed as stale
-  const handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+  const forgetTemp = cleanUpOnExit(() => rmSync(temp, { force: true }));
+  let handle;
+  try {
+    handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+  } catch (error) {
+    forgetTemp();
+    throw error;
+  }
   try {
     await handle.chmod(0o644);
     await handle.writeFile(`${process.pid}\n`);
@@ -122,6 +129,7 @@ async function linkNewLock(target: string, lockPath: string): Promise<boolean> {
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);
+    forgetTemp();
   }
 }
 

@@ -104,9 +104,12 @@ export async function writeContent(handle: FileHandle, content: Content): Promis
   else await copyPrevious(handle, content);
 }
 
-/** Writes a complete new file under a temp name; on failure, nothing of it remains. */
-export async function writeTemp(target: string, content: Content, mode: number, owner?: Owner): Promise<string> {
-  const temp = tempPathFor(target);
+/**
+ * Writes a complete new file under the temp name `temp`; on failure, nothing of it remains. The caller
+ * picks the name (`tempPathFor`) before the file exists, so that a cleanup on a stopping signal finds it
+ * even while it is being written.
+ */
+export async function writeTemp(temp: string, content: Content, mode: number, owner?: Owner): Promise<void> {
   const handle = await createExclusive(temp, mode, owner);
   try {
     await writeContent(handle, content);
@@ -117,7 +120,6 @@ export async function writeTemp(target: string, content: Content, mode: number, 
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  return temp;
 }
 
 /**

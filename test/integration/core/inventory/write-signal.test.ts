@@ -1,0 +1,76 @@
+/**
+ * A stopping signal while a temp file is being created: the inventory's temp (a write) and the lock's
+ * temp (taking the lock). Each must go with the process (exit 143), not stay in the inventory's folder
+ * until a later run removes it as stale. The signal is emitted in-process right after the real open(2)
+ * of the temp, and process.exit is replaced, so the test process stays up.
+ */
+import { readdirSync } from 'node:fs';
+import type * as fsPromises from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const onOpened: { run?: (path: string) => void } = {};
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof fsPromises>();
+  return {
+    ...real,
+    open: async (...args: Parameters<typeof real.open>) => {
+      const handle = await real.open(...args);
+      onOpened.run?.(String(args[0]));
+      return handle;
+    },
+  };
+});
+
+const { writeFilesAtomically } = await import('../../../../src/core/inventory/atomic-write.js');
+const { lockInventory } = await import('../../../../src/core/inventory/lock.js');
+
+let dir: string;
+let exit: ReturnType<typeof vi.spyOn>;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-write-signal-'));
+  exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+});
+afterEach(async () => {
+  onOpened.run = undefined;
+  exit.mockRestore();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * Emits SIGTERM once, right after the first temp file is opened, and records what the folder holds
+ * once the signal is handled: what a process ended by it would leave behind (the replaced
+ * process.exit lets the run go on afterwards, so its later state says nothing).
+ */
+function stopAtFirstTemp(): { temps: string[]; leftAtExit?: string[] } {
+  const seen: { temps: string[]; leftAtExit?: string[] } = { temps: [] };
+  onOpened.run = (path) => {
+    if (!path.endsWith('.tmp') || seen.temps.length > 0) return;
+    seen.temps.push(path);
+    process.emit('SIGTERM', 'SIGTERM');
+    seen.leftAtExit = readdirSync(dir);
+  };
+  return seen;
+}
+
+describe('SIGTERM while a temp file is being written', () => {
+  it('an atomic write: its temp is removed and the run exits 143', async () => {
+    const seen = stopAtFirstTemp();
+    await writeFilesAtomically([{ path: join(dir, 'certs.yml'), content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' }]).catch(() => undefined);
+    expect(seen.temps).toHaveLength(1);
+    expect(exit).toHaveBeenCalledWith(143);
+    expect(seen.leftAtExit).toEqual([]);
+  });
+
+  it('taking the inventory lock: the lock\'s temp and the lock are removed, exit 143', async () => {
+    const seen = stopAtFirstTemp();
+    const lock = await lockInventory(join(dir, 'certs.yml')).catch(() => undefined);
+    expect(seen.temps).toHaveLength(1);
+    expect(exit).toHaveBeenCalledWith(143);
+    expect(seen.leftAtExit).toEqual([]);
+    await lock?.release();
+  });
+});
