@@ -2,10 +2,12 @@
  * Backups of replaced files: `<target>.<UTC stamp>[-n].bak` beside the target, mode 0600 (they may
  * hold secrets), the newest KEEP_BACKUPS kept.
  */
-import { lstat, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { link, lstat, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { escapeRegExp } from '../escape.js';
-import { createExclusive, writeContent, type Previous } from './new-files.js';
+import { cleanUpOnExit } from '../exit-cleanup.js';
+import { tempPathFor, writeTemp, type Previous } from './new-files.js';
 import { codeOf } from '../errors.js';
 
 /** How many `.bak` copies of a file are kept; older ones are removed after a successful write. */
@@ -18,32 +20,31 @@ export function backupStamp(now: Date = new Date()): string {
 
 /**
  * Writes the previous version (or `replacement`, what the backup holds instead) into a new
- * `<target>.<stamp>[-n].bak`, mode 0600 (it may hold secrets).
+ * `<target>.<stamp>[-n].bak`, mode 0600 (it may hold secrets). It is written whole under a temp name
+ * first and then linked to its backup name, so a backup is complete or absent: a run stopped while
+ * copying leaves no truncated backup that looks like a good one (the temp goes with the process).
  */
 export async function writeBackup(target: string, previous: Previous, stamp: string, replacement?: string): Promise<string> {
-  // Numbered after every backup of the same second, not in the first free slot: a slot freed by the
-  // pruning would make the newest backup look like the oldest.
-  for (let n = await nextBackupNumber(target, stamp); ; n++) {
-    const path = `${target}.${stamp}${n ? `-${n}` : ''}.bak`;
-    // A thousand names of one second taken: someone plants them; stop rather than search on.
-    if (n > MAX_BACKUP_NUMBER) throw Object.assign(new Error(`No free backup name for ${target} (${path} and those before it exist).`), { code: 'EEXIST' });
-    let handle: FileHandle;
-    try {
-      handle = await createExclusive(path, 0o600, previous.owner);
-    } catch (error) {
-      if (codeOf(error) === 'EEXIST') continue; // taken since, or a planted link
-      throw error;
+  const temp = tempPathFor(target);
+  const forget = cleanUpOnExit(() => rmSync(temp, { force: true }));
+  try {
+    await writeTemp(temp, replacement ?? previous, 0o600, previous.owner);
+    // Numbered after every backup of the same second, not in the first free slot: a slot freed by the
+    // pruning would make the newest backup look like the oldest.
+    for (let n = await nextBackupNumber(target, stamp); ; n++) {
+      const path = `${target}.${stamp}${n ? `-${n}` : ''}.bak`;
+      // A thousand names of one second taken: someone plants them; stop rather than search on.
+      if (n > MAX_BACKUP_NUMBER) throw Object.assign(new Error(`No free backup name for ${target} (${path} and those before it exist).`), { code: 'EEXIST' });
+      try {
+        await link(temp, path); // never replaces: a name taken since, or a planted link, is EEXIST
+        return path;
+      } catch (error) {
+        if (codeOf(error) !== 'EEXIST') throw error;
+      }
     }
-    try {
-      await writeContent(handle, replacement ?? previous);
-      await handle.sync();
-      await handle.close();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await unlink(path).catch(() => undefined);
-      throw error;
-    }
-    return path;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+    forget();
   }
 }
 

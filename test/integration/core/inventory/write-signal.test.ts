@@ -4,7 +4,7 @@
  * until a later run removes it as stale. The signal is emitted in-process right after the real open(2)
  * of the temp, and process.exit is replaced, so the test process stays up.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import type * as fsPromises from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,15 +41,16 @@ afterEach(async () => {
 });
 
 /**
- * Emits SIGTERM once, right after the first temp file is opened, and records what the folder holds
+ * Emits SIGTERM once, right after the nth new file (a temp or a backup) is opened, and records what the folder holds
  * once the signal is handled: what a process ended by it would leave behind (the replaced
  * process.exit lets the run go on afterwards, so its later state says nothing).
  */
-function stopAtFirstTemp(): { temps: string[]; leftAtExit?: string[] } {
+function stopAtNewFile(nth = 1): { temps: string[]; leftAtExit?: string[] } {
   const seen: { temps: string[]; leftAtExit?: string[] } = { temps: [] };
   onOpened.run = (path) => {
-    if (!path.endsWith('.tmp') || seen.temps.length > 0) return;
+    if (!/\.(tmp|bak)$/.test(path) || seen.temps.length >= nth) return;
     seen.temps.push(path);
+    if (seen.temps.length < nth) return;
     process.emit('SIGTERM', 'SIGTERM');
     seen.leftAtExit = readdirSync(dir);
   };
@@ -58,15 +59,25 @@ function stopAtFirstTemp(): { temps: string[]; leftAtExit?: string[] } {
 
 describe('SIGTERM while a temp file is being written', () => {
   it('an atomic write: its temp is removed and the run exits 143', async () => {
-    const seen = stopAtFirstTemp();
+    const seen = stopAtNewFile();
     await writeFilesAtomically([{ path: join(dir, 'certs.yml'), content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' }]).catch(() => undefined);
     expect(seen.temps).toHaveLength(1);
     expect(exit).toHaveBeenCalledWith(143);
     expect(seen.leftAtExit).toEqual([]);
   });
 
+  it('replacing a file: the backup being copied is removed with the temps, exit 143', async () => {
+    const target = join(dir, 'certs.yml');
+    writeFileSync(target, 'cluster_issuer_type: ca\n', { mode: 0o600 });
+    const seen = stopAtNewFile(2); // the new version's temp, then the backup of the old one
+    await writeFilesAtomically([{ path: target, content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' }]).catch(() => undefined);
+    expect(seen.temps).toHaveLength(2);
+    expect(exit).toHaveBeenCalledWith(143);
+    expect(seen.leftAtExit).toEqual(['certs.yml']);
+  });
+
   it('taking the inventory lock: the lock\'s temp and the lock are removed, exit 143', async () => {
-    const seen = stopAtFirstTemp();
+    const seen = stopAtNewFile();
     const lock = await lockInventory(join(dir, 'certs.yml')).catch(() => undefined);
     expect(seen.temps).toHaveLength(1);
     expect(exit).toHaveBeenCalledWith(143);
