@@ -1,7 +1,7 @@
 /**
- * A stopping signal while a temp file is being created: the inventory's temp (a write) and the lock's
- * temp (taking the lock). Each must go with the process (exit 143), not stay in the inventory's folder
- * until a later run removes it as stale. The signal is emitted in-process right after the real open(2)
+ * A stopping signal while a write creates its files: the new version's temp, and the backup of the old
+ * version while it is copied. Each must go with the process (exit 143), not stay in the inventory's
+ * folder (a temp until a later run removes it as stale, a truncated backup for ever). The signal is emitted in-process right after the real open(2)
  * of the temp, and process.exit is replaced, so the test process stays up.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,6 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 const { writeFilesAtomically } = await import('../../../../src/core/inventory/atomic-write.js');
-const { lockInventory } = await import('../../../../src/core/inventory/lock.js');
 
 let dir: string;
 let exit: ReturnType<typeof vi.spyOn>;
@@ -74,14 +73,5 @@ describe('SIGTERM while a temp file is being written', () => {
     expect(seen.temps).toHaveLength(2);
     expect(exit).toHaveBeenCalledWith(143);
     expect(seen.leftAtExit).toEqual(['certs.yml']);
-  });
-
-  it('taking the inventory lock: the lock\'s temp and the lock are removed, exit 143', async () => {
-    const seen = stopAtNewFile();
-    const lock = await lockInventory(join(dir, 'certs.yml')).catch(() => undefined);
-    expect(seen.temps).toHaveLength(1);
-    expect(exit).toHaveBeenCalledWith(143);
-    expect(seen.leftAtExit).toEqual([]);
-    await lock?.release();
   });
 });
