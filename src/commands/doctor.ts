@@ -27,6 +27,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
   const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const startedAt = performance.now();
   const checks = await checksOf(input, only);
 
   if (flags.listChecks) {
@@ -40,7 +41,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
     ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
   }
 
-  const runOptions = runOptionsOf(input);
+  const runOptions = { ...runOptionsOf(input), startedAt };
   const dumb = ctx.env.TERM === 'dumb';
   if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');

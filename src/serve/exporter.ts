@@ -44,10 +44,11 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
     intervalMs: options.intervalMs,
     async run(signal) {
       // Each run asks the cluster again (its availability lives in that run's state): one that was down may be back.
+      const startedAt = performance.now();
       const checks = await options.provide();
       const mark = secretsMark();
       try {
-        const report = await runChecks(checks, { ...options.runOptions, signal });
+        const report = await runChecks(checks, { ...options.runOptions, signal, startedAt });
         if (signal.aborted) return;
         lastRun.record(report, new Date());
         runs++;

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
@@ -18,6 +21,23 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     const report = JSON.parse(r.stdout);
     expect(report.schema).toBe('cloudgate.doctor/v1');
     expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['inventory.valid']);
+  });
+
+  it('counts reading and checking the inventory in the run\'s durationMs (the group does it before its checks run)', () => {
+    // 0.6 MB of unrelated settings after the fixture: every entry is parsed, which takes a while.
+    const dir = mkdtempSync(join(tmpdir(), 'cg-duration-'));
+    try {
+      const entries = Array.from({ length: 9000 }, (_, i) => `app_${i}_settings:\n  name: app-${i}\n  hosts: [a${i}.example.com, b${i}.example.com]\n`);
+      const file = join(dir, 'inventory.yml');
+      writeFileSync(file, readFileSync(join(FIXTURES, 'good.yml'), 'utf8') + entries.join(''));
+      const r = doctor(['--inventory', file, '--json']);
+      const report = JSON.parse(r.stdout);
+      const checked = report.checks.reduce((sum: number, c: { durationMs: number }) => sum + c.durationMs, 0);
+      // The checks themselves only report what was found; the reading is the run's.
+      expect(report.durationMs).toBeGreaterThan(checked + 50);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 1 on errors, reporting each rule as inventory.<rule> without secret values', () => {

@@ -12,6 +12,12 @@ export interface RunOptions {
   concurrency?: number;
   /** Stops the whole run (e.g. the user cancelled): running checks see their signal aborted. */
   signal?: AbortSignal;
+  /**
+   * When the run began (a `performance.now()` time), if before the checks start: the report's
+   * durationMs then counts the time the groups took to provide their checks (the inventory group reads
+   * and checks the whole inventory then). Each check's own durationMs is its run alone.
+   */
+  startedAt?: number;
   onStart?(check: Check): void;
   onFinish?(outcome: CheckOutcome): void;
   log?(line: string): void;
@@ -56,7 +62,7 @@ export function validateReferences(checks: Check[]): void {
  */
 export async function runChecks(checks: Check[], options: RunOptions = {}): Promise<DoctorReport> {
   validateReferences(checks);
-  const started = performance.now();
+  const started = options.startedAt ?? performance.now();
   const run = scopedSignal(options.signal, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const deadline = run.signal;
   const concurrency = Math.max(1, options.concurrency ?? 16);

@@ -19,6 +19,16 @@ afterEach(() => {
 });
 
 describe('runChecks', () => {
+  it('counts the time before the checks from startedAt in the report, not in the checks', async () => {
+    fakeClock();
+    const startedAt = performance.now();
+    vi.advanceTimersByTime(700); // the groups providing their checks (the inventory read and checked)
+    const report = await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'done before' }))], { startedAt });
+    expect(report.durationMs).toBe(700);
+    expect(report.checks[0].durationMs).toBe(0);
+    expect((await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'x' }))])).durationMs).toBe(0);
+  });
+
   it('reports a throwing check as fail instead of crashing', async () => {
     const report = await runChecks([
       check('a.boom', async () => {
