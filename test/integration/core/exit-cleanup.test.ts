@@ -5,23 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanUpOnExit } from '../../../src/core/exit-cleanup.js';
 import { lockInventory } from '../../../src/core/inventory/lock.js';
+import { stoppedRunFixture } from '../../helpers/stopped-run.js';
 
-let dir: string;
-let exit: ReturnType<typeof vi.spyOn>;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cloudgate-exit-'));
-  exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
-});
-afterEach(async () => {
-  exit.mockRestore();
-  await rm(dir, { recursive: true, force: true });
-});
+const run = stoppedRunFixture('cloudgate-exit-');
 
 const alive = (pid: number) => {
   try {
@@ -34,20 +24,20 @@ const alive = (pid: number) => {
 
 describe('a stopping signal while the inventory lock is held', () => {
   it('SIGTERM removes the lock and exits 143', async () => {
-    const lock = await lockInventory(join(dir, 'certs.yml'));
+    const lock = await lockInventory(join(run.dir, 'certs.yml'));
     expect(existsSync(lock.path)).toBe(true);
 
     process.emit('SIGTERM', 'SIGTERM');
 
     expect(existsSync(lock.path)).toBe(false);
-    expect(exit).toHaveBeenCalledWith(143);
+    expect(run.exit).toHaveBeenCalledWith(143);
     await lock.release();
   });
 
   it('SIGHUP exits 129', async () => {
     const forget = cleanUpOnExit(() => undefined);
     process.emit('SIGHUP', 'SIGHUP');
-    expect(exit).toHaveBeenCalledWith(129);
+    expect(run.exit).toHaveBeenCalledWith(129);
     forget();
   });
 });
@@ -57,7 +47,7 @@ describe('a signal someone else handles (serve stops cleanly, doctor reports wha
     const handled: string[] = [];
     const handler = () => handled.push('serve');
     process.once('SIGTERM', handler);
-    const lock = await lockInventory(join(dir, 'certs.yml'));
+    const lock = await lockInventory(join(run.dir, 'certs.yml'));
     const child = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
     const gone = new Promise((resolve) => child.once('exit', resolve));
     const forgetChild = cleanUpOnExit(() => process.kill(-child.pid!, 'SIGKILL'), { onSignal: true });
@@ -66,7 +56,7 @@ describe('a signal someone else handles (serve stops cleanly, doctor reports wha
       await gone;
       expect(alive(child.pid!)).toBe(false);
       expect(handled).toEqual(['serve']);
-      expect(exit).not.toHaveBeenCalled();
+      expect(run.exit).not.toHaveBeenCalled();
       expect(existsSync(lock.path)).toBe(true);
     } finally {
       forgetChild();

@@ -1,15 +1,14 @@
 /**
  * A stopping signal while a write creates its files: the new version's temp, and the backup of the old
  * version while it is copied. Each must go with the process (exit 143), not stay in the inventory's
- * folder (a temp until a later run removes it as stale, a truncated backup for ever). The signal is emitted in-process right after the real open(2)
- * of the temp, and process.exit is replaced, so the test process stays up.
+ * folder (a temp until a later run removes it as stale, a truncated backup for ever). The signal is
+ * emitted right after the real open(2) of the file (test/helpers/stopped-run.ts says how).
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type * as fsPromises from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stoppedRunFixture } from '../../../helpers/stopped-run.js';
 
 const onOpened: { run?: (path: string) => void } = {};
 
@@ -27,51 +26,40 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { writeFilesAtomically } = await import('../../../../src/core/inventory/atomic-write.js');
 
-let dir: string;
-let exit: ReturnType<typeof vi.spyOn>;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cloudgate-write-signal-'));
-  exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
-});
-afterEach(async () => {
+const run = stoppedRunFixture('cloudgate-write-signal-');
+afterEach(() => {
   onOpened.run = undefined;
-  exit.mockRestore();
-  await rm(dir, { recursive: true, force: true });
 });
 
-/**
- * Emits SIGTERM once, right after the nth new file (a temp or a backup) is opened, and records what the folder holds
- * once the signal is handled: what a process ended by it would leave behind (the replaced
- * process.exit lets the run go on afterwards, so its later state says nothing).
- */
-function stopAtNewFile(nth = 1): { temps: string[]; leftAtExit?: string[] } {
-  const seen: { temps: string[]; leftAtExit?: string[] } = { temps: [] };
+/** Stops the run right after the nth new file (a temp or a backup) is opened; what it left and the files seen. */
+function stopAtNewFile(nth = 1): { opened: string[]; leftAtExit?: string[] } {
+  const seen: { opened: string[]; leftAtExit?: string[] } = { opened: [] };
   onOpened.run = (path) => {
-    if (!/\.(tmp|bak)$/.test(path) || seen.temps.length >= nth) return;
-    seen.temps.push(path);
-    if (seen.temps.length < nth) return;
-    process.emit('SIGTERM', 'SIGTERM');
-    seen.leftAtExit = readdirSync(dir);
+    if (!/\.(tmp|bak)$/.test(path) || seen.opened.length >= nth) return;
+    seen.opened.push(path);
+    if (seen.opened.length === nth) seen.leftAtExit = run.stopAndLook();
   };
   return seen;
 }
 
+const file = (path: string) => ({ path, content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' });
+
 describe('SIGTERM while a temp file is being written', () => {
   it('an atomic write: its temp is removed and the run exits 143', async () => {
     const seen = stopAtNewFile();
-    await writeFilesAtomically([{ path: join(dir, 'certs.yml'), content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' }]).catch(() => undefined);
-    expect(seen.temps).toHaveLength(1);
-    expect(exit).toHaveBeenCalledWith(143);
+    await writeFilesAtomically([file(join(run.dir, 'certs.yml'))]).catch(() => undefined);
+    expect(seen.opened).toHaveLength(1);
+    expect(run.exit).toHaveBeenCalledWith(143);
     expect(seen.leftAtExit).toEqual([]);
   });
 
   it('replacing a file: the backup being copied is removed with the temps, exit 143', async () => {
-    const target = join(dir, 'certs.yml');
+    const target = join(run.dir, 'certs.yml');
     writeFileSync(target, 'cluster_issuer_type: ca\n', { mode: 0o600 });
     const seen = stopAtNewFile(2); // the new version's temp, then the backup of the old one
-    await writeFilesAtomically([{ path: target, content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' }]).catch(() => undefined);
-    expect(seen.temps).toHaveLength(2);
-    expect(exit).toHaveBeenCalledWith(143);
+    await writeFilesAtomically([file(target)]).catch(() => undefined);
+    expect(seen.opened).toHaveLength(2);
+    expect(run.exit).toHaveBeenCalledWith(143);
     expect(seen.leftAtExit).toEqual(['certs.yml']);
   });
 });
