@@ -15,6 +15,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   import('../dist/cli.js').then(
     ({ main }) => main(args).then((code) => {
       process.exitCode = code;
+      // What a run gave up on at its deadline and cannot cancel (a DNS lookup in the system resolver's
+      // own retries) would keep Node running after the report: the process ends a second after the run.
+      setTimeout(() => process.exit(code), 1000).unref();
     }),
     (error) => {
       // A checkout that was never built: say how to build it, not a module-loader stack trace.

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { useIdentityServers } from '../helpers/identity-servers.js';
@@ -82,6 +84,25 @@ describe('bin/cloudgate.js run as a program', () => {
     const wrongCaFile = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', pki.rootFile]);
     expect(wrongCaFile.code).toBe(1);
     expect(wrongCaFile.stdout).toContain('unknown certificate authority');
+  });
+
+  it('ends a second after the run, even when something the run gave up on keeps Node running', async () => {
+    // A handle that never ends stands for what a run cannot cancel at its deadline: a DNS lookup
+    // waiting out the system resolver's retries.
+    const dir = mkdtempSync(join(tmpdir(), 'cg-launcher-'));
+    const keepAlive = join(dir, 'keep-alive.cjs');
+    writeFileSync(keepAlive, 'setInterval(() => {}, 60_000);\n');
+    const inventory = new URL('../fixtures/inventory/good.yml', import.meta.url).pathname;
+    try {
+      const result = await new Promise<{ code: number | null; killed: boolean; stdout: string }>((resolve) => {
+        const child = execFile(process.execPath, ['--require', keepAlive, BIN, 'doctor', '--only', 'inventory', '--inventory', inventory, '--json'],
+          { timeout: 20_000, env: { ...process.env, CI: 'true' } }, (_error, stdout) => resolve({ code: child.exitCode, killed: child.killed, stdout }));
+      });
+      expect({ code: result.code, killed: result.killed }).toEqual({ code: 0, killed: false });
+      expect(statuses(result.stdout)).toEqual(['inventory.valid=ok']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('ignores an unreadable NODE_EXTRA_CA_CERTS with Node\'s own warning', async () => {
