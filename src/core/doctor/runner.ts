@@ -24,6 +24,8 @@ export interface RunOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** How long a check that ran out of time has to report its own failure before the runner's is used. */
+const TIMEOUT_GRACE_MS = 100;
 const DEFAULT_DEADLINE_MS = 60_000;
 
 /** The message of a check the user stopped (Ctrl+C) before it ended: not run, no verdict. */
@@ -178,36 +180,44 @@ async function runOne(
   const timeoutMs = check.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scope = scopedSignal(deadline, timeoutMs);
   const { signal } = scope;
-  let onAbort = () => {};
-  const aborted = new Promise<CheckResult>((resolve) => {
-    // Stopped by the user (Ctrl+C): not run, which says nothing about the system.
-    onAbort = () =>
-      resolve(options.signal?.aborted ? { status: 'skip', message: INTERRUPTED, reason: INTERRUPTED_REASON } : {
-        status: 'fail',
-        message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
-        advice: 'Check that the server is reachable, or raise --timeout.',
-      });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
   const ctx: CheckContext = {
     signal,
     outcome: (id: string) => outcomes.get(id),
     state,
     log: (line: string) => options.log?.(`[${check.id}] ${line}`),
   };
-  const work = Promise.resolve()
-    .then(() => runGated(check, ctx, deadline))
-    .catch(
-      (error: unknown): CheckResult => ({
+  const own = Promise.resolve().then(() => runGated(check, ctx, deadline));
+  const work = own.catch(
+    (error: unknown): CheckResult => ({
+      status: 'fail',
+      message: `The check itself failed: ${error instanceof Error ? error.message : String(error)}`,
+      advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
+    }),
+  );
+  let onAbort = () => {};
+  let grace: NodeJS.Timeout | undefined;
+  const aborted = new Promise<CheckResult>((resolve) => {
+    onAbort = () => {
+      // Stopped by the user (Ctrl+C): not run, which says nothing about the system.
+      if (options.signal?.aborted) return resolve({ status: 'skip', message: INTERRUPTED, reason: INTERRUPTED_REASON });
+      const late: CheckResult = {
         status: 'fail',
-        message: `The check itself failed: ${error instanceof Error ? error.message : String(error)}`,
-        advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
-      }),
-    );
+        message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
+        advice: 'Check that the server is reachable, or raise --timeout.',
+      };
+      // A check that stops at once on its signal reports its own failure, which names what it was
+      // waiting for (the HTTP client says which step of the request stalled): it gets a moment to.
+      grace = setTimeout(() => resolve(late), TIMEOUT_GRACE_MS);
+      own.then((result) => resolve(result.status === 'fail' ? result : late), () => resolve(late));
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    return await Promise.race([work, aborted]);
+    // Once its time is up, the check's result is only what `aborted` makes of it: never a late ok.
+    return await Promise.race([work.then((result) => (signal.aborted ? aborted : result)), aborted]);
   } finally {
+    clearTimeout(grace);
     // A finished check lets go of the run's signal: nothing of it stays reachable from a long-lived one.
     signal.removeEventListener('abort', onAbort);
     scope.release();

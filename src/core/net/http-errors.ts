@@ -1,3 +1,4 @@
+import type { RequestStage } from './transport.js';
 import { UNKNOWN_CA_CODES } from './trust.js';
 
 /** Why a request failed, in the words an operator needs: what, why, and what to do. */
@@ -59,18 +60,51 @@ function messagesOf(error: unknown): string {
 }
 
 /** Turns a transport error (node:http, node:net, node:tls) into an HttpError with plain advice. */
-export function classifyError(error: unknown, url: string, timeoutMs: number, timedOut: boolean): HttpError {
+/** Who stopped a request: its own timeout, or its caller (the check's time ran out, or Ctrl+C). */
+export interface Stopped {
+  by: 'own' | 'caller';
+}
+
+export interface RequestEnd {
+  timeoutMs: number;
+  stopped?: Stopped;
+  /** How far the request got (transport.ts): a timeout names the step that stalled. */
+  stage?: RequestStage;
+}
+
+const REACHABLE = 'Check that the address is right and reachable from here (firewall, proxy: HTTPS_PROXY/NO_PROXY), or raise --timeout.';
+
+/** The message and advice of a request that ran out of time at `stage`. */
+function stalled(host: string, stage: RequestStage | undefined, within: string): { message: string; advice: string } {
+  switch (stage) {
+    case 'resolve':
+      return { message: `The host name of ${host} did not resolve ${within}: the DNS servers did not answer.`,
+        advice: 'Check the DNS servers this machine uses (/etc/resolv.conf) and that they answer for that name, or raise --timeout.' };
+    case 'connect':
+      return { message: `${host} did not accept a connection ${within}: nothing answered (a firewall that drops, or a wrong address).`, advice: REACHABLE };
+    case 'tls':
+      return { message: `${host} accepted the connection but did not finish the TLS handshake ${within}.`,
+        advice: 'Check that this port serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.' };
+    case 'answer':
+      return { message: `No answer from ${host} ${within}: the request was sent, the server did not reply.`,
+        advice: 'The service is slow or stuck (or its load balancer waits on it): check its logs and health, or raise --timeout.' };
+    case 'body':
+      return { message: `${host} began its answer but did not finish it ${within}.`,
+        advice: 'The service, or a proxy on the way, stalls in the middle of its answer: check its logs, or raise --timeout.' };
+    default:
+      return { message: `No answer from ${host} ${within}.`, advice: REACHABLE };
+  }
+}
+
+export function classifyError(error: unknown, url: string, end: RequestEnd): HttpError {
   if (error instanceof HttpError) return error;
   const codes = codesOf(error);
   const has = (...c: string[]) => codes.some((code) => c.includes(code));
   const host = safeHost(url);
-  if (timedOut || has('ETIMEDOUT')) {
-    return new HttpError(
-      'timeout',
-      url,
-      `No answer from ${host} within ${timeoutMs / 1000} s.`,
-      'Check that the address is right and reachable from here (firewall, proxy: HTTPS_PROXY/NO_PROXY), or raise --timeout.',
-    );
+  if (end.stopped || has('ETIMEDOUT')) {
+    const within = end.stopped?.by === 'caller' ? "before the check's time ran out" : `within ${end.timeoutMs / 1000} s`;
+    const { message, advice } = stalled(host, end.stage, within);
+    return new HttpError('timeout', url, message, advice);
   }
   if (has('ECONNREFUSED')) {
     return new HttpError('refused', url, `Connection refused by ${host}: nothing listens on that port.`, 'Check the URL and port, and that the service is running.');

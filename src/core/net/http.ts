@@ -4,9 +4,9 @@
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
 import type { NetworkSettings } from '../config/network.js';
-import { HttpError, classifyError, safeHost } from './http-errors.js';
+import { HttpError, classifyError, safeHost, type Stopped } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
-import { createTransport, type RawResponse, type TlsSettings, type Transport } from './transport.js';
+import { createTransport, type RawResponse, type RequestProgress, type TlsSettings, type Transport } from './transport.js';
 import { readCaBundle, trustFor, type CaFileError } from './trust.js';
 import { redact } from '../secrets.js';
 
@@ -106,8 +106,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const timeout = setTimeout(() => timer.abort(), timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
     const started = performance.now();
+    const progress: RequestProgress = {};
     try {
-      const res = await (await connect()).send(target, method, headers, req.body, signal, timeoutMs);
+      const res = await (await connect()).send(target, method, headers, req.body, signal, timeoutMs, progress);
       const responseHeaders = flattenHeaders(res.headers);
       const body = await readCapped(res.body, maxBody, req.url);
       // The connection returns to the pool just after the body ends; yielding once lets the next request reuse it.
@@ -119,7 +120,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (REDIRECTS.has(res.status)) throw redirectError(req.url, res.status, responseHeaders.location);
       return makeResponse(res.status, responseHeaders, body, req.url, durationMs);
     } catch (error) {
-      const failure = classifyError(error, req.url, timeoutMs, timer.signal.aborted || Boolean(req.signal?.aborted));
+      const stopped: Stopped | undefined = timer.signal.aborted ? { by: 'own' } : req.signal?.aborted ? { by: 'caller' } : undefined;
+      const failure = classifyError(error, req.url, { timeoutMs, stopped, stage: progress.stage });
       log?.(`✗ ${method} ${redact(req.url)}: ${redact(failure.message)}`);
       throw failure;
     } finally {

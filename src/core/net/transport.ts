@@ -7,7 +7,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { codeOf } from '../errors.js';
@@ -31,8 +31,18 @@ export interface RawResponse {
   body: AsyncIterable<Buffer> & { destroy(): void };
 }
 
+/**
+ * How far a request got, so that a timeout can say which step stalled: resolving the host name,
+ * connecting, the TLS handshake, waiting for the answer, or reading its body. Unset while the request
+ * waits for a connection of its agent.
+ */
+export type RequestStage = 'resolve' | 'connect' | 'tls' | 'answer' | 'body';
+export interface RequestProgress {
+  stage?: RequestStage;
+}
+
 export interface Transport {
-  send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, timeoutMs: number): Promise<RawResponse>;
+  send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, timeoutMs: number, progress?: RequestProgress): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -140,8 +150,9 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
   const wideAgents = () => (wide ??= agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.wide() }, timeoutMs));
   // Hosts whose chain only the whole store trusts: their later requests go there at once.
   const needWide = new Set<string>();
-  const send = (url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, perRequestTimeout: number) =>
+  const send = (url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, perRequestTimeout: number, progress: RequestProgress) =>
     new Promise<RawResponse>((resolve, reject) => {
+      progress.stage = undefined;
       const options: RequestOptions = {
         method,
         headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
@@ -151,15 +162,19 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
         timeout: perRequestTimeout,
       };
       const req = url.protocol === 'https:' ? httpsRequest(url, options) : httpRequest(url, options);
-      req.once('response', (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }));
+      req.once('socket', (socket) => followConnection(socket, req.reusedSocket, url, progress));
+      req.once('response', (res) => {
+        progress.stage = 'body';
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
       req.once('timeout', () => req.destroy(Object.assign(new Error(`No data within ${perRequestTimeout / 1000} s.`), { code: 'ETIMEDOUT' })));
       req.once('error', reject);
       req.end(body);
     });
   return {
-    async send(url, method, headers, body, signal, perRequestTimeout) {
+    async send(url, method, headers, body, signal, perRequestTimeout, progress = {}) {
       try {
-        return await send(url, method, headers, body, signal, perRequestTimeout);
+        return await send(url, method, headers, body, signal, perRequestTimeout, progress);
       } catch (error) {
         const code = codeOf(error) ?? '';
         if (signal.aborted) throw error;
@@ -167,11 +182,11 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
         // handshake failed before the request, so any method may go again.
         if (tls.trust && tls.rejectUnauthorized && UNKNOWN_CA_CODES.has(code) && !needWide.has(url.host)) {
           needWide.add(url.host);
-          return send(url, method, headers, body, signal, perRequestTimeout);
+          return send(url, method, headers, body, signal, perRequestTimeout, progress);
         }
         // A server may close an idle kept-alive connection just as it is reused: ask once more.
         if (!IDEMPOTENT.has(method) || !CLOSED_UNANSWERED.has(code)) throw error;
-        return send(url, method, headers, body, signal, perRequestTimeout);
+        return send(url, method, headers, body, signal, perRequestTimeout, progress);
       }
     },
     close: async () => {
@@ -179,4 +194,17 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
       wide?.close();
     },
   };
+}
+
+/** Moves `progress` along a request's connection: a kept-alive one is ready for the request at once. */
+function followConnection(socket: Socket, reused: boolean, url: URL, progress: RequestProgress): void {
+  if (reused || !socket.connecting) {
+    progress.stage = 'answer';
+    return;
+  }
+  const secure = url.protocol === 'https:';
+  progress.stage = isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'connect' : 'resolve';
+  socket.once('lookup', () => (progress.stage = 'connect'));
+  socket.once('connect', () => (progress.stage = secure ? 'tls' : 'answer'));
+  if (secure) socket.once('secureConnect', () => (progress.stage = 'answer'));
 }

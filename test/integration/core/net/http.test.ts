@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../../../src/core/net/http.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
@@ -13,10 +13,10 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void
 
 const DAY = 86_400_000;
 let ca: TestCA;
-const servers: Server[] = [];
+const servers: (Server | NetServer)[] = [];
 const clients: HttpClient[] = [];
 
-async function listen(server: Server): Promise<number> {
+async function listen(server: Server | NetServer): Promise<number> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -66,7 +66,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   for (const s of servers) {
-    s.closeAllConnections?.();
+    if ('closeAllConnections' in s) s.closeAllConnections();
     s.close();
   }
 });
@@ -197,6 +197,33 @@ describe('createHttpClient against real servers', () => {
     await waitUntil('the second request to reach the server', () => received === 2);
     controller.abort();
     expect((await failure(pending)).kind).toBe('timeout');
+  });
+
+  it('names the step that stalled: the TLS handshake, the answer, or its body', async () => {
+    // Accepts the connection and says nothing: the TLS handshake never completes.
+    const silent = createNetServer((socket) => socket.on('error', () => undefined));
+    const silentPort = await listen(silent);
+    let error = await failure(client().request({ url: `https://127.0.0.1:${silentPort}/`, timeoutMs: 300 }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/accepted the connection but did not finish the TLS handshake within 0\.3 s/);
+    expect(error.advice).toContain('serves TLS');
+
+    const holding = await https(() => undefined);
+    error = await failure(client().request({ url: holding.url, timeoutMs: 300 }));
+    expect(error.message).toMatch(/^No answer from 127\.0\.0\.1:\d+ within 0\.3 s: the request was sent/);
+
+    const halfway = await https((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+    });
+    error = await failure(client().request({ url: halfway.url, timeoutMs: 300 }));
+    expect(error.message).toMatch(/began its answer but did not finish it within 0\.3 s/);
+
+    // Stopped by its caller (a check whose time ran out): the same step, without the request's own time.
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    error = await failure(client().request({ url: `https://127.0.0.1:${silentPort}/`, signal: controller.signal }));
+    expect(error.message).toMatch(/did not finish the TLS handshake before the check's time ran out/);
   });
 
   it('reports a redirect with its Location instead of following it', async () => {

@@ -55,10 +55,29 @@ describe('runChecks', () => {
     await vi.advanceTimersByTimeAsync(49);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
+    // It does not stop on its signal: the runner's own failure, after the moment it grants the check.
+    await vi.advanceTimersByTimeAsync(99);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     const report = await running;
     expect(report.checks[0]).toMatchObject({ status: 'fail' });
     expect(report.checks[0].message).toBe('Did not finish within 0.1 s.'); // 50 ms, rounded to a tenth
     expect(report.checks[1].status).toBe('ok');
+  });
+
+  it('a check that stops at once on its signal reports its own failure: what it was waiting for', async () => {
+    fakeClock();
+    const running = runChecks([
+      check('a.request', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({
+        status: 'fail', message: 'example.test accepted the connection but did not finish the TLS handshake', advice: 'Check that this port serves TLS.',
+      }), { once: true })), { timeoutMs: 50 }),
+      // Its work ends just after its time: still a failure, never a late ok.
+      check('a.late', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ status: 'ok', message: 'late' }), { once: true })), { timeoutMs: 50 }),
+    ]);
+    await vi.advanceTimersByTimeAsync(50);
+    const report = await running;
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('TLS handshake'), advice: 'Check that this port serves TLS.' });
+    expect(report.checks[1]).toMatchObject({ status: 'fail', message: 'Did not finish within 0.1 s.' });
   });
 
   it('stops at the overall deadline', async () => {
@@ -66,7 +85,7 @@ describe('runChecks', () => {
     const running = runChecks([check('a.hang', () => new Promise(() => {}), { timeoutMs: 10_000 })], {
       deadlineMs: 60,
     });
-    await vi.advanceTimersByTimeAsync(60);
+    await vi.advanceTimersByTimeAsync(60 + 100); // the deadline, then the moment the check gets to answer
     const report = await running;
     expect(report.checks[0].message).toContain('overall deadline');
   });
