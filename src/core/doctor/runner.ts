@@ -1,3 +1,5 @@
+import { messageOf } from '../errors.js';
+import { memberOf, textOf } from '../records.js';
 import { scopedSignal } from './scoped-signal.js';
 import { isInterrupted, summarize } from './status.js';
 import { checkState, type CheckState } from './state-keys.js';
@@ -186,14 +188,19 @@ async function runOne(
     state,
     log: (line: string) => options.log?.(`[${check.id}] ${line}`),
   };
-  const own = Promise.resolve().then(() => runGated(check, ctx, deadline));
-  const work = own.catch(
-    (error: unknown): CheckResult => ({
-      status: 'fail',
-      message: `The check itself failed: ${error instanceof Error ? error.message : String(error)}`,
-      advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
-    }),
+  const own: Promise<{ result: CheckResult } | { bug: unknown }> = Promise.resolve().then(() => runGated(check, ctx, deadline)).then(
+    (result) => ({ result }),
+    (error: unknown) => {
+      // An error that says what to do about it (a request, kubectl) is a failure of what was checked.
+      const advice = textOf(memberOf(error, 'advice'));
+      return advice === undefined ? { bug: error } : { result: { status: 'fail', message: messageOf(error), advice } };
+    },
   );
+  const work = own.then((ended): CheckResult => ('result' in ended ? ended.result : {
+    status: 'fail',
+    message: `The check itself failed: ${messageOf(ended.bug)}`,
+    advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
+  }));
   let onAbort = () => {};
   let grace: NodeJS.Timeout | undefined;
   const aborted = new Promise<CheckResult>((resolve) => {
@@ -208,7 +215,7 @@ async function runOne(
       // A check that stops at once on its signal reports its own failure, which names what it was
       // waiting for (the HTTP client says which step of the request stalled): it gets a moment to.
       grace = setTimeout(() => resolve(late), TIMEOUT_GRACE_MS);
-      own.then((result) => resolve(result.status === 'fail' ? result : late), () => resolve(late));
+      void own.then((ended) => resolve('result' in ended && ended.result.status === 'fail' ? ended.result : late));
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

@@ -44,6 +44,9 @@ export class KubectlMissing extends Error {
 
 /** kubectl ran but failed, timed out, or printed something that is not the JSON asked for. */
 export class KubectlError extends Error {
+  /** What to do about it, from how kubectl failed: a check that lets this error through reports it. */
+  readonly advice: string;
+
   constructor(
     message: string,
     readonly result: KubectlResult,
@@ -51,7 +54,16 @@ export class KubectlError extends Error {
   ) {
     super(message);
     this.name = 'KubectlError';
+    this.advice = kubectlAdvice(result.stderr, timedOut);
   }
+}
+
+function kubectlAdvice(stderr: string, timedOut: boolean): string {
+  if (timedOut) return 'The cluster\'s API server did not answer in time: check "kubectl get --raw /readyz" with the same context, or raise --timeout.';
+  if (/forbidden/i.test(stderr)) return 'The kubectl user may not read this: check its rights with "kubectl auth can-i", or use a context that may.';
+  if (/unauthorized|must be logged in|credentials/i.test(stderr)) return 'kubectl\'s credentials were refused: log in again, or check the user of the kubectl context.';
+  if (/unable to connect|connection refused|no such host|i\/o timeout/i.test(stderr)) return 'kubectl cannot reach the API server: check the cluster address of the kubectl context and the network to it.';
+  return 'Check access to the cluster with the same kubectl context.';
 }
 
 export function kubectlBinary(env: NodeJS.ProcessEnv = process.env): string {
@@ -138,8 +150,11 @@ export function firstLine(stderr: string): string {
   return redact(line.replace(/^error: /i, ''));
 }
 
+/** The first words of a kubectl command line, for a message: not ending on an option without its value. */
 function describe(args: string[]): string {
-  return redact(args.slice(0, 4).join(' '));
+  const shown = args.slice(0, 4);
+  if (shown.length > 1 && /^-[^=]*$/.test(shown[shown.length - 1])) shown.pop();
+  return redact(shown.join(' '));
 }
 
 /** The answers of one run (a doctor run, a serve round), per kubectl binary, kubeconfig and context. */

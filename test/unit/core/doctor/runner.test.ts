@@ -29,6 +29,15 @@ describe('runChecks', () => {
     expect((await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'x' }))])).durationMs).toBe(0);
   });
 
+  it('reports a thrown error that says what to do (a request, kubectl) as a failure of what was checked, not a bug', async () => {
+    const report = await runChecks([
+      check('a.kubectl', async () => {
+        throw Object.assign(new Error('kubectl get certificates did not finish within 1 s.'), { advice: 'Check the API server.' });
+      }),
+    ]);
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'kubectl get certificates did not finish within 1 s.', advice: 'Check the API server.' });
+  });
+
   it('reports a throwing check as fail instead of crashing', async () => {
     const report = await runChecks([
       check('a.boom', async () => {
