@@ -9,7 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, typ
 import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { connect as tlsConnect, TLSSocket, type SecureContext } from 'node:tls';
 import { codeOf } from '../errors.js';
 import { UNKNOWN_CA_CODES, type Trust } from './trust.js';
 
@@ -196,15 +196,25 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
   };
 }
 
-/** Moves `progress` along a request's connection: a kept-alive one is ready for the request at once. */
+/**
+ * Moves `progress` along a request's connection. A kept-alive one is ready for the request at once; a
+ * new one resolves and connects (unless it came connected, through a proxy's tunnel), then for https
+ * shakes hands.
+ */
 function followConnection(socket: Socket, reused: boolean, url: URL, progress: RequestProgress): void {
-  if (reused || !socket.connecting) {
+  const secure = url.protocol === 'https:';
+  // The peer's certificate is known once the handshake is done (an empty object before it).
+  const handshaken = socket instanceof TLSSocket && Object.keys(socket.getPeerCertificate()).length > 0;
+  if (reused || handshaken) {
     progress.stage = 'answer';
     return;
   }
-  const secure = url.protocol === 'https:';
+  if (secure) socket.once('secureConnect', () => (progress.stage = 'answer'));
+  if (!socket.connecting) {
+    progress.stage = secure ? 'tls' : 'answer';
+    return;
+  }
   progress.stage = isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'connect' : 'resolve';
   socket.once('lookup', () => (progress.stage = 'connect'));
   socket.once('connect', () => (progress.stage = secure ? 'tls' : 'answer'));
-  if (secure) socket.once('secureConnect', () => (progress.stage = 'answer'));
 }

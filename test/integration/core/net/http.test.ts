@@ -327,6 +327,17 @@ describe('proxy support', () => {
     await client().request({ url: server.url });
     expect(proxy.asked).toHaveLength(1);
   });
+
+  it('through the tunnel too, a timeout names the TLS handshake that stalled behind it', async () => {
+    const silent = createNetServer((socket) => socket.on('error', () => undefined));
+    const port = await listen(silent);
+    proxy = await startConnectProxy();
+    process.env.HTTPS_PROXY = proxy.url;
+    process.env.NO_PROXY = '';
+    const error = await failure(client().request({ url: `https://127.0.0.1:${port}/`, timeoutMs: 300 }));
+    expect(proxy.asked.map((a) => a.target)).toEqual([`127.0.0.1:${port}`]);
+    expect(error.message).toMatch(/accepted the connection but did not finish the TLS handshake within 0\.3 s/);
+  });
 });
 
 describe('isLoopback', () => {
