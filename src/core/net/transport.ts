@@ -214,7 +214,8 @@ function followConnection(socket: Socket, reused: boolean, url: URL, progress: R
     progress.stage = secure ? 'tls' : 'answer';
     return;
   }
-  progress.stage = isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'connect' : 'resolve';
-  socket.once('lookup', () => (progress.stage = 'connect'));
+  const named = isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0;
+  progress.stage = named ? 'resolve' : 'connect';
+  if (named) socket.once('lookup', () => (progress.stage = 'connect'));
   socket.once('connect', () => (progress.stage = secure ? 'tls' : 'answer'));
 }
