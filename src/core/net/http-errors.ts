@@ -59,15 +59,10 @@ function messagesOf(error: unknown): string {
   return parts.join(': ');
 }
 
-/** Turns a transport error (node:http, node:net, node:tls) into an HttpError with plain advice. */
-/** Who stopped a request: its own timeout, or its caller (the check's time ran out, or Ctrl+C). */
-export interface Stopped {
-  by: 'own' | 'caller';
-}
-
 export interface RequestEnd {
   timeoutMs: number;
-  stopped?: Stopped;
+  /** Who stopped the request: its own timeout, or its caller (the check's time ran out, or Ctrl+C). */
+  stopped?: 'own' | 'caller';
   /** How far the request got (transport.ts): a timeout names the step that stalled. */
   stage?: RequestStage;
 }
@@ -96,13 +91,14 @@ function stalled(host: string, stage: RequestStage | undefined, within: string):
   }
 }
 
+/** Turns a transport error (node:http, node:net, node:tls) into an HttpError with plain advice. */
 export function classifyError(error: unknown, url: string, end: RequestEnd): HttpError {
   if (error instanceof HttpError) return error;
   const codes = codesOf(error);
   const has = (...c: string[]) => codes.some((code) => c.includes(code));
   const host = safeHost(url);
   if (end.stopped || has('ETIMEDOUT')) {
-    const within = end.stopped?.by === 'caller' ? "before the check's time ran out" : `within ${end.timeoutMs / 1000} s`;
+    const within = end.stopped === 'caller' ? "before the check's time ran out" : `within ${end.timeoutMs / 1000} s`;
     const { message, advice } = stalled(host, end.stage, within);
     return new HttpError('timeout', url, message, advice);
   }

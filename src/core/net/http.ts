@@ -4,7 +4,7 @@
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
 import type { NetworkSettings } from '../config/network.js';
-import { HttpError, classifyError, safeHost, type Stopped } from './http-errors.js';
+import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
 import { createTransport, type RawResponse, type RequestProgress, type TlsSettings, type Transport } from './transport.js';
 import { readCaBundle, trustFor, type CaFileError } from './trust.js';
@@ -120,7 +120,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (REDIRECTS.has(res.status)) throw redirectError(req.url, res.status, responseHeaders.location);
       return makeResponse(res.status, responseHeaders, body, req.url, durationMs);
     } catch (error) {
-      const stopped: Stopped | undefined = timer.signal.aborted ? { by: 'own' } : req.signal?.aborted ? { by: 'caller' } : undefined;
+      const stopped = timer.signal.aborted ? 'own' : req.signal?.aborted ? 'caller' : undefined;
       const failure = classifyError(error, req.url, { timeoutMs, stopped, stage: progress.stage });
       log?.(`✗ ${method} ${redact(req.url)}: ${redact(failure.message)}`);
       throw failure;
