@@ -204,8 +204,7 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
 function followConnection(socket: Socket, reused: boolean, url: URL, progress: RequestProgress): void {
   const secure = url.protocol === 'https:';
   // The peer's certificate is known once the handshake is done (an empty object before it).
-  const handshaken = socket instanceof TLSSocket && Object.keys(socket.getPeerCertificate()).length > 0;
-  if (reused || handshaken) {
+  if (reused || (socket instanceof TLSSocket && Object.keys(socket.getPeerCertificate()).length > 0)) {
     progress.stage = 'answer';
     return;
   }
