@@ -78,7 +78,7 @@ function stalled(host: string, stage: RequestStage | undefined, within: string):
     case 'connect':
       return { message: `${host} did not accept a connection ${within}: nothing answered (a firewall that drops, or a wrong address).`, advice: REACHABLE };
     case 'tls':
-      return { message: `${host} accepted the connection but did not finish the TLS handshake ${within}.`,
+      return { message: `${host} accepted the connection but did not complete the TLS handshake ${within}.`,
         advice: 'Check that this port serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.' };
     case 'answer':
       return { message: `No answer from ${host} ${within}: the request was sent, the server did not reply.`,

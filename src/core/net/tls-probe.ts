@@ -49,6 +49,8 @@ export class TlsProbeError extends Error {
   constructor(
     message: string,
     readonly code: 'timeout' | 'refused' | 'dns' | 'handshake' | 'aborted' | 'ca-file',
+    /** For a timeout: the step that stalled, the connection or the TLS handshake after it. */
+    readonly stalled?: 'connect' | 'handshake',
   ) {
     super(message);
     this.name = 'TlsProbeError';
@@ -92,7 +94,7 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
     signal,
     timedOut: () => {
       const what = stage === 'connecting' ? 'did not accept a connection' : 'accepted the connection but did not complete the TLS handshake';
-      return new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout');
+      return new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout', stage === 'connecting' ? 'connect' : 'handshake');
     },
     aborted: () => new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'),
     release: () => {

@@ -94,12 +94,13 @@ export async function checkEndpoint(
     const [probe, { analyzeServed }] = await Promise.all([probing, import('./analyze.js')]);
     return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
   } catch (error) {
-    const code = error instanceof TlsProbeError ? error.code : undefined;
+    const code = error instanceof TlsProbeError ? (error.stalled === 'handshake' ? 'handshake-timeout' : error.code) : undefined;
     const target = endpoint.address ?? endpoint.host;
     const advice: Record<string, string> = {
       dns: `Check the host name (endpoint from ${endpoint.origin}) and this machine's DNS; --endpoint ${endpoint.host}@ADDRESS connects to an address directly.`,
       refused: `Nothing listens on ${target}:${endpoint.port}: check the port (endpoint from ${endpoint.origin}) and that the ingress controller runs.`,
       timeout: `A firewall may drop the traffic, or the service hangs; check that ${target}:${endpoint.port} is reachable from here, or raise --timeout.`,
+      'handshake-timeout': `Check that ${target}:${endpoint.port} serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.`,
       handshake: `${target}:${endpoint.port} is probably not a TLS port, or a proxy interferes (endpoint from ${endpoint.origin}).`,
       'ca-file': 'Check the path given to --ca-file, OS_CACERT or NODE_EXTRA_CA_CERTS.',
     };

@@ -205,7 +205,7 @@ describe('createHttpClient against real servers', () => {
     const silentPort = await listen(silent);
     let error = await failure(client().request({ url: `https://127.0.0.1:${silentPort}/`, timeoutMs: 300 }));
     expect(error.kind).toBe('timeout');
-    expect(error.message).toMatch(/accepted the connection but did not finish the TLS handshake within 0\.3 s/);
+    expect(error.message).toMatch(/accepted the connection but did not complete the TLS handshake within 0\.3 s/);
     expect(error.advice).toContain('serves TLS');
 
     const holding = await https(() => undefined);
@@ -223,7 +223,7 @@ describe('createHttpClient against real servers', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     error = await failure(client().request({ url: `https://127.0.0.1:${silentPort}/`, signal: controller.signal }));
-    expect(error.message).toMatch(/did not finish the TLS handshake before the check's time ran out/);
+    expect(error.message).toMatch(/did not complete the TLS handshake before the check's time ran out/);
   });
 
   it('reports a redirect with its Location instead of following it', async () => {
@@ -336,7 +336,7 @@ describe('proxy support', () => {
     process.env.NO_PROXY = '';
     const error = await failure(client().request({ url: `https://127.0.0.1:${port}/`, timeoutMs: 300 }));
     expect(proxy.asked.map((a) => a.target)).toEqual([`127.0.0.1:${port}`]);
-    expect(error.message).toMatch(/accepted the connection but did not finish the TLS handshake within 0\.3 s/);
+    expect(error.message).toMatch(/accepted the connection but did not complete the TLS handshake within 0\.3 s/);
   });
 });
 

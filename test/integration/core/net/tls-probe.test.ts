@@ -90,6 +90,7 @@ describe('probeTls', () => {
     const error = await probeTls({ host: '127.0.0.1', port: e.port, timeoutMs: 300 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(TlsProbeError);
     expect((error as TlsProbeError).code).toBe('timeout');
+    expect((error as TlsProbeError).stalled).toBe('handshake');
     expect((error as Error).message).toMatch(/accepted the connection but did not complete the TLS handshake/);
   });
 

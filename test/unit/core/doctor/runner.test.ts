@@ -78,7 +78,7 @@ describe('runChecks', () => {
     fakeClock();
     const running = runChecks([
       check('a.request', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({
-        status: 'fail', message: 'example.test accepted the connection but did not finish the TLS handshake', advice: 'Check that this port serves TLS.',
+        status: 'fail', message: 'example.test accepted the connection but did not complete the TLS handshake', advice: 'Check that this port serves TLS.',
       }), { once: true })), { timeoutMs: 50 }),
       // Its work ends just after its time: still a failure, never a late ok.
       check('a.late', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ status: 'ok', message: 'late' }), { once: true })), { timeoutMs: 50 }),

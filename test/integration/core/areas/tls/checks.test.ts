@@ -111,6 +111,8 @@ describe('tls.<host> checks against real TLS servers', () => {
     const result = await check({ chain: [], key: '', hang: true }, {}, '127.0.0.1', { timeoutMs: 300 });
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(/did not complete the TLS handshake within 0.3 s/);
+    // The step that stalled decides the advice: the port's TLS, not a firewall that drops.
+    expect(result.advice).toMatch(/serves TLS/);
   });
 });
 
