@@ -69,6 +69,11 @@ export interface RequestEnd {
 
 const REACHABLE = 'Check that the address is right and reachable from here (firewall, proxy: HTTPS_PROXY/NO_PROXY), or raise --timeout.';
 
+/** The advice for a server that accepted the connection and left the TLS handshake unanswered. */
+export function stalledHandshakeAdvice(where = 'this port'): string {
+  return `Check that ${where} serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.`;
+}
+
 /** The message and advice of a request that ran out of time at `stage`. */
 function stalled(host: string, stage: RequestStage | undefined, within: string): { message: string; advice: string } {
   switch (stage) {
@@ -79,7 +84,7 @@ function stalled(host: string, stage: RequestStage | undefined, within: string):
       return { message: `${host} did not accept a connection ${within}: nothing answered (a firewall that drops, or a wrong address).`, advice: REACHABLE };
     case 'tls':
       return { message: `${host} accepted the connection but did not complete the TLS handshake ${within}.`,
-        advice: 'Check that this port serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.' };
+        advice: stalledHandshakeAdvice() };
     case 'answer':
       return { message: `No answer from ${host} ${within}: the request was sent, the server did not reply.`,
         advice: 'The service is slow or stuck (or its load balancer waits on it): check its logs and health, or raise --timeout.' };

@@ -7,6 +7,7 @@ import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
 import type { Check, CheckResult, SkipReason } from '../../doctor/types.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
 import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
+import { stalledHandshakeAdvice } from '../../net/http-errors.js';
 import {
   endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
 } from './endpoints.js';
@@ -100,7 +101,7 @@ export async function checkEndpoint(
       dns: `Check the host name (endpoint from ${endpoint.origin}) and this machine's DNS; --endpoint ${endpoint.host}@ADDRESS connects to an address directly.`,
       refused: `Nothing listens on ${target}:${endpoint.port}: check the port (endpoint from ${endpoint.origin}) and that the ingress controller runs.`,
       timeout: `A firewall may drop the traffic, or the service hangs; check that ${target}:${endpoint.port} is reachable from here, or raise --timeout.`,
-      'handshake-timeout': `Check that ${target}:${endpoint.port} serves TLS (a plain-HTTP port, or a load balancer with no backend behind it, leaves the handshake unanswered), or raise --timeout if the server is only slow.`,
+      'handshake-timeout': stalledHandshakeAdvice(`${target}:${endpoint.port}`),
       handshake: `${target}:${endpoint.port} is probably not a TLS port, or a proxy interferes (endpoint from ${endpoint.origin}).`,
       'ca-file': 'Check the path given to --ca-file, OS_CACERT or NODE_EXTRA_CA_CERTS.',
     };
