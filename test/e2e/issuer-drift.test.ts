@@ -81,7 +81,7 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     cluster(...objects);
     const check = await drift(RFC2136);
     expect(check.status).toBe('fail');
-    expect(check.details!.differences).toEqual(['Secret cert-manager/certmgr-issuer-tsig-secret-key lacks the key tsig-secret-key.']);
+    expect(check.details!.differences).toEqual(['Secret cert-manager/cert-manager-issuer-tsig-secret-key lacks the key tsig-secret-key.']);
   });
 
   it('fails on a field edited by hand in the cluster', async () => {
@@ -128,7 +128,7 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
 
   it('issuer none with an atmosphere left from before: a warning whose advice deletes it by hand, not a redeploy', async () => {
     cluster(...deployed(RFC2136));
-    const check = await drift({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'wildcard-certs' });
+    const check = await drift({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs' });
     expect(check.status).toBe('warn');
     expect(check.advice).toContain('kubectl get certificates -A -o wide');
     expect(check.advice).toMatch(/kubectl delete clusterissuer atmosphere$/);

@@ -131,9 +131,9 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
     expect(narrow).toContain('Enter next');
     await at('> Wildcard, issued automatically', 'Enter');
-    await type('cloud_helm_ingress_wildcard_domain', 'cloud.example.com');
+    await type('openstack_helm_ingress_wildcard_domain', 'cloud.example.com');
     await at('Certificate issuer', 'Escape');
-    const back = await waitFor('cloud_helm_ingress_wildcard_domain');
+    const back = await waitFor('openstack_helm_ingress_wildcard_domain');
     expect(back).toContain('> cloud.example.com');
     await at('> cloud.example.com', 'Enter');
     await at('Certificate issuer', 'C-c');
@@ -148,7 +148,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     launch(['setup', '--names', 'spec', '--inventory', inventory]);
     await at('Certificate type', 'Down');
     await at('> Wildcard, issued automatically', 'Enter');
-    const asked = await waitFor('cloud_helm_ingress_wildcard_domain');
+    const asked = await waitFor('openstack_helm_ingress_wildcard_domain');
     expect(asked).not.toContain('(optional');
     term!.send('Enter');
     const refused = await waitFor(/required/);
@@ -158,8 +158,8 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     launch(['setup', '--names', 'spec', '--plain', '--inventory', inventory]);
     // Plain mode: numbered choices, typed; the question in words, its variable on the line above.
     await at('Choose 1-3', '2', 'Enter');
-    const plain = await waitFor(/cloud_helm_ingress_wildcard_domain\n\?/);
-    expect(plain.slice(plain.lastIndexOf('cloud_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
+    const plain = await waitFor(/openstack_helm_ingress_wildcard_domain\n\?/);
+    expect(plain.slice(plain.lastIndexOf('openstack_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
     term!.send('Enter');
     await waitFor(/required/);
     expect(screen()).not.toContain('Certificate issuer');
