@@ -121,6 +121,14 @@ describe('cloudgate doctor --only acme: acme.dns-credentials', () => {
     const given = await runCli(['doctor', '--only', 'acme', '--json', '--inventory', path, '--ca-file', ca.file], { env: { ...apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_CLOUDFLARE_API_TOKEN: apis.world.cloudflare.token } });
     expect(given.stdout + given.stderr).not.toContain(apis.world.cloudflare.token);
     expect((JSON.parse(given.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'acme.dns-credentials')).toMatchObject({ status: 'ok' });
+    // The acme: section of --config may give it too, under its neutral alias: read as the platform's name, and said so.
+    const config = join(dir, 'cloudgate.yml');
+    writeFileSync(config, `acme:\n  cluster_issuer_acme_dnsc_api_token: ${apis.world.cloudflare.token}\n`, { mode: 0o600 });
+    const configured = await runCli(['doctor', '--only', 'acme', '--json', '--inventory', path, '--ca-file', ca.file, '--config', config], { env: apis.env });
+    const checks = (JSON.parse(configured.stdout) as { checks: Check[] }).checks;
+    expect(checks.find((c) => c.id === 'acme.dns-credentials')).toMatchObject({ status: 'ok' });
+    expect(checks.find((c) => c.id === 'acme.config')).toMatchObject({ status: 'warn', advice: 'Rename it to cluster_issuer_acme_cloudflare_api_token, the platform\'s own name.' });
+    expect(configured.stdout + configured.stderr).not.toContain(apis.world.cloudflare.token);
   });
 
   it.skipIf(!requireNamed())('rfc2136: skipped without --probe-update, a signed add and delete with it', async () => {

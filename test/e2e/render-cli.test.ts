@@ -83,30 +83,49 @@ openstack_helm_ingress_wildcard_domain: cloud.example.com
   });
 });
 
-describe('cloudgate render with the platform\'s own variable names', () => {
-  it('detects them, renders the same objects under the platform\'s object names', async () => {
-    const path = await inventory(`cluster_issuer_type: acme
+describe('cloudgate render: the platform\'s names, and the neutral aliases', () => {
+  const ROUTE53 = `cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
 cluster_issuer_acme_solver: route53
 cluster_issuer_acme_route53_auth: kubernetes
 cluster_issuer_acme_route53_region: eu-west-1
 cluster_issuer_acme_route53_hosted_zone_id: Z123
 cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/dns
-`);
-    const result = await runCli(['render', '--inventory', path, '--json']);
+`;
+  const kindsAndNames = (stdout: string) => JSON.parse(stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`);
+
+  it('names exactly the objects the role creates, under the platform\'s object names', async () => {
+    const result = await runCli(['render', '--inventory', await inventory(ROUTE53), '--json']);
     expect(result.code).toBe(0);
-    const names = JSON.parse(result.stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`);
-    expect(names).toEqual(['ClusterIssuer/self-signed', 'ServiceAccount/cert-manager-route53', 'Role/cert-manager-route53-tokenrequest',
+    expect(kindsAndNames(result.stdout)).toEqual(['ClusterIssuer/self-signed', 'ServiceAccount/cert-manager-route53', 'Role/cert-manager-route53-tokenrequest',
       'RoleBinding/cert-manager-route53-tokenrequest', 'ClusterIssuer/atmosphere']);
   });
 
-  it('a neutral variable in a platform inventory is a finding naming its platform spelling, not a switch of the file', async () => {
-    const path = await inventory('cluster_issuer_acme_solver: route53\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_route53_hosted_zone_id: Z1\n');
+  it('a neutral alias is a finding with its rename; the platform does not read it, so what it needs is undefined', async () => {
+    const path = await inventory('cluster_issuer_acme_solver: route53\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_clouddnsb_hosted_zone_id: Z1\n');
     const result = await runCli(['render', '--inventory', path, '--json']);
     expect(result.code).toBe(2);
-    const findings = JSON.parse(result.stdout).findings as { rule?: string; variable: string; advice?: string }[];
-    expect(findings).toContainEqual(expect.objectContaining({ rule: 'naming', variable: 'cluster_issuer_acme_route53_hosted_zone_id', advice: 'Rename cluster_issuer_acme_route53_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id.' }));
-    // The platform does not read it: its hosted zone is undefined, and the deployment would stop.
-    expect(findings).toContainEqual(expect.objectContaining({ variable: 'cluster_issuer_acme_route53_hosted_zone_id', severity: 'error' }));
+    const findings = JSON.parse(result.stdout).findings as { rule?: string; variable: string; advice?: string; severity: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'naming', variable: 'cluster_issuer_acme_route53_hosted_zone_id',
+      advice: 'Rename cluster_issuer_acme_clouddnsb_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id ("cloudgate setup" offers to).' }));
+    expect(findings).toContainEqual(expect.objectContaining({ variable: 'cluster_issuer_acme_route53_hosted_zone_id', severity: 'error', advice: 'Set cluster_issuer_acme_route53_hosted_zone_id in the inventory.' }));
+  });
+
+  it('a neutral value of a choosing variable: the role has no task for it, so only the self-signed issuer is made', async () => {
+    const result = await runCli(['render', '--inventory', await inventory(ROUTE53.replace('solver: route53', 'solver: clouddnsb')), '--json']);
+    expect(result.code).toBe(2);
+    expect(kindsAndNames(result.stdout)).toEqual(['ClusterIssuer/self-signed']);
+    expect(JSON.parse(result.stdout).findings).toContainEqual(expect.objectContaining({ rule: 'naming', advice: 'Write cluster_issuer_acme_solver: route53 ("cloudgate setup" offers to).' }));
+  });
+
+  it('--names spec renders an inventory in the aliases with the neutral object names, and says so', async () => {
+    const aliases = ROUTE53.replaceAll('route53', 'clouddnsb').replace('auth: kubernetes', 'auth: clusteroidc');
+    const result = await runCli(['render', '--inventory', await inventory(aliases), '--names', 'spec']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('--names spec');
+    expect(result.stdout).toContain('# ServiceAccount cert-manager/certmgr-clouddnsb');
+    expect(result.stdout).toMatch(/# made from: cluster_issuer_acme_clouddnsb_service_account_name/);
+    // cert-manager's own API is never renamed.
+    expect(result.stdout).toContain('route53:');
   });
 });

@@ -82,6 +82,8 @@ export interface Rename {
   to?: string;
   /** The value in the deployment's words, when it is written in the other ones. */
   value?: string;
+  /** The value as written, when `value` replaces it. */
+  was?: string;
   /** Why, for the review. */
   reason: string;
 }
@@ -120,6 +122,9 @@ export function resolveProfile(asked: unknown): NamingProfile {
 }
 
 const WORDS: Record<NamingProfile, string> = { platform: "the platform's own names", spec: 'the neutral names (--names spec)' };
+/** Why a key or a value is rewritten, for the review. */
+const READS_NAME: Record<NamingProfile, string> = { platform: 'the platform reads only its own name', spec: '--names spec: the deployment reads the neutral alias' };
+const READS_VALUE: Record<NamingProfile, string> = { platform: "the platform's role has no task for the neutral word", spec: '--names spec: the deployment reads the neutral word' };
 
 /**
  * An inventory's values read for a deployment that reads `asked`'s words (the platform's by default):
@@ -150,12 +155,12 @@ export function namesView(raw: Record<string, unknown>, _source: string, asked?:
       if (right in raw) {
         naming.push(finding(row.name, `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]} and ignores it; ${right} is set too.`,
           `Remove ${key} (the value of ${right} is the one deployed).`));
-        renames.push({ from: key, reason: `${right} is set too; the deployment reads only that one` });
+        renames.push({ from: key, reason: `${right} is set too, and the deployment reads only that one` });
         continue;
       }
       naming.push(finding(row.name, `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]}, so it ignores ${key} and its value.`,
         `Rename ${key} to ${right}${wrongWord ? ` and write its value as ${wrongWord}` : ''} ("cloudgate setup" offers to).`));
-      renames.push({ from: key, to: right, ...(wrongWord ? { value: wrongWord } : {}), reason: `the deployment reads ${WORDS[profile]}` });
+      renames.push({ from: key, to: right, ...(wrongWord ? { value: wrongWord, was: String(value) } : {}), reason: READS_NAME[profile] });
       meant[row.name] = word;
       keys[row.name] = key;
       continue;
@@ -167,7 +172,7 @@ export function namesView(raw: Record<string, unknown>, _source: string, asked?:
       values[row.name] = value;
       naming.push(finding(row.name, `${key} is "${String(value)}", ${profile === 'platform' ? `the neutral alias of ${wrongWord}` : `the platform's word for ${wrongWord}`}: the deployment reads ${WORDS[profile]}, its role has no task for "${String(value)}" (or refuses it), and it stops there.`,
         `Write ${key}: ${wrongWord} ("cloudgate setup" offers to).`));
-      renames.push({ from: key, to: key, value: wrongWord, reason: `the deployment reads ${WORDS[profile]}` });
+      renames.push({ from: key, to: key, value: wrongWord, was: String(value), reason: READS_VALUE[profile] });
       continue;
     }
     values[row.name] = word;

@@ -192,7 +192,7 @@ function providerRules(values: Values, choices: Choices): Finding[] {
     }
     if (choices.auth === 'kubernetes') {
       out.push(finding('route53-kubernetes-prerequisites', 'info', 'cluster_issuer_acme_route53_auth',
-        'route53 auth "kubernetes" needs certificate manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
+        'route53 auth "kubernetes" needs cert-manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
         'Run "cloudgate oidc" for the steps and "cloudgate doctor" to check them.'));
     }
   }

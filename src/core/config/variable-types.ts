@@ -87,7 +87,7 @@ export function enumOf(words: Record<string, Word>): Pick<Variable, 'type' | 'va
 }
 
 /**
- * Algorithms the certificate manager accepts for RFC 2136 (case-insensitive). The platform has no
+ * Algorithms cert-manager accepts for RFC 2136 (case-insensitive). The platform has no
  * default; the walkthrough highlights the first, so the one recommended for new keys comes first.
  */
 export const TSIG_ALGORITHMS = ['HMACSHA256', 'HMACSHA512', 'HMACSHA1', 'HMACMD5'] as const;

@@ -16,7 +16,7 @@ import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../config/vocabulary.js';
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
   issuer?: unknown;
-  /** Data keys of each live Secret in the certificate manager's namespace that was asked for (absent: missing). */
+  /** Data keys of each live Secret in cert-manager's namespace that was asked for (absent: missing). */
   secretKeys: Map<string, string[]>;
 }
 
@@ -70,7 +70,7 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
     const other = renderings.find((r) => r !== stated && JSON.stringify(r.objects) !== JSON.stringify(stated.objects));
     if (own.differences.length === 0 || !other || issuerDrift(other.objects, live).differences.length > 0) return { ...own, profile: stated.profile, guessed: false };
     const message = `Naming mismatch, not drift: the inventory is written in ${NAMES[stated.profile]}, but the cluster runs exactly what ${NAMES[other.profile]} render (${own.differences[0]}).`;
-    const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/variables.md lists them); deploying it as it is would replace the cluster's objects.`;
+    const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/neutral-names.md lists them); deploying it as it is would replace the cluster's objects.`;
     return { differences: [message], profile: stated.profile, guessed: false, namingMismatch: { inventory: stated.profile, cluster: other.profile, message, advice } };
   }
   const tried = renderings.map((r) => ({ profile: r.profile, drift: issuerDrift(r.objects, live) }));

@@ -144,7 +144,7 @@ function acmeIssuer(ctx: RoleValues, options: RenderOptions): IssuerSpec | undef
 function venafiIssuer(ctx: RoleValues): IssuerSpec {
   const p = 'cluster_issuer_venafi_';
   const [token, user, password] = [`${p}access_token`, `${p}username`, `${p}password`].map((n) => ctx.defined(n));
-  const secretName = ctx.name(`${p}secret_name`, "the commercial CA's credentials Secret");
+  const secretName = ctx.name(`${p}secret_name`, "the Venafi credentials Secret");
   const from = [`${p}secret_name`];
   if (user && password && !token) {
     ctx.add(secret(secretName, { username: ctx.value(`${p}username`), password: ctx.value(`${p}password`) }, null), [`${p}username`, `${p}password`, ...from], { nameFrom: `${p}secret_name` });
@@ -154,17 +154,17 @@ function venafiIssuer(ctx: RoleValues): IssuerSpec {
     const set = [token && `${p}access_token`, user && `${p}username`, password && `${p}password`].filter(Boolean).join(', ');
     ctx.finding(`${p}access_token`, 'error',
       set ? `The inventory defines ${set}: the role creates the credentials Secret only for an access token alone or a username and password together (a key counts even when empty or null), so it creates none and the issuer cannot authenticate.`
-        : 'None of the commercial CA credentials is defined: the role creates no credentials Secret, and the issuer cannot authenticate.',
+        : 'None of the Venafi credentials is defined: the role creates no credentials Secret, and the issuer cannot authenticate.',
       `Keep only ${p}access_token (recommended), or only ${p}username and ${p}password; remove the other lines entirely.`);
   }
   ctx.needed(`${p}ca`, "the hosts' trust store (the role copies the CA there)");
   return {
     spec: {
       venafi: {
-        zone: ctx.needed(`${p}zone`, 'the commercial CA issuer'),
+        zone: ctx.needed(`${p}zone`, 'the Venafi issuer'),
         tpp: {
-          url: ctx.needed(`${p}tpp_url`, 'the commercial CA issuer'),
-          caBundle: ctx.needed(`${p}tpp_ca_bundle`, 'the commercial CA issuer (it is passed to the issuer as written)'),
+          url: ctx.needed(`${p}tpp_url`, 'the Venafi issuer'),
+          caBundle: ctx.needed(`${p}tpp_ca_bundle`, 'the Venafi issuer (it is passed to the issuer as written)'),
           credentialsRef: { name: secretName },
         },
       },
@@ -177,7 +177,7 @@ export function clusterIssuer(name: string, spec: Record<string, unknown>): Kube
   return { apiVersion: CM, kind: 'ClusterIssuer', metadata: { name }, spec };
 }
 
-/** A Secret as the role writes it: `type` is left out where the role leaves it out (the commercial CA's). */
+/** A Secret as the role writes it: `type` is left out where the role leaves it out (the Venafi one's). */
 export function secret(name: string, stringData: Record<string, unknown>, type: string | null = 'Opaque', namespace = CERT_MANAGER_NAMESPACE): KubeObject {
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, ...(type ? { type } : {}), stringData };
 }

@@ -135,7 +135,7 @@ function route53Solver(ctx: RoleValues, options: RenderOptions): IssuerSpec | un
   } else if (auth === 'kubernetes') {
     const sa = ctx.name(`${p}service_account_name`, 'the keyless service account');
     if (route53.role === undefined) {
-      ctx.finding(`${p}role_arn`, 'error', `${p}role_arn is not set: keyless credentials (auth kubernetes) need a role to assume, and the certificate manager refuses the issuer without it.`, `Set ${p}role_arn to the role created for the cluster's OIDC provider ("cloudgate oidc" prints it).`);
+      ctx.finding(`${p}role_arn`, 'error', `${p}role_arn is not set: keyless credentials (auth kubernetes) need a role to assume, and cert-manager refuses the issuer without it.`, `Set ${p}role_arn to the role created for the cluster's OIDC provider ("cloudgate oidc" prints it).`);
     }
     route53.auth = { kubernetes: { serviceAccountRef: { name: sa } } };
     ctx.add({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace: CERT_MANAGER_NAMESPACE } }, [`${p}service_account_name`], { nameFrom: `${p}service_account_name` });

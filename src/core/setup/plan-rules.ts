@@ -8,7 +8,7 @@ import { VARIABLES, choicesOf, variable } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 
 /**
- * The platform passes the TPP bundle unchanged into a field the certificate manager reads as base64:
+ * The platform passes the TPP bundle unchanged into a field cert-manager reads as base64:
  * a PEM bundle given in the answers (or the walkthrough's file) is written base64-encoded, and said so.
  */
 export function encodeBundle(set: Record<string, unknown>, now = new Date()): Finding[] {

@@ -223,6 +223,8 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   if (manifest && !(await sameContent(manifest.path, manifest.content))) files.push(manifest);
 
   const hadSettings = hasIssuerSettings(current.values);
+  // What the cluster holds now is what the inventory as written deploys: a neutral alias in it is not read.
+  const deployedNow = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : current.values[k]]));
   const previousIssuer = hadSettings ? choicesOf(current.values).issuer : undefined;
   return {
     inventoryPath,
@@ -242,7 +244,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     supplied,
     files,
     diff: maskedDiff(inventoryPath, current.text, content, edits),
-    cluster: clusterReview(hadSettings ? current.values : undefined, merged, names),
+    cluster: clusterReview(hadSettings ? deployedNow : undefined, merged, names),
     names,
     plainSecrets: input.vault ? [] : VARIABLES.filter((row) => row.secret && typeof merged[row.name] === 'string' && isSet(merged[row.name])
       && !opened.envelopes.has(row.name)).map((row) => row.name),

@@ -5,7 +5,7 @@
  * review screen lays out the same strings.
  */
 import { hasErrors, SEVERITY_MARK, type Finding } from '../findings.js';
-import { profileLine, respell, respellFinding, spelled, spelledValue } from '../config/neutral-names.js';
+import { profileLine, respell, respellFinding, spelled, spelledValue, type Rename } from '../config/neutral-names.js';
 import { clusterLines } from '../render/review.js';
 import { shellQuote } from '../shell-quote.js';
 import type { SetupPlan } from './plan.js';
@@ -84,8 +84,7 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     issuerChange: change,
     set: plan.changedKeys.map(say),
     removed: plan.removedKeys.map((key) => `Remove: ${plan.keys[key] ?? say(key)} (${respell(plan.removedReasons[key] ?? '', plan.names)})`),
-    renamed: plan.renamed.map((r) => r.to === undefined ? `Remove: ${r.from} (${r.reason})`
-      : `Rename: ${r.from === r.to ? `${r.from}: ${r.value}` : `${r.from} -> ${r.to}${r.value !== undefined ? `: ${r.value}` : ''}`} (${r.reason})`),
+    renamed: plan.renamed.map(renameLine),
     translated: plan.translated.map((t) => `Read as: ${t.from} -> ${t.to} (a neutral alias in the answers${plan.names === 'spec' ? '; written as --names spec says' : ''})`),
     findings: plan.findings.map((f) => respellFinding(f, plan.names)),
     blocked: hasErrors(plan.findings),
@@ -98,6 +97,14 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     dryRun: options.dryRun ?? false,
     ...plainTextLine(plan),
   };
+}
+
+/** `Rename: OLD -> NEW (why)`, with the values where they change; `Remove: KEY (why)` for one set both ways. */
+function renameLine(r: Rename): string {
+  if (r.to === undefined) return `Remove: ${r.from} (${r.reason})`;
+  const before = r.was !== undefined ? `${r.from}: ${r.was}` : r.from;
+  const after = r.from === r.to ? r.value : r.value !== undefined ? `${r.to}: ${r.value}` : r.to;
+  return `Rename: ${before} -> ${after} (${r.reason})`;
 }
 
 /** The secrets the written inventory holds in plain text, and how to vault them instead. */

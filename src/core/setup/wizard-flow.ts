@@ -213,7 +213,7 @@ function annotationSteps(answers: WizardAnswers): Step[] {
   const row = variable('atmosphere_ingress_annotations')!;
   const ask: Step = {
     id: ADD_ANNOTATIONS, kind: 'select', title: 'Add certificate subject annotations?', section: row.section,
-    help: 'Optional. Needed when a commercial CA zone enforces subject fields (organization, country, ...)',
+    help: 'Optional. Needed when a Venafi zone enforces subject fields (organization, country, ...)',
     required: true, secret: false, choices: YES_NO,
   };
   if (answers[ADD_ANNOTATIONS] !== 'true') return [ask];

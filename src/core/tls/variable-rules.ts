@@ -23,13 +23,13 @@ export const PEM_RULES: PemRule[] = [
     certificate: 'cluster_issuer_venafi_ca',
     role: 'ca-issuer',
     prefix: 'venafi-ca',
-    renewAdvice: 'Get the current CA chain from the commercial CA and put it in cluster_issuer_venafi_ca.',
+    renewAdvice: 'Get the current CA chain from Venafi and put it in cluster_issuer_venafi_ca.',
   },
   {
     certificate: 'cluster_issuer_venafi_tpp_ca_bundle',
     role: 'ca-bundle',
     prefix: 'venafi-tpp-ca-bundle',
-    renewAdvice: 'Put the current CA certificate of the commercial CA server in cluster_issuer_venafi_tpp_ca_bundle.',
+    renewAdvice: 'Put the current CA certificate of the Venafi TPP server in cluster_issuer_venafi_tpp_ca_bundle.',
   },
 ];
 

@@ -1,9 +1,9 @@
 /**
  * One read-only call to the DNS API (route53) with temporary credentials, signed with SigV4 by
  * the provider's own signing library. With a hosted zone id: the zone's record sets, first page of
- * one (`ListResourceRecordSets`, an action the certificate manager needs anyway, so a role granted
+ * one (`ListResourceRecordSets`, an action cert-manager needs anyway, so a role granted
  * exactly the documented permissions passes); without one: `ListHostedZonesByName`, the lookup the
- * certificate manager then makes itself.
+ * cert-manager then makes itself.
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -17,7 +17,7 @@ export interface TemporaryCredentials {
   sessionToken: string;
 }
 
-/** The actions the certificate manager's DNS-01 solver uses (and so the role must be granted). */
+/** The actions cert-manager's DNS-01 solver uses (and so the role must be granted). */
 export const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
 
 /** The DNS API's global endpoint and signing region per partition. */

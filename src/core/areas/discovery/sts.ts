@@ -1,5 +1,5 @@
 /**
- * `discovery.sts`: keyless DNS credentials end to end, as the certificate manager will do it. A
+ * `discovery.sts`: keyless DNS credentials end to end, as cert-manager will do it. A
  * projected token for the service account, exchanged at the token service for the role
  * (`AssumeRoleWithWebIdentity`, unsigned: the token is the credential), then one read-only DNS call
  * with the temporary credentials. Each refusal is mapped to what is misconfigured and where.
@@ -162,7 +162,7 @@ function stsRefusal(
     return {
       status: 'fail',
       message: `The token service refused the token: ${said}. Its aud [${claims.aud.join(', ')}] is not among the client ids of the provider for ${iss}.`,
-      advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; the certificate manager requests tokens for that audience.`,
+      advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; cert-manager requests tokens for that audience.`,
       details,
     };
   }

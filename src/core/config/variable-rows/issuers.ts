@@ -1,4 +1,4 @@
-/** Rows of the variables table: the commercial CA, CA and self-signed issuers. */
+/** Rows of the variables table: the Venafi, CA and self-signed issuers. */
 import type { Variable } from '../variable-types.js';
 
 export const ISSUER_ROWS: Variable[] = [
@@ -71,7 +71,7 @@ export const ISSUER_ROWS: Variable[] = [
   {
     name: 'cluster_issuer_self_signed_certificate_name', type: 'string', default: 'self-signed-ca',
     required: false, secret: false, asked: false, appliesWhen: { issuer: ['self-signed'] }, section: 'Self-signed issuer',
-    help: 'Certificate (in the certificate manager\'s namespace) of the self-signed CA',
+    help: 'Certificate (in the cert-manager namespace) of the self-signed CA',
   },
   {
     name: 'cluster_issuer_self_signed_secret_name', type: 'string', default: 'cert-manager-selfsigned-ca',
