@@ -44,7 +44,7 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
     inClusterAudience: get('in_cluster_audience') ?? IN_CLUSTER_AUDIENCE,
     namespace: get('namespace') ?? CERT_MANAGER_NAMESPACE,
     serviceAccount: get('service_account') ?? inventoryString(KEYLESS_SERVICE_ACCOUNT)
-      // The role's default (certmgr-clouddnsb with --names spec).
+      // The role's default (its neutral alias with --names spec).
       ?? defaultName(KEYLESS_SERVICE_ACCOUNT, profile)!,
     names: profile,
     keylessSelected: usesKeylessDns(inventory),

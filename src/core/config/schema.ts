@@ -156,7 +156,7 @@ export function variablesDocument(): string {
   ].join('\n');
 }
 
-/** The neutral aliases of the names, values and default object names (docs/neutral-names.md). */
+/** The neutral aliases of the names, values and default object names (docs/neutral-names.md, kept equal by test/unit/repository/variables-doc.test.ts). */
 export function aliasesMarkdown(): string {
   const names = VARIABLES.filter((v) => v.alias).map((v) => `| \`${v.name}\` | \`${v.alias}\` |`);
   const values = VARIABLES.filter((v) => v.words).flatMap((v) => Object.entries(v.words!).filter(([, w]) => w.alias)

@@ -18,7 +18,7 @@ export interface Variable {
   /** The platform's name of the variable: what its role reads and what cloudgate writes. */
   name: string;
   /**
-   * The neutral alias of the name (`cluster_issuer_acme_clouddnsb_region`), derived from the vocabulary;
+   * The neutral alias of the name (docs/neutral-names.md), derived from the vocabulary;
    * absent: the name has no product word. Read and translated; written only with `--names spec`.
    */
   alias?: string;
@@ -33,7 +33,7 @@ export interface Variable {
   required: boolean;
   /** The role's default. */
   default?: string | boolean | number;
-  /** The default in the neutral words (`certmgr-issuer-ca`), where it differs; derived from the vocabulary. */
+  /** The default in the neutral words, where it differs; derived from the vocabulary. */
   aliasDefault?: string;
   secret: boolean;
   /** Deprecated in favour of this variable. */

@@ -39,7 +39,7 @@ export function variable(name: string): Variable | undefined {
   return BY_NAME.get(name);
 }
 
-/** The row whose neutral alias is `alias` (`cluster_issuer_acme_clouddnsb_region`), or undefined. */
+/** The row whose neutral alias is `alias`, or undefined. */
 export function variableByAlias(alias: string): Variable | undefined {
   return BY_ALIAS.get(alias);
 }

@@ -60,7 +60,7 @@ export interface ClusterComparison extends Drift {
   namingMismatch?: { inventory: NamingProfile; cluster: NamingProfile; message: string; advice: string };
 }
 
-const NAMES: Record<NamingProfile, string> = { spec: 'the neutral aliases (clouddnsb, dnsc, certmgr-...)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
+const NAMES: Record<NamingProfile, string> = { spec: 'the neutral aliases (docs/neutral-names.md)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
 
 /** The first rendering the cluster matches, or the one with the fewest differences (the first on a tie). */
 export function compareWithCluster(renderings: Rendering[], live: LiveState): ClusterComparison {
