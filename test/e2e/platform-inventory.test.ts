@@ -128,7 +128,7 @@ describe('the platform\'s inventory layout', () => {
     const setup = await runCli(['setup', '--answers', answers, '--inventory', certificates(), '--yes']);
     expect(setup.code, setup.stderr).toBe(0);
     expect(setup.stderr).toContain('Rename: cluster_issuer_acme_solver: clouddnsb -> route53');
-    expect(setup.stderr).toContain('Rename: cluster_issuer_acme_clouddnsb_role_arn -> cluster_issuer_acme_route53_role_arn (the platform reads only its own name)');
+    expect(setup.stderr).toContain('Rename: cluster_issuer_acme_clouddnsb_role_arn -> cluster_issuer_acme_route53_role_arn (the platform\'s own name)');
     expect(setup.stderr).not.toContain(SECRET);
     // In place: the same lines in the same order, comments kept, only the words changed.
     expect(readFileSync(certificates(), 'utf8')).toBe(readFileSync(join(FIXTURE, 'group_vars', 'all', 'cluster_issuer.yml'), 'utf8'));

@@ -123,8 +123,8 @@ export function resolveProfile(asked: unknown): NamingProfile {
 
 const WORDS: Record<NamingProfile, string> = { platform: "the platform's own names", spec: 'the neutral names (--names spec)' };
 /** Why a key or a value is rewritten, for the review. */
-const READS_NAME: Record<NamingProfile, string> = { platform: 'the platform reads only its own name', spec: '--names spec: the deployment reads the neutral alias' };
-const READS_VALUE: Record<NamingProfile, string> = { platform: "the platform's role has no task for the neutral word", spec: '--names spec: the deployment reads the neutral word' };
+const READS_NAME: Record<NamingProfile, string> = { platform: "the platform's own name", spec: 'the neutral alias, as --names spec says' };
+const READS_VALUE: Record<NamingProfile, string> = { platform: "the platform's own word", spec: 'the neutral word, as --names spec says' };
 
 /**
  * An inventory's values read for a deployment that reads `asked`'s words (the platform's by default):

@@ -128,7 +128,7 @@ export const DNS_PROVIDER_ROWS: Variable[] = [
     // The role adds `role` to the solver whatever the auth mode: after static keys or ambient credentials, it is assumed.
     appliesWhen: ROW.solver('route53'), requiredWhen: ROW.route53('kubernetes'), section: 'DNS-01 provider route53',
     example: 'arn:aws:iam::123456789012:role/cert-manager-dns01',
-    help: 'Role to assume (required for kubernetes; optional for static and ambient, assumed after those credentials)',
+    help: 'Role to assume (required for auth kubernetes; optional for static and ambient: assumed after those credentials)',
   },
   {
     name: 'cluster_issuer_acme_route53_service_account_name',
