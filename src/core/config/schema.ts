@@ -6,7 +6,7 @@
  * the neutral aliases (`x-platform-name` then names the platform's).
  */
 import {
-  DEFAULT_ROUTE53_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, OWNED_PREFIXES, VARIABLES, defaultOf, type Condition, type NamingProfile, type Variable,
+  DEFAULT_ROUTE53_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, INGRESS_ROLE_VARIABLES, OWNED_PREFIXES, VARIABLES, defaultOf, type Condition, type NamingProfile, type Variable,
 } from './variables.js';
 import { spelled, spelledValue, respell } from './neutral-names.js';
 
@@ -28,7 +28,7 @@ export function inventorySchema(profile: NamingProfile = 'platform'): Schema {
     properties,
     // Unknown names under the certificate prefixes (a neutral alias included) are typos; other variables belong to the rest of the inventory.
     propertyNames: {
-      anyOf: [{ enum: VARIABLES.map((v) => name(v.name)) }, { not: { pattern: `^(${OWNED_PREFIXES.join('|')})` } }],
+      anyOf: [{ enum: [...VARIABLES.map((v) => name(v.name)), ...INGRESS_ROLE_VARIABLES] }, { not: { pattern: `^(${OWNED_PREFIXES.join('|')})` } }],
     },
     allOf: conditionalRequirements(profile),
   };

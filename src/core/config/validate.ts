@@ -16,7 +16,7 @@ import { NOT_CHECKED, finding, isSet, str } from './rule-kit.js';
 import { typeRules } from './value-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
-  ANNOTATION_KEYS, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
+  ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
   applies, choicesOf, platformOfName, variable, type Choices, type Variable,
 } from './variables.js';
 
@@ -84,12 +84,9 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
 
 // ---- names ----------------------------------------------------------------------------------
 
-/** Variables under the ingress prefixes that the ingress role reads per ingress (not certificate settings). */
-const INGRESS_ROLE_OWN = new Set(['name', 'annotations', 'host', 'class_name', 'endpoint', 'service_name', 'service_port'].map((s) => `openstack_helm_ingress_${s}`));
-
 function unknownNames(values: Values): Finding[] {
   return Object.keys(values)
-    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name) && !INGRESS_ROLE_OWN.has(name))
+    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name) && !INGRESS_ROLE_VARIABLES.includes(name))
     .map((name) => {
       const guess = closestName(name);
       return finding('unknown-variable', 'warning', name, `${name} is not a variable the platform knows; it is ignored.`,

@@ -17,6 +17,7 @@ import {
 
 export * from './variable-types.js';
 export { AZURE_ENVIRONMENTS } from './variable-rows/dns-providers.js';
+export { INGRESS_ROLE_VARIABLES } from './variable-rows/selection.js';
 
 /** A row with its neutral alias and the neutral words of an object-name default, derived from the vocabulary. */
 function withAlias(row: Variable): Variable {

@@ -15,9 +15,11 @@ export const ACME_ROWS: Variable[] = [
     help: 'Directory URL of an internal ACME server (unset: a public ACME certificate authority)',
   },
   {
+    // The platform's OpenStack client and SDK configs read it whenever the issuer is neither self-signed,
+    // ca nor venafi: with a supplied wildcard (none) too, they then trust the hosts' CA store.
     name: 'cluster_issuer_acme_private_ca', type: 'bool', default: false, required: false, secret: false,
-    appliesWhen: ROW.acme, section: 'ACME issuer',
-    help: 'true when the ACME server uses a certificate signed by a custom CA, so that it is trusted',
+    appliesWhen: { issuer: ['acme', 'none'] }, section: 'ACME issuer',
+    help: 'true when the ACME server (or a supplied certificate) is signed by a custom CA in the hosts\' trust store, so that the platform\'s clients trust it',
   },
   {
     name: 'cluster_issuer_acme_solver', ...enumOf(SOLVERS), default: DEFAULT_SOLVER,

@@ -1,6 +1,13 @@
 /** Rows of the variables table: which certificates, the issuer's name, the platform-wide names and annotations. */
 import { ISSUER_TYPES, DEFAULT_ISSUER, ANNOTATION_KEYS, ANNOTATION_PREFIX, enumOf, type Variable } from '../variable-types.js';
 
+/**
+ * Variables under the ingress prefix that the ingress role takes per ingress (its own parameters, or
+ * global overrides of them): not certificate settings, but never unknown names either.
+ */
+export const INGRESS_ROLE_VARIABLES: readonly string[] = ['name', 'annotations', 'host', 'class_name', 'endpoint', 'service_name', 'service_port']
+  .map((s) => `openstack_helm_ingress_${s}`);
+
 export const SELECTION_ROWS: Variable[] = [
   // Endpoint certificate selection
   {

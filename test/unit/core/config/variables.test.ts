@@ -69,6 +69,15 @@ describe('the neutral alias column', () => {
   });
 });
 
+describe('what the platform reads beyond the certificate role', () => {
+  it('the ACME private-CA flag is read with a supplied wildcard too (the OpenStack client and SDK configs trust the hosts\' CA store then)', () => {
+    expect(names({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs' })).toContain('cluster_issuer_acme_private_ca');
+    expect(validate({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs', cluster_issuer_acme_private_ca: true })
+      .filter((f) => f.rule === 'unused-variable')).toEqual([]);
+    for (const type of ['ca', 'venafi', 'self-signed']) expect(names({ cluster_issuer_type: type })).not.toContain('cluster_issuer_acme_private_ca');
+  });
+});
+
 describe('what the role reads in each route53 auth mode (its tasks/type/acme/solver/route53.yml)', () => {
   const p = 'cluster_issuer_acme_route53_';
   const READS: Record<string, string[]> = {
