@@ -16,7 +16,7 @@ import { NOT_CHECKED, finding, isSet, str } from './rule-kit.js';
 import { typeRules } from './value-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
-  ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
+  ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, ISSUER_TYPES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
   applies, choicesOf, platformOfName, variable, type Choices, type Variable,
 } from './variables.js';
 
@@ -121,6 +121,9 @@ function branchLabel(row: Variable, choices: Choices): string {
   return 'always';
 }
 
+/** The issuer types whose certificates chain to a CA the operator chose. */
+const TRUSTED = ISSUER_TYPE_VALUES.filter((t) => ISSUER_TYPES[t].trusted);
+
 // ---- endpoint selection ------------------------------------------------------------------------
 
 function selectionRules(values: Values, choices: Choices): Finding[] {
@@ -144,7 +147,7 @@ function selectionRules(values: Values, choices: Choices): Finding[] {
   if (choices.issuer === 'self-signed') {
     out.push(finding('self-signed', 'warning', 'cluster_issuer_type',
       'cluster_issuer_type is self-signed: clients will not trust the endpoints; for development and testing only.',
-      'For production choose acme, venafi or ca, or supply a wildcard certificate.'));
+      `For production choose ${TRUSTED.join(', ')}, or supply a wildcard certificate.`));
   }
   return out;
 }

@@ -1,5 +1,8 @@
 /** Rows of the variables table: which certificates, the issuer's name, the platform-wide names and annotations. */
-import { ISSUER_TYPES, DEFAULT_ISSUER, ANNOTATION_KEYS, ANNOTATION_PREFIX, enumOf, type Variable } from '../variable-types.js';
+import { ISSUER_TYPES, ISSUER_TYPE_VALUES, DEFAULT_ISSUER, ANNOTATION_KEYS, ANNOTATION_PREFIX, enumOf, type Variable } from '../variable-types.js';
+
+/** The issuer types for which the role creates its ClusterIssuer (all but none). */
+const MAKE_AN_ISSUER = ISSUER_TYPE_VALUES.filter((t) => ISSUER_TYPES[t].spec !== undefined);
 
 /**
  * Variables under the ingress prefix that the ingress role takes per ingress (its own parameters, or
@@ -61,7 +64,7 @@ export const SELECTION_ROWS: Variable[] = [
   },
   {
     name: 'cluster_issuer_name', type: 'string', defaultFrom: 'atmosphere_ingress_cluster_issuer',
-    required: false, secret: false, asked: false, appliesWhen: { issuer: ['acme', 'venafi', 'ca', 'self-signed'] }, section: 'Platform-wide names',
+    required: false, secret: false, asked: false, appliesWhen: { issuer: MAKE_AN_ISSUER }, section: 'Platform-wide names',
     help: 'Name of the ClusterIssuer the role creates (keep it equal to atmosphere_ingress_cluster_issuer, which the ingresses name)',
   },
 ];
