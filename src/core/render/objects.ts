@@ -22,9 +22,9 @@ const CM = 'cert-manager.io/v1';
 
 export interface RenderOptions {
   /**
-   * The choosing variables (issuer type, solver, auth mode) whose value is written in the other naming's
-   * words, so that the role finds no task for it (`route53` in a neutral inventory, `route53` in a
-   * platform one): the deployment stops there.
+   * The choosing variables (issuer type, solver, auth mode) whose value is written in the other words
+   * (a neutral alias for the platform; the platform's word with --names spec), so that the role finds no
+   * task for it: the deployment stops there (the naming finding says so).
    */
   foreign?: ReadonlySet<string>;
 }
