@@ -71,6 +71,24 @@ describe('updateInventoryText', () => {
     expect(parseInventory(out, 'x').cluster_issuer_venafi_zone).toBe('yes');
   });
 
+  it('renames a key in place: its line, comments and value stay; a value set for the new key replaces the entry', () => {
+    const text = '# mine\ncluster_issuer_type: acme\ncluster_issuer_acme_clouddnsb_region: eu-west-1  # Ireland\nother: 1\ncluster_issuer_acme_solver: clouddnsb\n';
+    const renamed = updateInventoryText(text, {
+      set: { cluster_issuer_acme_solver: 'route53' }, remove: [],
+      rename: { cluster_issuer_acme_clouddnsb_region: 'cluster_issuer_acme_route53_region' },
+    });
+    expect(renamed).toBe('# mine\ncluster_issuer_type: acme\ncluster_issuer_acme_route53_region: eu-west-1  # Ireland\nother: 1\ncluster_issuer_acme_solver: route53\n');
+    const reset = updateInventoryText(text, {
+      set: { cluster_issuer_acme_route53_region: 'us-east-1' }, remove: [],
+      rename: { cluster_issuer_acme_clouddnsb_region: 'cluster_issuer_acme_route53_region' },
+    });
+    expect(parseInventory(reset, 'x')).toEqual({ cluster_issuer_type: 'acme', cluster_issuer_acme_route53_region: 'us-east-1', other: 1, cluster_issuer_acme_solver: 'clouddnsb' });
+    expect(reset.indexOf('cluster_issuer_acme_route53_region')).toBeLessThan(reset.indexOf('other: 1'));
+    // A key whose new name is taken already is not renamed (the plan removes it instead).
+    const both = 'cluster_issuer_acme_clouddnsb_region: a\ncluster_issuer_acme_route53_region: b\n';
+    expect(updateInventoryText(both, { set: {}, remove: [], rename: { cluster_issuer_acme_clouddnsb_region: 'cluster_issuer_acme_route53_region' } })).toBe(both);
+  });
+
   it('refuses bad YAML naming the file', () => {
     expect(() => parseInventory('a: [1,\n', 'inv.yml')).toThrow(/inv.yml is not valid YAML/);
     expect(() => parseInventory('- a\n- b\n', 'inv.yml')).toThrow(/must be a YAML mapping/);

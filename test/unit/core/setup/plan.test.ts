@@ -266,3 +266,43 @@ describe('setup warns when another vars file of the group overrides a key it wri
     expect(warning?.message).toContain(`Ansible does not read ${join(dir, 'group_vars/all.yml')}`);
   });
 });
+
+describe('planSetup and the neutral aliases', () => {
+  const write = (text: string) => writeFile(inventory, text);
+
+  it('renames an alias in place, removes one whose platform name is set too, and a branch change removes an alias as it is written', async () => {
+    await write('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n'
+      + 'cluster_issuer_acme_dnsc_api_token: tok-alias-1\ncluster_issuer_acme_cloudflare_api_token: tok-platform-1\ncluster_issuer_acme_dnsc_email: dns@example.com\n');
+    const plan = await planSetup({ answers: {}, inventoryPath: inventory });
+    expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(plan.renamed.map(({ from, to, value }) => ({ from, to, value }))).toEqual([
+      { from: 'cluster_issuer_acme_solver', to: 'cluster_issuer_acme_solver', value: 'cloudflare' },
+      { from: 'cluster_issuer_acme_dnsc_api_token', to: undefined, value: undefined },
+      { from: 'cluster_issuer_acme_dnsc_email', to: 'cluster_issuer_acme_cloudflare_email', value: undefined },
+    ]);
+    expect(parseInventory(plan.files[0]!.content, inventory)).toEqual({
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'cloudflare',
+      cluster_issuer_acme_cloudflare_api_token: 'tok-platform-1', cluster_issuer_acme_cloudflare_email: 'dns@example.com',
+    });
+    const review = reviewText(reviewOf(plan));
+    expect(review).toContain('Remove: cluster_issuer_acme_dnsc_api_token (cluster_issuer_acme_cloudflare_api_token is set too, and the deployment reads only that one)');
+    expect(review).toContain("Rename: cluster_issuer_acme_dnsc_email -> cluster_issuer_acme_cloudflare_email (the platform's own name)");
+    expect(review.join('\n')).not.toContain('tok-');
+
+    const ca = await planSetup({ answers: { cluster_issuer_type: 'self-signed' }, inventoryPath: inventory });
+    const written = parseInventory(ca.files[0]!.content, inventory);
+    expect(Object.keys(written)).toEqual(['cluster_issuer_type']);
+    expect(reviewText(reviewOf(ca))).toContain('Remove: cluster_issuer_acme_dnsc_email (not used with cluster_issuer_type: self-signed)');
+  });
+
+  it('--names spec writes an inventory in the platform\'s names over to the neutral aliases, and says so', async () => {
+    await write('cluster_issuer_type: venafi\ncluster_issuer_venafi_zone: Z\n');
+    const plan = await planSetup({ answers: { cluster_issuer_venafi_access_token: 'tpp-1' }, inventoryPath: inventory, names: 'spec' });
+    const written = parseInventory(plan.files[0]!.content, inventory);
+    expect(written).toEqual({ cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_zone: 'Z', cluster_issuer_commercialca_access_token: 'tpp-1' });
+    const review = reviewText(reviewOf(plan));
+    expect(review[1]).toBe("Variable names: the neutral aliases (--names spec): the platform's own role does not read them.");
+    expect(review).toContain('Issuer: commercialca');
+    expect(review).toContain('Rename: cluster_issuer_type: venafi -> commercialca (the neutral word, as --names spec says)');
+  });
+});
