@@ -36,8 +36,8 @@ const VAULT = [
 ] as const satisfies readonly Flag[];
 
 const NAMES = {
-  name: 'names', value: 'spec|platform',
-  description: "variable names: the neutral ones (spec) or the platform's own (platform); detected from the inventory",
+  name: 'names', value: 'platform|spec',
+  description: "the words the deployment reads: platform (the default: the platform's own names) or spec (the neutral aliases)",
 } as const satisfies Flag;
 
 const INVENTORY = { name: 'inventory', value: 'PATH', description: 'the inventory file or folder (default inventory/group_vars/all/certificates.yml)' } as const satisfies Flag;
@@ -158,7 +158,7 @@ const TABLE = {
     examples: ['cloudgate regenerate --dry-run', 'cloudgate regenerate --answers issuer.yml --yes --wait'],
   },
   oidc: {
-    summary: 'Print or write what keyless DNS credentials (clusteroidc) need the operator to create',
+    summary: 'Print or write what keyless DNS credentials (route53 auth kubernetes) need the operator to create',
     flags: [
       { name: 'issuer-url', value: 'URL', description: "the cluster's OIDC issuer" },
       { name: 'account', value: 'ID', description: 'the cloud account that trusts it' },

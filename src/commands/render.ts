@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { UsageError, messageOf, codeOf } from '../core/errors.js';
 import { readInventoryTree } from '../core/inventory/inventory.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
-import { neutralView, respellFinding } from '../core/config/platform-names.js';
+import { namesView, respellFinding, spelled } from '../core/config/neutral-names.js';
 import { renderInventory, renderJson, renderYaml } from '../core/render/index.js';
 import { redact } from '../core/secrets.js';
 import type { CommandContext } from '../core/run-context.js';
@@ -18,11 +18,16 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'render'>): Promis
     throw new UsageError(`Cannot read the inventory ${path}: ${codeOf(error) ?? messageOf(error)}.`,
       'Give --inventory a YAML file or an inventory folder with group_vars/.');
   }
-  const view = neutralView(values, path, flags.names);
+  const view = namesView(values, path, flags.names);
   const names = view.profile;
   const rendered = renderInventory(view.values, names, { foreign: view.foreign });
-  // A naming finding names both spellings on purpose: it is not respelled.
-  const result = { ...rendered, findings: [...view.naming, ...rendered.findings.map((f) => respellFinding(f, names))] };
+  // With --names spec, the variables are named as that deployment reads them; a naming finding names both spellings already.
+  const result = {
+    ...rendered,
+    objects: rendered.objects.map((o) => ({ ...o, from: o.from.map((name) => spelled(name, names)) })),
+    findings: [...view.naming, ...rendered.findings.map((f) => respellFinding(f, names))],
+  };
+  if (names === 'spec') ctx.stderr.write("--names spec: the objects a deployment that reads the neutral aliases would create; the platform's own role reads its own names.\n");
   ctx.stdout.write(redact(flags.json ? renderJson(result) : renderYaml(result)));
   if (!flags.json) {
     for (const f of result.findings) {

@@ -186,7 +186,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
 
   const acme = () => inventory(['cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com']);
   const wildcard = () =>
-    inventory(['cluster_issuer_type: none', 'cloud_helm_ingress_secret_name: wildcard-certs', 'cloud_helm_ingress_wildcard_domain: cloud.example.test']);
+    inventory(['cluster_issuer_type: none', 'openstack_helm_ingress_secret_name: wildcard-certs', 'openstack_helm_ingress_wildcard_domain: cloud.example.test']);
   const doctor = (inv: string, extra: string[] = ['--json'], env: Record<string, string> = api.env) =>
     runCli(['doctor', '--only', 'kube', '--inventory', inv, '--context', CONTEXT, ...extra], { env });
 
@@ -207,7 +207,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring are Ready/) });
     expect(byId['kube.cert-manager']).toMatchObject({ status: 'ok' });
     expect(byId['kube.wildcard-secret'].status).toBe('skip');
-    // The clusteroidc checks of the same group do not apply to this inventory.
+    // The kubernetes checks of the same group do not apply to this inventory.
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) expect(byId[id].status).toBe('skip');
   });
 

@@ -43,7 +43,7 @@ function workspace(answers: Record<string, unknown>) {
 const supplied = (cert: string, key = 'wildcard.key') => ({
   wildcard_certificate_file: join(pki, cert),
   wildcard_key_file: join(pki, key),
-  cloud_helm_ingress_secret_name: 'wildcard-tls',
+  openstack_helm_ingress_secret_name: 'wildcard-tls',
 });
 
 /** The Secrets of the manifest: one document, a List with one Secret per namespace. */
@@ -65,12 +65,12 @@ function chainSubjects(manifestPath: string): string[][] {
 
 describe('setup with a supplied wildcard certificate', () => {
   it('writes the inventory and a 0600 Secret manifest per namespace, chain in order, and prints the next step', async () => {
-    const ws = workspace({ ...supplied('wildcard.pem'), namespace: ['openstack', 'auth-system'], cloud_helm_ingress_wildcard_domain: DOMAIN });
+    const ws = workspace({ ...supplied('wildcard.pem'), namespace: ['openstack', 'auth-system'], openstack_helm_ingress_wildcard_domain: DOMAIN });
     const result = await runCli(ws.args('--yes'));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     const inventory = parse(readFileSync(ws.inventory, 'utf8')) as Record<string, unknown>;
-    expect(inventory).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'wildcard-tls' });
+    expect(inventory).toMatchObject({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-tls' });
     expect(statSync(ws.manifest).mode & 0o777).toBe(0o600);
     const docs = secretsIn(ws.manifest);
     expect(docs.map((d) => [d.metadata.name, d.metadata.namespace, d.type])).toEqual([

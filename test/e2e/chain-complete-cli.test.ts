@@ -35,7 +35,7 @@ describe('a supplied wildcard without its intermediate', () => {
 
   it('is refused by setup --answers: exit 2, nothing written', async () => {
     const dir = tempDir('cloudgate-e2e-');
-    writeFileSync(join(dir, 'answers.yml'), `wildcard_certificate_file: ${join(pki, 'leaf-only.pem')}\nwildcard_key_file: ${join(pki, 'wildcard.key')}\ncloud_helm_ingress_wildcard_domain: cloud.example.test\n`);
+    writeFileSync(join(dir, 'answers.yml'), `wildcard_certificate_file: ${join(pki, 'leaf-only.pem')}\nwildcard_key_file: ${join(pki, 'wildcard.key')}\nopenstack_helm_ingress_wildcard_domain: cloud.example.test\n`);
     const result = await runCli(['setup', '--answers', join(dir, 'answers.yml'), '--inventory', join(dir, 'certificates.yml'), '--yes']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/leaf-only\.pem: .*"Test Intermediate p256"/);

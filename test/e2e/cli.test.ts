@@ -51,7 +51,7 @@ describe('command-line contract', () => {
     const help = await runCli(['help', 'doctor']);
     expect(help.code).toBe(0);
     expect(help.stdout).toBe((await runCli(['doctor', '--help'])).stdout);
-    for (const flag of ['--project P', '--audience A', '--endpoint HOST[:PORT][@ADDRESS]', '--names spec|platform', '--probe-update']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--project P', '--audience A', '--endpoint HOST[:PORT][@ADDRESS]', '--names platform|spec', '--probe-update']) expect(help.stdout).toContain(flag);
     expect(help.stdout).toContain('Environment:');
     expect(help.stdout).toContain('CLOUDGATE_<SETTING>');
     expect(help.stdout).toMatch(/Examples:\n {2}cloudgate doctor/);

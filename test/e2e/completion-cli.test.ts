@@ -51,7 +51,7 @@ describe('bash', () => {
   it('completes the values a flag takes: --only groups (comma lists), --names, --format per command', async () => {
     expect(await bashComplete('doctor', '--only', 'si')).toEqual(['signin']);
     expect(await bashComplete('doctor', '--only', 'tls,ku')).toEqual(['tls,kube']);
-    expect(await bashComplete('render', '--names', '')).toEqual(['spec', 'platform']);
+    expect(await bashComplete('render', '--names', '')).toEqual(['platform', 'spec']);
     expect(await bashComplete('doctor', '--format', 'j')).toEqual(['json', 'junit']);
     expect(await bashComplete('token', '--format', '')).toEqual(['value', 'env', 'json']);
   });

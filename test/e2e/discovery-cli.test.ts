@@ -37,7 +37,7 @@ describe('cloudgate doctor --only discovery', () => {
       issuer: good.url,
       audiences: ['https://kubernetes.default.svc.cluster.local', good.url, 'sts.amazonaws.com'],
       namespace: 'cert-manager',
-      serviceAccount: 'certmgr-clouddnsb',
+      serviceAccount: 'cert-manager-route53',
     });
     const token = signJwt(claims, good.keys[0]);
     const tokenFile = join(dir, 'token');
@@ -73,11 +73,11 @@ describe('cloudgate doctor --only discovery', () => {
   });
 });
 
-describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (clusteroidc) with kubectl${needsKubectl}`, () => {
+describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (route53 auth kubernetes) with kubectl${needsKubectl}`, () => {
   let api: KubeApi;
   beforeAll(async () => {
     api = await startKubeApi(
-      new KubeState().add(namespace('cert-manager'), ...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'cert-manager'), serviceAccount('cert-manager', 'certmgr-clouddnsb'), ...tokenCreatorRbac('cert-manager', 'certmgr-clouddnsb')),
+      new KubeState().add(namespace('cert-manager'), ...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'cert-manager'), serviceAccount('cert-manager', 'cert-manager-route53'), ...tokenCreatorRbac('cert-manager', 'cert-manager-route53')),
       { context: 'lab' },
     );
   });
@@ -85,7 +85,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (clusteroidc) with ku
 
   it('passes the cluster checks through --context, and skips with the reason for an unknown context', async () => {
     const inventory = join(dir, 'certificates.yml');
-    writeFileSync(inventory, 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
+    writeFileSync(inventory, 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
     const ok = await runCli(['doctor', '--only', 'kube', '--inventory', inventory, '--context', 'lab', '--json'], { env: api.env });
     const checks = byId(JSON.parse(ok.stdout) as Report);
     expect(checks['kube.crd-version'].status).toBe('ok');

@@ -1,5 +1,5 @@
 /**
- * `cloudgate doctor --only discovery` with keyless clouddnsb through the built binary: the token minted
+ * `cloudgate doctor --only discovery` with keyless route53 through the built binary: the token minted
  * with the real kubectl from the Kubernetes API emulation, exchanged at the local token service, one
  * signed read at the local DNS API; the API server flags read from kubeadm-config and the control
  * plane pods. No token or temporary credential may appear anywhere in the output. Run `npm run build` first.
@@ -15,8 +15,8 @@ import { KubeState, namespace, serviceAccount, startKubeApi, type KubeApi, type 
 import { startOidcIssuer, type OidcIssuer } from '../servers/oidc-issuer.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 
-const ROLE_ARN = 'arn:aws:iam::123456789012:role/certmgr-dns01';
-const SUB = 'system:serviceaccount:cert-manager:certmgr-clouddnsb';
+const ROLE_ARN = 'arn:aws:iam::123456789012:role/cert-manager-dns01';
+const SUB = 'system:serviceaccount:cert-manager:cert-manager-route53';
 const ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
 const IN_CLUSTER = 'https://kubernetes.default.svc.cluster.local';
 const dir = mkdtempSync(join(tmpdir(), 'cg-sts-e2e-'));
@@ -51,7 +51,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only discovery: keyless role as
 
   beforeAll(async () => {
     issuer = await startOidcIssuer();
-    const state = new KubeState().add(namespace('cert-manager'), namespace('kube-system'), serviceAccount('cert-manager', 'certmgr-clouddnsb'));
+    const state = new KubeState().add(namespace('cert-manager'), namespace('kube-system'), serviceAccount('cert-manager', 'cert-manager-route53'));
     state.signingKey = issuer.keys[0];
     state.issuer = issuer.url;
     state.apiAudiences = [IN_CLUSTER, issuer.url, 'sts.amazonaws.com'];
@@ -59,11 +59,11 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only discovery: keyless role as
     api = await startKubeApi(state, { context: 'lab' });
     inventory = join(dir, 'certificates.yml');
     writeFileSync(inventory, [
-      'cluster_issuer_acme_solver: clouddnsb',
-      'cluster_issuer_acme_clouddnsb_auth: clusteroidc',
-      'cluster_issuer_acme_clouddnsb_region: eu-west-1',
-      'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789ABCDEFGHIJ',
-      `cluster_issuer_acme_clouddnsb_role_arn: ${ROLE_ARN}`,
+      'cluster_issuer_acme_solver: route53',
+      'cluster_issuer_acme_route53_auth: kubernetes',
+      'cluster_issuer_acme_route53_region: eu-west-1',
+      'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789ABCDEFGHIJ',
+      `cluster_issuer_acme_route53_role_arn: ${ROLE_ARN}`,
       '',
     ].join('\n'));
     caFile = join(dir, 'cas.pem');
@@ -75,7 +75,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only discovery: keyless role as
   async function doctor(aws: AwsSts, extra: string[]) {
     writeFileSync(caFile, issuer.ca.cert + readFileSync(aws.caFile, 'utf8'));
     const r = await runCli(['doctor', '--only', 'discovery', '--inventory', inventory, '--issuer-url', issuer.url, '--ca-file', caFile, '--context', 'lab', ...extra], {
-      env: { ...api.env, CLOUDGATE_STS_ENDPOINT: aws.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: aws.url },
+      env: { ...api.env, CLOUDGATE_STS_ENDPOINT: aws.url, CLOUDGATE_ROUTE53_ENDPOINT: aws.url },
     });
     const output = r.stdout + r.stderr;
     expect(aws.secrets.length).toBeGreaterThan(0);

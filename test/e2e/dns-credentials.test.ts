@@ -36,7 +36,7 @@ afterAll(async () => {
 
 function credentials(): string[] {
   const w = apis.world;
-  return [w.clouddnsa.clientSecret, w.clouddnsb.accessKeyId, w.clouddnsb.secretAccessKey, w.dnsc.token, w.dnsd.key, w.dnsd.secret, w.dnse.password, ...(named ? [named.key.secret] : [])];
+  return [w.azuredns.clientSecret, w.route53.accessKeyId, w.route53.secretAccessKey, w.cloudflare.token, w.godaddy.key, w.godaddy.secret, w.infoblox.password, ...(named ? [named.key.secret] : [])];
 }
 
 async function doctor(values: Record<string, string>, extra: string[] = [], env: Record<string, string> = {}): Promise<{ check: Check; result: CliResult }> {
@@ -53,26 +53,26 @@ async function doctor(values: Record<string, string>, extra: string[] = [], env:
 }
 
 describe('cloudgate doctor --only acme: acme.dns-credentials', () => {
-  it('clouddnsa: ok with the right secret, AADSTS7000215 with a wrong one; --verbose prints no secret either', async () => {
-    const a = apis.world.clouddnsa;
+  it('azuredns: ok with the right secret, AADSTS7000215 with a wrong one; --verbose prints no secret either', async () => {
+    const a = apis.world.azuredns;
     const base = {
-      cluster_issuer_acme_solver: 'clouddnsa', cluster_issuer_acme_clouddnsa_client_id: a.clientId, cluster_issuer_acme_clouddnsa_client_secret: a.clientSecret,
-      cluster_issuer_acme_clouddnsa_subscription_id: a.subscription, cluster_issuer_acme_clouddnsa_tenant_id: a.tenant,
-      cluster_issuer_acme_clouddnsa_resourcegroup_name: a.resourceGroup, cluster_issuer_acme_clouddnsa_hostedzone_name: a.zone,
+      cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: a.clientId, cluster_issuer_acme_azuredns_client_secret: a.clientSecret,
+      cluster_issuer_acme_azuredns_subscription_id: a.subscription, cluster_issuer_acme_azuredns_tenant_id: a.tenant,
+      cluster_issuer_acme_azuredns_resourcegroup_name: a.resourceGroup, cluster_issuer_acme_azuredns_hostedzone_name: a.zone,
     };
     const ok = await doctor(base, ['--verbose']);
     expect(ok.check).toMatchObject({ status: 'ok', details: { zone: 'example.test' } });
-    expect(ok.result.stderr).toMatch(/clouddnsa-login/);
-    const wrong = await doctor({ ...base, cluster_issuer_acme_clouddnsa_client_secret: `${a.clientSecret}x` });
+    expect(ok.result.stderr).toMatch(/azuredns-login/);
+    const wrong = await doctor({ ...base, cluster_issuer_acme_azuredns_client_secret: `${a.clientSecret}x` });
     expect(wrong.check).toMatchObject({ status: 'fail', details: { errorCodes: [7000215] } });
     expect(wrong.result.code).toBe(1);
   });
 
-  it('clouddnsb static: ok, and --probe-update upserts and deletes; a wrong secret is SignatureDoesNotMatch', async () => {
-    const b = apis.world.clouddnsb;
+  it('route53 static: ok, and --probe-update upserts and deletes; a wrong secret is SignatureDoesNotMatch', async () => {
+    const b = apis.world.route53;
     const base = {
-      cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_region: 'us-east-1', cluster_issuer_acme_clouddnsb_hosted_zone_id: b.zones[0]!.id,
-      cluster_issuer_acme_clouddnsb_access_key_id: b.accessKeyId, cluster_issuer_acme_clouddnsb_secret_access_key: b.secretAccessKey,
+      cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'us-east-1', cluster_issuer_acme_route53_hosted_zone_id: b.zones[0]!.id,
+      cluster_issuer_acme_route53_access_key_id: b.accessKeyId, cluster_issuer_acme_route53_secret_access_key: b.secretAccessKey,
     };
     apis.world.writes.length = 0;
     const ok = await doctor(base, ['--verbose']);
@@ -80,36 +80,36 @@ describe('cloudgate doctor --only acme: acme.dns-credentials', () => {
     expect(apis.world.writes).toEqual([]);
     const probe = await doctor(base, ['--probe-update']);
     expect(probe.check).toMatchObject({ status: 'ok', details: { probe: '_cloudgate-probe.example.test' } });
-    expect(apis.world.writes).toEqual(['clouddnsb UPSERT _cloudgate-probe.example.test', 'clouddnsb DELETE _cloudgate-probe.example.test']);
-    const wrong = await doctor({ ...base, cluster_issuer_acme_clouddnsb_secret_access_key: 'AAAA/BBBB/CCCC/DDDD/EEEE/FFFF/GGGG/HHHH' });
+    expect(apis.world.writes).toEqual(['route53 UPSERT _cloudgate-probe.example.test', 'route53 DELETE _cloudgate-probe.example.test']);
+    const wrong = await doctor({ ...base, cluster_issuer_acme_route53_secret_access_key: 'AAAA/BBBB/CCCC/DDDD/EEEE/FFFF/GGGG/HHHH' });
     expect(wrong.check).toMatchObject({ status: 'fail', details: { code: 'SignatureDoesNotMatch' } });
   });
 
-  it('dnsc, dnsd, dnse: ok with good credentials, each refusal mapped', async () => {
+  it('cloudflare, godaddy, infoblox: ok with good credentials, each refusal mapped', async () => {
     const w = apis.world;
-    const dnsc = { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: w.dnsc.token, cloud_helm_ingress_wildcard_domain: 'cloud.example.test' };
-    expect((await doctor(dnsc)).check).toMatchObject({ status: 'ok', details: { zone: 'example.test' } });
-    const dnsd = { cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: w.dnsd.key, cluster_issuer_acme_dnsd_secret_key: w.dnsd.secret, cloud_helm_ingress_wildcard_domain: 'cloud.example.test' };
-    w.dnsd.apiAccess = false;
-    const denied = await doctor(dnsd, ['--verbose']);
+    const cloudflare = { cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: w.cloudflare.token, openstack_helm_ingress_wildcard_domain: 'cloud.example.test' };
+    expect((await doctor(cloudflare)).check).toMatchObject({ status: 'ok', details: { zone: 'example.test' } });
+    const godaddy = { cluster_issuer_acme_solver: 'godaddy', cluster_issuer_acme_godaddy_api_key: w.godaddy.key, cluster_issuer_acme_godaddy_secret_key: w.godaddy.secret, openstack_helm_ingress_wildcard_domain: 'cloud.example.test' };
+    w.godaddy.apiAccess = false;
+    const denied = await doctor(godaddy, ['--verbose']);
     expect(denied.check).toMatchObject({ status: 'fail', details: { code: 'ACCESS_DENIED' } });
     expect(denied.check.message).toMatch(/10 or more domains/);
-    w.dnsd.apiAccess = true;
-    const dnse = {
-      cluster_issuer_acme_solver: 'dnse', cluster_issuer_acme_dnse_host: apis.host, cluster_issuer_acme_dnse_view: 'internal',
-      cluster_issuer_acme_dnse_username: w.dnse.username, cluster_issuer_acme_dnse_password: w.dnse.password,
+    w.godaddy.apiAccess = true;
+    const infoblox = {
+      cluster_issuer_acme_solver: 'infoblox', cluster_issuer_acme_infoblox_host: apis.host, cluster_issuer_acme_infoblox_view: 'internal',
+      cluster_issuer_acme_infoblox_username: w.infoblox.username, cluster_issuer_acme_infoblox_password: w.infoblox.password,
     };
-    expect((await doctor(dnse, ['--verbose'])).check).toMatchObject({ status: 'ok', details: { view: 'internal' } });
-    expect((await doctor({ ...dnse, cluster_issuer_acme_dnse_password: 'nope-nope' })).check).toMatchObject({ status: 'fail', details: { status: 401 } });
+    expect((await doctor(infoblox, ['--verbose'])).check).toMatchObject({ status: 'ok', details: { view: 'internal' } });
+    expect((await doctor({ ...infoblox, cluster_issuer_acme_infoblox_password: 'nope-nope' })).check).toMatchObject({ status: 'fail', details: { status: 401 } });
   });
 
   it('a vaulted token is skipped with the reason, and checked when its value is given in the environment', async () => {
     const path = join(dir, 'vaulted.yml');
     writeFileSync(path, [
       'cluster_issuer_type: acme',
-      'cluster_issuer_acme_solver: dnsc',
-      'cloud_helm_ingress_wildcard_domain: example.test',
-      'cluster_issuer_acme_dnsc_api_token: !vault |',
+      'cluster_issuer_acme_solver: cloudflare',
+      'openstack_helm_ingress_wildcard_domain: example.test',
+      'cluster_issuer_acme_cloudflare_api_token: !vault |',
       '  $ANSIBLE_VAULT;1.1;AES256',
       '  61626364',
       '',
@@ -118,16 +118,24 @@ describe('cloudgate doctor --only acme: acme.dns-credentials', () => {
     const check = (JSON.parse(skipped.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'acme.dns-credentials')!;
     expect(check.status).toBe('skip');
     expect(check.message).toMatch(/vaulted/);
-    const given = await runCli(['doctor', '--only', 'acme', '--json', '--inventory', path, '--ca-file', ca.file], { env: { ...apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_DNSC_API_TOKEN: apis.world.dnsc.token } });
-    expect(given.stdout + given.stderr).not.toContain(apis.world.dnsc.token);
+    const given = await runCli(['doctor', '--only', 'acme', '--json', '--inventory', path, '--ca-file', ca.file], { env: { ...apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_CLOUDFLARE_API_TOKEN: apis.world.cloudflare.token } });
+    expect(given.stdout + given.stderr).not.toContain(apis.world.cloudflare.token);
     expect((JSON.parse(given.stdout) as { checks: Check[] }).checks.find((c) => c.id === 'acme.dns-credentials')).toMatchObject({ status: 'ok' });
+    // The acme: section of --config may give it too, under its neutral alias: read as the platform's name, and said so.
+    const config = join(dir, 'cloudgate.yml');
+    writeFileSync(config, `acme:\n  cluster_issuer_acme_dnsc_api_token: ${apis.world.cloudflare.token}\n`, { mode: 0o600 });
+    const configured = await runCli(['doctor', '--only', 'acme', '--json', '--inventory', path, '--ca-file', ca.file, '--config', config], { env: apis.env });
+    const checks = (JSON.parse(configured.stdout) as { checks: Check[] }).checks;
+    expect(checks.find((c) => c.id === 'acme.dns-credentials')).toMatchObject({ status: 'ok' });
+    expect(checks.find((c) => c.id === 'acme.config')).toMatchObject({ status: 'warn', advice: 'Rename it to cluster_issuer_acme_cloudflare_api_token, the platform\'s own name.' });
+    expect(configured.stdout + configured.stderr).not.toContain(apis.world.cloudflare.token);
   });
 
   it.skipIf(!requireNamed())('rfc2136: skipped without --probe-update, a signed add and delete with it', async () => {
     const base = {
       cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: `127.0.0.1:${named!.port}`,
       cluster_issuer_acme_rfc2136_tsig_algorithm: named!.key.algorithm, cluster_issuer_acme_rfc2136_tsig_key_name: named!.key.name,
-      cluster_issuer_acme_rfc2136_tsig_secret_key: named!.key.secret, cloud_helm_ingress_wildcard_domain: 'example.test',
+      cluster_issuer_acme_rfc2136_tsig_secret_key: named!.key.secret, openstack_helm_ingress_wildcard_domain: 'example.test',
     };
     expect((await doctor(base)).check).toMatchObject({ status: 'skip' });
     const before = named!.journal().length;

@@ -45,7 +45,7 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const ids = report.checks.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['inventory.commercialca-auth', 'inventory.unknown-variable', 'inventory.unused-variable']));
+    expect(ids).toEqual(expect.arrayContaining(['inventory.venafi-auth', 'inventory.unknown-variable', 'inventory.unused-variable']));
     expect(report.summary.fail).toBeGreaterThan(0);
     expect(r.stdout + r.stderr).not.toContain('hunter2-password');
     expect(r.stdout + r.stderr).not.toContain('tpp-token-value-1234');
@@ -55,7 +55,7 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     const r = doctor(['--inventory', 'bad.yml']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('[✗] Inventory');
-    expect(r.stdout).toContain('Did you mean cloud_helm_ingress_wildcard_domain?');
+    expect(r.stdout).toContain('Did you mean openstack_helm_ingress_wildcard_domain?');
   });
 
   it('lints a folder: a variable defined twice with different values is a warning (exit 1 with --strict)', () => {

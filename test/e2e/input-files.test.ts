@@ -119,7 +119,7 @@ describe('doctor reads inventory folders through symbolic links', () => {
 
   it('reads a symlinked group_vars/all folder and survives a link loop', async () => {
     await mkdir(join(dir, 'shared/all'), { recursive: true });
-    await writeFile(join(dir, 'shared/all/certs.yml'), 'cluster_issuer_type: none\ncloud_helm_ingress_wildcard_domain: cloud.example.com\n');
+    await writeFile(join(dir, 'shared/all/certs.yml'), 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.example.com\n');
     await symlink('..', join(dir, 'shared/all/loop'));
     await mkdir(join(dir, 'site/group_vars'), { recursive: true });
     await symlink('../../shared/all', join(dir, 'site/group_vars/all'));

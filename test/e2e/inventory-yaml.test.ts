@@ -22,9 +22,9 @@ const write = async (name: string, text: string) => {
   return join(dir, name);
 };
 
-const DNSC = `cluster_issuer_type: acme
+const CLOUDFLARE = `cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
-cluster_issuer_acme_solver: dnsc
+cluster_issuer_acme_solver: cloudflare
 `;
 
 const setup = (answers: string, extra: string[] = []) => runCli(['setup', '--answers', answers, '--inventory', inventory, '--yes', ...extra], { cwd: dir });
@@ -36,7 +36,7 @@ function vaulted(secret: string, passwordFile: string, name: string): string {
 
 describe('YAML library warnings never reach the output', () => {
   it('a secret under an unknown tag in --answers: exit 2 naming the line, the secret nowhere', async () => {
-    const answers = await write('answers.yml', `${DNSC}cluster_issuer_acme_dnsc_api_token: !secret 'tagged-secret-4711-xyz'\n`);
+    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'tagged-secret-4711-xyz'\n`);
     const r = await setup(answers);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).not.toContain('tagged-secret-4711-xyz');
@@ -57,7 +57,7 @@ describe('YAML library warnings never reach the output', () => {
   });
 
   it('an unknown tag in the inventory is an inventory.yaml-tag failure, its value not quoted', async () => {
-    await writeFile(inventory, `${DNSC}cluster_issuer_acme_dnsc_api_token: !secret 'inv-secret-1234-qqq'\n`);
+    await writeFile(inventory, `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'inv-secret-1234-qqq'\n`);
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json'], { cwd: dir });
     expect(r.stdout + r.stderr).not.toContain('inv-secret-1234-qqq');
     expect(r.stderr).not.toMatch(/\(node:\d+\)|Warning/);
@@ -69,30 +69,30 @@ describe('YAML library warnings never reach the output', () => {
 describe('Ansible reads back what setup wrote', () => {
   it('!unsafe answers stay unsafe: Ansible prints the literal text, it runs nothing', async () => {
     const token = 'tok{{ lookup("pipe","id") }}';
-    const answers = await write('answers.yml', `${DNSC}cluster_issuer_acme_dnsc_api_token: !unsafe '${token}'\n`);
+    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !unsafe '${token}'\n`);
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(inventory, 'utf8')).toContain('!unsafe');
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token')).toBe(token);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token')).toBe(token);
   });
 
   it('a !vault answer is written vaulted; an existing !vault block stays byte for byte and decrypts', async () => {
     const password = await write('vault-pass', 'vault-password-e2e\n');
-    const block = vaulted('vaulted-token-e2e-5150', password, 'cluster_issuer_acme_dnsc_api_token');
-    await writeFile(inventory, `${DNSC}${block}`);
+    const block = vaulted('vaulted-token-e2e-5150', password, 'cluster_issuer_acme_cloudflare_api_token');
+    await writeFile(inventory, `${CLOUDFLARE}${block}`);
     const answers = await write('answers.yml', 'cluster_issuer_acme_email: pki@example.com\n');
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
     const written = await readFile(inventory, 'utf8');
     expect(written).toContain(block.trimEnd());
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_email', { vaultPasswordFile: password })).toBe('pki@example.com');
 
     // The same block given as an answer goes in vaulted too.
     await writeFile(inventory, '');
-    const vaultAnswers = await write('answers2.yml', `${DNSC}${block}`);
+    const vaultAnswers = await write('answers2.yml', `${CLOUDFLARE}${block}`);
     expect((await setup(vaultAnswers)).code).toBe(0);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
 
     const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json'], { cwd: dir });
     const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string; message: string }[];
@@ -117,12 +117,12 @@ describe('Ansible reads back what setup wrote', () => {
   });
 
   it('removing a key whose anchor is used elsewhere writes its value at the alias', async () => {
-    await writeFile(inventory, `${DNSC}cluster_issuer_acme_dnsc_api_token: &tok anchored-token-77\nmy_app:\n  token: *tok\nmy_app_token: *tok\n`);
+    await writeFile(inventory, `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: &tok anchored-token-77\nmy_app:\n  token: *tok\nmy_app_token: *tok\n`);
     const answers = await write('answers.yml', 'cluster_issuer_acme_solver: http01\n');
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
     const written = await readFile(inventory, 'utf8');
-    expect(written).not.toContain('cluster_issuer_acme_dnsc_api_token');
+    expect(written).not.toContain('cluster_issuer_acme_cloudflare_api_token');
     expect(await ansibleValue(inventory, 'my_app_token')).toBe('anchored-token-77');
     expect(await ansibleValue(inventory, 'my_app')).toEqual({ token: 'anchored-token-77' });
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_solver')).toBe('http01');
@@ -130,7 +130,7 @@ describe('Ansible reads back what setup wrote', () => {
 
   it('an inventory ending in "..." gets new keys before the document end', async () => {
     await writeFile(inventory, '---\nkube_vip_address: 10.0.0.5\n...\n');
-    const answers = await write('answers.yml', DNSC.replace('dnsc', 'http01'));
+    const answers = await write('answers.yml', CLOUDFLARE.replace('cloudflare', 'http01'));
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
     const written = await readFile(inventory, 'utf8');
@@ -150,10 +150,10 @@ describe('types and sizes', () => {
   });
 
   it('a large integer keeps every digit', async () => {
-    const answers = await write('answers.yml', `${DNSC}cluster_issuer_acme_dnsc_api_token: 12345678901234567890\n`);
+    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: 12345678901234567890\n`);
     const r = await setup(answers);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(String(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token'))).toBe('12345678901234567890');
+    expect(String(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token'))).toBe('12345678901234567890');
   });
 
   it('refuses an answer value over 1 MiB and an answers file over 4 MiB', async () => {

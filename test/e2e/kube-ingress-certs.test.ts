@@ -33,7 +33,7 @@ function inventory(lines: string[]): string {
   return path;
 }
 const acme = () => inventory(['cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com']);
-const supplied = () => inventory(['cluster_issuer_type: none', 'cloud_helm_ingress_secret_name: wildcard-certs', 'cloud_helm_ingress_wildcard_domain: cloud.example.test']);
+const supplied = () => inventory(['cluster_issuer_type: none', 'openstack_helm_ingress_secret_name: wildcard-certs', 'openstack_helm_ingress_wildcard_domain: cloud.example.test']);
 
 const ISSUED = { 'cert-manager.io/cluster-issuer': 'atmosphere' };
 const ready = (status: string, reason: string, message = '') => ({ conditions: [{ type: 'Ready', status, reason, message }] });

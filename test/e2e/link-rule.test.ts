@@ -54,7 +54,7 @@ describe('setup and a link planted by another user', () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
-    await writeFile(join(dir, 'w.yml'), 'cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
+    await writeFile(join(dir, 'w.yml'), 'openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
     const manifest = join(shared, 'wildcard.secret.yaml');
     await plant(manifest);
 

@@ -1,5 +1,5 @@
 /**
- * `cloudgate oidc` through the built binary: what the operator creates for keyless clusteroidc credentials, printed,
+ * `cloudgate oidc` through the built binary: what the operator creates for keyless kubernetes credentials, printed,
  * as JSON, or written with --out; the thumbprint read live from a local issuer; bad input exits 2 with
  * nothing written. Run `npm run build` first.
  */
@@ -39,7 +39,7 @@ describe('cloudgate oidc', () => {
     expect(trust.Statement[0].Principal.Federated).toBe(doc.providerArn);
     expect(trust.Statement[0].Action).toBe('sts:AssumeRoleWithWebIdentity');
     expect(trust.Statement[0].Condition.StringEquals).toEqual({
-      'oidc.example.com/cluster1:sub': 'system:serviceaccount:cert-manager:certmgr-clouddnsb',
+      'oidc.example.com/cluster1:sub': 'system:serviceaccount:cert-manager:cert-manager-route53',
       'oidc.example.com/cluster1:aud': 'sts.amazonaws.com',
     });
     expect(doc.files['oidc-provider.json']).toEqual({ Url: ISSUER, ClientIDList: ['sts.amazonaws.com'], ThumbprintList: ['abcd' + 'ef'.repeat(18)] });
@@ -56,9 +56,9 @@ describe('cloudgate oidc', () => {
     const inventory = join(dir, 'certificates.yml');
     writeFileSync(
       inventory,
-      'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n' +
-        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws-us-gov:iam::210987654321:role/dns01\n' +
-        'cluster_issuer_acme_clouddnsb_service_account_name: my-dns\n',
+      'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n' +
+        'cluster_issuer_acme_route53_role_arn: arn:aws-us-gov:iam::210987654321:role/dns01\n' +
+        'cluster_issuer_acme_route53_service_account_name: my-dns\n',
     );
     const r = await runCli(['oidc', '--issuer-url', ISSUER, '--inventory', inventory, '--thumbprint', THUMB, '--json', '--audience', 'sts.example']);
     expect(r.code).toBe(0);
@@ -116,7 +116,7 @@ describe('cloudgate oidc', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Step 5');
     expect([...r.stdout.matchAll(/^Step (\d)/gm)].map((m) => Number(m[1]))).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(r.stdout).toContain('system:serviceaccount:cert-manager:certmgr-clouddnsb');
+    expect(r.stdout).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
     expect(r.stdout).toContain('No thumbprint');
   });
 

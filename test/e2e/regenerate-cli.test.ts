@@ -149,9 +149,9 @@ describe('cloudgate regenerate', () => {
   it('never deletes the supplied wildcard secret, even when it carries the annotations', async () => {
     api = await startKubeApi(cluster(deployedSpec(ACME)).add(tlsSecret('openstack', 'my-wildcard', 'atmosphere')));
     const { dir, inventory } = workspace();
-    writeFileSync(inventory, 'cluster_issuer_type: none\ncloud_helm_ingress_secret_name: my-wildcard\n');
+    writeFileSync(inventory, 'cluster_issuer_type: none\nopenstack_helm_ingress_secret_name: my-wildcard\n');
     const answers = join(dir, 'acme.yml');
-    writeFileSync(answers, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncloud_helm_ingress_secret_name: null\n');
+    writeFileSync(answers, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\nopenstack_helm_ingress_secret_name: null\n');
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.stderr).toMatch(/kept openstack\/my-wildcard: the supplied wildcard certificate/);
     expect(r.code).toBe(0);

@@ -89,7 +89,7 @@ describe('regenerate deletes only what cert-manager issues again', () => {
       secret('openstack', 'glance-api-certs', 'kubernetes.io/tls', issuedBy('atmosphere')),
       certificate('openstack', 'glance-api', 'glance-api-certs'),
     ));
-    const { inventory, answers } = workspace('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\nplatform_ingress_cluster_issuer: corp-issuer\n');
+    const { inventory, answers } = workspace('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\natmosphere_ingress_cluster_issuer: corp-issuer\n');
     const dry = await run(inventory, answers, '--dry-run');
     expect(dry.stdout.trim()).toBe('kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs');
     expect(dry.stderr).toMatch(/kept openstack\/glance-api-certs: issued by ClusterIssuer "atmosphere", not by ClusterIssuer "corp-issuer"/);

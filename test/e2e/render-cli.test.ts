@@ -15,15 +15,15 @@ describe('cloudgate render (built binary)', () => {
   it('prints the objects as YAML documents in the order the platform applies them, secrets masked', async () => {
     const path = await inventory(`cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
-cluster_issuer_acme_solver: dnsc
-cluster_issuer_acme_dnsc_api_token: dnsc-token-value-123
+cluster_issuer_acme_solver: cloudflare
+cluster_issuer_acme_cloudflare_api_token: cloudflare-token-value-123
 `);
     const result = await runCli(['render', '--inventory', path]);
     expect(result.code).toBe(0);
     const docs = parseAllDocuments(result.stdout).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
-    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(['ClusterIssuer/self-signed', 'Secret/dnsc-api-token', 'ClusterIssuer/atmosphere']);
-    expect(result.stdout).toContain('# made from: cluster_issuer_acme_dnsc_api_token');
-    expect(result.stdout + result.stderr).not.toContain('dnsc-token-value-123');
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(['ClusterIssuer/self-signed', 'Secret/cloudflare-api-token', 'ClusterIssuer/atmosphere']);
+    expect(result.stdout).toContain('# made from: cluster_issuer_acme_cloudflare_api_token');
+    expect(result.stdout + result.stderr).not.toContain('cloudflare-token-value-123');
     expect(docs[1]).toMatchObject({ stringData: { 'api-token': '********' } });
   });
 
@@ -31,7 +31,7 @@ cluster_issuer_acme_dnsc_api_token: dnsc-token-value-123
     const path = await inventory(`cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
 cluster_issuer_acme_solver: godaddy
-cluster_issuer_acme_godaddy_api_key: dnsd-key-123
+cluster_issuer_acme_godaddy_api_key: godaddy-key-123
 `);
     const result = await runCli(['render', '--inventory', path, '--json', '--names', 'platform']);
     expect(result.code).toBe(2);
@@ -40,29 +40,29 @@ cluster_issuer_acme_godaddy_api_key: dnsd-key-123
     expect(json.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', chart: '/usr/local/src/godaddy-webhook', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
     expect(json.findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_godaddy_secret_key', severity: 'error' })]);
     expect(json.findings[0].message).toContain('cluster_issuer_acme_godaddy_secret_key is not set');
-    expect(result.stdout).not.toContain('dnsd-key-123');
+    expect(result.stdout).not.toContain('godaddy-key-123');
   });
 
   it('a webhook solver: every YAML document is one object; the Helm note opens the Secret\'s document', async () => {
     const path = await inventory(`cluster_issuer_acme_email: ops@example.com
-cluster_issuer_acme_solver: dnse
-cluster_issuer_acme_dnse_view: default
-cluster_issuer_acme_dnse_host: grid.example.com
-cluster_issuer_acme_dnse_username: wapi-user
-cluster_issuer_acme_dnse_password: wapi-password-1
-cloud_helm_ingress_wildcard_domain: cloud.example.com
+cluster_issuer_acme_solver: infoblox
+cluster_issuer_acme_infoblox_view: default
+cluster_issuer_acme_infoblox_host: grid.example.com
+cluster_issuer_acme_infoblox_username: wapi-user
+cluster_issuer_acme_infoblox_password: wapi-password-1
+openstack_helm_ingress_wildcard_domain: cloud.example.com
 `);
     const result = await runCli(['render', '--inventory', path]);
     expect(result.code, result.stderr).toBe(0);
     const docs = parseAllDocuments(result.stdout);
     expect(docs.map((d) => d.errors)).toEqual(docs.map(() => []));
     expect(docs.map((d) => { const o = d.toJS() as { kind: string; metadata: { name: string } }; return `${o.kind}/${o.metadata.name}`; })).toEqual([
-      'ClusterIssuer/self-signed', 'Secret/certmgr-issuer-dnse-credentials', 'Role/webhook-dnse-wapi:secret-reader',
-      'RoleBinding/webhook-dnse-wapi:secret-reader', 'ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard',
+      'ClusterIssuer/self-signed', 'Secret/cert-manager-issuer-infoblox-credentials', 'Role/webhook-infoblox-wapi:secret-reader',
+      'RoleBinding/webhook-infoblox-wapi:secret-reader', 'ClusterIssuer/atmosphere', 'Certificate/atmosphere-wildcard',
     ]);
     const [first, second] = result.stdout.split(/^---\n/m);
     expect(first).not.toContain('Helm release');
-    expect(second).toMatch(/^# Helm release cert-manager\/certmgr-webhook-dnse-wapi .*\n#   groupName: dnse\.certmgr\.atmosphere\.dev\n# Secret cert-manager\/certmgr-issuer-dnse-credentials\n/);
+    expect(second).toMatch(/^# Helm release cert-manager\/cert-manager-webhook-infoblox-wapi .*\n#   groupName: infoblox\.cert-manager\.atmosphere\.dev\n# Secret cert-manager\/cert-manager-issuer-infoblox-credentials\n/);
     expect(result.stdout).not.toContain('wapi-password-1');
   });
 
@@ -83,30 +83,49 @@ cloud_helm_ingress_wildcard_domain: cloud.example.com
   });
 });
 
-describe('cloudgate render with the platform\'s own variable names', () => {
-  it('detects them, renders the same objects under the platform\'s object names', async () => {
-    const path = await inventory(`cluster_issuer_type: acme
+describe('cloudgate render: the platform\'s names, and the neutral aliases', () => {
+  const ROUTE53 = `cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
 cluster_issuer_acme_solver: route53
 cluster_issuer_acme_route53_auth: kubernetes
 cluster_issuer_acme_route53_region: eu-west-1
 cluster_issuer_acme_route53_hosted_zone_id: Z123
 cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/dns
-`);
-    const result = await runCli(['render', '--inventory', path, '--json']);
+`;
+  const kindsAndNames = (stdout: string) => JSON.parse(stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`);
+
+  it('names exactly the objects the role creates, under the platform\'s object names', async () => {
+    const result = await runCli(['render', '--inventory', await inventory(ROUTE53), '--json']);
     expect(result.code).toBe(0);
-    const names = JSON.parse(result.stdout).objects.map((o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`);
-    expect(names).toEqual(['ClusterIssuer/self-signed', 'ServiceAccount/cert-manager-route53', 'Role/cert-manager-route53-tokenrequest',
+    expect(kindsAndNames(result.stdout)).toEqual(['ClusterIssuer/self-signed', 'ServiceAccount/cert-manager-route53', 'Role/cert-manager-route53-tokenrequest',
       'RoleBinding/cert-manager-route53-tokenrequest', 'ClusterIssuer/atmosphere']);
   });
 
-  it('a neutral variable in a platform inventory is a finding naming its platform spelling, not a switch of the file', async () => {
+  it('a neutral alias is a finding with its rename; the platform does not read it, so what it needs is undefined', async () => {
     const path = await inventory('cluster_issuer_acme_solver: route53\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_route53_region: eu-west-1\ncluster_issuer_acme_clouddnsb_hosted_zone_id: Z1\n');
     const result = await runCli(['render', '--inventory', path, '--json']);
     expect(result.code).toBe(2);
-    const findings = JSON.parse(result.stdout).findings as { rule?: string; variable: string; advice?: string }[];
-    expect(findings).toContainEqual(expect.objectContaining({ rule: 'naming', variable: 'cluster_issuer_acme_clouddnsb_hosted_zone_id', advice: 'Rename cluster_issuer_acme_clouddnsb_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id.' }));
-    // The platform does not read it: its hosted zone is undefined, and the deployment would stop.
-    expect(findings).toContainEqual(expect.objectContaining({ variable: 'cluster_issuer_acme_route53_hosted_zone_id', severity: 'error' }));
+    const findings = JSON.parse(result.stdout).findings as { rule?: string; variable: string; advice?: string; severity: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'naming', variable: 'cluster_issuer_acme_route53_hosted_zone_id',
+      advice: 'Rename cluster_issuer_acme_clouddnsb_hosted_zone_id to cluster_issuer_acme_route53_hosted_zone_id ("cloudgate setup" offers to).' }));
+    expect(findings).toContainEqual(expect.objectContaining({ variable: 'cluster_issuer_acme_route53_hosted_zone_id', severity: 'error', advice: 'Set cluster_issuer_acme_route53_hosted_zone_id in the inventory.' }));
+  });
+
+  it('a neutral value of a choosing variable: the role has no task for it, so only the self-signed issuer is made', async () => {
+    const result = await runCli(['render', '--inventory', await inventory(ROUTE53.replace('solver: route53', 'solver: clouddnsb')), '--json']);
+    expect(result.code).toBe(2);
+    expect(kindsAndNames(result.stdout)).toEqual(['ClusterIssuer/self-signed']);
+    expect(JSON.parse(result.stdout).findings).toContainEqual(expect.objectContaining({ rule: 'naming', advice: 'Write cluster_issuer_acme_solver: route53 ("cloudgate setup" offers to).' }));
+  });
+
+  it('--names spec renders an inventory in the aliases with the neutral object names, and says so', async () => {
+    const aliases = ROUTE53.replaceAll('route53', 'clouddnsb').replace('auth: kubernetes', 'auth: clusteroidc');
+    const result = await runCli(['render', '--inventory', await inventory(aliases), '--names', 'spec']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('--names spec');
+    expect(result.stdout).toContain('# ServiceAccount cert-manager/certmgr-clouddnsb');
+    expect(result.stdout).toMatch(/# made from: cluster_issuer_acme_clouddnsb_service_account_name/);
+    // cert-manager's own API is never renamed.
+    expect(result.stdout).toContain('route53:');
   });
 });

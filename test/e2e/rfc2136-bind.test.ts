@@ -34,13 +34,13 @@ async function setup(extra: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-rfc2136-'));
   copyFileSync(join(named.dir, 'tsig.key'), join(dir, 'tsig.key'));
   const answers = {
-    cloud_helm_ingress_wildcard_domain: 'cloud.example.test',
+    openstack_helm_ingress_wildcard_domain: 'cloud.example.test',
     cluster_issuer_type: 'acme',
     cluster_issuer_acme_email: 'certificates@example.test',
     cluster_issuer_acme_server: acme.url,
     cluster_issuer_acme_solver: 'rfc2136',
     cluster_issuer_acme_rfc2136_nameserver: `127.0.0.1:${named.port}`,
-    cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr',
+    cluster_issuer_acme_rfc2136_tsig_key_name: 'cert-manager',
     cluster_issuer_acme_rfc2136_tsig_secret_key: 'file:tsig.key',
     ...extra,
   };
@@ -71,7 +71,7 @@ describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the re
     expect(result.code, result.stderr).toBe(0);
     const values = parse(readFileSync(inventory, 'utf8')) as Record<string, string>;
     expect(values.cluster_issuer_acme_rfc2136_tsig_secret_key).toBe(named.key.secret);
-    expect(values.cluster_issuer_acme_rfc2136_tsig_key_name).toBe('certmgr');
+    expect(values.cluster_issuer_acme_rfc2136_tsig_key_name).toBe('cert-manager');
     expect(values.cluster_issuer_acme_rfc2136_tsig_algorithm).toBe('HMACSHA256');
     expect(result.stderr).toContain('tsig.key');
     expect(result.stderr).not.toContain(named.key.secret);
@@ -79,17 +79,17 @@ describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the re
     const ok = await rfc2136(inventory);
     expect(ok.code).toBe(0);
     expect(ok.check.status).toBe('ok');
-    expect(ok.check.details).toMatchObject({ key: 'certmgr', algorithm: 'HMACSHA256', tsigError: 'NOERROR', responseVerified: true });
+    expect(ok.check.details).toMatchObject({ key: 'cert-manager', algorithm: 'HMACSHA256', tsigError: 'NOERROR', responseVerified: true });
     expect(ok.stdout).not.toContain(named.key.secret);
   });
 
   it('fails a wrong secret (BADSIG), an unknown key name (BADKEY), a zone not served (REFUSED) and no server', async () => {
     const { inventory } = await setup();
-    const wrongSecret = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_tsig_secret_key: tsigKeygen('certmgr').secret }));
+    const wrongSecret = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_tsig_secret_key: tsigKeygen('cert-manager').secret }));
     expect([wrongSecret.code, wrongSecret.check.status, wrongSecret.check.details?.tsigError]).toEqual([1, 'fail', 'BADSIG']);
     const unknownKey = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_tsig_key_name: 'nobody' }));
     expect([unknownKey.code, unknownKey.check.status, unknownKey.check.details?.tsigError]).toEqual([1, 'fail', 'BADKEY']);
-    const otherZone = await rfc2136(variant(inventory, { cloud_helm_ingress_wildcard_domain: 'elsewhere.test' }));
+    const otherZone = await rfc2136(variant(inventory, { openstack_helm_ingress_wildcard_domain: 'elsewhere.test' }));
     expect(otherZone.check.status).toBe('fail');
     expect(otherZone.check.details?.rcode).toMatch(/^(REFUSED|NOTAUTH)$/);
 
@@ -104,7 +104,7 @@ describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the re
   it('refuses a key name or algorithm that disagrees with the key file, and a secret that is not base64 (exit 2, nothing written)', async () => {
     const name = await setup({ cluster_issuer_acme_rfc2136_tsig_key_name: 'other' });
     expect(name.result.code).toBe(2);
-    expect(name.result.stderr).toMatch(/"other".*"certmgr"/);
+    expect(name.result.stderr).toMatch(/"other".*"cert-manager"/);
     expect(existsSync(name.inventory)).toBe(false);
     const algorithm = await setup({ cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACMD5' });
     expect(algorithm.result.code).toBe(2);

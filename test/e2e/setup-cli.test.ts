@@ -13,7 +13,7 @@ import { KubeState, namespace, startKubeApi } from '../servers/kube-api.js';
 const BIN = new URL('../../bin/cloudgate.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
 const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';
-const TOKEN = 'dnsc-token-e2e-98765';
+const TOKEN = 'cloudflare-token-e2e-98765';
 
 function cloudgate(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '' });
@@ -53,13 +53,13 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('--dry-run prints only the unified diff on stdout, masks secrets and writes nothing', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Index: .*\n=+\n--- .*\n\+\+\+ .*\n@@ /);
     expect(r.stdout).toContain('-cluster_issuer_acme_rfc2136_nameserver: ns1.example.com:53');
-    expect(r.stdout).toContain('+cluster_issuer_acme_solver: dnsc');
+    expect(r.stdout).toContain('+cluster_issuer_acme_solver: cloudflare');
     for (const out of [r.stdout, r.stderr]) {
       expect(out).not.toContain(TOKEN);
       expect(out).not.toContain(TSIG);
@@ -70,13 +70,13 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('writes the inventory (mode 0600, backup kept) and prints nothing on stdout', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const after = await readFile(inventory, 'utf8');
-    expect(after).toContain(`cluster_issuer_acme_dnsc_api_token: ${TOKEN}`);
+    expect(after).toContain(`cluster_issuer_acme_cloudflare_api_token: ${TOKEN}`);
     expect(after).not.toContain('rfc2136');
     expect(after).toContain('kube_vip_address: 10.10.0.5   # the API VIP');
     expect((await stat(inventory)).mode & 0o777).toBe(0o600);
@@ -87,11 +87,11 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('refuses answers with an error: exit 2, the variable named, the inventory untouched', async () => {
-    const file = await answers('cluster_issuer_type: commercialca\ncluster_issuer_commercialca_zone: Z\n');
+    const file = await answers('cluster_issuer_type: venafi\ncluster_issuer_venafi_zone: Z\n');
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cluster_issuer_commercialca_tpp_url');
+    expect(r.stderr).toContain('cluster_issuer_venafi_tpp_url');
     expect(r.stderr).toContain('Nothing was written');
     expect(await readFile(inventory, 'utf8')).toBe(before);
     expect(cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir).code).toBe(2);
@@ -116,12 +116,12 @@ describe('cloudgate setup (built binary)', () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
-    const file = await answers('cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
+    const file = await answers('openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
     const manifest = join(dir, 'out', 'wildcard.secret.yaml');
     const dry = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest, '--dry-run'], dir);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('+cluster_issuer_type: none');
-    expect(dry.stdout).toContain('+cloud_helm_ingress_secret_name: wildcard-certs');
+    expect(dry.stdout).toContain('+openstack_helm_ingress_secret_name: wildcard-certs');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
@@ -137,11 +137,11 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('--dry-run shows, on stderr, what changes in the cluster: the rendered objects before and after, secrets masked', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('+ Secret cert-manager/dnsc-api-token (new)');
-    expect(r.stderr).toContain('- Secret cert-manager/certmgr-issuer-tsig-secret-key (no longer made');
+    expect(r.stderr).toContain('+ Secret cert-manager/cloudflare-api-token (new)');
+    expect(r.stderr).toContain('- Secret cert-manager/cert-manager-issuer-tsig-secret-key (no longer made');
     expect(r.stderr).toContain('~ ClusterIssuer atmosphere: spec.acme.solvers');
     expect(r.stderr).toContain('+++ ClusterIssuer atmosphere (after)');
     expect(r.stderr).toMatch(/^\+ {10}cloudflare:$/m);
@@ -171,32 +171,32 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('contradictory answers exit 2 naming both keys, nothing written', async () => {
-    const file = await answers('cloud_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+    const file = await answers('openstack_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    const line = r.stderr.split('\n').find((l) => l.includes('cloud_helm_ingress_secret_name') && l.includes('cluster_issuer_type'));
+    const line = r.stderr.split('\n').find((l) => l.includes('openstack_helm_ingress_secret_name') && l.includes('cluster_issuer_type'));
     expect(line, r.stderr).toBeDefined();
     expect(await readFile(inventory, 'utf8')).toBe(before);
   });
 
   it('an empty wildcard domain in the answers exits 2 instead of giving individual certificates', async () => {
-    const file = await answers('cloud_helm_ingress_wildcard_domain: ""\n');
+    const file = await answers('openstack_helm_ingress_wildcard_domain: ""\n');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('cloud_helm_ingress_wildcard_domain is empty');
+    expect(r.stderr).toContain('openstack_helm_ingress_wildcard_domain is empty');
   });
 
-  it('clouddnsb without a region fails in setup (the deployment would stop on the undefined variable)', async () => {
+  it('route53 without a region fails in setup (the deployment would stop on the undefined variable)', async () => {
     const file = await answers([
-      'cluster_issuer_acme_solver: clouddnsb', 'cluster_issuer_acme_clouddnsb_auth: static',
-      'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789', 'cluster_issuer_acme_clouddnsb_access_key_id: AKIAEXAMPLE',
-      'cluster_issuer_acme_clouddnsb_secret_access_key: s3cr3t-access-key-e2e', '',
+      'cluster_issuer_acme_solver: route53', 'cluster_issuer_acme_route53_auth: static',
+      'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789', 'cluster_issuer_acme_route53_access_key_id: AKIAEXAMPLE',
+      'cluster_issuer_acme_route53_secret_access_key: s3cr3t-access-key-e2e', '',
     ].join('\n'));
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cluster_issuer_acme_clouddnsb_region is not set.*undefined variable/);
+    expect(r.stderr).toMatch(/cluster_issuer_acme_route53_region is not set.*undefined variable/);
     expect(r.stderr).not.toContain('s3cr3t-access-key-e2e');
     expect(await readFile(inventory, 'utf8')).toBe(before);
   });
@@ -212,13 +212,13 @@ describe('cloudgate setup (built binary)', () => {
 
 describe('the review shows what changes in the cluster, in every run', () => {
   it('without --dry-run too: the inventory diff, then the objects and their diff on stderr (secrets masked)', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: ${TOKEN}\n`);
+    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const at = (text: string) => r.stderr.indexOf(text);
-    expect(at('+cluster_issuer_acme_solver: dnsc')).toBeGreaterThan(-1);
-    expect(at('~ ClusterIssuer atmosphere: spec.acme.solvers')).toBeGreaterThan(at('+cluster_issuer_acme_solver: dnsc'));
+    expect(at('+cluster_issuer_acme_solver: cloudflare')).toBeGreaterThan(-1);
+    expect(at('~ ClusterIssuer atmosphere: spec.acme.solvers')).toBeGreaterThan(at('+cluster_issuer_acme_solver: cloudflare'));
     expect(at('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(at('~ ClusterIssuer atmosphere: spec.acme.solvers'));
     expect(r.stderr).toContain('api-token: "********"');
     expect(r.stderr).not.toContain(TOKEN);
@@ -262,7 +262,7 @@ describe('cloudgate schema (built binary)', () => {
     const r = cloudgate(['schema'], dir);
     expect(r.code).toBe(0);
     const schema = JSON.parse(r.stdout);
-    expect(schema.properties.cluster_issuer_type.enum).toEqual(['acme', 'commercialca', 'ca', 'self-signed', 'none']);
+    expect(schema.properties.cluster_issuer_type.enum).toEqual(['acme', 'venafi', 'ca', 'self-signed', 'none']);
   });
 });
 

@@ -74,7 +74,7 @@ describe('the next steps setup prints', () => {
     writeFileSync(join(dir, 'chain.pem'), leaf.cert + ca.cert);
     writeFileSync(join(dir, 'wildcard.key'), leaf.key, { mode: 0o600 });
     writeFileSync(join(dir, 'ca.pem'), ca.cert);
-    const { next } = await setup('supplied', `cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: ${join(dir, 'chain.pem')}\nwildcard_key_file: ${join(dir, 'wildcard.key')}\n`,
+    const { next } = await setup('supplied', `openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: ${join(dir, 'chain.pem')}\nwildcard_key_file: ${join(dir, 'wildcard.key')}\n`,
       ['--ca-file', join(dir, 'ca.pem')]);
     expect(next.some((l) => l.startsWith(`kubectl apply -f ${join(dir, 'supplied', 'manifests', 'wildcard-certs.secret.yaml')}`))).toBe(true);
     const doctor = next.find((l) => l.startsWith('cloudgate doctor'))!;
@@ -103,11 +103,11 @@ describe('the next steps setup prints', () => {
     }
   });
 
-  it('keyless clouddnsb: oidc needs the issuer URL, so it is a note until the operator gives it, then a command', async () => {
+  it('keyless route53: oidc needs the issuer URL, so it is a note until the operator gives it, then a command', async () => {
     const { inventory, next } = await setup('keyless', [
-      'cluster_issuer_type: acme', 'cluster_issuer_acme_email: pki@example.com', 'cluster_issuer_acme_solver: clouddnsb',
-      'cluster_issuer_acme_clouddnsb_auth: clusteroidc', 'cluster_issuer_acme_clouddnsb_region: eu-west-1',
-      'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z1', 'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/dns', '',
+      'cluster_issuer_type: acme', 'cluster_issuer_acme_email: pki@example.com', 'cluster_issuer_acme_solver: route53',
+      'cluster_issuer_acme_route53_auth: kubernetes', 'cluster_issuer_acme_route53_region: eu-west-1',
+      'cluster_issuer_acme_route53_hosted_zone_id: Z1', 'cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/dns', '',
     ].join('\n'));
     expect(next.find((l) => l.includes('cloudgate oidc'))).toMatch(/^# cloudgate oidc/);
     await expectAccepted(next);

@@ -37,7 +37,7 @@ async function type(text: string | RegExp, literal: string) {
 
 describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   it('a text field edits like a shell prompt: Ctrl+W, Backspace, Left, Home, Delete, End', async () => {
-    launch(['setup', '--names', 'spec', '--inventory', join(dir, 'certificates.yml')]);
+    launch(['setup', '--inventory', join(dir, 'certificates.yml')]);
     await at('Certificate type', 'Down');
     await at('> Wildcard, issued automatically', 'Enter');
     await waitFor('Domain of the wildcard certificate');
@@ -63,7 +63,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     writeFileSync(join(dir, 'issuer.pem'), lf(ca.cert));
     writeFileSync(join(dir, 'issuer.key'), lf(ca.key));
     const inventory = join(dir, 'certificates.yml');
-    launch(['setup', '--names', 'spec', '--inventory', inventory]);
+    launch(['setup', '--inventory', inventory]);
 
     await at('Certificate type', 'Enter');
     await at('Certificate issuer', 'Down', 'Down');
@@ -101,7 +101,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   it('the review scrolls from the inventory diff on to the objects that change in the cluster and their diff', async () => {
     const inventory = join(dir, 'certificates.yml');
     writeFileSync(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
-    launch(['setup', '--names', 'spec', '--inventory', inventory]);
+    launch(['setup', '--inventory', inventory]);
     await at('Certificate type', 'Enter');
     await at('Certificate issuer', 'Down', 'Down', 'Down');
     await at('> self-signed', 'Enter');
@@ -125,15 +125,15 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
 
   it('Esc goes back with the answer kept; Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
     const inventory = join(dir, 'certificates.yml');
-    launch(['setup', '--names', 'spec', '--inventory', inventory], { x: 40, y: 24 });
+    launch(['setup', '--inventory', inventory], { x: 40, y: 24 });
     await at('Certificate type', 'Down');
     const narrow = await waitFor('> Wildcard, issued automatically');
     for (const line of narrow.split('\n')) expect(line.length).toBeLessThanOrEqual(40);
     expect(narrow).toContain('Enter next');
     await at('> Wildcard, issued automatically', 'Enter');
-    await type('cloud_helm_ingress_wildcard_domain', 'cloud.example.com');
+    await type('openstack_helm_ingress_wildcard_domain', 'cloud.example.com');
     await at('Certificate issuer', 'Escape');
-    const back = await waitFor('cloud_helm_ingress_wildcard_domain');
+    const back = await waitFor('openstack_helm_ingress_wildcard_domain');
     expect(back).toContain('> cloud.example.com');
     await at('> cloud.example.com', 'Enter');
     await at('Certificate issuer', 'C-c');
@@ -145,21 +145,21 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
 
   it('wildcard issued automatically: the domain question is not optional and an empty answer is refused (Ink and --plain)', async () => {
     const inventory = join(dir, 'certificates.yml');
-    launch(['setup', '--names', 'spec', '--inventory', inventory]);
+    launch(['setup', '--inventory', inventory]);
     await at('Certificate type', 'Down');
     await at('> Wildcard, issued automatically', 'Enter');
-    const asked = await waitFor('cloud_helm_ingress_wildcard_domain');
+    const asked = await waitFor('openstack_helm_ingress_wildcard_domain');
     expect(asked).not.toContain('(optional');
     term!.send('Enter');
     const refused = await waitFor(/required/);
     expect(refused).not.toContain('Certificate issuer');
     term!.kill();
 
-    launch(['setup', '--names', 'spec', '--plain', '--inventory', inventory]);
+    launch(['setup', '--plain', '--inventory', inventory]);
     // Plain mode: numbered choices, typed; the question in words, its variable on the line above.
     await at('Choose 1-3', '2', 'Enter');
-    const plain = await waitFor(/cloud_helm_ingress_wildcard_domain\n\?/);
-    expect(plain.slice(plain.lastIndexOf('cloud_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
+    const plain = await waitFor(/openstack_helm_ingress_wildcard_domain\n\?/);
+    expect(plain.slice(plain.lastIndexOf('openstack_helm_ingress_wildcard_domain'))).not.toContain('(optional)');
     term!.send('Enter');
     await waitFor(/required/);
     expect(screen()).not.toContain('Certificate issuer');
@@ -171,7 +171,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+)(?:;\d+)*m/;
     const inventory = join(dir, 'certificates.yml');
     const coloured = async (color: boolean) => {
-      launch(['setup', '--names', 'spec', '--inventory', inventory], { x: 80, y: 24 }, color);
+      launch(['setup', '--inventory', inventory], { x: 80, y: 24 }, color);
       await at('Certificate type', 'Down');
       await waitFor('> Wildcard, issued automatically');
       const escaped = term!.screen(true);
@@ -185,7 +185,7 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   it('--plain asks line by line in the same terminal and writes the inventory', async () => {
     const inventory = join(dir, 'certificates.yml');
     // Tall enough to keep the whole review on screen: the inventory diff, then the objects and their diff.
-    launch(['setup', '--names', 'spec', '--plain', '--inventory', inventory], { x: 100, y: 120 });
+    launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
     await at('Choose 1-3', 'Enter');
     await at(/4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
     await at('Add certificate subject annotations?', 'Enter');
@@ -198,20 +198,31 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');
   });
 
-  it('a new inventory: the first question is which names the deployment reads, the platform\'s by default', async () => {
+  it('a new inventory: no question about names; the platform\'s are written, the neutral aliases only with --names spec (said in the review)', async () => {
     const inventory = join(dir, 'certificates.yml');
     launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
-    const first = await waitFor('Which variable names does your deployment read?');
-    expect(first).not.toContain('Certificate type');
-    await at('Choose 1-2', 'Enter');
-    // Every later question can go back to it.
-    await at(/Certificate type[\s\S]*< Back[\s\S]*Choose 1-4/, 'Enter');
+    const first = await waitFor('Choose 1-3');
+    expect(first).toContain('Certificate type');
+    expect(first).not.toMatch(/variable names|neutral/i);
+    term!.send('Enter');
     await at(/2\) venafi[\s\S]*4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
     await at('Add certificate subject annotations?', 'Enter');
-    // The review is in the platform's names: the self-signed CA's Secret carries its default name there.
+    // The self-signed CA's Secret carries the role's default name.
     const review = await waitFor('Write these files?');
-    expect(review).toContain("Variable names: the platform's own");
     expect(review).toContain('cert-manager-selfsigned-ca');
+    expect(review).not.toMatch(/certmgr|Variable names/);
+    await at('Write these files?', 'Enter');
+    await waitFor('EXIT=0');
+    term!.kill();
+
+    const neutral = join(dir, 'neutral.yml');
+    launch(['setup', '--plain', '--names', 'spec', '--inventory', neutral], { x: 100, y: 120 });
+    await at('Choose 1-3', 'Enter');
+    await at(/2\) commercialca[\s\S]*4\) self-signed[\s\S]*Choose 1-5/, '4', 'Enter');
+    await at('Add certificate subject annotations?', 'Enter');
+    const spec = await waitFor('Write these files?');
+    expect(spec).toContain('Variable names: the neutral aliases (--names spec)');
+    expect(spec).toContain('certmgr-selfsigned-ca');
     await at('Write these files?', 'Enter');
     await waitFor('EXIT=0');
   });

@@ -131,7 +131,7 @@ describe('secrets given as flags', () => {
     ['token', '--token', /CLOUDGATE_<NAME>/],
     ['setup', '--secret-access-key', /--answers/],
     ['setup', '--cluster-issuer-acme-rfc2136-tsig-secret-key', /cluster_issuer_acme_rfc2136_tsig_secret_key/],
-    ['regenerate', '--cluster-issuer-acme-clouddnsa-client-secret', /--answers/],
+    ['regenerate', '--cluster-issuer-acme-azuredns-client-secret', /--answers/],
   ] as const) {
     it(`${command} ${flag}=VALUE is refused naming where secrets go, without echoing the value`, async () => {
       const r = await runCli([command, `${flag}=hunter2-value`, '--dry-run']);

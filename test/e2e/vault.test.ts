@@ -15,11 +15,11 @@ import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 
 const run = promisify(execFile);
 const PASSWORD = 'vault-pass-e2e-4821';
-const TOKEN = 'dnsc-token-e2e-vaulted-7731';
+const TOKEN = 'cloudflare-token-e2e-vaulted-7731';
 const ANSWERS = `cluster_issuer_type: acme
 cluster_issuer_acme_email: ops@example.com
-cluster_issuer_acme_solver: dnsc
-cluster_issuer_acme_dnsc_api_token: ${TOKEN}
+cluster_issuer_acme_solver: cloudflare
+cluster_issuer_acme_cloudflare_api_token: ${TOKEN}
 `;
 
 let dir: string;
@@ -60,11 +60,11 @@ describe('setup with a vault password', () => {
     const r = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', inventory, '--vault-password-file', passwordFile]);
     expect(r.code).toBe(0);
     const text = await readFile(inventory, 'utf8');
-    expect(text).toMatch(/cluster_issuer_acme_dnsc_api_token: !vault \|\n {2}\$ANSIBLE_VAULT;1\.1;AES256\n/);
+    expect(text).toMatch(/cluster_issuer_acme_cloudflare_api_token: !vault \|\n {2}\$ANSIBLE_VAULT;1\.1;AES256\n/);
     expect(text).not.toContain(TOKEN);
     expect(output(r)).not.toContain(TOKEN);
     expect((await stat(inventory)).mode & 0o777).toBe(0o600);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
     expect(await ansibleValue(inventory, 'cluster_issuer_acme_email', { vaultPasswordFile: passwordFile })).toBe('ops@example.com');
 
     const again = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', inventory, '--vault-password-file', passwordFile]);
@@ -84,60 +84,60 @@ describe('setup with a vault password', () => {
     expect(output(r)).not.toContain(TOKEN);
     expect(r.stderr).toContain('vaulted too');
     expect(await readFile(inventory, 'utf8')).not.toContain(TOKEN);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
     // The backup of the plain version is written with the secret vaulted too: Ansible reads the old values from it.
     const backups = (await readdir(dir)).filter((name) => name.endsWith('.bak'));
     expect(backups).toHaveLength(1);
     const backup = join(dir, backups[0]);
     expect(await readFile(backup, 'utf8')).not.toContain(TOKEN);
-    expect(await ansibleValue(backup, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(backup, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
     expect(await ansibleValue(backup, 'cluster_issuer_acme_email', { vaultPasswordFile: passwordFile })).toBe('ops@example.com');
   });
 
   it('seals an !unsafe secret too (answers or inventory), which Ansible reads back literally, never templated', async () => {
     const unsafe = 'new{{ lookup("pipe", "id") }}';
-    const base = 'cluster_issuer_type: acme\ncluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_email: o@example.com\n';
+    const base = 'cluster_issuer_type: acme\ncluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_email: o@example.com\n';
     await writeFile(inventory, base);
-    const r = await runCli(['setup', '--answers', await answers(`cluster_issuer_acme_dnsc_api_token: !unsafe '${unsafe}'\n`), '--inventory', inventory,
+    const r = await runCli(['setup', '--answers', await answers(`cluster_issuer_acme_cloudflare_api_token: !unsafe '${unsafe}'\n`), '--inventory', inventory,
       '--vault-password-file', passwordFile, '--yes']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/cluster_issuer_acme_dnsc_api_token is !unsafe: it is written vaulted and stays literal/);
+    expect(r.stderr).toMatch(/cluster_issuer_acme_cloudflare_api_token is !unsafe: it is written vaulted and stays literal/);
     const text = await readFile(inventory, 'utf8');
-    expect(text).toMatch(/cluster_issuer_acme_dnsc_api_token: !vault \|\n/);
+    expect(text).toMatch(/cluster_issuer_acme_cloudflare_api_token: !vault \|\n/);
     expect(text).not.toContain('lookup');
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
 
     // Plain !unsafe in the inventory: sealed in the file and in the backup of its previous version.
-    await writeFile(inventory, `${base}cluster_issuer_acme_dnsc_api_token: !unsafe '${unsafe}'\n`);
+    await writeFile(inventory, `${base}cluster_issuer_acme_cloudflare_api_token: !unsafe '${unsafe}'\n`);
     for (const name of await readdir(dir)) if (name.endsWith('.bak')) await rm(join(dir, name));
     const again = await runCli(['setup', '--answers', await answers('cluster_issuer_acme_email: pki@example.com\n'), '--inventory', inventory,
       '--vault-password-file', passwordFile, '--yes']);
     expect(again.code).toBe(0);
     expect(await readFile(inventory, 'utf8')).not.toContain('lookup');
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
     const backup = join(dir, (await readdir(dir)).find((name) => name.endsWith('.bak'))!);
     expect(await readFile(backup, 'utf8')).not.toContain('lookup');
-    expect(await ansibleValue(backup, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
+    expect(await ansibleValue(backup, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(unsafe);
   });
 
   it('--vault-id LABEL@FILE writes 1.2 envelopes with the label; ANSIBLE_VAULT_PASSWORD_FILE works as the option', async () => {
     const r = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', inventory, '--vault-id', `prod@${passwordFile}`]);
     expect(r.code).toBe(0);
     expect(await readFile(inventory, 'utf8')).toContain('$ANSIBLE_VAULT;1.2;AES256;prod\n');
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
 
     const other = join(dir, 'other.yml');
     const env = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', other], { env: { ANSIBLE_VAULT_PASSWORD_FILE: passwordFile } });
     expect(env.code).toBe(0);
     expect(await readFile(other, 'utf8')).toContain('!vault |');
-    expect(await ansibleValue(other, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(other, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
   });
 
   it('refuses a missing password file or a wrong password for the vaulted inventory with exit 2 or an error, writing nothing', async () => {
     const missing = await runCli(['setup', '--answers', await answers(ANSWERS), '--inventory', inventory, '--vault-password-file', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('vault password file');
-    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`);
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\n${await ansibleVaulted('cluster_issuer_acme_cloudflare_api_token', TOKEN)}`);
     const before = await readFile(inventory, 'utf8');
     const wrongFile = join(dir, 'wrong');
     await writeFile(wrongFile, 'not the password\n', { mode: 0o600 });
@@ -153,18 +153,18 @@ describe('setup with a vault password', () => {
       { env: { KUBECONFIG: join(dir, 'no-kubeconfig'), PATH: '/usr/bin:/bin' } });
     expect(output(r)).not.toContain(TOKEN);
     expect(await readFile(inventory, 'utf8')).not.toContain(TOKEN);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
   });
 });
 
 describe('values vaulted by ansible-vault', () => {
   it('setup keeps a !vault answer as written without a password, and Ansible reads it', async () => {
-    const r = await runCli(['setup', '--answers', await answers(`cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`),
+    const r = await runCli(['setup', '--answers', await answers(`cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\n${await ansibleVaulted('cluster_issuer_acme_cloudflare_api_token', TOKEN)}`),
       '--inventory', inventory]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('not checked (vaulted)');
     expect(await readFile(inventory, 'utf8')).not.toContain(TOKEN);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_dnsc_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: passwordFile })).toBe(TOKEN);
   });
 
   it('doctor --only inventory: "not checked (vaulted)" without the password, checks the plaintext with it, fails on a wrong one', async () => {
@@ -188,7 +188,7 @@ describe('values vaulted by ansible-vault', () => {
   });
 
   it('doctor with the password finds a clean vaulted inventory valid, and never prints the secret', async () => {
-    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`);
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\n${await ansibleVaulted('cluster_issuer_acme_cloudflare_api_token', TOKEN)}`);
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--verbose', '--vault-password-file', passwordFile]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no problems');
@@ -214,12 +214,12 @@ describe('the walkthrough offers the vault (tmux)', () => {
   afterEach(() => term?.kill());
 
   it('asks for the password file when the inventory holds vaulted values, refuses a wrong one, then keeps the vaulted secret', async () => {
-    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`, { mode: 0o600 });
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\n${await ansibleVaulted('cluster_issuer_acme_cloudflare_api_token', TOKEN)}`, { mode: 0o600 });
     const before = await readFile(inventory, 'utf8');
     await writeFile(join(dir, 'wrong'), 'not the password\n', { mode: 0o600 });
     term = launchCloudgate(['setup', '--plain', '--inventory', inventory], { cwd: dir });
     const offer = await term.waitFor('in Ansible Vault');
-    expect(offer).toContain('cluster_issuer_acme_dnsc_api_token');
+    expect(offer).toContain('cluster_issuer_acme_cloudflare_api_token');
     await typeLine(term, 'wrong');
     await term.waitFor('HMAC mismatch');
     // A refused answer is asked again on a fresh line.
@@ -245,7 +245,7 @@ describe('the Ink walkthrough after the vault offer (tmux)', () => {
   afterEach(() => term?.kill());
 
   it('takes the password file, then runs the full-screen walkthrough with the decrypted values', async () => {
-    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n${await ansibleVaulted('cluster_issuer_acme_dnsc_api_token', TOKEN)}`, { mode: 0o600 });
+    await writeFile(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\n${await ansibleVaulted('cluster_issuer_acme_cloudflare_api_token', TOKEN)}`, { mode: 0o600 });
     const before = await readFile(inventory, 'utf8');
     term = launchCloudgate(['setup', '--inventory', inventory], { cwd: dir });
     await term.waitFor('in Ansible Vault');

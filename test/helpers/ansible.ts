@@ -34,3 +34,24 @@ export function ansibleValue(file: string, name: string, options: AnsibleReadOpt
     });
   });
 }
+
+/**
+ * One host's variables as Ansible's inventory reads them from the platform's layout: `hosts.yml` with
+ * `group_vars/` and `host_vars/` beside it (`ansible-inventory -i INVENTORY --host HOST`).
+ */
+export function ansibleInventoryHost(inventory: string, host: string, options: AnsibleReadOptions = {}): Promise<Record<string, unknown>> {
+  const args = ['-i', inventory, '--host', host];
+  if (options.vaultPasswordFile) args.push('--vault-password-file', options.vaultPasswordFile);
+  const env = { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_INVENTORY_UNPARSED_WARNING: 'false' };
+  return new Promise((resolve, reject) => {
+    execFile('ansible-inventory', args, { env, timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      if (error?.code === 'ENOENT') return reject(new Error(missingToolMessage('ansible-inventory', 'ansible-core')));
+      if (error) return reject(new Error(`ansible-inventory failed (${error.code}): ${stderr || stdout}`));
+      try {
+        resolve(JSON.parse(stdout) as Record<string, unknown>);
+      } catch {
+        reject(new Error(`unexpected ansible-inventory output: ${stdout}`));
+      }
+    });
+  });
+}

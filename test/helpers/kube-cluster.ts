@@ -29,6 +29,6 @@ export function useKubeCluster(): { start(state: KubeState): Promise<KubeApi>; r
 export const kubeDoctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
   baseInput(flags, { env: { ...process.env }, ...options });
 
-/** An inventory with keyless clouddnsb (auth clusteroidc) and its service account dns-sa. */
-export const clusteroidcInventory = () =>
-  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\ncluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n');
+/** An inventory with keyless route53 (auth kubernetes) and its service account dns-sa. */
+export const keylessInventory = () =>
+  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\ncluster_issuer_acme_route53_service_account_name: dns-sa\n');

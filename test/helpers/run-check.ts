@@ -51,11 +51,11 @@ export function useDnsApis(caName: string, reset: (apis: DnsApis) => void): { re
   };
 }
 
-/** The token providers (dnsc, dnsd, dnse) as each test starts: valid credentials, no writes yet. */
+/** The token providers (cloudflare, godaddy, infoblox) as each test starts: valid credentials, no writes yet. */
 export function resetTokenProviders(apis: DnsApis): void {
   const fresh = defaultWorld();
-  apis.world.dnsc = { ...fresh.dnsc, token: apis.world.dnsc.token };
-  apis.world.dnsd = { ...apis.world.dnsd, apiAccess: true };
+  apis.world.cloudflare = { ...fresh.cloudflare, token: apis.world.cloudflare.token };
+  apis.world.godaddy = { ...apis.world.godaddy, apiAccess: true };
   apis.world.writes.length = 0;
 }
 
@@ -63,6 +63,6 @@ export function resetTokenProviders(apis: DnsApis): void {
 export function tokenProviderCheck(dns: { readonly apis: DnsApis; readonly ca: TestCA }) {
   return (inventory: Record<string, string>, flags: Record<string, boolean | string> = {}) => {
     const w = dns.apis.world;
-    return dnsCheck(inventory, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [w.dnsc.token, w.dnsd.key, w.dnsd.secret, w.dnse.password] });
+    return dnsCheck(inventory, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [w.cloudflare.token, w.godaddy.key, w.godaddy.secret, w.infoblox.password] });
   };
 }

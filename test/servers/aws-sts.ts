@@ -7,7 +7,7 @@
  * independently of the signing library the product uses).
  *
  *   const aws = await startAwsSts({ providers: [...], roles: [...], zones: [...] });
- *   env: { CLOUDGATE_STS_ENDPOINT: aws.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: aws.url }
+ *   env: { CLOUDGATE_STS_ENDPOINT: aws.url, CLOUDGATE_ROUTE53_ENDPOINT: aws.url }
  */
 import { createHash, createHmac, createPublicKey, randomBytes, verify, type JsonWebKey } from 'node:crypto';
 import { get as httpsGet, createServer, type RequestOptions } from 'node:https';

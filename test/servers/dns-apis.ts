@@ -1,10 +1,10 @@
 /**
  * The DNS-01 providers' APIs on one HTTPS server on 127.0.0.1, answering as the real ones do (status
  * codes and error bodies as the providers document them), each under its own path:
- *   /clouddnsa-login  identity platform token endpoint   /clouddnsa  resource manager (DNS zones)
+ *   /azuredns-login  identity platform token endpoint   /azuredns  resource manager (DNS zones)
  *   /sts              caller identity (SigV4 checked)    /route53    hosted zones (SigV4 checked)
- *   /dnsc/client/v4   token verify, zones, records       /dnsd       domains and records
- *   /wapi/v2.5        the grid's web API (the dnse host is this server's host:port)
+ *   /cloudflare/client/v4   token verify, zones, records       /godaddy       domains and records
+ *   /wapi/v2.5        the grid's web API (the infoblox host is this server's host:port)
  * The world each provider sees is a plain object the tests change. SigV4 is verified here by an
  * independent implementation (node:crypto), not by the signer under test. `writes` records every change.
  * Also: Debian's `named` with a zone that accepts TSIG-signed updates, for rfc2136's --probe-update.
@@ -16,7 +16,7 @@ import type { TestCA } from '../helpers/pki.js';
 import { startNamed, tsigKeygen } from './named.js';
 
 export interface DnsWorld {
-  clouddnsa: {
+  azuredns: {
     tenant: string;
     clientId: string;
     clientSecret: string;
@@ -28,7 +28,7 @@ export interface DnsWorld {
     zone: string;
     role: 'contributor' | 'reader' | 'none';
   };
-  clouddnsb: {
+  route53: {
     accessKeyId: string;
     secretAccessKey: string;
     account: string;
@@ -36,7 +36,7 @@ export interface DnsWorld {
     /** Route 53 actions the IAM user may call. */
     allowed: string[];
   };
-  dnsc: {
+  cloudflare: {
     token: string;
     status: 'active' | 'disabled' | 'expired';
     zones: { id: string; name: string }[];
@@ -44,9 +44,9 @@ export interface DnsWorld {
     visible: string[];
     dns: 'none' | 'read' | 'edit';
   };
-  dnsd: { key: string; secret: string; domains: string[]; apiAccess: boolean };
-  dnse: { username: string; password: string; views: string[]; zones: string[] };
-  /** Every change made, e.g. "dnsc POST _cloudgate-probe.example.test". */
+  godaddy: { key: string; secret: string; domains: string[]; apiAccess: boolean };
+  infoblox: { username: string; password: string; views: string[]; zones: string[] };
+  /** Every change made, e.g. "cloudflare POST _cloudgate-probe.example.test". */
   writes: string[];
   /** Records that exist now (name → value): empty again after a probe. */
   records: Map<string, string>;
@@ -54,7 +54,7 @@ export interface DnsWorld {
 
 export function defaultWorld(): DnsWorld {
   return {
-    clouddnsa: {
+    azuredns: {
       tenant: '11111111-2222-3333-4444-555555555555',
       clientId: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
       clientSecret: `Zq8~${randomBytes(12).toString('base64url')}`,
@@ -65,22 +65,22 @@ export function defaultWorld(): DnsWorld {
       zone: 'example.test',
       role: 'contributor',
     },
-    clouddnsb: {
+    route53: {
       accessKeyId: `AKIA${randomBytes(8).toString('hex').toUpperCase()}`,
       secretAccessKey: randomBytes(30).toString('base64'),
       account: '123456789012',
       zones: [{ id: 'Z0123456789ABCDEFGHIJ', name: 'example.test' }],
       allowed: ['GetHostedZone', 'ListHostedZonesByName', 'ListResourceRecordSets', 'ChangeResourceRecordSets', 'GetChange'],
     },
-    dnsc: {
+    cloudflare: {
       token: randomBytes(30).toString('base64url'),
       status: 'active',
       zones: [{ id: '023e105f4ecef8ad9ca31a8372d0c353', name: 'example.test' }],
       visible: ['example.test'],
       dns: 'edit',
     },
-    dnsd: { key: randomBytes(16).toString('hex'), secret: randomBytes(11).toString('base64url'), domains: ['example.test'], apiAccess: true },
-    dnse: { username: 'certmgr', password: `pw-${randomBytes(10).toString('hex')}`, views: ['default', 'internal'], zones: ['example.test'] },
+    godaddy: { key: randomBytes(16).toString('hex'), secret: randomBytes(11).toString('base64url'), domains: ['example.test'], apiAccess: true },
+    infoblox: { username: 'cert-manager', password: `pw-${randomBytes(10).toString('hex')}`, views: ['default', 'internal'], zones: ['example.test'] },
     writes: [],
     records: new Map(),
   };
@@ -90,7 +90,7 @@ export interface DnsApis {
   world: DnsWorld;
   /** The CLOUDGATE_*_ENDPOINT variables pointing at this server. */
   env: Record<string, string>;
-  /** host:port for cluster_issuer_acme_dnse_host. */
+  /** host:port for cluster_issuer_acme_infoblox_host. */
   host: string;
   /** How many requests each path prefix received. */
   hits: Record<string, number>;
@@ -116,12 +116,12 @@ export async function startDnsApis(ca: TestCA, world: DnsWorld = defaultWorld())
       const send = (status: number, payload: unknown, type = 'application/json', headers: Record<string, string> = {}) =>
         res.writeHead(status, { 'content-type': type, ...headers }).end(typeof payload === 'string' && type !== 'application/json' ? payload : JSON.stringify(payload));
       try {
-        if (prefix === 'clouddnsa-login') return azureLogin(world, req, url, body, send);
-        if (prefix === 'clouddnsa') return azureArm(world, req, url, body, send);
+        if (prefix === 'azuredns-login') return azureLogin(world, req, url, body, send);
+        if (prefix === 'azuredns') return azureArm(world, req, url, body, send);
         if (prefix === 'sts' || prefix === 'route53') return aws(world, req, url, body, res);
-        if (prefix === 'dnsc') return dnsc(world, req, url, body, send);
-        if (prefix === 'dnsd') return dnsd(world, req, url, body, send);
-        if (prefix === 'wapi') return dnse(world, req, url, body, send);
+        if (prefix === 'cloudflare') return cloudflare(world, req, url, body, send);
+        if (prefix === 'godaddy') return godaddy(world, req, url, body, send);
+        if (prefix === 'wapi') return infoblox(world, req, url, body, send);
         send(404, { error: 'no such API' });
       } catch (error) {
         send(500, { error: String(error) });
@@ -137,12 +137,12 @@ export async function startDnsApis(ca: TestCA, world: DnsWorld = defaultWorld())
     host,
     hits,
     env: {
-      CLOUDGATE_CLOUDDNSA_LOGIN_ENDPOINT: `${base}/clouddnsa-login`,
-      CLOUDGATE_CLOUDDNSA_ENDPOINT: `${base}/clouddnsa`,
-      CLOUDGATE_CLOUDDNSB_STS_ENDPOINT: `${base}/sts`,
-      CLOUDGATE_CLOUDDNSB_ENDPOINT: `${base}/route53`,
-      CLOUDGATE_DNSC_ENDPOINT: `${base}/dnsc/client/v4`,
-      CLOUDGATE_DNSD_ENDPOINT: `${base}/dnsd`,
+      CLOUDGATE_AZUREDNS_LOGIN_ENDPOINT: `${base}/azuredns-login`,
+      CLOUDGATE_AZUREDNS_ENDPOINT: `${base}/azuredns`,
+      CLOUDGATE_ROUTE53_STS_ENDPOINT: `${base}/sts`,
+      CLOUDGATE_ROUTE53_ENDPOINT: `${base}/route53`,
+      CLOUDGATE_CLOUDFLARE_ENDPOINT: `${base}/cloudflare/client/v4`,
+      CLOUDGATE_GODADDY_ENDPOINT: `${base}/godaddy`,
     },
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -150,7 +150,7 @@ export async function startDnsApis(ca: TestCA, world: DnsWorld = defaultWorld())
 
 type Send = (status: number, payload: unknown, type?: string, headers?: Record<string, string>) => void;
 
-// ---- clouddnsa --------------------------------------------------------------------------------
+// ---- azuredns --------------------------------------------------------------------------------
 
 /** Access tokens issued: token → the tenant it was issued in. */
 const tokens = new Map<string, string>();
@@ -169,8 +169,8 @@ function aadError(send: Send, status: number, error: string, code: number, text:
 }
 
 function azureLogin(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
-  const a = world.clouddnsa;
-  const m = /^\/clouddnsa-login\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
+  const a = world.azuredns;
+  const m = /^\/azuredns-login\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
   if (!m || req.method !== 'POST') return send(404, { error: 'not_found' });
   const tenant = decodeURIComponent(m[1]!);
   const form = new URLSearchParams(body);
@@ -193,12 +193,12 @@ function azureLogin(world: DnsWorld, req: IncomingMessage, url: URL, body: strin
 }
 
 function azureArm(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
-  const a = world.clouddnsa;
+  const a = world.azuredns;
   const armError = (status: number, code: string, message: string) => send(status, { error: { code, message } });
   const tenant = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
   if (!tenant) return armError(401, 'InvalidAuthenticationToken', 'The access token is invalid.');
   if (url.searchParams.get('api-version') !== '2018-05-01') return armError(400, 'InvalidApiVersionParameter', 'The api-version is invalid.');
-  const m = /^\/clouddnsa\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/dnsZones\/([^/]+)(?:\/TXT\/([^/]+))?$/.exec(url.pathname);
+  const m = /^\/azuredns\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Network\/dnsZones\/([^/]+)(?:\/TXT\/([^/]+))?$/.exec(url.pathname);
   if (!m) return armError(404, 'NotFound', 'Not found');
   const [sub, group, zone, record] = m.slice(1).map((s) => (s === undefined ? undefined : decodeURIComponent(s)));
   if (sub !== a.subscription) return armError(404, 'SubscriptionNotFound', `The subscription '${sub}' could not be found.`);
@@ -220,18 +220,18 @@ function azureArm(world: DnsWorld, req: IncomingMessage, url: URL, body: string,
   if (req.method === 'PUT') {
     const value = (JSON.parse(body) as { properties: { TXTRecords: { value: string[] }[] } }).properties.TXTRecords[0]!.value[0]!;
     world.records.set(fqdn, value);
-    world.writes.push(`clouddnsa PUT ${fqdn}`);
+    world.writes.push(`azuredns PUT ${fqdn}`);
     return send(201, { id: `${scope}/TXT/${record}`, name: record, type: 'Microsoft.Network/dnszones/TXT', properties: { fqdn: `${fqdn}.`, TTL: 60, TXTRecords: [{ value: [value] }] } });
   }
   if (req.method === 'DELETE') {
     world.records.delete(fqdn);
-    world.writes.push(`clouddnsa DELETE ${fqdn}`);
+    world.writes.push(`azuredns DELETE ${fqdn}`);
     return send(200, '', 'text/plain');
   }
   armError(405, 'MethodNotAllowed', 'The method is not allowed.');
 }
 
-// ---- clouddnsb: SigV4 checked independently ----------------------------------------------------
+// ---- route53: SigV4 checked independently ----------------------------------------------------
 
 const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
 const hmac = (keyBytes: Buffer | string, data: string) => createHmac('sha256', keyBytes).update(data).digest();
@@ -242,7 +242,7 @@ function sigv4Error(world: DnsWorld, req: IncomingMessage, url: URL, body: strin
   const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
   if (!m) return 'IncompleteSignature';
   const [, keyId, date, region, signedService, signedHeaders, signature] = m as unknown as string[];
-  if (keyId !== world.clouddnsb.accessKeyId) return 'InvalidClientTokenId';
+  if (keyId !== world.route53.accessKeyId) return 'InvalidClientTokenId';
   if (signedService !== service || (service === 'route53' && region !== 'us-east-1')) return 'SignatureDoesNotMatch';
   const amzDate = String(req.headers['x-amz-date'] ?? '');
   if (Math.abs(Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')) - Date.now()) > 5 * 60_000) return 'RequestExpired';
@@ -254,7 +254,7 @@ function sigv4Error(world: DnsWorld, req: IncomingMessage, url: URL, body: strin
   const canonical = [req.method, canonicalUri, canonicalQuery, canonicalHeaders, signedHeaders, sha256(body)].join('\n');
   const scope = `${date}/${region}/${signedService}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
-  const signingKey = hmac(hmac(hmac(hmac(`AWS4${world.clouddnsb.secretAccessKey}`, date!), region!), signedService!), 'aws4_request');
+  const signingKey = hmac(hmac(hmac(hmac(`AWS4${world.route53.secretAccessKey}`, date!), region!), signedService!), 'aws4_request');
   return createHmac('sha256', signingKey).update(toSign).digest('hex') === signature ? undefined : 'SignatureDoesNotMatch';
 }
 
@@ -266,7 +266,7 @@ const AWS_MESSAGES: Record<string, string> = {
 };
 
 function aws(world: DnsWorld, req: IncomingMessage, url: URL, body: string, res: ServerResponse): void {
-  const b = world.clouddnsb;
+  const b = world.route53;
   const sts = url.pathname.startsWith('/sts');
   const ns = sts ? STS_NS : R53_NS;
   const xml = (status: number, text: string): void => {
@@ -274,7 +274,7 @@ function aws(world: DnsWorld, req: IncomingMessage, url: URL, body: string, res:
   };
   const denied = sigv4Error(world, req, url, body, sts ? 'sts' : 'route53');
   if (denied) return xml(denied === 'IncompleteSignature' ? 400 : 403, xmlError(ns, denied, AWS_MESSAGES[denied]!));
-  const user = `arn:aws:iam::${b.account}:user/certmgr`;
+  const user = `arn:aws:iam::${b.account}:user/cert-manager`;
   if (sts) {
     if (req.method !== 'POST' || new URLSearchParams(body).get('Action') !== 'GetCallerIdentity') return xml(400, xmlError(ns, 'InvalidAction', 'Could not find operation'));
     return xml(200, `<GetCallerIdentityResponse xmlns="${ns}"><GetCallerIdentityResult><Arn>${user}</Arn><UserId>AIDA${b.account}EXAMPLE</UserId><Account>${b.account}</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>${randomBytes(8).toString('hex')}</RequestId></ResponseMetadata></GetCallerIdentityResponse>`);
@@ -308,21 +308,21 @@ function aws(world: DnsWorld, req: IncomingMessage, url: URL, body: string, res:
   if (verb === 'DELETE' && world.records.get(name!) !== value) return xml(400, xmlError(ns, 'InvalidChangeBatch', `[Tried to delete resource record set [name='${name}.', type='TXT'] but it was not found]`));
   if (verb === 'DELETE') world.records.delete(name!);
   else world.records.set(name!, value!);
-  world.writes.push(`clouddnsb ${verb} ${name}`);
+  world.writes.push(`route53 ${verb} ${name}`);
   xml(200, `<?xml version="1.0"?>\n<ChangeResourceRecordSetsResponse xmlns="${ns}"><ChangeInfo><Id>/change/C${randomBytes(6).toString('hex').toUpperCase()}</Id><Status>PENDING</Status><SubmittedAt>${new Date().toISOString()}</SubmittedAt></ChangeInfo></ChangeResourceRecordSetsResponse>`);
 }
 
-// ---- dnsc ---------------------------------------------------------------------------------------
+// ---- cloudflare ---------------------------------------------------------------------------------------
 
-function dnsc(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
-  const c = world.dnsc;
+function cloudflare(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
+  const c = world.cloudflare;
   const envelope = (result: unknown, extra: Record<string, unknown> = {}) => ({ result, success: true, errors: [], messages: [], ...extra });
   const failure = (status: number, code: number, message: string, chain?: { code: number; message: string }[]) =>
     send(status, { success: false, errors: [{ code, message, ...(chain ? { error_chain: chain } : {}) }], messages: [], result: null });
   const token = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
   // API tokens are 40 characters of [A-Za-z0-9_-]; anything else (a 37-hex global key) is refused as a header format error.
   if (!/^[A-Za-z0-9_-]{40}$/.test(token)) return failure(400, 6003, 'Invalid request headers', [{ code: 6111, message: 'Invalid format for Authorization header' }]);
-  const path = url.pathname.replace(/^\/dnsc\/client\/v4/, '');
+  const path = url.pathname.replace(/^\/cloudflare\/client\/v4/, '');
   if (token !== c.token) return failure(401, 1000, 'Invalid API Token');
   if (path === '/user/tokens/verify') {
     return send(200, envelope({ id: 'ed17574386854bf78a67040be0a770b0', status: c.status }, { messages: [{ code: 10000, message: 'This API Token is valid and active', type: null }] }));
@@ -344,28 +344,28 @@ function dnsc(world: DnsWorld, req: IncomingMessage, url: URL, body: string, sen
     const id = randomBytes(16).toString('hex');
     world.records.set(record.name, record.content);
     recordIds.set(id, record.name);
-    world.writes.push(`dnsc POST ${record.name}`);
+    world.writes.push(`cloudflare POST ${record.name}`);
     return send(200, envelope({ id, ...record, type: 'TXT', ttl: 60 }));
   }
   if (req.method === 'DELETE' && m[2] && recordIds.has(m[2])) {
     const name = recordIds.get(m[2])!;
     world.records.delete(name);
-    world.writes.push(`dnsc DELETE ${name}`);
+    world.writes.push(`cloudflare DELETE ${name}`);
     return send(200, envelope({ id: m[2] }));
   }
   failure(404, 81044, 'Record does not exist.');
 }
 const recordIds = new Map<string, string>();
 
-// ---- dnsd ---------------------------------------------------------------------------------------
+// ---- godaddy ---------------------------------------------------------------------------------------
 
-function dnsd(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
-  const d = world.dnsd;
+function godaddy(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
+  const d = world.godaddy;
   const m = /^sso-key ([^:]+):(.+)$/.exec(req.headers.authorization ?? '');
   if (!m) return send(401, { code: 'MALFORMED_CREDENTIALS', message: 'Unauthorized : Could not authenticate API key/secret' });
   if (m[1] !== d.key || m[2] !== d.secret) return send(401, { code: 'UNABLE_TO_AUTHENTICATE', message: 'Unable to authenticate you' });
   if (!d.apiAccess) return send(403, { code: 'ACCESS_DENIED', message: 'Authenticated user is not allowed access' });
-  const path = url.pathname.replace(/^\/dnsd/, '');
+  const path = url.pathname.replace(/^\/godaddy/, '');
   if (path === '/v1/domains') return send(200, d.domains.map((domain, i) => ({ domain, domainId: 1000 + i, status: 'ACTIVE' })).slice(0, Number(url.searchParams.get('limit') ?? 100)));
   const r = /^\/v1\/domains\/([^/]+)(?:\/records(?:\/TXT\/([^/]+))?)?$/.exec(path);
   const domain = r ? decodeURIComponent(r[1]!) : '';
@@ -376,23 +376,23 @@ function dnsd(world: DnsWorld, req: IncomingMessage, url: URL, body: string, sen
     if (records.some((rec) => rec.ttl < 600)) return send(422, { code: 'INVALID_BODY', message: 'Request body doesn\'t fulfill schema, see details in `fields`', fields: [{ code: 'UNEXPECTED_VALUE', path: 'records[0].ttl', message: 'must be >= 600' }] });
     for (const rec of records) {
       world.records.set(`${rec.name}.${domain}`, rec.data);
-      world.writes.push(`dnsd PATCH ${rec.name}.${domain}`);
+      world.writes.push(`godaddy PATCH ${rec.name}.${domain}`);
     }
     return send(200, '', 'text/plain');
   }
   if (req.method === 'DELETE' && r[2]) {
     world.records.delete(`${r[2]}.${domain}`);
-    world.writes.push(`dnsd DELETE ${r[2]}.${domain}`);
+    world.writes.push(`godaddy DELETE ${r[2]}.${domain}`);
     return res204(send);
   }
   send(405, { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' });
 }
 const res204 = (send: Send) => send(204, '', 'text/plain');
 
-// ---- dnse ---------------------------------------------------------------------------------------
+// ---- infoblox ---------------------------------------------------------------------------------------
 
-function dnse(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
-  const e = world.dnse;
+function infoblox(world: DnsWorld, req: IncomingMessage, url: URL, body: string, send: Send): void {
+  const e = world.infoblox;
   const given = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
   if (given !== `${e.username}:${e.password}`) {
     return send(401, '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>401 Authorization Required</title>\n</head><body>\n<h1>Authorization Required</h1>\n</body></html>\n', 'text/html', { 'www-authenticate': 'Basic realm="InfoBlox ONE Platform"' });
@@ -410,13 +410,13 @@ function dnse(world: DnsWorld, req: IncomingMessage, url: URL, body: string, sen
       return send(400, { Error: 'AdmConDataError: None (IBDataConflictError: IB.Data.Conflict:The action is not allowed. A parent was not found.)', code: 'Client.Ibap.Data.Conflict', text: 'The action is not allowed. A parent was not found.' });
     }
     world.records.set(rec.name, rec.text);
-    world.writes.push(`dnse POST ${rec.name}`);
+    world.writes.push(`infoblox POST ${rec.name}`);
     return send(201, `record:txt/ZG5zLmJpbmRfdHh0JC5fZGVmYXVsdC50ZXN0:${rec.name}/${rec.view}`);
   }
   const ref = /^record:txt\/[^:]+:([^/]+)\/(.+)$/.exec(object);
   if (ref && req.method === 'DELETE') {
     world.records.delete(ref[1]!);
-    world.writes.push(`dnse DELETE ${ref[1]}`);
+    world.writes.push(`infoblox DELETE ${ref[1]}`);
     return send(200, object);
   }
   send(404, { Error: 'AdmConProtoError: Unknown object type', code: 'Client.Ibap.Proto', text: `Unknown object type (${object})` });
@@ -437,6 +437,6 @@ export interface UpdatableNamed {
 
 /** named on 127.0.0.1 with a primary zone that a tsig-keygen key may update (TXT records only). */
 export async function startUpdatableNamed(zone = 'example.test', algorithm = 'hmac-sha256'): Promise<UpdatableNamed> {
-  const named = await startNamed({ zone, key: tsigKeygen('certmgr-key', algorithm), txtUpdatesOnly: true });
+  const named = await startNamed({ zone, key: tsigKeygen('cert-manager-key', algorithm), txtUpdatesOnly: true });
   return { ...named, key: { name: named.key.name, algorithm: algorithm.toUpperCase().replace('-', ''), secret: named.key.secret } };
 }

@@ -77,7 +77,7 @@ async function answering(port: number): Promise<void> {
 
 export async function startNamed(options: NamedOptions = {}): Promise<RunningNamed> {
   const zone = options.zone ?? 'example.test';
-  const key = options.key ?? tsigKeygen('certmgr');
+  const key = options.key ?? tsigKeygen('cert-manager');
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-named-'));
   const port = await freeUdpPort();
   writeFileSync(join(dir, 'tsig.key'), key.text);

@@ -1,3 +1,4 @@
+import { CONFIG_KEYS } from '../config/config-keys.js';
 import type { Area, DoctorInput } from '../doctor/input.js';
 import { area as acme } from './acme/index.js';
 import { area as certificate } from './certificate/index.js';
@@ -37,8 +38,8 @@ export function groupTitle(group: string): string {
   return AREAS.find((a) => a.group === group)?.title ?? group;
 }
 
-/** Findings about the --config file belong to the groups whose settings it holds. */
-const CONFIG_GROUPS = ['signin', 'discovery', 'certificate', 'tls'];
+/** Findings about the --config file belong to the groups whose settings it holds (one section each). */
+const CONFIG_GROUPS = Object.keys(CONFIG_KEYS);
 
 /** The checks of the given groups (every group when `only` is empty), each area loaded lazily. */
 export async function checksOf(input: DoctorInput, only: string[]): Promise<Check[]> {

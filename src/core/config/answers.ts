@@ -15,16 +15,15 @@ import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-r
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
 import { closestName } from './validate.js';
-import { variable } from './variables.js';
+import { variable, type NamingProfile } from './variables.js';
 import type { ValueSources } from './value-sources.js';
 import { formatMiB, isMapping, loadYaml, refuseNotices } from '../inventory/yaml-load.js';
-import { detectProfile, toNeutral } from './platform-names.js';
-import type { NamingProfile } from '../render/names.js';
+import { fromAliases, type Translation } from './neutral-names.js';
 
 /** Inventory variable names and tool keys to values; `null` for a variable means "remove it". */
 export type Answers = Record<string, unknown>;
 
-/** `names`: which variable names the deployment reads (`platform` or `spec`), for a new inventory. */
+/** `names`: which words the deployment reads, as `--names` (`platform`, the default, or `spec`). */
 export const TOOL_KEYS = ['wildcard_certificate_file', 'wildcard_key_file', 'namespace', 'names'] as const;
 /** The namespace of a supplied wildcard's TLS Secret unless the answers name others. */
 export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
@@ -33,12 +32,13 @@ export const DEFAULT_NAMESPACE = PLATFORM_NAMESPACE;
 export const MAX_ANSWERS_BYTES = 4 * 1024 * 1024;
 
 /**
- * An answers file read: its answers (neutral names), where their `file:PATH` values were read from, and
- * the names it was written with, when its keys say.
+ * An answers file read: its answers (the platform's names and words), where their `file:PATH` values
+ * were read from, the neutral aliases it used (translated, said in the review), and `names:` when given.
  */
 export interface AnswersFile {
   answers: Answers;
   sources: ValueSources;
+  translated: Translation[];
   profile?: NamingProfile;
 }
 
@@ -53,9 +53,8 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
       'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
   }
   const written: Answers = asRecord(loaded.value) ?? {};
-  // An answers file may use the platform's own names: they are read as the neutral ones.
-  const names = detectProfile(Object.keys(written), file);
-  const doc = names === 'platform' ? toNeutral(written) : written;
+  // An answers file may use the neutral aliases: they are read as the platform's names and words.
+  const { values: doc, translated } = fromAliases(written);
   for (const [key, value] of Object.entries(doc)) {
     const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
     if (text !== undefined && variable(key)?.secret) registerSecret(text);
@@ -65,10 +64,8 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
     }
   }
   const { answers, sources } = resolveWithSources(doc, dirname(resolve(file)), file);
-  // An explicit `names:` says which names the deployment reads; else the names the keys were written in.
   const said = answers.names;
-  const profile = said === 'platform' || said === 'spec' ? said : names;
-  return profile ? { answers, sources, profile } : { answers, sources };
+  return said === 'platform' || said === 'spec' ? { answers, sources, translated, profile: said } : { answers, sources, translated };
 }
 
 /** The answers of resolveWithSources, without where their values came from. */
@@ -102,7 +99,7 @@ export function resolveWithSources(raw: Answers, baseDir: string, source = 'the 
     }
     if (key === 'names') {
       if (value !== 'platform' && value !== 'spec') {
-        throw new UsageError(`${source}: names must be platform (the platform's own variable names) or spec (cloudgate's neutral names), not "${String(value)}".`);
+        throw new UsageError(`${source}: names must be platform (the platform's own names, the default) or spec (the neutral aliases), not "${String(value)}".`);
       }
       out[key] = value;
       continue;

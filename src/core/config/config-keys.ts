@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { closest } from '../closest.js';
 import { asRecord } from '../records.js';
+import { VARIABLES, variableByAlias } from './variables.js';
 
 /** Every key each section may hold. */
 export const CONFIG_KEYS: Record<string, readonly string[]> = {
@@ -22,6 +23,8 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = {
   discovery: ['issuer_url', 'token_file', 'sts_audience', 'audience', 'in_cluster_audience', 'namespace', 'service_account', 'context', 'controller_service_account'],
   certificate: ['files', 'file', 'key', 'domain'],
   tls: ['endpoints'],
+  // The inventory's values the DNS-01 credential check may be given here instead (a vaulted or templated one).
+  acme: VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]),
 };
 
 /** Keys whose value is a secret written inline in the config file. */
@@ -68,6 +71,17 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
     const values = asRecord(section);
     if (!values) continue;
     for (const [key, value] of Object.entries(values)) {
+      const aliased = sectionName === 'acme' ? variableByAlias(key.replace(/_file$/, '')) : undefined;
+      if (aliased) {
+        const name = key.endsWith('_file') ? `${aliased.name}_file` : aliased.name;
+        found.push({
+          section: sectionName,
+          key: `${sectionName}.${key}`,
+          message: `${sectionName}.${key} in ${configFile} is the neutral alias of ${name}: it is read as ${name}.`,
+          advice: `Rename it to ${name}, the platform's own name.`,
+        });
+        continue;
+      }
       if (!known.includes(key)) {
         const guess = closest(key, known, { ignoreCase: true });
         found.push({

@@ -4,7 +4,7 @@ export interface ServedExpectations {
   wildcardDomain?: string;
   /** `cluster_issuer_acme_server`; unset = a public ACME CA. */
   acmeServer?: string;
-  /** `cloud_helm_ingress_secret_name` (a supplied wildcard). */
+  /** `openstack_helm_ingress_secret_name` (a supplied wildcard). */
   suppliedSecret?: string;
   /** Where these came from, for messages. */
   inventory?: string;
@@ -41,9 +41,9 @@ export function expectationsFrom(values: Record<string, unknown>, inventory?: st
   };
   return {
     issuerType: text('cluster_issuer_type') ?? (Object.keys(values).length ? 'acme' : undefined),
-    wildcardDomain: text('cloud_helm_ingress_wildcard_domain')?.replace(/^\*\./, ''),
+    wildcardDomain: text('openstack_helm_ingress_wildcard_domain')?.replace(/^\*\./, ''),
     acmeServer: text('cluster_issuer_acme_server'),
-    suppliedSecret: text('cloud_helm_ingress_secret_name'),
+    suppliedSecret: text('openstack_helm_ingress_secret_name'),
     inventory,
     individualHosts: Object.keys(values).filter((name) => INDIVIDUAL_HOST_VARIABLE.test(name)).map((name) => text(name)?.toLowerCase())
       .filter((host): host is string => Boolean(host)),

@@ -24,7 +24,7 @@ class NotChecked {}
 export const NOT_CHECKED = new NotChecked();
 
 /** The variable the platform passes unchanged into a base64 field of the issuer (cert-manager's `caBundle`). */
-export const BASE64_BUNDLE = 'cluster_issuer_commercialca_tpp_ca_bundle';
+export const BASE64_BUNDLE = 'cluster_issuer_venafi_tpp_ca_bundle';
 
 /** The TPP bundle written as the issuer wants it: base64 of a PEM bundle. */
 export function isEncodedBundle(name: string, value: string): boolean {

@@ -16,8 +16,8 @@ import { NOT_CHECKED, finding, isSet, str } from './rule-kit.js';
 import { typeRules } from './value-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
-  ANNOTATION_KEYS, CLOUDDNSB_AUTH_MODES, ISSUER_TYPES, SOLVERS, VARIABLES,
-  applies, choicesOf, variable, type Choices, type Variable,
+  ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, ISSUER_TYPES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
+  applies, choicesOf, platformOfName, variable, type Choices, type Variable,
 } from './variables.js';
 
 export interface ValidateOptions {
@@ -69,7 +69,7 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
     ...acmeRules(values, choices),
     ...providerRules(values, choices),
     ...(choices.solver === 'rfc2136' ? tsigFindings(values, options.sources?.tsigKey) : []),
-    ...commercialCaRules(values, choices),
+    ...venafiRules(values, choices),
     ...annotationRules(values),
     ...unusedBranch(values, choices),
   ];
@@ -82,13 +82,11 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
   return findings;
 }
 
-// ---- names -------------------------------------------------------------------------------------
-
-const OWNED_PREFIXES = ['cluster_issuer_', 'cloud_helm_', 'platform_ingress_'];
+// ---- names ----------------------------------------------------------------------------------
 
 function unknownNames(values: Values): Finding[] {
   return Object.keys(values)
-    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name))
+    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name) && !INGRESS_ROLE_VARIABLES.includes(name))
     .map((name) => {
       const guess = closestName(name);
       return finding('unknown-variable', 'warning', name, `${name} is not a variable the platform knows; it is ignored.`,
@@ -96,19 +94,13 @@ function unknownNames(values: Values): Finding[] {
     });
 }
 
-/** The real platform's words for the neutral names cloudgate uses, for "did you mean". */
-const REAL_NAMES: [RegExp, string][] = [
-  [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'],
-  [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'], [/_venafi_/, '_commercialca_'],
-];
-
 const VARIABLE_NAMES = VARIABLES.map((row) => row.name);
 
-/** The variable meant by an unknown name: the real platform's word translated first, else the one rule of closest.ts. */
+/** The variable meant by an unknown name: a neutral word translated first, else the one rule of closest.ts. */
 export function closestName(name: string): string | undefined {
-  const translated = REAL_NAMES.reduce((n, [from, to]) => n.replace(from, to), name);
+  const translated = platformOfName(name);
   if (translated !== name && variable(translated)) return translated;
-  return closest(name, VARIABLE_NAMES);
+  return closest(translated, VARIABLE_NAMES);
 }
 
 
@@ -123,36 +115,39 @@ function requiredRules(values: Values, choices: Choices): Finding[] {
 
 function branchLabel(row: Variable, choices: Choices): string {
   const c = row.appliesWhen;
-  if (c?.auth) return `with clouddnsb auth "${choices.auth}"`;
+  if (c?.auth) return `with route53 auth "${choices.auth}"`;
   if (c?.solver) return `with cluster_issuer_acme_solver: ${choices.solver}`;
   if (c?.issuer) return `with cluster_issuer_type: ${choices.issuer}`;
   return 'always';
 }
 
+/** The issuer types whose certificates chain to a CA the operator chose. */
+const TRUSTED = ISSUER_TYPE_VALUES.filter((t) => ISSUER_TYPES[t].trusted);
+
 // ---- endpoint selection ------------------------------------------------------------------------
 
 function selectionRules(values: Values, choices: Choices): Finding[] {
   const out: Finding[] = [];
-  const secretName = str(values.cloud_helm_ingress_secret_name);
-  if (isSet(secretName) && choices.issuer !== 'none' && ISSUER_TYPES.includes(choices.issuer)) {
-    out.push(finding('secret-name-requires-none', 'error', 'cloud_helm_ingress_secret_name',
-      `cloud_helm_ingress_secret_name is set (supplied wildcard certificate) but cluster_issuer_type is "${choices.issuer}".`,
-      'A supplied certificate needs cluster_issuer_type: none; otherwise remove cloud_helm_ingress_secret_name.'));
+  const secretName = str(values.openstack_helm_ingress_secret_name);
+  if (isSet(secretName) && choices.issuer !== 'none' && ISSUER_TYPE_VALUES.includes(choices.issuer)) {
+    out.push(finding('secret-name-requires-none', 'error', 'openstack_helm_ingress_secret_name',
+      `openstack_helm_ingress_secret_name is set (supplied wildcard certificate) but cluster_issuer_type is "${choices.issuer}".`,
+      'A supplied certificate needs cluster_issuer_type: none; otherwise remove openstack_helm_ingress_secret_name.'));
   }
   if (choices.issuer === 'none' && !isSet(secretName)) {
     out.push(finding('none-without-certificate', 'warning', 'cluster_issuer_type',
-      'cluster_issuer_type is none but cloud_helm_ingress_secret_name is not set: nothing would issue certificates.',
-      'Supply a wildcard certificate (cloudgate setup) and set cloud_helm_ingress_secret_name, or choose an issuer.'));
+      'cluster_issuer_type is none but openstack_helm_ingress_secret_name is not set: nothing would issue certificates.',
+      'Supply a wildcard certificate (cloudgate setup) and set openstack_helm_ingress_secret_name, or choose an issuer.'));
   }
   if (secretName && !isDnsSubdomain(secretName)) {
-    out.push(finding('secret-name', 'error', 'cloud_helm_ingress_secret_name',
-      `cloud_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
+    out.push(finding('secret-name', 'error', 'openstack_helm_ingress_secret_name',
+      `openstack_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
       'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit.'));
   }
   if (choices.issuer === 'self-signed') {
     out.push(finding('self-signed', 'warning', 'cluster_issuer_type',
       'cluster_issuer_type is self-signed: clients will not trust the endpoints; for development and testing only.',
-      'For production choose acme, commercialca or ca, or supply a wildcard certificate.'));
+      `For production choose ${TRUSTED.join(', ')}, or supply a wildcard certificate.`));
   }
   return out;
 }
@@ -162,9 +157,9 @@ function selectionRules(values: Values, choices: Choices): Finding[] {
 function acmeRules(values: Values, choices: Choices): Finding[] {
   if (choices.issuer !== 'acme') return [];
   const out: Finding[] = [];
-  if (isSet(values.cloud_helm_ingress_wildcard_domain) && choices.solver === 'http01') {
+  if (isSet(values.openstack_helm_ingress_wildcard_domain) && choices.solver === 'http01') {
     out.push(finding('wildcard-needs-dns01', 'error', 'cluster_issuer_acme_solver',
-      `A wildcard certificate (*.${(str(values.cloud_helm_ingress_wildcard_domain) ?? '').replace(/^\*\./, '')}) cannot be issued with the HTTP-01 challenge.`,
+      `A wildcard certificate (*.${(str(values.openstack_helm_ingress_wildcard_domain) ?? '').replace(/^\*\./, '')}) cannot be issued with the HTTP-01 challenge.`,
       'ACME issues wildcard certificates only through DNS-01: set cluster_issuer_acme_solver to your DNS provider.'));
   }
   if (values.cluster_issuer_acme_private_ca === true && !isSet(values.cluster_issuer_acme_server)) {
@@ -182,71 +177,73 @@ const ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 function providerRules(values: Values, choices: Choices): Finding[] {
   if (choices.issuer !== 'acme') return [];
   const out: Finding[] = [];
-  if (choices.solver === 'clouddnsb' && CLOUDDNSB_AUTH_MODES.includes(choices.auth)) {
-    const arn = str(values.cluster_issuer_acme_clouddnsb_role_arn);
-    if (choices.auth === 'clusteroidc' && !arn) {
-      out.push(finding('clouddnsb-role-arn-required', 'error', 'cluster_issuer_acme_clouddnsb_role_arn',
-        'cluster_issuer_acme_clouddnsb_role_arn is required with clouddnsb auth "clusteroidc" but is not set.',
-        'Set the role to assume, e.g. arn:aws:iam::123456789012:role/certmgr-dns01 ("cloudgate oidc" prints what to create).'));
+  if (choices.solver === 'route53' && ROUTE53_AUTH_MODES.includes(choices.auth)) {
+    const arn = str(values.cluster_issuer_acme_route53_role_arn);
+    if (choices.auth === 'kubernetes' && !arn) {
+      out.push(finding('route53-role-arn-required', 'error', 'cluster_issuer_acme_route53_role_arn',
+        'cluster_issuer_acme_route53_role_arn is required with route53 auth "kubernetes" but is not set.',
+        'Set the role to assume, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01 ("cloudgate oidc" prints what to create).'));
     }
-    if (arn && choices.auth !== 'static' && !ROLE_ARN.test(arn)) {
-      out.push(finding('clouddnsb-role-arn', 'error', 'cluster_issuer_acme_clouddnsb_role_arn',
-        `cluster_issuer_acme_clouddnsb_role_arn is "${arn}", which is not a role ARN.`,
-        'The form is arn:<partition>:iam::<12-digit account>:role/<path/name>, e.g. arn:aws:iam::123456789012:role/certmgr-dns01.'));
+    // The role passes the ARN whatever the auth mode (after static keys too, it is assumed).
+    if (arn && !ROLE_ARN.test(arn)) {
+      out.push(finding('route53-role-arn', 'error', 'cluster_issuer_acme_route53_role_arn',
+        `cluster_issuer_acme_route53_role_arn is "${arn}", which is not a role ARN.`,
+        'The form is arn:<partition>:iam::<12-digit account>:role/<path/name>, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01.'));
     }
-    if (choices.auth === 'clusteroidc') {
-      out.push(finding('clouddnsb-clusteroidc-prerequisites', 'info', 'cluster_issuer_acme_clouddnsb_auth',
-        'clouddnsb auth "clusteroidc" needs certificate manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
+    if (choices.auth === 'kubernetes') {
+      out.push(finding('route53-kubernetes-prerequisites', 'info', 'cluster_issuer_acme_route53_auth',
+        'route53 auth "kubernetes" needs cert-manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
         'Run "cloudgate oidc" for the steps and "cloudgate doctor" to check them.'));
     }
   }
-  if (choices.solver === 'dnsc') {
-    const email = str(values.cluster_issuer_acme_dnsc_email);
+  if (choices.solver === 'cloudflare') {
+    const email = str(values.cluster_issuer_acme_cloudflare_email);
     if (email && email.toLowerCase() === str(values.cluster_issuer_acme_email)?.toLowerCase()) {
-      out.push(finding('dnsc-email-redundant', 'info', 'cluster_issuer_acme_dnsc_email',
-        'cluster_issuer_acme_dnsc_email is the same as cluster_issuer_acme_email; it is only needed when they differ.',
-        'Remove cluster_issuer_acme_dnsc_email.'));
+      out.push(finding('cloudflare-email-redundant', 'info', 'cluster_issuer_acme_cloudflare_email',
+        'cluster_issuer_acme_cloudflare_email is the same as cluster_issuer_acme_email; it is only needed when they differ.',
+        'Remove cluster_issuer_acme_cloudflare_email.'));
     }
   }
-  if (choices.solver === 'dnsd') {
-    out.push(finding('dnsd-limits', 'warning', 'cluster_issuer_acme_solver',
-      'The dnsd provider works only for accounts with 10 or more domains (or a discount domain club subscription), and needs its separate webhook component.',
-      'Check the account qualifies and deploy the dnsd webhook, or choose another DNS provider.'));
+  if (choices.solver === 'godaddy') {
+    out.push(finding('godaddy-limits', 'warning', 'cluster_issuer_acme_solver',
+      'The godaddy solver works only for GoDaddy accounts with 10 or more domains (or a Discount Domain Club subscription): GoDaddy refuses its API to the others.',
+      'Check the account qualifies, or choose another DNS provider. The platform installs the godaddy webhook itself (cloudgate render shows its Helm release).'));
   }
-  if (choices.solver === 'dnse') {
-    out.push(finding('dnse-webhook', 'info', 'cluster_issuer_acme_solver',
-      'The dnse provider needs its separate webhook component in the cluster.', 'Deploy the dnse webhook before issuing.'));
+  if (choices.solver === 'infoblox') {
+    out.push(finding('infoblox-webhook', 'info', 'cluster_issuer_acme_solver',
+      'The infoblox solver works through a webhook, which the platform installs with Helm from its own chart (cloudgate render shows the release).',
+      'Make sure the chart is where cluster_issuer_acme_infoblox_helm_chart_path says, and that the cluster can reach the grid\'s API.'));
   }
   return out;
 }
 
-// ---- commercial CA -----------------------------------------------------------------------------
+// ---- Venafi ------------------------------------------------------------------------------------
 
-function commercialCaRules(values: Values, choices: Choices): Finding[] {
-  if (choices.issuer !== 'commercialca') return [];
-  const token = isSet(values.cluster_issuer_commercialca_access_token);
-  const user = isSet(values.cluster_issuer_commercialca_username);
-  const password = isSet(values.cluster_issuer_commercialca_password);
-  const v = 'cluster_issuer_commercialca_access_token';
+function venafiRules(values: Values, choices: Choices): Finding[] {
+  if (choices.issuer !== 'venafi') return [];
+  const token = isSet(values.cluster_issuer_venafi_access_token);
+  const user = isSet(values.cluster_issuer_venafi_username);
+  const password = isSet(values.cluster_issuer_venafi_password);
+  const v = 'cluster_issuer_venafi_access_token';
   if (token && (user || password)) {
-    return [finding('commercialca-auth', 'error', v,
-      'The commercial CA has both an access token and username/password; exactly one method must be set.',
-      'Keep cluster_issuer_commercialca_access_token (recommended) and remove the username and password.')];
+    return [finding('venafi-auth', 'error', v,
+      'The Venafi issuer has both an access token and username/password; exactly one method must be set.',
+      'Keep cluster_issuer_venafi_access_token (recommended) and remove the username and password.')];
   }
   if (!token && !user && !password) {
-    return [finding('commercialca-auth', 'error', v,
-      'The commercial CA has no credentials: set an access token, or username and password.',
-      'Set cluster_issuer_commercialca_access_token (recommended).')];
+    return [finding('venafi-auth', 'error', v,
+      'The Venafi issuer has no credentials: set an access token, or username and password.',
+      'Set cluster_issuer_venafi_access_token (recommended).')];
   }
   if (!token && user !== password) {
-    const missing = user ? 'cluster_issuer_commercialca_password' : 'cluster_issuer_commercialca_username';
-    return [finding('commercialca-auth', 'error', missing, `${missing} is not set; username and password go together.`,
-      `Set ${missing}, or use cluster_issuer_commercialca_access_token (recommended) instead.`)];
+    const missing = user ? 'cluster_issuer_venafi_password' : 'cluster_issuer_venafi_username';
+    return [finding('venafi-auth', 'error', missing, `${missing} is not set; username and password go together.`,
+      `Set ${missing}, or use cluster_issuer_venafi_access_token (recommended) instead.`)];
   }
   if (!token) {
-    return [finding('commercialca-legacy-auth', 'warning', 'cluster_issuer_commercialca_username',
-      'The commercial CA uses username and password, which newer versions of the CA are phasing out.',
-      'Switch to cluster_issuer_commercialca_access_token.')];
+    return [finding('venafi-legacy-auth', 'warning', 'cluster_issuer_venafi_username',
+      'The Venafi issuer uses username and password, which newer versions of Venafi TPP are phasing out.',
+      'Switch to cluster_issuer_venafi_access_token.')];
   }
   return [];
 }
@@ -255,17 +252,17 @@ function commercialCaRules(values: Values, choices: Choices): Finding[] {
 
 function annotationRules(values: Values): Finding[] {
   const out: Finding[] = [];
-  const current = values.platform_ingress_annotations;
+  const current = values.atmosphere_ingress_annotations;
   const old = values.ingress_global_annotations;
   if (isSet(old)) {
     out.push(isSet(current)
       ? finding('annotations-conflict', 'error', 'ingress_global_annotations',
-        'Both ingress_global_annotations (deprecated) and platform_ingress_annotations are set.',
-        'Merge the entries into platform_ingress_annotations and remove ingress_global_annotations.')
+        'Both ingress_global_annotations (deprecated) and atmosphere_ingress_annotations are set.',
+        'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations.')
       : finding('deprecated-variable', 'warning', 'ingress_global_annotations',
-        'ingress_global_annotations is deprecated.', 'Rename it to platform_ingress_annotations (same entries).'));
+        'ingress_global_annotations is deprecated.', 'Rename it to atmosphere_ingress_annotations (same entries).'));
   }
-  for (const name of ['platform_ingress_annotations', 'ingress_global_annotations']) {
+  for (const name of ['atmosphere_ingress_annotations', 'ingress_global_annotations']) {
     const map = values[name];
     if (!isSet(map) || !isRecord(map)) continue;
     for (const [key, value] of Object.entries(map)) {
@@ -287,9 +284,9 @@ function annotationRules(values: Values): Finding[] {
 
 /** Variables set for a branch that is not chosen: the platform ignores them, the operator may not expect that. */
 function unusedBranch(values: Values, choices: Choices): Finding[] {
-  if (!ISSUER_TYPES.includes(choices.issuer) || !SOLVERS.includes(choices.solver)) return [];
-  if (choices.solver === 'clouddnsb' && !CLOUDDNSB_AUTH_MODES.includes(choices.auth)) return [];
-  const reportedElsewhere = new Set(['cloud_helm_ingress_secret_name']);
+  if (!ISSUER_TYPE_VALUES.includes(choices.issuer) || !SOLVER_VALUES.includes(choices.solver)) return [];
+  if (choices.solver === 'route53' && !ROUTE53_AUTH_MODES.includes(choices.auth)) return [];
+  const reportedElsewhere = new Set(['openstack_helm_ingress_secret_name']);
   return VARIABLES.filter((row) => row.appliesWhen && !reportedElsewhere.has(row.name) && !applies(row, choices) && isSet(values[row.name])).map((row) =>
     finding('unused-variable', 'warning', row.name,
       `${row.name} is set but not used with ${branchWords(choices)}.`,

@@ -78,7 +78,7 @@ function enumRule(row: Variable): string {
   const rules: Record<string, string> = {
     cluster_issuer_type: 'issuer-type',
     cluster_issuer_acme_solver: 'acme-solver',
-    cluster_issuer_acme_clouddnsb_auth: 'clouddnsb-auth',
+    cluster_issuer_acme_route53_auth: 'route53-auth',
     cluster_issuer_acme_rfc2136_tsig_algorithm: 'rfc2136-tsig-algorithm',
   };
   return rules[row.name] ?? 'invalid-value';

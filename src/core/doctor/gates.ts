@@ -62,7 +62,7 @@ export function configured(keys: Record<string, unknown>, options: ConfiguredOpt
 
 /**
  * A gate the area closed when it listed its checks, with its own sentence (for a setting that is not
- * one key, e.g. "the inventory does not select clusteroidc"): the skip's message and what to set alike.
+ * one key, e.g. "the inventory does not select route53 auth kubernetes"): the skip's message and what to set alike.
  */
 export function notConfigured(sentence: string): Gate {
   return { kind: 'configured', open: false, missing: [], message: sentence, text: sentence };

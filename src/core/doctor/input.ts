@@ -27,7 +27,7 @@ export interface DoctorOptions {
   probeUpdate: boolean;
   /** `HOST[:PORT][@ADDRESS]` each. */
   endpoints: readonly string[];
-  /** `--names`: spec or platform; detected from the inventory when absent. */
+  /** `--names`: the words the deployment reads, platform (the default) or spec. */
   names?: string;
   vault: VaultOptions;
 }

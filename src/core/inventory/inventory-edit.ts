@@ -4,8 +4,8 @@
  * Ansible reads inventories as YAML 1.1 (`yes`/`no` are booleans there, so such strings are quoted).
  */
 import { stringify } from 'yaml';
-import { neutralName } from '../config/platform-names.js';
-import { VARIABLES, variable } from '../config/variables.js';
+import { rowOf } from '../config/neutral-names.js';
+import { VARIABLES } from '../config/variables.js';
 import { UsageError, messageOf } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { isTagged } from './ansible-tagged.js';
@@ -24,6 +24,11 @@ export interface InventoryChange {
   set: Record<string, unknown>;
   /** Variables to delete (with the help comment cloudgate wrote above them). */
   remove: string[];
+  /**
+   * Keys to rename in place (old → new): the line stays where it is, with its comments and its value
+   * (or the value `set` gives the new key).
+   */
+  rename?: Record<string, string>;
 }
 
 /**
@@ -51,6 +56,15 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
   }
   const edits: TextEdit[] = [];
   const touched = new Set<string>();
+  const renamedTo = new Map<string, string>();
+  for (const [from, to] of Object.entries(change.rename ?? {})) {
+    const entry = mapping.byKey.get(from);
+    if (!entry || from === to || change.remove.includes(from) || mapping.byKey.has(to)) continue;
+    renamedTo.set(to, from);
+    if (to in change.set) continue; // written whole below, under its new name
+    touched.add(from);
+    edits.push({ start: entry.keyStart, end: entry.keyEnd, text: to });
+  }
   for (const name of change.remove) {
     const entry = mapping.byKey.get(name);
     if (!entry) continue;
@@ -59,9 +73,15 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
   }
   const added: string[] = [];
   for (const [name, value] of Object.entries(change.set)) {
-    const entry = mapping.byKey.get(name);
+    const from = renamedTo.get(name);
+    const entry = mapping.byKey.get(from ?? name);
     if (!entry) {
       added.push(name);
+      continue;
+    }
+    if (from !== undefined) {
+      touched.add(from);
+      edits.push({ start: entry.start, end: entry.end, text: serializePair(name, value) });
       continue;
     }
     if (sameValue(entry.value, value)) continue;
@@ -79,7 +99,7 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
   edits.push(...inlinedAliases(mapping, touched, edits));
   if (added.length > 0) {
     const order = new Map(VARIABLES.map((v, i) => [v.name, i]));
-    added.sort((a, b) => (order.get(neutralName(a)) ?? 1e9) - (order.get(neutralName(b)) ?? 1e9));
+    added.sort((a, b) => (order.get(rowOf(a)?.name ?? a) ?? 1e9) - (order.get(rowOf(b)?.name ?? b) ?? 1e9));
     const pairs = added.map((name) => helpComment(name) + serializePair(name, change.set[name])).join('');
     if (text.trim() === '') {
       edits.push({ start: 0, end: text.length, text: `${INVENTORY_HEADER}\n${pairs}` });
@@ -187,7 +207,7 @@ export function serializePair(name: string, value: unknown): string {
 }
 
 function helpComment(name: string): string {
-  const row = variable(neutralName(name));
+  const row = rowOf(name);
   return row ? `# ${row.help}\n` : '';
 }
 

@@ -3,8 +3,7 @@
  * before, is not parsed again. Files over a megabyte are read only for the keys cloudgate reads.
  */
 import { statSync, type Stats } from 'node:fs';
-import { platformName } from '../config/platform-names.js';
-import { VARIABLES } from '../config/variables.js';
+import { OWNED_PREFIXES, VARIABLES } from '../config/variables.js';
 import { readRegularFileIfExistsSync, type SafeReadOptions } from '../safe-read.js';
 import { ParsedCache } from './parsed-cache.js';
 import { checkedVarsText } from './text-check.js';
@@ -17,12 +16,11 @@ export const MAX_INVENTORY_BYTES = 32 * 1024 * 1024;
 const parsed = new ParsedCache(2 * MAX_INVENTORY_BYTES);
 
 /**
- * The keys cloudgate reads in a file over 1 MiB: the table's variables (either naming), keys that
- * look like them (so a misspelling is still found) and host names. Others are kept, unread.
+ * The keys cloudgate reads in a file over 1 MiB: the table's variables (and their neutral aliases), keys
+ * that look like them (so a misspelling is still found) and host names. Others are kept, unread.
  */
-const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, platformName(row.name)]));
-const READ_PREFIXES = /^(?:cluster_issuer|cloud_helm|openstack_helm_ingress|platform_ingress|atmosphere_ingress)/;
-const isReadKey = (key: string): boolean => READ_KEYS.has(key) || READ_PREFIXES.test(key) || key.endsWith('_host');
+const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]));
+const isReadKey = (key: string): boolean => READ_KEYS.has(key) || OWNED_PREFIXES.some((p) => key.startsWith(p)) || key.endsWith('_host');
 
 /** `info`: the stats of the file the text was just read from. */
 export function loadMapping(text: string, path: string, info?: Stats): YamlMapping {

@@ -8,7 +8,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { isSet } from '../config/validate.js';
 import { VARIABLES } from '../config/variables.js';
-import { neutralView, type NamesView } from '../config/platform-names.js';
+import { namesView, type NamesView } from '../config/neutral-names.js';
 import { UsageError, messageOf, codeOf } from '../errors.js';
 import { sameValue } from './inventory-edit.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
@@ -121,23 +121,23 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
 }
 
 /**
- * The inventory values of a doctor run (an absent default inventory is empty), with the platform's
- * own names read as the neutral ones every check uses. Each check asks; the files are read and parsed
- * once (see ParsedCache).
+ * The inventory values of a doctor run (an absent default inventory is empty), keyed by the platform's
+ * names, with any neutral alias translated (the inventory group reports it): what the operator meant,
+ * which the live checks test. Each check asks; the files are read and parsed once (see ParsedCache).
  */
-export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean }): Promise<Record<string, unknown>> {
-  return (await inventoryView(input)).values;
+export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<Record<string, unknown>> {
+  return (await inventoryView(input)).meant;
 }
 
-/** As inventoryValues, with the variable names the inventory spells them in (`--names` when given). */
+/** The inventory as its deployment reads it and as its operator meant it (NamesView), for the words `--names` says. */
 export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<NamesView> {
   const names = input.names;
   return readInventoryTree(input.inventoryPath).then(
-    (tree) => neutralView(tree.values, input.inventoryPath, names),
+    (tree) => namesView(tree.values, input.inventoryPath, names),
     (error) => {
       if (error instanceof UsageError) throw error;
       const code = codeOf(error);
-      if (code === 'ENOENT' && !input.inventoryExplicit) return neutralView({}, input.inventoryPath, names);
+      if (code === 'ENOENT' && !input.inventoryExplicit) return namesView({}, input.inventoryPath, names);
       throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? messageOf(error)}.`,
         'Give --inventory a YAML file or an inventory folder with group_vars/.');
     },

@@ -16,6 +16,9 @@ export interface YamlEntry {
   /** From the start of the key's line to the end of the value's last line (trailing comment included). */
   start: number;
   end: number;
+  /** The key itself (a rename replaces only it). */
+  keyStart: number;
+  keyEnd: number;
   /** The value node itself, for in-place edits of a one-line scalar. */
   valueStart?: number;
   valueEnd?: number;
@@ -83,7 +86,7 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     const valueNode = pair.value as { range?: Range } | null;
     const [start, end] = pairRegion(mapping.text, offset, pair.key.range, valueNode?.range);
     const entry: YamlEntry = {
-      key, value: values[key], start, end, scalar: isScalar(pair.value) && !pair.value.tag && !pair.value.anchor,
+      key, value: values[key], start, end, keyStart: pair.key.range[0] + offset, keyEnd: pair.key.range[1] + offset, scalar: isScalar(pair.value) && !pair.value.tag && !pair.value.anchor,
       ...(valueNode?.range ? { valueStart: valueNode.range[0] + offset, valueEnd: valueNode.range[1] + offset } : {}),
     };
     pieceEntries.push(entry);

@@ -13,7 +13,7 @@ export const INGRESS_NAMESPACES = [PLATFORM_NAMESPACE, 'auth-system', 'monitorin
 /** Where cert-manager runs: its controller, the credential Secrets, the service account of keyless DNS. */
 export const CERT_MANAGER_NAMESPACE = 'cert-manager';
 
-/** The oldest cert-manager whose CRDs carry `serviceAccountRef`, which clouddnsb auth clusteroidc needs. */
+/** The oldest cert-manager whose CRDs carry `serviceAccountRef`, which route53 auth kubernetes needs. */
 export const MIN_CERT_MANAGER = '1.15.0';
 
 /** One entry of a cert-manager object's `status.conditions`, as the API returns it (unchecked). */
@@ -31,7 +31,7 @@ export function conditionOf(object: unknown, type: string): CmCondition | undefi
 }
 
 /** The platform's default ingress class, which the ACME HTTP-01 solver uses. */
-export const PLATFORM_INGRESS_CLASS = 'atmosphere';
+export const DEFAULT_INGRESS_CLASS = 'atmosphere';
 
 const isTemplate = (value: string) => value.includes('{{') || value.includes('{%');
 const SINGLE_REFERENCE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
@@ -59,14 +59,14 @@ function literal(vars: Record<string, unknown>, names: string[], fallback: strin
 
 /**
  * The ClusterIssuer's name as the platform's role derives it: `cluster_issuer_name`, else the platform-wide
- * `atmosphere_ingress_cluster_issuer` (neutral: `platform_ingress_cluster_issuer`), else `atmosphere`.
+ * `atmosphere_ingress_cluster_issuer`, else `atmosphere`.
  * `null` when the inventory makes it a template cloudgate cannot follow, or empty.
  */
 export function issuerNameOf(vars: Record<string, unknown>): string | null {
-  return literal(vars, ['cluster_issuer_name', 'atmosphere_ingress_cluster_issuer', 'platform_ingress_cluster_issuer'], PLATFORM_ISSUER);
+  return literal(vars, ['cluster_issuer_name', 'atmosphere_ingress_cluster_issuer'], PLATFORM_ISSUER);
 }
 
 /** The ingress class of the HTTP-01 solver, derived like the issuer name (`atmosphere_ingress_class_name`). */
 export function ingressClassOf(vars: Record<string, unknown>): string | null {
-  return literal(vars, ['cluster_issuer_acme_http01_ingress_class', 'atmosphere_ingress_class_name', 'platform_ingress_class_name'], PLATFORM_INGRESS_CLASS);
+  return literal(vars, ['cluster_issuer_acme_http01_ingress_class', 'atmosphere_ingress_class_name'], DEFAULT_INGRESS_CLASS);
 }

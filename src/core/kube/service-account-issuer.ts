@@ -1,6 +1,6 @@
 /**
- * A Kubernetes service-account issuer published for keyless DNS credentials (clouddnsb auth
- * `clusteroidc`): where its documents live, kubeadm's in-cluster defaults, and what a usable key set
+ * A Kubernetes service-account issuer published for keyless DNS credentials (route53 auth
+ * `kubernetes`): where its documents live, kubeadm's in-cluster defaults, and what a usable key set
  * holds. Shared by the discovery checks and `cloudgate oidc`.
  */
 import { asRecord, isRecord } from '../records.js';

@@ -1,9 +1,9 @@
 /**
- * What the clusteroidc prerequisites ask the operator to create, built in memory from resolved
+ * What the kubernetes prerequisites ask the operator to create, built in memory from resolved
  * inputs (so nothing is written unless all of it could be built). Templates: templates/oidc/.
  */
-import { respell } from '../config/platform-names.js';
-import { objectNames, type NamingProfile } from '../render/names.js';
+import { respell } from '../config/neutral-names.js';
+import { defaultName, type NamingProfile } from '../config/variables.js';
 import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../kube/service-account-issuer.js';
 import { MIN_CERT_MANAGER } from '../kube/platform.js';
 import { renderJson, renderText } from './templates.js';
@@ -118,7 +118,7 @@ export function buildOidcArtefacts(input: OidcInputs): OidcArtefacts {
     providerArn,
     roleArn,
     serviceAccount: { namespace: input.namespace, name: input.serviceAccount, subject },
-    names: input.names ?? 'spec',
+    names: input.names ?? 'platform',
     stsAudience: input.stsAudience,
     thumbprint: input.thumbprint ?? null,
     files,
@@ -135,7 +135,7 @@ export function fileText(content: unknown): string {
 export function renderOidcText(a: OidcArtefacts): string {
   const block = (path: string) => fileText(a.files[path]).trimEnd().replace(/^/gm, '    ');
   const out: string[] = [];
-  out.push(respell(`Keyless DNS credentials (clouddnsb auth clusteroidc) for issuer ${a.issuer}`, a.names));
+  out.push(respell(`Keyless DNS credentials (route53 auth kubernetes) for issuer ${a.issuer}`, a.names));
   out.push('cert-manager proves who it is with a token of the cluster, so no DNS key is stored. Once per cluster:', '');
   out.push(`Step 1 — cert-manager ${MIN_CERT_MANAGER} or newer, with the service account ${a.serviceAccount.name} (check: cloudgate doctor --only kube).`, '');
   out.push('Step 2 — publish the discovery documents at the issuer URL (https, no authentication):');
@@ -152,9 +152,9 @@ export function renderOidcText(a: OidcArtefacts): string {
   out.push(`Step 5 — role ${a.roleArn}, trust policy (subject ${a.serviceAccount.subject}, audience ${a.stsAudience}):`);
   out.push(block(FILES.trust), '');
   out.push('Step 6 — permissions policy of the role:', block(FILES.permissions), '');
-  out.push(respell(`Inventory: cluster_issuer_acme_clouddnsb_auth: clusteroidc, cluster_issuer_acme_clouddnsb_role_arn: ${a.roleArn}`, a.names));
-  if (a.serviceAccount.name !== objectNames(a.names).clouddnsbServiceAccount) {
-    out.push(respell(`           cluster_issuer_acme_clouddnsb_service_account_name: ${a.serviceAccount.name}`, a.names));
+  out.push(respell(`Inventory: cluster_issuer_acme_route53_auth: kubernetes, cluster_issuer_acme_route53_role_arn: ${a.roleArn}`, a.names));
+  if (a.serviceAccount.name !== defaultName('cluster_issuer_acme_route53_service_account_name', a.names)) {
+    out.push(respell(`           cluster_issuer_acme_route53_service_account_name: ${a.serviceAccount.name}`, a.names));
   }
   for (const note of a.notes) out.push('', `Note: ${note}`);
   return out.join('\n') + '\n';

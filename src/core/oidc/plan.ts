@@ -35,18 +35,18 @@ export async function resolveOidcInputs(input: Input, options: OidcOptions, note
   if (new URL(s.issuerUrl).port) notes.push(`The issuer URL carries a port (${new URL(s.issuerUrl).port}); the DNS provider's identity service expects an issuer on the default https port.`);
 
   const fromArn = s.roleArn ? parseRoleArn(s.roleArn) : undefined;
-  if (s.roleArn && !fromArn) notes.push(`cluster_issuer_acme_clouddnsb_role_arn "${s.roleArn}" is not a role ARN (arn:aws:iam::<12 digits>:role/<name>); ignored.`);
+  if (s.roleArn && !fromArn) notes.push(`cluster_issuer_acme_route53_role_arn "${s.roleArn}" is not a role ARN (arn:aws:iam::<12 digits>:role/<name>); ignored.`);
   const account = options.account ?? fromArn?.account;
   if (!account) {
-    throw new UsageError('No account id: the provider and role ARNs need it.', 'Pass --account 123456789012, or set cluster_issuer_acme_clouddnsb_role_arn in the inventory (--inventory PATH).');
+    throw new UsageError('No account id: the provider and role ARNs need it.', 'Pass --account 123456789012, or set cluster_issuer_acme_route53_role_arn in the inventory (--inventory PATH).');
   }
   if (!/^\d{12}$/.test(account)) throw new UsageError(`--account "${account}" is not a 12-digit account id.`);
   const partition = options.partition ?? fromArn?.partition ?? 'aws';
   if (!/^aws(-[a-z]+)*$/.test(partition)) throw new UsageError(`--partition "${partition}" is not a partition such as aws, aws-cn or aws-us-gov.`);
-  const roleName = options.roleName ?? fromArn?.roleName ?? 'certmgr-clouddnsb-dns01';
+  const roleName = options.roleName ?? fromArn?.roleName ?? 'cert-manager-route53-dns01';
   if (!/^[\w+=,.@-]{1,64}$/.test(roleName)) throw new UsageError(`--role-name "${roleName}" is not a valid role name (letters, digits and +=,.@_- only, at most 64).`);
   if (!isDnsSubdomain(s.serviceAccount)) {
-    throw new UsageError(`The service account name "${s.serviceAccount}" is not a valid Kubernetes name.`, 'Check cluster_issuer_acme_clouddnsb_service_account_name in the inventory.');
+    throw new UsageError(`The service account name "${s.serviceAccount}" is not a valid Kubernetes name.`, 'Check cluster_issuer_acme_route53_service_account_name in the inventory.');
   }
 
   return {

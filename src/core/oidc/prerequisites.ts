@@ -1,11 +1,11 @@
 /**
- * The once-per-cluster prerequisites of clouddnsb auth `clusteroidc` (six steps) as a
+ * The once-per-cluster prerequisites of route53 auth `kubernetes` (six steps) as a
  * checklist the setup walkthrough renders, filled from the answers/inventory values.
  */
 import { CERT_MANAGER_NAMESPACE, MIN_CERT_MANAGER } from '../kube/platform.js';
 import { DEFAULT_STS_AUDIENCE, parseRoleArn } from '../config/discovery-settings.js';
-import { respell } from '../config/platform-names.js';
-import { objectNames, type NamingProfile } from '../render/names.js';
+import { respell } from '../config/neutral-names.js';
+import { defaultName, type NamingProfile } from '../config/variables.js';
 
 export interface Prerequisite {
   title: string;
@@ -21,17 +21,17 @@ export function discoveryDoctorCommand(issuerUrl?: string): string {
   return `cloudgate doctor --only discovery,kube --issuer-url ${issuerUrl ?? '<ISSUER_URL>'}`;
 }
 
-/** `names`: the variable names of the inventory (the default service account and the texts follow them). */
-export function clusteroidcPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string; names?: NamingProfile } = {}): Prerequisite[] {
-  const names = options.names ?? 'spec';
+/** `names`: the words the deployment reads (the default service account and, with spec, the variable names follow them). */
+export function keylessPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string; names?: NamingProfile } = {}): Prerequisite[] {
+  const names = options.names ?? 'platform';
   const steps = prerequisiteSteps(values, options.issuerUrl ?? '<ISSUER_URL>', names);
-  return names === 'spec' ? steps : steps.map((s) => ({ ...s, title: respell(s.title, names), detail: respell(s.detail, names) }));
+  return names === 'platform' ? steps : steps.map((s) => ({ ...s, title: respell(s.title, names), detail: respell(s.detail, names) }));
 }
 
 function prerequisiteSteps(values: Record<string, unknown>, issuer: string, names: NamingProfile): Prerequisite[] {
-  const serviceAccount = text(values.cluster_issuer_acme_clouddnsb_service_account_name) ?? objectNames(names).clouddnsbServiceAccount;
+  const serviceAccount = text(values.cluster_issuer_acme_route53_service_account_name) ?? defaultName('cluster_issuer_acme_route53_service_account_name', names)!;
   const subject = `system:serviceaccount:${CERT_MANAGER_NAMESPACE}:${serviceAccount}`;
-  const roleArn = text(values.cluster_issuer_acme_clouddnsb_role_arn);
+  const roleArn = text(values.cluster_issuer_acme_route53_role_arn);
   const role = roleArn ? parseRoleArn(roleArn) : undefined;
   const roleName = role?.roleName ?? '<ROLE_NAME>';
   const oidcArgs = role ? `--issuer-url ${issuer} --role-name ${role.roleName} --account ${role.account}` : `--issuer-url ${issuer} --account <ACCOUNT_ID>`;
@@ -57,13 +57,13 @@ function prerequisiteSteps(values: Record<string, unknown>, issuer: string, name
     },
     {
       title: 'Create the role and its trust policy',
-      detail: `Web-identity role assumption by that provider, only for subject ${subject} and audience ${DEFAULT_STS_AUDIENCE}; put its ARN in cluster_issuer_acme_clouddnsb_role_arn.`,
+      detail: `Web-identity role assumption by that provider, only for subject ${subject} and audience ${DEFAULT_STS_AUDIENCE}; put its ARN in cluster_issuer_acme_route53_role_arn.`,
       command: `aws iam create-role --role-name ${roleName} --assume-role-policy-document file://oidc/trust-policy.json`,
     },
     {
       title: 'Give the role its DNS permissions',
       detail: 'Look up a change status, change record sets, list hosted zones by name, on all resources.',
-      command: `aws iam put-role-policy --role-name ${roleName} --policy-name certmgr-dns01 --policy-document file://oidc/permissions-policy.json`,
+      command: `aws iam put-role-policy --role-name ${roleName} --policy-name cert-manager-dns01 --policy-document file://oidc/permissions-policy.json`,
     },
   ];
 }

@@ -65,8 +65,8 @@ function advice(e: ErrorObject): string | undefined {
 }
 
 const FIELD_VARIABLE: [RegExp, string][] = [
-  [/\/venafi\/tpp\/caBundle$/, 'cluster_issuer_commercialca_tpp_ca_bundle'],
-  [/\/venafi\/tpp\/url$/, 'cluster_issuer_commercialca_tpp_url'],
+  [/\/venafi\/tpp\/caBundle$/, 'cluster_issuer_venafi_tpp_ca_bundle'],
+  [/\/venafi\/tpp\/url$/, 'cluster_issuer_venafi_tpp_url'],
   [/\/acme\/email$/, 'cluster_issuer_acme_email'],
   [/\/acme\/server$/, 'cluster_issuer_acme_server'],
 ];

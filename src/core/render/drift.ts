@@ -1,8 +1,9 @@
 /**
  * Whether the cluster runs what the inventory renders: the live ClusterIssuer `atmosphere` compared
  * with the rendered one field by field, and the credential Secrets it references compared by name and
- * keys (never by value). An inventory that does not say which variable names it uses is compared in
- * both sets' object names. Pure: the kube check and regenerate fetch the live objects.
+ * keys (never by value). The cluster is also compared with what the other words render (the neutral
+ * aliases' object names, or the platform's with --names spec): a cluster that runs exactly that is a
+ * naming mismatch, not drift. Pure: the kube check and regenerate fetch the live objects.
  */
 import type { RenderedObject } from './types.js';
 import { isJinja } from '../inventory/ansible-tagged.js';
@@ -10,11 +11,12 @@ import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from './n
 import { renderPlatform } from './objects.js';
 import { isUnknownValue } from './values.js';
 import { asRecord, memberOf } from '../records.js';
+import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../config/vocabulary.js';
 
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
   issuer?: unknown;
-  /** Data keys of each live Secret in the certificate manager's namespace that was asked for (absent: missing). */
+  /** Data keys of each live Secret in cert-manager's namespace that was asked for (absent: missing). */
   secretKeys: Map<string, string[]>;
 }
 
@@ -58,7 +60,7 @@ export interface ClusterComparison extends Drift {
   namingMismatch?: { inventory: NamingProfile; cluster: NamingProfile; message: string; advice: string };
 }
 
-const NAMES: Record<NamingProfile, string> = { spec: 'the neutral names (clouddnsb, dnsc, certmgr-...)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
+const NAMES: Record<NamingProfile, string> = { spec: 'the neutral aliases (docs/neutral-names.md)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
 
 /** The first rendering the cluster matches, or the one with the fewest differences (the first on a tie). */
 export function compareWithCluster(renderings: Rendering[], live: LiveState): ClusterComparison {
@@ -68,7 +70,7 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
     const other = renderings.find((r) => r !== stated && JSON.stringify(r.objects) !== JSON.stringify(stated.objects));
     if (own.differences.length === 0 || !other || issuerDrift(other.objects, live).differences.length > 0) return { ...own, profile: stated.profile, guessed: false };
     const message = `Naming mismatch, not drift: the inventory is written in ${NAMES[stated.profile]}, but the cluster runs exactly what ${NAMES[other.profile]} render (${own.differences[0]}).`;
-    const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/variables.md lists them); deploying it as it is would replace the cluster's objects.`;
+    const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/neutral-names.md lists them); deploying it as it is would replace the cluster's objects.`;
     return { differences: [message], profile: stated.profile, guessed: false, namingMismatch: { inventory: stated.profile, cluster: other.profile, message, advice } };
   }
   const tried = renderings.map((r) => ({ profile: r.profile, drift: issuerDrift(r.objects, live) }));
@@ -128,10 +130,13 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   return { differences, ...(solverWant !== solverHave ? { live: solverHave, rendered: solverWant } : {}) };
 }
 
+/** The issuer fields of a ClusterIssuer's spec: those the platform writes (vocabulary.ts), and cert-manager's others. */
+const ISSUER_KINDS = [...new Set(ISSUER_TYPE_VALUES.flatMap((t) => ISSUER_TYPES[t].spec ?? [])), 'selfSigned', 'vault'];
+
 /** `acme/http01`, `acme/rfc2136`, `ca`, `venafi`: what kind of issuer (and solver) an object is. */
 export function solverOf(issuer: unknown): string {
   const spec = asRecord(memberOf(issuer, 'spec')) ?? {};
-  const kind = Object.keys(spec).find((k) => ['acme', 'ca', 'venafi', 'selfSigned', 'vault'].includes(k)) ?? 'unknown';
+  const kind = Object.keys(spec).find((k) => ISSUER_KINDS.includes(k)) ?? 'unknown';
   // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
   if (kind === 'ca' && /selfsigned-ca$/.test(String(memberOf(spec.ca, 'secretName')))) return 'self-signed';
   if (kind !== 'acme') return kind;

@@ -18,7 +18,7 @@ export interface RenderResult {
 }
 
 /** Renders and checks; the objects returned are masked (no Secret value survives). */
-export function renderInventory(values: Record<string, unknown>, profile: NamingProfile = 'spec', options: RenderOptions = {}): RenderResult {
+export function renderInventory(values: Record<string, unknown>, profile: NamingProfile = 'platform', options: RenderOptions = {}): RenderResult {
   const rendered = renderPlatform(values, profile, options);
   const findings = [...rendered.findings, ...checkObjects(rendered.objects)];
   return { objects: rendered.objects.map((o) => ({ ...o, object: masked(o.object) })), helm: rendered.helm, findings };

@@ -35,7 +35,7 @@ export interface ClusterReview {
 type Values = Record<string, unknown>;
 
 /** `before`: the current inventory's values, or undefined when it holds no certificate settings yet. */
-export function clusterReview(before: Values | undefined, after: Values, profile: NamingProfile = 'spec'): ClusterReview {
+export function clusterReview(before: Values | undefined, after: Values, profile: NamingProfile = 'platform'): ClusterReview {
   const old = objectsOf(before, profile);
   const now = objectsOf(after, profile);
   const changes: ObjectChange[] = [];

@@ -1,5 +1,5 @@
 /**
- * The webhook solvers (dnsd, dnse): the role installs the webhook's Helm chart, then writes the
+ * The webhook solvers (godaddy, infoblox): the role installs the webhook's Helm chart, then writes the
  * credentials Secret, a Role that lets the webhook read it and the RoleBinding to the webhook's service
  * account, all in the release's namespace, with the names the inventory gives (or the role's defaults).
  */
@@ -7,6 +7,7 @@ import { isDnsLabel, isDnsSubdomain } from '../kube/names.js';
 import { secret } from './objects.js';
 import { isUnknownValue, type RoleValues } from './values.js';
 import { mergeRecords } from '../records.js';
+import { aliasOfObjectName, type Solver } from '../config/vocabulary.js';
 
 export interface WebhookNames {
   release: string;
@@ -21,10 +22,12 @@ export interface WebhookNames {
   serviceAccount: string;
 }
 
-/** The solver name each webhook serves: fixed by its chart (the neutral naming spells it in its words). */
-const SOLVER_NAMES = { dnsd: { spec: 'dnsd', platform: 'godaddy' }, dnse: { spec: 'dnse-wapi', platform: 'infoblox-wapi' } };
+export type WebhookSolver = Extract<Solver, 'godaddy' | 'infoblox'>;
 
-export function webhookNames(ctx: RoleValues, provider: 'dnsd' | 'dnse'): WebhookNames {
+/** The solver name each webhook serves: fixed by its chart (with --names spec, in the neutral words). */
+const SOLVER_NAMES: Record<WebhookSolver, string> = { godaddy: 'godaddy', infoblox: 'infoblox-wapi' };
+
+export function webhookNames(ctx: RoleValues, provider: WebhookSolver): WebhookNames {
   const p = `cluster_issuer_acme_${provider}_`;
   const release = ctx.name(`${p}helm_release_name`, `the ${provider} webhook's Helm release`);
   const groupName = String(ctx.optional(`${p}group_name`, `the ${provider} webhook's API group`, 'error') ?? '');
@@ -41,7 +44,7 @@ export function webhookNames(ctx: RoleValues, provider: 'dnsd' | 'dnse'): Webhoo
     chart: ctx.text(`${p}helm_chart_ref`),
     values: mergeRecords({ groupName }, overrides), // Ansible's combine(recursive=True)
     groupName,
-    solverName: SOLVER_NAMES[provider][ctx.profile],
+    solverName: ctx.profile === 'spec' ? aliasOfObjectName(SOLVER_NAMES[provider]) : SOLVER_NAMES[provider],
     secret: ctx.name(`${p}secret_name`, `the ${provider} credentials' Secret`),
     role: ctx.name(`${p}role_name`, `the ${provider} webhook's Role`),
     roleBinding: ctx.name(`${p}role_binding_name`, `the ${provider} webhook's RoleBinding`),
@@ -50,7 +53,7 @@ export function webhookNames(ctx: RoleValues, provider: 'dnsd' | 'dnse'): Webhoo
 }
 
 /** The Helm release, the credentials Secret, the Role and the RoleBinding, in the role's order. */
-export function clusterIssuerSolverParts(ctx: RoleValues, provider: 'dnsd' | 'dnse', n: WebhookNames, data: Record<string, unknown>, from: string[]): void {
+export function clusterIssuerSolverParts(ctx: RoleValues, provider: WebhookSolver, n: WebhookNames, data: Record<string, unknown>, from: string[]): void {
   const p = `cluster_issuer_acme_${provider}_`;
   ctx.out.helm.push({ name: n.release, namespace: n.namespace, chart: n.chart, values: n.values });
   ctx.add(secret(n.secret, data, 'Opaque', n.namespace), [...from, `${p}secret_name`], { nameFrom: `${p}secret_name` });

@@ -3,6 +3,8 @@
  * ClusterIssuer and the solver entry it writes into it. Undefined returned: the task stops the deployment.
  */
 import { CERT_MANAGER_NAMESPACE } from './names.js';
+import { ROUTE53_AUTH_MODES, type Solver } from '../config/vocabulary.js';
+import { isOneOf } from '../records.js';
 import { clusterIssuerSolverParts, webhookNames } from './solver-parts.js';
 import { secret, type IssuerSpec, type RenderOptions } from './objects.js';
 import { isUnknownValue, type RoleValues } from './values.js';
@@ -10,17 +12,17 @@ import { isUnknownValue, type RoleValues } from './values.js';
 type SolverBranch = (ctx: RoleValues, options: RenderOptions) => IssuerSpec | undefined;
 
 const dns01 = (provider: Record<string, unknown>) => ({ dns01: provider });
-const AUTH_MODES = ['static', 'ambient', 'clusteroidc'];
 
-export const SOLVER_BRANCHES: Record<string, SolverBranch> = {
+/** One per task file of the role (`type/acme/solver/<cluster_issuer_acme_solver>.yml`). */
+export const SOLVER_BRANCHES: Record<Solver, SolverBranch> = {
   http01: (ctx) => ({
     spec: { http01: { ingress: { class: ctx.optional('cluster_issuer_acme_http01_ingress_class', 'the HTTP-01 ingress class', 'error') } } },
     from: ['cluster_issuer_acme_http01_ingress_class'],
   }),
-  clouddnsa: (ctx) => {
-    const p = 'cluster_issuer_acme_clouddnsa_';
-    const v = (suffix: string) => ctx.needed(`${p}${suffix}`, 'the clouddnsa solver');
-    const name = ctx.name(`${p}secret_name`, "the clouddnsa credentials' Secret");
+  azuredns: (ctx) => {
+    const p = 'cluster_issuer_acme_azuredns_';
+    const v = (suffix: string) => ctx.needed(`${p}${suffix}`, 'the azuredns solver');
+    const name = ctx.name(`${p}secret_name`, "the azuredns credentials' Secret");
     ctx.add(secret(name, { 'client-secret': v('client_secret') }), [`${p}client_secret`, `${p}secret_name`], { nameFrom: `${p}secret_name` });
     return {
       spec: dns01({
@@ -49,25 +51,25 @@ export const SOLVER_BRANCHES: Record<string, SolverBranch> = {
       from: [`${p}nameserver`, `${p}tsig_algorithm`, `${p}tsig_key_name`, `${p}secret_name`],
     };
   },
-  clouddnsb: clouddnsbSolver,
-  dnsc: (ctx) => {
-    const p = 'cluster_issuer_acme_dnsc_';
-    const name = ctx.name(`${p}secret_name`, "the dnsc API token's Secret");
-    ctx.add(secret(name, { 'api-token': ctx.needed(`${p}api_token`, 'the dnsc API token secret') }), [`${p}api_token`, `${p}secret_name`], { nameFrom: `${p}secret_name` });
+  route53: route53Solver,
+  cloudflare: (ctx) => {
+    const p = 'cluster_issuer_acme_cloudflare_';
+    const name = ctx.name(`${p}secret_name`, "the cloudflare API token's Secret");
+    ctx.add(secret(name, { 'api-token': ctx.needed(`${p}api_token`, 'the cloudflare API token secret') }), [`${p}api_token`, `${p}secret_name`], { nameFrom: `${p}secret_name` });
     const email = ctx.defined(`${p}email`) ? ctx.optional(`${p}email`, 'cloudflare.email')
-      : ctx.needed('cluster_issuer_acme_email', 'cloudflare.email (the default of cluster_issuer_acme_dnsc_email)');
+      : ctx.needed('cluster_issuer_acme_email', 'cloudflare.email (the default of cluster_issuer_acme_cloudflare_email)');
     return {
       spec: dns01({ cloudflare: { email, apiTokenSecretRef: { name, key: 'api-token' } } }),
       from: [`${p}email`, `${p}secret_name`],
     };
   },
-  dnsd: (ctx) => {
-    const p = 'cluster_issuer_acme_dnsd_';
-    const n = webhookNames(ctx, 'dnsd');
-    ctx.needed(`${p}api_key`, 'the dnsd API key secret');
-    ctx.needed(`${p}secret_key`, 'the dnsd API key secret');
+  godaddy: (ctx) => {
+    const p = 'cluster_issuer_acme_godaddy_';
+    const n = webhookNames(ctx, 'godaddy');
+    ctx.needed(`${p}api_key`, 'the godaddy API key secret');
+    ctx.needed(`${p}secret_key`, 'the godaddy API key secret');
     const token = `${ctx.text(`${p}api_key`)}:${ctx.text(`${p}secret_key`)}`;
-    clusterIssuerSolverParts(ctx, 'dnsd', n, { token }, [`${p}api_key`, `${p}secret_key`]);
+    clusterIssuerSolverParts(ctx, 'godaddy', n, { token }, [`${p}api_key`, `${p}secret_key`]);
     return {
       spec: dns01({
         webhook: {
@@ -82,17 +84,17 @@ export const SOLVER_BRANCHES: Record<string, SolverBranch> = {
       from: [`${p}group_name`, `${p}secret_name`, `${p}is_production`, `${p}ttl`],
     };
   },
-  dnse: (ctx) => {
-    const p = 'cluster_issuer_acme_dnse_';
-    const n = webhookNames(ctx, 'dnse');
-    const data = { username: ctx.needed(`${p}username`, 'the dnse credentials secret'), password: ctx.needed(`${p}password`, 'the dnse credentials secret') };
-    clusterIssuerSolverParts(ctx, 'dnse', n, data, [`${p}username`, `${p}password`]);
+  infoblox: (ctx) => {
+    const p = 'cluster_issuer_acme_infoblox_';
+    const n = webhookNames(ctx, 'infoblox');
+    const data = { username: ctx.needed(`${p}username`, 'the infoblox credentials secret'), password: ctx.needed(`${p}password`, 'the infoblox credentials secret') };
+    clusterIssuerSolverParts(ctx, 'infoblox', n, data, [`${p}username`, `${p}password`]);
     return {
       spec: dns01({
         webhook: {
           groupName: n.groupName, solverName: n.solverName,
           config: {
-            host: ctx.needed(`${p}host`, 'the dnse solver'), view: ctx.needed(`${p}view`, 'the dnse solver'),
+            host: ctx.needed(`${p}host`, 'the infoblox solver'), view: ctx.needed(`${p}view`, 'the infoblox solver'),
             usernameSecretRef: { name: n.secret, key: 'username' }, passwordSecretRef: { name: n.secret, key: 'password' },
           },
         },
@@ -102,20 +104,22 @@ export const SOLVER_BRANCHES: Record<string, SolverBranch> = {
   },
 };
 
-function clouddnsbSolver(ctx: RoleValues, options: RenderOptions): IssuerSpec | undefined {
-  const p = 'cluster_issuer_acme_clouddnsb_';
+const MODES = `${ROUTE53_AUTH_MODES.slice(0, -1).join(', ')} or ${ROUTE53_AUTH_MODES.at(-1)}`;
+
+function route53Solver(ctx: RoleValues, options: RenderOptions): IssuerSpec | undefined {
+  const p = 'cluster_issuer_acme_route53_';
   const auth = ctx.value(`${p}auth`);
   // The role's first task asserts the mode: anything else stops the deployment before any object.
-  if (typeof auth !== 'string' || !AUTH_MODES.includes(auth) || options.foreign?.has(`${p}auth`)) {
+  if (typeof auth !== 'string' || !isOneOf(ROUTE53_AUTH_MODES, auth) || options.foreign?.has(`${p}auth`)) {
     if (isUnknownValue(auth) || options.foreign?.has(`${p}auth`)) return undefined;
     ctx.finding(`${p}auth`, 'error',
-      `${p}auth is ${auth === null ? 'null' : `"${String(auth)}"`}: the role asserts static, ambient or clusteroidc and stops the deployment there (nothing of the solver is created).`,
-      `Set ${p}auth to static, ambient or clusteroidc.`);
+      `${p}auth is ${auth === null ? 'null' : `"${String(auth)}"`}: the role asserts ${MODES} and stops the deployment there (nothing of the solver is created).`,
+      `Set ${p}auth to ${MODES}.`);
     return undefined;
   }
   const route53: Record<string, unknown> = {
-    region: ctx.needed(`${p}region`, 'the clouddnsb solver (whatever the auth mode)'),
-    hostedZoneID: ctx.needed(`${p}hosted_zone_id`, 'the clouddnsb solver (whatever the auth mode)'),
+    region: ctx.needed(`${p}region`, 'the route53 solver (whatever the auth mode)'),
+    hostedZoneID: ctx.needed(`${p}hosted_zone_id`, 'the route53 solver (whatever the auth mode)'),
   };
   // `| default('')`, then left out when empty: an empty or null role ARN is the same as none.
   const role = ctx.value(`${p}role_arn`);
@@ -128,10 +132,10 @@ function clouddnsbSolver(ctx: RoleValues, options: RenderOptions): IssuerSpec | 
     route53.accessKeyID = keyId === undefined || keyId === null ? '' : keyId;
     route53.secretAccessKeySecretRef = { name, key: 'secret-access-key' };
     from.push(`${p}access_key_id`, `${p}secret_name`);
-  } else if (auth === 'clusteroidc') {
+  } else if (auth === 'kubernetes') {
     const sa = ctx.name(`${p}service_account_name`, 'the keyless service account');
     if (route53.role === undefined) {
-      ctx.finding(`${p}role_arn`, 'error', `${p}role_arn is not set: keyless (clusteroidc) credentials need a role to assume, and the certificate manager refuses the issuer without it.`, `Set ${p}role_arn to the role created for the cluster's OIDC provider ("cloudgate oidc" prints it).`);
+      ctx.finding(`${p}role_arn`, 'error', `${p}role_arn is not set: keyless credentials (auth kubernetes) need a role to assume, and cert-manager refuses the issuer without it.`, `Set ${p}role_arn to the role created for the cluster's OIDC provider ("cloudgate oidc" prints it).`);
     }
     route53.auth = { kubernetes: { serviceAccountRef: { name: sa } } };
     ctx.add({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: sa, namespace: CERT_MANAGER_NAMESPACE } }, [`${p}service_account_name`], { nameFrom: `${p}service_account_name` });

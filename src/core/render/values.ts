@@ -6,8 +6,8 @@
  * value, a template, an undefined variable the role needs) leaves a finding with the fix.
  */
 import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
-import { neutralName } from '../config/platform-names.js';
-import { variable } from '../config/variables.js';
+import { platformName } from '../config/neutral-names.js';
+import { defaultOf, variable } from '../config/variables.js';
 import type { NamingProfile } from './names.js';
 import type { KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 
@@ -46,8 +46,7 @@ export class RoleValues {
     const row = variable(name);
     if (!row) return undefined;
     if (row.defaultFrom) return this.value(row.defaultFrom, depth + 1);
-    if (this.profile === 'platform' && row.platformDefault !== undefined) return row.platformDefault;
-    return row.default ?? row.roleDefault;
+    return defaultOf(row, this.profile) ?? row.roleDefault;
   }
 
   /** The variable that gives a value: itself when defined, else the one its default follows (defaultFrom). */
@@ -101,9 +100,8 @@ export class RoleValues {
   private emptiness(name: string, v: unknown, what: string, severity: RenderFinding['severity']): void {
     if (!this.defined(name) || (v !== '' && v !== null)) return;
     const row = variable(name);
-    const own = row?.default ?? row?.roleDefault;
-    const fallback = row?.defaultFrom ? `the value of ${row.defaultFrom}` : own !== undefined
-      ? String(this.profile === 'platform' && row?.platformDefault !== undefined ? row.platformDefault : own) : undefined;
+    const own = row ? defaultOf(row, this.profile) ?? row.roleDefault : undefined;
+    const fallback = row?.defaultFrom ? `the value of ${row.defaultFrom}` : own !== undefined ? String(own) : undefined;
     const written = v === null ? 'null (a key with no value)' : 'empty';
     this.finding(name, severity,
       `${name} is ${written}: Ansible counts it as defined, so ${fallback !== undefined ? `the role's default (${fallback}) does not apply and ` : ''}the role passes ${v === null ? 'null' : '""'} as ${what}.`,
@@ -116,7 +114,7 @@ export class RoleValues {
     if (typeof v !== 'string' || !isJinja(v)) return v;
     const ref = SINGLE_REFERENCE.exec(v.trim());
     if (ref && depth < 8) {
-      const target = neutralName(ref[1]);
+      const target = platformName(ref[1]);
       if (target !== name && (this.defined(target) || variable(target))) {
         const resolved = this.value(target, depth + 1);
         if (resolved !== undefined) return resolved;

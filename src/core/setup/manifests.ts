@@ -12,7 +12,7 @@ import { registerSecret } from '../secrets.js';
 export function tlsSecretManifest(input: { name: string; namespaces: string[]; chainPem: string; keyPem: string }): string {
   if (!isDnsSubdomain(input.name)) {
     throw new UsageError(
-      `"${input.name}" is not a valid Secret name (cloud_helm_ingress_secret_name).`,
+      `"${input.name}" is not a valid Secret name (openstack_helm_ingress_secret_name).`,
       'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. wildcard-tls).',
     );
   }

@@ -41,7 +41,7 @@ export interface Outcome {
   /** `--apply`: what kubectl did with the TLS Secret manifest. */
   applied?: ApplyReport;
   next: string[];
-  /** Keyless clouddnsb (clusteroidc) is in the inventory on disk: the discovery checks are offered. */
+  /** Keyless route53 (auth kubernetes) is in the inventory on disk: the discovery checks are offered. */
   offerDiscovery: boolean;
   /** Where things stand if the operator stops now, for key hints: "the inventory is already written". */
   standing: string;
@@ -109,7 +109,7 @@ export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] 
   const inventory = `--inventory ${q(plan.inventoryPath)}`;
   if (keyless) {
     steps.push(facts.issuerUrl
-      ? `cloudgate oidc ${inventory} --issuer-url ${q(facts.issuerUrl)}   # what keyless DNS credentials (clusteroidc) need you to create`
+      ? `cloudgate oidc ${inventory} --issuer-url ${q(facts.issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`
       : `# cloudgate oidc ${inventory} --issuer-url URL   # with your cluster's public OIDC issuer URL: what keyless DNS credentials need you to create`);
   }
   const doctor = [`cloudgate doctor ${inventory}`];
@@ -130,7 +130,7 @@ export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] 
 export function issuerUrlSteps(outcome: Pick<Outcome, 'inventoryPath'>, issuerUrl: string): string[] {
   const inventory = `--inventory ${shellQuote(outcome.inventoryPath)}`;
   return [
-    `cloudgate oidc ${inventory} --issuer-url ${shellQuote(issuerUrl)}   # what keyless DNS credentials (clusteroidc) need you to create`,
+    `cloudgate oidc ${inventory} --issuer-url ${shellQuote(issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`,
     `${discoveryDoctorCommand(shellQuote(issuerUrl))} ${inventory}   # the same checks again, once those exist`,
   ];
 }

@@ -8,7 +8,7 @@ import { VARIABLES, choicesOf, variable } from '../config/variables.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 
 /**
- * The platform passes the TPP bundle unchanged into a field the certificate manager reads as base64:
+ * The platform passes the TPP bundle unchanged into a field cert-manager reads as base64:
  * a PEM bundle given in the answers (or the walkthrough's file) is written base64-encoded, and said so.
  */
 export function encodeBundle(set: Record<string, unknown>, now = new Date()): Finding[] {
@@ -19,7 +19,7 @@ export function encodeBundle(set: Record<string, unknown>, now = new Date()): Fi
     // The certificate checks run on the PEM given: the encoded value is not read again.
     ...pemVariableFindings({ [BASE64_BUNDLE]: pem }, now),
     {
-      rule: 'commercialca-tpp-ca-bundle-encoded', severity: 'info', variable: BASE64_BUNDLE,
+      rule: 'venafi-tpp-ca-bundle-encoded', severity: 'info', variable: BASE64_BUNDLE,
       message: `${BASE64_BUNDLE} is written base64-encoded: the platform passes it unchanged to the issuer's caBundle, which takes base64.`,
     },
   ];
@@ -37,7 +37,7 @@ export function contradiction(name: string, when: NonNullable<ReturnType<typeof 
   const [choice, wanted, actual] =
     when?.issuer && !when.issuer.includes(choices.issuer) ? ['cluster_issuer_type', when.issuer, choices.issuer]
       : when?.solver && !when.solver.includes(choices.solver) ? ['cluster_issuer_acme_solver', when.solver, choices.solver]
-        : ['cluster_issuer_acme_clouddnsb_auth', when?.auth ?? [], choices.auth];
+        : ['cluster_issuer_acme_route53_auth', when?.auth ?? [], choices.auth];
   const source = ctx.explicit.has(choice) ? 'set in the answers'
     : choice === 'cluster_issuer_type' && ctx.supplied ? 'because the answers supply a wildcard certificate'
       : isSet(ctx.inventory[choice]) ? 'as the inventory has it' : 'its default';
@@ -49,5 +49,5 @@ export function contradiction(name: string, when: NonNullable<ReturnType<typeof 
 }
 
 export function hasIssuerSettings(values: Record<string, unknown>): boolean {
-  return VARIABLES.some((row) => row.name !== 'platform_ingress_annotations' && isSet(values[row.name]));
+  return VARIABLES.some((row) => row.name !== 'atmosphere_ingress_annotations' && isSet(values[row.name]));
 }

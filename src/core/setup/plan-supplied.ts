@@ -86,24 +86,24 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
     throw new UsageError(`The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
       'A supplied certificate needs cluster_issuer_type: none (the platform must not issue over it); remove cluster_issuer_type or set it to none.');
   }
-  const secretName = String(set.cloud_helm_ingress_secret_name ?? current.cloud_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
+  const secretName = String(set.openstack_helm_ingress_secret_name ?? current.openstack_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
   set.cluster_issuer_type = 'none';
-  set.cloud_helm_ingress_secret_name = secretName;
+  set.openstack_helm_ingress_secret_name = secretName;
   const namespaces = input.namespaces?.length ? input.namespaces : namesOf(answers.namespace) ?? [DEFAULT_NAMESPACE];
   const manifestPath = resolve(input.secretManifestPath ?? defaultManifestPath(input.inventoryPath, secretName));
-  const domain = textOf(set.cloud_helm_ingress_wildcard_domain ?? current.cloud_helm_ingress_wildcard_domain);
+  const domain = textOf(set.openstack_helm_ingress_wildcard_domain ?? current.openstack_helm_ingress_wildcard_domain);
   const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
   registerSecret(wildcard.keyPem);
   const findings: Finding[] = [...wildcard.findings];
   // The domain only checks the certificate's names here: in the inventory it makes the platform issue a
   // wildcard Certificate of its own over the supplied secret, so it is not written (and an old one goes).
-  delete set.cloud_helm_ingress_wildcard_domain;
+  delete set.openstack_helm_ingress_wildcard_domain;
   const removed: Record<string, string> = {};
-  if (current.cloud_helm_ingress_wildcard_domain !== undefined) {
-    removed.cloud_helm_ingress_wildcard_domain = 'with a supplied wildcard the platform would issue its own Certificate over it';
+  if (current.openstack_helm_ingress_wildcard_domain !== undefined) {
+    removed.openstack_helm_ingress_wildcard_domain = 'with a supplied wildcard the platform would issue its own Certificate over it';
     findings.push({
-      rule: 'supplied-wildcard-domain', severity: 'info', variable: 'cloud_helm_ingress_wildcard_domain',
-      message: `cloud_helm_ingress_wildcard_domain is removed from the inventory: with it the platform would issue its own *.${String(current.cloud_helm_ingress_wildcard_domain)} Certificate over the supplied one.`,
+      rule: 'supplied-wildcard-domain', severity: 'info', variable: 'openstack_helm_ingress_wildcard_domain',
+      message: `openstack_helm_ingress_wildcard_domain is removed from the inventory: with it the platform would issue its own *.${String(current.openstack_helm_ingress_wildcard_domain)} Certificate over the supplied one.`,
     });
   }
   if (insideVarsFolder(manifestPath)) {

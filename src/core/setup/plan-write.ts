@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import type { CommandContext } from '../run-context.js';
-import type { NamingProfile } from '../render/names.js';
+import type { Translation } from '../config/neutral-names.js';
 import type { ValueSources } from '../config/value-sources.js';
 import { applyPlan, planSetup, type Answers, type SetupPlan } from './plan.js';
 import { reviewOf, type Review } from './review.js';
@@ -20,7 +20,7 @@ export interface PlanSettings {
   secretManifestPath?: string;
   /** Namespaces of the TLS Secret of a supplied wildcard. */
   namespaces?: string[];
-  /** `--names`. */
+  /** `--names`: the words written (the platform's unless `spec`). */
   names?: string;
   vault?: VaultKeyring;
   /** The review of `cloudgate regenerate`, which deletes the old certificate secrets itself. */
@@ -28,7 +28,7 @@ export interface PlanSettings {
 }
 
 /** Plans the write from the answers (planSetup's keys) and reviews it; nothing is written. */
-export async function planAndReview(settings: PlanSettings, answers: Answers, options: { fixOrder?: boolean; answersProfile?: NamingProfile; sources?: ValueSources } = {}): Promise<{ plan: SetupPlan; review: Review }> {
+export async function planAndReview(settings: PlanSettings, answers: Answers, options: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources } = {}): Promise<{ plan: SetupPlan; review: Review }> {
   const plan = await planSetup({
     answers,
     inventoryPath: settings.inventoryPath,
@@ -37,7 +37,7 @@ export async function planAndReview(settings: PlanSettings, answers: Answers, op
     namespaces: settings.namespaces,
     vault: settings.vault,
     names: settings.names,
-    answersProfile: options.answersProfile,
+    translated: options.translated,
     sources: options.sources,
   });
   return { plan, review: reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating }) };

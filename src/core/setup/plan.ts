@@ -2,13 +2,15 @@
  * The setup plan: what `cloudgate setup` will write, computed before anything is written. Both the
  * non-interactive command (`--answers`) and the walkthrough use this contract:
  *
- *   readAnswers(file)          -> { answers, sources, profile }: answers keyed by the neutral variable names + tool keys (`wildcard_certificate_file`,
- *                                 `wildcard_key_file`, `namespace`); `file:PATH` resolved relative to the
- *                                 file; sources: the file each such value was read from; profile: the names the
- *                                 file was written with; bad YAML / unknown key / unreadable file -> UsageError (exit 2).
+ *   readAnswers(file)          -> { answers, sources, translated, profile? }: answers keyed by the platform's variable names
+ *                                 + tool keys (`wildcard_certificate_file`, `wildcard_key_file`, `namespace`, `names`);
+ *                                 neutral aliases translated (and listed); `file:PATH` resolved relative to the
+ *                                 file; sources: the file each such value was read from; bad YAML / unknown key /
+ *                                 unreadable file -> UsageError (exit 2).
  *   planSetup({ answers, sources?, inventoryPath, fixOrder?, secretManifestPath?, namespaces? }) -> SetupPlan:
  *                                 the new values (answers merged over the existing inventory), `findings`,
- *                                 `removedKeys` (branch no longer chosen), `previousIssuer`/`issuerChanged`
+ *                                 `removedKeys` (branch no longer chosen), `renamed` (a neutral alias in the
+ *                                 inventory written in the platform's words, in place), `previousIssuer`/`issuerChanged`
  *                                 (old certificates must be reissued), `files` to write and `diff` (secrets masked).
  *                                 Answers with `file:` values still unresolved (the walkthrough's, absolute)
  *                                 are resolved here; a `null` answer removes that variable.
@@ -36,9 +38,8 @@ import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
-import { VARIABLES, applies, choicesOf, variable, type IssuerType } from '../config/variables.js';
-import { detectProfile, neutralView, spelled, toNeutral, toPlatform } from '../config/platform-names.js';
-import type { NamingProfile } from '../render/names.js';
+import { VARIABLES, applies, choicesOf, variable, type IssuerType, type NamingProfile } from '../config/variables.js';
+import { fromAliases, namesView, resolveProfile, spelled, toProfile, type Rename, type Translation } from '../config/neutral-names.js';
 import { platformFindings } from '../render/findings.js';
 import { clusterReview, type ClusterReview } from '../render/review.js';
 import { planSupplied, type SuppliedPlan } from './plan-supplied.js';
@@ -66,10 +67,10 @@ export interface PlanInput {
   now?: Date;
   /** The vault passwords: vaulted values are opened for the checks, and every secret is written vaulted. */
   vault?: VaultKeyring;
-  /** `--names`: the variable names the inventory uses (detected from it when not given). */
+  /** `--names`: the words the deployment reads (the platform's unless `spec`). */
   names?: string;
-  /** The names an answers file was written with (its answers are already neutral); else detected from the keys. */
-  answersProfile?: NamingProfile;
+  /** The neutral aliases the answers file used, already translated (readAnswers): the review says so. */
+  translated?: Translation[];
 }
 
 export interface SetupPlan {
@@ -85,6 +86,12 @@ export interface SetupPlan {
   /** Variables deleted from the inventory, each with why. */
   removedKeys: string[];
   removedReasons: Record<string, string>;
+  /** Keys written in the other words, renamed (or removed) in place, each with why. */
+  renamed: Rename[];
+  /** Neutral aliases in the answers, read as the platform's words. */
+  translated: Translation[];
+  /** The key each variable (platform name) had in the inventory as read. */
+  keys: Record<string, string>;
   issuer: IssuerType;
   previousIssuer?: IssuerType;
   issuerChanged: boolean;
@@ -95,7 +102,7 @@ export interface SetupPlan {
   diff: string;
   /** What changes in the cluster: the objects rendered from the current and the planned values. */
   cluster: ClusterReview;
-  /** The variable names the inventory is read and written with; `values`, keys and findings above are neutral. */
+  /** The words the inventory is written in (the platform's unless --names spec); `values`, keys and findings above are the platform's. */
   names: NamingProfile;
   /** The secret variables the inventory will hold in plain text (no vault password given). */
   plainSecrets: string[];
@@ -103,21 +110,21 @@ export interface SetupPlan {
 
 export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const inventoryPath = resolve(input.inventoryPath);
-  // Answers may use either set of names; the inventory's own set decides how it is written.
-  // An explicit `names:` (the walkthrough's first question, or an answers file) says which names the
-  // deployment reads; else the names the answers file was written in; else what the keys say.
+  // Answers may use the neutral aliases: they are read as the platform's words, and the review says so.
+  // The words written are the platform's unless --names spec (or `names: spec` in the answers) asks otherwise.
   const said = input.answers.names;
-  const answersProfile = (said === 'platform' || said === 'spec' ? said : undefined) ?? input.answersProfile ?? detectProfile(Object.keys(input.answers), 'the answers');
-  const resolved = resolveWithSources(answersProfile === 'platform' ? toNeutral(input.answers) : input.answers, process.cwd());
+  const names = resolveProfile(input.names ?? (said === 'platform' || said === 'spec' ? said : undefined));
+  const aliased = fromAliases(input.answers);
+  const translated = [...(input.translated ?? []), ...aliased.translated];
+  const resolved = resolveWithSources(aliased.values, process.cwd());
   const sources = joinSources(input.sources, resolved.sources);
   const answered = openVaulted(resolved.answers, input.vault);
   const answers = answered.values;
   const fingerprint = await inventoryFingerprint(inventoryPath); // before the read: a change in between is seen
   const file = await readInventoryFile(inventoryPath);
-  const inventoryNames = detectProfile(Object.keys(file.values), inventoryPath);
-  const view = neutralView(file.values, inventoryPath, input.names ?? (inventoryNames ? undefined : answersProfile));
-  const names = view.profile;
-  const opened = openVaulted(view.values, input.vault);
+  // What the inventory means, every alias translated; what is written in the other words is renamed in place.
+  const view = namesView(file.values, inventoryPath, names);
+  const opened = openVaulted(view.meant, input.vault);
   const current = { ...file, values: opened.values };
   for (const row of VARIABLES) if (row.secret) registerSecret(current.values[row.name]);
 
@@ -156,25 +163,25 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
       delete set[row.name];
     }
   }
-  if (isSet(set.platform_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
+  if (isSet(set.atmosphere_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
     if (explicit.has('ingress_global_annotations')) {
       contradictions.push({
         rule: 'contradictory-answers', severity: 'error', variable: 'ingress_global_annotations',
-        message: 'The answers give both platform_ingress_annotations and ingress_global_annotations (its deprecated name): only one of them can be written.',
-        advice: 'Merge the entries into platform_ingress_annotations and remove ingress_global_annotations from the answers.',
+        message: 'The answers give both atmosphere_ingress_annotations and ingress_global_annotations (its deprecated name): only one of them can be written.',
+        advice: 'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations from the answers.',
       });
       delete set.ingress_global_annotations;
     } else {
-      removedReasons.ingress_global_annotations = 'deprecated; replaced by platform_ingress_annotations';
+      removedReasons.ingress_global_annotations = 'deprecated; replaced by atmosphere_ingress_annotations';
     }
     delete merged.ingress_global_annotations;
   }
-  if (answers.cloud_helm_ingress_wildcard_domain !== undefined && answers.cloud_helm_ingress_wildcard_domain !== null
-    && !isSet(answers.cloud_helm_ingress_wildcard_domain)) {
+  if (answers.openstack_helm_ingress_wildcard_domain !== undefined && answers.openstack_helm_ingress_wildcard_domain !== null
+    && !isSet(answers.openstack_helm_ingress_wildcard_domain)) {
     contradictions.push({
-      rule: 'wildcard-domain-required', severity: 'error', variable: 'cloud_helm_ingress_wildcard_domain',
-      message: 'cloud_helm_ingress_wildcard_domain is empty in the answers: a wildcard certificate issued automatically needs its domain (empty would silently give individual certificates).',
-      advice: 'Give the domain, e.g. cloud_helm_ingress_wildcard_domain: cloud.example.com; for individual certificates leave the key out (or write ~ to remove it from the inventory).',
+      rule: 'wildcard-domain-required', severity: 'error', variable: 'openstack_helm_ingress_wildcard_domain',
+      message: 'openstack_helm_ingress_wildcard_domain is empty in the answers: a wildcard certificate issued automatically needs its domain (empty would silently give individual certificates).',
+      advice: 'Give the domain, e.g. openstack_helm_ingress_wildcard_domain: cloud.example.com; for individual certificates leave the key out (or write ~ to remove it from the inventory).',
     });
   }
   const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
@@ -189,9 +196,16 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
   findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
+  // The key each variable has in the file now, and the renames of what is written in the other words.
+  const keyOf = (name: string) => view.keys[name] ?? spelled(name, names);
+  const removing = new Set(removedKeys.map(keyOf));
+  const renamed = view.renames.filter((r) => !removing.has(r.from));
+  const rename = Object.fromEntries(renamed.filter((r) => r.to !== undefined && r.to !== r.from).map((r) => [r.from, r.to!]));
+  const rewords = Object.fromEntries(renamed.filter((r) => r.to !== undefined && r.value !== undefined).map((r) => [r.to!, r.value]));
   const { text: content, edits } = inventoryEdits(current.text, {
-    set: names === 'platform' ? toPlatform(sealed.set) : sealed.set,
-    remove: removedKeys.map((name) => spelled(name, names)),
+    set: { ...rewords, ...toProfile(sealed.set, names) },
+    remove: [...removing, ...renamed.filter((r) => r.to === undefined).map((r) => r.from)],
+    rename,
   });
   const secret = holdsSecret(merged);
   const files: FileToWrite[] = [];
@@ -202,13 +216,15 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
       mode: secret ? 0o600 : current.mode ?? 0o644,
       holdsSecret: secret,
       description: current.exists ? 'inventory (updated)' : 'inventory (new)',
-      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, names) : {}),
+      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, keyOf) : {}),
     });
   }
   // The same manifest again is not rewritten (nor its key backed up once more).
   if (manifest && !(await sameContent(manifest.path, manifest.content))) files.push(manifest);
 
   const hadSettings = hasIssuerSettings(current.values);
+  // What the cluster holds now is what the inventory as written deploys: a neutral alias in it is not read.
+  const deployedNow = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : current.values[k]]));
   const previousIssuer = hadSettings ? choicesOf(current.values).issuer : undefined;
   return {
     inventoryPath,
@@ -219,13 +235,16 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     findings,
     removedKeys,
     removedReasons,
+    renamed,
+    translated,
+    keys: view.keys,
     issuer: choices.issuer,
     previousIssuer,
     issuerChanged: previousIssuer !== undefined && previousIssuer !== choices.issuer,
     supplied,
     files,
     diff: maskedDiff(inventoryPath, current.text, content, edits),
-    cluster: clusterReview(hadSettings ? current.values : undefined, merged, names),
+    cluster: clusterReview(hadSettings ? deployedNow : undefined, merged, names),
     names,
     plainSecrets: input.vault ? [] : VARIABLES.filter((row) => row.secret && typeof merged[row.name] === 'string' && isSet(merged[row.name])
       && !opened.envelopes.has(row.name)).map((row) => row.name),
@@ -257,9 +276,9 @@ async function sameContent(path: string, content: string): Promise<boolean> {
  * The previous version as its backup will hold it: with the secrets this write vaults, which were
  * plain text in it, vaulted too, so that no plaintext secret is written when a vault password is given.
  */
-function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring, names: NamingProfile): Pick<FileToWrite, 'backupContent'> {
+function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring, keyOf: (name: string) => string): Pick<FileToWrite, 'backupContent'> {
   if (plain.length === 0) return {};
-  const set = Object.fromEntries(plain.map((name) => [spelled(name, names), vault.seal(plainTextOf(opened.values[name]) ?? '')]));
+  const set = Object.fromEntries(plain.map((name) => [keyOf(name), vault.seal(plainTextOf(opened.values[name]) ?? '')]));
   return { backupContent: inventoryEdits(text, { set, remove: [] }).text };
 }
 

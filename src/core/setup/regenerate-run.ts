@@ -7,8 +7,8 @@
 import { EXIT, UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
 import { readInventoryFile } from '../inventory/inventory.js';
-import { detectProfile, neutralView } from '../config/platform-names.js';
-import type { NamingProfile } from '../render/names.js';
+import { namesView } from '../config/neutral-names.js';
+import type { NamingProfile } from '../config/variables.js';
 import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
 import { readLiveState } from '../render/live-state.js';
 import { renderingsToCompare, type Rendering } from '../render/drift.js';
@@ -74,11 +74,11 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
       'Give its path with --inventory, or write one first with "cloudgate setup".');
   }
   const vault = (await vaultKeyringFromOptions(options.vault, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
-  const view = neutralView(current.values, inventoryPath, options.names);
-  const opened = openVaulted(view.values, vault).values;
+  const view = namesView(current.values, inventoryPath, options.names);
+  const opened = openVaulted(view.meant, vault).values;
   const file = answersFile ? await readAnswers(answersFile) : undefined;
   const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
-  const { plan, review } = await planAndReview({ inventoryPath, dryRun, vault, names: options.names, regenerating: true }, answers, { answersProfile: file?.profile, sources: file?.sources });
+  const { plan, review } = await planAndReview({ inventoryPath, dryRun, vault, names: options.names, regenerating: true }, answers, { translated: file?.translated, sources: file?.sources });
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) for (const line of reviewText(review)) log(line);
   if (review.blocked) {
@@ -88,7 +88,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
 
   const kube: KubectlOptions = { context: options.context, env: ctx.env };
   const namespaces = options.namespaces.length ? options.namespaces : INGRESS_NAMESPACES;
-  const protectedNames = [opened.cloud_helm_ingress_secret_name, plan.values.cloud_helm_ingress_secret_name]
+  const protectedNames = [opened.openstack_helm_ingress_secret_name, plan.values.openstack_helm_ingress_secret_name]
     .filter((n): n is string => typeof n === 'string' && n !== '');
 
   const cluster = await kubeAvailability(kube);
@@ -98,9 +98,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   let guard: string | undefined;
   if (cluster.ok) {
     kube.context = cluster.context;
-    // Names neither the inventory, the answers nor --names tell: the cluster is compared with both renderings.
-    const stated = view.stated || (file?.profile ?? detectProfile(Object.keys(answers), 'the answers')) !== undefined;
-    const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated });
+    const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated: view.stated });
     const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
     guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
     selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));

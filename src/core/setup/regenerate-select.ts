@@ -75,7 +75,7 @@ export function selectIssuedSecrets(secrets: SecretSummary[], certificates: Cert
     }
     const keep = (reason: string) => kept.push({ namespace, name, reason });
     if (options.protectedNames.includes(name)) {
-      keep('the supplied wildcard certificate (cloud_helm_ingress_secret_name): never deleted');
+      keep('the supplied wildcard certificate (openstack_helm_ingress_secret_name): never deleted');
       continue;
     }
     if (secret.type !== TLS_SECRET_TYPE) {

@@ -9,6 +9,7 @@
 import { asRecord, memberOf, textOf } from '../records.js';
 import { shellQuote } from '../shell-quote.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
+import type { IssuerType } from '../config/vocabulary.js';
 
 export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
 export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
@@ -48,7 +49,7 @@ export interface SelectionOptions {
   issuerName: string;
   /** What the current issuer issues: its secrets are kept, so a second run deletes nothing. */
   current?: IssuerIdentity;
-  /** Secret names never deleted: the supplied wildcard (cloud_helm_ingress_secret_name). */
+  /** Secret names never deleted: the supplied wildcard (openstack_helm_ingress_secret_name). */
   protectedNames: string[];
 }
 
@@ -85,7 +86,7 @@ export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionO
     const { namespace, name } = secret;
     if (options.protectedNames.includes(name)) {
       if (issuer !== undefined || secret.type === 'kubernetes.io/tls') {
-        kept.push({ namespace, name, reason: 'the supplied wildcard certificate (cloud_helm_ingress_secret_name): never deleted' });
+        kept.push({ namespace, name, reason: 'the supplied wildcard certificate (openstack_helm_ingress_secret_name): never deleted' });
       }
       continue;
     }
@@ -139,10 +140,10 @@ export function describeDeletion(report: DeletionReport, context?: string): stri
 }
 
 /** What kind of issuer a live ClusterIssuer is, in the inventory's words (`cluster_issuer_type`). */
-export function liveIssuerType(clusterIssuer: unknown): string | undefined {
+export function liveIssuerType(clusterIssuer: unknown): IssuerType | undefined {
   const spec = memberOf(clusterIssuer, 'spec');
   if (memberOf(spec, 'acme')) return 'acme';
-  if (memberOf(spec, 'venafi')) return 'commercialca';
+  if (memberOf(spec, 'venafi')) return 'venafi';
   if (memberOf(spec, 'ca')) return 'ca';
   if (memberOf(spec, 'selfSigned')) return 'self-signed';
   return undefined;

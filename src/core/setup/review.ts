@@ -5,7 +5,7 @@
  * review screen lays out the same strings.
  */
 import { hasErrors, SEVERITY_MARK, type Finding } from '../findings.js';
-import { profileLine, respell, respellFinding, spelled } from '../config/platform-names.js';
+import { profileLine, respell, respellFinding, spelled, spelledValue, type Rename } from '../config/neutral-names.js';
 import { clusterLines } from '../render/review.js';
 import { shellQuote } from '../shell-quote.js';
 import type { SetupPlan } from './plan.js';
@@ -33,8 +33,8 @@ export interface Review {
   inventoryExists: boolean;
   /** `Review: PATH (exists)`: the first line of every review. */
   heading: string;
-  /** Which variable names the inventory is read and written with. */
-  names: string;
+  /** `--names spec`: the inventory is written in the neutral aliases (said once; absent for the platform's own names). */
+  names?: string;
   /** `Issuer: ca (was acme)`. */
   issuer: string;
   issuerChange?: IssuerChange;
@@ -42,6 +42,10 @@ export interface Review {
   set: string[];
   /** `Remove: KEY (why)`, one line per variable deleted from the inventory. */
   removed: string[];
+  /** `Rename: OLD -> NEW (why)`: variables written in the other words, renamed in place. */
+  renamed: string[];
+  /** `Read as: ALIAS -> NAME`: neutral aliases of the answers, written in the platform's words. */
+  translated: string[];
   /** Every finding, in the inventory's spelling; an error refuses the write. */
   findings: Finding[];
   blocked: boolean;
@@ -65,19 +69,23 @@ export const NO_INVENTORY_CHANGE = 'No change to the inventory.';
 
 export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
   const say = (name: string) => spelled(name, plan.names);
+  const word = (type: string) => String(spelledValue('cluster_issuer_type', type, plan.names));
   const counts = diffCounts(plan.diff);
   const change = plan.issuerChanged && plan.previousIssuer
-    ? issuerChange(plan.previousIssuer, plan.issuer, plan.inventoryPath, options.regenerating ?? false)
+    ? issuerChange(word(plan.previousIssuer), word(plan.issuer), plan.inventoryPath, options.regenerating ?? false)
     : undefined;
+  const line = profileLine(plan.names);
   return {
     inventoryPath: plan.inventoryPath,
     inventoryExists: plan.inventoryExists,
     heading: `Review: ${plan.inventoryPath} (${plan.inventoryExists ? 'exists' : 'new file'})`,
-    names: profileLine(plan.names),
-    issuer: `Issuer: ${plan.issuer}${change ? ` (was ${change.from})` : ''}`,
+    ...(line ? { names: line } : {}),
+    issuer: `Issuer: ${word(plan.issuer)}${change ? ` (was ${change.from})` : ''}`,
     issuerChange: change,
     set: plan.changedKeys.map(say),
-    removed: plan.removedKeys.map((key) => `Remove: ${say(key)} (${respell(plan.removedReasons[key] ?? '', plan.names)})`),
+    removed: plan.removedKeys.map((key) => `Remove: ${plan.keys[key] ?? say(key)} (${respell(plan.removedReasons[key] ?? '', plan.names)})`),
+    renamed: plan.renamed.map(renameLine),
+    translated: plan.translated.map((t) => `Read as: ${t.from} -> ${t.to} (a neutral alias in the answers${plan.names === 'spec' ? '; written as --names spec says' : ''})`),
     findings: plan.findings.map((f) => respellFinding(f, plan.names)),
     blocked: hasErrors(plan.findings),
     files: plan.files.map((f) => ({
@@ -89,6 +97,14 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     dryRun: options.dryRun ?? false,
     ...plainTextLine(plan),
   };
+}
+
+/** `Rename: OLD -> NEW (why)`, with the values where they change; `Remove: KEY (why)` for one set both ways. */
+function renameLine(r: Rename): string {
+  if (r.to === undefined) return `Remove: ${r.from} (${r.reason})`;
+  const before = r.was !== undefined ? `${r.from}: ${r.was}` : r.from;
+  const after = r.from === r.to ? r.value : r.value !== undefined ? `${r.to}: ${r.value}` : r.to;
+  return `Rename: ${before} -> ${after} (${r.reason})`;
 }
 
 /** The secrets the written inventory holds in plain text, and how to vault them instead. */
@@ -153,9 +169,10 @@ export interface ReviewTextOptions {
  * and the findings. Lines are not yet escaped: the writer escapes and redacts each.
  */
 export function reviewText(review: Review, options: ReviewTextOptions = {}): string[] {
-  const lines = [review.heading, review.names, review.issuer];
+  const lines = [review.heading, ...(review.names ? [review.names] : []), review.issuer];
+  lines.push(...review.translated);
   if (review.set.length) lines.push(`Set: ${review.set.join(', ')}`);
-  lines.push(...review.removed);
+  lines.push(...review.renamed, ...review.removed);
   if (review.diff.trim() === '') lines.push(NO_INVENTORY_CHANGE);
   else if (options.inventoryDiff === false) lines.push("The inventory's diff: on standard output.");
   else lines.push(...diffBody(review.diff));

@@ -6,8 +6,7 @@ import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { TextEdit } from '../inventory/inventory.js';
 import { ANSIBLE_YAML_OPTIONS } from '../inventory/yaml-ansible.js';
 import { eachTopLevelEntry } from '../inventory/yaml-top-level.js';
-import { neutralName } from '../config/platform-names.js';
-import { variable } from '../config/variables.js';
+import { rowOf } from '../config/neutral-names.js';
 import { mask, redact } from '../secrets.js';
 import { unifiedDiffOfEdits } from './edit-diff.js';
 
@@ -22,14 +21,14 @@ const SECRET_LOOKING = /password|secret|token|key/i;
 /**
  * The splices that mask, at any depth, every scalar under a key that looks secret, and the values of
  * the table's secret variables (the table's `secret` column decides for them:
- * `cloud_helm_ingress_secret_name` is not a secret), so that no line of the diff shows a secret.
+ * `openstack_helm_ingress_secret_name` is not a secret), so that no line of the diff shows a secret.
  * Only the top-level entries whose text holds such a key are parsed (one at a time), and every line
  * stays where it was.
  */
 export function secretMasks(text: string): TextEdit[] {
   const masks: TextEdit[] = [];
   const split = eachTopLevelEntry(text, (entry) => {
-    const row = variable(neutralName(entry.key));
+    const row = rowOf(entry.key);
     if (row ? row.secret : SECRET_LOOKING.test(text.slice(entry.start, entry.end))) masks.push(...masksIn(text, entry.start, entry.end));
   });
   return split ? masks : masksIn(text, 0, text.length);
@@ -55,7 +54,7 @@ function masksIn(text: string, from: number, to: number): TextEdit[] {
     if (isMap(node)) {
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        const row = top ? variable(neutralName(key)) : undefined;
+        const row = top ? rowOf(key) : undefined;
         walk(pair.value, masked || (row ? row.secret === true : SECRET_LOOKING.test(key)), false);
       }
     } else if (isSeq(node)) {

@@ -15,17 +15,16 @@
 import { readInventoryFile } from '../inventory/inventory.js';
 import { registerSecret } from '../secrets.js';
 import { VARIABLES } from '../config/variables.js';
-import { neutralView } from '../config/platform-names.js';
-import { namesFromFolder, type NamesDetection } from '../config/naming-detect.js';
+import { namesView, type Translation } from '../config/neutral-names.js';
 import { vaultKeyringFromOptions, type VaultKeyring, type VaultOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from '../doctor/runner.js';
 import { NO_NETWORK_OPTIONS } from '../config/network.js';
 import type { Check } from '../doctor/types.js';
-import type { NamingProfile } from '../render/names.js';
+import type { NamingProfile } from '../config/variables.js';
 import type { ValueSources } from '../config/value-sources.js';
-import { clusteroidcPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
+import { keylessPrerequisites, discoveryDoctorCommand, type Prerequisite } from '../oidc/prerequisites.js';
 import type { Answers, SetupPlan } from './plan.js';
 import { answersFromInventory, type WizardAnswers } from './wizard-flow.js';
 import type { Review } from './review.js';
@@ -35,11 +34,11 @@ import { keyringOf, vaultCandidates, type VaultCandidate } from './vault-choice.
 
 export type { Prerequisite } from '../oidc/prerequisites.js';
 
-/** The offer of the discovery checks after keyless clouddnsb is written. */
+/** The offer of the discovery checks after keyless route53 (auth kubernetes) is written. */
 export const OFFER = 'Run the discovery checks now?';
 
 export interface SessionSettings extends Omit<PlanSettings, 'regenerating'>, WriteSettings {
-  /** The variable names the inventory turned out to use (--names, or detected). */
+  /** The words the deployment reads (--names; the platform's by default). */
   profile?: NamingProfile;
   /** `--ca-file`: the discovery checks trust it, and the doctor command of the next steps names it. */
   caFile?: string;
@@ -62,13 +61,13 @@ export interface SetupSession {
   dryRun: boolean;
   /**
    * Plans the write from the answers (planSetup's keys); nothing is written. `fixOrder`: accepted in
-   * the walkthrough; `answersProfile`: the names an answers file was written with, `sources`: where its
+   * the walkthrough; `translated`: the neutral aliases an answers file used, `sources`: where its
    * values were read from (readAnswers).
    */
-  prepare(answers: Answers, options?: { fixOrder?: boolean; answersProfile?: NamingProfile; sources?: ValueSources }): Promise<Review>;
+  prepare(answers: Answers, options?: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources }): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
-  /** The external steps keyless clouddnsb needs. */
+  /** The external steps keyless route53 (auth kubernetes) needs. */
   prerequisites?(values: Record<string, unknown>): Prerequisite[];
   /** The doctor run that checks those steps. */
   discoveryCommand?: string;
@@ -89,7 +88,7 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
   const session: SetupSession = {
     cwd: ctx.cwd,
     dryRun: settings.dryRun,
-    prerequisites: (values) => clusteroidcPrerequisites(values, { names: settings.profile }),
+    prerequisites: (values) => keylessPrerequisites(values, { names: settings.profile }),
     discoveryCommand: discoveryDoctorCommand(),
     async prepare(answers, options = {}) {
       const prepared = await planAndReview({ ...settings, vault }, answers, options);
@@ -126,14 +125,13 @@ export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyri
  * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
  * answers), takes the vault password from the flags or the front-end's offer.
  */
-export async function openSession(ctx: CommandContext, options: SetupOptions, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile; askNames?: NamesDetection }> {
+export async function openSession(ctx: CommandContext, options: SetupOptions, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
   const { vault: vaultOptions, ...settings } = options;
   const file = await readInventoryFile(settings.inventoryPath);
-  const view = neutralView(file.values, settings.inventoryPath, settings.names);
-  for (const row of VARIABLES) if (row.secret) registerSecret(view.values[row.name]);
-  const vault = (await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd)) ?? (await offerVault(view.values));
+  // The first answers are what the inventory means: a neutral alias in it is read (the review renames it).
+  const view = namesView(file.values, settings.inventoryPath, settings.names);
+  for (const row of VARIABLES) if (row.secret) registerSecret(view.meant[row.name]);
+  const vault = (await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd)) ?? (await offerVault(view.meant));
   const session = createSession(ctx, { ...settings, vault, profile: view.profile });
-  // A new inventory that says nothing of its names (and no --names): the walkthrough asks, offering what the folder tells.
-  const askNames = !settings.names && !view.stated && !VARIABLES.some((row) => row.name in view.values) ? await namesFromFolder(settings.inventoryPath) : undefined;
-  return { session, initial: answersFromInventory(openVaulted(view.values, vault).values), names: askNames?.profile ?? view.profile, ...(askNames ? { askNames } : {}) };
+  return { session, initial: answersFromInventory(openVaulted(view.meant, vault).values), names: view.profile };
 }

@@ -64,7 +64,7 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
     if (step.fileRole === 'wildcard-key') {
       const certificateFile = String(answers[WILDCARD_CERTIFICATE_FILE] ?? '');
       if (!certificateFile) return [];
-      const domain = answers.cloud_helm_ingress_wildcard_domain;
+      const domain = answers.openstack_helm_ingress_wildcard_domain;
       // The certificate's own findings were shown on its question: here, those of the key.
       return loadSuppliedWildcard({
         certificateFile, keyFile: path, fixOrder: answers[FIX_ORDER] === 'true', domain: typeof domain === 'string' && domain ? domain : undefined,
@@ -93,7 +93,7 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
  * wrong order whose right order is known is offered in place: accepted, it is written in that order.
  */
 function suppliedChainCheck(path: string, text: string, answers: WizardAnswers): Pick<FileCheck, 'findings' | 'offer'> {
-  const domain = answers.cloud_helm_ingress_wildcard_domain;
+  const domain = answers.openstack_helm_ingress_wildcard_domain;
   const result = examine({
     certPem: text, certSource: path, role: 'wildcard', domain: typeof domain === 'string' && domain ? domain : undefined, now: new Date(), fixOrder: false, fixHint: 'Accept the right order here, or reorder the file yourself.',
     renewAdvice: 'The platform never renews a supplied wildcard certificate: get a renewed one from your CA, then run cloudgate setup again and apply the new Secret manifest.',

@@ -6,10 +6,7 @@
  */
 import { INGRESS_NAMESPACES } from '../kube/platform.js';
 import { DEFAULT_NAMESPACE } from '../config/answers.js';
-import { platformValue, respell, spelled } from '../config/platform-names.js';
-import type { NamingProfile } from '../render/names.js';
-import type { NamesDetection } from '../config/naming-detect.js';
-import { namesOf, namingStep } from './naming-step.js';
+import { respell, spelled, spelledValue } from '../config/neutral-names.js';
 import { PLATFORM_NEEDS, platformFindings } from '../render/findings.js';
 import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET } from '../config/tsig-key.js';
 import {
@@ -19,6 +16,7 @@ import {
   applies,
   choicesOf,
   variable,
+  type NamingProfile,
   type Variable,
 } from '../config/variables.js';
 
@@ -58,13 +56,13 @@ export interface Step {
   defaultValue?: string;
   /** The error for an empty answer to a required question, when `<title> is required.` says too little. */
   requiredError?: string;
-  /** The variable names of the inventory: the step's texts and its errors are spelled that way. */
+  /** `--names spec`: the step's texts and its errors name the variables by their neutral aliases. */
   names?: NamingProfile;
 }
 
 /** Walkthrough-only keys: they choose the branch and are never written as such. */
 export const CERTIFICATE_TYPE = 'certificate_type';
-export const COMMERCIALCA_AUTH = 'commercialca_auth';
+export const VENAFI_AUTH = 'venafi_auth';
 export const ADD_ANNOTATIONS = 'add_subject_annotations';
 export const WILDCARD_CERTIFICATE_FILE = 'wildcard_certificate_file';
 export const WILDCARD_KEY_FILE = 'wildcard_key_file';
@@ -72,24 +70,22 @@ export const NAMESPACE = 'namespace';
 /** Accepted at the certificate question: the supplied chain is written in the right order (as --fix-order). */
 export const FIX_ORDER = 'wildcard_fix_order';
 export const ANNOTATION_STEP = 'annotation:';
-export const ACCESS_TOKEN = 'cluster_issuer_commercialca_access_token';
+export const ACCESS_TOKEN = 'cluster_issuer_venafi_access_token';
 const ACME_SERVER = 'cluster_issuer_acme_server';
 export const PRIVATE_CA = 'cluster_issuer_acme_private_ca';
 /** Rows the walkthrough asks through its own steps (certificate type, issuer, annotations). */
 const OWN_STEPS = new Set([
-  'cloud_helm_ingress_wildcard_domain', 'cloud_helm_ingress_secret_name', 'cluster_issuer_type',
-  'platform_ingress_annotations', 'ingress_global_annotations',
+  'openstack_helm_ingress_wildcard_domain', 'openstack_helm_ingress_secret_name', 'cluster_issuer_type',
+  'atmosphere_ingress_annotations', 'ingress_global_annotations',
 ]);
 
 export interface FlowOptions {
   /** Ask only the issuer part (used by `cloudgate regenerate`). */
   only?: 'issuer';
-  /** The variable names the inventory uses: each question names its variable that way. */
+  /** `--names spec`: each question names its variable by its neutral alias. */
   names?: NamingProfile;
   /** `--namespace` was given: the TLS secret's namespaces are not asked again. */
   namespacesGiven?: boolean;
-  /** A new inventory without --names: first ask which names the deployment reads (naming-step.ts). */
-  askNames?: NamesDetection;
 }
 
 /** The title every front-end shows above the questions: the command the operator ran. */
@@ -121,7 +117,7 @@ function certificateTypeStep(): Step {
 
 function wildcardDomainStep(names?: NamingProfile): Step {
   return {
-    ...stepForVariable(variable('cloud_helm_ingress_wildcard_domain')!, names),
+    ...stepForVariable(variable('openstack_helm_ingress_wildcard_domain')!, names),
     title: 'Domain of the wildcard certificate, which covers *.<domain>',
     required: true,
     requiredError: 'The domain is required for a wildcard certificate (without it every endpoint gets its own certificate: go back and choose Individual for that).',
@@ -140,8 +136,8 @@ function issuerStep(answers: WizardAnswers, names?: NamingProfile): Step {
 }
 
 /** The question for one row of the variables table. */
-export function stepForVariable(row: Variable, names: NamingProfile = 'spec'): Step {
-  // The question in plain words; the variable it sets below it, as the inventory spells it.
+export function stepForVariable(row: Variable, names: NamingProfile = 'platform'): Step {
+  // The question in plain words; the variable it sets below it, as the inventory will write it.
   const base = {
     id: row.name, title: row.help, help: spelled(row.name, names), section: row.section, required: row.required,
     variable: row, secret: row.secret, example: row.example,
@@ -150,8 +146,8 @@ export function stepForVariable(row: Variable, names: NamingProfile = 'spec'): S
     return {
       ...base, kind: 'select',
       choices: (row.values ?? []).map((v) => {
-        // Shown as the inventory writes it (`route53` for the platform's names); kept neutral inside.
-        const word = names === 'platform' ? String(platformValue(row.name, v)) : v;
+        // Shown as the inventory will write it (a neutral alias only with --names spec); the platform's word inside.
+        const word = String(spelledValue(row.name, v, names));
         return { value: v, label: v === row.default ? `${word} (default)` : word, help: row.valueHelp?.[v] };
       }),
     };
@@ -161,13 +157,13 @@ export function stepForVariable(row: Variable, names: NamingProfile = 'spec'): S
   return { ...base, kind: row.secret ? 'secret' : 'text' };
 }
 
-function commercialcaAuthStep(): Step {
+function venafiAuthStep(): Step {
   return {
-    id: COMMERCIALCA_AUTH, kind: 'select', title: 'Commercial CA authentication', section: 'Commercial CA issuer',
-    help: 'How the certificate manager signs in to the TPP server of the commercial CA', required: true, secret: false,
+    id: VENAFI_AUTH, kind: 'select', title: 'Venafi authentication', section: 'Venafi issuer',
+    help: 'How cert-manager signs in to the Venafi TPP server', required: true, secret: false,
     choices: [
       { value: 'token', label: 'Access token (recommended)', help: 'One access token; the username and password method is being phased out' },
-      { value: 'password', label: 'Username and password (legacy)', help: 'Legacy: phased out in newer versions of the commercial CA; prefer an access token' },
+      { value: 'password', label: 'Username and password (legacy)', help: 'Legacy: phased out in newer versions of Venafi TPP; prefer an access token' },
     ],
   };
 }
@@ -182,11 +178,11 @@ function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[
   const choices = choicesOf(answers);
   const steps: Step[] = [];
   const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && r.asked !== false && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
-  const usesPassword = answers[COMMERCIALCA_AUTH] === 'password';
+  const usesPassword = answers[VENAFI_AUTH] === 'password';
   for (const row of rows) {
     if (row.name === PRIVATE_CA && !hasAcmeServer(answers)) continue;
     const credential = row.legacy || row.name === ACCESS_TOKEN;
-    if (credential && !steps.some((s) => s.id === COMMERCIALCA_AUTH)) steps.push(commercialcaAuthStep());
+    if (credential && !steps.some((s) => s.id === VENAFI_AUTH)) steps.push(venafiAuthStep());
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
     const step = stepForVariable(row, names);
     // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
@@ -214,10 +210,10 @@ function neededByPlatform(name: string, answers: WizardAnswers): boolean {
 }
 
 function annotationSteps(answers: WizardAnswers): Step[] {
-  const row = variable('platform_ingress_annotations')!;
+  const row = variable('atmosphere_ingress_annotations')!;
   const ask: Step = {
     id: ADD_ANNOTATIONS, kind: 'select', title: 'Add certificate subject annotations?', section: row.section,
-    help: 'Optional. Needed when a commercial CA zone enforces subject fields (organization, country, ...)',
+    help: 'Optional. Needed when a Venafi zone enforces subject fields (organization, country, ...)',
     required: true, secret: false, choices: YES_NO,
   };
   if (answers[ADD_ANNOTATIONS] !== 'true') return [ask];
@@ -230,8 +226,8 @@ function annotationSteps(answers: WizardAnswers): Step[] {
 
 /** Every question for the answers so far, in order. A step depends only on the answers before it. */
 export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[] {
-  const steps: Step[] = flow.askNames ? [namingStep(flow.askNames)] : [];
-  const options = { ...flow, names: namesOf(answers, flow.names) };
+  const steps: Step[] = [];
+  const options = flow;
   const type = certificateTypeOf(answers);
   if (options.only !== 'issuer') {
     steps.push(certificateTypeStep());
@@ -240,7 +236,7 @@ export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[]
     if (type === 'wildcard-auto') steps.push(wildcardDomainStep(options.names));
     if (type === 'wildcard-supplied') {
       steps.push(
-        { ...stepForVariable(variable('cloud_helm_ingress_secret_name')!, options.names), required: true },
+        { ...stepForVariable(variable('openstack_helm_ingress_secret_name')!, options.names), required: true },
         fileStep(WILDCARD_CERTIFICATE_FILE, 'Wildcard certificate file', 'PEM file: the certificate first, then intermediate(s), then root', 'wildcard-certificate'),
         fileStep(WILDCARD_KEY_FILE, 'Wildcard private key file', 'PEM file with the private key of that certificate (checked against it)', 'wildcard-key'),
       );
@@ -258,16 +254,16 @@ export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[]
     steps.push(...issuerDetailSteps(answers, options.names));
     if (options.only !== 'issuer') steps.push(...annotationSteps(answers));
   }
-  return options.names === 'platform' ? steps.map(spelledForPlatform) : steps;
+  return options.names === 'spec' ? steps.map(spelledForAliases) : steps;
 }
 
-/** A step as a platform-names inventory reads it: "DNS-01 via cloudflare", not the neutral word. */
-function spelledForPlatform(step: Step): Step {
-  const say = (text: string) => respell(text, 'platform');
+/** `--names spec`: a step naming its variables by their neutral aliases (the line under the question already is). */
+function spelledForAliases(step: Step): Step {
+  const say = (text: string) => respell(text, 'spec');
   return {
-    ...step, names: 'platform', title: say(step.title), help: say(step.help), section: say(step.section),
+    ...step, names: 'spec', title: say(step.title),
     ...(step.requiredError ? { requiredError: say(step.requiredError) } : {}),
-    ...(step.choices ? { choices: step.choices.map((c) => ({ ...c, label: say(c.label), ...(c.help ? { help: say(c.help) } : {}) })) } : {}),
+    ...(step.choices ? { choices: step.choices.map((c) => ({ ...c, ...(c.help ? { help: say(c.help) } : {}) })) } : {}),
   };
 }
 

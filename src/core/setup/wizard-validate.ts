@@ -4,7 +4,7 @@
  * an answer names (its name and algorithm are compared with the answers, as the plan compares them).
  */
 import { isDnsLabel } from '../kube/names.js';
-import { respell } from '../config/platform-names.js';
+import { respell } from '../config/neutral-names.js';
 import { issuerUrlProblems } from '../config/formats.js';
 import { formatRule, validate } from '../config/validate.js';
 import { platformFindings } from '../render/findings.js';
@@ -31,11 +31,11 @@ export function validateField(step: Step, raw: string): string | undefined {
  * validate() that concern this variable given the answers before it (e.g. HTTP-01 with a wildcard).
  */
 export function stepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
-  const error = neutralStepError(step, value, answers);
-  return error === undefined ? undefined : respell(error, step.names ?? 'spec');
+  const error = fieldError(step, value, answers);
+  return error === undefined ? undefined : respell(error, step.names ?? 'platform');
 }
 
-function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
+function fieldError(step: Step, value: AnswerValue, answers: WizardAnswers): string | undefined {
   // A key file given as the TSIG secret was read and checked on input (secretInput); the plan reads it again.
   if (step.id === TSIG_SECRET && typeof value === 'string' && value.startsWith('file:')) return undefined;
   if (typeof value === 'string' && step.kind !== 'select') {
@@ -47,13 +47,13 @@ function neutralStepError(step: Step, value: AnswerValue, answers: WizardAnswers
   const tsigKey = answeredKeyFile(values);
   if (tsigKey) values[TSIG_SECRET] = tsigKey.secret;
   const rules = validate(values, tsigKey ? { sources: { files: {}, tsigKey } } : {});
-  // Then what the deployment would fail on (e.g. the clouddnsb region, which its templates need).
-  const f = [...rules, ...platformFindings(values, rules)].find((x) => x.severity === 'error' && x.variable === step.id);
+  // Then what the deployment would fail on (e.g. the route53 region, which its templates need).
+  const f = [...rules, ...platformFindings(values, rules, step.names ?? 'platform')].find((x) => x.severity === 'error' && x.variable === step.id);
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
 }
 
 /** Whether a question may be left empty, given the answers before it (a row's `required` is not all:
- * e.g. the clouddnsb role is optional for ambient but required for clusteroidc). */
+ * e.g. the route53 role is optional for ambient but required for kubernetes). */
 export function isOptional(step: Step, answers: WizardAnswers): boolean {
   return !step.required && step.kind !== 'select' && stepError(step, '', answers) === undefined;
 }

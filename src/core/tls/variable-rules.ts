@@ -20,16 +20,16 @@ export const PEM_RULES: PemRule[] = [
     renewAdvice: 'Renew the CA certificate and put the new chain in cluster_issuer_ca_certificate; certificates it signs stop working when it expires.',
   },
   {
-    certificate: 'cluster_issuer_commercialca_ca',
+    certificate: 'cluster_issuer_venafi_ca',
     role: 'ca-issuer',
-    prefix: 'commercialca-ca',
-    renewAdvice: 'Get the current CA chain from the commercial CA and put it in cluster_issuer_commercialca_ca.',
+    prefix: 'venafi-ca',
+    renewAdvice: 'Get the current CA chain from Venafi and put it in cluster_issuer_venafi_ca.',
   },
   {
-    certificate: 'cluster_issuer_commercialca_tpp_ca_bundle',
+    certificate: 'cluster_issuer_venafi_tpp_ca_bundle',
     role: 'ca-bundle',
-    prefix: 'commercialca-tpp-ca-bundle',
-    renewAdvice: 'Put the current CA certificate of the commercial CA server in cluster_issuer_commercialca_tpp_ca_bundle.',
+    prefix: 'venafi-tpp-ca-bundle',
+    renewAdvice: 'Put the current CA certificate of the Venafi TPP server in cluster_issuer_venafi_tpp_ca_bundle.',
   },
 ];
 
@@ -38,7 +38,7 @@ const pemText = (value: unknown): string | undefined =>
 
 /**
  * Certificate checks of the inventory's PEM variables (cluster_issuer_ca_certificate + _private_key,
- * cluster_issuer_commercialca_ca, cluster_issuer_commercialca_tpp_ca_bundle): readable, chain order,
+ * cluster_issuer_venafi_ca, cluster_issuer_venafi_tpp_ca_bundle): readable, chain order,
  * key match, CA flags, validity. A value that is not PEM at all is left to validate.ts's format rule.
  * `files` maps a variable to the file its value was read from (the answers' `file:PATH`, the walkthrough's
  * file questions).

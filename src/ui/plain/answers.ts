@@ -17,11 +17,11 @@ import { confirmOrCancel } from './confirm.js';
 /** `yes`: write without asking even on a terminal. */
 export async function runAnswers(ctx: CommandContext, options: SetupOptions, answersFile: string, yes: boolean): Promise<number> {
   const log = lineWriter(ctx.stderr);
-  const { answers, profile, sources } = await readAnswers(resolve(ctx.cwd, answersFile));
+  const { answers, translated, sources } = await readAnswers(resolve(ctx.cwd, answersFile));
   const { vault: vaultOptions, ...settings } = options;
   const vault = await vaultKeyringFromOptions(vaultOptions, ctx.env, ctx.cwd);
   const session = createSession(ctx, { ...settings, vault });
-  const review = await session.prepare(answers, { answersProfile: profile, sources });
+  const review = await session.prepare(answers, { translated, sources });
   for (const line of reviewText(review, { inventoryDiff: !review.dryRun })) log(line);
 
   if (review.dryRun) {

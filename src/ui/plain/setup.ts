@@ -30,8 +30,8 @@ interface PlainSession {
 }
 
 export async function runPlain(ctx: CommandContext, setup: SetupOptions, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names, askNames } = await openSession(ctx, setup, vaultOfferOn(ctx));
-  return plainSession({ initial, options: { ...options, names, askNames, namespacesGiven: (setup.namespaces ?? []).length > 0 }, session, io: ioOf(ctx) });
+  const { session, initial, names } = await openSession(ctx, setup, vaultOfferOn(ctx));
+  return plainSession({ initial, options: { ...options, names, namespacesGiven: (setup.namespaces ?? []).length > 0 }, session, io: ioOf(ctx) });
 }
 
 /** Runs the plain walkthrough; the exit code is 1 only when the cluster is not ready (see exitCodeOf). */
@@ -82,7 +82,7 @@ export async function plainSession({ initial, options, session, io }: PlainSessi
 }
 
 /**
- * After keyless clouddnsb is written: the same offer as the Ink walkthrough, with the doctor's text
+ * After keyless route53 is written: the same offer as the Ink walkthrough, with the doctor's text
  * report. Ctrl+C while the checks run (a signal outside a prompt) stops them and cancels.
  */
 async function offerDiscovery(session: SetupSession, { io, prompt }: Asker, outcome: Outcome): Promise<DoctorReport | undefined> {

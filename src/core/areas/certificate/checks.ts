@@ -10,7 +10,7 @@ import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js'
 import { configured } from '../../doctor/gates.js';
 import { UsageError, messageOf } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
-import { neutralView } from '../../config/platform-names.js';
+import { namesView } from '../../config/neutral-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { CertCheck } from '../../tls/checks.js';
@@ -228,11 +228,11 @@ function refuseNonRegular(paths: (string | undefined)[]): void {
 type Inventory = Record<string, unknown> | undefined;
 
 function loadInventory(input: DoctorInput): Promise<Inventory> {
-  return readInventoryTree(input.inventoryPath).then((tree) => neutralView(tree.values, input.inventoryPath).values, () => undefined);
+  return readInventoryTree(input.inventoryPath).then((tree) => namesView(tree.values, input.inventoryPath, input.names).meant, () => undefined);
 }
 
 function inventoryDomain(values: Inventory): string | undefined {
-  const value = values?.cloud_helm_ingress_wildcard_domain;
+  const value = values?.openstack_helm_ingress_wildcard_domain;
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 

@@ -110,16 +110,16 @@ export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefin
 }
 
 export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): Check {
-  const applies = s.clusteroidcSelected || Boolean(s.issuerUrl);
+  const applies = s.keylessSelected || Boolean(s.issuerUrl);
   return {
     id: 'discovery.apiserver-flags',
     group: 'discovery',
     title: 'API server issuer flags agree (kubeadm-config and every control plane)',
-    // Asked of the cluster only when the check applies: a run without clusteroidc needs no kubectl.
+    // Asked of the cluster only when the check applies: a run without keyless route53 needs no kubectl.
     gate: applies ? cluster(kubeOptionsFor(input)) : always,
     async run(ctx) {
       if (!applies) {
-        return { status: 'skip', message: 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.' };
+        return { status: 'skip', message: 'Only needed for route53 auth kubernetes: the inventory does not select it and no --issuer-url was given.' };
       }
       const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
       return compare({ ...k, context: ctx.cluster?.context ?? k.context }, s);

@@ -1,6 +1,6 @@
 /**
  * Doctor group `discovery`: is the cluster's OIDC issuer published the way keyless DNS credentials
- * (clouddnsb auth clusteroidc) need it: discovery document, key set, TLS, a token that verifies.
+ * (route53 auth kubernetes) need it: discovery document, key set, TLS, a token that verifies.
  */
 import { stateKey } from '../../doctor/state-keys.js';
 import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
@@ -52,11 +52,11 @@ export const provideChecks: CheckProvider = async (input) => {
   if (!issuer) {
     const where = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
     const gate = configured({ issuer_url: issuer }, {
-      message: 'No issuer URL given; needed only for clouddnsb auth clusteroidc.',
+      message: 'No issuer URL given; needed only for route53 auth kubernetes.',
       text: `Give the public issuer URL with ${where}.`,
     });
-    return definitions.map((d) => d.id === DOCUMENT && s.clusteroidcSelected
-      ? check(d, async () => ({ status: 'warn', message: 'The inventory selects clouddnsb with clusteroidc, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }))
+    return definitions.map((d) => d.id === DOCUMENT && s.keylessSelected
+      ? check(d, async () => ({ status: 'warn', message: 'The inventory selects route53 auth kubernetes, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }))
       : check(d, async () => ({ status: 'fail', message: 'Ran without an issuer URL.' }), gate)).concat(keyless);
   }
   return definitions.map((d) => check(d, (ctx) => d.run(ctx, issuer))).concat(keyless);

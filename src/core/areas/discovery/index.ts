@@ -1,4 +1,4 @@
 /** Doctor group `discovery`: its modules load only when its checks are asked for. */
 import { lazyArea } from '../../doctor/input.js';
 
-export const area = lazyArea('discovery', 'OIDC discovery (clusteroidc)', [() => import('./checks.js')]);
+export const area = lazyArea('discovery', 'OIDC discovery (route53 auth kubernetes)', [() => import('./checks.js')]);

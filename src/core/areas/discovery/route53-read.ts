@@ -1,9 +1,9 @@
 /**
- * One read-only call to the DNS API (clouddnsb) with temporary credentials, signed with SigV4 by
+ * One read-only call to the DNS API (route53) with temporary credentials, signed with SigV4 by
  * the provider's own signing library. With a hosted zone id: the zone's record sets, first page of
- * one (`ListResourceRecordSets`, an action the certificate manager needs anyway, so a role granted
+ * one (`ListResourceRecordSets`, an action cert-manager needs anyway, so a role granted
  * exactly the documented permissions passes); without one: `ListHostedZonesByName`, the lookup the
- * certificate manager then makes itself.
+ * cert-manager then makes itself.
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -17,7 +17,7 @@ export interface TemporaryCredentials {
   sessionToken: string;
 }
 
-/** The actions the certificate manager's DNS-01 solver uses (and so the role must be granted). */
+/** The actions cert-manager's DNS-01 solver uses (and so the role must be granted). */
 export const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
 
 /** The DNS API's global endpoint and signing region per partition. */
@@ -29,7 +29,7 @@ const PARTITIONS: Record<string, { url: string; region: string }> = {
 
 export function dnsEndpoint(env: NodeJS.ProcessEnv, partition: string): { url: string; region: string } {
   const known = PARTITIONS[partition] ?? PARTITIONS.aws;
-  return { url: (env.CLOUDGATE_CLOUDDNSB_ENDPOINT || known.url).replace(/\/+$/, ''), region: known.region };
+  return { url: (env.CLOUDGATE_ROUTE53_ENDPOINT || known.url).replace(/\/+$/, ''), region: known.region };
 }
 
 /** `/hostedzone/Z123` and `Z123` are the same id. */
@@ -102,22 +102,22 @@ export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hos
     return {
       status: 'fail',
       message: `The DNS API knows no hosted zone ${ctx.hostedZoneId}: ${said}.`,
-      advice: 'Set cluster_issuer_acme_clouddnsb_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
+      advice: 'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
       details,
     };
   }
   if (outcome.code === 'InvalidInput') {
-    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_clouddnsb_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', details };
+    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_route53_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', details };
   }
   if (outcome.code === 'SignatureDoesNotMatch' || outcome.code === 'InvalidClientTokenId' || outcome.code === 'ExpiredToken') {
     return {
       status: 'fail',
       message: `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
-      advice: 'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_CLOUDDNSB_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
+      advice: 'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_ROUTE53_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
       details,
     };
   }
-  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_CLOUDDNSB_ENDPOINT) and the service status.', details };
+  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_ROUTE53_ENDPOINT) and the service status.', details };
 }
 
 export function networkFailure(error: unknown, what: string): CheckResult {

@@ -1,5 +1,5 @@
 /**
- * A projected service-account token for the token service, made exactly as the certificate manager
+ * A projected service-account token for the token service, made exactly as cert-manager
  * makes it (`kubectl create token <sa> -n <namespace> --audience <sts audience> --duration 600s`), or
  * read from --token-file. The token is registered as a secret before anything can print it.
  */
@@ -22,7 +22,7 @@ export interface MintedToken {
   from: string;
 }
 
-/** The command the certificate manager's request amounts to (`audience`: the token service's; none: the cluster's own). */
+/** The command cert-manager's request amounts to (`audience`: the token service's; none: the cluster's own). */
 export function mintCommand(s: DiscoverySettings, audience?: string): string[] {
   return ['create', 'token', s.serviceAccount, '-n', s.namespace, ...(audience ? ['--audience', audience] : []), '--duration', '600s'];
 }
@@ -68,7 +68,7 @@ export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: Ch
     return {
       status: 'fail',
       message: `${source.command} failed: ${source.failed}.`,
-      advice: `The certificate manager makes the same request: check that the service account exists (kube.service-account) and that your access allows "create serviceaccounts/token" in ${s.namespace}; or give a token with --token-file.`,
+      advice: `cert-manager makes the same request: check that the service account exists (kube.service-account) and that your access allows "create serviceaccounts/token" in ${s.namespace}; or give a token with --token-file.`,
     };
   }
   return source;

@@ -1,5 +1,5 @@
 /**
- * `discovery.sts`: keyless DNS credentials end to end, as the certificate manager will do it. A
+ * `discovery.sts`: keyless DNS credentials end to end, as cert-manager will do it. A
  * projected token for the service account, exchanged at the token service for the role
  * (`AssumeRoleWithWebIdentity`, unsigned: the token is the credential), then one read-only DNS call
  * with the temporary credentials. Each refusal is mapped to what is misconfigured and where.
@@ -29,24 +29,24 @@ export function stsCheck(input: DoctorInput, s: DiscoverySettings): Check {
   return {
     id: STS_CHECK,
     group: 'discovery',
-    title: 'Keyless role assumption and one DNS read (clusteroidc)',
+    title: 'Keyless role assumption and one DNS read (route53 auth kubernetes)',
     run: (ctx) => runSts(input, s, ctx),
   };
 }
 
 async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): Promise<CheckResult> {
   const inventory = await inventoryValues(input);
-  if (!s.clusteroidcSelected) {
+  if (!s.keylessSelected) {
     const solver = String(inventory.cluster_issuer_acme_solver ?? '(unset)');
-    const auth = inventory.cluster_issuer_acme_clouddnsb_auth;
-    return { status: 'skip', message: `Only for clouddnsb auth clusteroidc; the inventory selects ${solver}${solver === 'clouddnsb' ? ` with auth ${String(auth ?? 'static')}` : ''}.` };
+    const auth = inventory.cluster_issuer_acme_route53_auth;
+    return { status: 'skip', message: `Only for route53 auth kubernetes; the inventory selects ${solver}${solver === 'route53' ? ` with auth ${String(auth ?? 'static')}` : ''}.` };
   }
   if (!s.roleArn) {
-    return { status: 'fail', message: 'clusteroidc is selected but cluster_issuer_acme_clouddnsb_role_arn is not set: there is no role to assume.', advice: 'Set cluster_issuer_acme_clouddnsb_role_arn to the ARN of the role whose trust policy admits the service account.' };
+    return { status: 'fail', message: 'route53 auth kubernetes is selected but cluster_issuer_acme_route53_role_arn is not set: there is no role to assume.', advice: 'Set cluster_issuer_acme_route53_role_arn to the ARN of the role whose trust policy admits the service account.' };
   }
   const role = parseRoleArn(s.roleArn);
   if (!role) {
-    return { status: 'fail', message: `cluster_issuer_acme_clouddnsb_role_arn "${s.roleArn}" is not a role ARN.`, advice: 'Use the form arn:aws:iam::123456789012:role/NAME.' };
+    return { status: 'fail', message: `cluster_issuer_acme_route53_role_arn "${s.roleArn}" is not a role ARN.`, advice: 'Use the form arn:aws:iam::123456789012:role/NAME.' };
   }
   const source = await stsToken(s, input, ctx);
   if ('status' in source) return source;
@@ -54,7 +54,7 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   if (!claims) {
     return { status: 'fail', message: `The token from ${source.from} is not a JWT.`, advice: 'Give a projected service-account token (kubectl create token ...).' };
   }
-  const region = typeof inventory.cluster_issuer_acme_clouddnsb_region === 'string' ? inventory.cluster_issuer_acme_clouddnsb_region.trim() || undefined : undefined;
+  const region = typeof inventory.cluster_issuer_acme_route53_region === 'string' ? inventory.cluster_issuer_acme_route53_region.trim() || undefined : undefined;
   const http = httpClientFor(input.network);
   const endpoint = stsEndpoint(input.env, role.partition, region);
   const facts = { source: source.from, roleArn: s.roleArn, iss: claims.iss, sub: claims.sub, aud: claims.aud, stsEndpoint: endpoint };
@@ -71,8 +71,8 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
     return { status: 'fail', message: `${endpoint} answered 200 without temporary credentials.`, advice: 'Check that CLOUDGATE_STS_ENDPOINT (if set) points at the token service itself.', details: facts };
   }
   const subject = xmlText(answer.body, 'SubjectFromWebIdentityToken') ?? claims.sub;
-  const hostedZoneId = stringValue(inventory.cluster_issuer_acme_clouddnsb_hosted_zone_id);
-  const domain = stringValue(inventory.cloud_helm_ingress_wildcard_domain);
+  const hostedZoneId = stringValue(inventory.cluster_issuer_acme_route53_hosted_zone_id);
+  const domain = stringValue(inventory.openstack_helm_ingress_wildcard_domain);
   const dns = dnsEndpoint(input.env, role.partition);
   let read;
   try {
@@ -92,7 +92,7 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
 }
 
 const POLICY_HINT = (roleName: string) =>
-  `aws iam put-role-policy --role-name ${roleName} --policy-name certmgr-dns01 --policy-document file://oidc/permissions-policy.json ("cloudgate oidc --out oidc" writes it).`;
+  `aws iam put-role-policy --role-name ${roleName} --policy-name cert-manager-dns01 --policy-document file://oidc/permissions-policy.json ("cloudgate oidc --out oidc" writes it).`;
 
 function stringValue(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
@@ -162,7 +162,7 @@ function stsRefusal(
     return {
       status: 'fail',
       message: `The token service refused the token: ${said}. Its aud [${claims.aud.join(', ')}] is not among the client ids of the provider for ${iss}.`,
-      advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; the certificate manager requests tokens for that audience.`,
+      advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; cert-manager requests tokens for that audience.`,
       details,
     };
   }
@@ -201,5 +201,5 @@ function stsRefusal(
       details,
     };
   }
-  return { status: 'fail', message: `The token service refused the request: ${said}.`, advice: 'Check the role ARN (cluster_issuer_acme_clouddnsb_role_arn) and the region.', details };
+  return { status: 'fail', message: `The token service refused the request: ${said}.`, advice: 'Check the role ARN (cluster_issuer_acme_route53_role_arn) and the region.', details };
 }

@@ -19,7 +19,7 @@ import { VARIABLES, choicesOf } from '../../config/variables.js';
 import { where } from '../../inventory/yaml-load.js';
 import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
 import { platformFindings } from '../../render/findings.js';
-import { neutralView, respell, respellFinding, spelled } from '../../config/platform-names.js';
+import { namesView, respell, respellFinding, rowOf, spelled } from '../../config/neutral-names.js';
 import { messageOf } from '../../errors.js';
 import { memberOf, textOf } from '../../records.js';
 
@@ -57,20 +57,25 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
 
-  // --names says which names the deployment reads; variables in the other set are findings.
-  const view = neutralView(tree.values, path, input.names);
+  // The platform's words unless --names spec; a variable or value in the other words is a finding with its rename.
+  const view = namesView(tree.values, path, input.names);
   const { profile } = view;
   for (const file of tree.files) {
-    for (const row of VARIABLES) {
-      const value = file.values[spelled(row.name, profile)];
-      if (row.secret) registerSecret(isTagged(value) ? value.text : value);
+    for (const row of VARIABLES.filter((r) => r.secret)) {
+      for (const key of [row.name, row.alias]) {
+        const value = key ? file.values[key] : undefined;
+        registerSecret(isTagged(value) ? value.text : value);
+      }
     }
   }
-  const vaulted = openVaulted(view.values, await vaultKeyringFromOptions(input.vault, input.env, input.cwd));
-  const definedIn = (name?: string) => (name ? tree.sources[name] ?? tree.sources[spelled(name, profile)] : undefined);
+  // The rules check what the operator meant (aliases translated); the render, what the deployment reads.
+  const vaulted = openVaulted(view.meant, await vaultKeyringFromOptions(input.vault, input.env, input.cwd));
+  const deployed = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : vaulted.values[k]]));
+  const keyOf = (name: string) => view.keys[name] ?? spelled(name, profile);
+  const definedIn = (name?: string) => (name ? tree.sources[keyOf(name)] ?? tree.sources[name] : undefined);
   const rules = validate(vaulted.values);
   // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
-  const read = VARIABLES.map((row) => spelled(row.name, profile)).filter((name) => name in tree.values);
+  const read = VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]).filter((name) => name in tree.values);
   const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
   const findings: Finding[] = [
     ...tree.loops.map((loop): Finding => ({
@@ -87,7 +92,7 @@ export const provideChecks: CheckProvider = async (input) => {
     }))),
     // A value a merge key (<<) brings: Ansible deploys it, and the reader of the file may not see it.
     ...tree.files.flatMap((file) => Object.entries(file.merged)
-      .flatMap(([name, key]) => VARIABLES.filter((row) => spelled(row.name, profile) === name).map((row) => ({ name, key, row })))
+      .flatMap(([name, key]) => { const row = rowOf(name); return row ? [{ name, key, row }] : []; })
       .map(({ name, key, row }): Finding => ({
         rule: 'merge-key', variable: name, severity: 'info',
         message: `${name} is ${row.secret || typeof file.values[name] === 'object' ? 'set' : JSON.stringify(file.values[name])} through the YAML merge key (<<) in ${file.path}, from ${key === '<<' ? 'the mapping written there' : `"${key}"`}: Ansible deploys this value.`,
@@ -100,28 +105,28 @@ export const provideChecks: CheckProvider = async (input) => {
       advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
     })),
     // Then what the deployment itself would fail on (a variable its templates need, an object refused).
-    ...withoutUnchecked([...rules, ...platformFindings(vaulted.values, rules, profile, { foreign: view.foreign, yamlNulls: true })], vaulted.unchecked),
+    ...withoutUnchecked([...rules, ...platformFindings(deployed, rules, profile, { foreign: view.foreign, yamlNulls: true })], vaulted.unchecked),
     ...view.naming,
     ...vaulted.findings,
   ];
   if (findings.length === 0) {
     const choices = choicesOf(view.values);
-    const branch = choices.issuer === 'acme' ? `acme, ${choices.solver}` : choices.issuer;
+    const branch = choices.issuer !== 'acme' ? choices.issuer : choices.solver === 'route53' ? `acme, route53 auth ${choices.auth}` : `acme, ${choices.solver}`;
     return [fixed('valid', 'Inventory variables', { status: 'ok',
-      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'platform' ? ", the platform's variable names" : ''}).`,
+      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'spec' ? ', the neutral aliases (--names spec)' : ''}).`,
       details: { files: tree.files.map((f) => f.path), names: profile } })];
   }
 
   const perRule = new Map<string, number>();
   for (const f of findings) perRule.set(f.rule, (perRule.get(f.rule) ?? 0) + 1);
   const used = new Set<string>();
-  return findings.map((neutral) => {
-    const f = neutral.rule === 'naming' ? neutral : respellFinding(neutral, profile);
+  return findings.map((found) => {
+    const f = found.rule === 'naming' ? found : respellFinding(found, profile);
     let id = perRule.get(f.rule)! > 1 && f.variable ? `${f.rule}.${f.variable}` : f.rule;
     for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
     used.add(id);
-    const file = definedIn(f.variable);
-    const merged = file && f.variable && f.rule !== 'merge-key' ? mergedFrom(tree, file, f.variable, profile) : undefined;
+    const file = definedIn(found.variable);
+    const merged = file && found.variable && f.rule !== 'merge-key' ? mergedFrom(tree, file, keyOf(found.variable)) : undefined;
     const from = merged ? ` (from ${merged} in ${file}, through a YAML merge key <<)`
       : file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
     return fixed(id, f.rule === 'naming' ? titleOf(f) : respell(titleOf(f), profile), {
@@ -131,10 +136,9 @@ export const provideChecks: CheckProvider = async (input) => {
   });
 };
 
-/** The top-level key a variable's value was merged from (`<<: *anchor`), when it was. */
-function mergedFrom(tree: InventoryTree, file: string, variable: string, profile: Parameters<typeof spelled>[1]): string | undefined {
-  const sources = tree.files.find((f) => f.path === file)?.merged ?? {};
-  return sources[variable] ?? sources[spelled(variable, profile)];
+/** The top-level key a variable's value was merged from (`<<: *anchor`), when it was (`key`: as the file writes it). */
+function mergedFrom(tree: InventoryTree, file: string, key: string): string | undefined {
+  return (tree.files.find((f) => f.path === file)?.merged ?? {})[key];
 }
 
 function titleOf(f: Finding): string {

@@ -240,7 +240,7 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, i
       reason: text(invalid.reason) || 'InvalidRequest',
       object,
       summary: `the issuer refused the request as invalid (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
-      advice: 'Fix what the message names in the Certificate (names, usages, issuerRef; for the platform\'s ingresses the subject annotations in platform_ingress_annotations), then "cmctl renew".',
+      advice: 'Fix what the message names in the Certificate (names, usages, issuerRef; for the platform\'s ingresses the subject annotations in atmosphere_ingress_annotations), then "cmctl renew".',
     };
   }
   const order = findOrder(request, objects.orders);

@@ -52,8 +52,8 @@ export const provideChecks: CheckProvider = async (input) => {
   const shownIssuer = issuerName ?? '(a template)';
   const discovery = await discoverySettings(input);
   const controllerAccount = textOf(memberOf(input.config.discovery, 'controller_service_account')) || 'cert-manager';
-  const clusteroidc = discovery.clusteroidcSelected || discovery.issuerUrl !== undefined
-    ? undefined : 'Only needed for clouddnsb auth clusteroidc: the inventory does not select it and no --issuer-url was given.';
+  const keyless = discovery.keylessSelected || discovery.issuerUrl !== undefined
+    ? undefined : 'Only needed for route53 auth kubernetes: the inventory does not select it and no --issuer-url was given.';
   const noIssuer = expected.issuerType === 'none' ? 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' : undefined;
   const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
   // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
@@ -65,9 +65,9 @@ export const provideChecks: CheckProvider = async (input) => {
   const netTimeout = input.network.timeoutMs;
 
   const checks: Check[] = [
-    { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(clusteroidc), run: withCluster((_, kube) => crdVersion(kube)) },
-    { id: 'kube.service-account', group: GROUP, title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, gate: gate(clusteroidc), run: withCluster((_, kube) => serviceAccountExists(kube, discovery)) },
-    { id: 'kube.token-permission', group: GROUP, title: `cert-manager may request tokens for ${discovery.serviceAccount}`, gate: gate(clusteroidc), run: withCluster((_, kube) => tokenPermission(kube, discovery, controllerAccount)) },
+    { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(keyless), run: withCluster((_, kube) => crdVersion(kube)) },
+    { id: 'kube.service-account', group: GROUP, title: `Service account ${discovery.namespace}/${discovery.serviceAccount} exists`, gate: gate(keyless), run: withCluster((_, kube) => serviceAccountExists(kube, discovery)) },
+    { id: 'kube.token-permission', group: GROUP, title: `cert-manager may request tokens for ${discovery.serviceAccount}`, gate: gate(keyless), run: withCluster((_, kube) => tokenPermission(kube, discovery, controllerAccount)) },
     { id: 'kube.cert-manager', group: GROUP, title: 'cert-manager\'s controller, webhook and cainjector run', gate: gate(), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('workloads');
       if (!list.ok) return { status: 'fail', message: `Cannot list the Deployments of the cert-manager namespace: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list deployments -n cert-manager).' };
@@ -106,7 +106,7 @@ export const provideChecks: CheckProvider = async (input) => {
     }) },
     {
       id: 'kube.wildcard-secret', group: GROUP, title: 'Supplied wildcard certificate secret (each copy)',
-      gate: gate(expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with cloud_helm_ingress_secret_name.' : undefined),
+      gate: gate(expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with openstack_helm_ingress_secret_name.' : undefined),
       run: withCluster(async (r, kube) => {
       const scope = await scopeOf(r, facts);
       const secrets = await tlsSecretsIn(r, scope.namespaces);

@@ -1,5 +1,5 @@
 /**
- * The kube checks of the clusteroidc solver (cert-manager 1.15.0 or newer is needed for it):
+ * The kube checks of keyless route53 (auth kubernetes) (cert-manager 1.15.0 or newer is needed for it):
  * cert-manager's CRDs are new enough, the service account exists, and the controller may request
  * tokens for it. The checks themselves are made in checks.ts.
  */
@@ -56,8 +56,8 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   if (version && !atLeast(version, MIN_CERT_MANAGER)) {
     return {
       status: 'fail',
-      message: `cert-manager CRDs are ${version.join('.')}; clusteroidc needs ${MIN_CERT_MANAGER} or newer (older CRDs lack serviceAccountRef for this solver).`,
-      advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer before choosing clusteroidc.`,
+      message: `cert-manager CRDs are ${version.join('.')}; route53 auth kubernetes needs ${MIN_CERT_MANAGER} or newer (older CRDs lack serviceAccountRef for this solver).`,
+      advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer before choosing route53 auth kubernetes.`,
       details,
     };
   }
@@ -81,8 +81,8 @@ export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettin
       status: 'fail',
       message: `The service account ${s.serviceAccount} does not exist in namespace ${s.namespace}.`,
       advice:
-        `Deploy with cluster_issuer_acme_clouddnsb_auth: clusteroidc (the platform creates it), or create it: kubectl create serviceaccount --namespace=${s.namespace} -- ${s.serviceAccount}. ` +
-        'A custom name goes in cluster_issuer_acme_clouddnsb_service_account_name and in the role\'s trust policy subject.',
+        `Deploy with cluster_issuer_acme_route53_auth: kubernetes (the platform creates it), or create it: kubectl create serviceaccount --namespace=${s.namespace} -- ${s.serviceAccount}. ` +
+        'A custom name goes in cluster_issuer_acme_route53_service_account_name and in the role\'s trust policy subject.',
     };
   }
   return { status: 'fail', message: `kubectl get serviceaccount ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}`, advice: 'Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ' + s.namespace + ').' };
@@ -102,7 +102,7 @@ export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, c
       message: `${as} may not create tokens for ${s.serviceAccount}: cert-manager cannot get credentials.`,
       advice:
         `Create a Role in ${s.namespace} allowing "create" on serviceaccounts/token with resourceNames [${s.serviceAccount}] and bind it to the ` +
-        `service account ${controller} (the platform does this for clusteroidc; check that the deployment ran).`,
+        `service account ${controller} (the platform does this for route53 auth kubernetes; check that the deployment ran).`,
       details,
     };
   }

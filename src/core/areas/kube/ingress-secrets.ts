@@ -38,7 +38,7 @@ export interface IngressSnapshot {
   /** Keyed by "namespace/name". */
   secrets: Map<string, SecretLookup>;
   issuerType?: string;
-  /** `cloud_helm_ingress_secret_name`. */
+  /** `openstack_helm_ingress_secret_name`. */
   suppliedSecret?: string;
   /** A ClusterIssuer `atmosphere` exists. */
   platformIssuerExists?: boolean;

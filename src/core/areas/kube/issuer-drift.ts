@@ -5,7 +5,7 @@
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
-import type { NamesView } from '../../config/platform-names.js';
+import type { NamesView } from '../../config/neutral-names.js';
 import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState, type Rendering } from '../../render/drift.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../kube/platform.js';
 import { asRecord, memberOf } from '../../records.js';

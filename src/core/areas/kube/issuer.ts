@@ -10,7 +10,7 @@ const ISSUER_ADVICE: Record<string, string> = {
   ErrRegisterACMEAccount: 'cert-manager could not register the ACME account: check cluster_issuer_acme_email, cluster_issuer_acme_server (cloudgate doctor --only acme) and, for a private ACME CA, cluster_issuer_acme_private_ca.',
   ErrGetKeyPair: 'cert-manager cannot read the CA secret: check that it exists in the cert-manager namespace with tls.crt and tls.key (cluster_issuer_ca_certificate / _private_key).',
   ErrInvalidKeyPair: 'The CA secret\'s tls.key does not match its tls.crt: check cluster_issuer_ca_certificate (issuer first) and cluster_issuer_ca_private_key (cloudgate doctor --only certificate).',
-  AuthFailed: 'The commercial CA refused the credentials: check cluster_issuer_commercialca_access_token (or username/password) and the zone.',
+  AuthFailed: 'Venafi refused the credentials: check cluster_issuer_venafi_access_token (or username/password) and the zone.',
   ErrorSetup: 'The issuer could not be set up: read the message above and the cert-manager controller log (kubectl logs -n cert-manager deploy/cert-manager).',
   InvalidConfig: 'The issuer\'s configuration is invalid: compare the inventory with "cloudgate doctor --only inventory" and redeploy.',
 };

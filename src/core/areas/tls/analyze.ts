@@ -12,6 +12,8 @@ import { certificateFact } from '../../tls/facts.js';
 import type { Endpoint } from './endpoints.js';
 import { expectsWildcard, servedIndividually, type ServedExpectations } from '../../config/expectations.js';
 import { joinCapped } from '../../bounded.js';
+import { isOneOf } from '../../records.js';
+import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../../config/vocabulary.js';
 
 const DAY = 86_400_000;
 const FAKE_CERTIFICATE = 'Kubernetes Ingress Controller Fake Certificate';
@@ -85,8 +87,8 @@ export function analyzeServed(
         'The ingress still uses its own secret: check that the platform was redeployed with the wildcard settings, then remove the stale secret ("cloudgate regenerate").');
     }
   } else if (!expectsWildcard(expected) && expected.issuerType && wildcardOnly && probe.hostMatches) {
-    add('warn', `${where} serves a wildcard certificate (${joinCapped(sanNames(leaf))}), but the inventory configures individual certificates (cloud_helm_ingress_wildcard_domain unset).`,
-      'Set cloud_helm_ingress_wildcard_domain (or cloud_helm_ingress_secret_name with issuer none) if the wildcard is intended; otherwise redeploy so each endpoint gets its own certificate.');
+    add('warn', `${where} serves a wildcard certificate (${joinCapped(sanNames(leaf))}), but the inventory configures individual certificates (openstack_helm_ingress_wildcard_domain unset).`,
+      'Set openstack_helm_ingress_wildcard_domain (or openstack_helm_ingress_secret_name with issuer none) if the wildcard is intended; otherwise redeploy so each endpoint gets its own certificate.');
   }
 
   const details = {
@@ -129,7 +131,7 @@ export function analyzeServed(
 
 function expiryAdvice(expected: ServedExpectations): string {
   if (expected.issuerType === 'none') {
-    return `The platform never renews a supplied wildcard certificate (issuer none): renew it and replace the secret ${expected.suppliedSecret ?? '(cloud_helm_ingress_secret_name)'} before it expires ("cloudgate setup" writes the new Secret manifest).`;
+    return `The platform never renews a supplied wildcard certificate (issuer none): renew it and replace the secret ${expected.suppliedSecret ?? '(openstack_helm_ingress_secret_name)'} before it expires ("cloudgate setup" writes the new Secret manifest).`;
   }
   return 'cert-manager should have renewed it: run "cloudgate doctor --only kube" to see the Certificate and issuer status.';
 }
@@ -178,7 +180,7 @@ function issuerMismatch(
   }
   if (commonName(leaf.subject) === FAKE_CERTIFICATE) return;
   const selfSigned = chain.length === 1 && isSelfSigned(leaf);
-  if (selfSigned && ['acme', 'commercialca', 'ca'].includes(type)) {
+  if (selfSigned && isOneOf(ISSUER_TYPE_VALUES, type) && ISSUER_TYPES[type].trusted) {
     add('fail', `${where} serves a self-signed certificate, but the inventory configures issuer "${type}".`, `The certificate predates the issuer change or the issuer failed. ${REGENERATE}`);
     return;
   }

@@ -1,5 +1,5 @@
 /** Rows of the variables table: the ACME issuer. */
-import { ROW, SOLVERS, DEFAULT_SOLVER, type Variable } from '../variable-types.js';
+import { ROW, SOLVERS, DEFAULT_SOLVER, enumOf, type Variable } from '../variable-types.js';
 
 export const ACME_ROWS: Variable[] = [
   // ACME issuer
@@ -15,32 +15,24 @@ export const ACME_ROWS: Variable[] = [
     help: 'Directory URL of an internal ACME server (unset: a public ACME certificate authority)',
   },
   {
+    // The platform's OpenStack client and SDK configs read it whenever the issuer is neither self-signed,
+    // ca nor venafi: with a supplied wildcard (none) too, they then trust the hosts' CA store.
     name: 'cluster_issuer_acme_private_ca', type: 'bool', default: false, required: false, secret: false,
-    appliesWhen: ROW.acme, section: 'ACME issuer',
-    help: 'true when the ACME server uses a certificate signed by a custom CA, so that it is trusted',
+    appliesWhen: { issuer: ['acme', 'none'] }, section: 'ACME issuer',
+    help: 'true when the ACME server (or a supplied certificate) is signed by a custom CA in the hosts\' trust store, so that the platform\'s clients trust it',
   },
   {
-    name: 'cluster_issuer_acme_solver', type: 'enum', values: SOLVERS, default: DEFAULT_SOLVER,
+    name: 'cluster_issuer_acme_solver', ...enumOf(SOLVERS), default: DEFAULT_SOLVER,
     required: false, secret: false, appliesWhen: ROW.acme, section: 'ACME issuer',
     help: 'Challenge type: HTTP-01, or the DNS provider for DNS-01',
-    valueHelp: {
-      http01: 'HTTP-01 (default): works when the ACME server can reach the API endpoints; needs only the email',
-      clouddnsa: 'DNS-01 via clouddnsa (Azure DNS): use when the ACME server cannot reach the APIs',
-      rfc2136: 'DNS-01 via a DNS server supporting RFC 2136 dynamic updates (TSIG key)',
-      clouddnsb: 'DNS-01 via clouddnsb (Route 53): static keys, ambient credentials or keyless cluster OIDC',
-      dnsc: 'DNS-01 via dnsc (Cloudflare) with an API token',
-      dnsd: 'DNS-01 via dnsd (GoDaddy): needs a separate webhook and an account with 10+ domains',
-      dnse: 'DNS-01 via dnse (Infoblox): needs a separate webhook component',
-    },
   },
   {
-    name: 'cluster_issuer_acme_private_key_secret_name', type: 'string',
-    default: 'certmgr-issuer-account-key', platformDefault: 'cert-manager-issuer-account-key',
+    name: 'cluster_issuer_acme_private_key_secret_name', type: 'string', default: 'cert-manager-issuer-account-key',
     required: false, secret: false, asked: false, appliesWhen: ROW.acme, section: 'ACME issuer',
     help: 'Secret holding the ACME account key (acme.privateKeySecretRef.name); cert-manager creates it',
   },
   {
-    name: 'cluster_issuer_acme_http01_ingress_class', type: 'string', defaultFrom: 'platform_ingress_class_name',
+    name: 'cluster_issuer_acme_http01_ingress_class', type: 'string', defaultFrom: 'atmosphere_ingress_class_name',
     required: false, secret: false, asked: false, appliesWhen: ROW.solver('http01'), section: 'ACME issuer',
     help: 'Ingress class of the HTTP-01 challenge ingresses (solvers[].http01.ingress.class)',
   },

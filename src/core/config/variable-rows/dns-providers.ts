@@ -1,51 +1,51 @@
 /** Rows of the variables table: the DNS-01 providers cert-manager supports itself. */
-import { ROW, CLOUDDNSB_AUTH_MODES, DEFAULT_CLOUDDNSB_AUTH, TSIG_ALGORITHMS, type Variable } from '../variable-types.js';
+import { ROW, ROUTE53_AUTH, DEFAULT_ROUTE53_AUTH, enumOf, TSIG_ALGORITHMS, type Variable } from '../variable-types.js';
 
 export const AZURE_ENVIRONMENTS = ['AzurePublicCloud', 'AzureUSGovernmentCloud', 'AzureChinaCloud', 'AzureGermanCloud'] as const;
 
 export const DNS_PROVIDER_ROWS: Variable[] = [
-  // DNS-01 provider clouddnsa
+  // DNS-01 provider azuredns
   {
-    name: 'cluster_issuer_acme_clouddnsa_client_id', platformName: 'cluster_issuer_acme_azuredns_client_id',
+    name: 'cluster_issuer_acme_azuredns_client_id',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Service principal client id',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Service principal client id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_client_secret', platformName: 'cluster_issuer_acme_azuredns_client_secret',
+    name: 'cluster_issuer_acme_azuredns_client_secret',
     type: 'string', required: true, secret: true,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Service principal secret',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Service principal secret',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_subscription_id', platformName: 'cluster_issuer_acme_azuredns_subscription_id',
+    name: 'cluster_issuer_acme_azuredns_subscription_id',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Subscription id',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Subscription id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_tenant_id', platformName: 'cluster_issuer_acme_azuredns_tenant_id',
+    name: 'cluster_issuer_acme_azuredns_tenant_id',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Tenant id',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Tenant id',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_resourcegroup_name', platformName: 'cluster_issuer_acme_azuredns_resourcegroup_name',
+    name: 'cluster_issuer_acme_azuredns_resourcegroup_name',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Resource group of the DNS zone',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Resource group of the DNS zone',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_hostedzone_name', platformName: 'cluster_issuer_acme_azuredns_hostedzone_name',
+    name: 'cluster_issuer_acme_azuredns_hostedzone_name',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa', help: 'Hosted zone name',
+    appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns', help: 'Hosted zone name',
     example: 'example.com',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_secret_name', platformName: 'cluster_issuer_acme_azuredns_secret_name',
-    type: 'string', default: 'certmgr-issuer-clouddnsa-credentials', platformDefault: 'cert-manager-issuer-azuredns-credentials',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa',
+    name: 'cluster_issuer_acme_azuredns_secret_name',
+    type: 'string', default: 'cert-manager-issuer-azuredns-credentials',
+    required: false, secret: false, asked: false, appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns',
     help: 'Secret holding the service principal secret',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsa_environment', platformName: 'cluster_issuer_acme_azuredns_environment',
+    name: 'cluster_issuer_acme_azuredns_environment',
     type: 'enum', values: AZURE_ENVIRONMENTS, default: 'AzurePublicCloud',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('clouddnsa'), section: 'DNS-01 provider clouddnsa',
+    required: false, secret: false, asked: false, appliesWhen: ROW.solver('azuredns'), section: 'DNS-01 provider azuredns',
     help: 'Cloud the DNS zone lives in (azureDNS.environment)',
     valueHelp: {
       AzurePublicCloud: 'The public cloud (default)', AzureUSGovernmentCloud: 'The US government cloud',
@@ -73,7 +73,7 @@ export const DNS_PROVIDER_ROWS: Variable[] = [
   {
     name: 'cluster_issuer_acme_rfc2136_tsig_key_name', type: 'string', required: true, secret: false,
     appliesWhen: ROW.solver('rfc2136'), section: 'DNS-01 provider rfc2136', help: 'TSIG key name',
-    example: 'certmgr-key',
+    example: 'cert-manager-key',
   },
   {
     name: 'cluster_issuer_acme_rfc2136_tsig_secret_key', type: 'string', required: true, secret: true,
@@ -81,81 +81,77 @@ export const DNS_PROVIDER_ROWS: Variable[] = [
   },
   {
     name: 'cluster_issuer_acme_rfc2136_secret_name',
-    type: 'string', default: 'certmgr-issuer-tsig-secret-key', platformDefault: 'cert-manager-issuer-tsig-secret-key',
+    type: 'string', default: 'cert-manager-issuer-tsig-secret-key',
     required: false, secret: false, asked: false, appliesWhen: ROW.solver('rfc2136'), section: 'DNS-01 provider rfc2136',
     help: 'Secret holding the TSIG secret',
   },
-  // DNS-01 provider clouddnsb
+  // DNS-01 provider route53
   {
-    name: 'cluster_issuer_acme_clouddnsb_auth', platformName: 'cluster_issuer_acme_route53_auth',
-    type: 'enum', values: CLOUDDNSB_AUTH_MODES,
-    default: DEFAULT_CLOUDDNSB_AUTH, required: false, secret: false, appliesWhen: ROW.solver('clouddnsb'),
-    section: 'DNS-01 provider clouddnsb', help: 'How the certificate manager authenticates to the DNS API',
-    valueHelp: {
-      static: 'Access key id and secret access key in the inventory (long-lived keys)',
-      ambient: 'Credentials from the certificate manager\'s environment (default chain); optional role to assume',
-      clusteroidc: 'Keyless (Kubernetes service-account tokens): the cluster\'s token exchanged for a role (needs CRDs >= 1.15.0)',
-    },
+    name: 'cluster_issuer_acme_route53_auth',
+    ...enumOf(ROUTE53_AUTH),
+    default: DEFAULT_ROUTE53_AUTH, required: false, secret: false, appliesWhen: ROW.solver('route53'),
+    section: 'DNS-01 provider route53', help: 'How cert-manager authenticates to Route 53',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_region', platformName: 'cluster_issuer_acme_route53_region',
+    name: 'cluster_issuer_acme_route53_region',
     type: 'string',
-    required: false, platformNeeds: true, secret: false, appliesWhen: ROW.solver('clouddnsb'), section: 'DNS-01 provider clouddnsb',
+    required: false, platformNeeds: true, secret: false, appliesWhen: ROW.solver('route53'), section: 'DNS-01 provider route53',
     help: 'Region for DNS API calls (needed by the platform whatever the auth mode, no default)', example: 'us-east-1',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_hosted_zone_id', platformName: 'cluster_issuer_acme_route53_hosted_zone_id',
+    name: 'cluster_issuer_acme_route53_hosted_zone_id',
     type: 'string',
-    required: false, platformNeeds: true, secret: false, appliesWhen: ROW.solver('clouddnsb'), section: 'DNS-01 provider clouddnsb',
+    required: false, platformNeeds: true, secret: false, appliesWhen: ROW.solver('route53'), section: 'DNS-01 provider route53',
     example: 'Z0123456789ABCDEFGHIJ',
     help: 'Id of the hosted zone holding the domain (needed by the platform whatever the auth mode, no default)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_access_key_id', platformName: 'cluster_issuer_acme_route53_access_key_id',
+    name: 'cluster_issuer_acme_route53_access_key_id',
     type: 'string', required: true, secret: false,
-    appliesWhen: ROW.clouddnsb('static'), section: 'DNS-01 provider clouddnsb',
+    appliesWhen: ROW.route53('static'), section: 'DNS-01 provider route53',
     help: 'Access key id allowed to update the hosted zone (static)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_secret_access_key', platformName: 'cluster_issuer_acme_route53_secret_access_key',
+    name: 'cluster_issuer_acme_route53_secret_access_key',
     type: 'string', required: true, secret: true,
-    appliesWhen: ROW.clouddnsb('static'), section: 'DNS-01 provider clouddnsb', help: 'Secret access key (static)',
+    appliesWhen: ROW.route53('static'), section: 'DNS-01 provider route53', help: 'Secret access key (static)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_secret_name', platformName: 'cluster_issuer_acme_route53_secret_name',
-    type: 'string', default: 'certmgr-issuer-clouddnsb-credentials', platformDefault: 'cert-manager-issuer-route53-credentials',
-    required: false, secret: false, appliesWhen: ROW.clouddnsb('static'), section: 'DNS-01 provider clouddnsb',
+    name: 'cluster_issuer_acme_route53_secret_name',
+    type: 'string', default: 'cert-manager-issuer-route53-credentials',
+    required: false, secret: false, appliesWhen: ROW.route53('static'), section: 'DNS-01 provider route53',
     help: 'Name of the secret that holds the static credentials',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_role_arn', platformName: 'cluster_issuer_acme_route53_role_arn',
+    name: 'cluster_issuer_acme_route53_role_arn',
     type: 'string', required: false, secret: false,
-    appliesWhen: ROW.clouddnsb('ambient', 'clusteroidc'), requiredWhen: ROW.clouddnsb('clusteroidc'), section: 'DNS-01 provider clouddnsb',
-    example: 'arn:aws:iam::123456789012:role/certmgr-dns01',
-    help: 'Role to assume (required for clusteroidc; optional for ambient)',
+    // The role adds `role` to the solver whatever the auth mode: after static keys or ambient credentials, it is assumed.
+    appliesWhen: ROW.solver('route53'), requiredWhen: ROW.route53('kubernetes'), section: 'DNS-01 provider route53',
+    example: 'arn:aws:iam::123456789012:role/cert-manager-dns01',
+    help: 'Role to assume (required for auth kubernetes; optional for static and ambient: assumed after those credentials)',
   },
   {
-    name: 'cluster_issuer_acme_clouddnsb_service_account_name', platformName: 'cluster_issuer_acme_route53_service_account_name',
-    type: 'string', default: 'certmgr-clouddnsb', platformDefault: 'cert-manager-route53',
-    required: false, secret: false, appliesWhen: ROW.clouddnsb('clusteroidc'), section: 'DNS-01 provider clouddnsb',
-    help: 'Service account whose projected token is exchanged for the role (clusteroidc)',
+    name: 'cluster_issuer_acme_route53_service_account_name',
+    type: 'string', default: 'cert-manager-route53',
+    required: false, secret: false, appliesWhen: ROW.route53('kubernetes'), section: 'DNS-01 provider route53',
+    help: 'Service account whose projected token is exchanged for the role (auth kubernetes)',
   },
-  // DNS-01 provider dnsc
+  // DNS-01 provider cloudflare
   {
-    name: 'cluster_issuer_acme_dnsc_api_token', platformName: 'cluster_issuer_acme_cloudflare_api_token',
+    name: 'cluster_issuer_acme_cloudflare_api_token',
     type: 'string', required: true, secret: true,
-    appliesWhen: ROW.solver('dnsc'), section: 'DNS-01 provider dnsc', help: 'API token allowed to edit the zone',
+    appliesWhen: ROW.solver('cloudflare'), section: 'DNS-01 provider cloudflare', help: 'API token allowed to edit the zone',
   },
   {
-    name: 'cluster_issuer_acme_dnsc_email', platformName: 'cluster_issuer_acme_cloudflare_email',
+    name: 'cluster_issuer_acme_cloudflare_email',
     type: 'email', required: false, secret: false, defaultFrom: 'cluster_issuer_acme_email',
-    appliesWhen: ROW.solver('dnsc'), section: 'DNS-01 provider dnsc',
+    appliesWhen: ROW.solver('cloudflare'), section: 'DNS-01 provider cloudflare',
     help: 'Provider account email, only when it differs from the ACME email',
   },
   {
-    name: 'cluster_issuer_acme_dnsc_secret_name', platformName: 'cluster_issuer_acme_cloudflare_secret_name',
-    type: 'string', default: 'dnsc-api-token', platformDefault: 'cloudflare-api-token',
-    required: false, secret: false, asked: false, appliesWhen: ROW.solver('dnsc'), section: 'DNS-01 provider dnsc',
+    name: 'cluster_issuer_acme_cloudflare_secret_name',
+    type: 'string', default: 'cloudflare-api-token',
+    required: false, secret: false, asked: false, appliesWhen: ROW.solver('cloudflare'), section: 'DNS-01 provider cloudflare',
     help: 'Secret holding the API token',
   },
 ];

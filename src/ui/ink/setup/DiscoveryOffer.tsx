@@ -26,7 +26,7 @@ type Phase = 'offer' | 'url' | 'running' | 'ran' | 'skipped';
 type Line = { id: string; heading?: string };
 
 /**
- * After keyless clouddnsb (clusteroidc) is written: offers the doctor's discovery and kube checks for the
+ * After keyless route53 (auth kubernetes) is written: offers the doctor's discovery and kube checks for the
  * public issuer URL and shows each check as it settles. The final screen and the settled lines are
  * printed once (<Static>), so a long run scrolls like the doctor's instead of redrawing the screen.
  */

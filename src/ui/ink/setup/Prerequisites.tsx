@@ -6,7 +6,7 @@ export function Prerequisites({ items, command }: { items: Prerequisite[]; comma
   if (items.length === 0) return null;
   return (
     <Box marginTop={1} flexDirection="column">
-      <Text bold>Keyless (clusteroidc) needs, once per cluster:</Text>
+      <Text bold>Keyless route53 (auth kubernetes) needs, once per cluster:</Text>
       {items.map((p, i) => (
         <Text key={p.title} wrap="wrap">
           {' '}[ ] {i + 1}. {p.title}

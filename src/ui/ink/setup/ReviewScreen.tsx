@@ -30,7 +30,7 @@ export interface ConfirmLabels {
 /** Rows of everything around the scrolling window, so that the whole review fits the terminal. */
 function chromeRows(review: Review, columns: number, confirm?: ConfirmLabels): number {
   const texts = [
-    review.heading, review.names, review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
+    review.heading, ...(review.names ? [review.names] : []), review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
     'lines 1-1 of 1 (arrows scroll)', '', filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`),
     ...(review.plainText ? [`! ${review.plainText}`] : []),
     ...(review.issuerChange ? ['', `! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`] : []),
@@ -52,7 +52,7 @@ function lineColor(line: string): string | undefined {
 /** What scrolls: the inventory diff and the keys it removes, then what changes in the cluster and the objects' diff. */
 function scrolled(review: Review): string[] {
   const cluster = [...review.cluster.lines, ...(review.cluster.diff ? review.cluster.diff.replace(/\n$/, '').split('\n') : [])];
-  const inventory = [...diffBody(review.diff), ...review.removed];
+  const inventory = [...review.translated, ...diffBody(review.diff), ...review.renamed, ...review.removed];
   return escapeControl(redact([...inventory, ...(inventory.length && cluster.length ? [''] : []), ...cluster].join('\n'))).split('\n');
 }
 
@@ -88,7 +88,7 @@ export function ReviewScreen({ review, onConfirm, confirm }: Props) {
   return (
     <Box flexDirection="column">
       <Text bold wrap="wrap">{escapeLine(review.heading)}</Text>
-      <Text dimColor wrap="wrap">{review.names}</Text>
+      {review.names ? <Text dimColor wrap="wrap">{review.names}</Text> : null}
       <Text wrap="wrap">{escapeLine(review.issuer)}</Text>
       {review.diff.trim() === '' ? <Text dimColor>{NO_INVENTORY_CHANGE}</Text> : null}
       <Box flexDirection="column">

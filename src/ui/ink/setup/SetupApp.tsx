@@ -132,7 +132,7 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
   }
   else if (phase.name === 'preparing') body = <Text>Preparing the review…</Text>;
   else {
-    const keylessRole = questionOf(state)?.id === 'cluster_issuer_acme_clouddnsb_role_arn' && usesKeylessDns(state.answers) && session.prerequisites;
+    const keylessRole = questionOf(state)?.id === 'cluster_issuer_acme_route53_role_arn' && usesKeylessDns(state.answers) && session.prerequisites;
     body = (
       <Questions
         state={state}

@@ -14,8 +14,8 @@ import type { SetupResult } from './SetupApp.js';
 
 /** `cloudgate setup` in a terminal: the walkthrough, the review and the write. */
 export async function runWizard(ctx: CommandContext, setup: SetupOptions, options: FlowOptions = {}): Promise<number> {
-  const { session, initial, names, askNames } = await openSession(ctx, setup, vaultOfferOn(ctx));
-  const flow: FlowOptions = { ...options, names, askNames, namespacesGiven: (setup.namespaces ?? []).length > 0 };
+  const { session, initial, names } = await openSession(ctx, setup, vaultOfferOn(ctx));
+  const flow: FlowOptions = { ...options, names, namespacesGiven: (setup.namespaces ?? []).length > 0 };
   const result = await renderAfterFirstFrame<SetupResult>(ctx.stdout, startQuestions(initial, flow), async () => {
     const { renderSession } = await import('./session.js');
     return (beforeRender) => renderSession({ ctx, initial, options: flow, session, beforeRender });

@@ -42,14 +42,14 @@ describe('resolveAnswers: file: values', () => {
 
   it('refuses a file over 1 MiB, naming it and not its content', async () => {
     await writeFile(join(dir, 'big.txt'), 'z'.repeat(1024 * 1024 + 1));
-    const e2 = failure({ cluster_issuer_acme_dnsc_api_token: 'file:big.txt' });
+    const e2 = failure({ cluster_issuer_acme_cloudflare_api_token: 'file:big.txt' });
     expect(e2.message).toMatch(/big\.txt is larger than 1 MiB/);
     expect(e2.message).not.toContain('zzzz');
   });
 
   it('refuses a multi-line file for a one-line value, without echoing it', async () => {
     await writeFile(join(dir, 'token'), 'first-line-secret\nsecond-line-secret\n');
-    const e = failure({ cluster_issuer_acme_dnsc_api_token: 'file:token' });
+    const e = failure({ cluster_issuer_acme_cloudflare_api_token: 'file:token' });
     expect(e.message).toMatch(/not a one-line value/);
     expect(e.message).not.toContain('line-secret');
   });

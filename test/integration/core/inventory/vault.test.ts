@@ -242,18 +242,18 @@ describe('a vault password file others can read or change', () => {
 });
 
 describe('vaulted inventory values', () => {
-  const inventory = `cluster_issuer_type: acme\ncluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: !vault |\n  ${ENCRYPT_STRING.replaceAll('\n', '\n  ')}\n`;
+  const inventory = `cluster_issuer_type: acme\ncluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: !vault |\n  ${ENCRYPT_STRING.replaceAll('\n', '\n  ')}\n`;
 
   it('parses !vault as a tagged value, opens it with a password (redacted from then on) and says "not checked" without', async () => {
     clearSecretsForTests();
     const values = parseInventory(inventory, 'inv.yml');
-    expect(values.cluster_issuer_acme_dnsc_api_token).toBeInstanceOf(AnsibleTagged);
+    expect(values.cluster_issuer_acme_cloudflare_api_token).toBeInstanceOf(AnsibleTagged);
     const closed = openVaulted(values, undefined);
-    expect([...closed.unchecked]).toEqual(['cluster_issuer_acme_dnsc_api_token']);
+    expect([...closed.unchecked]).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
     expect(closed.findings).toMatchObject([{ rule: 'vaulted', severity: 'info', message: expect.stringContaining('not checked (vaulted)') }]);
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const opened = openVaulted(values, keyring);
-    expect(opened.values.cluster_issuer_acme_dnsc_api_token).toBe('tok-3xample-Secret');
+    expect(opened.values.cluster_issuer_acme_cloudflare_api_token).toBe('tok-3xample-Secret');
     expect(opened.findings).toEqual([]);
     expect(redact('token tok-3xample-Secret')).toBe('token [redacted]');
   });
@@ -261,35 +261,35 @@ describe('vaulted inventory values', () => {
   it('keeps an unchanged envelope byte for byte and seals a changed or plain secret', async () => {
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
-    const same = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: 'tok-3xample-Secret' }, merged: current.values, current }, keyring);
+    const same = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: 'tok-3xample-Secret' }, merged: current.values, current }, keyring);
     expect(same.sealed).toEqual([]);
     expect(updateInventoryText(inventory, { set: same.set, remove: [] })).toBe(inventory);
 
-    const merged = { ...current.values, cluster_issuer_acme_dnsc_api_token: 'new-token-value' };
-    const changed = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: 'new-token-value' }, merged, current }, keyring);
-    expect(changed.sealed).toEqual(['cluster_issuer_acme_dnsc_api_token']);
+    const merged = { ...current.values, cluster_issuer_acme_cloudflare_api_token: 'new-token-value' };
+    const changed = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: 'new-token-value' }, merged, current }, keyring);
+    expect(changed.sealed).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
     const text = updateInventoryText(inventory, { set: changed.set, remove: [] });
     expect(text).not.toContain('new-token-value');
-    expect(keyring.open((parseInventory(text, 'inv.yml').cluster_issuer_acme_dnsc_api_token as AnsibleTagged).text)).toBe('new-token-value');
+    expect(keyring.open((parseInventory(text, 'inv.yml').cluster_issuer_acme_cloudflare_api_token as AnsibleTagged).text)).toBe('new-token-value');
   });
 
   it('seals an !unsafe secret as its literal text, and keeps its envelope when the same !unsafe value is given again', async () => {
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
     const unsafe = new AnsibleTagged('!unsafe', 'new{{x}}');
-    const sealed = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: unsafe }, merged: { ...current.values, cluster_issuer_acme_dnsc_api_token: unsafe }, current }, keyring);
-    expect(sealed.sealed).toEqual(['cluster_issuer_acme_dnsc_api_token']);
-    const envelope = sealed.set.cluster_issuer_acme_dnsc_api_token as AnsibleTagged;
+    const sealed = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: unsafe }, merged: { ...current.values, cluster_issuer_acme_cloudflare_api_token: unsafe }, current }, keyring);
+    expect(sealed.sealed).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
+    const envelope = sealed.set.cluster_issuer_acme_cloudflare_api_token as AnsibleTagged;
     expect(envelope.tag).toBe('!vault');
     expect(keyring.open(envelope.text)).toBe('new{{x}}');
-    expect(vaultWriteFindings(sealed.sealed, keyring, { cluster_issuer_acme_dnsc_api_token: unsafe }, current))
-      .toContainEqual(expect.objectContaining({ rule: 'vault-unsafe', severity: 'info', variable: 'cluster_issuer_acme_dnsc_api_token' }));
+    expect(vaultWriteFindings(sealed.sealed, keyring, { cluster_issuer_acme_cloudflare_api_token: unsafe }, current))
+      .toContainEqual(expect.objectContaining({ rule: 'vault-unsafe', severity: 'info', variable: 'cluster_issuer_acme_cloudflare_api_token' }));
 
     const written = updateInventoryText(inventory, { set: sealed.set, remove: [] });
     const reread = openVaulted(parseInventory(written, 'inv.yml'), keyring);
-    const again = sealValues({ set: { cluster_issuer_acme_dnsc_api_token: unsafe }, merged: { ...reread.values, cluster_issuer_acme_dnsc_api_token: unsafe }, current: reread }, keyring);
+    const again = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: unsafe }, merged: { ...reread.values, cluster_issuer_acme_cloudflare_api_token: unsafe }, current: reread }, keyring);
     expect(again.sealed).toEqual([]);
-    expect(again.set.cluster_issuer_acme_dnsc_api_token).toBe(reread.envelopes.get('cluster_issuer_acme_dnsc_api_token'));
+    expect(again.set.cluster_issuer_acme_cloudflare_api_token).toBe(reread.envelopes.get('cluster_issuer_acme_cloudflare_api_token'));
   });
 });
 

@@ -36,9 +36,9 @@ describe.skipIf(!hasKubectl)(`kubectl against the Kubernetes API emulation${need
       secret('openstack', 'keystone-api-certs', { 'cert-manager.io/issuer-name': 'atmosphere', 'cert-manager.io/issuer-kind': 'ClusterIssuer' }),
       secret('openstack', 'unrelated', {}, { app: 'other' }),
       secret('monitoring', 'grafana-tls', { 'cert-manager.io/issuer-name': 'atmosphere' }),
-      serviceAccount('cert-manager', 'certmgr-clouddnsb'),
+      serviceAccount('cert-manager', 'cert-manager-route53'),
       serviceAccount('cert-manager', 'cert-manager'),
-      ...tokenCreatorRbac('cert-manager', 'certmgr-clouddnsb'),
+      ...tokenCreatorRbac('cert-manager', 'cert-manager-route53'),
       ...certManagerCrds('v1.15.5'),
     );
     api = await startKubeApi(state);
@@ -99,14 +99,14 @@ describe.skipIf(!hasKubectl)(`kubectl against the Kubernetes API emulation${need
   });
 
   it('issues a token for a service account through TokenRequest', async () => {
-    const result = await kubectl(['create', 'token', 'certmgr-clouddnsb', '-n', 'cert-manager', '--audience', 'sts.amazonaws.com'], {
+    const result = await kubectl(['create', 'token', 'cert-manager-route53', '-n', 'cert-manager', '--audience', 'sts.amazonaws.com'], {
       ...opts(),
       secretOutput: true,
     });
     expect(result.stderr).toBe('');
     const claims = JSON.parse(Buffer.from(result.stdout.trim().split('.')[1], 'base64url').toString());
     expect(claims.aud).toEqual(['sts.amazonaws.com']);
-    expect(claims.sub).toBe('system:serviceaccount:cert-manager:certmgr-clouddnsb');
+    expect(claims.sub).toBe('system:serviceaccount:cert-manager:cert-manager-route53');
   });
 
   it('answers auth can-i from the Roles and Bindings it holds, for an impersonated user', async () => {
@@ -115,7 +115,7 @@ describe.skipIf(!hasKubectl)(`kubectl against the Kubernetes API emulation${need
         ['auth', 'can-i', 'create', `serviceaccounts/${sa}`, '--subresource=token', '--as=system:serviceaccount:cert-manager:cert-manager', '-n', 'cert-manager'],
         opts(),
       );
-    const yes = await ask('certmgr-clouddnsb');
+    const yes = await ask('cert-manager-route53');
     expect(yes.stdout.trim()).toBe('yes');
     expect(yes.exitCode).toBe(0);
     const no = await ask('someone-else');

@@ -7,7 +7,7 @@ import { askAll, askerFor } from '../../../../src/ui/plain/questions.js';
 import { KEY } from '../../../helpers/ink.js';
 import { plainIo } from '../../../helpers/plain-io.js';
 
-const INVENTORY = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+const INVENTORY = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 
 /** The plain questions alone, on in-memory streams, as `regenerate --plain` asks them (no setup session). */
 function plainQuestions(start: QuestionsState) {
@@ -34,7 +34,7 @@ describe('the plain questions alone', () => {
     await p.send('cluster_issuer_acme_email', '<\r');
     await p.send('Certificate issuer', '4\r');
     const state = await p.done;
-    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', cloud_helm_ingress_wildcard_domain: 'cloud.example.com' });
+    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: 'cloud.example.com' });
     expect(state.answers.cluster_issuer_acme_email).toBe('ops@example.org');
   });
 });

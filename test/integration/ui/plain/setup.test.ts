@@ -43,10 +43,10 @@ describe('setup --plain', () => {
     await p.send('cluster_issuer_acme_email', 'ops\r');
     await p.send('is not an email address', 'ops@example.com\r');
     await p.send('cluster_issuer_acme_server', '\r');
-    // Choices are numbered: 6) dnsd.
+    // Choices are numbered: 6) godaddy.
     await p.send('cluster_issuer_acme_solver', '6\r');
-    await p.send('cluster_issuer_acme_dnsd_api_key', 'plain-api-key-1234\r');
-    await p.send('cluster_issuer_acme_dnsd_secret_key', 'plain-secret-5678\r');
+    await p.send('cluster_issuer_acme_godaddy_api_key', 'plain-api-key-1234\r');
+    await p.send('cluster_issuer_acme_godaddy_secret_key', 'plain-secret-5678\r');
     await p.send('Add certificate subject annotations?', KEY.enter);
     // The secrets would go in plain text: the vault is offered first; the last choice declines it.
     const plainChoice = vaultCandidates(process.env, dir, inventory).length + 2;
@@ -55,16 +55,16 @@ describe('setup --plain', () => {
     await p.done;
     const out = p.output();
     expect(out).toContain('Secrets written in plain text');
-    expect(out).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
+    expect(out).toContain('+cluster_issuer_acme_godaddy_api_key: ********');
     expect(out).not.toContain('plain-api-key-1234');
     expect(out).not.toContain('plain-secret-5678');
     expect(out).toContain('Written:');
     // After the inventory diff, what changes in the cluster and the objects' diff (not only with --dry-run).
-    expect(out.indexOf('+ ClusterIssuer atmosphere (new)')).toBeGreaterThan(out.indexOf('+cluster_issuer_acme_dnsd_api_key: ********'));
+    expect(out.indexOf('+ ClusterIssuer atmosphere (new)')).toBeGreaterThan(out.indexOf('+cluster_issuer_acme_godaddy_api_key: ********'));
     expect(out.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(out.indexOf('+ ClusterIssuer atmosphere (new)'));
     // No ACME server (a public ACME CA): the private CA question is not asked.
     expect(out).not.toContain('cluster_issuer_acme_private_ca');
-    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_dnsd_api_key: plain-api-key-1234');
+    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_godaddy_api_key: plain-api-key-1234');
   });
 
   it('"<" goes back with the answer kept; Ctrl+C cancels with nothing written', async () => {
@@ -83,7 +83,7 @@ describe('setup --plain', () => {
     expect(existsSync(inventory)).toBe(false);
   });
 
-  describe('keyless clouddnsb: the discovery checks are offered after the write', () => {
+  describe('keyless route53: the discovery checks are offered after the write', () => {
     let issuer: OidcIssuer;
     const kubeconfig = process.env.KUBECONFIG;
     beforeEach(async () => {
@@ -102,17 +102,17 @@ describe('setup --plain', () => {
       const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
       const inventory = join(dir, 'certificates.yml');
       writeFileSync(inventory, [
-        'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: clouddnsb',
-        'cluster_issuer_acme_clouddnsb_auth: clusteroidc', 'cluster_issuer_acme_clouddnsb_region: eu-west-1',
-        'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789',
-        'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01',
-        ...(namedBefore ? ['cluster_issuer_acme_clouddnsb_service_account_name: dns-sa'] : []), '',
+        'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: route53',
+        'cluster_issuer_acme_route53_auth: kubernetes', 'cluster_issuer_acme_route53_region: eu-west-1',
+        'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789',
+        'cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/cert-manager-dns01',
+        ...(namedBefore ? ['cluster_issuer_acme_route53_service_account_name: dns-sa'] : []), '',
       ].join('\n'));
       const p = await plain(inventory, { ...process.env, OS_CACERT: caFile });
       for (const title of ['Certificate type', 'Certificate issuer', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server', 'cluster_issuer_acme_solver']) {
         await p.send(title, '\r');
       }
-      const b = 'cluster_issuer_acme_clouddnsb_';
+      const b = 'cluster_issuer_acme_route53_';
       for (const field of ['auth', 'region', 'hosted_zone_id', 'role_arn']) await p.send(`${b}${field}`, '\r');
       await p.send(`${b}service_account_name`, namedBefore ? '\r' : 'dns-sa\r');
       await p.send('Add certificate subject annotations?', KEY.enter);
@@ -127,7 +127,7 @@ describe('setup --plain', () => {
       const code = await p.done;
       const out = p.output();
       expect(out).toContain('Written:');
-      expect(out).toContain('[!] OIDC discovery (clusteroidc)');
+      expect(out).toContain('[!] OIDC discovery (route53 auth kubernetes)');
       expect(out).toMatch(/! TLS chain and thumbprint of the issuer: .*private CA/);
       expect(out).toContain('[-] Cluster (kubectl)');
       expect(out).toContain('! Found issues in 1 group.');

@@ -22,6 +22,17 @@ describe('--config: keys cloudgate does not read', () => {
     expect(config.findings).toEqual([expect.objectContaining({ section: 'signin', key: 'signin.brokr_url', advice: 'Did you mean broker_url?' })]);
   });
 
+  it('acme: takes the inventory\'s variables by the platform\'s names; a neutral alias is read and said so, with its rename', async () => {
+    const dir = folder();
+    const clean = await loadConfigFile(writeConfig(dir, 'acme:\n  cluster_issuer_acme_route53_secret_access_key_file: key.txt\n  cluster_issuer_acme_cloudflare_api_token: t\n'), dir);
+    expect(clean.findings).toEqual([]);
+    const aliased = await loadConfigFile(writeConfig(dir, 'acme:\n  cluster_issuer_acme_clouddnsb_secret_access_key_file: key.txt\n  cluster_issuer_acme_cloudflare_api_tokn: t\n'), dir);
+    expect(aliased.findings).toEqual([
+      expect.objectContaining({ section: 'acme', key: 'acme.cluster_issuer_acme_clouddnsb_secret_access_key_file', advice: 'Rename it to cluster_issuer_acme_route53_secret_access_key_file, the platform\'s own name.' }),
+      expect.objectContaining({ section: 'acme', key: 'acme.cluster_issuer_acme_cloudflare_api_tokn', advice: 'Did you mean cluster_issuer_acme_cloudflare_api_token?' }),
+    ]);
+  });
+
   it('warns about a misspelt section, and stays silent on a clean file', async () => {
     const dir = folder();
     const misspelt = await loadConfigFile(writeConfig(dir, 'sigin:\n  realm: cloud\n'), dir);

@@ -5,12 +5,12 @@ import { expectationsFrom, expectsWildcard, servedIndividually, type ServedExpec
 describe('expectationsFrom', () => {
   it.each<[string, Record<string, unknown>, Partial<ServedExpectations>]>([
     ['no inventory: nothing expected', {}, { issuerType: undefined, wildcardDomain: undefined, individualHosts: [] }],
-    ['an inventory without an issuer type: acme, the default', { cloud_helm_ingress_wildcard_domain: '*.cloud.test' }, { issuerType: 'acme', wildcardDomain: 'cloud.test' }],
-    ['a supplied wildcard', { cluster_issuer_type: ' none ', cloud_helm_ingress_secret_name: 'wildcard-certs' }, { issuerType: 'none', suppliedSecret: 'wildcard-certs' }],
+    ['an inventory without an issuer type: acme, the default', { openstack_helm_ingress_wildcard_domain: '*.cloud.test' }, { issuerType: 'acme', wildcardDomain: 'cloud.test' }],
+    ['a supplied wildcard', { cluster_issuer_type: ' none ', openstack_helm_ingress_secret_name: 'wildcard-certs' }, { issuerType: 'none', suppliedSecret: 'wildcard-certs' }],
     ['an internal ACME server', { cluster_issuer_type: 'acme', cluster_issuer_acme_server: 'https://acme.internal.test/directory' }, { acmeServer: 'https://acme.internal.test/directory' }],
     ['the broker and monitoring hosts, lower-cased', { keycloak_host: 'SSO.cloud.test', kube_prometheus_stack_grafana_host: 'dash.cloud.test', other_host: 'x.cloud.test' },
       { individualHosts: ['sso.cloud.test', 'dash.cloud.test'] }],
-    ['blank and non-text values are unset', { cluster_issuer_type: '  ', cloud_helm_ingress_wildcard_domain: 5 }, { issuerType: 'acme', wildcardDomain: undefined }],
+    ['blank and non-text values are unset', { cluster_issuer_type: '  ', openstack_helm_ingress_wildcard_domain: 5 }, { issuerType: 'acme', wildcardDomain: undefined }],
   ])('%s', (_, values, expected) => {
     expect(expectationsFrom(values, 'inv.yml')).toMatchObject({ inventory: 'inv.yml', ...expected });
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { toNeutral } from '../../../../src/core/config/platform-names.js';
 import { validate } from '../../../../src/core/config/validate.js';
 import { VARIABLES, choicesOf, usesKeylessDns, variable, variablesFor } from '../../../../src/core/config/variables.js';
 import { stepForVariable } from '../../../../src/core/setup/wizard-flow.js';
@@ -19,59 +18,87 @@ describe('the variables table', () => {
   });
 
   it('covers the variables of every DNS provider and of the commercial CA', () => {
-    for (const provider of ['clouddnsa', 'rfc2136', 'clouddnsb', 'dnsc', 'dnsd', 'dnse', 'commercialca']) {
+    for (const provider of ['azuredns', 'rfc2136', 'route53', 'cloudflare', 'godaddy', 'infoblox', 'venafi']) {
       expect(VARIABLES.some((v) => v.name.includes(`_${provider}_`)), provider).toBe(true);
     }
-    expect(variable('cluster_issuer_acme_clouddnsb_secret_name')?.default).toBe('certmgr-issuer-clouddnsb-credentials');
-    expect(variable('cluster_issuer_acme_clouddnsb_service_account_name')?.default).toBe('certmgr-clouddnsb');
-    expect(variable('cluster_issuer_acme_clouddnsb_auth')?.default).toBe('static');
+    expect(variable('cluster_issuer_acme_route53_secret_name')?.default).toBe('cert-manager-issuer-route53-credentials');
+    expect(variable('cluster_issuer_acme_route53_service_account_name')?.default).toBe('cert-manager-route53');
+    expect(variable('cluster_issuer_acme_route53_auth')?.default).toBe('static');
     expect(variable('cluster_issuer_type')?.default).toBe('acme');
-    expect(variable('ingress_global_annotations')?.deprecatedBy).toBe('platform_ingress_annotations');
-    expect(variable('cluster_issuer_commercialca_password')?.legacy).toBe(true);
+    expect(variable('ingress_global_annotations')?.deprecatedBy).toBe('atmosphere_ingress_annotations');
+    expect(variable('cluster_issuer_venafi_password')?.legacy).toBe(true);
     expect(variable('cluster_issuer_ca_private_key')?.secret).toBe(true);
     expect(variable('no_such_variable')).toBeUndefined();
   });
 
-  it('defaults to ACME with HTTP-01 and static clouddnsb credentials', () => {
+  it('defaults to ACME with HTTP-01 and static route53 credentials', () => {
     expect(choicesOf({})).toEqual({ issuer: 'acme', solver: 'http01', auth: 'static' });
     const acme = names({});
     expect(acme).toContain('cluster_issuer_acme_email');
     expect(acme.some((n) => n.includes('rfc2136'))).toBe(false);
-    expect(acme.some((n) => n.includes('commercialca'))).toBe(false);
+    expect(acme.some((n) => n.includes('venafi'))).toBe(false);
   });
 
-  it('selects the rows of the chosen solver and clouddnsb auth mode', () => {
+  it('selects the rows of the chosen solver and route53 auth mode', () => {
     const rfc = names({ cluster_issuer_acme_solver: 'rfc2136' });
     expect(rfc).toContain('cluster_issuer_acme_rfc2136_nameserver');
-    expect(rfc.some((n) => n.includes('clouddnsb'))).toBe(false);
+    expect(rfc.some((n) => n.includes('route53'))).toBe(false);
 
-    const oidc = names({ cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' });
-    expect(oidc).toContain('cluster_issuer_acme_clouddnsb_role_arn');
-    expect(oidc).toContain('cluster_issuer_acme_clouddnsb_service_account_name');
-    expect(oidc).not.toContain('cluster_issuer_acme_clouddnsb_access_key_id');
+    const oidc = names({ cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes' });
+    expect(oidc).toContain('cluster_issuer_acme_route53_role_arn');
+    expect(oidc).toContain('cluster_issuer_acme_route53_service_account_name');
+    expect(oidc).not.toContain('cluster_issuer_acme_route53_access_key_id');
 
     const ca = names({ cluster_issuer_type: 'ca', cluster_issuer_acme_solver: 'rfc2136' });
     expect(ca).toEqual(expect.arrayContaining(['cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']));
     expect(ca.some((n) => n.startsWith('cluster_issuer_acme_'))).toBe(false);
-    expect(names({ cluster_issuer_type: 'none' })).toContain('cloud_helm_ingress_secret_name');
+    expect(names({ cluster_issuer_type: 'none' })).toContain('openstack_helm_ingress_secret_name');
   });
 });
 
-describe('the platform names column', () => {
-  const WORDS: [RegExp, string][] = [
-    [/^cloud_helm_ingress_/, 'openstack_helm_ingress_'], [/^platform_ingress_/, 'atmosphere_ingress_'],
-    [/_commercialca_/, '_venafi_'], [/_clouddnsa_/, '_azuredns_'], [/_clouddnsb_/, '_route53_'], [/_dnsc_/, '_cloudflare_'], [/_dnsd_/, '_godaddy_'], [/_dnse_/, '_infoblox_'],
+describe('the neutral alias column', () => {
+  const ALIAS_WORDS: [RegExp, string][] = [
+    [/^openstack_helm_ingress_/, 'cloud_helm_ingress_'], [/^atmosphere_ingress_/, 'platform_ingress_'],
+    [/_venafi_/, '_commercialca_'], [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'], [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'],
   ];
-  it('gives every row with a neutral word its platform name, and no other row one', () => {
+  it('gives every row with a product word its neutral alias, and no other row one', () => {
     for (const row of VARIABLES) {
-      const platform = WORDS.reduce((name, [from, to]) => name.replace(from, to), row.name);
-      expect(row.platformName, row.name).toBe(platform === row.name ? undefined : platform);
+      const alias = ALIAS_WORDS.reduce((name, [from, to]) => name.replace(from, to), row.name);
+      expect(row.alias, row.name).toBe(alias === row.name ? undefined : alias);
     }
   });
 });
 
+describe('what the platform reads beyond the certificate role', () => {
+  it('the ACME private-CA flag is read with a supplied wildcard too (the OpenStack client and SDK configs trust the hosts\' CA store then)', () => {
+    expect(names({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs' })).toContain('cluster_issuer_acme_private_ca');
+    expect(validate({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs', cluster_issuer_acme_private_ca: true })
+      .filter((f) => f.rule === 'unused-variable')).toEqual([]);
+    for (const type of ['ca', 'venafi', 'self-signed']) expect(names({ cluster_issuer_type: type })).not.toContain('cluster_issuer_acme_private_ca');
+  });
+});
+
+describe('what the role reads in each route53 auth mode (its tasks/type/acme/solver/route53.yml)', () => {
+  const p = 'cluster_issuer_acme_route53_';
+  const READS: Record<string, string[]> = {
+    // The role adds `role` after static keys too: the ARN is read in every mode.
+    static: ['auth', 'region', 'hosted_zone_id', 'role_arn', 'access_key_id', 'secret_access_key', 'secret_name'],
+    ambient: ['auth', 'region', 'hosted_zone_id', 'role_arn'],
+    kubernetes: ['auth', 'region', 'hosted_zone_id', 'role_arn', 'service_account_name'],
+  };
+  for (const [auth, read] of Object.entries(READS)) {
+    it(`${auth}: the table applies exactly what the role reads, and calls none of it unused`, () => {
+      const values = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', [`${p}auth`]: auth };
+      expect(names(values).filter((n) => n.startsWith(p)).sort()).toEqual(read.map((s) => `${p}${s}`).sort());
+      const all = Object.fromEntries(VARIABLES.filter((v) => v.name.startsWith(p) && v.name !== `${p}auth`).map((v) => [v.name, v.name.endsWith('role_arn') ? 'arn:aws:iam::123456789012:role/dns' : 'x']));
+      const unused = validate({ ...values, ...all }).filter((f) => f.rule === 'unused-variable').map((f) => f.variable);
+      expect(unused.sort()).toEqual(Object.keys(all).filter((n) => !read.includes(n.slice(p.length))).sort());
+    });
+  }
+});
+
 describe('what the platform needs without a default', () => {
-  const NEEDED = ['cluster_issuer_acme_rfc2136_tsig_algorithm', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id', 'cluster_issuer_commercialca_tpp_ca_bundle'];
+  const NEEDED = ['cluster_issuer_acme_rfc2136_tsig_algorithm', 'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id', 'cluster_issuer_venafi_tpp_ca_bundle'];
 
   it('marks them, with no default and help that says so', () => {
     expect(VARIABLES.filter((v) => v.platformNeeds).map((v) => v.name)).toEqual(NEEDED);
@@ -80,9 +107,9 @@ describe('what the platform needs without a default', () => {
       expect(variable(name)?.help, name).toContain('needed by the platform');
       expect(variable(name)?.help, name).not.toMatch(/unset: /);
     }
-    // The clouddnsb region and zone whatever the auth mode.
-    expect(variable('cluster_issuer_acme_clouddnsb_region')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['clouddnsb'] });
-    expect(variable('cluster_issuer_acme_clouddnsb_hosted_zone_id')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['clouddnsb'] });
+    // The route53 region and zone whatever the auth mode.
+    expect(variable('cluster_issuer_acme_route53_region')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['route53'] });
+    expect(variable('cluster_issuer_acme_route53_hosted_zone_id')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['route53'] });
   });
 
   it('the walkthrough offers no TSIG algorithm as a default', () => {
@@ -94,12 +121,12 @@ describe('what the platform needs without a default', () => {
 });
 
 describe('usesKeylessDns', () => {
-  it('is true only for ACME with DNS-01 through clouddnsb and auth clusteroidc', () => {
-    const keyless = { cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
+  it('is true only for ACME with DNS-01 through route53 and auth kubernetes', () => {
+    const keyless = { cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes' };
     expect(usesKeylessDns(keyless)).toBe(true); // acme is the default issuer
     expect(usesKeylessDns({ ...keyless, cluster_issuer_type: 'ca' })).toBe(false); // a leftover solver under another issuer
-    expect(usesKeylessDns({ ...keyless, cluster_issuer_acme_clouddnsb_auth: 'static' })).toBe(false);
-    expect(usesKeylessDns({ cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' })).toBe(false);
+    expect(usesKeylessDns({ ...keyless, cluster_issuer_acme_route53_auth: 'static' })).toBe(false);
+    expect(usesKeylessDns({ cluster_issuer_acme_route53_auth: 'kubernetes' })).toBe(false);
   });
 });
 
@@ -129,18 +156,18 @@ describe('every variable the platform\'s role reads', () => {
   ];
 
   it('has a row, under its platform name', () => {
-    const platformNames = new Set(VARIABLES.map((v) => v.platformName ?? v.name));
+    const platformNames = new Set(VARIABLES.map((v) => v.name));
     for (const name of ROLE) expect(platformNames.has(name), name).toBe(true);
   });
 
   it('is never called unknown by the inventory rules, in the platform\'s names', () => {
-    const values = toNeutral(Object.fromEntries(ROLE.map((name) => [name, 'x'])));
+    const values = Object.fromEntries(ROLE.map((name) => [name, 'x']));
     expect(validate(values).filter((f) => f.rule === 'unknown-variable')).toEqual([]);
   });
 
   it('keeps asking only what an operator usually sets: the role\'s object names are not asked', () => {
     for (const suffix of ['_secret_name', '_role_name', '_helm_release_name', '_group_name', '_environment', '_ttl']) {
-      for (const row of VARIABLES.filter((v) => v.name.endsWith(suffix) && !['cluster_issuer_acme_clouddnsb_secret_name', 'cloud_helm_ingress_secret_name'].includes(v.name))) expect(row.asked, row.name).toBe(false);
+      for (const row of VARIABLES.filter((v) => v.name.endsWith(suffix) && !['cluster_issuer_acme_route53_secret_name', 'openstack_helm_ingress_secret_name'].includes(v.name))) expect(row.asked, row.name).toBe(false);
     }
   });
 });

@@ -30,8 +30,8 @@ async function loadGraph(entry: string): Promise<{ statically: Set<string>; atAl
 
 describe('gates', () => {
   it('notConfigured(sentence) is a configured gate closed when listed, the sentence its message and what to do', () => {
-    expect(notConfigured('The inventory does not select clusteroidc.')).toEqual({
-      kind: 'configured', open: false, missing: [], message: 'The inventory does not select clusteroidc.', text: 'The inventory does not select clusteroidc.',
+    expect(notConfigured('The inventory does not select kubernetes.')).toEqual({
+      kind: 'configured', open: false, missing: [], message: 'The inventory does not select kubernetes.', text: 'The inventory does not select kubernetes.',
     });
     expect(configured({ issuer_url: 'https://x' }).kind).toBe('configured');
     expect(always).toEqual({ kind: 'always' });

@@ -238,7 +238,7 @@ describe('runChecks', () => {
   });
 
   it('writes a closed notConfigured() gate\'s own sentence as the skip\'s message and what to do, and a cluster gate\'s lead before the reason', async () => {
-    const sentence = 'Only needed for clusteroidc: the inventory does not select it.';
+    const sentence = 'Only needed for kubernetes: the inventory does not select it.';
     const report = await runChecks([
       check('k.closed', async () => ({ status: 'ok', message: 'ran' }), { gate: notConfigured(sentence) }),
       check('k.led', async () => ({ status: 'ok', message: 'ran' }), { gate: { kind: 'cluster', lead: 'No cluster to ask', probe: async () => ({ ok: false, reason: 'no context.' }) } }),

@@ -14,7 +14,7 @@ describe('the issuer name and ingress class from the inventory, with Ansible\'s 
   it.each([
     [{}, 'atmosphere'],
     [{ atmosphere_ingress_cluster_issuer: 'corp' }, 'corp'],
-    [{ platform_ingress_cluster_issuer: 'corp' }, 'corp'],
+    [{ atmosphere_ingress_cluster_issuer: 'corp' }, 'corp'],
     [{ cluster_issuer_name: 'edge', atmosphere_ingress_cluster_issuer: 'corp' }, 'edge'],
     // Defined but empty or null: the default does not apply, and no object can carry that name.
     [{ cluster_issuer_name: '' }, null],

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { clusteroidcPrerequisites, discoveryDoctorCommand } from '../../../../src/core/oidc/prerequisites.js';
+import { keylessPrerequisites, discoveryDoctorCommand } from '../../../../src/core/oidc/prerequisites.js';
 
-describe('clusteroidc prerequisites checklist', () => {
+describe('kubernetes prerequisites checklist', () => {
   it('lists the six steps of keyless DNS filled from the values, the custom service account in the subject', () => {
-    const steps = clusteroidcPrerequisites(
-      { cluster_issuer_acme_clouddnsb_service_account_name: 'my-dns', cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/dns01' },
+    const steps = keylessPrerequisites(
+      { cluster_issuer_acme_route53_service_account_name: 'my-dns', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns01' },
       { issuerUrl: 'https://oidc.example.com/c1' },
     );
     expect(steps).toHaveLength(6);
@@ -15,16 +15,19 @@ describe('clusteroidc prerequisites checklist', () => {
   });
 
   it('uses placeholders and the default service account when nothing is known yet', () => {
-    const steps = clusteroidcPrerequisites({});
-    expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:certmgr-clouddnsb');
+    const steps = keylessPrerequisites({});
+    expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
     expect(steps[1].detail).toContain('<ISSUER_URL>');
     expect(discoveryDoctorCommand('https://x.example')).toBe('cloudgate doctor --only discovery,kube --issuer-url https://x.example');
   });
 
-  it('follows a platform-names inventory: its default service account and its variable names', () => {
-    const steps = clusteroidcPrerequisites({}, { names: 'platform' });
+  it('names the role\'s default service account and the variables in the platform\'s words; with --names spec, the aliases', () => {
+    const steps = keylessPrerequisites({});
     expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
     expect(steps[4].detail).toContain('cluster_issuer_acme_route53_role_arn');
     expect(steps.map((s) => `${s.title} ${s.detail}`).join('\n')).not.toMatch(/clouddnsb|certmgr/);
+    const spec = keylessPrerequisites({}, { names: 'spec' });
+    expect(spec[4].detail).toContain('system:serviceaccount:cert-manager:certmgr-clouddnsb');
+    expect(spec[4].detail).toContain('cluster_issuer_acme_clouddnsb_role_arn');
   });
 });

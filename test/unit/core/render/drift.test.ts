@@ -9,7 +9,7 @@ const issuerOf = (values: Record<string, unknown>) => renderPlatform(values).obj
 describe('issuer drift', () => {
   it('names the kind of issuer and solver', () => {
     expect(solverOf(issuerOf(acme))).toBe('acme/http01');
-    expect(solverOf(issuerOf({ ...acme, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' }))).toBe('acme/cloudflare');
+    expect(solverOf(issuerOf({ ...acme, cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 't' }))).toBe('acme/cloudflare');
     expect(solverOf(issuerOf({ cluster_issuer_type: 'self-signed' }))).toBe('self-signed');
   });
 
@@ -29,7 +29,7 @@ describe('issuer drift', () => {
 });
 
 describe('comparing with the cluster when the inventory does not say its names', () => {
-  const dnsc = { ...acme, cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'api-token-value-1' };
+  const cloudflare = { ...acme, cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 'api-token-value-1' };
   const liveOf = (values: Record<string, unknown>, names: 'spec' | 'platform'): LiveState => {
     const objects = renderPlatform(values, names).objects;
     const secretKeys = new Map(objects.filter((o) => o.object.kind === 'Secret').map((o) => [o.object.metadata.name, Object.keys(o.object.stringData as object)]));
@@ -42,14 +42,14 @@ describe('comparing with the cluster when the inventory does not say its names',
   });
 
   it('accepts the rendering the cluster matches, and says it chose', () => {
-    const renderings = renderingsToCompare({ values: dnsc, profile: 'spec', stated: false });
-    expect(compareWithCluster(renderings, liveOf(dnsc, 'platform'))).toMatchObject({ profile: 'platform', guessed: true, differences: [] });
-    expect(compareWithCluster(renderings, liveOf(dnsc, 'spec'))).toMatchObject({ profile: 'spec', guessed: true, differences: [] });
+    const renderings = renderingsToCompare({ values: cloudflare, profile: 'spec', stated: false });
+    expect(compareWithCluster(renderings, liveOf(cloudflare, 'platform'))).toMatchObject({ profile: 'platform', guessed: true, differences: [] });
+    expect(compareWithCluster(renderings, liveOf(cloudflare, 'spec'))).toMatchObject({ profile: 'spec', guessed: true, differences: [] });
   });
 
   it('matching neither, reports against the closer one', () => {
-    const renderings = renderingsToCompare({ values: dnsc, profile: 'spec', stated: false });
-    const live = liveOf({ ...dnsc, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
+    const renderings = renderingsToCompare({ values: cloudflare, profile: 'spec', stated: false });
+    const live = liveOf({ ...cloudflare, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
     expect(compareWithCluster(renderings, live)).toMatchObject({ profile: 'platform', guessed: true, differences: [
       'spec.acme.email: the cluster has "old@example.com", the inventory makes "ops@example.com"',
       'spec.acme.solvers[0].dns01.cloudflare.email: the cluster has "old@example.com", the inventory makes "ops@example.com"',
@@ -57,15 +57,15 @@ describe('comparing with the cluster when the inventory does not say its names',
   });
 
   it('stated names, a cluster deployed with the other names: a naming mismatch with its fix, not drift', () => {
-    const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), liveOf(dnsc, 'platform'));
+    const drift = compareWithCluster(renderingsToCompare({ values: cloudflare, profile: 'spec', stated: true }), liveOf(cloudflare, 'platform'));
     expect(drift).toMatchObject({ profile: 'spec', guessed: false, namingMismatch: { inventory: 'spec', cluster: 'platform' } });
     expect(drift.differences).toEqual([drift.namingMismatch!.message]);
     expect(drift.namingMismatch!.advice).toContain('--names platform');
   });
 
   it('stated names, a cluster matching neither: drift against the stated names', () => {
-    const live = liveOf({ ...dnsc, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
-    const drift = compareWithCluster(renderingsToCompare({ values: dnsc, profile: 'spec', stated: true }), live);
+    const live = liveOf({ ...cloudflare, cluster_issuer_acme_email: 'old@example.com' }, 'platform');
+    const drift = compareWithCluster(renderingsToCompare({ values: cloudflare, profile: 'spec', stated: true }), live);
     expect(drift.namingMismatch).toBeUndefined();
     expect(drift.differences).toContain('Secret cert-manager/dnsc-api-token does not exist in the cluster.');
   });
@@ -79,8 +79,8 @@ describe('comparing with the cluster when the inventory does not say its names',
 describe('the credential Secrets compared', () => {
   it('a webhook\'s Secret is looked for in its Helm release\'s namespace', () => {
     const values = {
-      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'k', cluster_issuer_acme_dnsd_secret_key: 's',
-      cluster_issuer_acme_dnsd_helm_release_namespace: 'webhooks',
+      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'godaddy', cluster_issuer_acme_godaddy_api_key: 'k', cluster_issuer_acme_godaddy_secret_key: 's',
+      cluster_issuer_acme_godaddy_helm_release_namespace: 'webhooks',
     };
     expect(secretsToCompare(renderPlatform(values, 'platform').objects)).toEqual([{ name: 'godaddy-api-key', namespace: 'webhooks', keys: ['token'] }]);
     const drift = issuerDrift(renderPlatform(values, 'platform').objects, { issuer: undefined, secretKeys: new Map() });
@@ -88,7 +88,7 @@ describe('the credential Secrets compared', () => {
   });
 
   it('the issuer compared is the one the inventory names', () => {
-    const objects = renderPlatform({ cluster_issuer_acme_email: 'ops@example.com', platform_ingress_cluster_issuer: 'corp' }).objects;
+    const objects = renderPlatform({ cluster_issuer_acme_email: 'ops@example.com', atmosphere_ingress_cluster_issuer: 'corp' }).objects;
     expect(issuerDrift(objects, { secretKeys: new Map() }).differences).toEqual(['The ClusterIssuer "corp" does not exist in the cluster.']);
   });
 });

@@ -14,22 +14,22 @@ describe('platformFindings', () => {
   });
 
   it.each<[string, Record<string, unknown>, Finding[], string[]]>([
-    ['clouddnsb without region and hosted zone', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'), [], [
-      `${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_region`, `${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_hosted_zone_id`,
+    ['route53 without region and hosted zone', without('acme route53 ambient', 'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id'), [], [
+      `${PLATFORM_NEEDS} error cluster_issuer_acme_route53_region`, `${PLATFORM_NEEDS} error cluster_issuer_acme_route53_hosted_zone_id`,
     ]],
-    ['the same, the rules already erring on the region', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id'),
-      [known('cluster_issuer_acme_clouddnsb_region', 'error')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_hosted_zone_id`]],
-    ['the same, the rules only warning on the region', without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region'),
-      [known('cluster_issuer_acme_clouddnsb_region', 'warning')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_region`]],
+    ['the same, the rules already erring on the region', without('acme route53 ambient', 'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id'),
+      [known('cluster_issuer_acme_route53_region', 'error')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_route53_hosted_zone_id`]],
+    ['the same, the rules only warning on the region', without('acme route53 ambient', 'cluster_issuer_acme_route53_region'),
+      [known('cluster_issuer_acme_route53_region', 'warning')], [`${PLATFORM_NEEDS} error cluster_issuer_acme_route53_region`]],
     ['rfc2136 without a TSIG algorithm', without('acme rfc2136', 'cluster_issuer_acme_rfc2136_tsig_algorithm'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_rfc2136_tsig_algorithm`]],
-    ['clusteroidc without a role ARN', without('acme clouddnsb clusteroidc', 'cluster_issuer_acme_clouddnsb_role_arn'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_clouddnsb_role_arn`]],
+    ['kubernetes without a role ARN', without('acme route53 kubernetes', 'cluster_issuer_acme_route53_role_arn'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_route53_role_arn`]],
     ['acme without an email', without('acme http01', 'cluster_issuer_acme_email'), [], [`${PLATFORM_NEEDS} error cluster_issuer_acme_email`]],
-    ['a PEM where the schema wants base64', { ...BRANCHES['commercialca token'], cluster_issuer_commercialca_tpp_ca_bundle: PEM }, [],
-      [`${PLATFORM_SCHEMA} error cluster_issuer_commercialca_tpp_ca_bundle`]],
-    ['a Secret name Kubernetes refuses', { ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' }, [],
-      [`${PLATFORM_SCHEMA} error cluster_issuer_acme_clouddnsb_secret_name`]],
-    ['the same, the rules already erring on that name', { ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' },
-      [known('cluster_issuer_acme_clouddnsb_secret_name', 'error')], []],
+    ['a PEM where the schema wants base64', { ...BRANCHES['venafi token'], cluster_issuer_venafi_tpp_ca_bundle: PEM }, [],
+      [`${PLATFORM_SCHEMA} error cluster_issuer_venafi_tpp_ca_bundle`]],
+    ['a Secret name Kubernetes refuses', { ...BRANCHES['acme route53 static'], cluster_issuer_acme_route53_secret_name: 'My_Secret' }, [],
+      [`${PLATFORM_SCHEMA} error cluster_issuer_acme_route53_secret_name`]],
+    ['the same, the rules already erring on that name', { ...BRANCHES['acme route53 static'], cluster_issuer_acme_route53_secret_name: 'My_Secret' },
+      [known('cluster_issuer_acme_route53_secret_name', 'error')], []],
   ])('%s', (_, values, rules, expected) => {
     const findings = platformFindings(values, rules);
     expect(found(findings)).toEqual(expected);
@@ -37,7 +37,7 @@ describe('platformFindings', () => {
   });
 
   it('finds the same under the platform\'s own object names', () => {
-    const values = without('acme clouddnsb ambient', 'cluster_issuer_acme_clouddnsb_region');
+    const values = without('acme route53 ambient', 'cluster_issuer_acme_route53_region');
     expect(found(platformFindings(values, [], 'platform'))).toEqual(found(platformFindings(values)));
   });
 });

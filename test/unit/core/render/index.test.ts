@@ -6,10 +6,10 @@ import { renderInventory, renderYaml } from '../../../../src/core/render/index.j
 import { BRANCHES, PEM } from '../../../helpers/render-branches.js';
 
 const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
-const DNSD = { ...acme, cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'key-1', cluster_issuer_acme_dnsd_secret_key: 'skey-1' };
-const DNSE = {
-  ...acme, cluster_issuer_acme_solver: 'dnse', cluster_issuer_acme_dnse_view: 'default', cluster_issuer_acme_dnse_host: 'grid.example.com',
-  cluster_issuer_acme_dnse_username: 'admin', cluster_issuer_acme_dnse_password: 'pass-1234',
+const GODADDY = { ...acme, cluster_issuer_acme_solver: 'godaddy', cluster_issuer_acme_godaddy_api_key: 'key-1', cluster_issuer_acme_godaddy_secret_key: 'skey-1' };
+const INFOBLOX = {
+  ...acme, cluster_issuer_acme_solver: 'infoblox', cluster_issuer_acme_infoblox_view: 'default', cluster_issuer_acme_infoblox_host: 'grid.example.com',
+  cluster_issuer_acme_infoblox_username: 'admin', cluster_issuer_acme_infoblox_password: 'pass-1234',
 };
 
 interface Doc { id: string; comments: string[]; object: Record<string, unknown> }
@@ -30,8 +30,8 @@ function documents(text: string): Doc[] {
 
 describe('render YAML', () => {
   for (const [solver, values, release, secret, role] of [
-    ['dnsd', DNSD, 'certmgr-webhook-dnsd', 'dnsd-api-key', 'webhook-dnsd:secret-reader'],
-    ['dnse', DNSE, 'certmgr-webhook-dnse-wapi', 'certmgr-issuer-dnse-credentials', 'webhook-dnse-wapi:secret-reader'],
+    ['godaddy', GODADDY, 'cert-manager-webhook-godaddy', 'godaddy-api-key', 'webhook-godaddy:secret-reader'],
+    ['infoblox', INFOBLOX, 'cert-manager-webhook-infoblox-wapi', 'cert-manager-issuer-infoblox-credentials', 'webhook-infoblox-wapi:secret-reader'],
   ] as const) {
     it(`${solver}: the Helm release note opens the solver's first object, after ClusterIssuer self-signed; its RBAC is the solver's`, () => {
       const docs = documents(renderYaml(renderInventory(values)));
@@ -41,9 +41,9 @@ describe('render YAML', () => {
       ]);
       expect(docs[0].comments).toEqual(['# ClusterIssuer self-signed', '# always created by the platform']);
       expect(docs[1].comments[0]).toMatch(new RegExp(`^# Helm release cert-manager/${release} `));
-      expect(docs[1].comments[1]).toBe(`#   groupName: ${solver}.certmgr.atmosphere.dev`);
+      expect(docs[1].comments[1]).toBe(`#   groupName: ${solver}.cert-manager.atmosphere.dev`);
       expect(docs[1].comments[2]).toBe(`# ${docs[1].id}`);
-      expect(docs[1].comments[3]).toMatch(/^# made from: cluster_issuer_acme_dns[de]_/);
+      expect(docs[1].comments[3]).toMatch(/^# made from: cluster_issuer_acme_(godaddy|infoblox)_/);
       expect(docs[2].comments).toEqual([`# ${docs[2].id}`, `# made from: cluster_issuer_acme_solver, cluster_issuer_acme_${solver}_role_name`]);
       expect(docs[3].comments).toEqual([`# ${docs[3].id}`, `# made from: cluster_issuer_acme_solver, cluster_issuer_acme_${solver}_role_binding_name, cluster_issuer_acme_${solver}_service_account_name`]);
       expect(docs[4].comments[1]).toMatch(/^# made from: cluster_issuer_type, cluster_issuer_acme_email/);
@@ -52,8 +52,8 @@ describe('render YAML', () => {
   }
 
   it('wildcard auto: the wildcard Certificate is the last document, under the variables that made it', () => {
-    const docs = documents(renderYaml(renderInventory({ ...DNSD, cloud_helm_ingress_wildcard_domain: 'cloud.example.com' })));
-    expect(docs.at(-1)!.comments).toEqual(['# Certificate openstack/atmosphere-wildcard', '# made from: cloud_helm_ingress_wildcard_domain, cluster_issuer_type']);
+    const docs = documents(renderYaml(renderInventory({ ...GODADDY, openstack_helm_ingress_wildcard_domain: 'cloud.example.com' })));
+    expect(docs.at(-1)!.comments).toEqual(['# Certificate openstack/atmosphere-wildcard', '# made from: openstack_helm_ingress_wildcard_domain, cluster_issuer_type']);
     expect(docs.at(-1)!.object).toMatchObject({ spec: { dnsNames: ['*.cloud.example.com'] } });
   });
 
@@ -69,11 +69,11 @@ const kinds = (values: Record<string, unknown>) => renderInventory(values).objec
 describe('render: what the platform would fail on', () => {
   const errorsOf = (values: Record<string, unknown>) => renderInventory(values).findings.filter((f) => f.severity === 'error').map((f) => f.variable);
 
-  it('clouddnsb without region or hosted zone id stops the deployment', () => {
-    const values = { ...BRANCHES['acme clouddnsb ambient'] };
-    delete values.cluster_issuer_acme_clouddnsb_region;
-    delete values.cluster_issuer_acme_clouddnsb_hosted_zone_id;
-    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_clouddnsb_region', 'cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+  it('route53 without region or hosted zone id stops the deployment', () => {
+    const values = { ...BRANCHES['acme route53 ambient'] };
+    delete values.cluster_issuer_acme_route53_region;
+    delete values.cluster_issuer_acme_route53_hosted_zone_id;
+    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id']);
   });
 
   it('rfc2136 without a TSIG algorithm stops the deployment (the platform has no default)', () => {
@@ -82,16 +82,16 @@ describe('render: what the platform would fail on', () => {
     expect(errorsOf(values)).toEqual(['cluster_issuer_acme_rfc2136_tsig_algorithm']);
   });
 
-  it('commercialca without its CA or TPP bundle stops the deployment', () => {
-    const values = { ...BRANCHES['commercialca token'] };
-    delete values.cluster_issuer_commercialca_ca;
-    delete values.cluster_issuer_commercialca_tpp_ca_bundle;
-    expect(errorsOf(values)).toEqual(expect.arrayContaining(['cluster_issuer_commercialca_ca', 'cluster_issuer_commercialca_tpp_ca_bundle']));
+  it('venafi without its CA or TPP bundle stops the deployment', () => {
+    const values = { ...BRANCHES['venafi token'] };
+    delete values.cluster_issuer_venafi_ca;
+    delete values.cluster_issuer_venafi_tpp_ca_bundle;
+    expect(errorsOf(values)).toEqual(expect.arrayContaining(['cluster_issuer_venafi_ca', 'cluster_issuer_venafi_tpp_ca_bundle']));
   });
 
   it('a PEM TPP bundle is refused by the schema (the field is base64)', () => {
-    const findings = renderInventory({ ...BRANCHES['commercialca token'], cluster_issuer_commercialca_tpp_ca_bundle: PEM }).findings;
-    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_commercialca_tpp_ca_bundle', severity: 'error' })]);
+    const findings = renderInventory({ ...BRANCHES['venafi token'], cluster_issuer_venafi_tpp_ca_bundle: PEM }).findings;
+    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_venafi_tpp_ca_bundle', severity: 'error' })]);
     // Checked against the release the platform pins and the newest bundled one; both refuse it.
     expect(findings[0].message).toContain('cert-manager v1.15.5 and v1.21.1 schemas');
   });
@@ -101,21 +101,21 @@ describe('render: what the platform would fail on', () => {
     expect(crdValidators('Secret')).toEqual([]);
   });
 
-  it('commercialca with both a token and a user name/password gets no credentials secret', () => {
-    const values = { ...BRANCHES['commercialca token'], cluster_issuer_commercialca_username: 'svc', cluster_issuer_commercialca_password: 'pw-1234' };
-    expect(kinds(values)).not.toContain('Secret/certmgr-commercialca-credentials');
-    expect(errorsOf(values)).toEqual(['cluster_issuer_commercialca_access_token']);
+  it('venafi with both a token and a user name/password gets no credentials secret', () => {
+    const values = { ...BRANCHES['venafi token'], cluster_issuer_venafi_username: 'svc', cluster_issuer_venafi_password: 'pw-1234' };
+    expect(kinds(values)).not.toContain('Secret/cert-manager-venafi-credentials');
+    expect(errorsOf(values)).toEqual(['cluster_issuer_venafi_access_token']);
   });
 
-  it('clusteroidc without a role ARN', () => {
-    const values = { ...BRANCHES['acme clouddnsb clusteroidc'] };
-    delete values.cluster_issuer_acme_clouddnsb_role_arn;
-    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_clouddnsb_role_arn']);
+  it('kubernetes without a role ARN', () => {
+    const values = { ...BRANCHES['acme route53 kubernetes'] };
+    delete values.cluster_issuer_acme_route53_role_arn;
+    expect(errorsOf(values)).toEqual(['cluster_issuer_acme_route53_role_arn']);
   });
 
   it('an invalid object name is an error naming the variable that made it', () => {
-    const findings = renderInventory({ ...BRANCHES['acme clouddnsb static'], cluster_issuer_acme_clouddnsb_secret_name: 'My_Secret' }).findings;
-    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_clouddnsb_secret_name', severity: 'error' })]);
+    const findings = renderInventory({ ...BRANCHES['acme route53 static'], cluster_issuer_acme_route53_secret_name: 'My_Secret' }).findings;
+    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_route53_secret_name', severity: 'error' })]);
   });
 
   it('an email the schema refuses is caught before the API server', () => {

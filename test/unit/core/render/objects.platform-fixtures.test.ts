@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { neutralView, respellFinding } from '../../../../src/core/config/platform-names.js';
+import { namesView } from '../../../../src/core/config/neutral-names.js';
 import { parseInventory } from '../../../../src/core/inventory/inventory.js';
 import { checkObjects } from '../../../../src/core/render/check.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
@@ -28,11 +28,11 @@ describe('render fixtures in the platform\'s names: what the role applies, field
   for (const c of CASES) {
     it(c, () => {
       const values = parseInventory(readFileSync(`${DIR}${c}.yml`, 'utf8'), `${c}.yml`);
-      const view = neutralView(values, `${c}.yml`, 'platform');
-      const rendered = renderPlatform(view.values, 'platform', { foreign: view.foreign });
+      const view = namesView(values, `${c}.yml`);
+      const rendered = renderPlatform(view.values, view.profile, { foreign: view.foreign });
       expect(rendered.objects.map((o) => o.object)).toEqual(parseAllDocuments(readFileSync(`${DIR}${c}.expected.yml`, 'utf8')).map((d) => d.toJS()));
       expect(rendered.helm).toEqual(existsSync(`${DIR}${c}.helm.yml`) ? parse(readFileSync(`${DIR}${c}.helm.yml`, 'utf8')) : []);
-      const findings = [...view.naming, ...[...rendered.findings, ...checkObjects(rendered.objects)].map((f) => respellFinding(f, 'platform'))];
+      const findings = [...view.naming, ...rendered.findings, ...checkObjects(rendered.objects)];
       expect(unique(findings.map(key))).toEqual(unique(parse(readFileSync(`${DIR}${c}.findings.yml`, 'utf8')) as FindingKey[]));
     });
   }

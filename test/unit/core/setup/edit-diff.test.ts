@@ -11,7 +11,7 @@ const CASES: [string, string, InventoryChange][] = [
   ['appended to a file without a final newline', `${many(5)}cluster_issuer_type: acme`, { set: { cluster_issuer_acme_email: 'a@example.com' }, remove: [] }],
   ['a multi-line entry removed', `cluster_issuer_type: acme\n${many(8)}cluster_issuer_acme_rfc2136_tsig_secret_key: |\n  bGluZTE=\n  bGluZTI=\n${many(8, 'other')}`, { set: {}, remove: ['cluster_issuer_acme_rfc2136_tsig_secret_key'] }],
   ['two changes close together and one far away', `cluster_issuer_type: acme\ncluster_issuer_acme_email: a@example.com\napp: 1\ncluster_issuer_acme_solver: http01\n${many(30)}`,
-    { set: { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'b@example.com', cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 't' }, remove: [] }],
+    { set: { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'b@example.com', cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 't' }, remove: [] }],
   ['into an empty file', '', { set: { cluster_issuer_type: 'self-signed' }, remove: [] }],
 ];
 

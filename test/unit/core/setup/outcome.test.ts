@@ -18,8 +18,8 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const KEYLESS = {
-  cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc', cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
-  cluster_issuer_acme_clouddnsb_hosted_zone_id: 'Z1', cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/dns',
+  cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes', cluster_issuer_acme_route53_region: 'eu-west-1',
+  cluster_issuer_acme_route53_hosted_zone_id: 'Z1', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns',
 };
 
 describe('the outcome', () => {
@@ -50,7 +50,7 @@ describe('the outcome', () => {
     expect(dry.next).toEqual([expect.stringMatching(/^# Dry run: nothing was written/)]);
     // Once the issuer URL is known, oidc and the discovery checks are commands that carry it.
     const withUrl = outcomeOf(plan, { dryRun: false, written: [], facts: { issuerUrl: 'https://oidc.example.com/c1' } });
-    expect(withUrl.next).toContain(`cloudgate oidc --inventory ${inventory} --issuer-url https://oidc.example.com/c1   # what keyless DNS credentials (clusteroidc) need you to create`);
+    expect(withUrl.next).toContain(`cloudgate oidc --inventory ${inventory} --issuer-url https://oidc.example.com/c1   # what keyless DNS credentials (route53 auth kubernetes) need you to create`);
     expect(withUrl.next.at(-1)).toMatch(/^cloudgate doctor --only discovery,kube --issuer-url https:\/\/oidc.example.com\/c1 --inventory /);
     expect(unchanged.next.some((line) => line.startsWith('cloudgate oidc'))).toBe(false);
   });

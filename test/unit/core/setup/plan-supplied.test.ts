@@ -34,7 +34,7 @@ beforeEach(async () => {
   await writeFile(join(root, 'wildcard.pem'), leaf.cert + ca.cert);
   await writeFile(join(root, 'wildcard.key'), leaf.key);
   answers = {
-    cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+    openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: 'cloud-wildcard',
     wildcard_certificate_file: join(root, 'wildcard.pem'), wildcard_key_file: join(root, 'wildcard.key'),
   };
 });
@@ -64,7 +64,7 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
     const listed = await ansibleInventoryList(root);
     const hostvars = (listed._meta as { hostvars: Record<string, Record<string, unknown>> }).hostvars;
     expect(Object.keys(hostvars).sort()).toEqual(['ctl1', 'ctl2', 'ctl3']);
-    expect(hostvars.ctl1).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'cloud-wildcard' });
+    expect(hostvars.ctl1).toMatchObject({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'cloud-wildcard' });
     // The manifests folder is read as an inventory source too (-i <root>): it adds no group and echoes nothing.
     expect((listed.all as { children: string[] }).children.sort()).toEqual(['controllers', 'ungrouped']);
     expect(listed.stderr).not.toContain(Buffer.from(await readFile(join(root, 'wildcard.key'), 'utf8')).toString('base64').slice(0, 40));
@@ -89,16 +89,16 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
   });
 
   it('checks the names against the wildcard domain but writes no domain: with one the platform would issue its own Certificate', async () => {
-    await writeFile(inventory, 'cloud_helm_ingress_wildcard_domain: cloud.example.com\ncluster_issuer_type: acme\n');
-    const plan = await planSetup({ answers: { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' }, inventoryPath: inventory });
+    await writeFile(inventory, 'openstack_helm_ingress_wildcard_domain: cloud.example.com\ncluster_issuer_type: acme\n');
+    const plan = await planSetup({ answers: { ...answers, openstack_helm_ingress_wildcard_domain: 'other.example.com' }, inventoryPath: inventory });
     // The certificate covers *.cloud.example.com, not the domain the answers give: the check used it.
     expect(plan.findings.some((f) => f.severity === 'error' && f.variable === 'wildcard_certificate_file')).toBe(true);
     const fresh = await planSetup({ answers, inventoryPath: inventory });
     expect(fresh.findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(fresh.findings).toContainEqual(expect.objectContaining({ rule: 'supplied-wildcard-domain', variable: 'cloud_helm_ingress_wildcard_domain' }));
+    expect(fresh.findings).toContainEqual(expect.objectContaining({ rule: 'supplied-wildcard-domain', variable: 'openstack_helm_ingress_wildcard_domain' }));
     await applyPlan(fresh);
     const written = await readFile(inventory, 'utf8');
-    expect(written).not.toContain('cloud_helm_ingress_wildcard_domain');
+    expect(written).not.toContain('openstack_helm_ingress_wildcard_domain');
     expect(written).toContain('cluster_issuer_type: none');
   });
 

@@ -21,25 +21,25 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('planSetup', () => {
   it('switching the solver removes the old provider keys, names them, and masks secrets in the diff', async () => {
-    const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'dnsc', cluster_issuer_acme_dnsc_api_token: 'dnsc-token-4242' }, inventoryPath: inventory });
+    const plan = await planSetup({ answers: { cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 'cloudflare-token-4242' }, inventoryPath: inventory });
     expect(plan.removedKeys.sort()).toEqual([
       'cluster_issuer_acme_rfc2136_nameserver', 'cluster_issuer_acme_rfc2136_tsig_algorithm',
       'cluster_issuer_acme_rfc2136_tsig_key_name', 'cluster_issuer_acme_rfc2136_tsig_secret_key',
     ]);
-    expect(plan.removedReasons.cluster_issuer_acme_rfc2136_nameserver).toContain('dnsc');
+    expect(plan.removedReasons.cluster_issuer_acme_rfc2136_nameserver).toContain('cloudflare');
     expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(plan.issuerChanged).toBe(false);
     const [file] = plan.files;
     expect(file.holdsSecret).toBe(true);
     expect(file.mode).toBe(0o600);
     const values = parseInventory(file.content, inventory);
-    expect(values.cluster_issuer_acme_dnsc_api_token).toBe('dnsc-token-4242');
+    expect(values.cluster_issuer_acme_cloudflare_api_token).toBe('cloudflare-token-4242');
     expect(Object.keys(values).some((k) => k.includes('rfc2136'))).toBe(false);
     expect(values.kube_vip_address).toBe('10.10.0.5');
     expect(plan.diff).toContain('-cluster_issuer_acme_solver: rfc2136');
-    expect(plan.diff).toContain('+cluster_issuer_acme_solver: dnsc');
-    expect(plan.diff).toContain('+cluster_issuer_acme_dnsc_api_token: ********');
-    expect(plan.diff).not.toContain('dnsc-token-4242');
+    expect(plan.diff).toContain('+cluster_issuer_acme_solver: cloudflare');
+    expect(plan.diff).toContain('+cluster_issuer_acme_cloudflare_api_token: ********');
+    expect(plan.diff).not.toContain('cloudflare-token-4242');
     expect(plan.diff).not.toContain(TSIG);
   });
 
@@ -91,7 +91,7 @@ describe('planSetup with a supplied wildcard certificate', () => {
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
     const plan = await planSetup({
-      answers: { cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+      answers: { openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: 'cloud-wildcard',
         wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') },
       inventoryPath: inventory,
       namespaces: ['openstack', 'auth-system'],
@@ -107,14 +107,14 @@ describe('planSetup with a supplied wildcard certificate', () => {
     expect(plan.diff).not.toContain(Buffer.from(leaf.key).toString('base64').slice(0, 40));
     await applyPlan(plan);
     expect((await stat(plan.supplied!.manifestPath)).mode & 0o777).toBe(0o600);
-    expect(parseInventory(await readFile(inventory, 'utf8'), inventory)).toMatchObject({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'cloud-wildcard' });
+    expect(parseInventory(await readFile(inventory, 'utf8'), inventory)).toMatchObject({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'cloud-wildcard' });
     expect(nextSteps(plan)[0]).toContain(`kubectl apply -f ${plan.supplied!.manifestPath}`);
     // After a successful --apply, applying is no next step.
     expect(nextSteps(plan, { applied: true }).some((step) => step.startsWith('kubectl apply'))).toBe(false);
 
     // The same answers again: the manifest is unchanged, so it is neither rewritten nor backed up again.
     const again = await planSetup({
-      answers: { cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: 'cloud-wildcard',
+      answers: { openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: 'cloud-wildcard',
         wildcard_certificate_file: join(dir, 'wildcard.pem'), wildcard_key_file: join(dir, 'wildcard.key') },
       inventoryPath: inventory,
       namespaces: ['openstack', 'auth-system'],
@@ -162,29 +162,32 @@ describe('readAnswers', () => {
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     await writeFile(join(dir, 'ca.pem'), pem);
     await writeFile(join(dir, 'token.txt'), 'tok-from-file\n');
-    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\ncluster_issuer_commercialca_access_token: file:token.txt\nnamespace: [openstack, auth-system]\n');
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: venafi\ncluster_issuer_venafi_ca: file:ca.pem\ncluster_issuer_venafi_access_token: file:token.txt\nnamespace: [openstack, auth-system]\n');
     const { answers } = await readAnswers(join(dir, 'answers.yml'));
     expect(answers).toEqual({
-      cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: pem,
-      cluster_issuer_commercialca_access_token: 'tok-from-file', namespace: ['openstack', 'auth-system'],
+      cluster_issuer_type: 'venafi', cluster_issuer_venafi_ca: pem,
+      cluster_issuer_venafi_access_token: 'tok-from-file', namespace: ['openstack', 'auth-system'],
     });
   });
 
-  it("returns the names the file was written with beside its answers: a copy of the answers plans in the platform's names too", async () => {
-    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: none\nopenstack_helm_ingress_secret_name: my-certs\n');
-    const { answers, profile } = await readAnswers(join(dir, 'answers.yml'));
-    expect(profile).toBe('platform');
-    expect(answers).toEqual({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'my-certs' });
-    const plan = await planSetup({ answers: { ...answers }, answersProfile: profile, inventoryPath: join(dir, 'new', 'certificates.yml') });
+  it('reads the neutral aliases of the answers as the platform\'s words, lists them, and plans in the platform\'s names', async () => {
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: none\ncloud_helm_ingress_secret_name: my-certs\n');
+    const { answers, translated, profile } = await readAnswers(join(dir, 'answers.yml'));
+    expect(profile).toBeUndefined();
+    expect(answers).toEqual({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'my-certs' });
+    expect(translated).toEqual([{ from: 'cloud_helm_ingress_secret_name', to: 'openstack_helm_ingress_secret_name' }]);
+    const plan = await planSetup({ answers: { ...answers }, translated, inventoryPath: join(dir, 'new', 'certificates.yml') });
     expect(plan.names).toBe('platform');
+    expect(plan.translated).toEqual(translated);
     expect(plan.files[0]!.content).toContain('openstack_helm_ingress_secret_name: my-certs');
+    expect(plan.files[0]!.content).not.toContain('cloud_helm');
   });
 
   it('turns CRLF line ends of a PEM file into LF, so the inventory holds a plain block', async () => {
     await writeFile(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\r\nMIIB\r\n-----END CERTIFICATE-----\r\n');
-    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: commercialca\ncluster_issuer_commercialca_ca: file:ca.pem\n');
+    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: venafi\ncluster_issuer_venafi_ca: file:ca.pem\n');
     const { answers } = await readAnswers(join(dir, 'answers.yml'));
-    expect(answers.cluster_issuer_commercialca_ca).toBe('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(answers.cluster_issuer_venafi_ca).toBe('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
   });
 
   it('rejects an unknown key with a suggestion, bad YAML and an unreadable file, naming the file', async () => {
@@ -229,7 +232,7 @@ describe('the setup diff masks values under secret-looking keys', () => {
   });
 
   it('keeps tags, comments and other keys as they are; table variables follow the table', () => {
-    expect(maskSecretLooking('cloud_helm_ingress_secret_name: wildcard-certs\n')).toBe('cloud_helm_ingress_secret_name: wildcard-certs\n');
+    expect(maskSecretLooking('openstack_helm_ingress_secret_name: wildcard-certs\n')).toBe('openstack_helm_ingress_secret_name: wildcard-certs\n');
     expect(maskSecretLooking('a: 1\nmy_secret: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\nb: 2 # c\nx_token: abc # note\n'))
       .toBe('a: 1\nmy_secret: !vault ********\n  ********\n  ********\nb: 2 # c\nx_token: ******** # note\n');
   });
@@ -261,5 +264,45 @@ describe('setup warns when another vars file of the group overrides a key it wri
     const plan = await planSetup({ answers: { cluster_issuer_type: 'none' }, inventoryPath: join(dir, 'group_vars/all.yml') });
     const warning = plan.findings.find((f) => f.rule === 'overridden');
     expect(warning?.message).toContain(`Ansible does not read ${join(dir, 'group_vars/all.yml')}`);
+  });
+});
+
+describe('planSetup and the neutral aliases', () => {
+  const write = (text: string) => writeFile(inventory, text);
+
+  it('renames an alias in place, removes one whose platform name is set too, and a branch change removes an alias as it is written', async () => {
+    await write('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\n'
+      + 'cluster_issuer_acme_dnsc_api_token: tok-alias-1\ncluster_issuer_acme_cloudflare_api_token: tok-platform-1\ncluster_issuer_acme_dnsc_email: dns@example.com\n');
+    const plan = await planSetup({ answers: {}, inventoryPath: inventory });
+    expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(plan.renamed.map(({ from, to, value }) => ({ from, to, value }))).toEqual([
+      { from: 'cluster_issuer_acme_solver', to: 'cluster_issuer_acme_solver', value: 'cloudflare' },
+      { from: 'cluster_issuer_acme_dnsc_api_token', to: undefined, value: undefined },
+      { from: 'cluster_issuer_acme_dnsc_email', to: 'cluster_issuer_acme_cloudflare_email', value: undefined },
+    ]);
+    expect(parseInventory(plan.files[0]!.content, inventory)).toEqual({
+      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'cloudflare',
+      cluster_issuer_acme_cloudflare_api_token: 'tok-platform-1', cluster_issuer_acme_cloudflare_email: 'dns@example.com',
+    });
+    const review = reviewText(reviewOf(plan));
+    expect(review).toContain('Remove: cluster_issuer_acme_dnsc_api_token (cluster_issuer_acme_cloudflare_api_token is set too, and the deployment reads only that one)');
+    expect(review).toContain("Rename: cluster_issuer_acme_dnsc_email -> cluster_issuer_acme_cloudflare_email (the platform's own name)");
+    expect(review.join('\n')).not.toContain('tok-');
+
+    const ca = await planSetup({ answers: { cluster_issuer_type: 'self-signed' }, inventoryPath: inventory });
+    const written = parseInventory(ca.files[0]!.content, inventory);
+    expect(Object.keys(written)).toEqual(['cluster_issuer_type']);
+    expect(reviewText(reviewOf(ca))).toContain('Remove: cluster_issuer_acme_dnsc_email (not used with cluster_issuer_type: self-signed)');
+  });
+
+  it('--names spec writes an inventory in the platform\'s names over to the neutral aliases, and says so', async () => {
+    await write('cluster_issuer_type: venafi\ncluster_issuer_venafi_zone: Z\n');
+    const plan = await planSetup({ answers: { cluster_issuer_venafi_access_token: 'tpp-1' }, inventoryPath: inventory, names: 'spec' });
+    const written = parseInventory(plan.files[0]!.content, inventory);
+    expect(written).toEqual({ cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_zone: 'Z', cluster_issuer_commercialca_access_token: 'tpp-1' });
+    const review = reviewText(reviewOf(plan));
+    expect(review[1]).toBe("Variable names: the neutral aliases (--names spec): the platform's own role does not read them.");
+    expect(review).toContain('Issuer: commercialca');
+    expect(review).toContain('Rename: cluster_issuer_type: venafi -> commercialca (the neutral word, as --names spec says)');
   });
 });

@@ -16,7 +16,7 @@ function answered(values: string[], state: QuestionsState = startQuestions()): Q
 
 /** The issuer part of an inventory with an automatic wildcard (what regenerate starts from). */
 const WILDCARD_ACME = {
-  certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com',
+  certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
   cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com',
 };
 
@@ -31,7 +31,7 @@ describe('answers', () => {
     state = answered(['false'], state);
     expect(answeredAll(state)).toBe(true);
     expect(questionOf(state)).toBeUndefined();
-    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', cloud_helm_ingress_wildcard_domain: null, platform_ingress_annotations: null });
+    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: null, atmosphere_ingress_annotations: null });
   });
 
   it('the issuer part alone starts at the issuer, from the inventory values, and keeps the rest of the inventory', () => {
@@ -42,7 +42,7 @@ describe('answers', () => {
     state = answerQuestion(state, { value: 'file:/pki/ca.pem' });
     state = answerQuestion(state, { value: 'file:/pki/ca.key' });
     expect(answersOf(state)).toMatchObject({
-      cluster_issuer_type: 'ca', cloud_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_type: 'ca', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
       cluster_issuer_ca_certificate: 'file:/pki/ca.pem', cluster_issuer_ca_private_key: 'file:/pki/ca.key',
     });
     expect(answersOf(state)).not.toHaveProperty('add_subject_annotations');

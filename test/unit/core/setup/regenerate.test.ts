@@ -78,7 +78,7 @@ describe('commands and reports', () => {
   it("reads a live ClusterIssuer's type and ACME server", () => {
     expect(liveIssuerType({ spec: { acme: { server: 'https://acme.example/dir' } } })).toBe('acme');
     expect(liveAcmeServer({ spec: { acme: { server: 'https://acme.example/dir' } } })).toBe('https://acme.example/dir');
-    expect(liveIssuerType({ spec: { venafi: {} } })).toBe('commercialca');
+    expect(liveIssuerType({ spec: { venafi: {} } })).toBe('venafi');
     expect(liveIssuerType({ spec: { selfSigned: {} } })).toBe('self-signed');
     expect(liveIssuerType({ spec: { ca: { secretName: 'x' } } })).toBe('ca');
     expect(liveIssuerType({})).toBeUndefined();

@@ -10,7 +10,7 @@ let inventory: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudgate-review-model-'));
   inventory = join(dir, 'certificates.yml');
-  await writeFile(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: dnsc\ncluster_issuer_acme_dnsc_api_token: tok-1\n');
+  await writeFile(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: tok-1\n');
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -22,7 +22,7 @@ describe('the review model', () => {
     expect(review.issuer).toBe('Issuer: self-signed (was acme)');
     expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });
     expect(review.issuerChange!.advice).toMatch(/^cloudgate regenerate --inventory /);
-    expect(review.removed).toContain('Remove: cluster_issuer_acme_dnsc_api_token (not used with cluster_issuer_type: self-signed)');
+    expect(review.removed).toContain('Remove: cluster_issuer_acme_cloudflare_api_token (not used with cluster_issuer_type: self-signed)');
     expect(review.files).toEqual([expect.objectContaining({ path: inventory, mode: 0o644, holdsSecret: false, changes: expect.stringMatching(/^\+\d+ -\d+ lines$/) })]);
     expect(review.cluster.lines.some((l) => l.includes('ClusterIssuer atmosphere'))).toBe(true);
     expect(review.blocked).toBe(false);

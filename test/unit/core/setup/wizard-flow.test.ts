@@ -49,38 +49,38 @@ describe('the questions for each branch', () => {
 
   it('never offers none; a supplied wildcard is not asked its issuer (none is the only one) and gets none', () => {
     const issuer = (t: string) => stepsFor({ certificate_type: t }).find((s) => s.id === 'cluster_issuer_type');
-    expect(issuer('individual')!.choices!.map((c) => c.value)).toEqual(['acme', 'commercialca', 'ca', 'self-signed']);
+    expect(issuer('individual')!.choices!.map((c) => c.value)).toEqual(['acme', 'venafi', 'ca', 'self-signed']);
     expect(issuer('wildcard-auto')!.choices!.map((c) => c.value)).not.toContain('none');
     expect(issuer('wildcard-supplied')).toBeUndefined();
-    expect(toPlanAnswers({ certificate_type: 'wildcard-supplied', cloud_helm_ingress_secret_name: 'w' }).cluster_issuer_type).toBe('none');
+    expect(toPlanAnswers({ certificate_type: 'wildcard-supplied', openstack_helm_ingress_secret_name: 'w' }).cluster_issuer_type).toBe('none');
   });
 
   it('every choice carries its one-line explanation from the table', () => {
     const solver = stepsFor({ cluster_issuer_type: 'acme' }).find((s) => s.id === 'cluster_issuer_acme_solver')!;
     expect(solver.choices).toHaveLength(7);
     for (const c of solver.choices!) expect(c.help).toMatch(/\w/);
-    expect(solver.choices!.find((c) => c.value === 'clouddnsa')!.help).toMatch(/cannot reach the APIs/);
+    expect(solver.choices!.find((c) => c.value === 'azuredns')!.help).toMatch(/cannot reach the APIs/);
   });
 
   it('wildcard issued automatically asks for the domain', () => {
     expect(ids({ certificate_type: 'wildcard-auto' }).slice(0, 3)).toEqual([
-      'certificate_type', 'cloud_helm_ingress_wildcard_domain', 'cluster_issuer_type',
+      'certificate_type', 'openstack_helm_ingress_wildcard_domain', 'cluster_issuer_type',
     ]);
   });
 
   it('wildcard supplied asks the secret name, certificate and key files, and no issuer details', () => {
     expect(ids({ certificate_type: 'wildcard-supplied', cluster_issuer_type: 'none' })).toEqual([
-      'certificate_type', 'cloud_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file', 'namespace',
+      'certificate_type', 'openstack_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file', 'namespace',
     ]);
   });
 
   it.each([
-    ['clouddnsa', ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name']],
+    ['azuredns', ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name']],
     // The secret before the name and algorithm: a key file given there answers them.
     ['rfc2136', ['nameserver', 'tsig_secret_key', 'tsig_algorithm', 'tsig_key_name']],
-    ['dnsc', ['api_token', 'email']],
-    ['dnsd', ['api_key', 'secret_key']],
-    ['dnse', ['view', 'host', 'username', 'password']],
+    ['cloudflare', ['api_token', 'email']],
+    ['godaddy', ['api_key', 'secret_key']],
+    ['infoblox', ['view', 'host', 'username', 'password']],
   ])('DNS-01 provider %s asks its own fields', (solver, fields) => {
     const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: solver });
     const after = asked.slice(asked.indexOf('cluster_issuer_acme_solver') + 1, -1);
@@ -88,24 +88,24 @@ describe('the questions for each branch', () => {
   });
 
   it.each([
-    ['static', ['access_key_id', 'secret_access_key', 'secret_name']],
+    ['static', ['access_key_id', 'secret_access_key', 'secret_name', 'role_arn']],
     ['ambient', ['role_arn']],
-    ['clusteroidc', ['role_arn', 'service_account_name']],
-  ])('clouddnsb with auth %s asks the fields of that mode', (auth, fields) => {
-    const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: auth });
-    const p = 'cluster_issuer_acme_clouddnsb_';
+    ['kubernetes', ['role_arn', 'service_account_name']],
+  ])('route53 with auth %s asks the fields of that mode', (auth, fields) => {
+    const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: auth });
+    const p = 'cluster_issuer_acme_route53_';
     expect(asked.slice(asked.indexOf(`${p}auth`), -1)).toEqual([`${p}auth`, `${p}region`, `${p}hosted_zone_id`, ...fields.map((f) => p + f)]);
   });
 
-  it('commercial CA asks an access token (recommended) or username and password (legacy)', () => {
-    const base = ['cluster_issuer_commercialca_ca', 'cluster_issuer_commercialca_zone', 'cluster_issuer_commercialca_tpp_url', 'cluster_issuer_commercialca_tpp_ca_bundle', 'commercialca_auth'];
-    const token = stepsFor({ cluster_issuer_type: 'commercialca', commercialca_auth: 'token' });
-    expect(token.map((s) => s.id).slice(2, -1)).toEqual([...base, 'cluster_issuer_commercialca_access_token']);
-    expect(token.find((s) => s.id === 'cluster_issuer_commercialca_access_token')).toMatchObject({ kind: 'secret', required: true });
-    const auth = token.find((s) => s.id === 'commercialca_auth')!;
+  it('Venafi asks an access token (recommended) or username and password (legacy)', () => {
+    const base = ['cluster_issuer_venafi_ca', 'cluster_issuer_venafi_zone', 'cluster_issuer_venafi_tpp_url', 'cluster_issuer_venafi_tpp_ca_bundle', 'venafi_auth'];
+    const token = stepsFor({ cluster_issuer_type: 'venafi', venafi_auth: 'token' });
+    expect(token.map((s) => s.id).slice(2, -1)).toEqual([...base, 'cluster_issuer_venafi_access_token']);
+    expect(token.find((s) => s.id === 'cluster_issuer_venafi_access_token')).toMatchObject({ kind: 'secret', required: true });
+    const auth = token.find((s) => s.id === 'venafi_auth')!;
     expect(auth.choices!.map((c) => c.label)).toEqual(['Access token (recommended)', 'Username and password (legacy)']);
-    expect(ids({ cluster_issuer_type: 'commercialca', commercialca_auth: 'password' }).slice(-3, -1)).toEqual([
-      'cluster_issuer_commercialca_username', 'cluster_issuer_commercialca_password',
+    expect(ids({ cluster_issuer_type: 'venafi', venafi_auth: 'password' }).slice(-3, -1)).toEqual([
+      'cluster_issuer_venafi_username', 'cluster_issuer_venafi_password',
     ]);
   });
 
@@ -144,14 +144,14 @@ describe('navigation', () => {
   });
 
   it('changing an earlier choice changes the questions after it but keeps the other answers', () => {
-    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'dnsc', 'tok-123456']);
+    let s = answerAll(['individual', 'acme', 'ops@example.com', '', 'cloudflare', 'tok-123456']);
     for (let i = 0; i < 5; i++) s = reduce(s, { type: 'back' });
     expect(currentStep(s)!.id).toBe('cluster_issuer_type');
     s = reduce(s, { type: 'answer', value: 'self-signed' });
     expect(currentStep(s)!.id).toBe('add_subject_annotations');
-    expect(s.answers.cluster_issuer_acme_dnsc_api_token).toBe('tok-123456');
+    expect(s.answers.cluster_issuer_acme_cloudflare_api_token).toBe('tok-123456');
     expect(toPlanAnswers(s.answers)).toEqual({
-      cluster_issuer_type: 'self-signed', cloud_helm_ingress_wildcard_domain: null, cloud_helm_ingress_secret_name: null,
+      cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: null, openstack_helm_ingress_secret_name: null,
     });
   });
 
@@ -162,7 +162,7 @@ describe('navigation', () => {
   it('highlights the inventory value, else the table default', () => {
     const solver = stepsFor({ cluster_issuer_type: 'acme' }).find((s) => s.id === 'cluster_issuer_acme_solver')!;
     expect(defaultChoiceIndex(solver, {})).toBe(0);
-    expect(defaultChoiceIndex(solver, { cluster_issuer_acme_solver: 'dnsd' })).toBe(5);
+    expect(defaultChoiceIndex(solver, { cluster_issuer_acme_solver: 'godaddy' })).toBe(5);
   });
 });
 
@@ -193,7 +193,7 @@ describe('validateField', () => {
   });
 
   it('the wildcard domain of "wildcard, issued automatically" is asked as required, not as "unset: individual"', () => {
-    const domain = step('cloud_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
+    const domain = step('openstack_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
     expect(domain.required).toBe(true);
     expect(domain.title).not.toMatch(/unset/);
     expect(domain.title).toContain('*.<domain>');
@@ -210,7 +210,7 @@ describe('validateField', () => {
     expect(validateField(step('cluster_issuer_acme_server', acme), 'ftp://acme.example.com')).toMatch(/https/);
     // The same rule as the answers file: plain http:// is refused here too.
     expect(validateField(step('cluster_issuer_acme_server', acme), 'http://acme.example.com/directory')).toMatch(/must be an https:\/\/ URL/);
-    const domain = step('cloud_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
+    const domain = step('openstack_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
     expect(validateField(domain, '*.cloud.example.com')).toMatch(/without "\*\."/);
     expect(validateField(domain, 'cloud example')).toMatch(/not a valid domain name/);
     expect(validateField(domain, 'cloud.example.com')).toBeUndefined();
@@ -228,23 +228,23 @@ describe('validateField', () => {
 describe('answers for planSetup', () => {
   it('keeps only the chosen branch, turns booleans and annotations into their types', () => {
     const answers: WizardAnswers = {
-      certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: ' cloud.example.com ',
+      certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: ' cloud.example.com ',
       cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
       cluster_issuer_acme_private_ca: 'true', cluster_issuer_acme_solver: 'http01', cluster_issuer_ca_certificate: 'file:/stale.pem',
       add_subject_annotations: 'true', 'annotation:subject-countries': 'CH', 'annotation:subject-localities': '',
     };
     expect(toPlanAnswers(answers)).toEqual({
-      cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
       cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
       cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
-      platform_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' }, cloud_helm_ingress_secret_name: null,
+      atmosphere_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' }, openstack_helm_ingress_secret_name: null,
     });
   });
 
   it('sends null for what was left empty or dropped, so planSetup removes the old value', () => {
     expect(toPlanAnswers({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_server: '', add_subject_annotations: 'false' })).toMatchObject({
-      cloud_helm_ingress_wildcard_domain: null, cloud_helm_ingress_secret_name: null, cluster_issuer_acme_server: null,
-      platform_ingress_annotations: null,
+      openstack_helm_ingress_wildcard_domain: null, openstack_helm_ingress_secret_name: null, cluster_issuer_acme_server: null,
+      atmosphere_ingress_annotations: null,
     });
   });
 
@@ -253,10 +253,10 @@ describe('answers for planSetup', () => {
   });
 
   it('reads the walkthrough choices back from an inventory', () => {
-    expect(answersFromInventory({ cloud_helm_ingress_secret_name: 'wild', cluster_issuer_type: 'none' })).toMatchObject({ certificate_type: 'wildcard-supplied' });
-    expect(answersFromInventory({ cloud_helm_ingress_wildcard_domain: 'c.example.com' })).toMatchObject({ certificate_type: 'wildcard-auto' });
-    expect(answersFromInventory({ cluster_issuer_commercialca_username: 'u' })).toMatchObject({ commercialca_auth: 'password' });
-    expect(answersFromInventory({ platform_ingress_annotations: { 'cert-manager.io/subject-organizations': 'Org' } })).toMatchObject({
+    expect(answersFromInventory({ openstack_helm_ingress_secret_name: 'wild', cluster_issuer_type: 'none' })).toMatchObject({ certificate_type: 'wildcard-supplied' });
+    expect(answersFromInventory({ openstack_helm_ingress_wildcard_domain: 'c.example.com' })).toMatchObject({ certificate_type: 'wildcard-auto' });
+    expect(answersFromInventory({ cluster_issuer_venafi_username: 'u' })).toMatchObject({ venafi_auth: 'password' });
+    expect(answersFromInventory({ atmosphere_ingress_annotations: { 'cert-manager.io/subject-organizations': 'Org' } })).toMatchObject({
       add_subject_annotations: 'true', 'annotation:subject-organizations': 'Org',
     });
   });
@@ -294,7 +294,7 @@ describe('checkFileInput', () => {
     expect(checkFileInput(keyStep, 'wild.key', answers, dir)).toEqual({ value: join(dir, 'wild.key'), findings: [] });
     // The certificate's own findings (the domain it covers) show on the certificate question, not the key's.
     const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
-    const other = { ...answers, cloud_helm_ingress_wildcard_domain: 'other.example.com' };
+    const other = { ...answers, openstack_helm_ingress_wildcard_domain: 'other.example.com' };
     const elsewhere = checkFileInput(certificateStep, 'wild.crt', other, dir);
     expect(elsewhere.findings.some((f) => f.severity === 'error' && f.message.includes('other.example.com'))).toBe(true);
     expect(checkFileInput(keyStep, 'wild.key', other, dir).findings).toEqual([]);
@@ -317,7 +317,7 @@ describe('stepError', () => {
 
   it('names the wildcard once in the HTTP-01 refusal, whether the domain was given with "*." or not', () => {
     for (const domain of ['cloud.example.com', '*.cloud.example.com']) {
-      const answers = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: domain, cluster_issuer_type: 'acme' };
+      const answers = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: domain, cluster_issuer_type: 'acme' };
       const error = stepError(find(answers, 'cluster_issuer_acme_solver'), 'http01', answers);
       expect(error).toContain('(*.cloud.example.com)');
       expect(error).not.toContain('*.*.');
@@ -325,39 +325,39 @@ describe('stepError', () => {
   });
 
   it('refuses HTTP-01 for a wildcard issued automatically, with the reason', () => {
-    const answers = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme' };
+    const answers = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme' };
     const solver = find(answers, 'cluster_issuer_acme_solver');
     expect(stepError(solver, 'http01', answers)).toMatch(/cannot be issued with the HTTP-01 challenge/);
     expect(stepError(solver, 'rfc2136', answers)).toBeUndefined();
   });
 
-  it('requires the role for keyless clouddnsb, not for ambient', () => {
-    const keyless = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
-    const role = find(keyless, 'cluster_issuer_acme_clouddnsb_role_arn');
+  it('requires the role for keyless route53, not for ambient', () => {
+    const keyless = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes' };
+    const role = find(keyless, 'cluster_issuer_acme_route53_role_arn');
     expect(stepError(role, '', keyless)).toMatch(/role/i);
     expect(isOptional(role, keyless)).toBe(false);
-    const ambient = { ...keyless, cluster_issuer_acme_clouddnsb_auth: 'ambient' };
-    expect(isOptional(find(ambient, 'cluster_issuer_acme_clouddnsb_role_arn'), ambient)).toBe(true);
+    const ambient = { ...keyless, cluster_issuer_acme_route53_auth: 'ambient' };
+    expect(isOptional(find(ambient, 'cluster_issuer_acme_route53_role_arn'), ambient)).toBe(true);
   });
 
   it('accepts a supplied wildcard secret name: the issuer is then none', () => {
     const answers = { certificate_type: 'wildcard-supplied' };
-    expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'wildcard-certs', answers)).toBeUndefined();
-    expect(stepError(find(answers, 'cloud_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(/not a valid Kubernetes secret name/);
+    expect(stepError(find(answers, 'openstack_helm_ingress_secret_name'), 'wildcard-certs', answers)).toBeUndefined();
+    expect(stepError(find(answers, 'openstack_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(/not a valid Kubernetes secret name/);
   });
 
 });
 
 describe('questions name their variable as the inventory spells it', () => {
   it('asks in plain words, with the variable below; the platform names and values for such an inventory', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb' };
-    const neutral = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
-    expect(neutral.help).toBe('cluster_issuer_acme_clouddnsb_region');
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53' };
+    const neutral = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_region')!;
+    expect(neutral.help).toBe('cluster_issuer_acme_route53_region');
     expect(neutral.title).not.toContain('cluster_issuer');
     const platform = stepsFor(answers, { names: 'platform' });
-    expect(platform.find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!.help).toBe('cluster_issuer_acme_route53_region');
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_route53_region')!.help).toBe('cluster_issuer_acme_route53_region');
     expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.label)).toContain('route53');
-    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain('clouddnsb');
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain('route53');
   });
 });
 
@@ -382,34 +382,47 @@ describe('file questions', () => {
   });
 });
 
-describe('a platform-names inventory', () => {
-  const NEUTRAL_WORD = /(?<![A-Za-z0-9_])(clouddnsa|clouddnsb|dnsc|dnsd|dnse|commercialca|clusteroidc|certmgr)(?![A-Za-z0-9_])/i;
-  const texts = (answers: WizardAnswers) => stepsFor(answers, { names: 'platform' }).flatMap((s) => [
+describe('the walkthrough speaks the platform\'s words', () => {
+  const ALIAS = /(?<![A-Za-z0-9_])(clouddnsa|clouddnsb|dnsc|dnsd|dnse|commercialca|clusteroidc|certmgr|cloud_helm_ingress_\w*|platform_ingress_\w*)(?![A-Za-z0-9_])/i;
+  const texts = (answers: WizardAnswers, names?: 'spec') => stepsFor(answers, names ? { names } : {}).flatMap((s) => [
     s.title, s.help, s.section, ...(s.choices ?? []).flatMap((c) => [c.label, c.help ?? '']),
   ]);
+  const BRANCHES: WizardAnswers[] = [
+    { certificate_type: 'wildcard-auto', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes', add_subject_annotations: 'true' },
+    { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'azuredns' },
+    { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'cloudflare' },
+    { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'godaddy' },
+    { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'infoblox' },
+    { certificate_type: 'individual', cluster_issuer_type: 'venafi', venafi_auth: 'token' },
+    { certificate_type: 'wildcard-supplied' },
+  ];
 
-  it('asks every question in the platform words, choices and their help included', () => {
-    for (const answers of [
-      { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' },
-      { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'dnsc' },
-      { certificate_type: 'individual', cluster_issuer_type: 'commercialca', commercialca_auth: 'token' },
-    ]) {
+  it('asks every question in the platform\'s words, choices and their help included, and asks no naming question', () => {
+    for (const answers of BRANCHES) {
       const spoken = texts(answers);
-      expect(spoken.filter((t) => NEUTRAL_WORD.test(t))).toEqual([]);
-      expect(spoken.join('\n')).toMatch(/route53|cloudflare|venafi/);
+      expect(spoken.filter((t) => ALIAS.test(t))).toEqual([]);
+      expect(stepsFor(answers).map((s) => s.id)).not.toContain('names');
     }
-    // The neutral flow is unchanged.
+    expect(texts(BRANCHES[0]).join('\n')).toMatch(/cluster_issuer_acme_route53_role_arn/);
     expect(stepsFor({ certificate_type: 'individual', cluster_issuer_type: 'acme' }).flatMap((s) => (s.choices ?? []).map((c) => c.label)))
-      .toContain('clouddnsb');
+      .toEqual(expect.arrayContaining(['route53', 'azuredns', 'cloudflare', 'godaddy', 'infoblox', 'venafi']));
   });
 
-  it('says its errors in the platform words', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc' };
-    const role = stepsFor(answers, { names: 'platform' }).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_role_arn')!;
+  it('with --names spec names each variable and choice by its alias (the choice keeps the platform\'s value inside)', () => {
+    const steps = stepsFor(BRANCHES[0], { names: 'spec' });
+    const solver = steps.find((s) => s.id === 'cluster_issuer_acme_solver')!;
+    expect(solver.help).toBe('cluster_issuer_acme_solver');
+    expect(solver.choices!.map((c) => [c.value, c.label])).toContainEqual(['route53', 'clouddnsb']);
+    expect(steps.find((s) => s.id === 'cluster_issuer_acme_route53_role_arn')!.help).toBe('cluster_issuer_acme_clouddnsb_role_arn');
+    expect(texts(BRANCHES[0], 'spec').join('\n')).not.toMatch(/cluster_issuer_acme_route53_/);
+  });
+
+  it('says its errors in the platform\'s words', () => {
+    const answers = BRANCHES[0];
+    const role = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_role_arn')!;
     const error = stepError(role, '', answers);
-    expect(error).toBeDefined();
-    expect(error).not.toMatch(NEUTRAL_WORD);
-    expect(error).toMatch(/route53/);
+    expect(error).toMatch(/cluster_issuer_acme_route53_role_arn/);
+    expect(error).not.toMatch(ALIAS);
   });
 });
 
@@ -418,14 +431,14 @@ describe('questions the platform needs answered are required', () => {
     let state = initialState({});
     state = reduce(state, { type: 'answer', value: 'wildcard-auto' });
     const step = stepsFor(state.answers)[state.index]!;
-    expect(step.id).toBe('cloud_helm_ingress_wildcard_domain');
+    expect(step.id).toBe('openstack_helm_ingress_wildcard_domain');
     expect(isOptional(step, state.answers)).toBe(false);
     expect(stepError(step, '', state.answers)).toBeDefined();
   });
 
   it('the walkthrough asks the region as a required question', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
-    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_clouddnsb_region')!;
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'ambient' };
+    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_region')!;
     expect(isOptional(step, answers)).toBe(false);
   });
 });

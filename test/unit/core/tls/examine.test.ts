@@ -138,7 +138,7 @@ describe('bundles and mixed chains', () => {
     const b = await chain('p256');
     const result = examine({
       certPem: a.root.cert + b.root.cert,
-      certSource: 'cluster_issuer_commercialca_tpp_ca_bundle',
+      certSource: 'cluster_issuer_venafi_tpp_ca_bundle',
       role: 'ca-bundle',
       now: new Date(),
       fixHint: 'x',

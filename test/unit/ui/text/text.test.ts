@@ -94,7 +94,7 @@ describe('text report', () => {
   it('gives a group that checked nothing the reason that applies to most of its checks, one line per reason', () => {
     const noContext: SkipReason = { code: 'no-cluster', text: 'kubectl has no current context; pass --context NAME.' };
     const text = renderText(report([
-      outcome('kube.clusteroidc', 'skip', 'Only needed for clouddnsb auth clusteroidc.'),
+      outcome('kube.kubernetes', 'skip', 'Only needed for route53 auth kubernetes.'),
       outcome('kube.crd-version', 'skip', 'Cluster not checked: no context.', undefined, noContext),
       outcome('kube.issuer', 'skip', 'Cluster not checked: no context.', undefined, noContext),
       outcome('kube.certificates', 'skip', 'Cluster not checked: no context.', undefined, noContext),
@@ -103,7 +103,7 @@ describe('text report', () => {
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('[-] Cluster (kubectl)'));
     expect(lines[at + 1]).toBe('    No cluster (4 checks): kubectl has no current context; pass --context NAME.');
-    expect(lines[at + 2]).toBe('    Does not apply: Only needed for clouddnsb auth clusteroidc.');
+    expect(lines[at + 2]).toBe('    Does not apply: Only needed for route53 auth kubernetes.');
   });
 
   it('says a not-configured reason once when its text is the message itself (no "X → X")', () => {

@@ -7,20 +7,23 @@ import type { Check, CheckResult } from '../../../doctor/types.js';
 import type { DoctorInput } from '../../../doctor/input.js';
 import { HttpError, httpClientFor } from '../../../net/http.js';
 import { expectationsFrom } from '../../../config/expectations.js';
-import { checkClouddnsa } from './clouddnsa.js';
-import { checkClouddnsbStatic } from './clouddnsb.js';
-import { checkDnsc } from './dnsc.js';
-import { checkDnsd } from './dnsd.js';
-import { checkDnse } from './dnse.js';
+import { checkAzuredns } from './azuredns.js';
+import { checkRoute53Static } from './route53.js';
+import { checkCloudflare } from './cloudflare.js';
+import { checkGodaddy } from './godaddy.js';
+import { checkInfoblox } from './infoblox.js';
 import { probeRfc2136 } from './rfc2136.js';
 import { type ProviderRun, Unusable } from './shared.js';
+import { SOLVER_VALUES, type Solver } from '../../../config/vocabulary.js';
+import { isOneOf } from '../../../records.js';
 
-const PROVIDERS: Record<string, (run: ProviderRun) => Promise<CheckResult>> = {
-  clouddnsa: checkClouddnsa,
-  clouddnsb: checkClouddnsbStatic,
-  dnsc: checkDnsc,
-  dnsd: checkDnsd,
-  dnse: checkDnse,
+/** One credential check per DNS-01 solver (HTTP-01 has no credentials). */
+const PROVIDERS: Record<Exclude<Solver, 'http01'>, (run: ProviderRun) => Promise<CheckResult>> = {
+  azuredns: checkAzuredns,
+  route53: checkRoute53Static,
+  cloudflare: checkCloudflare,
+  godaddy: checkGodaddy,
+  infoblox: checkInfoblox,
   rfc2136: probeRfc2136,
 };
 
@@ -38,12 +41,12 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
       if (solver === 'rfc2136' && !probeUpdate) {
         return { status: 'skip', message: 'The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.' };
       }
-      if (solver === 'clouddnsb') {
-        const auth = typeof values.cluster_issuer_acme_clouddnsb_auth === 'string' ? values.cluster_issuer_acme_clouddnsb_auth : 'static';
-        if (auth === 'ambient') return { status: 'skip', message: 'clouddnsb auth is ambient: the credentials live in the cluster (cert-manager\'s environment), not in the inventory.' };
-        if (auth === 'clusteroidc') return { status: 'skip', message: 'clouddnsb auth is clusteroidc: the keyless role assumption is checked by discovery.sts.' };
+      if (solver === 'route53') {
+        const auth = typeof values.cluster_issuer_acme_route53_auth === 'string' ? values.cluster_issuer_acme_route53_auth : 'static';
+        if (auth === 'ambient') return { status: 'skip', message: 'route53 auth is ambient: the credentials live in the cluster (cert-manager\'s environment), not in the inventory.' };
+        if (auth === 'kubernetes') return { status: 'skip', message: 'route53 auth is kubernetes (keyless): the role assumption is checked by discovery.sts.' };
       }
-      const provider = PROVIDERS[solver];
+      const provider = isOneOf(SOLVER_VALUES, solver) && solver !== 'http01' ? PROVIDERS[solver] : undefined;
       if (!provider) return { status: 'skip', message: `The ACME solver ${solver} is not a DNS provider cloudgate knows.` };
       const domain = expectations.wildcardDomain ?? (input.certificate.domain?.trim() || undefined);
       const run: ProviderRun = { values, input, http: httpClientFor(input.network), signal: ctx.signal, probeUpdate, domain };

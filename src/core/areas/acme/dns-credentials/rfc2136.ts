@@ -25,8 +25,8 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult> {
   if (!run.domain) {
     return {
       status: 'skip',
-      message: 'No domain names the zone to update: set cloud_helm_ingress_wildcard_domain or give --domain.',
-      reason: { code: 'not-configured', text: 'Set cloud_helm_ingress_wildcard_domain in the inventory, or give --domain.' },
+      message: 'No domain names the zone to update: set openstack_helm_ingress_wildcard_domain or give --domain.',
+      reason: { code: 'not-configured', text: 'Set openstack_helm_ingress_wildcard_domain in the inventory, or give --domain.' },
     };
   }
   const value = probeValue();

@@ -7,6 +7,7 @@ import type { HttpClient, HttpResponse } from '../../../net/http.js';
 import { isJinja, isTagged } from '../../../inventory/ansible-tagged.js';
 import { escapeLine } from '../../../escape.js';
 import { redact, registerSecret } from '../../../secrets.js';
+import { variable } from '../../../config/variables.js';
 
 /** The record `--probe-update` adds and removes: one TXT record under the zone, never anything else. */
 export const PROBE_LABEL = '_cloudgate-probe';
@@ -27,10 +28,13 @@ export class Unusable extends Error {}
 
 /**
  * A value of the inventory, or its override in CLOUDGATE_<NAME> (CLOUDGATE_<NAME>_FILE, or the config's
- * `acme:` section) when the inventory's is vaulted or templated. Secrets are registered before use.
+ * `acme:` section) when the inventory's is vaulted or templated; the override may use the name's neutral
+ * alias too. Secrets are registered before use.
  */
 export function credential(run: ProviderRun, name: string, options: { secret?: boolean; optional?: boolean } = {}): string {
-  const override = setting(run.input, 'acme', name, { secret: options.secret });
+  const alias = variable(name)?.alias;
+  const override = setting(run.input, 'acme', name, { secret: options.secret })
+    ?? (alias ? setting(run.input, 'acme', alias, { secret: options.secret }) : undefined);
   const raw = run.values[name];
   let value: string | undefined;
   if (override !== undefined && override !== '') value = override.trim();

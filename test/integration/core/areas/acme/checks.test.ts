@@ -47,7 +47,7 @@ describe('acme group from the inventory', () => {
       'cluster_issuer_acme_private_ca: true',
       'cluster_issuer_acme_solver: rfc2136',
       `cluster_issuer_acme_rfc2136_nameserver: 127.0.0.1:${dns.address().port}`,
-      'cloud_helm_ingress_wildcard_domain: example.test',
+      'openstack_helm_ingress_wildcard_domain: example.test',
     ].join('\n'));
     dns.close();
     expect(r['acme.directory']).toMatchObject({ status: 'ok' });

@@ -23,7 +23,7 @@ describe.skipIf(!requireNamed())('TSIG-signed SOA query against the real named',
   });
 
   it('says BADSIG for a wrong secret, BADKEY for an unknown key or algorithm, BADTIME for a clock 20 minutes off', async () => {
-    expect((await probe({ ...rightKey(), secret: tsigKeygen('certmgr').secret })).tsig?.error).toBe('BADSIG');
+    expect((await probe({ ...rightKey(), secret: tsigKeygen('cert-manager').secret })).tsig?.error).toBe('BADSIG');
     expect((await probe({ ...rightKey(), name: 'nobody' })).tsig?.error).toBe('BADKEY');
     expect((await probe({ ...rightKey(), algorithm: 'HMACSHA512' })).tsig?.error).toBe('BADKEY');
     const late = await probe(rightKey(), named.zone, new Date(Date.now() - 20 * 60_000));

@@ -46,7 +46,7 @@ describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes A
   async function check(objects: KubeObject[], flags: Record<string, string> = { 'issuer-url': ISSUER }) {
     api.state.objects = [];
     api.state.add(namespace('kube-system'), ...objects);
-    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
+    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
     // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
     const r = await run(provideChecks, doctorInput(flags, { inventory, env: { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: 'https://127.0.0.1:9' } }));
     return r['discovery.apiserver-flags'];

@@ -41,18 +41,18 @@ describe('doctor --only discovery', () => {
     expect(i.requests.every((q) => q.authorization === undefined)).toBe(true);
   });
 
-  it('skips everything without an issuer URL, but warns when the inventory selects clusteroidc', async () => {
+  it('skips everything without an issuer URL, but warns when the inventory selects kubernetes', async () => {
     const plain = await run(provideChecks, doctorInput({}));
     expect(Object.values(plain).every((c) => c.status === 'skip')).toBe(true);
     expect(plain['discovery.document'].reason).toMatchObject({ code: 'not-configured', text: expect.stringContaining('--issuer-url') });
-    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
+    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
     const selected = await run(provideChecks, doctorInput({}, { inventory }));
     expect(selected['discovery.document'].status).toBe('warn');
-    expect(selected['discovery.document'].message).toContain('clusteroidc');
+    expect(selected['discovery.document'].message).toContain('kubernetes');
     // An inventory folder: group_vars/**/*.yml, read as the rest of cloudgate reads it.
     const folder = mkdtempSync(join(tmpdir(), 'cg-inventory-'));
     mkdirSync(join(folder, 'group_vars', 'all'), { recursive: true });
-    writeFileSync(join(folder, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_acme_solver: clouddnsb\ncluster_issuer_acme_clouddnsb_auth: clusteroidc\n');
+    writeFileSync(join(folder, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
     expect((await run(provideChecks, doctorInput({}, { inventory: folder })))['discovery.document'].status).toBe('warn');
     await expect(run(provideChecks, doctorInput({}, { inventory: join(folder, 'missing.yml') }))).rejects.toThrow(/Cannot read the inventory/);
   });
@@ -170,7 +170,7 @@ describe('discovery.token (--token-file)', () => {
   }
 
   const claims = (i: OidcIssuer, over: Record<string, unknown> = {}) => ({
-    ...serviceAccountClaims({ issuer: i.url, audiences: [inCluster, i.url, sts], namespace: 'cert-manager', serviceAccount: 'certmgr-clouddnsb' }),
+    ...serviceAccountClaims({ issuer: i.url, audiences: [inCluster, i.url, sts], namespace: 'cert-manager', serviceAccount: 'cert-manager-route53' }),
     ...over,
   });
 

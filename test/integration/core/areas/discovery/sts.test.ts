@@ -7,8 +7,8 @@ import { startOidcIssuer, type OidcIssuer, type OidcIssuerOptions } from '../../
 import { doctorInput, run, writeTemp } from '../../../../helpers/doctor-run.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 
-const ROLE_ARN = 'arn:aws:iam::123456789012:role/certmgr-dns01';
-const SUB = 'system:serviceaccount:cert-manager:certmgr-clouddnsb';
+const ROLE_ARN = 'arn:aws:iam::123456789012:role/cert-manager-dns01';
+const SUB = 'system:serviceaccount:cert-manager:cert-manager-route53';
 const ZONE = { id: 'Z0123456789ABCDEFGHIJ', name: 'cloud.example.com.' };
 const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
 
@@ -37,24 +37,24 @@ async function aws(i: OidcIssuer, over: Partial<AwsStsOptions> & { role?: Partia
 
 function inventory(extra: Record<string, string> = {}): string {
   const values: Record<string, string> = {
-    cluster_issuer_acme_solver: 'clouddnsb',
-    cluster_issuer_acme_clouddnsb_auth: 'clusteroidc',
-    cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
-    cluster_issuer_acme_clouddnsb_role_arn: ROLE_ARN,
-    cluster_issuer_acme_clouddnsb_hosted_zone_id: ZONE.id,
+    cluster_issuer_acme_solver: 'route53',
+    cluster_issuer_acme_route53_auth: 'kubernetes',
+    cluster_issuer_acme_route53_region: 'eu-west-1',
+    cluster_issuer_acme_route53_role_arn: ROLE_ARN,
+    cluster_issuer_acme_route53_hosted_zone_id: ZONE.id,
     ...extra,
   };
   return writeTemp('certificates.yml', Object.entries(values).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
 }
 
 function token(i: OidcIssuer, over: Record<string, unknown> = {}): string {
-  const claims = serviceAccountClaims({ issuer: i.url, audiences: ['sts.amazonaws.com'], namespace: 'cert-manager', serviceAccount: 'certmgr-clouddnsb' });
+  const claims = serviceAccountClaims({ issuer: i.url, audiences: ['sts.amazonaws.com'], namespace: 'cert-manager', serviceAccount: 'cert-manager-route53' });
   return signJwt({ ...claims, ...over }, i.keys[0]);
 }
 
 async function sts(a: AwsSts, tokenText: string, inv = inventory(), flags: Record<string, string> = {}) {
   const tokenFile = writeTemp('token', tokenText);
-  const env = { CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: a.url };
+  const env = { CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
   const r = await run(provideChecks, doctorInput({ 'token-file': tokenFile, ...flags }, { env, inventory: inv, caFile: a.caFile }));
   const all = JSON.stringify(r);
   for (const secret of [tokenText, ...a.secrets]) expect(all).not.toContain(secret);
@@ -67,7 +67,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i);
     const result = await sts(a, token(i));
     expect(result.status).toBe('ok');
-    expect(result.message).toContain('certmgr-dns01');
+    expect(result.message).toContain('cert-manager-dns01');
     expect(result.message).toContain(SUB);
     expect(result.message).toContain('route53:ListResourceRecordSets');
     const [assume, read] = a.requests;
@@ -82,7 +82,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
   it('looks the zone up by name when no zone id is set', async () => {
     const i = await issuer();
     const a = await aws(i);
-    const result = await sts(a, token(i), inventory({ cluster_issuer_acme_clouddnsb_hosted_zone_id: '', cloud_helm_ingress_wildcard_domain: 'cloud.example.com' }));
+    const result = await sts(a, token(i), inventory({ cluster_issuer_acme_route53_hosted_zone_id: '', openstack_helm_ingress_wildcard_domain: 'cloud.example.com' }));
     expect(result.status).toBe('ok');
     expect(result.message).toContain('route53:ListHostedZonesByName');
     expect(result.message).toContain(ZONE.name);
@@ -156,19 +156,19 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     expect(result.status).toBe('fail');
     expect(result.details?.code).toBe('NoSuchHostedZone');
     expect(result.message).toContain(ZONE.id);
-    expect(result.advice).toContain('cluster_issuer_acme_clouddnsb_hosted_zone_id');
+    expect(result.advice).toContain('cluster_issuer_acme_route53_hosted_zone_id');
   });
 
-  it('skips with the reason when the inventory is not clouddnsb clusteroidc, and fails without a role ARN', async () => {
+  it('skips with the reason when the inventory is not route53 kubernetes, and fails without a role ARN', async () => {
     const i = await issuer();
     const a = await aws(i);
-    const skipped = await sts(a, token(i), inventory({ cluster_issuer_acme_clouddnsb_auth: 'static' }));
+    const skipped = await sts(a, token(i), inventory({ cluster_issuer_acme_route53_auth: 'static' }));
     expect(skipped.status).toBe('skip');
     expect(skipped.message).toContain('auth static');
     expect(a.requests).toEqual([]);
-    const noRole = await sts(a, token(i), inventory({ cluster_issuer_acme_clouddnsb_role_arn: '' }));
+    const noRole = await sts(a, token(i), inventory({ cluster_issuer_acme_route53_role_arn: '' }));
     expect(noRole.status).toBe('fail');
-    expect(noRole.message).toContain('cluster_issuer_acme_clouddnsb_role_arn');
+    expect(noRole.message).toContain('cluster_issuer_acme_route53_role_arn');
   });
 });
 
@@ -176,25 +176,25 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
   it('kubectl create token <sa> -n cert-manager --audience sts.amazonaws.com --duration 600s', async () => {
     const i = await issuer();
     const a = await aws(i);
-    const state = new KubeState().add(namespace('cert-manager'), serviceAccount('cert-manager', 'certmgr-clouddnsb'));
+    const state = new KubeState().add(namespace('cert-manager'), serviceAccount('cert-manager', 'cert-manager-route53'));
     state.signingKey = i.keys[0];
     state.issuer = i.url;
     const api = await startKubeApi(state);
     stops.push(() => api.stop());
     try {
       // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
-      const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_CLOUDDNSB_ENDPOINT: a.url };
+      const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
       const r = await run(provideChecks, doctorInput({}, { env, inventory: inventory(), caFile: a.caFile }));
       expect(r['discovery.sts'].status).toBe('ok');
-      expect(r['discovery.sts'].message).toContain('kubectl create token certmgr-clouddnsb -n cert-manager --audience sts.amazonaws.com --duration 600s');
-      const request = state.requests.find((q) => q.path.endsWith('/serviceaccounts/certmgr-clouddnsb/token'));
+      expect(r['discovery.sts'].message).toContain('kubectl create token cert-manager-route53 -n cert-manager --audience sts.amazonaws.com --duration 600s');
+      const request = state.requests.find((q) => q.path.endsWith('/serviceaccounts/cert-manager-route53/token'));
       expect(request?.body).toMatchObject({ spec: { audiences: ['sts.amazonaws.com'], expirationSeconds: 600 } });
       const all = JSON.stringify(r);
       for (const secret of a.secrets) expect(all).not.toContain(secret);
 
       // A service account name kubectl would read as a flag is never passed to it.
       state.requests = [];
-      const flagLike = await run(provideChecks, doctorInput({}, { env, inventory: inventory({ cluster_issuer_acme_clouddnsb_service_account_name: '--all' }), caFile: a.caFile }));
+      const flagLike = await run(provideChecks, doctorInput({}, { env, inventory: inventory({ cluster_issuer_acme_route53_service_account_name: '--all' }), caFile: a.caFile }));
       expect(flagLike['discovery.sts']).toMatchObject({ status: 'skip' });
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);

@@ -35,11 +35,11 @@ describe('the kube checks\' gates', () => {
     for (const id of ['kube.cert-manager', 'kube.issuer', 'kube.issuer-drift', 'kube.certificates', 'kube.ingress-secrets']) {
       expect(gates[id], id).toMatchObject({ kind: 'cluster', lead: 'No cluster to ask' });
     }
-    // clusteroidc is not selected and there is no supplied wildcard: closed when listed, with the reason.
+    // kubernetes is not selected and there is no supplied wildcard: closed when listed, with the reason.
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret']) {
       expect(gates[id], id).toMatchObject({ kind: 'configured', open: false });
     }
-    expect(gates['kube.wildcard-secret']).toMatchObject({ text: expect.stringContaining('cloud_helm_ingress_secret_name') });
+    expect(gates['kube.wildcard-secret']).toMatchObject({ text: expect.stringContaining('openstack_helm_ingress_secret_name') });
     expect(kubectl.calls()).toEqual([]); // listing the checks asks no cluster
   });
 

@@ -110,7 +110,7 @@ describe('kube.issuer and kube.certificates', () => {
 });
 
 describe('kube.wildcard-secret', () => {
-  const inventory = 'cluster_issuer_type: none\ncloud_helm_ingress_secret_name: wildcard-certs\ncloud_helm_ingress_wildcard_domain: example.test\n';
+  const inventory = 'cluster_issuer_type: none\nopenstack_helm_ingress_secret_name: wildcard-certs\nopenstack_helm_ingress_wildcard_domain: example.test\n';
 
   it('passes a TLS secret whose certificate passes the certificate checks, never printing the key', async () => {
     const leaf = pki.leaf(['*.example.test']);

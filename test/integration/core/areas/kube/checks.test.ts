@@ -56,7 +56,7 @@ describe('kube checks on a healthy cluster', () => {
       ...['openstack', 'auth-system', 'monitoring'].map((ns) => tlsSecret('wildcard-certs', ns, wildcard)),
       ingress('keystone', 'openstack', 'keystone.cloud.test', 'wildcard-certs', null), ingress('keycloak', 'auth-system', 'sso.cloud.test', 'wildcard-certs', null),
       ingress('grafana', 'monitoring', 'grafana.cloud.test', 'wildcard-certs', null),
-    ], 'cluster_issuer_type: none\ncloud_helm_ingress_wildcard_domain: cloud.test\ncloud_helm_ingress_secret_name: wildcard-certs\n');
+    ], 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.test\nopenstack_helm_ingress_secret_name: wildcard-certs\n');
     expect(r['kube.wildcard-secret']).toMatchObject({ status: 'ok' });
     expect(r['kube.wildcard-secret']!.certificates!.map((c) => c.source)).toEqual(['openstack/wildcard-certs', 'auth-system/wildcard-certs', 'monitoring/wildcard-certs']);
     for (const id of ['kube.certificates', 'kube.ingress-secrets', 'kube.issuer-drift']) expect([id, r[id]!.status]).toEqual([id, 'ok']);
@@ -185,7 +185,7 @@ describe('scope: every namespace of the platform', () => {
     const r = await doctor([
       ...certManagerCluster(), tlsSecret('wildcard-certs', 'openstack', good), tlsSecret('wildcard-certs', 'auth-system', good), copy('monitoring'),
       ingress('keycloak', 'auth-system', 'sso.cloud.test', 'wildcard-certs', null), ingress('grafana', 'monitoring', 'grafana.cloud.test', 'wildcard-certs', null),
-    ], 'cluster_issuer_type: none\ncloud_helm_ingress_wildcard_domain: cloud.test\ncloud_helm_ingress_secret_name: wildcard-certs\n');
+    ], 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.test\nopenstack_helm_ingress_secret_name: wildcard-certs\n');
     expect(r['kube.wildcard-secret']).toMatchObject({ status: 'fail', stuck: { step: 'secret', object: 'Secret monitoring/wildcard-certs' } });
     // Said once: the ingress check leaves the supplied wildcard's content to kube.wildcard-secret.
     expect(r['kube.ingress-secrets']!.status).toBe('ok');

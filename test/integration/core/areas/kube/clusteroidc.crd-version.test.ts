@@ -3,7 +3,7 @@ import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { run } from '../../../../helpers/doctor-run.js';
-import { clusteroidcInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
+import { keylessInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
 
 /** The CRDs with the ClusterIssuer spec reduced to an open object, as some distributions ship it. */
 function openSchemaCrds(version: string | undefined): KubeObject[] {
@@ -20,7 +20,7 @@ const kube = useKubeCluster();
 
 async function crdVersionWith(crds: KubeObject[]) {
   await kube.start(new KubeState().add(namespace('cert-manager'), ...crds, serviceAccount('cert-manager', 'dns-sa'), ...tokenCreatorRbac('cert-manager', 'dns-sa')));
-  return (await run(provideChecks, kubeDoctorInput({}, { inventory: clusteroidcInventory() })))['kube.crd-version']!;
+  return (await run(provideChecks, kubeDoctorInput({}, { inventory: keylessInventory() })))['kube.crd-version']!;
 }
 
 describe.skipIf(!hasKubectl)(`kube.crd-version judges by the version label first${needsKubectl}`, () => {

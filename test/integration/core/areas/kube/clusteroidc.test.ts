@@ -7,19 +7,19 @@ import { createSigningKey } from '../../../../servers/jwt.js';
 import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
 import { startOidcIssuer } from '../../../../servers/oidc-issuer.js';
 import { run } from '../../../../helpers/doctor-run.js';
-import { clusteroidcInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
+import { keylessInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
 
 const kube = useKubeCluster();
 const doctorInput = kubeDoctorInput;
-const clusteroidc = clusteroidcInventory;
+const kubernetes = keylessInventory;
 const cluster = (...objects: KubeObject[]) => kube.start(new KubeState().add(namespace('cert-manager'), ...objects));
 
 const healthy = () => [...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'dns-sa'), serviceAccount('cert-manager', 'cert-manager'), ...tokenCreatorRbac('cert-manager', 'dns-sa')];
 
-describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () => {
+describe.skipIf(!hasKubectl)(`kube checks for kubernetes${needsKubectl}`, () => {
   it('passes a cluster prepared as the first prerequisite says (cert-manager new enough), with the service account named in the inventory', async () => {
     await cluster(...healthy());
-    const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
+    const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'ok', message: expect.stringContaining('1.15.5') });
     expect(r['kube.service-account']).toMatchObject({ status: 'ok', message: expect.stringContaining('cert-manager/dns-sa') });
     expect(r['kube.token-permission']).toMatchObject({ status: 'ok' });
@@ -29,7 +29,7 @@ describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () =>
 
   it('fails CRDs older than 1.15.0, a missing service account and a missing token permission', async () => {
     await cluster(...certManagerCrds('v1.14.7'), serviceAccount('cert-manager', 'cert-manager'));
-    const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
+    const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'fail', message: expect.stringContaining('1.14.7') });
     expect(r['kube.service-account']).toMatchObject({ status: 'fail', advice: expect.stringContaining('kubectl create serviceaccount --namespace=cert-manager -- dns-sa') });
     expect(r['kube.token-permission']).toMatchObject({ status: 'fail', advice: expect.stringContaining('serviceaccounts/token') });
@@ -37,24 +37,24 @@ describe.skipIf(!hasKubectl)(`kube checks for clusteroidc${needsKubectl}`, () =>
 
   it('fails when cert-manager is not installed at all', async () => {
     await cluster(serviceAccount('cert-manager', 'dns-sa'));
-    const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
+    const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'fail', message: expect.stringContaining('not installed') });
   });
 
-  it('skips with the reason when the context does not exist, or when clusteroidc is not in use', async () => {
+  it('skips with the reason when the context does not exist, or when kubernetes is not in use', async () => {
     await cluster(...healthy());
-    const wrong = await run(provideChecks, doctorInput({ context: 'nope' }, { inventory: clusteroidc() }));
+    const wrong = await run(provideChecks, doctorInput({ context: 'nope' }, { inventory: kubernetes() }));
     expect(wrong['kube.crd-version']).toMatchObject({ status: 'skip', message: expect.stringContaining('no context "nope"'), reason: { code: 'no-cluster' } });
     const unused = await run(provideChecks, doctorInput({}));
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) {
-      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('clusteroidc'), reason: { code: 'not-configured' } });
+      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('kubernetes'), reason: { code: 'not-configured' } });
     }
   });
 
   it('skips with the reason when kubectl is missing', async () => {
     process.env.CLOUDGATE_KUBECTL = '/nonexistent/kubectl';
     try {
-      const r = await run(provideChecks, doctorInput({}, { inventory: clusteroidc() }));
+      const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
       expect(r['kube.service-account']).toMatchObject({ status: 'skip', message: expect.stringContaining('kubectl was not found') });
     } finally {
       delete process.env.CLOUDGATE_KUBECTL;
@@ -72,13 +72,13 @@ describe.skipIf(!hasKubectl)(`discovery.token through kubectl create token${need
       state.issuer = issuer.url;
       state.apiAudiences = ['https://kubernetes.default.svc.cluster.local', issuer.url, 'sts.amazonaws.com'];
       await kube.start(state);
-      const r = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: clusteroidc(), caFile: issuer.caFile }));
+      const r = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }));
       expect(r['discovery.token']).toMatchObject({ status: 'ok', message: expect.stringContaining('kubectl create token dns-sa -n cert-manager') });
 
       // Same cluster before --api-audiences and --service-account-issuer were changed.
       state.apiAudiences = [];
       state.issuer = 'https://kubernetes.default.svc.cluster.local';
-      const before = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: clusteroidc(), caFile: issuer.caFile }));
+      const before = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }));
       expect(before['discovery.token'].status).toBe('fail');
       expect(before['discovery.token'].message).toContain('iss "https://kubernetes.default.svc.cluster.local"');
     } finally {

@@ -14,7 +14,7 @@ async function individual(host: string, expected: ServedExpectations, origin = '
   });
 }
 
-const automaticWildcard = { cluster_issuer_type: 'acme', cluster_issuer_acme_server: 'https://acme.test.localhost/directory', cloud_helm_ingress_wildcard_domain: 'test.localhost' };
+const automaticWildcard = { cluster_issuer_type: 'acme', cluster_issuer_acme_server: 'https://acme.test.localhost/directory', openstack_helm_ingress_wildcard_domain: 'test.localhost' };
 
 describe('individual certificates the platform serves even in wildcard mode', () => {
   it('does not flag the identity broker and monitoring hosts, by variable or by name', async () => {
@@ -30,7 +30,7 @@ describe('individual certificates the platform serves even in wildcard mode', ()
     const api = await individual('compute.test.localhost', expectationsFrom(automaticWildcard));
     expect(api.status).toBe('warn');
     expect(api.message).toMatch(/individual certificate/);
-    const supplied = expectationsFrom({ cluster_issuer_type: 'none', cloud_helm_ingress_secret_name: 'wildcard-certs', cloud_helm_ingress_wildcard_domain: 'test.localhost' });
+    const supplied = expectationsFrom({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs', openstack_helm_ingress_wildcard_domain: 'test.localhost' });
     expect((await individual('keycloak.test.localhost', supplied)).status).toBe('warn');
   });
 });

@@ -20,11 +20,11 @@ import { flagsOf } from '../../../../../src/cli-flags.js';
 const KEYLESS = [
   'cluster_issuer_type: acme',
   'cluster_issuer_acme_email: ops@example.com',
-  'cluster_issuer_acme_solver: clouddnsb',
-  'cluster_issuer_acme_clouddnsb_auth: clusteroidc',
-  'cluster_issuer_acme_clouddnsb_region: eu-west-1',
-  'cluster_issuer_acme_clouddnsb_hosted_zone_id: Z0123456789',
-  'cluster_issuer_acme_clouddnsb_role_arn: arn:aws:iam::123456789012:role/certmgr-dns01',
+  'cluster_issuer_acme_solver: route53',
+  'cluster_issuer_acme_route53_auth: kubernetes',
+  'cluster_issuer_acme_route53_region: eu-west-1',
+  'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789',
+  'cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/cert-manager-dns01',
   '',
 ].join('\n');
 
@@ -72,7 +72,7 @@ async function start(caFile?: string, flags: Record<string, string | boolean> = 
 /** Keeps the inventory's answers, names the service account dns-sa (unless named), writes, and waits for the offer. */
 async function writeKeyless(d: InkDriver, nameIt = true) {
   for (let i = 0; i < 20 && !d.frame().includes('Review:'); i++) {
-    if (nameIt && question(d) === 'cluster_issuer_acme_clouddnsb_service_account_name') await d.answer('dns-sa');
+    if (nameIt && question(d) === 'cluster_issuer_acme_route53_service_account_name') await d.answer('dns-sa');
     else await d.press(KEY.enter);
   }
   await d.waitFor('Review:');
@@ -80,12 +80,12 @@ async function writeKeyless(d: InkDriver, nameIt = true) {
   await d.waitFor(OFFER);
 }
 
-describe('after writing keyless clouddnsb, the walkthrough offers the discovery checks', () => {
+describe('after writing keyless route53, the walkthrough offers the discovery checks', () => {
   it('runs the discovery and kube checks for the issuer URL against the inventory just written', async () => {
     const i = await issuer();
     const { ui, results, inventory } = await start(i.caFile);
     await writeKeyless(ui);
-    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_clouddnsb_service_account_name: dns-sa');
+    expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_route53_service_account_name: dns-sa');
     expect(ui.frame()).toContain('Written:');
     expect(results).toEqual([]);
     await choose(ui, 'Yes');
@@ -105,7 +105,7 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
     expect(frame).toMatch(/✓ issuer equals the issuer URL/);
     // The private test CA: the thumbprint warning, with its advice.
     expect(frame).toMatch(/! TLS chain and thumbprint of the issuer: .*private CA/);
-    expect(frame).toContain('[!] OIDC discovery (clusteroidc)');
+    expect(frame).toContain('[!] OIDC discovery (route53 auth kubernetes)');
     expect(frame).toContain('[-] Cluster (kubectl)');
     expect(i.requests.every((q) => q.authorization === undefined)).toBe(true);
     expect(results).toHaveLength(1);
@@ -183,7 +183,7 @@ describe('after writing keyless clouddnsb, the walkthrough offers the discovery 
   });
 
   it('after "Nothing to write" the hints and the cancel say that nothing was written', async () => {
-    const same = `${KEYLESS}cluster_issuer_acme_clouddnsb_service_account_name: dns-sa\n`;
+    const same = `${KEYLESS}cluster_issuer_acme_route53_service_account_name: dns-sa\n`;
     const { ui, results, inventory } = await start(undefined, {}, same);
     await writeKeyless(ui, false);
     expect(ui.frame()).toContain('Nothing to write: the files already hold these settings.');

@@ -15,7 +15,7 @@ writeFileSync(join(dir, 'ca.pem'), ca.cert);
 writeFileSync(join(dir, 'ca.key'), ca.key);
 chmodSync(join(dir, 'ca.key'), 0o600);
 
-const INVENTORY = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+const INVENTORY = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 
 let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
@@ -39,7 +39,7 @@ describe('the questions alone (cloudgate regenerate)', () => {
     expect(results).toEqual([{
       kind: 'answers',
       answers: expect.objectContaining({
-        cluster_issuer_type: 'ca', cloud_helm_ingress_wildcard_domain: 'cloud.example.com',
+        cluster_issuer_type: 'ca', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
         cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
       }),
     }]);

@@ -105,7 +105,7 @@ describe('fixed in place, on the question that has it', () => {
     await toRfc2136Secret(ui);
     await ui.answer('b3RoZXItdHNpZy1zZWNyZXQ=');
     await choose(ui, 'HMACSHA256');
-    await ui.answer('certmgr-key');
+    await ui.answer('cert-manager-key');
     await choose(ui, 'No');
     await ui.waitFor('Write the secrets with Ansible Vault?');
     expect(ui.frame()).toContain('cluster_issuer_acme_rfc2136_tsig_secret_key');

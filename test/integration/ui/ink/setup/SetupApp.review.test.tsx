@@ -28,15 +28,15 @@ async function start(inventory: string, flags: Record<string, string | boolean> 
   return { ui, results };
 }
 
-/** Individual + ACME + dnsd, with the dnsd secrets typed in. */
-async function answerDnsd(d: InkDriver) {
+/** Individual + ACME + godaddy, with the godaddy secrets typed in. */
+async function answerGodaddy(d: InkDriver) {
   await choose(d, 'Individual');
   await choose(d, 'acme');
   await d.answer('ops@example.com');
   await d.answer('');
-  await choose(d, 'dnsd');
-  await d.answer('dnsd-api-key-1234');
-  await d.answer('dnsd-secret-key-5678');
+  await choose(d, 'godaddy');
+  await d.answer('godaddy-api-key-1234');
+  await d.answer('godaddy-secret-key-5678');
   await choose(d, 'No');
   // The secrets would go in plain text: the vault is offered first; here, declined.
   await d.waitFor('Write the secrets with Ansible Vault?');
@@ -49,7 +49,7 @@ describe('review and write, through the real plan', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
     const { ui, results } = await start(inventory);
-    await answerDnsd(ui);
+    await answerGodaddy(ui);
     expect(ui.frame()).toMatch(/lines 1-\d+ of \d+ \(arrows scroll\)/);
     // The secrets go in plain text (no vault password): the review says so.
     expect(ui.frame()).toContain('Secrets written in plain text');
@@ -57,10 +57,10 @@ describe('review and write, through the real plan', () => {
     expect(ui.frame()).toContain('+cluster_issuer_acme_email: ops@example.com');
     for (let i = 0; i < 6; i++) await ui.press(KEY.down);
     const frame = ui.frame();
-    expect(frame).toContain('+cluster_issuer_acme_dnsd_api_key: ********');
-    expect(frame).toContain('+cluster_issuer_acme_dnsd_secret_key: ********');
-    expect(frame).not.toContain('dnsd-api-key-1234');
-    expect(frame).not.toContain('dnsd-secret-key-5678');
+    expect(frame).toContain('+cluster_issuer_acme_godaddy_api_key: ********');
+    expect(frame).toContain('+cluster_issuer_acme_godaddy_secret_key: ********');
+    expect(frame).not.toContain('godaddy-api-key-1234');
+    expect(frame).not.toContain('godaddy-secret-key-5678');
     expect(frame).toMatch(new RegExp(`${inventory} - inventory \\(new\\) \\(mode 0600, holds secrets, \\+\\d+ -0`));
     await ui.press(KEY.ctrlC);
     expect(results[0]).toMatchObject({ kind: 'error', error: { message: 'Cancelled. Nothing was written.' } });
@@ -71,7 +71,7 @@ describe('review and write, through the real plan', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
     const { ui } = await start(inventory);
-    await answerDnsd(ui);
+    await answerGodaddy(ui);
     const seen: string[] = [];
     for (let i = 0; i < 30 && !ui.frame().includes('+++ ClusterIssuer atmosphere (after)'); i++) {
       seen.push(ui.frame());
@@ -82,14 +82,14 @@ describe('review and write, through the real plan', () => {
     expect(all).toContain('+ ClusterIssuer atmosphere (new)');
     expect(all).toContain('+++ ClusterIssuer atmosphere (after)');
     expect(all).toContain('token: "********"');
-    expect(all).not.toContain('dnsd-api-key-1234');
+    expect(all).not.toContain('godaddy-api-key-1234');
   });
 
   it('Enter writes the inventory (0600: it holds secrets) and the final screen lists it and what to run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
     const { ui, results } = await start(inventory);
-    await answerDnsd(ui);
+    await answerGodaddy(ui);
     await ui.press(KEY.enter);
     await ui.waitFor('Written:');
     expect(ui.frame()).toContain(inventory);
@@ -97,8 +97,8 @@ describe('review and write, through the real plan', () => {
     expect(results[0].kind).toBe('done');
     expect(statSync(inventory).mode & 0o777).toBe(0o600);
     const text = readFileSync(inventory, 'utf8');
-    expect(text).toContain('cluster_issuer_acme_solver: dnsd');
-    expect(text).toContain('cluster_issuer_acme_dnsd_secret_key: dnsd-secret-key-5678');
+    expect(text).toContain('cluster_issuer_acme_solver: godaddy');
+    expect(text).toContain('cluster_issuer_acme_godaddy_secret_key: godaddy-secret-key-5678');
   });
 
   it('warns at the review when the issuer changes and offers cloudgate regenerate', async () => {
@@ -150,7 +150,7 @@ describe('review and write, through the real plan', () => {
     expect(existsSync(inventory)).toBe(false);
   });
 
-  it('keyless clouddnsb shows the once-per-cluster checklist and ends with the discovery checks to run', async () => {
+  it('keyless route53 shows the once-per-cluster checklist and ends with the discovery checks to run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
     const { ui } = await start(inventory, { 'dry-run': true });
@@ -158,16 +158,16 @@ describe('review and write, through the real plan', () => {
     await choose(ui, 'acme');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'clouddnsb');
-    await choose(ui, 'clusteroidc');
+    await choose(ui, 'route53');
+    await choose(ui, 'kubernetes');
     await ui.answer('eu-west-1');
     await ui.answer('Z0123456789');
-    await ui.waitFor('Keyless (clusteroidc) needs, once per cluster:');
+    await ui.waitFor('Keyless route53 (auth kubernetes) needs, once per cluster:');
     expect(ui.frame()).toContain('Publish the OIDC discovery documents');
     expect(ui.frame()).toContain('cloudgate doctor --only discovery');
     await ui.answer('');
     expect(ui.frame()).toMatch(/role/i);
-    await ui.answer('arn:aws:iam::123456789012:role/certmgr-dns01');
+    await ui.answer('arn:aws:iam::123456789012:role/cert-manager-dns01');
     await ui.answer('');
     await choose(ui, 'No');
     await ui.waitFor('Review:');

@@ -34,8 +34,8 @@ function recording() {
     async prepare(answers) {
       prepared.push(withoutNulls(answers));
       const review: Review = {
-        inventoryPath: 'inventory.yml', inventoryExists: false, heading: 'Review: inventory.yml (new file)', names: '', issuer: 'Issuer: x',
-        set: ['cluster_issuer_type'], removed: [], findings: [], blocked: false, dryRun: false,
+        inventoryPath: 'inventory.yml', inventoryExists: false, heading: 'Review: inventory.yml (new file)', issuer: 'Issuer: x',
+        set: ['cluster_issuer_type'], removed: [], renamed: [], translated: [], findings: [], blocked: false, dryRun: false,
         diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600, holdsSecret: false }],
         cluster: { lines: [], diff: '' },
       };
@@ -76,7 +76,7 @@ describe('the question counter', () => {
     await ui.answer('');
     expect(question(ui)).toBe('cluster_issuer_acme_solver');
     expect(ui.frame()).toMatch(/question 5 of 6/);
-    // dnsc asks two more questions: the total says so as soon as it is highlighted.
+    // cloudflare asks two more questions: the total says so as soon as it is highlighted.
     await ui.press('5');
     expect(ui.frame()).toMatch(/question 5 of 8/);
     await ui.press(KEY.enter);
@@ -154,23 +154,23 @@ describe('the walkthrough, one branch at a time', () => {
     // The secret first: it may be the key file, whose name and algorithm then answer the next two.
     await ui.answer('c2VjcmV0LXRzaWcta2V5');
     await choose(ui, 'HMACSHA256');
-    await ui.answer('certmgr-key');
+    await ui.answer('cert-manager-key');
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
-      cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
       cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
       cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'rfc2136',
       cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53', cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
-      cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key', cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0LXRzaWcta2V5',
+      cluster_issuer_acme_rfc2136_tsig_key_name: 'cert-manager-key', cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0LXRzaWcta2V5',
     });
   });
 
   it.each([
-    ['clouddnsa', ['client-id', 'client-secret-value', 'sub-id', 'tenant-id', 'rg', 'example.com']],
-    ['dnsc', ['dnsc-token-value', '']],
-    ['dnsd', ['dnsd-key-value', 'dnsd-secret-value']],
-    ['dnse', ['default', 'dns.example.com', 'api', 'dnse-password-value']],
+    ['azuredns', ['client-id', 'client-secret-value', 'sub-id', 'tenant-id', 'rg', 'example.com']],
+    ['cloudflare', ['cloudflare-token-value', '']],
+    ['godaddy', ['godaddy-key-value', 'godaddy-secret-value']],
+    ['infoblox', ['default', 'dns.example.com', 'api', 'infoblox-password-value']],
   ])('ACME + %s asks the provider fields', async (solver, values) => {
     const { ui, rec } = await start();
     await choose(ui, 'Individual');
@@ -186,30 +186,31 @@ describe('the walkthrough, one branch at a time', () => {
   });
 
   it.each([
-    ['static', ['AKIAEXAMPLE', 'secret-access-key-value', ''], { cluster_issuer_acme_clouddnsb_access_key_id: 'AKIAEXAMPLE', cluster_issuer_acme_clouddnsb_secret_access_key: 'secret-access-key-value' }],
+    // Static keys, their Secret's name (the default) and the optional role to assume after them.
+    ['static', ['AKIAEXAMPLE', 'secret-access-key-value', '', 'arn:aws:iam::123456789012:role/dns-admin'], { cluster_issuer_acme_route53_access_key_id: 'AKIAEXAMPLE', cluster_issuer_acme_route53_secret_access_key: 'secret-access-key-value', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns-admin' }],
     ['ambient', [''], {}],
-    ['clusteroidc', ['arn:aws:iam::123456789012:role/certmgr-dns01', ''], { cluster_issuer_acme_clouddnsb_role_arn: 'arn:aws:iam::123456789012:role/certmgr-dns01' }],
-  ])('ACME + clouddnsb with auth %s', async (auth, values, expected) => {
+    ['kubernetes', ['arn:aws:iam::123456789012:role/cert-manager-dns01', ''], { cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/cert-manager-dns01' }],
+  ])('ACME + route53 with auth %s', async (auth, values, expected) => {
     const { ui, rec } = await start();
     await choose(ui, 'Individual');
     await choose(ui, 'acme');
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'clouddnsb');
+    await choose(ui, 'route53');
     await choose(ui, auth);
     await ui.answer('eu-west-1');
     await ui.answer('Z0123456789');
     for (const v of values) await ui.answer(v);
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_clouddnsb_auth: auth, cluster_issuer_acme_clouddnsb_region: 'eu-west-1', ...expected });
+    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_route53_auth: auth, cluster_issuer_acme_route53_region: 'eu-west-1', ...expected });
   });
 
-  it('commercial CA with an access token (recommended) or username and password (legacy)', async () => {
+  it('Venafi with an access token (recommended) or username and password (legacy)', async () => {
     for (const method of ['Access token', 'Username and password'] as const) {
       const { ui, rec } = await start();
       await choose(ui, 'Individual');
-      await choose(ui, 'commercialca');
+      await choose(ui, 'venafi');
       await ui.answer('ca.pem');
       await ui.answer('Certificates\\Cloud');
       await ui.answer('https://tpp.example.com/vedsdk');
@@ -225,12 +226,12 @@ describe('the walkthrough, one branch at a time', () => {
       await choose(ui, 'No');
       await toReview(ui);
       const credentials = method === 'Access token'
-        ? { cluster_issuer_commercialca_access_token: 'tpp-access-token' }
-        : { cluster_issuer_commercialca_username: 'svc-user', cluster_issuer_commercialca_password: 'svc-password' };
+        ? { cluster_issuer_venafi_access_token: 'tpp-access-token' }
+        : { cluster_issuer_venafi_username: 'svc-user', cluster_issuer_venafi_password: 'svc-password' };
       expect(rec.prepared[0]).toEqual({
-        cluster_issuer_type: 'commercialca', cluster_issuer_commercialca_ca: `file:${join(dir, 'ca.pem')}`,
-        cluster_issuer_commercialca_zone: 'Certificates\\Cloud', cluster_issuer_commercialca_tpp_url: 'https://tpp.example.com/vedsdk',
-        cluster_issuer_commercialca_tpp_ca_bundle: `file:${join(dir, 'ca.pem')}`,
+        cluster_issuer_type: 'venafi', cluster_issuer_venafi_ca: `file:${join(dir, 'ca.pem')}`,
+        cluster_issuer_venafi_zone: 'Certificates\\Cloud', cluster_issuer_venafi_tpp_url: 'https://tpp.example.com/vedsdk',
+        cluster_issuer_venafi_tpp_ca_bundle: `file:${join(dir, 'ca.pem')}`,
         ...credentials,
       });
       ui.unmount();
@@ -276,7 +277,7 @@ describe('the walkthrough, one branch at a time', () => {
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
       cluster_issuer_type: 'self-signed',
-      platform_ingress_annotations: {
+      atmosphere_ingress_annotations: {
         'cert-manager.io/subject-organizations': 'Example Org', 'cert-manager.io/subject-localities': 'Zurich',
         'cert-manager.io/subject-countries': 'CH',
       },
@@ -304,7 +305,7 @@ describe('the walkthrough, one branch at a time', () => {
     await ui.answer(', auth-system');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
-      cloud_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
+      openstack_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
       wildcard_key_file: join(dir, 'wild.key'), namespace: 'openstack, auth-system', cluster_issuer_type: 'none',
     });
   });
@@ -344,7 +345,7 @@ describe('the issuer part alone (cloudgate regenerate)', () => {
   it('asks only the issuer questions, from the inventory values, and hands back the answers', async () => {
     const rec = recording();
     const results: SetupResult[] = [];
-    const initial = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+    const initial = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
     ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} session={rec.session} answersOnly onExit={(r) => results.push(r)} />);
     expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).toContain('> acme (default)');
@@ -354,7 +355,7 @@ describe('the issuer part alone (cloudgate regenerate)', () => {
     expect(results).toEqual([{
       kind: 'answers',
       answers: {
-        cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cloud_helm_ingress_secret_name: null, cluster_issuer_type: 'ca',
+        openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: null, cluster_issuer_type: 'ca',
         cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
       },
     }]);
@@ -396,12 +397,12 @@ describe('keys', () => {
   });
 
   it('masks secrets as they are typed', async () => {
-    const { ui } = await start({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'dnsc' });
+    const { ui } = await start({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'cloudflare' });
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     await ui.answer('ops@example.com');
     await ui.answer('');
-    await choose(ui, 'dnsc');
+    await choose(ui, 'cloudflare');
     await ui.press('tok-very-secret');
     expect(ui.frame()).toContain('***************');
     expect(ui.frame()).not.toContain('tok-very-secret');
@@ -410,14 +411,14 @@ describe('keys', () => {
   it('values already in the inventory are the defaults; a secret is kept with an empty Enter', async () => {
     const { ui, rec } = await start({
       certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'old@example.com',
-      cluster_issuer_acme_solver: 'dnsd', cluster_issuer_acme_dnsd_api_key: 'kept-api-key', cluster_issuer_acme_dnsd_secret_key: 'kept-secret',
+      cluster_issuer_acme_solver: 'godaddy', cluster_issuer_acme_godaddy_api_key: 'kept-api-key', cluster_issuer_acme_godaddy_secret_key: 'kept-secret',
     });
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     expect(ui.frame()).toContain('> old@example.com');
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
-    expect(ui.frame()).toContain('> dnsd');
+    expect(ui.frame()).toContain('> godaddy');
     await ui.press(KEY.enter);
     expect(ui.frame()).toContain('(Enter keeps the current value)');
     expect(ui.frame()).not.toContain('kept-api-key');
@@ -425,7 +426,7 @@ describe('keys', () => {
     await ui.press(KEY.enter);
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_email: 'old@example.com', cluster_issuer_acme_dnsd_api_key: 'kept-api-key', cluster_issuer_acme_dnsd_secret_key: 'kept-secret' });
+    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_email: 'old@example.com', cluster_issuer_acme_godaddy_api_key: 'kept-api-key', cluster_issuer_acme_godaddy_secret_key: 'kept-secret' });
   });
 
   it('Ctrl+C cancels at any question: nothing is planned or written', async () => {

@@ -104,18 +104,18 @@ describe('doctor group certificate', () => {
     writeFileSync(
       join(inv, 'inventory.yml'),
       stringify({
-        cloud_helm_ingress_wildcard_domain: 'other.test',
+        openstack_helm_ingress_wildcard_domain: 'other.test',
         cluster_issuer_ca_certificate: c.intermediate.cert + c.root.cert,
         cluster_issuer_ca_private_key: c.intermediate.key,
-        cluster_issuer_commercialca_ca: notCa.cert,
+        cluster_issuer_venafi_ca: notCa.cert,
       }),
     );
     writeFile(inv, 'wildcard.pem', c.leaf.cert);
     const checks = await run(doctorInput(inv, { certificate: ['wildcard.pem'] }));
     expect(checks['certificate.ca-certificate.key-match']!.status).toBe('ok');
     expect(checks['certificate.ca-certificate.ca']!.status).toBe('ok');
-    expect(checks['certificate.commercialca-ca.ca']).toMatchObject({ status: 'fail', message: expect.stringContaining('cluster_issuer_commercialca_ca') });
+    expect(checks['certificate.venafi-ca.ca']).toMatchObject({ status: 'fail', message: expect.stringContaining('cluster_issuer_venafi_ca') });
     expect(checks['certificate.wildcard-san']).toMatchObject({ status: 'fail', message: expect.stringContaining('*.other.test') });
-    expect(checks['certificate.commercialca-tpp-ca-bundle.parse']).toBeUndefined();
+    expect(checks['certificate.venafi-tpp-ca-bundle.parse']).toBeUndefined();
   });
 });

@@ -9,13 +9,13 @@ describe('dnsRefusal', () => {
   it.each<[string, DnsReadOutcome, RegExp, string]>([
     ['AccessDenied', refused('AccessDenied', 'not authorized'), /lacks DNS permissions/, 'route53:ChangeResourceRecordSets'],
     ['AccessDeniedException', refused('AccessDeniedException'), /lacks DNS permissions/, ctx.policyHint],
-    ['NoSuchHostedZone', refused('NoSuchHostedZone', 'No hosted zone found', 404), /knows no hosted zone Z0123/, 'cluster_issuer_acme_clouddnsb_hosted_zone_id'],
+    ['NoSuchHostedZone', refused('NoSuchHostedZone', 'No hosted zone found', 404), /knows no hosted zone Z0123/, 'cluster_issuer_acme_route53_hosted_zone_id'],
     ['InvalidInput', refused('InvalidInput', 'bad id', 400), /refused the hosted zone id Z0123/, 'Z0123456789ABCDEFGHIJ'],
     ['SignatureDoesNotMatch', refused('SignatureDoesNotMatch'), /temporary credentials/, 'partition'],
     ['InvalidClientTokenId', refused('InvalidClientTokenId'), /temporary credentials/, 'CLOUDGATE_STS_ENDPOINT'],
     ['ExpiredToken', refused('ExpiredToken'), /temporary credentials/, 'partition'],
     ['another code', refused('Throttling', 'Rate exceeded', 400), /refused route53:ListResourceRecordSets: Throttling \("Rate exceeded"\)/, 'Retry later'],
-    ['no error document', refused(undefined, undefined, 502), /status 502 without an error document/, 'CLOUDGATE_CLOUDDNSB_ENDPOINT'],
+    ['no error document', refused(undefined, undefined, 502), /status 502 without an error document/, 'CLOUDGATE_ROUTE53_ENDPOINT'],
   ])('%s', (_, outcome, message, advice) => {
     const result = dnsRefusal(outcome, ctx);
     expect(result.status).toBe('fail');

@@ -4,7 +4,7 @@ import { createSigningKey, serviceAccountClaims, signJwt } from '../../../../ser
 
 const ISSUER = 'https://oidc.example.com/c1';
 const claims = (extra: Record<string, unknown> = {}) => ({
-  ...serviceAccountClaims({ issuer: ISSUER, audiences: [ISSUER, 'sts.amazonaws.com'], namespace: 'cert-manager', serviceAccount: 'certmgr-clouddnsb' }),
+  ...serviceAccountClaims({ issuer: ISSUER, audiences: [ISSUER, 'sts.amazonaws.com'], namespace: 'cert-manager', serviceAccount: 'cert-manager-route53' }),
   ...extra,
 });
 const expect_ = { issuer: ISSUER, audiences: [ISSUER, 'sts.amazonaws.com'], optionalAudiences: ['https://kubernetes.default.svc.cluster.local'] };

@@ -24,11 +24,11 @@ describe('doctor group inventory', () => {
   it('reports each finding as inventory.<rule> with its status, never the secret values', async () => {
     const checks = await run(FIXTURES + 'bad.yml');
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
-    expect(byId['inventory.commercialca-auth'].status).toBe('fail');
+    expect(byId['inventory.venafi-auth'].status).toBe('fail');
     expect(byId['inventory.unknown-variable'].status).toBe('warn');
-    expect(byId['inventory.unknown-variable'].advice).toBe('Did you mean cloud_helm_ingress_wildcard_domain?');
+    expect(byId['inventory.unknown-variable'].advice).toBe('Did you mean openstack_helm_ingress_wildcard_domain?');
     expect(byId['inventory.unused-variable']).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
-    expect(byId['inventory.required']).toMatchObject({ status: 'fail', details: { variable: 'cluster_issuer_commercialca_ca' } });
+    expect(byId['inventory.required']).toMatchObject({ status: 'fail', details: { variable: 'cluster_issuer_venafi_ca' } });
     const text = JSON.stringify(checks);
     expect(text).not.toContain('hunter2-password');
     expect(text).not.toContain('tpp-token-value-1234');
@@ -47,11 +47,11 @@ describe('doctor group inventory', () => {
     writeFileSync(path, ['cluster_issuer_type: venafi', 'cluster_issuer_venafi_zone: Z', 'cluster_issuer_venafi_tpp_url: https://tpp.example.com/vedsdk',
       'cluster_issuer_venafi_access_token: tpp-token-1', 'cluster_issuer_venafi_username: u', 'cluster_issuer_venafi_password: tpp-password-1', ''].join('\n'));
     const checks = await run(path);
-    const auth = checks.find((c) => c.id === 'inventory.commercialca-auth')!;
+    const auth = checks.find((c) => c.id === 'inventory.venafi-auth')!;
     expect(auth.title).toBe('Venafi auth (cluster_issuer_venafi_access_token)');
     const required = checks.find((c) => c.id === 'inventory.required')!;
     expect(required.message).toBe('cluster_issuer_venafi_ca is required with cluster_issuer_type: venafi but is not set.');
-    expect(JSON.stringify(checks)).not.toMatch(/commercialca(?!-auth)/);
+    expect(JSON.stringify(checks)).not.toMatch(/commercialca|clouddns|certmgr/i);
   });
 
   it('skips a missing default inventory and fails a missing --inventory path', async () => {
@@ -62,12 +62,12 @@ describe('doctor group inventory', () => {
   it('doctor --only inventory fails the same inventory with inventory.platform-needs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-inventory-checks-'));
     const inventory = join(dir, 'certificates.yml');
-    const CLOUDDNSB = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'ambient' };
-    writeFileSync(inventory, Object.entries(CLOUDDNSB).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+    const ROUTE53 = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'ambient' };
+    writeFileSync(inventory, Object.entries(ROUTE53).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
     const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, ...flagFields(), env: {}, cwd: dir } as never);
     const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
     expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
-      .toEqual(['inventory.platform-needs.cluster_issuer_acme_clouddnsb_region', 'inventory.platform-needs.cluster_issuer_acme_clouddnsb_hosted_zone_id']);
+      .toEqual(['inventory.platform-needs.cluster_issuer_acme_route53_region', 'inventory.platform-needs.cluster_issuer_acme_route53_hosted_zone_id']);
   });
 });
 
@@ -88,15 +88,15 @@ describe('doctor group inventory on a platform inventory with the role\'s own se
       'atmosphere_ingress_cluster_issuer: corp', 'atmosphere_ingress_class_name: nginx', '',
     ].join('\n')));
     expect(checks.filter((c) => c.status !== 'ok').map((c) => [c.id, c.message])).toEqual([
-      ['inventory.dnsd-limits', expect.stringContaining('godaddy')],
+      ['inventory.godaddy-limits', expect.stringContaining('godaddy')],
     ]);
   });
 
-  it('an empty name that replaces the role\'s default is a failure naming the default; a neutral variable is a naming finding', async () => {
+  it('an empty name that replaces the role\'s default is a failure naming the default; a neutral alias is a naming finding', async () => {
     const checks = await run(write('cluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_private_key_secret_name: ""\nplatform_ingress_annotations: {}\natmosphere_ingress_class_name: nginx\n'));
     const empty = checks.find((c) => c.details?.variable === 'cluster_issuer_acme_private_key_secret_name');
     expect(empty).toMatchObject({ status: 'fail' });
     expect(empty!.advice).toContain('cert-manager-issuer-account-key');
-    expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations.' });
+    expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations ("cloudgate setup" offers to).' });
   });
 });

@@ -16,7 +16,7 @@ describe('issuerResult', () => {
       { ready: 'False', reason: 'ErrRegisterACMEAccount', message: 'connection refused' }, /cluster_issuer_acme_email/],
     ['not Ready: the CA secret is unreadable', issuer({ ca: { secretName: 's' } }, ready('False', 'ErrGetKeyPair')), 'ca', 'fail', { reason: 'ErrGetKeyPair' }, /cluster_issuer_ca_certificate/],
     ['not Ready: the key does not match', issuer({ ca: { secretName: 's' } }, ready('False', 'ErrInvalidKeyPair')), 'ca', 'fail', { reason: 'ErrInvalidKeyPair' }, /doctor --only certificate/],
-    ['not Ready: the commercial CA refuses the credentials', issuer({ venafi: {} }, ready('False', 'AuthFailed')), 'commercialca', 'fail', { type: 'commercialca' }, /cluster_issuer_commercialca_access_token/],
+    ['not Ready: the commercial CA refuses the credentials', issuer({ venafi: {} }, ready('False', 'AuthFailed')), 'venafi', 'fail', { type: 'venafi' }, /cluster_issuer_venafi_access_token/],
     ['not Ready for an unknown reason', issuer(ACME, ready('False', 'Surprise')), 'acme', 'fail', { reason: 'Surprise' }, /kubectl describe clusterissuer atmosphere/],
     ['not Ready: the ACME CA needs External Account Binding', issuer(ACME, ready('False', 'ErrRegisterACMEAccount', '400 urn:ietf:params:acme:error:externalAccountRequired')), 'acme', 'fail', { reason: 'ErrRegisterACMEAccount' }, /External Account Binding/],
     ['a Ready condition of an older generation', { ...issuer(ACME, { conditions: [{ type: 'Ready', status: 'True', reason: 'ACMEAccountRegistered', observedGeneration: 1 }] }), metadata: { name: 'atmosphere', generation: 2 } }, 'acme', 'warn', { observedGeneration: 1, generation: 2 }, /has not processed the change/],

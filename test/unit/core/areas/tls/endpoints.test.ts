@@ -36,7 +36,7 @@ describe('endpoints', () => {
     const found = endpointsFromInventory({
       openstack_helm_endpoints_keystone_api_host: 'identity.example.com',
       keycloak_host: 'auth.example.com',
-      cloud_helm_ingress_wildcard_domain: 'example.com',
+      openstack_helm_ingress_wildcard_domain: 'example.com',
       templated_host: '{{ lookup() }}',
       cluster_issuer_acme_email: 'ops@example.com',
     });

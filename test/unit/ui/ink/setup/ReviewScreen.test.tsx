@@ -8,7 +8,7 @@ afterEach(() => ui?.unmount());
 
 const review = (over: Partial<Review> = {}): Review => ({
   inventoryPath: '/inv/certificates.yml', inventoryExists: true, heading: 'Review: /inv/certificates.yml (exists)',
-  names: 'Variable names: the neutral ones', issuer: 'Issuer: ca (was acme)', set: ['cluster_issuer_type'], removed: [],
+  issuer: 'Issuer: ca (was acme)', set: ['cluster_issuer_type'], removed: [], renamed: [], translated: [],
   diff: '--- a\n+++ b\n@@ -1,1 +1,1 @@\n-cluster_issuer_type: acme\n+cluster_issuer_type: ca\n',
   files: [{ path: '/inv/certificates.yml', description: 'inventory (updated)', mode: 0o600, holdsSecret: true }],
   findings: [], blocked: false, dryRun: false, cluster: { lines: [], diff: '' },
@@ -27,7 +27,7 @@ describe('ReviewScreen', () => {
     let confirmed = 0;
     ui = await renderInk(
       <ReviewScreen
-        review={review({ blocked: true, findings: [{ rule: 'x', severity: 'error', variable: 'cloud_helm_ingress_wildcard_domain', message: 'The certificate does not cover *.cloud.example.com.', advice: 'Supply a certificate for *.cloud.example.com.' }] })}
+        review={review({ blocked: true, findings: [{ rule: 'x', severity: 'error', variable: 'openstack_helm_ingress_wildcard_domain', message: 'The certificate does not cover *.cloud.example.com.', advice: 'Supply a certificate for *.cloud.example.com.' }] })}
         onConfirm={() => confirmed++}
       />,
     );

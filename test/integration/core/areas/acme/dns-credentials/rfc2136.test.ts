@@ -16,7 +16,7 @@ const inventory = (overrides: Record<string, string> = {}) => ({
   cluster_issuer_acme_rfc2136_tsig_algorithm: named.key.algorithm,
   cluster_issuer_acme_rfc2136_tsig_key_name: named.key.name,
   cluster_issuer_acme_rfc2136_tsig_secret_key: named.key.secret,
-  cloud_helm_ingress_wildcard_domain: 'cloud.example.test',
+  openstack_helm_ingress_wildcard_domain: 'cloud.example.test',
   ...overrides,
 });
 const run = (inv: Record<string, string>, flags: Record<string, boolean> = { 'probe-update': true }) =>
@@ -56,7 +56,7 @@ describe.skipIf(!requireNamed())('rfc2136 --probe-update against named', () => {
     expect(badsig.advice).toMatch(/tsig_secret_key/);
     const badkey = await run(inventory({ cluster_issuer_acme_rfc2136_tsig_key_name: 'someone-else' }));
     expect(badkey).toMatchObject({ status: 'fail', details: { tsigError: 'BADKEY' } });
-    const notauth = await run(inventory({ cloud_helm_ingress_wildcard_domain: 'other.test' }));
+    const notauth = await run(inventory({ openstack_helm_ingress_wildcard_domain: 'other.test' }));
     expect(notauth).toMatchObject({ status: 'fail', details: { tried: ['other.test'] } });
     expect(notauth.message).toMatch(/not authoritative/);
   });

@@ -1,0 +1,101 @@
+/**
+ * cloudflare: the token is verified, the zone looked up by name (each parent of the domain in turn), and one
+ * TXT record of it listed, the reads cert-manager makes before it writes. With --probe-update: one TXT
+ * record created and deleted.
+ */
+import type { CheckResult } from '../../../doctor/types.js';
+import type { HttpResponse } from '../../../net/http.js';
+import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, zoneCandidates } from './shared.js';
+
+interface Envelope<T> {
+  success?: boolean;
+  errors?: { code?: number; message?: string; error_chain?: { code?: number; message?: string }[] }[];
+  result?: T;
+}
+
+/** A global API key: 37 hexadecimal characters (tokens are longer and use other characters). */
+const GLOBAL_KEY = /^[0-9a-f]{37}$/i;
+
+export async function checkCloudflare(run: ProviderRun): Promise<CheckResult> {
+  const token = credential(run, 'cluster_issuer_acme_cloudflare_api_token', { secret: true });
+  const api = endpoint(run, 'CLOUDGATE_CLOUDFLARE_ENDPOINT', 'https://api.cloudflare.com/client/v4');
+  const headers = { authorization: `Bearer ${token}` };
+  const get = (path: string) => run.http.request({ url: `${api}${path}`, headers, credentials: true, signal: run.signal });
+  const details: Record<string, unknown> = { provider: 'cloudflare' };
+
+  const verified = await get('/user/tokens/verify');
+  const verify = jsonOf<Envelope<{ status?: string }>>(verified);
+  if (verified.status !== 200 || !verify?.success) return failure('Token verification', verified, verify, token, details);
+  const status = verify.result?.status;
+  if (status !== 'active') {
+    return fail(`The API token is ${foreign(status ?? 'not active', 20)}.`, 'Create a new API token with Zone:Read and DNS:Edit on the zone and put it in cluster_issuer_acme_cloudflare_api_token.', { ...details, tokenStatus: status });
+  }
+  if (!run.domain) {
+    return {
+      status: 'warn',
+      message: 'The API token is valid and active, but no domain names the zone to look up.',
+      advice: 'Set openstack_helm_ingress_wildcard_domain or give --domain to check that the token reaches the zone.',
+      details,
+    };
+  }
+
+  let zone: { id: string; name: string } | undefined;
+  for (const candidate of zoneCandidates(run.domain)) {
+    const found = await get(`/zones?name=${encodeURIComponent(candidate)}`);
+    const body = jsonOf<Envelope<{ id: string; name: string }[]>>(found);
+    if (found.status !== 200 || !body?.success) return failure(`Looking up the zone ${candidate}`, found, body, token, details);
+    zone = body.result?.find((z) => z.name?.toLowerCase() === candidate);
+    if (zone) break;
+  }
+  if (!zone) {
+    return fail(`The token sees no zone for ${run.domain} or any parent of it: it has no Zone:Read permission on that zone, or the zone is in another account.`,
+      'Edit the token: permissions Zone:Read and DNS:Edit, zone resources including this zone.', details);
+  }
+  details.zone = zone.name;
+  details.zoneId = zone.id;
+  const records = await get(`/zones/${encodeURIComponent(zone.id)}/dns_records?type=TXT&per_page=1`);
+  const listed = jsonOf<Envelope<unknown[]>>(records);
+  if (records.status !== 200 || !listed?.success) return failure(`Listing the records of ${zone.name}`, records, listed, token, details);
+  if (!run.probeUpdate) {
+    return { status: 'ok', message: `The API token is active and reads the zone ${zone.name} and its records (DNS:Edit is proved only by a write).${probeNote(run)}`, details };
+  }
+
+  const name = `${PROBE_LABEL}.${zone.name}`;
+  const created = await run.http.request({
+    method: 'POST',
+    url: `${api}/zones/${encodeURIComponent(zone.id)}/dns_records`,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'TXT', name, content: `"${probeValue()}"`, ttl: 60 }),
+    credentials: true,
+    signal: run.signal,
+  });
+  const record = jsonOf<Envelope<{ id?: string }>>(created);
+  if (created.status !== 200 || !record?.success || !record.result?.id) return failure(`Adding the TXT record ${name}`, created, record, token, details);
+  const deleted = await run.http.request({ method: 'DELETE', url: `${api}/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(record.result.id)}`, headers, credentials: true, signal: run.signal });
+  if (deleted.status !== 200) return fail(`--probe-update added the TXT record ${name} but could not delete it (${deleted.status}).`, `Delete the TXT record ${name} by hand.`, details);
+  details.probe = name;
+  return { status: 'ok', message: `The API token reads the zone ${zone.name} and --probe-update added and removed the TXT record ${name}.`, details };
+}
+
+function failure(what: string, res: HttpResponse, body: Envelope<unknown> | undefined, token: string, details: Record<string, unknown>): CheckResult {
+  const errors = body?.errors ?? [];
+  const codes = errors.flatMap((e) => [e.code, ...(e.error_chain ?? []).map((c) => c.code)]).filter((c): c is number => typeof c === 'number');
+  const said = errors.map((e) => foreign(e.message ?? '', 80)).filter(Boolean).join('; ');
+  details.status = res.status;
+  details.errorCodes = codes;
+  const tokenVar = 'cluster_issuer_acme_cloudflare_api_token';
+  if (codes.includes(6111) || codes.includes(6003) || (res.status === 400 && GLOBAL_KEY.test(token))) {
+    return fail(`${what} failed: the provider does not accept the value as a token (${res.status}, ${said || 'invalid Authorization header'})${GLOBAL_KEY.test(token) ? '; it looks like the global API key' : ''}.`,
+      `The global API key cannot be used as a token. Create an API token (My Profile → API Tokens) with Zone:Read and DNS:Edit on the zone and put it in ${tokenVar}.`, details);
+  }
+  if (codes.includes(1000) || res.status === 401) {
+    return fail(`${what} failed: the API token is not valid (${res.status}${said ? `, ${said}` : ''}).`,
+      `Create a new API token with Zone:Read and DNS:Edit on the zone and put it in ${tokenVar} (whole, without spaces).`, details);
+  }
+  if (codes.includes(10000) || codes.includes(9109) || res.status === 403) {
+    return fail(`${what} failed: the token lacks the permission (${res.status}${said ? `, ${said}` : ''}).`,
+      'Edit the token: permissions Zone:Read and DNS:Edit, zone resources including this zone.', details);
+  }
+  if (said) return fail(`${what} failed (${res.status}: ${said}).`, 'Check the token and its permissions (Zone:Read, DNS:Edit).', details);
+  return unexpected(`${what} failed`, res, 'Check CLOUDGATE_CLOUDFLARE_ENDPOINT and the network path to the provider.');
+}
