@@ -74,13 +74,13 @@ async function readClouds(path: string, what: string): Promise<Mapping> {
   const [{ loadYaml }, { checkedVarsText }] = await Promise.all([import('../inventory/yaml-load.js'), import('../inventory/text-check.js')]);
   let read;
   try {
-    read = readOwnedFileIfExistsSync(path, { what, folderAdvice: 'Give the path of the file itself (OS_CLIENT_CONFIG_FILE), not its folder.' });
+    read = readOwnedFileIfExistsSync(path, { what: `the file ${what}`, folderAdvice: 'Give the path of the file itself (OS_CLIENT_CONFIG_FILE), not its folder.' });
   } catch (error) {
     if (!(error instanceof RefusedPath)) throw error;
     throw new UsageError(error.message, `${error.advice} The OpenStack client reads ${what} from the current folder first: run from a folder of your own, or name your own file with ${what === 'clouds.yaml' ? 'OS_CLIENT_CONFIG_FILE' : 'OS_CLIENT_SECURE_FILE'}.`);
   }
   if (!read) throw new UsageError(`Cannot read ${what} ${path}: ENOENT.`, 'Check the path (OS_CLIENT_CONFIG_FILE, OS_CLIENT_SECURE_FILE).');
-  const text = checkedVarsText(read, what, path, 'the OpenStack client');
+  const text = checkedVarsText(read, `the file ${what}`, path, 'the OpenStack client');
   const doc = loadYaml(text, { what, path, plain: true, advice: 'Fix the YAML syntax (the OpenStack client refuses it too).' }).value;
   if (doc === null || doc === undefined) return {};
   const clouds = isRecord(doc) ? doc.clouds : undefined;
