@@ -55,3 +55,10 @@ export function boundedValue(value: unknown, depth = 0): unknown {
   }
   return value;
 }
+
+/** A report's details, bounded as boundedValue bounds each of its values. */
+export function boundedRecord(record: Record<string, unknown>): Record<string, unknown> {
+  const { shown, more } = capped(Object.entries(record), 4 * LIST_LIMIT);
+  const out = Object.fromEntries(shown.map(([k, v]) => [k, boundedValue(v, 1)]));
+  return more ? { ...out, '…': `and ${more} more` } : out;
+}

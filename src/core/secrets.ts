@@ -117,6 +117,7 @@ export function redact(text: string): string {
  * as itself, not as JSON text, where a secret holding `"` or `\` would be spelled differently.
  */
 export function redactValue<T>(value: T): T {
+  // redactDeep keeps the value's shape (a string stays a string, a list a list): it is the T that went in.
   return redactDeep(value) as T;
 }
 

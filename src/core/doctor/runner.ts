@@ -1,5 +1,5 @@
 import { messageOf } from '../errors.js';
-import { boundedValue, cutText, LINE_LIMIT } from '../bounded.js';
+import { boundedRecord, cutText, LINE_LIMIT } from '../bounded.js';
 import { memberOf, textOf } from '../records.js';
 import { scopedSignal } from './scoped-signal.js';
 import { isInterrupted, summarize } from './status.js';
@@ -159,7 +159,7 @@ function boundedResult(result: CheckResult): CheckResult {
     message: cutText(result.message, LINE_LIMIT),
     ...(result.advice !== undefined ? { advice: cutText(result.advice, LINE_LIMIT) } : {}),
     ...(result.reason ? { reason: { ...result.reason, text: cutText(result.reason.text, LINE_LIMIT) } } : {}),
-    ...(result.details ? { details: boundedValue(result.details) as Record<string, unknown> } : {}),
+    ...(result.details ? { details: boundedRecord(result.details) } : {}),
   };
 }
 

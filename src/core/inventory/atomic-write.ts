@@ -218,7 +218,8 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     try {
       for (const s of staged) {
         const { folder, name } = s.checked;
-        await rename(folder.at(s.temp!), folder.at(name));
+        if (!s.temp) throw new Error(`no temp was staged for ${s.checked.path}`);
+        await rename(folder.at(s.temp), folder.at(name));
         s.renamed = true;
         s.temp = undefined;
         await syncFolder(folder.at());

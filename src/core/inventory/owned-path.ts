@@ -183,7 +183,7 @@ const trustAdvice = (folder: string) => `If you trust ${folder} and everyone who
 function refuseOwner(given: string, purpose: Purpose, kind: 'folder' | 'file', subject: string, info: Stats, parent: CheckedFolder | undefined, uid: number): never {
   const verb = verbOf(purpose);
   const inShared = parent?.shared === true;
-  const where = inShared ? ` and lies in ${parent!.path} (mode ${modeText(lstatOrZero(parent!))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
+  const where = inShared ? ` and lies in ${parent.path} (mode ${modeText(lstatOrZero(parent))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
     : `, neither to you (${userName(uid)}) nor to root`;
   const message = `Refused to ${verb} ${given}: the ${kind} ${subject} belongs to ${userName(info.uid)}${where}.`;
   const advice = kind === 'folder'

@@ -29,8 +29,8 @@ function passwd(): Account[] {
 }
 
 function groupMembers(): Map<number, string[]> {
-  groups ??= new Map(lines('/etc/group').flatMap(([name, , gid, members]) =>
-    name && gid !== '' && Number.isInteger(Number(gid)) ? [[Number(gid), (members ?? '').split(',').filter(Boolean)] as [number, string[]]] : []));
+  groups ??= new Map(lines('/etc/group').flatMap(([name, , gid, members]): [number, string[]][] =>
+    name && gid !== '' && Number.isInteger(Number(gid)) ? [[Number(gid), (members ?? '').split(',').filter(Boolean)]] : []));
   return groups;
 }
 
