@@ -50,6 +50,25 @@ describe('setup', () => {
     expect(readdirSync(join(fx.shared, 'inventory'))).toEqual([]);
   });
 
+  it('does not write the TLS Secret manifest (the private key) through the link in a folder another user made; nothing written', async () => {
+    const victim = join(fx.dir, 'root-only.key');
+    writeFileSync(victim, 'root: only\n', { mode: 0o600 });
+    asNobody(`mkdir -m 755 ${fx.shared}/manifests && ln -s ${victim} ${fx.shared}/manifests/wildcard.secret.yaml`);
+    const ca = createTestCA('manifest CA');
+    const leaf = ca.issue(['*.cloud.example.com']);
+    writeFileSync(join(fx.dir, 'wildcard.pem'), leaf.cert + ca.cert);
+    writeFileSync(join(fx.dir, 'wildcard.key'), leaf.key, { mode: 0o600 });
+    const inventory = join(fx.dir, 'certificates.yml');
+    const file = answers('cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
+    const r = await runCli(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', join(fx.shared, 'manifests', 'wildcard.secret.yaml'), '--yes'], { cwd: fx.dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`the folder ${fx.shared}/manifests belongs to uid ${NOBODY} (nobody)`);
+    expect(readFileSync(victim, 'utf8')).toBe('root: only\n');
+    expect(statSync(victim).mode & 0o777).toBe(0o600);
+    expect(existsSync(inventory)).toBe(false);
+    expect(r.stderr).not.toContain(leaf.key.split('\n')[1]);
+  });
+
   it('never runs a vault password script another user owns, as root', async () => {
     const marker = join(fx.dir, 'ran');
     const script = join(fx.shared, 'vault-pass.sh');
