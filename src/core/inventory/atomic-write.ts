@@ -100,7 +100,7 @@ interface Staged {
   undo?: string;
   renamed?: boolean;
   /** Where it stands after a failure, for the message. */
-  now?: string;
+  state?: string;
 }
 
 /** Nothing was written; `advice` says what to do when the cause is known (a refused path, a missing folder). */
@@ -231,9 +231,11 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     }
     for (const s of staged) if (s.undo) await unlink(s.checked.folder.at(s.undo)).catch(() => undefined);
     for (const s of staged) s.undo = undefined;
+    // Old backups go only once the new state is complete, the folders still open.
+    for (const s of staged) if (s.backup) await pruneBackups(s.checked.folder, s.checked.name, s.backup.name, now).catch(() => []);
   } finally {
     forgetSignal();
-    await closeAllSafely(closeAll);
+    await closeAll();
   }
 
   return staged.map(({ file, checked, backup }) => ({
@@ -244,13 +246,6 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     ...(checked.links.length > 0 ? { linkTarget: checked.path, links: checked.links } : {}),
   }));
 
-  async function closeAllSafely(close: () => Promise<void>): Promise<void> {
-    // The backups are pruned only once the new state is complete, with the folders still open.
-    if (committed) {
-      for (const s of staged) if (s.backup) await pruneBackups(s.checked.folder, s.checked.name, s.backup.name, now).catch(() => []);
-    }
-    await close();
-  }
 }
 
 /**
@@ -267,10 +262,10 @@ async function undo(staged: Staged[], checkedPaths: CheckedPath[]): Promise<void
         ? await rename(folder.at(s.undo), folder.at(name)).then(() => true, () => false)
         : await unlink(folder.at(name)).then(() => true, () => false);
       if (restored) s.undo = undefined;
-      s.now = restored ? (s.previous ? 'put back to its previous version' : 'removed again (it was new)')
+      s.state = restored ? (s.previous ? 'put back to its previous version' : 'removed again (it was new)')
         : `holds the NEW version; the previous one is kept as ${s.backup?.path ?? folder.shown(s.undo ?? name)}`;
     } else {
-      s.now = s.previous ? 'unchanged' : 'not created';
+      s.state = s.previous ? 'unchanged' : 'not created';
     }
     // Not put back: its backup holds the previous version, the hidden name is dropped; without a backup it stays, named below.
     if (s.undo && (restored || s.backup)) {
@@ -296,8 +291,8 @@ function failure(staged: Staged[], error: unknown): NothingWritten {
     : undefined;
   const changed = staged.filter((s) => s.renamed);
   if (changed.length === 0) return new NothingWritten(`Nothing was written: ${cause}`, advice);
-  const partial = changed.some((s) => s.now?.startsWith('holds the NEW'));
-  const states = staged.map((s) => `the ${s.file.description} ${s.checked.path} ${s.now ?? 'unchanged'}`).join('; ');
+  const partial = changed.some((s) => s.state?.startsWith('holds the NEW'));
+  const states = staged.map((s) => `the ${s.file.description} ${s.checked.path} ${s.state ?? 'unchanged'}`).join('; ');
   return partial
     ? new NothingWritten(`The write failed and could not be undone in full: ${cause}. Now: ${states}.`,
       'Check the files named above (run cloudgate again to see the difference it would make), and make room on the disk.', true)

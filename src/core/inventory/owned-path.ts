@@ -158,7 +158,6 @@ export interface CheckOptions {
 }
 
 const modeText = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
-const verbOf = (purpose: Purpose) => purpose;
 
 /** Others than the owner can change what is in it: a world write bit, or a group one the group's other members could use. */
 export function othersMayWrite(info: Stats): boolean {
@@ -181,11 +180,10 @@ function trustedFolders(): Set<string> {
 const trustAdvice = (folder: string) => `If you trust ${folder} and everyone who can write in it, name it in ${TRUSTED_FOLDERS_ENV} (docs/security.md).`;
 
 function refuseOwner(given: string, purpose: Purpose, kind: 'folder' | 'file', subject: string, info: Stats, parent: CheckedFolder | undefined, uid: number): never {
-  const verb = verbOf(purpose);
   const inShared = parent?.shared === true;
-  const where = inShared ? ` and lies in ${parent.path} (mode ${modeText(lstatOrZero(parent))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
+  const where = inShared ? ` and lies in ${parent.path} (mode ${modeText(modeOf(parent))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
     : `, neither to you (${userName(uid)}) nor to root`;
-  const message = `Refused to ${verb} ${given}: the ${kind} ${subject} belongs to ${userName(info.uid)}${where}.`;
+  const message = `Refused to ${purpose} ${given}: the ${kind} ${subject} belongs to ${userName(info.uid)}${where}.`;
   const advice = kind === 'folder'
     ? inShared
       ? `Someone else made ${subject}: use a folder of your own (a new one, or remove this one once you know what it is). ${trustAdvice(subject)}`
@@ -196,7 +194,8 @@ function refuseOwner(given: string, purpose: Purpose, kind: 'folder' | 'file', s
   throw new PathRefused(message, advice, subject, info.uid, purpose);
 }
 
-function lstatOrZero(folder: CheckedFolder): number {
+/** The folder's mode as its descriptor says (0 when it cannot be read). */
+function modeOf(folder: CheckedFolder): number {
   try {
     return fstatSync(folder.fd).mode;
   } catch {
@@ -212,7 +211,7 @@ function checkFolder(given: string, purpose: Purpose, path: string, info: Stats,
   if (!othersMayWrite(info)) return false;
   if (info.uid === 0 && (info.mode & 0o1000) !== 0) return true;
   throw new PathRefused(
-    `Refused to ${verbOf(purpose)} ${given}: others than its owner (${userName(info.uid)}) can write in the folder ${path} (mode ${modeText(info.mode)}), and it is not a sticky folder of root's such as /tmp.`,
+    `Refused to ${purpose} ${given}: others than its owner (${userName(info.uid)}) can write in the folder ${path} (mode ${modeText(info.mode)}), and it is not a sticky folder of root's such as /tmp.`,
     `Take their write access away (chmod go-w ${path}) or use another folder. ${trustAdvice(path)}`,
     path, info.uid, purpose);
 }
@@ -222,19 +221,18 @@ function checkFile(given: string, purpose: Purpose, path: string, info: Stats, p
   const ownerOk = parent.shared ? info.uid === uid : info.uid === uid || info.uid === 0;
   if (!ownerOk) refuseOwner(given, purpose, 'file', path, info, parent, uid);
   if (purpose !== 'write' && info.isFile() && othersMayWrite(info)) {
-    throw new PathRefused(`Refused to ${verbOf(purpose)} ${given}: others than its owner can change ${path} (mode ${modeText(info.mode)}).`,
+    throw new PathRefused(`Refused to ${purpose} ${given}: others than its owner can change ${path} (mode ${modeText(info.mode)}).`,
       `Take their write access away: chmod go-w ${path}.`, path, info.uid, purpose);
   }
 }
 
-function checkLink(given: string, purpose: Purpose, link: string, info: Stats, parent: CheckedFolder, uid: number): void {
+function checkLink(purpose: Purpose, link: string, info: Stats, parent: CheckedFolder, uid: number): void {
   const ownerOk = parent.shared ? info.uid === uid : info.uid === uid || info.uid === 0;
   if (ownerOk) return;
-  const folderMode = lstatOrZero(parent);
-  const why = parent.shared || othersMayWrite(fstatSync(parent.fd))
-    ? `it sits in ${parent.path} (mode ${modeText(folderMode)}), where others can write, and belongs neither to you (${userName(uid)}) nor to root.`
+  const mode = modeOf(parent);
+  const why = parent.shared
+    ? `it sits in ${parent.path} (mode ${modeText(mode)}), where others can write, and does not belong to you (${userName(uid)}): there only your own links are followed.`
     : `it belongs neither to you (${userName(uid)}) nor to root.`;
-  void given;
   throw new LinkRefused(link, info.uid, parent.path, why, purpose);
 }
 
@@ -334,7 +332,7 @@ export function checkPath(path: string, options: CheckOptions): CheckedPath {
         closeSync(fd);
         if (links.length >= MAX_LINKS) throw Object.assign(new Error(`Too many levels of links from ${path}`), { code: 'ELOOP', path });
         if (options.noFinalLink && last) throw new LinkRefused(shown, info.uid, folder.path, 'this file is never written through a link.', purpose);
-        checkLink(path, purpose, shown, info, folder, uid);
+        checkLink(purpose, shown, info, folder, uid);
         const to = readlinkSync(folder.at(name));
         const again = lstatSync(folder.at(name));
         if (!again.isSymbolicLink() || again.ino !== info.ino || again.uid !== info.uid) {
