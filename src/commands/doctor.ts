@@ -98,12 +98,12 @@ async function render(format: Format, report: DoctorReport, options: TextOptions
  * file cannot be written). The write checks both again.
  */
 async function checkOutputPath(path: string): Promise<void> {
-  const { LinkRefused, resolveWritePath } = await import('../core/inventory/links.js');
+  const { PathRefused, resolveWritePath } = await import('../core/inventory/links.js');
   let target: string;
   try {
     target = (await resolveWritePath(path)).path;
   } catch (error) {
-    if (error instanceof LinkRefused) throw new WriteError(`Cannot write ${path}: ${error.message}`, error.advice);
+    if (error instanceof PathRefused) throw new WriteError(`Cannot write ${path}: ${error.message}`, error.advice);
     throw new UsageError(`Cannot write ${path}: ${messageOf(error)}`);
   }
   const folder = await stat(dirname(target)).catch(() => undefined);

@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError, codeOf } from './errors.js';
+import { checkOpened, checkPath, MissingFolder, PathRefused } from './inventory/owned-path.js';
 
 /** 1 MiB: far above any PEM bundle or inventory value, far below what exhausts memory. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -15,6 +16,14 @@ export interface SafeReadOptions {
   maxBytes?: number;
   /** The advice when the path is a folder (default: give an ordinary file). */
   folderAdvice?: string;
+}
+
+/** A path the ownership rule refused (exit 2): the message names the folder or file and its owner. */
+export class RefusedPath extends UsageError {
+  constructor(what: string, refusal: PathRefused) {
+    super(`${capitalise(what)}: ${refusal.message}`, refusal.advice);
+    this.name = 'RefusedPath';
+  }
 }
 
 export interface RegularFileRead {
@@ -43,6 +52,55 @@ export function readRegularFileIfExistsSync(path: string, options: SafeReadOptio
     throw cannotRead(path, options, error);
   }
   return readOpened(path, options, fd);
+}
+
+/**
+ * A file that holds or leads to a secret (an answers file, a config file, a vault password file, a key,
+ * clouds.yaml): read only where the ownership rule allows it (owned-path.ts: the file and every folder
+ * of its path the caller's or root's, none writable by others but root's sticky ones), opened relative
+ * to its checked folder. A refusal is a UsageError (exit 2) naming the folder or file, its owner and
+ * the fix.
+ */
+export function readOwnedFileSync(path: string, options: SafeReadOptions): string {
+  const read = readOwnedFileIfExistsSync(path, options);
+  if (!read) throw cannotRead(path, options, Object.assign(new Error('missing'), { code: 'ENOENT' }));
+  return read.text;
+}
+
+/** As readOwnedFileSync; undefined when nothing exists at the path. */
+export function readOwnedFileIfExistsSync(path: string, options: SafeReadOptions): RegularFileRead | undefined {
+  let checked;
+  try {
+    checked = checkPath(path, { purpose: 'read' });
+  } catch (error) {
+    if (error instanceof MissingFolder) return undefined;
+    if (error instanceof PathRefused) throw new RefusedPath(options.what, error);
+    throw cannotRead(path, options, error);
+  }
+  const { folder, name, existing } = checked;
+  try {
+    if (!existing) return undefined;
+    let fd: number;
+    try {
+      fd = openSync(folder.at(name), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    } catch (error) {
+      throw cannotRead(path, options, error);
+    }
+    try {
+      const info = fstatSync(fd);
+      if (info.ino !== existing.ino || info.dev !== existing.dev) {
+        throw new UsageError(`${capitalise(options.what)} ${path} changed while it was being checked.`, 'Run the command again.');
+      }
+      checkOpened(path, 'read', folder, name, info);
+    } catch (error) {
+      closeSync(fd);
+      if (error instanceof PathRefused) throw new RefusedPath(options.what, error);
+      throw error;
+    }
+    return readOpened(path, options, fd);
+  } finally {
+    folder.close();
+  }
 }
 
 function openForReading(path: string, options: SafeReadOptions): number {

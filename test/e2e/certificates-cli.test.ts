@@ -161,7 +161,7 @@ describe('doctor --only certificate', () => {
     const report = JSON.parse(ok.stdout) as { checks: { id: string; status: string; details?: { daysLeft?: number } }[] };
     expect(report.checks.map((x) => x.id)).toEqual([
       'certificate.parse', 'certificate.key', 'certificate.chain-order', 'certificate.chain-complete', 'certificate.key-match',
-      'certificate.wildcard-san', 'certificate.self-signed', 'certificate.validity',
+      'certificate.wildcard-san', 'certificate.self-signed', 'certificate.strength', 'certificate.validity',
     ]);
     expect(report.checks.every((x) => x.status === 'ok')).toBe(true);
     expect(report.checks.at(-1)!.details?.daysLeft).toBeGreaterThan(300);

@@ -68,8 +68,8 @@ describe('regenerate deletes only what cert-manager issues again', () => {
     const { inventory, answers } = workspace();
     const dry = await run(inventory, answers, '--dry-run');
     expect(dry.stdout.trim().split('\n').sort()).toEqual([
-      'kubectl --context=emulated delete secret --namespace=monitoring -- grafana-tls',
-      'kubectl --context=emulated delete secret --namespace=openstack -- keystone-api-certs',
+      'kubectl --context=emulated delete secret --namespace=monitoring --ignore-not-found --wait=false --output=name -- grafana-tls',
+      'kubectl --context=emulated delete secret --namespace=openstack --ignore-not-found --wait=false --output=name -- keystone-api-certs',
     ]);
     expect(dry.stderr).toMatch(/kept openstack\/db-password: not a TLS secret \(type Opaque\)/);
     expect(dry.stderr).toMatch(/kept openstack\/orphan-tls: no Certificate in openstack names it/);
@@ -91,7 +91,7 @@ describe('regenerate deletes only what cert-manager issues again', () => {
     ));
     const { inventory, answers } = workspace('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\natmosphere_ingress_cluster_issuer: corp-issuer\n');
     const dry = await run(inventory, answers, '--dry-run');
-    expect(dry.stdout.trim()).toBe('kubectl --context=emulated delete secret --namespace=openstack -- nova-api-certs');
+    expect(dry.stdout.trim()).toBe('kubectl --context=emulated delete secret --namespace=openstack --ignore-not-found --wait=false --output=name -- nova-api-certs');
     expect(dry.stderr).toMatch(/kept openstack\/glance-api-certs: issued by ClusterIssuer "atmosphere", not by ClusterIssuer "corp-issuer"/);
   });
 

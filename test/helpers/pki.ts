@@ -11,8 +11,11 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type KeyKind = 'rsa' | 'p256' | 'p384' | 'ed25519';
-export const KEY_KINDS: KeyKind[] = ['rsa', 'p256', 'p384', 'ed25519'];
+export type StrongKeyKind = 'rsa' | 'p256' | 'p384' | 'ed25519';
+export type KeyKind = StrongKeyKind | WeakKeyKind;
+export const KEY_KINDS: StrongKeyKind[] = ['rsa', 'p256', 'p384', 'ed25519'];
+/** Keys below what the CA/Browser Forum and Kubernetes accept, for the tests that must see them refused. */
+export type WeakKeyKind = 'rsa512' | 'rsa1024' | 'p224';
 
 export const DAY = 86_400_000;
 
@@ -63,6 +66,8 @@ export interface IssueOptions {
   notAfter?: Date;
   /** Sign this certificate for the key of `keyOf` instead of a new key (an RSA key takes 0.1 s to make). */
   keyOf?: Issued;
+  /** Sign with SHA-1 (sha1WithRSAEncryption, ecdsa-with-SHA1), as no CA may any more. */
+  sha1?: boolean;
 }
 
 // --- DER ---
@@ -126,10 +131,20 @@ const SIGNING: Record<KeyKind, { algorithm: Buffer; hash: string | null }> = {
   p256: { algorithm: seq(oid('1.2.840.10045.4.3.2')), hash: 'sha256' },
   p384: { algorithm: seq(oid('1.2.840.10045.4.3.3')), hash: 'sha384' },
   ed25519: { algorithm: seq(oid('1.3.101.112')), hash: null },
+  rsa512: { algorithm: seq(oid('1.2.840.113549.1.1.11'), NULL), hash: 'sha256' },
+  rsa1024: { algorithm: seq(oid('1.2.840.113549.1.1.11'), NULL), hash: 'sha256' },
+  p224: { algorithm: seq(oid('1.2.840.10045.4.3.2')), hash: 'sha256' },
 };
+
+/** The SHA-1 signature algorithm of a signer's key kind. */
+function sha1Signing(kind: KeyKind): { algorithm: Buffer; hash: string } {
+  return kind.startsWith('rsa') ? { algorithm: seq(oid('1.2.840.113549.1.1.5'), NULL), hash: 'sha1' } : { algorithm: seq(oid('1.2.840.10045.4.1')), hash: 'sha1' };
+}
 
 function generateKeys(kind: KeyKind) {
   if (kind === 'rsa') return generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (kind === 'rsa512' || kind === 'rsa1024') return generateKeyPairSync('rsa', { modulusLength: kind === 'rsa512' ? 512 : 1024 });
+  if (kind === 'p224') return generateKeyPairSync('ec', { namedCurve: 'secp224r1' });
   if (kind === 'ed25519') return generateKeyPairSync('ed25519');
   return generateKeyPairSync('ec', { namedCurve: kind === 'p256' ? 'P-256' : 'P-384' });
 }
@@ -151,7 +166,7 @@ export function issue(options: IssueOptions): Issued {
     extension('2.5.29.14', octets(keyId)),
     extension('2.5.29.35', seq(tlv(0x80, signer?.keyId ?? keyId))),
   ];
-  const signing = SIGNING[signer?.kind ?? kind];
+  const signing = options.sha1 ? sha1Signing(signer?.kind ?? kind) : SIGNING[signer?.kind ?? kind];
   const tbs = seq(
     explicit(0, integer(Buffer.from([2]))),
     integer(Buffer.concat([Buffer.from([1]), randomBytes(8)])),
@@ -193,7 +208,7 @@ export interface TestCA extends Issued {
   /** Path of a file holding the CA certificate (for --ca-file / OS_CACERT). */
   file: string;
   /** A server certificate for these hosts (DNS names or IP addresses), or an intermediate CA with `ca`. */
-  issue(hosts: string[], options?: Partial<Pick<IssueOptions, 'cn' | 'ca' | 'notBefore' | 'notAfter'>>): Issued;
+  issue(hosts: string[], options?: Partial<Pick<IssueOptions, 'cn' | 'ca' | 'notBefore' | 'notAfter' | 'kind' | 'sha1'>>): Issued;
 }
 
 /** An RSA root CA written to a file, for tests that start HTTPS servers on 127.0.0.1. */

@@ -44,6 +44,8 @@ export interface EndpointSpec {
   /** Accept the connection and never answer. */
   hang?: boolean;
   maxVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /** Serve what OpenSSL's default security level refuses to serve (an RSA-1024 key, a SHA-1 signature), as a misconfigured server does. */
+  weakCrypto?: boolean;
 }
 
 export interface RunningEndpoint {
@@ -57,7 +59,7 @@ export interface RunningEndpoint {
 export async function startTlsEndpoint(spec: EndpointSpec): Promise<RunningEndpoint> {
   const context = spec.hang
     ? undefined
-    : createSecureContext({ key: spec.key, cert: spec.chain.join('\n'), maxVersion: spec.maxVersion });
+    : createSecureContext({ key: spec.key, cert: spec.chain.join('\n'), maxVersion: spec.maxVersion, ...(spec.weakCrypto ? { ciphers: 'DEFAULT@SECLEVEL=0' } : {}) });
   const sockets = new Set<Socket>();
   const server: Server = createNetServer((socket) => {
     sockets.add(socket);

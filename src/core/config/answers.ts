@@ -11,7 +11,7 @@ import { isTagged } from '../inventory/ansible-tagged.js';
 import { UsageError, messageOf } from '../errors.js';
 import { asRecord, isOneOf, memberOf, textOf } from '../records.js';
 import { escapeLine } from '../escape.js';
-import { MAX_INPUT_BYTES, readRegularFile, readRegularFileSync } from '../safe-read.js';
+import { MAX_INPUT_BYTES, readOwnedFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
 import { closestName } from './validate.js';
@@ -43,7 +43,7 @@ export interface AnswersFile {
 }
 
 export async function readAnswers(file: string): Promise<AnswersFile> {
-  const text = await readRegularFile(file, { what: 'the answers file', maxBytes: MAX_ANSWERS_BYTES });
+  const text = readOwnedFileSync(file, { what: 'the answers file', maxBytes: MAX_ANSWERS_BYTES });
   const source = { what: 'the answers file', path: file, advice: 'Fix the YAML syntax; nothing was written.' };
   const loaded = loadYaml(text, source);
   // An unknown tag would be written as plain text and change what Ansible reads: refuse it.
@@ -139,7 +139,7 @@ export function resolveWithSources(raw: Answers, baseDir: string, source = 'the 
 function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', source: string): string {
   let text: string;
   try {
-    text = readRegularFileSync(full, { what: `the file of ${key}` });
+    text = readOwnedFileSync(full, { what: `the file of ${key}` });
   } catch (error) {
     throw new UsageError(`${source}: ${messageOf(error)}`,
       textOf(memberOf(error, 'advice')) ?? 'Give the path of the file relative to the answers file, or paste the value inline.');

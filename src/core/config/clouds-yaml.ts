@@ -3,11 +3,11 @@
  * chosen by `--cloud NAME` or `OS_CLOUD`. Only what maps onto the sign-in chain is taken; the rest of
  * the chain's settings still come from flags, the environment and `--config`.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { readOwnedFileIfExistsSync, RefusedPath } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
 import { isRecord, mergeRecords } from '../records.js';
@@ -38,14 +38,17 @@ export function configFolders(env: NodeJS.ProcessEnv, cwd: string): string[] {
   return [cwd, join(xdg, 'openstack'), '/etc/openstack'];
 }
 
-/** The first `clouds.yaml` (or `.yml`) found; `OS_CLIENT_CONFIG_FILE` names one directly. */
+/**
+ * The first `clouds.yaml` (or `.yml`) found; `OS_CLIENT_CONFIG_FILE` names one directly. A link counts
+ * as found, dangling or not: the read then refuses it by the ownership rule rather than looking further.
+ */
 function findFile(base: 'clouds' | 'secure', env: NodeJS.ProcessEnv, cwd: string): string | undefined {
   const direct = base === 'clouds' ? env.OS_CLIENT_CONFIG_FILE : env.OS_CLIENT_SECURE_FILE;
   if (direct) return resolve(cwd, direct);
   for (const folder of configFolders(env, cwd)) {
     for (const ext of ['yaml', 'yml']) {
       const path = join(folder, `${base}.${ext}`);
-      if (existsSync(path)) return path;
+      if (lstatSync(path, { throwIfNoEntry: false })) return path;
     }
   }
   return undefined;
@@ -62,9 +65,22 @@ export function cloudName(flag: string | undefined, env: NodeJS.ProcessEnv): str
 
 type Mapping = Record<string, unknown>;
 
+/**
+ * The file's `clouds` mapping. It holds (or, with secure.yaml, receives) the client secret, and names
+ * the servers it is sent to: read only where the ownership rule allows (a clouds.yaml another user put
+ * in a shared working folder is refused, naming its owner), and refused with a character YAML forbids.
+ */
 async function readClouds(path: string, what: string): Promise<Mapping> {
-  const { loadYaml } = await import('../inventory/yaml-load.js');
-  const text = readRegularFileSync(path, { what });
+  const [{ loadYaml }, { checkedVarsText }] = await Promise.all([import('../inventory/yaml-load.js'), import('../inventory/text-check.js')]);
+  let read;
+  try {
+    read = readOwnedFileIfExistsSync(path, { what: `the file ${what}`, folderAdvice: 'Give the path of the file itself (OS_CLIENT_CONFIG_FILE), not its folder.' });
+  } catch (error) {
+    if (!(error instanceof RefusedPath)) throw error;
+    throw new UsageError(error.message, `${error.advice} The OpenStack client reads ${what} from the current folder first: run from a folder of your own, or name your own file with ${what === 'clouds.yaml' ? 'OS_CLIENT_CONFIG_FILE' : 'OS_CLIENT_SECURE_FILE'}.`);
+  }
+  if (!read) throw new UsageError(`Cannot read ${what} ${path}: ENOENT.`, 'Check the path (OS_CLIENT_CONFIG_FILE, OS_CLIENT_SECURE_FILE).');
+  const text = checkedVarsText(read, `the file ${what}`, path, 'the OpenStack client');
   const doc = loadYaml(text, { what, path, plain: true, advice: 'Fix the YAML syntax (the OpenStack client refuses it too).' }).value;
   if (doc === null || doc === undefined) return {};
   const clouds = isRecord(doc) ? doc.clouds : undefined;

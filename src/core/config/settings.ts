@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { readOwnedFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import type { CloudSettings } from './clouds-yaml.js';
 import { examineConfig, type LoadedConfig } from './config-keys.js';
@@ -41,7 +41,7 @@ export async function loadConfigFile(path: string | undefined, cwd: string): Pro
   const { loadYaml, refuseNotices } = await import('../inventory/yaml-load.js');
   const full = resolve(cwd, path);
   // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
-  const text = readRegularFileSync(full, { what: 'the config file' });
+  const text = readOwnedFileSync(full, { what: 'the config file' });
   const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
   refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
@@ -88,7 +88,7 @@ export function setting(
   if (value === undefined && options.secret) {
     const file = input.env[`CLOUDGATE_${name.toUpperCase()}_FILE`] ?? sectionValues[`${name}_file`];
     if (file) {
-      value = readRegularFileSync(resolve(input.cwd, String(file)), { what: `${name}_file` }).trim();
+      value = readOwnedFileSync(resolve(input.cwd, String(file)), { what: `${name}_file` }).trim();
     }
   }
   if (options.secret) registerSecret(value);

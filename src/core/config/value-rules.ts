@@ -91,6 +91,19 @@ function describeType(row: Variable): string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Characters no address holds (controls, DEL, C1, bidi and zero-width ones): a terminal or a log would obey them. */
+const NOT_IN_ADDRESS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+
+function emailRule(name: string, value: string): Finding[] {
+  const bad = NOT_IN_ADDRESS.exec(value);
+  if (bad) {
+    const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return [finding('invalid-email', 'error', name, `${name} holds the control character U+${code} (at position ${bad.index + 1}), which no email address holds.`,
+      'Type the address again (a copy and paste may carry an escape sequence), e.g. certificates@example.com.')];
+  }
+  return EMAIL.test(value) ? [] : [finding('invalid-email', 'error', name,
+    `${name} is "${value}", which is not an email address.`, 'Use an address such as certificates@example.com.')];
+}
 
 /** What is wrong with the form of one value (email, url, domain, host:port, PEM): the one set of format rules. */
 export function formatRule(row: Variable, value: string): Finding[] {
@@ -98,8 +111,7 @@ export function formatRule(row: Variable, value: string): Finding[] {
     case 'domain':
       return domainRule(row.name, value);
     case 'email':
-      return EMAIL.test(value) ? [] : [finding('invalid-email', 'error', row.name,
-        `${row.name} is "${value}", which is not an email address.`, 'Use an address such as certificates@example.com.')];
+      return emailRule(row.name, value);
     case 'url':
       return urlRule(row.name, value);
     case 'hostport':

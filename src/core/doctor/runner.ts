@@ -1,4 +1,5 @@
 import { messageOf } from '../errors.js';
+import { boundedRecord, cutText, LINE_LIMIT } from '../bounded.js';
 import { memberOf, textOf } from '../records.js';
 import { scopedSignal } from './scoped-signal.js';
 import { isInterrupted, summarize } from './status.js';
@@ -86,7 +87,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
       id: check.id,
       group: check.group,
       title: check.title,
-      ...result,
+      ...boundedResult(result),
       durationMs: Math.round(durationMs),
     };
     outcomes.set(check.id, outcome);
@@ -144,6 +145,21 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
     durationMs: Math.round(performance.now() - started),
     summary: summarize(ordered),
     checks: ordered,
+  };
+}
+
+/**
+ * The result as every front-end shows it, bounded (bounded.ts): the message, the advice and the
+ * reason redacted and cut to one report line, the details' texts and lists capped. A check that lists
+ * 2,000 Certificates or 10,000 keys still makes lines a terminal, a CI log and Prometheus can hold.
+ */
+function boundedResult(result: CheckResult): CheckResult {
+  return {
+    ...result,
+    message: cutText(result.message, LINE_LIMIT),
+    ...(result.advice !== undefined ? { advice: cutText(result.advice, LINE_LIMIT) } : {}),
+    ...(result.reason ? { reason: { ...result.reason, text: cutText(result.reason.text, LINE_LIMIT) } } : {}),
+    ...(result.details ? { details: boundedRecord(result.details) } : {}),
   };
 }
 

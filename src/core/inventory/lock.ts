@@ -11,12 +11,12 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
-import { link, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
-import { isProcessAlive, removeStaleTemps, tempPathFor } from './new-files.js';
-import { LinkRefused, resolveWritePath } from './links.js';
+import { link, lstat, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { isProcessAlive, removeStaleTemps, tempNameFor } from './new-files.js';
+import { checkPath, PathRefused, shownText, type CheckedFolder } from './owned-path.js';
 import { cleanUpOnExit } from '../exit-cleanup.js';
 import { UsageError, WriteError, codeOf, messageOf } from '../errors.js';
+import { userName } from './users.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_WRONLY, O_CREAT, O_EXCL } = constants;
 
@@ -30,37 +30,52 @@ export function lockPathOf(target: string): string {
   return `${target}.lock`;
 }
 
+/**
+ * Takes the lock of the inventory at `inventoryPath` (beside the file its links lead to), in the folder
+ * the ownership rule checked (owned-path.ts), held open until release: the lock is made, read and
+ * removed relative to that folder.
+ */
 export async function lockInventory(inventoryPath: string): Promise<InventoryLock> {
-  let target: string;
+  let checked;
   try {
-    target = (await resolveWritePath(inventoryPath)).path;
+    checked = checkPath(inventoryPath, { purpose: 'write', createFolders: true });
   } catch (error) {
-    if (error instanceof LinkRefused) throw new WriteError(`${error.message} Nothing was written.`, error.advice);
-    throw error;
+    if (error instanceof PathRefused) throw new WriteError(`${error.message} Nothing was written.`, error.advice);
+    throw new WriteError(`Cannot take the lock of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
+      'Check that its folder is writable by you.');
   }
-  const lockPath = lockPathOf(target);
-  const createdDir = await mkdir(dirname(target), { recursive: true });
-  await removeStaleTemps(target);
+  const { folder, name, createdFolders } = checked;
+  const lockName = `${name}.lock`;
+  const lockPath = folder.shown(lockName);
   // Also when the run is stopped by a signal (SIGTERM while it writes): the lock goes with the process.
   // Registered before the lock is taken, so that a signal while it is being taken finds it too.
   const forget = cleanUpOnExit(() => {
-    if (holderSync(lockPath) === process.pid) unlinkSync(lockPath);
+    if (holderSync(folder.at(lockName)) === process.pid) unlinkSync(folder.at(lockName));
   });
-  try {
-    await takeLock(inventoryPath, target, lockPath);
-  } catch (error) {
+  const done = async () => {
     forget();
-    await removeEmptyFolders(dirname(target), createdDir);
+    await removeCreatedFolders(createdFolders);
+    folder.close();
+  };
+  try {
+    await removeStaleTemps(folder, name);
+    await takeLock(inventoryPath, folder, name, lockName);
+  } catch (error) {
+    await done();
     if (error instanceof UsageError) throw error;
-    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${codeOf(error) ?? messageOf(error)}; nothing was written.`,
-      `Check that the folder ${dirname(target)} exists and is writable by you.`);
+    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
+      `Check that the folder ${folder.path} exists and is writable by you.`);
   }
   return {
     path: lockPath,
     async release() {
-      forget();
-      if ((await holder(lockPath)).pid === process.pid) await unlink(lockPath).catch(() => undefined);
-      await removeEmptyFolders(dirname(target), createdDir);
+      // Removed (at once, nothing awaited) before the signal's cleanup is forgotten: a signal in between still finds it.
+      try {
+        if (holderSync(folder.at(lockName)) === process.pid) unlinkSync(folder.at(lockName));
+      } catch {
+        // Gone already.
+      }
+      await done();
     },
   };
 }
@@ -75,11 +90,17 @@ export async function withInventoryLock<T>(inventoryPath: string, fn: () => Prom
   }
 }
 
-async function takeLock(inventoryPath: string, target: string, lockPath: string): Promise<void> {
+async function takeLock(inventoryPath: string, folder: CheckedFolder, name: string, lockName: string): Promise<void> {
+  const lockPath = folder.shown(lockName);
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (await linkNewLock(target, lockPath)) return;
-    const current = await holder(lockPath);
+    if (await linkNewLock(folder, name, lockName)) return;
+    const current = await holder(folder.at(lockName));
     if (current.missing) continue; // released in between: try again
+    if (current.owner !== undefined && current.owner !== folder.uid) {
+      // Only the caller's own stale lock is taken over: another user's file is never removed.
+      throw new UsageError(`The lock file ${lockPath} of the inventory ${inventoryPath} belongs to ${userName(current.owner)}, not to you; nothing was written.`,
+        `Check who made it; if no cloudgate run of theirs is active, remove ${lockPath} and run again.`);
+    }
     if (current.pid === undefined) {
       throw new UsageError(`The lock file ${lockPath} of the inventory ${inventoryPath} names no process; nothing was written.`,
         `If no cloudgate run is active on this inventory, remove ${lockPath} and run again.`);
@@ -87,31 +108,35 @@ async function takeLock(inventoryPath: string, target: string, lockPath: string)
     if (isProcessAlive(current.pid)) throw busy(current.pid, inventoryPath, lockPath);
     // Left by a run that was killed. Move it aside, and check that what was moved is that stale lock:
     // another run may have taken it over in between.
-    const aside = tempPathFor(target);
+    const aside = tempNameFor(name);
+    const forgetAside = cleanUpOnExit(() => rmSync(folder.at(aside), { force: true }));
     try {
-      await rename(lockPath, aside);
-    } catch {
-      continue;
+      try {
+        await rename(folder.at(lockName), folder.at(aside));
+      } catch {
+        continue;
+      }
+      const moved = await holder(folder.at(aside));
+      if (moved.pid !== current.pid && moved.pid !== undefined) {
+        await link(folder.at(aside), folder.at(lockName)).catch(() => undefined);
+        throw busy(moved.pid, inventoryPath, lockPath);
+      }
+    } finally {
+      await unlink(folder.at(aside)).catch(() => undefined);
+      forgetAside();
     }
-    const moved = await holder(aside);
-    if (moved.pid !== current.pid && moved.pid !== undefined) {
-      await link(aside, lockPath).catch(() => undefined);
-      await unlink(aside).catch(() => undefined);
-      throw busy(moved.pid, inventoryPath, lockPath);
-    }
-    await unlink(aside).catch(() => undefined);
   }
   throw new UsageError(`Could not take the lock ${lockPath} of the inventory ${inventoryPath}; nothing was written.`,
     'Other cloudgate runs keep taking it: wait for them to finish and run again.');
 }
 
 /** Writes our pid into a new temp file and links it to the lock's name; false when the lock exists. */
-async function linkNewLock(target: string, lockPath: string): Promise<boolean> {
-  const temp = tempPathFor(target); // a temp name of the inventory: a killed run's one is removed as stale
-  const forgetTemp = cleanUpOnExit(() => rmSync(temp, { force: true }));
+async function linkNewLock(folder: CheckedFolder, name: string, lockName: string): Promise<boolean> {
+  const temp = tempNameFor(name); // a temp name of the inventory: a killed run's one is removed as stale
+  const forgetTemp = cleanUpOnExit(() => rmSync(folder.at(temp), { force: true }));
   let handle;
   try {
-    handle = await open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    handle = await open(folder.at(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
   } catch (error) {
     forgetTemp();
     throw error;
@@ -121,14 +146,14 @@ async function linkNewLock(target: string, lockPath: string): Promise<boolean> {
     await handle.writeFile(`${process.pid}\n`);
     await handle.sync();
     await handle.close();
-    await link(temp, lockPath);
+    await link(folder.at(temp), folder.at(lockName));
     return true;
   } catch (error) {
     await handle.close().catch(() => undefined);
     if (codeOf(error) === 'EEXIST') return false;
     throw error;
   } finally {
-    await unlink(temp).catch(() => undefined);
+    await unlink(folder.at(temp)).catch(() => undefined);
     forgetTemp();
   }
 }
@@ -138,18 +163,21 @@ function busy(pid: number, inventoryPath: string, lockPath: string): UsageError 
     `Wait for that run to finish, then run again. If no cloudgate run is active, remove ${lockPath}.`);
 }
 
-async function holder(lockPath: string): Promise<{ pid?: number; missing?: boolean }> {
+async function holder(lockPath: string): Promise<{ pid?: number; missing?: boolean; owner?: number }> {
   let handle;
   try {
     handle = await open(lockPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
-    return codeOf(error) === 'ENOENT' ? { missing: true } : {};
+    if (codeOf(error) === 'ENOENT') return { missing: true };
+    const info = await lstat(lockPath).catch(() => undefined);
+    return info ? { owner: info.uid } : {};
   }
   try {
-    if (!(await handle.stat()).isFile()) return {};
+    const info = await handle.stat();
+    if (!info.isFile()) return { owner: info.uid };
     const buffer = Buffer.alloc(32);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return { pid: parsePid(buffer.subarray(0, bytesRead).toString('utf8')) };
+    return { pid: parsePid(buffer.subarray(0, bytesRead).toString('utf8')), owner: info.uid };
   } finally {
     await handle.close();
   }
@@ -175,13 +203,9 @@ function parsePid(text: string): number | undefined {
   return pid > 0 ? pid : undefined;
 }
 
-/** A folder made only to hold the lock is removed again when nothing else was put in it. */
-async function removeEmptyFolders(dir: string, createdDir: string | undefined): Promise<void> {
-  if (!createdDir) return;
-  for (let current = dir; ; current = dirname(current)) {
-    if (await rmdir(current).then(() => false, () => true)) return;
-    if (current === createdDir || relative(createdDir, current).startsWith('..') || !current.includes(sep)) return;
-  }
+/** Folders made only to hold the lock are removed again when nothing else was put in them (innermost first). */
+async function removeCreatedFolders(created: string[]): Promise<void> {
+  for (const dir of [...created].reverse()) if (await rmdir(dir).then(() => false, () => true)) return;
 }
 
 /**

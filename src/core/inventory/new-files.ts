@@ -1,7 +1,9 @@
 /**
  * The files a write makes beside its target: temps and backups. Every one is created exclusively with
- * O_CREAT|O_EXCL|O_NOFOLLOW in the target's own folder, and its owner and mode are set on the open
- * descriptor: a link planted under the name, or switched in after a check, is never written through.
+ * O_CREAT|O_EXCL|O_NOFOLLOW inside the target's checked folder (owned-path.ts), and its mode is set on
+ * the open descriptor: a link planted under the name, or switched in after a check, is never written
+ * through. Only the caller's own leftovers are ever removed: a file someone else put there under a
+ * temp's name is left alone.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -9,18 +11,19 @@ import { lstat, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { escapeRegExp } from '../escape.js';
 import { codeOf } from '../errors.js';
+import type { CheckedFolder } from './owned-path.js';
 
 const { O_WRONLY, O_RDONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
 const CREATE_NEW = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
 
-export interface Owner {
-  uid: number;
-  gid: number;
+/** `.<name>.<pid>.<random>.tmp` beside the target: hidden from Ansible, and tells which process made it. */
+export function tempNameFor(name: string): string {
+  return `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
 }
 
-/** `.<name>.<pid>.<random>.tmp` beside the target: hidden from Ansible, and tells which process made it. */
+/** The temp's path beside `target`. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), tempNameFor(basename(target)));
 }
 
 export function isProcessAlive(pid: number): boolean {
@@ -33,31 +36,36 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Removes the temp files of `target` left by cloudgate runs that no longer exist (killed mid-write). */
-export async function removeStaleTemps(target: string): Promise<string[]> {
-  const name = basename(target);
+/**
+ * Removes the temp files of `name` left by the caller's cloudgate runs that no longer exist (killed
+ * mid-write). A file of another user is never removed, whatever its name.
+ */
+export async function removeStaleTemps(folder: CheckedFolder, name: string): Promise<string[]> {
   const pattern = new RegExp(`^\\.${escapeRegExp(name)}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
   const removed: string[] = [];
-  for (const entry of await readdir(dirname(target)).catch((): string[] => [])) {
+  for (const entry of await readdir(folder.at()).catch((): string[] => [])) {
     const pid = Number(pattern.exec(entry)?.[1]);
     if (!pid || isProcessAlive(pid)) continue;
-    const path = join(dirname(target), entry);
-    const info = await lstat(path).catch(() => undefined);
-    if (info?.isFile() && (await unlink(path).then(() => true, () => false))) removed.push(path);
+    const info = await lstat(folder.at(entry)).catch(() => undefined);
+    if (!info?.isFile() || !folder.owns(info)) continue;
+    if (await unlink(folder.at(entry)).then(() => true, () => false)) removed.push(folder.shown(entry));
   }
   return removed;
 }
 
-/** Creates a new file (never an existing one, never through a link); owner and mode set on the descriptor. */
-export async function createExclusive(path: string, mode: number, owner?: Owner): Promise<FileHandle> {
-  const handle = await open(path, CREATE_NEW, mode & 0o777);
+/**
+ * Creates the new file `name` in `folder` (never an existing one, never through a link); its mode set
+ * on the descriptor. `gid`: the group to give it (a replaced file's, where the caller may).
+ */
+export async function createExclusive(folder: CheckedFolder, name: string, mode: number, gid?: number): Promise<FileHandle> {
+  const handle = await open(folder.at(name), CREATE_NEW, mode & 0o777);
   try {
-    if (owner) await handle.chown(owner.uid, owner.gid).catch(() => undefined); // only root may give a file away
+    if (gid !== undefined) await handle.chown(-1, gid).catch(() => undefined); // the group only: the owner stays the caller
     await handle.chmod(mode); // exact, whatever the umask
     return handle;
   } catch (error) {
     await handle.close();
-    await unlink(path).catch(() => undefined);
+    await unlink(folder.at(name)).catch(() => undefined);
     throw error;
   }
 }
@@ -104,20 +112,27 @@ export async function writeContent(handle: FileHandle, content: Content): Promis
   else await copyPrevious(handle, content);
 }
 
+/** A new file written whole: its inode, to tell later whether a name still holds it. */
+export interface NewFile {
+  ino: number;
+}
+
 /**
- * Writes a complete new file under the temp name `temp`; on failure, nothing of it remains. The caller
- * picks the name (`tempPathFor`) before the file exists, so that a cleanup on a stopping signal finds it
- * even while it is being written.
+ * Writes a complete new file under the temp name `name` in `folder`; on failure, nothing of it remains.
+ * The caller picks the name (`tempNameFor`) before the file exists, so that a cleanup on a stopping
+ * signal finds it even while it is being written.
  */
-export async function writeTemp(temp: string, content: Content, mode: number, owner?: Owner): Promise<void> {
-  const handle = await createExclusive(temp, mode, owner);
+export async function writeTemp(folder: CheckedFolder, name: string, content: Content, mode: number, gid?: number): Promise<NewFile> {
+  const handle = await createExclusive(folder, name, mode, gid);
   try {
     await writeContent(handle, content);
     await handle.sync();
+    const { ino } = await handle.stat();
     await handle.close();
+    return { ino };
   } catch (error) {
     await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    await unlink(folder.at(name)).catch(() => undefined);
     throw error;
   }
 }
@@ -129,24 +144,39 @@ export async function writeTemp(temp: string, content: Content, mode: number, ow
 export interface Previous {
   handle: FileHandle;
   mode: number;
-  owner: Owner;
+  uid: number;
+  gid: number;
+  ino: number;
 }
 
-/** The current version of `target`, opened without following a link. */
-export async function openPrevious(target: string): Promise<Previous | undefined> {
+/**
+ * The current version of `name` in `folder`, opened without following a link; undefined when there is
+ * none. `checked`: the stats the walk saw there (undefined: it saw nothing); any other file found now is
+ * refused (swapped or planted in between).
+ */
+export async function openPrevious(folder: CheckedFolder, name: string, checked?: { ino: number; dev: number }): Promise<Previous | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK); // a FIFO must not hang the open
+    handle = await open(folder.at(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); // a FIFO must not hang the open
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return undefined;
+    if (codeOf(error) === 'ENOENT' && !checked) return undefined;
+    if (codeOf(error) === 'ENOENT' || codeOf(error) === 'ELOOP') throw changed(folder, name);
     throw error;
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw Object.assign(new Error(`${target} is not a regular file`), { code: 'ENOTFILE', path: target });
-    return { handle, mode: info.mode & 0o7777, owner: { uid: info.uid, gid: info.gid } };
+    const path = folder.shown(name);
+    if (!info.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTFILE', path });
+    // Not what the walk checked there (or something appeared where it found nothing): swapped in between.
+    if (!checked || info.ino !== checked.ino || info.dev !== checked.dev) throw changed(folder, name);
+    return { handle, mode: info.mode & 0o7777, uid: info.uid, gid: info.gid, ino: info.ino };
   } catch (error) {
     await handle.close();
     throw error;
   }
+}
+
+function changed(folder: CheckedFolder, name: string): Error {
+  const path = folder.shown(name);
+  return Object.assign(new Error(`${path} changed while it was being checked`), { code: 'ECHANGED', path });
 }

@@ -9,7 +9,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { AnsibleTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
-import { readRegularFile } from '../safe-read.js';
+import { readOwnedFileSync } from '../safe-read.js';
+import { checkPath, PathRefused } from './owned-path.js';
 import { registerSecret } from '../secrets.js';
 import { decryptEnvelope, encryptVault, isVaultText, parseVault, VaultError } from './vault.js';
 
@@ -102,22 +103,28 @@ export function parseVaultId(id: string): { label: string; file: string } {
   return { label, file };
 }
 
-/** The password in a file, or printed by it when it is executable. */
+/**
+ * The password in a file, or printed by it when it is executable. Either way the file, every folder of
+ * its path and every link on it must pass the ownership rule (owned-path.ts): a script another user
+ * owns, or could change, is never run (as root or otherwise), a password file they could swap never read.
+ */
 export async function readVaultPassword(path: string, label: string, source: string, deadlineMs = PASSWORD_SCRIPT_DEADLINE_MS): Promise<Buffer> {
   let executable = false;
+  let script = path;
   try {
     const info = statSync(path);
     executable = info.isFile() && isExecutable(path);
     if (info.isFile()) assertPrivate(path, info.mode, executable);
+    if (executable) script = checkedScript(path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    // readRegularFile names the problem below.
+    // readOwnedFileSync names the problem below.
   }
   let password: Buffer;
   if (executable) {
-    password = stripBytes(await runPasswordScript(path, label, source, deadlineMs), '\r\n');
+    password = stripBytes(await runPasswordScript(script, label, source, deadlineMs), '\r\n');
   } else {
-    const text = await readRegularFile(path, { what: 'the vault password file', maxBytes: MAX_SCRIPT_OUTPUT });
+    const text = readOwnedFileSync(path, { what: 'the vault password file', maxBytes: MAX_SCRIPT_OUTPUT });
     if (isVaultText(text)) {
       throw new UsageError(`The vault password file ${path} is itself vault-encrypted.`, 'Give a file holding the password as plain text (readable only by you).');
     }
@@ -127,6 +134,20 @@ export async function readVaultPassword(path: string, label: string, source: str
     throw new UsageError(`The vault password from ${source} is empty.`, 'Put the vault password in the file (one line).');
   }
   return password;
+}
+
+/** The real path of a password script the ownership rule lets the caller run (every link resolved and checked). */
+function checkedScript(path: string): string {
+  try {
+    const checked = checkPath(path, { purpose: 'run' });
+    checked.folder.close();
+    return checked.path;
+  } catch (error) {
+    if (error instanceof PathRefused) {
+      throw new UsageError(`The vault password script: ${error.message} cloudgate does not run it.`, error.advice);
+    }
+    throw error;
+  }
 }
 
 /**

@@ -9,7 +9,8 @@ import type { Finding } from '../findings.js';
 import { registerSecret } from '../secrets.js';
 import { isSet } from '../config/validate.js';
 import type { VaultKeyring } from './vault-options.js';
-import { VARIABLES, variable } from '../config/variables.js';
+import { VARIABLES } from '../config/variables.js';
+import { rowOf } from '../config/neutral-names.js';
 import { messageOf } from '../errors.js';
 
 const PASSWORD_OPTIONS = '--vault-password-file FILE, --vault-id LABEL@FILE or ANSIBLE_VAULT_PASSWORD_FILE';
@@ -24,11 +25,17 @@ export interface OpenedValues {
   findings: Finding[];
 }
 
-/** Opens the vaulted top-level values with the keyring (plaintexts are registered as secrets). */
+/**
+ * Opens the vaulted top-level values cloudgate reads (its variables, in either spelling) with the
+ * keyring; plaintexts are registered as secrets. A vaulted value of any other variable (a database
+ * password of another role) is never decrypted, nor reported: it stays the envelope it is, which is
+ * also how it is written back. Decrypting costs a PBKDF2 of 10,000 rounds per value: an inventory
+ * with thousands of them would make every run (every exporter scrape cycle) pay for values it never reads.
+ */
 export function openVaulted(values: Record<string, unknown>, keyring: VaultKeyring | undefined): OpenedValues {
   const opened: OpenedValues = { values: { ...values }, unchecked: new Set(), envelopes: new Map(), findings: [] };
   for (const [name, value] of Object.entries(values)) {
-    if (!isVaulted(value)) continue;
+    if (!isVaulted(value) || !rowOf(name)) continue;
     if (!keyring) {
       opened.unchecked.add(name);
       opened.findings.push({ rule: 'vaulted', severity: 'info', variable: name, message: `${name}: not checked (vaulted).`,
@@ -71,7 +78,7 @@ export function sealValues({ set, merged, current }: SealInput, keyring: VaultKe
   const out: Record<string, unknown> = { ...set };
   const sealed: string[] = [];
   for (const [name, value] of Object.entries(merged)) {
-    const mustSeal = variable(name)?.secret === true || current.envelopes.has(name);
+    const mustSeal = rowOf(name)?.secret === true || current.envelopes.has(name);
     const text = plainTextOf(value);
     if (!mustSeal || text === undefined || !isSet(text)) continue;
     const envelope = current.envelopes.get(name);

@@ -21,6 +21,8 @@ export interface ChildOptions {
   inheritStdinStderr?: boolean;
   /** More stdout than this stops the child (its group killed); `overflowed` says so. */
   maxStdoutBytes?: number;
+  /** Each piece of stdout as it comes (what a long child has done so far, should it be stopped). */
+  onStdout?: (chunk: Buffer) => void;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -132,7 +134,10 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
       if (options.maxStdoutBytes !== undefined && size > options.maxStdoutBytes) {
         overflowed = true;
         stop();
-      } else out.push(chunk);
+      } else {
+        out.push(chunk);
+        options.onStdout?.(chunk);
+      }
     });
     child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {

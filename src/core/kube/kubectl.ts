@@ -21,6 +21,10 @@ export interface KubectlOptions {
   secretOutput?: boolean;
   /** A line per command and its exit code (for --verbose); redacted here. */
   log?: (line: string) => void;
+  /** kubectl's stdout as it comes. */
+  onStdout?: (chunk: Buffer) => void;
+  /** What this call is for, in words ("listing the secrets in openstack"): a kubectl that does not answer is reported with it. */
+  step?: string;
 }
 
 export interface KubectlResult {
@@ -88,6 +92,7 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
     timeoutMs,
     signal: opts.signal,
     env,
+    onStdout: opts.onStdout,
   });
   // ENOTDIR: a path through something that is not a folder (CLOUDGATE_KUBECTL=/nonexistent/kubectl).
   if (result.startError?.code === 'ENOENT' || result.startError?.code === 'ENOTDIR') throw new KubectlMissing(binary);
@@ -96,8 +101,9 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
   if (opts.secretOutput) registerSecret(stdout);
   if (result.cancelled) throw opts.signal?.reason ?? new Error('kubectl was cancelled.');
   if (result.timedOut) {
+    // kubectl's own timeout, not cloudgate's: it was stopped (with everything it started), and the step says what it was doing.
     throw new KubectlError(
-      `kubectl ${describe(args)} did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+      `kubectl ${describe(args)} did not answer within ${Math.round(timeoutMs / 1000)} s${opts.step ? ` (${opts.step})` : ''}; it was stopped.`,
       { exitCode: -1, stdout, stderr },
       true,
     );

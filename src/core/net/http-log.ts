@@ -1,10 +1,10 @@
 import { escapeControl } from '../escape.js';
 import { redact } from '../secrets.js';
+import { TEXT_LIMIT } from '../bounded.js';
 
 const SECRET_HEADERS = new Set(['authorization', 'x-auth-token', 'x-subject-token', 'cookie', 'set-cookie', 'proxy-authorization']);
 const SECRET_FIELDS = /^(client_secret|subject_token|access_token|refresh_token|id_token|token|password|secret|assertion|code|private_key)$/i;
 const MASK = '[redacted]';
-const BODY_PREVIEW = 300;
 
 // Transport noise that says nothing about the sign-in or the service.
 const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept']);
@@ -58,8 +58,11 @@ export function lineWriter(stream: NodeJS.WritableStream): (line: string) => voi
   };
 }
 
-/** A body shown in a log: one line, bounded, control characters escaped. */
+/**
+ * A body shown in a log or a message: redacted first (a secret the server reflects is masked whole,
+ * before anything can cut it in two), then one line, control characters escaped, and bounded.
+ */
 export function preview(text: string): string {
-  const oneLine = escapeControl(text.replace(/\s+/g, ' ').trim());
-  return oneLine.length > BODY_PREVIEW ? `${oneLine.slice(0, BODY_PREVIEW)}… (${text.length} bytes)` : oneLine;
+  const oneLine = escapeControl(redact(text).replace(/\s+/g, ' ').trim());
+  return oneLine.length > TEXT_LIMIT ? `${oneLine.slice(0, TEXT_LIMIT)}… (${text.length} bytes)` : oneLine;
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { readRegularFileSync } from '../safe-read.js';
+import { readOwnedFileSync } from '../safe-read.js';
 import { messageOf } from '../errors.js';
 
 export class CaFileError extends Error {
@@ -24,7 +24,7 @@ export class CaFileError extends Error {
 export function readCaBundle(path: string, origin: string): string {
   let text: string;
   try {
-    text = readRegularFileSync(path, { what: `the CA file (${origin})` });
+    text = readOwnedFileSync(path, { what: `the CA file (${origin})` });
   } catch (error) {
     const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     throw new CaFileError(path, origin, code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : messageOf(error), `Check the path given to ${origin}.`);

@@ -5,6 +5,7 @@
  * (regenerate-run.ts) holds it itself, between its look at the cluster and its deletions.
  */
 import { resolve } from 'node:path';
+import { WriteError } from '../errors.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import type { CommandContext } from '../run-context.js';
 import type { Translation } from '../config/neutral-names.js';
@@ -40,7 +41,25 @@ export async function planAndReview(settings: PlanSettings, answers: Answers, op
     translated: options.translated,
     sources: options.sources,
   });
+  await assertWritable(plan);
   return { plan, review: reviewOf(plan, { dryRun: settings.dryRun, regenerating: settings.regenerating }) };
+}
+
+/**
+ * Before the review: every file the plan writes, and the inventory (its lock goes beside it), passes
+ * the ownership rule, so that a refused folder, link or file is said now (exit 1, nothing written), not
+ * after the operator confirmed. The write checks again, relative to the folders it holds open.
+ */
+async function assertWritable(plan: SetupPlan): Promise<void> {
+  const { PathRefused, resolveWritePath } = await import('../inventory/links.js');
+  for (const path of new Set([plan.inventoryPath, ...plan.files.map((f) => f.path)])) {
+    try {
+      await resolveWritePath(path);
+    } catch (error) {
+      if (error instanceof PathRefused) throw new WriteError(`Nothing was written: ${error.message}`, error.advice);
+      throw error;
+    }
+  }
 }
 
 export interface WriteSettings {

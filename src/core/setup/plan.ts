@@ -21,12 +21,11 @@
  * The session (session.ts) drives these for every front-end; review.ts and outcome.ts word the result.
  */
 import { resolve } from 'node:path';
-import { unlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fillFromKeyFile } from '../config/tsig-key.js';
 import { resolveWithSources, type Answers } from '../config/answers.js';
 import { joinSources, type ValueSources } from '../config/value-sources.js';
-import { writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
+import { removeOwnFile, writeFilesAtomically, type FileToWrite, type WrittenFile } from '../inventory/atomic-write.js';
 import { UsageError, WriteError, messageOf } from '../errors.js';
 import { memberOf, textOf } from '../records.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
@@ -296,7 +295,7 @@ export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promis
     });
     // The manifest an older cloudgate left among the variables goes once its new copy is written.
     const moved = plan.supplied?.movedFrom;
-    if (moved && existsSync(plan.supplied!.manifestPath)) await unlink(moved).catch(() => undefined);
+    if (moved && existsSync(plan.supplied!.manifestPath)) await removeOwnFile(moved).catch(() => false);
     return written;
   });
 }

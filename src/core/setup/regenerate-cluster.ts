@@ -1,13 +1,12 @@
 /**
- * What `cloudgate regenerate` reads from and does to the cluster: is the new issuer deployed, which
- * certificate secrets the old one left, their deletion one by one, and the lines that say so.
+ * What `cloudgate regenerate` reads from the cluster: is the new issuer deployed, which certificate
+ * secrets the old one left, and the lines that say so (their deletion: regenerate-delete.ts).
  */
 import { escapeLine } from '../escape.js';
-import { messageOf } from '../errors.js';
-import { firstLine, kubectl, kubectlGet, kubectlJson, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
+import { kubectlGet, kubectlJson, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
 import { compareWithCluster, type LiveState, type Rendering } from '../render/drift.js';
 import type { SetupPlan } from './plan.js';
-import { PLATFORM_ISSUER, deleteArgs, summarizeSecrets, type DeletionReport, type StaleSelection } from './regenerate.js';
+import { PLATFORM_ISSUER, summarizeSecrets, type StaleSelection } from './regenerate.js';
 import { specChangedAt, subjectOf, type IssuerIdentity } from './regenerate-issued.js';
 import { selectIssuedSecrets, summarizeCertificates, type IssuedSelection } from './regenerate-select.js';
 import { capped } from '../bounded.js';
@@ -18,9 +17,9 @@ export async function findSecrets(kube: KubectlOptions, namespaces: string[], is
   const certificates = [];
   for (const namespace of namespaces) {
     // The list carries the secrets' data too: only names, types and annotations are kept, nothing else is printed.
-    const list = await kubectlJson<unknown>(['get', 'secrets', `--namespace=${namespace}`], kube);
+    const list = await kubectlJson<unknown>(['get', 'secrets', `--namespace=${namespace}`], { ...kube, step: `listing the secrets in ${namespace}` });
     secrets.push(...summarizeSecrets(list));
-    const got = await kubectlGet(['get', 'certificates.cert-manager.io', `--namespace=${namespace}`], kube);
+    const got = await kubectlGet(['get', 'certificates.cert-manager.io', `--namespace=${namespace}`], { ...kube, step: `listing the Certificates in ${namespace}` });
     // Without cert-manager's CRD there is no Certificate: nothing would issue a deleted secret again.
     if (!got.ok && !got.notFound) throw new KubectlError(`Cannot list the Certificates in ${namespace}: ${got.error}`, { exitCode: 1, stdout: '', stderr: got.error });
     if (got.ok) certificates.push(...summarizeCertificates(got.value));
@@ -68,26 +67,4 @@ export function selectionLines(selection: StaleSelection & Partial<IssuedSelecti
   if (kept.more) lines.push(`  kept ${kept.more} more certificate secret(s), not listed`);
   if (selection.unrelated) lines.push(`  kept ${selection.unrelated} other secret(s) in ${where}: not certificate secrets (no TLS type, no cert-manager annotation, no Certificate names them)`);
   return lines.map(escapeLine);
-}
-
-/** Deletes one by one; stops at the first failure and says what is left. */
-export async function deleteSecrets(kube: KubectlOptions, stale: StaleSelection['stale']): Promise<DeletionReport> {
-  const report: DeletionReport = { deleted: [], remaining: [] };
-  for (let i = 0; i < stale.length; i++) {
-    const secret = stale[i];
-    let error: string | undefined;
-    try {
-      const result = await kubectl(deleteArgs(secret), kube);
-      if (result.exitCode !== 0 && !/NotFound/.test(result.stderr)) error = firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`;
-    } catch (e) {
-      error = messageOf(e);
-    }
-    if (error) {
-      report.failed = { secret, error };
-      report.remaining = stale.slice(i + 1);
-      return report;
-    }
-    report.deleted.push(secret);
-  }
-  return report;
 }

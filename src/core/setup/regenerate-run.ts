@@ -9,7 +9,7 @@ import { escapeLine } from '../escape.js';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { namesView } from '../config/neutral-names.js';
 import type { NamingProfile } from '../config/variables.js';
-import { kubeAvailability, type KubectlOptions } from '../kube/kubectl.js';
+import { kubeAvailability, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
 import { readLiveState } from '../render/live-state.js';
 import { renderingsToCompare, type Rendering } from '../render/drift.js';
 import { lineWriter } from '../net/http-log.js';
@@ -21,10 +21,11 @@ import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
 import { reviewText, type Review } from './review.js';
 import type { VaultOffer } from './session.js';
 import { planAndReview, writePlan } from './plan-write.js';
-import { commandLine, describeDeletion } from './regenerate.js';
+import { batchCommandLine, deleteInBatches, deletionBatches, describeBatchDeletion, describeStopped, startProgress } from './regenerate-delete.js';
+import { cleanUpOnExit } from '../exit-cleanup.js';
 import type { IssuedSelection } from './regenerate-select.js';
 import { INGRESS_NAMESPACES, issuerNameOf } from '../kube/platform.js';
-import { currentIssuer, deleteSecrets, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
+import { currentIssuer, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
 import { waitForReissue } from './regenerate-wait.js';
 
 export interface RegenerateFrontEnd {
@@ -99,9 +100,18 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (cluster.ok) {
     kube.context = cluster.context;
     const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated: view.stated });
-    const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
-    guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
-    selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
+    try {
+      const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
+      guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
+      selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
+    } catch (error) {
+      // kubectl that did not answer (or failed) is kubectl's problem at that step, said as such: nothing was written or deleted.
+      if (!(error instanceof KubectlError)) throw error;
+      log(`! ${error.message}`);
+      log(`  ${error.advice}`);
+      log('Nothing was written and no secret was deleted.');
+      return EXIT.findings;
+    }
     for (const line of selectionLines(selection, issuerName, namespaces)) log(line);
     if (guard) log(`! ${guard}`);
   } else {
@@ -111,7 +121,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (dryRun) {
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
-    for (const secret of wouldDelete) ctx.stdout.write(`${escapeLine(commandLine(secret, kube.context))}\n`);
+    for (const batch of deletionBatches(wouldDelete)) ctx.stdout.write(`${escapeLine(batchCommandLine(batch, kube.context))}\n`);
     if (selection?.undecided && !guard && cluster.ok) {
       log('Dry run: nothing was written and no secret would be deleted automatically (see above).');
       return EXIT.findings;
@@ -147,9 +157,14 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
     log('No certificate secret to delete.');
     return EXIT.ok;
   }
-  const report = await deleteSecrets(kube, stale);
-  for (const line of describeDeletion(report, kube.context)) log(escapeLine(line));
-  if (report.failed) return EXIT.findings;
+  // Stopped by a signal at any point of the deletion, the run says what was deleted and what was not.
+  const progress = startProgress(stale);
+  const forgetStop = cleanUpOnExit(() => {
+    for (const line of describeStopped(progress)) log(escapeLine(line));
+  });
+  const report = await deleteInBatches(kube, progress).finally(forgetStop);
+  for (const line of describeBatchDeletion(report, kube.context)) log(escapeLine(line));
+  if (report.failed.length || report.pending.length) return EXIT.findings;
   log('cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".');
   if (waitSeconds === undefined) {
     log('Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).');

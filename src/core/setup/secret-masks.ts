@@ -7,7 +7,7 @@ import type { TextEdit } from '../inventory/inventory.js';
 import { ANSIBLE_YAML_OPTIONS } from '../inventory/yaml-ansible.js';
 import { eachTopLevelEntry } from '../inventory/yaml-top-level.js';
 import { rowOf } from '../config/neutral-names.js';
-import { mask, redact } from '../secrets.js';
+import { holdsPrivateKey, mask, redact } from '../secrets.js';
 import { unifiedDiffOfEdits } from './edit-diff.js';
 
 /** The diff of the inventory as it will be written, secrets masked (shown, never printed). */
@@ -19,8 +19,8 @@ export function maskedDiff(path: string, before: string, after: string, edits: T
 const SECRET_LOOKING = /password|secret|token|key/i;
 
 /**
- * The splices that mask, at any depth, every scalar under a key that looks secret, and the values of
- * the table's secret variables (the table's `secret` column decides for them:
+ * The splices that mask, at any depth, every scalar under a key that looks secret or holding a PEM
+ * private key, and the values of the table's secret variables (the table's `secret` column decides for them:
  * `openstack_helm_ingress_secret_name` is not a secret), so that no line of the diff shows a secret.
  * Only the top-level entries whose text holds such a key are parsed (one at a time), and every line
  * stays where it was.
@@ -29,7 +29,8 @@ export function secretMasks(text: string): TextEdit[] {
   const masks: TextEdit[] = [];
   const split = eachTopLevelEntry(text, (entry) => {
     const row = rowOf(entry.key);
-    if (row ? row.secret : SECRET_LOOKING.test(text.slice(entry.start, entry.end))) masks.push(...masksIn(text, entry.start, entry.end));
+    const entryText = text.slice(entry.start, entry.end);
+    if ((row ? row.secret : SECRET_LOOKING.test(entryText)) || holdsPrivateKey(entryText)) masks.push(...masksIn(text, entry.start, entry.end));
   });
   return split ? masks : masksIn(text, 0, text.length);
 }
@@ -59,7 +60,8 @@ function masksIn(text: string, from: number, to: number): TextEdit[] {
       }
     } else if (isSeq(node)) {
       for (const item of node.items) walk(item, masked, false);
-    } else if (masked && isScalar(node) && node.range && node.range[0] < node.range[1]) {
+    } else if ((masked || (isScalar(node) && holdsPrivateKey(String(node.value)))) && isScalar(node) && node.range && node.range[0] < node.range[1]) {
+      // A private key is masked by its content too, whatever its variable is called.
       masks.push(...lineMasks(part, node.range[0], node.range[1], from));
     }
   };

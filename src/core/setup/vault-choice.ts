@@ -3,11 +3,11 @@
  * Ansible already uses (ANSIBLE_VAULT_IDENTITY_LIST, `vault_identity_list` / `vault_password_file`
  * in the ansible.cfg Ansible would read), offered first; how to make one when there is none.
  */
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseVaultId, vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
 import { inventoryRoot } from './plan-supplied.js';
+import { readOwnedFileIfExistsSync } from '../safe-read.js';
 
 export interface VaultCandidate {
   /** `LABEL@FILE`, as --vault-id takes it. */
@@ -72,7 +72,10 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
   for (const cfg of configFiles(env, cwd, inventoryPath)) {
     let text: string;
     try {
-      text = readFileSync(cfg, 'utf8');
+      // One another user could have put there (a shared working folder) is not read: Ansible ignores it too.
+      const read = readOwnedFileIfExistsSync(cfg, { what: 'ansible.cfg' });
+      if (!read) continue;
+      text = read.text;
     } catch {
       continue;
     }

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { UsageError, codeOf, messageOf } from '../errors.js';
 import type { Finding } from '../findings.js';
-import { readRegularFileSync } from '../safe-read.js';
+import { readOwnedFileSync } from '../safe-read.js';
 import { redact, registerSecret } from '../secrets.js';
 import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
@@ -35,7 +35,7 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
   try {
     if (!statSync(path).isFile()) return problem(subject, `${path} is not a file.`, 'Give the path of a PEM file.');
     // Read on the open file: a pipe swapped in after the check is refused, a huge file is not loaded.
-    text = readRegularFileSync(path, { what: 'the file' });
+    text = readOwnedFileSync(path, { what: 'the file' });
   } catch (error) {
     const code = codeOf(error) ?? / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
     if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
@@ -116,7 +116,7 @@ export function pemOf(value: AnswerValue | undefined, cwd: string): string | und
   if (typeof value !== 'string' || value === '') return undefined;
   if (!value.startsWith('file:')) return value;
   try {
-    return readRegularFileSync(resolve(cwd, value.slice(5)), { what: 'the PEM file' });
+    return readOwnedFileSync(resolve(cwd, value.slice(5)), { what: 'the PEM file' });
   } catch {
     return undefined;
   }
@@ -149,7 +149,7 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
   const path = resolve(cwd, raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir()));
   if (!looksLikePath(raw) && !existsSync(path)) return { value: raw.trim() };
   try {
-    const text = readRegularFileSync(path, { what: 'the TSIG key file' });
+    const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
     registerSecret(text);
     if (!looksLikeKeyStatement(text)) return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
     const key = parseBindKey(text, path);
@@ -170,7 +170,7 @@ export function answeredKeyFile(answers: Record<string, unknown>): BindKey | und
   if (typeof value !== 'string' || !value.startsWith('file:')) return undefined;
   const path = value.slice(5);
   try {
-    const text = readRegularFileSync(path, { what: 'the TSIG key file' });
+    const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
     registerSecret(text);
     const key = looksLikeKeyStatement(text) ? parseBindKey(text, path) : undefined;
     registerSecret(key?.secret);

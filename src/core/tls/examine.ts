@@ -14,6 +14,7 @@ import {
   type CertCheck,
 } from './checks.js';
 import { trustAnchors } from './trust.js';
+import { checkStrength } from './strength.js';
 import { PemError, parseCertificates, parsePrivateKey, type ParsedCertificate, type ParsedKey } from './pem.js';
 
 /**
@@ -122,6 +123,7 @@ export function examine(input: ExamineInput): Examination {
     checks.push(checkSelfSigned(first));
   }
   if (input.role === 'ca-issuer') checks.push(checkIsCa(first, input.certSource));
+  checks.push(checkStrength(effective, input.certSource));
   checks.push(checkValidity(effective, input.now, input.renewAdvice));
   return { checks, certificates, ordered, key, reordered };
 }

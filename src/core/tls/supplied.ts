@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
-import { readRegularFileSync } from '../safe-read.js';
+import { readOwnedFileSync } from '../safe-read.js';
 import type { Finding } from '../findings.js';
 import { registerSecret } from '../secrets.js';
 import { notAfter } from './checks.js';
 import { examine } from './examine.js';
 import { toFinding } from './variable-rules.js';
 import { messageOf } from '../errors.js';
+import { memberOf, textOf } from '../records.js';
 
 export interface SuppliedWildcardInput {
   certificateFile: string;
@@ -84,7 +85,7 @@ const pemOf = (text: string) => text.trim() + '\n';
 
 function readText(path: string, variable: string, what: string, findings: Finding[]): string | undefined {
   try {
-    const text = readRegularFileSync(path, { what: `the ${what} file (${variable})` });
+    const text = readOwnedFileSync(path, { what: `the ${what} file (${variable})` });
     if (variable === KEY_KEY) registerSecret(text);
     return text;
   } catch (error) {
@@ -96,7 +97,7 @@ function readText(path: string, variable: string, what: string, findings: Findin
       message: code === 'ENOENT' || code === 'EACCES'
         ? `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}.`
         : messageOf(error),
-      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : `Check the path in ${variable}.`,
+      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : textOf(memberOf(error, 'advice')) ?? `Check the path in ${variable}.`,
     });
     return undefined;
   }

@@ -4,6 +4,7 @@
  * with its message and advice in <system-out>.
  */
 import { redact } from '../../core/secrets.js';
+import { escapeControl } from '../../core/escape.js';
 import { summarize } from '../../core/doctor/status.js';
 import type { CheckOutcome, DoctorReport } from '../../core/doctor/types.js';
 import { groupBy, titleOf, type GroupTitles } from './text.js';
@@ -63,9 +64,13 @@ function attr(value: string): string {
   return escapeXml(value).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
-/** Escapes markup and drops what XML 1.0 cannot carry at all (most control characters). */
+/**
+ * Escapes markup, after showing as their code the characters a CI page would obey instead of show
+ * (control characters, bidi overrides such as U+202E, zero-width ones: escape.ts); what XML 1.0 cannot
+ * carry at all is dropped.
+ */
 export function escapeXml(value: string): string {
-  return redact(value)
+  return escapeControl(redact(value))
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -4,6 +4,7 @@
  * collector. A pure function of the run: no clock read, no I/O.
  */
 import { redact } from '../../core/secrets.js';
+import { escapeControl } from '../../core/escape.js';
 import type { CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
 
 export interface MetricsRun {
@@ -115,10 +116,14 @@ function render(list: Family[]): string {
 function labelText(labels: Record<string, string>): string {
   const entries = Object.entries(labels);
   if (entries.length === 0) return '';
-  return `{${entries.map(([k, v]) => `${k}="${escapeLabelValue(redact(v))}"`).join(',')}}`;
+  return `{${entries.map(([k, v]) => `${k}="${escapeLabelValue(escapeControl(redact(v)))}"`).join(',')}}`;
 }
 
-/** The exposition format's label escapes: backslash, double quote and line feed. */
+/**
+ * The exposition format's label escapes: backslash, double quote and line feed. The label values that
+ * come from outside (a file name, a subject) are shown with their control and bidi characters as codes
+ * first (escape.ts): an ESC from a file name would act on the terminal of whoever reads the metrics.
+ */
 export function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSecretsForTests, redact, redactUrlCredentials, registerSecret } from '../../../src/core/secrets.js';
+import { clearSecretsForTests, redact, redactUrlCredentials, redactValue, registerSecret } from '../../../src/core/secrets.js';
 
 describe('secret registry', () => {
   afterEach(() => clearSecretsForTests());
@@ -45,3 +45,51 @@ describe('credentials inside URLs', () => {
   });
 });
 
+
+describe('every encoding of a secret, and a secret cut short', () => {
+  afterEach(() => clearSecretsForTests());
+  const SECRET = 'cl1ent"s3cret\\with-quote and space+plus/slash';
+
+  it('masks it as JSON, a form body, a URL (either hex case) and the escapes a terminal shows', () => {
+    registerSecret(SECRET);
+    for (const form of [
+      JSON.stringify(SECRET).slice(1, -1),
+      new URLSearchParams({ v: SECRET }).toString().slice(2),
+      encodeURIComponent(SECRET),
+      encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    ]) expect(redact(`x ${form} y`), form).toBe('x [redacted] y');
+    registerSecret('tok\u001b[2Jen-value');
+    expect(redact('got tok\\x1b[2Jen-value')).toBe('got [redacted]');
+  });
+
+  it('masks what is left of a long secret cut short (a server that truncates, a preview)', () => {
+    registerSecret(SECRET);
+    expect(redact(`error: ${SECRET.slice(0, 20)}… (truncated)`)).toBe('error: [redacted]… (truncated)');
+    expect(redact(`"${JSON.stringify(SECRET).slice(1, 18)}`)).toBe('"[redacted]');
+  });
+
+  it('redacts a value field by field, not as JSON text (a secret with a quote or a backslash)', () => {
+    registerSecret(SECRET);
+    expect(redactValue({ details: { body: `echo ${SECRET}` }, list: [SECRET] })).toEqual({ details: { body: 'echo [redacted]' }, list: ['[redacted]'] });
+  });
+});
+
+describe('a private key masked by its content, registered or not', () => {
+  const BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
+  it.each([
+    ['PKCS#8', `-----BEGIN PRIVATE KEY-----\n${BODY}\n-----END PRIVATE KEY-----`],
+    ['RSA', `-----BEGIN RSA PRIVATE KEY-----\n${BODY}\n-----END RSA PRIVATE KEY-----`],
+    ['encrypted', `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${BODY}\n-----END ENCRYPTED PRIVATE KEY-----`],
+    ['in JSON', JSON.stringify(`-----BEGIN EC PRIVATE KEY-----\n${BODY}\n-----END EC PRIVATE KEY-----`).slice(1, -1)],
+    ['cut short', `-----BEGIN OPENSSH PRIVATE KEY-----\n${BODY.slice(0, 30)}`],
+  ])('%s', (_, pem) => {
+    const out = redact(`before ${pem} after`);
+    expect(out).not.toContain(BODY.slice(0, 16));
+    expect(out).toMatch(/^before \[redacted\]/);
+  });
+
+  it('leaves a certificate alone', () => {
+    const cert = `-----BEGIN CERTIFICATE-----\n${BODY}\n-----END CERTIFICATE-----`;
+    expect(redact(cert)).toBe(cert);
+  });
+});

@@ -44,6 +44,7 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
     { name: 'key-match', title: 'key matches the certificate', keyOnly: true },
     { name: 'wildcard-san', title: 'wildcard name coverage' },
     { name: 'self-signed', title: 'issued by a CA' },
+    { name: 'strength', title: 'key size and signature algorithm' },
     { name: 'validity', title: 'validity and expiry' },
   ],
   'ca-issuer': [
@@ -52,11 +53,13 @@ const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: bo
     { name: 'chain-order', title: 'chain order (issuer, intermediate(s), root)' },
     { name: 'key-match', title: 'key matches the issuer', keyOnly: true },
     { name: 'ca', title: 'is a CA allowed to sign' },
+    { name: 'strength', title: 'key size and signature algorithm' },
     { name: 'validity', title: 'validity and expiry' },
   ],
   'ca-bundle': [
     { name: 'parse', title: 'bundle readable' },
     { name: 'chain-order', title: 'bundle order' },
+    { name: 'strength', title: 'key size and signature algorithm' },
     { name: 'validity', title: 'validity and expiry' },
   ],
 };

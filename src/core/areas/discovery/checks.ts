@@ -16,7 +16,7 @@ import { verifyServiceAccountToken } from './token.js';
 import { stsCheck } from './sts.js';
 import { apiserverFlagsCheck } from './apiserver-flags.js';
 import { readOrMintToken } from './sa-token.js';
-import { joinCapped } from '../../bounded.js';
+import { joinCapped, LIST_LIMIT } from '../../bounded.js';
 import { isRecord, memberOf } from '../../records.js';
 
 const GROUP = 'discovery';
@@ -164,11 +164,11 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         // Anyone can fetch this document: a private key in it lets anyone sign tokens the cloud trusts.
         const exposed = privateKeyMembers(doc);
         if (exposed.length) {
-          return { status: 'fail', message: `The key set at ${url} publishes PRIVATE key material (${exposed.join('; ')}): anyone can sign service-account tokens with it.`,
+          return { status: 'fail', message: `The key set at ${url} publishes PRIVATE key material (${joinCapped(exposed, LIST_LIMIT, '; ')}): anyone can sign service-account tokens with it.`,
             advice: 'Publish only the public keys (kubectl get --raw /openid/v1/jwks serves them), then rotate the exposed key: its private half is public now.', details };
         }
         if (assessment.signingKeys === 0) {
-          return { status: 'fail', message: `The key set at ${url} has no usable signing key: ${assessment.problems.join('; ')}.`, advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).', details };
+          return { status: 'fail', message: `The key set at ${url} has no usable signing key: ${joinCapped(assessment.problems, LIST_LIMIT, '; ')}.`, advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).', details };
         }
         ctx.state.set(KEYSET_VALUE, doc);
         const warnings = [...assessment.problems];
@@ -177,7 +177,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings): Definit
         }
         const summary = `${assessment.signingKeys} signing key(s): ${joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`))}`;
         if (warnings.length) {
-          return { status: 'warn', message: `The key set at ${url} has ${summary}, but ${warnings.join('; ')}.`, advice: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".', details };
+          return { status: 'warn', message: `The key set at ${url} has ${summary}, but ${joinCapped(warnings, LIST_LIMIT, '; ')}.`, advice: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".', details };
         }
         return { status: 'ok', message: `The key set at ${url} is served anonymously with ${summary}.`, details };
       },

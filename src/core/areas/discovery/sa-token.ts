@@ -11,7 +11,7 @@ import { clusterAvailable } from '../../doctor/gates.js';
 import { isDnsSubdomain } from '../../kube/names.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { audiences, jwtClaims, stringClaim } from '../../jwt/token.js';
-import { readRegularFileSync } from '../../safe-read.js';
+import { readOwnedFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { messageOf } from '../../errors.js';
@@ -38,7 +38,7 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
   if (s.tokenFile) {
     let token: string;
     try {
-      token = readRegularFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
+      token = readOwnedFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
     } catch (error) {
       return { status: 'fail', message: messageOf(error), advice: 'Check the path given to --token-file.' };
     }

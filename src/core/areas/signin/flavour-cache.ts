@@ -6,12 +6,11 @@
  * ignored: the chain then finds the flavour again by asking. It is never written through a link (the
  * file itself), nor through a folder link the link rule refuses: `warn` is told why.
  */
-import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { NothingWritten, writeFilesAtomically } from '../../inventory/atomic-write.js';
-import { LinkRefused, resolveWritePath } from '../../inventory/links.js';
-import { readRegularFileSync } from '../../safe-read.js';
+import { PathRefused } from '../../inventory/links.js';
+import { readOwnedFileSync } from '../../safe-read.js';
 import type { IdentityFlavour } from './identity.js';
 import { asRecord, memberOf } from '../../records.js';
 
@@ -43,7 +42,7 @@ export function cacheKey(identityUrl: string): string {
 /** The cache's entries, each an `Entry` when no one else wrote the file: read with memberOf. */
 function readAll(file: string): Record<string, unknown> {
   try {
-    return asRecord(JSON.parse(readRegularFileSync(file, { what: 'the cache file', maxBytes: 64 * 1024 }))) ?? {};
+    return asRecord(JSON.parse(readOwnedFileSync(file, { what: 'the cache file', maxBytes: 64 * 1024 }))) ?? {};
   } catch {
     return {};
   }
@@ -65,13 +64,13 @@ export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, 
   const entry: Entry = { flavour, learned_at: new Date().toISOString() };
   const doc = Object.fromEntries([...kept, [key, entry]]);
   try {
-    // Its folder is made where the link rule lets the file go, not through a refused link.
-    await mkdir(dirname((await resolveWritePath(file, { noFinalLink: true })).path), { recursive: true, mode: 0o700 });
+    // Its folders are made (0700) where the ownership rule lets the file go, never through a refused link.
     const content = JSON.stringify(doc, null, 2) + '\n';
-    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }], new Date(), { backup: false });
+    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }], new Date(),
+      { backup: false, folderMode: 0o700 });
     return file;
   } catch (error) {
-    if ((error instanceof NothingWritten && error.advice) || error instanceof LinkRefused) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
+    if ((error instanceof NothingWritten && error.advice) || error instanceof PathRefused) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
     return undefined;
   }
 }

@@ -14,6 +14,7 @@ import { expectsWildcard, servedIndividually, type ServedExpectations } from '..
 import { joinCapped } from '../../bounded.js';
 import { isOneOf } from '../../records.js';
 import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../../config/vocabulary.js';
+import { chainWeaknesses, describeWeaknesses, WEAK_CRYPTO_ERRORS } from '../../tls/strength.js';
 
 const DAY = 86_400_000;
 const FAKE_CERTIFICATE = 'Kubernetes Ingress Controller Fake Certificate';
@@ -70,7 +71,14 @@ export function analyzeServed(
         ? 'A wildcard *.d covers exactly one label (a.d, not a.b.d and not d itself); issue a certificate that names this host.'
         : 'Serve a certificate whose subjectAltName includes this host, or check that the name resolves to the right ingress.');
   }
-  if (!options.insecure && !probe.chainTrusted) untrusted(probe, chain, expected, where, add);
+  // Weak cryptography is said as such: OpenSSL's verdict on it (UNSPECIFIED, CA_MD_TOO_WEAK) is no unknown CA.
+  const weak = chainWeaknesses(probe.chain);
+  if (weak.length) {
+    add('fail', `The chain served by ${where} uses cryptography clients refuse: ${describeWeaknesses(weak)}.`,
+      `${[...new Set(weak.map((w) => w.fix))].join('; ')}; clients refuse it whatever CA signed it, and --ca-file cannot change that.`);
+  }
+  const weakVerdict = weak.length > 0 && ['UNSPECIFIED', ...WEAK_CRYPTO_ERRORS].includes(probe.authorizationError ?? '');
+  if (!options.insecure && !probe.chainTrusted && !weakVerdict) untrusted(probe, chain, expected, where, add);
   if (!chain.inOrder) {
     add('warn', `${where} serves its chain out of order: ${probe.chain.map((c) => commonName(c.subject)).join(' → ')}.`,
       'Put the certificate first, then each intermediate in issuing order, then (optionally) the root — one file, in that order.');

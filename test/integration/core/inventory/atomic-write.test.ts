@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  KEEP_BACKUPS, describeWritten, pruneBackups, removeStaleTemps, tempPathFor, writeFilesAtomically, type FileToWrite,
+  KEEP_BACKUPS, describeWritten, tempPathFor, writeFilesAtomically, type FileToWrite,
 } from '../../../../src/core/inventory/atomic-write.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
 const STAMP = '20260102T030405Z';
-const asRoot = process.getuid?.() === 0;
 
 let dir: string;
 beforeEach(async () => {
@@ -60,15 +59,16 @@ describe('backups never follow a link', () => {
 });
 
 describe('owner, group and mode', () => {
-  it.skipIf(!asRoot)('keeps the owner and group of a replaced file (run as root)', async () => {
+  it('keeps the group of a replaced file but never gives the new one away: it is the caller\'s (run as root)', async () => {
+    expect(process.getuid!()).toBe(0);
     const target = join(dir, 'inv.yml');
     await writeFile(target, 'old: 1\n', { mode: 0o640 });
-    await chown(target, 65534, 65534);
+    await chown(target, 0, 65534);
     const [written] = await writeFilesAtomically([inventory(target, 'new: 1\n', 0o640)], NOW);
     const info = await stat(target);
-    expect([info.uid, info.gid, info.mode & 0o777]).toEqual([65534, 65534, 0o640]);
+    expect([info.uid, info.gid, info.mode & 0o777]).toEqual([0, 65534, 0o640]);
     const backup = await stat(written!.backupPath!);
-    expect([backup.uid, backup.gid, backup.mode & 0o777]).toEqual([65534, 65534, 0o600]);
+    expect([backup.uid, backup.gid, backup.mode & 0o777]).toEqual([0, 65534, 0o600]);
   });
 
   it('sets the exact mode whatever the umask', async () => {
@@ -92,26 +92,6 @@ describe('failures and roll-back', () => {
     expect(await readFile(target, 'utf8')).toBe('old: 1\n');
     expect((await stat(target)).mode & 0o777).toBe(0o644);
     expect((await readdir(dir)).sort()).toEqual(['inv.yml', 'manifest.yaml']);
-  });
-
-  it('a failure after the first rename restores the first file (content, mode) and removes its new .bak', async () => {
-    const first = join(dir, 'inv.yml');
-    await writeFile(first, 'old: 1\n', { mode: 0o644 });
-    const second = join(dir, 'manifest.yaml');
-    await writeFile(second, 'old manifest\n');
-    // Every backup name of the second file is taken: its backup, made after the first rename, fails.
-    for (let n = 0; n <= 1000; n++) await symlink(join(dir, 'victim'), `${second}.${STAMP}${n ? `-${n}` : ''}.bak`);
-
-    await expect(writeFilesAtomically([
-      inventory(first, 'new: 1\n', 0o600),
-      { path: second, content: 'new manifest\n', mode: 0o600, holdsSecret: true, description: 'manifest' },
-    ], NOW)).rejects.toThrow(/restored/);
-
-    expect(await readFile(first, 'utf8')).toBe('old: 1\n');
-    expect((await stat(first)).mode & 0o777).toBe(0o644);
-    expect(await readFile(second, 'utf8')).toBe('old manifest\n');
-    const left = (await readdir(dir)).filter((f) => !f.startsWith('manifest.yaml.'));
-    expect(left.sort()).toEqual(['inv.yml', 'manifest.yaml']);
   });
 
   it('refuses to replace something that is not a regular file', async () => {
@@ -162,7 +142,7 @@ describe('temps and backups left behind', () => {
     const live = `.inv.yml.${sleeper.pid}.0a1b2c.tmp`;
     try {
       for (const name of [dead, live, '.other.yml.1.aa.tmp', 'inv.yml']) await writeFile(join(dir, name), 'secret\n');
-      expect(await removeStaleTemps(target)).toEqual([join(dir, dead)]);
+      await writeFilesAtomically([inventory(target)], NOW, { backup: false });
       expect((await readdir(dir)).sort()).toEqual([live, '.other.yml.1.aa.tmp', 'inv.yml'].sort());
     } finally {
       sleeper.kill();
@@ -185,7 +165,6 @@ describe('temps and backups left behind', () => {
       'inv.yml.20250105T000000Z.bak', `inv.yml.${STAMP}.bak`, 'inv.yml.mine.bak',
     ]);
     expect(await readdir(dir)).toContain('other.yml.20200101T000000Z.bak');
-    expect(await pruneBackups(target)).toEqual([]);
   });
 
   it('many writes within one second keep the last backups, the newest one last', async () => {

@@ -91,18 +91,29 @@ describe('links the rule allows, reported in the write', () => {
     expect(describeWritten(written!)).toContain(`${link} owned by uid 0`);
   });
 
-  it("another user's link in a folder only its owner can write (0755)", async () => {
+  it("root's own link in root's folder, to a file of root's", async () => {
+    const own = join(dir, 'own');
+    await mkdir(own, { mode: 0o755 });
+    const link = join(own, 'inventory.yml');
+    await symlink(victim, link);
+    const [written] = await writeFilesAtomically([file(link)], new Date(), { backup: false });
+    expect(written!.links).toEqual([{ link, owner: 0, to: victim }]);
+    expect(await readFile(victim, 'utf8')).toBe('new: 1\n');
+  });
+});
+
+describe('links the rule refuses since it is about owners, not only shared folders', () => {
+  it("another user's link even in a folder only root can write (0755): refused, the file it names untouched", async () => {
     const own = join(dir, 'own');
     await mkdir(own, { mode: 0o755 });
     chmodSync(own, 0o755);
     const link = join(own, 'inventory.yml');
     await plant(link, victim, NOBODY);
-    const [written] = await writeFilesAtomically([file(link)], new Date(), { backup: false });
-    expect(written!.links).toEqual([{ link, owner: NOBODY, to: victim }]);
-    expect(await readFile(victim, 'utf8')).toBe('new: 1\n');
+    await expect(writeFilesAtomically([file(link)], new Date(), { backup: false })).rejects.toThrow(/Refused to write through the link .* \(owned by uid 65534/);
+    expect(await readFile(victim, 'utf8')).toBe('root: secret\n');
   });
 
-  it("a link owned by the folder's owner in that owner's shared folder", async () => {
+  it("a link owned by the owner of a shared folder (the kernel would follow it): the folder itself is refused", async () => {
     const theirs = join(dir, 'theirs');
     await mkdir(theirs);
     chmodSync(theirs, 0o1777);
@@ -110,7 +121,7 @@ describe('links the rule allows, reported in the write', () => {
     const real = join(dir, 'real.yml');
     const link = join(theirs, 'x.yml');
     await plant(link, real, NOBODY);
-    expect((await resolveWritePath(link)).path).toBe(real);
+    await expect(resolveWritePath(link)).rejects.toThrow(/the folder .*theirs belongs to uid 65534/);
   });
 });
 

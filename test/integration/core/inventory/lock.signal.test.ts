@@ -29,6 +29,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 const { lockInventory } = await import('../../../../src/core/inventory/lock.js');
+const { shownText } = await import('../../../../src/core/inventory/owned-path.js');
 
 const run = stoppedRunFixture('cloudgate-lock-signal-');
 afterEach(() => {
@@ -41,7 +42,7 @@ describe('SIGTERM while the inventory lock is being taken', () => {
     const linked: string[] = [];
     let leftAtExit: string[] | undefined;
     after.linked = (to) => {
-      linked.push(to);
+      linked.push(shownText(to)); // the lock is linked inside its checked folder, through /proc/self/fd
       leftAtExit = run.stopAndLook();
     };
     const lock = await lockInventory(join(run.dir, 'certs.yml'));

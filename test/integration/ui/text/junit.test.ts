@@ -62,7 +62,16 @@ describe('junit report', () => {
   it('stays well-formed with control characters and markup in server text', () => {
     const checks = [outcome('tls.x', 'fail', undefined, { message: 'bad \u0000\u001b[31mred\u001b[0m ]]> <!-- x', title: 'a "title" & <b>' })];
     const doc = parse(renderJunit({ schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 1, skip: 0 }, checks }));
-    expect(doc.suites[0]!.cases[0]!.failure!.message).toBe('bad [31mred[0m ]]> <!-- x');
+    expect(doc.suites[0]!.cases[0]!.failure!.message).toBe('bad \\x00\\x1b[31mred\\x1b[0m ]]> <!-- x');
+  });
+
+  it('shows bidi overrides and zero-width characters as their codes, in attributes and text alike', () => {
+    const checks = [outcome('tls.x', 'fail', undefined, { message: 'issuer evil\u202Egpj.exe\u200B', advice: 'trust \u2066x\u2069' })];
+    const xml = renderJunit({ schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 1, skip: 0 }, checks });
+    expect(xml).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
+    const failure = parse(xml).suites[0]!.cases[0]!.failure!;
+    expect(failure.message).toBe('issuer evil\\u202egpj.exe\\u200b');
+    expect(failure.text).toContain('trust \\u2066x\\u2069');
   });
 
   it('a skip without advice carries its reason\'s text; each suite names its group\'s title as handed in', () => {

@@ -62,6 +62,15 @@ describe('prometheus exposition', () => {
     expect(samples(renderPrometheus({ report: skipped, finishedAt, version: '1' })).has('cloudgate_signin_success')).toBe(false);
   });
 
+  it('shows the control and bidi characters of a file name as codes in its label (no raw ESC reaches whoever reads the metrics)', () => {
+    const report = { ...fullReport(), checks: [outcome('certificate.file', 'ok', undefined, {
+      certificates: [{ source: '/etc/ssl/\u001b]0;owned\u0007evil\u202e.pem', subject: 'CN=x', notAfter: '2030-01-01T00:00:00Z' }] })] };
+    const text = renderPrometheus({ report, finishedAt, version: '1' });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('source="/etc/ssl/\\\\x1b]0;owned\\\\x07evil\\\\u202e.pem"');
+    expect(promtoolCheck(text).status).toBe(0);
+  });
+
   it('escapes label values per the exposition format and never carries a registered secret', () => {
     expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
     registerSecret('s3cr3t-client-value');

@@ -94,4 +94,13 @@ describe('cloudOf: the entry named by --cloud or OS_CLOUD, read from the folders
     await expect(cloudOf('egde', { HOME: dir }, dir)).rejects.toThrow(/has no cloud "egde"/);
     await expect(cloudOf('egde', { HOME: dir }, dir)).rejects.toBeInstanceOf(UsageError);
   });
+
+  it.each([['clouds.yaml', 'clouds:\n  edge:\n    auth:\n      auth_url: https://id.example/v3\u0000\n'], ['secure.yaml', 'clouds:\n  edge:\n    region_name: Region\u0000Two\n']])(
+    'refuses a NUL in %s, naming the file and where, as the OpenStack client refuses it', async (file, text) => {
+      const dir = folder();
+      writeFileSync(join(dir, file), text);
+      const error = await cloudOf('edge', { HOME: dir }, dir).catch((e: Error) => e);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(new RegExp(`The file ${file} ${join(dir, file)} holds the character U\\+0000 \\(line \\d, column \\d+\\).*the OpenStack client refuses`));
+    });
 });

@@ -39,6 +39,7 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
       ['chain-complete', 'ok'],
       ['wildcard-san', 'ok'],
       ['self-signed', 'ok'],
+      ['strength', 'ok'],
       ['validity', 'ok'],
     ]);
     expect(checks['wildcard-san']!.message).toContain(`The bare domain ${DOMAIN} itself is NOT covered`);
@@ -144,7 +145,7 @@ describe('bundles and mixed chains', () => {
       fixHint: 'x',
       renewAdvice: 'y',
     });
-    expect(result.checks.map((x) => x.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(result.checks.map((x) => [x.name, x.status])).toEqual([['parse', 'ok'], ['chain-order', 'ok'], ['strength', 'ok'], ['validity', 'ok']]);
   });
 
   it('reports certificates that belong to no chain, and duplicates', async () => {

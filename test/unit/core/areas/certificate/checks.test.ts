@@ -58,6 +58,7 @@ describe('doctor group certificate', () => {
       ['certificate.key-match', 'ok'],
       ['certificate.wildcard-san', 'ok'],
       ['certificate.self-signed', 'ok'],
+      ['certificate.strength', 'ok'],
       ['certificate.validity', 'ok'],
     ]);
     expect(checks['certificate.validity']!.message).toMatch(/^Valid until \d{4}-\d\d-\d\d \(\d+ days left\)\.$/);
