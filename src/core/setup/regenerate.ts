@@ -137,18 +137,3 @@ export function describeDeletion(report: DeletionReport, context?: string): stri
   for (const secret of left) lines.push(`  ${commandLine(secret, context)}`);
   return lines;
 }
-
-/** What kind of issuer a live ClusterIssuer is, in the inventory's words (`cluster_issuer_type`). */
-export function liveIssuerType(clusterIssuer: unknown): string | undefined {
-  const spec = memberOf(clusterIssuer, 'spec');
-  if (memberOf(spec, 'acme')) return 'acme';
-  if (memberOf(spec, 'venafi')) return 'commercialca';
-  if (memberOf(spec, 'ca')) return 'ca';
-  if (memberOf(spec, 'selfSigned')) return 'self-signed';
-  return undefined;
-}
-
-/** The live issuer's ACME server, to compare with cluster_issuer_acme_server. */
-export function liveAcmeServer(clusterIssuer: unknown): string | undefined {
-  return textOf(memberOf(memberOf(memberOf(clusterIssuer, 'spec'), 'acme'), 'server'));
-}
