@@ -303,7 +303,7 @@ export function explainReason(site: ReasonSite, reason: string | undefined, mess
     return {
       known: false, reason: given, code: 'unknown', verdict: 'broken', releases: [],
       cause: `cert-manager gave the reason "${given || '(none)'}", which is not one cert-manager ${CM_RELEASES.join(' or ')} sets there: its message says what it means`,
-      fix: `Read the message${message ? '' : ' (none was given)'} and the object's events (${STATUS}); the reason may come from another controller (an external issuer or approver).`,
+      fix: `Read the message${message ? '' : ' (none was given)'} and the events of ${site.startsWith('Issuer') ? '{issuer} ("kubectl describe" it)' : `the Certificate (${STATUS})`}; the reason may come from another controller (an external issuer or approver).`,
     };
   }
   const match = row.messages?.find((m) => m.test.test(message));

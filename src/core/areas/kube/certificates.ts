@@ -175,7 +175,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   const fromIssuer = (v: IssuerVerdict, state: Status): CertificateVerdict => withEvents({
     ...row, status: state, stuck: v.stuck ?? stuck('issuer', issuer.ref, 'NotReady'), cause: v.code, root: `issuer:${issuer.ref}`,
     summary: `its issuer ${issuer.ref} is not Ready (${issuer.platform ? 'kube.issuer' : 'kube.issuers'} says why)`,
-    advice: v.advice ? `${issuer.ref}: ${v.advice}` : undefined,
+    advice: v.advice,
   });
   const fromWalk = (cause: IssuanceCause, state: Status, extra = ''): CertificateVerdict => withEvents({
     ...row, status: state, summary: `${cause.object}: ${cause.summary}${extra}`, stuck: stuck(cause.step, cause.object, cause.reason), inProgress: cause.inProgress,
@@ -216,14 +216,15 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     return served(withEvents({ ...row, status: state, stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'), cause: why?.code ?? 'NoCondition',
       summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
       advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).'
-        : `${why?.verdict === 'broken' ? `${fillIn(why.fix, { certificate: name, issuer: issuer.ref })} ` : ''}cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.` }));
+        : why?.verdict === 'broken' ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
+          : `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.` }));
   }
   if (!secret && secretKey) {
     return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), cause: 'DoesNotExist', summary: `it says Ready but its secret ${secretKey} does not exist`,
       advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): once it runs it issues the secret again.' : `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).` };
   }
   if (problems.length) {
-    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0]!.code,
+    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0].code,
       summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
       advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): it re-issues the secret once it runs.' : `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secretKey} shows what it holds); if nothing changes read its controller log.` };
   }
@@ -247,9 +248,11 @@ function findings(bad: CertificateVerdict[]): { line: string; advice?: string }[
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   return [...groups.values()].map((rows) => {
-    const first = rows[0]!;
+    const first = rows[0];
     const who = rows.length > 1 ? `${rows.map((r) => r.name).join(', ')}` : first.name;
-    return { line: `${who}: ${first.summary}`, ...(first.advice ? { advice: `${rows.length > 1 ? first.issuer ?? who : first.name}: ${first.advice}` } : {}) };
+    // Several Certificates share the root cause: its fix is said once, for the object at fault.
+    const whose = rows.length > 1 ? (first.stuck?.object ?? first.issuer ?? who) : first.name;
+    return { line: `${who}: ${first.summary}`, ...(first.advice ? { advice: `${whose}: ${first.advice}` } : {}) };
   });
 }
 
@@ -274,7 +277,7 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
     const note = renewing.length ? `; cert-manager is renewing ${renewing.map((r) => r.name).join(', ')}` : '';
     return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, details, certificates };
   }
-  const worst = bad.find((r) => r.status === 'fail') ?? bad[0]!;
+  const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
   const said = findings(bad);
   const advice = [...new Set(said.map((f) => f.advice).filter((a): a is string => Boolean(a)))];
   return {

@@ -127,13 +127,13 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
   // The chain's order is the root cause of a key that "does not match" the first certificate.
   if (order && !order.inOrder) {
     const right = order.fixed?.map(label).join(', ');
-    add('fail', 'chain-order', `tls.crt is not in the order certificate, intermediate(s), root${owner > 0 ? ` (tls.key belongs to ${label(certs[owner]!)})` : ''}: ${order.problems.map(escapeLine).join(' ')}${right ? ` The right order is ${right}.` : ''}`,
+    add('fail', 'chain-order', `tls.crt is not in the order certificate, intermediate(s), root${owner > 0 ? ` (tls.key belongs to ${label(certs[owner])})` : ''}: ${order.problems.map(escapeLine).join(' ')}${right ? ` The right order is ${right}.` : ''}`,
       `Put the certificate first, then the CA certificates that issued it ("cloudgate setup --fix-order" writes the chain in order for a supplied wildcard); an ingress controller serving this secret sends its own "Fake Certificate" meanwhile.`);
   }
   if (certs.length && keyState === 'missing') add('fail', 'key-missing', `${where} holds no tls.key.`, 'Put the private key of the certificate into tls.key.');
   if (keyState === 'unreadable') add('fail', 'key-unreadable', `tls.key of ${where} is not a private key cloudgate can read (PKCS#1, SEC 1 or PKCS#8 PEM, unencrypted).`, 'Put the unencrypted private key of the certificate into tls.key.');
   if (first && keyState === 'mismatch') add('fail', 'key-mismatch', `tls.key of ${where} belongs to none of the certificates of tls.crt.`, `Put the private key of ${escapeLine(label(first))} into tls.key, or the certificate issued for this key into tls.crt.`);
-  if (keyState === 'belongs-to-another' && order?.inOrder) add('fail', 'key-mismatch', `tls.key of ${where} belongs to ${escapeLine(label(certs[owner]!))}, not to the first certificate.`, 'Put the certificate of this key first in tls.crt, or the key of the first certificate in tls.key.');
+  if (keyState === 'belongs-to-another' && order?.inOrder) add('fail', 'key-mismatch', `tls.key of ${where} belongs to ${escapeLine(label(certs[owner]))}, not to the first certificate.`, 'Put the certificate of this key first in tls.crt, or the key of the first certificate in tls.key.');
 
   const leaf = order?.fixed?.[0] ?? first;
   if (leaf) {

@@ -53,7 +53,10 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
     const acme = issuer.mechanism === 'acme' ? acmeProblemOf(ready.message ?? '') : undefined;
     const source = caSource(issuer, certificates);
     const cause = acme?.cause ?? why.cause;
-    const fix = `${acme?.fix ?? why.fix}${source && /ca-secret|ErrGetKeyPair/.test(why.code) ? ` The Secret is made by Certificate ${source}: cloudgate status certificate ${source} says why it is not there.` : ''}`;
+    // A CA Secret a Certificate makes (the self-signed CA, the CAs of openstack's issuers): that Certificate is where to look.
+    const fix = source && /^ca-secret|^ErrGetKeyPair$/.test(why.code)
+      ? `The Secret ${issuer.secretNamespace}/${issuer.caSecret} is made by Certificate ${source}, which has not issued it (or not as a CA): cloudgate status certificate ${source} says why.`
+      : acme?.fix ?? why.fix;
     return {
       issuer, status: 'fail', code: acme?.code ?? why.code, stuck: stuck(ready.reason ?? 'NotReady'),
       summary: `it is not Ready: ${cause} (${said})`, advice: fillIn(fix, { issuer: issuer.ref }),

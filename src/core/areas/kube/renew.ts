@@ -77,7 +77,7 @@ export async function renewCertificates(kube: KubectlOptions, refs: ObjectRef[],
   const statuses: CertificateStatus[] = [];
   for (const ref of refs) statuses.push(await certificateStatus(kube, ref, { now }));
   const certificates: RenewOutcome[] = [];
-  for (const [i, ref] of refs.entries()) certificates.push(await triggerOne(kube, ref, statuses[i]!, options.force ?? false, now));
+  for (const [i, ref] of refs.entries()) certificates.push(await triggerOne(kube, ref, statuses[i], options.force ?? false, now));
   return { schema: 'cloudgate.renew/v1', certificates };
 }
 

@@ -98,7 +98,7 @@ export async function certificateStatus(kube: KubectlOptions, ref: ObjectRef, op
     Promise.all(namespaces.map((ns) => list(['get', 'certificates.cert-manager.io', `--namespace=${ns}`], kube, 'Certificate'))),
     secretName ? kubectlGet(['get', 'secret', `--namespace=${ref.namespace}`, '--', secretName], { ...kube, secretOutput: true }) : Promise.resolve(undefined),
     list(['get', 'events', `--namespace=${ref.namespace}`], kube, 'Event'),
-    issuerRef.kind === 'ClusterIssuer' ? list(['get', 'events', '--namespace=default'], kube, 'Event') : Promise.resolve({ items: [] as CmObject[] }),
+    issuerRef.kind === 'ClusterIssuer' ? list(['get', 'events', '--namespace=default'], kube, 'Event') : Promise.resolve({ items: [] satisfies CmObject[] }),
     list(['get', 'deployments.apps', `--namespace=${CERT_MANAGER_NAMESPACE}`], kube, 'Deployment'),
   ]);
   const of = (kind: string) => issuance.items.filter((o) => o.kind === kind);

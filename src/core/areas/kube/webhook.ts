@@ -40,7 +40,8 @@ interface Failure {
 
 /** What the API server's refusal means (cert-manager's own reading of these errors, in cloudgate's words). */
 export function webhookFailure(stderr: string): Failure {
-  const said = escapeLine(firstLine(stderr));
+  // kubectl's own prefix says nothing the operator needs.
+  const said = escapeLine(firstLine(stderr).replace(/^Error from server \(\w+\): (?:error when creating "STDIN": )?/, ''));
   if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
     return { code: 'CRDsNotInstalled', status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
   }
@@ -83,7 +84,7 @@ export async function webhookProbe(kube: KubectlOptions): Promise<CheckResult> {
   });
   const valid = await dryRun('valid', kube);
   if (valid.exitCode !== 0) return fail(webhookFailure(valid.stderr), 'valid request');
-  let mutated = false;
+  let mutated: boolean;
   try {
     const spec = memberOf(JSON.parse(valid.stdout), 'spec');
     mutated = Boolean(textOf(memberOf(spec, 'username')) || textOf(memberOf(spec, 'uid')));
