@@ -41,7 +41,7 @@ interface Failure {
 /** What the API server's refusal means (cert-manager's own reading of these errors, in cloudgate's words). */
 export function webhookFailure(stderr: string): Failure {
   // kubectl's own prefix says nothing the operator needs.
-  const said = escapeLine(firstLine(stderr).replace(/^Error from server \(\w+\): (?:error when creating "STDIN": )?/, ''));
+  const said = escapeLine(firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''));
   if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
     return { code: 'CRDsNotInstalled', status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
   }
