@@ -36,6 +36,8 @@ interface Failure {
   message: string;
   advice: string;
   status?: 'fail' | 'warn' | 'skip';
+  /** For a skip: cert-manager is missing (`needs-failed`), or this user may not run the probe (`not-configured`). */
+  skip?: 'needs-failed' | 'not-configured';
 }
 
 /** What the API server's refusal means (cert-manager's own reading of these errors, in cloudgate's words). */
@@ -43,7 +45,7 @@ export function webhookFailure(stderr: string): Failure {
   // kubectl's own prefix says nothing the operator needs.
   const said = escapeLine(firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''));
   if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
-    return { code: 'CRDsNotInstalled', status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
+    return { code: 'CRDsNotInstalled', status: 'skip', skip: 'needs-failed', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
   }
   if (/service "[^"]*" not found/.test(stderr)) {
     return { code: 'WebhookServiceMissing', message: `The API server cannot call cert-manager's webhook: its Service does not exist (${said}).`, advice: 'Redeploy cert-manager (the platform installs it with its Helm chart): the chart creates the Service cert-manager-webhook.' };
@@ -58,7 +60,8 @@ export function webhookFailure(stderr: string): Failure {
     return { code: 'WebhookTimeout', message: `The API server's call to cert-manager's webhook times out (${said}).`, advice: 'Something between the API server and the webhook pod drops the connection (a network policy, a firewall to port 10250 of the pod network, a proxy): the API server must reach the webhook\'s pods.' };
   }
   if (/is forbidden: User "[^"]*" cannot create resource "certificaterequests"/.test(stderr)) {
-    return { code: 'Forbidden', status: 'warn', message: `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`, advice: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).` };
+    // Least privilege (the exporter's service account) may well leave this out: nothing to probe, nothing wrong.
+    return { code: 'Forbidden', status: 'skip', skip: 'not-configured', message: `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`, advice: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).` };
   }
   if (DENIED_BY_CERT_MANAGER.test(stderr)) {
     return { code: 'MutationIncorrect', message: `cert-manager's webhook refused a valid request (${said}): its mutating part did not fill in the requester.`, advice: 'The MutatingWebhookConfiguration cert-manager-webhook is missing or altered: redeploy cert-manager.' };
@@ -79,7 +82,7 @@ export async function webhookProbe(kube: KubectlOptions): Promise<CheckResult> {
   const details = { namespace: CERT_MANAGER_NAMESPACE, dryRun: true };
   const fail = (f: Failure, step: string): CheckResult => ({
     status: f.status ?? 'fail', message: f.message, advice: f.advice, details: { ...details, step, cause: f.code },
-    ...(f.status === 'skip' ? { reason: { code: 'needs-failed' as const, text: 'cert-manager is not installed.' } } : {}),
+    ...(f.skip ? { reason: { code: f.skip, text: f.skip === 'needs-failed' ? 'cert-manager is not installed.' : `The kubectl user may not create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE}.` } } : {}),
     ...(f.status ? {} : { stuck: { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/cert-manager-webhook`, reason: f.code } }),
   });
   const valid = await dryRun('valid', kube);

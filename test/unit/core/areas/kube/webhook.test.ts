@@ -12,7 +12,7 @@ describe('webhookFailure', () => {
     [`${CALL}tls: failed to verify certificate: x509: certificate signed by unknown authority`, 'WebhookCAMissing', undefined],
     [`${CALL}context deadline exceeded`, 'WebhookTimeout', undefined],
     ['error: resource mapping not found for name: "" namespace: "cert-manager" from "STDIN": no matches for kind "CertificateRequest" in version "cert-manager.io/v1"', 'CRDsNotInstalled', 'skip'],
-    ['Error from server (Forbidden): error when creating "STDIN": certificaterequests.cert-manager.io is forbidden: User "ops" cannot create resource "certificaterequests" in API group "cert-manager.io" in the namespace "cert-manager"', 'Forbidden', 'warn'],
+    ['Error from server (Forbidden): error when creating "STDIN": certificaterequests.cert-manager.io is forbidden: User "ops" cannot create resource "certificaterequests" in API group "cert-manager.io" in the namespace "cert-manager"', 'Forbidden', 'skip'],
     ['Error from server (Forbidden): error when creating "STDIN": admission webhook "webhook.cert-manager.io" denied the request: [spec.username: Forbidden: username identity must be that of the requester]', 'MutationIncorrect', undefined],
     ['Error from server (Forbidden): error when creating "STDIN": admission webhook "validate.kyverno.svc-fail" denied the request: blocked', 'OtherWebhookDenied', 'warn'],
     ['Error from server: something new', 'Unknown', undefined],
