@@ -42,8 +42,6 @@ function secret(name: string, namespace: string, data: Record<string, string>, t
   return { apiVersion: 'v1', kind: 'Secret', type, metadata: { name, namespace }, data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])) };
 }
 
-/** ClusterIssuer self-signed (`selfSigned: {}`, IsReady): every platform has it. */
-export const selfSignedRoot = () => clusterIssuer('self-signed', { selfSigned: {} }, condition('Ready', 'True', 'IsReady', ''));
 
 /** A CA Certificate issued by ClusterIssuer self-signed, Ready, with its secret (a real CA and key). */
 function caCertificate(name: string, namespace: string, secretName: string, ca: Issued): KubeObject[] {
@@ -112,7 +110,7 @@ function acmeIssuance(cert: KubeObject, challengeStatus: Record<string, unknown>
 /** An ACME platform with two healthy endpoints, ready for one more Certificate in trouble. */
 function acmePlatform(solver?: Record<string, unknown>): KubeObject[] {
   const credentials = solver === route53Solver ? [secret('cert-manager-issuer-route53-credentials', 'cert-manager', { 'secret-access-key': 'cloudtest-secret' })] : [];
-  return [...certManagerCluster(), selfSignedRoot(), ...credentials, clusterIssuer('atmosphere', acmeSpec(solver), acmeReady), ...endpoints(acmeCa())];
+  return [...certManagerCluster(), ...credentials, clusterIssuer('atmosphere', acmeSpec(solver), acmeReady), ...endpoints(acmeCa())];
 }
 
 const failedAttempts = (attempts: number, lastAgo = 30 * 60_000) => ({ failedIssuanceAttempts: attempts, lastFailureTime: iso(-lastAgo) });
@@ -131,7 +129,7 @@ export function healthyStates(): ClusterState[] {
     {
       name: 'self-signed platform (a ca: issuer over cert-manager-selfsigned-ca)', kind: 'healthy', inventory: 'cluster_issuer_type: self-signed\n',
       objects: [
-        ...certManagerCluster(), selfSignedRoot(), ...caCertificate('self-signed-ca', 'cert-manager', 'cert-manager-selfsigned-ca', selfSignedCaKey),
+        ...certManagerCluster(), ...caCertificate('self-signed-ca', 'cert-manager', 'cert-manager-selfsigned-ca', selfSignedCaKey),
         clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-selfsigned-ca' } }, caReady), ...endpoints(selfSignedCaKey),
       ],
     },
@@ -139,7 +137,7 @@ export function healthyStates(): ClusterState[] {
       name: 'CA platform', kind: 'healthy',
       inventory: `cluster_issuer_type: ca\ncluster_issuer_ca_certificate: |\n${indent(caIssuerKey.cert)}cluster_issuer_ca_private_key: |\n${indent(caIssuerKey.key)}`,
       objects: [
-        ...certManagerCluster(), selfSignedRoot(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', caIssuerKey),
+        ...certManagerCluster(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', caIssuerKey),
         clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-issuer-ca' } }, caReady), ...endpoints(caIssuerKey),
       ],
     },
@@ -147,7 +145,7 @@ export function healthyStates(): ClusterState[] {
     {
       name: 'ACME platform, route53 wildcard', kind: 'healthy', inventory: `${ACME_ROUTE53}openstack_helm_ingress_wildcard_domain: cloud.test\n`,
       objects: [
-        ...certManagerCluster(), selfSignedRoot(), clusterIssuer('atmosphere', acmeSpec(route53Solver), acmeReady),
+        ...certManagerCluster(), clusterIssuer('atmosphere', acmeSpec(route53Solver), acmeReady),
         secret('cert-manager-issuer-route53-credentials', 'cert-manager', { 'secret-access-key': 'cloudtest-secret' }),
         ...signedCertificate('atmosphere-wildcard', acmeCa(), { hosts: ['*.cloud.test'], secretName: 'atmosphere-wildcard' }),
         ingress('keystone', 'openstack', 'keystone.cloud.test', 'atmosphere-wildcard', null), ingress('nova', 'openstack', 'nova.cloud.test', 'atmosphere-wildcard', null),
@@ -157,7 +155,7 @@ export function healthyStates(): ClusterState[] {
       name: 'venafi platform', kind: 'healthy',
       inventory: `cluster_issuer_type: venafi\ncluster_issuer_venafi_zone: atmosphere\ncluster_issuer_venafi_tpp_url: https://tpp.cloud.test/vedsdk\ncluster_issuer_venafi_access_token: cloudtest-token\ncluster_issuer_venafi_ca: |\n${indent(venafiCa.cert)}cluster_issuer_venafi_tpp_ca_bundle: ${Buffer.from(venafiCa.cert).toString('base64')}\n`,
       objects: [
-        ...certManagerCluster(), selfSignedRoot(), secret('cert-manager-venafi-credentials', 'cert-manager', { 'access-token': 'cloudtest-token' }),
+        ...certManagerCluster(), secret('cert-manager-venafi-credentials', 'cert-manager', { 'access-token': 'cloudtest-token' }),
         clusterIssuer('atmosphere', { venafi: { zone: 'atmosphere', tpp: { url: 'https://tpp.cloud.test/vedsdk', caBundle: Buffer.from(venafiCa.cert).toString('base64'), credentialsRef: { name: 'cert-manager-venafi-credentials' } } } }, condition('Ready', 'True', 'Venafi issuer started', 'Venafi issuer started')),
         ...endpoints(venafiCa),
       ],
@@ -165,7 +163,7 @@ export function healthyStates(): ClusterState[] {
     {
       name: 'supplied wildcard (issuer none)', kind: 'healthy', inventory: 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.test\nopenstack_helm_ingress_secret_name: wildcard-certs\n',
       objects: [
-        ...certManagerCluster(), selfSignedRoot(), ...['openstack', 'auth-system', 'monitoring'].map((ns) => tlsSecret('wildcard-certs', ns, supplied)),
+        ...certManagerCluster(), ...['openstack', 'auth-system', 'monitoring'].map((ns) => tlsSecret('wildcard-certs', ns, supplied)),
         ingress('keystone', 'openstack', 'keystone.cloud.test', 'wildcard-certs', null), ingress('keycloak', 'auth-system', 'sso.cloud.test', 'wildcard-certs', null),
       ],
     },
@@ -257,7 +255,7 @@ export function brokenStates(): ClusterState[] {
   const someCa = issue({ cn: 'Cloud Test Issuing CA', ca: true });
   const otherKey = issue({ cn: 'other', ca: true });
   const CA = (ca: Issued) => `cluster_issuer_type: ca\ncluster_issuer_ca_certificate: |\n${indent(ca.cert)}cluster_issuer_ca_private_key: |\n${indent(ca.key)}`;
-  const venafiPlatform = (ready: ReturnType<typeof condition>) => [...certManagerCluster(), selfSignedRoot(), secret('cert-manager-venafi-credentials', 'cert-manager', { 'access-token': 'revoked-token' }),
+  const venafiPlatform = (ready: ReturnType<typeof condition>) => [...certManagerCluster(), secret('cert-manager-venafi-credentials', 'cert-manager', { 'access-token': 'revoked-token' }),
     clusterIssuer('atmosphere', { venafi: { zone: 'atmosphere', tpp: { url: 'https://tpp.cloud.test/vedsdk', caBundle: bundle, credentialsRef: { name: 'cert-manager-venafi-credentials' } } } }, ready), firstIssuance()];
   const VENAFI = `cluster_issuer_type: venafi\ncluster_issuer_venafi_zone: atmosphere\ncluster_issuer_venafi_tpp_url: https://tpp.cloud.test/vedsdk\ncluster_issuer_venafi_access_token: revoked-token\ncluster_issuer_venafi_tpp_ca_bundle: ${bundle}\n`;
   return [
@@ -270,7 +268,7 @@ export function brokenStates(): ClusterState[] {
     broken('a Certificate naming a namespaced Issuer that does not exist (the ClusterIssuer of that name does)', ACME_HTTP01, acmeWith([firstIssuance({ issuer: 'atmosphere', issuerKind: 'Issuer' })])),
     broken('a webhook solver whose API group is not served', `${ACME_HTTP01}cluster_issuer_acme_solver: godaddy\ncluster_issuer_acme_godaddy_api_key: k\ncluster_issuer_acme_godaddy_secret_key: s\n`,
       acmeWith([secret('godaddy-api-key', 'cert-manager', { token: 'k:s' }), ...challengeFailing({ presented: false, processing: true, state: 'pending', reason: 'the server could not find the requested resource (post godaddy.godaddy.cert-manager.atmosphere.dev)' }, 'DNS-01')], { dns01: { webhook: { groupName: 'godaddy.cert-manager.atmosphere.dev', solverName: 'godaddy', config: { apiKeySecretRef: { name: 'godaddy-api-key', key: 'token' }, production: true, ttl: 600 } } } })),
-    broken('a CA issuer whose certificate is not a CA', CA(notACa), [...certManagerCluster(), selfSignedRoot(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', notACa), clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-issuer-ca' } }, condition('Ready', 'False', 'ErrInvalidKeyPair', 'Error getting keypair for CA issuer: certificate is not a CA')), firstIssuance()]),
+    broken('a CA issuer whose certificate is not a CA', CA(notACa), [...certManagerCluster(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', notACa), clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-issuer-ca' } }, condition('Ready', 'False', 'ErrInvalidKeyPair', 'Error getting keypair for CA issuer: certificate is not a CA')), firstIssuance()]),
     broken('a revoked Venafi access token (1.15 says ErrorSetup)', VENAFI, venafiPlatform(condition('Ready', 'False', 'ErrorSetup', 'Failed to setup Venafi issuer: client.VerifyCredentials: tppClient.VerifyAccessToken: failed to verify token: 401 Unauthorized'))),
     broken('a refused Venafi token (1.21 says AuthFailed)', VENAFI, venafiPlatform(condition('Ready', 'False', 'AuthFailed', 'OAuth token request failed: tppClient.VerifyAccessToken: failed to verify token: 401 Unauthorized'))),
     broken('rate-limited while the served certificate expired', ACME_HTTP01, acmeWith(rateLimitedExpired())),
@@ -278,16 +276,16 @@ export function brokenStates(): ClusterState[] {
     broken('a name the ACME CA rejects', ACME_HTTP01, acmeWith(orderFailing('Failed to create Order: 400 urn:ietf:params:acme:error:rejectedIdentifier: Error creating new order :: Cannot issue for "nova-api.cloud.internal": Domain name does not end with a valid public suffix (TLD)'))),
     broken('an expired certificate backing off after a challenge timeout', ACME_HTTP01, acmeWith(expiredBackingOff())),
     broken('a supplied wildcard whose chain is reversed', 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.test\nopenstack_helm_ingress_secret_name: wildcard-certs\n', [
-      ...certManagerCluster(), selfSignedRoot(), tlsSecret('wildcard-certs', 'openstack', chainFor('*.cloud.test', true)), ingress('keystone', 'openstack', 'keystone.cloud.test', 'wildcard-certs', null),
+      ...certManagerCluster(), tlsSecret('wildcard-certs', 'openstack', chainFor('*.cloud.test', true)), ingress('keystone', 'openstack', 'keystone.cloud.test', 'wildcard-certs', null),
     ]),
     broken('a namespaced CA issuer of openstack whose CA Secret is missing', ACME_HTTP01, [...acmePlatform(), namespacedCaIssuer('octavia-client', condition('Ready', 'False', 'ErrGetKeyPair', 'Error getting keypair for CA issuer: secret "octavia-client-ca" not found')),
       ...(() => { const ca = firstIssuance({ name: 'octavia-client-ca', hosts: [], issuer: 'self-signed' }); (ca.spec as Record<string, unknown>).secretName = 'octavia-client-ca'; return [ca]; })(), firstIssuance({ name: 'octavia-client-certs', hosts: ['octavia-client'], issuer: 'octavia-client', issuerKind: 'Issuer' })]),
-    broken('a self-signed platform whose CA was never issued', 'cluster_issuer_type: self-signed\n', [...certManagerCluster(), selfSignedRoot(),
+    broken('a self-signed platform whose CA was never issued', 'cluster_issuer_type: self-signed\n', [...certManagerCluster(),
       clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-selfsigned-ca' } }, condition('Ready', 'False', 'ErrGetKeyPair', 'Error getting keypair for CA issuer: secret "cert-manager-selfsigned-ca" not found')),
       ...(() => { const ca = firstIssuance({ name: 'self-signed-ca', hosts: [], issuer: 'self-signed' }); ca.metadata.namespace = 'cert-manager'; (ca.spec as Record<string, unknown>).isCA = true; (ca.spec as Record<string, unknown>).secretName = 'cert-manager-selfsigned-ca'; return [ca]; })(),
       firstIssuance({ name: 'keystone-api' }), firstIssuance({ name: 'nova-api' })]),
-    broken('an ACME CA that requires External Account Binding', ACME_HTTP01, [...certManagerCluster(), selfSignedRoot(), clusterIssuer('atmosphere', acmeSpec(), condition('Ready', 'False', 'ErrRegisterACMEAccount', 'Failed to register ACME account: 400 urn:ietf:params:acme:error:externalAccountRequired: External account binding is required for new accounts')), firstIssuance()]),
-    broken('a CA issuer whose key is not its certificate\'s', CA(someCa), [...certManagerCluster(), selfSignedRoot(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', { cert: someCa.cert, key: otherKey.key }), clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-issuer-ca' } }, caReady), ...(() => {
+    broken('an ACME CA that requires External Account Binding', ACME_HTTP01, [...certManagerCluster(), clusterIssuer('atmosphere', acmeSpec(), condition('Ready', 'False', 'ErrRegisterACMEAccount', 'Failed to register ACME account: 400 urn:ietf:params:acme:error:externalAccountRequired: External account binding is required for new accounts')), firstIssuance()]),
+    broken('a CA issuer whose key is not its certificate\'s', CA(someCa), [...certManagerCluster(), tlsSecret('cert-manager-issuer-ca', 'cert-manager', { cert: someCa.cert, key: otherKey.key }), clusterIssuer('atmosphere', { ca: { secretName: 'cert-manager-issuer-ca' } }, caReady), ...(() => {
       const c = firstIssuance({ issuing: condition('Issuing', 'False', 'Failed', "The certificate request has failed to complete and will be retried: Error signing certificate: error creating x509 certificate: x509: provided PrivateKey doesn't match parent's PublicKey", 1), status: failedAttempts(1) });
       return [c, certificateRequest(c, 1, [approved, condition('Ready', 'False', 'Failed', "Error signing certificate: error creating x509 certificate: x509: provided PrivateKey doesn't match parent's PublicKey")])];
     })()]),
@@ -297,9 +295,9 @@ export function brokenStates(): ClusterState[] {
     broken('cert-manager\'s webhook CA bundle not injected', ACME_HTTP01, acmePlatform(), (state) => { state.certManagerWebhook = { failure: 'tls: failed to verify certificate: x509: certificate signed by unknown authority' }; }),
     broken('an HTTP-01 self-check answered 404 for two hours', ACME_HTTP01, acmeWith(challengeFailing({ presented: true, processing: true, state: 'pending', reason: "Waiting for HTTP-01 challenge propagation: wrong status code '404', expected '200'" }, 'HTTP-01', 2 * HOUR))),
     broken('route53 refusing the record', ACME_ROUTE53, acmeWith(challengeFailing({ presented: false, processing: true, state: 'pending', reason: 'failed to change Route 53 record set: operation error Route 53: ChangeResourceRecordSets, https response error StatusCode: 403, RequestID: 1, api error AccessDenied: User: arn:aws:iam::1:user/dns is not authorized to perform: route53:ChangeResourceRecordSets' }, 'DNS-01'), route53Solver)),
-    broken('an issuer reason cert-manager does not set', ACME_HTTP01, [...certManagerCluster(), selfSignedRoot(), clusterIssuer('atmosphere', acmeSpec(), condition('Ready', 'False', 'PolicyViolation', 'an admission policy stopped the account')), firstIssuance()]),
-    broken('a route53 Secret missing (1.21 says InvalidSolver)', ACME_ROUTE53, [...certManagerCluster(), selfSignedRoot(), clusterIssuer('atmosphere', acmeSpec(route53Solver), condition('Ready', 'False', 'InvalidSolver', 'failed to get secret "cert-manager-issuer-route53-credentials": secrets "cert-manager-issuer-route53-credentials" not found')), firstIssuance()]),
-    broken('the platform\'s ClusterIssuer not deployed', ACME_HTTP01, [...certManagerCluster(), selfSignedRoot(), firstIssuance({ name: 'keystone-api' }), firstIssuance({ name: 'nova-api' })]),
+    broken('an issuer reason cert-manager does not set', ACME_HTTP01, [...certManagerCluster(), clusterIssuer('atmosphere', acmeSpec(), condition('Ready', 'False', 'PolicyViolation', 'an admission policy stopped the account')), firstIssuance()]),
+    broken('a route53 Secret missing (1.21 says InvalidSolver)', ACME_ROUTE53, [...certManagerCluster(), clusterIssuer('atmosphere', acmeSpec(route53Solver), condition('Ready', 'False', 'InvalidSolver', 'failed to get secret "cert-manager-issuer-route53-credentials": secrets "cert-manager-issuer-route53-credentials" not found')), firstIssuance()]),
+    broken('the platform\'s ClusterIssuer not deployed', ACME_HTTP01, [...certManagerCluster(), firstIssuance({ name: 'keystone-api' }), firstIssuance({ name: 'nova-api' })]),
     broken('two Certificates fighting over one secret', ACME_HTTP01, acmeWith([firstIssuance({ name: 'nova-api', ready: condition('Ready', 'False', 'IncorrectCertificate', 'Secret was issued for "nova-api-old". If this message is not transient, you might have two conflicting Certificates pointing to the same secret.', 1), issuing: condition('Issuing', 'False', 'Failed', 'x', 1) })])),
     broken('a secret whose certificate expired while its Certificate says Ready', ACME_HTTP01, acmeWith(signedCertificate('glance-api', acmeCa(), { hosts: ['glance-api.cloud.test'], days: -2 }))),
   ];
