@@ -36,6 +36,8 @@ export interface CertificatesSnapshot {
   controllerDown?: boolean;
   /** Which secrets hold the platform's self-signed CA (see kube/live-issuer.ts). */
   issuerHints?: IssuerHints;
+  /** Every Certificate read (not only those judged): the ones that make a CA issuer's Secret are named. */
+  allCertificates?: CmObject[];
   now: Date;
 }
 
@@ -99,9 +101,13 @@ function issuerOf(certificate: CmObject, s: CertificatesSnapshot): IssuerState {
       : (s.clusterIssuers.some((i) => i.metadata?.name === name) ? `ClusterIssuer ${name}` : undefined);
     return { kind, name, ref: shown, exists: false, platform, ...(otherKind ? { otherKind } : {}) };
   }
-  const reading = readLiveIssuer(live, s.issuerHints);
-  return { kind, name, ref: shown, exists: true, platform, mechanism: reading.mechanism, verdict: judgeIssuer(reading, s.certificates) };
+  // Judged once per issuer, however many Certificates name it.
+  let judged = JUDGED.get(live);
+  if (!judged) JUDGED.set(live, (judged = judgeIssuer(readLiveIssuer(live, s.issuerHints), s.allCertificates ?? s.certificates)));
+  return { kind, name, ref: shown, exists: true, platform, mechanism: judged.issuer.mechanism, verdict: judged };
 }
+
+const JUDGED = new WeakMap<CmObject, IssuerVerdict>();
 
 function missingIssuer(certificate: string, issuer: IssuerState, s: CertificatesSnapshot): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
   if (issuer.platform) {

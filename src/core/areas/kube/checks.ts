@@ -137,7 +137,7 @@ export const provideChecks: CheckProvider = async (input) => {
       const snapshot: CertificatesSnapshot = {
         ...objects, certificates: inScope, secrets: await tlsSecretsIn(r, namespaces), events: events?.ok ? events.items : [], namespaces,
         platformIssuer: issuerName ?? '', ingressClass: facts.ingressClass ?? '(the inventory\'s ingress class)', issuerType: expected.issuerType,
-        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(), issuerHints: hintsFrom(objects.certificates, selfSignedSecret),
+        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(), issuerHints: hintsFrom(objects.certificates, selfSignedSecret), allCertificates: objects.certificates,
       };
       return certificatesResult(snapshot);
     }) },

@@ -114,7 +114,7 @@ export async function certificateStatus(kube: KubectlOptions, ref: ObjectRef, op
     clusterIssuers: issuers.items.filter((i) => i.kind === 'ClusterIssuer'), issuers: issuers.items.filter((i) => i.kind === 'Issuer'),
     secrets, events: allEvents, platformIssuer: options.platformIssuer ?? PLATFORM_ISSUER, ingressClass: ingressClassOf(values) ?? '(the inventory\'s ingress class)',
     namespaces: [ref.namespace], controllerDown: !workloads.error && controllerDown(workloads.items), now,
-    issuerHints: { selfSignedCaSecrets: selfSignedCaSecrets(allCertificates) },
+    issuerHints: { selfSignedCaSecrets: selfSignedCaSecrets(allCertificates) }, allCertificates,
   };
   const verdict = judgeCertificate(certificate, snapshot);
 
