@@ -42,6 +42,11 @@ function bash(): string {
     }
   }
   const valueCases = [...cases].map(([body, keys]) => `    ${keys.join('|')})\n      ${body} ;;`);
+  // A command whose first argument is a fixed word (`status certificate`): offered right after the command.
+  const wordCases = Object.entries(COMMAND_OPTIONS).flatMap(([name, c]) => {
+    const word = c.operands?.[0]?.word ? c.operands[0].name : undefined;
+    return word ? [`    ${name}) if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=( $(compgen -W "${word}" -- "$cur") ); return; fi ;;`] : [];
+  });
   return `_cloudgate_list() {
   # A comma-separated list: complete the item after the last comma, keep the ones before it.
   local head="" item="$cur"
@@ -62,6 +67,7 @@ _cloudgate() {
   case "$cmd" in
     help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "${words(Object.keys(COMMAND_OPTIONS))}" -- "$cur") ); return ;;
     completion) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=( $(compgen -W "${words([...SHELLS])}" -- "$cur") ); return ;;
+${wordCases.join('\n')}
   esac
   case "$cmd:$prev" in
 ${valueCases.join('\n')}
@@ -94,6 +100,8 @@ function fish(): string {
   lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from completion' -a ${fishQuote(SHELLS.join(' '))}`);
   lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from help' -a ${fishQuote(Object.keys(COMMAND_OPTIONS).join(' '))}`);
   for (const [name, c] of Object.entries(COMMAND_OPTIONS)) {
+    const first = c.operands?.[0];
+    if (first?.word) lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from ${name}; and not __fish_seen_subcommand_from ${first.name}' -a ${first.name} -d ${fishQuote(first.description)}`);
     for (const flag of c.flags) {
       const kind = valueKind(flag);
       const values = kind === 'file' || kind === 'dir' ? '-r -F' : kind === 'none' ? (flag.value ? '-x' : '') : `-x -a ${fishQuote(kind.choices.join(' '))}`;

@@ -17,8 +17,12 @@ type FlagOf<C extends CommandName> = OptionsTable[C]['flags'][number];
 /** The flags of command C: exactly its flags, each with its type. */
 export type FlagsOf<C extends CommandName> = { readonly [F in FlagOf<C> as Camel<F['name']>]: ValueOf<F> };
 
-/** A command's entry point: the run context and its own typed flags. */
-export type Command<C extends CommandName> = (ctx: CommandContext, flags: FlagsOf<C>) => Promise<number>;
+/**
+ * A command's entry point: the run context, its own typed flags, and its operands (the arguments that
+ * are no flags, checked against the table's `operands`; the fixed words left out): empty for a command
+ * that takes flags only.
+ */
+export type Command<C extends CommandName> = (ctx: CommandContext, flags: FlagsOf<C>, operands: readonly string[]) => Promise<number>;
 
 export const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 

@@ -13,8 +13,20 @@ export interface Flag {
   readonly description: string;
 }
 
+/** A word or argument that is no flag: `certificate NAMESPACE/NAME` of `cloudgate status certificate NAMESPACE/NAME`. */
+export interface Operand {
+  /** A fixed word (the kind of object, in cmctl's words), or the argument's placeholder. */
+  readonly name: string;
+  readonly word?: boolean;
+  /** Given once or more. */
+  readonly repeatable?: boolean;
+  readonly description: string;
+}
+
 export interface CommandOptions {
   readonly summary: string;
+  /** The arguments after the command, in order; none when absent (the command takes flags only). */
+  readonly operands?: readonly Operand[];
   readonly flags: readonly Flag[];
   readonly env: readonly (readonly [name: string, description: string])[];
   readonly examples: readonly string[];
@@ -69,6 +81,23 @@ const DOCTOR_ENV = [
   ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
   ['NO_COLOR', 'no colour in the output'],
 ] as const;
+
+/** The flags of the cmctl-like tools (status, inspect, renew): how they reach the cluster and what they print. */
+const KUBE_TOOL = [
+  { name: 'context', value: 'NAME', description: 'the kubeconfig context (default: the current one; also CLOUDGATE_CONTEXT)' },
+  { name: 'json', description: 'print the result as JSON' },
+  { name: 'timeout', value: 'SECONDS', description: 'deadline of each kubectl call, 0.1 to 3600 (default 10)' },
+  { name: 'verbose', description: 'show each kubectl call on stderr (secrets masked)' },
+] as const satisfies readonly Flag[];
+
+const KUBE_TOOL_ENV = [
+  ['KUBECONFIG', "kubectl's configuration"],
+  ['CLOUDGATE_CONTEXT', 'as --context'],
+  ['CLOUDGATE_KUBECTL', 'the kubectl to run (default: kubectl on PATH)'],
+  ['CLOUDGATE_CHILD_ENV', 'more variable names kubectl may see (e.g. AWS_PROFILE for a login plugin)'],
+] as const;
+
+const OBJECT = 'NAMESPACE/NAME';
 
 const TABLE = {
   setup: {
@@ -199,6 +228,36 @@ const TABLE = {
     env: [],
     examples: ['cloudgate render --inventory inventory/group_vars/all/certificates.yml'],
   },
+  status: {
+    summary: "Show one Certificate as cert-manager left it (as cmctl status certificate), with cloudgate's verdict and fix",
+    operands: [
+      { name: 'certificate', word: true, description: 'the kind of object: a cert-manager Certificate' },
+      { name: OBJECT, description: 'the Certificate, e.g. openstack/keystone-api' },
+    ],
+    flags: KUBE_TOOL,
+    env: KUBE_TOOL_ENV,
+    examples: ['cloudgate status certificate openstack/keystone-api', 'cloudgate status certificate openstack/atmosphere-wildcard --json'],
+  },
+  inspect: {
+    summary: "Decode a TLS secret: its chain in order, expiry, names, whether the key belongs, cert-manager's annotations (as cmctl inspect secret)",
+    operands: [
+      { name: 'secret', word: true, description: 'the kind of object: a Secret holding tls.crt (and tls.key)' },
+      { name: OBJECT, description: 'the Secret, e.g. openstack/keystone-api-certs' },
+    ],
+    flags: KUBE_TOOL,
+    env: KUBE_TOOL_ENV,
+    examples: ['cloudgate inspect secret openstack/keystone-api-certs', 'cloudgate inspect secret auth-system/wildcard-certs --json'],
+  },
+  renew: {
+    summary: 'Make cert-manager issue Certificates again now, as cmctl renew does (nothing is deleted)',
+    operands: [{ name: OBJECT, repeatable: true, description: 'a Certificate to renew, e.g. openstack/keystone-api (several may be given)' }],
+    flags: [
+      ...KUBE_TOOL,
+      { name: 'force', description: "renew even while the ACME CA's rate limit holds (each new order counts against it)" },
+    ],
+    env: KUBE_TOOL_ENV,
+    examples: ['cloudgate renew openstack/keystone-api', 'cloudgate renew openstack/nova-api openstack/glance-api --json'],
+  },
   schema: {
     summary: 'Print the JSON Schema of the inventory variables (for editors)',
     flags: [NAMES],
@@ -224,8 +283,14 @@ export function parseOptionsOf(command: CommandOptions): ParseOptions {
 
 const flagText = (f: Flag) => `--${f.name}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' (repeatable)' : ''}`;
 
-export function usageLine(name: string): string {
-  return `cloudgate ${name} [options]   (cloudgate ${name} --help lists them)`;
+/** `certificate NAMESPACE/NAME`, `NAMESPACE/NAME...`: the operands as the usage line writes them. */
+export function operandsText(command: CommandOptions): string {
+  return (command.operands ?? []).map((o) => `${o.name}${o.repeatable ? '...' : ''}`).join(' ');
+}
+
+export function usageLine(name: string, command?: CommandOptions): string {
+  const operands = command ? operandsText(command) : '';
+  return `cloudgate ${name}${operands ? ` ${operands}` : ''} [options]   (cloudgate ${name} --help lists them)`;
 }
 
 export function commandHelp(name: string, command: CommandOptions): string {
@@ -235,11 +300,14 @@ export function commandHelp(name: string, command: CommandOptions): string {
     return left.length > width ? `  ${left}\n  ${' '.repeat(width)}  ${f.description}` : `  ${left.padEnd(width)}  ${f.description}`;
   });
   const envWidth = Math.max(0, ...command.env.map(([n]) => n.length));
+  const operands = command.operands ?? [];
+  const operandWidth = Math.max(0, ...operands.map((o) => o.name.length));
   return [
     command.summary,
     '',
-    `Usage: cloudgate ${name} [options]`,
+    `Usage: cloudgate ${name}${operands.length ? ` ${operandsText(command)}` : ''} [options]`,
     '',
+    ...(operands.length ? ['Arguments:', ...operands.map((o) => `  ${o.name.padEnd(operandWidth)}  ${o.description}`), ''] : []),
     'Options:',
     ...flags,
     `  ${'-h, --help'.padEnd(width)}  show this help`,

@@ -7,7 +7,7 @@ import { redact } from './core/secrets.js';
 import type { CommandContext } from './core/run-context.js';
 import { closest } from './core/closest.js';
 import { cloudgateVersion } from './core/version.js';
-import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf, usageLine, type CommandName, type CommandOptions, type ParseOptions } from './cli-options.js';
+import { closestFlag, COMMAND_OPTIONS, commandHelp, operandsText, parseOptionsOf, usageLine, type CommandName, type CommandOptions, type ParseOptions } from './cli-options.js';
 import { flagsOf, type Command, type ParsedValues } from './cli-flags.js';
 
 type Options = ParseOptions;
@@ -26,6 +26,9 @@ const LOADERS: { [C in CommandName]: () => Promise<{ run: Command<C> }> } = {
   token: () => import('./commands/token.js'),
   render: () => import('./commands/render.js'),
   schema: () => import('./commands/schema.js'),
+  status: () => import('./commands/status.js'),
+  inspect: () => import('./commands/inspect.js'),
+  renew: () => import('./commands/renew.js'),
 };
 
 const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name] }]));
@@ -33,9 +36,9 @@ const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOA
 const isCommand = (name: string): name is CommandName => Object.hasOwn(LOADERS, name);
 
 /** The command's flags, typed once here from the parsed values, and its run. */
-async function runCommand<C extends CommandName>(name: C, ctx: CommandContext, values: ParsedValues): Promise<number> {
+async function runCommand<C extends CommandName>(name: C, ctx: CommandContext, values: ParsedValues, operands: readonly string[]): Promise<number> {
   const { run } = await LOADERS[name]();
-  return run(ctx, flagsOf(name, values));
+  return run(ctx, flagsOf(name, values), operands);
 }
 
 function mainHelp(): string {
@@ -131,9 +134,9 @@ export async function main(argv: string[]): Promise<number> {
       env: process.env,
       cwd: process.cwd(),
     };
-    return await runCommand(name, ctx, parsed.values);
+    return await runCommand(name, ctx, parsed.values, parsed.operands);
   } catch (error) {
-    return fail(error, usageLine(name));
+    return fail(error, usageLine(name, spec.options));
   }
 }
 
@@ -160,11 +163,41 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
     throw error;
   }
   refuseEmptyValues(name, command, parsed.values);
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(`Unexpected argument "${parsed.positionals[0]}": cloudgate ${name} takes options only.`,
+  return { values: parsed.values, operands: operandsOf(name, command, parsed.positionals) };
+}
+
+/**
+ * The arguments that are no flags, against the table's operands: each fixed word in its place (with
+ * "did you mean"), each argument present, no more than the command takes. The words are left out.
+ */
+function operandsOf(name: string, command: CommandOptions, positionals: string[]): string[] {
+  const expected = command.operands ?? [];
+  const usage = `Usage: cloudgate ${name}${expected.length ? ` ${operandsText(command)}` : ''} [options]; "cloudgate ${name} --help" says more.`;
+  if (expected.length === 0) {
+    if (positionals.length === 0) return [];
+    throw new UsageError(`Unexpected argument "${positionals[0]}": cloudgate ${name} takes options only.`,
       `Did a flag lose its value? Run "cloudgate ${name} --help" for its options.`);
   }
-  return parsed;
+  const operands: string[] = [];
+  let given = 0;
+  for (const operand of expected) {
+    const value = positionals[given];
+    if (operand.word) {
+      if (value !== operand.name) {
+        const guess = value === undefined ? undefined : closest(value, [operand.name]);
+        throw new UsageError(value === undefined ? `cloudgate ${name} needs "${operand.name}" (${operand.description}).` : `cloudgate ${name} takes "${operand.name}", not "${value}".`,
+          `${guess ? `Did you mean "${guess}"? ` : ''}${usage}`);
+      }
+      given++;
+      continue;
+    }
+    if (value === undefined) throw new UsageError(`cloudgate ${name} needs ${operand.name}: ${operand.description}.`, usage);
+    const taken = operand.repeatable ? positionals.slice(given) : [value];
+    operands.push(...taken);
+    given += taken.length;
+  }
+  if (given < positionals.length) throw new UsageError(`Unexpected argument "${positionals[given]}": cloudgate ${name} takes ${operandsText(command)}.`, usage);
+  return operands;
 }
 
 /**

@@ -204,7 +204,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(0);
     const { byId } = report(r);
     expect(byId['kube.issuer']).toMatchObject({ group: 'kube', status: 'ok', details: { type: 'acme', ready: 'True', reason: 'ACMEAccountRegistered' } });
-    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring are Ready/) });
+    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring, cert-manager are Ready/) });
     expect(byId['kube.cert-manager']).toMatchObject({ status: 'ok' });
     expect(byId['kube.wildcard-secret'].status).toBe('skip');
     // The kubernetes checks of the same group do not apply to this inventory.
@@ -226,9 +226,10 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(byId['kube.issuer'].message).toContain(`ErrRegisterACMEAccount: ${why}`);
     expect(byId['kube.issuer'].advice).toMatch(/cluster_issuer_acme_email/);
     expect(byId['kube.certificates'].status).toBe('fail');
-    expect(byId['kube.certificates'].message).toMatch(/^1 of 2 Certificates in .* not current: openstack\/nova-api: not Ready \(IncorrectIssuer: Issuing certificate.*and cert-manager is not issuing it/);
+    // The issuer is the root cause: the Certificate waiting on it points there, with the issuer's fix.
+    expect(byId['kube.certificates'].message).toMatch(/^1 of 2 Certificates in .* not current: openstack\/nova-api: its issuer ClusterIssuer atmosphere is not Ready \(kube\.issuer says why\)/);
     expect(byId['kube.certificates'].message).not.toContain('keystone-api');
-    expect(byId['kube.certificates'].advice).toMatch(/controller log/);
+    expect(byId['kube.certificates'].advice).toMatch(/cluster_issuer_acme_email/);
 
     const text = await doctor(inv, []);
     expect(text.code).toBe(1);
@@ -293,7 +294,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
     expect(r.code).toBe(0);
     const { report: doc } = report(r);
     expect(doc.checks.map((c) => c.id).sort()).toEqual([
-      'kube.cert-manager', 'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret',
+      'kube.cert-manager', 'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.issuers', 'kube.service-account', 'kube.token-permission', 'kube.webhook', 'kube.wildcard-secret',
     ]);
     // kube.issuer does not apply to issuer none, cluster or not.
     expect(doc.checks.find((c) => c.id === 'kube.issuer')).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
@@ -302,7 +303,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
       expect(check.message, check.id).toContain(`kubectl has no current context (kubeconfig ${kubeconfig}); pass --context NAME`);
       expect(check.reason, check.id).toMatchObject({ code: 'no-cluster' });
     }
-    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 9 });
+    expect(doc.summary).toMatchObject({ ok: 0, warn: 0, fail: 0, skip: 11 });
     expect(api.state.requests.filter((q) => q.path.includes('cert-manager.io'))).toEqual([]);
   });
 });

@@ -48,6 +48,12 @@ describe('bash', () => {
     expect(await bashComplete('token', '--cl')).toEqual(['--cloud']);
   });
 
+  it("offers the kind of object cmctl's tools take, then their flags", async () => {
+    expect(await bashComplete('status', '')).toEqual(['certificate']);
+    expect(await bashComplete('inspect', 's')).toEqual(['secret']);
+    expect(await bashComplete('renew', '--fo')).toEqual(['--force']);
+  });
+
   it('completes the values a flag takes: --only groups (comma lists), --names, --format per command', async () => {
     expect(await bashComplete('doctor', '--only', 'si')).toEqual(['signin']);
     expect(await bashComplete('doctor', '--only', 'tls,ku')).toEqual(['tls,kube']);
@@ -65,7 +71,7 @@ describe('bash', () => {
   });
 
   it('completes help topics and the shells of completion', async () => {
-    expect(await bashComplete('help', 're')).toEqual(['regenerate', 'render']);
+    expect(await bashComplete('help', 're')).toEqual(['regenerate', 'render', 'renew']);
     expect(await bashComplete('completion', 'f')).toEqual(['fish']);
   });
 });
@@ -85,6 +91,7 @@ describe('zsh and fish', () => {
     expect(await ask('cloudgate doctor --on')).toEqual(['--only']);
     expect(await ask('cloudgate doctor --only ')).toEqual(expect.arrayContaining(['signin', 'kube', 'tls']));
     expect(await ask('cloudgate render --names ')).toEqual(['platform', 'spec']);
+    expect(await ask('cloudgate status ')).toEqual(['certificate']);
   });
 });
 

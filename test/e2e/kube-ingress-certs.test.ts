@@ -158,7 +158,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube: ingress secrets and 
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(byId['kube.ingress-secrets']).toMatchObject({ status: 'ok', details: { ingresses: 4, findings: [] } });
-    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring are Ready/) });
+    expect(byId['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring, cert-manager are Ready/) });
     // The TLS secrets are read in one list for the whole run (only TLS secrets, not Helm's or tokens), not one call per secret.
     const secretReads = api.state.requests.filter((q) => q.path.includes('/secrets'));
     expect(secretReads.map((q) => [q.path, q.query.fieldSelector])).toEqual([['/api/v1/secrets', 'type=kubernetes.io/tls']]);
@@ -286,7 +286,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube: ingress secrets and 
       expect(r.code).toBe(1);
       const check = byId['kube.certificates'];
       expect(check.status).toBe('fail');
-      expect(check.message).toContain('1 of 2 Certificates in openstack, auth-system, monitoring are not Ready or not current: openstack/nova-api: Challenge openstack/nova-api-1-1234567890-987654321: DNS propagation pending');
+      expect(check.message).toContain('1 of 2 Certificates in openstack, auth-system, monitoring, cert-manager are not Ready or not current: openstack/nova-api: Challenge openstack/nova-api-1-1234567890-987654321: cert-manager wrote the TXT record _acme-challenge.compute.cloud.example.test');
       expect(check.message).toContain(why);
       expect(check.stuck).toEqual({ step: 'challenge', object: 'Challenge openstack/nova-api-1-1234567890-987654321', reason: 'Waiting for DNS-01 challenge propagation' });
       expect(check.advice).toContain('_acme-challenge.compute.cloud.example.test');
@@ -316,7 +316,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube: ingress secrets and 
       expect(r.code).toBe(1);
       const check = byId['kube.certificates'];
       expect(check.stuck).toMatchObject({ step: 'challenge', object: 'Challenge openstack/nova-api-1-1234567890-987654321' });
-      expect(check.message).toContain('the ACME CA refused the authorization for compute.cloud.example.test');
+      expect(check.message).toContain('the ACME CA refused the authorization: it did not find the proof it expected for compute.cloud.example.test');
       expect(check.message).toContain('urn:ietf:params:acme:error:unauthorized');
     });
 

@@ -38,8 +38,14 @@ export function certManagerWorkloads(options: { version?: string; down?: Compone
   return [namespace('cert-manager'), ...deployments, ...(options.webhookEndpoints === false ? [] : [slice])];
 }
 
-/** A cluster with cert-manager installed and healthy, and the platform's namespaces. */
-export const certManagerCluster = (...extra: string[]) => [...certManagerCrds(), ...certManagerWorkloads(), ...['openstack', 'auth-system', 'monitoring', ...extra].map(namespace)];
+/**
+ * A cluster with cert-manager installed and healthy, the platform's namespaces, and the ClusterIssuer
+ * self-signed the platform always creates (it issues the platform's CA Certificates).
+ */
+export const certManagerCluster = (...extra: string[]) => [
+  ...certManagerCrds(), ...certManagerWorkloads(), ...['openstack', 'auth-system', 'monitoring', ...extra].map(namespace),
+  clusterIssuer('self-signed', { selfSigned: {} }, condition('Ready', 'True', 'IsReady', '')),
+];
 
 export const condition = (type: string, status: string, reason: string, message = '', observedGeneration?: number) => ({ type, status, reason, message, ...(observedGeneration !== undefined ? { observedGeneration } : {}) });
 

@@ -120,6 +120,13 @@ export class KubeState {
   /** Extra raw paths (`kubectl get --raw`), e.g. a broken discovery document. */
   raw = new Map<string, { status?: number; contentType?: string; body: string }>();
   gitVersion = 'v1.32.4';
+  /**
+   * cert-manager's webhook, as the API server calls it for cert-manager.io objects (once its CRDs are
+   * stored): `serving` fills in a CertificateRequest's requester and refuses one whose request is no CSR;
+   * `off` has no webhook configured; `failure` makes the API server's call fail with that error (e.g.
+   * 'service "cert-manager-webhook" not found', 'x509: certificate signed by unknown authority').
+   */
+  certManagerWebhook: 'serving' | 'off' | { failure: string } = 'serving';
   private version = 1;
 
   add(...objects: KubeObject[]): this {
@@ -337,17 +344,20 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
   if (route.subresource === 'token' && route.type.kind === 'ServiceAccount' && method === 'POST') {
     return tokenRequest(state, route, body as KubeObject, res);
   }
-  if (route.subresource) return send(res, 404, status(404, 'NotFound', `subresource ${route.subresource} is not served`));
-
   const existing = route.name ? findObject(state, route) : undefined;
   const dryRun = query.dryRun === 'All';
+  if (route.subresource === 'status' && route.type.subresources?.includes('status')) return statusSubresource(state, route, existing, method, body, dryRun, res);
+  if (route.subresource) return send(res, 404, status(404, 'NotFound', `subresource ${route.subresource} is not served`));
+
   switch (method) {
     case 'GET':
       if (!route.name) return sendList(state, route, query, req, res);
       if (!existing) return notFound(res, route);
       return send(res, 200, existing);
     case 'POST': {
-      const object = withRoute(route, body as KubeObject);
+      const object = withRoute(route, withGeneratedName(body as KubeObject));
+      const admission = certManagerAdmission(state, route, object, user);
+      if (admission) return send(res, admission.code, status(admission.code, admission.reason, admission.message));
       if (findObject(state, { ...route, name: object.metadata.name })) {
         return send(res, 409, status(409, 'AlreadyExists', `${route.type.resource} "${object.metadata.name}" already exists`, route, object.metadata.name));
       }
@@ -376,6 +386,52 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
     default:
       return send(res, 405, status(405, 'MethodNotAllowed', `method ${method} is not allowed`));
   }
+}
+
+/** `metadata.generateName` without a name: the API server appends five random characters. */
+function withGeneratedName(object: KubeObject): KubeObject {
+  const meta = object?.metadata;
+  if (!meta || meta.name || typeof meta.generateName !== 'string') return object;
+  return { ...object, metadata: { ...meta, name: `${meta.generateName}${randomBytes(3).toString('hex').slice(0, 5)}` } };
+}
+
+/**
+ * cert-manager's mutating and validating webhook for a created object, as the API server runs them: the
+ * CertificateRequest gets its requester, a request that is no CSR is refused; a failing webhook fails
+ * every cert-manager.io object with the API server's own wording.
+ */
+function certManagerAdmission(state: KubeState, route: Route, object: KubeObject, user: User): { code: number; reason: string; message: string } | undefined {
+  if (route.type.group !== 'cert-manager.io' && route.type.group !== 'acme.cert-manager.io') return undefined;
+  const webhook = state.certManagerWebhook;
+  if (webhook === 'off') return undefined;
+  if (typeof webhook === 'object') {
+    return { code: 500, reason: 'InternalError', message: `Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s": ${webhook.failure}` };
+  }
+  if (route.type.kind !== 'CertificateRequest') return undefined;
+  const spec = (object.spec ?? {}) as Record<string, unknown>;
+  const csr = typeof spec.request === 'string' ? Buffer.from(spec.request, 'base64').toString('utf8') : '';
+  if (!csr.includes('-----BEGIN CERTIFICATE REQUEST-----')) {
+    const bytes = [...Buffer.from(typeof spec.request === 'string' ? spec.request : '', 'base64')].slice(0, 8).map((b) => `0x${b.toString(16)}`).join(', ');
+    return { code: 403, reason: 'Forbidden', message: `admission webhook "webhook.cert-manager.io" denied the request: spec.request: Invalid value: []byte{${bytes}}: error decoding certificate request PEM block` };
+  }
+  object.spec = { ...spec, username: user.name, uid: `uid-${user.name}`, groups: user.groups };
+  return undefined;
+}
+
+/** The status subresource: GET the object, PUT or PATCH only its status (with the resourceVersion check of an update). */
+function statusSubresource(state: KubeState, route: Route, existing: KubeObject | undefined, method: string, body: unknown, dryRun: boolean, res: ServerResponse): void {
+  if (!existing) return notFound(res, route);
+  if (method === 'GET') return send(res, 200, existing);
+  if (method !== 'PUT' && method !== 'PATCH') return send(res, 405, status(405, 'MethodNotAllowed', `method ${method} is not allowed`));
+  const given = body as KubeObject | undefined;
+  const expected = given?.metadata?.resourceVersion;
+  if (expected && expected !== existing.metadata.resourceVersion) {
+    const what = route.type.group ? `${route.type.resource}.${route.type.group}` : route.type.resource;
+    return send(res, 409, status(409, 'Conflict', `Operation cannot be fulfilled on ${what} "${route.name}": the object has been modified; please apply your changes to the latest version and try again`, route));
+  }
+  const next = structuredClone(existing);
+  next.status = method === 'PUT' ? given?.status : mergePatch(existing.status, (given as { status?: unknown } | undefined)?.status);
+  return send(res, 200, dryRun ? next : state.store(next, existing));
 }
 
 function resolveRoute(types: ResourceType[], parts: string[]): Route | undefined {

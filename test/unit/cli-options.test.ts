@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestFlag, COMMAND_OPTIONS, commandHelp, parseOptionsOf } from '../../src/cli-options.js';
+import { closestFlag, COMMAND_OPTIONS, commandHelp, operandsText, parseOptionsOf, usageLine } from '../../src/cli-options.js';
 
 describe('the options table', () => {
   it.each(Object.keys(COMMAND_OPTIONS))('%s: the parser and the help come from the same flags, each described', (name) => {
@@ -20,5 +20,16 @@ describe('the options table', () => {
     expect(closestFlag(COMMAND_OPTIONS.doctor, 'inventroy')).toBe('inventory');
     expect(closestFlag(COMMAND_OPTIONS.doctor, 'list')).toBe('list-checks');
     expect(closestFlag(COMMAND_OPTIONS.doctor, 'frobnicate')).toBeUndefined();
+  });
+});
+
+describe('operands: the arguments of cmctl\'s tools', () => {
+  it.each<[string, string]>([['status', 'certificate NAMESPACE/NAME'], ['inspect', 'secret NAMESPACE/NAME'], ['renew', 'NAMESPACE/NAME...'], ['doctor', '']])('%s takes %j', (name, text) => {
+    const command = COMMAND_OPTIONS[name];
+    expect(operandsText(command)).toBe(text);
+    expect(usageLine(name, command)).toBe(`cloudgate ${name}${text ? ` ${text}` : ''} [options]   (cloudgate ${name} --help lists them)`);
+    const help = commandHelp(name, command);
+    expect(help.includes('Arguments:')).toBe(text !== '');
+    for (const operand of command.operands ?? []) expect(help).toContain(`  ${operand.name}`);
   });
 });

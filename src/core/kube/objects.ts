@@ -5,6 +5,7 @@ export interface CmMeta {
   name?: string;
   namespace?: string;
   uid?: string;
+  resourceVersion?: string;
   generation?: number;
   creationTimestamp?: string;
   labels?: Record<string, string>;

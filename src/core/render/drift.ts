@@ -10,8 +10,8 @@ import { isJinja } from '../inventory/ansible-tagged.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER, type NamingProfile } from './names.js';
 import { renderPlatform } from './objects.js';
 import { isUnknownValue } from './values.js';
-import { asRecord, memberOf } from '../records.js';
-import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../config/vocabulary.js';
+import { memberOf } from '../records.js';
+import { readLiveIssuer, selfSignedCaSecrets } from '../kube/live-issuer.js';
 
 export interface LiveState {
   /** The live ClusterIssuer, or undefined when it does not exist. */
@@ -125,26 +125,11 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
       if (missing.length > 0) differences.push(`Secret ${secret.namespace}/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
     }
   }
-  const solverWant = solverOf(rendered);
-  const solverHave = solverOf(liveIssuer);
+  // The rendered self-signed CA's Certificate tells which Secret the platform's self-signed issuer signs with.
+  const hints = { selfSignedCaSecrets: selfSignedCaSecrets(objects.map((o) => o.object)) };
+  const solverWant = readLiveIssuer(rendered, hints).solver;
+  const solverHave = readLiveIssuer(liveIssuer, hints).solver;
   return { differences, ...(solverWant !== solverHave ? { live: solverHave, rendered: solverWant } : {}) };
-}
-
-/** The issuer fields of a ClusterIssuer's spec: those the platform writes (vocabulary.ts), and cert-manager's others. */
-const ISSUER_KINDS = [...new Set(ISSUER_TYPE_VALUES.flatMap((t) => ISSUER_TYPES[t].spec ?? [])), 'selfSigned', 'vault'];
-
-/** `acme/http01`, `acme/rfc2136`, `ca`, `venafi`: what kind of issuer (and solver) an object is. */
-export function solverOf(issuer: unknown): string {
-  const spec = asRecord(memberOf(issuer, 'spec')) ?? {};
-  const kind = Object.keys(spec).find((k) => ISSUER_KINDS.includes(k)) ?? 'unknown';
-  // The platform's self-signed issuer is a CA issuer backed by the self-signed CA's secret.
-  if (kind === 'ca' && /selfsigned-ca$/.test(String(memberOf(spec.ca, 'secretName')))) return 'self-signed';
-  if (kind !== 'acme') return kind;
-  const solvers = memberOf(spec.acme, 'solvers');
-  const solver = asRecord(Array.isArray(solvers) ? solvers[0] : undefined) ?? {};
-  const dns01 = solver.dns01;
-  const provider = dns01 ? Object.keys(dns01).find((k) => !['cnameStrategy'].includes(k)) : solver.http01 ? 'http01' : undefined;
-  return `acme/${provider ?? 'none'}`;
 }
 
 /** A vaulted or templated value is known only at deploy time: it cannot be compared. */

@@ -175,7 +175,7 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (waited.ready.length) log(escapeLine(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`));
   for (const { name, why } of waited.notReady) log(escapeLine(`! Not issued yet: ${name}: ${why}`));
   if (waited.notReady.length === 0) return EXIT.ok;
-  log('Look at "kubectl describe certificate -n NAMESPACE NAME" and its CertificateRequest and Order; "cloudgate doctor --only kube,acme" checks the issuer.');
+  log('Look at "cloudgate status certificate NAMESPACE/NAME" (its request, order, challenges and the fix); "cloudgate doctor --only kube,acme" checks the issuer.');
   return EXIT.findings;
 }
 

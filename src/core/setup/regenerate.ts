@@ -9,7 +9,6 @@
 import { asRecord, memberOf, textOf } from '../records.js';
 import { shellQuote } from '../shell-quote.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
-import type { IssuerType } from '../config/vocabulary.js';
 
 export const ISSUER_NAME_ANNOTATION = 'cert-manager.io/issuer-name';
 export const ISSUER_KIND_ANNOTATION = 'cert-manager.io/issuer-kind';
@@ -137,19 +136,4 @@ export function describeDeletion(report: DeletionReport, context?: string): stri
   lines.push('To finish by hand once the cause is fixed:');
   for (const secret of left) lines.push(`  ${commandLine(secret, context)}`);
   return lines;
-}
-
-/** What kind of issuer a live ClusterIssuer is, in the inventory's words (`cluster_issuer_type`). */
-export function liveIssuerType(clusterIssuer: unknown): IssuerType | undefined {
-  const spec = memberOf(clusterIssuer, 'spec');
-  if (memberOf(spec, 'acme')) return 'acme';
-  if (memberOf(spec, 'venafi')) return 'venafi';
-  if (memberOf(spec, 'ca')) return 'ca';
-  if (memberOf(spec, 'selfSigned')) return 'self-signed';
-  return undefined;
-}
-
-/** The live issuer's ACME server, to compare with cluster_issuer_acme_server. */
-export function liveAcmeServer(clusterIssuer: unknown): string | undefined {
-  return textOf(memberOf(memberOf(memberOf(clusterIssuer, 'spec'), 'acme'), 'server'));
 }

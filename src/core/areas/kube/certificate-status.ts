@@ -2,14 +2,22 @@
  * Why a cert-manager Certificate is not Ready: the walk `cmctl status certificate` makes, from the
  * Certificate to its CertificateRequest (owned by it, or annotated with its name, for the next
  * revision), the ACME Order the request owns and the Challenges the Order owns, ending at the deepest
- * object that says what is wrong. Pure: the objects are read elsewhere (cert-manager.ts).
+ * object that says what is wrong. What each object says is read with cert-manager's own reasons
+ * (kube/cert-manager-reasons.ts) and the ACME CA's problems (kube/acme-problems.ts), so the cause and the
+ * fix are cert-manager's, in cloudgate's words; the objects' events are read too (an Order that never got
+ * a Challenge says why only in its events). Pure: the objects are read elsewhere (checks.ts).
  */
 import { escapeLine } from '../../escape.js';
 import { conditionOf } from '../../kube/platform.js';
 import type { CmObject } from '../../kube/objects.js';
 import type { StuckStep } from '../../doctor/types.js';
+import { explainReason, fillIn, requestReasonOf, type Explanation } from '../../kube/cert-manager-reasons.js';
+import { acmeProblemOf, problemIn, retryAfter, type Problem } from '../../kube/acme-problems.js';
+import { textOf } from '../../records.js';
+import { latestEvent } from './events.js';
 
 export type { CmMeta, CmObject } from '../../kube/objects.js';
+export { retryAfter };
 
 export interface IssuanceObjects {
   requests: CmObject[];
@@ -17,24 +25,9 @@ export interface IssuanceObjects {
   challenges: CmObject[];
 }
 
-export type CauseKind =
-  | 'denied'
-  | 'invalid-request'
-  | 'request-failed'
-  | 'request-pending'
-  | 'not-approved'
-  | 'eab'
-  | 'dns-permission'
-  | 'rate-limited'
-  | 'authorization'
-  | 'errored'
-  | 'presenting'
-  | 'self-check'
-  | 'dns-propagation'
-  | 'pending';
-
 export interface IssuanceCause {
-  kind: CauseKind;
+  /** What cert-manager's state says, as a stable code: a reason, an ACME problem (`acme:rateLimited`), a solver case. */
+  kind: string;
   /** The step of the issuance that is stuck. */
   step: StuckStep;
   /** cert-manager's own reason or state, as it gives it. */
@@ -47,24 +40,36 @@ export interface IssuanceCause {
   summary: string;
   /** The name being validated (a Challenge's `spec.dnsName`). */
   dnsName?: string;
-  /** When the ACME CA lets cert-manager try again (ISO 8601), from a rateLimited message. */
+  /** When the ACME CA lets cert-manager try again (ISO 8601), from a rate limit's message. */
   retryAfter?: string;
   advice: string;
+  /** Several Certificates stuck on this one thing (an issuer that is not Ready) share it: one finding. */
+  root?: string;
+}
+
+/** What the walk is told besides the objects. */
+export interface WalkContext {
+  /** The HTTP-01 solver's ingress class (from the inventory). */
+  ingressClass?: string;
+  /** Every event read (only when something is not Ready). */
+  events?: CmObject[];
+  now?: Date;
+  /** The issuer the Certificate names, as `Kind name`, and its mechanism (`acme`, `ca`, ...). */
+  issuerRef?: string;
+  issuerMechanism?: string;
 }
 
 const CERTIFICATE_NAME = 'cert-manager.io/certificate-name';
 const CERTIFICATE_REVISION = 'cert-manager.io/certificate-revision';
-const RATE_LIMITED = /rateLimited|too many (certificates|new orders|failed authorizations|requests)/i;
-const EAB = /externalAccountRequired|external account binding|\bEAB\b/i;
-const DNS_REFUSED = /AccessDenied|Forbidden|\b403\b|\b401\b|Unauthori[sz]ed|permission|not authorized|REFUSED|NOTAUTH/i;
-/** The first words of a reason that cert-manager gives as prose ("Waiting for DNS-01 challenge propagation: ..."). */
-const shortReason = (reason: string) => escapeLine(reason.split(':')[0] ?? reason).slice(0, 80);
-
-/** The advice for an ACME CA that requires External Account Binding. */
-export const EAB_ADVICE = 'The ACME CA requires External Account Binding: it needs a key id and HMAC key from the CA, which the platform\'s ACME issuer does not set. Use an ACME CA that does not require it, or add externalAccountBinding to the ClusterIssuer by hand and keep it across deployments.';
+/** A step cert-manager is still "working on" this long has stopped: say it as stuck. */
+export const STALLED_AFTER_MS = 60 * 60_000;
 
 const where = (o: CmObject) => `${o.kind ?? 'object'} ${o.metadata?.namespace ?? ''}${o.metadata?.namespace ? '/' : ''}${o.metadata?.name ?? '?'}`;
 const text = (value: unknown) => (typeof value === 'string' ? escapeLine(value) : '');
+/** The first words of a reason that cert-manager gives as prose ("Waiting for DNS-01 challenge propagation: ..."). */
+const shortReason = (reason: string) => escapeLine(reason.split(':')[0] ?? reason).slice(0, 80);
+const ageMs = (o: CmObject, now: Date) => now.getTime() - (Date.parse(o.metadata?.creationTimestamp ?? '') || now.getTime());
+const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
 
 /** `child` names `parent` among its owners (by uid when both have one, else by kind and name). */
 export function ownedBy(child: CmObject, parent: CmObject, parentKind: string): boolean {
@@ -97,150 +102,183 @@ export function findChallenges(order: CmObject, challenges: CmObject[]): CmObjec
   return challenges.filter((c) => sameNamespace(c, order) && ownedBy(c, order, 'Order'));
 }
 
-/** The retry time an ACME CA puts in a rateLimited problem ("retry after 2025-01-20 22:00:44 UTC"). */
-export function retryAfter(message: string): string | undefined {
-  const m = /retry after (\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z| ?UTC|[+-]\d{2}:?\d{2})?)/i.exec(message);
-  if (!m) return undefined;
-  const iso = m[1].replace(' ', 'T').replace(/ ?UTC$/i, 'Z');
-  const time = Date.parse(/Z|[+-]\d{2}:?\d{2}$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isFinite(time) ? new Date(time).toISOString() : m[1];
+interface Walk {
+  certificate: string;
+  ingressClass: string;
+  events: CmObject[];
+  now: Date;
+  issuerRef?: string;
+  issuerMechanism?: string;
 }
 
-function rateLimited(object: CmObject, message: string): IssuanceCause {
-  const retry = retryAfter(message);
+const fill = (w: Walk, text: string, extra: { dnsName?: string; retryAt?: string } = {}) =>
+  fillIn(text, { certificate: w.certificate, issuer: w.issuerRef, ingressClass: escapeLine(w.ingressClass), ...extra });
+
+/** A problem read from an ACME or solver text, as the cause at `object`. */
+function fromProblem(w: Walk, problem: Problem, object: CmObject, step: StuckStep, reason: string, said: string, dnsName?: string): IssuanceCause {
+  const retry = problem.retryAt;
+  const transient = problem.verdict === 'transient';
   return {
-    kind: 'rate-limited',
-    step: object.kind === 'Challenge' ? 'challenge' : object.kind === 'Order' ? 'order' : 'request',
-    reason: 'rateLimited',
-    inProgress: true,
-    object: where(object),
-    summary: `the ACME CA's rate limit is reached${retry ? `, retry after ${retry}` : ''}: ${escapeLine(message)}`,
-    retryAfter: retry,
-    advice: `Wait${retry ? ` until ${retry}` : ' (the CA\'s message says how long)'}: cert-manager tries again by itself. Meanwhile do not delete Certificates, their secrets or requests (every new order counts against the limit); try changes against the CA's staging directory first.`,
+    kind: problem.code, step, reason, object: where(object), inProgress: transient || undefined,
+    summary: `${fill(w, problem.cause, { dnsName })}${retry ? `, until ${retry}` : ''}: ${escapeLine(said)}`,
+    advice: fill(w, problem.fix, { dnsName, retryAt: retry }),
+    ...(dnsName ? { dnsName } : {}), ...(retry ? { retryAfter: retry } : {}),
   };
 }
 
-function challengeCause(challenge: CmObject, ingressClass: string): IssuanceCause | undefined {
+/** An explained reason (the table's cause and fix) as the cause at `object`. */
+function fromReason(w: Walk, why: Explanation, object: CmObject | string, step: StuckStep, said: string): IssuanceCause {
+  return {
+    kind: why.code, step, reason: why.reason || 'unknown', object: typeof object === 'string' ? object : where(object),
+    inProgress: why.verdict === 'transient' || undefined,
+    summary: `${fill(w, why.cause)}${said ? ` (${escapeLine(said)})` : ''}`, advice: fill(w, why.fix),
+  };
+}
+
+function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined {
   const spec = challenge.spec ?? {};
   const status = challenge.status ?? {};
   const reason = String(status.reason ?? '');
   const dnsName = text(spec.dnsName) || undefined;
   const type = String(spec.type ?? '');
   const state = String(status.state ?? '');
-  const object = where(challenge);
-  const name = dnsName ?? '?';
-  const base = { object, dnsName, step: 'challenge' as const, reason: shortReason(reason) || state || 'pending' };
-  if (RATE_LIMITED.test(reason)) return { ...rateLimited(challenge, reason), dnsName };
-  if (state === 'invalid') {
-    return {
-      ...base,
-      kind: 'authorization',
-      summary: `the ACME CA refused the authorization for ${name} (${type || 'challenge'}): ${escapeLine(reason) || 'no reason given'}`,
-      advice: type === 'HTTP-01'
-        ? `The CA could not fetch http://${name}/.well-known/acme-challenge/...: the name must resolve publicly to the ingress controller with port 80 open. cert-manager tries a new order after its back-off; "cmctl renew" starts one at once.`
-        : `The CA did not find the TXT record _acme-challenge.${name} in the public DNS: check that the solver writes the zone the world resolves (cloudgate doctor --only acme). cert-manager tries a new order after its back-off; "cmctl renew" starts one at once.`,
-    };
-  }
-  if (state === 'errored' || state === 'expired') {
-    return { ...base, kind: 'errored', summary: `the challenge for ${name} is ${state}: ${escapeLine(reason) || 'no reason given'}`, advice: 'Read the reason; cert-manager starts a new order after its back-off ("cmctl renew" starts one at once).' };
-  }
   if (state === 'valid') return undefined;
-  if (status.presented !== true && reason && type === 'DNS-01' && DNS_REFUSED.test(reason)) {
+  const name = dnsName ?? '?';
+  const base = { object: where(challenge), dnsName, step: 'challenge' as const, reason: shortReason(reason) || state || 'pending' };
+  const event = latestEvent(w.events, challenge, 'Warning');
+  // cert-manager 1.21 hides a cloud SDK's error in the reason ("<redacted AWS SDK error: ...>"); its event keeps it.
+  const problem = problemIn(reason, type) ?? (event ? problemIn(event.message, type) : undefined);
+  if (problem) {
+    const cause = fromProblem(w, problem, challenge, 'challenge', base.reason, reason, dnsName);
+    const code = /wrong status code '(\d{3})'/.exec(reason)?.[1];
+    if (code) cause.reason = `self-check got HTTP ${code}`;
+    // A step cert-manager retries by itself that has lasted an hour is no longer in progress.
+    if (cause.inProgress && problem.code !== 'acme:rateLimited' && ageMs(challenge, w.now) > STALLED_AFTER_MS) {
+      return { ...cause, inProgress: undefined, summary: `${cause.summary} (for ${minutes(ageMs(challenge, w.now))})` };
+    }
+    return cause;
+  }
+  if (state === 'invalid' || state === 'errored' || state === 'expired') {
     return {
-      ...base,
-      kind: 'dns-permission',
-      summary: `the DNS provider refused to write _acme-challenge.${name}: ${escapeLine(reason)}`,
-      advice: 'The DNS provider refused cert-manager\'s credentials: check the solver\'s credentials Secret in the cert-manager namespace and that they may change records of the zone (cloudgate doctor --only acme). cert-manager keeps trying by itself once they are right.',
+      ...base, kind: `challenge-${state}`,
+      summary: `the challenge for ${name} is ${state}: ${escapeLine(reason) || 'no reason given'}`,
+      advice: fill(w, `cert-manager's message is all it says (read it and the challenge's events: ${'cloudgate status certificate {certificate}'}); it starts a new order after its back-off, cloudgate renew {certificate} at once.`),
     };
   }
-  if (status.presented !== true && reason) {
+  if (status.presented !== true && (reason || event)) {
+    const said = reason || event?.message || '';
     return {
-      ...base,
-      kind: 'presenting',
-      summary: `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${escapeLine(reason)}`,
-      advice: type === 'HTTP-01'
-        ? 'cert-manager could not create the solver\'s pod, service or ingress: read the reason and the cert-manager log (kubectl logs -n cert-manager deploy/cert-manager).'
-        : 'The DNS provider refused the record: check the solver\'s credentials Secret and its permissions on the zone (cloudgate doctor --only acme,kube).',
+      ...base, kind: 'present-error',
+      summary: `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${escapeLine(said)}`,
+      advice: fill(w, 'cert-manager\'s message is all it says about this one: read it, the challenge\'s events (cloudgate status certificate {certificate}) and the controller log (kubectl logs -n cert-manager deploy/cert-manager).'),
     };
   }
-  if (/self[- ]check/i.test(reason) || (type === 'HTTP-01' && /propagation/i.test(reason))) {
-    const code = /wrong status code '?(\d{3})'?/i.exec(reason)?.[1];
-    return {
-      ...base,
-      reason: code ? `self-check got HTTP ${code}` : base.reason,
-      kind: 'self-check',
-      summary: `cert-manager's own check of ${name} fails: ${escapeLine(reason)}`,
-      advice: `From inside the cluster http://${name}/.well-known/acme-challenge/... must reach the ingress controller on port 80 (split DNS or hairpin NAT often stop it), and the solver's ingress class ${escapeLine(ingressClass)} must be served by that controller. cert-manager keeps checking by itself.`,
-    };
+  const age = ageMs(challenge, w.now);
+  const waiting = `the challenge for ${name} is ${state || 'pending'}${status.processing === true ? ' (processing)' : ''}${reason ? `: ${escapeLine(reason)}` : ''}`;
+  if (age > STALLED_AFTER_MS) {
+    return { ...base, kind: 'challenge-stalled', summary: `${waiting}, for ${minutes(age)}`, advice: fill(w, 'cert-manager has not finished it in an hour: read its events and the controller log (cloudgate status certificate {certificate}).') };
   }
-  if (/propagat/i.test(reason)) {
-    return {
-      ...base,
-      kind: 'dns-propagation',
-      inProgress: true,
-      summary: `DNS propagation pending for _acme-challenge.${name}: ${escapeLine(reason)}`,
-      advice: `cert-manager wrote the TXT record but its nameservers do not see it yet: "dig TXT _acme-challenge.${name}" against the zone's authoritative servers; a record that never shows is written to another zone than the one served (check the solver's zone). Minutes are normal; cert-manager's recursive nameservers (--dns01-recursive-nameservers) must reach the zone.`,
-    };
-  }
-  return { ...base, kind: 'pending', inProgress: true, summary: `the challenge for ${name} is ${state || 'pending'}${status.processing === true ? ' (processing)' : ''}${reason ? `: ${escapeLine(reason)}` : ''}`, advice: 'cert-manager is still working on it: look again in a few minutes ("cmctl status certificate" shows the same walk).' };
+  return { ...base, kind: 'challenge-pending', inProgress: true, summary: waiting, advice: 'Nothing: cert-manager is working on it.' };
 }
 
-const CHALLENGE_PRIORITY: CauseKind[] = ['rate-limited', 'authorization', 'errored', 'presenting', 'self-check', 'dns-propagation', 'pending'];
+/** The challenge that says the most: the CA's refusal, then what needs the operator, then what is in progress. */
+function worstChallenge(causes: IssuanceCause[]): IssuanceCause | undefined {
+  const rank = (c: IssuanceCause) => (c.kind === 'acme:rateLimited' ? 0 : !c.inProgress ? (c.kind.startsWith('acme:') ? 1 : 2) : 3);
+  return [...causes].sort((a, b) => rank(a) - rank(b))[0];
+}
 
-function orderCause(order: CmObject, challenges: CmObject[], ingressClass: string): IssuanceCause | undefined {
+function orderCause(w: Walk, order: CmObject, challenges: CmObject[]): IssuanceCause | undefined {
   const state = String(order.status?.state ?? '');
   const reason = String(order.status?.reason ?? '');
-  if (RATE_LIMITED.test(reason)) return rateLimited(order, reason);
-  if (EAB.test(reason)) return { kind: 'eab', step: 'order', reason: state || 'errored', object: where(order), summary: `the ACME CA requires External Account Binding: ${escapeLine(reason)}`, advice: EAB_ADVICE };
-  const fromChallenges = challenges
-    .map((c) => challengeCause(c, ingressClass))
-    .filter((c): c is IssuanceCause => c !== undefined)
-    .sort((a, b) => CHALLENGE_PRIORITY.indexOf(a.kind) - CHALLENGE_PRIORITY.indexOf(b.kind))[0];
-  if (fromChallenges && (fromChallenges.kind !== 'pending' || !['invalid', 'errored'].includes(state))) return fromChallenges;
-  if (state === 'invalid') {
+  const problem = acmeProblemOf(reason);
+  if (problem?.code === 'acme:rateLimited') return fromProblem(w, problem, order, 'order', 'rateLimited', reason);
+  const fromChallenges = worstChallenge(challenges.map((c) => challengeCause(w, c)).filter((c): c is IssuanceCause => c !== undefined));
+  if (fromChallenges && !fromChallenges.inProgress) return fromChallenges;
+  if (problem) return fromProblem(w, problem, order, 'order', state || 'errored', reason);
+  if (state === 'invalid' || state === 'errored') {
     return {
-      kind: 'authorization',
-      step: 'order',
-      reason: 'invalid',
-      object: where(order),
-      summary: `the order is invalid (an authorization failed): ${escapeLine(reason) || 'no failure detail'}`,
-      advice: 'The ACME CA refused to validate a name: read the detail above; cert-manager tries a new order after its back-off ("cmctl renew" starts one at once).',
+      kind: `order-${state}`, step: 'order', reason: state, object: where(order),
+      summary: `the order is ${state}${reason ? `: ${escapeLine(reason)}` : ' (no challenge or reason says why)'}`,
+      advice: fill(w, 'cert-manager\'s message is all it says: read it and the order\'s events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.'),
     };
   }
-  if (state === 'errored') {
-    return { kind: 'errored', step: 'order', reason: 'errored', object: where(order), summary: `the order errored: ${escapeLine(reason) || 'no reason given'}`, advice: 'Read the reason; cert-manager starts a new order after its back-off ("cmctl renew" starts one at once).' };
+  if (fromChallenges) return fromChallenges;
+  if (challenges.length === 0 && (state === 'pending' || state === '')) return orderWithoutChallenges(w, order);
+  return undefined;
+}
+
+/** An Order with no Challenge: cert-manager says why only in a Warning event (reason Solver). */
+function orderWithoutChallenges(w: Walk, order: CmObject): IssuanceCause | undefined {
+  const solver = latestEvent(w.events, order, 'Warning', 'Solver');
+  if (solver) return fromReason(w, explainReason('Order event', 'Solver', solver.message), order, 'order', solver.message);
+  const age = ageMs(order, w.now);
+  if (age > 10 * 60_000) {
+    return {
+      kind: 'order-no-challenge', step: 'order', reason: 'NoChallenge', object: where(order),
+      summary: `the order has had no Challenge for ${minutes(age)}, and no event says why (events last an hour)`,
+      advice: fill(w, 'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.'),
+    };
   }
-  return fromChallenges;
+  return { kind: 'order-pending', step: 'order', reason: 'pending', inProgress: true, object: where(order), summary: 'the order waits for cert-manager to create its challenges', advice: 'Nothing: cert-manager is working on it.' };
+}
+
+/** What a request's Ready condition (and its latest Warning event) says once it failed or waits. */
+function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCause | undefined {
+  const ready = conditionOf(request, 'Ready');
+  if (ready?.status === 'True') return undefined;
+  const message = textOf(ready?.message) ?? '';
+  const problem = acmeProblemOf(message);
+  if (problem) return fromProblem(w, problem, request, 'request', textOf(ready?.reason) ?? 'Failed', message);
+  const event = latestEvent(w.events, request, 'Warning');
+  const eventReason = requestReasonOf(message, w.issuerMechanism) ?? event?.reason;
+  const said = `${text(ready?.reason) || 'no reason'}${message ? `: ${message}` : ''}`;
+  if (ready?.reason === 'Failed') {
+    const why = eventReason ? explainReason('CertificateRequest event', eventReason, message) : explainReason('CertificateRequest Ready', 'Failed', message);
+    return fromReason(w, why, request, 'request', said);
+  }
+  // Pending: what it waits for. The issuer's own state is the root cause of several Certificates.
+  if (eventReason === 'IssuerNotReady' || eventReason === 'IssuerNotFound' || eventReason === 'SecretMissing' || eventReason === 'VenafiInitError' || eventReason === 'SecretInvalidData') {
+    const why = explainReason('CertificateRequest event', eventReason, message);
+    return { ...fromReason(w, why, request, 'issuer', said), inProgress: undefined, root: `issuer:${w.issuerRef ?? ''}` };
+  }
+  if (eventReason) {
+    const why = explainReason('CertificateRequest event', eventReason, message);
+    if (why.verdict !== 'transient') return fromReason(w, why, request, 'request', said);
+  }
+  return {
+    kind: 'request-pending', step: 'issuer', reason: text(ready?.reason) || 'Pending', inProgress: true, object: where(request),
+    summary: `the request is approved and waits for the issuer (${ready ? said : 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
+    advice: 'The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer\'s state (kube.issuer, kube.issuers) and the cert-manager controller log.',
+  };
 }
 
 /**
  * The deepest reason the issuance of `certificate` is stuck, or undefined when no request of the
  * current revision exists (the Certificate's own condition is then all there is).
  */
-export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, ingressClass = 'atmosphere'): IssuanceCause | undefined {
+export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, context: WalkContext = {}): IssuanceCause | undefined {
+  const w: Walk = {
+    certificate: `${certificate.metadata?.namespace ?? '?'}/${certificate.metadata?.name ?? '?'}`,
+    ingressClass: context.ingressClass ?? 'atmosphere', events: context.events ?? [], now: context.now ?? new Date(),
+    issuerRef: context.issuerRef, issuerMechanism: context.issuerMechanism,
+  };
   const request = findRequest(certificate, objects.requests);
   if (!request) return undefined;
-  const object = where(request);
   const denied = conditionOf(request, 'Denied');
   if (denied?.status === 'True') {
+    const row = explainReason('CertificateRequest Ready', 'Denied');
     return {
-      kind: 'denied',
-      step: 'approval',
-      reason: text(denied.reason) || 'Denied',
-      object,
-      summary: `the request was denied (${text(denied.reason) || 'Denied'}${denied.message ? `: ${text(denied.message)}` : ''})`,
-      advice: 'An approver refused the request (cert-manager\'s approver or a policy such as approver-policy): allow it in the policy (a CertificateRequestPolicy matching this issuer, bound to cert-manager\'s service account) or change the Certificate. cert-manager issues a new request after its back-off; "cmctl renew" starts one at once.',
+      kind: 'denied', step: 'approval', reason: text(denied.reason) || 'Denied', object: where(request),
+      summary: `${row.cause} (${text(denied.reason) || 'Denied'}${denied.message ? `: ${text(denied.message)}` : ''})`, advice: fill(w, row.fix),
     };
   }
   const invalid = conditionOf(request, 'InvalidRequest');
   if (invalid?.status === 'True') {
+    const why = explainReason('CertificateRequest event', invalid.reason, invalid.message ?? '');
     return {
-      kind: 'invalid-request',
-      step: 'request',
-      reason: text(invalid.reason) || 'InvalidRequest',
-      object,
-      summary: `the issuer refused the request as invalid (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
-      advice: 'Fix what the message names in the Certificate (names, usages, issuerRef; for the platform\'s ingresses the subject annotations in atmosphere_ingress_annotations), then "cmctl renew".',
+      kind: 'invalid-request', step: 'request', reason: text(invalid.reason) || 'InvalidRequest', object: where(request),
+      summary: `the issuer refused the request as invalid${why.known ? `: ${fill(w, why.cause)}` : ''} (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
+      advice: why.known ? fill(w, why.fix) : fill(w, 'Fix what the message names in the Certificate (names, usages, issuerRef; for the platform\'s ingresses the subject annotations in atmosphere_ingress_annotations), then cloudgate renew {certificate}.'),
     };
   }
   const order = findOrder(request, objects.orders);
@@ -248,31 +286,16 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, i
   const ready = conditionOf(request, 'Ready');
   // An Order exists only once the request was approved: without both, the request waits for an approver.
   if (approved?.status !== 'True' && !order && ready?.status !== 'True' && ready?.reason !== 'Failed') {
+    const waited = ageMs(request, w.now);
     return {
-      kind: 'not-approved',
-      step: 'approval',
-      reason: 'NotApproved',
-      object,
-      summary: 'the request waits for approval: no approver has approved or denied it',
+      kind: 'not-approved', step: 'approval', reason: 'NotApproved', object: where(request),
+      summary: `the request waits for approval: no approver has approved or denied it${waited > 60_000 ? ` in ${minutes(waited)}` : ''}`,
       advice: 'cert-manager\'s own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager\'s service account), or approve it by hand with "cmctl approve".',
     };
   }
-  const deeper = order ? orderCause(order, findChallenges(order, objects.challenges), ingressClass) : undefined;
-  if (deeper) return deeper;
-  const said = `${text(ready?.reason) || 'no reason'}${ready?.message ? `: ${text(ready.message)}` : ''}`;
-  if (ready?.status === 'False' && RATE_LIMITED.test(ready.message ?? '')) return rateLimited(request, ready.message ?? '');
-  if (ready?.status === 'False' && EAB.test(ready.message ?? '')) return { kind: 'eab', step: 'request', reason: 'Failed', object, summary: `the ACME CA requires External Account Binding (${said})`, advice: EAB_ADVICE };
-  if (ready?.status === 'False' && ready.reason === 'Failed') {
-    return { kind: 'request-failed', step: 'request', reason: 'Failed', object, summary: `the request failed (${said})`, advice: 'Read the message; cert-manager issues a new request after its back-off ("cmctl renew" starts one at once).' };
-  }
-  if (ready?.status === 'True') return undefined;
-  return {
-    kind: 'request-pending',
-    step: 'issuer',
-    reason: text(ready?.reason) || 'Pending',
-    inProgress: true,
-    object,
-    summary: `the request is approved and waits for the issuer (${ready ? said : 'no Ready condition yet'})${order ? '' : '; no Order yet'}`,
-    advice: 'The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer\'s state (kube.issuer) and the cert-manager controller log.',
-  };
+  const deeper = order ? orderCause(w, order, findChallenges(order, objects.challenges)) : undefined;
+  if (deeper && !deeper.inProgress) return deeper;
+  const fromRequest = requestCause(w, request, order !== undefined);
+  if (fromRequest && !fromRequest.inProgress) return fromRequest;
+  return deeper ?? fromRequest;
 }

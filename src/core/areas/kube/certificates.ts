@@ -3,14 +3,21 @@
  * Certificate that is Ready, current (its condition of its latest generation, no issuance failing, its
  * renewal time not passed) and whose secret really holds a valid certificate with its key is fine; for
  * any other one the walk below it (certificate-status.ts) names the stuck step, the object and
- * cert-manager's reason. Pure: the objects are read elsewhere (checks.ts).
+ * cert-manager's reason, said with cert-manager's own table. The certificate served comes first: an
+ * expired one is said before why it was not renewed. Certificates stuck on one thing (an issuer that is
+ * missing or not Ready) make one finding. Pure: the objects are read elsewhere (checks.ts).
  */
 import type { CertificateFact, CheckResult, Status, StuckStepFact } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { memberOf, numberOf, textOf, textsOf } from '../../records.js';
-import { objectName, readCondition, type CmObject } from '../../kube/objects.js';
+import { readCondition, type CmObject } from '../../kube/objects.js';
+import { explainReason, fillIn } from '../../kube/cert-manager-reasons.js';
+import { acmeProblemOf } from '../../kube/acme-problems.js';
+import { readLiveIssuer, type IssuerHints } from '../../kube/live-issuer.js';
 import { issuanceCause, type IssuanceCause, type IssuanceObjects } from './certificate-status.js';
 import { certificateFact, secretProblems, type SecretCertificate } from './secret-certificate.js';
+import { judgeIssuer, type IssuerVerdict } from './issuer.js';
+import { recentEvents } from './events.js';
 
 export interface CertificatesSnapshot {
   certificates: CmObject[];
@@ -27,6 +34,10 @@ export interface CertificatesSnapshot {
   namespaces: string[];
   /** kube.cert-manager found the controller not running: stale state is its finding, not each Certificate's. */
   controllerDown?: boolean;
+  /** Which secrets hold the platform's self-signed CA (see kube/live-issuer.ts). */
+  issuerHints?: IssuerHints;
+  /** Every Certificate read (not only those judged): the ones that make a CA issuer's Secret are named. */
+  allCertificates?: CmObject[];
   now: Date;
 }
 
@@ -37,12 +48,16 @@ export interface CertificateVerdict {
   issuer?: string;
   notAfter?: string;
   reason?: string;
+  /** The cause's code: cert-manager's reason, an ACME problem (`acme:caa`), a solver case. */
+  cause?: string;
   summary?: string;
   advice?: string;
   stuck?: StuckStepFact;
   inProgress?: boolean;
   retryAt?: string;
   events?: string[];
+  /** Certificates with the same root cause are said once. */
+  root?: string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -54,31 +69,63 @@ export function retryTime(lastFailure: string | undefined, attempts: number | un
   return new Date(at + Math.min(2 ** (attempts - 1), 32) * HOUR_MS).toISOString();
 }
 
-/** The latest events of an object, newest first, as `Reason: message` lines. */
-export function recentEvents(events: CmObject[], kind: string, namespace: string | undefined, name: string | undefined, limit = 3): string[] {
-  const time = (e: CmObject) => Date.parse(String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '')) || 0;
-  return events
-    .filter((e) => {
-      const about = e.involvedObject;
-      return textOf(memberOf(about, 'kind')) === kind && textOf(memberOf(about, 'name')) === name
-        && (textOf(memberOf(about, 'namespace')) ?? '') === (namespace ?? '');
-    })
-    .sort((a, b) => time(b) - time(a))
-    .slice(0, limit)
-    .map((e) => escapeLine(`${String(e.type ?? '')} ${String(e.reason ?? '')}: ${String(e.message ?? '')}`.trim()));
+interface IssuerState {
+  kind: string;
+  name: string;
+  /** `ClusterIssuer atmosphere`, `Issuer openstack/octavia-client`. */
+  ref: string;
+  exists: boolean;
+  platform: boolean;
+  mechanism?: string;
+  verdict?: IssuerVerdict;
+  /** The same name exists as the other kind (the annotation or issuerRef names the wrong kind). */
+  otherKind?: string;
 }
 
-function issuerOf(certificate: CmObject, s: CertificatesSnapshot): { object: string; name: string; exists: boolean; platform: boolean } {
+/** The issuer as the Certificate references it: kind (Issuer when unset, as cert-manager reads it) and name. */
+function issuerOf(certificate: CmObject, s: CertificatesSnapshot): IssuerState {
   const ref = certificate.spec?.issuerRef;
   const kind = textOf(memberOf(ref, 'kind')) || 'Issuer';
   const name = textOf(memberOf(ref, 'name')) ?? '';
   const group = textOf(memberOf(ref, 'group'));
-  const external = group !== undefined && group !== '' && group !== 'cert-manager.io';
   const ns = certificate.metadata?.namespace;
-  const exists = external || (kind === 'ClusterIssuer'
-    ? s.clusterIssuers.some((i) => i.metadata?.name === name)
-    : s.issuers.some((i) => i.metadata?.name === name && i.metadata?.namespace === ns));
-  return { object: kind === 'ClusterIssuer' ? `ClusterIssuer ${name}` : `Issuer ${ns}/${name}`, name, exists, platform: kind === 'ClusterIssuer' && name === s.platformIssuer };
+  const shown = kind === 'ClusterIssuer' ? `ClusterIssuer ${name}` : `${kind} ${ns}/${name}`;
+  const platform = kind === 'ClusterIssuer' && name === s.platformIssuer;
+  if (group !== undefined && group !== '' && group !== 'cert-manager.io') return { kind, name, ref: `${shown} (${group})`, exists: true, platform };
+  const live = kind === 'ClusterIssuer'
+    ? s.clusterIssuers.find((i) => i.metadata?.name === name)
+    : kind === 'Issuer' ? s.issuers.find((i) => i.metadata?.name === name && i.metadata?.namespace === ns) : undefined;
+  if (!live) {
+    const otherKind = kind === 'ClusterIssuer'
+      ? (s.issuers.some((i) => i.metadata?.name === name && i.metadata?.namespace === ns) ? `Issuer ${ns}/${name}` : undefined)
+      : (s.clusterIssuers.some((i) => i.metadata?.name === name) ? `ClusterIssuer ${name}` : undefined);
+    return { kind, name, ref: shown, exists: false, platform, ...(otherKind ? { otherKind } : {}) };
+  }
+  // Judged once per issuer, however many Certificates name it.
+  let judged = JUDGED.get(live);
+  if (!judged) JUDGED.set(live, (judged = judgeIssuer(readLiveIssuer(live, s.issuerHints), s.allCertificates ?? s.certificates)));
+  return { kind, name, ref: shown, exists: true, platform, mechanism: judged.issuer.mechanism, verdict: judged };
+}
+
+const JUDGED = new WeakMap<CmObject, IssuerVerdict>();
+
+function missingIssuer(certificate: string, issuer: IssuerState, s: CertificatesSnapshot): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
+  if (issuer.platform) {
+    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: `The platform's ClusterIssuer ${s.platformIssuer} is missing: deploy the inventory (kube.issuer says the same).` };
+  }
+  if (issuer.otherKind) {
+    const annotation = issuer.kind === 'ClusterIssuer' ? 'cert-manager.io/issuer' : 'cert-manager.io/cluster-issuer';
+    return {
+      summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`, root: `issuer-missing:${issuer.ref}`,
+      advice: `${certificate} names the wrong kind of issuer: its issuerRef.kind must be ${issuer.otherKind.split(' ')[0]} (for an ingress, the annotation ${annotation} names that kind), or create ${issuer.ref}.`,
+    };
+  }
+  return {
+    summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`,
+    advice: issuer.kind === 'ClusterIssuer'
+      ? `${certificate} asks for ${issuer.ref}, which does not exist (the platform's issuer is ${s.platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.`
+      : `${certificate} asks for ${issuer.ref}, which does not exist in its namespace: create it (the platform's namespaced CA issuers come with their roles: octavia, libvirt) or correct the Certificate's issuerRef.`,
+  };
 }
 
 export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot): CertificateVerdict {
@@ -95,77 +142,124 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   const issuer = issuerOf(certificate, s);
   const secretKey = spec.secretName ? `${ns}/${spec.secretName}` : undefined;
   const secret = secretKey ? s.secrets.get(secretKey) : undefined;
-  const row: CertificateVerdict = { name, status: 'ok', secret: spec.secretName, issuer: issuer.name, notAfter: secret?.leaf?.notAfter ?? status.notAfter, reason: ready?.reason };
-  const self = objectName(certificate, 'Certificate');
-  const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
+  const row: CertificateVerdict = { name, status: 'ok', secret: spec.secretName, issuer: issuer.ref, notAfter: secret?.leaf?.notAfter ?? status.notAfter, reason: ready?.reason };
+  const self = `Certificate ${name}`;
   const stuck = (step: StuckStepFact['step'], object: string, reason: string) => ({ step, object, reason });
+  const events = recentEvents(s.events, certificate);
+  const withEvents = (v: CertificateVerdict, cause?: IssuanceCause): CertificateVerdict => {
+    const lines = [...(cause ? causeEvents(s.events, cause) : []), ...events];
+    return lines.length ? { ...v, events: [...new Set(lines)] } : v;
+  };
+
+  const problems = secret ? secretProblems(secret, s.now, spec.dnsNames) : [];
+  const expired = problems.find((p) => p.code === 'expired');
+  // The certificate served comes first: an expired one is the finding, why it was not renewed its cause.
+  const served = (v: CertificateVerdict): CertificateVerdict => (expired && v.status !== 'ok'
+    ? { ...v, status: 'fail', summary: `its certificate (secret ${secretKey}) expired on ${secret?.leaf?.notAfter}; ${v.summary ?? ''}`.replace(/; $/, '') }
+    : v);
 
   if (!issuer.exists) {
-    return { ...row, status: 'fail', summary: `its issuer ${issuer.object} does not exist`, stuck: stuck('issuer', issuer.object, 'NotFound'),
-      advice: issuer.name === s.platformIssuer
-        ? `The platform's ClusterIssuer ${s.platformIssuer} is missing: deploy the inventory (kube.issuer says the same).`
-        : `${name} asks for ${issuer.object}, which does not exist (the platform's issuer is ${s.platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.` };
+    return served({ ...row, status: 'fail', stuck: stuck('issuer', issuer.ref, 'NotFound'), cause: 'IssuerNotFound', ...missingIssuer(name, issuer, s) });
   }
   const renewalDue = Date.parse(status.renewalTime ?? '') <= s.now.getTime();
-  const problems = secret ? secretProblems(secret, s.now, spec.dnsNames) : [];
   const retryAt = retryTime(status.lastFailureTime, status.failedIssuanceAttempts);
   const failing = issuing?.status === 'False' && (status.failedIssuanceAttempts ?? 0) > 0;
   const current = ready?.status === 'True' && !ready.stale && issuing?.status !== 'True' && !failing && !renewalDue && problems.length === 0 && (secret !== undefined || !secretKey);
   if (current) return row;
 
   if (ready?.stale && issuing?.status !== 'True') {
-    return { ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'),
+    return served({ ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'), cause: 'Stale',
       summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` };
+      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` });
   }
-  const walk = issuanceCause(certificate, s.issuance, s.ingressClass);
-  const withEvents = (v: CertificateVerdict, cause?: IssuanceCause): CertificateVerdict => {
-    const [kind, ref] = (cause?.object ?? '').split(' ');
-    const events = [...(cause ? recentEvents(s.events, kind, ref?.split('/')[0], ref?.split('/')[1]) : []), ...recentEvents(s.events, 'Certificate', ns, certificate.metadata?.name)];
-    return events.length ? { ...v, events } : v;
-  };
-  const fromWalk = (cause: IssuanceCause, status: Status, extra = ''): CertificateVerdict => withEvents({
-    ...row, status, summary: `${cause.object}: ${cause.summary}${extra}`, stuck: stuck(cause.step, cause.object, cause.reason), inProgress: cause.inProgress,
-    advice: cause.step === 'issuer' && issuer.platform ? `${cause.advice}` : cause.advice, ...(retryAt ? { retryAt } : {}),
-  }, cause);
+  const walk = issuanceCause(certificate, s.issuance, {
+    ingressClass: s.ingressClass, events: s.events, now: s.now, issuerRef: issuer.ref, issuerMechanism: issuer.mechanism,
+  });
   const servesValid = ready?.status === 'True' && problems.every((p) => !p.fatal);
+  // The issuer is not Ready: the root cause of every Certificate it should issue (kube.issuer or kube.issuers says why).
+  const issuerDown = issuer.verdict && issuer.verdict.status === 'fail' && (!walk || walk.inProgress || walk.step === 'issuer') ? issuer.verdict : undefined;
+  const fromIssuer = (v: IssuerVerdict, state: Status): CertificateVerdict => withEvents({
+    ...row, status: state, stuck: v.stuck ?? stuck('issuer', issuer.ref, 'NotReady'), cause: v.code, root: `issuer:${issuer.ref}`,
+    summary: `its issuer ${issuer.ref} is not Ready (${issuer.platform ? 'kube.issuer' : 'kube.issuers'} says why)`,
+    advice: v.advice,
+  });
+  const fromWalk = (cause: IssuanceCause, state: Status, extra = ''): CertificateVerdict => withEvents({
+    ...row, status: state, summary: `${cause.object}: ${cause.summary}${extra}`, stuck: stuck(cause.step, cause.object, cause.reason), inProgress: cause.inProgress,
+    cause: cause.kind, advice: cause.advice, ...(cause.root ? { root: cause.root } : {}), ...(cause.retryAfter ?? retryAt ? { retryAt: cause.retryAfter ?? retryAt } : {}),
+  }, cause);
 
   if (issuing?.status === 'True') {
-    const why = ready?.reason === 'IncorrectIssuer' ? ' (its secret was issued by another issuer)' : ready?.status === 'True' ? ' (a renewal)' : '';
+    if (issuerDown) return served(fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'));
+    const why = issuing.reason === 'IncorrectIssuer' ? ' (its secret was issued by another issuer)' : issuing.reason === 'ManuallyTriggered' ? ' (asked for by hand)' : ready?.status === 'True' ? ' (a renewal)' : '';
     if (!walk || walk.inProgress) {
-      return withEvents({ ...row, status: servesValid ? 'ok' : 'warn', inProgress: true,
+      return served(withEvents({ ...row, status: servesValid ? 'ok' : 'warn', inProgress: true, cause: walk?.kind ?? issuing.reason,
         summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
-        ...(servesValid ? {} : { advice: 'Nothing to do: cert-manager is issuing it and replaces the secret when done.' }),
-        ...(walk ? { stuck: stuck(walk.step, walk.object, walk.reason) } : {}) }, walk);
+        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : 'Nothing to do: cert-manager is issuing it and replaces the secret when done.' }),
+        ...(walk ? { stuck: stuck(walk.step, walk.object, walk.reason), ...(walk.retryAfter ? { retryAt: walk.retryAfter } : {}) } : {}) }, walk));
     }
-    return fromWalk(walk, servesValid ? 'warn' : 'fail');
+    return served(fromWalk(walk, servesValid ? 'warn' : 'fail'));
   }
   if (failing) {
     const when = retryAt ? `; cert-manager tries again at ${retryAt} (after ${status.failedIssuanceAttempts} failed attempts, the last at ${status.lastFailureTime})` : '';
-    if (walk && !walk.inProgress) return fromWalk(walk, servesValid ? 'warn' : 'fail', when);
-    return withEvents({ ...row, status: servesValid ? 'warn' : 'fail', retryAt, stuck: stuck('request', self, issuing?.reason ?? 'Failed'),
-      summary: `its issuance failed (${escapeLine(issuing?.message ?? issuing?.reason ?? 'Failed')})${when}`,
-      advice: 'Read the message and the events; fix what they name and cert-manager retries by itself at the time above ("cmctl renew" retries at once).' });
+    if (issuerDown) return served({ ...fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'), ...(retryAt ? { retryAt } : {}) });
+    if (walk && !walk.inProgress) return served(fromWalk(walk, servesValid ? 'warn' : 'fail', when));
+    const message = issuing?.message ?? '';
+    const problem = acmeProblemOf(message);
+    const why = explainReason('Certificate Issuing', issuing?.reason, message);
+    const cause = problem ? fillIn(problem.cause, { certificate: name, issuer: issuer.ref }) : fillIn(why.cause, { certificate: name, issuer: issuer.ref });
+    const fix = problem ? fillIn(problem.fix, { certificate: name, issuer: issuer.ref, retryAt: problem.retryAt ?? retryAt }) : fillIn(why.fix, { certificate: name, issuer: issuer.ref });
+    return served(withEvents({ ...row, status: servesValid ? 'warn' : 'fail', retryAt: problem?.retryAt ?? retryAt, stuck: stuck('request', self, issuing?.reason ?? 'Failed'), cause: problem?.code ?? why.code,
+      summary: `its last issuance failed: ${cause} (${escapeLine(issuing?.reason ?? 'Failed')}${message ? `: ${escapeLine(message)}` : ''})${when}`,
+      advice: fix }));
   }
   if (ready?.status !== 'True') {
+    const state = ready?.status === 'False' ? 'fail' : 'warn';
+    if (issuerDown) return served(fromIssuer(issuerDown, state));
     // A request of the current revision under way: its walk says where it stands, even without an Issuing condition.
-    if (walk) return fromWalk(walk, ready?.status === 'False' ? 'fail' : 'warn');
-    return withEvents({ ...row, status: ready?.status === 'False' ? 'fail' : 'warn', stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'),
-      summary: `not Ready (${said}) and cert-manager is not issuing it`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `Read "kubectl describe certificate -n ${ns} ${certificate.metadata?.name}" and the cert-manager controller log.` });
+    if (walk) return served(fromWalk(walk, state));
+    const why = ready ? explainReason('Certificate Ready', ready.reason, ready.message ?? '') : undefined;
+    const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
+    return served(withEvents({ ...row, status: state, stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'), cause: why?.code ?? 'NoCondition',
+      summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
+      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).'
+        : why?.verdict === 'broken' ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
+          : `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.` }));
   }
   if (!secret && secretKey) {
-    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), summary: `it says Ready but its secret ${secretKey} does not exist`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): once it runs it issues the secret again.' : `cert-manager re-issues a missing secret by itself; if it does not, read its controller log ("cmctl renew ${certificate.metadata?.name} -n ${ns}" starts it).` };
+    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), cause: 'DoesNotExist', summary: `it says Ready but its secret ${secretKey} does not exist`,
+      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): once it runs it issues the secret again.' : `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).` };
   }
   if (problems.length) {
-    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')),
+    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0].code,
       summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): it re-issues the secret once it runs.' : `cert-manager has not noticed: "cmctl renew ${certificate.metadata?.name} -n ${ns}" makes it issue the secret again; if nothing changes read its controller log.` };
+      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): it re-issues the secret once it runs.' : `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secretKey} shows what it holds); if nothing changes read its controller log.` };
   }
   // The renewal time passed and cert-manager did not start: its controller is not processing.
-  return { ...row, status: 'warn', stuck: stuck('controller', self, 'RenewalDue'), summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
-    advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : 'Read the cert-manager controller log; "cmctl renew" starts the renewal at once.' };
+  return { ...row, status: 'warn', stuck: stuck('controller', self, 'RenewalDue'), cause: 'RenewalDue', summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
+    advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.` };
+}
+
+/** The events of the object the walk stopped at. */
+function causeEvents(events: CmObject[], cause: IssuanceCause): string[] {
+  const [kind, ref] = cause.object.split(' ');
+  const [namespace, name] = (ref ?? '').includes('/') ? (ref ?? '').split('/') : [undefined, ref];
+  return recentEvents(events, { kind, metadata: { namespace, name } });
+}
+
+/** One line per root cause: Certificates stuck on the same thing are named together. */
+function findings(bad: CertificateVerdict[]): { line: string; advice?: string }[] {
+  const groups = new Map<string, CertificateVerdict[]>();
+  for (const row of bad) {
+    const key = row.root ?? `certificate:${row.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()].map((rows) => {
+    const first = rows[0];
+    const who = rows.length > 1 ? `${rows.map((r) => r.name).join(', ')}` : first.name;
+    // Several Certificates share the root cause: its fix is said once, for the object at fault.
+    const whose = rows.length > 1 ? (first.stuck?.object ?? first.issuer ?? who) : first.name;
+    return { line: `${who}: ${first.summary}`, ...(first.advice ? { advice: `${whose}: ${first.advice}` } : {}) };
+  });
 }
 
 export function certificatesResult(s: CertificatesSnapshot): CheckResult {
@@ -190,10 +284,11 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
     return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, details, certificates };
   }
   const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
-  const advice = [...new Set(bad.map((r) => (r.advice ? `${r.name}: ${r.advice}` : undefined)).filter((a): a is string => Boolean(a)))];
+  const said = findings(bad);
+  const advice = [...new Set(said.map((f) => f.advice).filter((a): a is string => Boolean(a)))];
   return {
     status: worst.status,
-    message: `${bad.length} of ${rows.length} Certificates in ${where} are not Ready or not current: ${bad.map((r) => `${r.name}: ${r.summary}`).join('; ')}.`,
+    message: `${bad.length} of ${rows.length} Certificates in ${where} are not Ready or not current: ${said.map((f) => f.line).join('; ')}.`,
     ...(advice.length ? { advice: advice.join(' ') } : {}),
     details,
     certificates,

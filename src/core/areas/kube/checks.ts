@@ -15,12 +15,15 @@ import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryView } from '../../inventory/inventory.js';
 import type { KubectlOptions } from '../../kube/kubectl.js';
 import { kubeOptionsFor } from '../../kube/options.js';
-import { ingressClassOf, issuerNameOf, MIN_CERT_MANAGER, PLATFORM_NAMESPACE } from '../../kube/platform.js';
+import { CERT_MANAGER_NAMESPACE, ingressClassOf, issuerNameOf, MIN_CERT_MANAGER, PLATFORM_NAMESPACE } from '../../kube/platform.js';
 import { clusterReads, itemsOf, type ClusterReads } from '../../kube/reads.js';
 import { contextCheck } from './context.js';
-import { crdVersion, serviceAccountExists, tokenPermission } from './clusteroidc.js';
+import { crdVersion, serviceAccountExists, tokenPermission } from './keyless.js';
 import { certManagerHealthResult, controllerDown } from './health.js';
-import { issuerResult, missingIssuerResult } from './issuer.js';
+import { issuerResult, issuersResult, judgeIssuer, missingIssuerResult } from './issuer.js';
+import { readLiveIssuer, selfSignedCaSecrets, SELF_SIGNED_CLUSTER_ISSUER, type IssuerHints } from '../../kube/live-issuer.js';
+import { readCondition, type CmObject } from '../../kube/objects.js';
+import { webhookProbe } from './webhook.js';
 import { issuerDriftCheck } from './issuer-drift.js';
 import { certificatesResult, type CertificatesSnapshot } from './certificates.js';
 import { wildcardCopiesResult } from './wildcard.js';
@@ -31,6 +34,15 @@ const GROUP = 'kube';
 /** The no-cluster skip of this group reads "No cluster to ask: <why>". */
 const LEAD = 'No cluster to ask';
 type OnCluster = (reads: ClusterReads, kube: KubectlOptions) => Promise<CheckResult>;
+
+/** Which secrets hold the platform's self-signed CA: the cluster's self-signed CA Certificates, and the inventory's name for it. */
+function hintsFrom(items: CmObject[], inventorySecret: string | undefined): IssuerHints {
+  return { selfSignedCaSecrets: [...selfSignedCaSecrets(items), ...(inventorySecret ? [inventorySecret] : [])] };
+}
+
+/** A Certificate cert-manager is working on or that is not Ready: its events are read. */
+const unsettled = (c: CmObject) => readCondition(c, 'Ready')?.status !== 'True' || readCondition(c, 'Issuing')?.status === 'True'
+  || (typeof c.status?.failedIssuanceAttempts === 'number' && c.status.failedIssuanceAttempts > 0);
 
 /**
  * A check's `run` behind the cluster gate: the run's shared reads and kubectl, both at the context the
@@ -63,6 +75,12 @@ export const provideChecks: CheckProvider = async (input) => {
   const reachable = cluster(kubeOptionsFor(input), { lead: LEAD });
   const gate = (unconfigured?: string): Gate => (unconfigured ? notConfigured(unconfigured) : reachable);
   const netTimeout = input.network.timeoutMs;
+  const selfSignedSecret = textOf(view.values.cluster_issuer_self_signed_secret_name);
+  /** The Certificates kube.certificates judges: the platform's namespaces, and its CA Certificates in cert-manager's. */
+  const certificateScope = async (r: ClusterReads) => {
+    const scope = await scopeOf(r, facts);
+    return [...new Set([...scope.namespaces, CERT_MANAGER_NAMESPACE])];
+  };
 
   const checks: Check[] = [
     { id: 'kube.crd-version', group: GROUP, title: `cert-manager CRDs are ${MIN_CERT_MANAGER} or newer`, gate: gate(keyless), run: withCluster((_, kube) => crdVersion(kube)) },
@@ -73,11 +91,32 @@ export const provideChecks: CheckProvider = async (input) => {
       if (!list.ok) return { status: 'fail', message: `Cannot list the Deployments of the cert-manager namespace: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list deployments -n cert-manager).' };
       return certManagerHealthResult(list.items);
     }) },
+    { id: 'kube.webhook', group: GROUP, title: 'cert-manager\'s webhook admits its objects (a dry-run create)', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 2, run: withCluster((_, kube) => webhookProbe(kube)) },
     { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer ?? templated), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
-      return live ? issuerResult(live, expected.issuerType, issuerName!) : missingIssuerResult(issuerName!, !list.ok);
+      const certificates = itemsOf(list, 'Certificate');
+      return live ? issuerResult(live, expected.issuerType, issuerName!, hintsFrom(certificates, selfSignedSecret), certificates) : missingIssuerResult(issuerName!, !list.ok);
+    }) },
+    { id: 'kube.issuers', group: GROUP, title: 'The other issuers the platform makes and its Certificates use are Ready', gate: gate(), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
+      const list = await r.list('certManager');
+      if (!list.ok) {
+        return list.missingKind
+          ? { status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', reason: { code: 'needs-failed', text: 'cert-manager is not installed.' } }
+          : { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list issuers --all-namespaces).' };
+      }
+      const namespaces = await certificateScope(r);
+      const certificates = itemsOf(list, 'Certificate');
+      const inScope = certificates.filter((c) => namespaces.includes(c.metadata?.namespace ?? ''));
+      const referenced = new Set(inScope.filter((c) => textOf(memberOf(c.spec?.issuerRef, 'kind')) === 'ClusterIssuer').map((c) => textOf(memberOf(c.spec?.issuerRef, 'name'))));
+      const clusterIssuers = itemsOf(list, 'ClusterIssuer')
+        .filter((i) => i.metadata?.name !== issuerName && (i.metadata?.name === SELF_SIGNED_CLUSTER_ISSUER || referenced.has(i.metadata?.name)));
+      const issuers = itemsOf(list, 'Issuer').filter((i) => namespaces.includes(i.metadata?.namespace ?? ''));
+      const hints = hintsFrom(certificates, selfSignedSecret);
+      const verdicts = [...clusterIssuers, ...issuers].map((i) => judgeIssuer(readLiveIssuer(i, hints), certificates));
+      const missingSelfSigned = !itemsOf(list, 'ClusterIssuer').some((i) => i.metadata?.name === SELF_SIGNED_CLUSTER_ISSUER) && !referenced.has(SELF_SIGNED_CLUSTER_ISSUER);
+      return issuersResult(verdicts, missingSelfSigned);
     }) },
     { id: 'kube.issuer-drift', group: GROUP, title: `ClusterIssuer "${shownIssuer}" matches the inventory`, gate: gate(templated), timeoutMs: netTimeout * 2, run: withCluster(async (r, kube) => {
       const list = await r.list('certManager');
@@ -85,24 +124,22 @@ export const provideChecks: CheckProvider = async (input) => {
       return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName));
     }) },
     { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: withCluster(async (r) => {
-      const [list, scope, workloads] = await Promise.all([r.list('certManager'), scopeOf(r, facts), r.list('workloads')]);
+      const [list, namespaces, workloads] = await Promise.all([r.list('certManager'), certificateScope(r), r.list('workloads')]);
       if (!list.ok) {
         return list.missingKind
           ? { status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', reason: { code: 'needs-failed', text: 'cert-manager is not installed.' } }
           : { status: 'fail', message: `Cannot list the Certificates: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list certificates --all-namespaces).' };
       }
       const objects = certManagerObjects(list.items);
-      const inScope = objects.certificates.filter((c) => scope.namespaces.includes(c.metadata?.namespace ?? ''));
+      const inScope = objects.certificates.filter((c) => namespaces.includes(c.metadata?.namespace ?? ''));
+      // Events say what conditions do not (an Order that never got a Challenge): read for any Certificate not settled.
+      const events = inScope.some(unsettled) ? await r.list('events') : undefined;
       const snapshot: CertificatesSnapshot = {
-        ...objects, certificates: inScope, secrets: await tlsSecretsIn(r, scope.namespaces), events: [], namespaces: scope.namespaces,
+        ...objects, certificates: inScope, secrets: await tlsSecretsIn(r, namespaces), events: events?.ok ? events.items : [], namespaces,
         platformIssuer: issuerName ?? '', ingressClass: facts.ingressClass ?? '(the inventory\'s ingress class)', issuerType: expected.issuerType,
-        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(),
+        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(), issuerHints: hintsFrom(objects.certificates, selfSignedSecret), allCertificates: objects.certificates,
       };
-      const first = certificatesResult(snapshot);
-      if (first.status === 'ok') return first;
-      // Something is stuck: the recent events of the objects named, read once.
-      const events = await r.list('events');
-      return events.ok ? certificatesResult({ ...snapshot, events: events.items }) : first;
+      return certificatesResult(snapshot);
     }) },
     {
       id: 'kube.wildcard-secret', group: GROUP, title: 'Supplied wildcard certificate secret (each copy)',

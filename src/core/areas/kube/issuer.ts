@@ -1,49 +1,101 @@
-/** `kube.issuer`: the platform's ClusterIssuer (its name from the inventory) is Ready, of the inventory's type, and current. Pure. */
-import type { CheckResult } from '../../doctor/types.js';
+/**
+ * An issuer judged as cert-manager leaves it: `kube.issuer` judges the platform's ClusterIssuer (its
+ * name from the inventory) and whether it is of the inventory's type; `kube.issuers` judges every other
+ * issuer the platform makes or its Certificates use the same way. The issuer is read by the one reader
+ * (kube/live-issuer.ts) and its Ready reason explained by cert-manager's own table
+ * (kube/cert-manager-reasons.ts). Pure.
+ */
+import type { CheckResult, CheckSubject, StuckStepFact } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
-import { readCondition, type CmObject } from '../../kube/objects.js';
-import { liveIssuerType } from '../../setup/regenerate.js';
-import { EAB_ADVICE } from './certificate-status.js';
+import type { CmObject } from '../../kube/objects.js';
+import { readLiveIssuer, isOfType, type IssuerHints, type LiveIssuer } from '../../kube/live-issuer.js';
+import { explainReason, fillIn } from '../../kube/cert-manager-reasons.js';
+import { acmeProblemOf } from '../../kube/acme-problems.js';
 
-/** Advice per cert-manager reason. */
-const ISSUER_ADVICE: Record<string, string> = {
-  ErrRegisterACMEAccount: 'cert-manager could not register the ACME account: check cluster_issuer_acme_email, cluster_issuer_acme_server (cloudgate doctor --only acme) and, for a private ACME CA, cluster_issuer_acme_private_ca.',
-  ErrGetKeyPair: 'cert-manager cannot read the CA secret: check that it exists in the cert-manager namespace with tls.crt and tls.key (cluster_issuer_ca_certificate / _private_key).',
-  ErrInvalidKeyPair: 'The CA secret\'s tls.key does not match its tls.crt: check cluster_issuer_ca_certificate (issuer first) and cluster_issuer_ca_private_key (cloudgate doctor --only certificate).',
-  AuthFailed: 'Venafi refused the credentials: check cluster_issuer_venafi_access_token (or username/password) and the zone.',
-  ErrorSetup: 'The issuer could not be set up: read the message above and the cert-manager controller log (kubectl logs -n cert-manager deploy/cert-manager).',
-  InvalidConfig: 'The issuer\'s configuration is invalid: compare the inventory with "cloudgate doctor --only inventory" and redeploy.',
-};
-const EAB = /externalAccountRequired|external account binding/i;
+/** What an issuer's state is, in one verdict: `ok`, `warn` (cert-manager has not looked yet) or `fail`. */
+export interface IssuerVerdict {
+  issuer: LiveIssuer;
+  status: 'ok' | 'warn' | 'fail';
+  /** One line: what is wrong, or the Ready reason. */
+  summary: string;
+  advice?: string;
+  /** The reason table's code for the cause (`ErrGetKeyPair`, `ca-secret-missing`, `venafi-token-refused`, `unknown`, ...). */
+  code?: string;
+  stuck?: StuckStepFact;
+}
 
-/** The judgement of the live ClusterIssuer `name` against the inventory's issuer type. */
-export function issuerResult(issuer: CmObject, issuerType: string | undefined, name = 'atmosphere'): CheckResult {
-  const ready = readCondition(issuer, 'Ready');
-  const liveType = liveIssuerType(issuer);
-  const subject = { kind: 'ClusterIssuer', name };
-  const details = { name, type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message, ...(ready?.stale ? { observedGeneration: ready.observedGeneration, generation: ready.generation } : {}) };
+/** Where an issuer's CA Secret comes from: the Certificate (if any) whose secretName it is. */
+function caSource(issuer: LiveIssuer, certificates: readonly CmObject[]): string | undefined {
+  if (!issuer.caSecret) return undefined;
+  const maker = certificates.find((c) => c.metadata?.namespace === issuer.secretNamespace && c.spec?.secretName === issuer.caSecret);
+  return maker ? `${maker.metadata?.namespace}/${maker.metadata?.name}` : undefined;
+}
+
+/**
+ * The verdict on one issuer. `certificates`: the cluster's Certificates, to name the one that makes a
+ * CA issuer's Secret (the platform's self-signed CA, the CAs of the openstack namespace's issuers).
+ */
+export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[] = []): IssuerVerdict {
+  const ready = issuer.ready;
   const said = ready ? `${ready.reason ?? 'no reason'}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : '';
-  const stuck = (reason: string) => ({ step: 'issuer' as const, object: `ClusterIssuer ${name}`, reason });
+  const stuck = (reason: string): StuckStepFact => ({ step: 'issuer', object: issuer.ref, reason });
   if (ready?.stale) {
-    return { status: 'warn', message: `ClusterIssuer "${name}" says ${ready.status === 'True' ? 'Ready' : 'not Ready'} of generation ${ready.observedGeneration}, but it is at generation ${ready.generation}: cert-manager has not looked at its latest change.`,
-      advice: 'cert-manager\'s controller has not processed the change yet; if this stays, see kube.cert-manager and the controller log.', details, subject };
+    return {
+      issuer, status: 'warn', code: 'Stale',
+      summary: `it says ${ready.status === 'True' ? 'Ready' : 'not Ready'} of generation ${ready.observedGeneration}, but it is at generation ${ready.generation}: cert-manager has not looked at its latest change`,
+      advice: 'cert-manager\'s controller has not processed the change yet; if this stays, see kube.cert-manager and the controller log.',
+    };
   }
   if (ready?.status === 'False') {
-    const advice = EAB.test(ready.message ?? '') ? EAB_ADVICE : ISSUER_ADVICE[ready.reason ?? ''] ?? `Read the message above and "kubectl describe clusterissuer ${name}".`;
-    return { status: 'fail', message: `ClusterIssuer "${name}" is not Ready (${said}).`, advice, details, subject, stuck: stuck(ready.reason ?? 'NotReady') };
+    const why = explainReason('Issuer Ready', ready.reason, ready.message ?? '');
+    // The ACME CA's own problem (External Account Binding, an email it refuses) says more than the reason.
+    const acme = issuer.mechanism === 'acme' ? acmeProblemOf(ready.message ?? '') : undefined;
+    const source = caSource(issuer, certificates);
+    const cause = acme?.cause ?? why.cause;
+    // A CA Secret a Certificate makes (the self-signed CA, the CAs of openstack's issuers): that Certificate is where to look.
+    const fix = source && /^ca-secret|^ErrGetKeyPair$/.test(why.code)
+      ? `The Secret ${issuer.secretNamespace}/${issuer.caSecret} is made by Certificate ${source}, which has not issued it (or not as a CA): cloudgate status certificate ${source} says why.`
+      : acme?.fix ?? why.fix;
+    return {
+      issuer, status: 'fail', code: acme?.code ?? why.code, stuck: stuck(ready.reason ?? 'NotReady'),
+      summary: `it is not Ready: ${cause} (${said})`, advice: fillIn(fix, { issuer: issuer.ref }),
+    };
   }
   if (ready?.status !== 'True') {
-    return { status: 'warn', message: `ClusterIssuer "${name}" has no Ready condition yet${said ? ` (${said})` : ''}.`, advice: 'cert-manager has not processed it yet; check that the cert-manager controller runs (kubectl get pods -n cert-manager).', details, subject };
+    return {
+      issuer, status: 'warn', code: 'NotProcessed',
+      summary: `it has no Ready condition yet${said ? ` (${said})` : ''}: cert-manager has not processed it yet`,
+      advice: 'Check that the cert-manager controller runs (kubectl get pods -n cert-manager; kube.cert-manager).',
+    };
   }
-  if (issuerType && liveType && liveType !== issuerType) {
+  return { issuer, status: 'ok', code: ready.reason, summary: `it is Ready (${said})` };
+}
+
+/** The verdict of `kube.issuer`: the platform's ClusterIssuer `name`, and whether it is of the inventory's type. */
+export function issuerResult(object: CmObject, issuerType: string | undefined, name = 'atmosphere', hints: IssuerHints = {}, certificates: readonly CmObject[] = []): CheckResult {
+  const issuer = readLiveIssuer(object, hints);
+  const verdict = judgeIssuer(issuer, certificates);
+  const ready = issuer.ready;
+  const liveType = issuer.platformType ?? issuer.mechanism;
+  const subject: CheckSubject = { kind: 'ClusterIssuer', name };
+  const details = {
+    name, type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message, ...(verdict.code ? { cause: verdict.code } : {}),
+    ...(ready?.stale ? { observedGeneration: ready.observedGeneration, generation: ready.generation } : {}),
+  };
+  const shown = `ClusterIssuer "${name}"`;
+  if (verdict.status !== 'ok') {
+    return { status: verdict.status, message: `${shown}: ${verdict.summary}.`, ...(verdict.advice ? { advice: verdict.advice } : {}), details, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
+  }
+  if (issuerType && issuerType !== 'none' && !isOfType(issuer, issuerType)) {
+    const wanted = issuerType;
     return {
       status: 'warn',
-      message: `ClusterIssuer "${name}" is Ready but of type ${liveType}, while the inventory says ${issuerType}.`,
+      message: `${shown} is Ready but of type ${liveType}, while the inventory says ${wanted}.`,
       advice: 'Deploy the inventory, then run "cloudgate regenerate" so the certificates are issued by the new issuer.',
       details, subject,
     };
   }
-  return { status: 'ok', message: `ClusterIssuer "${name}" (${liveType ?? 'unknown type'}) is Ready (${said}).`, details, subject };
+  return { status: 'ok', message: `${shown} (${liveType}) is Ready (${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}).`, details, subject };
 }
 
 /** The verdict when no ClusterIssuer of that name exists (or the cluster lacks cert-manager's CRDs). */
@@ -51,4 +103,29 @@ export function missingIssuerResult(name: string, crdsMissing: boolean): CheckRe
   return crdsMissing
     ? { status: 'fail', message: 'cert-manager\'s CRDs are not installed: the cluster has no ClusterIssuer kind.', advice: 'Install cert-manager (the platform does it first), then deploy the inventory.', stuck: { step: 'controller', object: 'CustomResourceDefinition clusterissuers.cert-manager.io', reason: 'NotFound' } }
     : { status: 'fail', message: `The ClusterIssuer "${name}" does not exist.`, advice: 'Deploy the platform with this inventory (cert-manager and its CRDs must be installed first).', subject: { kind: 'ClusterIssuer', name }, stuck: { step: 'issuer', object: `ClusterIssuer ${name}`, reason: 'NotFound' } };
+}
+
+/**
+ * Every issuer `kube.issuers` judges, and the verdict over them. `missingSelfSigned`: ClusterIssuer
+ * self-signed does not exist and no Certificate uses it (one that does is kube.certificates' finding).
+ */
+export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: boolean): CheckResult {
+  const details = { issuers: verdicts.map((v) => ({ issuer: v.issuer.ref, type: v.issuer.platformType ?? v.issuer.mechanism, status: v.status, summary: v.summary, ...(v.code ? { cause: v.code } : {}) })) };
+  const bad = verdicts.filter((v) => v.status !== 'ok');
+  const problems = bad.map((v) => `${v.issuer.ref}: ${v.summary}`);
+  if (missingSelfSigned) problems.unshift('ClusterIssuer self-signed does not exist (the platform always creates it: the CA Certificates of the self-signed issuer and of the openstack namespace\'s CA issuers need it)');
+  if (problems.length === 0) {
+    return verdicts.length
+      ? { status: 'ok', message: `${verdicts.length} issuer${verdicts.length === 1 ? '' : 's'} Ready: ${verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')}.`, details }
+      : { status: 'ok', message: 'No issuer besides the platform\'s ClusterIssuer.', details };
+  }
+  const advice = [...new Set([...(missingSelfSigned ? ['ClusterIssuer self-signed: deploy the platform (its cluster_issuer role creates it whatever the issuer type).'] : []), ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a))])];
+  const worst = bad.find((v) => v.status === 'fail') ?? bad[0];
+  return {
+    status: bad.some((v) => v.status === 'fail') ? 'fail' : 'warn',
+    message: `${problems.length} issuer${problems.length === 1 ? '' : 's'} not Ready or missing: ${problems.join('; ')}.`,
+    advice: advice.join(' '),
+    details,
+    ...(worst?.stuck ? { stuck: worst.stuck } : missingSelfSigned ? { stuck: { step: 'issuer', object: 'ClusterIssuer self-signed', reason: 'NotFound' } } : {}),
+  };
 }

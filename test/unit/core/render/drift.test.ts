@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { AnsibleTagged } from '../../../../src/core/inventory/ansible-tagged.js';
-import { compareWithCluster, issuerDrift, renderingsToCompare, secretsToCompare, solverOf, type LiveState } from '../../../../src/core/render/drift.js';
+import { compareWithCluster, issuerDrift, renderingsToCompare, secretsToCompare, type LiveState } from '../../../../src/core/render/drift.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 const acme = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 const issuerOf = (values: Record<string, unknown>) => renderPlatform(values).objects.at(-1)!.object;
 
 describe('issuer drift', () => {
-  it('names the kind of issuer and solver', () => {
-    expect(solverOf(issuerOf(acme))).toBe('acme/http01');
-    expect(solverOf(issuerOf({ ...acme, cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 't' }))).toBe('acme/cloudflare');
-    expect(solverOf(issuerOf({ cluster_issuer_type: 'self-signed' }))).toBe('self-signed');
+  it('names the kind of issuer and solver the cluster runs and the inventory renders', () => {
+    const cloudflare = renderPlatform({ ...acme, cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 't' }).objects;
+    expect(issuerDrift(cloudflare, { issuer: issuerOf(acme), secretKeys: new Map() })).toMatchObject({ live: 'acme/http01', rendered: 'acme/cloudflare' });
+    // The platform's self-signed issuer is a CA issuer over the self-signed CA's Secret: said as self-signed.
+    expect(issuerDrift(renderPlatform(acme).objects, { issuer: issuerOf({ cluster_issuer_type: 'self-signed' }), secretKeys: new Map() })).toMatchObject({ live: 'self-signed', rendered: 'acme/http01' });
   });
 
   it('a vaulted or templated value cannot differ: it is known only at deploy time', () => {

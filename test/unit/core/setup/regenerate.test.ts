@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  commandLine, describeDeletion, liveAcmeServer, liveIssuerType, selectStaleSecrets, summarizeSecrets,
+  commandLine, describeDeletion, selectStaleSecrets, summarizeSecrets,
 } from '../../../../src/core/setup/regenerate.js';
 
 const managed = (namespace: string, name: string, issuer = 'atmosphere', kind = 'ClusterIssuer', certificate = name.replace(/-certs$/, '')) => ({
@@ -73,14 +73,5 @@ describe('commands and reports', () => {
       '  kubectl --context=prod delete secret --namespace=monitoring -- c',
     ]);
     expect(describeDeletion({ deleted: [a, b], remaining: [] })).toEqual(['Deleted 2: openstack/a, openstack/b']);
-  });
-
-  it("reads a live ClusterIssuer's type and ACME server", () => {
-    expect(liveIssuerType({ spec: { acme: { server: 'https://acme.example/dir' } } })).toBe('acme');
-    expect(liveAcmeServer({ spec: { acme: { server: 'https://acme.example/dir' } } })).toBe('https://acme.example/dir');
-    expect(liveIssuerType({ spec: { venafi: {} } })).toBe('venafi');
-    expect(liveIssuerType({ spec: { selfSigned: {} } })).toBe('self-signed');
-    expect(liveIssuerType({ spec: { ca: { secretName: 'x' } } })).toBe('ca');
-    expect(liveIssuerType({})).toBeUndefined();
   });
 });

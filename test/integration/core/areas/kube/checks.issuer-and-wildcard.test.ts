@@ -59,7 +59,7 @@ describe('kube.issuer and kube.certificates', () => {
     const r = await doctor(state, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
     expect(r['kube.issuer']).toMatchObject({ status: 'ok' });
     expect(r['kube.issuer']!.message).toContain('ACMEAccountRegistered');
-    expect(r['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring are Ready/) });
+    expect(r['kube.certificates']).toMatchObject({ status: 'ok', message: expect.stringMatching(/^All 2 Certificates in openstack, auth-system, monitoring, cert-manager are Ready/) });
     expect(r['kube.wildcard-secret']!.status).toBe('skip');
   });
 
@@ -75,13 +75,14 @@ describe('kube.issuer and kube.certificates', () => {
     expect(r['kube.issuer']!.message).toMatch(/ErrRegisterACMEAccount: Failed to register ACME account/);
     expect(r['kube.issuer']!.advice).toMatch(/cluster_issuer_acme_email/);
     expect(r['kube.certificates']).toMatchObject({ status: 'fail' });
-    expect(r['kube.certificates']!.message).toMatch(/3 of 3 .*openstack\/keystone-api: it says Ready but its secret openstack\/keystone-api-certs does not exist; openstack\/nova-api: not Ready \(IncorrectIssuer: .*\).*; openstack\/glance-api: not Ready \(no Ready condition yet\)/);
+    // The issuer is the one root cause of the two Certificates waiting on it: said once, naming both.
+    expect(r['kube.certificates']!.message).toMatch(/3 of 3 .*openstack\/keystone-api: it says Ready but its secret openstack\/keystone-api-certs does not exist; openstack\/nova-api, openstack\/glance-api: its issuer ClusterIssuer atmosphere is not Ready \(kube.issuer says why\)/);
   });
 
   it('warns when the live issuer is of another type than the inventory, and fails when it is missing', async () => {
     const r1 = await doctor(base().add(issuer({ selfSigned: {} }, ready('True', 'IsReady'))), 'cluster_issuer_type: ca\n');
     expect(r1['kube.issuer']).toMatchObject({ status: 'warn' });
-    expect(r1['kube.issuer']!.message).toMatch(/of type self-signed, while the inventory says ca/);
+    expect(r1['kube.issuer']!.message).toMatch(/of type selfSigned, while the inventory says ca/);
     await api?.stop();
     const r2 = await doctor(base(), 'cluster_issuer_type: ca\n');
     expect(r2['kube.issuer']).toMatchObject({ status: 'fail' });

@@ -119,9 +119,10 @@ describe('the walk below a Certificate names the stuck step, the object and the 
     const nova = failedNova([]);
     const req = certificateRequest(nova, 1, [condition('Approved', 'True', 'cert-manager.io'), condition('Ready', 'False', 'Pending', '')]);
     const ord = order(req, { state: 'pending' });
-    const r = await doctor([...healthyPlatform(), nova, req, ord, challenge(ord, 'DNS-01', 'nova-api.cloud.test', { presented: false, processing: true, state: 'pending', reason: 'Error presenting challenge: AccessDenied: not authorized to perform route53:ChangeResourceRecordSets' })]);
-    expect(r['kube.certificates']!.stuck).toMatchObject({ step: 'challenge', reason: 'Error presenting challenge' });
-    expect(r['kube.certificates']!.advice).toMatch(/DNS provider refused/);
+    const r = await doctor([...healthyPlatform(), nova, req, ord, challenge(ord, 'DNS-01', 'nova-api.cloud.test', { presented: false, processing: true, state: 'pending', reason: 'failed to change Route 53 record set: operation error Route 53: ChangeResourceRecordSets, https response error StatusCode: 403, RequestID: 1, api error AccessDenied: User: arn:aws:iam::1:user/dns is not authorized to perform: route53:ChangeResourceRecordSets' })]);
+    expect(r['kube.certificates']!.stuck).toMatchObject({ step: 'challenge', reason: 'failed to change Route 53 record set' });
+    expect(r['kube.certificates']!.message).toMatch(/the DNS provider refused cert-manager's credentials/);
+    expect(r['kube.certificates']!.advice).toMatch(/credentials/);
   });
 });
 

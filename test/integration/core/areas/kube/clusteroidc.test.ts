@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { provideChecks as discoveryChecks } from '../../../../../src/core/areas/discovery/checks.js';
-import { atLeast, parseVersion } from '../../../../../src/core/areas/kube/clusteroidc.js';
+import { atLeast, parseVersion } from '../../../../../src/core/areas/kube/keyless.js';
 import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { createSigningKey } from '../../../../servers/jwt.js';

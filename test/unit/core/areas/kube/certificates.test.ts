@@ -1,9 +1,9 @@
 /** kube.certificates judged on objects as kubectl returns them: each state's status, stuck step, object and reason (no cluster). */
 import { describe, expect, it } from 'vitest';
-import { certificatesResult, judgeCertificate, recentEvents, retryTime, type CertificatesSnapshot } from '../../../../../src/core/areas/kube/certificates.js';
+import { certificatesResult, judgeCertificate, retryTime, type CertificatesSnapshot } from '../../../../../src/core/areas/kube/certificates.js';
 import { readSecretCertificate } from '../../../../../src/core/areas/kube/secret-certificate.js';
 import type { CmObject } from '../../../../../src/core/kube/objects.js';
-import { certificate, certificateRequest, clusterIssuer, condition, event, HOUR, issuedCertificate, order } from '../../../../helpers/cert-manager-objects.js';
+import { certificate, certificateRequest, clusterIssuer, condition, HOUR, issuedCertificate, order } from '../../../../helpers/cert-manager-objects.js';
 
 const NOW = new Date();
 function snapshot(objects: CmObject[], extra: Partial<CertificatesSnapshot> = {}): CertificatesSnapshot {
@@ -80,14 +80,6 @@ describe('retryTime', () => {
   it.each<[number | undefined, number | undefined]>([[1, 1], [2, 2], [3, 4], [6, 32], [9, 32], [0, undefined], [undefined, undefined]])('after %s failures: %s hours', (attempts, hours) => {
     const last = '2031-01-01T00:00:00.000Z';
     expect(retryTime(last, attempts)).toBe(hours === undefined ? undefined : new Date(Date.parse(last) + hours * HOUR).toISOString());
-  });
-});
-
-describe('recentEvents', () => {
-  it('the events of one object, newest first', () => {
-    const nova = certificate('nova-api');
-    const events = [event(nova, 'Issuing', 'first'), { ...event(nova, 'Failed', 'second'), lastTimestamp: iso(0) }, event(certificate('other'), 'Issuing', 'not this one')];
-    expect(recentEvents(events, 'Certificate', 'openstack', 'nova-api')).toEqual(['Warning Failed: second', 'Warning Issuing: first']);
   });
 });
 

@@ -51,7 +51,7 @@ describe('judgeIngresses', () => {
       { issuerType: 'none', suppliedSecret: 'wildcard' },
     );
     expect(findings.map((f) => [f.ingress, f.kind, f.status])).toEqual([['openstack/glance', 'secret-missing', 'fail']]);
-    expect(findings[0]!.fix).toMatch(/cmctl status certificate glance-api-certs -n openstack/);
+    expect(findings[0]!.fix).toMatch(/cloudgate status certificate openstack\/glance-api-certs/);
   });
 
   it('fails a secret of the wrong type and one whose certificate does not cover a host (a wildcard covers one label)', () => {
