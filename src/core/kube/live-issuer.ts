@@ -103,7 +103,7 @@ function acmeSolver(acme: unknown): string {
 // An object kubectl returned (or the renderer made): its conditions are read member by member, unchecked.
 const readyOf = (object: unknown): ConditionState | undefined => (asRecord(object) ? readCondition(object as CmObject, 'Ready') : undefined);
 
-/** Whether the live issuer is of the inventory's cluster_issuer_type (the platform's value, or its neutral alias). */
+/** Whether the live issuer is of the inventory's cluster_issuer_type (the platform's value). */
 export function isOfType(issuer: LiveIssuer, inventoryType: string | undefined): boolean {
   return inventoryType !== undefined && issuer.platformType === inventoryType;
 }

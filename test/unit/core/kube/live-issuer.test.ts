@@ -43,9 +43,9 @@ describe('readLiveIssuer', () => {
 });
 
 describe('isOfType', () => {
-  it("compares with the inventory's cluster_issuer_type, the neutral alias accepted", () => {
+  it("compares with the inventory's cluster_issuer_type, in the platform's words", () => {
     expect(isOfType(readLiveIssuer(clusterIssuer({ venafi: {} })), 'venafi')).toBe(true);
-    expect(isOfType(readLiveIssuer(clusterIssuer({ venafi: {} })), 'commercialca')).toBe(true);
+    expect(isOfType(readLiveIssuer(clusterIssuer({ venafi: {} })), 'commercialca')).toBe(false);
     expect(isOfType(readLiveIssuer(clusterIssuer({ ca: { secretName: 'cert-manager-selfsigned-ca' } })), 'self-signed')).toBe(true);
     expect(isOfType(readLiveIssuer(clusterIssuer({ ca: { secretName: 'cert-manager-selfsigned-ca' } })), 'ca')).toBe(false);
     expect(isOfType(readLiveIssuer(clusterIssuer({ selfSigned: {} })), 'self-signed')).toBe(false);
