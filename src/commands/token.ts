@@ -10,6 +10,7 @@ import { httpClientFor } from '../core/net/http.js';
 import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
 import { cloudSettingsLines, readSigninSettings } from '../core/areas/signin/settings.js';
+import { proveHttpFailure } from '../core/areas/signin/proofs.js';
 import type { Scoped } from '../core/areas/signin/identity.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
@@ -48,7 +49,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     scoped = await runChain({ http, settings, signal: deadline, flavour }, (step, result) => {
       if (verbose) log(`✓ ${step}: ${result.message}`);
       if (result.warning) log(`! ${step}: ${result.warning}`);
-    });
+    }, (error) => proveHttpFailure(error, settings, network, deadline));
   } catch (error) {
     if (!(error instanceof ChainError)) throw error;
     if (error.input) throw new UsageError(error.message, error.advice);
