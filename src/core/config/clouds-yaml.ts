@@ -71,19 +71,19 @@ export async function cloudNames(env: NodeJS.ProcessEnv, cwd: string): Promise<s
   return [...new Set([...Object.keys(clouds), ...Object.keys(secure)])];
 }
 
-/** Reads the entry `name`; a missing file or entry is a usage error naming what was searched. */
-export async function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<CloudSettings> {
+/** Reads the entry `name`; a missing file or entry is a usage error naming what was searched and where the name came from (`via`). */
+export async function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string, via = `--cloud ${name}`): Promise<CloudSettings> {
   const { file, secureFile, clouds, secure } = await readBoth(env, cwd);
   if (!file && !isRecord(secure[name])) {
     const named = env.OS_CLIENT_CONFIG_FILE ? `${resolve(cwd, env.OS_CLIENT_CONFIG_FILE)}, then ` : '';
-    throw new UsageError(`--cloud ${name}: no clouds.yaml found (looked for ${named}clouds.yaml, clouds.yml and clouds.json in ${configFolders(env, cwd).join(', ')}).`,
+    throw new UsageError(`${via}: no clouds.yaml found (looked for ${named}clouds.yaml, clouds.yml and clouds.json in ${configFolders(env, cwd).join(', ')}).`,
       'Put clouds.yaml in one of these folders, or name it with OS_CLIENT_CONFIG_FILE.');
   }
   if (!isRecord(clouds[name]) && !isRecord(secure[name])) {
     const names = [...new Set([...Object.keys(clouds), ...Object.keys(secure)])];
     const guess = closest(name, names);
     // The OpenStack client's own words: "Cloud NAME was not found."
-    throw new UsageError(`--cloud ${name}: cloud "${name}" was not found in ${file ?? secureFile} (it has: ${names.join(', ') || 'none'}).`,
+    throw new UsageError(`${via}: cloud "${name}" was not found in ${file ?? secureFile} (it has: ${names.join(', ') || 'none'}).`,
       guess ? `Did you mean --cloud ${guess}?` : 'Give the name of one of its entries.');
   }
   // secure.yaml's entry laid over clouds.yaml's, recursively, as openstacksdk does.

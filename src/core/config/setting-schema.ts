@@ -123,7 +123,7 @@ export function resolveSetting(spec: SettingSpec, sources: SettingSources, { rea
 /** An origin in words: `environment OS_CACERT`, `clouds.yaml auth.project_name`, `saved settings (~/.config/...)`. */
 export function describeOrigin(origin: Origin): string {
   if (!origin.where) return origin.kind;
-  if (origin.kind === 'saved settings') return `saved settings (${origin.where})`;
+  if (origin.kind === 'saved settings') return `saved settings ${origin.where}`;
   if (origin.kind === 'flag') return origin.where;
   return `${origin.kind} ${origin.where}`;
 }

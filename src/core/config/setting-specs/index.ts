@@ -7,7 +7,7 @@ import { CERTIFICATE_SETTINGS, TLS_SETTINGS } from './checked-files.js';
 
 /** By area, in the order the docs list them. */
 export const SETTING_AREAS: readonly { area: string; title: string; settings: readonly SettingSpec[] }[] = [
-  { area: 'general', title: 'Every command', settings: GENERAL_SETTINGS },
+  { area: 'general', title: 'Where a run starts (doctor, serve, token, oidc)', settings: GENERAL_SETTINGS },
   { area: 'signin', title: 'Group signin: the sign-in chain', settings: SIGNIN_SETTINGS },
   { area: 'discovery', title: 'Group discovery and cloudgate oidc: keyless DNS credentials', settings: DISCOVERY_SETTINGS },
   { area: 'certificate', title: 'Group certificate: certificate files', settings: CERTIFICATE_SETTINGS },
