@@ -71,7 +71,7 @@ export interface SettingSources {
 
 const present = (v: unknown): v is string | number | boolean => v !== undefined && v !== null && v !== '';
 
-/** `CLOUDGATE_<NAME>`, then the spec's own variables. */
+/** `CLOUDGATE_<NAME>`, then the OpenStack client's or Ansible's own names the setting lists. */
 export const envNamesOf = (spec: Pick<SettingSpec, 'name' | 'env'>): string[] => [`CLOUDGATE_${spec.name.toUpperCase()}`, ...(spec.env ?? [])];
 
 /**
