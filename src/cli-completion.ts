@@ -196,11 +196,12 @@ function fish(): string {
     '# cloudgate completion for fish: cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish',
     'complete -c cloudgate -e',
     'complete -c cloudgate -f',
+    // Each item is offered with its comma: fish adds no space after a comma, so the list goes on (a last comma is ignored).
     "function __cloudgate_list --description 'complete the item after the last comma of a list'",
     "    set -l token (string replace -r -- '^--[^=]*=' '' (commandline -ct))",
     "    set -l head (string replace -r -- '[^,]*$' '' $token)",
     '    for item in $argv',
-    "        printf '%s%s\\n' $head $item",
+    "        printf '%s%s,\\n' $head $item",
     '    end',
     'end',
     "function __cloudgate_values --description 'values that live in files, asked of the program being completed'",

@@ -64,7 +64,7 @@ async function completion(args: string[]): Promise<number> {
   const shell = args[0];
   if (args.length !== 1 || !isOneOf(SHELLS, shell)) {
     if (args[0] === '--help' || args[0] === '-h') {
-      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
+      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
       return EXIT.ok;
     }
     const guess = shell ? closest(shell, SHELLS) : undefined;
