@@ -88,6 +88,7 @@ function commandContext(): CommandContext {
     stderr: process.stderr,
     env: process.env,
     cwd: process.cwd(),
+    program: process.argv[1],
   };
 }
 

@@ -11,4 +11,6 @@ export interface CommandContext {
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The path of the running program (bin/cloudgate.js), for the commands it prints. */
+  program?: string;
 }

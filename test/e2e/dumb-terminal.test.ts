@@ -27,7 +27,7 @@ afterEach(() => {
 /** Everything the command writes to its terminal until `until` shows in it, as raw bytes; then it is ended. */
 async function rawOutput(args: string[], termName: string, until: RegExp): Promise<string> {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-  const env = { ...process.env, TERM: termName, NO_COLOR: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: termName, NO_COLOR: '' };
   delete env.CI;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let raw = '';
