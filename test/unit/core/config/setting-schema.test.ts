@@ -9,7 +9,7 @@ import { clearSecretsForTests, redact } from '../../../../src/core/secrets.js';
 
 afterEach(() => clearSecretsForTests());
 
-const SPEC: SettingSpec = { name: 'demo', type: 'text', section: 'signin', env: ['OS_DEMO'], flag: 'demo', clouds: true, saved: true, default: 'fallback', doc: '' };
+const DEMO: SettingSpec = { name: 'demo', type: 'text', section: 'signin', env: ['OS_DEMO'], flag: 'demo', clouds: true, saved: true, default: 'fallback', doc: '' };
 const cloud = { name: 'c', file: '/c.yaml', ...mapEntry({}, '/'), values: { demo: 'from-cloud' }, keys: { demo: 'auth.demo' } };
 
 describe('resolveSetting: one order for every source, each value with its origin', () => {
@@ -28,7 +28,7 @@ describe('resolveSetting: one order for every source, each value with its origin
       [{ given: {}, env: {}, cloud: undefined, config: {}, saved: undefined }, 'fallback', 'default'],
     ];
     for (const [over, value, origin] of steps) {
-      const resolved = resolveSetting(SPEC, { ...all, ...over });
+      const resolved = resolveSetting(DEMO, { ...all, ...over });
       expect([resolved.value, describeOrigin(resolved.origin!)]).toEqual([value, origin]);
     }
   });
