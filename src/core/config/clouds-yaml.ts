@@ -4,8 +4,8 @@
  * clouds-normalise.ts reads the spellings). Its auth type says which chain the OpenStack client signs in
  * with; its options become the sign-in chain's settings, by their cloudgate names.
  */
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { expandTilde } from '../home-path.js';
 import { UsageError } from '../errors.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
@@ -178,10 +178,7 @@ function first(value: unknown): unknown {
 
 /** `~` and `~/...` as the user's home (openstacksdk expands the CA path); other paths against the current folder. */
 export function expandHome(path: string, env: NodeJS.ProcessEnv, cwd: string): string {
-  const home = env.HOME || homedir();
-  if (path === '~') return home;
-  if (path.startsWith('~/')) return join(home, path.slice(2));
-  return resolve(cwd, path);
+  return resolve(cwd, expandTilde(path, env));
 }
 
 /**

@@ -98,9 +98,10 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
         return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also }) ?? true;
       },
     });
-    registerSecret(value);
     if (value === BACK) return BACK;
     const got = read(value);
+    // A key file's path is no secret (the file's secret is registered as it is read): it stays readable in the review.
+    if (!got.value?.startsWith('file:')) registerSecret(value);
     return { value: got.value ?? '', also: got.also };
   }
   if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);

@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { clearSecretsForTests, redact } from '../../../../src/core/secrets.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,5 +37,30 @@ describe('the plain questions alone', () => {
     const state = await p.done;
     expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', cloud_helm_ingress_wildcard_domain: 'cloud.example.com' });
     expect(state.answers.cluster_issuer_acme_email).toBe('ops@example.org');
+  });
+});
+
+describe("the TSIG secret's question", () => {
+  const RFC2136 = { ...INVENTORY, certificate_type: 'individual', cloud_helm_ingress_wildcard_domain: undefined, cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53' };
+
+  it('takes the path of a tsig-keygen key file, which stays readable (no secret), and answers the key name and algorithm from it', async () => {
+    clearSecretsForTests();
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-tsig-'));
+    const keyFile = join(dir, 'certmgr.key');
+    writeFileSync(keyFile, 'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n');
+    const p = plainQuestions(startQuestions(RFC2136, { only: 'issuer' }));
+    await p.send('Certificate issuer', KEY.enter);
+    await p.send('cluster_issuer_acme_email', '\r');
+    await p.send('cluster_issuer_acme_server', '\r');
+    await p.send('cluster_issuer_acme_solver', '\r');
+    await p.send('cluster_issuer_acme_rfc2136_nameserver', '\r');
+    await p.send('the path of the key file', `${keyFile}\r`);
+    // Its algorithm and name are the defaults of the next two questions now.
+    await p.send('TSIG algorithm', '\r');
+    await p.send('cluster_issuer_acme_rfc2136_tsig_key_name', '\r');
+    const state = await p.done;
+    expect(state.answers).toMatchObject({ cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}`, cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key' });
+    expect(redact(`file:${keyFile}`)).toBe(`file:${keyFile}`);
+    expect(redact('c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==')).toBe('[redacted]');
   });
 });
