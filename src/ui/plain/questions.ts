@@ -141,7 +141,7 @@ async function askFile(step: Step, state: QuestionsState, { io, prompt }: Asker,
     if (findings.length === 0) return stored ?? path;
     printFindings(findings, prompt);
     // A fix offered in place (a chain in the wrong order): accepted, the answers it brings are added.
-    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: stored ?? path, also: offer.also };
+    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: offer.value ?? stored ?? path, also: offer.also };
     if (!offer && await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
   }
 }

@@ -7,6 +7,7 @@ import { answersOf, startQuestions, type QuestionsState } from '../../../../src/
 import { askAll, askerFor } from '../../../../src/ui/plain/questions.js';
 import { KEY } from '../../../helpers/ink.js';
 import { plainIo } from '../../../helpers/plain-io.js';
+import { createTestCA } from '../../../helpers/pki.js';
 
 const INVENTORY = { certificate_type: 'wildcard-auto', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 
@@ -62,5 +63,24 @@ describe("the TSIG secret's question", () => {
     expect(state.answers).toMatchObject({ cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}`, cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key' });
     expect(redact(`file:${keyFile}`)).toBe(`file:${keyFile}`);
     expect(redact('c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==')).toBe('[redacted]');
+  });
+});
+
+describe("the CA issuer's certificate question", () => {
+  it('offers the right order for a chain in the wrong order; accepted, the answer is the chain in order and its key matches it', async () => {
+    const ca = createTestCA('plain order root');
+    const intermediate = ca.issue([], { cn: 'plain order issuing CA', ca: true });
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-ca-'));
+    writeFileSync(join(dir, 'chain.pem'), ca.cert + intermediate.cert);
+    writeFileSync(join(dir, 'issuing.key'), intermediate.key, { mode: 0o600 });
+    const p = plainQuestions(startQuestions({ ...INVENTORY, certificate_type: 'individual', cloud_helm_ingress_wildcard_domain: undefined, cluster_issuer_type: 'ca' }, { only: 'issuer' }));
+    await p.send('Certificate issuer', KEY.enter);
+    await p.send('cluster_issuer_ca_certificate', `${join(dir, 'chain.pem')}\r`);
+    await p.send('Use the right order?', '\r');
+    await p.send('cluster_issuer_ca_private_key', `${join(dir, 'issuing.key')}\r`);
+    const state = await p.done;
+    const value = String(state.answers.cluster_issuer_ca_certificate);
+    expect(value.indexOf('BEGIN CERTIFICATE')).toBeLessThan(value.lastIndexOf('BEGIN CERTIFICATE'));
+    expect(value.replace(/\s/g, '')).toBe((intermediate.cert + ca.cert).replace(/\s/g, ''));
   });
 });
