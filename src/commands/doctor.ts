@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'node:path';
-import { doctorInput, runOptionsOf, type FoundSetting } from '../core/doctor/input.js';
+import { doctorInput, runOptionsOf, withCurrentContext, type FoundSetting } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
 import { EXIT, UsageError, WriteError, messageOf } from '../core/errors.js';
 import { cloudgateVersion } from '../core/version.js';
@@ -26,7 +26,9 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   }
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
-  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const given = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  // kubectl's current context counts (and is reported) only for a run that asks the cluster.
+  const input = only.length === 0 || only.includes('kube') ? await withCurrentContext(given) : given;
   const startedAt = performance.now();
   const checks = await checksOf(input, only);
 

@@ -94,9 +94,12 @@ describe('a bare cloudgate doctor', () => {
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = inventory/hosts.yml\n');
     writeFileSync(join(home, 'kubeconfig'), 'apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {cluster: prod, user: admin}\nclusters: []\nusers: []\n');
     writeFileSync(join(work, 'clouds.yaml'), 'clouds:\n  edge:\n    auth:\n      auth_url: https://127.0.0.1:9/v3\n');
-    const r = await cli(['doctor', '--only', 'inventory'], { KUBECONFIG: join(home, 'kubeconfig'), OS_CLOUD: 'edge' });
+    const r = await cli(['doctor', '--only', 'inventory,kube'], { KUBECONFIG: join(home, 'kubeconfig'), OS_CLOUD: 'edge' });
     expect(r.stderr).toContain(`Inventory: ${join(work, 'inventory')} (from ansible.cfg ${join(work, 'ansible.cfg')}).`);
     expect(r.stderr).toContain('Kube context: prod (from the current context of');
     expect(r.stderr).toContain('clouds.yaml cloud: edge (from environment OS_CLOUD).');
+    // A run that does not ask the cluster does not read the kubeconfig for it.
+    const inventoryOnly = await cli(['doctor', '--only', 'inventory'], { KUBECONFIG: join(home, 'kubeconfig') });
+    expect(inventoryOnly.stderr).not.toContain('Kube context');
   });
 });

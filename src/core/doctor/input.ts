@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
 import { expandHome } from '../config/clouds-yaml.js';
-import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
+import { loadConfigFile, setting, type GivenSettings, type SettingsSource } from '../config/settings.js';
 import { resolveSetting } from '../config/setting-schema.js';
 import { SETTING_SPECS } from '../config/setting-specs/index.js';
 import { resolveStart, startSettings, type FoundSetting, type StartName } from '../config/start-settings.js';
@@ -128,16 +128,8 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
     inventoryExplicit = named !== undefined || fromAnsible !== undefined;
   }
 
-  let context = general('context');
-  if (context === undefined) {
-    // kubectl's current context: the cluster checks use it when none is named; the report says which it is.
-    const { current } = await kubeContexts(env);
-    if (current) {
-      context = current.name;
-      found.push({ name: 'context', value: current.name, from: `the current context of ${current.file}` });
-    }
-  }
-  // Anything that names something to check; the CA file alone does not.
+  const context = general('context');
+  // Anything that names something to check; the CA file alone does not (kubectl's current context: see withCurrentContext).
   const groupSetting = SETTING_SPECS.some((s) => s.section !== undefined && s.name !== 'context' && ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(resolveSetting(s, sources, { read: false }).origin?.kind ?? ''));
   const somethingToCheck = Boolean(cloud || context || options.configPath || options.endpoints.length || options.certificate.files.length || groupSetting
     || existsSync(inventoryPath));
@@ -161,6 +153,18 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
     found,
     somethingToCheck,
   };
+}
+
+/**
+ * kubectl's current context, when no context is named: the cluster checks use it, so a run that asks
+ * the cluster has something to check, and its report says which context it is. Read only for such a run
+ * (the kubeconfig is parsed for it).
+ */
+export async function withCurrentContext(input: DoctorInput): Promise<DoctorInput> {
+  if (setting(input, 'discovery', 'context') !== undefined) return input;
+  const { current } = await kubeContexts(input.env);
+  if (!current) return input;
+  return { ...input, found: [...(input.found ?? []), { name: 'context', value: current.name, from: `the current context of ${current.file}` }], somethingToCheck: true };
 }
 
 export function runOptionsOf(input: DoctorInput): RunOptions {
