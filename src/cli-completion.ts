@@ -13,8 +13,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Values `cloudgate __complete KIND` prints, one a line. */
-export const DYNAMIC = ['cloud', 'context'] as const;
-type Dynamic = (typeof DYNAMIC)[number];
+type Dynamic = 'cloud' | 'context';
 
 type ValueKind = { choices: string[]; list?: boolean } | { dynamic: Dynamic } | 'file' | 'dir' | 'none';
 

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { registerSecret } from '../secrets.js';
 import { closest } from '../closest.js';
 import { isRecord, mergeRecords } from '../records.js';
-import { candidates, configFolders, findCloudsFile, readCloudsMapping } from './clouds-files.js';
+import { configFolders, findCloudsFile, readCloudsMapping } from './clouds-files.js';
 import { normaliseEntry } from './clouds-normalise.js';
 
 export { configFolders } from './clouds-files.js';
@@ -208,9 +208,4 @@ export function brokerOf(endpoint: string): { url: string; realm: string } | und
 export function cloudSource(cloud: CloudSettings): string {
   if (!cloud.file) return cloud.secureFile ?? 'secure.yaml';
   return cloud.secureFile ? `${cloud.file} (and ${dirname(cloud.secureFile) === dirname(cloud.file) ? 'secure.yaml' : cloud.secureFile})` : cloud.file;
-}
-
-/** Every path the search tries for clouds.yaml, for "nothing found" messages. */
-export function searchedPaths(env: NodeJS.ProcessEnv, cwd: string): string[] {
-  return candidates('clouds', env, cwd);
 }

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { readRegularFileSync } from '../safe-read.js';
 import { examineConfig, type LoadedConfig } from './config-keys.js';
 import { isRecord } from '../records.js';
-import { resolveSetting, type OriginKind, type SettingSources, type SettingSpec } from './setting-schema.js';
+import { resolveSetting, type SettingSources, type SettingSpec } from './setting-schema.js';
 import { specOf } from './setting-specs/index.js';
 
 /**
@@ -54,9 +54,6 @@ export interface SettingOptions {
   envNames?: string[];
 }
 
-/** Where a setting's value came from, for the report of which settings were found where. */
-export type SettingOrigin = OriginKind;
-
 /** The declared setting, or one described on the spot (a group's dynamic keys, such as acme's). */
 function specFor(section: string, name: string, options: SettingOptions): SettingSpec {
   return specOf(section, name) ?? { name, section, type: options.secret ? 'secret' : 'text', env: options.envNames ?? [], doc: '' };
@@ -65,10 +62,4 @@ function specFor(section: string, name: string, options: SettingOptions): Settin
 /** One setting's value through the resolver (a default included); secrets are registered for redaction. */
 export function setting(input: SettingsSource, section: string, name: string, options: SettingOptions = {}): string | undefined {
   return resolveSetting(specFor(section, name, options), input).value;
-}
-
-/** Where `setting()` would take `name` from; undefined when nothing gives it (a default is no origin here). Never the value. */
-export function settingOrigin(input: SettingsSource, section: string, name: string, options: SettingOptions = {}): SettingOrigin | undefined {
-  const kind = resolveSetting(specFor(section, name, options), input, { read: false }).origin?.kind;
-  return kind === 'default' ? undefined : kind;
 }

@@ -8,6 +8,7 @@ import { redact } from '../../secrets.js';
 import type { TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { asRecord, memberOf, textOf } from '../../records.js';
+import { brokerOf } from '../../config/clouds-yaml.js';
 
 export class StepError extends Error {
   constructor(
@@ -344,7 +345,8 @@ function frontModuleRefused(e: ServerError, s: SigninSettings, token?: TokenFact
     return { message, advice: 'The Authorization header did not reach the web server of the identity service: a proxy or load balancer in front of it drops it; let it pass Authorization through.' };
   }
   const expired = token?.secondsLeft !== undefined && token.secondsLeft < 0 ? `The token sent had already expired (exp ${token.expiresAt}): check the clocks of the broker and this machine. ` : '';
-  const keys = s.brokerUrl && s.realm ? `${s.brokerUrl}/realms/${s.realm}/protocol/openid-connect/certs` : "the broker realm's key set";
+  const realm = s.brokerUrl && s.realm ? { url: s.brokerUrl, realm: s.realm } : s.tokenEndpoint ? brokerOf(s.tokenEndpoint) : undefined;
+  const keys = realm ? `${realm.url}/realms/${realm.realm}/protocol/openid-connect/certs` : "the broker realm's key set";
   return {
     message,
     advice:

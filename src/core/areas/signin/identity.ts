@@ -329,13 +329,6 @@ export interface Scoped {
 /** What a token is scoped to, as keystoneauth names it: a project id, or a project name with its domain's id or name. */
 export type ScopeTarget = { id: string } | { name: string; domain: { id: string } | { name: string } };
 
-/** The target in words, for messages: `alpha (in domain name Default)`. */
-export function describeTarget(target: ScopeTarget): string {
-  if ('id' in target) return target.id;
-  const domain = 'id' in target.domain ? `domain id ${target.domain.id}` : `domain ${target.domain.name}`;
-  return `${target.name} (in ${domain})`;
-}
-
 /** The project-scoped token and catalog (either flavour of path). */
 export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget): Promise<StepResult<Scoped>> {
   const s = env.settings;
