@@ -77,5 +77,11 @@ It prints on stderr what it took from where (\`Inventory: /home/op/cloud/invento
 kube context, no \`--config\`, no setting of a group) and no \`--only\` was given, it says so, lists how to
 start, and exits 2 rather than reporting a row of skipped checks as a success.
 
-${sections.join('\n')}`;
+${sections.join('\n')}
+## Group acme: DNS-01 credentials
+
+The \`acme:\` section of \`--config\` (and \`CLOUDGATE_<NAME>\`, \`<name>_file\` for a secret) may give any
+inventory variable of the DNS-01 providers instead of the inventory (a vaulted or templated one): their
+names are those of [variables.md](variables.md).
+`;
 }

@@ -16,7 +16,8 @@ describe('docs/settings.md', () => {
   it('lists every setting, and every key --config accepts is one of them', () => {
     const text = readFileSync(DOC, 'utf8');
     for (const spec of SETTING_SPECS) expect(text, spec.name).toContain(`| \`${spec.name}\` |`);
-    for (const [section, keys] of Object.entries(CONFIG_KEYS)) {
+    // acme: takes the inventory's own variables, listed in docs/variables.md.
+    for (const [section, keys] of Object.entries(CONFIG_KEYS).filter(([section]) => section !== 'acme')) {
       for (const key of keys) expect(text, `${section}.${key}`).toContain(`\`${section}.${key}\``);
     }
   });
