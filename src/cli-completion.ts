@@ -6,21 +6,21 @@
  * native script per shell: bash, zsh (with or without compinit, or from $fpath) and fish.
  */
 import { COMMAND_OPTIONS, type Flag } from './cli-options.js';
-import { GROUPS } from './core/areas/index.js';
 import { SAVED_SETTINGS } from './core/config/setting-specs/index.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Values `cloudgate __complete KIND` prints, one a line. */
-type Dynamic = 'cloud' | 'context';
+type Dynamic = 'cloud' | 'context' | 'only';
 
-type ValueKind = { choices: string[]; list?: boolean } | { dynamic: Dynamic } | 'file' | 'dir' | 'none';
+/** A fixed set of choices, one of the values the program is asked for, a comma list of those, files, folders, or free text. */
+type ValueKind = { choices: string[] } | { dynamic: Dynamic; list?: boolean } | 'file' | 'dir' | 'none';
 
 /** What a flag's value is, read from its name and placeholder: `a|b` choices, FILE/PATH/PEM files, DIR folders. */
 export function valueKind(flag: Flag): ValueKind {
   if (!flag.value) return 'none';
-  if (flag.name === 'only') return { choices: GROUPS, list: true };
+  if (flag.name === 'only') return { dynamic: 'only', list: true };
   if (flag.name === 'cloud' || flag.name === 'context') return { dynamic: flag.name };
   if (flag.value.includes('|')) return { choices: flag.value.split('|') };
   if (flag.value === 'DIR') return 'dir';
@@ -63,11 +63,12 @@ function bash(): string {
   const configValues = Object.entries(CONFIG_VALUE).map(([key, kind]) => `        ${key}) ${bashValues(kind)} ;;`);
   return `# cloudgate completion for bash: source <(cloudgate completion bash)
 _cloudgate_list() {
-  # A comma-separated list: complete the item after the last comma, keep the ones before it, no space after.
-  local head="" item="$cur"
+  # A comma-separated list of the values the program gives: complete the item after the last comma, keep the ones before it, no space after.
+  local head="" item="$cur" values
   if [[ "$cur" == *,* ]]; then head="\${cur%,*},"; item="\${cur##*,}"; fi
+  values="$("\${COMP_WORDS[0]}" __complete "$1" 2>/dev/null)"
   compopt -o nospace 2>/dev/null
-  COMPREPLY=( $(compgen -P "$head" -W "$1" -- "$item") )
+  COMPREPLY=( $(compgen -P "$head" -W "$values" -- "$item") )
 }
 
 _cloudgate_values() {
@@ -115,8 +116,8 @@ function bashValues(kind: ValueKind): string {
   if (kind === 'file') return 'compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ); return';
   if (kind === 'dir') return 'compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -d -- "$cur") ); return';
   if (kind === 'none') return 'return';
-  if ('dynamic' in kind) return `_cloudgate_values ${kind.dynamic}; return`;
-  return kind.list ? `_cloudgate_list "${words(kind.choices)}"; return` : `COMPREPLY=( $(compgen -W "${words(kind.choices)}" -- "$cur") ); return`;
+  if ('dynamic' in kind) return kind.list ? `_cloudgate_list ${kind.dynamic}; return` : `_cloudgate_values ${kind.dynamic}; return`;
+  return `COMPREPLY=( $(compgen -W "${words(kind.choices)}" -- "$cur") ); return`;
 }
 
 /** Text inside a zsh `_arguments` description: its brackets and colons escaped. */
@@ -126,8 +127,8 @@ function zshAction(kind: ValueKind): string {
   if (kind === 'file') return '_files';
   if (kind === 'dir') return '_files -/';
   if (kind === 'none') return ' ';
-  if ('dynamic' in kind) return `_cloudgate_${kind.dynamic}s`;
-  return kind.list ? '_cloudgate_only' : `(${words(kind.choices)})`;
+  if ('dynamic' in kind) return kind.list ? `_cloudgate_list_of ${kind.dynamic}` : `_cloudgate_${kind.dynamic}s`;
+  return `(${words(kind.choices)})`;
 }
 
 function zsh(): string {
@@ -149,10 +150,11 @@ function zsh(): string {
 (( $+functions[compdef] )) || { autoload -Uz compinit && compinit -i }
 
 # Values that live in files (clouds.yaml, the kubeconfig), asked of the program being completed.
-_cloudgate_clouds() { local -a v; v=(\${(f)"$(\${_cloudgate_prog:-cloudgate} __complete cloud 2>/dev/null)"}); compadd -a v }
-_cloudgate_contexts() { local -a v; v=(\${(f)"$(\${_cloudgate_prog:-cloudgate} __complete context 2>/dev/null)"}); compadd -a v }
-# A comma list: after a group, a comma (removed again by a space or Enter) and the next one.
-_cloudgate_only() { _values -s , 'check group' ${words(GROUPS)} }
+# _arguments calls an action with compadd's options first (-J ...): they are passed on, the kind is the last word.
+_cloudgate_clouds() { local -a v; v=(\${(f)"$(\${_cloudgate_prog:-cloudgate} __complete cloud 2>/dev/null)"}); compadd "$@" -a v }
+_cloudgate_contexts() { local -a v; v=(\${(f)"$(\${_cloudgate_prog:-cloudgate} __complete context 2>/dev/null)"}); compadd "$@" -a v }
+# A comma list: after an item, a comma (removed again by a space or Enter) and the next one.
+_cloudgate_list_of() { local kind=\${@[-1]}; local -a v; v=(\${(f)"$(\${_cloudgate_prog:-cloudgate} __complete $kind 2>/dev/null)"}); (( $#v )) && _values -s , "$kind" $v }
 
 _cloudgate() {
   local -a commands
@@ -186,8 +188,8 @@ function fishValues(kind: ValueKind): string {
   if (kind === 'file') return '-r -F';
   if (kind === 'dir') return "-x -a '(__fish_complete_directories (commandline -ct))'";
   if (kind === 'none') return '-x';
-  if ('dynamic' in kind) return `-x -a '(__cloudgate_values ${kind.dynamic})'`;
-  return kind.list ? `-x -a ${fishQuote(`(__cloudgate_list ${words(kind.choices)})`)}` : `-x -a ${fishQuote(words(kind.choices))}`;
+  if ('dynamic' in kind) return kind.list ? `-x -a '(__cloudgate_list (__cloudgate_values ${kind.dynamic}))'` : `-x -a '(__cloudgate_values ${kind.dynamic})'`;
+  return `-x -a ${fishQuote(words(kind.choices))}`;
 }
 
 function fish(): string {

@@ -53,7 +53,8 @@ complete -p cloudgate >/dev/null || exit 9
 COMP_WORDS=(${line}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 "$(complete -p cloudgate | sed -E 's/.*-F ([^ ]+).*/\\1/')"
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script], { cwd: join(dir, 'work'), timeout: 10_000 });
+  // cloudgate on the PATH: the script asks it for the groups of --only.
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script], { cwd: join(dir, 'work'), timeout: 10_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
   return stdout.split('\n').filter(Boolean);
 }
 
