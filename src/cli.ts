@@ -44,6 +44,7 @@ async function runCommand<C extends CommandName>(name: C, ctx: CommandContext, v
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const rows = [...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`),
+    `  ${'config'.padEnd(width)}  Keep the inventory, cloud, kube context and CA file every run starts from`,
     `  ${'completion'.padEnd(width)}  Print a shell completion script: bash, zsh or fish`];
   return `cloudgate ${cloudgateVersion()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
 
@@ -66,7 +67,7 @@ async function completion(args: string[]): Promise<number> {
   const shell = args[0];
   if (args.length !== 1 || !isOneOf(SHELLS, shell)) {
     if (args[0] === '--help' || args[0] === '-h') {
-      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
+      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
       return EXIT.ok;
     }
     const guess = shell ? closest(shell, SHELLS) : undefined;
@@ -75,6 +76,23 @@ async function completion(args: string[]): Promise<number> {
   }
   process.stdout.write(completionScript(shell));
   return EXIT.ok;
+}
+
+/** A terminal that cannot draw (TERM=dumb: no cursor moves, no colour, ASCII): the walkthroughs ask line by line. */
+export function isPlainTerminal(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TERM === 'dumb';
+}
+
+function commandContext(): CommandContext {
+  return {
+    interactive: isInteractive(),
+    plainTerminal: isPlainTerminal(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    program: process.argv[1],
+  };
 }
 
 export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -99,6 +117,19 @@ export async function main(argv: string[]): Promise<number> {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   const [name, ...rest] = argv;
+  if (name === '__complete') {
+    // The shells' completion scripts ask for values that live in files: clouds.yaml, the kubeconfig.
+    const { completeValues } = await import('./cli-complete-values.js');
+    return completeValues(rest, commandContext());
+  }
+  if (name === 'config' || (name === 'help' && rest[0] === 'config' && rest.length === 1)) {
+    const { runConfig } = await import('./commands/config.js');
+    try {
+      return await runConfig(name === 'help' ? ['--help'] : rest, commandContext());
+    } catch (error) {
+      return fail(error);
+    }
+  }
   if (name === 'help' && rest.length > 0) {
     const wanted = COMMANDS[rest[0]];
     if (!wanted || rest.length > 1) return fail(new UsageError(`No help for "${rest.join(' ')}".`, 'Run "cloudgate help" for the list of commands.'));
@@ -127,14 +158,7 @@ export async function main(argv: string[]): Promise<number> {
     const options = parseOptionsOf(spec.options);
     refuseSecretFlags(name, rest, options);
     const parsed = parseCommandLine(name, spec.options, options, rest);
-    const ctx: CommandContext = {
-      interactive: isInteractive(),
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: process.env,
-      cwd: process.cwd(),
-    };
-    return await runCommand(name, ctx, parsed.values, parsed.operands);
+    return await runCommand(name, commandContext(), parsed.values, parsed.operands);
   } catch (error) {
     return fail(error, usageLine(name, spec.options));
   }

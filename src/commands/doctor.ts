@@ -1,5 +1,5 @@
-import { dirname, resolve } from 'node:path';
-import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
+import { dirname, relative, resolve } from 'node:path';
+import { doctorInput, runOptionsOf, withCurrentContext, type FoundSetting } from '../core/doctor/input.js';
 import { exitCodeFor, runChecks } from '../core/doctor/runner.js';
 import { EXIT, UsageError, WriteError, messageOf } from '../core/errors.js';
 import { cloudgateVersion } from '../core/version.js';
@@ -26,7 +26,9 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   }
   const outputPath = output === undefined ? undefined : resolve(ctx.cwd, output);
   if (outputPath !== undefined) await checkOutputPath(outputPath);
-  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const given = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  // kubectl's current context counts (and is reported) only for a run that asks the cluster.
+  const input = only.length === 0 || only.includes('kube') ? await withCurrentContext(given) : given;
   const startedAt = performance.now();
   const checks = await checksOf(input, only);
 
@@ -36,6 +38,9 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
     return 0;
   }
 
+  // A run given no group and nothing to check would report a row of skips and pass: say how to start instead.
+  if (only.length === 0 && input.somethingToCheck === false) throw nothingToCheck(input.inventoryPath, ctx.cwd);
+  for (const line of foundLines(input.found ?? [])) ctx.stderr.write(`${escapeLine(line)}\n`);
   if (only.length === 0 || only.includes('signin')) for (const line of cloudSettingsLines(input)) ctx.stderr.write(`${escapeLine(line)}\n`);
   if (input.network.insecure) {
     ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
@@ -61,6 +66,29 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(outputPath!, rendered, format, ctx);
   return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
+}
+
+const FOUND_WORDS: Record<FoundSetting['name'], string> = { inventory: 'Inventory', cloud: 'clouds.yaml cloud', context: 'Kube context', ca_file: 'CA file' };
+
+/** What the run took from somewhere other than its flags, and from where (never a secret: paths and names). */
+export function foundLines(found: readonly FoundSetting[]): string[] {
+  return found.map((f) => `${FOUND_WORDS[f.name]}: ${f.value} (from ${f.from}).`);
+}
+
+/** The usage error of a doctor run that found nothing to check: where it looked, and how to start. */
+function nothingToCheck(inventoryPath: string, cwd: string): UsageError {
+  const shown = relative(cwd, inventoryPath) || '.';
+  return new UsageError(
+    `Nothing to check: no inventory (none given, saved or named by ansible.cfg, and no ${shown.startsWith('..') ? inventoryPath : shown} here), no clouds.yaml cloud (--cloud, OS_CLOUD), no kube context, no --config.`,
+    [
+      'Start with one of:',
+      '    cloudgate config set inventory ~/cloud/inventory   # remembered for every run: then just "cloudgate doctor"',
+      '    cloudgate doctor --inventory PATH                  # an inventory file or folder',
+      '    cloudgate doctor --cloud NAME                      # the sign-in chain of a clouds.yaml entry (as openstack --os-cloud)',
+      '    cloudgate doctor --only tls --endpoint HOST        # what an endpoint serves',
+      '  "cloudgate doctor --help" lists every setting; "cloudgate config list" shows the saved ones.',
+    ].join('\n'),
+  );
 }
 
 export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;

@@ -24,13 +24,15 @@ export function regenerateOptionsOf(flags: FlagsOf<'regenerate'>, cwd: string): 
  * The questions are the questions-only walkthrough: no setup session is opened to ask them.
  */
 export async function run(ctx: CommandContext, flags: FlagsOf<'regenerate'>): Promise<number> {
+  // A terminal that cannot draw (TERM=dumb) gets the line prompts, as --plain asks for.
+  const plain = flags.plain || ctx.plainTerminal === true;
   return runRegenerate(ctx, regenerateOptionsOf(flags, ctx.cwd), {
     async offerVault(values) {
       const { vaultOfferOn } = await import('../ui/plain/vault-offer.js');
       return vaultOfferOn(ctx)(values);
     },
     async askIssuer(values, names) {
-      if (flags.plain) {
+      if (plain) {
         const { askIssuerPlain } = await import('../ui/plain/ask-issuer.js');
         return askIssuerPlain(ctx, values, names);
       }
@@ -39,13 +41,13 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'regenerate'>): Pr
     },
     async confirm(question, cancelled, review) {
       // The walkthrough's review screen and keys (Enter does it); --plain keeps the line prompt.
-      if (!flags.plain) {
+      if (!plain) {
         const { confirmOnReview } = await import('../ui/ink/setup/confirm-review.js');
         return confirmOnReview(ctx, question, cancelled, review);
       }
       const { confirmOrCancel } = await import('../ui/plain/confirm.js');
       return confirmOrCancel(question, cancelled, ctx.stderr);
     },
-    reviewOnConfirm: !flags.plain,
+    reviewOnConfirm: !plain,
   });
 }

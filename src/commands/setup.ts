@@ -34,7 +34,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'setup'>): Promise
   }
   // Without a terminal to ask on, the answers must come from a file (--plain asks questions too).
   if (!ctx.interactive) throw NEEDS_ANSWERS;
-  if (flags.plain) {
+  if (flags.plain || ctx.plainTerminal) {
     const { runPlain } = await import('../ui/plain/setup.js');
     return runPlain(ctx, options);
   }

@@ -2,7 +2,7 @@ import { shellQuote } from '../core/shell-quote.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { networkSettings, runDeadlineMs } from '../core/config/network.js';
-import { cloudOf } from '../core/config/clouds-yaml.js';
+import { startSettings } from '../core/config/start-settings.js';
 import { loadConfigFile } from '../core/config/settings.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
@@ -10,6 +10,7 @@ import { httpClientFor } from '../core/net/http.js';
 import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
 import { cloudSettingsLines, readSigninSettings } from '../core/areas/signin/settings.js';
+import { proveHttpFailure } from '../core/areas/signin/proofs.js';
 import type { Scoped } from '../core/areas/signin/identity.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
@@ -25,16 +26,17 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   if (!isOneOf(FORMATS, format)) {
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
   }
-  const cloud = await cloudOf(flags.cloud, env, cwd);
-  const network = networkSettings(networkOptionsOf(flags), { env, stderr: ctx.stderr, cloud });
   const { config, findings } = await loadConfigFile(flags.config, cwd);
   const given = flags.project === undefined ? {} : { project: flags.project };
-  const settings = readSigninSettings({ given, env, config, cwd, cloud });
+  // The cloud and the CA file as doctor finds them: flag, environment, clouds.yaml, the saved settings.
+  const { cloud, caFile, sources } = await startSettings({ cloud: flags.cloud, caFile: flags.caFile, given }, env, cwd, config);
+  const network = networkSettings({ ...networkOptionsOf(flags), ...(caFile ? { caFile } : {}) }, { env, stderr: ctx.stderr, cloud });
+  const settings = readSigninSettings(sources);
   const { verbose, log } = network;
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
-  if (verbose) for (const line of cloudSettingsLines({ given, env, config, cwd, cloud })) log(escapeLine(line));
+  if (verbose) for (const line of cloudSettingsLines(sources)) log(escapeLine(line));
   for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
@@ -48,7 +50,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     scoped = await runChain({ http, settings, signal: deadline, flavour }, (step, result) => {
       if (verbose) log(`✓ ${step}: ${result.message}`);
       if (result.warning) log(`! ${step}: ${result.warning}`);
-    });
+    }, (error) => proveHttpFailure(error, settings, network, deadline));
   } catch (error) {
     if (!(error instanceof ChainError)) throw error;
     if (error.input) throw new UsageError(error.message, error.advice);

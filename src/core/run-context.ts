@@ -5,8 +5,12 @@
 export interface CommandContext {
   /** Decided once in cli.ts: TTY on stdin and stdout, and not CI. */
   interactive: boolean;
+  /** Decided once in cli.ts: the terminal cannot draw the full-screen walkthrough (TERM=dumb); the line prompts ask instead. */
+  plainTerminal?: boolean;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The path of the running program (bin/cloudgate.js), for the commands it prints. */
+  program?: string;
 }

@@ -4,9 +4,9 @@
  * as a usage error (exit 2). Lines starting with `#` are notes, not commands. Run `npm run build` first.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { launchCloudgate } from '../helpers/tmux.js';
@@ -21,14 +21,17 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cg-next-'));
   bin = join(dir, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'cloudgate'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
-  chmodSync(join(bin, 'cloudgate'), 0o755);
+  // As npm link or npm install -g puts it on the PATH: a link to the program.
+  symlinkSync(BIN, join(bin, 'cloudgate'));
   issuer = await startOidcIssuer();
 });
 afterAll(async () => {
   await issuer?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The environment of an operator with cloudgate on the PATH. */
+const onPath = () => ({ PATH: `${bin}:${process.env.PATH}` });
 
 /** The `Next:` lines of setup's output. */
 function nextLines(output: string): string[] {
@@ -62,7 +65,7 @@ async function setup(name: string, answers: string, extra: string[] = []): Promi
   mkdirSync(join(root, 'group_vars', 'all'), { recursive: true });
   const inventory = join(root, 'group_vars', 'all', 'certificates.yml');
   writeFileSync(join(root, 'answers.yml'), answers);
-  const result = await runCli(['setup', '--answers', join(root, 'answers.yml'), '--inventory', inventory, ...extra], { cwd: dir });
+  const result = await runCli(['setup', '--answers', join(root, 'answers.yml'), '--inventory', inventory, ...extra], { cwd: dir, env: onPath() });
   expect(result.code, result.stderr).toBe(0);
   return { inventory, next: nextLines(result.stdout + result.stderr) };
 }
@@ -89,7 +92,7 @@ describe('the next steps setup prints', () => {
     writeFileSync(join(dir, 'change', 'ca.crt'), ca.cert);
     writeFileSync(join(dir, 'change', 'ca.key'), ca.key, { mode: 0o600 });
     writeFileSync(join(dir, 'change', 'answers.yml'), 'cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:ca.crt\ncluster_issuer_ca_private_key: file:ca.key\n');
-    const result = await runCli(['setup', '--answers', join(dir, 'change', 'answers.yml'), '--inventory', inventory], { cwd: dir });
+    const result = await runCli(['setup', '--answers', join(dir, 'change', 'answers.yml'), '--inventory', inventory], { cwd: dir, env: onPath() });
     expect(result.code, result.stderr).toBe(0);
     const next = nextLines(result.stdout + result.stderr);
     const regenerate = next.find((l) => l.startsWith('cloudgate regenerate'))!;
@@ -114,5 +117,21 @@ describe('the next steps setup prints', () => {
     const withUrl = issuerUrlSteps({ inventoryPath: inventory }, issuer.url);
     expect(withUrl[0]).toContain(`--issuer-url ${issuer.url}`);
     await expectAccepted(withUrl, { NODE_EXTRA_CA_CERTS: issuer.caFile, OS_CACERT: issuer.caFile });
+  });
+
+  it('without cloudgate on the PATH (a checkout run through npm run setup), each step names the program by its path, and works as printed', async () => {
+    const root = join(dir, 'no-path');
+    mkdirSync(join(root, 'group_vars', 'all'), { recursive: true });
+    const inventory = join(root, 'group_vars', 'all', 'certificates.yml');
+    writeFileSync(join(root, 'answers.yml'), 'cluster_issuer_type: self-signed\n');
+    const result = await runCli(['setup', '--answers', join(root, 'answers.yml'), '--inventory', inventory], { cwd: dir, env: { PATH: process.env.PATH }, asProgram: true });
+    expect(result.code, result.stderr).toBe(0);
+    const next = nextLines(result.stdout + result.stderr);
+    const doctor = next.find((l) => l.includes(' doctor '))!;
+    expect(doctor.startsWith(`${BIN} doctor --inventory`), doctor).toBe(true);
+    for (const line of next.filter((l) => !l.startsWith('#'))) {
+      const { code, output } = await runPrinted(line, { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
+      expect([0, 1], `${line}\n${output}`).toContain(code);
+    }
   });
 });

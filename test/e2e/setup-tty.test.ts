@@ -1,10 +1,11 @@
 /** The setup walkthrough of the built binary in a real terminal (tmux, 80x24 unless a test says otherwise). */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCA } from '../helpers/pki.js';
 import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
+import { BIN } from '../helpers/cli.js';
 
 let term: Terminal | undefined;
 let dir: string;
@@ -17,7 +18,13 @@ afterEach(() => {
 });
 
 function launch(args: string[], size = { x: 80, y: 24 }, color = false) {
-  term = launchCloudgate(args, { cwd: dir, size, color });
+  // cloudgate on the PATH, as npm link puts it there: the next steps then say "cloudgate".
+  const bin = join(dir, 'bin');
+  if (!existsSync(bin)) {
+    mkdirSync(bin);
+    symlinkSync(BIN, join(bin, 'cloudgate'));
+  }
+  term = launchCloudgate(args, { cwd: dir, size, color, env: { PATH: `${bin}:${process.env.PATH}` } });
 }
 const screen = () => term!.screen();
 const waitFor = (text: string | RegExp, timeoutMs?: number) => term!.waitFor(text, timeoutMs);

@@ -185,16 +185,24 @@ describe('doctor signin.claims', () => {
     expectNoSecrets(result, s);
   });
 
-  it('a refused exchange names the missing audience in its advice (known before the exchange)', async () => {
-    const s = await server({ fail: { exchange: 'invalid-token' } });
+  it("a refused exchange names the subject token's audience only when the broker says the audience is why", async () => {
+    const s = await server({ fail: { exchange: 'not-in-audience' } });
     const { result, checks, claims } = await doctor(s);
     expect(result.code).toBe(1);
     const exchange = checks['signin.exchange']!;
     expect(exchange.status).toBe('fail');
-    expect(exchange.advice).toContain('does not include the exchanging client "cloudgate"');
+    expect(exchange.message).toContain('does not include the exchanging client "cloudgate"');
+    expect(exchange.advice).toContain('Audience mapper');
     expect(exchange.details?.subject_audience).toEqual({ client: 'cloudgate', aud: ['broker'], azp: 'machine' });
     expect(claims.status).toBe('skip');
     expect(claims.message).toContain('signin.exchange did not pass');
     expectNoSecrets(result, s);
+
+    // The same subject token refused for another reason: its audience is not blamed.
+    const other = await server({ fail: { exchange: 'invalid-token' } });
+    const refused = (await doctor(other)).checks['signin.exchange']!;
+    expect(refused.status).toBe('fail');
+    expect(`${refused.message} ${refused.advice}`).not.toMatch(/audience/i);
+    expect(refused.details?.subject_audience).toBeUndefined();
   });
 });

@@ -87,7 +87,7 @@ describe('cloudgate token', () => {
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout);
     expect(doc.token).toBe(servers.spec.issued.at(-1));
-    expect(doc.project).toEqual({ id: servers.spec.projects[1]!.id, name: 'ops' });
+    expect(doc.project).toEqual({ id: servers.spec.projects[1]!.id, name: 'ops', domain: { id: 'default', name: 'Default' } });
     expect(doc.auth_url).toBe(`${servers.spec.identityUrl}/v3`);
     expect(doc.catalog.map((c: { type: string }) => c.type)).toEqual(['compute', 'identity']);
     expect(Date.parse(doc.expires_at)).toBeGreaterThan(Date.now());

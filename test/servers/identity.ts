@@ -30,6 +30,8 @@ export type Failure =
   | 'invalid-client'
   | 'exchange-not-permitted'
   | 'invalid-token'
+  // Keycloak's standard exchange: the exchanging client is not in the subject token's audience
+  | 'not-in-audience'
   | 'subject-issuer-unsupported'
   | 'invalid-issuer'
   // identity service
@@ -232,6 +234,7 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
       return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials');
     }
     if (fail === 'exchange-not-permitted') return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
+    if (fail === 'not-in-audience') return oauthError(res, 403, 'access_denied', 'Client is not within the token audience');
     if (fail === 'subject-issuer-unsupported' || (f.subject_issuer && options.standardExchange)) {
       return oauthError(res, 400, 'invalid_request', "Parameter 'subject_issuer' is not supported for standard token exchange");
     }

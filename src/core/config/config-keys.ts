@@ -8,29 +8,27 @@ import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { closest } from '../closest.js';
 import { asRecord } from '../records.js';
+import { SETTING_SPECS } from './setting-specs/index.js';
 import { VARIABLES, variableByAlias } from './variables.js';
 
-/** Every key each section may hold. */
-export const CONFIG_KEYS: Record<string, readonly string[]> = {
-  signin: [
-    'broker_url', 'realm', 'client_id', 'client_secret', 'client_secret_file', 'subject_token', 'subject_token_file',
-    'idp_token_url', 'idp_client_id', 'idp_client_secret', 'idp_client_secret_file', 'idp_scope', 'subject_issuer',
-    'identity_url', 'federation_prefix', 'idp_id', 'protocol', 'project', 'api_service',
-    'claim_prefix', 'admin_username', 'admin_password', 'admin_password_file', 'admin_user_domain_name', 'admin_project_name',
-    'admin_project_domain_name', 'admin_system_scope', 'admin_application_credential_id',
-    'admin_application_credential_secret', 'admin_application_credential_secret_file',
-  ],
-  discovery: ['issuer_url', 'token_file', 'sts_audience', 'audience', 'in_cluster_audience', 'namespace', 'service_account', 'context', 'controller_service_account'],
-  certificate: ['files', 'file', 'key', 'domain'],
-  tls: ['endpoints'],
+/** Every key each section may hold, from the settings each area declares (a secret's `<name>_file` too). */
+export const CONFIG_KEYS: Record<string, readonly string[]> = (() => {
+  const keys: Record<string, string[]> = {};
+  for (const spec of SETTING_SPECS) {
+    for (const section of [spec.section, ...(spec.oldSections ?? [])]) {
+      if (section) (keys[section] ??= []).push(spec.name, ...(spec.type === 'secret' ? [`${spec.name}_file`] : []));
+    }
+  }
   // The inventory's values the DNS-01 credential check may be given here instead (a vaulted or templated one).
-  acme: VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]),
-};
+  keys.acme = VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]);
+  return keys;
+})();
 
+const SECRETS = SETTING_SPECS.filter((s) => s.type === 'secret').map((s) => s.name);
 /** Keys whose value is a secret written inline in the config file. */
-const INLINE_SECRETS = new Set(['client_secret', 'subject_token', 'idp_client_secret', 'admin_password', 'admin_application_credential_secret']);
+const INLINE_SECRETS = new Set(SECRETS);
 /** Keys naming a file that holds a secret (a service-account token is one too). */
-const SECRET_FILES = new Set(['client_secret_file', 'subject_token_file', 'idp_client_secret_file', 'token_file', 'admin_password_file', 'admin_application_credential_secret_file']);
+const SECRET_FILES = new Set([...SECRETS.map((name) => `${name}_file`), 'token_file']);
 /** Keys naming files, resolved against the config file's folder (certificate: resolves its own). */
 const PATH_KEYS = new Set([...SECRET_FILES]);
 

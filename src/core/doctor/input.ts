@@ -1,6 +1,12 @@
+import { existsSync } from 'node:fs';
 import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
-import { cloudOf } from '../config/clouds-yaml.js';
-import { loadConfigFile, type GivenSettings, type SettingsSource } from '../config/settings.js';
+import { expandHome } from '../config/clouds-yaml.js';
+import { loadConfigFile, setting, type GivenSettings, type SettingsSource } from '../config/settings.js';
+import { resolveSetting } from '../config/setting-schema.js';
+import { SETTING_SPECS } from '../config/setting-specs/index.js';
+import { resolveStart, startSettings, type FoundSetting, type StartName } from '../config/start-settings.js';
+import { ansibleInventory } from '../config/ansible-cfg.js';
+import { kubeContexts } from '../config/kubeconfig.js';
 import type { VaultOptions } from '../inventory/vault-options.js';
 import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
@@ -68,7 +74,13 @@ export interface DoctorInput extends SettingsSource {
   endpoints: readonly string[];
   names?: string;
   vault: VaultOptions;
+  /** What the run took from somewhere other than a flag (saved settings, OS_CLOUD, ansible.cfg ...), for the report on stderr. */
+  found?: FoundSetting[];
+  /** Whether anything at all names something to check (an inventory, a cloud, a context, a setting of a group). */
+  somethingToCheck?: boolean;
 }
+
+export type { FoundSetting } from '../config/start-settings.js';
 
 /** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
 export type CheckProvider = (input: DoctorInput) => Check[] | Promise<Check[]>;
@@ -99,26 +111,60 @@ export function lazyArea(group: string, title: string, modules: (() => Promise<{
  */
 export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): Promise<DoctorInput> {
   const { env, cwd } = ctx;
-  const cloud = await cloudOf(options.cloud, env, cwd);
-  const network = networkSettings(options.network, { env, stderr: ctx.stderr, cloud });
   const { config, findings } = await loadConfigFile(options.configPath, cwd);
+  const { saved, cloud, caFile, sources, found } = await startSettings({ cloud: options.cloud, caFile: options.network.caFile, given: options.given }, env, cwd, config);
+  const general = (name: StartName) => resolveStart(name, sources, found);
+  const network = networkSettings({ ...options.network, ...(caFile ? { caFile } : {}) }, { env, stderr: ctx.stderr, cloud });
+
+  let { inventoryPath, inventoryExplicit } = options;
+  if (!inventoryExplicit) {
+    const named = general('inventory');
+    const fromAnsible = named === undefined ? ansibleInventory(env, cwd) : undefined;
+    if (named !== undefined) inventoryPath = expandHome(named, env, cwd);
+    else if (fromAnsible) {
+      inventoryPath = fromAnsible.path;
+      found.push({ name: 'inventory', value: fromAnsible.path, from: fromAnsible.from });
+    }
+    inventoryExplicit = named !== undefined || fromAnsible !== undefined;
+  }
+
+  const context = general('context');
+  // Anything that names something to check; the CA file alone does not (kubectl's current context: see withCurrentContext).
+  const groupSetting = SETTING_SPECS.some((s) => s.section !== undefined && s.name !== 'context' && ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(resolveSetting(s, sources, { read: false }).origin?.kind ?? ''));
+  const somethingToCheck = Boolean(cloud || context || options.configPath || options.endpoints.length || options.certificate.files.length || groupSetting
+    || existsSync(inventoryPath));
   return {
     given: options.given,
     env,
     cwd,
     ...(cloud ? { cloud } : {}),
+    ...(saved ? { saved } : {}),
     config,
     configFindings: findings,
     configPath: options.configPath,
-    inventoryPath: options.inventoryPath,
-    inventoryExplicit: options.inventoryExplicit,
+    inventoryPath,
+    inventoryExplicit,
     network,
     certificate: options.certificate,
     probeUpdate: options.probeUpdate,
     endpoints: options.endpoints,
     ...(options.names !== undefined ? { names: options.names } : {}),
     vault: options.vault,
+    found,
+    somethingToCheck,
   };
+}
+
+/**
+ * kubectl's current context, when no context is named: the cluster checks use it, so a run that asks
+ * the cluster has something to check, and its report says which context it is. Read only for such a run
+ * (the kubeconfig is parsed for it).
+ */
+export async function withCurrentContext(input: DoctorInput): Promise<DoctorInput> {
+  if (setting(input, 'discovery', 'context') !== undefined) return input;
+  const { current } = await kubeContexts(input.env);
+  if (!current) return input;
+  return { ...input, found: [...(input.found ?? []), { name: 'context', value: current.name, from: `the current context of ${current.file}` }], somethingToCheck: true };
 }
 
 export function runOptionsOf(input: DoctorInput): RunOptions {

@@ -10,6 +10,7 @@ import type { DoctorReport } from '../doctor/types.js';
 import type { SetupPlan } from './plan.js';
 import { regenerateStep } from './review.js';
 import { shellQuote } from '../shell-quote.js';
+import { withCommand } from '../self-command.js';
 import { discoveryDoctorCommand } from '../oidc/prerequisites.js';
 
 /** Cancelled before anything was written. */
@@ -51,6 +52,8 @@ export interface Outcome {
   discovery?: DoctorReport;
   /** The inventory written: the steps that need the issuer URL name it once the operator gives the URL. */
   inventoryPath: string;
+  /** How the operator runs cloudgate here: the next steps start with it. */
+  command?: string;
 }
 
 export interface OutcomeInput {
@@ -59,6 +62,8 @@ export interface OutcomeInput {
   applied?: ApplyReport;
   /** Facts the next steps use: the issuer URL, the CA file the doctor must trust. */
   facts?: Pick<NextStepFacts, 'issuerUrl' | 'caFile' | 'caFromEnvironment'>;
+  /** How the operator runs cloudgate here (`cloudgate`, or the program's path when it is not on PATH). */
+  command?: string;
 }
 
 export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
@@ -69,7 +74,9 @@ export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
     written: input.written.map(describeWritten),
     headline: input.dryRun ? DRY_RUN_DONE : wrote ? 'Written:' : UNCHANGED,
     ...(input.applied ? { applied: input.applied } : {}),
-    next: nextSteps(plan, { ...input.facts, dryRun: input.dryRun, applied: input.applied?.ok === true && plan.supplied !== undefined }),
+    next: nextSteps(plan, { ...input.facts, dryRun: input.dryRun, applied: input.applied?.ok === true && plan.supplied !== undefined })
+      .map((line) => withCommand(line, input.command ?? 'cloudgate')),
+    command: input.command ?? 'cloudgate',
     // A dry run wrote no inventory for the checks to read.
     offerDiscovery: keyless && !input.dryRun,
     standing: wrote ? 'the inventory is already written' : 'nothing was written',
@@ -127,12 +134,12 @@ export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] 
 }
 
 /** The keyless steps once the operator gave the public issuer URL (after the discovery checks). */
-export function issuerUrlSteps(outcome: Pick<Outcome, 'inventoryPath'>, issuerUrl: string): string[] {
+export function issuerUrlSteps(outcome: Pick<Outcome, 'inventoryPath'> & { command?: string }, issuerUrl: string): string[] {
   const inventory = `--inventory ${shellQuote(outcome.inventoryPath)}`;
   return [
     `cloudgate oidc ${inventory} --issuer-url ${shellQuote(issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`,
     `${discoveryDoctorCommand(shellQuote(issuerUrl))} ${inventory}   # the same checks again, once those exist`,
-  ];
+  ].map((line) => withCommand(line, outcome.command ?? 'cloudgate'));
 }
 
 /** What was written (or why nothing was), as lines. */

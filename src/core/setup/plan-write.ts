@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { WriteError } from '../errors.js';
+import { selfCommand } from '../self-command.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import type { CommandContext } from '../run-context.js';
 import type { Translation } from '../config/neutral-names.js';
@@ -73,7 +74,7 @@ export interface WriteSettings {
 /** Writes a reviewed plan (atomic, all or nothing; nothing on a dry run), applies with --apply, and reports. */
 export async function writePlan(ctx: CommandContext, plan: SetupPlan, settings: WriteSettings): Promise<Outcome> {
   const caFile = settings.caFile !== undefined ? resolve(ctx.cwd, settings.caFile) : undefined;
-  const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) } };
+  const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) }, command: selfCommand(ctx.env, ctx.program) };
   if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
   const written = await applyPlan(plan);
   // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).

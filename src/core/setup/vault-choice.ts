@@ -3,6 +3,7 @@
  * Ansible already uses (ANSIBLE_VAULT_IDENTITY_LIST, `vault_identity_list` / `vault_password_file`
  * in the ansible.cfg Ansible would read), offered first; how to make one when there is none.
  */
+import { expandVaultId } from '../home-path.js';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseVaultId, vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
@@ -90,5 +91,6 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
 
 /** The keyring of a vault id or password file the operator chose (UsageError when it cannot be read). */
 export function keyringOf(id: string, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring> {
-  return vaultKeyringFromOptions({ passwordFiles: [], ids: [id] }, env, cwd).then((keyring) => keyring!);
+  // Typed into a question, not a shell: `~/` is expanded here.
+  return vaultKeyringFromOptions({ passwordFiles: [], ids: [expandVaultId(id, env)] }, env, cwd).then((keyring) => keyring!);
 }

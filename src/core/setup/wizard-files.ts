@@ -13,7 +13,7 @@ import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
-import { toFinding } from '../tls/variable-rules.js';
+import { PEM_RULES, toFinding } from '../tls/variable-rules.js';
 import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
 import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, type BindKey } from '../config/tsig-key.js';
 
@@ -22,8 +22,8 @@ export interface FileCheck {
   value?: string;
   /** Errors keep the walkthrough on this question; warnings are shown and may be accepted. */
   findings: Finding[];
-  /** A fix offered in place (`Use the right order?`): accepting the warnings adds these answers. */
-  offer?: { question: string; also: WizardAnswers };
+  /** A fix offered in place (`Use the right order?`): accepting the warnings adds these answers (and stores `value` instead). */
+  offer?: { question: string; also: WizardAnswers; value?: string };
 }
 
 /** Reads a file input and runs the certificate checks that can run with the answers so far. */
@@ -56,7 +56,25 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
   }
   const value = step.fileRole === 'pem' ? `file:${path}` : path;
   if (step.fileRole === 'wildcard-certificate') return { value, ...suppliedChainCheck(path, text, answers) };
-  return { value, findings: certificateFindings(step, path, text, answers, cwd) };
+  const findings = certificateFindings(step, path, text, answers, cwd);
+  return { value, findings, ...caChainOffer(step, path, text, findings) };
+}
+
+/**
+ * A CA chain (the CA issuer's certificate, the commercial CA's) in the wrong order whose right order is
+ * known: offered in place, as the supplied wildcard's is. Accepted, the inventory gets the chain in that
+ * order (the file itself is not changed); the order's error becomes a warning the offer answers.
+ */
+function caChainOffer(step: Step, path: string, text: string, findings: Finding[]): Partial<Pick<FileCheck, 'findings' | 'offer'>> {
+  const rule = PEM_RULES.find((r) => r.certificate === step.variable?.name);
+  const order = findings.find((f) => f.rule.endsWith('-chain-order') && f.severity === 'error');
+  if (!rule || !order) return {};
+  const { ordered } = examine({ certPem: text, certSource: path, role: rule.role, now: new Date(), fixOrder: false, fixHint: '', renewAdvice: rule.renewAdvice });
+  if (!ordered) return {};
+  return {
+    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.length} certificates, ${ordered.map((c) => c.name).join(', ')} (your file is not changed).` } : f)),
+    offer: { question: 'Use the right order?', also: {}, value: `${ordered.map((c) => c.x509.toString().trim()).join('\n')}\n` },
+  };
 }
 
 function certificateFindings(step: Step, path: string, text: string, answers: WizardAnswers, cwd: string): Finding[] {

@@ -98,9 +98,10 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
         return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also }) ?? true;
       },
     });
-    registerSecret(value);
     if (value === BACK) return BACK;
     const got = read(value);
+    // A key file's path is no secret (the file's secret is registered as it is read): it stays readable in the review.
+    if (!got.value?.startsWith('file:')) registerSecret(value);
     return { value: got.value ?? '', also: got.also };
   }
   if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);
@@ -140,7 +141,7 @@ async function askFile(step: Step, state: QuestionsState, { io, prompt }: Asker,
     if (findings.length === 0) return stored ?? path;
     printFindings(findings, prompt);
     // A fix offered in place (a chain in the wrong order): accepted, the answers it brings are added.
-    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: stored ?? path, also: offer.also };
+    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: offer.value ?? stored ?? path, also: offer.also };
     if (!offer && await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
   }
 }

@@ -3,6 +3,7 @@
  * and no vault password was given, ask for the password file before the first question, so that the
  * vaulted values are checked (and kept) and every secret is written vaulted like them.
  */
+import { expandTilde } from '../../core/home-path.js';
 import { LinePrompt, PromptCancelled } from './line-prompt.js';
 import { isVaulted, type AnsibleTagged } from '../../core/inventory/ansible-tagged.js';
 import { CancelledError, messageOf } from '../../core/errors.js';
@@ -32,7 +33,7 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       })).trim();
       if (answer === '') return undefined;
       try {
-        keyring = await vaultKeyringFromOptions({ passwordFiles: [answer], ids: [] }, io.env, io.cwd);
+        keyring = await vaultKeyringFromOptions({ passwordFiles: [expandTilde(answer, io.env)], ids: [] }, io.env, io.cwd);
         keyring!.open(vaulted[0][1].text);
         return keyring;
       } catch (error) {

@@ -12,9 +12,13 @@ export interface KeystoneEnv {
   idpClients: Record<string, { secret: string; subject: string }>;
   idpClientId: string;
   orphanClientId: string;
+  tokenEndpoint: string;
+  brokerClients: Record<string, { secret: string }>;
+  brokerUsers: Record<string, { password: string; subject: string }>;
+  domains: Record<'default' | 'rig', string>;
   idpId: string;
   protocol: string;
-  projects: Record<'alpha' | 'beta' | 'gamma', string>;
+  projects: Record<'alpha' | 'beta' | 'gamma' | 'rig-alpha', string>;
   member: string[];
   computeUrl: string;
   adminPasswordFile: string;

@@ -136,7 +136,7 @@ if (missing.length > 0 && !ci) {
       const c = checks(result);
       expect(c['signin.exchange'].details?.claims.issuer).toBe(env.brokerIssuer);
       expect(c['signin.federated'].details?.user).toBe('ci-robot');
-      expect(c['signin.projects'].details?.projects.map((p: { name: string }) => p.name).sort()).toEqual(['alpha', 'beta']);
+      expect(c['signin.projects'].details?.projects.map((p: { name: string }) => p.name).sort()).toEqual(['alpha', 'beta', 'rig-alpha']);
       expect(c['signin.scope'].details?.project).toEqual({ id: env.projects.alpha, name: 'alpha' });
       expect(c['signin.scope'].details?.services).toContain('compute');
       // The API step found the compute endpoint in Keystone's real catalog.
@@ -206,6 +206,98 @@ if (missing.length > 0 && !ci) {
       expect(exchange.advice).toContain('client_secret');
       expect(result.stdout + result.stderr).not.toContain('not-the-broker-secret-4711');
       expectNothingSecret(result);
+    });
+
+    describe('advice only from what the answers prove', () => {
+      /** The chain from environment variables alone: token exchange of the given subject token, or the broker's own grants. */
+      function envDoctor(vars: Record<string, string>, args: string[] = ['--ca-file', env.caFile]) {
+        return runCli(['doctor', '--only', 'signin', '--json', ...args], {
+          env: {
+            ...BLANK, OS_AUTH_URL: env.authUrl, OS_IDENTITY_PROVIDER: env.idpId, CLOUDGATE_PROJECT: 'alpha',
+            CLOUDGATE_CLIENT_ID: env.clientId, CLOUDGATE_CLIENT_SECRET_FILE: env.secretFiles.broker, ...vars,
+          },
+        });
+      }
+      const exchangeVars = () => ({ CLOUDGATE_BROKER_URL: env.brokerUrl, CLOUDGATE_REALM: env.realm, CLOUDGATE_IDP_TOKEN_URL: env.idpTokenUrl,
+        CLOUDGATE_IDP_CLIENT_ID: env.idpClientId, CLOUDGATE_IDP_CLIENT_SECRET_FILE: env.secretFiles.idp });
+      const ccVars = () => ({ OS_AUTH_TYPE: 'v3oidcclientcredentials', OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint });
+
+      it('a refused exchange names the audience only when the broker says the audience is why', async () => {
+        const refusals: Record<string, string>[] = [{ CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' }, { CLOUDGATE_REALM: 'nope' }];
+        for (const vars of refusals) {
+          const exchange = checks(await envDoctor({ ...exchangeVars(), ...vars }))['signin.exchange'];
+          expect(exchange.status).toBe('fail');
+          expect(`${exchange.message} ${exchange.advice}`).not.toMatch(/audience/i);
+        }
+        // robot's own token (its audience is "account", not cloudgate): Keycloak's standard exchange refuses it for that reason.
+        const robot = await chain.call(env, 'POST', env.tokenEndpoint, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'robot', client_secret: env.brokerClients.robot.secret }).toString(),
+        });
+        expect(robot.status, robot.text).toBe(200);
+        const result = await envDoctor({ CLOUDGATE_BROKER_URL: env.brokerUrl, CLOUDGATE_REALM: env.realm, CLOUDGATE_SUBJECT_TOKEN: robot.json.access_token });
+        const exchange = checks(result)['signin.exchange'];
+        expect(exchange.message).toContain('403 access_denied Client is not within the token audience');
+        expect(exchange.message).toContain('aud account, azp robot');
+        expect(exchange.advice).toContain(`Audience mapper with included client audience "${env.clientId}"`);
+        expect(exchange.details?.subject_audience).toEqual({ client: env.clientId, aud: ['account'], azp: 'robot' });
+      });
+
+      it("Keycloak's own words pick the cause: wrong secret, unknown client, no exchange permission, no service account, realm, the /auth prefix", async () => {
+        const cases: [Record<string, string>, string, RegExp, RegExp][] = [
+          [{ CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' }, 'signin.broker-token', /401 unauthorized_client Invalid client or Invalid client credentials/, /^Wrong client secret: client "cloudgate" exists/],
+          [{ CLOUDGATE_CLIENT_ID: 'cloudgat' }, 'signin.broker-token', /400 unauthorized_client Invalid client credentials/, /^No enabled client "cloudgat"/],
+          [{ CLOUDGATE_CLIENT_ID: 'locked', CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: env.brokerClients.locked.secret }, 'signin.broker-token', /Client not enabled to retrieve service account/, /service account/],
+          [{ OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/cloud/', '/clod/') }, 'signin.broker-token', /404 Realm does not exist/, /no realm "clod"/],
+          [{ OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/realms/', '/auth/realms/') }, 'signin.broker-token', /Unable to find matching target resource method/, /remove \/auth from token_endpoint/],
+        ];
+        for (const [vars, id, message, advice] of cases) {
+          const result = await envDoctor({ ...ccVars(), ...vars });
+          const check = checks(result)[id];
+          expect(check.status, JSON.stringify(vars)).toBe('fail');
+          expect(check.message).toMatch(message);
+          expect(check.advice).toMatch(advice);
+          expect(check.advice).not.toMatch(/audience/i);
+          expect(result.stdout + result.stderr).not.toContain('wrong-secret-4711');
+        }
+        const locked = checks(await envDoctor({ ...exchangeVars(), CLOUDGATE_CLIENT_ID: 'robot', CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: env.brokerClients.robot.secret }))['signin.exchange'];
+        expect(locked.message).toContain('403 access_denied Client not allowed to exchange');
+        expect(locked.advice).toMatch(/^Exchange not permitted/);
+      });
+
+      it('a wrong --ca-file is told apart from none: the CA that signs the server is named beside what the file holds', async () => {
+        const other = join(STATE, 'other-ca.pem');
+        await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=some other CA', '-days', '1',
+          '-keyout', join(STATE, 'other-ca.key'), '-out', other]);
+        const wrong = checks(await envDoctor(ccVars(), ['--ca-file', other]))['signin.broker-token'];
+        expect(wrong.message).toContain('Its chain ends at "CN=cloudgate keystone e2e CA", which the CA file');
+        expect(wrong.message).toContain('(it holds: "CN=some other CA")');
+        expect(wrong.advice).toContain('Give the CA "CN=cloudgate keystone e2e CA" with --ca-file');
+        const none = checks(await envDoctor(ccVars(), []))['signin.broker-token'];
+        expect(none.message).toContain('Its chain ends at "CN=cloudgate keystone e2e CA", a CA this machine does not trust.');
+      });
+
+      it('URL mistakes are named: http:// to the HTTPS ports (in Apache\'s own words for Keystone), an auth URL in /v2.0', async () => {
+        const broker = checks(await envDoctor({ ...ccVars(), OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('https:', 'http:') }))['signin.broker-token'];
+        expect(broker.message).toContain('The port speaks HTTPS');
+        expect(broker.advice).toBe('Write https:// in token_endpoint.');
+        const keystone = checks(await envDoctor({ ...ccVars(), OS_AUTH_URL: env.authUrl.replace('https:', 'http:') }))['signin.federated'];
+        expect(keystone.message).toContain("Reason: You're speaking plain HTTP to an SSL-enabled server port.");
+        expect(keystone.advice).toContain('write https:// in identity_url');
+        const v2 = checks(await envDoctor({ ...ccVars(), OS_AUTH_URL: `${env.identityUrl}/v2.0` }))['signin.federated'];
+        expect(v2.message).toContain(`The identity URL ends in /v2.0, which this Keystone does not serve: its version document names v3 at ${env.identityUrl}/v3`);
+        expect(v2.advice).toContain(`to ${env.identityUrl}/v3`);
+      });
+
+      it('a project typo: did you mean; a name in no domain the user may use: the scope is refused with the list as proof', async () => {
+        const typo = checks(await envDoctor({ ...ccVars(), CLOUDGATE_PROJECT: 'alpah' }))['signin.projects'];
+        expect(typo.status).toBe('fail');
+        expect(typo.advice).toContain('Did you mean "alpha"?');
+        const named = checks(await envDoctor({ ...ccVars(), CLOUDGATE_PROJECT: 'rig-alpah', CLOUDGATE_PROJECT_DOMAIN: 'rig' }));
+        expect(named['signin.scope'].status).toBe('fail');
+        expect(named['signin.scope'].message).toContain('The user may access no project named "rig-alpah"');
+        expect(named['signin.scope'].advice).toContain('Did you mean "rig-alpha"?');
+      });
     });
 
     it('an identity provider id Keystone does not know fails signin.federated with the idp_id advice', async () => {
@@ -370,8 +462,10 @@ if (missing.length > 0 && !ci) {
         expect(federated.status).toBe('fail');
         expect(federated.message).toContain('does not accept protocol "oidcx" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.');
         expect(federated.message).toContain('It accepts: password, token, openid, application_credential.');
-        expect(federated.advice).toContain('Add oidcx to [auth] methods in keystone.conf');
-        expect(federated.advice).toContain('set protocol (OS_PROTOCOL)');
+        // The same token signs in with openid (Keystone lists it): that is proven, so it comes first; keystone.conf only if oidcx is meant.
+        expect(federated.message).toContain('The same token signs in with protocol "openid".');
+        expect(federated.advice).toMatch(/^Set protocol \(OS_PROTOCOL, clouds\.yaml auth\.protocol\) to openid/);
+        expect(federated.advice).toContain('add oidcx to [auth] methods in keystone.conf');
       } finally {
         const removed = await chain.call(env, 'DELETE', protocolUrl, { headers });
         expect(removed.status, removed.text).toBe(204);
@@ -523,7 +617,15 @@ if (missing.length > 0 && !ci) {
         });
       }
 
-      it('an access-token entry: openstack --os-cloud issues a token for the same project cloudgate --cloud scopes to, with only the broker settings added', async () => {
+      /** The OpenStack client's own answer to `token issue` for the entry: the project it scoped to. */
+      async function openstackProject(cloud: string, extraEnv: Record<string, string> = {}): Promise<string> {
+        const { stdout } = await run('openstack', ['--os-cloud', cloud, 'token', 'issue', '-f', 'json'], {
+          env: { PATH: '/usr/bin:/bin', HOME: home, ...extraEnv }, cwd: home, timeout: 60_000,
+        });
+        return (JSON.parse(stdout) as { project_id: string }).project_id;
+      }
+
+      it('an access-token entry: the token is the broker token, and cloudgate scopes to the project openstack --os-cloud issues a token for', async () => {
         const bearer = await chain.brokerToken(env, await chain.idpToken(env));
         writeClouds(`clouds:
   edge:
@@ -542,35 +644,27 @@ if (missing.length > 0 && !ci) {
     auth:
       access_token: ${bearer}
 `);
-        const { stdout } = await run('openstack', ['--os-cloud', 'edge', 'token', 'issue', '-f', 'json'], {
-          env: { PATH: '/usr/bin:/bin', HOME: home }, cwd: home, timeout: 60_000,
-        });
-        const issued = JSON.parse(stdout) as { project_id: string };
-        expect(issued.project_id).toBe(env.projects.alpha);
+        const projectId = await openstackProject('edge');
+        expect(projectId).toBe(env.projects.alpha);
 
-        const result = await cloudDoctor(`signin:
-  broker_url: ${env.brokerUrl}
-  realm: ${env.realm}
-  client_id: ${env.clientId}
-  client_secret_file: ${env.secretFiles.broker}
-  idp_token_url: ${env.idpTokenUrl}
-  idp_client_id: ${env.idpClientId}
-  idp_client_secret_file: ${env.secretFiles.idp}
-`, ['--cloud', 'edge']);
+        const result = await cloudDoctor('signin: {}\n', ['--cloud', 'edge']);
         expect(result.code, result.stderr).toBe(0);
-        expect(checks(result)['signin.scope'].details?.project.id).toBe(issued.project_id);
+        const c = checks(result);
+        expect(Object.keys(c)).toEqual(['signin.broker-token', 'signin.claims', 'signin.federated', 'signin.projects', 'signin.scope', 'signin.api']);
+        expect(c['signin.broker-token'].message).toContain('Broker token given (access_token)');
+        expect(c['signin.scope'].details?.project.id).toBe(projectId);
         // Which settings came from where, never a value.
-        expect(result.stderr).toMatch(/clouds\.yaml cloud "edge".*identity_url, idp_id, protocol, project, project_domain, interface/);
-        expect(result.stderr).toContain('From the config file: broker_url, realm, client_id, client_secret, idp_token_url, idp_client_id, idp_client_secret');
+        expect(result.stderr).toMatch(/clouds\.yaml cloud "edge".*auth_type, access_token, identity_url, idp_id, protocol, project, project_domain, interface/);
+        expect(result.stderr).toContain('The chain: auth type v3oidcaccesstoken');
         expect(result.stderr).not.toContain(bearer);
         expectNothingSecret(result);
 
         // OS_CLOUD names the same entry; a flag still wins over clouds.yaml.
-        const viaEnv = await cloudDoctor(readFileSync(join(home, 'broker.yaml'), 'utf8'), ['--project', 'beta'], { OS_CLOUD: 'edge' });
+        const viaEnv = await cloudDoctor('signin: {}\n', ['--project', 'beta'], { OS_CLOUD: 'edge' });
         expect(checks(viaEnv)['signin.scope'].details?.project.id).toBe(env.projects.beta);
       }, 120_000);
 
-      it('a client-credentials entry gives the broker and its client (secret from secure.yaml): only the identity provider settings are added', async () => {
+      it("a client-credentials entry is a chain of its own (the broker's client, no exchange): the same project as openstack --os-cloud, named by name in another domain", async () => {
         writeClouds(`clouds:
   kc:
     auth_type: v3oidcclientcredentials
@@ -578,34 +672,77 @@ if (missing.length > 0 && !ci) {
       auth_url: ${env.authUrl}
       identity_provider: ${env.idpId}
       protocol: ${env.protocol}
-      project_id: ${env.projects.alpha}
+      project_name: rig-alpha
+      project_domain_name: rig
       client_id: ${env.clientId}
-      access_token_endpoint: ${env.brokerUrl}/realms/${env.realm}/protocol/openid-connect/token
+      access_token_endpoint: ${env.tokenEndpoint}
     cacert: ${env.caFile}
 `, `clouds:
   kc:
     auth:
       client_secret: ${env.clientSecret}
 `);
-        const result = await cloudDoctor(`signin:
-  idp_token_url: ${env.idpTokenUrl}
-  idp_client_id: ${env.idpClientId}
-  idp_client_secret_file: ${env.secretFiles.idp}
-`, ['--cloud', 'kc']);
+        const projectId = await openstackProject('kc');
+        expect(projectId).toBe(env.projects['rig-alpha']);
+
+        const result = await cloudDoctor('signin: {}\n', ['--cloud', 'kc']);
         expect(result.code, result.stderr).toBe(0);
-        expect(checks(result)['signin.scope'].details?.project.id).toBe(env.projects.alpha);
-        expect(result.stderr).toMatch(/clouds\.yaml cloud "kc".*broker_url, realm, client_id, client_secret/);
+        const c = checks(result);
+        expect(statuses(result)).toEqual(['signin.broker-token=ok', 'signin.claims=ok', 'signin.federated=ok', 'signin.projects=ok', 'signin.scope=ok', 'signin.api=ok']);
+        expect(c['signin.broker-token'].details).toMatchObject({ grant: 'client_credentials', url: env.tokenEndpoint, claims: { username: `service-account-${env.clientId}` } });
+        expect(c['signin.scope'].details?.project.id).toBe(projectId);
+        expect(c['signin.scope'].details?.domain).toEqual({ id: env.domains.rig, name: 'rig' });
+        expect(result.stderr).toMatch(/clouds\.yaml \(and secure\.yaml\)/);
+        expect(result.stderr).not.toContain('Still missing');
         expectNothingSecret(result);
 
-        // Without the identity provider's settings, the report names what is still missing.
-        const bare = await cloudDoctor('signin: {}\n', ['--cloud', 'kc']);
-        expect(bare.stderr).toContain('Still missing for the sign-in chain: subject_token (or idp_token_url, idp_client_id, idp_client_secret)');
+        // The project's domain wrong: Keystone's bare 401, explained by a scope in the listed project's domain that passes.
+        const wrongDomain = await cloudDoctor('signin: {}\n', ['--cloud', 'kc'], { OS_PROJECT_NAME: 'rig-alpha', OS_PROJECT_DOMAIN_NAME: 'Default' });
+        expect(wrongDomain.code).toBe(1);
+        const scope = checks(wrongDomain)['signin.scope'];
+        expect(scope.status).toBe('fail');
+        expect(scope.message).toContain('401');
+        expect(scope.message).toContain(`Project "rig-alpha" is in domain "rig" (id ${env.domains.rig}), not domain "Default"`);
+        expect(scope.advice).toContain('project_domain_name: rig');
+      }, 120_000);
+
+      it('a password entry with only a discovery endpoint: the broker token for the user, as openstack --os-cloud gets it', async () => {
+        writeClouds(`clouds:
+  pw:
+    auth_type: v3oidcpassword
+    auth:
+      auth_url: ${env.authUrl}
+      identity_provider: ${env.idpId}
+      protocol: ${env.protocol}
+      project_id: ${env.projects.beta}
+      client_id: ${env.clientId}
+      client_secret: ${env.clientSecret}
+      username: operator
+      password: ${env.brokerUsers.operator.password}
+      discovery_endpoint: ${env.brokerIssuer}/.well-known/openid-configuration
+    cacert: ${env.caFile}
+`);
+        expect(await openstackProject('pw')).toBe(env.projects.beta);
+        const result = await cloudDoctor('signin: {}\n', ['--cloud', 'pw']);
+        expect(result.code, result.stderr).toBe(0);
+        const token = checks(result)['signin.broker-token'];
+        expect(token.details).toMatchObject({ grant: 'password', endpoint_from: 'discovery_endpoint', claims: { username: 'operator' } });
+        expect(checks(result)['signin.federated'].details?.user).toBe(env.brokerUsers.operator.subject);
+        expect(result.stdout + result.stderr).not.toContain(env.brokerUsers.operator.password);
+
+        const wrong = await cloudDoctor('signin: {}\n', ['--cloud', 'pw'], { OS_PASSWORD: 'not-the-password-4711' });
+        const failed = checks(wrong)['signin.broker-token'];
+        expect(failed.message).toContain('401 invalid_grant Invalid user credentials');
+        expect(failed.advice).toMatch(/^Wrong username or password/);
+        expect(wrong.stdout + wrong.stderr).not.toContain('not-the-password-4711');
       }, 120_000);
 
       it('an unknown cloud is a usage error with the entries it has and a suggestion', async () => {
+        writeClouds('clouds:\n  kc: {}\n');
         const result = await cloudDoctor('signin: {}\n', ['--cloud', 'k']);
         expect(result.code).toBe(2);
-        expect(result.stderr).toContain('has no cloud "k" (it has: kc)');
+        expect(result.stderr).toContain('cloud "k" was not found');
+        expect(result.stderr).toContain('Did you mean --cloud kc?');
       });
     });
 

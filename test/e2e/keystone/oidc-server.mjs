@@ -11,6 +11,15 @@
 // hold-exchange.waiting): a test can then change the world between two steps of a client's chain.
 // While STATE_DIR/broker-stray-key exists the broker signs its access tokens with another key under the
 // published kid, as after a key rotation the resource server has not seen: mod_auth_openidc refuses them.
+//
+// The broker answers as Keycloak does (its texts, statuses and error codes):
+//   client_credentials  a client's service account (`serviceAccounts: false` in clients.json: refused)
+//   password            a user of clients.json's "broker-users" (`directAccess: false`: refused)
+//   token exchange      an external token of the identity provider (legacy "V1", `subject_issuer` allowed),
+//                       or one of the broker's own tokens (standard "V2": the exchanging client must be
+//                       in its audience or its azp; `subject_issuer` refused); `exchange: false` refuses it
+// A path it does not serve answers 404 as Keycloak 22+ ("Unable to find matching target resource method"),
+// also under the /auth prefix that Keycloak before 17 used; a realm it does not know, "Realm does not exist".
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -27,7 +36,9 @@ const IDP_ALIAS = 'external-idp';
 const TOKEN_LIFETIME_S = 300;
 const base = `https://127.0.0.1:${port}`;
 const issuer = role === 'idp' ? `${base}/idp` : `${base}/realms/${REALM}`;
-const clients = JSON.parse(readFileSync(join(stateDir, 'clients.json'), 'utf8'))[role];
+const registry = JSON.parse(readFileSync(join(stateDir, 'clients.json'), 'utf8'));
+const clients = registry[role];
+const users = role === 'broker' ? (registry['broker-users'] ?? {}) : {};
 
 const keyFile = join(stateDir, `${role}-signing.pem`);
 if (!existsSync(keyFile)) {
@@ -104,40 +115,81 @@ async function holdWhileFlagged() {
   rmSync(`${holdFile}.waiting`, { force: true });
 }
 
+/** A service account's user id, stable per client (Keycloak gives it a UUID of its own). */
+const serviceAccountId = (clientId) => {
+  const hex = Buffer.from(`service-account:${clientId}`).toString('hex').padEnd(32, '0').slice(0, 32);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+};
+
+const audienceOf = (claims) => (Array.isArray(claims.aud) ? claims.aud : claims.aud === undefined ? [] : [claims.aud]);
+
 async function tokenEndpoint(req, res, form) {
   const client = clientOf(req, form);
-  const known = clients[client.id ?? ''];
-  if (!known || known.secret !== client.secret) {
+  if (!client.id) return oauthError(res, 400, 'invalid_client', 'Missing client_id parameter');
+  const known = clients[client.id];
+  if (!known) return oauthError(res, 400, 'unauthorized_client', 'Invalid client credentials');
+  if (known.secret !== client.secret) {
     return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials');
   }
   const grant = form.get('grant_type');
+  const scope = form.get('scope') ?? 'openid';
   if (role === 'idp') {
     if (grant !== 'client_credentials') return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
-    const token = issueJwt({ sub: known.subject, azp: client.id, aud: 'broker', scope: form.get('scope') ?? 'openid' });
+    const token = issueJwt({ sub: known.subject, azp: client.id, aud: 'broker', scope });
     return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, scope: 'openid' });
+  }
+  if (grant === 'client_credentials') {
+    if (known.serviceAccounts === false) return oauthError(res, 401, 'unauthorized_client', 'Client not enabled to retrieve service account');
+    const claims = { sub: serviceAccountId(client.id), preferred_username: `service-account-${client.id}`, azp: client.id,
+      client_id: client.id, aud: 'account', scope };
+    return sendTokens(res, claims, client.id);
+  }
+  if (grant === 'password') {
+    if (known.directAccess === false) return oauthError(res, 400, 'unauthorized_client', 'Client not allowed for direct access grants');
+    const user = users[form.get('username') ?? ''];
+    if (!user || user.password !== form.get('password')) return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials');
+    return sendTokens(res, { sub: user.subject, preferred_username: form.get('username'), azp: client.id, aud: 'account', scope }, client.id);
   }
   if (grant !== 'urn:ietf:params:oauth:grant-type:token-exchange') {
     return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
   }
+  if (known.exchange === false) return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
   if (!form.get('subject_token')) return oauthError(res, 400, 'invalid_request', 'Missing parameter: subject_token');
   const tokenType = form.get('subject_token_type') ?? 'urn:ietf:params:oauth:token-type:access_token';
   if (tokenType !== 'urn:ietf:params:oauth:token-type:access_token' && tokenType !== 'urn:ietf:params:oauth:token-type:jwt') {
     return oauthError(res, 400, 'invalid_request', 'Invalid token type, must be access token or jwt');
   }
   const subjectIssuer = form.get('subject_issuer');
+  // One of the broker's own tokens: standard token exchange ("V2").
+  const internal = verifyJwt(form.get('subject_token'), jwks.keys);
+  if (internal) {
+    if (subjectIssuer !== null) {
+      return oauthError(res, 400, 'invalid_request', "Parameter 'subject_issuer' is not supported for standard token exchange");
+    }
+    if (internal.azp !== client.id && !audienceOf(internal).includes(client.id)) {
+      return oauthError(res, 403, 'access_denied', 'Client is not within the token audience');
+    }
+    await holdWhileFlagged();
+    return sendTokens(res, { sub: internal.sub, preferred_username: internal.preferred_username ?? internal.sub, azp: client.id, aud: 'account' }, client.id);
+  }
   if (subjectIssuer !== null && subjectIssuer !== IDP_ALIAS) {
     return oauthError(res, 400, 'invalid_issuer', 'Invalid subject_issuer parameter');
   }
   const subject = verifyJwt(form.get('subject_token'), await idpKeySet());
   if (!subject) return oauthError(res, 400, 'invalid_token', 'invalid token');
   await holdWhileFlagged();
-  const access = issueJwt({ sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account',
-    identity_provider: IDP_ALIAS });
+  return sendTokens(res, { sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account', identity_provider: IDP_ALIAS },
+    client.id, { issued_token_type: 'urn:ietf:params:oauth:token-type:access_token' });
+}
+
+/** A Keycloak token answer: access and refresh token, and an ID token when a grant asked for scope openid. */
+function sendTokens(res, claims, clientId, extra = {}) {
+  const openid = /\bopenid\b/.test(claims.scope ?? '') && !extra.issued_token_type;
+  const idToken = openid ? { id_token: issueJwt({ sub: claims.sub, typ: 'ID', aud: clientId, azp: clientId, preferred_username: claims.preferred_username }) } : {};
   return send(res, 200, {
-    access_token: access, expires_in: TOKEN_LIFETIME_S, refresh_expires_in: 1800,
-    refresh_token: issueJwt({ sub: subject.sub, typ: 'Refresh', azp: client.id }), token_type: 'Bearer',
-    'not-before-policy': 0, session_state: randomUUID(), scope: 'openid',
-    issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    access_token: issueJwt(claims), expires_in: TOKEN_LIFETIME_S, refresh_expires_in: 1800,
+    refresh_token: issueJwt({ sub: claims.sub, typ: 'Refresh', azp: clientId }), token_type: 'Bearer', ...idToken,
+    'not-before-policy': 0, session_state: randomUUID(), scope: 'openid', ...extra,
   });
 }
 
@@ -150,7 +202,7 @@ const server = createServer(tls, (req, res) => {
   const path = new URL(req.url ?? '/', base).pathname;
   if (req.method === 'GET' && path === `${prefix}/.well-known/openid-configuration`) {
     return send(res, 200, { issuer, token_endpoint: `${base}${tokenPath}`, jwks_uri: `${base}${jwksPath}`,
-      grant_types_supported: role === 'idp' ? ['client_credentials'] : ['urn:ietf:params:oauth:grant-type:token-exchange'],
+      grant_types_supported: role === 'idp' ? ['client_credentials'] : ['urn:ietf:params:oauth:grant-type:token-exchange', 'client_credentials', 'password'],
       id_token_signing_alg_values_supported: ['RS256'] });
   }
   if (req.method === 'GET' && path === jwksPath) return send(res, 200, jwks);
@@ -166,6 +218,9 @@ const server = createServer(tls, (req, res) => {
   }
   if (role === 'broker' && path.startsWith('/realms/') && !path.startsWith(`${prefix}/`)) {
     return send(res, 404, { error: 'Realm does not exist' });
+  }
+  if (role === 'broker') {
+    return oauthError(res, 404, 'Unable to find matching target resource method', 'For more on this error consult the server log at the debug level.');
   }
   send(res, 404, { error: 'not found' });
 });

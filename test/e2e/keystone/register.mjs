@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Registers, through Keystone's own API as the bootstrap admin, everything the sign-in chain needs:
-// three projects (the federated group has a role on two), the compute service in the catalog, and
+// four projects (the federated group has a role on alpha, beta and rig-alpha, none on gamma), the compute service in the catalog, and
 // OS-FEDERATION: identity provider "broker" (remote id = the broker's issuer), a mapping, protocol
 // "openid". Idempotent: existing objects are reused. Prints the ids as JSON on stdout.
 //
@@ -41,10 +41,14 @@ const projects = {};
 for (const name of ['alpha', 'beta', 'gamma']) {
   projects[name] = await ensure('projects', 'project', name, { name, domain_id: 'default', description: `cloudgate e2e project ${name}` });
 }
+// Domain "rig" holds rig-alpha: a project the federated users may use outside the default domain, named by
+// project_name + project_domain_name as the OpenStack client names it.
+const rigDomain = await ensure('domains', 'domain', 'rig', { name: 'rig', description: 'cloudgate e2e domain' });
+projects['rig-alpha'] = await ensure('projects', 'project', 'rig-alpha', { name: 'rig-alpha', domain_id: rigDomain, description: 'cloudgate e2e project in domain rig' });
 const members = await ensure('groups', 'group', 'federated-users', { name: 'federated-users', domain_id: 'default' });
 const orphans = await ensure('groups', 'group', 'no-projects', { name: 'no-projects', domain_id: 'default' });
 const roleId = (await call('GET', '/v3/roles?name=member', undefined, token)).json.roles[0].id;
-for (const name of ['alpha', 'beta']) {
+for (const name of ['alpha', 'beta', 'rig-alpha']) {
   await call('PUT', `/v3/projects/${projects[name]}/groups/${members}/roles/${roleId}`, undefined, token);
 }
 
@@ -80,4 +84,4 @@ await upsert('/v3/OS-FEDERATION/mappings/broker-mapping', 'mapping', { rules: [
 ] });
 await upsert('/v3/OS-FEDERATION/identity_providers/broker/protocols/openid', 'protocol', { mapping_id: 'broker-mapping' });
 
-process.stdout.write(`${JSON.stringify({ projects, computeServiceId: serviceId }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ projects, domains: { default: 'default', rig: rigDomain }, computeServiceId: serviceId }, null, 2)}\n`);

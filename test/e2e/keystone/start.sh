@@ -54,7 +54,15 @@ if [ ! -s "$STATE/tls.crt" ] || ! openssl x509 -checkend 86400 -noout -in "$STAT
 fi
 
 secret() { openssl rand -hex 24; }
+# A state directory from before the broker's own grants: new clients, and the servers that read them restarted.
+if [ -s "$STATE/clients.json" ] && ! grep -q '"broker-users"' "$STATE/clients.json"; then
+  log "clients.json predates the broker's own grants: writing it again"
+  CLOUDGATE_KEYSTONE_STATE="$STATE" bash "$HERE/stop.sh" idp broker
+  rm -f "$STATE/clients.json"
+fi
 if [ ! -s "$STATE/clients.json" ]; then
+  # broker: cloudgate exchanges tokens and has a service account; robot has a service account only (its
+  # tokens are not for cloudgate's audience); locked may do nothing but present its secret.
   cat > "$STATE/clients.json" <<EOF
 {
   "idp": {
@@ -62,7 +70,12 @@ if [ ! -s "$STATE/clients.json" ]; then
     "orphan-robot": { "secret": "$(secret)", "subject": "orphan-robot" }
   },
   "broker": {
-    "cloudgate": { "secret": "$(secret)" }
+    "cloudgate": { "secret": "$(secret)" },
+    "robot": { "secret": "$(secret)", "exchange": false },
+    "locked": { "secret": "$(secret)", "exchange": false, "serviceAccounts": false, "directAccess": false }
+  },
+  "broker-users": {
+    "operator": { "password": "$(secret)", "subject": "7b1e9d2c-0c4f-4a57-9e43-5f0d3c6a8b21" }
   }
 }
 EOF
@@ -206,7 +219,8 @@ start keystone env OS_KEYSTONE_CONFIG_FILES="$OS_KEYSTONE_CONFIG_FILES" apache2 
 wait_for "https://127.0.0.1:$IDP_PORT/idp/jwks" "$BROKER_ISSUER/protocol/openid-connect/certs" "$KEYSTONE_URL/v3" \
   || die "a service did not come up; see $STATE/logs/"
 
-if [ "$FRESH" = 1 ] || [ ! -s "$STATE/registered.json" ]; then
+# registered.json from before domain "rig" (a project outside the default domain): register again (idempotent).
+if [ "$FRESH" = 1 ] || [ ! -s "$STATE/registered.json" ] || ! grep -q '"domains"' "$STATE/registered.json"; then
   log "registering projects, the compute service and OS-FEDERATION in Keystone"
   node "$HERE/register.mjs" "$STATE" "$KEYSTONE_URL" "$BROKER_ISSUER" "$COMPUTE_URL" > "$STATE/registered.json.tmp"
   mv "$STATE/registered.json.tmp" "$STATE/registered.json"

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const [stateDir, identityUrl, brokerUrl, idpTokenUrl, computeUrl] = process.argv.slice(2);
 const clients = JSON.parse(readFileSync(join(stateDir, 'clients.json'), 'utf8'));
-const { projects } = JSON.parse(readFileSync(join(stateDir, 'registered.json'), 'utf8'));
+const { projects, domains } = JSON.parse(readFileSync(join(stateDir, 'registered.json'), 'utf8'));
 const write = (name, text) => writeFileSync(join(stateDir, name), text, { mode: 0o600 });
 
 const secretFiles = {
@@ -32,6 +32,11 @@ const env = {
   idpClients: Object.fromEntries(Object.entries(clients.idp).map(([id, c]) => [id, { secret: c.secret, subject: c.subject }])),
   idpClientId: 'ci-robot',
   orphanClientId: 'orphan-robot',
+  // The broker's own clients and users, for the OpenStack client's direct grants (clouds.yaml's OIDC auth types).
+  tokenEndpoint: `${brokerUrl}/realms/cloud/protocol/openid-connect/token`,
+  brokerClients: Object.fromEntries(Object.entries(clients.broker).map(([id, c]) => [id, { secret: c.secret }])),
+  brokerUsers: Object.fromEntries(Object.entries(clients['broker-users']).map(([name, u]) => [name, { password: u.password, subject: u.subject }])),
+  domains,
   idpId: 'broker',
   protocol: 'openid',
   projects,

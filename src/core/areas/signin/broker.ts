@@ -5,6 +5,8 @@ import { brokerAdvice, serverError, StepError } from './advice.js';
 import { describeFacts, formatLeft, tokenFacts, type TokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, expiresFromNow, took, type StepEnv, type StepResult } from './step.js';
+import { keycloakTokenUrl } from './direct-grant.js';
+import { subjectAudience } from './claims.js';
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -51,7 +53,7 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
     signal: env.signal,
   });
   if (res.status < 200 || res.status > 299) {
-    const { message, advice } = brokerAdvice(serverError(res), s, 'idp');
+    const { message, advice } = brokerAdvice(serverError(res), s, 'idp', { url: s.idpTokenUrl });
     throw new StepError(message, advice, { url: s.idpTokenUrl, status: res.status });
   }
   const token = oauthToken(res, 'The identity provider');
@@ -64,8 +66,9 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
   };
 }
 
+/** The exchange's URL: the token endpoint given, else Keycloak's under broker_url and realm. */
 export function exchangeUrl(s: SigninSettings): string {
-  return `${s.brokerUrl}/realms/${encodeURIComponent(s.realm ?? '')}/protocol/openid-connect/token`;
+  return s.tokenEndpoint ?? keycloakTokenUrl(s);
 }
 
 /** The broker's token exchange: the identity provider's token for a broker token. */
@@ -89,10 +92,15 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
   });
   if (res.status < 200 || res.status > 299) {
     const error = serverError(res);
-    const { message, advice } = brokerAdvice(error, s);
+    const { message, advice } = brokerAdvice(error, s, 'broker', { url, grant: 'exchange' });
     const subject = tokenFacts(subjectToken);
     const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? ` The subject token ${formatLeft(subject.secondsLeft)} (exp ${subject.expiresAt}).` : '';
-    throw new StepError(message + expired, advice, compact({ url, status: res.status, error: error.code, subject_token_claims: subject }));
+    // The broker said the audience is the reason: the subject token's aud and azp show why.
+    const audience = /not within the token audience/i.test(error.description) ? subjectAudience(subjectToken, s) : undefined;
+    throw new StepError(message + expired + (audience ? ` ${audience.message}` : ''), audience ? audience.advice : advice, compact({
+      url, status: res.status, error: error.code, subject_token_claims: subject,
+      ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } } : {}),
+    }));
   }
   const token = oauthToken(res, 'The broker');
   const facts = tokenFacts(token.accessToken);

@@ -1,19 +1,24 @@
 /**
  * The sign-in chain as one sequence of steps: which settings each needs, what each hands on to the
- * next, and when a step may fail without stopping the chain. `cloudgate doctor --only signin` runs
- * each step as a check (checks.ts); `cloudgate token` runs them straight through (runChain), stopping
- * at the first failure with the step's name, what failed and the fix.
+ * next, and when a step may fail without stopping the chain. The broker token comes from a token
+ * exchange (the platform's chain: signin.idp-token, signin.exchange) or, with one of the OpenStack
+ * client's OpenID Connect auth types, straight from the broker (signin.broker-token). `cloudgate doctor
+ * --only signin` runs each step as a check (checks.ts); `cloudgate token` runs them straight through
+ * (runChain), stopping at the first failure with the step's name, what failed and the fix.
  */
 import { HttpError } from '../../net/http.js';
 import { StepError } from './advice.js';
 import { exchange, idpToken } from './broker.js';
-import { federated, listProjects, scope, type Project, type Scoped } from './identity.js';
-import { missing, usesIdpCredentials, type SigninSettings } from './settings.js';
+import { directGrant, givenToken } from './direct-grant.js';
+import { federated, listProjects, scope, type Project, type Scoped, type ScopeTarget } from './identity.js';
+import { proveScopeFailure } from './scope-proof.js';
+import { ENDPOINT_NAMES, knowsTokenEndpoint, missing, usesIdpCredentials, type BrokerGrant, type SigninSettings } from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
 import { joinCapped } from '../../bounded.js';
+import { isRecord } from '../../records.js';
 
-export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.federated' | 'signin.projects' | 'signin.scope';
+export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.broker-token' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
 /** What the steps of one run hand on to the later ones. */
 export interface Handover {
@@ -52,98 +57,166 @@ export interface ChainStep {
 
 const IDP_SETTINGS: (keyof SigninSettings)[] = ['idpTokenUrl', 'idpClientId', 'idpClientSecret'];
 
-export const CHAIN: ChainStep[] = [
-  {
-    id: 'signin.idp-token',
-    title: 'Identity provider token (client credentials)',
-    lacking: (s) => (usesIdpCredentials(s) ? missing(s, IDP_SETTINGS) : []),
-    async run(env, h) {
-      if (!usesIdpCredentials(env.settings)) {
-        h.subject = env.settings.subjectToken;
-        if (!h.subject) {
-          const text = 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.';
-          return { notRun: `No subject token and no identity provider client to fetch one. ${text}`, reason: { code: 'not-configured', text } };
-        }
-        return { notRun: 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.', notNeeded: true };
+const IDP_TOKEN: ChainStep = {
+  id: 'signin.idp-token',
+  title: 'Identity provider token (client credentials)',
+  lacking: (s) => (usesIdpCredentials(s) ? missing(s, IDP_SETTINGS) : []),
+  async run(env, h) {
+    if (!usesIdpCredentials(env.settings)) {
+      h.subject = env.settings.subjectToken;
+      if (!h.subject) {
+        const text = 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.';
+        return { notRun: `No subject token and no identity provider client to fetch one. ${text}`, reason: { code: 'not-configured', text } };
       }
-      const result = await idpToken(env);
-      h.subject = result.value;
-      return result;
-    },
+      return { notRun: 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.', notNeeded: true };
+    }
+    const result = await idpToken(env);
+    h.subject = result.value;
+    return result;
   },
-  {
-    id: 'signin.exchange',
-    title: 'Broker token exchange',
-    after: 'signin.idp-token',
-    lacking: (s) => [
-      ...missing(s, ['brokerUrl', 'realm', 'clientId', 'clientSecret']),
-      ...(!usesIdpCredentials(s) && !s.subjectToken ? ['subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one)'] : []),
-    ],
+};
+
+const EXCHANGE: ChainStep = {
+  id: 'signin.exchange',
+  title: 'Broker token exchange',
+  after: 'signin.idp-token',
+  lacking: (s) => [
+    ...(s.tokenEndpoint ? [] : missing(s, ['brokerUrl', 'realm'])),
+    ...missing(s, ['clientId', 'clientSecret']),
+    ...(!usesIdpCredentials(s) && !s.subjectToken ? ['subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one)'] : []),
+  ],
+  async run(env, h) {
+    if (!h.subject) return { notRun: 'no subject token', blockedBy: 'signin.idp-token' };
+    const result = await exchange(env, h.subject);
+    h.broker = result.value;
+    return result;
+  },
+};
+
+const BROKER_TITLES: Record<Exclude<BrokerGrant, 'exchange'>, string> = {
+  client_credentials: 'Broker token (client credentials)',
+  password: 'Broker token (password)',
+  access_token: 'Broker token (access token given)',
+  authorization_code: 'Broker token (authorization code)',
+};
+
+/** The broker token straight from the broker, as the OpenStack client's OpenID Connect auth type gets it. */
+function brokerTokenStep(grant: Exclude<BrokerGrant, 'exchange'>): ChainStep {
+  return {
+    id: 'signin.broker-token',
+    title: BROKER_TITLES[grant],
+    lacking: (s) => {
+      const endpoint = knowsTokenEndpoint(s) ? [] : [ENDPOINT_NAMES];
+      if (grant === 'client_credentials') return [...endpoint, ...missing(s, ['clientId', 'clientSecret'])];
+      if (grant === 'password') return [...endpoint, ...missing(s, ['clientId', 'username', 'password'])];
+      if (grant === 'access_token') return missing(s, ['accessToken']);
+      return [];
+    },
     async run(env, h) {
-      if (!h.subject) return { notRun: 'no subject token', blockedBy: 'signin.idp-token' };
-      const result = await exchange(env, h.subject);
+      if (grant === 'authorization_code') {
+        const text = 'Check the same chain with the token it yields (auth type v3oidcaccesstoken) or with the client\'s credentials (v3oidcclientcredentials).';
+        return { notRun: `Auth type ${env.settings.authType ?? 'v3oidcauthcode'} signs in with a single-use code a person gets in a browser: it cannot be checked unattended. ${text}`, reason: { code: 'not-configured', text } };
+      }
+      const result = grant === 'access_token' ? givenToken(env.settings) : await directGrant(env, grant);
       h.broker = result.value;
       return result;
     },
-  },
-  {
+  };
+}
+
+function federatedStep(after: ChainStepId): ChainStep {
+  return {
     id: 'signin.federated',
     title: 'Federated sign-in (unscoped token)',
-    after: 'signin.exchange',
+    after,
     lacking: (s) => missing(s, ['identityUrl', 'idpId']),
     async run(env, h) {
-      if (!h.broker) return { notRun: 'no broker token', blockedBy: 'signin.exchange' };
+      if (!h.broker) return { notRun: 'no broker token', blockedBy: after };
       const result = await federated(env, h.broker);
       h.unscoped = result.value;
       return result;
     },
+  };
+}
+
+const PROJECTS: ChainStep = {
+  id: 'signin.projects',
+  title: 'Projects of the user',
+  after: 'signin.federated',
+  lacking: () => [],
+  async run(env, h) {
+    if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
+    // Until the list arrives it counts as unread: a step that times out leaves it so.
+    h.listing = { read: false };
+    try {
+      const result = await listProjects(env, h.unscoped);
+      h.projects = result.value;
+      h.listing = undefined;
+      return result;
+    } catch (error) {
+      const listed = error instanceof StepError ? projectsOf(error.details.projects) : undefined;
+      h.listing = { read: listed !== undefined };
+      // The list read all the same proves, at the scope, which projects the user may use.
+      if (listed) h.projects = { projects: listed };
+      throw error;
+    }
   },
-  {
-    id: 'signin.projects',
-    title: 'Projects of the user',
-    after: 'signin.federated',
-    lacking: () => [],
-    async run(env, h) {
-      if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
-      // Until the list arrives it counts as unread: a step that times out leaves it so.
-      h.listing = { read: false };
-      try {
-        const result = await listProjects(env, h.unscoped);
-        h.projects = result.value;
-        h.listing = undefined;
-        return result;
-      } catch (error) {
-        h.listing = { read: error instanceof StepError && Array.isArray(error.details.projects) };
-        throw error;
-      }
-    },
+};
+
+const SCOPE: ChainStep = {
+  id: 'signin.scope',
+  title: 'Project-scoped token and catalog',
+  after: 'signin.projects',
+  lacking: () => [],
+  async run(env, h) {
+    if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
+    const target = scopeTarget(h, env.settings);
+    if ('notRun' in target) return target;
+    let result: StepResult<Scoped>;
+    try {
+      result = await scope(env, h.unscoped, target.target);
+    } catch (error) {
+      throw await proveScopeFailure(env, h, target.target, error);
+    }
+    h.scoped = result.value;
+    if (target.listed) return result;
+    const taken = `Scoped with project "${env.settings.project}" taken as an id, although the project list could not be read (see signin.projects).`;
+    return { ...result, warning: [taken, result.warning].filter(Boolean).join(' ') };
   },
-  {
-    id: 'signin.scope',
-    title: 'Project-scoped token and catalog',
-    after: 'signin.projects',
-    lacking: () => [],
-    async run(env, h) {
-      if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
-      const project = projectToScope(h, env.settings);
-      if ('notRun' in project) return project;
-      const result = await scope(env, h.unscoped, project.id);
-      h.scoped = result.value;
-      if (project.listed) return result;
-      const taken = `Scoped with project "${project.id}" taken as an id, although the project list could not be read (see signin.projects).`;
-      return { ...result, warning: [taken, result.warning].filter(Boolean).join(' ') };
-    },
-  },
-];
+};
+
+/** The projects a failed listing read all the same (its details carry them); undefined when it read none. */
+function projectsOf(value: unknown): Project[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items: unknown[] = value;
+  return items.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
+}
+
+/** The exchange chain: the platform's own, and the one without an OpenID Connect auth type. */
+export const CHAIN: ChainStep[] = [IDP_TOKEN, EXCHANGE, federatedStep('signin.exchange'), PROJECTS, SCOPE];
+
+/** The steps of the chain these settings sign in with. */
+export function chainFor(s: SigninSettings): ChainStep[] {
+  if (s.grant === 'exchange') return CHAIN;
+  return [brokerTokenStep(s.grant), federatedStep('signin.broker-token'), PROJECTS, SCOPE];
+}
+
+/** The step that yields the broker token (the claims check follows it). */
+export const brokerStepOf = (s: SigninSettings): ChainStepId => (s.grant === 'exchange' ? 'signin.exchange' : 'signin.broker-token');
 
 /**
- * The project to scope to: the one the list chose, or the configured id when the list could not be
- * read (the list is optional when the id is known); otherwise why scoping cannot go ahead.
+ * What to scope to, as keystoneauth scopes: by the project's id, or by its name and its domain; a name
+ * without a domain, as cloudgate also accepts, is looked up in the user's list. Otherwise why scoping
+ * cannot go ahead. `listed`: the list was read, or is not needed.
  */
-export function projectToScope(h: Handover, s: SigninSettings): { id: string; listed: boolean } | NotRun {
-  if (h.projects?.chosen) return { id: h.projects.chosen.id, listed: true };
+export function scopeTarget(h: Handover, s: SigninSettings): { target: ScopeTarget; listed: boolean } | NotRun {
   const unread = h.listing !== undefined && !h.listing.read;
-  if (unread && s.project && s.projectIsId) return { id: s.project, listed: false };
+  if (s.project && s.projectIsId) return { target: { id: s.project }, listed: !unread };
+  if (s.project && s.projectDomain) {
+    const domain = s.projectDomainBy === 'id' ? { id: s.projectDomain } : { name: s.projectDomain };
+    return { target: { name: s.project, domain }, listed: true };
+  }
+  if (h.projects?.chosen) return { target: { id: h.projects.chosen.id }, listed: true };
   if (!s.project) {
     const names = joinCapped((h.projects?.projects ?? []).map((p) => `${p.name ?? '?'} (${p.id})`));
     return {
@@ -154,7 +227,7 @@ export function projectToScope(h: Handover, s: SigninSettings): { id: string; li
   }
   return {
     notRun: unread
-      ? `Not run: signin.projects did not pass (fail), and project "${s.project}" looks like a name, which needs the list (an id would do without).`
+      ? `Not run: signin.projects did not pass (fail), and project "${s.project}" is a name without its domain, which needs the list (an id, or the name with project_domain, would do without).`
       : 'Not run: signin.projects did not find the project.',
     reason: { code: 'needs-failed', text: 'Fix what signin.projects reports first.' },
   };
@@ -162,7 +235,7 @@ export function projectToScope(h: Handover, s: SigninSettings): { id: string; li
 
 /** Every setting the chain lacks, as the operator names them. */
 export function requiredSettings(s: SigninSettings): string[] {
-  return [...new Set(CHAIN.flatMap((step) => step.lacking(s)))];
+  return [...new Set(chainFor(s).flatMap((step) => step.lacking(s)))];
 }
 
 export class ChainError extends Error {
@@ -179,20 +252,25 @@ export class ChainError extends Error {
 }
 
 /** `cloudgate token`: every step in turn; returns the scoped token or throws a ChainError naming the step. */
-export async function runChain(env: StepEnv, progress: (step: string, result: StepResult<unknown>) => void = () => undefined): Promise<Scoped> {
+export async function runChain(
+  env: StepEnv,
+  progress: (step: string, result: StepResult<unknown>) => void = () => undefined,
+  explain: (error: StepError | HttpError) => Promise<StepError | HttpError> = async (e) => e,
+): Promise<Scoped> {
   const lacking = requiredSettings(env.settings);
   if (lacking.length) {
     throw new ChainError('settings', `Missing setting${lacking.length > 1 ? 's' : ''}: ${lacking.join(', ')}.`, 'Set them in the environment (CLOUDGATE_<NAME>, OS_*) or in the "signin:" section of --config; see the README section "cloudgate token".', true);
   }
   const handover: Handover = {};
-  for (const step of CHAIN) {
+  for (const step of chainFor(env.settings)) {
     let result: StepResult<unknown> | NotRun;
     try {
       result = await step.run(env, handover);
     } catch (error) {
       if (!(error instanceof StepError || error instanceof HttpError)) throw error;
-      if (step.id === 'signin.projects' && !('notRun' in projectToScope(handover, env.settings))) continue;
-      throw new ChainError(step.id, error.message, error.advice);
+      if (step.id === 'signin.projects' && !('notRun' in scopeTarget(handover, env.settings))) continue;
+      const proven = await explain(error);
+      throw new ChainError(step.id, proven.message, proven.advice);
     }
     if ('notRun' in result) {
       if (result.notNeeded) continue;

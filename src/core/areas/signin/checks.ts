@@ -11,16 +11,18 @@ import { always, configured, type Gate } from '../../doctor/gates.js';
 import { HttpError, httpClientFor, type HttpClient } from '../../net/http.js';
 import { StepError } from './advice.js';
 import { callApi } from './api.js';
-import { CHAIN, type ChainStep, type Handover, type NotRun } from './chain.js';
-import { checkClaims, subjectAudience } from './claims.js';
+import { brokerStepOf, chainFor, type ChainStep, type Handover, type NotRun } from './chain.js';
+import { checkClaims } from './claims.js';
+import { proveHttpFailure } from './proofs.js';
 import { isConfigured, readSigninSettings, type SigninSettings } from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
+import type { NetworkSettings } from '../../config/network.js';
 
 const GROUP = 'signin';
 /** What the steps of this run handed on (tokens, the project list): never printed. */
 const HANDOVER = stateKey<Handover>('signin.handover');
 
-export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network));
+export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network), input.network);
 
 export function toResult<T>(result: StepResult<T>): CheckResult {
   return { status: result.warning ? 'warn' : 'ok', message: result.message, advice: result.warning, details: result.details, ...(result.expiresAt ? { tokenExpiresAt: result.expiresAt } : {}) };
@@ -38,14 +40,8 @@ function skip(message: string, reason?: SkipReason): CheckResult {
   return { status: 'skip', message, ...(reason ? { reason } : {}) };
 }
 
-// Each check's predecessor, to name the step that really stopped the chain rather than a row of skips.
-const BEFORE: Record<string, string> = {
-  ...Object.fromEntries(CHAIN.filter((s) => s.after).map((s) => [s.id, s.after!])),
-  'signin.api': 'signin.scope',
-};
-
 /** Why a step's input is absent: the step that stopped the chain did not pass. */
-function blocked(ctx: CheckContext, id: string): CheckResult {
+function blocked(ctx: CheckContext, id: string, BEFORE: Record<string, string>): CheckResult {
   let cause = id;
   let o = ctx.outcome(cause);
   while (o?.status === 'skip' && o.reason?.code === 'needs-failed' && BEFORE[cause] && ctx.outcome(BEFORE[cause])) {
@@ -64,10 +60,17 @@ function handoverOf(ctx: CheckContext): Handover {
   return handover;
 }
 
-export function signinChecks(settings: SigninSettings, http: () => HttpClient): Check[] {
+export function signinChecks(settings: SigninSettings, http: () => HttpClient, network?: Pick<NetworkSettings, 'caFile' | 'timeoutMs'>): Check[] {
+  const steps = chainFor(settings);
+  // Each check's predecessor, to name the step that really stopped the chain rather than a row of skips.
+  const BEFORE: Record<string, string> = {
+    ...Object.fromEntries(steps.filter((s) => s.after).map((s) => [s.id, s.after!])),
+    'signin.api': 'signin.scope',
+  };
+  const brokerStep = brokerStepOf(settings);
   const chainGate = configured({ broker_url: isConfigured(settings) }, {
-    message: 'The sign-in chain is not configured (no broker_url, identity_url or credentials).',
-    text: 'Give --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
+    message: 'The sign-in chain is not configured (no clouds.yaml cloud, broker_url, identity_url or credentials).',
+    text: 'Give --cloud NAME (an entry of clouds.yaml, as openstack --os-cloud), --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
       + 'CLOUDGATE_CLIENT_SECRET, CLOUDGATE_SUBJECT_TOKEN (or the CLOUDGATE_IDP_* client credentials), OS_AUTH_URL and OS_IDENTITY_PROVIDER.',
   });
   /** The chain's gate, then the step's own settings (names as the operator writes them). */
@@ -99,7 +102,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
     async run(ctx) {
       try {
         const result = await work(ctx, handoverOf(ctx));
-        if ('notRun' in result) return result.blockedBy ? blocked(ctx, result.blockedBy) : skip(result.notRun, result.reason);
+        if ('notRun' in result) return result.blockedBy ? blocked(ctx, result.blockedBy, BEFORE) : skip(result.notRun, result.reason);
         return result;
       } catch (error) {
         return failure(error);
@@ -108,7 +111,7 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
   });
 
   const step = (id: ChainStep['id'], decorate: (result: CheckResult, ctx: CheckContext, handover: Handover) => CheckResult = (r) => r): Check => {
-    const s = CHAIN.find((c) => c.id === id)!;
+    const s = steps.find((c) => c.id === id)!;
     return check(s.id, s.title, s.after, async (ctx, handover) => {
       let result: CheckResult;
       try {
@@ -116,26 +119,21 @@ export function signinChecks(settings: SigninSettings, http: () => HttpClient): 
         if ('notRun' in outcome) return outcome;
         result = toResult(outcome);
       } catch (error) {
-        result = failure(error);
+        // One more look at the server proves what a failed request alone cannot say (which CA, which scheme).
+        const proven = network && (error instanceof StepError || error instanceof HttpError) ? await proveHttpFailure(error, settings, network, ctx.signal) : error;
+        result = failure(proven);
       }
       return decorate(result, ctx, handover);
     }, () => s.lacking(settings));
   };
+  const has = (id: ChainStep['id']) => steps.some((c) => c.id === id);
 
   return [
-    step('signin.idp-token'),
-    step('signin.exchange', (result, _ctx, handover) => {
-      // Known before the exchange; named only when the broker refused, since a broker that accepted did not need it.
-      const audience = result.status === 'fail' && handover.subject ? subjectAudience(handover.subject, settings) : undefined;
-      if (!audience) return result;
-      return {
-        ...result,
-        advice: `${result.advice ?? ''} Also: ${audience.message} ${audience.advice}`.trim(),
-        details: { ...result.details, subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } },
-      };
-    }),
-    check('signin.claims', 'Broker token claims against the identity mapping', 'signin.exchange', async (ctx, { broker, subject }) =>
-      broker ? checkClaims(env(ctx), { brokerToken: broker, subjectToken: subject }) : { notRun: 'no broker token', blockedBy: 'signin.exchange' }),
+    ...(has('signin.idp-token') ? [step('signin.idp-token')] : []),
+    ...(has('signin.exchange') ? [step('signin.exchange')] : []),
+    ...(has('signin.broker-token') ? [step('signin.broker-token')] : []),
+    check('signin.claims', 'Broker token claims against the identity mapping', brokerStep, async (ctx, { broker, subject }) =>
+      broker ? checkClaims(env(ctx), { brokerToken: broker, subjectToken: subject }) : { notRun: 'no broker token', blockedBy: brokerStep }),
     step('signin.federated'),
     step('signin.projects'),
     step('signin.scope', (result, ctx, { scoped }) => {

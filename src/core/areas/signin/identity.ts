@@ -4,11 +4,12 @@
  */
 import type { HttpResponse } from '../../net/http.js';
 import { registerSecret } from '../../secrets.js';
-import { identityAdvice, serverError, StepError } from './advice.js';
+import { identityAdvice, serverError, StepError, type ServerError } from './advice.js';
 import { tokenFacts } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
 import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js';
 import { joinCapped } from '../../bounded.js';
+import { closest } from '../../closest.js';
 import { asRecord, memberOf, textOf, isRecord } from '../../records.js';
 
 export function federatedUrl(s: SigninSettings): string {
@@ -32,10 +33,15 @@ function subjectToken(res: HttpResponse, what: string): string {
 interface TokenBody {
   user?: { name?: string };
   expires_at?: string;
-  project?: { id?: string; name?: string };
+  project?: { id?: string; name?: string; domain?: { id?: string; name?: string } };
   catalog?: unknown;
 }
 
+
+function domainOf(value: unknown): { domain?: { id?: string; name?: string } } {
+  const domain = asRecord(value);
+  return domain ? { domain: { id: textOf(domain.id), name: textOf(domain.name) } } : {};
+}
 
 function tokenBody(res: HttpResponse): TokenBody | undefined {
   if (!res.body.trim()) return undefined;
@@ -46,7 +52,7 @@ function tokenBody(res: HttpResponse): TokenBody | undefined {
   return {
     ...(user ? { user: { name: textOf(user.name) } } : {}),
     expires_at: textOf(token.expires_at),
-    ...(project ? { project: { id: textOf(project.id), name: textOf(project.name) } } : {}),
+    ...(project ? { project: { id: textOf(project.id), name: textOf(project.name), ...domainOf(project.domain) } } : {}),
     catalog: token.catalog,
   };
 }
@@ -67,8 +73,9 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     }
     const error = serverError(res);
     const sent = tokenFacts(brokerToken);
-    const { message, advice } = identityAdvice(error, s, { step: 'federated', token: sent });
-    throw new StepError(message, advice, compact({ url, status: res.status, token_issuer: sent?.issuer }));
+    const proven = await provenCause(env, error, brokerToken);
+    const { message, advice } = identityAdvice(error, s, { step: 'federated', token: sent, ...proven });
+    throw new StepError(message, advice, compact({ url, status: res.status, token_issuer: sent?.issuer, ...proven }));
   }
   const token = subjectToken(res, 'The identity service');
   let user: string | undefined;
@@ -87,6 +94,55 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     details: compact({ url, status: res.status, user, expires_at: expiresAt }),
     expiresAt,
   };
+}
+
+/** Sign-in methods of Keystone that are no federation protocol. */
+const CORE_METHODS = new Set(['password', 'token', 'application_credential', 'totp', 'oauth1', 'oauth2', 'external', 'kerberos']);
+
+/**
+ * What one more request proves about a refused federated sign-in: a protocol that Keystone lists among
+ * its methods and that signs the same token in (a typo in protocol), or, for an identity URL ending in a
+ * version other than /v3, where this Keystone serves v3 (its version document).
+ */
+async function provenCause(env: StepEnv, e: ServerError, brokerToken: string): Promise<{ working_protocol?: string; v3_url?: string }> {
+  const s = env.settings;
+  if (/unsupported method/i.test(e.description) && e.methods) {
+    for (const method of e.methods.filter((m) => !CORE_METHODS.has(m) && m !== s.protocol).slice(0, 3)) {
+      const url = federatedUrl({ ...s, protocol: method });
+      try {
+        const res = await env.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${brokerToken}` }, credentials: true, signal: env.signal });
+        registerSecret(res.headers['x-subject-token']);
+        if (res.status === 201) return { working_protocol: method };
+      } catch {
+        // Nothing proven by this one.
+      }
+    }
+  }
+  if (e.status === 404 && s.identityUrl && /\/v\d+(\.\d+)?$/.test(s.identityUrl)) {
+    const v3 = await v3Url(env, new URL(s.identityUrl).origin);
+    if (v3) return { v3_url: v3 };
+  }
+  return {};
+}
+
+/** Where the Keystone at `origin` serves v3, from its version document (`GET /`, 300 Multiple Choices). */
+async function v3Url(env: StepEnv, origin: string): Promise<string | undefined> {
+  try {
+    const res = await env.http.request({ url: `${origin}/`, signal: env.signal });
+    const body = asRecord(res.json<unknown>());
+    const values = asRecord(body?.versions)?.values;
+    const versions = Array.isArray(values) ? values : body?.version ? [body.version] : [];
+    for (const v of versions) {
+      const version = asRecord(v);
+      if (!textOf(version?.id)?.startsWith('v3')) continue;
+      const self = (Array.isArray(version?.links) ? version.links : []).map(asRecord).find((l) => l?.rel === 'self');
+      const href = textOf(self?.href);
+      if (href) return href.replace(/\/+$/, '');
+    }
+  } catch {
+    // No version document: nothing proven.
+  }
+  return undefined;
 }
 
 export interface Project {
@@ -182,16 +238,31 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   const projects = body.projects.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
-  const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name }) => ({ id, name })) };
+  const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name, domain_id }) => compact({ id, name, domain_id })) };
   if (projects.length === 0) {
     throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
   }
-  const chosen = chooseProject(projects, s.project, s.projectDomain);
+  const choice = chooseProject(projects, s);
+  const chosen = choice.chosen;
+  if (s.project && choice.named && !chosen) {
+    // Named with its domain's name: the list gives domain ids only, so the scope (by name and domain) decides.
+    return {
+      value: { projects },
+      message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project} is among them (domain ${s.projectDomain} is checked by the scope).`,
+      details: { ...details, candidates: choice.named.map(({ id, domain_id }) => ({ id, domain_id })) },
+    };
+  }
   if (s.project && !chosen) {
+    const guess = closest(s.project, projects.flatMap((p) => (p.name ? [p.name] : [])));
+    const ambiguous = choice.ambiguous ? ` It names ${choice.ambiguous.length} projects, in domains ${choice.ambiguous.map((p) => p.domain_id ?? '?').join(', ')}.` : '';
     throw new StepError(
-      `Project "${s.project}" is not among the ${projects.length} project(s) this user may access: ${listing}.`,
-      'Set project to one of these names or ids, or give the user a role on that project.',
-      details,
+      choice.ambiguous
+        ? `Project "${s.project}" is ambiguous among the projects this user may access: ${listing}.${ambiguous}`
+        : `Project "${s.project}" is not among the ${projects.length} project(s) this user may access: ${listing}.`,
+      choice.ambiguous
+        ? 'A project name is unique only within its domain: set project_domain (OS_PROJECT_DOMAIN_NAME or OS_PROJECT_DOMAIN_ID), or give the project by id.'
+        : `${guess ? `Did you mean "${guess}"? ` : ''}Set project to one of these names or ids, or give the user a role on that project.`,
+      { ...details, ...(guess ? { did_you_mean: guess } : {}) },
     );
   }
   if (!chosen) {
@@ -209,14 +280,30 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   };
 }
 
-export function chooseProject(projects: Project[], wanted: string | undefined, domain?: string): Project | undefined {
-  if (!wanted) return projects.length === 1 ? projects[0] : undefined;
-  const byId = projects.find((p) => p.id === wanted);
-  if (byId) return byId;
+export interface ProjectChoice {
+  chosen?: Project;
+  /** Projects of the configured name, when the configured domain is a name the list cannot tell (domain ids only). */
+  named?: Project[];
+  /** A name without a domain that several projects carry. */
+  ambiguous?: Project[];
+}
+
+/**
+ * The configured project among the listed ones. The list gives each project's domain id only: a
+ * domain named by its name cannot be matched here (the scope, by name and domain, decides), so the
+ * projects of that name are returned as candidates.
+ */
+export function chooseProject(projects: Project[], s: Pick<SigninSettings, 'project' | 'projectBy' | 'projectDomain' | 'projectDomainBy'>): ProjectChoice {
+  const wanted = s.project;
+  if (!wanted) return projects.length === 1 ? { chosen: projects[0] } : {};
+  const byId = s.projectBy === 'name' ? undefined : projects.find((p) => p.id === wanted);
+  if (byId || s.projectBy === 'id') return byId ? { chosen: byId } : {};
   const named = projects.filter((p) => p.name === wanted);
-  // A project name is unique only within its domain: the domain (id, or the default domain's name) picks one.
-  const inDomain = domain ? named.filter((p) => !p.domain_id || p.domain_id === domain || (p.domain_id === 'default' && domain.toLowerCase() === 'default')) : named;
-  return inDomain[0];
+  const domain = s.projectDomain;
+  if (!domain) return named.length > 1 ? { ambiguous: named } : named.length === 1 ? { chosen: named[0] } : {};
+  const inDomain = named.filter((p) => p.domain_id === domain || (p.domain_id === 'default' && domain.toLowerCase() === 'default'));
+  if (inDomain.length) return { chosen: inDomain[0] };
+  return s.projectDomainBy !== 'id' && named.length ? { named } : {};
 }
 
 export interface CatalogEndpoint {
@@ -234,15 +321,19 @@ export interface CatalogService {
 }
 export interface Scoped {
   token: string;
-  project: { id: string; name?: string };
+  project: { id: string; name?: string; domain?: { id?: string; name?: string } };
   expiresAt?: string;
   catalog: CatalogService[];
 }
 
+/** What a token is scoped to, as keystoneauth names it: a project id, or a project name with its domain's id or name. */
+export type ScopeTarget = { id: string } | { name: string; domain: { id: string } | { name: string } };
+
 /** The project-scoped token and catalog (either flavour of path). */
-export async function scope(env: StepEnv, unscoped: string, projectId: string): Promise<StepResult<Scoped>> {
+export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget): Promise<StepResult<Scoped>> {
   const s = env.settings;
-  const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project: { id: projectId } } } });
+  const project = 'id' in target ? { id: target.id } : { name: target.name, domain: target.domain };
+  const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project } } });
   const served = await firstServed(
     env,
     'scope',
@@ -263,25 +354,26 @@ export async function scope(env: StepEnv, unscoped: string, projectId: string): 
     if (res.status >= 200 && res.status < 300) {
       throw new StepError(`POST ${url} answered ${res.status} instead of 201 Created.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
     }
-    const { message, advice } = identityAdvice(serverError(res), s, { step: 'scope' });
-    throw new StepError(`POST ${url}: ${message}`, advice, { url, status: res.status });
+    const error = serverError(res);
+    const { message, advice } = identityAdvice(error, s, { step: 'scope' });
+    throw new StepError(`POST ${url}: ${message}`, advice, { url, status: res.status, ...(error.description ? { said: error.description } : {}) });
   }
   const token = subjectToken(res, `POST ${url}`);
   const t = tokenBody(res);
   if (!t) throw new StepError(`POST ${url} answered 201 without a "token" object in the body.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
   // Each service's fields are read with fallbacks below; a malformed entry is dropped.
   const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => typeof memberOf(c, 'type') === 'string');
-  const project = { id: t.project?.id ?? projectId, name: t.project?.name };
+  const scopedTo = { id: t.project?.id ?? ('id' in target ? target.id : ''), name: t.project?.name ?? ('name' in target ? target.name : undefined), ...(t.project?.domain ? { domain: t.project.domain } : {}) };
   const services = catalog.map((c) => c.type).filter(Boolean);
   const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];
   const expiry = t.expires_at ? `, expires_at ${t.expires_at}${leftOf(t.expires_at)}` : '';
   return {
-    value: { token, project, expiresAt: t.expires_at, catalog },
+    value: { token, project: scopedTo, expiresAt: t.expires_at, catalog },
     message:
-      `Scoped to project ${project.name ?? ''} (${project.id}) (${took(res)}${servedAt(served)})${expiry}; ` +
+      `Scoped to project ${scopedTo.name ?? ''} (${scopedTo.id})${scopedTo.domain?.name ? ` in domain ${scopedTo.domain.name}` : ''} (${took(res)}${servedAt(served)})${expiry}; ` +
       (catalog.length ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.` : 'the catalog is empty.'),
     warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
-    details: compact({ url, status: res.status, ...pathDetails(served), project, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+    details: compact({ url, status: res.status, ...pathDetails(served), project: { id: scopedTo.id, name: scopedTo.name }, domain: scopedTo.domain, expires_at: t.expires_at, user: t.user?.name, services, regions }),
     expiresAt: t.expires_at,
   };
 }

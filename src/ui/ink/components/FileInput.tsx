@@ -11,7 +11,7 @@ export interface FileCheckResult {
   value?: string;
   findings: Finding[];
   /** A fix offered in place: accepted with Enter, it adds these answers. */
-  offer?: { question: string; also: Record<string, string | boolean | undefined> };
+  offer?: { question: string; also: Record<string, string | boolean | undefined>; value?: string };
 }
 
 interface Props {
@@ -43,7 +43,7 @@ export function FileInput({ initialValue, placeholder, cwd, validateEmpty, check
       return;
     }
     if (result && result.path === path && !hasErrors(result.check.findings)) {
-      onSubmit(result.check.value, result.check.offer?.also);
+      onSubmit(result.check.offer?.value ?? result.check.value, result.check.offer?.also);
       return;
     }
     const outcome = check(path);

@@ -56,8 +56,9 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
               return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also });
             }}
             onSubmit={(v) => {
-              registerSecret(v);
               const got = read(v);
+              // A key file's path is no secret (the file's secret is registered as it is read): it stays readable in the review.
+              if (!got.value?.startsWith('file:')) registerSecret(v);
               onAnswer(got.value ?? '', got.also);
             }}
           />

@@ -35,4 +35,11 @@ describe('the vault passwords Ansible already uses here', () => {
     expect(keyring.seal('x')).toBeTruthy();
     await expect(keyringOf('missing', {}, dir)).rejects.toBeInstanceOf(UsageError);
   });
+
+  it('a path typed with ~ (no shell expands a question\'s answer) is in the home folder, with a label too', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'pass'), 'correct horse\n', { mode: 0o600 });
+    expect((await keyringOf('~/pass', { HOME: dir }, join(dir, 'elsewhere'))).seal('x')).toBeTruthy();
+    expect((await keyringOf('prod@~/pass', { HOME: dir }, join(dir, 'elsewhere'))).seal('x')).toBeTruthy();
+  });
 });

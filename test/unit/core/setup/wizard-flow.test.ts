@@ -310,6 +310,22 @@ describe('checkFileInput', () => {
     expect(check.findings.find((f) => f.rule === 'wildcard-chain-order')?.severity).toBe('warning');
     expect(check.offer).toEqual({ question: 'Use the right order?', also: { wildcard_fix_order: 'true' } });
   });
+
+  it("the CA issuer's chain in the wrong order: the same offer; accepted, the inventory gets the chain in order", () => {
+    const intermediate = ca.issue([], { cn: 'Issuing CA', ca: true });
+    writeFileSync(join(dir, 'ca-reversed.pem'), ca.cert + intermediate.cert);
+    const answers = { certificate_type: 'individual', cluster_issuer_type: 'ca' };
+    const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_ca_certificate')!;
+    const check = checkFileInput(step, 'ca-reversed.pem', answers, dir);
+    expect(check.value).toBe(`file:${join(dir, 'ca-reversed.pem')}`);
+    expect(check.findings.find((f) => f.rule === 'ca-certificate-chain-order')?.severity).toBe('warning');
+    expect(check.offer?.question).toBe('Use the right order?');
+    const blocks = check.offer?.value?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
+    expect(blocks?.map((b) => b.replace(/\s/g, ''))).toEqual([intermediate.cert, ca.cert].map((c) => c.trim().replace(/\s/g, '')));
+    // In order already: no offer.
+    writeFileSync(join(dir, 'ca-ordered.pem'), intermediate.cert + ca.cert);
+    expect(checkFileInput(step, 'ca-ordered.pem', answers, dir).offer).toBeUndefined();
+  });
 });
 
 describe('stepError', () => {

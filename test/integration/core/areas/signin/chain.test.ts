@@ -45,11 +45,12 @@ describe('the chain run straight through', () => {
     expect([error.step, error.input]).toEqual(['signin.projects', false]);
   });
 
-  it('a project the user may not access stops at the listing, even given as an id', async () => {
+  it('a project id the user may not access is still scoped, as the OpenStack client scopes; the list read proves why it fails', async () => {
     const s = await server();
     const error = await chainError(s, { OS_PROJECT_ID: 'f'.repeat(32) });
-    expect([error.step, error.input]).toEqual(['signin.projects', false]);
-    expect(error.message).toContain('is not among');
+    expect([error.step, error.input]).toEqual(['signin.scope', false]);
+    expect(error.message).toContain(`Project id ${'f'.repeat(32)} is not among`);
+    expect(s.requests.some((r) => r.path.endsWith('/auth/tokens') || r.path.endsWith('/auth/projects'))).toBe(true);
   });
 
   it('no project among several is a choice for the operator (input), naming the projects', async () => {

@@ -203,8 +203,8 @@ describe('failures map to specific advice', () => {
       const later = ['exchange', 'federated', 'projects', 'scope', 'api'].slice(['exchange', 'federated', 'projects', 'scope', 'api'].indexOf(step) + 1);
       for (const id of later) {
         if (id === 'scope' && step === 'projects') {
-          // Scoping could go ahead without the list for an id, not for the name "demo".
-          expect(o.scope!.message).toContain('looks like a name');
+          // Scoping could go ahead without the list for an id (or a name with its domain), not for the bare name "demo".
+          expect(o.scope!.message).toContain('a name without its domain');
           continue;
         }
         expect(o[id]!.status, id).toBe('skip');

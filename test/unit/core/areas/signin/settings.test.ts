@@ -78,3 +78,42 @@ describe('admin credentials and claim_prefix settings', () => {
     expect(s.admin.password).toBeUndefined();
   });
 });
+
+describe("the OpenStack client's OpenID Connect auth types", () => {
+  it('each is a chain of its own; any other auth type (an admin openrc) leaves the token exchange', () => {
+    expect(read({ OS_AUTH_TYPE: 'v3oidcclientcredentials' }).grant).toBe('client_credentials');
+    expect(read({ OS_AUTH_TYPE: 'v3oidcpassword' }).grant).toBe('password');
+    expect(read({ OS_AUTH_TYPE: 'v3oidcaccesstoken' }).grant).toBe('access_token');
+    expect(read({ OS_AUTH_TYPE: 'v3oidcauthcode' }).grant).toBe('authorization_code');
+    expect(read({ OS_AUTH_TYPE: 'password' }).grant).toBe('exchange');
+    expect(isConfigured(read({ OS_AUTH_TYPE: 'v3oidcclientcredentials' }))).toBe(true);
+  });
+
+  it("OS_USERNAME and OS_PASSWORD are the broker user's with v3oidcpassword, the identity admin's otherwise", () => {
+    const env = { OS_USERNAME: 'op', OS_PASSWORD: 'pw-1234-secret' };
+    const oidc = read({ ...env, OS_AUTH_TYPE: 'v3oidcpassword' });
+    expect([oidc.username, oidc.password, oidc.admin.username, oidc.admin.password]).toEqual(['op', 'pw-1234-secret', undefined, undefined]);
+    const admin = read(env);
+    expect([admin.username, admin.password, admin.admin.username, admin.admin.password]).toEqual([undefined, undefined, 'op', 'pw-1234-secret']);
+  });
+
+  it('defaults the scope and the token presented as keystoneauth does', () => {
+    const s = read({ OS_AUTH_TYPE: 'v3oidcclientcredentials' });
+    expect([s.openidScope, s.accessTokenType]).toEqual(['openid profile', 'access_token']);
+    expect(read({ OS_OPENID_SCOPE: 'openid', OS_ACCESS_TOKEN_TYPE: 'id_token' })).toMatchObject({ openidScope: 'openid', accessTokenType: 'id_token' });
+  });
+});
+
+describe('the project and its domain, by id or by name', () => {
+  it('knows which from the variable or the clouds.yaml key that gave them', () => {
+    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_NAME: 'rig' })).toMatchObject({ project: 'alpha', projectBy: 'name', projectDomain: 'rig', projectDomainBy: 'name' });
+    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_ID: 'default' })).toMatchObject({ projectDomain: 'default', projectDomainBy: 'id' });
+    expect(read({ OS_PROJECT_ID: 'abc' })).toMatchObject({ projectBy: 'id', projectIsId: true });
+    expect(read({}, { signin: { project: 'alpha', project_domain: 'default' } })).toMatchObject({ projectBy: 'either', projectDomainBy: 'id' });
+  });
+
+  it("an admin openrc's project domain is not the chain's when the chain's project came from elsewhere", () => {
+    const s = read({ CLOUDGATE_PROJECT: 'alpha', OS_PROJECT_NAME: 'admin', OS_PROJECT_DOMAIN_NAME: 'Default' });
+    expect([s.project, s.projectDomain]).toEqual(['alpha', undefined]);
+  });
+});
