@@ -62,15 +62,21 @@ for (const iface of ['public', 'internal']) {
   }
 }
 
-/** PUT creates a federation object; 409 means it exists, so PATCH brings it up to date. */
-async function upsert(path, key, body) {
+/**
+ * PUT creates a federation object; 409 means it exists, so PATCH brings it up to date (without the
+ * fields Keystone sets only at creation: an identity provider's domain_id).
+ */
+async function upsert(path, key, body, createOnly = []) {
   const created = await call('PUT', path, { [key]: body }, token, [201, 409]);
-  if (created.status === 409) await call('PATCH', path, { [key]: body }, token);
+  if (created.status === 409) {
+    const update = Object.fromEntries(Object.entries(body).filter(([field]) => !createOnly.includes(field)));
+    await call('PATCH', path, { [key]: update }, token);
+  }
 }
 
 await upsert('/v3/OS-FEDERATION/identity_providers/broker', 'identity_provider', {
   remote_ids: [brokerIssuer], enabled: true, description: 'cloudgate e2e broker', domain_id: 'default',
-});
+}, ['domain_id']);
 const user = { user: { name: '{0}', type: 'ephemeral' } };
 await upsert('/v3/OS-FEDERATION/mappings/broker-mapping', 'mapping', { rules: [
   {
