@@ -8,18 +8,11 @@ import { writeCrdValidators } from './crd-validators.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-
-await build({
-  entryPoints: ['src/cli.ts'],
-  outdir: 'dist',
+/** What both bundles share: this one (npm's `cloudgate`) and the single executable's (scripts/build-exe.mjs). */
+export const BUNDLE_OPTIONS = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
-  // An optional peer that is never used at run time (React devtools).
-  external: ['react-devtools-core'],
   jsx: 'automatic',
   minifySyntax: true,
   sourcemap: false,
@@ -30,7 +23,28 @@ await build({
     js: "import { createRequire as __cgCreateRequire } from 'node:module'; const require = __cgCreateRequire(import.meta.url);",
   },
   define: { __CLOUDGATE_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },
-  chunkNames: 'chunks/[name]-[hash]',
-});
+};
 
-await writeCrdValidators(new URL('../dist/crd-validators.cjs', import.meta.url));
+/**
+ * The oldest Node the bundle runs on: Debian stable's 20.19 (package.json's `engines`). The maintained
+ * LTS lines (22, 24, 26) are newer, so their syntax needs no lowering either.
+ */
+export const NODE_TARGET = 'node20.19';
+
+async function main() {
+  rmSync(new URL('../dist/cli.js', import.meta.url), { force: true });
+  rmSync(new URL('../dist/chunks', import.meta.url), { recursive: true, force: true });
+  await build({
+    ...BUNDLE_OPTIONS,
+    entryPoints: ['src/cli.ts'],
+    outdir: 'dist',
+    splitting: true,
+    target: NODE_TARGET,
+    // An optional peer that is never used at run time (React devtools).
+    external: ['react-devtools-core'],
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  await writeCrdValidators(new URL('../dist/crd-validators.cjs', import.meta.url));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
