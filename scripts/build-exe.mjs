@@ -17,7 +17,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,10 +41,11 @@ const lazyBuiltins = {
   },
 };
 
-/** The modules replaced inside the executable (see the top of this file). */
-function replacements(validatorsFile) {
+/** The modules replaced inside the executable (see the top of this file); `validators` is the generated file's code. */
+function replacements(validators) {
   const modules = {
-    'crd-validators-file': `export const loadGeneratedValidators = () => require(${JSON.stringify(validatorsFile)});`,
+    'crd-validators-file': "export const loadGeneratedValidators = () => require('cloudgate:crd-validators.cjs');",
+    'crd-validators.cjs': validators,
     'react-devtools-core': "throw Object.assign(new Error('react-devtools-core is not part of the cloudgate executable'), { code: 'ERR_MODULE_NOT_FOUND' });",
   };
   return {
@@ -52,25 +53,26 @@ function replacements(validatorsFile) {
     setup(on) {
       // The launcher loads the bundle of npm's build; the executable bundles the sources it comes from.
       on.onResolve({ filter: /^\.\.\/dist\/cli\.js$/ }, () => ({ path: join(ROOT, 'src', 'cli.ts') }));
-      on.onResolve({ filter: /^\.\/crd-validators-file\.js$|^react-devtools-core$/ }, (args) => ({
-        path: args.path.replace(/^\.\/|\.js$/g, ''), namespace: 'replaced',
+      on.onResolve({ filter: /^\.\/crd-validators-file\.js$|^react-devtools-core$|^cloudgate:crd-validators\.cjs$/ }, (args) => ({
+        path: args.path.replace(/^\.\/|^cloudgate:|\.js$/g, ''), namespace: 'replaced',
       }));
       on.onLoad({ filter: /.*/, namespace: 'replaced' }, (args) => ({ contents: modules[args.path], loader: 'js', resolveDir: ROOT }));
     },
   };
 }
 
-function run(command, args) {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: 600_000 });
+function run(command, args, cwd = undefined) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 600_000 });
   if (result.error || result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} failed: ${result.error?.message ?? `exit ${result.status}: ${result.stderr.trim()}`}`);
   }
   return result.stdout;
 }
 
-/** Whether `strip` is there (Debian's binutils). */
-function canStrip() {
-  return !spawnSync('strip', ['--version'], { stdio: 'ignore' }).error;
+/** The `strip` of binutils that reads `arch`'s binaries (Debian: binutils, binutils-aarch64-linux-gnu), if installed. */
+function stripFor(arch) {
+  const tool = arch === process.arch ? 'strip' : `${{ arm64: 'aarch64', x64: 'x86_64' }[arch]}-linux-gnu-strip`;
+  return spawnSync(tool, ['--version'], { stdio: 'ignore' }).error ? undefined : tool;
 }
 
 /**
@@ -92,31 +94,34 @@ export async function buildExecutable({ arch = process.arch, out, offline = fals
       outfile: main,
       target: `node${ACTIVE_LTS.version.split('.')[0]}`,
       absWorkingDir: ROOT,
-      plugins: [replacements(validators), lazyBuiltins],
+      plugins: [replacements(readFileSync(validators, 'utf8')), lazyBuiltins],
     });
     // Node's binary carries its debugging symbols (a third of its size); the executable needs none.
     let executable = targetNode;
-    if (strip && canStrip()) {
+    const stripper = strip ? stripFor(arch) : undefined;
+    if (stripper) {
       executable = join(work, 'node');
       copyFileSync(targetNode, executable);
-      run('strip', [executable]);
-    } else if (strip) log('strip is not installed (Debian package binutils): the executable keeps Node\'s debugging symbols');
+      run(stripper, [executable]);
+    } else if (strip) log(`no strip for linux-${arch} binaries is installed (binutils): the executable keeps Node's debugging symbols`);
     const templates = join(ROOT, 'templates', 'oidc');
+    // Paths relative to the work folder, which --build-sea runs in: the blob records the main script's
+    // name, and a temporary folder's would make each build differ.
     const config = {
-      main,
+      main: 'cloudgate.mjs',
       mainFormat: 'module',
       executable,
-      output: join(work, 'cloudgate'),
+      output: 'cloudgate',
       disableExperimentalSEAWarning: true,
       useCodeCache: arch === process.arch,
       assets: Object.fromEntries(readdirSync(templates).map((name) => [`templates/oidc/${name}`, join(templates, name)])),
     };
     writeFileSync(join(work, 'sea.json'), JSON.stringify(config, null, 2));
-    run(hostNode, ['--build-sea', join(work, 'sea.json')]);
+    run(hostNode, ['--build-sea', 'sea.json'], work);
     mkdirSync(dirname(output), { recursive: true });
     // Moved into place whole: a reader never sees half an executable.
     const staged = `${output}.tmp-${process.pid}`;
-    copyFileSync(config.output, staged);
+    copyFileSync(join(work, config.output), staged);
     chmodSync(staged, 0o755);
     renameSync(staged, output);
     log(`${output}: ${(statSync(output).size / 1024 / 1024).toFixed(1)} MiB, Node ${ACTIVE_LTS.version} linux-${arch}${config.useCodeCache ? ', with code cache' : ', without code cache (built on another architecture)'}`);
