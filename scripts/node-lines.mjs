@@ -74,7 +74,7 @@ export function installNode({ arch = process.arch, offline = false, env = proces
   }
 }
 
-/** `npm pack SPEC` into `dir`: npm checks the tarball against the registry's integrity. */
+/** `npm pack <package>@<version>` into `dir`: npm checks the tarball against the registry's integrity. */
 export function npmPack(spec, dir) {
   const [packed] = JSON.parse(run('npm', ['pack', spec, '--pack-destination', dir, '--json', '--silent']));
   return { tarball: join(dir, packed.filename), integrity: packed.integrity };
