@@ -9,38 +9,22 @@
 //   lazy parts stay lazy: esbuild wraps a module that is only imported dynamically (each command, each
 //   doctor group, Ink and React) in a function run on first import;
 // - a built-in imported by such a module would still load when the executable starts (esbuild hoists the
-//   import statement): each is required where its importer first runs instead (lazyBuiltins);
+//   import statement): each is required where its importer first runs instead (lazyBuiltins, build.mjs);
 // - there are no files beside it: the generated CRD validators are bundled in (the module that finds them
 //   next to an installation is replaced) and the OIDC templates are its assets (node:sea);
 // - react-devtools-core, an optional peer of Ink loaded only when DEV=true, is not installed: it is
 //   replaced by a module that fails as a missing module does, which Ink reports and runs on without.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_OPTIONS } from './build.mjs';
+import { BUNDLE_OPTIONS, lazyBuiltins } from './build.mjs';
 import { writeCrdValidators } from './crd-validators.mjs';
 import { ACTIVE_LTS, installNode } from './node-lines.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`), 'node:sea', 'node:sqlite', 'node:test']);
-
-/** Static imports of Node's built-ins become a require() run where their importer is first evaluated. */
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(on) {
-    on.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
-      if (!BUILTINS.has(args.path)) return undefined;
-      if (args.namespace === 'builtin') return { path: args.path, external: true };
-      return args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined;
-    });
-    on.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
-  },
-};
-
 /** The modules replaced inside the executable (see the top of this file); `validators` is the generated file's code. */
 function replacements(validators) {
   const modules = {
