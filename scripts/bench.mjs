@@ -78,6 +78,36 @@ async function benchStartup(runs = 21) {
   console.log(`  where the time of doctor --only inventory goes (median of 9 runs, --json, CA unset; the run: loading the group's code, reading, validating, rendering the objects; around it: start-up, exit): ${parts.join('; ')}`);
 }
 
+/** Milliseconds from starting `serve` until it says it listens (then it is stopped). */
+function timeToListen({ command: [file, ...args], env = {} }) {
+  return new Promise((resolve) => {
+    const childEnv = { ...process.env, CI: 'true', ...env };
+    for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
+    const started = performance.now();
+    const child = spawn(file, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let listening;
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (listening === undefined && stderr.includes('Listening on')) {
+        listening = performance.now() - started;
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('close', () => resolve(listening ?? Number.NaN));
+  });
+}
+
+// --- serve start-up: from start to listening, as a container's start-up (informative) ---
+async function benchServeStart(runs = 9) {
+  const inventory = new URL('../test/fixtures/inventory/realistic.yml', import.meta.url).pathname;
+  const args = ['serve', '--listen', '127.0.0.1:0', '--only', 'inventory', '--inventory', inventory];
+  const times = SUBJECTS.map(() => []);
+  for (let i = 0; i < runs; i++) for (const [k, subject] of SUBJECTS.entries()) times[k].push(await timeToListen(cloudgate(subject, args)));
+  console.log(`serve start-up, from start to "Listening on" (median of ${runs} interleaved runs, CA unset): ` +
+    SUBJECTS.map((s, k) => `${s.short} ${middle(times[k]).toFixed(1)} ms`).join(', '));
+}
+
 // --- tls: doctor --only tls over 50 endpoints behind a 100 ms round trip (target <= 0.3 s wall) ---
 // One TLS server on 127.0.0.1, reached through 50 delaying TCP proxies (one port per endpoint): the
 // proxy opens its upstream connection one round trip after accepting (the TCP handshake), then holds
@@ -392,7 +422,7 @@ async function benchSetupFirstQuestion(runs = 9) {
 }
 
 // `npm run bench -- signin tls` runs only the named sections.
-const sections = { startup: benchStartup, memory: benchMemory, tls: benchTls, signin: benchSignin, keystone: benchKeystone, setup: benchSetupFirstQuestion,
+const sections = { startup: benchStartup, 'serve-start': benchServeStart, memory: benchMemory, tls: benchTls, signin: benchSignin, keystone: benchKeystone, setup: benchSetupFirstQuestion,
   inventory: benchInventory, serve: async () => (await import('./bench-serve.mjs')).benchServe(), kube: async () => (await import('./bench-kube.mjs')).benchKube() };
 // Options (`--runs N`, `--interval MS`, `--no-kube`: the serve section's) are not section names.
 const chosen = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !['--runs', '--interval'].includes(all[i - 1]));
