@@ -7,7 +7,7 @@
  * Node does) shows which of its bundled modules a run evaluated: each is a function named after its file.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,8 @@ describe.skipIf(!built)('the single executable', () => {
 
     const doctor = await withCoverage(['doctor', '--only', 'inventory', '--inventory', REALISTIC]);
     expect(doctor.run.code).toBe(0);
+    // It carries its own code cache: no compile cache in its HOME, as bin/cloudgate.js keeps on Node 22 and later.
+    expect(existsSync(join(dir, '.cache'))).toBe(false);
     expect(doctor.modules.evaluated.filter((m) => m.startsWith('node_modules/yaml/')).length).toBeGreaterThan(0);
     expect(doctor.modules.evaluated.filter((m) => UI_LIBRARIES.test(m))).toEqual([]);
   });
