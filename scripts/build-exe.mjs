@@ -25,6 +25,7 @@ import { writeCrdValidators } from './crd-validators.mjs';
 import { ACTIVE_LTS, installNode } from './node-lines.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
 /** The modules replaced inside the executable (see the top of this file); `validators` is the generated file's code. */
 function replacements(validators) {
   const modules = {
@@ -80,7 +81,7 @@ export async function buildExecutable({ arch = process.arch, out, offline = fals
       absWorkingDir: ROOT,
       plugins: [replacements(readFileSync(validators, 'utf8')), lazyBuiltins],
     });
-    // Node's binary carries its debugging symbols (a third of its size); the executable needs none.
+    // Node's binary carries its debugging symbols (a fifth of its size); the executable needs none.
     let executable = targetNode;
     const stripper = strip ? stripFor(arch) : undefined;
     if (stripper) {
