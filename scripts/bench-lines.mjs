@@ -68,14 +68,18 @@ export function bareNode(subject, args) {
   return { command: [subject.exe ? nodeBinary() : subject.node, ...args] };
 }
 
-/** Wall time of one run; `env` entries set to undefined are removed from the environment. */
-export function timeOnce({ command, env = {} }) {
-  const [file, ...args] = command;
-  const childEnv = { ...process.env, CI: 'true', ...env };
-  for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
+/** The bench's environment with `env` over it (CI=true by default); entries set to undefined are removed. */
+export function childEnvironment(env = {}) {
+  const merged = { ...process.env, CI: 'true', ...env };
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
+  return merged;
+}
+
+/** Wall time and exit code of one run. */
+export function timeOnce({ command: [file, ...args], env }) {
   const started = performance.now();
   return new Promise((resolve) => {
-    spawn(file, args, { env: childEnv, stdio: 'ignore' }).on('close', (code) => resolve({ ms: performance.now() - started, code }));
+    spawn(file, args, { env: childEnvironment(env), stdio: 'ignore' }).on('close', (code) => resolve({ ms: performance.now() - started, code }));
   });
 }
 

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { benchInventory } from './bench-inventory.mjs';
 import {
-  ENVIRONMENTS, bareNode, cloudgate, columnsOf, executable, matrix, middle, nodeLines, printExecutableBeside, printLegend, printMatrix,
+  ENVIRONMENTS, bareNode, childEnvironment, cloudgate, columnsOf, executable, matrix, middle, nodeLines, printExecutableBeside, printLegend, printMatrix,
   spreadOf,
 } from './bench-lines.mjs';
 import { loadTestServers } from './bench-servers.mjs';
@@ -22,12 +22,10 @@ if (!EXE) console.log('The executable is not built (npm run build:exe): its figu
 printLegend(SUBJECTS);
 
 /** Wall time, exit code and standard output of one run of `{ command, env }`. */
-function runCaptured({ command: [file, ...args], env = {} }) {
+function runCaptured({ command: [file, ...args], env }) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const childEnv = { ...process.env, CI: 'true', ...env };
-    for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
-    const child = spawn(file, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: childEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started }));
@@ -79,12 +77,10 @@ async function benchStartup(runs = 21) {
 }
 
 /** Milliseconds from starting `serve` until it says it listens (then it is stopped). */
-function timeToListen({ command: [file, ...args], env = {} }) {
+function timeToListen({ command: [file, ...args], env }) {
   return new Promise((resolve) => {
-    const childEnv = { ...process.env, CI: 'true', ...env };
-    for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
     const started = performance.now();
-    const child = spawn(file, args, { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(file, args, { env: childEnvironment(env), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let listening;
     child.stderr.on('data', (d) => {
@@ -169,12 +165,10 @@ async function benchTls({ endpoints = 50, roundTripMs = 100, runs = 9 } = {}) {
 
 // --- memory: peak resident memory (max RSS, from /usr/bin/time) of each command, target < 80 MB ---
 /** Max RSS in MB of one run of `{ command, env }`; async, so servers in this process keep answering. */
-function peakMemoryMb({ command, env = {} }) {
+function peakMemoryMb({ command, env }) {
   const file = join(mkdtempSync(join(tmpdir(), 'cloudgate-bench-rss-')), 'rss');
-  const childEnv = { ...process.env, CI: 'true', ...env };
-  for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
   return new Promise((resolve) => {
-    spawn('/usr/bin/time', ['-f', '%M', '-o', file, ...command], { env: childEnv, stdio: 'ignore' })
+    spawn('/usr/bin/time', ['-f', '%M', '-o', file, ...command], { env: childEnvironment(env), stdio: 'ignore' })
       .on('close', () => resolve(Number(readFileSync(file, 'utf8').trim().split('\n').pop()) / 1024));
   });
 }
@@ -365,9 +359,8 @@ async function benchKeystone(runs = 7) {
 // the screen is drawn again (the full terminal UI is then running).
 function firstQuestion({ command, env: extra = {} }, marker, respond) {
   return new Promise((resolve) => {
-    const env = { ...process.env, ...extra };
-    delete env.CI;
-    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    // Interactive: no CI.
+    const env = childEnvironment({ ...extra, CI: undefined });
     const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
     const started = performance.now();
     const child = spawn('script', ['-qfec', `stty cols 80 rows 24; exec ${command.map(q).join(' ')}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
