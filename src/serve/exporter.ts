@@ -33,8 +33,10 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
   // No optimising compiler in this long-lived process: each function that a run calls once or twice
   // becomes hot after hundreds of runs, so its machine code kept the heap growing by ~0.7 KB per run
   // after run 300 and +13% by run 1,000 (docs/exporter.md). A run waits on the network; what it
-  // computes is done by native code (TLS, X.509, hashing), which this does not affect.
+  // computes is done by native code (TLS, X.509, hashing), which this does not affect. V8 has two of
+  // them since Node 22: TurboFan (--opt) and Maglev, which alone grew the heap ~2 KB per run on Node 26.
   setFlagsFromString('--no-opt');
+  setFlagsFromString('--no-maglev');
   const lastRun = createLastRun(options.version);
   let runs = 0;
   let running = () => false;

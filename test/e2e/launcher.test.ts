@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,5 +113,48 @@ describe('bin/cloudgate.js run as a program', () => {
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toContain('Ignoring extra certs from `/nonexistent/extra.pem`');
     expect(JSON.parse(untrusted.stdout).summary.fail).toBe(1);
+  });
+});
+
+describe('bin/cloudgate.js keeps compiled code for the next run (Node 22 and later)', () => {
+  // This Node has module.enableCompileCache (22 and later): .ci/run runs the suite on Node 20 and the active LTS.
+  const supported = 'enableCompileCache' in nodeModule;
+  const home = () => mkdtempSync(join(tmpdir(), 'cg-compile-home-'));
+  // Unset (not empty: Node takes any NODE_DISABLE_COMPILE_CACHE as off).
+  const help = (env: NodeJS.ProcessEnv) => runCli(['--help'], { env: { XDG_CACHE_HOME: undefined, NODE_DISABLE_COMPILE_CACHE: undefined, ...env } });
+
+  it(`${supported ? 'in' : 'not on this Node: no'} cloudgate/compile under ~/.cache, the user's alone`, async () => {
+    const dir = home();
+    expect((await help({ HOME: dir })).code).toBe(0);
+    const cache = join(dir, '.cache', 'cloudgate', 'compile');
+    expect(existsSync(cache)).toBe(supported);
+    if (supported) {
+      expect(statSync(cache).mode & 0o777).toBe(0o700);
+      const [versioned] = readdirSync(cache);
+      expect(versioned).toMatch(new RegExp(`^${process.version}-`));
+      expect(readdirSync(join(cache, versioned)).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('under $XDG_CACHE_HOME when it is an absolute path', async () => {
+    const dir = home();
+    expect((await help({ HOME: dir, XDG_CACHE_HOME: join(dir, 'xdg') })).code).toBe(0);
+    expect(existsSync(join(dir, 'xdg', 'cloudgate', 'compile'))).toBe(supported);
+    expect(existsSync(join(dir, '.cache'))).toBe(false);
+  });
+
+  it('never in a folder others can write to, or under one; the command runs all the same', async () => {
+    const open = home();
+    mkdirSync(join(open, '.cache', 'cloudgate', 'compile'), { recursive: true });
+    chmodSync(join(open, '.cache', 'cloudgate', 'compile'), 0o777);
+    const shared = home();
+    chmodSync(shared, 0o770);
+    for (const dir of [open, shared]) {
+      const result = await help({ HOME: dir });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Usage: cloudgate');
+      const cache = join(dir, '.cache', 'cloudgate', 'compile');
+      expect(existsSync(cache) ? readdirSync(cache) : []).toEqual([]);
+    }
   });
 });

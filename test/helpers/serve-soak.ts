@@ -153,7 +153,12 @@ function worldInChild(kubeToo: boolean): Promise<SoakWorld & { stop(): Promise<v
   const child = fork(process.argv[1]!, ['servers', kubeToo ? 'kube' : 'no'], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('message', (world) => resolve({ ...(world as SoakWorld), stop: async () => void child.kill() }));
+    // SIGTERM stops the servers, and the IPC channel is closed too: a server whose close waits on a
+    // connection must not keep the child, and through the channel the driver, running (seen on Node 26).
+    child.once('message', (world) => resolve({ ...(world as SoakWorld), stop: async () => {
+      child.kill();
+      if (child.connected) child.disconnect();
+    } }));
   });
 }
 

@@ -38,6 +38,8 @@ export interface LaunchOptions {
   /** Extra environment (NO_COLOR=1 unless `color`). */
   env?: Record<string, string>;
   color?: boolean;
+  /** What runs cloudgate: Node and the launcher by default, or the single executable. */
+  program?: string[];
 }
 
 /** Starts `cloudgate ARGS` in a new terminal; its exit code appears on screen as `EXIT=<code>`. */
@@ -50,7 +52,8 @@ export function launchCloudgate(args: string[], options: LaunchOptions): Termina
     .map(([k, v]) => `${k}=${shellQuote(v)}`)
     .join(' ');
   const unset = options.color ? '-u CI -u NO_COLOR' : '-u CI';
-  const command = `cd ${shellQuote(options.cwd)} && env ${unset} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 600`;
+  const program = (options.program ?? [process.execPath, BIN]).map(shellQuote).join(' ');
+  const command = `cd ${shellQuote(options.cwd)} && env ${unset} ${env} ${program} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 600`;
   const size = options.size ?? { x: 80, y: 24 };
   tmux('new-session', '-d', '-s', SESSION, '-x', String(size.x), '-y', String(size.y), command);
   const send = (...keys: string[]) => void tmux('send-keys', '-t', SESSION, ...keys);

@@ -1,9 +1,11 @@
 /**
  * The files in templates/oidc/, filled with `{{name}}` placeholders. The package root is found by
- * walking up from this module, so the same code works from src/ (tests) and from the dist/ bundle.
+ * walking up from this module, so the same code works from src/ (tests) and from the dist/ bundle; the
+ * single executable carries them as its assets (scripts/build-exe.mjs).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { getAsset, isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 
 function templatesDir(): string {
@@ -16,6 +18,10 @@ function templatesDir(): string {
   throw new Error('templates/oidc/ was not found next to the cloudgate installation; reinstall cloudgate.');
 }
 
+function templateText(name: string): string {
+  return isSea() ? getAsset(`templates/oidc/${name}`, 'utf8') : readFileSync(join(templatesDir(), name), 'utf8');
+}
+
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
     if (!(name in values)) throw new Error(`template placeholder {{${name}}} has no value`);
@@ -25,7 +31,7 @@ export function fill(text: string, values: Record<string, string>): string {
 
 /** A text template, filled. */
 export function renderText(name: string, values: Record<string, string>): string {
-  return fill(readFileSync(join(templatesDir(), name), 'utf8'), values);
+  return fill(templateText(name), values);
 }
 
 /** A JSON template: placeholders are filled inside string values only, so a value can never break the JSON. */
@@ -38,5 +44,5 @@ export function renderJson(name: string, values: Record<string, string>): unknow
     }
     return node;
   };
-  return walk(JSON.parse(readFileSync(join(templatesDir(), name), 'utf8')));
+  return walk(JSON.parse(templateText(name)));
 }

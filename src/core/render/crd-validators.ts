@@ -1,34 +1,17 @@
 /**
  * cert-manager's own OpenAPI schemas, used to check what the platform would apply before the API
  * server sees it. The build generates ajv validators of the CRDs in data/cert-manager-crds/ as code
- * (scripts/crd-validators.mjs → dist/crd-validators.cjs), so no schema is compiled at run time. The
- * file is found by walking up from this module, so the same code works from the bundle and from
- * src/ after a build (tests).
+ * (scripts/crd-validators.mjs), so no schema is compiled at run time; ./crd-validators-file.ts loads
+ * them on first use.
  */
 import type { ValidateFunction } from 'ajv';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadGeneratedValidators } from './crd-validators-file.js';
 
 export interface CrdValidator {
   kind: string;
   /** The cert-manager release the schema comes from. */
   version: string;
   validate: ValidateFunction;
-}
-
-const FILE = 'crd-validators.cjs';
-
-function validatorsFile(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    for (const candidate of [join(dir, FILE), join(dir, 'dist', FILE)]) {
-      if (existsSync(candidate)) return candidate;
-    }
-    dir = dirname(dir);
-  }
-  throw new Error(`${FILE} was not found next to the cloudgate installation; rebuild (npm run build) or reinstall cloudgate.`);
 }
 
 /** `<kind>@<release>` → validator, the pinned release before the newest (the build's order). */
@@ -40,7 +23,7 @@ let generated: Record<string, ValidateFunction> | undefined;
  */
 export function crdValidators(kind: string): CrdValidator[] {
   // The file the build generates with ajv's standalone code: one validate function per kind@release.
-  generated ??= createRequire(import.meta.url)(validatorsFile()) as Record<string, ValidateFunction>;
+  generated ??= loadGeneratedValidators();
   return Object.entries(generated)
     .filter(([name]) => name.startsWith(`${kind}@`))
     .map(([name, validate]) => ({ kind, version: name.slice(kind.length + 1), validate }));
