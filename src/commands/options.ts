@@ -4,7 +4,8 @@
  * that feeds the settings chain a GivenSettings entry).
  */
 import { resolve } from 'node:path';
-import { commaList, type FlagsOf } from '../cli-flags.js';
+import type { FlagsOf } from '../cli-flags.js';
+import type { Group } from '../core/areas/groups.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import type { NetworkOptions } from '../core/config/network.js';
 import type { GivenSettings } from '../core/config/settings.js';
@@ -29,8 +30,8 @@ function given(settings: GivenSettings): GivenSettings {
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
 
-/** `--only a,b --only c`. */
-export const onlyOf = (flags: { only?: string }): string[] => commaList(flags.only);
+/** `--only a,b`: groups the parser checked against the options table. */
+export const onlyOf = (flags: { only: readonly Group[] }): Group[] => [...flags.only];
 
 /** doctor's and serve's flags as the doctor's options. */
 export function doctorOptionsOf(flags: FlagsOf<'doctor'> | FlagsOf<'serve'>, cwd: string): DoctorOptions {

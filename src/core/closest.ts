@@ -1,4 +1,5 @@
 /** "Did you mean": the one rule every suggestion of a name uses (commands, flags, groups, clouds, variables). */
+import { UsageError } from './errors.js';
 
 /** Levenshtein distance: insertions, deletions and substitutions each cost one. */
 export function editDistance(a: string, b: string): number {
@@ -35,4 +36,13 @@ export function closest(given: string, candidates: readonly string[], options: C
   }
   const limit = Math.max(2, Math.floor(typed.length / 3));
   return best && best.distance <= limit ? best.name : undefined;
+}
+
+/**
+ * The one wording of a value outside a fixed list (a group, a format, a section, a setting):
+ * `WHAT "given" is not one of: a, b, c.`, with the closest one as "did you mean" when there is one.
+ */
+export function notOneOf(what: string, given: string, choices: readonly string[], options: ClosestOptions & { otherwise?: string } = {}): UsageError {
+  const guess = closest(given, choices, options);
+  return new UsageError(`${what} "${given}" is not one of: ${choices.join(', ')}.`, guess ? `Did you mean "${guess}"?` : options.otherwise);
 }

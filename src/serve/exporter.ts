@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
 import { statusCounts } from '../core/doctor/status.js';
 import type { Check, Status } from '../core/doctor/types.js';
+import type { MetricFamily } from '../core/doctor/metrics.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
 import { startHttpServer } from './http.js';
 import { createLastRun } from './last-run.js';
@@ -16,6 +17,8 @@ export interface ExporterOptions {
   port: number;
   intervalMs: number;
   version: string;
+  /** The areas' own metric families, written after the doctor's. */
+  areaMetrics: readonly MetricFamily[];
   /** The checks of one run, built afresh each time (an edited inventory is picked up). */
   provide(): Promise<Check[]>;
   /** Timeouts and the overall deadline of each run: the doctor's. */
@@ -35,7 +38,7 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
   // after run 300 and +13% by run 1,000 (docs/exporter.md). A run waits on the network; what it
   // computes is done by native code (TLS, X.509, hashing), which this does not affect.
   setFlagsFromString('--no-opt');
-  const lastRun = createLastRun(options.version);
+  const lastRun = createLastRun(options.version, options.areaMetrics);
   let runs = 0;
   let running = () => false;
   const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs, running: () => running() });

@@ -24,6 +24,9 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = (() => {
   return keys;
 })();
 
+/** The sections of the --config file: one per group that has settings. */
+export const CONFIG_SECTIONS: readonly string[] = Object.keys(CONFIG_KEYS);
+
 const SECRETS = SETTING_SPECS.filter((s) => s.type === 'secret').map((s) => s.name);
 /** Keys whose value is a secret written inline in the config file. */
 const INLINE_SECRETS = new Set(SECRETS);

@@ -11,7 +11,6 @@ import type { VaultOptions } from '../inventory/vault-options.js';
 import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
-import type { Check } from './types.js';
 
 /**
  * The doctor's settings, typed: built by the command (doctor, serve, oidc) from its flags, and by
@@ -82,28 +81,8 @@ export interface DoctorInput extends SettingsSource {
 
 export type { FoundSetting } from '../config/start-settings.js';
 
-/** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
-export type CheckProvider = (input: DoctorInput) => Check[] | Promise<Check[]>;
-
-/** One doctor group: its name, the title its reports show, and its checks (loaded only when asked for). */
-export interface Area {
-  group: string;
-  title: string;
-  provideChecks: CheckProvider;
-}
-
-/** An area whose modules are imported only when its checks are asked for, their checks in this order. */
-export function lazyArea(group: string, title: string, modules: (() => Promise<{ provideChecks: CheckProvider }>)[]): Area {
-  return {
-    group,
-    title,
-    async provideChecks(input) {
-      const checks: Check[] = [];
-      for (const load of modules) checks.push(...(await (await load()).provideChecks(input)));
-      return checks;
-    },
-  };
-}
+// The area's shape lives in area.ts; the inventory area still imports it from here.
+export { lazyArea, type Area, type CheckProvider } from './area.js';
 
 /**
  * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
@@ -114,7 +93,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
   const { config, findings } = await loadConfigFile(options.configPath, cwd);
   const { saved, cloud, caFile, sources, found } = await startSettings({ cloud: options.cloud, caFile: options.network.caFile, given: options.given }, env, cwd, config);
   const general = (name: StartName) => resolveStart(name, sources, found);
-  const network = networkSettings({ ...options.network, ...(caFile ? { caFile } : {}) }, { env, stderr: ctx.stderr, cloud });
+  const network = networkSettings({ ...options.network, caFile }, { stderr: ctx.stderr, cloud });
 
   let { inventoryPath, inventoryExplicit } = options;
   if (!inventoryExplicit) {
@@ -169,6 +148,7 @@ export async function withCurrentContext(input: DoctorInput): Promise<DoctorInpu
 
 export function runOptionsOf(input: DoctorInput): RunOptions {
   return {
+    network: input.network,
     timeoutMs: input.network.timeoutMs,
     deadlineMs: runDeadlineMs(input.network),
     log: input.network.verbose ? input.network.log : undefined,

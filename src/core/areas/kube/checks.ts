@@ -6,11 +6,12 @@
  * with `not-configured` and the area's sentence.
  */
 import { memberOf, textOf } from '../../records.js';
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
-import { always, cluster, notConfigured, type Gate } from '../../doctor/gates.js';
+import type { DoctorInput } from '../../doctor/input.js';
+import type { CheckProvider } from '../../doctor/area.js';
+import type { Check, CheckContext, RunResult, RunnableCheck, Unavailable } from '../../doctor/types.js';
+import { always, cluster, firstClosed, notApplicable, notConfigured, type Gate } from '../../doctor/gates.js';
 import { setting } from '../../config/settings.js';
-import { discoverySettings } from '../../config/discovery-settings.js';
+import { discoverySettings, keylessGate } from '../../config/discovery-settings.js';
 import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryView } from '../../inventory/inventory.js';
 import type { KubectlOptions } from '../../kube/kubectl.js';
@@ -33,7 +34,14 @@ import { certManagerObjects, ingressSecretLookups, scopeOf, tlsSecretsIn, wildca
 const GROUP = 'kube';
 /** The no-cluster skip of this group reads "No cluster to ask: <why>". */
 const LEAD = 'No cluster to ask';
-type OnCluster = (reads: ClusterReads, kube: KubectlOptions) => Promise<CheckResult>;
+type OnCluster = (reads: ClusterReads, kube: KubectlOptions, ctx: CheckContext) => Promise<RunResult<object>>;
+
+/** Found only on the cluster: cert-manager's CRDs are not there, so nothing of cert-manager can be read (kube.issuer fails on it). */
+const CRDS_MISSING: Unavailable = {
+  unavailable: 'needs-failed',
+  message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).',
+  text: 'Install cert-manager with its CRDs (the platform does it first).',
+};
 
 /** Which secrets hold the platform's self-signed CA: the cluster's self-signed CA Certificates, and the inventory's name for it. */
 function hintsFrom(items: CmObject[], inventorySecret: string | undefined): IssuerHints {
@@ -48,11 +56,11 @@ const unsettled = (c: CmObject) => readCondition(c, 'Ready')?.status !== 'True' 
  * A check's `run` behind the cluster gate: the run's shared reads and kubectl, both at the context the
  * gate found answering (ctx.cluster), with the check's own signal and log for its own kubectl calls.
  */
-function onCluster(reads: ClusterReads, input: DoctorInput, body: OnCluster): Check['run'] {
+function onCluster(reads: ClusterReads, input: DoctorInput, body: OnCluster): RunnableCheck['run'] {
   return (ctx: CheckContext) => {
     const context = ctx.cluster?.context;
     if (!context) throw new Error('a kube check ran without the cluster gate\'s context');
-    return body(reads.at(context), { ...kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) }), context });
+    return body(reads.at(context), { ...kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) }), context }, ctx);
   };
 }
 
@@ -64,16 +72,20 @@ export const provideChecks: CheckProvider = async (input) => {
   const shownIssuer = issuerName ?? '(a template)';
   const discovery = await discoverySettings(input);
   const controllerAccount = textOf(memberOf(input.config.discovery, 'controller_service_account')) || 'cert-manager';
-  const keyless = discovery.keylessSelected || discovery.issuerUrl !== undefined
-    ? undefined : 'Only needed for route53 auth kubernetes: the inventory does not select it and no --issuer-url was given.';
-  const noIssuer = expected.issuerType === 'none' ? 'cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).' : undefined;
-  const templated = issuerName === null ? 'The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.' : undefined;
+  const keyless = keylessGate(discovery, 'inventory or issuer URL');
+  const noIssuer = expected.issuerType === 'none' ? notApplicable('cluster_issuer_type is none: the platform issues nothing (see kube.wildcard-secret).') : always;
+  const templated = issuerName === null
+    ? notConfigured('The inventory makes the issuer\'s name a template, known only when the deployment runs: set cluster_issuer_name to a plain name to check it.')
+    : always;
+  const supplied = expected.issuerType === 'none' && expected.suppliedSecret
+    ? always
+    : notApplicable('No supplied wildcard: the inventory does not set cluster_issuer_type: none with openstack_helm_ingress_secret_name.');
   // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
   const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
   const withCluster = (body: OnCluster) => onCluster(reads, input, body);
-  /** Behind the cluster gate, unless the inventory does not call for the check (`unconfigured` says why). */
+  /** Behind the cluster gate, unless the inventory does not call for the check (its closed gate says why). */
   const reachable = cluster(kubeOptionsFor(input), { lead: LEAD });
-  const gate = (unconfigured?: string): Gate => (unconfigured ? notConfigured(unconfigured) : reachable);
+  const gate = (...first: Gate[]): Gate => firstClosed(...first, reachable);
   const netTimeout = input.network.timeoutMs;
   const selfSignedSecret = textOf(view.values.cluster_issuer_self_signed_secret_name);
   /** The Certificates kube.certificates judges: the platform's namespaces, and its CA Certificates in cert-manager's. */
@@ -92,7 +104,7 @@ export const provideChecks: CheckProvider = async (input) => {
       return certManagerHealthResult(list.items);
     }) },
     { id: 'kube.webhook', group: GROUP, title: 'cert-manager\'s webhook admits its objects (a dry-run create)', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 2, run: withCluster((_, kube) => webhookProbe(kube)) },
-    { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer ?? templated), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
+    { id: 'kube.issuer', group: GROUP, title: `ClusterIssuer "${shownIssuer}" is Ready`, gate: gate(noIssuer, templated), timeoutMs: netTimeout * 2, run: withCluster(async (r) => {
       const list = await r.list('certManager');
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
@@ -103,7 +115,7 @@ export const provideChecks: CheckProvider = async (input) => {
       const list = await r.list('certManager');
       if (!list.ok) {
         return list.missingKind
-          ? { status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', reason: { code: 'needs-failed', text: 'cert-manager is not installed.' } }
+          ? CRDS_MISSING
           : { status: 'fail', message: `Cannot read cert-manager's objects: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list issuers --all-namespaces).' };
       }
       const namespaces = await certificateScope(r);
@@ -123,11 +135,11 @@ export const provideChecks: CheckProvider = async (input) => {
       if (!list.ok && !list.missingKind) return { status: 'fail', message: `Cannot read the ClusterIssuers: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list clusterissuers).' };
       return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName));
     }) },
-    { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: withCluster(async (r) => {
+    { id: 'kube.certificates', group: GROUP, title: 'Certificates of the platform\'s namespaces are Ready and current', gate: gate(), after: ['kube.cert-manager'], timeoutMs: netTimeout * 3, run: withCluster(async (r, _kube, ctx) => {
       const [list, namespaces, workloads] = await Promise.all([r.list('certManager'), certificateScope(r), r.list('workloads')]);
       if (!list.ok) {
         return list.missingKind
-          ? { status: 'skip', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', reason: { code: 'needs-failed', text: 'cert-manager is not installed.' } }
+          ? CRDS_MISSING
           : { status: 'fail', message: `Cannot list the Certificates: ${list.error}`, advice: 'Check your access to the cluster (kubectl auth can-i list certificates --all-namespaces).' };
       }
       const objects = certManagerObjects(list.items);
@@ -137,18 +149,18 @@ export const provideChecks: CheckProvider = async (input) => {
       const snapshot: CertificatesSnapshot = {
         ...objects, certificates: inScope, secrets: await tlsSecretsIn(r, namespaces), events: events?.ok ? events.items : [], namespaces,
         platformIssuer: issuerName ?? '', ingressClass: facts.ingressClass ?? '(the inventory\'s ingress class)', issuerType: expected.issuerType,
-        controllerDown: workloads.ok && controllerDown(workloads.items), now: new Date(), issuerHints: hintsFrom(objects.certificates, selfSignedSecret), allCertificates: objects.certificates,
+        controllerDown: workloads.ok && controllerDown(workloads.items), now: ctx.services.clock.now(), issuerHints: hintsFrom(objects.certificates, selfSignedSecret), allCertificates: objects.certificates,
       };
       return certificatesResult(snapshot);
     }) },
     {
       id: 'kube.wildcard-secret', group: GROUP, title: 'Supplied wildcard certificate secret (each copy)',
-      gate: gate(expected.issuerType !== 'none' || !expected.suppliedSecret ? 'No supplied wildcard: the inventory does not set cluster_issuer_type: none with openstack_helm_ingress_secret_name.' : undefined),
-      run: withCluster(async (r, kube) => {
+      gate: gate(supplied),
+      run: withCluster(async (r, kube, ctx) => {
       const scope = await scopeOf(r, facts);
       const secrets = await tlsSecretsIn(r, scope.namespaces);
       const copies = await wildcardCopies(expected.suppliedSecret!, scope.ingresses, secrets, kube);
-      return wildcardCopiesResult(expected.suppliedSecret!, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, new Date());
+      return wildcardCopiesResult(expected.suppliedSecret!, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, ctx.services.clock.now());
       }),
     },
     { id: 'kube.ingress-secrets', group: GROUP, title: 'TLS secrets of the platform\'s ingresses', gate: gate(), timeoutMs: netTimeout * 3, run: withCluster(async (r, kube) => {
@@ -165,9 +177,13 @@ export const provideChecks: CheckProvider = async (input) => {
     }) },
   ];
   // Present only when a context is named: without one kubectl's current context is used, which the other checks judge.
-  if (setting(input, 'discovery', 'context')) {
+  const named = setting(input, 'kube', 'context');
+  if (named) {
     // `always`: it asks kubectl about the kubeconfig only, and says which context is missing when none answers.
-    checks.unshift({ id: 'kube.context', group: GROUP, title: 'The kubectl context exists', gate: always, run: (ctx) => contextCheck(input, ctx.signal, (line) => ctx.log(line)) });
+    checks.unshift({
+      id: 'kube.context', group: GROUP, title: 'The kubectl context exists', gate: always,
+      run: (ctx) => contextCheck(input, named, ctx.signal, (line) => ctx.log(line)),
+    });
   }
   return checks;
 };
