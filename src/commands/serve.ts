@@ -12,7 +12,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise
   const listen = parseListen(flags.listen ?? DEFAULT_LISTEN);
   const intervalMs = parseInterval(flags.interval ?? DEFAULT_INTERVAL);
   const only = onlyOf(flags);
-  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd, 'serve'), ctx);
   // Once before listening: settings the checks reject (an unreadable file, say) are exit 2 here.
   await checksOf(input, only);
 

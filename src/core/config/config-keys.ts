@@ -20,7 +20,7 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = (() => {
     }
   }
   // The inventory's values the DNS-01 credential check may be given here instead (a vaulted or templated one).
-  keys.acme = VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]);
+  (keys.acme ??= []).push(...VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]));
   return keys;
 })();
 

@@ -15,11 +15,13 @@ export interface FactKey<T> {
    * (signin.projects listed the projects but could choose none); `needs-failed` otherwise.
    */
   readonly unset?: SkipReason;
+  /** Why a check that needs it does not run when its group is not part of the run (default: add the group to --only). */
+  readonly absent?: SkipReason;
   /** Only for the type: never set. */
   readonly type?: T;
 }
 
-export function factKey<T>(group: string, name: string, options: { unset?: SkipReason } = {}): FactKey<T> {
+export function factKey<T>(group: string, name: string, options: { unset?: SkipReason; absent?: SkipReason } = {}): FactKey<T> {
   return { group, name, ...options };
 }
 
@@ -110,4 +112,9 @@ export interface CatalogService {
 }
 
 /** The scoped token's service catalog: handed on by the sign-in chain, read by the tls group's `tls.catalog`. */
-export const SERVICE_CATALOG = factKey<CatalogService[]>('signin', 'the service catalog');
+export const SERVICE_CATALOG = factKey<CatalogService[]>('signin', 'the service catalog', {
+  absent: {
+    code: 'not-configured',
+    text: 'Give --endpoint HOST[:PORT] or "tls: { endpoints: [...] }" in --config, or run the signin group too (--only signin,tls) so that its catalog is used.',
+  },
+});

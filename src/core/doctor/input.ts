@@ -27,21 +27,9 @@ export interface DoctorOptions {
   /** The settings given on the command line, the first link of the settings chain. */
   given: GivenSettings;
   network: NetworkOptions;
-  certificate: CertificateOptions;
-  /** Group acme: write (and delete) one TXT record. */
-  probeUpdate: boolean;
-  /** `HOST[:PORT][@ADDRESS]` each. */
-  endpoints: readonly string[];
   /** `--names`: the words the deployment reads, platform (the default) or spec. */
   names?: string;
   vault: VaultOptions;
-}
-
-/** Group certificate: the files to check, given on the command line. */
-export interface CertificateOptions {
-  files: readonly string[];
-  key?: string;
-  domain?: string;
 }
 
 /** A doctor run's options with nothing given but the inventory path. */
@@ -51,15 +39,15 @@ export function doctorOptions(inventoryPath: string, options: Partial<DoctorOpti
     inventoryExplicit: true,
     given: {},
     network: NO_NETWORK_OPTIONS,
-    certificate: { files: [] },
-    probeUpdate: false,
-    endpoints: [],
     vault: { passwordFiles: [], ids: [] },
     ...options,
   };
 }
 
-/** Everything a check provider may read: the typed options, environment, the --config file, the network. */
+/**
+ * Everything a check provider may read: the settings' sources (each area reads its own settings through
+ * the resolver: setting(), settingList()), where the inventory is, the network, the vault.
+ */
 export interface DoctorInput extends SettingsSource {
   configPath?: string;
   /** What is wrong with the --config file (reported by the `<group>.config` checks). */
@@ -68,9 +56,6 @@ export interface DoctorInput extends SettingsSource {
   /** Whether the user named the inventory with --inventory (a missing default is then not an error). */
   inventoryExplicit: boolean;
   network: NetworkSettings;
-  certificate: CertificateOptions;
-  probeUpdate: boolean;
-  endpoints: readonly string[];
   names?: string;
   vault: VaultOptions;
   /** What the run took from somewhere other than a flag (saved settings, OS_CLOUD, ansible.cfg ...), for the report on stderr. */
@@ -110,8 +95,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
   const context = general('context');
   // Anything that names something to check; the CA file alone does not (kubectl's current context: see withCurrentContext).
   const groupSetting = SETTING_SPECS.some((s) => s.section !== undefined && s.name !== 'context' && ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(resolveSetting(s, sources, { read: false }).origin?.kind ?? ''));
-  const somethingToCheck = Boolean(cloud || context || options.configPath || options.endpoints.length || options.certificate.files.length || groupSetting
-    || existsSync(inventoryPath));
+  const somethingToCheck = Boolean(cloud || context || options.configPath || groupSetting || existsSync(inventoryPath));
   return {
     given: options.given,
     env,
@@ -124,9 +108,6 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
     inventoryPath,
     inventoryExplicit,
     network,
-    certificate: options.certificate,
-    probeUpdate: options.probeUpdate,
-    endpoints: options.endpoints,
     ...(options.names !== undefined ? { names: options.names } : {}),
     vault: options.vault,
     found,
@@ -140,7 +121,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
  * (the kubeconfig is parsed for it).
  */
 export async function withCurrentContext(input: DoctorInput): Promise<DoctorInput> {
-  if (setting(input, 'discovery', 'context') !== undefined) return input;
+  if (setting(input, 'kube', 'context') !== undefined) return input;
   const { current } = await kubeContexts(input.env);
   if (!current) return input;
   return { ...input, found: [...(input.found ?? []), { name: 'context', value: current.name, from: `the current context of ${current.file}` }], somethingToCheck: true };

@@ -143,7 +143,7 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
       const [producer] = ended;
       return {
         status: 'skip',
-        message: `Not run: ${producer.id} handed on no ${key.name}.`,
+        message: `Not run: ${producer.id} did not hand on ${key.name}.`,
         reason: key.unset ?? { code: 'needs-failed', text: `Fix what ${producer.id} reports first.` },
       };
     }
@@ -265,7 +265,7 @@ function notInRun(key: FactKey<unknown>): NotRun {
   return {
     status: 'skip',
     message: `Not run: ${key.name} comes from the ${key.group} group, which is not part of this run.`,
-    reason: { code: 'needs-failed', text: `Add its group "${key.group}" to --only.` },
+    reason: key.absent ?? { code: 'needs-failed', text: `Add its group "${key.group}" to --only.` },
   };
 }
 

@@ -102,8 +102,8 @@ export interface CheckOutcome {
   status: Status;
   message: string;
   advice?: string;
-  /** The check's own facts, typed by its area (`details` in --json). */
-  facts?: object;
+  /** The check's own facts (`details` in --json): typed where the check made them, shown as they are by renderers. */
+  facts?: Readonly<Record<string, unknown>>;
   parts?: SubResult[];
   /** For `skip`: why, as a code. */
   reason?: SkipReason;

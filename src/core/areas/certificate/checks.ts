@@ -21,7 +21,8 @@ import type { CertCheck, CertFacts } from '../../tls/checks.js';
 import { examine, type CertificateRole, type Examination } from '../../tls/examine.js';
 import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
-import { asRecord } from '../../records.js';
+import { resolved, settingList } from '../../config/settings.js';
+import type { Origin, Resolved } from '../../config/setting-schema.js';
 
 const GROUP = 'certificate';
 const SUPPLIED_RENEW =
@@ -72,8 +73,8 @@ export const provideChecks: CheckProvider = async (input) => {
   // Read once per call: the file sources' domain and the inventory's PEM values come from it.
   const inventory = loadInventory(input);
   const sources = [...fileSources(input, inventory), ...inventorySources(input, await inventory)];
-  const given = input.certificate;
-  const orphan = (['key', 'domain'] as const).filter((f) => given[f] !== undefined);
+  const given = certificateSettings(input);
+  const orphan = (['key', 'domain'] as const).filter((f) => given[f]?.origin?.kind === 'flag');
   if (orphan.length && given.files.length === 0) {
     return [
       {
@@ -153,20 +154,31 @@ function checksOf(source: Source): Check[] {
     }));
 }
 
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).filter(Boolean);
-  return typeof value === 'string' && value ? [value] : [];
+/**
+ * The group's settings through the resolver: the files (--certificate, else `files:` and `file:` of the
+ * section), the key and the domain. A path is taken against the folder of where it was given: the
+ * config file's folder for --config, the current folder otherwise.
+ */
+function certificateSettings(input: DoctorInput): { files: string[]; key?: Resolved; domain?: Resolved } {
+  const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
+  const base = (origin?: Origin) => (origin?.kind === 'config file' ? configDir : input.cwd);
+  const listed = settingList(input, GROUP, 'files');
+  const single = listed.some((f) => f.origin.kind === 'flag') ? [] : settingList(input, GROUP, 'file');
+  const files = [...listed, ...single].map((f) => resolve(base(f.origin), f.value));
+  const key = resolved(input, GROUP, 'key');
+  const domain = resolved(input, GROUP, 'domain');
+  return {
+    files,
+    ...(key.value !== undefined ? { key: { value: resolve(base(key.origin), key.value), origin: key.origin } } : {}),
+    ...(domain.value !== undefined ? { domain } : {}),
+  };
 }
 
 function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[] {
-  const section = asRecord(input.config[GROUP]) ?? {};
-  const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
-  const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
-  const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
-  const flagKey = input.certificate.key !== undefined ? resolve(input.cwd, input.certificate.key) : undefined;
-  const keyFile = flagKey ?? (typeof section.key === 'string' ? resolve(configDir, section.key) : undefined);
-  const flagDomain = input.certificate.domain;
-  const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
+  const given = certificateSettings(input);
+  const { files } = given;
+  const keyFile = given.key?.value;
+  const domain = given.domain?.value;
   const prefixes = uniquePrefixes(files);
   refuseNonRegular([...files, keyFile]);
 

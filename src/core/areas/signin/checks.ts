@@ -28,7 +28,7 @@ const BROKER_TOKEN = factKey<string>(GROUP, 'the broker token');
 const UNSCOPED_TOKEN = factKey<string>(GROUP, 'the unscoped token');
 /** Read by signin.projects, even when it then fails (the project was not in it): the scope's proofs use it. */
 const PROJECT_LIST = factKey<Project[]>(GROUP, 'the project list');
-const CHOSEN_PROJECT = factKey<Project>(GROUP, 'a chosen project', {
+const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', {
   unset: { code: 'not-configured', text: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.' },
 });
 const SCOPED_TOKEN = factKey<Scoped>(GROUP, 'the scoped token');

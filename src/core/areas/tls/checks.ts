@@ -11,11 +11,12 @@ import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
 import { trustOf } from '../../net/trust.js';
 import { stalledHandshakeAdvice } from '../../net/http-errors.js';
 import {
-  endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
+  endpointId, endpointsFromCatalog, endpointsFromInventory, endpointsFromSettings, unique, type Endpoint,
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
 import { inventoryValuesOnDemand } from '../../inventory/values-on-demand.js';
 import { messageOf } from '../../errors.js';
+import { settingList } from '../../config/settings.js';
 import type { EndpointFacts } from './analyze.js';
 
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
@@ -25,8 +26,7 @@ export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValuesOnDemand(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
-    ...endpointsFromFlags(flagList(input.endpoints)),
-    ...endpointsFromConfig(input.config, input.configPath),
+    ...endpointsFromSettings(settingList(input, 'tls', 'endpoints'), input.configPath),
     ...endpointsFromInventory(values),
   ]);
   // The runner runs a bounded number of checks at once; the probes of all endpoints start together
@@ -124,10 +124,6 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
     parts,
     certificates,
   };
-}
-
-function flagList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
 /** The checks of `endpoints`, probed at most PROBE_CONCURRENCY at once, all stopping with `signal`. */

@@ -8,7 +8,7 @@ import type { DoctorInput } from '../../../doctor/input.js';
 import { always, firstClosed, notApplicable, notConfigured, type Gate } from '../../../doctor/gates.js';
 import { HttpError, httpOf } from '../../../net/http.js';
 import { expectationsFrom } from '../../../config/expectations.js';
-import { setting } from '../../../config/settings.js';
+import { setting, settingOn } from '../../../config/settings.js';
 import { checkAzuredns } from './azuredns.js';
 import { checkRoute53Static } from './route53.js';
 import { checkCloudflare } from './cloudflare.js';
@@ -31,7 +31,7 @@ const PROVIDERS: Record<Exclude<Solver, 'http01'>, (run: ProviderRun) => Promise
 
 /** `--probe-update` (or `probe_update` in the acme: section): add and remove one TXT record. */
 export function probeUpdateOf(input: DoctorInput): boolean {
-  return setting(input, 'acme', 'probe_update') === 'true';
+  return settingOn(input, 'acme', 'probe_update');
 }
 
 /** Whether the inventory's solver has credentials to check here, decided when the check is listed. */
