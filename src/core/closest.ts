@@ -1,5 +1,6 @@
 /** "Did you mean": the one rule every suggestion of a name uses (commands, flags, groups, clouds, variables). */
 import { UsageError } from './errors.js';
+import { joinCapped } from './bounded.js';
 
 /** Levenshtein distance: insertions, deletions and substitutions each cost one. */
 export function editDistance(a: string, b: string): number {
@@ -44,5 +45,5 @@ export function closest(given: string, candidates: readonly string[], options: C
  */
 export function notOneOf(what: string, given: string, choices: readonly string[], options: ClosestOptions & { otherwise?: string } = {}): UsageError {
   const guess = closest(given, choices, options);
-  return new UsageError(`${what} "${given}" is not one of: ${choices.join(', ')}.`, guess ? `Did you mean "${guess}"?` : options.otherwise);
+  return new UsageError(`${what} "${given}" is not one of: ${joinCapped(choices)}.`, guess ? `Did you mean "${guess}"?` : options.otherwise);
 }

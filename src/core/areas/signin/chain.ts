@@ -52,6 +52,8 @@ export interface ChainStep {
   closed?(s: SigninSettings): { code: 'not-applicable' | 'not-configured'; message: string; text: string } | undefined;
   /** Throws a StepError or HttpError when the step fails. */
   run(env: StepEnv, handover: Handover): Promise<StepResult<unknown> | NotRun>;
+  /** Whether the chain goes on after this step failed (`cloudgate token`): the next steps can do without it. */
+  mayFail?(handover: Handover, s: SigninSettings): boolean;
 }
 
 const IDP_SETTINGS: (keyof SigninSettings)[] = ['idpTokenUrl', 'idpClientId', 'idpClientSecret'];
@@ -149,6 +151,8 @@ const PROJECTS: ChainStep = {
   title: 'Projects of the user',
   after: 'signin.federated',
   lacking: () => [],
+  // Scoping to a project by id, or by name with its domain, does not need the list.
+  mayFail: (h, s) => !('notRun' in scopeTarget(h, s)),
   async run(env, h) {
     const unscoped = given(h.unscoped, 'the unscoped token');
     // Until the list arrives it counts as unread: a step that times out leaves it so.
@@ -272,7 +276,7 @@ export async function runChain(
       result = await step.run(env, handover);
     } catch (error) {
       if (!(error instanceof StepError || error instanceof HttpError)) throw error;
-      if (step.id === 'signin.projects' && !('notRun' in scopeTarget(handover, env.settings))) continue;
+      if (step.mayFail?.(handover, env.settings)) continue;
       const proven = await explain(error);
       throw new ChainError(step.id, proven.message, proven.advice);
     }

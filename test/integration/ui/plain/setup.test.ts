@@ -200,7 +200,6 @@ describe('setup --plain is plain', () => {
     input.write('3\n');
     await expect(done).rejects.toBeInstanceOf(CancelledError);
     expect(text).toContain('Write these files?');
-    // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/\u001b/);
     expect(text).toMatch(/^[\x00-\x7e]*$/);
     expect(existsSync(inventory)).toBe(false);

@@ -181,7 +181,7 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
     state.issuer = i.url;
     const api = await startKubeApi(state);
     stops.push(() => api.stop());
-    try {
+    {
       // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
       const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
       const r = await run(provideChecks, doctorInput({}, { env, inventory: inventory(), caFile: a.caFile }));
@@ -198,7 +198,6 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
       expect(flagLike['discovery.sts']).toMatchObject({ status: 'skip' });
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);
-    } finally {
     }
   });
 });
