@@ -12,6 +12,7 @@ import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type DnsAnswer, type TsigKey 
 import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
+import { CLOSED, TITLES } from './messages.js';
 
 /** What --verbose and --json show of acme.rfc2136: the name server asked and its answer. */
 export interface NameserverFacts {
@@ -35,17 +36,14 @@ export const provideChecks: CheckProvider = async (input) => {
   const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
   // No issuer type at all: the inventory to read is missing. Not an ACME issuer: nothing to check.
   const acme: Gate = firstClosed(
-    configured({ cluster_issuer_type: issuer }, {
-      message: `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used.`,
-      text: 'Give --inventory PATH (the inventory that sets cluster_issuer_type).',
-    }),
-    appliesWhen(issuer === 'acme', `cluster_issuer_type is ${issuer}, not acme.`),
+    configured({ cluster_issuer_type: issuer }, CLOSED.noInventory(input.inventoryPath)),
+    appliesWhen(issuer === 'acme', CLOSED.notAcme(issuer)),
   );
   const checks: Check[] = [
     {
       id: 'acme.directory',
       group: 'acme',
-      title: 'ACME server directory',
+      title: TITLES.directory,
       gate: acme,
       run: async (ctx) => {
         const server = typeof values.cluster_issuer_acme_server === 'string' ? values.cluster_issuer_acme_server.trim() : '';
@@ -64,8 +62,8 @@ export const provideChecks: CheckProvider = async (input) => {
     {
       id: 'acme.rfc2136',
       group: 'acme',
-      title: 'RFC 2136 name server accepts the TSIG key',
-      gate: firstClosed(acme, appliesWhen(solver === 'rfc2136', `The ACME solver is ${solver}, not rfc2136.`)),
+      title: TITLES.rfc2136,
+      gate: firstClosed(acme, appliesWhen(solver === 'rfc2136', CLOSED.notRfc2136(solver))),
       run: async (ctx) => checkNameserver(values, ctx.services, ctx.signal),
     },
     dnsCredentialsCheck(values, input, acme),

@@ -14,6 +14,7 @@ import { kubeOptionsFor } from '../../kube/options.js';
 import { expectedJwksUri } from '../../kube/service-account-issuer.js';
 import { keylessGate, type DiscoverySettings } from '../../config/discovery-settings.js';
 import type { ApiserverFlagsFacts } from './facts.js';
+import { TITLES } from './messages.js';
 import { messageOf } from '../../errors.js';
 import { memberOf } from '../../records.js';
 
@@ -114,7 +115,7 @@ export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): C
   return {
     id: 'discovery.apiserver-flags',
     group: 'discovery',
-    title: 'API server issuer flags agree (kubeadm-config and every control plane)',
+    title: TITLES.apiserverFlags,
     // Asked of the cluster only when the check applies: a run without keyless route53 needs no kubectl.
     gate: firstClosed(keylessGate(s, 'inventory or issuer URL'), cluster(kubeOptionsFor(input))),
     async run(ctx) {

@@ -20,6 +20,7 @@ import { readOrMintToken, tokenGate } from './sa-token.js';
 import { joinCapped, LIST_LIMIT } from '../../bounded.js';
 import { isRecord, memberOf } from '../../records.js';
 import type { FetchFacts, IssuerFacts, KeySetFacts, TokenCheckFacts } from './facts.js';
+import { CLOSED, JWKS_FLAG_ADVICE, KEYLESS_WITHOUT_ISSUER, RBAC_ADVICE, TITLES } from './messages.js';
 
 const GROUP = 'discovery';
 /** The discovery document, handed on by discovery.document. */
@@ -27,13 +28,6 @@ const DOCUMENT = factKey<Record<string, unknown>>(GROUP, 'the discovery document
 /** The key set, handed on by discovery.jwks. */
 const KEYSET = factKey<{ keys?: unknown[] }>(GROUP, 'the key set');
 
-export const RBAC_ADVICE =
-  'By default the API server lets only service accounts read its discovery endpoints. Bind the ClusterRole ' +
-  'system:service-account-issuer-discovery to the group system:unauthenticated ("cloudgate oidc --out DIR" writes ' +
-  'discovery-rbac.yaml), or host the two files statically at the issuer URL.';
-
-const JWKS_FLAG_ADVICE = (expected: string) =>
-  `Set --service-account-jwks-uri=${expected} on every API server (kube-apiserver), or fix the statically hosted document.`;
 
 type Definition = CheckMeta & Omit<RunnableCheck, 'run' | keyof CheckMeta> & { run(ctx: CheckContext, issuer: string): Promise<RunResult<object>> };
 
@@ -45,13 +39,12 @@ export const provideChecks: CheckProvider = async (input) => {
   const definitions = discoveryDefinitions(input, s, issuer ?? '');
   if (issuer) return [...definitions.map(({ run, ...d }): Check => ({ ...d, run: (ctx) => run(ctx, issuer) })), ...keyless];
   // No issuer URL: nothing of the document can be checked. A keyless inventory makes that worth a warning.
-  const where = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
-  const gate = notConfigured('No issuer URL given; needed only for route53 auth kubernetes.', `Give the public issuer URL with ${where}.`);
+  const gate = notConfigured(CLOSED.noIssuerUrl.message, CLOSED.noIssuerUrl.text);
   const closed = (d: Definition): Check => ({ id: d.id, group: d.group, title: d.title, gate, ...(d.provides ? { provides: d.provides } : {}) });
   return definitions.map((d): Check => d.id === 'discovery.document' && s.keylessSelected
     ? {
         id: d.id, group: d.group, title: d.title, provides: d.provides,
-        run: async () => ({ status: 'warn', message: 'The inventory selects route53 auth kubernetes, but no issuer URL was given to check.', advice: `Give the public issuer URL with ${where}.` }),
+        run: async () => ({ status: 'warn', ...KEYLESS_WITHOUT_ISSUER }),
       }
     : closed(d)).concat(keyless);
 };
@@ -62,7 +55,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.document',
       group: GROUP,
-      title: 'OIDC discovery document (anonymous)',
+      title: TITLES.document,
       provides: [DOCUMENT],
       async run(ctx, issuer): Promise<CheckResult<FetchFacts>> {
         const url = discoveryUrl(issuer);
@@ -101,7 +94,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.issuer',
       group: GROUP,
-      title: 'issuer equals the issuer URL',
+      title: TITLES.issuer,
       needs: [DOCUMENT],
       async run(ctx, issuer): Promise<CheckResult<IssuerFacts>> {
         const actual = String(ctx.facts.need(DOCUMENT).issuer);
@@ -121,7 +114,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.jwks-uri',
       group: GROUP,
-      title: 'jwks_uri is the public key-set URL',
+      title: TITLES.jwksUri,
       needs: [DOCUMENT],
       async run(ctx, issuer): Promise<CheckResult<IssuerFacts>> {
         const expected = expectedJwksUri(issuer);
@@ -148,7 +141,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.jwks',
       group: GROUP,
-      title: 'Key set (anonymous, signing keys)',
+      title: TITLES.keySet,
       needs: [DOCUMENT],
       provides: [KEYSET],
       after: ['discovery.jwks-uri'],
@@ -200,8 +193,8 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.tls',
       group: GROUP,
-      title: 'TLS chain and thumbprint of the issuer',
-      gate: appliesWhen(https, 'The issuer URL is not https://: there is no TLS to check.'),
+      title: TITLES.tls,
+      gate: appliesWhen(https, CLOSED.notHttps),
       uses: [DOCUMENT],
       async run(ctx, issuer) {
         const urls = [issuer];
@@ -216,7 +209,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
     {
       id: 'discovery.token',
       group: GROUP,
-      title: 'A service-account token verifies against the key set',
+      title: TITLES.token,
       needs: [KEYSET],
       gate: tokenGate(s, input),
       async run(ctx, issuer): Promise<RunResult<TokenCheckFacts>> {

@@ -15,6 +15,7 @@ import { readOwnedFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { messageOf } from '../../errors.js';
+import { CLOSED } from './messages.js';
 
 export interface MintedToken {
   token: string;
@@ -39,10 +40,10 @@ export function tokenGate(s: DiscoverySettings, input: DoctorInput): Gate {
   if (s.tokenFile) return always;
   // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
   if (!isDnsSubdomain(s.serviceAccount)) {
-    return notConfigured(`"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only).`,
-      'Set service_account (discovery: section of --config) to a valid name, or give --token-file FILE.');
+    const closed = CLOSED.badServiceAccount(s.serviceAccount);
+    return notConfigured(closed.message, closed.text);
   }
-  return cluster(kubeOptionsFor(input), { lead: 'No --token-file, and no token from the cluster' });
+  return cluster(kubeOptionsFor(input), { lead: CLOSED.noTokenFromCluster });
 }
 
 /** The token from --token-file, or minted for the service account in the context the gate found; the one way both checks get it. */

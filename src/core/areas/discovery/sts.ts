@@ -17,6 +17,7 @@ import { dnsEndpoint, dnsRefusal, networkFailure, readDns, type TemporaryCredent
 import { readClaims, stsToken, tokenGate, type TokenClaims } from './sa-token.js';
 import { keylessGate, parseRoleArn, type DiscoverySettings } from '../../config/discovery-settings.js';
 import type { StsFacts } from './facts.js';
+import { TITLES } from './messages.js';
 
 export const STS_CHECK = 'discovery.sts';
 
@@ -31,7 +32,7 @@ export function stsCheck(input: DoctorInput, s: DiscoverySettings): Check {
   return {
     id: STS_CHECK,
     group: 'discovery',
-    title: 'Keyless role assumption and one DNS read (route53 auth kubernetes)',
+    title: TITLES.sts,
     // The role and the zone are the inventory's: an issuer URL alone gives nothing to assume.
     gate: firstClosed(keylessGate(s, 'inventory'), tokenGate(s, input)),
     run: (ctx) => runSts(input, s, ctx),

@@ -16,6 +16,7 @@ import { ENDPOINT_NAMES, knowsTokenEndpoint, missing, usesIdpCredentials, type B
 import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
 import { joinCapped } from '../../bounded.js';
+import { CLOSED, UNATTENDED } from './messages.js';
 
 export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.broker-token' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
@@ -58,9 +59,7 @@ export interface ChainStep {
 
 const IDP_SETTINGS: (keyof SigninSettings)[] = ['idpTokenUrl', 'idpClientId', 'idpClientSecret'];
 
-const NO_SUBJECT = 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.';
-const SUBJECT_GIVEN = 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.';
-const UNATTENDED = 'Check the same chain with the token it yields (auth type v3oidcaccesstoken) or with the client\'s credentials (v3oidcclientcredentials).';
+const { noSubject: NO_SUBJECT, subjectGiven: SUBJECT_GIVEN } = CLOSED;
 
 const IDP_TOKEN: ChainStep = {
   id: 'signin.idp-token',
@@ -107,7 +106,7 @@ const BROKER_TITLES: Record<Exclude<BrokerGrant, 'exchange'>, string> = {
 };
 
 function unattended(s: SigninSettings): string {
-  return `Auth type ${s.authType ?? 'v3oidcauthcode'} signs in with a single-use code a person gets in a browser: it cannot be checked unattended. ${UNATTENDED}`;
+  return CLOSED.unattended(s.authType ?? 'v3oidcauthcode');
 }
 
 /** The broker token straight from the broker, as the OpenStack client's OpenID Connect auth type gets it. */
@@ -229,8 +228,8 @@ export function scopeTarget(h: Handover, s: SigninSettings): { target: ScopeTarg
     const names = joinCapped((h.projects?.projects ?? []).map((p) => `${p.name ?? '?'} (${p.id})`));
     return {
       notRun: `No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME)${names ? `; the user may access: ${names}` : ''}.`,
-      advice: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.',
-      reason: { code: 'not-configured', text: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.' },
+      advice: CLOSED.chooseProject,
+      reason: { code: 'not-configured', text: CLOSED.chooseProject },
     };
   }
   return {

@@ -19,6 +19,7 @@ import { isConfigured, readSigninSettings, usesIdpCredentials, type SigninSettin
 import type { StepEnv, StepResult } from './step.js';
 import type { Project, Scoped } from './identity.js';
 import type { SigninFacts } from './facts.js';
+import { CLOSED, TITLES } from './messages.js';
 
 const GROUP = 'signin';
 
@@ -28,9 +29,7 @@ const BROKER_TOKEN = factKey<string>(GROUP, 'the broker token');
 const UNSCOPED_TOKEN = factKey<string>(GROUP, 'the unscoped token');
 /** Read by signin.projects, even when it then fails (the project was not in it): the scope's proofs use it. */
 const PROJECT_LIST = factKey<Project[]>(GROUP, 'the project list');
-const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', {
-  unset: { code: 'not-configured', text: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.' },
-});
+const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', { unset: { code: 'not-configured', text: CLOSED.chooseProject } });
 const SCOPED_TOKEN = factKey<Scoped>(GROUP, 'the scoped token');
 
 export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input));
@@ -88,22 +87,15 @@ function wiringOf(id: ChainStepId, s: SigninSettings): Wiring {
 
 /** The chain's gate, then the step's own: a setting it lacks, or a step the settings make unnecessary. */
 function gatesOf(s: SigninSettings): { chain: Gate; step(step: ChainStep): Gate } {
-  const chain = configured({ broker_url: isConfigured(s) }, {
-    message: 'The sign-in chain is not configured (no clouds.yaml cloud, broker_url, identity_url or credentials).',
-    text: 'Give --cloud NAME (an entry of clouds.yaml, as openstack --os-cloud), --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, '
-      + 'CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, CLOUDGATE_CLIENT_SECRET, CLOUDGATE_SUBJECT_TOKEN (or the CLOUDGATE_IDP_* client credentials), '
-      + 'OS_AUTH_URL and OS_IDENTITY_PROVIDER.',
-  });
+  const chain = configured({ broker_url: isConfigured(s) }, CLOSED.chain);
   const step = (c: ChainStep): Gate => {
     if (isClosed(chain)) return chain;
     const closed = c.closed?.(s);
     if (closed) return (closed.code === 'not-applicable' ? notApplicable : notConfigured)(closed.message, closed.text);
     const names = c.lacking(s);
     if (names.length === 0) return always;
-    return configured(Object.fromEntries(names.map((name) => [name, undefined])), {
-      message: `Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`,
-      text: `Set ${names.join(', ')} in the environment (CLOUDGATE_<NAME>, OS_*) or the "signin:" section of --config.`,
-    });
+    const missing = CLOSED.missing(names);
+    return notConfigured(missing.message, missing.text);
   };
   return { chain, step };
 }
@@ -193,9 +185,9 @@ export function signinChecks(settings: SigninSettings): Check[] {
       }
     },
   });
-  const claims = extra('signin.claims', 'Broker token claims against the identity mapping', [BROKER_TOKEN], exchange ? [SUBJECT_TOKEN] : [], async (ctx) =>
+  const claims = extra('signin.claims', TITLES.claims, [BROKER_TOKEN], exchange ? [SUBJECT_TOKEN] : [], async (ctx) =>
     checkClaims(env(ctx), { brokerToken: ctx.facts.need(BROKER_TOKEN), subjectToken: (exchange ? ctx.facts.get(SUBJECT_TOKEN) : undefined) ?? settings.subjectToken }));
-  const api = extra('signin.api', 'Cloud API call with the scoped token', [SCOPED_TOKEN], [], async (ctx) => toResult(await callApi(env(ctx), ctx.facts.need(SCOPED_TOKEN))));
+  const api = extra('signin.api', TITLES.api, [SCOPED_TOKEN], [], async (ctx) => toResult(await callApi(env(ctx), ctx.facts.need(SCOPED_TOKEN))));
   // The claims are judged right after the step that yields the broker token.
   return [...chain.slice(0, brokerAt + 1), claims, ...chain.slice(brokerAt + 1), api];
 }

@@ -18,6 +18,7 @@ import { probeRfc2136 } from './rfc2136.js';
 import { type DnsFacts, type ProviderRun, Unusable } from './shared.js';
 import { SOLVER_VALUES, type Solver } from '../../../config/vocabulary.js';
 import { isOneOf } from '../../../records.js';
+import { CLOSED, TITLES } from '../messages.js';
 
 /** One credential check per DNS-01 solver (HTTP-01 has no credentials). */
 const PROVIDERS: Record<Exclude<Solver, 'http01'>, (run: ProviderRun) => Promise<CheckResult<DnsFacts>>> = {
@@ -36,18 +37,15 @@ export function probeUpdateOf(input: DoctorInput): boolean {
 
 /** Whether the inventory's solver has credentials to check here, decided when the check is listed. */
 function credentialsGate(values: Record<string, unknown>, solver: string, probeUpdate: boolean, domain: string | undefined): Gate {
-  if (solver === 'http01') return notApplicable('The ACME solver is http01: no DNS credentials are used.');
-  if (solver === 'rfc2136' && !probeUpdate) return notApplicable('The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.');
-  if (solver === 'rfc2136' && !domain) {
-    return notConfigured('No domain names the zone to update: set openstack_helm_ingress_wildcard_domain or give --domain.',
-      'Set openstack_helm_ingress_wildcard_domain in the inventory, or give --domain.');
-  }
+  if (solver === 'http01') return notApplicable(CLOSED.http01);
+  if (solver === 'rfc2136' && !probeUpdate) return notApplicable(CLOSED.rfc2136WithoutProbe);
+  if (solver === 'rfc2136' && !domain) return notConfigured(CLOSED.noZoneToUpdate.message, CLOSED.noZoneToUpdate.text);
   if (solver === 'route53') {
     const auth = typeof values.cluster_issuer_acme_route53_auth === 'string' ? values.cluster_issuer_acme_route53_auth : 'static';
-    if (auth === 'ambient') return notApplicable('route53 auth is ambient: the credentials live in the cluster (cert-manager\'s environment), not in the inventory.');
-    if (auth === 'kubernetes') return notApplicable('route53 auth is kubernetes (keyless): the role assumption is checked by discovery.sts.');
+    if (auth === 'ambient') return notApplicable(CLOSED.ambient);
+    if (auth === 'kubernetes') return notApplicable(CLOSED.keyless);
   }
-  if (!isOneOf(SOLVER_VALUES, solver)) return notApplicable(`The ACME solver ${solver} is not a DNS provider cloudgate knows.`);
+  if (!isOneOf(SOLVER_VALUES, solver)) return notApplicable(CLOSED.unknownSolver(solver));
   return always;
 }
 
@@ -59,7 +57,7 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
   return {
     id: 'acme.dns-credentials',
     group: 'acme',
-    title: 'DNS-01 provider credentials',
+    title: TITLES.dnsCredentials,
     gate: firstClosed(acmeGate, credentialsGate(values, solver, probeUpdate, domain)),
     run: async (ctx): Promise<RunResult<DnsFacts>> => {
       // Open only for a solver of PROVIDERS.
