@@ -70,7 +70,9 @@ async function completion(args: string[]): Promise<number> {
       process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
       return EXIT.ok;
     }
-    if (args.length === 1 && shell) return fail(notOneOf('The shell of cloudgate completion', shell, SHELLS, { otherwise: 'E.g. source <(cloudgate completion bash)' }));
+    if (args.length === 1 && shell) {
+      return fail(notOneOf('The shell of cloudgate completion', shell, SHELLS, { typed: (g) => `"cloudgate completion ${g}"`, otherwise: 'E.g. source <(cloudgate completion bash)' }));
+    }
     return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}.`, 'E.g. source <(cloudgate completion bash)'));
   }
   process.stdout.write(completionScript(shell));

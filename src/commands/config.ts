@@ -41,7 +41,7 @@ function keyOf(given: string | undefined, action: string): string {
   if (given === undefined) throw new UsageError(`cloudgate config ${action} needs a key: ${CONFIG_KEYS.join(', ')}.`, `E.g. cloudgate config ${action} inventory${action === 'set' ? ' ~/cloud/inventory' : ''}`);
   const normal = given.replaceAll('-', '_');
   if (CONFIG_KEYS.includes(normal)) return normal;
-  throw notOneOf('The saved setting', given, CONFIG_KEYS, { ignoreCase: true, otherwise: 'Run "cloudgate config --help".' });
+  throw notOneOf('The saved setting', given, CONFIG_KEYS, { ignoreCase: true, typed: (g) => `"cloudgate config ${action} ${g}"`, otherwise: 'Run "cloudgate config --help".' });
 }
 
 /** The value to keep: a path made absolute (from where the command ran, `~` expanded), a name checked against what exists. */
@@ -73,7 +73,7 @@ function checkedName(value: string, known: string[], where: string, key: string,
     warn(`no ${where} here names ${key} "${value}" yet; runs will say so until one does.`);
     return value;
   }
-  throw notOneOf(`The ${key} of ${where}`, value, known, { otherwise: 'Give one of them.' });
+  throw notOneOf(`The ${key} of ${where}`, value, known, { typed: (g) => `"cloudgate config set ${key} ${g}"`, otherwise: 'Give one of them.' });
 }
 
 export async function runConfig(args: string[], ctx: CommandContext): Promise<number> {
@@ -82,7 +82,9 @@ export async function runConfig(args: string[], ctx: CommandContext): Promise<nu
     ctx.stdout.write(configHelp());
     return action === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!ACTIONS.some((a) => a === action)) throw notOneOf('The action of cloudgate config', action, ACTIONS, { otherwise: 'Run "cloudgate config --help".' });
+  if (!ACTIONS.some((a) => a === action)) {
+    throw notOneOf('The action of cloudgate config', action, ACTIONS, { typed: (g) => `"cloudgate config ${g}"`, otherwise: 'Run "cloudgate config --help".' });
+  }
   const saved = await readSavedSettings(ctx.env);
   const values = { ...saved?.values };
   if (action === 'list') {

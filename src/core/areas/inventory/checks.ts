@@ -12,6 +12,7 @@ import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
 import { InventoryInputError, readInventoryTree, type InventoryTree } from '../../inventory/inventory.js';
 import { validate } from '../../config/validate.js';
+import { isPemVariableFinding } from '../../tls/variable-rules.js';
 import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
 import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
 import { registerSecret } from '../../secrets.js';
@@ -80,7 +81,8 @@ export const provideChecks: CheckProvider = async (input) => {
   const deployed = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : vaulted.values[k]]));
   const keyOf = (name: string) => view.keys[name] ?? spelled(name, profile);
   const definedIn = (name?: string) => (name ? tree.sources[keyOf(name)] ?? tree.sources[name] : undefined);
-  const rules = validate(vaulted.values);
+  // The certificate group owns the checks of the PEM variables (one broken PEM is reported once).
+  const rules = validate(vaulted.values).filter((f) => !isPemVariableFinding(f.rule));
   // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
   const read = VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]).filter((name) => name in tree.values);
   const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
