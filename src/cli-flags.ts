@@ -10,7 +10,11 @@ import type { CommandContext } from './core/run-context.js';
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 
-type ValueOf<F extends Flag> = F extends { value: string } ? (F extends { multiple: true } ? string[] : string | undefined) : boolean;
+type ValueOf<F extends Flag> = F extends { value: string }
+  ? F extends { choices: readonly (infer C)[] }
+    ? F extends { list: true } ? C[] : C | undefined
+    : F extends { multiple: true } ? string[] : string | undefined
+  : boolean;
 
 type FlagOf<C extends CommandName> = OptionsTable[C]['flags'][number];
 
@@ -33,16 +37,19 @@ export const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_,
 export type ParsedValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 export function flagsOf<C extends CommandName>(command: C, values: ParsedValues): FlagsOf<C> {
-  const options = parseOptionsOf(COMMAND_OPTIONS[command]);
+  const table = COMMAND_OPTIONS[command];
+  const options = parseOptionsOf(table);
   const flags: Record<string, string | boolean | string[] | undefined> = {};
   for (const [name, option] of Object.entries(options)) {
     const given = values[name];
     const key = camelCase(name);
+    const list = table.flags.find((f) => f.name === name)?.list;
     if (option.type === 'boolean') flags[key] = given === true;
+    else if (list) flags[key] = commaList(Array.isArray(given) ? given.filter((v) => typeof v === 'string') : typeof given === 'string' ? given : undefined);
     else if (option.multiple) flags[key] = Array.isArray(given) ? given.filter((v) => typeof v === 'string') : typeof given === 'string' ? [given] : [];
     else flags[key] = typeof given === 'string' ? given : undefined;
   }
-  // Built from the same table FlagsOf<C> is derived from, key by key.
+  // Built from the same table FlagsOf<C> is derived from, key by key; a flag's choices were checked by the parser (cli.ts).
   return flags as FlagsOf<C>;
 }
 

@@ -4,12 +4,21 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { closest } from './core/closest.js';
+import { GROUPS } from './core/areas/groups.js';
+import { NAMING_PROFILES } from './core/config/vocabulary.js';
 
 export interface Flag {
   readonly name: string;
   /** The value's placeholder in help (`PATH`); absent for an on/off flag. */
   readonly value?: string;
   readonly multiple?: boolean;
+  /**
+   * The values it accepts: the parser refuses any other, in the one wording of "not one of these"
+   * (core/closest.ts), and the command gets the value typed as one of them.
+   */
+  readonly choices?: readonly string[];
+  /** Its value is a comma-separated list (`--only tls,kube`), each item one of `choices`. */
+  readonly list?: boolean;
   readonly description: string;
 }
 
@@ -47,8 +56,14 @@ const VAULT = [
   { name: 'vault-id', value: 'LABEL@FILE', multiple: true, description: 'Ansible Vault id and its password file (instead of the above)' },
 ] as const satisfies readonly Flag[];
 
+/** The doctor's report formats: the one list `--format`, its renderers and its help are written from. */
+export const DOCTOR_FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
+
+/** What `cloudgate token` prints. */
+export const TOKEN_FORMATS = ['value', 'env', 'json'] as const;
+
 const NAMES = {
-  name: 'names', value: 'platform|spec',
+  name: 'names', value: NAMING_PROFILES.join('|'), choices: NAMING_PROFILES,
   description: "the words the deployment reads: platform (the default: the platform's own names) or spec (the neutral aliases)",
 } as const satisfies Flag;
 
@@ -58,7 +73,7 @@ const CLOUD = { name: 'cloud', value: 'NAME', description: "take the sign-in cha
 
 /** The settings the doctor's checks read, each also from --config. */
 const SETTINGS = [
-  { name: 'only', value: 'GROUPS', description: 'only these groups, comma-separated: inventory,certificate,signin,discovery,tls,acme,kube' },
+  { name: 'only', value: 'GROUPS', list: true, choices: GROUPS, description: `only these groups, comma-separated: ${GROUPS.join(',')}` },
   { name: 'certificate', value: 'FILE', multiple: true, description: 'group certificate: a certificate file to check (PEM or DER)' },
   { name: 'key', value: 'FILE', description: 'group certificate: its private key' },
   { name: 'domain', value: 'D', description: 'group certificate: the domain it must cover' },
@@ -134,7 +149,7 @@ const TABLE = {
       INVENTORY,
       ...SETTINGS,
       { name: 'json', description: 'print the results as JSON (as --format json)' },
-      { name: 'format', value: 'text|json|junit|prometheus', description: 'output format (default text)' },
+      { name: 'format', value: DOCTOR_FORMATS.join('|'), choices: DOCTOR_FORMATS, description: 'output format (default text)' },
       { name: 'output', value: 'FILE', description: 'write the report to FILE instead of stdout' },
       { name: 'strict', description: 'exit 1 on warnings too' },
       { name: 'list-checks', description: 'print every check id and exit' },
@@ -211,7 +226,7 @@ const TABLE = {
     flags: [
       { name: 'project', value: 'P', description: 'the project to scope the token to' },
       CLOUD,
-      { name: 'format', value: 'value|env|json', description: 'print the token alone, as OS_TOKEN=..., or as JSON (default value)' },
+      { name: 'format', value: TOKEN_FORMATS.join('|'), choices: TOKEN_FORMATS, description: 'print the token alone, as OS_TOKEN=..., or as JSON (default value)' },
       ...NETWORK,
     ],
     env: [

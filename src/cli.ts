@@ -5,10 +5,10 @@ import { escapeControl } from './core/escape.js';
 import { isOneOf } from './core/records.js';
 import { redact } from './core/secrets.js';
 import type { CommandContext } from './core/run-context.js';
-import { closest } from './core/closest.js';
+import { closest, notOneOf } from './core/closest.js';
 import { cloudgateVersion } from './core/version.js';
 import { closestFlag, COMMAND_OPTIONS, commandHelp, operandsText, parseOptionsOf, usageLine, type CommandName, type CommandOptions, type ParseOptions } from './cli-options.js';
-import { flagsOf, type Command, type ParsedValues } from './cli-flags.js';
+import { commaList, flagsOf, type Command, type ParsedValues } from './cli-flags.js';
 
 type Options = ParseOptions;
 
@@ -70,9 +70,10 @@ async function completion(args: string[]): Promise<number> {
       process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
       return EXIT.ok;
     }
-    const guess = shell ? closest(shell, SHELLS) : undefined;
-    return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}${shell ? `, not "${args.join(' ')}"` : ''}.`,
-      `${guess ? `Did you mean "cloudgate completion ${guess}"? ` : ''}E.g. source <(cloudgate completion bash)`));
+    if (args.length === 1 && shell) {
+      return fail(notOneOf('The shell of cloudgate completion', shell, SHELLS, { typed: (g) => `"cloudgate completion ${g}"`, otherwise: 'E.g. source <(cloudgate completion bash)' }));
+    }
+    return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}.`, 'E.g. source <(cloudgate completion bash)'));
   }
   process.stdout.write(completionScript(shell));
   return EXIT.ok;
@@ -187,6 +188,7 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
     throw error;
   }
   refuseEmptyValues(name, command, parsed.values);
+  refuseOtherValues(command, parsed.values);
   return { values: parsed.values, operands: operandsOf(name, command, parsed.positionals) };
 }
 
@@ -240,6 +242,17 @@ function refuseEmptyValues(name: string, command: CommandOptions, values: Record
     if (blank) {
       throw new UsageError(`--${flag.name} was given an empty value; it needs ${flag.value}.`,
         `Give --${flag.name} a value, or leave the flag out for its default. Run "cloudgate ${name} --help" for its options.`);
+    }
+  }
+}
+
+/** A flag with choices given a value outside them (each item of a list flag): the one wording of "not one of these". */
+function refuseOtherValues(command: CommandOptions, values: Record<string, unknown>): void {
+  for (const flag of command.flags) {
+    const given = values[flag.name];
+    if (!flag.choices || typeof given !== 'string') continue;
+    for (const item of flag.list ? commaList(given) : [given]) {
+      if (!flag.choices.includes(item)) throw notOneOf(`--${flag.name}`, item, flag.choices);
     }
   }
 }

@@ -4,7 +4,7 @@
  * typo does not break every later run.
  */
 import { existsSync } from 'node:fs';
-import { closest } from '../core/closest.js';
+import { notOneOf } from '../core/closest.js';
 import { cloudNames, expandHome } from '../core/config/clouds-yaml.js';
 import { kubeContexts } from '../core/config/kubeconfig.js';
 import { readSavedSettings, settingsFile, writeSavedSettings } from '../core/config/saved-settings.js';
@@ -41,8 +41,7 @@ function keyOf(given: string | undefined, action: string): string {
   if (given === undefined) throw new UsageError(`cloudgate config ${action} needs a key: ${CONFIG_KEYS.join(', ')}.`, `E.g. cloudgate config ${action} inventory${action === 'set' ? ' ~/cloud/inventory' : ''}`);
   const normal = given.replaceAll('-', '_');
   if (CONFIG_KEYS.includes(normal)) return normal;
-  const guess = closest(normal, CONFIG_KEYS, { ignoreCase: true });
-  throw new UsageError(`"${given}" is not a setting cloudgate keeps; the keys are: ${CONFIG_KEYS.join(', ')}.`, guess ? `Did you mean "cloudgate config ${action} ${guess}"?` : 'Run "cloudgate config --help".');
+  throw notOneOf('The saved setting', given, CONFIG_KEYS, { ignoreCase: true, typed: (g) => `"cloudgate config ${action} ${g}"`, otherwise: 'Run "cloudgate config --help".' });
 }
 
 /** The value to keep: a path made absolute (from where the command ran, `~` expanded), a name checked against what exists. */
@@ -74,8 +73,7 @@ function checkedName(value: string, known: string[], where: string, key: string,
     warn(`no ${where} here names ${key} "${value}" yet; runs will say so until one does.`);
     return value;
   }
-  const guess = closest(value, known);
-  throw new UsageError(`${where} has no ${key} "${value}" (it has: ${known.join(', ')}).`, guess ? `Did you mean "cloudgate config set ${key} ${guess}"?` : `Give one of them.`);
+  throw notOneOf(`The ${key} of ${where}`, value, known, { typed: (g) => `"cloudgate config set ${key} ${g}"`, otherwise: 'Give one of them.' });
 }
 
 export async function runConfig(args: string[], ctx: CommandContext): Promise<number> {
@@ -85,8 +83,7 @@ export async function runConfig(args: string[], ctx: CommandContext): Promise<nu
     return action === undefined ? EXIT.usage : EXIT.ok;
   }
   if (!ACTIONS.some((a) => a === action)) {
-    const guess = closest(action, [...ACTIONS]);
-    throw new UsageError(`Unknown action "${action}" of cloudgate config: ${ACTIONS.join(', ')}.`, guess ? `Did you mean "cloudgate config ${guess}"?` : 'Run "cloudgate config --help".');
+    throw notOneOf('The action of cloudgate config', action, ACTIONS, { typed: (g) => `"cloudgate config ${g}"`, otherwise: 'Run "cloudgate config --help".' });
   }
   const saved = await readSavedSettings(ctx.env);
   const values = { ...saved?.values };

@@ -7,16 +7,16 @@ import { stat } from 'node:fs/promises';
 import type { DoctorReport } from '../core/doctor/types.js';
 import type { TextOptions } from '../ui/text/text.js';
 import { colorEnabled, useColor } from '../ui/color.js';
-import { checksOf, groupsOf, GROUP_TITLES } from '../core/areas/index.js';
+import { AREA_METRICS, checksOf, GROUP_TITLES } from '../core/areas/index.js';
 import { cloudSettingsLines } from '../core/areas/signin/settings.js';
 import { escapeLine } from '../core/escape.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { doctorOptionsOf, onlyOf } from './options.js';
-import { isOneOf } from '../core/records.js';
+import { DOCTOR_FORMATS } from '../cli-options.js';
 
 export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promise<number> {
-  const only = groupsOf(onlyOf(flags));
+  const only = onlyOf(flags);
   const verbose = flags.verbose;
   const format = formatOf(flags);
   const json = format === 'json';
@@ -91,33 +91,28 @@ function nothingToCheck(inventoryPath: string, cwd: string): UsageError {
   );
 }
 
-export const FORMATS = ['text', 'json', 'junit', 'prometheus'] as const;
-export type Format = (typeof FORMATS)[number];
+export type Format = (typeof DOCTOR_FORMATS)[number];
 
-/** `--format`, with `--json` as its older spelling of `--format json`. */
+/** `--format` (one of the table's formats: the parser refused any other), with `--json` as its older spelling of `--format json`. */
 export function formatOf(flags: Pick<FlagsOf<'doctor'>, 'format' | 'json'>): Format {
   const given = flags.format;
-  if (given !== undefined && !isOneOf(FORMATS, given)) {
-    throw new UsageError(`Unknown --format "${given}".`, `Formats: ${FORMATS.join(', ')}.`);
-  }
   if (flags.json && given !== undefined && given !== 'json') {
     throw new UsageError(`--json and --format ${given} contradict each other.`, 'Use one --format.');
   }
   return flags.json ? 'json' : (given ?? 'text');
 }
 
-/** The report in its format; each renderer is loaded only when its format is asked for. */
-async function render(format: Format, report: DoctorReport, options: TextOptions): Promise<string> {
-  switch (format) {
-    case 'json':
-      return (await import('../ui/text/json.js')).renderJson(report);
-    case 'junit':
-      return (await import('../ui/text/junit.js')).renderJunit(report, options.titles);
-    case 'prometheus':
-      return (await import('../ui/text/prometheus.js')).renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion() });
-    default:
-      return (await import('../ui/text/text.js')).renderText(report, options);
-  }
+/** Each format's renderer, loaded only when its format is asked for: a format without one is a compile error. */
+const RENDERERS = {
+  text: async (report, options) => (await import('../ui/text/text.js')).renderText(report, options),
+  json: async (report) => (await import('../ui/text/json.js')).renderJson(report),
+  junit: async (report, options) => (await import('../ui/text/junit.js')).renderJunit(report, options.titles),
+  prometheus: async (report) => (await import('../ui/text/prometheus.js'))
+    .renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion(), areaMetrics: AREA_METRICS }),
+} satisfies Record<Format, (report: DoctorReport, options: TextOptions) => Promise<string>>;
+
+function render(format: Format, report: DoctorReport, options: TextOptions): Promise<string> {
+  return RENDERERS[format](report, options);
 }
 
 /**

@@ -4,7 +4,10 @@
  * that feeds the settings chain a GivenSettings entry).
  */
 import { resolve } from 'node:path';
-import { commaList, type FlagsOf } from '../cli-flags.js';
+import { camelCase, type FlagsOf } from '../cli-flags.js';
+import { COMMAND_OPTIONS, type CommandName } from '../cli-options.js';
+import { SETTING_SPECS } from '../core/config/setting-specs/index.js';
+import type { Group } from '../core/areas/groups.js';
 import { DEFAULT_INVENTORY } from '../core/config/paths.js';
 import type { NetworkOptions } from '../core/config/network.js';
 import type { GivenSettings } from '../core/config/settings.js';
@@ -24,32 +27,37 @@ export function inventoryOf(flags: { inventory?: string }, cwd: string): { inven
   return { inventoryPath: resolve(cwd, flags.inventory ?? DEFAULT_INVENTORY), inventoryExplicit: flags.inventory !== undefined };
 }
 
-/** Drops the settings no flag gave: an absent key and an undefined one read the same, but print cleaner. */
-function given(settings: GivenSettings): GivenSettings {
-  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+/**
+ * The settings the command line gave, through each setting's declared flag (setting-specs/): a new
+ * setting with a flag needs no line here. A flag the command does not have gives nothing; an on/off
+ * flag that is on gives `true`; a repeated flag, its list.
+ */
+export function givenOf(command: CommandName, flags: object): GivenSettings {
+  const table = COMMAND_OPTIONS[command];
+  const values = new Map(Object.entries(flags));
+  const given: Record<string, string | readonly string[]> = {};
+  for (const spec of SETTING_SPECS) {
+    if (!spec.flag || !table.flags.some((f) => f.name === spec.flag)) continue;
+    const value: unknown = values.get(camelCase(spec.flag));
+    if (value === true) given[spec.name] = 'true';
+    else if (typeof value === 'string') given[spec.name] = value;
+    else if (Array.isArray(value) && value.length > 0) given[spec.name] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return given;
 }
 
-/** `--only a,b --only c`. */
-export const onlyOf = (flags: { only?: string }): string[] => commaList(flags.only);
+/** `--only a,b`: groups the parser checked against the options table. */
+export const onlyOf = (flags: { only: readonly Group[] }): Group[] => [...flags.only];
 
 /** doctor's and serve's flags as the doctor's options. */
-export function doctorOptionsOf(flags: FlagsOf<'doctor'> | FlagsOf<'serve'>, cwd: string): DoctorOptions {
+export function doctorOptionsOf(flags: FlagsOf<'doctor'> | FlagsOf<'serve'>, cwd: string, command: 'doctor' | 'serve' = 'doctor'): DoctorOptions {
   const { inventoryPath, inventoryExplicit } = inventoryOf(flags, cwd);
   return doctorOptions(inventoryPath, {
     inventoryExplicit,
     configPath: flags.config,
     cloud: flags.cloud,
-    given: given({
-      issuer_url: flags.issuerUrl,
-      token_file: flags.tokenFile,
-      sts_audience: flags.audience,
-      project: flags.project,
-      context: flags.context,
-    }),
+    given: givenOf(command, flags),
     network: networkOptionsOf(flags),
-    certificate: { files: flags.certificate, key: flags.key, domain: flags.domain },
-    probeUpdate: 'probeUpdate' in flags ? flags.probeUpdate : false,
-    endpoints: flags.endpoint,
     names: 'names' in flags ? flags.names : undefined,
     vault: vaultOptionsOf(flags),
   });
@@ -61,12 +69,7 @@ export function oidcDoctorOptionsOf(flags: FlagsOf<'oidc'>, cwd: string): Doctor
   return doctorOptions(inventoryPath, {
     inventoryExplicit,
     configPath: flags.config,
-    given: given({
-      issuer_url: flags.issuerUrl,
-      sts_audience: flags.audience,
-      namespace: flags.namespace,
-      service_account: flags.serviceAccount,
-    }),
+    given: givenOf('oidc', flags),
     network: networkOptionsOf(flags),
   });
 }

@@ -3,6 +3,7 @@ import { commaList, type FlagsOf } from '../cli-flags.js';
 import type { CommandContext } from '../core/run-context.js';
 import { runRegenerate, waitTimeout, type RegenerateOptions } from '../core/setup/regenerate-run.js';
 import { inventoryOf, vaultOptionsOf } from './options.js';
+import { printRegenerateEvent } from '../ui/text/regenerate.js';
 
 /** `cloudgate regenerate`'s flags as its settings (a bad --wait-timeout is refused here, exit 2). */
 export function regenerateOptionsOf(flags: FlagsOf<'regenerate'>, cwd: string): RegenerateOptions {
@@ -49,5 +50,6 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'regenerate'>): Pr
       return confirmOrCancel(question, cancelled, ctx.stderr);
     },
     reviewOnConfirm: !plain,
+    show: (event) => printRegenerateEvent(event, ctx),
   });
 }

@@ -3,7 +3,7 @@ import { startExporter } from '../serve/exporter.js';
 import { DEFAULT_INTERVAL, DEFAULT_LISTEN, parseInterval, parseListen } from '../serve/options.js';
 import { doctorInput, runOptionsOf } from '../core/doctor/input.js';
 import { cloudgateVersion } from '../core/version.js';
-import { checksOf, groupsOf } from '../core/areas/index.js';
+import { AREA_METRICS, checksOf } from '../core/areas/index.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { doctorOptionsOf, onlyOf } from './options.js';
@@ -11,8 +11,8 @@ import { doctorOptionsOf, onlyOf } from './options.js';
 export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise<number> {
   const listen = parseListen(flags.listen ?? DEFAULT_LISTEN);
   const intervalMs = parseInterval(flags.interval ?? DEFAULT_INTERVAL);
-  const only = groupsOf(onlyOf(flags));
-  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd), ctx);
+  const only = onlyOf(flags);
+  const input = await doctorInput(doctorOptionsOf(flags, ctx.cwd, 'serve'), ctx);
   // Once before listening: settings the checks reject (an unreadable file, say) are exit 2 here.
   await checksOf(input, only);
 
@@ -22,6 +22,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise
       ...listen,
       intervalMs,
       version: cloudgateVersion(),
+      areaMetrics: AREA_METRICS,
       provide: () => checksOf(input, only),
       runOptions: runOptionsOf(input),
       log: (line) => ctx.stderr.write(`${line}\n`),

@@ -6,7 +6,9 @@ import { startSettings } from '../core/config/start-settings.js';
 import { loadConfigFile } from '../core/config/settings.js';
 import { escapeLine } from '../core/escape.js';
 import { EXIT, UsageError } from '../core/errors.js';
-import { httpClientFor } from '../core/net/http.js';
+import { httpOf } from '../core/net/http.js';
+import { trustOf } from '../core/net/trust.js';
+import { openServices } from '../core/doctor/services.js';
 import { ChainError, runChain } from '../core/areas/signin/chain.js';
 import { readFlavour, writeFlavour } from '../core/areas/signin/flavour-cache.js';
 import { cloudSettingsLines, readSigninSettings } from '../core/areas/signin/settings.js';
@@ -15,22 +17,19 @@ import type { Scoped } from '../core/areas/signin/identity.js';
 import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { networkOptionsOf } from './options.js';
-import { isOneOf } from '../core/records.js';
+import { TOKEN_FORMATS } from '../cli-options.js';
 
-const FORMATS = ['value', 'env', 'json'] as const;
-type Format = (typeof FORMATS)[number];
+type Format = (typeof TOKEN_FORMATS)[number];
 
 export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise<number> {
   const { env, cwd } = ctx;
+  // One of TOKEN_FORMATS: the parser refused any other.
   const format = flags.format ?? 'value';
-  if (!isOneOf(FORMATS, format)) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not "${format}".`);
-  }
   const { config, findings } = await loadConfigFile(flags.config, cwd);
   const given = flags.project === undefined ? {} : { project: flags.project };
   // The cloud and the CA file as doctor finds them: flag, environment, clouds.yaml, the saved settings.
   const { cloud, caFile, sources } = await startSettings({ cloud: flags.cloud, caFile: flags.caFile, given }, env, cwd, config);
-  const network = networkSettings({ ...networkOptionsOf(flags), ...(caFile ? { caFile } : {}) }, { env, stderr: ctx.stderr, cloud });
+  const network = networkSettings({ ...networkOptionsOf(flags), caFile }, { stderr: ctx.stderr, cloud });
   const settings = readSigninSettings(sources);
   const { verbose, log } = network;
   if (network.caFile && !existsSync(resolve(cwd, network.caFile))) {
@@ -40,17 +39,19 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
   if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
-  const http = httpClientFor(network);
+  // What the run owns (the HTTP client, the trust store) is closed when it ends.
+  const services = openServices(network);
+  const http = httpOf(services);
   const deadline = AbortSignal.timeout(runDeadlineMs(network));
   // Which paths the identity service serves, from the last run: one request per step when healthy.
   const flavour = { value: settings.identityUrl ? readFlavour(env, settings.identityUrl) : undefined };
   const known = flavour.value;
   let scoped: Scoped;
   try {
-    scoped = await runChain({ http, settings, signal: deadline, flavour }, (step, result) => {
+    scoped = await runChain({ http, settings, signal: deadline, clock: services.clock, flavour }, (step, result) => {
       if (verbose) log(`✓ ${step}: ${result.message}`);
       if (result.warning) log(`! ${step}: ${result.warning}`);
-    }, (error) => proveHttpFailure(error, settings, network, deadline));
+    }, (error) => proveHttpFailure(error, settings, { timeoutMs: network.timeoutMs, trust: trustOf(services) }, deadline));
   } catch (error) {
     if (!(error instanceof ChainError)) throw error;
     if (error.input) throw new UsageError(error.message, error.advice);
@@ -58,7 +59,7 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     log(`  ${error.advice}`);
     return EXIT.findings;
   } finally {
-    await http.close();
+    await services.close();
     if (settings.identityUrl && flavour.value && flavour.value !== known) {
       const file = await writeFlavour(env, settings.identityUrl, flavour.value, log);
       if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);

@@ -38,7 +38,7 @@ export function cutText(text: string, limit = TEXT_LIMIT): string {
 
 /**
  * A detail value for a report, bounded: strings cut to LINE_LIMIT, lists to LIST_LIMIT items (then
- * "… and N more"), at any depth. Details are free-form (`--verbose`, `--json`): this keeps them readable.
+ * "… and N more"), at any depth. Facts are shown as they are (`--verbose`, `--json`): this keeps them readable.
  */
 export function boundedValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return cutText(value, LINE_LIMIT);
@@ -56,8 +56,8 @@ export function boundedValue(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** A report's details, bounded as boundedValue bounds each of its values. */
-export function boundedRecord(record: Record<string, unknown>): Record<string, unknown> {
+/** A check's facts, bounded as boundedValue bounds each of its values. */
+export function boundedRecord(record: object): Record<string, unknown> {
   const { shown, more } = capped(Object.entries(record), 4 * LIST_LIMIT);
   const out = Object.fromEntries(shown.map(([k, v]) => [k, boundedValue(v, 1)]));
   return more ? { ...out, '…': `and ${more} more` } : out;

@@ -1,4 +1,6 @@
 /** "Did you mean": the one rule every suggestion of a name uses (commands, flags, groups, clouds, variables). */
+import { UsageError } from './errors.js';
+import { joinCapped } from './bounded.js';
 
 /** Levenshtein distance: insertions, deletions and substitutions each cost one. */
 export function editDistance(a: string, b: string): number {
@@ -35,4 +37,21 @@ export function closest(given: string, candidates: readonly string[], options: C
   }
   const limit = Math.max(2, Math.floor(typed.length / 3));
   return best && best.distance <= limit ? best.name : undefined;
+}
+
+export interface NotOneOfOptions extends ClosestOptions {
+  /** How the closest choice is written as what to type (default: `--flag value` for a flag, else the value quoted). */
+  typed?: (guess: string) => string;
+  /** The advice when no choice is close. */
+  otherwise?: string;
+}
+
+/**
+ * The one wording of a value outside a fixed list (a group, a format, a section, a setting):
+ * `WHAT "given" is not one of: a, b, c.`, with the closest one as "did you mean" when there is one.
+ */
+export function notOneOf(what: string, given: string, choices: readonly string[], options: NotOneOfOptions = {}): UsageError {
+  const guess = closest(given, choices, options);
+  const typed = options.typed ?? ((g: string) => (what.startsWith('--') ? `${what} ${g}` : `"${g}"`));
+  return new UsageError(`${what} "${given}" is not one of: ${joinCapped(choices)}.`, guess ? `Did you mean ${typed(guess)}?` : options.otherwise);
 }

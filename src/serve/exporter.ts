@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runChecks, type RunOptions } from '../core/doctor/runner.js';
 import { statusCounts } from '../core/doctor/status.js';
 import type { Check, Status } from '../core/doctor/types.js';
+import type { MetricFamily } from '../core/doctor/metrics.js';
 import { forgetSecretsSince, redact, secretsMark } from '../core/secrets.js';
 import { startHttpServer } from './http.js';
 import { createLastRun } from './last-run.js';
@@ -16,6 +17,8 @@ export interface ExporterOptions {
   port: number;
   intervalMs: number;
   version: string;
+  /** The areas' own metric families, written after the doctor's. */
+  areaMetrics: readonly MetricFamily[];
   /** The checks of one run, built afresh each time (an edited inventory is picked up). */
   provide(): Promise<Check[]>;
   /** Timeouts and the overall deadline of each run: the doctor's. */
@@ -37,7 +40,7 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
   // them since Node 22: TurboFan (--opt) and Maglev, which alone grew the heap ~2 KB per run on Node 26.
   setFlagsFromString('--no-opt');
   setFlagsFromString('--no-maglev');
-  const lastRun = createLastRun(options.version);
+  const lastRun = createLastRun(options.version, options.areaMetrics);
   let runs = 0;
   let running = () => false;
   const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs, running: () => running() });

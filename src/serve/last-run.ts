@@ -3,6 +3,7 @@
  * so a scrape is a copy of a string (and never starts a run).
  */
 import type { DoctorReport } from '../core/doctor/types.js';
+import type { MetricFamily } from '../core/doctor/metrics.js';
 import { renderJson } from '../ui/text/json.js';
 import { renderBuildInfo, renderPrometheus } from '../ui/text/prometheus.js';
 
@@ -14,7 +15,8 @@ export interface LastRun {
   record(report: DoctorReport, finishedAt: Date): void;
 }
 
-export function createLastRun(version: string): LastRun {
+/** `areaMetrics`: the areas' own families (core/areas/index.ts), written after the doctor's. */
+export function createLastRun(version: string, areaMetrics: readonly MetricFamily[]): LastRun {
   let metrics = renderBuildInfo(version);
   let checks: string | undefined;
   let finished: Date | undefined;
@@ -23,7 +25,7 @@ export function createLastRun(version: string): LastRun {
     checks: () => checks,
     finishedAt: () => finished,
     record(report, finishedAt) {
-      metrics = renderPrometheus({ report, finishedAt, version });
+      metrics = renderPrometheus({ report, finishedAt, version, areaMetrics });
       checks = renderJson(report);
       finished = finishedAt;
     },

@@ -297,7 +297,7 @@ describe.skipIf(!hasKubectl)(`cloudgate doctor --only kube (cert-manager objects
       'kube.cert-manager', 'kube.certificates', 'kube.crd-version', 'kube.ingress-secrets', 'kube.issuer', 'kube.issuer-drift', 'kube.issuers', 'kube.service-account', 'kube.token-permission', 'kube.webhook', 'kube.wildcard-secret',
     ]);
     // kube.issuer does not apply to issuer none, cluster or not.
-    expect(doc.checks.find((c) => c.id === 'kube.issuer')).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
+    expect(doc.checks.find((c) => c.id === 'kube.issuer')).toMatchObject({ status: 'skip', reason: { code: 'not-applicable' } });
     for (const check of doc.checks.filter((c) => c.id !== 'kube.issuer')) {
       expect(check.status, check.id).toBe('skip');
       expect(check.message, check.id).toContain(`kubectl has no current context (kubeconfig ${kubeconfig}); pass --context NAME`);

@@ -27,10 +27,10 @@ describe('a supplied wildcard without its intermediate', () => {
     const broken = await doctor('leaf-only.pem');
     expect(broken.code).toBe(1);
     const checks = Object.fromEntries((JSON.parse(broken.stdout).checks as { id: string; status: string }[]).map((x) => [x.id, x.status]));
-    expect(checks['certificate.chain-complete']).toBe('fail');
+    expect(checks['certificate.leaf-only-pem.chain-complete']).toBe('fail');
     const fixed = await doctor('with-intermediate.pem');
     expect(fixed.code).toBe(0);
-    expect(JSON.parse(fixed.stdout).checks.find((x: { id: string }) => x.id === 'certificate.chain-complete').status).toBe('ok');
+    expect(JSON.parse(fixed.stdout).checks.find((x: { id: string }) => x.id === 'certificate.with-intermediate-pem.chain-complete').status).toBe('ok');
   });
 
   it('is refused by setup --answers: exit 2, nothing written', async () => {

@@ -63,7 +63,7 @@ describe('command-line contract', () => {
   it('exits 2 on an unknown doctor group, listing the groups', async () => {
     const r = await runCli(['doctor', '--only', 'nope', '--json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Unknown check group: nope');
+    expect(r.stderr).toContain('--only "nope" is not one of: inventory, certificate, signin, tls, discovery, kube, acme.');
     expect(r.stderr).toContain('inventory');
     expect(r.stdout).toBe('');
   });

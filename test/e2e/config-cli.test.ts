@@ -59,7 +59,7 @@ describe('cloudgate config set|get|list|unset', () => {
     expect(ca.code).toBe(2);
     expect(ca.stderr).toContain('holds no PEM certificate');
     expect((await cli(['config', 'list'])).stdout).toBe('inventory=\ncloud=\ncontext=\nca_file=\n');
-    expect((await cli(['config', 'frob'])).stderr).toContain('Unknown action "frob"');
+    expect((await cli(['config', 'frob'])).stderr).toContain('The action of cloudgate config "frob" is not one of: set, get, unset, list.');
   });
 });
 

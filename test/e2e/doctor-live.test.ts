@@ -12,7 +12,6 @@ import { BIN } from '../helpers/cli.js';
 import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
 import { waitUntil } from '../helpers/wait.js';
 
-// eslint-disable-next-line no-control-regex
 const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+|9[0-7])(?:;\d+)*m/;
 
 let dir: string;

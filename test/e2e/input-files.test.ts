@@ -33,12 +33,11 @@ describe('file: answers', () => {
 
   it('file:/dev/zero and a FIFO are refused at once with exit 2', async () => {
     execFileSync('mkfifo', [join(dir, 'email.fifo')]);
+    // A read that waited for /dev/zero's end or the FIFO's writer would never end: no clock is needed to see it.
     for (const path of ['/dev/zero', 'email.fifo']) {
-      const started = Date.now();
       const r = await setupWith(`cluster_issuer_type: acme\ncluster_issuer_acme_email: file:${path}\n`);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/is not a regular file \(a (device|pipe)\)/);
-      expect(Date.now() - started).toBeLessThan(10_000);
     }
     await expect(readFile(join(dir, 'certificates.yml'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

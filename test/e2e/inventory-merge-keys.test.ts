@@ -28,7 +28,7 @@ describe('an inventory whose issuer comes through a merge key', () => {
 
   it('render shows the ClusterIssuer of the merged type, not acme', async () => {
     const r = await runCli(['render', '--inventory', inventory(text)]);
-    expect(r.stdout).toMatch(/^kind: ClusterIssuer[\s\S]*?spec:\n  ca:/m);
+    expect(r.stdout).toMatch(/^kind: ClusterIssuer[\s\S]*?spec:\n {2}ca:/m);
     expect(r.stdout).not.toContain('acme:');
   });
 });

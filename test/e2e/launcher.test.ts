@@ -48,7 +48,7 @@ describe('bin/cloudgate.js run as a program', () => {
     const bundled = await new Promise<string>((resolve, reject) => {
       const cli = new URL('../../dist/cli.js', import.meta.url).href;
       execFile(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(cli)}); await main(['--version']);`],
-        { timeout: 30_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+        { timeout: 30_000 }, (error, stdout) => (error ? reject(new Error(error.message, { cause: error })) : resolve(stdout)));
     });
     expect(bundled).toMatch(/^\d+\.\d+\.\d+/);
     for (const flag of ['--version', '-v']) expect((await runCli([flag], { asProgram: true })).stdout).toBe(bundled);

@@ -121,7 +121,7 @@ describe('OS_CLOUD in a working folder another user can write', () => {
     const leaf = ca.issue(['127.0.0.1'], { cn: '127.0.0.1' });
     server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
       let body = '';
-      req.on('data', (d: Buffer) => (body += d));
+      req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
         requests.push(`${req.method} ${req.url} ${body}`);
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');

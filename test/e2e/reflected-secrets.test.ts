@@ -23,7 +23,7 @@ beforeAll(async () => {
   const leaf = ca.issue(['127.0.0.1'], { cn: '127.0.0.1' });
   server = createServer({ cert: leaf.cert, key: leaf.key }, (req, res) => {
     let body = '';
-    req.on('data', (d: Buffer) => (body += d));
+    req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       const form = new URLSearchParams(body);
       // Echoed again and again from character 150 on: wherever a preview or a message is cut, one copy straddles the cut.

@@ -62,7 +62,7 @@ openstack_helm_ingress_wildcard_domain: cloud.example.com
     ]);
     const [first, second] = result.stdout.split(/^---\n/m);
     expect(first).not.toContain('Helm release');
-    expect(second).toMatch(/^# Helm release cert-manager\/cert-manager-webhook-infoblox-wapi .*\n#   groupName: infoblox\.cert-manager\.atmosphere\.dev\n# Secret cert-manager\/cert-manager-issuer-infoblox-credentials\n/);
+    expect(second).toMatch(/^# Helm release cert-manager\/cert-manager-webhook-infoblox-wapi .*\n# {3}groupName: infoblox\.cert-manager\.atmosphere\.dev\n# Secret cert-manager\/cert-manager-issuer-infoblox-credentials\n/);
     expect(result.stdout).not.toContain('wapi-password-1');
   });
 

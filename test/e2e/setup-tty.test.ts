@@ -174,7 +174,6 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
   });
 
   it('respects NO_COLOR: colours without it, none with it', async () => {
-    // eslint-disable-next-line no-control-regex
     const COLOUR = /\u001b\[(?:\d+;)*(?:3[0-7]|38;[25];[\d;]+)(?:;\d+)*m/;
     const inventory = join(dir, 'certificates.yml');
     const coloured = async (color: boolean) => {

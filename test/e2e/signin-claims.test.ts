@@ -195,7 +195,7 @@ describe('doctor signin.claims', () => {
     expect(exchange.advice).toContain('Audience mapper');
     expect(exchange.details?.subject_audience).toEqual({ client: 'cloudgate', aud: ['broker'], azp: 'machine' });
     expect(claims.status).toBe('skip');
-    expect(claims.message).toContain('signin.exchange did not pass');
+    expect(claims.message).toBe('Not run: signin.exchange failed.');
     expectNoSecrets(result, s);
 
     // The same subject token refused for another reason: its audience is not blamed.

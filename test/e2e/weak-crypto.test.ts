@@ -44,7 +44,7 @@ describe.each([
     const r = await runCli(['doctor', '--only', 'certificate', '--certificate', join(dir, 'wildcard.pem'), '--key', join(dir, 'wildcard.key'),
       '--domain', 'cloud.example.com', '--ca-file', ca.file, '--json']);
     expect(r.code).toBe(1);
-    const strength = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.find((c) => c.id === 'certificate.strength');
+    const strength = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.find((c) => c.id === 'certificate.wildcard-pem.strength');
     expect(strength).toMatchObject({ status: 'fail', message: expect.stringContaining(named) });
   });
 });

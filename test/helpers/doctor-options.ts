@@ -15,9 +15,11 @@ export function doctorOptionsFrom(flags: ParsedValues = {}, cwd = process.cwd())
   return doctorOptionsOf(flagsOf('doctor', flags), cwd);
 }
 
-/** The fields of a DoctorInput that come from flags (settings given, certificate files, endpoints, names, vault). */
-/** With no --config findings: the tests that build an input by hand give their config as a mapping. */
-export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'certificate' | 'probeUpdate' | 'endpoints' | 'names' | 'vault' | 'configFindings'> {
+/**
+ * The fields of a DoctorInput that come from flags (the settings given, names, vault), with no --config
+ * findings: the tests that build an input by hand give their config as a mapping.
+ */
+export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'names' | 'vault' | 'configFindings'> {
   const o = doctorOptionsFrom(flags, cwd);
-  return { configFindings: [], given: o.given, certificate: o.certificate, probeUpdate: o.probeUpdate, endpoints: o.endpoints, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
+  return { configFindings: [], given: o.given, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
 }

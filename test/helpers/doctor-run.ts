@@ -22,7 +22,7 @@ export function doctorInput(flags: ParsedValues, options: { env?: NodeJS.Process
 }
 
 export async function run(provider: CheckProvider, input: DoctorInput): Promise<Record<string, CheckOutcome>> {
-  const report = await runChecks(await provider(input), { timeoutMs: 15_000 });
+  const report = await runChecks(await provider(input), { timeoutMs: 15_000, network: input.network });
   return Object.fromEntries(report.checks.map((c) => [c.id, c]));
 }
 

@@ -1,13 +1,13 @@
 import type { CheckOutcome, DoctorReport } from '../../src/core/doctor/types.js';
 
-export const outcome = (id: string, status: CheckOutcome['status'], details?: Record<string, unknown>, extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
+export const outcome = (id: string, status: CheckOutcome['status'], facts?: Record<string, unknown>, extra: Partial<CheckOutcome> = {}): CheckOutcome => ({
   id,
   group: id.split('.')[0]!,
   title: extra.title ?? id,
   status,
   message: `${id} is ${status}`,
   durationMs: 12,
-  ...(details ? { details } : {}),
+  ...(facts ? { facts } : {}),
   ...extra,
 });
 
@@ -31,7 +31,7 @@ export function fullReport(): DoctorReport {
     outcome('kube.certificates', 'ok', { certificates: [{ name: 'keystone-tls', secret: 'keystone-tls-secret', notAfter: '2029-07-01T00:00:00Z' }] }),
     outcome('kube.wildcard-secret', 'fail', { secret: 'openstack/wildcard', chain: [{ name: 'say "hi"\\ \nthere', notAfter: '2028-01-01T00:00:00.000Z' }] }),
     outcome('discovery.tls', 'ok', { hosts: [{ host: 'oidc.example:443', chain: [{ subject: 'CN=oidc.example', notAfter: '2029-01-01T00:00:00.000Z' }] }] }),
-    outcome('signin.idp-token', 'skip'),
+    outcome('signin.idp-token', 'skip', undefined, { reason: { code: 'not-applicable', text: 'Not needed: the subject token is given.' } }),
     outcome('signin.exchange', 'ok', { expires_in: 300 }, { tokenExpiresAt: '2026-01-01T00:05:00.000Z' }),
     outcome('signin.federated', 'ok', { expires_at: '2027-01-01T00:00:00Z' }, { tokenExpiresAt: '2027-01-01T00:00:00Z' }),
     outcome('signin.projects', 'warn'),

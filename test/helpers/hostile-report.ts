@@ -12,7 +12,7 @@ export const hostileReport = {
       status: 'fail',
       message: `issuer is https://x${HOSTILE}\n    ✓ Fake check: ok`,
       advice: `Fix ${HOSTILE}`,
-      details: { issuer: `https://x${HOSTILE}`, list: [HOSTILE] },
+      facts: { issuer: `https://x${HOSTILE}`, list: [HOSTILE] },
       durationMs: 1,
     },
   ],

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createHttpClient, type HttpClient } from '../../src/core/net/http.js';
+import { trustStore } from '../../src/core/net/trust.js';
 import { createTestCA, type TestCA } from './pki.js';
 import { startIdentityServer, type IdentityServer, type IdentityServerOptions } from '../servers/identity.js';
 
@@ -53,7 +54,7 @@ export function useIdentityServerFactory() {
       return s;
     },
     client(timeoutMs = 5000): HttpClient {
-      const c = createHttpClient({ timeoutMs, caFile: ca.file });
+      const c = createHttpClient({ timeoutMs, trust: trustStore(ca.file) });
       clients.push(c);
       return c;
     },

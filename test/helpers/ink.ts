@@ -29,7 +29,6 @@ export const KEY = {
   ctrlC: '\u0003',
 } as const;
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 export const stripAnsi = (text: string) => text.replace(ANSI, '');
 

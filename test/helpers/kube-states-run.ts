@@ -16,9 +16,9 @@ export async function doctorOn(kube: ReturnType<typeof useKubeCluster>, state: C
 /** The causes kube.certificates, kube.issuer, kube.issuers and kube.webhook name, by check. */
 export function causesOf(r: Record<string, CheckOutcome>): Record<string, string[]> {
   const list = (id: string, key: string) => {
-    const rows = r[id]?.details?.[key];
+    const rows = r[id]?.facts?.[key];
     return Array.isArray(rows) ? rows.map((row: { cause?: string }) => row.cause).filter((c): c is string => Boolean(c)) : [];
   };
-  const one = (id: string) => (typeof r[id]?.details?.cause === 'string' ? [String(r[id]!.details!.cause)] : []);
+  const one = (id: string) => (typeof r[id]?.facts?.cause === 'string' ? [String(r[id]!.facts!.cause)] : []);
   return { 'kube.certificates': list('kube.certificates', 'certificates'), 'kube.issuers': list('kube.issuers', 'issuers'), 'kube.issuer': one('kube.issuer'), 'kube.webhook': one('kube.webhook') };
 }

@@ -24,7 +24,7 @@ export async function dnsCheck(
     network: { timeoutMs: 5000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: options.caFile },
   };
   const checks = (await provideChecks(input)).filter((c) => c.id === 'acme.dns-credentials');
-  const report = await runChecks(checks);
+  const report = await runChecks(checks, { network: input.network });
   const outcome = report.checks[0]!;
   const printed = JSON.stringify(outcome);
   for (const secret of options.secrets) expect(printed).not.toContain(secret);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
-import { checksOf } from '../../src/core/areas/index.js';
+import { AREA_METRICS, checksOf } from '../../src/core/areas/index.js';
 import { doctorInput, runOptionsOf } from '../../src/core/doctor/input.js';
 import { startExporter } from '../../src/serve/exporter.js';
 import { createTestCA } from './pki.js';
@@ -62,7 +62,7 @@ export async function soak(options: SoakOptions, onRun: (sample: RunSample) => v
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
   const exporter = await startExporter({
-    host: '127.0.0.1', port: 0, intervalMs: options.intervalMs, version: 'soak',
+    host: '127.0.0.1', port: 0, intervalMs: options.intervalMs, version: 'soak', areaMetrics: AREA_METRICS,
     async provide() {
       // Called as each run starts: the previous run is complete and served; measure what it left.
       if (runs > 0) {

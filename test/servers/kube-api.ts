@@ -797,8 +797,13 @@ function wireFields(buf: Buffer): Fields {
       const len = Number(varint());
       value = buf.subarray(pos, pos + len);
       pos += len;
-    } else if (wire === 1) (value = buf.subarray(pos, pos + 8)), (pos += 8);
-    else if (wire === 5) (value = buf.subarray(pos, pos + 4)), (pos += 4);
+    } else if (wire === 1) {
+      value = buf.subarray(pos, pos + 8);
+      pos += 8;
+    } else if (wire === 5) {
+      value = buf.subarray(pos, pos + 4);
+      pos += 4;
+    }
     else throw new Error(`unsupported protobuf wire type ${wire}`);
     fields.set(field, [...(fields.get(field) ?? []), value]);
   }

@@ -7,7 +7,7 @@ describe('typed flags from the options table', () => {
     const flags = flagsOf(name as CommandName, {}) as Record<string, unknown>;
     const table = COMMAND_OPTIONS[name]!.flags;
     expect(Object.keys(flags).sort()).toEqual(table.map((f) => camelCase(f.name)).sort());
-    for (const flag of table) expect(flags[camelCase(flag.name)]).toEqual(!flag.value ? false : flag.multiple ? [] : undefined);
+    for (const flag of table) expect(flags[camelCase(flag.name)]).toEqual(!flag.value ? false : flag.multiple || flag.list ? [] : undefined);
   });
 
   it('types the parsed values: strings, on/off flags and repeated flags', () => {
@@ -19,6 +19,11 @@ describe('typed flags from the options table', () => {
     expect(flags.yes).toBe(false);
     // @ts-expect-error doctor has no --dry-run: a misspelt or foreign flag is a compile error
     expect(flagsOf('doctor', {}).dryRun).toBeUndefined();
+  });
+
+  it('gives a list flag its items, each one of its choices (the parser refused any other)', () => {
+    expect(flagsOf('doctor', { only: 'tls, kube' }).only).toEqual(['tls', 'kube']);
+    expect(flagsOf('doctor', { format: 'junit' }).format).toBe('junit');
   });
 
   it('splits comma-separated flags, repeated or not', () => {

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { closest } from '../closest.js';
+import { closest, notOneOf } from '../closest.js';
 import { asRecord } from '../records.js';
 import { SETTING_SPECS } from './setting-specs/index.js';
 import { VARIABLES, variableByAlias } from './variables.js';
@@ -20,9 +20,12 @@ export const CONFIG_KEYS: Record<string, readonly string[]> = (() => {
     }
   }
   // The inventory's values the DNS-01 credential check may be given here instead (a vaulted or templated one).
-  keys.acme = VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]);
+  (keys.acme ??= []).push(...VARIABLES.flatMap((row) => [row.name, ...(row.secret ? [`${row.name}_file`] : [])]));
   return keys;
 })();
+
+/** The sections of the --config file: one per group that has settings. */
+export const CONFIG_SECTIONS: readonly string[] = Object.keys(CONFIG_KEYS);
 
 const SECRETS = SETTING_SPECS.filter((s) => s.type === 'secret').map((s) => s.name);
 /** Keys whose value is a secret written inline in the config file. */
@@ -61,8 +64,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
       found.push({
         section: guess,
         key: sectionName,
-        message: `Section "${sectionName}" of ${configFile} is not one cloudgate reads; it is ignored.`,
-        advice: guess ? `Did you mean "${guess}:"?` : `The sections are: ${Object.keys(CONFIG_KEYS).join(', ')}.`,
+        ...notOneOfFinding(`Section of ${configFile}`, sectionName, Object.keys(CONFIG_KEYS)),
       });
       continue;
     }
@@ -81,12 +83,10 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
         continue;
       }
       if (!known.includes(key)) {
-        const guess = closest(key, known, { ignoreCase: true });
         found.push({
           section: sectionName,
           key: `${sectionName}.${key}`,
-          message: `${sectionName}.${key} in ${configFile} is not a setting cloudgate knows; it is ignored.`,
-          advice: guess ? `Did you mean ${guess}?` : `The settings of "${sectionName}:" are: ${known.join(', ')}.`,
+          ...notOneOfFinding(`Setting of ${sectionName}: in ${configFile}`, key, known),
         });
         continue;
       }
@@ -120,6 +120,12 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
     }
   }
   return { config, findings: found };
+}
+
+/** The one wording of "not one of these" (core/closest.ts), as a finding: the key is ignored. */
+function notOneOfFinding(what: string, given: string, choices: readonly string[]): { message: string; advice: string } {
+  const error = notOneOf(what, given, choices, { ignoreCase: true });
+  return { message: `${error.message.replace(/\.$/, '')}; it is ignored.`, advice: error.advice ?? `Give one of: ${choices.join(', ')}.` };
 }
 
 /** "group and others" / "group" / "others" when the file's mode lets them read it; undefined otherwise. */

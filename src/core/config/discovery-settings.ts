@@ -2,7 +2,8 @@
  * Settings of the discovery and cluster checks and of `cloudgate oidc`: flag, then CLOUDGATE_<NAME>,
  * then the `discovery:` section of --config, then the inventory, then the platform's defaults.
  */
-import { defaultName, usesKeylessDns, type NamingProfile } from './variables.js';
+import { choicesOf, defaultName, usesKeylessDns, type NamingProfile } from './variables.js';
+import { always, notApplicable, type Gate } from '../doctor/gates.js';
 import { setting, type SettingsSource } from './settings.js';
 import { inventoryView } from '../inventory/inventory.js';
 import { CERT_MANAGER_NAMESPACE } from '../kube/platform.js';
@@ -25,6 +26,8 @@ export interface DiscoverySettings {
   names: NamingProfile;
   /** The inventory selects solver route53 with auth kubernetes. */
   keylessSelected: boolean;
+  /** What the inventory selects instead, in words: `acme, route53 with auth static`. */
+  selection: string;
   roleArn?: string;
 }
 
@@ -48,8 +51,28 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
       ?? defaultName(KEYLESS_SERVICE_ACCOUNT, profile)!,
     names: profile,
     keylessSelected: usesKeylessDns(inventory),
+    selection: selectionOf(inventory),
     roleArn: inventoryString('cluster_issuer_acme_route53_role_arn'),
   };
+}
+
+function selectionOf(values: Record<string, unknown>): string {
+  const { issuer, solver, auth } = choicesOf(values);
+  if (issuer !== 'acme') return `issuer ${issuer}`;
+  return solver === 'route53' ? `acme, route53 with auth ${auth}` : `acme, solver ${solver}`;
+}
+
+/**
+ * The one rule of the checks that only keyless route53 (auth `kubernetes`) needs, as a gate for every
+ * group that has them (discovery, kube): open when the inventory selects it, or, for the cluster's
+ * side of it (`issuerUrl`), when an issuer URL was given to check. The role assumption needs the
+ * inventory's role and zone: it is open only when the inventory selects keyless route53.
+ */
+export function keylessGate(s: Pick<DiscoverySettings, 'keylessSelected' | 'issuerUrl' | 'selection'>, uses: 'inventory' | 'inventory or issuer URL'): Gate {
+  if (s.keylessSelected) return always;
+  if (uses === 'inventory or issuer URL' && s.issuerUrl !== undefined) return always;
+  const given = uses === 'inventory or issuer URL' ? ' and no --issuer-url was given' : '';
+  return notApplicable(`Only needed for route53 auth kubernetes: the inventory selects ${s.selection}${given}.`);
 }
 
 /** `arn:aws:iam::123456789012:role/path/name` → its parts. */

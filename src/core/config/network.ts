@@ -43,14 +43,24 @@ export function parseTimeout(raw: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/** A run's network settings when its command gives none (a test, a check run on its own). */
+export const DEFAULT_NETWORK: NetworkSettings = {
+  timeoutMs: TIMEOUT_RANGE_S.default * 1000,
+  insecure: false,
+  allowHttp: false,
+  verbose: false,
+  log: () => undefined,
+};
+
 /**
- * The network settings of one run from its flags and environment (OS_CACERT names the CA file too),
- * then the clouds.yaml entry (`cacert`, `verify: false`).
+ * The network settings of one run from its flags and the clouds.yaml entry (`verify: false`). The CA
+ * file is the one the settings resolver found (--ca-file, OS_CACERT, clouds.yaml cacert, the saved
+ * settings: start-settings.ts): its order is not written again here.
  */
-export function networkSettings(options: NetworkOptions, { env, stderr, cloud }: { env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream; cloud?: CloudSettings }): NetworkSettings {
+export function networkSettings(options: NetworkOptions, { stderr, cloud }: { stderr: NodeJS.WritableStream; cloud?: CloudSettings }): NetworkSettings {
   return {
     timeoutMs: parseTimeout(options.timeout),
-    caFile: options.caFile ?? (env.OS_CACERT || undefined) ?? cloud?.caFile,
+    caFile: options.caFile,
     insecure: options.insecure || (cloud?.insecure ?? false),
     allowHttp: options.allowHttp,
     verbose: options.verbose,

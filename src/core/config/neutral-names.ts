@@ -5,7 +5,7 @@
  * them, with the rename as the fix. They are written only with `--names spec` (a deployment written to
  * read them). docs/neutral-names.md lists them.
  */
-import { UsageError } from '../errors.js';
+import { notOneOf } from '../closest.js';
 import { isOneOf } from '../records.js';
 import {
   NAMING_PROFILES, VARIABLES, platformOfName, variable, variableByAlias, wordOfAlias,
@@ -115,8 +115,8 @@ export interface NamesView {
 export function resolveProfile(asked: unknown): NamingProfile {
   if (asked === undefined) return 'platform';
   if (!isOneOf(NAMING_PROFILES, asked)) {
-    throw new UsageError(`--names must be one of ${NAMING_PROFILES.join(', ')}, not "${String(asked)}".`,
-      "platform (the default) is what the platform's role reads; spec writes the neutral aliases, for a deployment written to read them.");
+    throw notOneOf('--names', String(asked), NAMING_PROFILES,
+      { otherwise: "platform (the default) is what the platform's role reads; spec writes the neutral aliases, for a deployment written to read them." });
   }
   return asked;
 }

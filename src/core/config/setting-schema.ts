@@ -9,9 +9,11 @@ import { resolve } from 'node:path';
 import { readOwnedFileSync } from '../safe-read.js';
 import { registerSecret } from '../secrets.js';
 import { asRecord, textOf } from '../records.js';
+import { UsageError } from '../errors.js';
 import type { CloudSettings } from './clouds-yaml.js';
 
-export type SettingType = 'text' | 'url' | 'path' | 'secret' | 'choice';
+/** `switch`: on when given as `true` (a flag without a value, `CLOUDGATE_<NAME>=true`, `name: true`). */
+export type SettingType = 'text' | 'url' | 'path' | 'secret' | 'choice' | 'switch';
 
 export interface SettingSpec {
   /** As in the `--config` section, `CLOUDGATE_<NAME>` and `cloudgate config set NAME`. */
@@ -31,6 +33,10 @@ export interface SettingSpec {
   readonly saved?: boolean;
   readonly default?: string;
   readonly choices?: readonly string[];
+  /** A list: a repeated flag, a YAML list in the section, comma-separated in the environment. */
+  readonly list?: boolean;
+  /** A list whose every source adds its items (flags, environment, --config), rather than the first source winning. */
+  readonly merge?: boolean;
   /** One line: what it is. */
   readonly doc: string;
 }
@@ -53,8 +59,8 @@ export interface Resolved {
   origin?: Origin;
 }
 
-/** The settings a command line gave, by setting name (`--issuer-url` is `issuer_url`). */
-export type Given = Readonly<Record<string, string | undefined>>;
+/** The settings a command line gave, by setting name (`--issuer-url` is `issuer_url`): a list for a list setting. */
+export type Given = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Every source a setting may come from, first to last. */
 export interface SettingSources {
@@ -86,7 +92,8 @@ export function resolveSetting(spec: SettingSpec, sources: SettingSources, { rea
     if (secret) registerSecret(value);
     return { value, origin };
   };
-  const flag = secret ? undefined : sources.given[spec.name];
+  const given = secret ? undefined : sources.given[spec.name];
+  const flag = typeof given === 'string' || given === undefined ? given : given.at(-1);
   if (present(flag)) return done(flag, { kind: 'flag', ...(spec.flag ? { where: `--${spec.flag}` } : {}) });
   for (const name of envNamesOf(spec)) {
     const v = sources.env[name];
@@ -118,6 +125,41 @@ export function resolveSetting(spec: SettingSpec, sources: SettingSources, { rea
   }
   if (spec.default !== undefined) return { value: spec.default, origin: { kind: 'default' } };
   return {};
+}
+
+/** One item of a list setting, with where it came from (an --endpoint, an item of `tls.endpoints`). */
+export interface ListItem {
+  value: string;
+  origin: Origin;
+}
+
+/**
+ * A list setting: the flag's items, the environment's (comma-separated), the `--config` section's
+ * (a YAML list, or one value), the default's. The first source that gives any wins, unless the spec
+ * `merge`s its sources (each adds its items, in that order). A section value that is no list and no
+ * text is a UsageError naming it.
+ */
+export function resolveList(spec: SettingSpec, sources: SettingSources): ListItem[] {
+  const found: ListItem[][] = [];
+  const given = sources.given[spec.name];
+  const flagItems = (typeof given === 'string' ? [given] : (given ?? [])).filter((v) => v.trim() !== '');
+  found.push(flagItems.map((value) => ({ value, origin: { kind: 'flag', ...(spec.flag ? { where: `--${spec.flag}` } : {}) } })));
+  for (const name of envNamesOf(spec)) {
+    const v = sources.env[name];
+    if (present(v)) found.push(v.split(',').map((item) => item.trim()).filter(Boolean).map((value) => ({ value, origin: { kind: 'environment', where: name } })));
+  }
+  for (const section of spec.section ? [spec.section, ...(spec.oldSections ?? [])] : []) {
+    const v = asRecord(sources.config[section])?.[spec.name];
+    if (v === undefined || v === null) continue;
+    const items: unknown[] = Array.isArray(v) ? v : [v];
+    if (!items.every((item) => typeof item === 'string' || typeof item === 'number')) {
+      throw new UsageError(`In the config file, ${section}.${spec.name} must be a list of ${spec.doc.replace(/ \(a list\)$/, '')}.`, `Example:\n${section}:\n  ${spec.name}: [first, second]`);
+    }
+    found.push(items.map((item, i) => ({ value: String(item), origin: { kind: 'config file', where: `${section}.${spec.name}${Array.isArray(v) ? `[${i}]` : ''}` } })));
+  }
+  const lists = found.filter((items) => items.length > 0);
+  if (spec.merge) return lists.flat();
+  return lists[0] ?? (spec.default !== undefined ? [{ value: spec.default, origin: { kind: 'default' } }] : []);
 }
 
 /** An origin in words: `environment OS_CACERT`, `clouds.yaml auth.project_name`, `saved settings (~/.config/...)`. */

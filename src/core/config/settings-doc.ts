@@ -8,7 +8,7 @@ const code = (items: readonly string[]) => items.map((i) => `\`${i}\``).join(', 
 function row(spec: SettingSpec): string {
   const config = spec.section ? code([`${spec.section}.${spec.name}`, ...(spec.oldSections ?? []).map((s) => `${s}.${spec.name}`), ...(spec.type === 'secret' ? [`${spec.section}.${spec.name}_file`] : [])]) : '';
   const env = code([...envNamesOf(spec), ...(spec.type === 'secret' ? [`CLOUDGATE_${spec.name.toUpperCase()}_FILE`] : [])]);
-  const type = spec.choices ? `one of ${spec.choices.join(', ')}` : spec.type;
+  const type = spec.choices ? `one of ${spec.choices.join(', ')}` : spec.list ? `list of ${spec.type}` : spec.type;
   return `| \`${spec.name}\` | ${type} | ${spec.default !== undefined ? `\`${spec.default}\`` : ''} | ${spec.flag && spec.type !== 'secret' ? `\`--${spec.flag}\`` : ''} | ${env} | ${config} | ${spec.clouds ? 'yes' : ''} | ${spec.saved ? 'yes' : ''} | ${cell(spec.doc)} |`;
 }
 
@@ -78,9 +78,7 @@ kube context, no \`--config\`, no setting of a group) and no \`--only\` was give
 start, and exits 2 rather than reporting a row of skipped checks as a success.
 
 ${sections.join('\n')}
-## Group acme: DNS-01 credentials
-
-The \`acme:\` section of \`--config\` (and \`CLOUDGATE_<NAME>\`, \`<name>_file\` for a secret) may give any
+The \`acme:\` section of \`--config\` (and \`CLOUDGATE_<NAME>\`, \`<name>_file\` for a secret) may also give any
 inventory variable of the DNS-01 providers instead of the inventory (a vaulted or templated one): their
 names are those of [variables.md](variables.md).
 `;

@@ -9,25 +9,14 @@ import { UsageError } from '../errors.js';
 import { readOwnedFileSync } from '../safe-read.js';
 import { examineConfig, type LoadedConfig } from './config-keys.js';
 import { isRecord } from '../records.js';
-import { resolveSetting, type SettingSources, type SettingSpec } from './setting-schema.js';
+import { resolveList, resolveSetting, type Given, type ListItem, type Resolved, type SettingSources, type SettingSpec } from './setting-schema.js';
 import { specOf } from './setting-specs/index.js';
 
 /**
- * The settings a command line may give, keyed by setting name: the first link of the chain. The
- * command fills it from its typed flags (`--issuer-url` is `issuer_url`, `--audience` is `sts_audience`).
+ * The settings a command line gave, keyed by setting name: the first link of the chain. The command
+ * fills it from its typed flags through each setting's declared flag (`--audience` is `sts_audience`).
  */
-export type GivenSettings = {
-  issuer_url?: string;
-  token_file?: string;
-  sts_audience?: string;
-  project?: string;
-  context?: string;
-  namespace?: string;
-  service_account?: string;
-  inventory?: string;
-  cloud?: string;
-  ca_file?: string;
-};
+export type GivenSettings = Given;
 
 /** Where a setting may come from. */
 export type SettingsSource = SettingSources;
@@ -59,7 +48,22 @@ function specFor(section: string, name: string, options: SettingOptions): Settin
   return specOf(section, name) ?? { name, section, type: options.secret ? 'secret' : 'text', env: options.envNames ?? [], doc: '' };
 }
 
+/** One setting through the resolver, with where it came from. */
+export function resolved(input: SettingsSource, section: string, name: string): Resolved {
+  return resolveSetting(specFor(section, name, {}), input);
+}
+
 /** One setting's value through the resolver (a default included); secrets are registered for redaction. */
 export function setting(input: SettingsSource, section: string, name: string, options: SettingOptions = {}): string | undefined {
   return resolveSetting(specFor(section, name, options), input).value;
+}
+
+/** A list setting's items, each with where it came from (setting-schema.ts: resolveList). */
+export function settingList(input: SettingsSource, section: string, name: string): ListItem[] {
+  return resolveList(specFor(section, name, {}), input);
+}
+
+/** A switch setting (`--probe-update`, `probe_update: true`, `CLOUDGATE_PROBE_UPDATE=true`). */
+export function settingOn(input: SettingsSource, section: string, name: string): boolean {
+  return /^(true|yes|on|1)$/i.test(setting(input, section, name) ?? '');
 }

@@ -5,14 +5,18 @@
  * Only present when there is something to say.
  */
 import { escapeLine } from '../escape.js';
-import { CONFIG_KEYS } from '../config/config-keys.js';
-import type { CheckProvider } from './input.js';
-import type { Check } from './types.js';
+import { CONFIG_SECTIONS } from '../config/config-keys.js';
+import type { CheckProvider } from './area.js';
+import type { Check, CheckResult } from './types.js';
+
+/** What --verbose and --json show: each key of the section that is wrong, and why. */
+interface ConfigFacts {
+  findings: { key: string; message: string; advice: string }[];
+}
 
 export const provideChecks: CheckProvider = (input) => {
   const findings = input.configFindings;
-  const groups = Object.keys(CONFIG_KEYS);
-  return groups.flatMap((group): Check[] => {
+  return CONFIG_SECTIONS.flatMap((group): Check[] => {
     const mine = findings.filter((f) => f.section === group || f.section === undefined);
     if (mine.length === 0) return [];
     return [
@@ -20,11 +24,11 @@ export const provideChecks: CheckProvider = (input) => {
         id: `${group}.config`,
         group,
         title: `The ${group}: section of the config file`,
-        run: async () => ({
+        run: async (): Promise<CheckResult<ConfigFacts>> => ({
           status: 'warn',
           message: mine.map((f) => escapeLine(f.message)).join(' '),
           advice: mine.map((f) => escapeLine(f.advice)).join(' '),
-          details: { findings: mine.map((f) => ({ key: escapeLine(f.key), message: escapeLine(f.message), advice: escapeLine(f.advice) })) },
+          facts: { findings: mine.map((f) => ({ key: escapeLine(f.key), message: escapeLine(f.message), advice: escapeLine(f.advice) })) },
         }),
       },
     ];

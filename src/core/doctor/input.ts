@@ -11,7 +11,6 @@ import type { VaultOptions } from '../inventory/vault-options.js';
 import type { ConfigFinding } from '../config/config-keys.js';
 import type { CommandContext } from '../run-context.js';
 import type { RunOptions } from './runner.js';
-import type { Check } from './types.js';
 
 /**
  * The doctor's settings, typed: built by the command (doctor, serve, oidc) from its flags, and by
@@ -28,21 +27,9 @@ export interface DoctorOptions {
   /** The settings given on the command line, the first link of the settings chain. */
   given: GivenSettings;
   network: NetworkOptions;
-  certificate: CertificateOptions;
-  /** Group acme: write (and delete) one TXT record. */
-  probeUpdate: boolean;
-  /** `HOST[:PORT][@ADDRESS]` each. */
-  endpoints: readonly string[];
   /** `--names`: the words the deployment reads, platform (the default) or spec. */
   names?: string;
   vault: VaultOptions;
-}
-
-/** Group certificate: the files to check, given on the command line. */
-export interface CertificateOptions {
-  files: readonly string[];
-  key?: string;
-  domain?: string;
 }
 
 /** A doctor run's options with nothing given but the inventory path. */
@@ -52,15 +39,15 @@ export function doctorOptions(inventoryPath: string, options: Partial<DoctorOpti
     inventoryExplicit: true,
     given: {},
     network: NO_NETWORK_OPTIONS,
-    certificate: { files: [] },
-    probeUpdate: false,
-    endpoints: [],
     vault: { passwordFiles: [], ids: [] },
     ...options,
   };
 }
 
-/** Everything a check provider may read: the typed options, environment, the --config file, the network. */
+/**
+ * Everything a check provider may read: the settings' sources (each area reads its own settings through
+ * the resolver: setting(), settingList()), where the inventory is, the network, the vault.
+ */
 export interface DoctorInput extends SettingsSource {
   configPath?: string;
   /** What is wrong with the --config file (reported by the `<group>.config` checks). */
@@ -69,9 +56,6 @@ export interface DoctorInput extends SettingsSource {
   /** Whether the user named the inventory with --inventory (a missing default is then not an error). */
   inventoryExplicit: boolean;
   network: NetworkSettings;
-  certificate: CertificateOptions;
-  probeUpdate: boolean;
-  endpoints: readonly string[];
   names?: string;
   vault: VaultOptions;
   /** What the run took from somewhere other than a flag (saved settings, OS_CLOUD, ansible.cfg ...), for the report on stderr. */
@@ -82,28 +66,8 @@ export interface DoctorInput extends SettingsSource {
 
 export type { FoundSetting } from '../config/start-settings.js';
 
-/** An area's contribution to the doctor: the checks of its groups (skip with reason when unconfigured). */
-export type CheckProvider = (input: DoctorInput) => Check[] | Promise<Check[]>;
-
-/** One doctor group: its name, the title its reports show, and its checks (loaded only when asked for). */
-export interface Area {
-  group: string;
-  title: string;
-  provideChecks: CheckProvider;
-}
-
-/** An area whose modules are imported only when its checks are asked for, their checks in this order. */
-export function lazyArea(group: string, title: string, modules: (() => Promise<{ provideChecks: CheckProvider }>)[]): Area {
-  return {
-    group,
-    title,
-    async provideChecks(input) {
-      const checks: Check[] = [];
-      for (const load of modules) checks.push(...(await (await load()).provideChecks(input)));
-      return checks;
-    },
-  };
-}
+// The area's shape lives in area.ts; the inventory area still imports it from here.
+export { lazyArea, type Area, type CheckProvider } from './area.js';
 
 /**
  * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
@@ -114,7 +78,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
   const { config, findings } = await loadConfigFile(options.configPath, cwd);
   const { saved, cloud, caFile, sources, found } = await startSettings({ cloud: options.cloud, caFile: options.network.caFile, given: options.given }, env, cwd, config);
   const general = (name: StartName) => resolveStart(name, sources, found);
-  const network = networkSettings({ ...options.network, ...(caFile ? { caFile } : {}) }, { env, stderr: ctx.stderr, cloud });
+  const network = networkSettings({ ...options.network, caFile }, { stderr: ctx.stderr, cloud });
 
   let { inventoryPath, inventoryExplicit } = options;
   if (!inventoryExplicit) {
@@ -131,8 +95,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
   const context = general('context');
   // Anything that names something to check; the CA file alone does not (kubectl's current context: see withCurrentContext).
   const groupSetting = SETTING_SPECS.some((s) => s.section !== undefined && s.name !== 'context' && ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(resolveSetting(s, sources, { read: false }).origin?.kind ?? ''));
-  const somethingToCheck = Boolean(cloud || context || options.configPath || options.endpoints.length || options.certificate.files.length || groupSetting
-    || existsSync(inventoryPath));
+  const somethingToCheck = Boolean(cloud || context || options.configPath || groupSetting || existsSync(inventoryPath));
   return {
     given: options.given,
     env,
@@ -145,9 +108,6 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
     inventoryPath,
     inventoryExplicit,
     network,
-    certificate: options.certificate,
-    probeUpdate: options.probeUpdate,
-    endpoints: options.endpoints,
     ...(options.names !== undefined ? { names: options.names } : {}),
     vault: options.vault,
     found,
@@ -161,7 +121,7 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
  * (the kubeconfig is parsed for it).
  */
 export async function withCurrentContext(input: DoctorInput): Promise<DoctorInput> {
-  if (setting(input, 'discovery', 'context') !== undefined) return input;
+  if (setting(input, 'kube', 'context') !== undefined) return input;
   const { current } = await kubeContexts(input.env);
   if (!current) return input;
   return { ...input, found: [...(input.found ?? []), { name: 'context', value: current.name, from: `the current context of ${current.file}` }], somethingToCheck: true };
@@ -169,6 +129,7 @@ export async function withCurrentContext(input: DoctorInput): Promise<DoctorInpu
 
 export function runOptionsOf(input: DoctorInput): RunOptions {
   return {
+    network: input.network,
     timeoutMs: input.network.timeoutMs,
     deadlineMs: runDeadlineMs(input.network),
     log: input.network.verbose ? input.network.log : undefined,

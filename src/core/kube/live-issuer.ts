@@ -12,6 +12,7 @@ import { asRecord, memberOf, textOf } from '../records.js';
 import { readCondition, type CmObject, type ConditionState } from './objects.js';
 import { CERT_MANAGER_NAMESPACE } from './platform.js';
 import type { IssuerType } from '../config/variables.js';
+import { ISSUER_TYPES, ISSUER_TYPE_VALUES } from '../config/vocabulary.js';
 
 export type IssuerKind = 'ClusterIssuer' | 'Issuer';
 /** What cert-manager runs: the one key of the issuer's spec. */
@@ -66,6 +67,14 @@ export function selfSignedCaSecrets(objects: readonly unknown[]): string[] {
   });
 }
 
+/**
+ * The platform's issuer type whose ClusterIssuer has this `spec` field (vocabulary.ts: ISSUER_TYPES),
+ * the self-signed type aside (a CA issuer over the platform's self-signed CA, told by its secret).
+ */
+function platformTypeOf(mechanism: IssuerMechanism): PlatformIssuerType | undefined {
+  return ISSUER_TYPE_VALUES.find((t): t is PlatformIssuerType => t !== 'self-signed' && t !== 'none' && ISSUER_TYPES[t].spec === mechanism);
+}
+
 /** Reads a live (or rendered) ClusterIssuer or Issuer. */
 export function readLiveIssuer(object: unknown, hints: IssuerHints = {}): LiveIssuer {
   const meta = memberOf(object, 'metadata');
@@ -77,8 +86,7 @@ export function readLiveIssuer(object: unknown, hints: IssuerHints = {}): LiveIs
   const caSecret = mechanism === 'ca' ? textOf(memberOf(spec.ca, 'secretName')) : undefined;
   const selfSignedCa = caSecret !== undefined && kind === 'ClusterIssuer'
     && (SELF_SIGNED_SECRET.test(caSecret) || (hints.selfSignedCaSecrets ?? []).includes(caSecret));
-  const platformType: PlatformIssuerType | undefined = mechanism === 'acme' ? 'acme' : mechanism === 'venafi' ? 'venafi'
-    : mechanism === 'ca' ? (selfSignedCa ? 'self-signed' : 'ca') : undefined;
+  const platformType: PlatformIssuerType | undefined = selfSignedCa ? 'self-signed' : platformTypeOf(mechanism);
   return {
     kind, name, ...(namespace ? { namespace } : {}),
     ref: kind === 'Issuer' ? `Issuer ${namespace ?? '?'}/${name}` : `ClusterIssuer ${name}`,

@@ -3,18 +3,20 @@
  * TLS verified (custom CA trusted beside the system roots), HTTPS_PROXY/NO_PROXY, keep-alive reuse,
  * capped bodies, redirects reported instead of followed, and redacted `--verbose` lines.
  */
-import type { NetworkSettings } from '../config/network.js';
+import { serviceKey, type RunServices } from '../doctor/services.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
 import { createTransport, type RawResponse, type RequestProgress, type TlsSettings, type Transport } from './transport.js';
-import { readCaBundle, trustFor, type CaFileError } from './trust.js';
+import { CaFileError, trustOf, type TrustStore } from './trust.js';
 import { redact } from '../secrets.js';
+import { messageOf } from '../errors.js';
 
 export { HttpError, type HttpErrorKind } from './http-errors.js';
 
 export interface HttpClientOptions {
   timeoutMs: number;
-  caFile?: string;
+  /** What the client trusts: the run's store (Node's default store when it holds no CA file). */
+  trust?: TrustStore;
   insecure?: boolean;
   allowHttp?: boolean;
   /** Verbose lines, already redacted. */
@@ -59,15 +61,14 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** The trust of a client with the given CA file (Node's default store without one). */
-function trustOf(caFile: string | undefined): TlsSettings['trust'] {
-  if (!caFile) return undefined;
+/** The secure contexts of a client's trust store (Node's default store without a CA file). */
+function contextsOf(trust: TrustStore | undefined): TlsSettings['trust'] {
   try {
-    return trustFor(readCaBundle(caFile, '--ca-file / OS_CACERT'));
+    return trust?.contexts();
   } catch (error) {
-    // readCaBundle throws CaFileError; an OpenSSL error of createSecureContext has no path or advice.
-    const e = error as CaFileError;
-    throw new HttpError('tls-other', e.path, e.message, e.advice);
+    if (error instanceof CaFileError) throw new HttpError('tls-other', error.path, error.message, error.advice);
+    // An OpenSSL error of createSecureContext (a damaged certificate in the file) names no path.
+    throw new HttpError('tls-other', trust?.caFile ?? '', `The CA file ${trust?.caFile ?? ''} cannot be used: ${messageOf(error)}`, 'Check the CA file\'s certificates.');
   }
 }
 
@@ -76,9 +77,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let setupError: HttpError | undefined;
   let tls: TlsSettings = { rejectUnauthorized: !options.insecure };
   try {
-    tls = { ...tls, trust: trustOf(options.caFile) };
+    tls = { ...tls, trust: contextsOf(options.trust) };
   } catch (error) {
-    setupError = error as HttpError; // trustOf turns every error into an HttpError
+    if (!(error instanceof HttpError)) throw error;
+    setupError = error;
   }
   let transport: Promise<Transport> | undefined;
   const connect = () => (transport ??= createTransport(tls, options.timeoutMs));
@@ -139,22 +141,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-const shared = new WeakMap<NetworkSettings, HttpClient>();
+const HTTP = serviceKey<HttpClient>('HTTP client');
 
-/** One client per doctor run (keyed by its network settings), so every check reuses connections. */
-export function httpClientFor(network: NetworkSettings): HttpClient {
-  let client = shared.get(network);
-  if (!client) {
-    client = createHttpClient({
-      timeoutMs: network.timeoutMs,
-      caFile: network.caFile,
-      insecure: network.insecure,
-      allowHttp: network.allowHttp,
-      log: network.verbose ? network.log : undefined,
-    });
-    shared.set(network, client);
-  }
-  return client;
+/** The run's one HTTP client: every check of a run reuses its connections, and the run closes it. */
+export function httpOf(services: RunServices): HttpClient {
+  const { network } = services;
+  return services.own(HTTP, () => createHttpClient({
+    timeoutMs: network.timeoutMs,
+    trust: trustOf(services),
+    insecure: network.insecure,
+    allowHttp: network.allowHttp,
+    log: network.verbose ? network.log : undefined,
+  }));
 }
 
 function parseUrl(url: string): URL {

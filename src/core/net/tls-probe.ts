@@ -5,12 +5,11 @@
  * the served order is read from the handshake bytes (see served-chain.ts).
  */
 import { X509Certificate } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type DetailedPeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 import { withDeadline } from './deadline.js';
 import { HandshakeTap } from './handshake-certificates.js';
-import { readCaBundle, trustFor, UNKNOWN_CA_CODES, type Trust } from './trust.js';
+import { CaFileError, trustStore as systemTrust, UNKNOWN_CA_CODES, type Trust, type TrustStore } from './trust.js';
 import { messageOf } from '../errors.js';
 
 export interface TlsProbeOptions {
@@ -18,8 +17,8 @@ export interface TlsProbeOptions {
   port: number;
   /** SNI name and the name the certificate must cover; defaults to the host (no SNI for an IP address). */
   servername?: string;
-  /** PEM file of extra CAs to trust, in addition to the system store and NODE_EXTRA_CA_CERTS. */
-  caFile?: string;
+  /** The run's trust store (its CA file beside the system store and NODE_EXTRA_CA_CERTS); the system store alone when absent. */
+  trust?: TrustStore;
   /** Skip trust evaluation; the chain is still read and reported. */
   insecure?: boolean;
   timeoutMs: number;
@@ -57,11 +56,12 @@ export class TlsProbeError extends Error {
   }
 }
 
-function readCaFile(caFile: string): string {
+function contextsOf(store: TrustStore): Trust | undefined {
   try {
-    return readCaBundle(caFile, '--ca-file / OS_CACERT');
+    return store.contexts();
   } catch (error) {
-    throw new TlsProbeError(messageOf(error), 'ca-file');
+    if (error instanceof CaFileError) throw new TlsProbeError(error.message, 'ca-file');
+    throw new TlsProbeError(`The CA file ${store.caFile ?? ''} cannot be used: ${messageOf(error)}`, 'ca-file');
   }
 }
 
@@ -70,18 +70,18 @@ function readCaFile(caFile: string): string {
  * with Node's roots beside it (net/trust.ts says why), within what is left of the deadline.
  */
 export async function probeTls(options: TlsProbeOptions): Promise<TlsProbeResult> {
-  const trust = trustOf(options.caFile);
+  const store = options.trust ?? systemTrust();
+  const trust = options.insecure ? undefined : contextsOf(store);
   const started = performance.now();
-  const first = await probeWith(options, () => trust?.narrow);
+  const first = await probeWith({ ...options, trust: store }, () => trust?.narrow);
   if (!trust || options.insecure || !UNKNOWN_CA_CODES.has(first.authorizationError ?? '')) return first;
   const left = Math.max(1, Math.round(options.timeoutMs - (performance.now() - started)));
-  return probeWith({ ...options, timeoutMs: left }, () => trust.wide());
+  return probeWith({ ...options, trust: store, timeoutMs: left }, () => trust.wide());
 }
 
 async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | undefined): Promise<TlsProbeResult> {
   const { host, port, timeoutMs, signal } = options;
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const trustStore = ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra}`] : []), ...(options.caFile ? [options.caFile] : [])].join(' + ');
+  const trustStore = options.trust?.description ?? 'system';
   const name = options.servername ?? host;
   const servername = isIP(name) ? undefined : name; // RFC 6066: no SNI for an IP address
   const where = `${host}:${port}`;
@@ -173,33 +173,6 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
         cipher: seen.cipherName,
       });
     };
-  }
-}
-
-/** The last trust read of each CA file, with the file's size and time it was read at. */
-const trusts = new Map<string, { stamp: string; trust: Trust }>();
-
-/**
- * The trust of net/trust.ts for this CA file, shared by every endpoint of a run. A file that changed
- * since (a CA rotated under a running `serve`) is read again; one entry per file name is kept.
- */
-function trustOf(caFile: string | undefined): Trust | undefined {
-  if (!caFile) return undefined;
-  const key = `${caFile}\0${process.env.NODE_EXTRA_CA_CERTS ?? ''}`;
-  const stamp = stampOf(caFile);
-  const known = trusts.get(key);
-  if (known && stamp !== undefined && known.stamp === stamp) return known.trust;
-  const trust = trustFor(readCaFile(caFile));
-  if (stamp !== undefined) trusts.set(key, { stamp, trust });
-  return trust;
-}
-
-function stampOf(path: string): string | undefined {
-  try {
-    const info = statSync(path);
-    return `${info.size}:${info.mtimeMs}:${info.ino}`;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 /** Resolves and validates what `cloudgate oidc` needs; every problem is a UsageError naming its input. */
 import { isDnsSubdomain } from '../kube/names.js';
+import { trustStore } from '../net/trust.js';
 import { resolve } from 'node:path';
 import type { NetworkSettings } from '../config/network.js';
 import type { SettingsSource } from '../config/settings.js';
@@ -86,7 +87,7 @@ async function thumbprintFor(input: Input, given: string | undefined, jwksUri: s
     return { value, source: 'flag' };
   }
   try {
-    const top = await probeTop(jwksUri, { caFile: input.network.caFile, insecure: input.network.insecure, timeoutMs: input.network.timeoutMs });
+    const top = await probeTop(jwksUri, { trust: trustStore(input.network.caFile), insecure: input.network.insecure, timeoutMs: input.network.timeoutMs });
     if (!top) return undefined;
     if (top.leafOnly) notes.push(`${top.host} serves only its own certificate (no intermediate); the thumbprint is the leaf's and changes at every renewal.`);
     return { value: top.thumbprint, source: 'live', host: top.host, subject: top.cert.subject.replace(/\n/g, ', ') };

@@ -5,6 +5,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import { probeTls, type TlsProbeResult } from '../net/tls-probe.js';
+import type { TrustStore } from '../net/trust.js';
 
 export function thumbprintOf(cert: X509Certificate): string {
   return cert.fingerprint.replaceAll(':', '').toLowerCase();
@@ -33,11 +34,11 @@ export function topOfChain(host: string, probe: TlsProbeResult): ServedTop | und
 
 export async function probeTop(
   url: string,
-  options: { caFile?: string; insecure?: boolean; timeoutMs: number; signal?: AbortSignal },
+  options: { trust?: TrustStore; insecure?: boolean; timeoutMs: number; signal?: AbortSignal },
 ): Promise<ServedTop | undefined> {
   const target = new URL(url);
   const port = Number(target.port || 443);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  const probe = await probeTls({ host, port, caFile: options.caFile, insecure: options.insecure, timeoutMs: options.timeoutMs, signal: options.signal });
+  const probe = await probeTls({ host, port, trust: options.trust, insecure: options.insecure, timeoutMs: options.timeoutMs, signal: options.signal });
   return topOfChain(`${host}:${port}`, probe);
 }

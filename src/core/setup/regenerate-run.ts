@@ -5,27 +5,26 @@
  * confirms; everything else happens here. No setup session: plan-write.ts plans and writes.
  */
 import { EXIT, UsageError } from '../errors.js';
-import { escapeLine } from '../escape.js';
 import { readInventoryFile } from '../inventory/inventory.js';
 import { namesView } from '../config/neutral-names.js';
 import type { NamingProfile } from '../config/variables.js';
 import { kubeAvailability, KubectlError, type KubectlOptions } from '../kube/kubectl.js';
 import { readLiveState } from '../render/live-state.js';
 import { renderingsToCompare, type Rendering } from '../render/drift.js';
-import { lineWriter } from '../net/http-log.js';
 import { vaultKeyringFromOptions, type VaultOptions } from '../inventory/vault-options.js';
 import { openVaulted } from '../inventory/vaulted-values.js';
 import type { CommandContext } from '../run-context.js';
 import { readAnswers, type Answers } from './plan.js';
-import { CANCELLED_REGENERATE, writtenText } from './outcome.js';
-import { reviewText, type Review } from './review.js';
+import { CANCELLED_REGENERATE } from './outcome.js';
+import type { Review } from './review.js';
 import type { VaultOffer } from './session.js';
 import { planAndReview, writePlan } from './plan-write.js';
-import { batchCommandLine, deleteInBatches, deletionBatches, describeBatchDeletion, describeStopped, startProgress } from './regenerate-delete.js';
+import { deleteInBatches, deletionBatches, startProgress } from './regenerate-delete.js';
 import { cleanUpOnExit } from '../exit-cleanup.js';
 import type { IssuedSelection } from './regenerate-select.js';
 import { INGRESS_NAMESPACES, issuerNameOf } from '../kube/platform.js';
-import { currentIssuer, findSecrets, notDeployed, selectionLines } from './regenerate-cluster.js';
+import { currentIssuer, findSecrets, notDeployed } from './regenerate-cluster.js';
+import type { RegenerateEvent } from './regenerate-events.js';
 import { waitForReissue } from './regenerate-wait.js';
 
 export interface RegenerateFrontEnd {
@@ -36,6 +35,8 @@ export interface RegenerateFrontEnd {
   confirm(question: string, cancelled: string, review: Review): Promise<void>;
   /** The confirmation shows the review itself (the walkthrough's review screen): it is not printed before. */
   reviewOnConfirm?: boolean;
+  /** Says one thing the run has to say (ui/text/regenerate.ts prints it). */
+  show(event: RegenerateEvent): void;
 }
 
 /** `cloudgate regenerate`'s settings, from its flags. */
@@ -58,7 +59,7 @@ export interface RegenerateOptions {
 
 export async function runRegenerate(ctx: CommandContext, options: RegenerateOptions, ui: RegenerateFrontEnd): Promise<number> {
   const { cwd } = ctx;
-  const log = lineWriter(ctx.stderr);
+  const show = (event: RegenerateEvent) => ui.show(event);
   const { dryRun, yes, waitSeconds, answersFile, inventoryPath } = options;
   if (!answersFile && !ctx.interactive) {
     throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
@@ -81,9 +82,9 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
   const { plan, review } = await planAndReview({ inventoryPath, dryRun, vault, names: options.names, regenerating: true }, answers, { translated: file?.translated, sources: file?.sources });
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
-  if (!onScreen) for (const line of reviewText(review)) log(line);
+  if (!onScreen) show({ kind: 'review', review });
   if (review.blocked) {
-    log('Nothing was written and no secret was deleted: fix the errors above and run again.');
+    show({ kind: 'blocked' });
     return EXIT.usage;
   }
 
@@ -107,76 +108,65 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
     } catch (error) {
       // kubectl that did not answer (or failed) is kubectl's problem at that step, said as such: nothing was written or deleted.
       if (!(error instanceof KubectlError)) throw error;
-      log(`! ${error.message}`);
-      log(`  ${error.advice}`);
-      log('Nothing was written and no secret was deleted.');
+      show({ kind: 'kubectl-failed', message: error.message, advice: error.advice });
       return EXIT.findings;
     }
-    for (const line of selectionLines(selection, issuerName, namespaces)) log(line);
-    if (guard) log(`! ${guard}`);
+    show({ kind: 'selection', selection, issuerName, namespaces });
+    if (guard) show({ kind: 'not-deployed', why: guard });
   } else {
-    log(`! Cannot list the certificate secrets: ${cluster.reason}`);
+    show({ kind: 'no-cluster', reason: cluster.reason });
   }
 
   if (dryRun) {
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
-    for (const batch of deletionBatches(wouldDelete)) ctx.stdout.write(`${escapeLine(batchCommandLine(batch, kube.context))}\n`);
+    show({ kind: 'delete-commands', batches: deletionBatches(wouldDelete), ...(kube.context ? { context: kube.context } : {}) });
     if (selection?.undecided && !guard && cluster.ok) {
-      log('Dry run: nothing was written and no secret would be deleted automatically (see above).');
+      show({ kind: 'dry-run', verdict: 'undecided', deleting: 0 });
       return EXIT.findings;
     }
     if (!cluster.ok || guard) {
-      log('Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.');
+      show({ kind: 'dry-run', verdict: 'not-deployed', deleting: 0 });
       return EXIT.findings;
     }
-    log(`Dry run: nothing was written${wouldDelete.length ? ' and no secret was deleted; the commands above would delete them' : ''}.`);
+    show({ kind: 'dry-run', verdict: 'would-delete', deleting: wouldDelete.length });
     return EXIT.ok;
   }
 
   const stale = guard ? [] : (selection?.stale ?? []);
   // Nothing to write and nothing to delete: no question.
   const nothing = review.files.length === 0 && stale.length === 0;
-  if (onScreen && nothing) for (const line of reviewText(review)) log(line);
+  if (onScreen && nothing) show({ kind: 'review', review });
   if (!yes && !nothing) {
     const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
     await ui.confirm(`${what[0].toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
   }
   const outcome = await writePlan(ctx, plan, { dryRun });
-  for (const line of writtenText(outcome)) log(line);
+  show({ kind: 'written', outcome });
 
   if (!cluster.ok || guard) {
-    log('No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.');
+    show({ kind: 'kept', why: 'not-deployed' });
     return EXIT.findings;
   }
   if (selection?.undecided) {
-    log('No secret was deleted: cloudgate cannot tell which secrets the replaced issuer issued (see above).');
+    show({ kind: 'kept', why: 'undecided' });
     return EXIT.findings;
   }
   if (stale.length === 0) {
-    log('No certificate secret to delete.');
+    show({ kind: 'kept', why: 'nothing-stale' });
     return EXIT.ok;
   }
   // Stopped by a signal at any point of the deletion, the run says what was deleted and what was not.
   const progress = startProgress(stale);
-  const forgetStop = cleanUpOnExit(() => {
-    for (const line of describeStopped(progress)) log(escapeLine(line));
-  });
+  const forgetStop = cleanUpOnExit(() => show({ kind: 'stopped', progress }));
   const report = await deleteInBatches(kube, progress).finally(forgetStop);
-  for (const line of describeBatchDeletion(report, kube.context)) log(escapeLine(line));
+  show({ kind: 'deleted', progress: report, ...(kube.context ? { context: kube.context } : {}) });
   if (report.failed.length || report.pending.length) return EXIT.findings;
-  log('cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".');
-  if (waitSeconds === undefined) {
-    log('Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).');
-    return EXIT.ok;
-  }
-  log(`Waiting up to ${waitSeconds} s for the certificates to be issued again...`);
+  show({ kind: 'reissuing', ...(waitSeconds !== undefined ? { waitSeconds } : {}) });
+  if (waitSeconds === undefined) return EXIT.ok;
   const waited = await waitForReissue(kube, report.deleted, waitSeconds * 1000);
-  if (waited.ready.length) log(escapeLine(`Issued again (${waited.ready.length}): ${waited.ready.join(', ')}`));
-  for (const { name, why } of waited.notReady) log(escapeLine(`! Not issued yet: ${name}: ${why}`));
-  if (waited.notReady.length === 0) return EXIT.ok;
-  log('Look at "cloudgate status certificate NAMESPACE/NAME" (its request, order, challenges and the fix); "cloudgate doctor --only kube,acme" checks the issuer.');
-  return EXIT.findings;
+  show({ kind: 'waited', waited });
+  return waited.notReady.length === 0 ? EXIT.ok : EXIT.findings;
 }
 
 /** The name of the ClusterIssuer the rendering makes (what the live state was read by). */

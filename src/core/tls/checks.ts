@@ -9,7 +9,28 @@ import { altNames, commonName, type ParsedCertificate, type ParsedKey } from './
 import { trustedIssuerOf, type TrustAnchors } from './trust.js';
 import { joinCapped } from '../bounded.js';
 
+/** `skip`: the check could not be made because another of the same file failed (chain-complete without an order). */
 export type CertCheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** What --verbose and --json show of a certificate check, one member per thing it looked at. */
+export interface CertFacts {
+  problems?: string[];
+  fixedOrder?: number[];
+  keyFile?: string;
+  certificate?: string;
+  keyBelongsTo?: string;
+  dnsNames?: string[];
+  notBefore?: string;
+  notAfter?: string;
+  daysLeft?: number;
+  chain?: { block: number; name: string; notAfter: string; daysLeft: number }[];
+  ca?: boolean;
+  keyUsage?: readonly string[] | string;
+  last?: string;
+  issuer?: string;
+  trustStores?: string;
+  weaknesses?: string[];
+}
 
 export interface CertCheck {
   /** Stable name: parse, key, chain-order, key-match, wildcard-san, validity, ca, self-signed. */
@@ -17,7 +38,7 @@ export interface CertCheck {
   status: CertCheckStatus;
   message: string;
   advice?: string;
-  details?: Record<string, unknown>;
+  facts?: CertFacts;
 }
 
 export const DAY_MS = 86_400_000;
@@ -51,7 +72,7 @@ export function checkChainOrder(
     };
   }
   const fixed = result.fixed;
-  const details = { problems: result.problems, fixedOrder: fixed?.map((c) => c.index) };
+  const facts = { problems: result.problems, fixedOrder: fixed?.map((c) => c.index) };
   if (!fixed) {
     return {
       check: {
@@ -59,7 +80,7 @@ export function checkChainOrder(
         status: 'fail',
         message: `${source}: the chain is not in the order ${options.expected}, and no single chain links all its certificates: ${result.problems.join(' ')}`,
         advice: 'Keep only the certificate and the CA certificates that issued it, in the order ' + `${options.expected}.`,
-        details,
+        facts,
       },
     };
   }
@@ -69,7 +90,7 @@ export function checkChainOrder(
       status: 'fail',
       message: `${source}: the chain is not in the order ${options.expected}: ${result.problems.join(' ')} The right order is ${fixed.map(label).join(', ')}.`,
       advice: options.fixHint,
-      details,
+      facts,
     },
     ordered: fixed,
   };
@@ -91,14 +112,14 @@ export function checkKeyMatch(
   }
   const owner = all.find((c) => c !== first && sameKey(c, key.key));
   const what = sources.role ?? 'certificate';
-  const details = { keyFile: keySource, certificate: label(first), ...(owner ? { keyBelongsTo: label(owner) } : {}) };
+  const facts = { keyFile: keySource, certificate: label(first), ...(owner ? { keyBelongsTo: label(owner) } : {}) };
   if (owner && sources.chainInOrder === false) {
     return {
       name: 'key-match',
       status: 'fail',
       message: `The key in ${keySource} does not belong to the first certificate of ${certSource} (${label(first)}) but to ${label(owner)}: the chain is out of order.`,
       advice: `Put ${label(owner)} first; the chain-order check gives the whole order.`,
-      details,
+      facts,
     };
   }
   return {
@@ -108,7 +129,7 @@ export function checkKeyMatch(
       ? `The key in ${keySource} (${key.description}) does not match the ${what} ${label(first)} of ${certSource}: it is the key of ${label(owner)}, another certificate of the chain.`
       : `The key in ${keySource} (${key.description}) does not belong to any certificate in ${certSource}; it should match the ${what} ${label(first)}.`,
     advice: `Give the private key of ${label(first)} (the one generated with its request) in ${keySource}, or the certificate that belongs to this key.${sources.consequence ? ` ${sources.consequence}` : ''}`,
-    details,
+    facts,
   };
 }
 
@@ -121,14 +142,14 @@ export const normaliseDomain = (domain: string) => domain.trim().toLowerCase().r
 /** `*.<domain>` must be a subjectAltName; it covers one label only, never the bare domain. */
 export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | undefined): CertCheck {
   const names = dnsNames(leaf);
-  const details = { dnsNames: names };
+  const facts = { dnsNames: names };
   if (names.length === 0) {
     return {
       name: 'wildcard-san',
       status: 'fail',
       message: `${label(leaf)} has no DNS subjectAltName; clients ignore the common name.`,
       advice: `Get a certificate with subjectAltName DNS:*.${domain ? normaliseDomain(domain) : '<domain>'}.`,
-      details,
+      facts,
     };
   }
   const wildcards = names.filter((n) => n.startsWith('*.'));
@@ -139,14 +160,14 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
         status: 'warn',
         message: `${label(leaf)} is not a wildcard certificate: it names only ${joinCapped(names)}.`,
         advice: 'Every API endpoint needs its own name in it; a wildcard (*.<domain>) covers them all.',
-        details,
+        facts,
       };
     }
-    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0].slice(2))}`, details };
+    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0].slice(2))}`, facts };
   }
   const d = normaliseDomain(domain);
   if (names.includes(`*.${d}`)) {
-    return { name: 'wildcard-san', status: 'ok', message: `Covers *.${d}: any single label, e.g. keystone.${d}.${bareNote(names, d)}`, details };
+    return { name: 'wildcard-san', status: 'ok', message: `Covers *.${d}: any single label, e.g. keystone.${d}.${bareNote(names, d)}`, facts };
   }
   const deeper = wildcards.filter((w) => w.endsWith(`.${d}`));
   const reason = deeper.length
@@ -157,7 +178,7 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
     status: 'fail',
     message: `${label(leaf)} does not cover *.${d}: ${reason}.`,
     advice: `Get a certificate with subjectAltName DNS:*.${d}, or correct the domain.`,
-    details,
+    facts,
   };
 }
 
@@ -171,7 +192,7 @@ function bareNote(names: string[], domain: string): string {
 export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice: string): CertCheck {
   const leaf = certs[0];
   const days = (c: ParsedCertificate) => Math.floor((notAfter(c).getTime() - now.getTime()) / DAY_MS);
-  const details = {
+  const facts = {
     notBefore: notBefore(leaf).toISOString(),
     notAfter: notAfter(leaf).toISOString(),
     daysLeft: days(leaf),
@@ -184,7 +205,7 @@ export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice
       status: 'fail',
       message: `${label(early)} is not valid yet: valid from ${notBefore(early).toISOString()}.`,
       advice: 'Check the clock of this machine, or wait until that date.',
-      details,
+      facts,
     };
   }
   const expired = certs.find((c) => notAfter(c) <= now);
@@ -194,7 +215,7 @@ export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice
       status: 'fail',
       message: `${label(expired)} expired on ${isoDate(notAfter(expired))} (${Math.floor((now.getTime() - notAfter(expired).getTime()) / DAY_MS)} days ago).`,
       advice: renewAdvice,
-      details,
+      facts,
     };
   }
   const soonest = [...certs].sort((a, b) => notAfter(a).getTime() - notAfter(b).getTime())[0];
@@ -204,24 +225,24 @@ export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice
       status: 'warn',
       message: `${label(soonest)} expires on ${isoDate(notAfter(soonest))}, in ${days(soonest)} days.`,
       advice: renewAdvice,
-      details,
+      facts,
     };
   }
-  return { name: 'validity', status: 'ok', message: `Valid until ${isoDate(notAfter(leaf))} (${days(leaf)} days left).`, details };
+  return { name: 'validity', status: 'ok', message: `Valid until ${isoDate(notAfter(leaf))} (${days(leaf)} days left).`, facts };
 }
 
 /** A CA issuer must be allowed to sign certificates: basicConstraints CA and keyUsage keyCertSign. */
 export function checkIsCa(cert: ParsedCertificate, source: string): CertCheck {
   const usages = keyUsage(cert.x509.raw);
   const ca = basicConstraintsCa(cert.x509.raw);
-  const details = { ca, keyUsage: usages ?? 'absent' };
+  const facts = { ca, keyUsage: usages ?? 'absent' };
   if (!ca) {
     return {
       name: 'ca',
       status: 'fail',
       message: `${source}: ${label(cert)} is not a CA certificate (basicConstraints CA is not true), so it cannot issue certificates.`,
       advice: 'Give the CA certificate that is to sign the endpoint certificates, not a server certificate.',
-      details,
+      facts,
     };
   }
   if (usages && !usages.includes('keyCertSign')) {
@@ -230,10 +251,10 @@ export function checkIsCa(cert: ParsedCertificate, source: string): CertCheck {
       status: 'fail',
       message: `${source}: ${label(cert)} is a CA but its key usage (${usages.join(', ')}) lacks keyCertSign.`,
       advice: 'Issue the CA certificate with key usage keyCertSign (and cRLSign).',
-      details,
+      facts,
     };
   }
-  return { name: 'ca', status: 'ok', message: `${label(cert)} is a CA allowed to sign certificates.`, details };
+  return { name: 'ca', status: 'ok', message: `${label(cert)} is a CA allowed to sign certificates.`, facts };
 }
 
 export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
@@ -258,20 +279,20 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
  */
 export function checkChainComplete(chain: ParsedCertificate[], source: string, anchors: TrustAnchors): CertCheck {
   const last = chain[chain.length - 1];
-  const details = { last: label(last), issuer: commonName(last.x509.issuer), trustStores: anchors.description };
+  const facts = { last: label(last), issuer: commonName(last.x509.issuer), trustStores: anchors.description };
   if (isSelfSigned(last)) {
-    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, details };
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, facts };
   }
   const anchor = trustedIssuerOf(last.x509, anchors);
   if (anchor) {
-    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${commonName(anchor.subject)}.`, details };
+    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${commonName(anchor.subject)}.`, facts };
   }
   if (basicConstraintsCa(last.x509.raw)) {
     return {
       name: 'chain-complete',
       status: 'ok',
       message: `${source}: the chain ends at the CA ${label(last)}; its issuer ${commonName(last.x509.issuer)} is not in the file and must be in the clients' trust store.`,
-      details,
+      facts,
     };
   }
   return {
@@ -279,6 +300,6 @@ export function checkChainComplete(chain: ParsedCertificate[], source: string, a
     status: 'fail',
     message: `${source}: ${chain.length === 1 ? 'the file holds only the certificate' : `the chain stops at ${label(last)}`}; its issuer "${commonName(last.x509.issuer)}" is neither in the file nor a root trusted here (${anchors.description}). The ingress would serve an incomplete chain, which clients refuse.`,
     advice: `Append the intermediate certificate(s) your CA gave with it (often chain.pem or ca-bundle.crt) after the certificate, in the order certificate, intermediate(s), root. If "${commonName(last.x509.issuer)}" is a private root, append it too.`,
-    details,
+    facts,
   };
 }

@@ -13,7 +13,8 @@ import {
   checkWildcardCoverage,
   type CertCheck,
 } from './checks.js';
-import { trustAnchors } from './trust.js';
+import type { TrustAnchors } from './trust.js';
+import { trustStore } from '../net/trust.js';
 import { checkStrength } from './strength.js';
 import { PemError, parseCertificates, parsePrivateKey, type ParsedCertificate, type ParsedKey } from './pem.js';
 
@@ -38,8 +39,8 @@ export interface ExamineInput {
   renewAdvice: string;
   /** Use the computed order instead of failing on a wrong one. */
   fixOrder?: boolean;
-  /** A CA file whose certificates count as trusted roots, besides this machine's (wildcard role). */
-  caFile?: string;
+  /** The roots a chain may end at (wildcard role): a run's trust store's; this machine's when absent (setup). */
+  anchors?: TrustAnchors;
 }
 
 export interface Examination {
@@ -117,7 +118,7 @@ export function examine(input: ExamineInput): Examination {
   }
   if (input.role === 'wildcard') {
     checks.push(ordered
-      ? checkChainComplete(ordered, input.certSource, trustAnchors(input.caFile))
+      ? checkChainComplete(ordered, input.certSource, input.anchors ?? trustStore().anchors())
       : { name: 'chain-complete', status: 'skip', message: 'Not checked: the chain order could not be established (see chain-order).' });
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));

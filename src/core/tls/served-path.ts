@@ -1,8 +1,8 @@
 /** The served chain's shape: the path from the leaf through the served certificates, its order, what is extra. */
-import { X509Certificate } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
+import type { X509Certificate } from 'node:crypto';
 import { isIssuedBy, isSelfSigned as selfSigned } from './chain.js';
 import { certificateName } from './pem.js';
+import { bundledRoots } from './roots.js';
 
 export interface ServedChain {
   /** Served positions of the path leaf → issuer → ..., following signatures. */
@@ -47,10 +47,7 @@ export function analyzeChain(chain: X509Certificate[]): ServedChain {
   };
 }
 
-let publicRoots: X509Certificate[] | undefined;
-
 /** Whether the certificate is, or is issued by, one of Node's bundled public roots. */
 export function chainsToPublicRoot(cert: X509Certificate): boolean {
-  publicRoots ??= rootCertificates.map((pem) => new X509Certificate(pem));
-  return publicRoots.some((root) => root.fingerprint256 === cert.fingerprint256 || issuedBy(cert, root));
+  return bundledRoots().some((root) => root.fingerprint256 === cert.fingerprint256 || issuedBy(cert, root));
 }

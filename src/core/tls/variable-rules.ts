@@ -33,6 +33,14 @@ export const PEM_RULES: PemRule[] = [
   },
 ];
 
+/**
+ * Whether a finding is one of the certificate checks of a PEM variable: in the doctor, the certificate
+ * group owns those (certificate.<prefix>.<check>), so the inventory group leaves them out.
+ */
+export function isPemVariableFinding(rule: string): boolean {
+  return PEM_RULES.some((r) => rule.startsWith(`${r.prefix}-`));
+}
+
 const pemText = (value: unknown): string | undefined =>
   typeof value === 'string' && value.includes('-----BEGIN') ? value : undefined;
 

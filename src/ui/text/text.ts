@@ -52,8 +52,7 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
   return wrapText(options.ascii ? asAscii(text) : text, options.width) + '\n';
 }
 
-/** A skip without a reason code is one that does not apply to this configuration. */
-type SkipKind = Exclude<SkipCode, 'interrupted'> | 'not-applicable';
+type SkipKind = Exclude<SkipCode, 'interrupted'>;
 
 const SKIP_ORDER: SkipKind[] = ['no-cluster', 'not-configured', 'needs-failed', 'not-applicable'];
 const SKIP_LABEL: Record<SkipKind, string> = {
@@ -75,8 +74,8 @@ export function skipSummary(checks: CheckOutcome[]): string[] {
     if (check.status !== 'skip' || isInterrupted(check)) continue;
     const kind: SkipKind = check.reason && check.reason.code !== 'interrupted' ? check.reason.code : 'not-applicable';
     // What is missing, then what to do; for no-cluster the reason says both (the message repeats it).
-    const text = !check.reason || kind === 'not-applicable' ? check.message
-      : kind === 'no-cluster' || check.reason.text === check.message ? check.reason.text
+    const text = !check.reason || kind === 'not-applicable' || check.reason.text === check.message ? check.message
+      : kind === 'no-cluster' ? check.reason.text
       : `${check.message} → ${check.reason.text}`;
     // One line per thing to do: checks that ask for the same setting count together, the first one's words shown.
     const key = `${kind}\n${check.reason?.text ?? check.message}`;
@@ -149,8 +148,15 @@ export function renderCheck(check: CheckOutcome, options: TextOptions, paint = p
   } else if (check.reason && options.verbose) {
     out.push(`      → ${shown(check.reason.text)}`);
   }
-  if (options.verbose && check.details && Object.keys(check.details).length > 0) {
-    for (const [key, value] of Object.entries(check.details)) {
+  // The parts of a check that judges several things: the ones with a problem always, every one with --verbose.
+  for (const part of check.parts ?? []) {
+    if (!options.verbose && part.status === 'ok') continue;
+    out.push(`      ${paint(part.status, MARK[part.status])} ${shown(part.name)}: ${shown(part.message)}`);
+    if (part.advice && part.status !== 'ok') out.push(`        → ${shown(part.advice)}`);
+  }
+  if (options.verbose && check.facts) {
+    for (const [key, value] of Object.entries(check.facts)) {
+      if (value === undefined) continue;
       out.push(`      ${shown(key)}: ${typeof value === 'string' ? escapeControl(redact(value)) : shown(JSON.stringify(value))}`);
     }
   }

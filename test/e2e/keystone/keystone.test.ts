@@ -57,7 +57,7 @@ async function script(name: 'start.sh' | 'stop.sh', ...args: string[]) {
     });
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`${name} ${args.join(' ')} failed (logs in ${STATE}/logs/):\n${e.stderr || e.message}`);
+    throw new Error(`${name} ${args.join(' ')} failed (logs in ${STATE}/logs/):\n${e.stderr || e.message}`, { cause: error });
   }
 }
 

@@ -34,7 +34,7 @@ describe('cloudgate serve over many runs', () => {
     expect(code, stderr).toBe(0);
     expect(samples).toHaveLength(RUNS);
     // The runs did real work: the groups answered (not a run that failed early each time).
-    for (const id of ['certificate.validity', 'signin.api', 'tls.catalog', 'discovery.jwks', 'acme.directory']) {
+    for (const id of ['certificate.wildcard-pem.validity', 'signin.api', 'tls.catalog', 'discovery.jwks', 'acme.directory']) {
       expect(metrics).toMatch(new RegExp(`cloudgate_check_status\\{group="[a-z]+",id="${id.replace('.', '\\.')}",status="ok"\\} 1`));
     }
     expect(stderr).not.toMatch(/run failed|MaxListeners/);

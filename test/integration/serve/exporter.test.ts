@@ -15,7 +15,7 @@ afterEach(async () => {
 describe('an exporter run', () => {
   it('reports the time spent providing the checks in cloudgate_run_duration_seconds', async () => {
     exporter = await startExporter({
-      host: '127.0.0.1', port: 0, intervalMs: 60_000, version: '0.0.0-test', runOptions: {}, log: () => undefined,
+      host: '127.0.0.1', port: 0, intervalMs: 60_000, version: '0.0.0-test', areaMetrics: [], runOptions: {}, log: () => undefined,
       provide: async () => {
         // A group that computes for 300 ms before its checks exist, as the inventory lint of a large file does.
         const until = performance.now() + 300;

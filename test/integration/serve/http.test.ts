@@ -11,7 +11,7 @@ afterEach(async () => {
 
 describe('exporter HTTP server', () => {
   it('serves the last completed run; before one, build info only and /checks 503', async () => {
-    const lastRun = createLastRun('9.9.9');
+    const lastRun = createLastRun('9.9.9', []);
     server = await startHttpServer({ host: '127.0.0.1', port: 0, lastRun, runs: () => 0, running: () => false });
     const base = `http://${server.address}`;
 
@@ -35,8 +35,8 @@ describe('exporter HTTP server', () => {
   });
 
   it('a port in use is an error before anything is served', async () => {
-    server = await startHttpServer({ host: '127.0.0.1', port: 0, lastRun: createLastRun('1'), runs: () => 0, running: () => false });
+    server = await startHttpServer({ host: '127.0.0.1', port: 0, lastRun: createLastRun('1', []), runs: () => 0, running: () => false });
     const port = Number(server.address.split(':').pop());
-    await expect(startHttpServer({ host: '127.0.0.1', port, lastRun: createLastRun('1'), runs: () => 0, running: () => false })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(startHttpServer({ host: '127.0.0.1', port, lastRun: createLastRun('1', []), runs: () => 0, running: () => false })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });

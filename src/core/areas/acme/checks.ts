@@ -1,8 +1,9 @@
 /** Doctor group `acme`: the ACME directory (`acme.directory`) and the RFC 2136 name server (`acme.rfc2136`). */
 import type { Check, CheckResult } from '../../doctor/types.js';
-import { always, configured } from '../../doctor/gates.js';
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import { httpClientFor } from '../../net/http.js';
+import { appliesWhen, configured, firstClosed, type Gate } from '../../doctor/gates.js';
+import type { CheckProvider } from '../../doctor/area.js';
+import type { RunServices } from '../../doctor/services.js';
+import { httpOf } from '../../net/http.js';
 import { expectationsFrom } from '../../config/expectations.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { checkDirectory, PUBLIC_ACME_DIRECTORY } from './directory.js';
@@ -11,33 +12,48 @@ import { DnsError, probeDns, TSIG_ALGORITHM_NAMES, type DnsAnswer, type TsigKey 
 import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
+import { CLOSED, TITLES } from './messages.js';
+
+/** What --verbose and --json show of acme.rfc2136: the name server asked and its answer. */
+export interface NameserverFacts {
+  nameserver: string;
+  address?: string;
+  query?: string;
+  rcode?: string;
+  authoritative?: boolean;
+  zone?: string;
+  key?: string;
+  algorithm?: string;
+  tsigError?: string;
+  responseSigned?: boolean;
+  responseVerified?: boolean;
+  serverTime?: string;
+}
 
 export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValues(input);
   const issuer = expectationsFrom(values).issuerType;
   const solver = typeof values.cluster_issuer_acme_solver === 'string' ? values.cluster_issuer_acme_solver : 'http01';
-  // Not an ACME issuer: nothing to check. No issuer type at all: the inventory to read is missing.
-  const notAcme = (): CheckResult => ({ status: 'skip', message: `cluster_issuer_type is ${issuer}, not acme.` });
-  const gate = issuer ? always : configured({ cluster_issuer_type: issuer }, {
-    message: `No inventory at ${input.inventoryPath}: nothing says an ACME issuer is used.`,
-    text: 'Give --inventory PATH (the inventory that sets cluster_issuer_type).',
-  });
+  // No issuer type at all: the inventory to read is missing. Not an ACME issuer: nothing to check.
+  const acme: Gate = firstClosed(
+    configured({ cluster_issuer_type: issuer }, CLOSED.noInventory(input.inventoryPath)),
+    appliesWhen(issuer === 'acme', CLOSED.notAcme(issuer)),
+  );
   const checks: Check[] = [
     {
       id: 'acme.directory',
       group: 'acme',
-      title: 'ACME server directory',
-      gate,
+      title: TITLES.directory,
+      gate: acme,
       run: async (ctx) => {
-        if (issuer !== 'acme') return notAcme();
         const server = typeof values.cluster_issuer_acme_server === 'string' ? values.cluster_issuer_acme_server.trim() : '';
         return checkDirectory(
-          httpClientFor(input.network),
+          httpOf(ctx.services),
           {
             url: server || PUBLIC_ACME_DIRECTORY,
             configured: Boolean(server),
             privateCa: values.cluster_issuer_acme_private_ca === true || values.cluster_issuer_acme_private_ca === 'true',
-            caFileGiven: Boolean(input.network.caFile),
+            caFileGiven: Boolean(ctx.services.network.caFile),
           },
           ctx.signal,
         );
@@ -46,15 +62,11 @@ export const provideChecks: CheckProvider = async (input) => {
     {
       id: 'acme.rfc2136',
       group: 'acme',
-      title: 'RFC 2136 name server accepts the TSIG key',
-      gate,
-      run: async (ctx) => {
-        if (issuer !== 'acme') return notAcme();
-        if (solver !== 'rfc2136') return { status: 'skip', message: `The ACME solver is ${solver}, not rfc2136.` };
-        return checkNameserver(values, input, ctx.signal);
-      },
+      title: TITLES.rfc2136,
+      gate: firstClosed(acme, appliesWhen(solver === 'rfc2136', CLOSED.notRfc2136(solver))),
+      run: async (ctx) => checkNameserver(values, ctx.services, ctx.signal),
     },
-    { ...dnsCredentialsCheck(values, input, notAcme), gate },
+    dnsCredentialsCheck(values, input, acme),
   ];
   return checks;
 };
@@ -83,7 +95,7 @@ const REFUSALS: Record<string, (key: TsigKey, zone: string, where: string) => { 
   }),
 };
 
-async function checkNameserver(values: Record<string, unknown>, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
+async function checkNameserver(values: Record<string, unknown>, services: RunServices, signal: AbortSignal): Promise<CheckResult<NameserverFacts>> {
   const raw = String(values.cluster_issuer_acme_rfc2136_nameserver ?? '').trim();
   const parsed = parseHostPort(raw);
   if (!parsed.ok) {
@@ -98,9 +110,9 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
   const zone = wildcard ?? '.';
   const where = `${target.host}:${target.port}`;
   const key = tsigKeyOf(values);
-  if (typeof key === 'string') return { status: 'fail', message: key, advice: `Fix ${SECRET} (cloudgate doctor --only inventory says how).`, details: { nameserver: where } };
+  if (typeof key === 'string') return { status: 'fail', message: key, advice: `Fix ${SECRET} (cloudgate doctor --only inventory says how).`, facts: { nameserver: where } };
   try {
-    const answer = await probeDns({ ...target, zone, key: key ?? undefined, timeoutMs: Math.min(input.network.timeoutMs, 5000), signal });
+    const answer = await probeDns({ ...target, zone, key: key ?? undefined, timeoutMs: Math.min(services.network.timeoutMs, 5000), signal, now: services.clock.now() });
     return nameserverResult(answer, key, { zone, wildcard, where });
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
@@ -110,7 +122,7 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
       advice: error.code === 'resolve'
         ? 'Use a resolvable host name or an IP address.'
         : `Check the address and port in cluster_issuer_acme_rfc2136_nameserver and that UDP ${target.port} is open from here (and from the cluster).`,
-      details: { nameserver: where },
+      facts: { nameserver: where },
     };
   }
 }
@@ -119,9 +131,9 @@ async function checkNameserver(values: Record<string, unknown>, input: DoctorInp
  * What the name server's answer to the (TSIG-signed) SOA query means (pure): a refused key or zone,
  * an unsigned or unverified answer, authority for the wildcard domain's zone.
  */
-export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { zone: string; wildcard?: string; where: string }): CheckResult {
+export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { zone: string; wildcard?: string; where: string }): CheckResult<NameserverFacts> {
   const { zone, wildcard, where } = at;
-  const details = {
+  const facts: NameserverFacts = {
     nameserver: where, address: answer.address, query: `SOA ${zone}`, rcode: answer.rcode, authoritative: answer.authoritative,
     ...(answer.zone ? { zone: answer.zone } : {}),
     ...(key ? { key: key.name, algorithm: key.algorithm, tsigError: answer.tsig?.error, responseSigned: answer.tsig?.signed, responseVerified: answer.tsig?.verified } : {}),
@@ -132,34 +144,34 @@ export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { z
     const explain = REFUSALS[refusal ?? (wildcard ? answer.rcode : '')];
     if (explain) {
       const { meaning, advice } = explain(key, zone, where);
-      return { status: 'fail', message: `${where} did not accept the TSIG-signed query (SOA ${zone}): ${meaning}.`, advice, details };
+      return { status: 'fail', message: `${where} did not accept the TSIG-signed query (SOA ${zone}): ${meaning}.`, advice, facts };
     }
     if (refusal) {
-      return { status: 'fail', message: `${where} answered the TSIG-signed query with ${refusal}.`, advice: `Check ${KEY_NAME}, ${ALGORITHM} and ${SECRET} against the server's key.`, details };
+      return { status: 'fail', message: `${where} answered the TSIG-signed query with ${refusal}.`, advice: `Check ${KEY_NAME}, ${ALGORITHM} and ${SECRET} against the server's key.`, facts };
     }
     if (!answer.tsig?.signed || !answer.tsig.verified) {
       return {
         status: 'fail',
         message: `${where} answered (${answer.rcode}) but its answer ${answer.tsig?.signed ? 'carries a TSIG signature that does not verify with the key' : 'is not signed'} "${key.name}".`,
         advice: 'A server that accepts the key signs its answers with it: check that nothing between here and the server rewrites DNS, and that the key is the server\'s.',
-        details,
+        facts,
       };
     }
   }
   const accepted = key ? `; the TSIG key "${key.name}" (${key.algorithm}) is accepted and the answer's signature verifies` : '';
   if (!wildcard) {
-    return { status: 'ok', message: `${where} answers DNS (SOA . → ${answer.rcode})${accepted}; no wildcard domain names the zone to check authority for.`, details };
+    return { status: 'ok', message: `${where} answers DNS (SOA . → ${answer.rcode})${accepted}; no wildcard domain names the zone to check authority for.`, facts };
   }
   if ((answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') && answer.authoritative) {
     const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ` (zone ${answer.zone})` : '';
     const unsigned = key ? '' : ` The TSIG key was not tested: ${KEY_NAME} or ${SECRET} is unset, vault-encrypted or a template here.`;
-    return { status: 'ok', message: `${where} is authoritative for ${zone}${within}${accepted}.${unsigned}`, details };
+    return { status: 'ok', message: `${where} is authoritative for ${zone}${within}${accepted}.${unsigned}`, facts };
   }
   return {
     status: 'warn',
     message: `${where} answers DNS but not authoritatively for ${zone} (${answer.rcode}${answer.authoritative ? '' : ', not authoritative'}).`,
     advice: `RFC 2136 updates go to the primary name server of the zone that holds _acme-challenge records; check that ${where} serves ${zone} (or its parent zone).`,
-    details,
+    facts,
   };
 }
 

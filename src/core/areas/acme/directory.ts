@@ -12,6 +12,10 @@ const REQUIRED = ['newNonce', 'newAccount', 'newOrder'] as const;
 /** Part of every RFC 8555 directory; their absence breaks revocation and key rollover only. */
 const EXPECTED = ['revokeCert', 'keyChange'] as const;
 
+/** What --verbose and --json show: the directory asked and the entries it lists. */
+export type DirectoryFacts = { url: string; status?: number; kind?: string; termsOfService?: unknown }
+  & Partial<Record<(typeof REQUIRED)[number] | (typeof EXPECTED)[number], unknown>>;
+
 export interface DirectoryTarget {
   url: string;
   /** The inventory sets cluster_issuer_acme_private_ca: true. */
@@ -22,7 +26,7 @@ export interface DirectoryTarget {
   configured: boolean;
 }
 
-export async function checkDirectory(client: HttpClient, target: DirectoryTarget, signal?: AbortSignal): Promise<CheckResult> {
+export async function checkDirectory(client: HttpClient, target: DirectoryTarget, signal?: AbortSignal): Promise<CheckResult<DirectoryFacts>> {
   const { url } = target;
   const origin = target.configured ? 'cluster_issuer_acme_server' : 'the public ACME CA used when cluster_issuer_acme_server is unset';
   let directory: Record<string, unknown>;
@@ -33,12 +37,12 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
         status: 'fail',
         message: `The ACME directory ${url} answered ${res.status}, not 200.`,
         advice: `Check ${origin}: it must be the directory URL itself (often ending in /directory).`,
-        details: { url, status: res.status },
+        facts: { url, status: res.status },
       };
     }
     const parsed = res.json();
     if (!isRecord(parsed)) {
-      return { status: 'fail', message: `The ACME directory ${url} is JSON but not an object.`, advice: `Check ${origin}.`, details: { url } };
+      return { status: 'fail', message: `The ACME directory ${url} is JSON but not an object.`, advice: `Check ${origin}.`, facts: { url } };
     }
     directory = parsed;
   } catch (error) {
@@ -47,15 +51,15 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
 
   const urls = (names: readonly string[]) => names.filter((n) => !isHttpUrl(directory[n]));
   const missing = urls(REQUIRED);
-  const details: Record<string, unknown> = { url, ...pick(directory, [...REQUIRED, ...EXPECTED]) };
+  const facts: DirectoryFacts = { url, ...pick(directory, [...REQUIRED, ...EXPECTED]) };
   const meta = asRecord(directory.meta) ?? {};
-  if (meta.termsOfService) details.termsOfService = meta.termsOfService;
+  if (meta.termsOfService) facts.termsOfService = meta.termsOfService;
   if (missing.length) {
     return {
       status: 'fail',
       message: `The ACME directory ${url} lacks ${missing.join(', ')}${missing.includes('newOrder') ? ' (cert-manager rejects a directory without newOrder)' : ''}.`,
       advice: `This is not an ACME (RFC 8555) directory: check ${origin} points at the directory URL, not the server's home page.`,
-      details,
+      facts,
     };
   }
 
@@ -65,14 +69,14 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
     nonce = res.headers['replay-nonce'];
   } catch (error) {
     const failure = fromHttpError(error, target, origin);
-    return { ...failure, message: `newNonce (${String(directory.newNonce)}): ${failure.message}`, details };
+    return { ...failure, message: `newNonce (${String(directory.newNonce)}): ${failure.message}`, facts };
   }
   if (!nonce) {
     return {
       status: 'fail',
       message: `HEAD ${String(directory.newNonce)} (newNonce) returned no Replay-Nonce header; no ACME request can be signed without one.`,
       advice: 'A proxy in front of the ACME server may strip the header, or the URL is not an ACME server.',
-      details,
+      facts,
     };
   }
 
@@ -94,12 +98,12 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
     warnings.push({ message: `${url} is plain http://.`, advice: 'Serve the ACME directory over https://.' });
   }
   if (warnings.length) {
-    return { status: 'warn', message: warnings.map((w) => w.message).join(' '), advice: warnings.map((w) => w.advice).join(' '), details };
+    return { status: 'warn', message: warnings.map((w) => w.message).join(' '), advice: warnings.map((w) => w.advice).join(' '), facts };
   }
-  return { status: 'ok', message: `${url} is an ACME directory (newNonce, newAccount, newOrder present; Replay-Nonce issued).`, details };
+  return { status: 'ok', message: `${url} is an ACME directory (newNonce, newAccount, newOrder present; Replay-Nonce issued).`, facts };
 }
 
-function fromHttpError(error: unknown, target: DirectoryTarget, origin: string): CheckResult {
+function fromHttpError(error: unknown, target: DirectoryTarget, origin: string): CheckResult<DirectoryFacts> {
   if (!(error instanceof HttpError)) throw error;
   let advice = error.advice;
   if (error.kind === 'tls-unknown-ca') {
@@ -109,7 +113,7 @@ function fromHttpError(error: unknown, target: DirectoryTarget, origin: string):
   } else if (error.kind === 'not-json' || error.kind === 'html') {
     advice = `Check ${origin}: it must be the ACME directory URL (often ending in /directory).`;
   }
-  return { status: 'fail', message: error.message, advice: advice.trim(), details: { url: target.url, kind: error.kind } };
+  return { status: 'fail', message: error.message, advice: advice.trim(), facts: { url: target.url, kind: error.kind } };
 }
 
 function isHttpUrl(value: unknown): boolean {

@@ -5,26 +5,31 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
-import type { CertificateFact, Check, CheckResult } from '../../doctor/types.js';
-import { configured } from '../../doctor/gates.js';
+import type { DoctorInput } from '../../doctor/input.js';
+import type { CheckProvider } from '../../doctor/area.js';
+import type { CertificateFact, Check, RunResult } from '../../doctor/types.js';
+import { factKey, type FactKey } from '../../doctor/facts.js';
+import { notConfigured } from '../../doctor/gates.js';
+import type { RunServices } from '../../doctor/services.js';
+import { trustOf } from '../../net/trust.js';
 import { UsageError, messageOf } from '../../errors.js';
 import { readInventoryTree } from '../../inventory/inventory.js';
 import { namesView } from '../../config/neutral-names.js';
 import { readRegularFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
-import type { CertCheck } from '../../tls/checks.js';
+import type { CertCheck, CertFacts } from '../../tls/checks.js';
 import { examine, type CertificateRole, type Examination } from '../../tls/examine.js';
 import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
-import { asRecord } from '../../records.js';
+import { resolved, settingList } from '../../config/settings.js';
+import type { Origin, Resolved } from '../../config/setting-schema.js';
 
 const GROUP = 'certificate';
 const SUPPLIED_RENEW =
   'The platform never renews a supplied wildcard certificate (cluster_issuer_type: none): get a renewed one from your CA before it expires, run cloudgate setup again and apply the new Secret manifest.';
 
 interface Source {
-  /** Id segment after `certificate.` (empty for a single file). */
+  /** Id segment after `certificate.`: the file's name or the variable's rule, however many sources there are. */
   prefix: string;
   title: string;
   role: CertificateRole;
@@ -32,7 +37,7 @@ interface Source {
   /** What the checks are about: the file (an inventory variable's is the inventory's). */
   file: string;
   /** The results of every check that could run, and every certificate read. */
-  examine(): Promise<{ checks: CertCheck[]; certificates: CertificateFact[] }>;
+  examine(services: RunServices): Promise<{ checks: CertCheck[]; certificates: CertificateFact[] }>;
 }
 
 const NAMES: Record<CertificateRole, { name: string; title: string; keyOnly?: boolean }[]> = {
@@ -68,8 +73,8 @@ export const provideChecks: CheckProvider = async (input) => {
   // Read once per call: the file sources' domain and the inventory's PEM values come from it.
   const inventory = loadInventory(input);
   const sources = [...fileSources(input, inventory), ...inventorySources(input, await inventory)];
-  const given = input.certificate;
-  const orphan = (['key', 'domain'] as const).filter((f) => given[f] !== undefined);
+  const given = certificateSettings(input);
+  const orphan = (['key', 'domain'] as const).filter((f) => given[f]?.origin?.kind === 'flag');
   if (orphan.length && given.files.length === 0) {
     return [
       {
@@ -91,71 +96,101 @@ export const provideChecks: CheckProvider = async (input) => {
         id: `${GROUP}.files`,
         group: GROUP,
         title: 'Certificates to check',
-        gate: configured({ '--certificate': undefined }, {
-          message: 'No certificate given and no PEM variable in the inventory.',
-          text: 'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.',
-        }),
-        run: async () => ({ status: 'skip', message: 'No certificate given and no PEM variable in the inventory.' }),
+        gate: notConfigured('No certificate given and no PEM variable in the inventory.',
+          'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.'),
       },
     ];
   }
   return sources.flatMap(checksOf);
 };
 
+/**
+ * A source's checks, over one examination made by the first of them to run. The certificates read
+ * (`parse`), the key read (`key`) and the chain's order (`chain-order`) are handed on under keys of
+ * the source: a check that needs what could not be read is not run, and the runner names the check
+ * that failed.
+ */
 function checksOf(source: Source): Check[] {
   let examination: Promise<{ byName: Map<string, CertCheck>; certificates: CertificateFact[] }> | undefined;
-  const results = () =>
-    (examination ??= source.examine().then(({ checks, certificates }) => ({ byName: new Map(checks.map((c) => [c.name, c])), certificates })));
+  const results = (services: RunServices) =>
+    (examination ??= source.examine(services).then(({ checks, certificates }) => ({ byName: new Map(checks.map((c) => [c.name, c])), certificates })));
+  const subject = { file: source.file };
+  const read = factKey<true>(GROUP, `the certificates of ${source.title}`);
+  const key = factKey<true>(GROUP, `the private key of ${source.title}`);
+  const order = factKey<true>(GROUP, `the chain order of ${source.title}`);
+  const provides: Record<string, FactKey<true>[]> = { parse: [read], key: [key], 'chain-order': [order] };
+  const needs = (name: string): FactKey<true>[] => {
+    if (name === 'parse' || name === 'key') return [];
+    return name === 'key-match' ? [read, key] : [read];
+  };
   return NAMES[source.role]
     .filter((n) => source.hasKey || !n.keyOnly)
     .map(({ name, title }) => ({
-      id: [GROUP, source.prefix, name].filter(Boolean).join('.'),
+      id: `${GROUP}.${source.prefix}.${name}`,
       group: GROUP,
       title: `${source.title}: ${title}`,
-      async run(): Promise<CheckResult> {
-        const { byName, certificates } = await results();
+      needs: needs(name),
+      ...(name === 'chain-complete' ? { uses: [order] } : {}),
+      provides: provides[name] ?? [],
+      async run(ctx): Promise<RunResult<CertFacts>> {
+        const { byName, certificates } = await results(ctx.services);
         const found = byName.get(name);
-        const subject = { file: source.file };
-        if (!found) {
-          return {
-            status: 'skip',
-            message: 'Not run: the certificate or key could not be read (see the "parse" and "key" lines).',
-            reason: { code: 'needs-failed', text: 'Fix what the "parse" and "key" lines report first.' },
-            subject,
-          };
+        if (found && found.status !== 'skip' && provides[name] && found.status !== 'fail') for (const k of provides[name]) ctx.facts.set(k, true);
+        if (!found || found.status === 'skip') {
+          // The chain's order could not be established: chain-order (which failed) says why.
+          const text = 'Fix what the "chain-order" line reports first.';
+          return { unavailable: 'needs-failed', message: found?.message ?? 'Not checked: the chain order could not be established (see chain-order).', text, subject };
         }
         // The certificates read go with the expiry line (one line per file carries them).
-        return { status: found.status, message: found.message, advice: found.advice, details: found.details, subject, ...(name === 'validity' ? { certificates } : {}) };
+        return {
+          status: found.status,
+          message: found.message,
+          ...(found.advice ? { advice: found.advice } : {}),
+          ...(found.facts ? { facts: found.facts } : {}),
+          subject,
+          ...(name === 'validity' ? { certificates } : {}),
+        };
       },
     }));
 }
 
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).filter(Boolean);
-  return typeof value === 'string' && value ? [value] : [];
+/**
+ * The group's settings through the resolver: the files (--certificate, else `files:` and `file:` of the
+ * section), the key and the domain. A path is taken against the folder of where it was given: the
+ * config file's folder for --config, the current folder otherwise.
+ */
+function certificateSettings(input: DoctorInput): { files: string[]; key?: Resolved; domain?: Resolved } {
+  const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
+  const base = (origin?: Origin) => (origin?.kind === 'config file' ? configDir : input.cwd);
+  const listed = settingList(input, GROUP, 'files');
+  const single = listed.some((f) => f.origin.kind === 'flag') ? [] : settingList(input, GROUP, 'file');
+  const files = [...listed, ...single].map((f) => resolve(base(f.origin), f.value));
+  const key = resolved(input, GROUP, 'key');
+  const domain = resolved(input, GROUP, 'domain');
+  return {
+    files,
+    ...(key.value !== undefined ? { key: { value: resolve(base(key.origin), key.value), origin: key.origin } } : {}),
+    ...(domain.value !== undefined ? { domain } : {}),
+  };
 }
 
 function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[] {
-  const section = asRecord(input.config[GROUP]) ?? {};
-  const configDir = input.configPath ? dirname(resolve(input.cwd, input.configPath)) : input.cwd;
-  const flagFiles = input.certificate.files.filter(Boolean).map((f) => resolve(input.cwd, f));
-  const files = flagFiles.length ? flagFiles : [...asList(section.files), ...asList(section.file)].map((f) => resolve(configDir, f));
-  const flagKey = input.certificate.key !== undefined ? resolve(input.cwd, input.certificate.key) : undefined;
-  const keyFile = flagKey ?? (typeof section.key === 'string' ? resolve(configDir, section.key) : undefined);
-  const flagDomain = input.certificate.domain;
-  const domain = flagDomain ?? (typeof section.domain === 'string' ? section.domain : undefined);
+  const given = certificateSettings(input);
+  const { files } = given;
+  const keyFile = given.key?.value;
+  const domain = given.domain?.value;
   const prefixes = uniquePrefixes(files);
   refuseNonRegular([...files, keyFile]);
 
   return files.map((file, i) => {
     const key = i === 0 ? keyFile : undefined;
     return {
-      prefix: files.length > 1 ? prefixes[i] : '',
+      prefix: prefixes[i],
       title: basename(file),
       role: 'wildcard' as const,
       hasKey: key !== undefined,
       file,
-      async examine() {
+      async examine(services) {
         const certPem = await readText(file, 'certificate', 'parse');
         const keyPem = key === undefined ? undefined : await readText(key, 'private key', 'key');
         if (typeof keyPem === 'string') registerSecret(keyPem);
@@ -168,9 +203,9 @@ function fileSources(input: DoctorInput, inventory: Promise<Inventory>): Source[
           keySource: key,
           role: 'wildcard',
           domain: domain ?? inventoryDomain(await inventory),
-          now: new Date(),
+          now: services.clock.now(),
           fixHint: 'Reorder the file, or run cloudgate setup with --fix-order to write the Secret in the right order.',
-          caFile: input.network.caFile,
+          anchors: trustOf(services).anchors(),
           renewAdvice: SUPPLIED_RENEW,
         });
         return { checks: [...result.checks, ...unreadable], certificates: factsOf(file, result) };
@@ -251,14 +286,14 @@ function inventorySources(input: DoctorInput, values: Inventory): Source[] {
       role: rule.role,
       hasKey: keyPem !== undefined,
       file: input.inventoryPath,
-      examine: async () => {
+      examine: async (services) => {
         const result = examine({
           certPem: pem(values[rule.certificate])!,
           certSource: rule.certificate,
           keyPem,
           keySource: rule.key,
           role: rule.role,
-          now: new Date(),
+          now: services.clock.now(),
           fixHint: `Reorder the PEM value of ${rule.certificate} in the inventory: issuer first, then intermediate(s), then root.`,
           renewAdvice: rule.renewAdvice,
         });

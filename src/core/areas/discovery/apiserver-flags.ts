@@ -6,13 +6,15 @@
  */
 import { loadYaml } from '../../inventory/yaml-load.js';
 import type { DoctorInput } from '../../doctor/input.js';
-import type { Check, CheckResult } from '../../doctor/types.js';
+import type { Check, RunResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
-import { always, cluster } from '../../doctor/gates.js';
+import { cluster, firstClosed } from '../../doctor/gates.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { expectedJwksUri } from '../../kube/service-account-issuer.js';
-import type { DiscoverySettings } from '../../config/discovery-settings.js';
+import { keylessGate, type DiscoverySettings } from '../../config/discovery-settings.js';
+import type { ApiserverFlagsFacts } from './facts.js';
+import { TITLES } from './messages.js';
 import { messageOf } from '../../errors.js';
 import { memberOf } from '../../records.js';
 
@@ -110,24 +112,20 @@ export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefin
 }
 
 export function apiserverFlagsCheck(input: DoctorInput, s: DiscoverySettings): Check {
-  const applies = s.keylessSelected || Boolean(s.issuerUrl);
   return {
     id: 'discovery.apiserver-flags',
     group: 'discovery',
-    title: 'API server issuer flags agree (kubeadm-config and every control plane)',
+    title: TITLES.apiserverFlags,
     // Asked of the cluster only when the check applies: a run without keyless route53 needs no kubectl.
-    gate: applies ? cluster(kubeOptionsFor(input)) : always,
+    gate: firstClosed(keylessGate(s, 'inventory or issuer URL'), cluster(kubeOptionsFor(input))),
     async run(ctx) {
-      if (!applies) {
-        return { status: 'skip', message: 'Only needed for route53 auth kubernetes: the inventory does not select it and no --issuer-url was given.' };
-      }
       const k = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
       return compare({ ...k, context: ctx.cluster?.context ?? k.context }, s);
     },
   };
 }
 
-async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
+async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResult<ApiserverFlagsFacts>> {
   let pods: Pod[];
   let kubeadm: FlagValues | undefined;
   try {
@@ -143,14 +141,18 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckRe
     throw error;
   }
   if (pods.length === 0) {
-    return { status: 'skip', message: 'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?); compare its issuer settings by hand.' };
+    return {
+      unavailable: 'not-applicable',
+      message: 'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?).',
+      text: 'Compare the API server\'s issuer settings by hand, in the managed service\'s own configuration.',
+    };
   }
   const planes: ControlPlane[] = pods.map((p) => {
     const container = p.spec?.containers?.find((c) => c.name === 'kube-apiserver') ?? p.spec?.containers?.[0];
     return { node: escapeLine(p.spec?.nodeName ?? p.metadata.name.replace(/^kube-apiserver-/, '')), flags: parseCommandFlags([...(container?.command ?? []), ...(container?.args ?? [])]) };
   });
   const verdict = judgeFlags(planes, kubeadm, s.issuerUrl, s.stsAudience);
-  const details = {
+  const facts: ApiserverFlagsFacts = {
     kubeadmConfig: kubeadm ? Object.fromEntries(FLAGS.map((f) => [f, kubeadm.get(f) ?? null])) : null,
     controlPlanes: Object.fromEntries(planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))])),
   };
@@ -164,7 +166,7 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckRe
       status: 'fail',
       message: `API server issuer flags are wrong: ${verdict.failures.join('; ')}${verdict.warnings.length ? `; also ${verdict.warnings.join('; ')}` : ''}.`,
       advice: `Put ${expected} in kubeadm-config (ClusterConfiguration apiServer.extraArgs) and in /etc/kubernetes/manifests/kube-apiserver.yaml on every control plane node; tokens signed by a node that disagrees fail intermittently.`,
-      details,
+      facts,
     };
   }
   if (verdict.warnings.length) {
@@ -172,10 +174,10 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<CheckRe
       status: 'warn',
       message: `${verdict.warnings.join('; ')}.`,
       advice: 'Put the flags into kubeadm-config (kubectl -n kube-system edit configmap kubeadm-config, apiServer.extraArgs, and the kubeadm config file you upgrade with) so that kubeadm upgrade keeps them.',
-      details,
+      facts,
     };
   }
-  return { status: 'ok', message: `The issuer flags agree on ${planes.length} control plane(s) (${nodes})${kubeadm ? ' and with kubeadm-config' : ''}${notes}.`, details };
+  return { status: 'ok', message: `The issuer flags agree on ${planes.length} control plane(s) (${nodes})${kubeadm ? ' and with kubeadm-config' : ''}${notes}.`, facts };
 }
 
 async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> {

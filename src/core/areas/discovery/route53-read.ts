@@ -8,6 +8,7 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { CheckResult } from '../../doctor/types.js';
+import type { StsFacts } from './facts.js';
 import { HttpError, type HttpClient } from '../../net/http.js';
 import { awsError, xmlText } from './aws-xml.js';
 
@@ -87,15 +88,15 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
 }
 
 /** A refused read, as a check result: meaning and fix. */
-export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hostedZoneId?: string; policyHint: string }): CheckResult {
-  const details = { action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message };
+export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hostedZoneId?: string; policyHint: string }): CheckResult<StsFacts> {
+  const facts: StsFacts = { action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message };
   const said = outcome.code ? `${outcome.code}${outcome.message ? ` ("${outcome.message}")` : ''}` : `status ${outcome.status} without an error document`;
   if (outcome.code === 'AccessDenied' || outcome.code === 'AccessDeniedException') {
     return {
       status: 'fail',
       message: `The role ${ctx.roleName} was assumed, but the DNS API refused ${outcome.action}: ${said}. The role lacks DNS permissions.`,
       advice: `Give the role ${DNS_ACTIONS.join(', ')} (GetChange on change/*, the record-set actions on hostedzone/*, ListHostedZonesByName on *): ${ctx.policyHint}`,
-      details,
+      facts,
     };
   }
   if (outcome.code === 'NoSuchHostedZone') {
@@ -103,24 +104,24 @@ export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hos
       status: 'fail',
       message: `The DNS API knows no hosted zone ${ctx.hostedZoneId}: ${said}.`,
       advice: 'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
-      details,
+      facts,
     };
   }
   if (outcome.code === 'InvalidInput') {
-    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_route53_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', details };
+    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_route53_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', facts };
   }
   if (outcome.code === 'SignatureDoesNotMatch' || outcome.code === 'InvalidClientTokenId' || outcome.code === 'ExpiredToken') {
     return {
       status: 'fail',
       message: `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
       advice: 'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_ROUTE53_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
-      details,
+      facts,
     };
   }
-  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_ROUTE53_ENDPOINT) and the service status.', details };
+  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_ROUTE53_ENDPOINT) and the service status.', facts };
 }
 
-export function networkFailure(error: unknown, what: string): CheckResult {
-  if (error instanceof HttpError) return { status: 'fail', message: `${what}: ${error.message}`, advice: error.advice, details: { url: error.url, kind: error.kind } };
+export function networkFailure(error: unknown, what: string): CheckResult<StsFacts> {
+  if (error instanceof HttpError) return { status: 'fail', message: `${what}: ${error.message}`, advice: error.advice, facts: { url: error.url, kind: error.kind } };
   throw error;
 }

@@ -5,9 +5,9 @@
  */
 import { resolve } from 'node:path';
 import type { DoctorInput } from '../../doctor/input.js';
-import type { CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
+import type { CheckContext, CheckResult } from '../../doctor/types.js';
 import { firstLine, kubectl } from '../../kube/kubectl.js';
-import { clusterAvailable } from '../../doctor/gates.js';
+import { always, cluster, notConfigured, type Gate } from '../../doctor/gates.js';
 import { isDnsSubdomain } from '../../kube/names.js';
 import { kubeOptionsFor } from '../../kube/options.js';
 import { audiences, jwtClaims, stringClaim } from '../../jwt/token.js';
@@ -15,6 +15,7 @@ import { readOwnedFileSync } from '../../safe-read.js';
 import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { messageOf } from '../../errors.js';
+import { CLOSED } from './messages.js';
 
 export interface MintedToken {
   token: string;
@@ -27,13 +28,25 @@ export function mintCommand(s: DiscoverySettings, audience?: string): string[] {
   return ['create', 'token', s.serviceAccount, '-n', s.namespace, ...(audience ? ['--audience', audience] : []), '--duration', '600s'];
 }
 
-/** A token, or why none could be had: no cluster to ask (`unavailable`), or kubectl refused (`failed`). */
-export type TokenSource = MintedToken | { failed: string; command: string } | { unavailable: string; reason: SkipReason } | CheckResult;
+/** A token, or why none could be had: kubectl refused (`failed`), or the token file is unreadable. */
+export type TokenSource = MintedToken | { failed: string; command: string } | CheckResult;
 
-/** Without --token-file, a token comes from the cluster: no cluster, no token. */
-const TOKEN_FILE_OR_CLUSTER = 'Give --token-file FILE (a projected service-account token), or a kubectl context that reaches the cluster.';
+/**
+ * Where the token of discovery.token and discovery.sts comes from, decided when they are listed: the
+ * token file when one is given, else the cluster (the runner asks whether kubectl reaches it), for a
+ * service account name kubectl can be given.
+ */
+export function tokenGate(s: DiscoverySettings, input: DoctorInput): Gate {
+  if (s.tokenFile) return always;
+  // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
+  if (!isDnsSubdomain(s.serviceAccount)) {
+    const closed = CLOSED.badServiceAccount(s.serviceAccount);
+    return notConfigured(closed.message, closed.text);
+  }
+  return cluster(kubeOptionsFor(input), { lead: CLOSED.noTokenFromCluster });
+}
 
-/** The token from --token-file, or minted for the service account; the one way both discovery checks get it. */
+/** The token from --token-file, or minted for the service account in the context the gate found; the one way both checks get it. */
 export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext, audience?: string): Promise<TokenSource> {
   if (s.tokenFile) {
     let token: string;
@@ -46,24 +59,16 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     return { token, from: `--token-file ${s.tokenFile}` };
   }
   const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
-  const available = await clusterAvailable(ctx.state, kube);
-  if (!available.ok) return { unavailable: `no token from the cluster: ${available.reason}`, reason: { code: 'no-cluster', text: TOKEN_FILE_OR_CLUSTER } };
-  // `kubectl create token` takes no names after `--`: a name that could pass for a flag is refused instead.
-  if (!isDnsSubdomain(s.serviceAccount)) {
-    return {
-      unavailable: `"${s.serviceAccount}" is not a valid service account name (lower-case letters, digits, "-" and "." only)`,
-      reason: { code: 'not-configured', text: 'Set service_account (discovery: section of --config) to a valid name, or give --token-file FILE.' },
-    };
-  }
+  const context = ctx.cluster?.context;
+  if (!context) throw new Error('a token was minted without the cluster gate\'s context');
   const args = mintCommand(s, audience);
-  const result = await kubectl(args, { ...kube, context: available.context, secretOutput: true });
+  const result = await kubectl(args, { ...kube, context, secretOutput: true });
   if (result.exitCode !== 0) return { failed: firstLine(result.stderr) || `exit code ${result.exitCode}`, command: `kubectl ${args.join(' ')}` };
-  return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${available.context})` };
+  return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${context})` };
 }
 
 export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
   const source = await readOrMintToken(s, input, ctx, s.stsAudience);
-  if ('unavailable' in source) return { status: 'skip', message: `No --token-file, and ${source.unavailable}`, reason: source.reason };
   if ('failed' in source) {
     return {
       status: 'fail',

@@ -7,14 +7,17 @@
 import { randomBytes } from 'node:crypto';
 import type { DoctorInput } from '../../doctor/input.js';
 import type { Check, CheckContext, CheckResult } from '../../doctor/types.js';
-import { httpClientFor, type HttpClient } from '../../net/http.js';
+import { firstClosed } from '../../doctor/gates.js';
+import { httpOf, type HttpClient } from '../../net/http.js';
 import { inventoryValues } from '../../inventory/inventory.js';
 import { registerSecret } from '../../secrets.js';
 import { awsError, xmlText, type AwsError } from './aws-xml.js';
 import { issuerHostPath } from '../../kube/service-account-issuer.js';
 import { dnsEndpoint, dnsRefusal, networkFailure, readDns, type TemporaryCredentials } from './route53-read.js';
-import { readClaims, stsToken, type TokenClaims } from './sa-token.js';
-import { parseRoleArn, type DiscoverySettings } from '../../config/discovery-settings.js';
+import { readClaims, stsToken, tokenGate, type TokenClaims } from './sa-token.js';
+import { keylessGate, parseRoleArn, type DiscoverySettings } from '../../config/discovery-settings.js';
+import type { StsFacts } from './facts.js';
+import { TITLES } from './messages.js';
 
 export const STS_CHECK = 'discovery.sts';
 
@@ -29,18 +32,15 @@ export function stsCheck(input: DoctorInput, s: DiscoverySettings): Check {
   return {
     id: STS_CHECK,
     group: 'discovery',
-    title: 'Keyless role assumption and one DNS read (route53 auth kubernetes)',
+    title: TITLES.sts,
+    // The role and the zone are the inventory's: an issuer URL alone gives nothing to assume.
+    gate: firstClosed(keylessGate(s, 'inventory'), tokenGate(s, input)),
     run: (ctx) => runSts(input, s, ctx),
   };
 }
 
-async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): Promise<CheckResult> {
+async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): Promise<CheckResult<StsFacts>> {
   const inventory = await inventoryValues(input);
-  if (!s.keylessSelected) {
-    const solver = String(inventory.cluster_issuer_acme_solver ?? '(unset)');
-    const auth = inventory.cluster_issuer_acme_route53_auth;
-    return { status: 'skip', message: `Only for route53 auth kubernetes; the inventory selects ${solver}${solver === 'route53' ? ` with auth ${String(auth ?? 'static')}` : ''}.` };
-  }
   if (!s.roleArn) {
     return { status: 'fail', message: 'route53 auth kubernetes is selected but cluster_issuer_acme_route53_role_arn is not set: there is no role to assume.', advice: 'Set cluster_issuer_acme_route53_role_arn to the ARN of the role whose trust policy admits the service account.' };
   }
@@ -55,9 +55,9 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
     return { status: 'fail', message: `The token from ${source.from} is not a JWT.`, advice: 'Give a projected service-account token (kubectl create token ...).' };
   }
   const region = typeof inventory.cluster_issuer_acme_route53_region === 'string' ? inventory.cluster_issuer_acme_route53_region.trim() || undefined : undefined;
-  const http = httpClientFor(input.network);
+  const http = httpOf(ctx.services);
   const endpoint = stsEndpoint(input.env, role.partition, region);
-  const facts = { source: source.from, roleArn: s.roleArn, iss: claims.iss, sub: claims.sub, aud: claims.aud, stsEndpoint: endpoint };
+  const facts: StsFacts = { source: source.from, roleArn: s.roleArn, iss: claims.iss, sub: claims.sub, aud: claims.aud, stsEndpoint: endpoint };
 
   let answer: { status: number; body: string };
   try {
@@ -68,7 +68,7 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   if (answer.status !== 200) return stsRefusal(answer, claims, s, role, facts);
   const credentials = credentialsOf(answer.body);
   if (!credentials) {
-    return { status: 'fail', message: `${endpoint} answered 200 without temporary credentials.`, advice: 'Check that CLOUDGATE_STS_ENDPOINT (if set) points at the token service itself.', details: facts };
+    return { status: 'fail', message: `${endpoint} answered 200 without temporary credentials.`, advice: 'Check that CLOUDGATE_STS_ENDPOINT (if set) points at the token service itself.', facts };
   }
   const subject = xmlText(answer.body, 'SubjectFromWebIdentityToken') ?? claims.sub;
   const hostedZoneId = stringValue(inventory.cluster_issuer_acme_route53_hosted_zone_id);
@@ -80,14 +80,15 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   } catch (error) {
     return networkFailure(error, `The role ${role.roleName} was assumed, but the DNS API could not be asked`);
   }
-  const details = { ...facts, subject, dnsEndpoint: dns.url, dnsAction: read.action };
+  const done: StsFacts = { ...facts, subject, dnsEndpoint: dns.url, dnsAction: read.action };
   if (!read.ok) {
-    return { ...dnsRefusal(read, { roleName: role.roleName, hostedZoneId, policyHint: POLICY_HINT(role.roleName) }), details: { ...details, code: read.code, awsMessage: read.message, status: read.status } };
+    const refusal = dnsRefusal(read, { roleName: role.roleName, hostedZoneId, policyHint: POLICY_HINT(role.roleName) });
+    return { ...refusal, facts: { ...done, code: read.code, awsMessage: read.message, status: read.status } };
   }
   return {
     status: 'ok',
     message: `Assumed ${role.roleName} as ${subject ?? 'the service account'} with the token from ${source.from.split(' (')[0]}, and ${read.action} answered (${read.found}).`,
-    details,
+    facts: done,
   };
 }
 
@@ -135,17 +136,17 @@ function stsRefusal(
   claims: TokenClaims,
   s: DiscoverySettings,
   role: { partition: string; account: string; roleName: string },
-  facts: Record<string, unknown>,
-): CheckResult {
+  asked: StsFacts,
+): CheckResult<StsFacts> {
   const error: AwsError | undefined = awsError(answer.body);
-  const details = { ...facts, status: answer.status, code: error?.code, awsMessage: error?.message };
+  const facts: StsFacts = { ...asked, status: answer.status, code: error?.code, awsMessage: error?.message };
   const said = error ? `${error.code} ("${error.message}")` : `status ${answer.status} without an error document`;
   const iss = claims.iss ?? '(none)';
   const provider = `arn:${role.partition}:iam::${role.account}:oidc-provider/${issuerHostPath(iss)}`;
   const expectedSub = `system:serviceaccount:${s.namespace}:${s.serviceAccount}`;
   const message = error?.message ?? '';
   if (!error) {
-    return { status: 'fail', message: `The token service answered ${said}.`, advice: 'Check CLOUDGATE_STS_ENDPOINT (if set) and any proxy in between.', details };
+    return { status: 'fail', message: `The token service answered ${said}.`, advice: 'Check CLOUDGATE_STS_ENDPOINT (if set) and any proxy in between.', facts };
   }
   if (error.code === 'InvalidIdentityToken' && /no openid ?connect provider/i.test(message)) {
     return {
@@ -155,7 +156,7 @@ function stsRefusal(
         `Register the issuer exactly as the token carries it (URL ${iss}, client id ${s.stsAudience}, the thumbprint of its TLS chain): ` +
         `aws iam create-open-id-connect-provider --cli-input-json file://oidc/oidc-provider.json ("cloudgate oidc" writes it). ` +
         `If ${iss} is not your public issuer URL, fix --service-account-issuer on the API servers first (discovery.apiserver-flags).`,
-      details,
+      facts,
     };
   }
   if (error.code === 'InvalidIdentityToken' && /audience/i.test(message)) {
@@ -163,7 +164,7 @@ function stsRefusal(
       status: 'fail',
       message: `The token service refused the token: ${said}. Its aud [${claims.aud.join(', ')}] is not among the client ids of the provider for ${iss}.`,
       advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; cert-manager requests tokens for that audience.`,
-      details,
+      facts,
     };
   }
   if (error.code === 'AccessDenied') {
@@ -174,7 +175,7 @@ function stsRefusal(
         `Compare the trust policy of ${role.roleName} (aws iam get-role --role-name ${role.roleName}) with the token: Principal.Federated ${provider}, ` +
         `Action sts:AssumeRoleWithWebIdentity, Condition StringEquals "${issuerHostPath(iss)}:sub": "${expectedSub}" and "${issuerHostPath(iss)}:aud": "${s.stsAudience}" ` +
         `("cloudgate oidc --role-name ${role.roleName}" writes trust-policy.json).`,
-      details,
+      facts,
     };
   }
   if (error.code === 'ExpiredTokenException' || error.code === 'ExpiredToken') {
@@ -182,7 +183,7 @@ function stsRefusal(
       status: 'fail',
       message: `The token service says the token has expired: ${said}.`,
       advice: 'Give a fresh token (without --token-file a new one is requested each run); if a fresh token is refused too, the control plane\'s clock is wrong: check its time synchronisation.',
-      details,
+      facts,
     };
   }
   if (error.code === 'IDPCommunicationError') {
@@ -190,7 +191,7 @@ function stsRefusal(
       status: 'fail',
       message: `The token service could not fetch the discovery document or key set of ${iss}: ${said}.`,
       advice: `${iss}/.well-known/openid-configuration and its jwks_uri must be served anonymously over HTTPS from the internet (see discovery.document and discovery.jwks); a firewall, an IP allow-list or a private certificate without its thumbprint registered stops the token service. Transient outages clear on retry.`,
-      details,
+      facts,
     };
   }
   if (error.code === 'InvalidIdentityToken' || error.code === 'IDPRejectedClaim') {
@@ -198,8 +199,8 @@ function stsRefusal(
       status: 'fail',
       message: `The token service refused the token: ${said}.`,
       advice: 'Check the provider registration (thumbprint, client ids) and that the published key set holds the key the cluster signs with (discovery.token).',
-      details,
+      facts,
     };
   }
-  return { status: 'fail', message: `The token service refused the request: ${said}.`, advice: 'Check the role ARN (cluster_issuer_acme_route53_role_arn) and the region.', details };
+  return { status: 'fail', message: `The token service refused the request: ${said}.`, advice: 'Check the role ARN (cluster_issuer_acme_route53_role_arn) and the region.', facts };
 }

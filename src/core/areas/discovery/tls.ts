@@ -2,7 +2,8 @@
  * discovery.tls: whether the issuer's (and key set's) certificate chain is trusted, publicly or only
  * through a private CA, and the thumbprint of its top certificate.
  */
-import type { NetworkSettings } from '../../config/network.js';
+import type { RunServices } from '../../doctor/services.js';
+import { trustOf } from '../../net/trust.js';
 import type { CheckResult } from '../../doctor/types.js';
 import { probeTls } from '../../net/tls-probe.js';
 import { topOfChain } from '../../oidc/thumbprint.js';
@@ -25,13 +26,14 @@ export interface TlsFacts {
   chain?: { subject: string; notAfter: string }[];
 }
 
-export async function tlsFacts(url: string, network: NetworkSettings, signal: AbortSignal): Promise<TlsFacts> {
+export async function tlsFacts(url: string, services: RunServices, signal: AbortSignal): Promise<TlsFacts> {
+  const { network } = services;
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const port = Number(target.port || 443);
   const facts: TlsFacts = { url, host: `${host}:${port}` };
   try {
-    const probe = await probeTls({ host, port, caFile: network.caFile, insecure: network.insecure, timeoutMs: network.timeoutMs, signal });
+    const probe = await probeTls({ host, port, trust: trustOf(services), insecure: network.insecure, timeoutMs: network.timeoutMs, signal });
     const top = topOfChain(facts.host, probe);
     facts.trusted = probe.chainTrusted;
     facts.hostMatches = probe.hostMatches;
@@ -52,21 +54,26 @@ function oneLine(dn: string): string {
   return dn.split('\n').filter(Boolean).join(', ');
 }
 
-export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult {
+/** What --verbose and --json show: each host's facts. */
+export interface TlsHostsFacts {
+  hosts: TlsFacts[];
+}
+
+export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts> {
   // Every served certificate, under the host:port that served it.
   const certificates = all.flatMap((f) => (f.chain ?? []).map((c) => ({ source: f.host, subject: commonName(c.subject), notAfter: c.notAfter })));
   return { ...judgeTls(all, insecure), certificates };
 }
 
-function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult {
-  const details = { hosts: all };
+function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts> {
+  const facts = { hosts: all };
   const describe = (f: TlsFacts) => (f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host);
   const broken = all.filter((f) => f.error);
   if (broken.length) {
-    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: 'Check that the issuer host answers TLS on its port.', details };
+    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: 'Check that the issuer host answers TLS on its port.', facts };
   }
   if (insecure) {
-    return { status: 'warn', message: `Not verified (--insecure). ${all.map(describe).join('; ')}.`, advice: 'Run without --insecure (with --ca-file for a private CA) to judge the chain.', details };
+    return { status: 'warn', message: `Not verified (--insecure). ${all.map(describe).join('; ')}.`, advice: 'Run without --insecure (with --ca-file for a private CA) to judge the chain.', facts };
   }
   const untrusted = all.filter((f) => !f.trusted || !f.hostMatches);
   if (untrusted.length) {
@@ -79,7 +86,7 @@ function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult {
         'The DNS provider\'s identity service fetches the issuer over TLS and refuses an untrusted or misnamed certificate. ' +
         'Serve a certificate from a public CA (or register the thumbprint of your private CA with the provider), covering the issuer host; ' +
         'pass --ca-file PEM if this machine simply lacks your private CA.',
-      details,
+      facts,
     };
   }
   const privateOnes = all.filter((f) => !f.publiclyTrusted);
@@ -92,7 +99,7 @@ function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult {
       advice:
         'For a private CA the thumbprint decides: register it in the identity provider (ThumbprintList of "cloudgate oidc"), for each host above; ' +
         'when that CA is renewed, update the thumbprint first.',
-      details,
+      facts,
     };
   }
   return {
@@ -101,6 +108,6 @@ function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult {
     advice: leafOnly.length
       ? 'Serve the intermediate certificate(s) after the leaf.'
       : 'For a publicly trusted chain the DNS provider verifies it itself; the thumbprint is informational.',
-    details,
+    facts,
   };
 }

@@ -6,12 +6,13 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { CheckProvider } from '../../doctor/input.js';
-import type { Check, CheckResult, Status } from '../../doctor/types.js';
-import { configured, type Gate } from '../../doctor/gates.js';
+import type { Check, CheckResult, Verdict } from '../../doctor/types.js';
+import { notConfigured, type Gate } from '../../doctor/gates.js';
 import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
 import { InventoryInputError, readInventoryTree, type InventoryTree } from '../../inventory/inventory.js';
 import { validate } from '../../config/validate.js';
+import { isPemVariableFinding } from '../../tls/variable-rules.js';
 import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
 import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
 import { registerSecret } from '../../secrets.js';
@@ -24,9 +25,19 @@ import { messageOf } from '../../errors.js';
 import { memberOf, textOf } from '../../records.js';
 
 const GROUP = 'inventory';
-const STATUS: Record<Finding['severity'], Status> = { error: 'fail', warning: 'warn', info: 'ok' };
+const STATUS: Record<Finding['severity'], Verdict> = { error: 'fail', warning: 'warn', info: 'ok' };
 
-const fixed = (id: string, title: string, result: CheckResult, gate?: Gate): Check => ({
+/** What --verbose and --json show of an inventory check. */
+interface InventoryFacts {
+  files?: string[];
+  names?: string;
+  rule?: string;
+  severity?: Finding['severity'];
+  variable?: string;
+  file?: string;
+}
+
+const fixed = (id: string, title: string, result: CheckResult<InventoryFacts>, gate?: Gate): Check => ({
   id: `${GROUP}.${id}`, group: GROUP, title, ...(gate ? { gate } : {}), run: async () => result,
 });
 
@@ -38,11 +49,8 @@ export const provideChecks: CheckProvider = async (input) => {
     return [input.inventoryExplicit
       ? fixed('file', 'Inventory file', { status: 'fail', message: `The inventory ${path} does not exist.`,
         advice: 'Check the path given to --inventory (a YAML file, or a folder with group_vars/).' })
-      : fixed('file', 'Inventory file', { status: 'skip', message: `No inventory at the default path ${path}.` },
-        configured({ '--inventory': undefined }, {
-          message: `No inventory at the default path ${path}.`,
-          text: 'Pass --inventory PATH, or create it with "cloudgate setup".',
-        }))];
+      : { id: `${GROUP}.file`, group: GROUP, title: 'Inventory file',
+        gate: notConfigured(`No inventory at the default path ${path}.`, 'Pass --inventory PATH, or create it with "cloudgate setup".') }];
   }
   let tree;
   try {
@@ -73,7 +81,8 @@ export const provideChecks: CheckProvider = async (input) => {
   const deployed = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : vaulted.values[k]]));
   const keyOf = (name: string) => view.keys[name] ?? spelled(name, profile);
   const definedIn = (name?: string) => (name ? tree.sources[keyOf(name)] ?? tree.sources[name] : undefined);
-  const rules = validate(vaulted.values);
+  // The certificate group owns the checks of the PEM variables (one broken PEM is reported once).
+  const rules = validate(vaulted.values).filter((f) => !isPemVariableFinding(f.rule));
   // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
   const read = VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]).filter((name) => name in tree.values);
   const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
@@ -114,7 +123,7 @@ export const provideChecks: CheckProvider = async (input) => {
     const branch = choices.issuer !== 'acme' ? choices.issuer : choices.solver === 'route53' ? `acme, route53 auth ${choices.auth}` : `acme, ${choices.solver}`;
     return [fixed('valid', 'Inventory variables', { status: 'ok',
       message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'spec' ? ', the neutral aliases (--names spec)' : ''}).`,
-      details: { files: tree.files.map((f) => f.path), names: profile } })];
+      facts: { files: tree.files.map((f) => f.path), names: profile } })];
   }
 
   const perRule = new Map<string, number>();
@@ -131,7 +140,7 @@ export const provideChecks: CheckProvider = async (input) => {
       : file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
     return fixed(id, f.rule === 'naming' ? titleOf(f) : respell(titleOf(f), profile), {
       status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
-      details: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
+      facts: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
     });
   });
 };

@@ -7,7 +7,8 @@
  * expired one is said before why it was not renewed. Certificates stuck on one thing (an issuer that is
  * missing or not Ready) make one finding. Pure: the objects are read elsewhere (checks.ts).
  */
-import type { CertificateFact, CheckResult, Status, StuckStepFact } from '../../doctor/types.js';
+import type { CertificatesFacts } from './facts.js';
+import type { CertificateFact, CheckResult, Verdict as Status, StuckStepFact } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { memberOf, numberOf, textOf, textsOf } from '../../records.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
@@ -262,7 +263,7 @@ function findings(bad: CertificateVerdict[]): { line: string; advice?: string }[
   });
 }
 
-export function certificatesResult(s: CertificatesSnapshot): CheckResult {
+export function certificatesResult(s: CertificatesSnapshot): CheckResult<CertificatesFacts> {
   const where = s.namespaces.join(', ');
   const certificates: CertificateFact[] = [];
   for (const c of s.certificates) {
@@ -278,10 +279,10 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
   const rows = s.certificates.map((c) => judgeCertificate(c, s));
   const bad = rows.filter((r) => r.status !== 'ok');
   const renewing = rows.filter((r) => r.status === 'ok' && r.inProgress);
-  const details = { certificates: rows, namespaces: s.namespaces };
+  const facts = { certificates: rows, namespaces: s.namespaces };
   if (bad.length === 0) {
     const note = renewing.length ? `; cert-manager is renewing ${renewing.map((r) => r.name).join(', ')}` : '';
-    return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, details, certificates };
+    return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, facts, certificates };
   }
   const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
   const said = findings(bad);
@@ -290,7 +291,7 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult {
     status: worst.status,
     message: `${bad.length} of ${rows.length} Certificates in ${where} are not Ready or not current: ${said.map((f) => f.line).join('; ')}.`,
     ...(advice.length ? { advice: advice.join(' ') } : {}),
-    details,
+    facts,
     certificates,
     ...(worst.stuck ? { stuck: worst.stuck } : {}),
   };

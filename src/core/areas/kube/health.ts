@@ -5,6 +5,7 @@
  * Available with its latest generation rolled out, and the webhook's Service must have a ready
  * endpoint to answer the API server. Pure: the objects are read elsewhere (checks.ts).
  */
+import type { HealthFacts } from './facts.js';
 import type { CheckResult, Status } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
@@ -69,7 +70,7 @@ export function webhookAnswers(slices: CmObject[], service: string): boolean {
     .some((s) => Array.isArray(s.endpoints) && s.endpoints.some((e) => memberOf(memberOf(e, 'conditions'), 'ready') !== false));
 }
 
-export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
+export function certManagerHealthResult(workloads: CmObject[]): CheckResult<HealthFacts> {
   const deployments = workloads.filter((o) => o.kind === 'Deployment');
   const slices = workloads.filter((o) => o.kind === 'EndpointSlice');
   const states = COMPONENTS.map((c) => componentState(c, deployments.find((d) => componentOf(d) === c)));
@@ -78,10 +79,10 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
     Object.assign(webhook, { status: 'fail', reason: 'NoReadyEndpoint', problem: `the Service ${webhook.name ?? DEFAULT_NAMES.webhook} has no ready endpoint, so the API server cannot reach the webhook` });
   }
   const versions = [...new Set(states.map((s) => s.version).filter(Boolean))];
-  const details = { components: states, ...(versions.length ? { versions } : {}) };
+  const facts = { components: states, ...(versions.length ? { versions } : {}) };
   const bad = states.filter((s) => s.status !== 'ok');
   if (bad.length === 0) {
-    return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, details, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
+    return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
   }
   const first = bad.find((s) => s.status === 'fail') ?? bad[0];
   const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
@@ -90,7 +91,7 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult {
     status: bad.some((s) => s.status === 'fail') ? 'fail' : 'warn',
     message: `cert-manager is not healthy: ${bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')}.`,
     advice: `Look at "kubectl get deploy,pods -n ${CERT_MANAGER_NAMESPACE}" and "kubectl describe" the failing one (image pulls, crashes, scheduling); the platform installs cert-manager with its Helm chart, so redeploying it restores a deleted or scaled-down component.${versionSkew}`,
-    details,
+    facts,
     subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE },
     stuck,
   };

@@ -8,6 +8,7 @@
  * business and the supplied wildcard's content kube.wildcard-secret's: each cause is said once.
  * `judgeIngresses` is the pure part.
  */
+import type { IngressSecretsFacts } from './facts.js';
 import type { X509Certificate } from 'node:crypto';
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine, escapeRegExp } from '../../escape.js';
@@ -252,21 +253,21 @@ function duplicateHosts(ingresses: IngressObject[]): IngressFinding[] {
 }
 
 /** The check's verdict from the findings. */
-export function ingressSecretsResult(snapshot: IngressSnapshot, findings: IngressFinding[]): CheckResult {
+export function ingressSecretsResult(snapshot: IngressSnapshot, findings: IngressFinding[]): CheckResult<IngressSecretsFacts> {
   const count = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined).length;
   const where = snapshot.namespaces.join(', ');
-  const details = { ingresses: count, namespaces: snapshot.namespaces, findings };
+  const facts = { ingresses: count, namespaces: snapshot.namespaces, findings };
   if (findings.length === 0) {
     if (count === 0) {
-      return { status: 'warn', message: `No ingress in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).', details };
+      return { status: 'warn', message: `No ingress in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).', facts };
     }
-    return { status: 'ok', message: `${count} ingresses in ${where}: every TLS secret exists, is kubernetes.io/tls and covers its hosts; no host is claimed twice.`, details };
+    return { status: 'ok', message: `${count} ingresses in ${where}: every TLS secret exists, is kubernetes.io/tls and covers its hosts; no host is claimed twice.`, facts };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
     message: `${findings.length} problem${findings.length === 1 ? '' : 's'} with the TLS secrets of ${count} ingresses: ${findings.map((f) => `${f.ingress}: ${f.problem}`).join('; ')}.`,
     advice: findings.map((f) => `${f.ingress}: ${f.fix}`).join(' '),
-    details,
+    facts,
   };
 }
 

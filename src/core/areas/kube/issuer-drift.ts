@@ -2,6 +2,7 @@
  * Check `kube.issuer-drift`: does the cluster run the ClusterIssuer the inventory renders? The issuer's
  * name and the HTTP-01 solver's ingress class are the inventory's (a deployment may rename both).
  */
+import type { DriftFacts } from './facts.js';
 import type { CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
@@ -37,25 +38,25 @@ async function secretKeys(kube: KubectlOptions, renderings: Rendering[]): Promis
 }
 
 /** `view`: the inventory's values and names; when it does not say which names, both renderings are compared. `liveIssuer`: the ClusterIssuer `issuerName`, when it exists. */
-export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, issuerName: string, ingressClass: string | null, liveIssuer: unknown): Promise<CheckResult> {
+export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, issuerName: string, ingressClass: string | null, liveIssuer: unknown): Promise<CheckResult<DriftFacts>> {
   const renderings = withIngressClass(renderingsToCompare(view), ingressClass);
   const keys = await secretKeys(kube, renderings);
   if ('error' in keys) return { status: 'fail', message: `Cannot read ${keys.what}: ${keys.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get secrets -n cert-manager).' };
   const live: LiveState = { issuer: liveIssuer, secretKeys: keys };
   const drift = named(compareWithCluster(renderings, live), issuerName);
-  const details = {
+  const facts = {
     differences: drift.differences.map(escapeLine), ...(drift.live ? { cluster: drift.live, inventory: drift.rendered } : {}),
     names: drift.profile, ...(drift.guessed ? { namesFrom: 'cluster' } : {}),
   };
   if (drift.differences.length === 0) {
     return live.issuer
-      ? { status: 'ok', message: `The cluster's ClusterIssuer "${escapeLine(issuerName)}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, details }
-      : { status: 'ok', message: `No ClusterIssuer "${escapeLine(issuerName)}", as the inventory's issuer none expects.`, details };
+      ? { status: 'ok', message: `The cluster's ClusterIssuer "${escapeLine(issuerName)}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, facts }
+      : { status: 'ok', message: `No ClusterIssuer "${escapeLine(issuerName)}", as the inventory's issuer none expects.`, facts };
   }
-  if (drift.namingMismatch) return { status: 'fail', message: escapeLine(drift.namingMismatch.message), advice: drift.namingMismatch.advice, details: { ...details, namingMismatch: true } };
+  if (drift.namingMismatch) return { status: 'fail', message: escapeLine(drift.namingMismatch.message), advice: drift.namingMismatch.advice, facts: { ...facts, namingMismatch: true } };
   if (drift.leftover) {
     return {
-      status: 'warn', message: drift.differences.map(escapeLine).join('; '), details,
+      status: 'warn', message: drift.differences.map(escapeLine).join('; '), facts,
       advice: `The platform never deletes it with issuer none, and deploying does not either. Once no Certificate uses it any more (kubectl get certificates -A -o wide shows each one's issuer), delete it by hand: kubectl delete clusterissuer ${escapeLine(issuerName)}`,
     };
   }
@@ -66,7 +67,7 @@ export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, is
     advice: drift.live
       ? 'The inventory was changed but not deployed: run the deployment, then "cloudgate regenerate".'
       : 'Either the inventory changed since the last deployment (run it), or someone edited the cluster by hand (deploying restores the inventory\'s values). "cloudgate render" shows what the inventory makes.',
-    details,
+    facts,
   };
 }
 

@@ -5,6 +5,7 @@
  * (kube/live-issuer.ts) and its Ready reason explained by cert-manager's own table
  * (kube/cert-manager-reasons.ts). Pure.
  */
+import type { IssuerFacts, IssuersFacts } from './facts.js';
 import type { CheckResult, CheckSubject, StuckStepFact } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import type { CmObject } from '../../kube/objects.js';
@@ -72,19 +73,19 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
 }
 
 /** The verdict of `kube.issuer`: the platform's ClusterIssuer `name`, and whether it is of the inventory's type. */
-export function issuerResult(object: CmObject, issuerType: string | undefined, name = 'atmosphere', hints: IssuerHints = {}, certificates: readonly CmObject[] = []): CheckResult {
+export function issuerResult(object: CmObject, issuerType: string | undefined, name = 'atmosphere', hints: IssuerHints = {}, certificates: readonly CmObject[] = []): CheckResult<IssuerFacts> {
   const issuer = readLiveIssuer(object, hints);
   const verdict = judgeIssuer(issuer, certificates);
   const ready = issuer.ready;
   const liveType = issuer.platformType ?? issuer.mechanism;
   const subject: CheckSubject = { kind: 'ClusterIssuer', name };
-  const details = {
+  const facts = {
     name, type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message, ...(verdict.code ? { cause: verdict.code } : {}),
     ...(ready?.stale ? { observedGeneration: ready.observedGeneration, generation: ready.generation } : {}),
   };
   const shown = `ClusterIssuer "${name}"`;
   if (verdict.status !== 'ok') {
-    return { status: verdict.status, message: `${shown}: ${verdict.summary}.`, ...(verdict.advice ? { advice: verdict.advice } : {}), details, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
+    return { status: verdict.status, message: `${shown}: ${verdict.summary}.`, ...(verdict.advice ? { advice: verdict.advice } : {}), facts, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
   }
   if (issuerType && issuerType !== 'none' && !isOfType(issuer, issuerType)) {
     const wanted = issuerType;
@@ -92,10 +93,10 @@ export function issuerResult(object: CmObject, issuerType: string | undefined, n
       status: 'warn',
       message: `${shown} is Ready but of type ${liveType}, while the inventory says ${wanted}.`,
       advice: 'Deploy the inventory, then run "cloudgate regenerate" so the certificates are issued by the new issuer.',
-      details, subject,
+      facts, subject,
     };
   }
-  return { status: 'ok', message: `${shown} (${liveType}) is Ready (${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}).`, details, subject };
+  return { status: 'ok', message: `${shown} (${liveType}) is Ready (${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}).`, facts, subject };
 }
 
 /** The verdict when no ClusterIssuer of that name exists (or the cluster lacks cert-manager's CRDs). */
@@ -109,15 +110,15 @@ export function missingIssuerResult(name: string, crdsMissing: boolean): CheckRe
  * Every issuer `kube.issuers` judges, and the verdict over them. `missingSelfSigned`: ClusterIssuer
  * self-signed does not exist and no Certificate uses it (one that does is kube.certificates' finding).
  */
-export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: boolean): CheckResult {
-  const details = { issuers: verdicts.map((v) => ({ issuer: v.issuer.ref, type: v.issuer.platformType ?? v.issuer.mechanism, status: v.status, summary: v.summary, ...(v.code ? { cause: v.code } : {}) })) };
+export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: boolean): CheckResult<IssuersFacts> {
+  const facts = { issuers: verdicts.map((v) => ({ issuer: v.issuer.ref, type: v.issuer.platformType ?? v.issuer.mechanism, status: v.status, summary: v.summary, ...(v.code ? { cause: v.code } : {}) })) };
   const bad = verdicts.filter((v) => v.status !== 'ok');
   const problems = bad.map((v) => `${v.issuer.ref}: ${v.summary}`);
   if (missingSelfSigned) problems.unshift('ClusterIssuer self-signed does not exist (the platform always creates it: the CA Certificates of the self-signed issuer and of the openstack namespace\'s CA issuers need it)');
   if (problems.length === 0) {
     return verdicts.length
-      ? { status: 'ok', message: `${verdicts.length} issuer${verdicts.length === 1 ? '' : 's'} Ready: ${verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')}.`, details }
-      : { status: 'ok', message: 'No issuer besides the platform\'s ClusterIssuer.', details };
+      ? { status: 'ok', message: `${verdicts.length} issuer${verdicts.length === 1 ? '' : 's'} Ready: ${verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')}.`, facts }
+      : { status: 'ok', message: 'No issuer besides the platform\'s ClusterIssuer.', facts };
   }
   const advice = [...new Set([...(missingSelfSigned ? ['ClusterIssuer self-signed: deploy the platform (its cluster_issuer role creates it whatever the issuer type).'] : []), ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a))])];
   const worst = bad.find((v) => v.status === 'fail') ?? bad[0];
@@ -125,7 +126,7 @@ export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: bool
     status: bad.some((v) => v.status === 'fail') ? 'fail' : 'warn',
     message: `${problems.length} issuer${problems.length === 1 ? '' : 's'} not Ready or missing: ${problems.join('; ')}.`,
     advice: advice.join(' '),
-    details,
+    facts,
     ...(worst?.stuck ? { stuck: worst.stuck } : missingSelfSigned ? { stuck: { step: 'issuer', object: 'ClusterIssuer self-signed', reason: 'NotFound' } } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * cert-manager's CRDs are new enough, the service account exists, and the controller may request
  * tokens for it. The checks themselves are made in checks.ts.
  */
+import type { CrdFacts, PermissionFacts } from './facts.js';
 import type { CheckResult } from '../../doctor/types.js';
 import { firstLine, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
@@ -35,7 +36,7 @@ function schemaKeepsUnknownFields(crd: Crd): boolean {
   return /"x-kubernetes-preserve-unknown-fields":true/.test(JSON.stringify(crd.spec?.versions ?? []));
 }
 
-export async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
+export async function crdVersion(k: KubectlOptions): Promise<CheckResult<CrdFacts>> {
   let crd: Crd;
   try {
     crd = await kubectlJson<Crd>(['get', 'crd', CLUSTER_ISSUER_CRD], k);
@@ -52,25 +53,25 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult> {
   // The version label decides first: a schema that keeps unknown fields (x-kubernetes-preserve-unknown-fields)
   // need not spell out serviceAccountRef, so its absence there says nothing about the version.
   const open = schemaKeepsUnknownFields(crd);
-  const details = { crd: CLUSTER_ISSUER_CRD, versionLabel: label ?? null, serviceAccountRefInSchema: hasRef, schemaKeepsUnknownFields: open };
+  const facts = { crd: CLUSTER_ISSUER_CRD, versionLabel: label ?? null, serviceAccountRefInSchema: hasRef, schemaKeepsUnknownFields: open };
   if (version && !atLeast(version, MIN_CERT_MANAGER)) {
     return {
       status: 'fail',
       message: `cert-manager CRDs are ${version.join('.')}; route53 auth kubernetes needs ${MIN_CERT_MANAGER} or newer (older CRDs lack serviceAccountRef for this solver).`,
       advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer before choosing route53 auth kubernetes.`,
-      details,
+      facts,
     };
   }
   if (!version && !hasRef && !open) {
-    return { status: 'fail', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`, advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer.`, details };
+    return { status: 'fail', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`, advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer.`, facts };
   }
   if (!version && !hasRef && open) {
-    return { status: 'warn', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema keeps unknown fields: its version cannot be told.`, advice: `Check that cert-manager is ${MIN_CERT_MANAGER} or newer (kubectl get deploy -n cert-manager -o wide).`, details };
+    return { status: 'warn', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema keeps unknown fields: its version cannot be told.`, advice: `Check that cert-manager is ${MIN_CERT_MANAGER} or newer (kubectl get deploy -n cert-manager -o wide).`, facts };
   }
   if (version && !hasRef && !open) {
-    return { status: 'warn', message: `cert-manager CRDs say ${version.join('.')}, but the ${CLUSTER_ISSUER_CRD} schema lacks serviceAccountRef.`, advice: 'The CRDs were probably not upgraded with the chart: re-apply the CRDs of the installed version.', details };
+    return { status: 'warn', message: `cert-manager CRDs say ${version.join('.')}, but the ${CLUSTER_ISSUER_CRD} schema lacks serviceAccountRef.`, advice: 'The CRDs were probably not upgraded with the chart: re-apply the CRDs of the installed version.', facts };
   }
-  return { status: 'ok', message: version ? `cert-manager CRDs are ${version.join('.')} (≥ ${MIN_CERT_MANAGER}).` : `The ${CLUSTER_ISSUER_CRD} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`, details };
+  return { status: 'ok', message: version ? `cert-manager CRDs are ${version.join('.')} (≥ ${MIN_CERT_MANAGER}).` : `The ${CLUSTER_ISSUER_CRD} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`, facts };
 }
 
 export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
@@ -88,14 +89,14 @@ export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettin
   return { status: 'fail', message: `kubectl get serviceaccount ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}`, advice: 'Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ' + s.namespace + ').' };
 }
 
-export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult> {
+export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult<PermissionFacts>> {
   const as = `system:serviceaccount:${s.namespace}:${controller}`;
   // `serviceaccounts/token` would ask about a service account NAMED "token": name it, pass the subresource.
   const args = ['auth', 'can-i', '--subresource=token', `--as=${as}`, `--namespace=${s.namespace}`, '--', 'create', `serviceaccounts/${s.serviceAccount}`];
   const result = await kubectl(args, k);
   const answer = result.stdout.trim().split('\n').pop();
-  const details = { command: `kubectl ${args.join(' ')}`, answer };
-  if (answer === 'yes') return { status: 'ok', message: `${as} may create tokens for ${s.serviceAccount}.`, details };
+  const facts = { command: `kubectl ${args.join(' ')}`, answer };
+  if (answer === 'yes') return { status: 'ok', message: `${as} may create tokens for ${s.serviceAccount}.`, facts };
   if (answer === 'no') {
     return {
       status: 'fail',
@@ -103,10 +104,10 @@ export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, c
       advice:
         `Create a Role in ${s.namespace} allowing "create" on serviceaccounts/token with resourceNames [${s.serviceAccount}] and bind it to the ` +
         `service account ${controller} (the platform does this for route53 auth kubernetes; check that the deployment ran).`,
-      details,
+      facts,
     };
   }
-  return { status: 'fail', message: `kubectl auth can-i failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}.`, advice: 'Check your access to the cluster; impersonation (--as) needs the "impersonate" permission.', details };
+  return { status: 'fail', message: `kubectl auth can-i failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}.`, advice: 'Check your access to the cluster; impersonation (--as) needs the "impersonate" permission.', facts };
 }
 
 function kubectlFailure(error: unknown): CheckResult {

@@ -5,7 +5,8 @@
  * a request that is not a CSR, which its validating webhook must refuse. Without a working webhook the
  * API server refuses every cert-manager object, so cert-manager can create no request, order or challenge.
  */
-import type { CheckResult } from '../../doctor/types.js';
+import type { RunResult } from '../../doctor/types.js';
+import type { WebhookFacts } from './facts.js';
 import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { CERT_MANAGER_NAMESPACE } from '../../kube/platform.js';
@@ -35,9 +36,9 @@ interface Failure {
   code: string;
   message: string;
   advice: string;
-  status?: 'fail' | 'warn' | 'skip';
-  /** For a skip: cert-manager is missing (`needs-failed`), or this user may not run the probe (`not-configured`). */
-  skip?: 'needs-failed' | 'not-configured';
+  status?: 'fail' | 'warn';
+  /** The probe cannot be made: cert-manager is missing (`needs-failed`), or this user may not run it (`not-configured`). */
+  unavailable?: 'needs-failed' | 'not-configured';
 }
 
 /** What the API server's refusal means (cert-manager's own reading of these errors, in cloudgate's words). */
@@ -45,7 +46,7 @@ export function webhookFailure(stderr: string): Failure {
   // kubectl's own prefix says nothing the operator needs.
   const said = escapeLine(firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''));
   if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
-    return { code: 'CRDsNotInstalled', status: 'skip', skip: 'needs-failed', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
+    return { code: 'CRDsNotInstalled', unavailable: 'needs-failed', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
   }
   if (/service "[^"]*" not found/.test(stderr)) {
     return { code: 'WebhookServiceMissing', message: `The API server cannot call cert-manager's webhook: its Service does not exist (${said}).`, advice: 'Redeploy cert-manager (the platform installs it with its Helm chart): the chart creates the Service cert-manager-webhook.' };
@@ -61,7 +62,7 @@ export function webhookFailure(stderr: string): Failure {
   }
   if (/is forbidden: User "[^"]*" cannot create resource "certificaterequests"/.test(stderr)) {
     // Least privilege (the exporter's service account) may well leave this out: nothing to probe, nothing wrong.
-    return { code: 'Forbidden', status: 'skip', skip: 'not-configured', message: `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`, advice: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).` };
+    return { code: 'Forbidden', unavailable: 'not-configured', message: `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`, advice: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).` };
   }
   if (DENIED_BY_CERT_MANAGER.test(stderr)) {
     return { code: 'MutationIncorrect', message: `cert-manager's webhook refused a valid request (${said}): its mutating part did not fill in the requester.`, advice: 'The MutatingWebhookConfiguration cert-manager-webhook is missing or altered: redeploy cert-manager.' };
@@ -78,13 +79,15 @@ function dryRun(kind: 'valid' | 'invalid', kube: KubectlOptions) {
   return kubectl(['create', '--dry-run=server', '--validate=false', '-o', 'json', '-f', '-'], { ...kube, input: probe(kind) });
 }
 
-export async function webhookProbe(kube: KubectlOptions): Promise<CheckResult> {
-  const details = { namespace: CERT_MANAGER_NAMESPACE, dryRun: true };
-  const fail = (f: Failure, step: string): CheckResult => ({
-    status: f.status ?? 'fail', message: f.message, advice: f.advice, details: { ...details, step, cause: f.code },
-    ...(f.skip ? { reason: { code: f.skip, text: f.skip === 'needs-failed' ? 'cert-manager is not installed.' : `The kubectl user may not create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE}.` } } : {}),
-    ...(f.status ? {} : { stuck: { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/cert-manager-webhook`, reason: f.code } }),
-  });
+export async function webhookProbe(kube: KubectlOptions): Promise<RunResult<WebhookFacts>> {
+  const facts: WebhookFacts = { namespace: CERT_MANAGER_NAMESPACE, dryRun: true };
+  const fail = (f: Failure, step: string): RunResult<WebhookFacts> => {
+    if (f.unavailable) return { unavailable: f.unavailable, message: f.message, text: f.advice };
+    return {
+      status: f.status ?? 'fail', message: f.message, advice: f.advice, facts: { ...facts, step, cause: f.code },
+      ...(f.status ? {} : { stuck: { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/cert-manager-webhook`, reason: f.code } }),
+    };
+  };
   const valid = await dryRun('valid', kube);
   if (valid.exitCode !== 0) return fail(webhookFailure(valid.stderr), 'valid request');
   let mutated: boolean;
@@ -92,7 +95,7 @@ export async function webhookProbe(kube: KubectlOptions): Promise<CheckResult> {
     const spec = memberOf(JSON.parse(valid.stdout), 'spec');
     mutated = Boolean(textOf(memberOf(spec, 'username')) || textOf(memberOf(spec, 'uid')));
   } catch {
-    return { status: 'fail', message: `kubectl's answer to the dry-run create is not JSON: ${escapeLine(firstLine(valid.stdout)).slice(0, 200)}`, advice: 'Check kubectl and the cluster with the same context.', details };
+    return { status: 'fail', message: `kubectl's answer to the dry-run create is not JSON: ${escapeLine(firstLine(valid.stdout)).slice(0, 200)}`, advice: 'Check kubectl and the cluster with the same context.', facts };
   }
   if (!mutated) {
     return fail({ code: 'MutationWebhookMissing', message: 'cert-manager\'s mutating webhook did not run: the dry-run CertificateRequest came back without the requester\'s identity.', advice: 'The MutatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager (the platform installs it with its Helm chart).' }, 'valid request');
@@ -102,5 +105,5 @@ export async function webhookProbe(kube: KubectlOptions): Promise<CheckResult> {
     return fail({ code: 'ValidatingWebhookMissing', message: 'cert-manager\'s validating webhook did not run: a CertificateRequest whose request is no CSR was admitted.', advice: 'The ValidatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager.' }, 'invalid request');
   }
   if (!DENIED_BY_CERT_MANAGER.test(invalid.stderr)) return fail(webhookFailure(invalid.stderr), 'invalid request');
-  return { status: 'ok', message: `cert-manager's webhook answers the API server: a dry-run CertificateRequest in ${CERT_MANAGER_NAMESPACE} was filled in by its mutating webhook, and an invalid one refused by its validating webhook.`, details };
+  return { status: 'ok', message: `cert-manager's webhook answers the API server: a dry-run CertificateRequest in ${CERT_MANAGER_NAMESPACE} was filled in by its mutating webhook, and an invalid one refused by its validating webhook.`, facts };
 }

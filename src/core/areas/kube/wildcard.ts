@@ -5,6 +5,7 @@
  * a tls.key that is not empty and belongs to it, and the same certificate as the platform namespace's.
  * The platform never renews it: every fix is the operator's. Pure.
  */
+import type { WildcardFacts } from './facts.js';
 import type { CertificateFact, CheckResult } from '../../doctor/types.js';
 import { escapeLine } from '../../escape.js';
 import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
@@ -19,13 +20,13 @@ export interface WildcardCopy {
   otherType?: string;
 }
 
-interface CopyFinding {
+export interface CopyFinding {
   source: string;
   status: 'fail' | 'warn';
   problem: string;
 }
 
-export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[], domain: string | undefined, platformNamespace: string, now: Date): CheckResult {
+export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[], domain: string | undefined, platformNamespace: string, now: Date): CheckResult<WildcardFacts> {
   const findings: CopyFinding[] = [];
   const certificates: CertificateFact[] = [];
   const original = copies.find((c) => c.namespace === platformNamespace)?.read;
@@ -58,15 +59,15 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   const where = copies.map((c) => c.namespace).join(', ');
   // `chain`: the platform namespace copy's leaf, in the shape the exporter read before it read `certificates`.
   const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
-  const details = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
+  const facts = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
   if (findings.length === 0) {
-    return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, details, certificates };
+    return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, facts, certificates };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
     message: `The supplied wildcard: ${findings.map((f) => `${f.source}: ${f.problem}`).join('; ')}.`,
     advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
-    details,
+    facts,
     certificates,
     stuck: { step: 'secret', object: `Secret ${findings[0].source}`, reason: findings[0].problem },
   };

@@ -2,6 +2,7 @@
  * Turns the known answers of a Keycloak-like broker and a Keystone-like identity service
  * into a plain explanation and the fix.
  */
+import type { SigninFacts } from './facts.js';
 import type { HttpResponse } from '../../net/http.js';
 import { preview } from '../../net/http-log.js';
 import { redact } from '../../secrets.js';
@@ -14,7 +15,7 @@ export class StepError extends Error {
   constructor(
     message: string,
     readonly advice: string,
-    readonly details: Record<string, unknown> = {},
+    readonly facts: SigninFacts = {},
   ) {
     super(message);
     this.name = 'StepError';

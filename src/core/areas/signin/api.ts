@@ -56,5 +56,5 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   } catch {
     // Any 2xx proves the token works; the body is only a bonus.
   }
-  return { value: res.status, message: `GET ${url} answered ${took(res)}${count}: the scoped token works.`, details: { url, status: res.status } };
+  return { value: res.status, message: `GET ${url} answered ${took(res)}${count}: the scoped token works.`, facts: { url, status: res.status } };
 }

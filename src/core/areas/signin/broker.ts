@@ -57,12 +57,12 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
     throw new StepError(message, advice, { url: s.idpTokenUrl, status: res.status });
   }
   const token = oauthToken(res, 'The identity provider');
-  const facts = tokenFacts(token.accessToken);
+  const facts = tokenFacts(token.accessToken, env.clock.now().getTime());
   return {
     value: token.accessToken,
     message: `Identity provider issued an access token (${took(res)}): ${factsLine(facts)}${token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : ''}.`,
-    details: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
-    expiresAt: expiresFromNow(token.expiresIn),
+    facts: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
+    expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
 }
 
@@ -93,7 +93,7 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
   if (res.status < 200 || res.status > 299) {
     const error = serverError(res);
     const { message, advice } = brokerAdvice(error, s, 'broker', { url, grant: 'exchange' });
-    const subject = tokenFacts(subjectToken);
+    const subject = tokenFacts(subjectToken, env.clock.now().getTime());
     const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? ` The subject token ${formatLeft(subject.secondsLeft)} (exp ${subject.expiresAt}).` : '';
     // The broker said the audience is the reason: the subject token's aud and azp show why.
     const audience = /not within the token audience/i.test(error.description) ? subjectAudience(subjectToken, s) : undefined;
@@ -103,12 +103,12 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
     }));
   }
   const token = oauthToken(res, 'The broker');
-  const facts = tokenFacts(token.accessToken);
+  const facts = tokenFacts(token.accessToken, env.clock.now().getTime());
   const lifetime = token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : '';
   return {
     value: token.accessToken,
     message: `Broker issued a token (${took(res)}): ${factsLine(facts)}${lifetime}.`,
-    details: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
-    expiresAt: expiresFromNow(token.expiresIn),
+    facts: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
+    expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
 }

@@ -16,7 +16,7 @@ import { ENDPOINT_NAMES, knowsTokenEndpoint, missing, usesIdpCredentials, type B
 import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
 import { joinCapped } from '../../bounded.js';
-import { isRecord } from '../../records.js';
+import { CLOSED, UNATTENDED } from './messages.js';
 
 export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.broker-token' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
@@ -31,17 +31,15 @@ export interface Handover {
   scoped?: Scoped;
 }
 
-/** A step that did not run, and why. */
+/** A step that did not run, and why (`cloudgate token` says it; the doctor decides these when it lists the checks). */
 export interface NotRun {
   notRun: string;
-  /** The earlier step that did not deliver this one's input. */
-  blockedBy?: ChainStepId;
   /** Nothing is wrong: the settings make the step unnecessary. */
   notNeeded?: boolean;
   /** What to do, when the operator must choose (`token` shows it). */
   advice?: string;
   /** Why, as a code, when a setting is missing (the doctor's skip reason). */
-  reason?: SkipReason;
+  reason?: SkipReason & { code: 'not-configured' | 'needs-failed' };
 }
 
 export interface ChainStep {
@@ -51,24 +49,32 @@ export interface ChainStep {
   after?: ChainStepId;
   /** The settings it needs and lacks, as the operator names them. */
   lacking(s: SigninSettings): string[];
+  /** Why the settings make the step pointless or impossible to run, when they do (the doctor's gate). */
+  closed?(s: SigninSettings): { code: 'not-applicable' | 'not-configured'; message: string; text: string } | undefined;
   /** Throws a StepError or HttpError when the step fails. */
   run(env: StepEnv, handover: Handover): Promise<StepResult<unknown> | NotRun>;
+  /** Whether the chain goes on after this step failed (`cloudgate token`): the next steps can do without it. */
+  mayFail?(handover: Handover, s: SigninSettings): boolean;
 }
 
 const IDP_SETTINGS: (keyof SigninSettings)[] = ['idpTokenUrl', 'idpClientId', 'idpClientSecret'];
+
+const { noSubject: NO_SUBJECT, subjectGiven: SUBJECT_GIVEN } = CLOSED;
 
 const IDP_TOKEN: ChainStep = {
   id: 'signin.idp-token',
   title: 'Identity provider token (client credentials)',
   lacking: (s) => (usesIdpCredentials(s) ? missing(s, IDP_SETTINGS) : []),
+  closed(s) {
+    if (usesIdpCredentials(s)) return undefined;
+    if (s.subjectToken) return { code: 'not-applicable', message: SUBJECT_GIVEN, text: SUBJECT_GIVEN };
+    return { code: 'not-configured', message: `No subject token and no identity provider client to fetch one. ${NO_SUBJECT}`, text: NO_SUBJECT };
+  },
   async run(env, h) {
     if (!usesIdpCredentials(env.settings)) {
       h.subject = env.settings.subjectToken;
-      if (!h.subject) {
-        const text = 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.';
-        return { notRun: `No subject token and no identity provider client to fetch one. ${text}`, reason: { code: 'not-configured', text } };
-      }
-      return { notRun: 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.', notNeeded: true };
+      if (!h.subject) return { notRun: `No subject token and no identity provider client to fetch one. ${NO_SUBJECT}`, reason: { code: 'not-configured', text: NO_SUBJECT } };
+      return { notRun: SUBJECT_GIVEN, notNeeded: true };
     }
     const result = await idpToken(env);
     h.subject = result.value;
@@ -86,8 +92,7 @@ const EXCHANGE: ChainStep = {
     ...(!usesIdpCredentials(s) && !s.subjectToken ? ['subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one)'] : []),
   ],
   async run(env, h) {
-    if (!h.subject) return { notRun: 'no subject token', blockedBy: 'signin.idp-token' };
-    const result = await exchange(env, h.subject);
+    const result = await exchange(env, given(h.subject, 'the subject token'));
     h.broker = result.value;
     return result;
   },
@@ -99,6 +104,10 @@ const BROKER_TITLES: Record<Exclude<BrokerGrant, 'exchange'>, string> = {
   access_token: 'Broker token (access token given)',
   authorization_code: 'Broker token (authorization code)',
 };
+
+function unattended(s: SigninSettings): string {
+  return CLOSED.unattended(s.authType ?? 'v3oidcauthcode');
+}
 
 /** The broker token straight from the broker, as the OpenStack client's OpenID Connect auth type gets it. */
 function brokerTokenStep(grant: Exclude<BrokerGrant, 'exchange'>): ChainStep {
@@ -112,12 +121,10 @@ function brokerTokenStep(grant: Exclude<BrokerGrant, 'exchange'>): ChainStep {
       if (grant === 'access_token') return missing(s, ['accessToken']);
       return [];
     },
+    closed: (s) => (grant === 'authorization_code' ? { code: 'not-configured', message: unattended(s), text: UNATTENDED } : undefined),
     async run(env, h) {
-      if (grant === 'authorization_code') {
-        const text = 'Check the same chain with the token it yields (auth type v3oidcaccesstoken) or with the client\'s credentials (v3oidcclientcredentials).';
-        return { notRun: `Auth type ${env.settings.authType ?? 'v3oidcauthcode'} signs in with a single-use code a person gets in a browser: it cannot be checked unattended. ${text}`, reason: { code: 'not-configured', text } };
-      }
-      const result = grant === 'access_token' ? givenToken(env.settings) : await directGrant(env, grant);
+      if (grant === 'authorization_code') return { notRun: unattended(env.settings), reason: { code: 'not-configured', text: UNATTENDED } };
+      const result = grant === 'access_token' ? givenToken(env) : await directGrant(env, grant);
       h.broker = result.value;
       return result;
     },
@@ -131,8 +138,7 @@ function federatedStep(after: ChainStepId): ChainStep {
     after,
     lacking: (s) => missing(s, ['identityUrl', 'idpId']),
     async run(env, h) {
-      if (!h.broker) return { notRun: 'no broker token', blockedBy: after };
-      const result = await federated(env, h.broker);
+      const result = await federated(env, given(h.broker, 'the broker token'));
       h.unscoped = result.value;
       return result;
     },
@@ -144,17 +150,19 @@ const PROJECTS: ChainStep = {
   title: 'Projects of the user',
   after: 'signin.federated',
   lacking: () => [],
+  // Scoping to a project by id, or by name with its domain, does not need the list.
+  mayFail: (h, s) => !('notRun' in scopeTarget(h, s)),
   async run(env, h) {
-    if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
+    const unscoped = given(h.unscoped, 'the unscoped token');
     // Until the list arrives it counts as unread: a step that times out leaves it so.
     h.listing = { read: false };
     try {
-      const result = await listProjects(env, h.unscoped);
+      const result = await listProjects(env, unscoped);
       h.projects = result.value;
       h.listing = undefined;
       return result;
     } catch (error) {
-      const listed = error instanceof StepError ? projectsOf(error.details.projects) : undefined;
+      const listed = error instanceof StepError ? error.facts.projects : undefined;
       h.listing = { read: listed !== undefined };
       // The list read all the same proves, at the scope, which projects the user may use.
       if (listed) h.projects = { projects: listed };
@@ -169,12 +177,12 @@ const SCOPE: ChainStep = {
   after: 'signin.projects',
   lacking: () => [],
   async run(env, h) {
-    if (!h.unscoped) return { notRun: 'no unscoped token', blockedBy: 'signin.federated' };
+    const unscoped = given(h.unscoped, 'the unscoped token');
     const target = scopeTarget(h, env.settings);
     if ('notRun' in target) return target;
     let result: StepResult<Scoped>;
     try {
-      result = await scope(env, h.unscoped, target.target);
+      result = await scope(env, unscoped, target.target);
     } catch (error) {
       throw await proveScopeFailure(env, h, target.target, error);
     }
@@ -185,11 +193,10 @@ const SCOPE: ChainStep = {
   },
 };
 
-/** The projects a failed listing read all the same (its details carry them); undefined when it read none. */
-function projectsOf(value: unknown): Project[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const items: unknown[] = value;
-  return items.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
+/** A step's input that the steps before it handed on: they ran and passed, or this step is not run at all. */
+function given<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`a sign-in step ran without ${what}`);
+  return value;
 }
 
 /** The exchange chain: the platform's own, and the one without an OpenID Connect auth type. */
@@ -221,8 +228,8 @@ export function scopeTarget(h: Handover, s: SigninSettings): { target: ScopeTarg
     const names = joinCapped((h.projects?.projects ?? []).map((p) => `${p.name ?? '?'} (${p.id})`));
     return {
       notRun: `No project chosen: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME)${names ? `; the user may access: ${names}` : ''}.`,
-      advice: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.',
-      reason: { code: 'not-configured', text: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.' },
+      advice: CLOSED.chooseProject,
+      reason: { code: 'not-configured', text: CLOSED.chooseProject },
     };
   }
   return {
@@ -268,7 +275,7 @@ export async function runChain(
       result = await step.run(env, handover);
     } catch (error) {
       if (!(error instanceof StepError || error instanceof HttpError)) throw error;
-      if (step.id === 'signin.projects' && !('notRun' in scopeTarget(handover, env.settings))) continue;
+      if (step.mayFail?.(handover, env.settings)) continue;
       const proven = await explain(error);
       throw new ChainError(step.id, proven.message, proven.advice);
     }

@@ -1,146 +1,193 @@
 /**
- * `cloudgate doctor --only signin`: the steps of the chain (chain.ts) as checks, each after the one it
- * takes its input from, plus two the doctor adds: the broker token's claims against the identity
- * mapping, and one call of a cloud API with the scoped token. A step whose input is missing is `skip`
- * naming the step that stopped the chain.
+ * `cloudgate doctor --only signin`: the steps of the chain (chain.ts) as checks, plus two the doctor
+ * adds: the broker token's claims against the identity mapping, and one call of a cloud API with the
+ * scoped token. Each step hands the next its token under a typed key: the runner runs a step only when
+ * what it needs was handed on, and otherwise says which step stopped the chain.
  */
-import { SERVICE_CATALOG, stateKey } from '../../doctor/state-keys.js';
-import type { CheckProvider } from '../../doctor/input.js';
-import type { Check, CheckContext, CheckResult, SkipReason } from '../../doctor/types.js';
-import { always, configured, type Gate } from '../../doctor/gates.js';
-import { HttpError, httpClientFor, type HttpClient } from '../../net/http.js';
+import { factKey, SERVICE_CATALOG, type FactKey } from '../../doctor/facts.js';
+import type { CheckProvider } from '../../doctor/area.js';
+import type { Check, CheckContext, CheckResult, RunResult } from '../../doctor/types.js';
+import { always, configured, isClosed, notApplicable, notConfigured, type Gate } from '../../doctor/gates.js';
+import { HttpError, httpOf } from '../../net/http.js';
+import { trustOf } from '../../net/trust.js';
 import { StepError } from './advice.js';
 import { callApi } from './api.js';
-import { brokerStepOf, chainFor, type ChainStep, type Handover, type NotRun } from './chain.js';
+import { chainFor, type ChainStep, type ChainStepId, type Handover } from './chain.js';
 import { checkClaims } from './claims.js';
 import { proveHttpFailure } from './proofs.js';
-import { isConfigured, readSigninSettings, type SigninSettings } from './settings.js';
+import { isConfigured, readSigninSettings, usesIdpCredentials, type SigninSettings } from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
-import type { NetworkSettings } from '../../config/network.js';
+import type { Project, Scoped } from './identity.js';
+import type { SigninFacts } from './facts.js';
+import { CLOSED, TITLES } from './messages.js';
 
 const GROUP = 'signin';
-/** What the steps of this run handed on (tokens, the project list): never printed. */
-const HANDOVER = stateKey<Handover>('signin.handover');
 
-export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input), () => httpClientFor(input.network), input.network);
+/** What the steps hand on, each under its own key: tokens, the project list, the scoped token. Never printed. */
+const SUBJECT_TOKEN = factKey<string>(GROUP, 'the subject token');
+const BROKER_TOKEN = factKey<string>(GROUP, 'the broker token');
+const UNSCOPED_TOKEN = factKey<string>(GROUP, 'the unscoped token');
+/** Read by signin.projects, even when it then fails (the project was not in it): the scope's proofs use it. */
+const PROJECT_LIST = factKey<Project[]>(GROUP, 'the project list');
+const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', { unset: { code: 'not-configured', text: CLOSED.chooseProject } });
+const SCOPED_TOKEN = factKey<Scoped>(GROUP, 'the scoped token');
 
-export function toResult<T>(result: StepResult<T>): CheckResult {
-  return { status: result.warning ? 'warn' : 'ok', message: result.message, advice: result.warning, details: result.details, ...(result.expiresAt ? { tokenExpiresAt: result.expiresAt } : {}) };
+export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input));
+
+export function toResult<T>(result: StepResult<T>): CheckResult<SigninFacts> {
+  return {
+    status: result.warning ? 'warn' : 'ok',
+    message: result.message,
+    advice: result.warning,
+    facts: result.facts,
+    ...(result.expiresAt ? { tokenExpiresAt: result.expiresAt } : {}),
+  };
 }
 
-export function failure(error: unknown): CheckResult {
-  if (error instanceof StepError) return { status: 'fail', message: error.message, advice: error.advice, details: error.details };
+export function failure(error: unknown): CheckResult<SigninFacts> {
+  if (error instanceof StepError) return { status: 'fail', message: error.message, advice: error.advice, facts: error.facts };
   if (error instanceof HttpError) {
-    return { status: 'fail', message: error.message, advice: error.advice, details: { kind: error.kind, url: error.url, ...(error.status ? { status: error.status } : {}) } };
+    return { status: 'fail', message: error.message, advice: error.advice, facts: { kind: error.kind, url: error.url, ...(error.status ? { status: error.status } : {}) } };
   }
   throw error;
 }
 
-function skip(message: string, reason?: SkipReason): CheckResult {
-  return { status: 'skip', message, ...(reason ? { reason } : {}) };
+/** The facts each step takes and hands on, decided from the settings when the checks are listed. */
+interface Wiring {
+  needs: FactKey<unknown>[];
+  uses: FactKey<unknown>[];
+  provides: FactKey<unknown>[];
 }
 
-/** Why a step's input is absent: the step that stopped the chain did not pass. */
-function blocked(ctx: CheckContext, id: string, BEFORE: Record<string, string>): CheckResult {
-  let cause = id;
-  let o = ctx.outcome(cause);
-  while (o?.status === 'skip' && o.reason?.code === 'needs-failed' && BEFORE[cause] && ctx.outcome(BEFORE[cause])) {
-    cause = BEFORE[cause]!;
-    o = ctx.outcome(cause);
+function wiringOf(id: ChainStepId, s: SigninSettings): Wiring {
+  const none: Wiring = { needs: [], uses: [], provides: [] };
+  switch (id) {
+    case 'signin.idp-token':
+      return { ...none, provides: [SUBJECT_TOKEN] };
+    case 'signin.exchange':
+      // A subject token given in the settings needs no step before the exchange.
+      return { ...none, needs: usesIdpCredentials(s) ? [SUBJECT_TOKEN] : [], provides: [BROKER_TOKEN] };
+    case 'signin.broker-token':
+      return { ...none, provides: [BROKER_TOKEN] };
+    case 'signin.federated':
+      return { ...none, needs: [BROKER_TOKEN], provides: [UNSCOPED_TOKEN] };
+    case 'signin.projects':
+      return { ...none, needs: [UNSCOPED_TOKEN], provides: [PROJECT_LIST, CHOSEN_PROJECT] };
+    case 'signin.scope': {
+      // A project by id, or by name with its domain, is scoped to without the list; otherwise the list chooses it.
+      const direct = Boolean(s.project && (s.projectIsId || s.projectDomain));
+      return {
+        needs: [UNSCOPED_TOKEN, ...(direct ? [] : [CHOSEN_PROJECT])],
+        uses: [PROJECT_LIST, ...(direct ? [CHOSEN_PROJECT] : [])],
+        provides: [SCOPED_TOKEN, SERVICE_CATALOG],
+      };
+    }
   }
-  if (!o) return skip(`Not run: ${cause} did not run.`, { code: 'needs-failed', text: `Run ${cause} too.` });
-  if (o.status !== 'skip') return skip(`Not run: ${cause} did not pass (${o.status}).`, { code: 'needs-failed', text: `Fix what ${cause} reports first.` });
-  // Skipped for want of a setting: what to set is the same for the steps after it.
-  return skip(`Not run: ${cause} was skipped (${o.message.replace(/\.$/, '')}).`, o.reason ?? { code: 'needs-failed', text: `${cause} was skipped.` });
 }
 
-function handoverOf(ctx: CheckContext): Handover {
-  let handover = ctx.state.get(HANDOVER);
-  if (!handover) ctx.state.set(HANDOVER, (handover = {}));
-  return handover;
-}
-
-export function signinChecks(settings: SigninSettings, http: () => HttpClient, network?: Pick<NetworkSettings, 'caFile' | 'timeoutMs'>): Check[] {
-  const steps = chainFor(settings);
-  // Each check's predecessor, to name the step that really stopped the chain rather than a row of skips.
-  const BEFORE: Record<string, string> = {
-    ...Object.fromEntries(steps.filter((s) => s.after).map((s) => [s.id, s.after!])),
-    'signin.api': 'signin.scope',
-  };
-  const brokerStep = brokerStepOf(settings);
-  const chainGate = configured({ broker_url: isConfigured(settings) }, {
-    message: 'The sign-in chain is not configured (no clouds.yaml cloud, broker_url, identity_url or credentials).',
-    text: 'Give --cloud NAME (an entry of clouds.yaml, as openstack --os-cloud), --config FILE with a "signin:" section, or set CLOUDGATE_BROKER_URL, CLOUDGATE_REALM, CLOUDGATE_CLIENT_ID, '
-      + 'CLOUDGATE_CLIENT_SECRET, CLOUDGATE_SUBJECT_TOKEN (or the CLOUDGATE_IDP_* client credentials), OS_AUTH_URL and OS_IDENTITY_PROVIDER.',
-  });
-  /** The chain's gate, then the step's own settings (names as the operator writes them). */
-  const gateOf = (names: string[]): Gate => {
-    if (chainGate.kind === 'configured' && !chainGate.open) return chainGate;
+/** The chain's gate, then the step's own: a setting it lacks, or a step the settings make unnecessary. */
+function gatesOf(s: SigninSettings): { chain: Gate; step(step: ChainStep): Gate } {
+  const chain = configured({ broker_url: isConfigured(s) }, CLOSED.chain);
+  const step = (c: ChainStep): Gate => {
+    if (isClosed(chain)) return chain;
+    const closed = c.closed?.(s);
+    if (closed) return (closed.code === 'not-applicable' ? notApplicable : notConfigured)(closed.message, closed.text);
+    const names = c.lacking(s);
     if (names.length === 0) return always;
-    return configured(Object.fromEntries(names.map((name) => [name, undefined])), {
-      message: `Missing setting${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`,
-      text: `Set ${names.join(', ')} in the environment (CLOUDGATE_<NAME>, OS_*) or the "signin:" section of --config.`,
-    });
+    const missing = CLOSED.missing(names);
+    return notConfigured(missing.message, missing.text);
   };
+  return { chain, step };
+}
+
+export function signinChecks(settings: SigninSettings): Check[] {
+  const steps = chainFor(settings);
+  const gates = gatesOf(settings);
   // Learnt by signin.projects, so signin.scope asks the path the identity service serves straight away.
   const flavour: StepEnv['flavour'] = {};
-  const env = (ctx: CheckContext): StepEnv => ({ http: http(), settings, signal: ctx.signal, flavour });
+  const env = (ctx: CheckContext): StepEnv => ({ http: httpOf(ctx.services), settings, signal: ctx.signal, clock: ctx.services.clock, flavour });
 
-  /** A check of the group: what every one of them does before and after its own work. */
-  const check = (
-    id: string,
-    title: string,
-    after: string | undefined,
-    work: (ctx: CheckContext, handover: Handover) => Promise<CheckResult | NotRun>,
-    lacking: () => string[] = () => [],
-  ): Check => ({
+  /** The handover of the chain's steps, from the facts this check may read. */
+  const handoverOf = (ctx: CheckContext, wiring: Wiring): Handover => {
+    const read = <T>(key: FactKey<T>) => ([...wiring.needs, ...wiring.uses].includes(key) ? ctx.facts.get(key) : undefined);
+    const list = read(PROJECT_LIST);
+    const chosen = read(CHOSEN_PROJECT);
+    return {
+      subject: read(SUBJECT_TOKEN) ?? settings.subjectToken,
+      broker: read(BROKER_TOKEN),
+      unscoped: read(UNSCOPED_TOKEN),
+      // signin.projects ran before the scope: no list means it could not read one.
+      ...(list ? { projects: { projects: list, ...(chosen ? { chosen } : {}) } } : {}),
+      ...(wiring.uses.includes(PROJECT_LIST) && !list ? { listing: { read: false } } : {}),
+    };
+  };
+
+  /** What a step handed on, under the keys it provides. */
+  const handOn = (ctx: CheckContext, wiring: Wiring, h: Handover) => {
+    const hand = <T>(key: FactKey<T>, value: T | undefined) => {
+      if (value !== undefined && wiring.provides.includes(key)) ctx.facts.set(key, value);
+    };
+    hand(SUBJECT_TOKEN, h.subject);
+    hand(BROKER_TOKEN, h.broker);
+    hand(UNSCOPED_TOKEN, h.unscoped);
+    hand(PROJECT_LIST, h.projects?.projects);
+    hand(CHOSEN_PROJECT, h.projects?.chosen);
+    hand(SCOPED_TOKEN, h.scoped);
+    hand(SERVICE_CATALOG, h.scoped?.catalog);
+  };
+
+  const step = (s: ChainStep): Check => {
+    const wiring = wiringOf(s.id, settings);
+    return {
+      id: s.id,
+      group: GROUP,
+      title: s.title,
+      gate: gates.step(s),
+      ...wiring,
+      async run(ctx): Promise<RunResult<SigninFacts>> {
+        const h = handoverOf(ctx, wiring);
+        let result: CheckResult<SigninFacts>;
+        try {
+          const outcome = await s.run(env(ctx), h);
+          if ('notRun' in outcome) {
+            return { unavailable: outcome.reason?.code ?? 'not-applicable', message: outcome.notRun, text: outcome.reason?.text ?? outcome.advice ?? outcome.notRun };
+          }
+          result = toResult(outcome);
+        } catch (error) {
+          // One more look at the server proves what a failed request alone cannot say (which CA, which scheme).
+          const proven = error instanceof StepError || error instanceof HttpError
+            ? await proveHttpFailure(error, settings, { timeoutMs: ctx.services.network.timeoutMs, trust: trustOf(ctx.services) }, ctx.signal)
+            : error;
+          result = failure(proven);
+        } finally {
+          handOn(ctx, wiring, h);
+        }
+        return result;
+      },
+    };
+  };
+
+  const chain = steps.map(step);
+  const brokerAt = chain.findIndex((c) => c.provides?.includes(BROKER_TOKEN));
+  const exchange = usesIdpCredentials(settings);
+  const extra = (id: string, title: string, needs: FactKey<unknown>[], uses: FactKey<unknown>[], work: (ctx: CheckContext) => Promise<CheckResult<SigninFacts>>): Check => ({
     id,
     group: GROUP,
     title,
-    ...(after ? { after: [after] } : {}),
-    gate: gateOf(lacking()),
+    gate: gates.chain,
+    needs,
+    uses,
     async run(ctx) {
       try {
-        const result = await work(ctx, handoverOf(ctx));
-        if ('notRun' in result) return result.blockedBy ? blocked(ctx, result.blockedBy, BEFORE) : skip(result.notRun, result.reason);
-        return result;
+        return await work(ctx);
       } catch (error) {
         return failure(error);
       }
     },
   });
-
-  const step = (id: ChainStep['id'], decorate: (result: CheckResult, ctx: CheckContext, handover: Handover) => CheckResult = (r) => r): Check => {
-    const s = steps.find((c) => c.id === id)!;
-    return check(s.id, s.title, s.after, async (ctx, handover) => {
-      let result: CheckResult;
-      try {
-        const outcome = await s.run(env(ctx), handover);
-        if ('notRun' in outcome) return outcome;
-        result = toResult(outcome);
-      } catch (error) {
-        // One more look at the server proves what a failed request alone cannot say (which CA, which scheme).
-        const proven = network && (error instanceof StepError || error instanceof HttpError) ? await proveHttpFailure(error, settings, network, ctx.signal) : error;
-        result = failure(proven);
-      }
-      return decorate(result, ctx, handover);
-    }, () => s.lacking(settings));
-  };
-  const has = (id: ChainStep['id']) => steps.some((c) => c.id === id);
-
-  return [
-    ...(has('signin.idp-token') ? [step('signin.idp-token')] : []),
-    ...(has('signin.exchange') ? [step('signin.exchange')] : []),
-    ...(has('signin.broker-token') ? [step('signin.broker-token')] : []),
-    check('signin.claims', 'Broker token claims against the identity mapping', brokerStep, async (ctx, { broker, subject }) =>
-      broker ? checkClaims(env(ctx), { brokerToken: broker, subjectToken: subject }) : { notRun: 'no broker token', blockedBy: brokerStep }),
-    step('signin.federated'),
-    step('signin.projects'),
-    step('signin.scope', (result, ctx, { scoped }) => {
-      if (scoped) ctx.state.set(SERVICE_CATALOG, scoped.catalog);
-      return result;
-    }),
-    check('signin.api', 'Cloud API call with the scoped token', 'signin.scope', async (ctx, { scoped }) =>
-      scoped ? toResult(await callApi(env(ctx), scoped)) : { notRun: 'no scoped token', blockedBy: 'signin.scope' }),
-  ];
+  const claims = extra('signin.claims', TITLES.claims, [BROKER_TOKEN], exchange ? [SUBJECT_TOKEN] : [], async (ctx) =>
+    checkClaims(env(ctx), { brokerToken: ctx.facts.need(BROKER_TOKEN), subjectToken: (exchange ? ctx.facts.get(SUBJECT_TOKEN) : undefined) ?? settings.subjectToken }));
+  const api = extra('signin.api', TITLES.api, [SCOPED_TOKEN], [], async (ctx) => toResult(await callApi(env(ctx), ctx.facts.need(SCOPED_TOKEN))));
+  // The claims are judged right after the step that yields the broker token.
+  return [...chain.slice(0, brokerAt + 1), claims, ...chain.slice(brokerAt + 1), api];
 }

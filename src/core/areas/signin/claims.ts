@@ -15,6 +15,7 @@ import { StepError } from './advice.js';
 import { jwtClaims } from '../../jwt/token.js';
 import type { SigninSettings } from './settings.js';
 import type { StepEnv } from './step.js';
+import type { SigninFacts } from './facts.js';
 
 type Claims = Record<string, unknown>;
 type Status = 'ok' | 'warn' | 'fail';
@@ -23,7 +24,7 @@ export interface Finding {
   status: Status;
   message: string;
   advice?: string;
-  details?: Record<string, unknown>;
+  facts?: SigninFacts;
 }
 
 /** ingress-nginx (large_client_header_buffers 4 8k) and many proxies refuse a longer header line with 400. */
@@ -139,13 +140,13 @@ function whyNot(v: RuleVerdict): string {
 export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSettings, 'claimPrefix' | 'clientId' | 'idpId' | 'protocol'>): Finding {
   const id = escapeLine(mapping.id);
   const verdicts = mapping.rules.map((rule, i) => judgeRule(rule, i, claims, s.claimPrefix));
-  const details = { mapping: mapping.id, claim_prefix: s.claimPrefix.value, rules: verdicts };
+  const facts: SigninFacts = { mapping: mapping.id, claim_prefix: s.claimPrefix.value, rules: verdicts };
   if (verdicts.length === 0) {
     return {
       status: 'fail',
       message: `Mapping ${id} of identity provider "${s.idpId ?? ''}" (protocol ${s.protocol}) has no rules: Keystone maps no one ("Could not map any federated user properties").`,
       advice: `Give the mapping rules (openstack mapping set --rules <file> ${id}).`,
-      details,
+      facts,
     };
   }
   const types = unique(verdicts.flatMap((v) => v.unknown));
@@ -154,7 +155,7 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
       status: 'warn',
       message: `None of the remote types of mapping ${id} reads a claim with prefix ${escapeLine(s.claimPrefix.value)} (types: ${escapeLine(types.join(', ') || 'none')}); the claims were not checked.`,
       advice: `Set claim_prefix to the OIDCClaimPrefix of mod_auth_openidc in front of the identity service (types read "<prefix><claim>", or "HTTP_<PREFIX><CLAIM>" as request headers).`,
-      details,
+      facts,
     };
   }
   const matching = verdicts.filter((v) => v.matches);
@@ -165,7 +166,7 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
     return {
       status: 'ok',
       message: `Mapping ${id}: ${rules} of ${verdicts.length} match${matching.length === 1 ? 'es' : ''} the broker token (claims ${escapeLine(first.uses.join(', ') || 'none')}${assumed}).`,
-      details,
+      facts,
     };
   }
   const missing = unique(verdicts.flatMap((v) => v.missing.map((m) => m.claim)));
@@ -180,7 +181,7 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
     status: 'fail',
     message: `No rule of mapping ${id} can match the broker token, so Keystone will answer "Could not map any federated user properties to identity values"${missing.length ? `; missing claim${missing.length > 1 ? 's' : ''}: ${escapeLine(missing.join(', '))}` : ''} (${escapeLine(verdicts.map(whyNot).join('; '))}).`,
     advice: advice.join(' '),
-    details: { ...details, missing },
+    facts: { ...facts, missing },
   };
 }
 
@@ -188,20 +189,20 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
 export function judgeCommonClaims(claims: Claims, why: string): Finding {
   const present = COMMON_CLAIMS.filter((c) => valuesOf(claims[c]).length > 0);
   const absent = COMMON_CLAIMS.filter((c) => !present.includes(c));
-  const details = { mapping_read: false, claims_present: present, claims_absent: absent };
+  const facts: SigninFacts = { mapping_read: false, claims_present: present, claims_absent: absent };
   const note = `the mapping was not read (${why})`;
   if (!present.includes('sub') || (!present.includes('preferred_username') && !present.includes('email'))) {
     return {
       status: 'warn',
       message: `The broker token lacks ${absent.join(', ')}; ${note}.`,
       advice: `mod_auth_openidc names the user by "sub", and mappings usually read preferred_username or email: add them to the broker's tokens (Keycloak: protocol mappers of the client), or give read-only admin credentials (OS_USERNAME/OS_PASSWORD or OS_APPLICATION_CREDENTIAL_*) to check against the real mapping.`,
-      details,
+      facts,
     };
   }
   return {
     status: 'ok',
     message: `The broker token carries ${present.join(', ')}${absent.length ? ` (not ${absent.join(', ')})` : ''}; ${note}: a mapping that reads other claims is not checked.`,
-    details,
+    facts,
   };
 }
 
@@ -218,7 +219,7 @@ export function judgeHeaderSize(brokerToken: string, claims: Claims | undefined)
     status: 'fail',
     message: `The Authorization header carrying the broker token is ${bytes} bytes, over ${HEADER_LIMIT} (8 KiB): ingress proxies in front of the identity service refuse it with 400 ("Request Header Or Cookie Too Large")${names ? `; largest claims: ${names}` : ''}.`,
     advice: `Make the broker token smaller: drop claims the identity service does not need (Keycloak: turn off "Full scope allowed" of client, remove group or role mappers from its client scopes), or raise the proxy's limit (ingress-nginx: large-client-header-buffers "4 16k").`,
-    details: { authorization_bytes: bytes, limit: HEADER_LIMIT, largest_claims: largest },
+    facts: { authorization_bytes: bytes, limit: HEADER_LIMIT, largest_claims: largest },
   };
 }
 
@@ -283,16 +284,16 @@ export async function checkClaims(env: StepEnv, input: ClaimsInput): Promise<Fin
   const rank: Record<Status, number> = { fail: 0, warn: 1, ok: 2 };
   findings.sort((a, b) => rank[a.status] - rank[b.status]);
   const status = findings[0].status;
-  const details: Record<string, unknown> = {
+  const facts: Record<string, unknown> = {
     authorization_bytes: Buffer.byteLength(`Bearer ${input.brokerToken}`), claims: claims ? Object.keys(claims) : [],
-    ...Object.fromEntries(findings.flatMap((f) => Object.entries(f.details ?? {}))),
+    ...Object.fromEntries(findings.flatMap((f) => Object.entries(f.facts ?? {}))),
     ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp, internal: audience.internal } } : {}),
   };
   return {
     status,
     message: findings.map((f) => f.message).join(' '),
     advice: findings.map((f) => f.advice).filter(Boolean).join(' ') || undefined,
-    details,
+    facts,
   };
 }
 
@@ -311,7 +312,7 @@ async function mappingFinding(env: StepEnv, claims: Claims): Promise<Finding> {
   } catch (error) {
     if (!(error instanceof StepError || error instanceof HttpError)) throw error;
     const found = judgeCommonClaims(claims, `reading it failed: ${error.message.replace(/\.$/, '')}`);
-    return { ...found, status: found.status === 'ok' ? 'warn' : found.status, advice: [error.advice, found.advice].filter(Boolean).join(' '), details: { ...found.details, ...(error instanceof StepError ? error.details : {}) } };
+    return { ...found, status: found.status === 'ok' ? 'warn' : found.status, advice: [error.advice, found.advice].filter(Boolean).join(' '), facts: { ...found.facts, ...(error instanceof StepError ? error.facts : {}) } };
   }
   return judgeMapping(mapping, claims, s);
 }

@@ -70,13 +70,13 @@ export async function directGrant(env: StepEnv, grant: 'client_credentials' | 'p
     throw new StepError(message, advice, compact({ url, status: res.status, error: error.code, endpoint_from: from }));
   }
   const token = bearerOf(res, s.accessTokenType);
-  const facts = tokenFacts(token.value);
+  const facts = tokenFacts(token.value, env.clock.now().getTime());
   const lifetime = token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : '';
   return {
     value: token.value,
     message: `Broker issued a token for ${GRANT_WORDS[grant]} (${took(res)}): ${facts ? describeFacts(facts) : 'not a JWT, no claims to show'}${lifetime}.`,
-    details: compact({ url, status: res.status, grant: GRANT_TYPE[grant], endpoint_from: from, token_type: s.accessTokenType, claims: facts, expires_in: token.expiresIn }),
-    expiresAt: expiresFromNow(token.expiresIn),
+    facts: compact({ url, status: res.status, grant: GRANT_TYPE[grant], endpoint_from: from, token_type: s.accessTokenType, claims: facts, expires_in: token.expiresIn }),
+    expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
 }
 
@@ -95,9 +95,9 @@ function bearerOf(res: HttpResponse, member: string): { value: string; expiresIn
 }
 
 /** `v3oidcaccesstoken`: the token given is the broker token; what it claims, and whether it is still valid. */
-export function givenToken(s: SigninSettings): StepResult<string> {
-  const token = s.accessToken!;
-  const facts = tokenFacts(token);
+export function givenToken(env: Pick<StepEnv, 'settings' | 'clock'>): StepResult<string> {
+  const token = env.settings.accessToken!;
+  const facts = tokenFacts(token, env.clock.now().getTime());
   if (facts?.secondsLeft !== undefined && facts.secondsLeft < 0) {
     throw new StepError(`The access token given (access_token) ${formatLeft(facts.secondsLeft)} (exp ${facts.expiresAt}).`,
       "Get a new one from the broker and put it where the OpenStack client reads it (secure.yaml's auth.access_token, or OS_ACCESS_TOKEN).", compact({ claims: facts }));
@@ -105,7 +105,7 @@ export function givenToken(s: SigninSettings): StepResult<string> {
   return {
     value: token,
     message: `Broker token given (access_token): ${facts ? describeFacts(facts) : 'not a JWT, no claims to show'}.`,
-    details: compact({ claims: facts }),
+    facts: compact({ claims: facts }),
     ...(facts?.expiresAt ? { expiresAt: facts.expiresAt } : {}),
   };
 }

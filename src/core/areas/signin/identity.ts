@@ -2,6 +2,7 @@
  * The identity service side of the chain: the federated sign-in, the project list and the scoped token,
  * at the platform's documented paths or the standard Keystone ones, whichever the service serves.
  */
+import type { SigninFacts } from './facts.js';
 import type { HttpResponse } from '../../net/http.js';
 import { registerSecret } from '../../secrets.js';
 import { identityAdvice, serverError, StepError, type ServerError } from './advice.js';
@@ -72,7 +73,7 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
       );
     }
     const error = serverError(res);
-    const sent = tokenFacts(brokerToken);
+    const sent = tokenFacts(brokerToken, env.clock.now().getTime());
     const proven = await provenCause(env, error, brokerToken);
     const { message, advice } = identityAdvice(error, s, { step: 'federated', token: sent, ...proven });
     throw new StepError(message, advice, compact({ url, status: res.status, token_issuer: sent?.issuer, ...proven }));
@@ -87,11 +88,11 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
   } catch {
     // The body of this answer is not defined anywhere we rely on: the token in the header is what counts.
   }
-  const extra = [user && `user ${user}`, expiresAt && `expires_at ${expiresAt}${leftOf(expiresAt)}`].filter(Boolean).join(', ');
+  const extra = [user && `user ${user}`, expiresAt && `expires_at ${expiresAt}${leftOf(expiresAt, env.clock)}`].filter(Boolean).join(', ');
   return {
     value: token,
     message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
-    details: compact({ url, status: res.status, user, expires_at: expiresAt }),
+    facts: compact({ url, status: res.status, user, expires_at: expiresAt }),
     expiresAt,
   };
 }
@@ -165,7 +166,7 @@ const PATHS: Record<'projects' | 'scope', Record<IdentityFlavour, string>> = {
 /** Answers that mean "not here": the other flavour's path is tried. */
 const FALLBACK_STATUSES = new Set([403, 404, 405]);
 
-/** A path that was tried first and did not serve, kept for the message and `details`. */
+/** A path that was tried first and did not serve, kept for the message and the facts. */
 export interface TriedPath {
   path: string;
   status: number;
@@ -213,7 +214,7 @@ function servedAt(served: Served): string {
   return ` at /v3${served.path}${which}${served.tried ? ` (${served.tried.path} answered ${served.tried.status})` : ''}`;
 }
 
-function pathDetails(served: Served): Record<string, unknown> {
+function pathFacts(served: Served): SigninFacts {
   return compact({ path: `/v3${served.path}`, flavour: served.flavour, tried: served.tried });
 }
 
@@ -238,9 +239,9 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   const projects = body.projects.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
-  const details = { url, status: res.status, ...pathDetails(served), projects: projects.map(({ id, name, domain_id }) => compact({ id, name, domain_id })) };
+  const listed: SigninFacts = { url, status: res.status, ...pathFacts(served), projects: projects.map(({ id, name, domain_id }) => ({ id, ...(name ? { name } : {}), ...(domain_id ? { domain_id } : {}) })) };
   if (projects.length === 0) {
-    throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', details);
+    throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', listed);
   }
   const choice = chooseProject(projects, s);
   const chosen = choice.chosen;
@@ -249,7 +250,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
     return {
       value: { projects },
       message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project} is among them (domain ${s.projectDomain} is checked by the scope).`,
-      details: { ...details, candidates: choice.named.map(({ id, domain_id }) => ({ id, domain_id })) },
+      facts: { ...listed, candidates: choice.named.map(({ id, domain_id }) => ({ id, domain_id })) },
     };
   }
   if (s.project && !chosen) {
@@ -262,7 +263,7 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
       choice.ambiguous
         ? 'A project name is unique only within its domain: set project_domain (OS_PROJECT_DOMAIN_NAME or OS_PROJECT_DOMAIN_ID), or give the project by id.'
         : `${guess ? `Did you mean "${guess}"? ` : ''}Set project to one of these names or ids, or give the user a role on that project.`,
-      { ...details, ...(guess ? { did_you_mean: guess } : {}) },
+      { ...listed, ...(guess ? { did_you_mean: guess } : {}) },
     );
   }
   if (!chosen) {
@@ -270,13 +271,13 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
       value: { projects },
       message: `${projects.length} projects available (${took(res)}${servedAt(served)}), none chosen: ${listing}.`,
       warning: 'No project configured: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME) to one of them.',
-      details,
+      facts: listed,
     };
   }
   return {
     value: { projects, chosen },
     message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
-    details: { ...details, chosen: { id: chosen.id, name: chosen.name } },
+    facts: { ...listed, chosen: { id: chosen.id, name: chosen.name } },
   };
 }
 
@@ -366,14 +367,14 @@ export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget)
   const scopedTo = { id: t.project?.id ?? ('id' in target ? target.id : ''), name: t.project?.name ?? ('name' in target ? target.name : undefined), ...(t.project?.domain ? { domain: t.project.domain } : {}) };
   const services = catalog.map((c) => c.type).filter(Boolean);
   const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];
-  const expiry = t.expires_at ? `, expires_at ${t.expires_at}${leftOf(t.expires_at)}` : '';
+  const expiry = t.expires_at ? `, expires_at ${t.expires_at}${leftOf(t.expires_at, env.clock)}` : '';
   return {
     value: { token, project: scopedTo, expiresAt: t.expires_at, catalog },
     message:
       `Scoped to project ${scopedTo.name ?? ''} (${scopedTo.id})${scopedTo.domain?.name ? ` in domain ${scopedTo.domain.name}` : ''} (${took(res)}${servedAt(served)})${expiry}; ` +
       (catalog.length ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.` : 'the catalog is empty.'),
     warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
-    details: compact({ url, status: res.status, ...pathDetails(served), project: { id: scopedTo.id, name: scopedTo.name }, domain: scopedTo.domain, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+    facts: compact({ url, status: res.status, ...pathFacts(served), project: { id: scopedTo.id, name: scopedTo.name }, domain: scopedTo.domain, expires_at: t.expires_at, user: t.user?.name, services, regions }),
     expiresAt: t.expires_at,
   };
 }

@@ -6,10 +6,9 @@
  * succeeds proves the port speaks HTTPS.
  */
 import { X509Certificate } from 'node:crypto';
-import type { NetworkSettings } from '../../config/network.js';
 import { HttpError } from '../../net/http.js';
 import { probeTls } from '../../net/tls-probe.js';
-import { readCaBundle } from '../../net/trust.js';
+import type { TrustStore } from '../../net/trust.js';
 import { certificateBlocks } from '../../tls/pem.js';
 import { escapeLine } from '../../escape.js';
 import { StepError } from './advice.js';
@@ -39,9 +38,9 @@ function target(url: string): { host: string; port: number } | undefined {
 }
 
 /** The subjects of the certificates in the CA file; undefined when it cannot be read (the request said why). */
-function caSubjects(caFile: string): string[] | undefined {
+function caSubjects(trust: TrustStore): string[] | undefined {
   try {
-    return certificateBlocks(readCaBundle(caFile, 'the CA file')).flatMap((pem) => {
+    return certificateBlocks(trust.caPem() ?? '').flatMap((pem) => {
       try {
         return [dn(new X509Certificate(pem).subject)];
       } catch {
@@ -57,7 +56,7 @@ function caSubjects(caFile: string): string[] | undefined {
 export async function proveHttpFailure(
   error: StepError | HttpError,
   s: SigninSettings,
-  network: Pick<NetworkSettings, 'caFile' | 'timeoutMs'>,
+  network: { timeoutMs: number; trust: TrustStore },
   signal?: AbortSignal,
 ): Promise<StepError | HttpError> {
   if (!(error instanceof HttpError)) return error;
@@ -75,9 +74,10 @@ export async function proveHttpFailure(
     if (!top) return error;
     // The top certificate's issuer signs the chain (a self-signed top is that CA itself).
     const signer = dn(top.issuer);
-    const held = network.caFile ? caSubjects(network.caFile) : undefined;
+    const { caFile } = network.trust;
+    const held = caFile ? caSubjects(network.trust) : undefined;
     const message = held
-      ? `${error.message} Its chain ends at "${signer}", which the CA file ${network.caFile} does not hold (it holds: ${held.map((h) => `"${h}"`).join(', ') || 'no certificate'}).`
+      ? `${error.message} Its chain ends at "${signer}", which the CA file ${caFile} does not hold (it holds: ${held.map((h) => `"${h}"`).join(', ') || 'no certificate'}).`
       : `${error.message} Its chain ends at "${signer}", a CA this machine does not trust.`;
     const advice = `Give the CA "${signer}" with --ca-file (OS_CACERT, clouds.yaml cacert); one file may hold several CAs, and the same file serves the broker and the identity service, as the OpenStack client's cacert does. Use --insecure only to diagnose.`;
     return new HttpError(error.kind, error.url, message, advice, error.status);

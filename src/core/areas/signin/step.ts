@@ -7,11 +7,15 @@ import type { HttpClient, HttpResponse } from '../../net/http.js';
 import type { IdentityFlavour } from './identity.js';
 import { formatLeft } from './token-facts.js';
 import type { SigninSettings } from './settings.js';
+import type { SigninFacts } from './facts.js';
+import type { Clock } from '../../doctor/services.js';
 
 export interface StepEnv {
   http: HttpClient;
   settings: SigninSettings;
   signal?: AbortSignal;
+  /** The run's clock: token lifetimes are counted from it. */
+  clock: Clock;
   /** Which paths the identity service serves, once known: shared by the steps of one run. */
   flavour?: { value?: IdentityFlavour };
 }
@@ -22,27 +26,24 @@ export interface StepResult<T> {
   message: string;
   /** Set when the step worked only in a way that needs attention (becomes `warn`). */
   warning?: string;
-  details: Record<string, unknown>;
+  facts: SigninFacts;
   /** When the token the step obtained expires (ISO 8601), when the answer says. */
   expiresAt?: string;
 }
 
 /** An `expires_in` (seconds from now) as the ISO time it ends. */
-export function expiresFromNow(seconds: number | undefined, now = Date.now()): string | undefined {
-  return seconds === undefined ? undefined : new Date(now + seconds * 1000).toISOString();
+export function expiresFromNow(seconds: number | undefined, clock: Clock): string | undefined {
+  return seconds === undefined ? undefined : new Date(clock.now().getTime() + seconds * 1000).toISOString();
 }
 
 export function took(res: HttpResponse): string {
   return `${res.status} in ${res.durationMs} ms`;
 }
 
-/** Details without empty entries, so `--verbose` and `--json` show only what is known. */
-export function compact(details: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-}
+export { compact } from './facts.js';
 
 /** " (59 min left)" after a Keystone `expires_at`; empty when it does not parse. */
-export function leftOf(expiresAt: string): string {
+export function leftOf(expiresAt: string, clock: Clock): string {
   const t = Date.parse(expiresAt);
-  return Number.isNaN(t) ? '' : ` (${formatLeft(Math.round((t - Date.now()) / 1000))})`;
+  return Number.isNaN(t) ? '' : ` (${formatLeft(Math.round((t - clock.now().getTime()) / 1000))})`;
 }

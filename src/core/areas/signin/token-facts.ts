@@ -16,7 +16,8 @@ export interface TokenFacts {
   secondsLeft?: number;
 }
 
-export function tokenFacts(token: string, now = Date.now()): TokenFacts | undefined {
+/** `now`: milliseconds since the epoch, from the run's clock. */
+export function tokenFacts(token: string, now: number): TokenFacts | undefined {
   const claims = jwtClaims(token);
   if (!claims) return undefined;
   const aud = claims.aud;

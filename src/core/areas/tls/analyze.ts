@@ -33,13 +33,33 @@ export function sanNames(cert: X509Certificate): string[] {
   return altNames(cert).all;
 }
 
+/** What --verbose and --json show of an endpoint: where it was reached, and what it served. */
+export interface EndpointFacts {
+  endpoint: string;
+  address?: string;
+  source: string;
+  subject?: string;
+  issuer?: string;
+  names?: string[];
+  notAfter?: string;
+  daysLeft?: number;
+  trusted?: boolean | 'not checked (--insecure)';
+  trustStore?: string;
+  verifyError?: string;
+  chain?: { subject: string; issuer: string; notAfter: string }[];
+  chainOrder?: 'in order' | 'out of order';
+  chainAsServed?: boolean;
+  protocol?: string;
+  problems?: string[];
+}
+
 export function analyzeServed(
   endpoint: Endpoint,
   probe: TlsProbeResult,
   expected: ServedExpectations,
-  now: Date = new Date(),
+  now: Date,
   options: { insecure?: boolean } = {},
-): CheckResult {
+): CheckResult<EndpointFacts> {
   const leaf = probe.chain[0];
   const where = `${endpoint.host}:${endpoint.port}`;
   const about = { subject: { endpoint: where }, certificates: probe.chain.map((c) => certificateFact(where, c)) };
@@ -99,7 +119,7 @@ export function analyzeServed(
       'Set openstack_helm_ingress_wildcard_domain (or openstack_helm_ingress_secret_name with issuer none) if the wildcard is intended; otherwise redeploy so each endpoint gets its own certificate.');
   }
 
-  const details = {
+  const facts: EndpointFacts = {
     endpoint: where,
     ...(endpoint.address ? { address: endpoint.address } : {}),
     source: endpoint.origin,
@@ -123,7 +143,7 @@ export function analyzeServed(
     return {
       status: 'ok',
       message: `${trust}, covers ${endpoint.host}, expires in ${days(left)} days, chain of ${probe.chain.length} in order, issued by ${issuerName}.`,
-      details,
+      facts,
       ...about,
     };
   }
@@ -132,7 +152,7 @@ export function analyzeServed(
     status: worst.level,
     message: others.length ? `${worst.message} (+${others.length} more: ${others.map((p) => p.message).join(' ')})` : worst.message,
     advice: [worst, ...others].map((p) => p.advice).filter((a, i, all) => all.indexOf(a) === i).join(' '),
-    details,
+    facts,
     ...about,
   };
 }

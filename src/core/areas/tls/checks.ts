@@ -3,17 +3,21 @@
  * endpoints the sign-in chain's service catalog names (known only once `signin.scope` ran).
  */
 import { setMaxListeners } from 'node:events';
-import { SERVICE_CATALOG } from '../../doctor/state-keys.js';
-import type { Check, CheckResult, SkipReason } from '../../doctor/types.js';
-import type { CheckProvider, DoctorInput } from '../../doctor/input.js';
+import { SERVICE_CATALOG } from '../../doctor/facts.js';
+import type { Check, CheckResult, RunResult } from '../../doctor/types.js';
+import type { CheckProvider } from '../../doctor/area.js';
+import type { RunServices } from '../../doctor/services.js';
 import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
+import { trustOf } from '../../net/trust.js';
 import { stalledHandshakeAdvice } from '../../net/http-errors.js';
 import {
-  endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, unique, type Endpoint,
+  endpointId, endpointsFromCatalog, endpointsFromInventory, endpointsFromSettings, unique, type Endpoint,
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
 import { inventoryValuesOnDemand } from '../../inventory/values-on-demand.js';
 import { messageOf } from '../../errors.js';
+import { settingList } from '../../config/settings.js';
+import type { EndpointFacts } from './analyze.js';
 
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
@@ -22,17 +26,16 @@ export const provideChecks: CheckProvider = async (input) => {
   const values = await inventoryValuesOnDemand(input);
   const expected = expectationsFrom(values, input.inventoryPath);
   const configured = unique([
-    ...endpointsFromFlags(flagList(input.endpoints)),
-    ...endpointsFromConfig(input.config, input.configPath),
+    ...endpointsFromSettings(settingList(input, 'tls', 'endpoints'), input.configPath),
     ...endpointsFromInventory(values),
   ]);
   // The runner runs a bounded number of checks at once; the probes of all endpoints start together
   // when the first tls check runs, so each check mostly waits for a result already on its way.
   // They stop with the signal of the check that started them: every check's signal ends with the run
   // (Ctrl+C, the deadline), and the probes end by their own timeout before that check's.
-  let probes: Map<Endpoint, Promise<CheckResult>> | undefined;
-  const resultOf = (endpoint: Endpoint, signal: AbortSignal) => {
-    probes ??= new Map(probeAll(configured, expected, input, signal).map((p, i) => [configured[i], p]));
+  let probes: Map<Endpoint, Promise<CheckResult<EndpointFacts>>> | undefined;
+  const resultOf = (endpoint: Endpoint, services: RunServices, signal: AbortSignal) => {
+    probes ??= new Map(probeAll(configured, expected, services, signal).map((p, i) => [configured[i], p]));
     return probes.get(endpoint)!;
   };
   const checks: Check[] = configured.map((endpoint) => ({
@@ -40,35 +43,23 @@ export const provideChecks: CheckProvider = async (input) => {
     group: 'tls',
     title: `TLS certificate served by ${endpoint.host}${endpoint.port === 443 ? '' : `:${endpoint.port}`}`,
     timeoutMs: input.network.timeoutMs + 1000,
-    run: (ctx) => resultOf(endpoint, ctx.signal),
+    run: (ctx) => resultOf(endpoint, ctx.services, ctx.signal),
   }));
   checks.push({
     id: 'tls.catalog',
     group: 'tls',
     title: 'TLS certificates of the service catalog endpoints',
-    after: ['signin.scope'],
+    // The sign-in chain hands the catalog on; without it (not configured, failed, not in the run) the runner says why.
+    needs: [SERVICE_CATALOG],
     timeoutMs: input.network.timeoutMs * 2 + 1000,
-    run: async (ctx) => {
+    run: async (ctx): Promise<RunResult> => {
       const covered = new Set(configured.map(endpointId));
-      const catalog = ctx.state.get(SERVICE_CATALOG);
-      if (catalog === undefined) {
-        const text = 'Give --endpoint HOST[:PORT], "tls: { endpoints: [...] }" in --config, or configure the signin group so its catalog is used.';
-        const scope = ctx.outcome('signin.scope');
-        // Sign-in not configured (or not in this run): say what to give; otherwise it stopped on the way.
-        const reason: SkipReason = !scope || scope.reason?.code === 'not-configured'
-          ? { code: 'not-configured', text }
-          : { code: 'needs-failed', text: 'Fix what the signin group reports first.' };
-        return {
-          status: 'skip',
-          message: configured.length
-            ? 'No service catalog: the sign-in checks did not run or did not reach signin.scope.'
-            : 'No endpoints to check: none given, and no service catalog from the sign-in checks.',
-          reason,
-        };
+      const endpoints = endpointsFromCatalog(ctx.facts.need(SERVICE_CATALOG)).filter((e) => !covered.has(endpointId(e)));
+      if (endpoints.length === 0) {
+        const beyond = covered.size ? ' beyond those checked above' : '';
+        return { unavailable: 'not-applicable', message: `The catalog names no https endpoint${beyond}.`, text: 'Nothing to do: the other tls checks cover the catalog.' };
       }
-      const endpoints = endpointsFromCatalog(catalog).filter((e) => !covered.has(endpointId(e)));
-      if (endpoints.length === 0) return { status: 'skip', message: 'The catalog names no https endpoint beyond those checked above.' };
-      return checkCatalog(endpoints, expected, input, ctx.signal);
+      return checkCatalog(endpoints, expected, ctx.services, ctx.signal);
     },
   });
   return checks;
@@ -77,23 +68,23 @@ export const provideChecks: CheckProvider = async (input) => {
 export async function checkEndpoint(
   endpoint: Endpoint,
   expected: ServedExpectations,
-  input: Pick<DoctorInput, 'network'>,
+  services: RunServices,
   signal?: AbortSignal,
-): Promise<CheckResult> {
-  const { network } = input;
+): Promise<CheckResult<EndpointFacts>> {
+  const { network } = services;
   try {
     // The analysis (certificate names, chain paths) loads while the handshake is under way, not before it.
     const probing = probeTls({
       host: endpoint.address ?? endpoint.host,
       servername: endpoint.host,
       port: endpoint.port,
-      caFile: network.caFile,
+      trust: trustOf(services),
       insecure: network.insecure,
       timeoutMs: network.timeoutMs,
       signal,
     });
     const [probe, { analyzeServed }] = await Promise.all([probing, import('./analyze.js')]);
-    return analyzeServed(endpoint, probe, expected, new Date(), { insecure: network.insecure });
+    return analyzeServed(endpoint, probe, expected, services.clock.now(), { insecure: network.insecure });
   } catch (error) {
     const code = error instanceof TlsProbeError ? (error.stalled === 'handshake' ? 'handshake-timeout' : error.code) : undefined;
     const target = endpoint.address ?? endpoint.host;
@@ -109,40 +100,37 @@ export async function checkEndpoint(
       status: 'fail',
       message: messageOf(error),
       advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
-      details: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
+      facts: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
       subject: { endpoint: `${endpoint.host}:${endpoint.port}` },
     };
   }
 }
 
-async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult> {
-  const settled = await Promise.all(probeAll(endpoints, expected, input, signal));
+/** One line per catalog endpoint, as the check's parts (grouped, as flutter's grouped validators keep their sub-results). */
+async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, services: RunServices, signal: AbortSignal): Promise<CheckResult> {
+  const settled = await Promise.all(probeAll(endpoints, expected, services, signal));
   const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]), result }));
   results.sort((a, b) => a.id.localeCompare(b.id));
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
   const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
-  const details = Object.fromEntries(results.map((r) => [r.id, { status: r.result.status, message: r.result.message, ...(r.result.advice ? { advice: r.result.advice } : {}) }]));
+  const parts = results.map(({ id, result }) => ({ name: id, status: result.status, message: result.message, ...(result.advice ? { advice: result.advice } : {}) }));
   // Every catalog endpoint's certificates, each under its own host:port.
   const certificates = results.flatMap((r) => r.result.certificates ?? []);
-  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, details, certificates };
+  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, parts, certificates };
   return {
     status,
     message: `${bad.length} of ${results.length} catalog endpoint(s) have problems: ${bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')}`,
     advice: [...new Set(bad.map((r) => r.result.advice).filter(Boolean))].join(' '),
-    details,
+    parts,
     certificates,
   };
 }
 
-function flagList(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-}
-
 /** The checks of `endpoints`, probed at most PROBE_CONCURRENCY at once, all stopping with `signal`. */
-function probeAll(endpoints: Endpoint[], expected: ServedExpectations, input: DoctorInput, signal: AbortSignal): Promise<CheckResult>[] {
+function probeAll(endpoints: Endpoint[], expected: ServedExpectations, services: RunServices, signal: AbortSignal): Promise<CheckResult<EndpointFacts>>[] {
   // Each probe in flight listens to the signal: more listeners than Node's default warning limit (10).
   setMaxListeners(PROBE_CONCURRENCY + 10, signal);
-  return mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, input, signal));
+  return mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, services, signal));
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; one promise per item, in order. */

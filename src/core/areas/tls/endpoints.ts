@@ -1,12 +1,13 @@
 /**
- * Which API endpoints the `tls` group connects to: `--endpoint` flags, the --config section
- * `tls: { endpoints: [...] }`, the host names the inventory itself names, and (at run time) the
- * service catalog of the sign-in chain.
+ * Which API endpoints the `tls` group connects to: its `endpoints` setting (`--endpoint` flags, the
+ * --config section `tls: { endpoints: [...] }`), the host names the inventory itself names, and (at
+ * run time) the service catalog of the sign-in chain.
  */
 import { isIP } from 'node:net';
 import { isHostName, parseHostPort, parseUrl, URL_SCHEME } from '../../config/formats.js';
 import { UsageError } from '../../errors.js';
 import { memberOf } from '../../records.js';
+import { describeOrigin, type ListItem } from '../../config/setting-schema.js';
 
 export type EndpointSource = 'flag' | 'config' | 'inventory' | 'catalog';
 
@@ -52,29 +53,31 @@ export function endpointId(e: { host: string; port: number }): string {
   return e.port === 443 ? `tls.${e.host}` : `tls.${e.host}:${e.port}`;
 }
 
-export function endpointsFromFlags(values: string[]): Endpoint[] {
-  return values.map((v) => {
-    const parsed = parseEndpoint(v);
-    if (!parsed) {
-      throw new UsageError(`--endpoint "${v}" is not HOST[:PORT][@ADDRESS].`, 'Give a host name or address, optionally with a port and an address to connect to: --endpoint identity.example.com, --endpoint compute.example.com:8774, --endpoint identity.example.com@10.0.0.5.');
-    }
-    return { ...parsed, source: 'flag', origin: '--endpoint' };
-  });
-}
-
-export function endpointsFromConfig(config: Record<string, unknown>, configPath = 'the config file'): Endpoint[] {
-  const section = config.tls;
-  if (section === undefined || section === null) return [];
-  const list = memberOf(section, 'endpoints');
-  if (typeof section !== 'object' || (list !== undefined && !Array.isArray(list))) {
-    throw new UsageError(`In ${configPath}, "tls" must be a mapping with a list "endpoints".`, 'Example:\ntls:\n  endpoints: [identity.example.com, compute.example.com:8774]');
-  }
-  return (list ?? []).map((v, i) => {
-    const parsed = typeof v === 'string' ? parseEndpoint(v) : undefined;
-    if (!parsed) {
-      throw new UsageError(`In ${configPath}, tls.endpoints[${i}] (${JSON.stringify(v)}) is not HOST[:PORT] or an https:// URL.`, 'Give host names such as identity.example.com or compute.example.com:8774.');
-    }
-    return { ...parsed, source: 'config', origin: `${configPath} tls.endpoints` };
+/**
+ * The endpoints the settings give (`--endpoint`, CLOUDGATE_ENDPOINTS, `tls: { endpoints: [...] }` of
+ * --config; setting-specs/), each checked here and refused by where it came from: a bad value is a
+ * usage error naming the flag, the variable or the config key.
+ */
+export function endpointsFromSettings(items: readonly ListItem[], configPath = 'the config file'): Endpoint[] {
+  return items.flatMap((item) => {
+    // A flag may list several, comma-separated (as --only does).
+    const values = item.origin.kind === 'flag' ? item.value.split(',').map((v) => v.trim()).filter(Boolean) : [item.value];
+    return values.map((value): Endpoint => {
+      const parsed = parseEndpoint(value);
+      if (item.origin.kind === 'config file') {
+        if (!parsed) {
+          throw new UsageError(`In ${configPath}, ${item.origin.where} (${JSON.stringify(value)}) is not HOST[:PORT] or an https:// URL.`,
+            'Give host names such as identity.example.com or compute.example.com:8774.');
+        }
+        return { ...parsed, source: 'config', origin: `${configPath} tls.endpoints` };
+      }
+      if (!parsed) {
+        const where = item.origin.kind === 'flag' ? '--endpoint' : describeOrigin(item.origin);
+        throw new UsageError(`${where} "${value}" is not HOST[:PORT][@ADDRESS].`, 'Give a host name or address, optionally with a port and an address to connect to: '
+          + '--endpoint identity.example.com, --endpoint compute.example.com:8774, --endpoint identity.example.com@10.0.0.5.');
+      }
+      return { ...parsed, source: 'flag', origin: item.origin.kind === 'flag' ? '--endpoint' : describeOrigin(item.origin) };
+    });
   });
 }
 

@@ -1,4 +1,4 @@
 /** Doctor group `tls`: its modules load only when its checks are asked for. */
-import { lazyArea } from '../../doctor/input.js';
+import { lazyArea } from '../../doctor/area.js';
 
 export const area = lazyArea('tls', 'Served certificates', [() => import('./checks.js')]);

@@ -3,7 +3,7 @@ import type { SettingSpec } from '../setting-schema.js';
 import { GENERAL_SETTINGS } from './general.js';
 import { SIGNIN_SETTINGS } from './signin.js';
 import { DISCOVERY_SETTINGS } from './discovery.js';
-import { CERTIFICATE_SETTINGS, TLS_SETTINGS } from './checked-files.js';
+import { ACME_SETTINGS, CERTIFICATE_SETTINGS, TLS_SETTINGS } from './checked-files.js';
 
 /** By area, in the order the docs list them. */
 export const SETTING_AREAS: readonly { area: string; title: string; settings: readonly SettingSpec[] }[] = [
@@ -12,6 +12,7 @@ export const SETTING_AREAS: readonly { area: string; title: string; settings: re
   { area: 'discovery', title: 'Group discovery and cloudgate oidc: keyless DNS credentials', settings: DISCOVERY_SETTINGS },
   { area: 'certificate', title: 'Group certificate: certificate files', settings: CERTIFICATE_SETTINGS },
   { area: 'tls', title: 'Group tls: endpoints', settings: TLS_SETTINGS },
+  { area: 'acme', title: 'Group acme: DNS-01 credentials', settings: ACME_SETTINGS },
 ];
 
 export const SETTING_SPECS: readonly SettingSpec[] = SETTING_AREAS.flatMap((a) => a.settings);

@@ -32,12 +32,11 @@ describe('resolveAnswers: file: values', () => {
   });
 
   it('refuses /dev/zero at once and a FIFO without waiting for a writer', () => {
-    const started = Date.now();
+    // A read that waited for /dev/zero's end or the FIFO's writer would never return: no clock is needed to see it.
     expect(failure({ cluster_issuer_acme_email: 'file:/dev/zero' }).message).toMatch(/\/dev\/zero is not a regular file \(a device\)/);
     const fifo = join(dir, 'email.fifo');
     execFileSync('mkfifo', [fifo]);
     expect(failure({ cluster_issuer_acme_email: 'file:email.fifo' }).message).toMatch(/email\.fifo is not a regular file \(a pipe\)/);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('refuses a file over 1 MiB, naming it and not its content', async () => {

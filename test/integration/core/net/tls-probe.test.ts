@@ -5,6 +5,7 @@ import { createServer, type Socket } from 'node:net';
 import { createSecureContext, TLSSocket } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { probeTls, TlsProbeError } from '../../../../src/core/net/tls-probe.js';
+import { trustStore } from '../../../../src/core/net/trust.js';
 import { withExtraCaCerts } from '../../../helpers/extra-ca-certs.js';
 import { createPki, issue } from '../../../servers/tls-endpoints.js';
 import { useTlsEndpoints } from '../../../helpers/tls-endpoints.js';
@@ -18,7 +19,7 @@ describe('probeTls', () => {
     it(`reads the chain in served order and trusts it through the CA file (${maxVersion} server)`, async () => {
       const leaf = tls.pki.leaf(['localhost', '127.0.0.1']);
       const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: '127.0.0.1', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
+      const result = await probeTls({ host: '127.0.0.1', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
       expect(result.protocol).toBe(maxVersion);
       expect(result.chainAsServed).toBe(true);
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
@@ -32,7 +33,7 @@ describe('probeTls', () => {
     it(`keeps a wrong order as served (${maxVersion} server)`, async () => {
       const leaf = tls.pki.leaf(['localhost']);
       const e = await tls.start({ chain: [leaf.cert, tls.pki.root.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: 'localhost', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
+      const result = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
       expect(result.chainAsServed).toBe(true);
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test root', 'cloudgate tls test intermediate']);
     });
@@ -54,7 +55,7 @@ describe('probeTls', () => {
     try {
       const port = (server.address() as { port: number }).port;
       for (let i = 0; i < 5; i++) {
-        const result = await probeTls({ host: 'localhost', port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
+        const result = await probeTls({ host: 'localhost', port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
         expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
         expect(result.chainTrusted).toBe(true);
       }
@@ -71,7 +72,7 @@ describe('probeTls', () => {
     expect(untrusted.chainTrusted).toBe(false);
     expect(untrusted.authorizationError).toMatch(/UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN/);
     expect(untrusted.trustStore).not.toContain(tls.pki.rootFile);
-    const wrongHost = await probeTls({ host: 'localhost', port: e.port, caFile: tls.pki.rootFile, timeoutMs: 5000 });
+    const wrongHost = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
     expect(wrongHost.chainTrusted).toBe(true);
     expect(wrongHost.hostMatches).toBe(false);
     expect(wrongHost.authorized).toBe(false);
@@ -105,7 +106,7 @@ describe('probeTls', () => {
     const notPem = join(mkdtempSync(join(tmpdir(), 'cloudgate-probe-')), 'ca.txt');
     writeFileSync(notPem, 'not a certificate\n');
     for (const [caFile, text] of [['/nonexistent/ca.pem', 'Cannot read the CA file /nonexistent/ca.pem'], [notPem, 'holds no PEM certificate']]) {
-      const error = await probeTls({ host: '127.0.0.1', port: 1, caFile, timeoutMs: 2000 }).catch((err: unknown) => err);
+      const error = await probeTls({ host: '127.0.0.1', port: 1, trust: trustStore(caFile), timeoutMs: 2000 }).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(TlsProbeError);
       expect((error as TlsProbeError).code).toBe('ca-file');
       expect((error as TlsProbeError).message).toContain(text);
@@ -118,9 +119,9 @@ describe('probeTls', () => {
     const other = createPki('rotated away');
     const file = join(mkdtempSync(join(tmpdir(), 'cg-ca-rotate-')), 'ca.pem');
     writeFileSync(file, readFileSync(other.rootFile));
-    expect((await probeTls({ host: 'localhost', port: e.port, caFile: file, timeoutMs: 5000 })).chainTrusted).toBe(false);
+    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted).toBe(false);
     writeFileSync(file, `${readFileSync(tls.pki.rootFile, 'utf8')}\n`);
-    expect((await probeTls({ host: 'localhost', port: e.port, caFile: file, timeoutMs: 5000 })).chainTrusted).toBe(true);
+    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted).toBe(true);
   });
 
   // Without a CA file Node's own store holds NODE_EXTRA_CA_CERTS from start-up: test/e2e/launcher.test.ts.
@@ -129,10 +130,10 @@ describe('probeTls', () => {
     const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
     const other = createPki('other');
     await withExtraCaCerts(tls.pki.rootFile, async () => {
-      const result = await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 });
+      const result = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(other.rootFile), timeoutMs: 5000 });
       expect(result.chainTrusted).toBe(true);
       expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${tls.pki.rootFile}`);
     });
-    expect((await probeTls({ host: 'localhost', port: e.port, caFile: other.rootFile, timeoutMs: 5000 })).chainTrusted).toBe(false);
+    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(other.rootFile), timeoutMs: 5000 })).chainTrusted).toBe(false);
   });
 });

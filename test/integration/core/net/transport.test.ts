@@ -42,7 +42,7 @@ async function get(url: string, times = 1) {
     for (let i = 0; i < times; i++) {
       const res = await transport.send(new URL(url), 'GET', {}, undefined, AbortSignal.timeout(3000), 3000);
       let body = '';
-      for await (const chunk of res.body) body += chunk;
+      for await (const chunk of res.body) body += String(chunk);
       answers.push({ status: res.status, body });
       await new Promise((resolve) => setImmediate(resolve)); // the connection returns to the pool
     }

@@ -100,7 +100,7 @@ describe('cloudgate regenerate stopped while it deletes', () => {
     const child = spawn(process.execPath, [BIN, 'regenerate', '--inventory', inventory, '--answers', join(dir, 'issuer.yml'), '--yes'],
       { env: { ...process.env, ...api.env, CI: 'true', CLOUDGATE_KUBECTL: kubectl.path }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     await waitUntil('kubectl to have deleted two secrets', () => existsSync(kubectl.marker), { timeoutMs: 60_000, lastSeen: () => stderr });
     child.kill('SIGTERM');

@@ -150,7 +150,11 @@ describe('setup --plain', () => {
       const ca = createTestCA('silent issuer CA');
       const leaf = ca.issue(['127.0.0.1']);
       let received = 0;
-      const server = createServer({ cert: leaf.cert, key: leaf.key }, () => received++);
+      let abandoned = 0;
+      const server = createServer({ cert: leaf.cert, key: leaf.key }, (req) => {
+        received++;
+        req.on('close', () => abandoned++);
+      });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       try {
         const dir = mkdtempSync(join(tmpdir(), 'cloudgate-silent-'));
@@ -161,11 +165,10 @@ describe('setup --plain', () => {
         await waitUntil('the issuer to receive the request', () => received > 0);
         expect(received).toBe(1);
         expect(p.output()).toContain('Ctrl+C stops, the inventory is already written');
-        const started = Date.now();
         process.emit('SIGINT', 'SIGINT');
         await expect(p.done).rejects.toThrow(CANCELLED_AFTER_WRITE);
-        // The checks time out after 10 s each: stopped, the run ends at once.
-        expect(Date.now() - started).toBeLessThan(3000);
+        // Stopped, not timed out (each check may take 10 s): the client let go of the request the issuer never answers.
+        await waitUntil('the check to let go of its request', () => abandoned > 0);
         expect(readFileSync(inventory, 'utf8')).toContain('service_account_name: dns-sa');
       } finally {
         server.closeAllConnections();
@@ -200,7 +203,6 @@ describe('setup --plain is plain', () => {
     input.write('3\n');
     await expect(done).rejects.toBeInstanceOf(CancelledError);
     expect(text).toContain('Write these files?');
-    // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/\u001b/);
     expect(text).toMatch(/^[\x00-\x7e]*$/);
     expect(existsSync(inventory)).toBe(false);

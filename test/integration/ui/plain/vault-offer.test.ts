@@ -27,7 +27,7 @@ describe('the vault offer', () => {
     const input = new PassThrough();
     const output = new PassThrough();
     let shown = '';
-    output.on('data', (d: Buffer) => (shown += d));
+    output.on('data', (d: Buffer) => (shown += d.toString()));
     const values = { cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', encryptVault('tok', 'hunter2')) };
     const offered = offerVault(values, { input, output, cwd: fx.dir, env: {} });
     input.write(`${script}\n`);

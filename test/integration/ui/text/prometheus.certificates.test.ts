@@ -12,8 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { provideChecks as certificateChecks } from '../../../../src/core/areas/certificate/checks.js';
 import { provideChecks as tlsChecks } from '../../../../src/core/areas/tls/checks.js';
 import { runChecks } from '../../../../src/core/doctor/runner.js';
-import { checkState, SERVICE_CATALOG } from '../../../../src/core/doctor/state-keys.js';
-import type { CheckOutcome, DoctorReport } from '../../../../src/core/doctor/types.js';
+import { SERVICE_CATALOG } from '../../../../src/core/doctor/facts.js';
+import type { Check, CheckOutcome, DoctorReport } from '../../../../src/core/doctor/types.js';
+import { AREA_METRICS } from '../../../../src/core/areas/index.js';
 import { renderPrometheus } from '../../../../src/ui/text/prometheus.js';
 import { DAY } from '../../../helpers/pki.js';
 import { doctorInput } from '../../../helpers/doctor-run.js';
@@ -36,7 +37,7 @@ const seconds = (issued: { cert: string }) => Date.parse(new X509Certificate(iss
 
 function metricsOf(checks: CheckOutcome[]): string {
   const report: DoctorReport = { schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 0, skip: 0 }, checks };
-  return renderPrometheus({ report, finishedAt, version: 't' });
+  return renderPrometheus({ report, finishedAt, version: 't', areaMetrics: AREA_METRICS });
 }
 
 describe('certificate expiry series', () => {
@@ -50,7 +51,7 @@ describe('certificate expiry series', () => {
     writeFileSync(join(a, 'wildcard.pem'), [fresh.cert, tls.pki.intermediate.cert].join(''));
     writeFileSync(join(b, 'wildcard.pem'), expired.cert);
     const input = doctorInput({ certificate: [join(a, 'wildcard.pem'), join(b, 'wildcard.pem')] }, { caFile: tls.pki.rootFile });
-    const report = await runChecks(await certificateChecks(input));
+    const report = await runChecks(await certificateChecks(input), { network: input.network });
 
     const series = expiries(metricsOf(report.checks));
     expect(series.get(`{source="${join(a, 'wildcard.pem')}",subject="*.a.example"}`)).toBe(seconds(fresh));
@@ -69,13 +70,15 @@ describe('certificate expiry series', () => {
     const input = doctorInput({ endpoint: `localhost:${configured.port}` }, { caFile: tls.pki.rootFile });
     const checks = await tlsChecks(input);
 
-    const state = checkState();
-    state.set(SERVICE_CATALOG, [{ type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${catalogued.port}/v2.1` }] }]);
-    const outcomes: CheckOutcome[] = [];
-    for (const check of checks) {
-      const result = await check.run({ signal: new AbortController().signal, outcome: () => undefined, state, log: () => undefined });
-      outcomes.push({ ...result, id: check.id, group: check.group, title: check.title, durationMs: 1 });
-    }
+    // Stands in for the sign-in chain's scope: hands on a catalog of one endpoint.
+    const scope: Check = {
+      id: 'signin.scope', group: 'signin', title: 'scope', provides: [SERVICE_CATALOG],
+      run: async (ctx) => {
+        ctx.facts.set(SERVICE_CATALOG, [{ type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${catalogued.port}/v2.1` }] }]);
+        return { status: 'ok', message: 'scoped' };
+      },
+    };
+    const outcomes = (await runChecks([scope, ...checks], { network: input.network })).checks.filter((o) => o.group === 'tls');
     expect(outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
 
     const text = metricsOf(outcomes);

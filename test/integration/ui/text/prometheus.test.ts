@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 import { escapeLabelValue, renderBuildInfo, renderPrometheus } from '../../../../src/ui/text/prometheus.js';
 import { fullReport, outcome } from '../../../helpers/fixture-run.js';
+import { AREA_METRICS } from '../../../../src/core/areas/index.js';
 
 const finishedAt = new Date('2026-01-01T00:00:00Z');
 
@@ -25,7 +26,7 @@ describe('prometheus exposition', () => {
   afterEach(() => clearSecretsForTests());
 
   it('passes promtool check metrics, with every family the exporter documents', () => {
-    const text = renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3' });
+    const text = renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3', areaMetrics: AREA_METRICS });
     const result = promtoolCheck(text);
     expect(result.error).toBeUndefined();
     expect(result.stdout + result.stderr).toBe('');
@@ -34,7 +35,7 @@ describe('prometheus exposition', () => {
   });
 
   it('has one status series per status, 1 for the current one, and durations in seconds', () => {
-    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3' }));
+    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3', areaMetrics: AREA_METRICS }));
     expect(s.get('cloudgate_check_status{group="kube",id="kube.wildcard-secret",status="fail"}')).toBe(1);
     expect(s.get('cloudgate_check_status{group="kube",id="kube.wildcard-secret",status="ok"}')).toBe(0);
     expect(s.get('cloudgate_check_duration_seconds{group="signin",id="signin.api"}')).toBe(0.012);
@@ -47,25 +48,25 @@ describe('prometheus exposition', () => {
   });
 
   it('reports token expiries by the check that obtained them, from the typed tokenExpiresAt (never details)', () => {
-    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1' }));
+    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1', areaMetrics: AREA_METRICS }));
     expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.exchange"}')).toBe(finishedAt.getTime() / 1000 + 300);
     const untyped = { ...fullReport(), checks: [outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' })] };
-    expect(samples(renderPrometheus({ report: untyped, finishedAt, version: '1' })).has('cloudgate_token_expiry_timestamp_seconds{token="signin.scope"}')).toBe(false);
+    expect(samples(renderPrometheus({ report: untyped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has('cloudgate_token_expiry_timestamp_seconds{token="signin.scope"}')).toBe(false);
     expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.federated"}')).toBe(Date.parse('2027-01-01T00:00:00Z') / 1000);
   });
 
   it('signin_success is 0 when a step fails and absent when the chain was not tried', () => {
     const failing = fullReport();
     failing.checks = failing.checks.map((c) => (c.id === 'signin.scope' ? { ...c, status: 'fail' } : c));
-    expect(samples(renderPrometheus({ report: failing, finishedAt, version: '1' })).get('cloudgate_signin_success')).toBe(0);
+    expect(samples(renderPrometheus({ report: failing, finishedAt, version: '1', areaMetrics: AREA_METRICS })).get('cloudgate_signin_success')).toBe(0);
     const skipped = { ...fullReport(), checks: [outcome('signin.exchange', 'skip'), outcome('signin.api', 'skip')] };
-    expect(samples(renderPrometheus({ report: skipped, finishedAt, version: '1' })).has('cloudgate_signin_success')).toBe(false);
+    expect(samples(renderPrometheus({ report: skipped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has('cloudgate_signin_success')).toBe(false);
   });
 
   it('shows the control and bidi characters of a file name as codes in its label (no raw ESC reaches whoever reads the metrics)', () => {
     const report = { ...fullReport(), checks: [outcome('certificate.file', 'ok', undefined, {
       certificates: [{ source: '/etc/ssl/\u001b]0;owned\u0007evil\u202e.pem', subject: 'CN=x', notAfter: '2030-01-01T00:00:00Z' }] })] };
-    const text = renderPrometheus({ report, finishedAt, version: '1' });
+    const text = renderPrometheus({ report, finishedAt, version: '1', areaMetrics: AREA_METRICS });
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('source="/etc/ssl/\\\\x1b]0;owned\\\\x07evil\\\\u202e.pem"');
     expect(promtoolCheck(text).status).toBe(0);
@@ -75,7 +76,7 @@ describe('prometheus exposition', () => {
     expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
     registerSecret('s3cr3t-client-value');
     const report = { ...fullReport(), checks: [outcome('tls.host', 'ok', undefined, { certificates: [{ source: 'h:443', subject: 'CN=s3cr3t-client-value', notAfter: '2030-01-01T00:00:00Z' }] })] };
-    const text = renderPrometheus({ report, finishedAt, version: '1' });
+    const text = renderPrometheus({ report, finishedAt, version: '1', areaMetrics: AREA_METRICS });
     expect(text).not.toContain('s3cr3t-client-value');
     expect(text).toContain('subject="CN=[redacted]"');
     expect(promtoolCheck(text).status).toBe(0);

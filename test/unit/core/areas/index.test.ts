@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AREAS, GROUPS, groupsOf, groupTitle } from '../../../../src/core/areas/index.js';
-import { UsageError } from '../../../../src/core/errors.js';
+import { AREAS, GROUPS, groupTitle } from '../../../../src/core/areas/index.js';
+import { COMMAND_OPTIONS } from '../../../../src/cli-options.js';
+import { notOneOf } from '../../../../src/core/closest.js';
 
 describe('the areas registry', () => {
   it('has one area per folder under core/areas, each exporting its group, title and checks', async () => {
@@ -23,10 +24,17 @@ describe('the areas registry', () => {
     expect(groupTitle('unknown-group')).toBe('unknown-group');
   });
 
-  it('refuses an --only that names no group, listing the groups (doctor and serve alike)', () => {
-    expect(groupsOf(['tls', 'kube'])).toEqual(['tls', 'kube']);
-    expect(groupsOf([])).toEqual([]);
-    expect(() => groupsOf(['tls', 'nope'])).toThrow(UsageError);
-    expect(() => groupsOf(['nope'])).toThrow(/Unknown check group: nope/);
+  it('gives --only of doctor and serve the groups as its choices, from the one list', () => {
+    for (const command of ['doctor', 'serve']) {
+      const only = COMMAND_OPTIONS[command]!.flags.find((f) => f.name === 'only');
+      expect(only).toMatchObject({ choices: GROUPS, list: true });
+    }
+    expect(AREAS.map((a) => a.group)).toEqual([...GROUPS]);
+  });
+
+  it('says "not one of these" in one wording, with the closest choice', () => {
+    const error = notOneOf('--only', 'kub', GROUPS);
+    expect(error.message).toBe(`--only "kub" is not one of: ${GROUPS.join(', ')}.`);
+    expect(error.advice).toBe('Did you mean "kube"?');
   });
 });

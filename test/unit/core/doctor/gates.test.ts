@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { always, cluster, configured, notConfigured } from '../../../../src/core/doctor/gates.js';
+import { always, cluster, configured, firstClosed, notApplicable, notConfigured } from '../../../../src/core/doctor/gates.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -29,12 +29,13 @@ async function loadGraph(entry: string): Promise<{ statically: Set<string>; atAl
 }
 
 describe('gates', () => {
-  it('notConfigured(sentence) is a configured gate closed when listed, the sentence its message and what to do', () => {
-    expect(notConfigured('The inventory does not select kubernetes.')).toEqual({
-      kind: 'configured', open: false, missing: [], message: 'The inventory does not select kubernetes.', text: 'The inventory does not select kubernetes.',
-    });
-    expect(configured({ issuer_url: 'https://x' }).kind).toBe('configured');
-    expect(always).toEqual({ kind: 'always' });
+  it('notConfigured(sentence) and notApplicable(sentence) close a gate when listed, the sentence its message and what to do', () => {
+    expect(notConfigured('No issuer URL given.')).toEqual({ kind: 'closed', code: 'not-configured', message: 'No issuer URL given.', text: 'No issuer URL given.' });
+    expect(notApplicable('The inventory does not select kubernetes.')).toMatchObject({ kind: 'closed', code: 'not-applicable' });
+    expect(configured({ issuer_url: 'https://x' })).toBe(always);
+    expect(configured({ issuer_url: '' })).toMatchObject({ kind: 'closed', code: 'not-configured', message: 'Not configured: issuer_url is not set.', text: 'Set issuer_url.' });
+    expect(firstClosed(always, notApplicable('no'), cluster({}))).toMatchObject({ code: 'not-applicable' });
+    expect(firstClosed(always, cluster({}))).toMatchObject({ kind: 'cluster' });
   });
 
   it('cluster() carries the lead of its skip message only when given one', () => {

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../../../../src/core/doctor/runner.js';
 import { LINE_LIMIT, LIST_LIMIT } from '../../../../src/core/bounded.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
-import type { Check } from '../../../../src/core/doctor/types.js';
+import type { Check, RunnableCheck } from '../../../../src/core/doctor/types.js';
 
-const check = (run: Check['run']): Check => ({ id: 'kube.certificates', group: 'kube', title: 'Certificates', run });
+const check = (run: RunnableCheck['run']): Check => ({ id: 'kube.certificates', group: 'kube', title: 'Certificates', run });
 afterEach(() => clearSecretsForTests());
 
 describe('a check that says too much', () => {
@@ -17,12 +17,12 @@ describe('a check that says too much', () => {
     const names = Array.from({ length: 2_000 }, (_, i) => `certificate-${i}: ${'m'.repeat(300)}`);
     const [outcome] = (await runChecks([check(async () => ({
       status: 'fail', message: `Not ready: ${names.join('; ')}`, advice: 'a'.repeat(200_000),
-      details: { keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `key-${i}` })), message: 'c'.repeat(200_000) },
+      facts: { keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `key-${i}` })), message: 'c'.repeat(200_000) },
     }))])).checks;
     expect(outcome.message.length).toBeLessThan(LINE_LIMIT + 60);
     expect(outcome.message).toMatch(/… and \d+ more characters$/);
     expect(outcome.advice!.length).toBeLessThan(LINE_LIMIT + 60);
-    expect((outcome.details!.keys as unknown[]).length).toBe(LIST_LIMIT + 1);
+    expect((outcome.facts!.keys as unknown[]).length).toBe(LIST_LIMIT + 1);
     expect(JSON.stringify(outcome).length).toBeLessThan(4 * LINE_LIMIT);
   });
 

@@ -1,10 +1,10 @@
-import { stateKey } from '../../../../src/core/doctor/state-keys.js';
+import { factKey } from '../../../../src/core/doctor/facts.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeFor, runChecks, uncheckedGroups, UnknownCheckReference } from '../../../../src/core/doctor/runner.js';
-import { configured, notConfigured, type Gate } from '../../../../src/core/doctor/gates.js';
-import type { Check } from '../../../../src/core/doctor/types.js';
+import { configured, notApplicable, notConfigured, type Gate } from '../../../../src/core/doctor/gates.js';
+import type { Check, RunnableCheck } from '../../../../src/core/doctor/types.js';
 
-const check = (id: string, run: Check['run'], extra: Partial<Check> = {}): Check => ({
+const check = (id: string, run: RunnableCheck['run'], extra: Partial<RunnableCheck> = {}): Check => ({
   id,
   group: id.split('.')[0],
   title: id,
@@ -122,10 +122,15 @@ describe('runChecks', () => {
     expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.', reason: { code: 'interrupted' } });
   });
 
+  // What the checks of these tests hand on to each other.
+  const FIRST = factKey<string>('s', 'what s.first hands on');
+  const SECOND = factKey<string>('s', 'what s.two hands on');
+  const ONE = factKey<string>('s', 'what s.one hands on');
+
   it('skips a check whose prerequisite failed, naming it', async () => {
     const report = await runChecks([
-      check('s.first', async () => ({ status: 'fail', message: 'no' })),
-      check('s.second', async () => ({ status: 'ok', message: 'yes' }), { needs: ['s.first'] }),
+      check('s.first', async () => ({ status: 'fail', message: 'no' }), { provides: [FIRST] }),
+      check('s.second', async () => ({ status: 'ok', message: 'yes' }), { needs: [FIRST] }),
     ]);
     expect(report.checks[1]).toMatchObject({ status: 'skip', reason: { code: 'needs-failed' } });
     expect(report.checks[1].message).toContain('s.first');
@@ -133,29 +138,54 @@ describe('runChecks', () => {
 
   it('names the root cause once through a chain of skipped steps', async () => {
     const report = await runChecks([
-      check('s.one', async () => ({ status: 'skip', message: 'No broker_url is configured.' })),
-      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: ['s.one'] }),
-      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: ['s.two'] }),
+      { id: 's.one', group: 's', title: 's.one', gate: notApplicable('No broker_url is configured.'), provides: [ONE] },
+      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: [ONE], provides: [SECOND] }),
+      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: [SECOND] }),
     ]);
     expect(report.checks[1].message).toBe('Not run: s.one was skipped (No broker_url is configured).');
     expect(report.checks[2].message).toBe(report.checks[1].message);
+    expect(report.checks.map((c) => c.reason?.code)).toEqual(['not-applicable', 'not-applicable', 'not-applicable']);
   });
 
-  it('passes state from a check to the checks that need it, in order', async () => {
+  it('says which check did not hand on a fact when it passed without the fact, with the fact\'s own reason', async () => {
+    const CHOSEN = factKey<string>('s', 'the chosen project', { unset: { code: 'not-configured', text: 'Name one with --project.' } });
+    const report = await runChecks([
+      check('s.list', async () => ({ status: 'warn', message: 'none chosen' }), { provides: [CHOSEN] }),
+      check('s.scope', async () => ({ status: 'ok', message: '' }), { needs: [CHOSEN] }),
+    ]);
+    expect(report.checks[1]).toMatchObject({ status: 'skip', message: 'Not run: s.list did not hand on the chosen project.', reason: { code: 'not-configured', text: 'Name one with --project.' } });
+  });
+
+  it('reports an unavailable check (found only while running) as not run, with its code', async () => {
+    const report = await runChecks([check('k.crds', async () => ({ unavailable: 'needs-failed', message: 'cert-manager is not installed.', text: 'Install it.' }))]);
+    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'cert-manager is not installed.', reason: { code: 'needs-failed', text: 'Install it.' } });
+  });
+
+  it('refuses a check that reads or writes a fact it did not declare', async () => {
+    const report = await runChecks([
+      check('s.sneaky', async (ctx) => {
+        ctx.facts.set(FIRST, 'x');
+        return { status: 'ok', message: '' };
+      }),
+    ]);
+    expect(report.checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('without declaring it') });
+  });
+
+  it('passes facts from a check to the checks that need them, in order', async () => {
     fakeClock();
-    const TOKEN = stateKey<string>('s.token');
+    const TOKEN = factKey<string>('s', 'the token');
     const order: string[] = [];
     const running = runChecks([
       check('s.second', async (ctx) => {
         order.push('second');
-        return { status: 'ok', message: String(ctx.state.get(TOKEN)) };
-      }, { needs: ['s.first'] }),
+        return { status: 'ok', message: ctx.facts.need(TOKEN) };
+      }, { needs: [TOKEN] }),
       check('s.first', async (ctx) => {
         await new Promise((r) => setTimeout(r, 20));
         order.push('first');
-        ctx.state.set(TOKEN, 'handed-over');
+        ctx.facts.set(TOKEN, 'handed-over');
         return { status: 'ok', message: 'first' };
-      }),
+      }, { provides: [TOKEN] }),
     ]);
     // s.first ends 20 ms after it starts: s.second, listed before it, waits for it.
     await vi.advanceTimersByTimeAsync(19);
@@ -192,21 +222,24 @@ describe('runChecks', () => {
     expect(exitCodeFor(warn, true)).toBe(1);
   });
 
-  it('refuses a needs or after id that names no check of a group in the run, before running anything', async () => {
+  it('refuses a needs or after that names nothing of a group in the run, before running anything', async () => {
     let ran = false;
     const first = check('s.first', async () => {
       ran = true;
       return { status: 'ok', message: '' };
     });
-    await expect(runChecks([first, check('s.second', async () => ({ status: 'ok', message: '' }), { needs: ['s.frist'] })])).rejects.toThrow(UnknownCheckReference);
+    await expect(runChecks([first, check('s.second', async () => ({ status: 'ok', message: '' }), { needs: [FIRST] })])).rejects.toThrow(UnknownCheckReference);
+    const foreign = check('t.taker', async () => ({ status: 'ok', message: '' }), { provides: [FIRST] });
+    await expect(runChecks([first, foreign])).rejects.toThrow(/belongs to group s/);
     await expect(runChecks([first, check('s.third', async () => ({ status: 'ok', message: '' }), { after: ['s.frist'] })])).rejects.toThrow(/s\.third waits on "s\.frist"/);
     expect(ran).toBe(false);
   });
 
-  it('accepts an id of a group left out of the run (--only): the check runs, or says which group to add', async () => {
+  it('accepts a fact of a group left out of the run (--only): the check runs, or says which group to add', async () => {
+    const SCOPED = factKey<string>('signin', 'the scoped token');
     const report = await runChecks([
-      check('tls.catalog', async () => ({ status: 'ok', message: 'ran' }), { after: ['signin.scope'] }),
-      check('tls.needy', async () => ({ status: 'ok', message: 'ran' }), { needs: ['signin.scope'] }),
+      check('tls.catalog', async () => ({ status: 'ok', message: 'ran' }), { after: ['signin.scope'], uses: [SCOPED] }),
+      check('tls.needy', async () => ({ status: 'ok', message: 'ran' }), { needs: [SCOPED] }),
     ]);
     expect(report.checks[0]).toMatchObject({ status: 'ok' });
     expect(report.checks[1]).toMatchObject({ status: 'skip', reason: { code: 'needs-failed' } });
@@ -272,9 +305,9 @@ describe('runChecks', () => {
 
   it('hands a not-configured reason on to the checks that need the skipped one, naming the root once', async () => {
     const report = await runChecks([
-      check('s.one', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) }),
-      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: ['s.one'] }),
-      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: ['s.two'] }),
+      check('s.one', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }), provides: [ONE] }),
+      check('s.two', async () => ({ status: 'ok', message: '' }), { needs: [ONE], provides: [SECOND] }),
+      check('s.three', async () => ({ status: 'ok', message: '' }), { needs: [SECOND] }),
     ]);
     expect(report.checks.map((c) => c.reason?.code)).toEqual(['not-configured', 'not-configured', 'not-configured']);
     expect(report.checks[2].message).toBe(report.checks[1].message);

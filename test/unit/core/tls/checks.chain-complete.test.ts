@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { examine } from '../../../../src/core/tls/examine.js';
+import { trustStore } from '../../../../src/core/net/trust.js';
 import { loadSuppliedWildcard } from '../../../../src/core/tls/supplied.js';
 import { checkFileInput, stepsFor } from '../../../../src/core/setup/wizard-flow.js';
 import { chain, tempDir, writeFile, type Chain } from '../../../helpers/pki.js';
@@ -12,13 +13,13 @@ beforeAll(async () => {
 });
 
 const completeness = (certPem: string, caFile?: string) =>
-  examine({ certPem, certSource: 'tls.crt', role: 'wildcard', now: new Date(), fixHint: '', renewAdvice: '', caFile }).checks.find((x) => x.name === 'chain-complete')!;
+  examine({ certPem, certSource: 'tls.crt', role: 'wildcard', now: new Date(), fixHint: '', renewAdvice: '', anchors: trustStore(caFile).anchors() }).checks.find((x) => x.name === 'chain-complete')!;
 
 describe('certificate chain-complete', () => {
   it('fails a lone certificate whose issuer is neither in the file nor trusted', () => {
     const result = completeness(c.leaf.cert);
     expect(result.status).toBe('fail');
-    expect(result.details).toMatchObject({ issuer: 'Test Intermediate p256' });
+    expect(result.facts).toMatchObject({ issuer: 'Test Intermediate p256' });
     expect(result.advice).toMatch(/intermediate/);
   });
 

@@ -43,7 +43,7 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
       ['validity', 'ok'],
     ]);
     expect(checks['wildcard-san']!.message).toContain(`The bare domain ${DOMAIN} itself is NOT covered`);
-    expect(checks['validity']!.details?.daysLeft).toBeGreaterThan(360);
+    expect(checks['validity']!.facts?.daysLeft).toBeGreaterThan(360);
     expect(result.ordered?.map((x) => x.index)).toEqual([1, 2, 3]);
   });
 
@@ -52,7 +52,7 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
     const refused = run({ certPem: shuffled, keyPem: c.leaf.key });
     const order = byName(refused.checks)['chain-order']!;
     expect(order.status).toBe('fail');
-    expect(order.details?.fixedOrder).toEqual([2, 3, 1]);
+    expect(order.facts?.fixedOrder).toEqual([2, 3, 1]);
     expect(order.message).toContain('The right order is block 2 (*.cloud.example.test), block 3 (Test Intermediate');
     expect(order.advice).toBe('use --fix-order');
     expect(byName(refused.checks)['key-match']!.message).toMatch(/but to block 2 .* out of order/);
@@ -156,7 +156,7 @@ describe('bundles and mixed chains', () => {
     expect(stray.message).toMatch(/no single chain links all its certificates/);
     const dup = byName(run({ certPem: a.leaf.cert + a.intermediate.cert + a.intermediate.cert, keyPem: a.leaf.key, fixOrder: true }).checks)['chain-order']!;
     expect(dup.status).toBe('warn');
-    expect(dup.details?.problems).toEqual(['block 3 (Test Intermediate p256) repeats block 2 (Test Intermediate p256).']);
+    expect(dup.facts?.problems).toEqual(['block 3 (Test Intermediate p256) repeats block 2 (Test Intermediate p256).']);
   });
 
   it('orders an ECDSA leaf under an RSA CA', async () => {

@@ -6,7 +6,7 @@ import { renderInk } from '../../../helpers/ink.js';
 import { waitUntil } from '../../../helpers/wait.js';
 
 
-function gated(id: string, group: string, result: { status: 'ok' | 'fail' | 'skip'; message: string; advice?: string }) {
+function gated(id: string, group: string, result: { status: 'ok' | 'fail'; message: string; advice?: string }) {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const check: Check = { id, group, title: id, run: async (ctx) => {

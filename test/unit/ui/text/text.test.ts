@@ -151,7 +151,7 @@ describe('text report', () => {
     }
     // The check's line continues under its text, six columns in: no line starts mid-word at the left edge.
     const first = wrapped.findIndex((l) => l.startsWith('    ✗ signin.federated:'));
-    expect(wrapped[first + 1]).toMatch(/^      \S/);
+    expect(wrapped[first + 1]).toMatch(/^ {6}\S/);
     expect(wrapped.slice(first + 1, first + 4).every((l) => l.startsWith('      '))).toBe(true);
     expect(unwrapped.some((l) => l.includes(long))).toBe(true);
   });

@@ -50,10 +50,12 @@ export async function sendUpdate(options: {
   key: TsigKey;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The run's clock: TSIG signs the time, which the server checks within 5 minutes. */
+  now: Date;
 }): Promise<UpdateAnswer> {
   const { host, port, timeoutMs, signal } = options;
   const id = randomInt(0, 65536);
-  const signing = signQuery(buildUpdate(id, options.zone, options.record, options.value, options.action), options.key, Math.floor(Date.now() / 1000));
+  const signing = signQuery(buildUpdate(id, options.zone, options.record, options.value, options.action), options.key, Math.floor(options.now.getTime() / 1000));
   return exchangeUdp(
     { host, port, timeoutMs, signal, what: 'DNS update', message: signing.signed },
     (datagram) => {

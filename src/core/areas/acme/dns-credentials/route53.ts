@@ -8,7 +8,7 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
-import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, probeNote, probeValue, unexpected, zoneCandidates } from './shared.js';
+import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
 
 const ROUTE53_VERSION = '2013-04-01';
 
@@ -17,7 +17,7 @@ interface Keys {
   secretAccessKey: string;
 }
 
-export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult> {
+export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<DnsFacts>> {
   const keys: Keys = {
     accessKeyId: credential(run, 'cluster_issuer_acme_route53_access_key_id', { secret: true }),
     secretAccessKey: credential(run, 'cluster_issuer_acme_route53_secret_access_key', { secret: true }),
@@ -26,12 +26,12 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult>
   const zoneId = credential(run, 'cluster_issuer_acme_route53_hosted_zone_id', { optional: true }).replace(/^\/?hostedzone\//, '');
   const sts = endpoint(run, 'CLOUDGATE_ROUTE53_STS_ENDPOINT', `https://sts.${region}.amazonaws.com`);
   const route53 = endpoint(run, 'CLOUDGATE_ROUTE53_ENDPOINT', 'https://route53.amazonaws.com');
-  const details: Record<string, unknown> = { provider: 'route53', auth: 'static', region, hostedZoneId: zoneId || undefined };
+  const facts: DnsFacts = { provider: 'route53', auth: 'static', region, hostedZoneId: zoneId || undefined };
 
   const who = await signed(run, keys, { service: 'sts', region }, 'POST', sts, '/', 'Action=GetCallerIdentity&Version=2011-06-15');
-  if (who.status !== 200) return awsFailure('GetCallerIdentity', who, details);
-  details.arn = tag(who.body, 'Arn');
-  details.account = tag(who.body, 'Account');
+  if (who.status !== 200) return awsFailure('GetCallerIdentity', who, facts);
+  facts.arn = tag(who.body, 'Arn');
+  facts.account = tag(who.body, 'Account');
 
   // Route 53 is global: its requests are signed for us-east-1 whatever the solver's region.
   const r53 = (method: string, path: string, body?: string) => signed(run, keys, { service: 'route53', region: 'us-east-1' }, method, route53, path, body);
@@ -42,14 +42,14 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult>
     else if (code(got) === 'AccessDenied') {
       // cert-manager's documented policy lists the zone's records, not the zone itself: try that read too.
       const records = await r53('GET', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zoneId)}/rrset?maxitems=1`);
-      if (records.status !== 200) return awsFailure('ListResourceRecordSets', records, details);
+      if (records.status !== 200) return awsFailure('ListResourceRecordSets', records, facts);
       zone = { id: zoneId, name: '' };
-      details.note = 'GetHostedZone is denied (cert-manager does not need it); the zone\'s records are readable.';
-    } else return awsFailure('GetHostedZone', got, details);
+      facts.note = 'GetHostedZone is denied (cert-manager does not need it); the zone\'s records are readable.';
+    } else return awsFailure('GetHostedZone', got, facts);
   } else if (run.domain) {
     for (const candidate of zoneCandidates(run.domain)) {
       const listed = await r53('GET', `/${ROUTE53_VERSION}/hostedzonesbyname?dnsname=${encodeURIComponent(candidate)}&maxitems=1`);
-      if (listed.status !== 200) return awsFailure('ListHostedZonesByName', listed, details);
+      if (listed.status !== 200) return awsFailure('ListHostedZonesByName', listed, facts);
       const name = (tag(listed.body, 'Name') ?? '').replace(/\.$/, '').toLowerCase();
       if (name === candidate) {
         zone = { id: (tag(listed.body, 'Id') ?? '').replace(/^\/hostedzone\//, ''), name };
@@ -57,37 +57,37 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult>
       }
     }
     if (!zone) {
-      return fail(`The account ${details.account ?? ''} has no hosted zone for ${run.domain} or any parent of it.`,
-        'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the zone that holds the domain, or use keys of the account that owns it.', details);
+      return fail(`The account ${facts.account ?? ''} has no hosted zone for ${run.domain} or any parent of it.`,
+        'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the zone that holds the domain, or use keys of the account that owns it.', facts);
     }
   } else {
     return {
       status: 'warn',
-      message: `The keys are valid (${foreign(details.arn ?? 'caller identity known')}), but no hosted zone id or domain names the zone to read.`,
+      message: `The keys are valid (${foreign(facts.arn ?? 'caller identity known')}), but no hosted zone id or domain names the zone to read.`,
       advice: 'Set cluster_issuer_acme_route53_hosted_zone_id (the platform needs it), or openstack_helm_ingress_wildcard_domain / --domain to look the zone up by name.',
-      details,
+      facts,
     };
   }
-  details.hostedZoneId = zone.id;
-  details.zone = zone.name || undefined;
+  facts.hostedZoneId = zone.id;
+  facts.zone = zone.name || undefined;
   const zoneText = zone.name ? `${zone.name} (${zone.id})` : zone.id;
   if (!run.probeUpdate) {
-    return { status: 'ok', message: `The keys are valid for ${foreign(details.arn ?? 'the account')} and read the hosted zone ${zoneText}.${probeNote(run)}`, details };
+    return { status: 'ok', message: `The keys are valid for ${foreign(facts.arn ?? 'the account')} and read the hosted zone ${zoneText}.${probeNote(run)}`, facts };
   }
   if (!zone.name) {
-    return { status: 'warn', message: `The keys read the hosted zone ${zone.id}, but its name is unknown (GetHostedZone is denied), so --probe-update wrote nothing.`, advice: 'Allow route53:GetHostedZone, or set openstack_helm_ingress_wildcard_domain, to let --probe-update name its record.', details };
+    return { status: 'warn', message: `The keys read the hosted zone ${zone.id}, but its name is unknown (GetHostedZone is denied), so --probe-update wrote nothing.`, advice: 'Allow route53:GetHostedZone, or set openstack_helm_ingress_wildcard_domain, to let --probe-update name its record.', facts };
   }
   const record = `${PROBE_LABEL}.${zone.name}`;
   const value = probeValue();
   for (const action of ['UPSERT', 'DELETE'] as const) {
     const changed = await r53('POST', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zone.id)}/rrset`, changeBatch(action, record, value));
     if (changed.status !== 200) {
-      if (action === 'DELETE') return fail(`--probe-update added the TXT record ${record} but could not delete it (${changed.status} ${code(changed) ?? ''}).`, `Delete the TXT record ${record} in the hosted zone ${zone.id} by hand.`, details);
-      return awsFailure('ChangeResourceRecordSets', changed, details);
+      if (action === 'DELETE') return fail(`--probe-update added the TXT record ${record} but could not delete it (${changed.status} ${code(changed) ?? ''}).`, `Delete the TXT record ${record} in the hosted zone ${zone.id} by hand.`, facts);
+      return awsFailure('ChangeResourceRecordSets', changed, facts);
     }
   }
-  details.probe = record;
-  return { status: 'ok', message: `The keys read the hosted zone ${zoneText} and --probe-update added and removed the TXT record ${record}.`, details };
+  facts.probe = record;
+  return { status: 'ok', message: `The keys read the hosted zone ${zoneText} and --probe-update added and removed the TXT record ${record}.`, facts };
 }
 
 async function signed(run: ProviderRun, keys: Keys, scope: { service: string; region: string }, method: string, base: string, path: string, body?: string): Promise<HttpResponse> {
@@ -122,36 +122,36 @@ function changeBatch(action: 'UPSERT' | 'DELETE', name: string, value: string): 
 <ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/${ROUTE53_VERSION}/"><ChangeBatch><Comment>cloudgate doctor --probe-update</Comment><Changes><Change><Action>${action}</Action><ResourceRecordSet><Name>${name}</Name><Type>TXT</Type><TTL>60</TTL><ResourceRecords><ResourceRecord><Value>"${value}"</Value></ResourceRecord></ResourceRecords></ResourceRecordSet></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
 }
 
-function awsFailure(action: string, res: HttpResponse, details: Record<string, unknown>): CheckResult {
+function awsFailure(action: string, res: HttpResponse, facts: DnsFacts): CheckResult<DnsFacts> {
   const errorCode = code(res);
   const said = foreign(tag(res.body, 'Message') ?? '');
-  details.status = res.status;
-  details.code = errorCode;
-  details.action = action;
+  facts.status = res.status;
+  facts.code = errorCode;
+  facts.action = action;
   const keyVar = 'cluster_issuer_acme_route53_access_key_id';
   switch (errorCode) {
     case 'InvalidClientTokenId':
       return fail(`The access key id is not valid (${action}: InvalidClientTokenId): the key was deleted, deactivated, or belongs to another partition.`,
-        `Create an access key for the IAM user cert-manager uses and put it in ${keyVar} and cluster_issuer_acme_route53_secret_access_key.`, details);
+        `Create an access key for the IAM user cert-manager uses and put it in ${keyVar} and cluster_issuer_acme_route53_secret_access_key.`, facts);
     case 'SignatureDoesNotMatch':
       return fail(`The secret access key does not match the access key id (${action}: SignatureDoesNotMatch).`,
-        'Put the secret that was shown with this access key in cluster_issuer_acme_route53_secret_access_key (no spaces or line breaks), or create a new key pair.', details);
+        'Put the secret that was shown with this access key in cluster_issuer_acme_route53_secret_access_key (no spaces or line breaks), or create a new key pair.', facts);
     case 'ExpiredToken':
-      return fail(`The credentials have expired (${action}: ExpiredToken).`, 'Static keys do not expire: use the long-lived keys of an IAM user, not temporary credentials.', details);
+      return fail(`The credentials have expired (${action}: ExpiredToken).`, 'Static keys do not expire: use the long-lived keys of an IAM user, not temporary credentials.', facts);
     case 'RequestExpired':
-      return fail(`The request was signed too far from the provider's clock (${action}: RequestExpired).`, 'Set this machine\'s clock right (NTP) and run again.', details);
+      return fail(`The request was signed too far from the provider's clock (${action}: RequestExpired).`, 'Set this machine\'s clock right (NTP) and run again.', facts);
     case 'AccessDenied':
       return fail(`The keys are valid but may not call ${action} (AccessDenied${said ? `: ${said}` : ''}).`,
         action === 'ListHostedZonesByName'
           ? 'Allow route53:ListHostedZonesByName on "*" for this IAM user, or set cluster_issuer_acme_route53_hosted_zone_id.'
-          : `Allow the IAM user route53:${action}${action === 'ChangeResourceRecordSets' ? '' : ', route53:ChangeResourceRecordSets'} and route53:ListResourceRecordSets on arn:aws:route53:::hostedzone/<id>, and route53:GetChange on arn:aws:route53:::change/*.`, details);
+          : `Allow the IAM user route53:${action}${action === 'ChangeResourceRecordSets' ? '' : ', route53:ChangeResourceRecordSets'} and route53:ListResourceRecordSets on arn:aws:route53:::hostedzone/<id>, and route53:GetChange on arn:aws:route53:::change/*.`, facts);
     case 'NoSuchHostedZone':
-      return fail(`There is no hosted zone ${details.hostedZoneId} in the account ${details.account ?? ''} (${action}: NoSuchHostedZone).`,
-        'Put the id of the zone that holds the domain in cluster_issuer_acme_route53_hosted_zone_id (e.g. Z0123456789ABC, without /hostedzone/).', details);
+      return fail(`There is no hosted zone ${facts.hostedZoneId} in the account ${facts.account ?? ''} (${action}: NoSuchHostedZone).`,
+        'Put the id of the zone that holds the domain in cluster_issuer_acme_route53_hosted_zone_id (e.g. Z0123456789ABC, without /hostedzone/).', facts);
     case 'InvalidInput':
-      return fail(`The provider refused the request as invalid (${action}: InvalidInput${said ? `: ${said}` : ''}).`, 'Check cluster_issuer_acme_route53_hosted_zone_id.', details);
+      return fail(`The provider refused the request as invalid (${action}: InvalidInput${said ? `: ${said}` : ''}).`, 'Check cluster_issuer_acme_route53_hosted_zone_id.', facts);
     default:
-      if (errorCode) return fail(`${action} failed (${res.status} ${foreign(errorCode, 60)}${said ? `: ${said}` : ''}).`, 'Check the access keys and the hosted zone id.', details);
-      return unexpected(`${action} failed`, res, 'Check CLOUDGATE_ROUTE53_ENDPOINT / CLOUDGATE_ROUTE53_STS_ENDPOINT and the network path to the provider.');
+      if (errorCode) return fail(`${action} failed (${res.status} ${foreign(errorCode, 60)}${said ? `: ${said}` : ''}).`, 'Check the access keys and the hosted zone id.', facts);
+      return unexpected(`${action} failed`, res, 'Check CLOUDGATE_ROUTE53_ENDPOINT / CLOUDGATE_ROUTE53_STS_ENDPOINT and the network path to the provider.', facts);
   }
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CheckResult } from '../../../doctor/types.js';
 import type { DoctorInput } from '../../../doctor/input.js';
+import type { RunServices } from '../../../doctor/services.js';
 import { setting } from '../../../config/settings.js';
 import type { HttpClient, HttpResponse } from '../../../net/http.js';
 import { isJinja, isTagged } from '../../../inventory/ansible-tagged.js';
@@ -21,6 +22,54 @@ export interface ProviderRun {
   probeUpdate: boolean;
   /** The name whose zone receives the challenges (the wildcard domain, or --domain); unset when neither is given. */
   domain?: string;
+  services: RunServices;
+}
+
+/**
+ * What --verbose and --json show of acme.dns-credentials (`details` in --json): the provider, what its
+ * API said, and the record --probe-update wrote and removed. Never a credential.
+ */
+export interface DnsFacts {
+  provider: string;
+  auth?: string;
+  region?: string;
+  /** route53: the caller's identity and zone. */
+  arn?: string;
+  account?: string;
+  hostedZoneId?: string;
+  /** azuredns. */
+  tenant?: string;
+  clientId?: string;
+  subscription?: string;
+  resourceGroup?: string;
+  recordSets?: unknown;
+  nameServers?: unknown;
+  error?: unknown;
+  /** infoblox. */
+  host?: string;
+  view?: string;
+  user?: string;
+  views?: string[];
+  /** rfc2136. */
+  nameserver?: string;
+  keyName?: string;
+  algorithm?: string;
+  rcode?: string;
+  tsigError?: string;
+  tried?: string[];
+  /** The zone found and the provider's answer. */
+  zone?: string;
+  zoneId?: string;
+  domain?: string;
+  domainStatus?: string;
+  tokenStatus?: string;
+  note?: string;
+  status?: number;
+  code?: string;
+  action?: string;
+  errorCodes?: number[];
+  /** The TXT record --probe-update added and removed. */
+  probe?: string;
 }
 
 /** A credential the check cannot use, with why (unset, vaulted, templated). */
@@ -77,13 +126,13 @@ export function probeValue(): string {
   return `cloudgate-probe-${randomBytes(6).toString('hex')}`;
 }
 
-export function fail(message: string, advice: string, details?: Record<string, unknown>): CheckResult {
-  return { status: 'fail', message, advice, details };
+export function fail(message: string, advice: string, facts?: DnsFacts): CheckResult<DnsFacts> {
+  return { status: 'fail', message, advice, ...(facts ? { facts } : {}) };
 }
 
 /** "the provider answered 500: <body>" for answers no rule explains. */
-export function unexpected(what: string, res: HttpResponse, advice: string): CheckResult {
-  return fail(`${what}: unexpected answer ${res.status}${res.body ? ` (${foreign(res.body, 160)})` : ''}.`, advice, { status: res.status });
+export function unexpected(what: string, res: HttpResponse, advice: string, facts: DnsFacts): CheckResult<DnsFacts> {
+  return fail(`${what}: unexpected answer ${res.status}${res.body ? ` (${foreign(res.body, 160)})` : ''}.`, advice, { ...facts, status: res.status });
 }
 
 /** Parses JSON without throwing: undefined for a body that is not JSON. */

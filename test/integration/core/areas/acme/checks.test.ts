@@ -26,7 +26,7 @@ async function run(inventory: string) {
     ...flagFields(), env: {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
     network: { timeoutMs: 2000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: ca.file },
   };
-  const report = await runChecks(await provideChecks(input));
+  const report = await runChecks(await provideChecks(input), { network: input.network });
   return Object.fromEntries(report.checks.map((c) => [c.id, c]));
 }
 

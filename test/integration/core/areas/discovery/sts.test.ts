@@ -94,7 +94,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i, { providers: [] });
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('InvalidIdentityToken');
+    expect(result.facts?.code).toBe('InvalidIdentityToken');
     expect(result.message).toContain(`No OpenIDConnect provider found in your account for ${i.url}`);
     expect(result.advice).toContain('create-open-id-connect-provider');
   });
@@ -114,7 +114,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i, { role: { trust: { issuer: i.url, sub: 'system:serviceaccount:cert-manager:other', aud: 'sts.amazonaws.com' } } });
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('AccessDenied');
+    expect(result.facts?.code).toBe('AccessDenied');
     expect(result.message).toContain(`sub "${SUB}"`);
     expect(result.message).toContain('aud [sts.amazonaws.com]');
     expect(result.advice).toContain(`:sub": "${SUB}"`);
@@ -126,7 +126,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const past = Math.floor(Date.now() / 1000) - 3600;
     const result = await sts(a, token(i, { iat: past - 600, nbf: past - 600, exp: past }));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('ExpiredTokenException');
+    expect(result.facts?.code).toBe('ExpiredTokenException');
     expect(result.advice).toMatch(/fresh token/);
   });
 
@@ -135,7 +135,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i);
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('IDPCommunicationError');
+    expect(result.facts?.code).toBe('IDPCommunicationError');
     expect(result.advice).toContain('discovery.jwks');
   });
 
@@ -144,7 +144,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i, { role: { actions: [] } });
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('AccessDenied');
+    expect(result.facts?.code).toBe('AccessDenied');
     expect(result.message).toContain('lacks DNS permissions');
     for (const action of DNS_ACTIONS) expect(result.advice).toContain(action);
   });
@@ -154,7 +154,7 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     const a = await aws(i, { zones: [] });
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
-    expect(result.details?.code).toBe('NoSuchHostedZone');
+    expect(result.facts?.code).toBe('NoSuchHostedZone');
     expect(result.message).toContain(ZONE.id);
     expect(result.advice).toContain('cluster_issuer_acme_route53_hosted_zone_id');
   });
@@ -181,7 +181,7 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
     state.issuer = i.url;
     const api = await startKubeApi(state);
     stops.push(() => api.stop());
-    try {
+    {
       // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
       const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
       const r = await run(provideChecks, doctorInput({}, { env, inventory: inventory(), caFile: a.caFile }));
@@ -198,7 +198,6 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
       expect(flagLike['discovery.sts']).toMatchObject({ status: 'skip' });
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);
-    } finally {
     }
   });
 });

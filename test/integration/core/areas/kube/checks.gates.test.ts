@@ -1,6 +1,6 @@
 /**
  * The kube checks say when they can run through the doctor's gates, like every other group: the runner,
- * not the area, writes their `not-configured` and `no-cluster` skips, and asks kubectl once per run
+ * not the area, writes their `not-applicable`, `not-configured` and `no-cluster` skips, and asks kubectl once per run
  * whichever group's checks stand behind the cluster gate.
  */
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,8 +37,10 @@ describe('the kube checks\' gates', () => {
     }
     // kubernetes is not selected and there is no supplied wildcard: closed when listed, with the reason.
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission', 'kube.wildcard-secret']) {
-      expect(gates[id], id).toMatchObject({ kind: 'configured', open: false });
+      expect(gates[id], id).toMatchObject({ kind: 'closed', code: 'not-applicable' });
     }
+    // The one rule of keyless route53, in the words the discovery group's checks use too.
+    expect(gates['kube.crd-version']).toMatchObject({ message: 'Only needed for route53 auth kubernetes: the inventory selects acme, solver http01 and no --issuer-url was given.' });
     expect(gates['kube.wildcard-secret']).toMatchObject({ text: expect.stringContaining('openstack_helm_ingress_secret_name') });
     expect(kubectl.calls()).toEqual([]); // listing the checks asks no cluster
   });
@@ -48,16 +50,16 @@ describe('the kube checks\' gates', () => {
     const input = doctorInput({}, { env: kubectl.env, inventory: writeTemp('certificates.yml', ACME) });
     const ran: string[] = [];
     // The checks as listed, their bodies replaced by a record of being run: what is skipped, the gate decided.
-    const kube = (await provideChecks(input)).map((c): Check => ({ ...c, run: async () => (ran.push(c.id), { status: 'ok', message: 'ran' }) }));
+    const kube = (await provideChecks(input)).map((c): Check => (c.run ? { ...c, run: async () => (ran.push(c.id), { status: 'ok', message: 'ran' }) } : c));
     const other: Check = { id: 'other.cluster', group: 'other', title: 'another group behind the cluster gate', gate: cluster({ env: input.env }), run: async () => ({ status: 'ok', message: 'ran' }) };
-    const report = await runChecks([...kube, other], { timeoutMs: 10_000 });
+    const report = await runChecks([...kube, other], { timeoutMs: 10_000, network: input.network });
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
 
     expect(ran).toEqual([]);
     expect(byId['kube.issuer']).toMatchObject({ status: 'skip', reason: { code: 'no-cluster' } });
     expect(byId['kube.issuer']!.message).toMatch(/^No cluster to ask: kubectl has no current context/);
     expect(byId['kube.certificates']!.reason!.code).toBe('no-cluster');
-    expect(byId['kube.crd-version']).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
+    expect(byId['kube.crd-version']).toMatchObject({ status: 'skip', reason: { code: 'not-applicable' } });
     expect(byId['other.cluster']).toMatchObject({ status: 'skip', reason: { code: 'no-cluster' } });
     expect(byId['other.cluster']!.message).toMatch(/^Cluster not checked: /);
     expect(kubectl.calls()).toEqual([expect.stringContaining('config current-context')]);

@@ -36,7 +36,7 @@ describe('kube checks on a healthy cluster', () => {
     expect(r['kube.issuer']!.subject).toEqual({ kind: 'ClusterIssuer', name: 'letsencrypt-prod' });
     // The namespace an annotated ingress brings into scope, and the secrets' own certificates for the exporter.
     expect(r['kube.certificates']!.certificates!.map((c) => c.source).sort()).toEqual(['billing/billing-certs', 'openstack/keystone-api-certs']);
-    expect(r['kube.wildcard-secret']!.reason).toMatchObject({ code: 'not-configured' });
+    expect(r['kube.wildcard-secret']!.reason).toMatchObject({ code: 'not-applicable' });
   });
 
   it('is ok while a renewal is in progress', async () => {
@@ -60,7 +60,7 @@ describe('kube checks on a healthy cluster', () => {
     expect(r['kube.wildcard-secret']).toMatchObject({ status: 'ok' });
     expect(r['kube.wildcard-secret']!.certificates!.map((c) => c.source)).toEqual(['openstack/wildcard-certs', 'auth-system/wildcard-certs', 'monitoring/wildcard-certs']);
     for (const id of ['kube.certificates', 'kube.ingress-secrets', 'kube.issuer-drift']) expect([id, r[id]!.status]).toEqual([id, 'ok']);
-    expect(r['kube.issuer']!.reason).toMatchObject({ code: 'not-configured' });
+    expect(r['kube.issuer']!.reason).toMatchObject({ code: 'not-applicable' });
   });
 });
 
@@ -72,7 +72,7 @@ describe("cert-manager's own health", () => {
   ])('fails with %s', async (_, workloads, message) => {
     const r = await doctor([...certManagerCrds(), ...workloads, namespace('openstack'), clusterIssuer('atmosphere')]);
     expect(r['kube.cert-manager']).toMatchObject({ status: 'fail', message: expect.stringMatching(message) });
-    expect(r['kube.cert-manager']!.details).toMatchObject({ versions: ['v1.15.5'] });
+    expect(r['kube.cert-manager']!.facts).toMatchObject({ versions: ['v1.15.5'] });
   });
 });
 
@@ -112,7 +112,7 @@ describe('the walk below a Certificate names the stuck step, the object and the 
     const r = await doctor([...healthyPlatform(), nova, req, ord, ch, event(ch, 'Presented', 'Presented challenge using HTTP-01 challenge mechanism', 'Normal')]);
     expect(r['kube.certificates']!.stuck).toEqual({ step: 'challenge', object: 'Challenge openstack/nova-api-1-1234-5678', reason: 'self-check got HTTP 404' });
     expect(r['kube.certificates']!.advice).toMatch(/ingress class atmosphere/);
-    expect(JSON.stringify(r['kube.certificates']!.details)).toContain('Presented challenge using HTTP-01');
+    expect(JSON.stringify(r['kube.certificates']!.facts)).toContain('Presented challenge using HTTP-01');
   });
 
   it('a DNS provider that refuses the record', async () => {

@@ -24,14 +24,15 @@ function kubeconfig(): string {
 describe.skipIf(!hasKubectl)(`kube.context${needsKubectl}`, () => {
   it('fails a context that does not exist, naming the ones that do', async () => {
     const r = await run(provideChecks, doctorInput({ context: 'nope' }, { env: { KUBECONFIG: kubeconfig() } }));
-    expect(r['kube.context']).toMatchObject({ status: 'fail', details: { context: 'nope', contexts: ['prod', 'staging'] } });
+    expect(r['kube.context']).toMatchObject({ status: 'fail', facts: { context: 'nope', contexts: ['prod', 'staging'] } });
     expect(r['kube.context']!.message).toContain('"nope"');
     expect(r['kube.context']!.advice).toContain('--context');
   });
 
-  it('passes a context that exists, also when named in the discovery: section of --config', async () => {
+  it('passes a context that exists, also when named in the kube: section of --config (or the older discovery: one)', async () => {
     const env = { KUBECONFIG: kubeconfig() };
     expect((await run(provideChecks, doctorInput({ context: 'staging' }, { env })))['kube.context']!.status).toBe('ok');
+    expect((await run(provideChecks, doctorInput({}, { env, config: { kube: { context: 'prod' } } })))['kube.context']!.status).toBe('ok');
     expect((await run(provideChecks, doctorInput({}, { env, config: { discovery: { context: 'prod' } } })))['kube.context']!.status).toBe('ok');
   });
 

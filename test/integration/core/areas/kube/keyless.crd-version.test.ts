@@ -27,7 +27,7 @@ describe.skipIf(!hasKubectl)(`kube.crd-version judges by the version label first
   it('is ok for a 1.15+ label on a schema that keeps unknown fields instead of naming serviceAccountRef', async () => {
     const result = await crdVersionWith(openSchemaCrds('v1.16.2'));
     expect(result.status).toBe('ok');
-    expect(result.details).toMatchObject({ versionLabel: 'v1.16.2', serviceAccountRefInSchema: false, schemaKeepsUnknownFields: true });
+    expect(result.facts).toMatchObject({ versionLabel: 'v1.16.2', serviceAccountRefInSchema: false, schemaKeepsUnknownFields: true });
   });
 
   it('still fails an old label whatever the schema', async () => {

@@ -47,7 +47,7 @@ describe.skipIf(!hasKubectl)(`kube checks for kubernetes${needsKubectl}`, () => 
     expect(wrong['kube.crd-version']).toMatchObject({ status: 'skip', message: expect.stringContaining('no context "nope"'), reason: { code: 'no-cluster' } });
     const unused = await run(provideChecks, doctorInput({}));
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) {
-      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('kubernetes'), reason: { code: 'not-configured' } });
+      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('kubernetes'), reason: { code: 'not-applicable' } });
     }
   });
 

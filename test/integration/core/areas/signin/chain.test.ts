@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChainError, runChain } from '../../../../../src/core/areas/signin/chain.js';
+import { systemClock } from '../../../../../src/core/doctor/services.js';
 import { readSigninSettings } from '../../../../../src/core/areas/signin/settings.js';
 import { useIdentityServerFactory } from '../../../../helpers/identity-servers.js';
 import type { IdentityServer, IdentityServerOptions } from '../../../../servers/identity.js';
@@ -13,7 +14,7 @@ async function chain(s: IdentityServer, env: Record<string, string | undefined> 
   const settings = readSigninSettings({ given: {}, env: merged, config: {}, cwd: process.cwd() });
   const http = identity.client();
   const steps: string[] = [];
-  const scoped = await runChain({ http, settings, flavour }, (step) => steps.push(step));
+  const scoped = await runChain({ http, settings, flavour, clock: systemClock }, (step) => steps.push(step));
   return { scoped, steps };
 }
 

@@ -3,7 +3,7 @@ import type { DoctorInput } from '../../../../../src/core/doctor/input.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { Check } from '../../../../../src/core/doctor/types.js';
 import { provideChecks } from '../../../../../src/core/areas/tls/checks.js';
-import { SERVICE_CATALOG } from '../../../../../src/core/doctor/state-keys.js';
+import { SERVICE_CATALOG, type CatalogService } from '../../../../../src/core/doctor/facts.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 import { flagFields } from '../../../../helpers/doctor-options.js';
 import type { ParsedValues } from '../../../../../src/cli-flags.js';
@@ -16,10 +16,10 @@ const input = (flags: ParsedValues = {}): DoctorInput => ({
 });
 
 /** Stands in for the sign-in chain's last step: hands the scoped token's catalog to later checks. */
-const scope = (catalog: unknown): Check => ({
-  id: 'signin.scope', group: 'signin', title: 'scope',
+const scope = (catalog: CatalogService[]): Check => ({
+  id: 'signin.scope', group: 'signin', title: 'scope', provides: [SERVICE_CATALOG],
   run: async (ctx) => {
-    ctx.state.set(SERVICE_CATALOG, catalog);
+    ctx.facts.set(SERVICE_CATALOG, catalog);
     return { status: 'ok', message: 'scoped' };
   },
 });
@@ -35,12 +35,12 @@ describe('tls.catalog', () => {
       { type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${b.port}/v2.1` }, { interface: 'internal', url: 'http://nova.svc:8774' }] },
     ];
     const checks = await provideChecks(input({ endpoint: [`localhost:${a.port}`] }));
-    const report = await runChecks([scope(catalog), ...checks]);
+    const report = await runChecks([scope(catalog), ...checks], { network: input().network });
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
     expect(byId[`tls.localhost:${a.port}`]!.status).toBe('ok');
     expect(byId['tls.catalog']).toMatchObject({ status: 'fail' });
     expect(byId['tls.catalog']!.message).toMatch(new RegExp(`1 of 1 catalog endpoint\\(s\\) have problems: tls.localhost:${b.port}: .*expired`));
-    expect(Object.keys(byId['tls.catalog']!.details!)).toEqual([`tls.localhost:${b.port}`]);
+    expect(byId['tls.catalog']!.parts!.map((p) => [p.name, p.status])).toEqual([[`tls.localhost:${b.port}`, 'fail']]);
   });
 
   it('is skipped with the reason when the sign-in chain did not run', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
+import { openServices } from '../../../../../src/core/doctor/services.js';
 import { expectationsFrom, type ServedExpectations } from '../../../../../src/core/config/expectations.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 
@@ -9,9 +10,9 @@ const tls = useTlsEndpoints();
 async function individual(host: string, expected: ServedExpectations, origin = '--endpoint') {
   const leaf = tls.pki.leaf([host]);
   const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
-  return checkEndpoint({ host, port: e.port, source: 'flag', origin, address: '127.0.0.1' }, expected, {
-    network: { timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile },
-  });
+  return checkEndpoint({ host, port: e.port, source: 'flag', origin, address: '127.0.0.1' }, expected, openServices({
+    timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile,
+  }));
 }
 
 const automaticWildcard = { cluster_issuer_type: 'acme', cluster_issuer_acme_server: 'https://acme.test.localhost/directory', openstack_helm_ingress_wildcard_domain: 'test.localhost' };

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEndpoint } from '../../../../../src/core/areas/tls/checks.js';
+import { openServices } from '../../../../../src/core/doctor/services.js';
 import type { NetworkSettings } from '../../../../../src/core/config/network.js';
 import type { EndpointSpec } from '../../../../servers/tls-endpoints.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
@@ -14,7 +15,7 @@ const network = (): NetworkSettings => ({ timeoutMs: 3000, insecure: false, allo
 
 async function check(spec: EndpointSpec) {
   const e = await tls.start({ ...spec, weakCrypto: true });
-  return checkEndpoint({ host: 'localhost', port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, { issuerType: 'ca' }, { network: network() });
+  return checkEndpoint({ host: 'localhost', port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, { issuerType: 'ca' }, openServices(network()));
 }
 
 describe('weak cryptography served', () => {

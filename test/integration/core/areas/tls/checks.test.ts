@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkEndpoint, provideChecks } from '../../../../../src/core/areas/tls/checks.js';
+import { openServices } from '../../../../../src/core/doctor/services.js';
 import { runChecks } from '../../../../../src/core/doctor/runner.js';
 import type { ServedExpectations } from '../../../../../src/core/config/expectations.js';
 import type { NetworkSettings } from '../../../../../src/core/config/network.js';
@@ -16,7 +17,7 @@ const network = (over: Partial<NetworkSettings> = {}): NetworkSettings => ({
 
 async function check(spec: EndpointSpec, expected: ServedExpectations = {}, host = 'localhost', over: Partial<NetworkSettings> = {}) {
   const e = await tls.start(spec);
-  return checkEndpoint({ host, port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, expected, { network: network(over) });
+  return checkEndpoint({ host, port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, expected, openServices(network(over)));
 }
 
 describe('tls.<host> checks against real TLS servers', () => {
@@ -26,7 +27,7 @@ describe('tls.<host> checks against real TLS servers', () => {
     expect(result.status).toBe('ok');
     expect(result.message).toContain(tls.pki.rootFile);
     expect(result.message).toMatch(/expires in (89|90) days/);
-    expect(result.details?.chainOrder).toBe('in order');
+    expect(result.facts?.chainOrder).toBe('in order');
   });
 
   it('fails an expired certificate and warns one expiring within 30 days', async () => {
@@ -128,7 +129,7 @@ describe('tls checks of many endpoints in one run', () => {
         ...flagFields({ endpoint: servers.map((s) => `localhost:${s.port}`) }), env: {}, cwd: '/', config: {},
         inventoryPath: '/nonexistent/certificates.yml', inventoryExplicit: false, network: network(),
       };
-      const report = await runChecks(await provideChecks(input));
+      const report = await runChecks(await provideChecks(input), { network: input.network });
       expect(report.checks.filter((c) => c.id.startsWith('tls.localhost:')).map((c) => c.status)).toEqual(Array(12).fill('ok'));
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
     } finally {

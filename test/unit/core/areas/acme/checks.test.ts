@@ -29,13 +29,13 @@ describe('nameserverResult', () => {
     ['no key to test: authority only, and says so', answer({ tsig: undefined }), null, {}, 'ok', /The TSIG key was not tested/, { rcode: 'NOERROR' }],
     ['answers but not authoritatively', answer({ authoritative: false }), null, {}, 'warn', /not authoritatively for cloud\.example\.test \(NOERROR, not authoritative\)/, { authoritative: false }],
     ['SERVFAIL, authoritative bit set', answer({ rcode: 'SERVFAIL' }), KEY, {}, 'warn', /not authoritatively for cloud\.example\.test \(SERVFAIL\)/, { rcode: 'SERVFAIL' }],
-  ])('%s', (_, dns, key, where, status, message, details) => {
+  ])('%s', (_, dns, key, where, status, message, facts) => {
     const result = nameserverResult(dns, key, { ...at, ...where });
     expect(result.status).toBe(status);
     expect(result.message).toMatch(message);
-    expect(result.details).toMatchObject({ nameserver: 'ns1.example.test:53', ...details });
+    expect(result.facts).toMatchObject({ nameserver: 'ns1.example.test:53', ...facts });
     if (status !== 'ok') expect(result.advice).toBeTruthy();
-    if (!key) expect(result.details).not.toHaveProperty('key');
+    if (!key) expect(result.facts).not.toHaveProperty('key');
   });
 
   it.each([

@@ -23,7 +23,7 @@ function doctorInput(dir: string, flags: ParsedValues, extra: Partial<DoctorInpu
 }
 
 async function run(input: DoctorInput) {
-  const report = await runChecks(await provideChecks(input));
+  const report = await runChecks(await provideChecks(input), { network: input.network });
   return Object.fromEntries(report.checks.map((c) => [c.id, c]));
 }
 
@@ -35,6 +35,13 @@ describe('doctor group certificate', () => {
     dir = tempDir();
     writeFile(dir, 'wildcard.pem', c.leaf.cert + c.intermediate.cert + c.root.cert);
     writeFile(dir, 'wildcard.key', c.leaf.key);
+  });
+
+  it('ids each check by its file, however many files there are', async () => {
+    const one = await run(doctorInput(dir, { certificate: ['wildcard.pem'] }));
+    const two = await run(doctorInput(dir, { certificate: ['wildcard.pem', 'wildcard.pem'] }));
+    expect(one['certificate.wildcard-pem.parse']!.status).toBe('ok');
+    expect(two['certificate.wildcard-pem.parse']!.status).toBe('ok');
   });
 
   it('skips with the flags to use when nothing is given', async () => {
@@ -51,30 +58,30 @@ describe('doctor group certificate', () => {
   it('reports each check of a good certificate as its own line, with the expiry', async () => {
     const checks = await run(doctorInput(dir, { certificate: ['wildcard.pem'], key: 'wildcard.key', domain: 'cloud.example.test' }));
     expect(Object.entries(checks).map(([id, c]) => [id, c.status])).toEqual([
-      ['certificate.parse', 'ok'],
-      ['certificate.key', 'ok'],
-      ['certificate.chain-order', 'ok'],
-      ['certificate.chain-complete', 'ok'],
-      ['certificate.key-match', 'ok'],
-      ['certificate.wildcard-san', 'ok'],
-      ['certificate.self-signed', 'ok'],
-      ['certificate.strength', 'ok'],
-      ['certificate.validity', 'ok'],
+      ['certificate.wildcard-pem.parse', 'ok'],
+      ['certificate.wildcard-pem.key', 'ok'],
+      ['certificate.wildcard-pem.chain-order', 'ok'],
+      ['certificate.wildcard-pem.chain-complete', 'ok'],
+      ['certificate.wildcard-pem.key-match', 'ok'],
+      ['certificate.wildcard-pem.wildcard-san', 'ok'],
+      ['certificate.wildcard-pem.self-signed', 'ok'],
+      ['certificate.wildcard-pem.strength', 'ok'],
+      ['certificate.wildcard-pem.validity', 'ok'],
     ]);
-    expect(checks['certificate.validity']!.message).toMatch(/^Valid until \d{4}-\d\d-\d\d \(\d+ days left\)\.$/);
-    expect(checks['certificate.validity']!.details).toMatchObject({ daysLeft: expect.any(Number), notAfter: expect.any(String) });
+    expect(checks['certificate.wildcard-pem.validity']!.message).toMatch(/^Valid until \d{4}-\d\d-\d\d \(\d+ days left\)\.$/);
+    expect(checks['certificate.wildcard-pem.validity']!.facts).toMatchObject({ daysLeft: expect.any(Number), notAfter: expect.any(String) });
   });
 
   it('warns 30 days before a supplied wildcard expires that the operator must renew it', async () => {
     const soon = await issue({ cn: 'soon', dns: ['*.cloud.example.test'], issuer: c.intermediate, notAfter: new Date(Date.now() + 20 * DAY) });
     writeFile(dir, 'soon.pem', soon.cert + c.intermediate.cert);
     const checks = await run(doctorInput(dir, { certificate: ['soon.pem'] }));
-    expect(checks['certificate.validity']).toMatchObject({
+    expect(checks['certificate.soon-pem.validity']).toMatchObject({
       status: 'warn',
       message: expect.stringMatching(/expires on \d{4}-\d\d-\d\d, in (19|20) days/),
       advice: expect.stringMatching(/never renews a supplied wildcard/),
     });
-    expect(checks['certificate.key-match']).toBeUndefined();
+    expect(checks['certificate.soon-pem.key-match']).toBeUndefined();
   });
 
   it('reads files, key and domain from the config file, relative to it, and names several files apart', async () => {
@@ -91,12 +98,13 @@ describe('doctor group certificate', () => {
   it('fails a missing file and a wrong order, and skips what depends on an unreadable file', async () => {
     writeFile(dir, 'shuffled.pem', c.root.cert + c.leaf.cert + c.intermediate.cert);
     const shuffled = await run(doctorInput(dir, { certificate: ['shuffled.pem'], key: 'wildcard.key' }));
-    expect(shuffled['certificate.chain-order']).toMatchObject({ status: 'fail', advice: expect.stringContaining('--fix-order') });
-    expect(shuffled['certificate.wildcard-san']!.status).toBe('ok');
+    expect(shuffled['certificate.shuffled-pem.chain-order']).toMatchObject({ status: 'fail', advice: expect.stringContaining('--fix-order') });
+    expect(shuffled['certificate.shuffled-pem.wildcard-san']!.status).toBe('ok');
 
     const missing = await run(doctorInput(dir, { certificate: ['nope.pem'], key: 'wildcard.key' }));
-    expect(missing['certificate.parse']).toMatchObject({ status: 'fail', message: expect.stringMatching(/nope\.pem: no such file/) });
-    expect(missing['certificate.validity']!.status).toBe('skip');
+    expect(missing['certificate.nope-pem.parse']).toMatchObject({ status: 'fail', message: expect.stringMatching(/nope\.pem: no such file/) });
+    // Not run: what it needs was not read; the runner names the check that failed.
+    expect(missing['certificate.nope-pem.validity']).toMatchObject({ status: 'skip', message: 'Not run: certificate.nope-pem.parse failed.', reason: { code: 'needs-failed' } });
   });
 
   it('checks the PEM variables of the inventory, and takes the domain from it', async () => {
@@ -116,7 +124,7 @@ describe('doctor group certificate', () => {
     expect(checks['certificate.ca-certificate.key-match']!.status).toBe('ok');
     expect(checks['certificate.ca-certificate.ca']!.status).toBe('ok');
     expect(checks['certificate.venafi-ca.ca']).toMatchObject({ status: 'fail', message: expect.stringContaining('cluster_issuer_venafi_ca') });
-    expect(checks['certificate.wildcard-san']).toMatchObject({ status: 'fail', message: expect.stringContaining('*.other.test') });
+    expect(checks['certificate.wildcard-pem.wildcard-san']).toMatchObject({ status: 'fail', message: expect.stringContaining('*.other.test') });
     expect(checks['certificate.venafi-tpp-ca-bundle.parse']).toBeUndefined();
   });
 });

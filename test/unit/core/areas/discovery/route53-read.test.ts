@@ -21,7 +21,7 @@ describe('dnsRefusal', () => {
     expect(result.status).toBe('fail');
     expect(result.message).toMatch(message);
     expect(result.advice).toContain(advice);
-    expect(result.details).toEqual({ action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message });
+    expect(result.facts).toEqual({ action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message });
   });
 
   it.each([['Z0123', 'Z0123'], ['/hostedzone/Z0123', 'Z0123']])('zoneId(%s) is %s', (id, expected) => {

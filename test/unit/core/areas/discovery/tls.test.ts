@@ -20,7 +20,7 @@ describe('tlsResult', () => {
     const result = tlsResult(facts, insecure);
     expect(result.status).toBe(status);
     expect(result.message).toMatch(message);
-    expect(result.details).toEqual({ hosts: facts });
+    expect(result.facts).toEqual({ hosts: facts });
     expect(result.advice).toBeTruthy();
   });
 });

@@ -27,8 +27,8 @@ describe('doctor group inventory', () => {
     expect(byId['inventory.venafi-auth'].status).toBe('fail');
     expect(byId['inventory.unknown-variable'].status).toBe('warn');
     expect(byId['inventory.unknown-variable'].advice).toBe('Did you mean openstack_helm_ingress_wildcard_domain?');
-    expect(byId['inventory.unused-variable']).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
-    expect(byId['inventory.required']).toMatchObject({ status: 'fail', details: { variable: 'cluster_issuer_venafi_ca' } });
+    expect(byId['inventory.unused-variable']).toMatchObject({ status: 'warn', facts: { variable: 'cluster_issuer_acme_email' } });
+    expect(byId['inventory.required']).toMatchObject({ status: 'fail', facts: { variable: 'cluster_issuer_venafi_ca' } });
     const text = JSON.stringify(checks);
     expect(text).not.toContain('hunter2-password');
     expect(text).not.toContain('tpp-token-value-1234');
@@ -37,7 +37,7 @@ describe('doctor group inventory', () => {
   it('lints an inventory folder and reports a variable defined twice with different values', async () => {
     const checks = await run(FIXTURES + 'site');
     const dup = checks.find((c) => c.id === 'inventory.duplicate');
-    expect(dup).toMatchObject({ status: 'warn', details: { variable: 'cluster_issuer_acme_email' } });
+    expect(dup).toMatchObject({ status: 'warn', facts: { variable: 'cluster_issuer_acme_email' } });
     expect(dup!.message).toContain('group_vars/controllers/certificates.yml');
     expect(checks.map((c) => c.id)).not.toContain('inventory.valid');
   });
@@ -65,8 +65,8 @@ describe('doctor group inventory', () => {
     const ROUTE53 = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'ambient' };
     writeFileSync(inventory, Object.entries(ROUTE53).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
     const checks = await provideChecks({ inventoryPath: inventory, inventoryExplicit: true, ...flagFields(), env: {}, cwd: dir } as never);
-    const results = await Promise.all(checks.map(async (c) => ({ id: c.id, ...(await c.run({} as never)) })));
-    expect(results.filter((r) => r.status === 'fail').map((r) => r.id))
+    const report = await runChecks(checks);
+    expect(report.checks.filter((r) => r.status === 'fail').map((r) => r.id))
       .toEqual(['inventory.platform-needs.cluster_issuer_acme_route53_region', 'inventory.platform-needs.cluster_issuer_acme_route53_hosted_zone_id']);
   });
 });
@@ -94,7 +94,7 @@ describe('doctor group inventory on a platform inventory with the role\'s own se
 
   it('an empty name that replaces the role\'s default is a failure naming the default; a neutral alias is a naming finding', async () => {
     const checks = await run(write('cluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_private_key_secret_name: ""\nplatform_ingress_annotations: {}\natmosphere_ingress_class_name: nginx\n'));
-    const empty = checks.find((c) => c.details?.variable === 'cluster_issuer_acme_private_key_secret_name');
+    const empty = checks.find((c) => c.facts?.variable === 'cluster_issuer_acme_private_key_secret_name');
     expect(empty).toMatchObject({ status: 'fail' });
     expect(empty!.advice).toContain('cert-manager-issuer-account-key');
     expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations ("cloudgate setup" offers to).' });

@@ -38,7 +38,7 @@ describe('judgeIngresses', () => {
       },
     );
     expect(findings).toEqual([]);
-    expect(result).toMatchObject({ status: 'ok', details: { ingresses: 3 } });
+    expect(result).toMatchObject({ status: 'ok', facts: { ingresses: 3 } });
   });
 
   it('fails a missing secret with advice that depends on who should make it; a missing supplied copy is left to kube.wildcard-secret', () => {

@@ -48,7 +48,7 @@ describe('issuerResult: the platform\'s ClusterIssuer', () => {
   ])('%s', (_, live, inventoryType, status, details, advice) => {
     const result = issuerResult(live as CmObject, inventoryType);
     expect(result.status).toBe(status);
-    expect(result.details).toMatchObject(details);
+    expect(result.facts).toMatchObject(details);
     if (advice) expect(result.advice).toMatch(advice);
     else expect(result.advice).toBeUndefined();
   });

@@ -71,7 +71,7 @@ describe('judgeMapping: token claims × mapping rules', () => {
     const f = judgeMapping(mapping, token, settings);
     expect(f.status).toBe('ok');
     expect(f.message).toContain('rule 1 of 2');
-    expect((f.details?.rules as { matches: boolean }[]).map((r) => r.matches)).toEqual([true, false]);
+    expect((f.facts?.rules as { matches: boolean }[]).map((r) => r.matches)).toEqual([true, false]);
   });
 
   it('fail naming the missing claims when no rule can match ("Could not map any federated user properties")', () => {
@@ -85,7 +85,7 @@ describe('judgeMapping: token claims × mapping rules', () => {
     const f = judgeMapping(mapping, token, settings);
     expect(f.status).toBe('fail');
     expect(f.message).toContain('Could not map any federated user properties');
-    expect(f.details?.missing).toEqual(['email', 'openstack_project']);
+    expect(f.facts?.missing).toEqual(['email', 'openstack_project']);
     expect(f.message).toContain('rule 1: no email (OIDC_CLAIM_email)');
     expect(f.advice).toContain('"email", "openstack_project"');
     expect(f.advice).toContain('client "cloudgate"');
@@ -94,7 +94,7 @@ describe('judgeMapping: token claims × mapping rules', () => {
   it('fail on values alone, with the any_one_of advice', () => {
     const f = judgeMapping({ id: 'm', rules: [{ remote: [{ type: 'OIDC_CLAIM_sub', any_one_of: ['bob'] }] }] }, token, settings);
     expect(f.status).toBe('fail');
-    expect(f.details?.missing).toEqual([]);
+    expect(f.facts?.missing).toEqual([]);
     expect(f.advice).toContain('any_one_of');
   });
 
@@ -118,7 +118,7 @@ describe('judgeCommonClaims: without the mapping', () => {
     const ok = judgeCommonClaims(token, 'no admin credentials');
     expect(ok.status).toBe('ok');
     expect(ok.message).toContain('the mapping was not read (no admin credentials)');
-    expect(ok.details).toMatchObject({ mapping_read: false, claims_absent: ['email'] });
+    expect(ok.facts).toMatchObject({ mapping_read: false, claims_absent: ['email'] });
     expect(judgeCommonClaims({ sub: 'x' }, 'n').status).toBe('warn');
     const noSub = judgeCommonClaims({ email: 'a@b' }, 'n');
     expect(noSub.status).toBe('warn');
@@ -134,11 +134,11 @@ describe('judgeHeaderSize', () => {
     const big = fakeJwt(claims);
     const f = judgeHeaderSize(big, claims)!;
     expect(f.status).toBe('fail');
-    expect(f.details?.authorization_bytes).toBe(Buffer.byteLength(`Bearer ${big}`));
-    expect(f.details?.authorization_bytes as number).toBeGreaterThan(HEADER_LIMIT);
-    expect(f.message).toContain(`${f.details?.authorization_bytes} bytes`);
+    expect(f.facts?.authorization_bytes).toBe(Buffer.byteLength(`Bearer ${big}`));
+    expect(f.facts?.authorization_bytes as number).toBeGreaterThan(HEADER_LIMIT);
+    expect(f.message).toContain(`${f.facts?.authorization_bytes} bytes`);
     expect(f.message).toContain('400');
-    expect((f.details?.largest_claims as { name: string }[])[0]!.name).toBe('groups');
+    expect((f.facts?.largest_claims as { name: string }[])[0]!.name).toBe('groups');
     expect(f.message).not.toContain(big);
   });
 });

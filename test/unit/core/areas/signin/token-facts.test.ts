@@ -17,7 +17,7 @@ describe('JWT facts (decoded, not verified)', () => {
   it('says when a token has expired, and ignores what is not a JWT', () => {
     expect(formatLeft(-10)).toBe('expired 10 s ago');
     expect(formatLeft(7260)).toBe('2 h 1 min left');
-    expect(tokenFacts('not-a-jwt')).toBeUndefined();
+    expect(tokenFacts('not-a-jwt', 0)).toBeUndefined();
   });
 
   it('tokenFacts says who and for how long, never the token', () => {

@@ -45,31 +45,31 @@ interface Row {
   status: 'ok' | 'warn' | 'fail';
   problems: string[];
   says?: RegExp;
-  details?: Record<string, unknown>;
+  facts?: Record<string, unknown>;
 }
 
 const ROWS: Record<string, Row> = {
-  'a trusted chain in order that covers the host': { status: 'ok', problems: [], details: { trusted: true, chainOrder: 'in order', subject: 'api.cloud.test', issuer: 'Analyze Intermediate' } },
+  'a trusted chain in order that covers the host': { status: 'ok', problems: [], facts: { trusted: true, chainOrder: 'in order', subject: 'api.cloud.test', issuer: 'Analyze Intermediate' } },
   'no certificate at all': { probe: { chain: [] }, status: 'fail', problems: [], says: /presented no certificate/ },
   "the ingress controller's fake certificate": {
     probe: { ...untrusted('DEPTH_ZERO_SELF_SIGNED_CERT', [CERT.fake]), hostMatches: false }, status: 'fail', problems: ['fail', 'fail', 'fail'], says: /Fake Certificate/,
   },
-  'an expired certificate': { probe: { chain: [CERT.expired, CERT.intermediate] }, status: 'fail', problems: ['fail'], says: /expired on/, details: { daysLeft: -2 } },
+  'an expired certificate': { probe: { chain: [CERT.expired, CERT.intermediate] }, status: 'fail', problems: ['fail'], says: /expired on/, facts: { daysLeft: -2 } },
   'a certificate not valid yet': { probe: { chain: [CERT.future, CERT.intermediate] }, status: 'fail', problems: ['fail'], says: /not valid before/ },
-  'a certificate expiring within 30 days': { probe: { chain: [CERT.soon, CERT.intermediate] }, status: 'warn', problems: ['warn'], says: /expires in 10 days/, details: { daysLeft: 10 } },
+  'a certificate expiring within 30 days': { probe: { chain: [CERT.soon, CERT.intermediate] }, status: 'warn', problems: ['warn'], says: /expires in 10 days/, facts: { daysLeft: 10 } },
   'a certificate for another host': { host: 'other.cloud.test', probe: { hostMatches: false }, status: 'fail', problems: ['fail'], says: /does not cover other\.cloud\.test/ },
   'a wildcard two labels up': { host: 'a.b.cloud.test', probe: { chain: [CERT.wildcard, CERT.intermediate], hostMatches: false }, status: 'fail', problems: ['fail'], says: /does not cover/ },
   'a chain missing its intermediate': { probe: untrusted('UNABLE_TO_VERIFY_LEAF_SIGNATURE', [CERT.api]), status: 'fail', problems: ['fail'], says: /neither served nor trusted/ },
   'a chain ending at an untrusted root': { probe: untrusted('SELF_SIGNED_CERT_IN_CHAIN', [CERT.api, CERT.intermediate, CERT.root]), status: 'fail', problems: ['fail'], says: /ends at the root "Analyze Root"/ },
   'another verification error': { probe: untrusted('CERT_REVOKED', [CERT.api, CERT.intermediate]), status: 'fail', problems: ['fail'], says: /not trusted \(CERT_REVOKED\)/ },
-  'an untrusted chain with --insecure': { probe: untrusted('UNABLE_TO_VERIFY_LEAF_SIGNATURE', [CERT.api]), insecure: true, status: 'ok', problems: [], details: { trusted: 'not checked (--insecure)' } },
+  'an untrusted chain with --insecure': { probe: untrusted('UNABLE_TO_VERIFY_LEAF_SIGNATURE', [CERT.api]), insecure: true, status: 'ok', problems: [], facts: { trusted: 'not checked (--insecure)' } },
   'a self-signed certificate with issuer self-signed': {
     probe: untrusted('DEPTH_ZERO_SELF_SIGNED_CERT', [CERT.selfSigned]), expected: { issuerType: 'self-signed' }, status: 'warn', problems: ['warn'], says: /self-signed certificate, not trusted/,
   },
   'a self-signed certificate with issuer ca': {
     probe: untrusted('DEPTH_ZERO_SELF_SIGNED_CERT', [CERT.selfSigned]), expected: { issuerType: 'ca' }, status: 'fail', problems: ['fail', 'fail'], says: /self-signed certificate, not trusted/,
   },
-  'a chain out of order': { probe: { chain: [CERT.api, CERT.root, CERT.intermediate] }, status: 'warn', problems: ['warn'], says: /out of order/, details: { chainOrder: 'out of order' } },
+  'a chain out of order': { probe: { chain: [CERT.api, CERT.root, CERT.intermediate] }, status: 'warn', problems: ['warn'], says: /out of order/, facts: { chainOrder: 'out of order' } },
   'an unrelated certificate in the chain': { probe: { chain: [CERT.api, CERT.intermediate, CERT.unrelated] }, status: 'warn', problems: ['warn'], says: /1 certificate\(s\) unrelated/ },
   'a certificate from an ACME staging issuer': { probe: { chain: [CERT.fromStaging, CERT.staging] }, expected: { issuerType: 'acme' }, status: 'fail', problems: ['fail'], says: /staging issuer/ },
   'a private CA where a public ACME CA is configured': { expected: { issuerType: 'acme' }, status: 'warn', problems: ['warn'], says: /a private CA/ },
@@ -88,9 +88,9 @@ describe('analyzeServed', () => {
   it.each(Object.entries(ROWS))('%s', (_, row) => {
     const result = analyzeServed(endpoint(row.host, row.origin), { ...trusted, ...row.probe }, row.expected ?? {}, new Date(), { insecure: row.insecure });
     expect(result.status).toBe(row.status);
-    expect(((result.details?.problems ?? []) as string[]).map((p) => p.split(':')[0])).toEqual(row.problems);
+    expect(((result.facts?.problems ?? []) as string[]).map((p) => p.split(':')[0])).toEqual(row.problems);
     if (row.says) expect(result.message).toMatch(row.says);
-    if (row.details) expect(result.details).toMatchObject(row.details);
+    if (row.facts) expect(result.facts).toMatchObject(row.facts);
     if (row.status !== 'ok') expect(result.advice).toBeTruthy();
   });
 });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  endpointId, endpointsFromCatalog, endpointsFromConfig, endpointsFromFlags, endpointsFromInventory, parseEndpoint, unique,
+  endpointId, endpointsFromCatalog, endpointsFromInventory, endpointsFromSettings, parseEndpoint, unique,
 } from '../../../../../src/core/areas/tls/endpoints.js';
 import { UsageError } from '../../../../../src/core/errors.js';
+import { resolveList } from '../../../../../src/core/config/setting-schema.js';
+import { TLS_SETTINGS } from '../../../../../src/core/config/setting-specs/checked-files.js';
+
+/** The endpoints setting as the resolver reads it from these sources. */
+const items = (given: string[], config: Record<string, unknown> = {}) =>
+  resolveList(TLS_SETTINGS[0], { given: { endpoints: given }, env: {}, config, cwd: '/' });
 
 describe('endpoints', () => {
   it('parses host, host:port, IPv6 and URLs', () => {
@@ -24,12 +30,18 @@ describe('endpoints', () => {
   });
 
   it('refuses a bad --endpoint or config entry, naming it', () => {
-    expect(() => endpointsFromFlags(['ok.example', 'bad host'])).toThrow(/--endpoint "bad host"/);
-    expect(() => endpointsFromConfig({ tls: { endpoints: ['x.example', 42] } }, 'doctor.yml')).toThrow(UsageError);
-    expect(() => endpointsFromConfig({ tls: { endpoints: ['x.example', 42] } }, 'doctor.yml')).toThrow(/doctor.yml, tls.endpoints\[1\]/);
-    expect(endpointsFromConfig({ tls: { endpoints: ['x.example:8443'] } }, 'doctor.yml')).toEqual([
+    expect(() => endpointsFromSettings(items(['ok.example', 'bad host']))).toThrow(/--endpoint "bad host"/);
+    expect(() => endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml')).toThrow(UsageError);
+    expect(() => endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml')).toThrow(/doctor.yml, tls.endpoints\[1\]/);
+    expect(() => items([], { tls: { endpoints: ['x.example', { not: 'text' }] } })).toThrow(/tls\.endpoints must be a list/);
+    expect(endpointsFromSettings(items([], { tls: { endpoints: ['x.example:8443'] } }), 'doctor.yml')).toEqual([
       { host: 'x.example', port: 8443, source: 'config', origin: 'doctor.yml tls.endpoints' },
     ]);
+  });
+
+  it('adds the flags\' endpoints and the config file\'s up, flags first, a flag listing several comma-separated', () => {
+    const both = endpointsFromSettings(items(['a.example,b.example:8443'], { tls: { endpoints: ['c.example'] } }), 'doctor.yml');
+    expect(both.map((e) => `${e.origin} ${endpointId(e)}`)).toEqual(['--endpoint tls.a.example', '--endpoint tls.b.example:8443', 'doctor.yml tls.endpoints tls.c.example']);
   });
 
   it('takes only *_host variables with a host name from the inventory', () => {
@@ -59,7 +71,7 @@ describe('endpoints', () => {
   });
 
   it('keeps the first of duplicates', () => {
-    const [first] = unique([...endpointsFromFlags(['a.example']), ...endpointsFromConfig({ tls: { endpoints: ['a.example:443'] } })]);
+    const [first] = unique(endpointsFromSettings(items(['a.example'], { tls: { endpoints: ['a.example:443'] } })));
     expect(first?.source).toBe('flag');
   });
 });
