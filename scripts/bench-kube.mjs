@@ -27,7 +27,7 @@ async function loadKubeServer() {
 function platform(m, certificates, namespaces) {
   const names = ['openstack', 'auth-system', 'monitoring', ...Array.from({ length: Math.max(0, namespaces - 3) }, (_, i) => `tenant-${i + 1}`)];
   const leaf = m.leafFor(['*.bench.test'], 60);
-  const objects = [...m.certManagerCrds(), ...m.certManagerWorkloads(), ...names.slice(3).map(m.namespace), ...['openstack', 'auth-system', 'monitoring'].map(m.namespace), m.clusterIssuer('atmosphere', { acme: { email: 'ops@bench.test', server: 'https://acme.test/directory', privateKeySecretRef: { name: 'certmgr-issuer-account-key' }, solvers: [{ http01: { ingress: { class: 'atmosphere' } } }] } })];
+  const objects = [...m.certManagerCrds(), ...m.certManagerWorkloads(), ...names.slice(3).map(m.namespace), ...['openstack', 'auth-system', 'monitoring'].map(m.namespace), m.clusterIssuer('self-signed', { selfSigned: {} }), m.clusterIssuer('atmosphere', { acme: { email: 'ops@bench.test', server: 'https://acme.test/directory', privateKeySecretRef: { name: 'certmgr-issuer-account-key' }, solvers: [{ http01: { ingress: { class: 'atmosphere' } } }] } })];
   for (let i = 0; i < certificates; i++) {
     const ns = names[i % names.length];
     const name = `svc-${i}`;
