@@ -64,7 +64,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
       found.push({
         section: guess,
         key: sectionName,
-        ...notOneOfFinding(`Section of ${configFile}`, sectionName, Object.keys(CONFIG_KEYS)),
+        ...notOneOfFinding(`${configFile}: section`, sectionName, Object.keys(CONFIG_KEYS), (g) => `"${g}:"`),
       });
       continue;
     }
@@ -86,7 +86,7 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
         found.push({
           section: sectionName,
           key: `${sectionName}.${key}`,
-          ...notOneOfFinding(`Setting of ${sectionName}: in ${configFile}`, key, known),
+          ...notOneOfFinding(`${configFile}: ${sectionName}:`, key, known, (g) => g),
         });
         continue;
       }
@@ -123,8 +123,8 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
 }
 
 /** The one wording of "not one of these" (core/closest.ts), as a finding: the key is ignored. */
-function notOneOfFinding(what: string, given: string, choices: readonly string[]): { message: string; advice: string } {
-  const error = notOneOf(what, given, choices, { ignoreCase: true });
+function notOneOfFinding(what: string, given: string, choices: readonly string[], typed: (guess: string) => string): { message: string; advice: string } {
+  const error = notOneOf(what, given, choices, { ignoreCase: true, typed });
   return { message: `${error.message.replace(/\.$/, '')}; it is ignored.`, advice: error.advice ?? `Give one of: ${choices.join(', ')}.` };
 }
 

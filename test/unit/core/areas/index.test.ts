@@ -35,6 +35,6 @@ describe('the areas registry', () => {
   it('says "not one of these" in one wording, with the closest choice', () => {
     const error = notOneOf('--only', 'kub', GROUPS);
     expect(error.message).toBe(`--only "kub" is not one of: ${GROUPS.join(', ')}.`);
-    expect(error.advice).toBe('Did you mean "kube"?');
+    expect(error.advice).toBe('Did you mean --only kube?');
   });
 });

@@ -139,7 +139,7 @@ describe('neutral aliases', () => {
   it('--names takes platform (the default) or spec', () => {
     expect(resolveProfile(undefined)).toBe('platform');
     expect(resolveProfile('spec')).toBe('spec');
-    expect(() => resolveProfile('atmosphere')).toThrow(/--names must be one of platform, spec/);
+    expect(() => resolveProfile('atmosphere')).toThrow(/--names "atmosphere" is not one of: platform, spec/);
   });
 
   it('with --names spec a text names each variable by its alias, and leaves cert-manager\'s own words', () => {
