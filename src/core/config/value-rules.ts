@@ -136,9 +136,9 @@ function domainRule(name: string, value: string): Finding[] {
       `Write ${name}: ${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '')}`)];
   }
   if (value.startsWith('*.')) {
-    value = value.replace(/\.$/, '');
+    const bare = value.slice(2).replace(/\.$/, '');
     return [finding('wildcard-domain', 'error', name, `${name} is "${value}"; give the domain without "*.".`,
-      `Write ${name}: ${value.slice(2)} (the certificate is issued for *.${value.slice(2)}).`)];
+      `Write ${name}: ${bare} (the certificate is issued for *.${bare}).`)];
   }
   if (!DOMAIN.test(value.replace(/\.$/, ''))) {
     return [finding('wildcard-domain', 'error', name, `${name} is "${value}", which is not a valid domain name.`,
