@@ -13,7 +13,8 @@ import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
-import { PEM_RULES, toFinding } from '../tls/variable-rules.js';
+import { toFinding } from '../tls/variable-rules.js';
+import { isChainOrderError, orderedCaChain } from './ca-chain-order.js';
 import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
 import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, type BindKey } from '../config/tsig-key.js';
 
@@ -66,14 +67,12 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
  * order (the file itself is not changed); the order's error becomes a warning the offer answers.
  */
 function caChainOffer(step: Step, path: string, text: string, findings: Finding[]): Partial<Pick<FileCheck, 'findings' | 'offer'>> {
-  const rule = PEM_RULES.find((r) => r.certificate === step.variable?.name);
-  const order = findings.find((f) => f.rule.endsWith('-chain-order') && f.severity === 'error');
-  if (!rule || !order) return {};
-  const { ordered } = examine({ certPem: text, certSource: path, role: rule.role, now: new Date(), fixOrder: false, fixHint: '', renewAdvice: rule.renewAdvice });
-  if (!ordered) return {};
+  const order = findings.find(isChainOrderError);
+  const ordered = order && step.variable ? orderedCaChain(step.variable.name, text, path) : undefined;
+  if (!order || !ordered) return {};
   return {
-    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.length} certificates, ${ordered.map((c) => c.name).join(', ')} (your file is not changed).` } : f)),
-    offer: { question: 'Use the right order?', also: {}, value: `${ordered.map((c) => c.x509.toString().trim()).join('\n')}\n` },
+    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.names.length} certificates, ${ordered.names.join(', ')} (your file is not changed).` } : f)),
+    offer: { question: 'Use the right order?', also: {}, value: ordered.pem },
   };
 }
 
