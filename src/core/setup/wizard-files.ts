@@ -167,8 +167,12 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
   if (!looksLikePath(raw) && !existsSync(path)) return { value: raw.trim() };
   try {
     const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
-    registerSecret(text);
-    if (!looksLikeKeyStatement(text)) return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
+    if (!looksLikeKeyStatement(text)) {
+      // Not a key statement: it may hold anything, and none of it is printed.
+      registerSecret(text);
+      return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
+    }
+    // Only the secret is masked: the statement's start (`key "NAME" {`) is the key's name, which is shown.
     const key = parseBindKey(text, path);
     registerSecret(key.secret);
     return { value: `file:${path}`, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
@@ -176,6 +180,20 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     if (codeOf(error) === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
     return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : messageOf(error)) };
   }
+}
+
+/**
+ * A secret question's answer: what is typed, or, on an empty Enter, the answer before it (a key file
+ * read again, so that its name and algorithm answer the next two questions again).
+ */
+export function secretAnswer(step: Step, typed: string, existing: string, cwd: string): SecretInput {
+  if (typed !== '' || existing === '') return secretInput(step, typed, cwd);
+  return existing.startsWith('file:') ? secretInput(step, existing, cwd) : { value: existing };
+}
+
+/** What Enter keeps at a secret question answered before: a key file by its path, a secret unseen. */
+export function keepHint(existing: string): string {
+  return existing.startsWith('file:') ? `(Enter keeps the key file ${existing.slice(5)})` : '(Enter keeps the current value)';
 }
 
 /**
@@ -188,9 +206,8 @@ export function answeredKeyFile(answers: Record<string, unknown>): BindKey | und
   const path = value.slice(5);
   try {
     const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
-    registerSecret(text);
     const key = looksLikeKeyStatement(text) ? parseBindKey(text, path) : undefined;
-    registerSecret(key?.secret);
+    registerSecret(key ? key.secret : text);
     return key;
   } catch {
     return undefined;
