@@ -125,7 +125,7 @@ const TABLE = {
       { name: 'plain', description: 'ask line by line instead of the full-screen walkthrough' },
       { name: 'secret-manifest', value: 'FILE', description: 'where to write the TLS Secret of a supplied wildcard' },
       { name: 'namespace', value: 'NS', multiple: true, description: 'a namespace for that TLS Secret (repeat; default openstack)' },
-      { name: 'fix-order', description: 'put a supplied chain in order (leaf first) instead of refusing it' },
+      { name: 'fix-order', description: 'put a chain in the wrong order in order (supplied wildcard: leaf first; CA chain: issuer first) instead of refusing it' },
       { name: 'apply', description: 'kubectl apply the TLS Secret manifest once written' },
       { name: 'ca-file', value: 'PEM', description: "trust these CA certificates when judging a supplied chain" },
       ...VAULT,

@@ -66,6 +66,24 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     expect(doctor(['--inventory', 'site', '--strict']).code).toBe(1);
   });
 
+  it('fails a wildcard domain with a final dot, a route53 zone id that is a domain, a region and a country of the wrong form', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cg-forms-'));
+    try {
+      const file = join(dir, 'certificates.yml');
+      writeFileSync(file, ['openstack_helm_ingress_wildcard_domain: cloud.example.com.', 'cluster_issuer_type: acme',
+        'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: route53', 'cluster_issuer_acme_route53_auth: ambient',
+        'cluster_issuer_acme_route53_region: Frankfurt', 'cluster_issuer_acme_route53_hosted_zone_id: example.com',
+        'atmosphere_ingress_annotations:', '  cert-manager.io/subject-countries: "DE,UK"', ''].join('\n'));
+      const r = doctor(['--inventory', file, '--json']);
+      expect(r.code).toBe(1);
+      const checks = JSON.parse(r.stdout).checks.map((c: { id: string; status: string }) => [c.id, c.status]);
+      expect(checks).toEqual([['inventory.wildcard-domain', 'fail'], ['inventory.aws-region', 'fail'],
+        ['inventory.route53-hosted-zone-id', 'fail'], ['inventory.subject-country', 'fail']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails a missing --inventory path and skips a missing default inventory', () => {
     const missing = JSON.parse(doctor(['--inventory', 'nope.yml', '--json']).stdout);
     expect(missing.checks[0]).toMatchObject({ id: 'inventory.file', status: 'fail' });

@@ -146,6 +146,25 @@ describe('cloudgate regenerate', () => {
     expect(readFileSync(inventory, 'utf8')).toMatch(/cluster_issuer_type: self-signed/);
   });
 
+  it('names no ClusterIssuer that the cluster lacks as the one being replaced, and says so', async () => {
+    // Secrets and Certificates an earlier deployment left, whose ClusterIssuer is gone.
+    const state = new KubeState().add(...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
+      tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), certificate('openstack', 'keystone-api-certs'));
+    api = await startKubeApi(state);
+    const { inventory, answers } = workspace();
+    for (const flag of ['--dry-run', '--yes']) {
+      const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, flag], { env: api.env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('No ClusterIssuer "atmosphere" exists in the cluster: no issuer is being replaced.');
+      expect(r.stderr).not.toMatch(/issued by ClusterIssuer "atmosphere"/);
+      // The issuer the deployment must create is the platform's, not the self-signed one every platform also has.
+      expect(r.stderr).toContain('The ClusterIssuer "atmosphere" does not exist in the cluster yet');
+      expect(r.stderr).not.toContain('ClusterIssuer "self-signed" does not exist');
+      expect(r.stdout).not.toContain('kubectl');
+    }
+    expect(api.state.deleted).toEqual([]);
+  });
+
   it('never deletes the supplied wildcard secret, even when it carries the annotations', async () => {
     api = await startKubeApi(cluster(deployedSpec(ACME)).add(tlsSecret('openstack', 'my-wildcard', 'atmosphere')));
     const { dir, inventory } = workspace();

@@ -6,9 +6,9 @@ export const BRANCHES: Record<string, Record<string, unknown>> = {
   'acme http01': { ...acme },
   'acme http01 internal server': { ...acme, cluster_issuer_acme_server: 'https://acme.internal.example.com/directory' },
   'acme azuredns': {
-    ...acme, cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: 'cid',
-    cluster_issuer_acme_azuredns_client_secret: 'csecret-1234', cluster_issuer_acme_azuredns_subscription_id: 'sub',
-    cluster_issuer_acme_azuredns_tenant_id: 'tenant', cluster_issuer_acme_azuredns_resourcegroup_name: 'rg',
+    ...acme, cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+    cluster_issuer_acme_azuredns_client_secret: 'csecret-1234', cluster_issuer_acme_azuredns_subscription_id: '99999999-8888-7777-6666-555555555555',
+    cluster_issuer_acme_azuredns_tenant_id: '11111111-2222-3333-4444-555555555555', cluster_issuer_acme_azuredns_resourcegroup_name: 'rg',
     cluster_issuer_acme_azuredns_hostedzone_name: 'cloud.example.com',
   },
   'acme rfc2136': {

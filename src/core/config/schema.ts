@@ -62,7 +62,7 @@ function propertySchema(row: Variable, profile: NamingProfile): Schema {
         ? { ...base, type: 'string', pattern: `^(${row.values!.map(anyCase).join('|')})$` }
         : { ...base, type: 'string', enum: row.values!.map(value) };
     case 'domain':
-      return { ...base, type: 'string', pattern: '^(?!\\*\\.)(?![a-zA-Z][a-zA-Z0-9+.-]*://)[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+\\.?$' };
+      return { ...base, type: 'string', pattern: '^(?!\\*\\.)(?![a-zA-Z][a-zA-Z0-9+.-]*://)[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$' };
     case 'email':
       return { ...base, type: 'string', format: 'email', pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' };
     case 'url':

@@ -14,6 +14,7 @@ import { isJinja, isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import type { Finding } from '../findings.js';
 import { NOT_CHECKED, finding, isSet, str } from './rule-kit.js';
 import { typeRules } from './value-rules.js';
+import { countryRule } from './format-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
   ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, ISSUER_TYPES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
@@ -274,6 +275,8 @@ function annotationRules(values: Values): Finding[] {
       } else if (typeof value !== 'string' || value.trim() === '') {
         out.push(finding('annotation-value', 'error', name, `${name}["${key}"] must be a non-empty text value.`,
           'Quote the value, e.g. "Example Org"; several values are comma-separated in one string.'));
+      } else if (key.endsWith('/subject-countries')) {
+        out.push(...countryRule(name, key, value));
       }
     }
   }

@@ -3,6 +3,7 @@ import { DOMAIN, parseHostPort, parseUrl } from './formats.js';
 import type { Finding } from '../findings.js';
 import { ANNOTATION_PREFIX, VARIABLES, type Variable } from './variables.js';
 import { NOT_CHECKED, finding, isEncodedBundle, isPlainMap, isSet, str } from './rule-kit.js';
+import { providerFormatRule, trailingDotRule } from './format-rules.js';
 
 type Values = Record<string, unknown>;
 
@@ -125,7 +126,7 @@ export function formatRule(row: Variable, value: string): Finding[] {
         `${row.name} does not contain a PEM private key (no "-----BEGIN ... PRIVATE KEY-----" line).`,
         'Paste the key as a YAML block (`|`), or give "file:PATH" in the answers file.')];
     default:
-      return [];
+      return providerFormatRule(row.name, value);
   }
 }
 
@@ -135,14 +136,15 @@ function domainRule(name: string, value: string): Finding[] {
       `Write ${name}: ${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[/:].*$/, '')}`)];
   }
   if (value.startsWith('*.')) {
+    const bare = value.slice(2).replace(/\.$/, '');
     return [finding('wildcard-domain', 'error', name, `${name} is "${value}"; give the domain without "*.".`,
-      `Write ${name}: ${value.slice(2)} (the certificate is issued for *.${value.slice(2)}).`)];
+      `Write ${name}: ${bare} (the certificate is issued for *.${bare}).`)];
   }
   if (!DOMAIN.test(value.replace(/\.$/, ''))) {
     return [finding('wildcard-domain', 'error', name, `${name} is "${value}", which is not a valid domain name.`,
       'Use letters, digits and hyphens in dot-separated labels, e.g. cloud.example.com.')];
   }
-  return [];
+  return trailingDotRule(name, value);
 }
 
 function urlRule(name: string, value: string): Finding[] {

@@ -20,6 +20,7 @@
  *
  * The session (session.ts) drives these for every front-end; review.ts and outcome.ts word the result.
  */
+import { isChainOrderError, orderCaChains } from './ca-chain-order.js';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fillFromKeyFile } from '../config/tsig-key.js';
@@ -137,6 +138,7 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
 
   keepEqualValues(set, current.values);
   fillFromKeyFile(set, current.values, sources.tsigKey);
+  const chains = orderCaChains(set, sources.files, input.fixOrder ?? false);
   const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
@@ -187,7 +189,9 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
-  const rules = validate(merged, { now: input.now, sources });
+  const rules = validate(merged, { now: input.now, sources }).map((f) =>
+    (f.variable && chains.fixable.includes(f.variable) && isChainOrderError(f) ? { ...f, advice: `${f.advice ?? 'Reorder the file.'} Or give --fix-order: the inventory gets the chain in the right order (the file is not changed).` } : f));
+  findings.push(...chains.findings);
   findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));

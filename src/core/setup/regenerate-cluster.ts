@@ -10,6 +10,7 @@ import { PLATFORM_ISSUER, summarizeSecrets, type StaleSelection } from './regene
 import { specChangedAt, subjectOf, type IssuerIdentity } from './regenerate-issued.js';
 import { selectIssuedSecrets, summarizeCertificates, type IssuedSelection } from './regenerate-select.js';
 import { capped } from '../bounded.js';
+import { readLiveIssuer } from '../kube/live-issuer.js';
 
 /** The secrets and Certificates of `namespaces`, and which secrets the replaced issuer (null: a template name) left to delete. */
 export async function findSecrets(kube: KubectlOptions, namespaces: string[], issuerName: string | null, protectedNames: string[], current: IssuerIdentity): Promise<IssuedSelection> {
@@ -24,7 +25,15 @@ export async function findSecrets(kube: KubectlOptions, namespaces: string[], is
     if (!got.ok && !got.notFound) throw new KubectlError(`Cannot list the Certificates in ${namespace}: ${got.error}`, { exitCode: 1, stdout: '', stderr: got.error });
     if (got.ok) certificates.push(...summarizeCertificates(got.value));
   }
-  return selectIssuedSecrets(secrets, certificates, { issuerName, protectedNames, current });
+  const selection = selectIssuedSecrets(secrets, certificates, { issuerName, protectedNames, current });
+  return issuerName !== null && !(await clusterIssuerExists(kube, issuerName)) ? { ...selection, replacedMissing: true } : selection;
+}
+
+/** Whether the cluster has the ClusterIssuer `name`, read as every live issuer is (live-issuer.ts). */
+async function clusterIssuerExists(kube: KubectlOptions, name: string): Promise<boolean> {
+  const got = await kubectlGet(['get', 'clusterissuer', '--', name], { ...kube, step: `reading the ClusterIssuer "${name}"` });
+  if (!got.ok && !got.notFound) throw new KubectlError(`Cannot read the ClusterIssuer "${name}": ${got.error}`, { exitCode: 1, stdout: '', stderr: got.error });
+  return got.ok && readLiveIssuer(got.value).name === name;
 }
 
 /**
@@ -54,7 +63,14 @@ export function currentIssuer(plan: SetupPlan, liveIssuer: unknown): IssuerIdent
 export function selectionLines(selection: StaleSelection & Partial<IssuedSelection>, issuerName: string | null, namespaces: string[]): string[] {
   const lines: string[] = [];
   const where = namespaces.join(', ');
-  if (selection.undecided) {
+  if (selection.replacedMissing && issuerName !== null) {
+    // Nothing to name as the issuer being replaced: said so, and what still names it is listed as such.
+    lines.push(`No ClusterIssuer "${issuerName}" exists in the cluster: no issuer is being replaced.`);
+    if (selection.stale.length) {
+      lines.push(`Certificate secrets that name ClusterIssuer "${issuerName}" as their issuer (${selection.stale.length}), to delete so the new issuer issues them again:`);
+      for (const s of selection.stale) lines.push(`  ${s.namespace}/${s.name}${s.certificate ? `  (Certificate ${s.certificate})` : ''}`);
+    }
+  } else if (selection.undecided) {
     lines.push(`! No secret is deleted automatically: ${selection.undecided}. Delete by hand, after the deployment, the TLS secrets kept below that the replaced issuer issued.`);
   } else if (selection.stale.length === 0) {
     lines.push(`No certificate secret issued by ClusterIssuer "${issuerName}" in ${where} that a Certificate issues again.`);

@@ -171,7 +171,8 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
 
 /** The name of the ClusterIssuer the rendering makes (what the live state was read by). */
 function renderedIssuerName(renderings: Rendering[]): string | undefined {
-  const issuer = renderings[0]?.objects.find((o) => o.object.kind === 'ClusterIssuer');
+  // The platform's issuer, not the `self-signed` ClusterIssuer every rendering also makes.
+  const issuer = renderings[0]?.objects.find((o) => o.part === 'issuer');
   return issuer?.object.metadata.name;
 }
 

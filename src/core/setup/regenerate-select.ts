@@ -26,6 +26,8 @@ export interface IssuedSelection extends StaleSelection {
   unrelated: number;
   /** Set when nothing may be deleted automatically, with why (the issuer's name is a template). */
   undecided?: string;
+  /** The ClusterIssuer the inventory names does not exist in the cluster: none is being replaced. */
+  replacedMissing?: true;
 }
 
 export interface IssuedOptions {

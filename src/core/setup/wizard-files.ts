@@ -13,7 +13,8 @@ import { loadSuppliedWildcard } from '../tls/supplied.js';
 import { derError, looksLikeDer } from '../tls/pem.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
-import { PEM_RULES, toFinding } from '../tls/variable-rules.js';
+import { toFinding } from '../tls/variable-rules.js';
+import { isChainOrderError, orderedCaChain } from './ca-chain-order.js';
 import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
 import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, type BindKey } from '../config/tsig-key.js';
 
@@ -66,14 +67,12 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
  * order (the file itself is not changed); the order's error becomes a warning the offer answers.
  */
 function caChainOffer(step: Step, path: string, text: string, findings: Finding[]): Partial<Pick<FileCheck, 'findings' | 'offer'>> {
-  const rule = PEM_RULES.find((r) => r.certificate === step.variable?.name);
-  const order = findings.find((f) => f.rule.endsWith('-chain-order') && f.severity === 'error');
-  if (!rule || !order) return {};
-  const { ordered } = examine({ certPem: text, certSource: path, role: rule.role, now: new Date(), fixOrder: false, fixHint: '', renewAdvice: rule.renewAdvice });
-  if (!ordered) return {};
+  const order = findings.find(isChainOrderError);
+  const ordered = order && step.variable ? orderedCaChain(step.variable.name, text, path) : undefined;
+  if (!order || !ordered) return {};
   return {
-    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.length} certificates, ${ordered.map((c) => c.name).join(', ')} (your file is not changed).` } : f)),
-    offer: { question: 'Use the right order?', also: {}, value: `${ordered.map((c) => c.x509.toString().trim()).join('\n')}\n` },
+    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.names.length} certificates, ${ordered.names.join(', ')} (your file is not changed).` } : f)),
+    offer: { question: 'Use the right order?', also: {}, value: ordered.pem },
   };
 }
 
@@ -168,8 +167,12 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
   if (!looksLikePath(raw) && !existsSync(path)) return { value: raw.trim() };
   try {
     const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
-    registerSecret(text);
-    if (!looksLikeKeyStatement(text)) return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
+    if (!looksLikeKeyStatement(text)) {
+      // Not a key statement: it may hold anything, and none of it is printed.
+      registerSecret(text);
+      return { error: `${path} holds no BIND key statement (key "NAME" { algorithm ...; secret "..."; };).` };
+    }
+    // Only the secret is masked: the statement's start (`key "NAME" {`) is the key's name, which is shown.
     const key = parseBindKey(text, path);
     registerSecret(key.secret);
     return { value: `file:${path}`, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
@@ -177,6 +180,20 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     if (codeOf(error) === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
     return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : messageOf(error)) };
   }
+}
+
+/**
+ * A secret question's answer: what is typed, or, on an empty Enter, the answer before it (a key file
+ * read again, so that its name and algorithm answer the next two questions again).
+ */
+export function secretAnswer(step: Step, typed: string, existing: string, cwd: string): SecretInput {
+  if (typed !== '' || existing === '') return secretInput(step, typed, cwd);
+  return existing.startsWith('file:') ? secretInput(step, existing, cwd) : { value: existing };
+}
+
+/** What Enter keeps at a secret question answered before: a key file by its path, a secret unseen. */
+export function keepHint(existing: string): string {
+  return existing.startsWith('file:') ? `(Enter keeps the key file ${existing.slice(5)})` : '(Enter keeps the current value)';
 }
 
 /**
@@ -189,9 +206,8 @@ export function answeredKeyFile(answers: Record<string, unknown>): BindKey | und
   const path = value.slice(5);
   try {
     const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
-    registerSecret(text);
     const key = looksLikeKeyStatement(text) ? parseBindKey(text, path) : undefined;
-    registerSecret(key?.secret);
+    registerSecret(key ? key.secret : text);
     return key;
   } catch {
     return undefined;

@@ -328,4 +328,4 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
 
 export { validateField, stepError, isOptional, issuerUrlError } from './wizard-validate.js';
 export { answersFromInventory, toPlanAnswers } from './wizard-answers.js';
-export { checkFileInput, looksLikePath, pemOf, secretInput, type FileCheck, type SecretInput } from './wizard-files.js';
+export { checkFileInput, keepHint, looksLikePath, pemOf, secretAnswer, secretInput, type FileCheck, type SecretInput } from './wizard-files.js';

@@ -11,7 +11,7 @@ import type { Finding } from '../../core/findings.js';
 import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  checkFileInput, secretInput, defaultFor, isOptional, stepError, type FileCheck, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput, keepHint, secretAnswer, defaultFor, isOptional, stepError, type FileCheck, type AnswerValue, type Step, type WizardAnswers,
 } from '../../core/setup/wizard-flow.js';
 import { answerQuestion, answeredAll, goBack, questionOf, type QuestionsState } from '../../core/setup/questions.js';
 import { CANCELLED } from '../../core/setup/outcome.js';
@@ -89,9 +89,9 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
   if (step.kind === 'secret') {
     const keep = existingText !== '';
     // The TSIG secret may be the key file's path: its secret is kept, its name and algorithm answered.
-    const read = (v: string) => (v === '' && keep ? { value: existingText } : secretInput(step, v, io.cwd));
+    const read = (v: string) => secretAnswer(step, v, existingText, io.cwd);
     const value = await prompt.password({
-      message: `${title}${keep ? ' (Enter keeps the current value)' : ''}${back}`,
+      message: `${title}${keep ? ` ${shown(keepHint(existingText))}` : ''}${back}`,
       validate: (v) => {
         if (v === BACK) return true;
         const got = read(v);
@@ -102,6 +102,8 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
     const got = read(value);
     // A key file's path is no secret (the file's secret is registered as it is read): it stays readable in the review.
     if (!got.value?.startsWith('file:')) registerSecret(value);
+    // The answer is not echoed as typed: a key file's path is, as the walkthrough shows it.
+    else prompt.write(`  ${shown(`key file ${got.value.slice(5)}`)}\n`);
     return { value: got.value ?? '', also: got.also };
   }
   if (step.kind === 'file') return askFile(step, state, asker, title + back, existingText);

@@ -3,13 +3,13 @@
  * and no vault password was given, ask for the password file before the first question, so that the
  * vaulted values are checked (and kept) and every secret is written vaulted like them.
  */
-import { expandTilde } from '../../core/home-path.js';
 import { LinePrompt, PromptCancelled } from './line-prompt.js';
 import { isVaulted, type AnsibleTagged } from '../../core/inventory/ansible-tagged.js';
 import { CancelledError, messageOf } from '../../core/errors.js';
 import { CANCELLED } from '../../core/setup/outcome.js';
 import { escapeLine } from '../../core/escape.js';
-import { vaultKeyringFromOptions, type VaultKeyring } from '../../core/inventory/vault-options.js';
+import type { VaultKeyring } from '../../core/inventory/vault-options.js';
+import { keyringOf } from '../../core/setup/vault-choice.js';
 import type { CommandContext } from '../../core/run-context.js';
 
 export interface VaultOfferIO {
@@ -33,8 +33,9 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
       })).trim();
       if (answer === '') return undefined;
       try {
-        keyring = await vaultKeyringFromOptions({ passwordFiles: [expandTilde(answer, io.env)], ids: [] }, io.env, io.cwd);
-        keyring!.open(vaulted[0][1].text);
+        // A file or LABEL@FILE, `~/` expanded (no shell reads the answer), as the vault question takes it.
+        keyring = await keyringOf(answer, io.env, io.cwd);
+        keyring.open(vaulted[0][1].text);
         return keyring;
       } catch (error) {
         keyring = undefined;

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { registerSecret } from '../../../core/secrets.js';
 import {
-  checkFileInput, defaultChoiceIndex, looksLikePath, secretInput, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput, defaultChoiceIndex, keepHint, looksLikePath, secretAnswer, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { FileInput } from '../components/FileInput.js';
 import { SelectList } from '../components/SelectList.js';
@@ -46,11 +46,11 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
         // A secret already in the inventory is never shown; an empty Enter keeps it.
         const keep = existingText !== '';
         // The TSIG secret may be the key file's path: a path is shown as typed, the file's secret is kept.
-        const read = (v: string) => (v === '' && keep ? { value: existingText } : secretInput(step, v, cwd));
+        const read = (v: string) => secretAnswer(step, v, existingText, cwd);
         return (
           <TextInput
             mask={(v) => !(step.id === TSIG_SECRET && looksLikePath(v))}
-            placeholder={keep ? '(Enter keeps the current value)' : undefined}
+            placeholder={keep ? keepHint(existingText) : undefined}
             validate={(v) => {
               const got = read(v);
               return got.error ?? stepError(step, got.value ?? '', { ...answers, ...got.also });

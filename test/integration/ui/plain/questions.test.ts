@@ -17,7 +17,7 @@ function plainQuestions(start: QuestionsState) {
   const asker = askerFor({ input: io.input, output: io.output, cwd: mkdtempSync(join(tmpdir(), 'cloudgate-plain-q-')) });
   const done = askAll(start, asker).finally(() => asker.prompt.close());
   done.catch(() => undefined);
-  return { done, send: io.send };
+  return { done, send: io.send, seen: io.seen };
 }
 
 describe('the plain questions alone', () => {
@@ -63,6 +63,27 @@ describe("the TSIG secret's question", () => {
     expect(state.answers).toMatchObject({ cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}`, cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key' });
     expect(redact(`file:${keyFile}`)).toBe(`file:${keyFile}`);
     expect(redact('c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==')).toBe('[redacted]');
+    // The key's name is no secret: a message that names the key (the review's info) keeps it.
+    expect(redact('Read the TSIG key "certmgr-key" (HMACSHA256)')).toBe('Read the TSIG key "certmgr-key" (HMACSHA256)');
+    // The hidden answer is echoed as the key file's path; going back, Enter keeps that file, named.
+    expect(p.seen()).toContain(`key file ${keyFile}`);
+  });
+
+  it("going back to the question names the key file Enter keeps", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-tsig-'));
+    const keyFile = join(dir, 'certmgr.key');
+    writeFileSync(keyFile, 'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n');
+    const p = plainQuestions(startQuestions({ ...RFC2136, cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}` }, { only: 'issuer' }));
+    await p.send('Certificate issuer', KEY.enter);
+    await p.send('cluster_issuer_acme_email', '\r');
+    await p.send('cluster_issuer_acme_server', '\r');
+    await p.send('cluster_issuer_acme_solver', '\r');
+    await p.send('cluster_issuer_acme_rfc2136_nameserver', '\r');
+    await p.send(`(Enter keeps the key file ${keyFile})`, '\r');
+    await p.send('TSIG algorithm', '\r');
+    await p.send('cluster_issuer_acme_rfc2136_tsig_key_name', '\r');
+    const state = await p.done;
+    expect(state.answers.cluster_issuer_acme_rfc2136_tsig_secret_key).toBe(`file:${keyFile}`);
   });
 });
 

@@ -67,6 +67,18 @@ describe('setup --plain', () => {
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_godaddy_api_key: plain-api-key-1234');
   });
 
+  it('refuses a wildcard domain with a final dot, naming the domain to type, and takes it without', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
+    const inventory = join(dir, 'certificates.yml');
+    const p = await plain(inventory);
+    await p.send('Certificate type', '2\r');
+    await p.send('openstack_helm_ingress_wildcard_domain', 'cloud.example.com.\r');
+    await p.send('openstack_helm_ingress_wildcard_domain: cloud.example.com\n', 'cloud.example.com\r');
+    await p.send('Certificate issuer', KEY.ctrlC);
+    await expect(p.done).rejects.toBeInstanceOf(CancelledError);
+    expect(p.output()).toContain('"cloud.example.com.", which ends in a dot');
+  });
+
   it('"<" goes back with the answer kept; Ctrl+C cancels with nothing written', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
     const inventory = join(dir, 'certificates.yml');

@@ -3,7 +3,7 @@
  * rule allows: a script another real user (nobody) owns is refused, naming it and its owner, and never
  * runs as root; the offer asks again.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,5 +37,21 @@ describe('the vault offer', () => {
     expect(await offered).toBeUndefined();
     expect(shown).toContain(`the file ${script} belongs to uid ${NOBODY} (nobody)`);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each(['~/vault/pass', 'prod@~/vault/pass'])('takes "%s": ~ is the home folder (no shell expands the answer), with a label too', async (typed) => {
+    mkdirSync(join(fx.dir, 'vault'));
+    writeFileSync(join(fx.dir, 'vault', 'pass'), 'hunter2\n', { mode: 0o600 });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d: Buffer) => (shown += d.toString()));
+    const values = { cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', encryptVault('tok', 'hunter2')) };
+    // The working folder is elsewhere: only ~ finds the file.
+    const offered = offerVault(values, { input, output, cwd: fx.shared, env: { HOME: fx.dir } });
+    input.write(`${typed}\n`);
+    const keyring = await offered;
+    expect(keyring, shown).toBeDefined();
+    expect(keyring!.open(values.cluster_issuer_acme_dnsc_api_token.text)).toBe('tok');
   });
 });

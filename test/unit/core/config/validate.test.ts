@@ -61,8 +61,8 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ['wildcard-needs-dns01', { ...ACME, openstack_helm_ingress_wildcard_domain: 'cloud.example.com' }, { ...RFC, openstack_helm_ingress_wildcard_domain: 'cloud.example.com' }],
   ['required', { ...RFC, cluster_issuer_acme_rfc2136_tsig_key_name: undefined }, RFC],
   ['required', { ...ACME, cluster_issuer_acme_solver: 'azuredns' }, {
-    ...ACME, cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: 'id', cluster_issuer_acme_azuredns_client_secret: 'secret-1',
-    cluster_issuer_acme_azuredns_subscription_id: 'sub', cluster_issuer_acme_azuredns_tenant_id: 'tenant',
+    ...ACME, cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', cluster_issuer_acme_azuredns_client_secret: 'secret-1',
+    cluster_issuer_acme_azuredns_subscription_id: '99999999-8888-7777-6666-555555555555', cluster_issuer_acme_azuredns_tenant_id: '11111111-2222-3333-4444-555555555555',
     cluster_issuer_acme_azuredns_resourcegroup_name: 'rg', cluster_issuer_acme_azuredns_hostedzone_name: 'example.com' }],
   ['required', { ...ROUTE53, cluster_issuer_acme_route53_secret_access_key: null }, ROUTE53],
   ['required', { ...ACME, cluster_issuer_acme_solver: 'infoblox', cluster_issuer_acme_infoblox_view: 'default' }, {

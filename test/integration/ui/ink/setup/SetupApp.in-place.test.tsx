@@ -62,6 +62,11 @@ describe('fixed in place, on the question that has it', () => {
     await choose(ui, 'No: write them in plain text');
     await ui.waitFor('Review:');
     expect(ui.frame()).toContain('Secrets written in plain text');
+    // The review names the key and its file; only the secret is masked.
+    await ui.waitFor('Read the TSIG key "fh-key" (HMACSHA512)');
+    expect(ui.frame()).toContain(join(dir, 'tsig.key'));
+    expect(ui.frame()).not.toContain('[redacted]');
+    expect(ui.frame()).not.toContain('c2VjcmV0LXRzaWcta2V5LXZhbHVl');
     await ui.press(KEY.enter);
     await ui.waitFor('Written:');
     const text = readFileSync(inventory, 'utf8');

@@ -167,7 +167,7 @@ describe('the walkthrough, one branch at a time', () => {
   });
 
   it.each([
-    ['azuredns', ['client-id', 'client-secret-value', 'sub-id', 'tenant-id', 'rg', 'example.com']],
+    ['azuredns', ['aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', 'client-secret-value', '99999999-8888-7777-6666-555555555555', 'tenant.onmicrosoft.com', 'rg', 'example.com']],
     ['cloudflare', ['cloudflare-token-value', '']],
     ['godaddy', ['godaddy-key-value', 'godaddy-secret-value']],
     ['infoblox', ['default', 'dns.example.com', 'api', 'infoblox-password-value']],
