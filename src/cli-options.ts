@@ -194,10 +194,22 @@ const TABLE = {
     examples: ['export OS_TOKEN=$(cloudgate token --config cloudgate.yml --project demo)'],
   },
   render: {
-    summary: "Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager's schema",
-    flags: [INVENTORY, { name: 'json', description: 'print the objects, Helm releases and findings as JSON' }, NAMES],
-    env: [],
-    examples: ['cloudgate render --inventory inventory/group_vars/all/certificates.yml'],
+    summary: "Print the Kubernetes objects the platform's deployment creates from the inventory, and where it would stop, be refused or never issue",
+    flags: [
+      INVENTORY, { name: 'json', description: 'print the objects, Helm releases and findings as JSON' }, NAMES, ...VAULT,
+      { name: 'engine', value: 'auto|role|model', description: "auto (default): the platform's own role when it is installed here, else cloudgate's model; role or model: only that" },
+    ],
+    env: [
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file (with the options, as Ansible adds it)'],
+      ['ANSIBLE_VAULT_IDENTITY_LIST', 'vault ids LABEL@FILE, comma-separated, tried before --vault-id (also vault_identity_list in ansible.cfg)'],
+      ['ANSIBLE_CONFIG', 'the ansible.cfg read for vault_password_file and vault_identity_list (else ./ansible.cfg, ~/.ansible.cfg)'],
+      ['CLOUDGATE_RENDER_ENGINE', 'as --engine'],
+      ['CLOUDGATE_ROLE_TIMEOUT', "seconds the platform's role may run in check mode (default 120)"],
+    ],
+    examples: [
+      'cloudgate render --inventory inventory',
+      'cloudgate render --inventory inventory/hosts.ini --vault-password-file ~/.vault-pass --json',
+    ],
   },
   schema: {
     summary: 'Print the JSON Schema of the inventory variables (for editors)',

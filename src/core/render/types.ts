@@ -30,6 +30,8 @@ export interface RenderFinding {
   /** The variable concerned, or the object (`ClusterIssuer/atmosphere`) when no one variable is. */
   variable: string;
   severity: Severity;
+  /** The rule (docs/checks.md): `platform-needs`, `template-syntax`, `cert-manager-webhook`, `never-issues`, ... */
+  rule?: string;
   message: string;
   advice?: string;
 }

@@ -35,12 +35,13 @@ import { holdsSecret, inventoryEdits, readInventoryFile } from '../inventory/inv
 import { registerSecret } from '../secrets.js';
 import { readRegularFile } from '../safe-read.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
-import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
+import { BASE64_BUNDLE, isSet } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType, type NamingProfile } from '../config/variables.js';
 import { fromAliases, namesView, resolveProfile, spelled, toProfile, type Rename, type Translation } from '../config/neutral-names.js';
-import { platformFindings } from '../render/findings.js';
+import { judgeValues } from '../render/judge.js';
+import { AnsibleTagged } from '../inventory/ansible-tagged.js';
 import { clusterReview, type ClusterReview } from '../render/review.js';
 import { planSupplied, type SuppliedPlan } from './plan-supplied.js';
 import { branchWords } from '../config/branch.js';
@@ -188,8 +189,10 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
-  const rules = validate(merged, { now: input.now, sources });
-  findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
+  // The one judgement render and doctor give (render/judge.ts), on the file as it will be: a value written
+  // vaulted is never templated by Ansible, so it is judged as literal text.
+  const judged = judgeValues(asDeployed(merged, input.vault !== undefined, opened), { now: input.now, sources, complete: false, unchecked: stillVaulted });
+  findings.unshift(...contradictions, ...withoutUnchecked(judged.findings, stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
   findings.push(...await overrideWarnings(inventoryPath, Object.keys(set).map((name) => spelled(name, names))));
@@ -249,6 +252,20 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     plainSecrets: input.vault ? [] : VARIABLES.filter((row) => row.secret && typeof merged[row.name] === 'string' && isSet(merged[row.name])
       && !opened.envelopes.has(row.name)).map((row) => row.name),
   };
+}
+
+/**
+ * The values as the deployment will read them: what is (or will be) vaulted is literal text to Ansible.
+ * In a plan a null removes the variable, so it is left out.
+ */
+function asDeployed(values: Record<string, unknown>, sealing: boolean, opened: OpenedValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value === null) continue;
+    const vaulted = opened.envelopes.has(name) || (sealing && variable(name)?.secret === true);
+    out[name] = vaulted && typeof value === 'string' ? new AnsibleTagged('!unsafe', value) : value;
+  }
+  return out;
 }
 
 /**
