@@ -157,7 +157,7 @@ function secretFindings(object: KubeObject, from: string[]): RenderFinding[] {
     if (!isSecretDataKey(key)) out.push({ variable: from[0] ?? label(object), severity: 'error', rule: 'api-refuses', message: `${label(object)}: "${key}" is not a valid Secret data key.` });
     if (value !== null && typeof value !== 'string') {
       const type = typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : 'object';
-      const variable = from.find((n) => !n.endsWith('_secret_name')) ?? from[0] ?? label(object);
+      const variable = from.find((n) => n.endsWith(`_${key.replace(/-/g, '_')}`)) ?? from.find((n) => !n.endsWith('_secret_name')) ?? from[0] ?? label(object);
       out.push({
         variable, severity: 'error', rule: 'api-refuses',
         message: `${label(object)}: stringData.${key} would be a ${type === 'bool' ? 'boolean' : type}, not text (the role passes "{{ ${variable} }}" with the YAML type kept): the API server refuses the Secret ("json: cannot unmarshal ${type} into Go struct field Secret.stringData of type string"), and the deployment stops there.`,

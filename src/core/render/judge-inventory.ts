@@ -16,7 +16,7 @@ import { openVaulted } from '../inventory/vaulted-values.js';
 import { where } from '../inventory/yaml-load.js';
 import { OWNED_PREFIXES, VARIABLES } from '../config/variables.js';
 import { merge, objectFindings, renderJudgement, ruleFindings } from './judge.js';
-import { disagreements, renderWithRole, type EngineChoice, type EngineUsed, type RoleRendered } from './role-engine.js';
+import { disagreements, renderWithRole, type EngineChoice, type EngineUsed, type Locator, type RoleRendered } from './role-engine.js';
 import type { HelmRelease, RenderFinding, RenderedObject } from './types.js';
 import { valueHazards } from './value-hazards.js';
 import type { Conversion } from './values.js';
@@ -58,6 +58,16 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
   const vaulted = openVaulted(view.meant, keyring);
   const keyOf = (name: string) => view.keys[name] ?? name;
   const definedIn = (name?: string) => (name ? tree.sources[keyOf(name)] ?? tree.sources[name] : undefined);
+  // A vaulted file no password opens: Ansible stops while it loads the inventory, before any task.
+  if (tree.files.some((f) => f.vault === 'closed' && f.applies !== false)) {
+    if (input.engine === 'role') {
+      throw new UsageError("The platform's role cannot be run here: the inventory holds a file encrypted with ansible-vault and no vault password was given.",
+        'Give the vault password (--vault-password-file FILE or --vault-id LABEL@FILE), or use --engine model.');
+    }
+    const findings = [...await treeFindings(tree, input.path), ...view.naming];
+    return { tree, view, objects: [], helm: [], findings: merge(findings, []), keyring, definedIn,
+      engine: { engine: 'model', description: "cloudgate's model of the platform's role (Ansible stops before any task: a vaulted file cannot be opened without its password)" } };
+  }
   const options = {
     profile: view.profile, foreign: view.foreign, meant: view.meant, unchecked: vaulted.unchecked,
     complete: tree.layout !== undefined, conversion: input.conversion, now: input.now,
@@ -68,9 +78,16 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
   let engine: EngineUsed = { engine: 'model', description: "cloudgate's model of the platform's role" };
   const choice = input.engine ?? 'model';
   if (choice !== 'model') {
-    const role = await renderWithRole({ tree, path: input.path, vault: input.vault, env: input.env, cwd: input.cwd, model: model.objects });
+    const role = await renderWithRole({
+      tree, path: input.path, vault: input.vault, env: input.env, cwd: input.cwd, model: model.objects,
+      locate: locator(view.values), vaultGiven: keyring !== undefined,
+    });
     if ('missing' in role) {
-      if (choice === 'role') throw new UsageError(`The platform's role cannot be run here: ${role.missing}.`, 'Install ansible-core and the platform\'s collection (ansible-galaxy collection install vexxhost.atmosphere), or use --engine model.');
+      if (choice === 'role') {
+        throw new UsageError(`The platform's role cannot be run here: ${role.missing}.`, /vault/.test(role.missing)
+          ? 'Give the vault password (--vault-password-file FILE or --vault-id LABEL@FILE), or use --engine model.'
+          : 'Install ansible-core and the platform\'s collection (ansible-galaxy collection install vexxhost.atmosphere), or use --engine model.');
+      }
       engine = { engine: 'model', description: `cloudgate's model of the platform's role (${role.missing})` };
     } else {
       engine = role.used;
@@ -94,7 +111,7 @@ const STOPS = new Set(['platform-needs', 'platform-no-task', 'platform-assert', 
 function withRole(model: ReturnType<typeof renderJudgement>, role: RoleRendered, values: Record<string, unknown>): { objects: RenderedObject[]; helm: HelmRelease[]; findings: RenderFinding[] } {
   const conversion = role.used.ansibleCore && versionAtLeast(role.used.ansibleCore, 2, 19) ? 'native' : 'literal';
   const modelStop = model.model.findings.find((f) => f.severity === 'error' && STOPS.has(f.rule ?? ''));
-  const agreeOnStop = role.stop && modelStop && modelStop.variable === role.stop.variable;
+  const agreeOnStop = role.stop && modelStop && (modelStop.variable === role.stop.variable || (modelStop.cause !== undefined && modelStop.cause === role.stop.cause));
   // The model's own findings on values (not stops, not what its objects would meet) still hold; its
   // stops too when it stops where the role does (its words name the fix).
   const kept = model.model.findings.filter((f) => !STOPS.has(f.rule ?? '') || agreeOnStop);
@@ -113,6 +130,15 @@ function withRole(model: ReturnType<typeof renderJudgement>, role: RoleRendered,
         advice: 'Nothing to do for this inventory; cloudgate\'s model (used where the role is not installed) may need an update for this version of the platform.',
       }] : []),
     ],
+  };
+}
+
+/** The variable behind Ansible's words: the one holding a quoted value, or the one whose template names a variable. */
+function locator(values: Record<string, unknown>): Locator {
+  const strings = Object.entries(values).filter(([name, v]) => typeof v === 'string' && rowOf(name));
+  return {
+    byValue: (text) => strings.find(([, v]) => v === text)?.[0],
+    byReference: (name) => strings.find(([, v]) => new RegExp(`\\{\\{[^}]*\\b${name}\\b`).test(String(v)))?.[0],
   };
 }
 

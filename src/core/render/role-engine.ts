@@ -46,6 +46,9 @@ export interface RoleRendered {
 }
 
 export interface RoleEngineInput {
+  locate: Locator;
+  /** Whether cloudgate was given a vault password (without one, a vaulted value stops the role here, not at deploy time). */
+  vaultGiven: boolean;
   tree: InventoryTree;
   path: string;
   vault: VaultOptions;
@@ -73,12 +76,17 @@ export async function renderWithRole(input: RoleEngineInput): Promise<RoleRender
       description: `the platform's role ${PLATFORM_ROLE} (collection ${role.version}${run.ansibleVersion ? `, ansible-core ${run.ansibleVersion}` : ''}), run in check mode with cloudgate's recording stand-ins: nothing was applied`,
     };
     if (run.timedOut) return { missing: `the platform's role did not finish within ${(Number.isFinite(seconds) && seconds > 0 ? seconds : ROLE_DEADLINE_MS / 1000)} s and was stopped` };
+    const failure = run.failures[0];
+    if (!input.vaultGiven && [run.error ?? '', failure?.msg ?? ''].some(vaultFailure)) {
+      return { missing: 'the role needs the vault password to template the vaulted values (give --vault-password-file or --vault-id, as to ansible-playbook)' };
+    }
     if (run.calls.length === 0 && run.failures.length === 0) {
-      return { missing: run.error ? `ansible-playbook stopped before any task: ${redact(run.error)}` : `ansible-playbook ran no task (exit code ${run.exitCode})` };
+      if (!run.error) return { missing: `ansible-playbook ran no task (exit code ${run.exitCode})` };
+      // Ansible stopped before any task: what it says is the deployment's stop too.
+      return { objects: [], helm: [], used, stop: { variable: 'cluster_issuer_type', severity: 'error', rule: 'role-stop', message: `Ansible stops before any task of the platform's role: ${redact(run.error)}.`, advice: 'Fix what Ansible names (the inventory, a vault, the collection), then render again.' } };
     }
     const { objects, helm } = fromCalls(run.calls, input.model);
-    const failure = run.failures[0];
-    return { objects, helm, used, ...(failure ? { stop: stopFinding(failure.task, failure.msg) } : {}) };
+    return { objects, helm, used, ...(failure ? { stop: stopFinding(failure.task, failure.msg, input.locate) } : {}) };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -147,21 +155,38 @@ function asStored(item: Record<string, unknown>): KubeObject {
 
 export const idOf = (object: KubeObject) => `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 
+/** Finds the inventory variable behind Ansible's words: by the value it quotes, or by the variable a template of it names. */
+export interface Locator {
+  byValue(text: string): string | undefined;
+  byReference(name: string): string | undefined;
+}
+
 /** Ansible's failure as a finding: the variable it names, never the value it may quote. */
-export function stopFinding(task: string, msg: string): RenderFinding {
+export function stopFinding(task: string, msg: string, locate: Locator): RenderFinding {
   const undefinedName = /'([A-Za-z_][A-Za-z0-9_]*)' is undefined/.exec(msg)?.[1];
   const include = /Could not find or access '[^']*\/(type\/[^/']+\/main\.yml|solver\/[^/']+\.yml)'/.exec(msg)?.[1];
-  const variable = undefinedName ?? (include?.startsWith('type/') ? 'cluster_issuer_type' : include ? 'cluster_issuer_acme_solver'
-    : /cluster_issuer_acme_route53_auth/.test(msg) ? 'cluster_issuer_acme_route53_auth' : 'cluster_issuer_type');
-  // Jinja's errors quote the template ("String: ..."), which may be a secret: only its first words are kept.
+  const quoted = /while templating '([\s\S]*?)'\. Error was/.exec(msg)?.[1] ?? /String: ([\s\S]*)$/.exec(msg)?.[1];
+  const variable = undefinedName ? locate.byReference(undefinedName) ?? undefinedName
+    : include?.startsWith('type/') ? 'cluster_issuer_type' : include ? 'cluster_issuer_acme_solver'
+      : /cluster_issuer_acme_route53_auth/.test(msg) ? 'cluster_issuer_acme_route53_auth'
+        : (quoted !== undefined ? locate.byValue(quoted) : undefined) ?? 'cluster_issuer_type';
+  // Jinja's errors quote the template, which may be a secret: only Jinja's own words are kept.
+  const jinja = /original message: ([^\n]*)/.exec(msg)?.[1] ?? /(template error while templating string|Syntax error in template)[^.\n]*/.exec(msg)?.[0];
   const said = undefinedName ? `'${undefinedName}' is undefined`
     : include ? `no ${include} in the role`
-    : msg.replace(/\. String: [\s\S]*$/, '').replace(/String: [\s\S]*$/, '').split('\n')[0].slice(0, 300);
+      : jinja ? `Jinja cannot parse the value of ${variable} (${jinja.replace(/\. String: [\s\S]*$/, '').replace(/String: [\s\S]*$/, '').slice(0, 200)})`
+        : msg.split('\n')[0].slice(0, 300);
   return {
-    variable, severity: 'error', rule: 'role-stop',
+    variable, severity: 'error', rule: 'role-stop', ...(undefinedName ? { cause: undefinedName } : {}),
     message: `The platform's role stops at the task "${task.replace(/^[\w.]+ : /, '')}": ${redact(said)}. Nothing after it is applied.`,
-    advice: undefinedName ? `Define ${undefinedName} where the controllers read it (group_vars/all).` : `Fix ${variable}, then render again.`,
+    advice: undefinedName ? `Define ${undefinedName} where the controllers read it (group_vars/all).`
+      : jinja ? `If the braces are part of the value, mark it literal: ${variable}: !unsafe '...'.` : `Fix ${variable}, then render again.`,
   };
+}
+
+/** Ansible could not open a vaulted value: without cloudgate's vault password, the deployment's own would. */
+export function vaultFailure(msg: string): boolean {
+  return /no vault secrets (were )?found|Decryption failed/i.test(msg);
 }
 
 /** Where the model and the role disagree on what is applied (kind, name, then the first field). */

@@ -7,7 +7,8 @@
  * failed. Every child runs with a deadline that ends its whole process group; no secret is put in its
  * arguments (vault passwords stay in their files), and its output is never shown raw.
  */
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cleanUpOnExit } from '../exit-cleanup.js';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { ansibleSetting, expandHome } from '../inventory/ansible-config.js';
@@ -80,6 +81,26 @@ function collectionVersion(collection: string): string {
     return /^version:\s*['"]?([^'"\s]+)/m.exec(readFileSync(join(collection, 'galaxy.yml'), 'utf8'))?.[1] ?? 'unknown';
   } catch {
     return 'unknown';
+  }
+}
+
+/** Kills every process whose environment carries this run's record file (Linux: read from /proc). */
+function killMarked(record: string): void {
+  if (process.platform !== 'linux') return;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  const mark = `CLOUDGATE_RENDER_RECORD=${record}`;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(mark)) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // gone already, or not ours to read
+    }
   }
 }
 
@@ -171,8 +192,23 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
     PYTHONDONTWRITEBYTECODE: '1',
   };
   const { runChild } = await import('../kube/child.js');
+  // At the deadline (or if cloudgate is stopped) the child's process group is killed, and with it
+  // whatever Ansible started in a session of its own: every process carrying this run's record file.
+  const deadline = input.deadlineMs ?? ROLE_DEADLINE_MS;
+  const stop = new AbortController();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    killMarked(record);
+    stop.abort();
+  }, deadline);
+  const forget = cleanUpOnExit(() => killMarked(record), { onSignal: true });
   const r = await runChild(input.role.playbook, args, {
-    kind: 'ansible', env, cwd: input.cwd, timeoutMs: input.deadlineMs ?? ROLE_DEADLINE_MS, maxStdoutBytes: MAX_OUTPUT,
+    kind: 'ansible', env, cwd: input.cwd, timeoutMs: deadline + 5000, maxStdoutBytes: MAX_OUTPUT, signal: stop.signal,
+  }).finally(() => {
+    clearTimeout(timer);
+    killMarked(record); // a process the run left behind goes with it
+    forget();
   });
   const calls: RecordedCall[] = [];
   const failures: RecordedFailure[] = [];
@@ -193,5 +229,5 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
     }
   }
   const error = /^ERROR! (.*)$/m.exec(`${r.stderr}\n${r.stdout}`)?.[1];
-  return { calls, failures, ended, exitCode: r.exitCode, timedOut: r.timedOut, ...(error ? { error } : {}), ...(calls[0]?.ansibleVersion ? { ansibleVersion: calls[0].ansibleVersion } : {}) };
+  return { calls, failures, ended, exitCode: r.exitCode, timedOut: r.timedOut || late, ...(error ? { error } : {}), ...(calls[0]?.ansibleVersion ? { ansibleVersion: calls[0].ansibleVersion } : {}) };
 }

@@ -34,6 +34,8 @@ export interface RenderFinding {
   rule?: string;
   message: string;
   advice?: string;
+  /** For a stop on a template: the variable it names that is undefined (the role's own message names that one). */
+  cause?: string;
 }
 
 export interface Rendered {

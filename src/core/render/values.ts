@@ -288,7 +288,7 @@ export class RoleValues {
     this.failed = true;
     const vaulted = isVaulted(this.values[name]) || variable(name)?.secret;
     this.record(stop.kind === 'undefined' ? {
-      variable: name, severity: 'error', rule: 'template-undefined',
+      variable: name, severity: 'error', rule: 'template-undefined', ...(stop.name ? { cause: stop.name } : {}),
       message: `${name} is a template naming ${stop.name}, which the inventory defines nowhere the deploying host reads: the deployment stops with "${stop.message}".`,
       advice: `Define ${stop.name} (in group_vars/all, or where the controllers read it), or write ${name}'s value itself.`,
     } : stop.kind === 'loop' ? {
