@@ -61,6 +61,11 @@ function lex(template: string): Part[] | TemplateStop {
     if (open === '{{' || open === '{%') {
       const close = open === '{{' ? '}}' : '%}';
       const end = closing(template, i + 2, close);
+      if (end < 0 && open === '{%') {
+        // Jinja reads the tag's name first: an unknown one is said before the missing end.
+        const tag = /^\s*-?\s*(\w+)/.exec(template.slice(i + 2))?.[1];
+        if (!tag || !KNOWN_TAGS.has(tag)) return { kind: 'syntax', message: `Encountered unknown tag '${tag ?? ''}'.` };
+      }
       if (end < 0) return { kind: 'syntax', message: open === '{{' ? "unexpected end of template, expected 'end of print statement'." : "unexpected end of template, expected 'end of statement block'." };
       const inner = template.slice(i + 2, end).replace(/^[-+]/, '').replace(/[-+]$/, '').trim();
       if (open === '{%') {
@@ -92,7 +97,7 @@ function lex(template: string): Part[] | TemplateStop {
   return parts;
 }
 
-const KNOWN_TAGS = new Set(['if', 'elif', 'else', 'endif', 'for', 'endfor', 'set', 'endset', 'macro', 'endmacro', 'call', 'endcall',
+const KNOWN_TAGS = new Set(['raw', 'if', 'elif', 'else', 'endif', 'for', 'endfor', 'set', 'endset', 'macro', 'endmacro', 'call', 'endcall',
   'filter', 'endfilter', 'block', 'endblock', 'extends', 'include', 'import', 'from', 'with', 'endwith', 'autoescape', 'endautoescape',
   'do', 'break', 'continue', 'trans', 'endtrans', 'pluralize', 'endraw']);
 
@@ -284,7 +289,7 @@ class Parser {
     if (['true', 'True'].includes(t.text)) return true;
     if (['false', 'False'].includes(t.text)) return false;
     if (['none', 'None'].includes(t.text)) return null;
-    if (['lookup', 'query', 'q', 'range', 'dict', 'now', 'undef'].includes(t.text)) throw new Unknown(`${t.text}(), known only when Ansible runs`);
+    if (this.peek('(')) throw new Unknown(`${t.text}(), known only when Ansible runs`);
     const found = this.lookup(t.text);
     if ('value' in found) return found.value;
     if ('unknown' in found) throw new Unknown(found.unknown);
