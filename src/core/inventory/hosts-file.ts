@@ -208,7 +208,7 @@ export function expandHosts(pattern: string): string[] {
 }
 
 /** Every group a host belongs to, with `all`, each with its depth (all 0, its children 1, ...). */
-export function groupsOf(inventory: HostsInventory, host: string): InventoryGroup[] {
+export function groupsOf(inventory: HostsInventory, host: string): (InventoryGroup & { depth: number })[] {
   const depth = depths(inventory);
   const member = new Set<string>(['all']);
   for (const g of inventory.groups.values()) if (g.hosts.includes(host)) member.add(g.name);
