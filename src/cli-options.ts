@@ -66,7 +66,7 @@ const DOCTOR_ENV = [
   ['OS_CLOUD', 'as --cloud: an entry of clouds.yaml (./, ~/.config/openstack/, /etc/openstack/)'],
   ['KUBECONFIG', "kubectl's configuration (group kube)"],
   ['CLOUDGATE_CHILD_ENV', 'more variable names kubectl and vault scripts may see (e.g. AWS_PROFILE for a login plugin)'],
-  ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+  ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
   ['NO_COLOR', 'no colour in the output'],
 ] as const;
 
@@ -88,7 +88,7 @@ const TABLE = {
       NAMES,
     ],
     env: [
-      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
       ['KUBECONFIG', "kubectl's configuration (--apply)"],
       ['NO_COLOR', 'no colour'],
       ['TERM', 'TERM=dumb: plain ASCII'],
@@ -152,7 +152,7 @@ const TABLE = {
     ],
     env: [
       ['KUBECONFIG', "kubectl's configuration"],
-      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
       ['NO_COLOR', 'no colour'],
     ],
     examples: ['cloudgate regenerate --dry-run', 'cloudgate regenerate --answers issuer.yml --yes --wait'],

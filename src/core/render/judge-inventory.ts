@@ -77,7 +77,10 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
   let rendered = { objects: model.objects, helm: model.helm, findings: model.findings };
   let engine: EngineUsed = { engine: 'model', description: "cloudgate's model of the platform's role" };
   const choice = input.engine ?? 'model';
-  if (choice !== 'model') {
+  if (view.profile === 'spec' && choice !== 'model') {
+    if (choice === 'role') throw new UsageError("--engine role with --names spec: the platform's role reads only its own names.", 'Leave out --names spec, or use --engine model.');
+    engine = { engine: 'model', description: "cloudgate's model of the platform's role (--names spec: the platform's own role reads only its own names)" };
+  } else if (choice !== 'model') {
     const role = await renderWithRole({
       tree, path: input.path, vault: input.vault, env: input.env, cwd: input.cwd, model: model.objects,
       locate: locator(view.values), vaultGiven: keyring !== undefined,
