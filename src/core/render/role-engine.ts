@@ -4,7 +4,7 @@
  * and its first failure is the stop; what cloudgate judges on them (the API server, cert-manager's
  * webhook, the solvers) is the same as for the model's. Where the two disagree, a finding says so.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -58,10 +58,39 @@ export interface RoleEngineInput {
   model: RenderedObject[];
 }
 
+/**
+ * The last runs, by what they read: the exporter judges the same inventory every cycle, and the role
+ * runs again only when a file it reads (or a setting) changed.
+ */
+const runs = new Map<string, Promise<RoleRendered | { missing: string }>>();
+const KEPT_RUNS = 8;
+
 /** Runs the platform's role; undefined (with why) when this host does not have it. */
 export async function renderWithRole(input: RoleEngineInput): Promise<RoleRendered | { missing: string }> {
   const role = findPlatformRole(input.env, input.cwd);
   if ('missing' in role) return role;
+  const key = runKey(input, role);
+  const known = runs.get(key);
+  if (known) return known;
+  const run = runRole(input, role);
+  runs.set(key, run);
+  if (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value!);
+  // A run that did not finish is not kept: the next asks again.
+  void run.then((r) => { if ('missing' in r) runs.delete(key); });
+  return run;
+}
+
+/** What a run depends on: every file it reads (path, size, time of change), the options and Ansible's settings. */
+function runKey(input: RoleEngineInput, role: PlatformRole): string {
+  const files = [...input.tree.files.map((f) => f.path), ...(input.tree.layout?.hostsFiles ?? [])].map((path) => {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return [path, info?.size, info?.mtimeMs, info?.ino];
+  });
+  const settings = Object.entries(input.env).filter(([k]) => k.startsWith('ANSIBLE_') || k.startsWith('CLOUDGATE_ROLE') || k === 'CLOUDGATE_PLATFORM_ROLE').sort();
+  return JSON.stringify([input.path, input.cwd, files, input.vault, input.vaultGiven, settings, role]);
+}
+
+async function runRole(input: RoleEngineInput, role: PlatformRole): Promise<RoleRendered | { missing: string }> {
   const work = mkdtempSync(join(tmpdir(), 'cloudgate-render-'));
   try {
     const inventories = inventoryArgs(input.tree, input.path, work);

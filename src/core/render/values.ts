@@ -46,6 +46,11 @@ export interface RoleOptions {
   complete?: boolean;
   /** Opens a vault envelope (a vault password was given); without it a vaulted value is known only at deploy time. */
   open?: (envelope: string) => string;
+  /**
+   * The other variables the deploying host sees, for the templates to name (setup judges one file of
+   * an inventory: `acme_host` may be defined in another). Never the table's own variables.
+   */
+  context?: Values;
 }
 
 /** The role's own variables (its vars/main.yml): they win over the inventory. */
@@ -69,11 +74,13 @@ export class RoleValues {
   readonly conversion: Conversion;
   readonly complete: boolean;
   private readonly open?: (envelope: string) => string;
+  private readonly context: Values;
 
   constructor(readonly values: Values, readonly profile: NamingProfile, readonly out: Rendered, options: RoleOptions = {}) {
     this.conversion = options.conversion ?? 'literal';
     this.complete = options.complete ?? true;
     this.open = options.open;
+    this.context = options.context ?? {};
   }
 
   /** `X is defined`: the inventory or the role's defaults define it, whatever its value (`""` and `null` included). */
@@ -106,7 +113,8 @@ export class RoleValues {
   /** A variable's value as Ansible's lazy templating gives it (no conversion yet). */
   private resolve(name: string, stack: string[]): Resolved {
     if (stack.includes(name)) return { stop: { kind: 'loop', name, message: `recursive loop detected in template string: {{ ${name} }}` } };
-    const raw = name in ROLE_VARS ? ROLE_VARS[name] : this.inInventory(name) ? this.values[name] : this.roleDefault(name);
+    const raw = name in ROLE_VARS ? ROLE_VARS[name] : this.inInventory(name) ? this.values[name] : this.roleDefault(name)
+      ?? (variable(name) ? undefined : this.context[name]);
     if (raw === undefined) return { undefined: true };
     return this.templated(raw, [...stack, name]);
   }
