@@ -35,7 +35,8 @@ describe.skipIf(!hasAnsible)('render with the platform\'s role (cloudgate\'s tes
         expect(r.stderr).toContain("Rendered by the platform's role vexxhost.atmosphere.cluster_issuer");
         expect(json.objects).toEqual(c.objects);
         expect(json.helm).toEqual(c.helm);
-        expect(keySet(json.findings.map(keyOf))).toEqual(keySet(c.findings));
+        // What cloudgate says about Ansible settings its model does not follow is the model's alone: the role follows them.
+        expect(keySet(json.findings.map(keyOf))).toEqual(keySet(c.findings.filter((f) => f.rule !== 'ansible-settings')));
       } finally {
         removeCase(dir);
       }

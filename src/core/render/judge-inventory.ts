@@ -21,6 +21,7 @@ import type { HelmRelease, RenderFinding, RenderedObject } from './types.js';
 import { valueHazards } from './value-hazards.js';
 import type { Conversion } from './values.js';
 import { UsageError } from '../errors.js';
+import { ansibleSetting } from '../inventory/ansible-config.js';
 
 export interface InventoryJudgeInput {
   path: string;
@@ -68,9 +69,10 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
     return { tree, view, objects: [], helm: [], findings: merge(findings, []), keyring, definedIn,
       engine: { engine: 'model', description: "cloudgate's model of the platform's role (Ansible stops before any task: a vaulted file cannot be opened without its password)" } };
   }
+  const settings = ansibleSettings(input.env, input.cwd);
   const options = {
     profile: view.profile, foreign: view.foreign, meant: view.meant, unchecked: vaulted.unchecked,
-    complete: tree.layout !== undefined, conversion: input.conversion, now: input.now,
+    complete: tree.layout !== undefined, conversion: input.conversion ?? settings.conversion, now: input.now,
     ...(keyring ? { open: (envelope: string) => keyring.open(envelope) } : {}),
   };
   const model = renderJudgement(view.values, options);
@@ -101,6 +103,7 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
   }
   const findings: Finding[] = [
     ...await treeFindings(tree, input.path),
+    ...(engine.engine === 'model' ? settings.findings : []),
     ...merge(ruleFindings(view.values, options), rendered.findings, vaulted.unchecked),
     ...view.naming,
     ...vaulted.findings,
@@ -134,6 +137,24 @@ function withRole(model: ReturnType<typeof renderJudgement>, role: RoleRendered,
       }] : []),
     ],
   };
+}
+
+/** Ansible settings (ansible.cfg or the environment) that change how values are templated: cloudgate's model follows Ansible's defaults, and says so. */
+function ansibleSettings(env: NodeJS.ProcessEnv, cwd: string): { conversion?: Conversion; findings: Finding[] } {
+  const on = (name: string, key: string) => /^(true|yes|on|1)$/i.test(ansibleSetting(env, cwd, name, key)?.value ?? '');
+  const findings: Finding[] = [];
+  const merge = ansibleSetting(env, cwd, 'ANSIBLE_HASH_BEHAVIOUR', 'hash_behaviour');
+  if (merge && merge.value.trim() === 'merge') {
+    findings.push({ rule: 'ansible-settings', severity: 'warning', message: `hash_behaviour is merge (${merge.source}): Ansible merges mappings defined in several places, where cloudgate's model replaces them (Ansible's default).`, advice: "Check mappings set in several files (the webhooks' helm_values, the annotations); where the platform's role is installed, render runs it with your settings." });
+  }
+  const undefinedOk = ansibleSetting(env, cwd, 'ANSIBLE_ERROR_ON_UNDEFINED_VARS', 'error_on_undefined_vars');
+  if (undefinedOk && /^(false|no|off|0)$/i.test(undefinedOk.value.trim())) {
+    findings.push({ rule: 'ansible-settings', severity: 'warning', message: `error_on_undefined_vars is off (${undefinedOk.source}): Ansible then renders an undefined variable as its template text instead of stopping, where cloudgate's model stops.`, advice: 'Leave error_on_undefined_vars at its default (true): an undefined variable then stops the deployment instead of reaching the cluster as text.' });
+  }
+  if (on('ANSIBLE_JINJA2_NATIVE', 'jinja2_native')) {
+    findings.push({ rule: 'ansible-settings', severity: 'warning', message: "jinja2_native is on: up to ansible-core 2.18 every templated value is then read as a Python literal (\"600\" becomes 600), where cloudgate's model converts as Ansible's default does.", advice: "Where the platform's role is installed, render runs it with your settings; otherwise check the values that look like numbers, booleans or lists." });
+  }
+  return { findings };
 }
 
 /** The variable behind Ansible's words: the one holding a quoted value, or the one whose template names a variable. */
