@@ -65,7 +65,7 @@ export function findPlatformRole(env: NodeJS.ProcessEnv, cwd: string): PlatformR
     const collection = join(base, 'ansible_collections', 'vexxhost', 'atmosphere');
     if (existsSync(join(collection, 'roles', 'cluster_issuer'))) return { playbook, collections: base, version: collectionVersion(collection) };
   }
-  return { missing: `the platform's collection ${PLATFORM_COLLECTION} is not installed where Ansible looks (${paths.join(', ')})` };
+  return { missing: `the platform's collection ${PLATFORM_COLLECTION} is not installed in ${paths.join(' or ')}, where Ansible looks` };
 }
 
 /** The collection's version, from what ansible-galaxy installed (MANIFEST.json) or its galaxy.yml. */
