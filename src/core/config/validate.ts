@@ -113,7 +113,7 @@ export function closestName(name: string): string | undefined {
  * which cert-manager never checks, is said here.
  */
 function requiredRules(values: Values, choices: Choices): Finding[] {
-  return VARIABLES.filter((row) => row.required && applies(row, choices) && !isSet(values[row.name])).flatMap((row) => {
+  return VARIABLES.filter((row) => row.required && applies(row, choices) && !chosenByBlank(row, values) && !isSet(values[row.name])).flatMap((row) => {
     const defined = values[row.name] !== undefined;
     if (defined && row.name !== 'cluster_issuer_acme_email') return [];
     if (defined) {
@@ -124,6 +124,20 @@ function requiredRules(values: Values, choices: Choices): Finding[] {
       `${row.name} is required ${branchLabel(row, choices)} but is not set.`,
       `Set ${row.name}: ${row.help}.`)];
   });
+}
+
+/**
+ * A choosing variable defined but blank or null (`cluster_issuer_type: ""`) is not its default: the role
+ * includes `type//main.yml` (or `solver/.yml`, or fails its auth assert) and stops there, so nothing of the
+ * branch below it runs and none of that branch's variables is required.
+ */
+function chosenByBlank(row: Variable, values: Values): boolean {
+  const blank = (name: string) => values[name] === null || (typeof values[name] === 'string' && (values[name] as string).trim() === '');
+  const c = row.appliesWhen;
+  if (!c) return false;
+  if (blank('cluster_issuer_type')) return true;
+  if ((c.solver || c.auth) && blank('cluster_issuer_acme_solver')) return true;
+  return Boolean(c.auth) && blank('cluster_issuer_acme_route53_auth');
 }
 
 function branchLabel(row: Variable, choices: Choices): string {

@@ -190,6 +190,14 @@ describe('validate: types and values cloudgate cannot check', () => {
     expect(rules({ atmosphere_ingress_annotations: 'text' })).toContain('invalid-type:atmosphere_ingress_annotations:error');
   });
 
+  it('a choosing value defined but empty or null is no branch: the role stops on it, and nothing below it is required', () => {
+    expect(rules({})).toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ cluster_issuer_type: '' })).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ cluster_issuer_type: null })).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ ...ACME, cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: '' }).filter((r) => r.includes('access_key'))).toEqual([]);
+    expect(rules({ ...ACME, cluster_issuer_acme_solver: 'route53' })).toContain('required:cluster_issuer_acme_route53_secret_access_key:error');
+  });
+
   it('vaulted values and Jinja expressions are "not checked" (info), never malformed', () => {
     const found = validate({
       cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'cloudflare',
