@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { namesView } from '../../../../src/core/config/neutral-names.js';
 import { parseInventory } from '../../../../src/core/inventory/inventory.js';
-import { renderJudgement } from '../../../../src/core/render/judge.js';
+import { judgeValues } from '../../../../src/core/render/judge.js';
 
 const DIR = new URL('../../../fixtures/render/platform/', import.meta.url).pathname;
 const CASES = readdirSync(DIR).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
@@ -28,7 +28,8 @@ describe('render fixtures in the platform\'s names: what the role applies, field
     it(c, () => {
       const values = parseInventory(readFileSync(`${DIR}${c}.yml`, 'utf8'), `${c}.yml`);
       const view = namesView(values, `${c}.yml`);
-      const rendered = renderJudgement(view.values, { profile: view.profile, foreign: view.foreign });
+      // The one judgement render, setup's review and doctor print: the inventory rules and the render's findings.
+      const rendered = judgeValues(view.values, { profile: view.profile, foreign: view.foreign, meant: view.meant });
       expect(rendered.objects.map((o) => o.object)).toEqual(parseAllDocuments(readFileSync(`${DIR}${c}.expected.yml`, 'utf8')).map((d) => d.toJS()));
       expect(rendered.helm).toEqual(existsSync(`${DIR}${c}.helm.yml`) ? parse(readFileSync(`${DIR}${c}.helm.yml`, 'utf8')) : []);
       const findings = [...view.naming, ...rendered.findings];
