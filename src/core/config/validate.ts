@@ -132,7 +132,10 @@ function requiredRules(values: Values, choices: Choices): Finding[] {
  * branch below it runs and none of that branch's variables is required.
  */
 function chosenByBlank(row: Variable, values: Values): boolean {
-  const blank = (name: string) => values[name] === null || (typeof values[name] === 'string' && (values[name] as string).trim() === '');
+  const blank = (name: string) => {
+    const value = values[name];
+    return value === null || (typeof value === 'string' && value.trim() === '');
+  };
   const c = row.appliesWhen;
   if (!c) return false;
   if (blank('cluster_issuer_type')) return true;

@@ -15,7 +15,7 @@ const DIR = new URL('../../../fixtures/render/platform/', import.meta.url).pathn
 const CASES = readdirSync(DIR).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
 
 export interface FindingKey { variable: string; severity: string; rule?: string }
-const key = (f: { variable: string; severity: string; rule?: string }): FindingKey => ({ variable: f.variable, severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
+const key = (f: { variable?: string; severity: string; rule?: string }): FindingKey => ({ variable: f.variable ?? '', severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
 const unique = (list: FindingKey[]) => [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 describe('render fixtures in the platform\'s names: what the role applies, field by field', () => {
