@@ -15,7 +15,7 @@
  * a whole file encrypted with ansible-vault is decrypted with the vault password, and without one
  * Ansible stops before any task.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import type { Finding } from '../findings.js';
@@ -288,7 +288,9 @@ export function readVarsFile(path: string, layer: string | undefined, applies: b
 function startsWithVault(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a pipe in the folder must not wait for a writer (the read then refuses it by name).
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return false;
     const head = Buffer.alloc(64);
     const n = readSync(fd, head, 0, 64, 0);
     return isVaultText(head.subarray(0, n).toString('utf8'));
