@@ -101,10 +101,13 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
       rendered = withRole(native ? renderJudgement(view.values, { ...options, conversion: 'native' }) : model, role, view.values);
     }
   }
+  // A neutral word as a choosing value: its naming finding already says the role stops there, in words that name the fix.
+  const namedStops = new Set(view.naming.filter((f) => f.severity === 'error').map((f) => f.variable));
+  const renderedFindings = rendered.findings.filter((f) => !(f.rule === 'role-stop' && namedStops.has(f.variable)));
   const findings: Finding[] = [
     ...await treeFindings(tree, input.path),
     ...(engine.engine === 'model' ? settings.findings : []),
-    ...merge(ruleFindings(view.values, options), rendered.findings, vaulted.unchecked),
+    ...merge(ruleFindings(view.values, options), renderedFindings, vaulted.unchecked),
     ...view.naming,
     ...vaulted.findings,
   ];

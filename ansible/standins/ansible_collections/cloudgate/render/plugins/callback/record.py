@@ -34,7 +34,8 @@ class CallbackModule(CallbackBase):
             "task": result._task.get_name(),
             "action": result._task.resolved_action or result._task.action,
             "host": result._host.get_name(),
-            "msg": str(result._result.get("msg", "")),
+            # An include_tasks whose file cannot be loaded fails with "reason", not "msg".
+            "msg": str(result._result.get("msg") or result._result.get("reason") or ""),
         })
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
