@@ -3,11 +3,12 @@
  * (test/fixtures/platform-role/, the same module calls, installed under the platform's name), found
  * through ANSIBLE_COLLECTIONS_PATH as on a deploy host, run by the real ansible-playbook in check mode
  * with cloudgate's recording stand-ins. On every inventory folder it applies exactly what cloudgate's
- * model renders (objects, Helm releases, findings): the two are kept in agreement. Then what the
+ * model renders (objects, Helm releases, findings), and on every one-file platform fixture: the two are
+ * kept in agreement. Then what the
  * engine promises: it says which rendered, falls back to the model, never puts a secret in the
  * child's arguments or environment, and ends the whole run at its deadline.
  */
-import { existsSync, readFileSync, writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +19,8 @@ import { requireTool } from '../helpers/tools.js';
 import { waitUntil } from '../helpers/wait.js';
 
 const hasAnsible = requireTool('ansible-playbook', 'ansible-core');
+const PLATFORM = new URL('../fixtures/render/platform/', import.meta.url).pathname;
+const PLATFORM_CASES = readdirSync(PLATFORM).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
 const WITH_ROLE = { ANSIBLE_COLLECTIONS_PATH: TEST_ROLE };
 
 interface RenderJson { engine: { engine: string; description: string; ansibleCore?: string }; objects: unknown[]; helm: unknown[]; findings: { rule: string; variable: string | null; severity: string }[] }
@@ -42,6 +45,32 @@ describe.skipIf(!hasAnsible)('render with the platform\'s role (cloudgate\'s tes
       }
     });
   }
+
+  // The one-file platform fixtures too (a private inventory is built around the file). `templates` is
+  // the exception by nature: the role evaluates lookup('env', ...) on this host, the model cannot.
+  for (const c of PLATFORM_CASES.filter((k) => k !== 'templates')) {
+    it(`platform fixture ${c}: the role applies what the model renders`, async () => {
+      const r = await runCli(['render', '--inventory', `${PLATFORM}${c}.yml`, '--names', 'platform', '--json', '--engine', 'role'], { env: WITH_ROLE });
+      const json = JSON.parse(r.stdout) as RenderJson;
+      expect(json.engine.engine, r.stderr).toBe('role');
+      const model = JSON.parse((await runCli(['render', '--inventory', `${PLATFORM}${c}.yml`, '--names', 'platform', '--json', '--engine', 'model'])).stdout) as RenderJson;
+      expect(json.objects).toEqual(model.objects);
+      expect(json.helm).toEqual(model.helm);
+      expect(keySet(json.findings.map(keyOf))).toEqual(keySet(model.findings.map(keyOf)));
+      expect(r.code).toBe(model.findings.some((f) => f.severity === 'error') ? 2 : 0);
+    });
+  }
+
+  it('templates: the role evaluates a lookup of the environment (the names CLOUDGATE_CHILD_ENV lets through), which the model leaves to deploy time', async () => {
+    const env = { ...WITH_ROLE, ACME_SERVER: 'https://acme.example.com/directory' };
+    const hidden = JSON.parse((await runCli(['render', '--inventory', `${PLATFORM}templates.yml`, '--names', 'platform', '--json', '--engine', 'role'], { env })).stdout) as { objects: { metadata: { name: string }; spec?: { acme?: { server?: string } } }[] };
+    expect(hidden.objects.find((o) => o.metadata.name === 'atmosphere')?.spec?.acme?.server).toBe('');
+    const r = await runCli(['render', '--inventory', `${PLATFORM}templates.yml`, '--names', 'platform', '--json', '--engine', 'role'], { env: { ...env, CLOUDGATE_CHILD_ENV: 'ACME_SERVER' } });
+    const json = JSON.parse(r.stdout) as RenderJson & { objects: { kind: string; metadata: { name: string }; spec?: { acme?: { server?: string; email?: string } } }[] };
+    expect(json.engine.engine, r.stderr).toBe('role');
+    const issuer = json.objects.find((o) => o.kind === 'ClusterIssuer' && o.metadata.name === 'atmosphere');
+    expect(issuer?.spec?.acme).toMatchObject({ server: 'https://acme.example.com/directory', email: 'pki@example.com' });
+  });
 
   it('auto renders with the role where it is installed, with cloudgate\'s model where not, and says which', async () => {
     const dir = copyCase('split-files-templates');
