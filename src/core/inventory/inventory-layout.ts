@@ -164,6 +164,7 @@ export async function readLayout(root: string, options: { hostsFile?: string; ke
       const file = read(path, `host_vars/${hostKey}`, hostKey === hostName);
       if (hostKey === hostName) layers.push({ source: path, values: file.values });
     }
+    if (host.assumed) notes.push(...hostNotKnown(hostKey, files.filter((f) => f.layer === `host_vars/${hostKey}`), root));
   }
   const { values, sources, conflicts } = mergeLayers(layers);
   for (const file of files) if (file.vault === 'closed' && file.applies) notes.push(closedVault(file.path));
@@ -309,9 +310,25 @@ function closedVault(path: string): Finding {
   };
 }
 
+const CERTIFICATE_VARIABLE = /^(cluster_issuer_|openstack_helm_ingress_|atmosphere_ingress_)/;
+
+/**
+ * A host's own files that set certificate variables, when no hosts file says which host the role runs
+ * on: if that host is the first controller, its values win over every group's when the deployment runs.
+ */
+function hostNotKnown(hostKey: string, files: VarsFile[], root: string): Finding[] {
+  const named = files.flatMap((f) => Object.keys(f.values).filter((k) => CERTIFICATE_VARIABLE.test(k)).map((k) => ({ k, f })));
+  if (named.length === 0) return [];
+  return [{
+    rule: 'overridden', severity: 'warning', variable: named[0].k,
+    message: `${relative(root, named[0].f.path)}, the host variables of ${hostKey}, sets ${named.map((n) => n.k).join(', ')}: without a hosts file cloudgate cannot tell whether ${hostKey} is the host the role runs on, so it renders without these values; if it is, they win over every group's.`,
+    advice: 'Give --inventory the folder holding the hosts file (hosts.ini), or move the variables to group_vars/all.',
+  }];
+}
+
 /** A group's files that set certificate variables, when the deploying host is not in the group. */
 function groupNotApplied(group: string, host: DeployingHost, files: VarsFile[], root: string): Finding[] {
-  const named = files.flatMap((f) => Object.keys(f.values).filter((k) => /^(cluster_issuer_|openstack_helm_ingress_|atmosphere_ingress_)/.test(k)).map((k) => ({ k, f })));
+  const named = files.flatMap((f) => Object.keys(f.values).filter((k) => CERTIFICATE_VARIABLE.test(k)).map((k) => ({ k, f })));
   if (named.length === 0) return [];
   const first = named[0];
   return [{
