@@ -66,7 +66,7 @@ describe.skipIf(!hasAnsible)('render with the platform\'s role (cloudgate\'s tes
     const hidden = JSON.parse((await runCli(['render', '--inventory', `${PLATFORM}templates.yml`, '--names', 'platform', '--json', '--engine', 'role'], { env })).stdout) as { objects: { metadata: { name: string }; spec?: { acme?: { server?: string } } }[] };
     expect(hidden.objects.find((o) => o.metadata.name === 'atmosphere')?.spec?.acme?.server).toBe('');
     const r = await runCli(['render', '--inventory', `${PLATFORM}templates.yml`, '--names', 'platform', '--json', '--engine', 'role'], { env: { ...env, CLOUDGATE_CHILD_ENV: 'ACME_SERVER' } });
-    const json = JSON.parse(r.stdout) as RenderJson & { objects: { kind: string; metadata: { name: string }; spec?: { acme?: { server?: string; email?: string } } }[] };
+    const json = JSON.parse(r.stdout) as Omit<RenderJson, 'objects'> & { objects: { kind: string; metadata: { name: string }; spec?: { acme?: { server?: string; email?: string } } }[] };
     expect(json.engine.engine, r.stderr).toBe('role');
     const issuer = json.objects.find((o) => o.kind === 'ClusterIssuer' && o.metadata.name === 'atmosphere');
     expect(issuer?.spec?.acme).toMatchObject({ server: 'https://acme.example.com/directory', email: 'pki@example.com' });

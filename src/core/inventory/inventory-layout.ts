@@ -20,6 +20,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import type { Finding } from '../findings.js';
 import { codeOf, messageOf } from '../errors.js';
+import { InventoryInputError } from './inventory-errors.js';
 import { readRegularFileIfExistsSync } from '../safe-read.js';
 import { emptyInventory, groupsOf, hostsOf, isYamlInventory, looksLikeIni, readIniInventory, readYamlInventory, type HostsInventory } from './hosts-file.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
@@ -268,6 +269,12 @@ export const isVarsFileName = (name: string) => !extname(name) || VARS_EXTENSION
 
 /** One vars file, a whole-file vault opened with the keyring. */
 export function readVarsFile(path: string, layer: string | undefined, applies: boolean, keyring?: VaultKeyring): VarsFile {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (info && !info.isFile()) {
+    // Ansible would block on a pipe in group_vars/; an input cloudgate refuses (exit 2), as it refuses one given as --inventory.
+    throw new InventoryInputError(`The inventory file ${path} is not a regular file (${info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
+      'Remove it from the inventory folder, or replace it with an ordinary YAML file.');
+  }
   if (startsWithVault(path)) {
     if (!keyring) return { path, values: {}, merged: {}, notices: [], ...(layer ? { layer } : {}), applies, vault: 'closed' };
     const read = readRegularFileIfExistsSync(path, { what: 'the inventory file' });

@@ -14,6 +14,7 @@ import { sameValue } from './inventory-edit.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
 import { refuseNotices, type YamlNotice } from './yaml-load.js';
 import type { MergeSources } from './yaml-merge.js';
+import { InventoryInputError } from './inventory-errors.js';
 import { isHostsFile, isVarsFileName, readLayout, readVarsFile as readLayoutVarsFile, type InventoryLayout } from './inventory-layout.js';
 import type { VaultKeyring } from './vault-options.js';
 
@@ -81,8 +82,7 @@ export interface InventoryTree {
   layout?: InventoryLayout;
 }
 
-/** An inventory path that is not a regular file or folder (a pipe, a device): exit 2, never a hang. */
-export class InventoryInputError extends UsageError {}
+export { InventoryInputError } from './inventory-errors.js';
 
 export interface TreeOptions {
   /** Opens files encrypted whole with ansible-vault (without it, such a file is read as holding nothing). */
