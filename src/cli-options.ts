@@ -93,7 +93,7 @@ const DOCTOR_ENV = [
   ['OS_CLOUD', 'as --cloud: an entry of clouds.yaml (./, ~/.config/openstack/, /etc/openstack/)'],
   ['KUBECONFIG', "kubectl's configuration (group kube)"],
   ['CLOUDGATE_CHILD_ENV', 'more variable names kubectl and vault scripts may see (e.g. AWS_PROFILE for a login plugin)'],
-  ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+  ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
   ['NO_COLOR', 'no colour in the output'],
 ] as const;
 
@@ -132,7 +132,7 @@ const TABLE = {
       NAMES,
     ],
     env: [
-      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
       ['KUBECONFIG', "kubectl's configuration (--apply)"],
       ['NO_COLOR', 'no colour'],
       ['TERM', 'TERM=dumb: plain ASCII'],
@@ -196,7 +196,7 @@ const TABLE = {
     ],
     env: [
       ['KUBECONFIG', "kubectl's configuration"],
-      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file'],
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'a vault password file, added to the options (also ANSIBLE_VAULT_IDENTITY_LIST and ansible.cfg, as Ansible reads them)'],
       ['NO_COLOR', 'no colour'],
     ],
     examples: ['cloudgate regenerate --dry-run', 'cloudgate regenerate --answers issuer.yml --yes --wait'],
@@ -238,10 +238,22 @@ const TABLE = {
     examples: ['export OS_TOKEN=$(cloudgate token --config cloudgate.yml --project demo)'],
   },
   render: {
-    summary: "Print the Kubernetes objects the platform creates from the inventory, checked against cert-manager's schema",
-    flags: [INVENTORY, { name: 'json', description: 'print the objects, Helm releases and findings as JSON' }, NAMES],
-    env: [],
-    examples: ['cloudgate render --inventory inventory/group_vars/all/certificates.yml'],
+    summary: "Print the Kubernetes objects the platform's deployment creates from the inventory, and where it would stop, be refused or never issue",
+    flags: [
+      INVENTORY, { name: 'json', description: 'print the objects, Helm releases and findings as JSON' }, NAMES, ...VAULT,
+      { name: 'engine', value: 'auto|role|model', description: "auto (default): the platform's own role when it is installed here, else cloudgate's model; role or model: only that" },
+    ],
+    env: [
+      ['ANSIBLE_VAULT_PASSWORD_FILE', 'as --vault-password-file (with the options, as Ansible adds it)'],
+      ['ANSIBLE_VAULT_IDENTITY_LIST', 'vault ids LABEL@FILE, comma-separated, tried before --vault-id (also vault_identity_list in ansible.cfg)'],
+      ['ANSIBLE_CONFIG', 'the ansible.cfg read for vault_password_file and vault_identity_list (else ./ansible.cfg, ~/.ansible.cfg)'],
+      ['CLOUDGATE_RENDER_ENGINE', 'as --engine'],
+      ['CLOUDGATE_ROLE_TIMEOUT', "seconds the platform's role may run in check mode (default 120)"],
+    ],
+    examples: [
+      'cloudgate render --inventory inventory',
+      'cloudgate render --inventory inventory/hosts.ini --vault-password-file ~/.vault-pass --json',
+    ],
   },
   status: {
     summary: "Show one Certificate as cert-manager left it (as cmctl status certificate), with cloudgate's verdict and fix",

@@ -12,12 +12,14 @@
  * A vault password script also: ANSIBLE_*, VAULT_* (HashiCorp Vault: VAULT_ADDR, VAULT_TOKEN, ...),
  * GNUPGHOME, GPG_TTY, GPG_AGENT_INFO, PASSWORD_STORE_*, SSH_AUTH_SOCK, DBUS_SESSION_BUS_ADDRESS (pass,
  * gpg and keyring helpers).
+ * ansible-playbook (render running the platform's role) gets the same, PYTHONPATH, PYTHONUSERBASE,
+ * VIRTUAL_ENV, and CLOUDGATE_RENDER_RECORD (the run's record file, no secret).
  * More names for every child: CLOUDGATE_CHILD_ENV=NAME,NAME (a kubeconfig exec plugin needing
  * AWS_PROFILE, say); a name that looks like a secret (SECRET, PASSWORD, TOKEN, KEY, CREDENTIAL) or
  * cloudgate's or OpenStack's (CLOUDGATE_*, OS_*) is not passed that way.
  */
 
-export type ChildKind = 'kubectl' | 'vault-script';
+export type ChildKind = 'kubectl' | 'vault-script' | 'ansible';
 
 const COMMON = new Set([
   'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'TZ', 'TERM', 'LANG', 'LANGUAGE',
@@ -30,6 +32,13 @@ const BY_KIND: Record<ChildKind, { names: Set<string>; prefixes: string[] }> = {
   kubectl: { names: new Set(['KUBECONFIG', 'KUBECACHEDIR']), prefixes: ['KUBECTL_'] },
   'vault-script': {
     names: new Set(['GNUPGHOME', 'GPG_TTY', 'GPG_AGENT_INFO', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS']),
+    prefixes: ['ANSIBLE_', 'VAULT_', 'PASSWORD_STORE_'],
+  },
+  // ansible-playbook running the platform's role for `cloudgate render`: what a vault password script
+  // needs (Ansible runs it), Python's own settings, and the record file of the run.
+  ansible: {
+    names: new Set(['GNUPGHOME', 'GPG_TTY', 'GPG_AGENT_INFO', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS',
+      'PYTHONPATH', 'PYTHONUSERBASE', 'VIRTUAL_ENV', 'PYTHONDONTWRITEBYTECODE', 'CLOUDGATE_RENDER_RECORD']),
     prefixes: ['ANSIBLE_', 'VAULT_', 'PASSWORD_STORE_'],
   },
 };

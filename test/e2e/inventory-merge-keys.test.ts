@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { createTestCA } from '../helpers/pki.js';
+
+const indent = (pem: string) => pem.trim().split('\n').map((l) => `  ${l}\n`).join('');
 
 function inventory(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cloudgate-merge-cli-')), 'certificates.yml');
@@ -27,7 +30,14 @@ describe('an inventory whose issuer comes through a merge key', () => {
   });
 
   it('render shows the ClusterIssuer of the merged type, not acme', async () => {
-    const r = await runCli(['render', '--inventory', inventory(text)]);
+    // Without the CA the role's ca task stops on the undefined certificate and applies nothing of it: said, exit 2.
+    const stopped = await runCli(['render', '--inventory', inventory(text)]);
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toContain('cluster_issuer_ca_certificate');
+    expect(stopped.stdout).not.toContain('acme:');
+    const ca = createTestCA();
+    const withCa = `${text}cluster_issuer_ca_certificate: |\n${indent(ca.cert)}cluster_issuer_ca_private_key: |\n${indent(ca.key)}`;
+    const r = await runCli(['render', '--inventory', inventory(withCa)]);
     expect(r.stdout).toMatch(/^kind: ClusterIssuer[\s\S]*?spec:\n {2}ca:/m);
     expect(r.stdout).not.toContain('acme:');
   });

@@ -53,7 +53,8 @@ beforeAll(async () => {
   mkdirSync(binDir);
   symlinkSync(BIN, join(binDir, 'cloudgate'));
   mkdirSync(join(home, 'cloud/inventory/group_vars/all'), { recursive: true });
-  writeFileSync(join(home, 'cloud/inventory/hosts.yml'), 'all:\n  hosts:\n    ctl1:\n      ansible_host: 127.0.0.1\n');
+  // The platform's play runs on the group controllers, as its hosts file names it.
+  writeFileSync(join(home, 'cloud/inventory/hosts.yml'), 'all:\n  children:\n    controllers:\n      hosts:\n        ctl1:\n          ansible_host: 127.0.0.1\n');
   writeFileSync(join(home, 'cloud/inventory/group_vars/all/other.yml'), '# the operator\'s own variables\nntp_server: 127.0.0.1\n');
   const ca = await issue({ cn: 'Example Cloud CA', ca: true });
   writeFileSync(join(home, 'cloud/ca.pem'), ca.cert);

@@ -38,8 +38,14 @@ cluster_issuer_acme_godaddy_api_key: godaddy-key-123
     const json = JSON.parse(result.stdout);
     expect(json.schema).toBe('cloudgate.render/v1');
     expect(json.helm).toEqual([{ name: 'cert-manager-webhook-godaddy', namespace: 'cert-manager', chart: '/usr/local/src/godaddy-webhook', values: { groupName: 'godaddy.cert-manager.atmosphere.dev' } }]);
-    expect(json.findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_godaddy_secret_key', severity: 'error' })]);
-    expect(json.findings[0].message).toContain('cluster_issuer_acme_godaddy_secret_key is not set');
+    // The one judgement: the inventory rules (the provider's account limits) and the role's stop, one finding per variable.
+    const errors = json.findings.filter((f: { severity: string }) => f.severity === 'error');
+    expect(errors).toEqual([expect.objectContaining({ rule: 'required', variable: 'cluster_issuer_acme_godaddy_secret_key' })]);
+    expect(errors[0].message).toContain('cluster_issuer_acme_godaddy_secret_key is required');
+    expect(json.findings.map((f: { rule: string }) => f.rule)).toContain('godaddy-limits');
+    // The role installs the webhook, then stops at the task that templates the missing key: nothing of it is applied.
+    expect(json.objects.map((o: { kind: string }) => o.kind)).toEqual(['ClusterIssuer']);
+    expect(json.engine).toMatchObject({ engine: 'model' });
     expect(result.stdout).not.toContain('godaddy-key-123');
   });
 

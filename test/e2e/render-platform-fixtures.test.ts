@@ -11,6 +11,7 @@ import { runCli } from '../helpers/cli.js';
 const DIR = new URL('../fixtures/render/platform/', import.meta.url).pathname;
 const CASES = readdirSync(DIR).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
 
+interface DoctorCheck { id: string; details?: { rule?: string; variable?: string; severity?: string } }
 type Finding = { variable: string; severity: string; rule?: string };
 const key = (f: Finding): Finding => ({ variable: f.variable, severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
 const unique = (list: Finding[]) => [...new Map(list.map((f) => [JSON.stringify(key(f)), key(f)])).values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -32,6 +33,12 @@ describe('cloudgate render --names platform --json on the platform fixtures', ()
       const want = parse(readFileSync(`${DIR}${c}.findings.yml`, 'utf8')) as Finding[];
       expect(unique(json.findings)).toEqual(unique(want));
       expect(result.code).toBe(want.some((f) => f.severity === 'error') ? 2 : 0);
+
+      const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', `${DIR}${c}.yml`, '--names', 'platform', '--json']);
+      const checks = (JSON.parse(doctor.stdout) as { checks: DoctorCheck[] }).checks;
+      const byDoctor = checks.filter((k) => k.details?.rule).map((k) => ({ rule: k.details!.rule!, variable: k.details!.variable ?? '', severity: k.details!.severity! }));
+      expect(unique(byDoctor)).toEqual(unique(json.findings));
+      expect(doctor.code).toBe(want.some((f) => f.severity === 'error') ? 1 : 0);
     });
   }
 });

@@ -197,7 +197,7 @@ describe('cloudgate setup (built binary)', () => {
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cluster_issuer_acme_route53_region is not set.*undefined variable/);
+    expect(r.stderr).toMatch(/cluster_issuer_acme_route53_region is not set.*'cluster_issuer_acme_route53_region' is undefined/);
     expect(r.stderr).not.toContain('s3cr3t-access-key-e2e');
     expect(await readFile(inventory, 'utf8')).toBe(before);
   });

@@ -38,8 +38,10 @@ export const AREA_METRICS: readonly MetricFamily[] = AREAS.flatMap((a) => (a.met
 export async function checksOf(input: DoctorInput, only: readonly string[]): Promise<Check[]> {
   const wanted = (group: string) => only.length === 0 || only.includes(group);
   const checks: Check[] = [];
-  for (const area of AREAS.filter((a) => wanted(a.group))) {
-    checks.push(...(await area.provideChecks(input)).filter((c) => wanted(c.group)));
+  const listed = AREAS.filter((a) => wanted(a.group));
+  const groups = listed.map((a) => a.group);
+  for (const area of listed) {
+    checks.push(...(await area.provideChecks({ ...input, groups })).filter((c) => wanted(c.group)));
   }
   // Findings about the --config file belong to the groups whose settings it holds (one section each).
   const sections = CONFIG_SECTIONS.filter(wanted);

@@ -94,3 +94,47 @@ export function issuerUrlProblems(issuer: string): string[] {
   }
   return problems;
 }
+
+/**
+ * cert-manager's `util.ValidNameserver` (unchanged from v1.15.5 to v1.21.1): the name server with
+ * surrounding space trimmed and port 53 added when none is written (IPv6 in brackets), or undefined
+ * when cert-manager refuses it. Host and port are not checked further.
+ */
+export function validNameserver(value: string): string | undefined {
+  const nameserver = value.trim();
+  if (nameserver === '') return undefined;
+  const split = splitHostPort(nameserver);
+  let host: string;
+  let port: string;
+  if ('error' in split) {
+    if (split.error !== 'missing port in address') return undefined;
+    host = nameserver.replace(/^[[\]]+|[[\]]+$/g, '');
+    port = '';
+  } else ({ host, port } = split);
+  if (host === '') return undefined;
+  return host.includes(':') ? `[${host}]:${port || '53'}` : `${host}:${port || '53'}`;
+}
+
+/** Go's `net.SplitHostPort`. */
+function splitHostPort(hostport: string): { host: string; port: string } | { error: string } {
+  const i = hostport.lastIndexOf(':');
+  if (i < 0) return { error: 'missing port in address' };
+  let host: string;
+  let j = 0;
+  let k = 0;
+  if (hostport[0] === '[') {
+    const end = hostport.indexOf(']');
+    if (end < 0) return { error: "missing ']' in address" };
+    if (end + 1 === hostport.length) return { error: 'missing port in address' };
+    if (end + 1 !== i) return { error: hostport[end + 1] === ':' ? 'too many colons in address' : 'missing port in address' };
+    host = hostport.slice(1, end);
+    j = 1;
+    k = end + 1;
+  } else {
+    host = hostport.slice(0, i);
+    if (host.includes(':')) return { error: 'too many colons in address' };
+  }
+  if (hostport.slice(j).includes('[')) return { error: "unexpected '[' in address" };
+  if (hostport.slice(k).includes(']')) return { error: "unexpected ']' in address" };
+  return { host, port: hostport.slice(i + 1) };
+}

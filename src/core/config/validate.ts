@@ -107,11 +107,41 @@ export function closestName(name: string): string | undefined {
 
 // ---- required ----------------------------------------------------------------------------------
 
+/**
+ * A variable the branch needs that the inventory leaves out: the role stops there. One it defines but
+ * leaves empty is cert-manager's to judge (the render checks the objects as its webhook does: an empty
+ * hosted zone name or route53 zone id is accepted, an empty server refused); only the ACME email,
+ * which cert-manager never checks, is said here.
+ */
 function requiredRules(values: Values, choices: Choices): Finding[] {
-  return VARIABLES.filter((row) => row.required && applies(row, choices) && !isSet(values[row.name])).map((row) =>
-    finding(row.name === 'cluster_issuer_acme_email' ? 'acme-email-required' : 'required', 'error', row.name,
+  return VARIABLES.filter((row) => row.required && applies(row, choices) && !chosenByBlank(row, values) && !isSet(values[row.name])).flatMap((row) => {
+    const defined = values[row.name] !== undefined;
+    if (defined && row.name !== 'cluster_issuer_acme_email') return [];
+    if (defined) {
+      return [finding('acme-email-empty', 'warning', row.name, `${row.name} is ${values[row.name] === null ? 'null' : 'empty'}: cert-manager accepts it and registers the ACME account without a contact address, so expiry and revocation notices reach nobody.`,
+        `Set ${row.name}: ${row.help}.`)];
+    }
+    return [finding(row.name === 'cluster_issuer_acme_email' ? 'acme-email-required' : 'required', 'error', row.name,
       `${row.name} is required ${branchLabel(row, choices)} but is not set.`,
-      `Set ${row.name}: ${row.help}.`));
+      `Set ${row.name}: ${row.help}.`)];
+  });
+}
+
+/**
+ * A choosing variable defined but blank or null (`cluster_issuer_type: ""`) is not its default: the role
+ * includes `type//main.yml` (or `solver/.yml`, or fails its auth assert) and stops there, so nothing of the
+ * branch below it runs and none of that branch's variables is required.
+ */
+function chosenByBlank(row: Variable, values: Values): boolean {
+  const blank = (name: string) => {
+    const value = values[name];
+    return value === null || (typeof value === 'string' && value.trim() === '');
+  };
+  const c = row.appliesWhen;
+  if (!c) return false;
+  if (blank('cluster_issuer_type')) return true;
+  if ((c.solver || c.auth) && blank('cluster_issuer_acme_solver')) return true;
+  return Boolean(c.auth) && blank('cluster_issuer_acme_route53_auth');
 }
 
 function branchLabel(row: Variable, choices: Choices): string {

@@ -1,5 +1,6 @@
 /** The rules of one value's type and form (text, boolean, enum, email, URL, domain, host:port, PEM). */
-import { DOMAIN, parseHostPort, parseUrl } from './formats.js';
+import { isIP } from 'node:net';
+import { DOMAIN, parseUrl, validNameserver } from './formats.js';
 import type { Finding } from '../findings.js';
 import { ANNOTATION_PREFIX, VARIABLES, type Variable } from './variables.js';
 import { NOT_CHECKED, finding, isEncodedBundle, isPlainMap, isSet, str } from './rule-kit.js';
@@ -160,21 +161,26 @@ function urlRule(name: string, value: string): Finding[] {
   return [];
 }
 
-/** `host:port` with IPv6 in brackets; a missing port is an error, advice: add `:53`. */
+/**
+ * The rfc2136 name server, as cert-manager's webhook judges it (its `ValidNameserver`, v1.15.5 to
+ * v1.21.1): `host:port`, `[IPv6]:port`, or a host alone (cert-manager adds port 53 when it solves).
+ * Refused, as cert-manager refuses them: an IPv6 address without brackets, no host (`:53`), stray brackets.
+ */
 export function hostPortRule(name: string, value: string): Finding[] {
   const bad = (message: string, advice: string) => [finding('rfc2136-nameserver', 'error', name, message, advice)];
-  const parsed = parseHostPort(value);
-  if (parsed.ok) return [];
-  const { host, port, bracketed } = parsed;
-  switch (parsed.problem) {
-    case 'ipv6-brackets':
-      return bad(`${name} is "${value}": an IPv6 address must be in brackets.`, `Write [${value.replace(/:(\d+)$/, '')}]:53 (brackets, then the port).`);
-    case 'host':
-      return bad(`${name} is "${value}"; "${host}" is not a host name or IP address.`, 'Use host:port, e.g. ns1.example.com:53.');
-    case 'no-port':
-      return bad(`${name} is "${value}" without a port; the form is host:port.`, `Add the port: ${name}: ${bracketed ? `[${host}]` : host}:53`);
-    case 'port':
-      return bad(`${name} has port "${port}", which is not between 1 and 65535.`, 'DNS servers usually listen on port 53.');
+  const valid = validNameserver(value);
+  if (valid !== undefined) {
+    // Accepted, but a port that is no port number fails every update when cert-manager dials it.
+    const port = /:([^:\]]*)$/.exec(valid)?.[1] ?? '';
+    return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535 ? []
+      : bad(`${name} has port "${port}": cert-manager accepts it, but it is not a port between 1 and 65535, so every update fails when cert-manager dials it.`, 'DNS servers usually listen on port 53.');
   }
+  const v = value.trim();
+  if (v.split(':').length > 2 && !v.startsWith('[')) {
+    const head = v.replace(/:(\d+)$/, '');
+    const [address, port] = isIP(v) === 6 || isIP(head) !== 6 ? [v, '53'] : [head, v.slice(head.length + 1)];
+    return bad(`${name} is "${value}": cert-manager refuses an IPv6 address without brackets ("nameserver must be set in the form host:port where host is an IPv4 address, an enclosed IPv6 address or a hostname").`,
+      `Write [${address}]:${port} (brackets, then the port).`);
+  }
+  return bad(`${name} is "${value}", which cert-manager refuses: the form is host:port, [IPv6]:port, or a host alone (port 53).`, 'Use host:port, e.g. ns1.example.com:53.');
 }
-

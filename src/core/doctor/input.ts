@@ -62,6 +62,8 @@ export interface DoctorInput extends SettingsSource {
   found?: FoundSetting[];
   /** Whether anything at all names something to check (an inventory, a cloud, a context, a setting of a group). */
   somethingToCheck?: boolean;
+  /** The groups this run lists (every group when absent): a fact two groups could report goes to one. */
+  groups?: readonly string[];
 }
 
 export type { FoundSetting } from '../config/start-settings.js';

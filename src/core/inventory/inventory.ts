@@ -3,9 +3,9 @@
  * or an inventory folder's vars files in Ansible's order (doctor). Each text is parsed once
  * (inventory-parse.ts).
  */
-import type { Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, extname, join, relative } from 'node:path';
+import { basename, dirname, extname, join, relative } from 'node:path';
 import { isSet } from '../config/validate.js';
 import { VARIABLES } from '../config/variables.js';
 import { namesView, type NamesView } from '../config/neutral-names.js';
@@ -14,6 +14,9 @@ import { sameValue } from './inventory-edit.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
 import { refuseNotices, type YamlNotice } from './yaml-load.js';
 import type { MergeSources } from './yaml-merge.js';
+import { InventoryInputError } from './inventory-errors.js';
+import { isHostsFile, isVarsFileName, readLayout, readVarsFile as readLayoutVarsFile, type InventoryLayout } from './inventory-layout.js';
+import type { VaultKeyring } from './vault-options.js';
 
 export { INVENTORY_HEADER, inventoryEdits, serializePair, updateInventoryText, type InventoryChange, type TextEdit } from './inventory-edit.js';
 export { MAX_INVENTORY_BYTES } from './inventory-parse.js';
@@ -63,42 +66,55 @@ export function holdsSecret(values: Record<string, unknown>): boolean {
 export interface InventoryTree {
   /**
    * Every file read, with its values, the variables its merge keys (<<) brought and its YAML warnings (an
-   * unknown tag, say), in the order Ansible loads them.
+   * unknown tag, say), in the order Ansible loads them; `applies`: whether Ansible reads it for the host
+   * the platform's role runs on (another group's file does not count).
    */
-  files: { path: string; values: Record<string, unknown>; merged: MergeSources; notices: YamlNotice[] }[];
-  /** The values of all files together (the last file wins, as in Ansible's alphabetical loading). */
+  files: { path: string; values: Record<string, unknown>; merged: MergeSources; notices: YamlNotice[]; applies?: boolean; layer?: string; vault?: 'opened' | 'closed' }[];
+  /** The values the deployment templates: the deploying host's, each source replacing the earlier ones. */
   values: Record<string, unknown>;
-  /** The file each variable of `values` came from (the last file defining it). */
+  /** The file (or hosts-file section) each variable of `values` came from: the one that wins. */
   sources: Record<string, string>;
-  /** Variables defined in more than one file with different values. */
-  conflicts: { name: string; files: string[] }[];
+  /** Variables two sources give different values, with the one Ansible uses. */
+  conflicts: { name: string; files: string[]; winner?: string }[];
   /** Folders reached again through a symbolic link (a loop), not read a second time. */
   loops: string[];
+  /** An inventory folder read with Ansible's precedence: its hosts, the deploying host, and what that means. */
+  layout?: InventoryLayout;
 }
 
-/** An inventory path that is not a regular file or folder (a pipe, a device): exit 2, never a hang. */
-export class InventoryInputError extends UsageError {}
+export { InventoryInputError } from './inventory-errors.js';
+
+export interface TreeOptions {
+  /** Opens files encrypted whole with ansible-vault (without it, such a file is read as holding nothing). */
+  keyring?: VaultKeyring;
+}
 
 /**
- * Reads an inventory file, or a folder: the vars files under its `group_vars/` (or under the folder
- * itself when it has no `group_vars/`, e.g. `group_vars/all`). Like Ansible, symbolic links to files
- * and folders are followed; a link back to a folder being read is a loop and is skipped.
+ * Reads an inventory: a folder holding a hosts file, `group_vars/` and `host_vars/` (or a hosts file
+ * itself) with Ansible's precedence for the host the platform's role runs on (inventory-layout.ts);
+ * a folder of vars files alone (e.g. `group_vars/all`), all of its files in Ansible's order; or one
+ * vars file. Like Ansible, symbolic links to files and folders are followed; a link back to a folder
+ * being read is a loop and is skipped.
  */
-export async function readInventoryTree(path: string): Promise<InventoryTree> {
+export async function readInventoryTree(path: string, options: TreeOptions = {}): Promise<InventoryTree> {
   const info = await stat(path);
-  let paths = [path];
-  const loops: string[] = [];
   if (info.isDirectory()) {
-    const groupVars = basename(path) === 'group_vars' ? path : join(path, 'group_vars');
-    paths = await isDirectory(groupVars) ? await groupVarsFiles(groupVars, loops) : await yamlFilesUnder(path, loops);
+    const root = basename(path) === 'group_vars' ? dirname(path) : path;
+    if (await isDirectory(join(root, 'group_vars')) || await isDirectory(join(root, 'host_vars')) || await hasHostsFile(root)) {
+      return fromLayout(await readLayout(root, options), root);
+    }
   } else if (!info.isFile()) {
     throw notRegular(path, info);
+  } else if (isHostsFile(path)) {
+    return fromLayout(await readLayout(dirname(path), { ...options, hostsFile: path }), dirname(path));
   }
+  const loops: string[] = [];
+  const paths = info.isDirectory() ? await yamlFilesUnder(path, loops) : [path];
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    const read = readParsed(file, { what: 'the inventory file' });
-    if (!read) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
-    files.push({ path: file, values: read.mapping.values, merged: read.mapping.merged, notices: read.mapping.notices });
+    if (!info.isDirectory() && !existsSync(file)) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    const read = readLayoutVarsFile(file, undefined, true, options.keyring);
+    files.push(read);
   }
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
@@ -116,8 +132,28 @@ export async function readInventoryTree(path: string): Promise<InventoryTree> {
       sources[name] = file.path;
     }
   }
-  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f) }));
+  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f), winner: relative(path, sources[name]) || sources[name] }));
   return { files, values, sources, conflicts, loops };
+}
+
+function fromLayout(layout: InventoryLayout, root: string): InventoryTree {
+  const rel = (p: string) => (p.startsWith(root) ? relative(root, p) || p : p);
+  return {
+    files: layout.files,
+    values: layout.values,
+    sources: layout.sources,
+    conflicts: layout.conflicts.map((c) => ({ name: c.name, files: c.files.map(rel), winner: rel(c.winner) })),
+    loops: layout.loops,
+    layout,
+  };
+}
+
+async function hasHostsFile(root: string): Promise<boolean> {
+  for (const name of await readdir(root).catch(() => [])) {
+    const path = join(root, name);
+    if (!name.startsWith('.') && statSync(path, { throwIfNoEntry: false })?.isFile() && isHostsFile(path)) return true;
+  }
+  return false;
 }
 
 /**
@@ -205,7 +241,7 @@ async function collectVarsFiles(dir: string, names: string[], ancestors: string[
       }
       throw error;
     }
-    const ext = extname(name).toLowerCase();
+    const ext = extname(name);
     if (info.isDirectory()) {
       if (ext) continue;
       const real = await realpath(path);
@@ -215,7 +251,7 @@ async function collectVarsFiles(dir: string, names: string[], ancestors: string[
       }
       const inner = (await readdir(path)).filter(isVarsName).sort();
       out.push(...await collectVarsFiles(path, inner, [...ancestors, real], loops));
-    } else if (VARS_EXTENSIONS.includes(ext)) {
+    } else if (isVarsFileName(name)) {
       if (!info.isFile()) throw notRegular(path, info);
       out.push(path);
     }

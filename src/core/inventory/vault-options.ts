@@ -1,18 +1,19 @@
 /**
- * The vault passwords of a run, from the same options Ansible takes: `--vault-password-file FILE`,
- * `--vault-id [LABEL@]FILE`, or the `ANSIBLE_VAULT_PASSWORD_FILE` environment variable (used when
- * neither option is given). As in Ansible, a password file holds the password with surrounding white
+ * The vault passwords of a run, from every source Ansible reads (vault-sources.ts): `--vault-id
+ * [LABEL@]FILE`, `--vault-password-file FILE`, `ANSIBLE_VAULT_PASSWORD_FILE`, `ANSIBLE_VAULT_IDENTITY_LIST`
+ * and their ansible.cfg keys. As in Ansible, a password file holds the password with surrounding white
  * space ignored, and an executable file is run and its output is the password (a `*-client` script is
  * given `--vault-id LABEL`); a script that does not answer within its deadline is killed.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { basename, extname, resolve } from 'node:path';
+import { basename, extname } from 'node:path';
 import { AnsibleTagged } from './ansible-tagged.js';
 import { UsageError } from '../errors.js';
 import { readOwnedFileSync } from '../safe-read.js';
 import { checkPath, PathRefused } from './owned-path.js';
 import { registerSecret } from '../secrets.js';
 import { decryptEnvelope, encryptVault, isVaultText, parseVault, VaultError } from './vault.js';
+import { vaultSpecs } from './vault-sources.js';
 
 export const DEFAULT_VAULT_LABEL = 'default';
 /** A password script that prompts somewhere nobody looks must not hold the run forever. */
@@ -73,18 +74,12 @@ export const NO_VAULT_OPTIONS: VaultOptions = { passwordFiles: [], ids: [] };
 
 /** The keyring of the options, or undefined when no vault password is given. Bad options are UsageErrors (exit 2). */
 export async function vaultKeyringFromOptions(options: VaultOptions, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
-  const specs: { label: string; file: string; source: string }[] = [];
-  for (const file of options.passwordFiles) specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `--vault-password-file ${file}` });
-  for (const id of options.ids) specs.push({ ...parseVaultId(id), source: `--vault-id ${id}` });
-  if (specs.length === 0 && env.ANSIBLE_VAULT_PASSWORD_FILE) {
-    const file = env.ANSIBLE_VAULT_PASSWORD_FILE;
-    specs.push({ label: DEFAULT_VAULT_LABEL, file, source: `ANSIBLE_VAULT_PASSWORD_FILE=${file}` });
-  }
+  // Every source Ansible reads, together (vault-sources.ts): the options, the environment, ansible.cfg.
+  const specs = vaultSpecs(options, env, cwd, parseVaultId);
   if (specs.length === 0) return undefined;
   const passwords: VaultPassword[] = [];
   for (const spec of specs) {
-    const path = resolve(cwd, spec.file);
-    passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(path, spec.label, spec.source) });
+    passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(spec.file, spec.label, spec.source) });
   }
   return new VaultKeyring(passwords);
 }

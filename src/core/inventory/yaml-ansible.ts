@@ -3,13 +3,16 @@
  * integers keep every digit, aliases expand to a bounded size.
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, ToJSOptions } from 'yaml';
-import { ANSIBLE_YAML_TAGS } from './yaml-tags.js';
+import { ANSIBLE_YAML_TAGS, pyYamlScalars } from './yaml-tags.js';
 import { isRecord } from '../records.js';
 
-/** How Ansible reads YAML: version 1.1 (`yes`/`no` are booleans) with its own tags. */
+/**
+ * How Ansible reads YAML: version 1.1 (`yes`/`no` are booleans) as PyYAML resolves its scalars
+ * (`y` and `n` stay text, `1e3` is text, a date is the text it is written as), with Ansible's tags.
+ */
 export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions = {
   version: '1.1',
-  customTags: ANSIBLE_YAML_TAGS,
+  customTags: (tags) => [...pyYamlScalars(tags), ...ANSIBLE_YAML_TAGS],
   intAsBigInt: true,
   // The library's own duplicate check compares every key with every earlier one (quadratic);
   // duplicates are found with one set per mapping instead (yaml-notices.ts).

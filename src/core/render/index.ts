@@ -3,10 +3,11 @@
  * would check them, with every Secret value masked.
  */
 import { stringify } from 'yaml';
-import { checkObjects } from './check.js';
+import type { Finding } from '../findings.js';
 import type { NamingProfile } from './names.js';
-import { renderPlatform, type RenderOptions } from './objects.js';
-import type { HelmRelease, KubeObject, RenderFinding, RenderedObject } from './types.js';
+import { merge, renderJudgement } from './judge.js';
+import type { RenderOptions } from './objects.js';
+import type { HelmRelease, KubeObject, RenderedObject } from './types.js';
 
 export const RENDER_SCHEMA = 'cloudgate.render/v1';
 const MASK = '********';
@@ -14,14 +15,18 @@ const MASK = '********';
 export interface RenderResult {
   objects: RenderedObject[];
   helm: HelmRelease[];
-  findings: RenderFinding[];
+  findings: Finding[];
 }
 
-/** Renders and checks; the objects returned are masked (no Secret value survives). */
+/** What the render says of values (judge.ts, without the inventory rules), with every Secret value masked. */
 export function renderInventory(values: Record<string, unknown>, profile: NamingProfile = 'platform', options: RenderOptions = {}): RenderResult {
-  const rendered = renderPlatform(values, profile, options);
-  const findings = [...rendered.findings, ...checkObjects(rendered.objects)];
-  return { objects: rendered.objects.map((o) => ({ ...o, object: masked(o.object) })), helm: rendered.helm, findings };
+  const rendered = renderJudgement(values, { ...options, profile });
+  return renderedResult({ ...rendered, findings: merge([], rendered.findings) });
+}
+
+/** What a judgement shows: the objects with every Secret value masked, the Helm releases, the findings. */
+export function renderedResult(judged: { objects: RenderedObject[]; helm: HelmRelease[]; findings: Finding[] }): RenderResult {
+  return { objects: judged.objects.map((o) => ({ ...o, object: masked(o.object) })), helm: judged.helm, findings: judged.findings };
 }
 
 function masked(object: KubeObject): KubeObject {
@@ -30,8 +35,9 @@ function masked(object: KubeObject): KubeObject {
   return { ...object, ...(object.stringData ? { stringData: hide(object.stringData) } : {}), ...(object.data ? { data: hide(object.data) } : {}) };
 }
 
-export function renderJson(result: RenderResult): string {
-  return JSON.stringify({ schema: RENDER_SCHEMA, objects: result.objects.map((o) => o.object), helm: result.helm, findings: result.findings }, null, 2) + '\n';
+export function renderJson(result: RenderResult, engine?: { engine: string; description: string; ansibleCore?: string; collection?: string }): string {
+  const findings = result.findings.map((f) => ({ rule: f.rule, variable: f.variable ?? null, severity: f.severity, message: f.message, ...(f.advice ? { advice: f.advice } : {}) }));
+  return JSON.stringify({ schema: RENDER_SCHEMA, ...(engine ? { engine } : {}), objects: result.objects.map((o) => o.object), helm: result.helm, findings }, null, 2) + '\n';
 }
 
 /**

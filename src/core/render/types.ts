@@ -30,8 +30,12 @@ export interface RenderFinding {
   /** The variable concerned, or the object (`ClusterIssuer/atmosphere`) when no one variable is. */
   variable: string;
   severity: Severity;
+  /** The rule (docs/checks.md): `platform-needs`, `template-syntax`, `cert-manager-webhook`, `never-issues`, ... */
+  rule?: string;
   message: string;
   advice?: string;
+  /** For a stop on a template: the variable it names that is undefined (the role's own message names that one). */
+  cause?: string;
 }
 
 export interface Rendered {

@@ -21,7 +21,7 @@
  * The session (session.ts) drives these for every front-end; review.ts and outcome.ts word the result.
  */
 import { isChainOrderError, orderCaChains } from './ca-chain-order.js';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { fillFromKeyFile } from '../config/tsig-key.js';
 import { resolveWithSources, type Answers } from '../config/answers.js';
@@ -31,16 +31,17 @@ import { UsageError, WriteError, messageOf } from '../errors.js';
 import { memberOf, textOf } from '../records.js';
 import { assertInventoryUnchanged, inventoryFingerprint, withInventoryLock } from '../inventory/lock.js';
 import { hasErrors, type Finding } from '../findings.js';
-import { holdsSecret, inventoryEdits, readInventoryFile } from '../inventory/inventory.js';
+import { holdsSecret, inventoryEdits, readInventoryFile, readInventoryTree } from '../inventory/inventory.js';
 import { registerSecret } from '../secrets.js';
 import { readRegularFile } from '../safe-read.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
-import { BASE64_BUNDLE, isSet, validate } from '../config/validate.js';
+import { BASE64_BUNDLE, isSet } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
 import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType, type NamingProfile } from '../config/variables.js';
-import { fromAliases, namesView, resolveProfile, spelled, toProfile, type Rename, type Translation } from '../config/neutral-names.js';
-import { platformFindings } from '../render/findings.js';
+import { fromAliases, namesView, resolveProfile, rowOf, spelled, toProfile, type Rename, type Translation } from '../config/neutral-names.js';
+import { judgeValues } from '../render/judge.js';
+import { AnsibleTagged } from '../inventory/ansible-tagged.js';
 import { clusterReview, type ClusterReview } from '../render/review.js';
 import { planSupplied, type SuppliedPlan } from './plan-supplied.js';
 import { branchWords } from '../config/branch.js';
@@ -189,10 +190,17 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
   const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
-  const rules = validate(merged, { now: input.now, sources }).map((f) =>
+  // The one judgement render and doctor give (render/judge.ts), on the file as it will be: a value written
+  // vaulted is never templated by Ansible, so it is judged as literal text.
+  const around = await surroundingInventory(inventoryPath, input.vault);
+  const judged = judgeValues(asDeployed(merged, input.vault !== undefined, opened), {
+    now: input.now, sources, unchecked: stillVaulted, complete: around !== undefined, ...(around ? { context: around } : {}),
+    ...(input.vault ? { open: (envelope: string) => input.vault!.open(envelope) } : {}),
+  });
+  const judgedFindings = judged.findings.map((f) =>
     (f.variable && chains.fixable.includes(f.variable) && isChainOrderError(f) ? { ...f, advice: `${f.advice ?? 'Reorder the file.'} Or give --fix-order: the inventory gets the chain in the right order (the file is not changed).` } : f));
   findings.push(...chains.findings);
-  findings.unshift(...contradictions, ...withoutUnchecked([...rules, ...platformFindings(merged, rules)], stillVaulted));
+  findings.unshift(...contradictions, ...withoutUnchecked(judgedFindings, stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
   findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
   findings.push(...await overrideWarnings(inventoryPath, Object.keys(set).map((name) => spelled(name, names))));
@@ -252,6 +260,40 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     plainSecrets: input.vault ? [] : VARIABLES.filter((row) => row.secret && typeof merged[row.name] === 'string' && isSet(merged[row.name])
       && !opened.envelopes.has(row.name)).map((row) => row.name),
   };
+}
+
+/**
+ * The other variables of the inventory folder the file belongs to (`<root>/group_vars/...`), as the host
+ * the role runs on sees them: what the file's templates may name. Undefined when the file is no part of
+ * an inventory folder, or the folder cannot be read (then a template naming another file's variable is
+ * a warning, not the role's stop).
+ */
+async function surroundingInventory(path: string, vault: VaultKeyring | undefined): Promise<Record<string, unknown> | undefined> {
+  for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) !== 'group_vars' && basename(dir) !== 'host_vars') continue;
+    try {
+      const tree = await readInventoryTree(dirname(dir), { keyring: vault });
+      if (!tree.layout) return undefined;
+      return Object.fromEntries(Object.entries(tree.values).filter(([name]) => !rowOf(name)));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The values as the deployment will read them: what is (or will be) vaulted is literal text to Ansible.
+ * In a plan a null removes the variable, so it is left out.
+ */
+function asDeployed(values: Record<string, unknown>, sealing: boolean, opened: OpenedValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value === null) continue;
+    const vaulted = opened.envelopes.has(name) || (sealing && variable(name)?.secret === true);
+    out[name] = vaulted && typeof value === 'string' ? new AnsibleTagged('!unsafe', value) : value;
+  }
+  return out;
 }
 
 /**

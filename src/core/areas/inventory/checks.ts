@@ -1,7 +1,8 @@
 /**
  * Doctor group `inventory`: lints an inventory file or folder with the rules of validate.ts.
- * Each finding is one check `inventory.<rule>` (suffixed with the variable when a rule fires more
- * than once); a clean inventory is one `inventory.valid` ok line.
+ * Each finding is one check `inventory.<rule>.<variable>` (`inventory.<rule>` for a finding about no
+ * variable), so an id names the same problem whatever else the inventory holds; a clean inventory is one
+ * `inventory.valid` ok line.
  */
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
@@ -10,18 +11,15 @@ import type { Check, CheckResult, Verdict } from '../../doctor/types.js';
 import { notConfigured, type Gate } from '../../doctor/gates.js';
 import type { Finding } from '../../findings.js';
 import { isTagged } from '../../inventory/ansible-tagged.js';
-import { InventoryInputError, readInventoryTree, type InventoryTree } from '../../inventory/inventory.js';
-import { validate } from '../../config/validate.js';
-import { isPemVariableFinding } from '../../tls/variable-rules.js';
-import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
-import { openVaulted, withoutUnchecked } from '../../inventory/vaulted-values.js';
+import { InventoryInputError, type InventoryTree } from '../../inventory/inventory.js';
 import { registerSecret } from '../../secrets.js';
 import { VARIABLES, choicesOf } from '../../config/variables.js';
-import { where } from '../../inventory/yaml-load.js';
-import { hostVarsOverrides, overrideWarnings } from '../../inventory/vars-overrides.js';
-import { platformFindings } from '../../render/findings.js';
-import { namesView, respell, respellFinding, rowOf, spelled } from '../../config/neutral-names.js';
+import { isPemVariableFinding } from '../../tls/variable-rules.js';
+import { judgeInventory } from '../../render/judge-inventory.js';
+import { engineChoice } from '../../render/role-engine.js';
+import { respell, respellFinding, spelled } from '../../config/neutral-names.js';
 import { messageOf } from '../../errors.js';
+import { vaultKeyringFromOptions } from '../../inventory/vault-options.js';
 import { memberOf, textOf } from '../../records.js';
 
 const GROUP = 'inventory';
@@ -35,6 +33,8 @@ interface InventoryFacts {
   severity?: Finding['severity'];
   variable?: string;
   file?: string;
+  /** Which engine rendered: the platform's role run, or cloudgate's model (and why). */
+  engine?: unknown;
 }
 
 const fixed = (id: string, title: string, result: CheckResult<InventoryFacts>, gate?: Gate): Check => ({
@@ -52,22 +52,26 @@ export const provideChecks: CheckProvider = async (input) => {
       : { id: `${GROUP}.file`, group: GROUP, title: 'Inventory file',
         gate: notConfigured(`No inventory at the default path ${path}.`, 'Pass --inventory PATH, or create it with "cloudgate setup".') }];
   }
-  let tree;
+  // A bad vault option is the run's input error (exit 2); a bad inventory file is this group's failure.
+  const keyring = await vaultKeyringFromOptions(input.vault, input.env, input.cwd);
+  let judged;
   try {
-    tree = await readInventoryTree(path);
+    judged = await judgeInventory({ path, names: input.names, vault: input.vault, env: input.env, cwd: input.cwd, keyring, engine: engineChoice(undefined, input.env) });
   } catch (error) {
     if (error instanceof InventoryInputError) throw error;
     return [fixed('file', 'Inventory file', { status: 'fail', message: messageOf(error),
       advice: textOf(memberOf(error, 'advice')) ?? 'Fix the file and run the doctor again.' })];
   }
+  const { tree, view, definedIn } = judged;
+  // One group owns each fact: in a run with the certificate group, it checks the PEM variables (one broken PEM is reported once).
+  const certificateRuns = !input.groups || input.groups.includes('certificate');
+  const findings = certificateRuns ? judged.findings.filter((f) => !isPemVariableFinding(f.rule)) : judged.findings;
   if (tree.files.length === 0) {
     return [fixed('file', 'Inventory file', { status: 'fail', message: `No *.yml or *.yaml files under ${path}/group_vars.`,
       advice: 'Point --inventory at the inventory folder (the one holding group_vars/) or at a YAML file.' })];
   }
-
-  // The platform's words unless --names spec; a variable or value in the other words is a finding with its rename.
-  const view = namesView(tree.values, path, input.names);
   const { profile } = view;
+  const keyOf = (name: string) => view.keys[name] ?? spelled(name, profile);
   for (const file of tree.files) {
     for (const row of VARIABLES.filter((r) => r.secret)) {
       for (const key of [row.name, row.alias]) {
@@ -76,71 +80,28 @@ export const provideChecks: CheckProvider = async (input) => {
       }
     }
   }
-  // The rules check what the operator meant (aliases translated); the render, what the deployment reads.
-  const vaulted = openVaulted(view.meant, await vaultKeyringFromOptions(input.vault, input.env, input.cwd));
-  const deployed = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : vaulted.values[k]]));
-  const keyOf = (name: string) => view.keys[name] ?? spelled(name, profile);
-  const definedIn = (name?: string) => (name ? tree.sources[keyOf(name)] ?? tree.sources[name] : undefined);
-  // The certificate group owns the checks of the PEM variables (one broken PEM is reported once).
-  const rules = validate(vaulted.values).filter((f) => !isPemVariableFinding(f.rule));
-  // Values Ansible takes from elsewhere for some hosts: host_vars/, and for one file, the other groups' files.
-  const read = VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]).filter((name) => name in tree.values);
-  const overrides = (await stat(path)).isDirectory() ? await hostVarsOverrides(path, read) : await overrideWarnings(path, read);
-  const findings: Finding[] = [
-    ...tree.loops.map((loop): Finding => ({
-      rule: 'link-loop', severity: 'warning',
-      message: `${loop} is a symbolic link back to a folder being read (a loop); it was read once, not again.`,
-      advice: 'Remove the link, or point it at a folder outside the inventory tree.',
-    })),
-    ...tree.files.flatMap((file) => file.notices.map((n): Finding => ({
-      // An unknown tag makes Ansible refuse the file; other warnings do not.
-      rule: n.code === 'TAG_RESOLVE_FAILED' ? 'yaml-tag' : 'yaml-warning',
-      severity: n.code === 'TAG_RESOLVE_FAILED' ? 'error' : 'warning',
-      message: `${file.path}${where(n)}: ${n.message}.`,
-      advice: n.code === 'TAG_RESOLVE_FAILED' ? 'Remove the tag, or use one Ansible knows: !vault or !unsafe.' : 'Fix the YAML there.',
-    }))),
-    // A value a merge key (<<) brings: Ansible deploys it, and the reader of the file may not see it.
-    ...tree.files.flatMap((file) => Object.entries(file.merged)
-      .flatMap(([name, key]) => { const row = rowOf(name); return row ? [{ name, key, row }] : []; })
-      .map(({ name, key, row }): Finding => ({
-        rule: 'merge-key', variable: name, severity: 'info',
-        message: `${name} is ${row.secret || typeof file.values[name] === 'object' ? 'set' : JSON.stringify(file.values[name])} through the YAML merge key (<<) in ${file.path}, from ${key === '<<' ? 'the mapping written there' : `"${key}"`}: Ansible deploys this value.`,
-        advice: 'Setup and regenerate change it by writing the variable itself (which wins over the merge); they cannot remove it from the merged mapping.',
-      }))),
-    ...overrides,
-    ...tree.conflicts.map((c): Finding => ({
-      rule: 'duplicate', variable: c.name, severity: 'warning',
-      message: `${c.name} is defined with different values in ${c.files.join(' and ')}.`,
-      advice: 'Keep one definition: which one wins depends on the host\'s groups, which is easy to get wrong.',
-    })),
-    // Then what the deployment itself would fail on (a variable its templates need, an object refused).
-    ...withoutUnchecked([...rules, ...platformFindings(deployed, rules, profile, { foreign: view.foreign, yamlNulls: true })], vaulted.unchecked),
-    ...view.naming,
-    ...vaulted.findings,
-  ];
   if (findings.length === 0) {
     const choices = choicesOf(view.values);
     const branch = choices.issuer !== 'acme' ? choices.issuer : choices.solver === 'route53' ? `acme, route53 auth ${choices.auth}` : `acme, ${choices.solver}`;
     return [fixed('valid', 'Inventory variables', { status: 'ok',
-      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'spec' ? ', the neutral aliases (--names spec)' : ''}).`,
-      facts: { files: tree.files.map((f) => f.path), names: profile } })];
+      message: `${tree.files.length === 1 ? tree.files[0].path : `${tree.files.length} files under ${path}`}: no problems (issuer ${branch}${profile === 'spec' ? ', the neutral aliases (--names spec)' : ''}; rendered by ${judged.engine.engine === 'role' ? "the platform's role" : "cloudgate's model"}).`,
+      facts: { files: tree.files.map((f) => f.path), names: profile, engine: judged.engine } })];
   }
 
-  const perRule = new Map<string, number>();
-  for (const f of findings) perRule.set(f.rule, (perRule.get(f.rule) ?? 0) + 1);
   const used = new Set<string>();
   return findings.map((found) => {
     const f = found.rule === 'naming' ? found : respellFinding(found, profile);
-    let id = perRule.get(f.rule)! > 1 && f.variable ? `${f.rule}.${f.variable}` : f.rule;
-    for (let n = 2; used.has(id); n++) id = `${f.rule}.${f.variable ?? 'x'}-${n}`;
+    const stable = f.variable ? `${f.rule}.${f.variable}` : f.rule;
+    let id = stable;
+    for (let n = 2; used.has(id); n++) id = `${stable}-${n}`;
     used.add(id);
     const file = definedIn(found.variable);
     const merged = file && found.variable && f.rule !== 'merge-key' ? mergedFrom(tree, file, keyOf(found.variable)) : undefined;
     const from = merged ? ` (from ${merged} in ${file}, through a YAML merge key <<)`
-      : file && tree.files.length > 1 && f.rule !== 'duplicate' ? ` (from ${relative(path, file) || file})` : '';
+      : file && tree.files.length > 1 && !['duplicate', 'overridden'].includes(f.rule) ? ` (from ${file.startsWith('/') ? relative(path, file) || file : file})` : '';
     return fixed(id, f.rule === 'naming' ? titleOf(f) : respell(titleOf(f), profile), {
       status: STATUS[f.severity], message: f.message + from, ...(f.advice ? { advice: f.advice } : {}),
-      facts: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}) },
+      facts: { rule: f.rule, severity: f.severity, ...(f.variable ? { variable: f.variable } : {}), ...(file ? { file } : {}), engine: judged.engine.engine },
     });
   });
 };

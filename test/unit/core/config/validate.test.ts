@@ -51,7 +51,8 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ['issuer-type', { ...ACME, cluster_issuer_type: 'ACME' }, ACME],
   ['acme-solver', { ...ACME, cluster_issuer_acme_solver: 'digitalocean' }, { ...ACME, cluster_issuer_acme_solver: 'http01' }],
   ['acme-email-required', { cluster_issuer_type: 'acme' }, ACME],
-  ['acme-email-required', { ...RFC, cluster_issuer_acme_email: '' }, RFC],
+  // Defined but empty: cert-manager registers the account without a contact (a warning, not the role's stop).
+  ['acme-email-empty', { ...RFC, cluster_issuer_acme_email: '' }, RFC],
   ['invalid-email', { ...ACME, cluster_issuer_acme_email: 'ops.example.com' }, ACME],
   ['acme-server-https', { ...ACME, cluster_issuer_acme_server: 'http://acme.internal/directory' }, { ...ACME, cluster_issuer_acme_server: 'https://acme.internal/directory' }],
   ['invalid-url', { ...ACME, cluster_issuer_acme_server: 'acme.internal' }, { ...ACME, cluster_issuer_acme_server: 'https://acme.internal/directory' }],
@@ -64,13 +65,15 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>][] = [
     ...ACME, cluster_issuer_acme_solver: 'azuredns', cluster_issuer_acme_azuredns_client_id: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', cluster_issuer_acme_azuredns_client_secret: 'secret-1',
     cluster_issuer_acme_azuredns_subscription_id: '99999999-8888-7777-6666-555555555555', cluster_issuer_acme_azuredns_tenant_id: '11111111-2222-3333-4444-555555555555',
     cluster_issuer_acme_azuredns_resourcegroup_name: 'rg', cluster_issuer_acme_azuredns_hostedzone_name: 'example.com' }],
-  ['required', { ...ROUTE53, cluster_issuer_acme_route53_secret_access_key: null }, ROUTE53],
+  // Absent: the role stops. (Defined but null is the render's: an empty credential, refused at each challenge.)
+  ['required', { ...ROUTE53, cluster_issuer_acme_route53_secret_access_key: undefined }, ROUTE53],
   ['required', { ...ACME, cluster_issuer_acme_solver: 'infoblox', cluster_issuer_acme_infoblox_view: 'default' }, {
     ...ACME, cluster_issuer_acme_solver: 'infoblox', cluster_issuer_acme_infoblox_view: 'default', cluster_issuer_acme_infoblox_host: 'dns.example.com',
     cluster_issuer_acme_infoblox_username: 'u', cluster_issuer_acme_infoblox_password: 'pass-word' }],
-  ['rfc2136-nameserver', { ...RFC, cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com' }, RFC],
+  // cert-manager's own rule: a host alone is accepted (it adds :53), no host is not.
+  ['rfc2136-nameserver', { ...RFC, cluster_issuer_acme_rfc2136_nameserver: ':53' }, { ...RFC, cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com' }],
   ['rfc2136-nameserver', { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '2001:db8::1:53' }, { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1]:53' }],
-  ['rfc2136-nameserver', { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '10.0.0.1:99999' }, { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '10.0.0.1:5353' }],
+  ['rfc2136-nameserver', { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1' }, { ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1]' }],
   ['rfc2136-tsig-algorithm', { ...RFC, cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA384' }, { ...RFC, cluster_issuer_acme_rfc2136_tsig_algorithm: 'hmacsha256' }],
   ['route53-auth', { ...ROUTE53, cluster_issuer_acme_route53_auth: 'irsa' }, ROUTE53],
   ['route53-role-arn-required', { ...OIDC, cluster_issuer_acme_route53_role_arn: undefined }, OIDC],
@@ -153,8 +156,10 @@ describe('validate', () => {
     expect(validate({ openstack_helm_ingress_class_name: 'nginx', openstack_helm_ingress_annotations: {} }).filter((x) => x.rule === 'unknown-variable')).toEqual([]);
   });
 
-  it('advises adding :53 to a name server without a port', () => {
-    const f = validate({ ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1]' }).find((x) => x.rule === 'rfc2136-nameserver');
+  it('accepts a name server without a port, as cert-manager does, and advises brackets for a bare IPv6 address', () => {
+    expect(validate({ ...RFC, cluster_issuer_acme_rfc2136_nameserver: '[2001:db8::1]' }).filter((x) => x.rule === 'rfc2136-nameserver')).toEqual([]);
+    expect(validate({ ...RFC, cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com' }).filter((x) => x.rule === 'rfc2136-nameserver')).toEqual([]);
+    const f = validate({ ...RFC, cluster_issuer_acme_rfc2136_nameserver: '2001:db8::1' }).find((x) => x.rule === 'rfc2136-nameserver');
     expect(f?.advice).toContain('[2001:db8::1]:53');
   });
 
@@ -174,14 +179,23 @@ describe('validate', () => {
 describe('validate: types and values cloudgate cannot check', () => {
   const rules = (values: Record<string, unknown>) => validate(values).map((f) => `${f.rule}:${f.variable ?? ''}:${f.severity}`);
 
-  it('a date, a set or a number where text is expected is invalid-type, not unset', () => {
+  it('a set or a number where text is expected is invalid-type, not unset; a date is the text written, as Ansible reads it', () => {
     const date = loadYaml('cluster_issuer_type: 2024-01-01\n', { what: 'the inventory', path: 'inv.yml' }).value as Record<string, unknown>;
-    expect(rules(date)).toContain('invalid-type:cluster_issuer_type:error');
+    expect(date.cluster_issuer_type).toBe('2024-01-01');
+    expect(rules(date)).toContain('issuer-type:cluster_issuer_type:error');
     const set = loadYaml('cluster_issuer_type: acme\ncluster_issuer_acme_email: !!set {a, b}\n', { what: 'the inventory', path: 'inv.yml' }).value as Record<string, unknown>;
     expect(rules(set)).toContain('invalid-type:cluster_issuer_acme_email:error');
     expect(rules(set)).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
     expect(rules({ cluster_issuer_type: 5 })).toContain('invalid-type:cluster_issuer_type:error');
     expect(rules({ atmosphere_ingress_annotations: 'text' })).toContain('invalid-type:atmosphere_ingress_annotations:error');
+  });
+
+  it('a choosing value defined but empty or null is no branch: the role stops on it, and nothing below it is required', () => {
+    expect(rules({})).toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ cluster_issuer_type: '' })).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ cluster_issuer_type: null })).not.toContain('acme-email-required:cluster_issuer_acme_email:error');
+    expect(rules({ ...ACME, cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: '' }).filter((r) => r.includes('access_key'))).toEqual([]);
+    expect(rules({ ...ACME, cluster_issuer_acme_solver: 'route53' })).toContain('required:cluster_issuer_acme_route53_secret_access_key:error');
   });
 
   it('vaulted values and Jinja expressions are "not checked" (info), never malformed', () => {

@@ -101,7 +101,7 @@ describe('readInventoryTree', () => {
     expect(tree.files.map((f) => f.path.slice(FIXTURES.length))).toEqual([
       'site/group_vars/all/certificates.yml', 'site/group_vars/all/network.yaml', 'site/group_vars/controllers/certificates.yml',
     ]);
-    expect(tree.conflicts).toEqual([{ name: 'cluster_issuer_acme_email', files: ['group_vars/all/certificates.yml', 'group_vars/controllers/certificates.yml'] }]);
+    expect(tree.conflicts).toEqual([{ winner: 'group_vars/controllers/certificates.yml', name: 'cluster_issuer_acme_email', files: ['group_vars/all/certificates.yml', 'group_vars/controllers/certificates.yml'] }]);
   });
 
   it('reads the YAML files of a folder without group_vars (e.g. group_vars/all itself)', async () => {
@@ -138,7 +138,7 @@ describe('updateInventoryText keeps the file loadable', () => {
   });
 
   it('refuses (exit 2) naming the alias when the anchored value cannot be written inline', () => {
-    const text = 'cluster_issuer_acme_cloudflare_api_token: &when 2024-01-01\nother: *when\n';
+    const text = 'cluster_issuer_acme_cloudflare_api_token: &when !!set {a, b}\nother: *when\n';
     expect(() => updateInventoryText(text, { set: {}, remove: ['cluster_issuer_acme_cloudflare_api_token'] })).toThrow(/alias \*when/);
   });
 

@@ -16,7 +16,7 @@ describe('issuer drift', () => {
 
   it('a vaulted or templated value cannot differ: it is known only at deploy time', () => {
     const live = issuerOf(acme);
-    for (const email of [new AnsibleTagged('!vault', '$ANSIBLE_VAULT;1.1;AES256\n3132\n'), '{{ vault_acme_email }}']) {
+    for (const email of [new AnsibleTagged('!vault', '$ANSIBLE_VAULT;1.1;AES256\n3132\n'), "{{ lookup('env', 'ACME_EMAIL') }}"]) {
       const rendered = renderPlatform({ ...acme, cluster_issuer_acme_email: email }).objects;
       expect(issuerDrift(rendered, { issuer: live, secretKeys: new Map() }).differences).toEqual([]);
     }

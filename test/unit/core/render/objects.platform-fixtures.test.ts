@@ -9,14 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { namesView } from '../../../../src/core/config/neutral-names.js';
 import { parseInventory } from '../../../../src/core/inventory/inventory.js';
-import { checkObjects } from '../../../../src/core/render/check.js';
-import { renderPlatform } from '../../../../src/core/render/objects.js';
+import { judgeValues } from '../../../../src/core/render/judge.js';
 
 const DIR = new URL('../../../fixtures/render/platform/', import.meta.url).pathname;
 const CASES = readdirSync(DIR).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
 
 export interface FindingKey { variable: string; severity: string; rule?: string }
-const key = (f: { variable: string; severity: string; rule?: string }): FindingKey => ({ variable: f.variable, severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
+const key = (f: { variable?: string; severity: string; rule?: string }): FindingKey => ({ variable: f.variable ?? '', severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
 const unique = (list: FindingKey[]) => [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 describe('render fixtures in the platform\'s names: what the role applies, field by field', () => {
@@ -29,10 +28,11 @@ describe('render fixtures in the platform\'s names: what the role applies, field
     it(c, () => {
       const values = parseInventory(readFileSync(`${DIR}${c}.yml`, 'utf8'), `${c}.yml`);
       const view = namesView(values, `${c}.yml`);
-      const rendered = renderPlatform(view.values, view.profile, { foreign: view.foreign });
+      // The one judgement render, setup's review and doctor print: the inventory rules and the render's findings.
+      const rendered = judgeValues(view.values, { profile: view.profile, foreign: view.foreign, meant: view.meant });
       expect(rendered.objects.map((o) => o.object)).toEqual(parseAllDocuments(readFileSync(`${DIR}${c}.expected.yml`, 'utf8')).map((d) => d.toJS()));
       expect(rendered.helm).toEqual(existsSync(`${DIR}${c}.helm.yml`) ? parse(readFileSync(`${DIR}${c}.helm.yml`, 'utf8')) : []);
-      const findings = [...view.naming, ...rendered.findings, ...checkObjects(rendered.objects)];
+      const findings = [...view.naming, ...rendered.findings];
       expect(unique(findings.map(key))).toEqual(unique(parse(readFileSync(`${DIR}${c}.findings.yml`, 'utf8')) as FindingKey[]));
     });
   }

@@ -78,7 +78,7 @@ describe('what the deployment would fail on is part of the verdict', () => {
   it('setup refuses route53 without region and hosted zone id (platform-needs), once per variable', async () => {
     const plan = await planSetup({ answers: ROUTE53, inventoryPath: inventory });
     expect(errors(plan.findings)).toEqual(['platform-needs:cluster_issuer_acme_route53_region', 'platform-needs:cluster_issuer_acme_route53_hosted_zone_id']);
-    expect(plan.findings[0]!.message).toContain('undefined variable');
+    expect(plan.findings[0]!.message).toContain('is undefined');
     // an error the inventory rules already give is not repeated
     const oidc = await planSetup({ answers: { ...ROUTE53, cluster_issuer_acme_route53_auth: 'kubernetes', cluster_issuer_acme_route53_region: 'eu-west-1', cluster_issuer_acme_route53_hosted_zone_id: 'Z' }, inventoryPath: inventory });
     expect(errors(oidc.findings)).toEqual(['route53-role-arn-required:cluster_issuer_acme_route53_role_arn']);

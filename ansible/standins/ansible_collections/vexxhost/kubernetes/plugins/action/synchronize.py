@@ -1,0 +1,6 @@
+# cloudgate's recording stand-in (docs/render-role.md): records the chart upload, copies nothing.
+from ansible_collections.kubernetes.core.plugins.module_utils.cloudgate_recorder import RecordingAction
+
+
+class ActionModule(RecordingAction):
+    pass
