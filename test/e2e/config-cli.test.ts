@@ -24,7 +24,8 @@ function world() {
 /** An inventory folder whose certificate variables the inventory group checks offline. */
 function inventory(at: string): string {
   mkdirSync(join(at, 'group_vars', 'all'), { recursive: true });
-  writeFileSync(join(at, 'hosts.yml'), 'all:\n  hosts:\n    ctl1: {}\n');
+  // The platform's play runs on the controllers group.
+  writeFileSync(join(at, 'hosts.yml'), 'all:\n  children:\n    controllers:\n      hosts:\n        ctl1: {}\n');
   writeFileSync(join(at, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
   return at;
 }

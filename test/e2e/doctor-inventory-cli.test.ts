@@ -40,12 +40,12 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     }
   });
 
-  it('exits 1 on errors, reporting each rule as inventory.<rule> without secret values', () => {
+  it('exits 1 on errors, reporting each rule as inventory.<rule>.<variable> without secret values', () => {
     const r = doctor(['--inventory', 'bad.yml', '--json']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const ids = report.checks.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['inventory.venafi-auth', 'inventory.unknown-variable', 'inventory.unused-variable']));
+    expect(ids).toEqual(expect.arrayContaining(['inventory.venafi-auth.cluster_issuer_venafi_access_token', 'inventory.unknown-variable.openstack_helm_ingress_wildcard_domian', 'inventory.unused-variable.cluster_issuer_acme_email']));
     expect(report.summary.fail).toBeGreaterThan(0);
     expect(r.stdout + r.stderr).not.toContain('hunter2-password');
     expect(r.stdout + r.stderr).not.toContain('tpp-token-value-1234');
@@ -61,7 +61,7 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
   it('lints a folder: a variable defined twice with different values is a warning (exit 1 with --strict)', () => {
     const r = doctor(['--inventory', 'site', '--json']);
     const report = JSON.parse(r.stdout);
-    expect(report.checks.find((c: { id: string }) => c.id === 'inventory.duplicate')).toMatchObject({ status: 'warn' });
+    expect(report.checks.find((c: { id: string }) => c.id === 'inventory.duplicate.cluster_issuer_acme_email')).toMatchObject({ status: 'warn' });
     expect(r.code).toBe(0);
     expect(doctor(['--inventory', 'site', '--strict']).code).toBe(1);
   });
@@ -77,8 +77,8 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
       const r = doctor(['--inventory', file, '--json']);
       expect(r.code).toBe(1);
       const checks = JSON.parse(r.stdout).checks.map((c: { id: string; status: string }) => [c.id, c.status]);
-      expect(checks).toEqual([['inventory.wildcard-domain', 'fail'], ['inventory.aws-region', 'fail'],
-        ['inventory.route53-hosted-zone-id', 'fail'], ['inventory.subject-country', 'fail']]);
+      expect(checks).toEqual([['inventory.wildcard-domain.openstack_helm_ingress_wildcard_domain', 'fail'], ['inventory.aws-region.cluster_issuer_acme_route53_region', 'fail'],
+        ['inventory.route53-hosted-zone-id.cluster_issuer_acme_route53_hosted_zone_id', 'fail'], ['inventory.subject-country.atmosphere_ingress_annotations', 'fail']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -135,12 +135,11 @@ describe.skipIf(!built)('the single executable', () => {
   });
 
   it('render checks objects with the CRD validators it carries', async () => {
-    const inventory = join(dir, 'bad-email.yml');
-    writeFileSync(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: [not, a, string]\n');
-    const r = await run(['render', '--inventory', inventory, '--json']);
+    // A PEM text where the CRD wants base64 ("byte"): only cert-manager's schemas refuse it.
+    const r = await run(['render', '--inventory', join(ROOT, 'test/fixtures/render/platform/venafi-pem-bundle.yml'), '--json']);
     expect(r.code).toBe(2);
-    const findings = (JSON.parse(r.stdout) as { findings: { variable: string; message: string }[] }).findings;
-    expect(findings).toEqual([expect.objectContaining({ variable: 'cluster_issuer_acme_email', message: expect.stringContaining('cert-manager v1.15.5 and v1.21.1 schemas') })]);
+    const findings = (JSON.parse(r.stdout) as { findings: { rule: string; variable: string; message: string }[] }).findings;
+    expect(findings).toEqual([expect.objectContaining({ rule: 'platform-schema', variable: 'cluster_issuer_venafi_tpp_ca_bundle', message: expect.stringContaining('cert-manager v1.15.5 and v1.21.1 schemas') })]);
   });
 
   it('oidc fills the templates it carries', async () => {

@@ -22,7 +22,7 @@ describe('an inventory whose issuer comes through a merge key', () => {
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', file, '--json']);
     const checks = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] }).checks;
     expect(checks.map((c) => c.id)).toContain('inventory.required.cluster_issuer_ca_certificate');
-    const merged = checks.find((c) => c.id === 'inventory.merge-key')!;
+    const merged = checks.find((c) => c.id === 'inventory.merge-key.cluster_issuer_type')!;
     expect(merged.message).toContain('"_site_defaults"');
     expect(merged.message).toContain(file);
     expect(merged.message).toContain('"ca"');

@@ -97,8 +97,8 @@ describe('Ansible reads back what setup wrote', () => {
     const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json'], { cwd: dir });
     const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string; message: string }[];
     // One finding per vaulted value, the vault's own (it says how to give the password).
-    expect(checks.filter((c) => /not checked/.test(c.message))).toEqual([expect.objectContaining({ id: 'inventory.vaulted', status: 'ok' })]);
-    expect(checks.find((c) => c.id === 'inventory.vaulted')?.message).toContain('vaulted');
+    expect(checks.filter((c) => /not checked/.test(c.message))).toEqual([expect.objectContaining({ id: 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token', status: 'ok' })]);
+    expect(checks.find((c) => c.id === 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token')?.message).toContain('vaulted');
   });
 
   it('PEM bundles given as file: are written so that Ansible sees the same text', async () => {

@@ -172,7 +172,7 @@ describe('values vaulted by ansible-vault', () => {
     const closed = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json']);
     expect(closed.code).toBe(0);
     const closedChecks = JSON.parse(closed.stdout).checks as { id: string; status: string; message: string }[];
-    expect(closedChecks).toEqual([expect.objectContaining({ id: 'inventory.vaulted', status: 'ok', message: expect.stringContaining('not checked (vaulted)') })]);
+    expect(closedChecks).toEqual([expect.objectContaining({ id: 'inventory.vaulted.cluster_issuer_acme_email', status: 'ok', message: expect.stringContaining('not checked (vaulted)') })]);
 
     const opened = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json', '--vault-password-file', passwordFile]);
     expect(opened.code).toBe(1);
@@ -184,7 +184,7 @@ describe('values vaulted by ansible-vault', () => {
     await writeFile(wrongFile, 'not the password\n', { mode: 0o600 });
     const wrong = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json', '--vault-password-file', wrongFile]);
     expect(wrong.code).toBe(1);
-    expect(JSON.parse(wrong.stdout).checks).toEqual([expect.objectContaining({ id: 'inventory.vault-decrypt', status: 'fail' })]);
+    expect(JSON.parse(wrong.stdout).checks).toEqual([expect.objectContaining({ id: 'inventory.vault-decrypt.cluster_issuer_acme_email', status: 'fail' })]);
   });
 
   it('doctor with the password finds a clean vaulted inventory valid, and never prints the secret', async () => {

@@ -21,14 +21,14 @@ describe('doctor group inventory', () => {
     expect(checks[0]).toMatchObject({ id: 'inventory.valid', group: 'inventory', status: 'ok' });
   });
 
-  it('reports each finding as inventory.<rule> with its status, never the secret values', async () => {
+  it('reports each finding as inventory.<rule>.<variable> with its status, never the secret values', async () => {
     const checks = await run(FIXTURES + 'bad.yml');
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
-    expect(byId['inventory.venafi-auth'].status).toBe('fail');
-    expect(byId['inventory.unknown-variable'].status).toBe('warn');
-    expect(byId['inventory.unknown-variable'].advice).toBe('Did you mean openstack_helm_ingress_wildcard_domain?');
-    expect(byId['inventory.unused-variable']).toMatchObject({ status: 'warn', facts: { variable: 'cluster_issuer_acme_email' } });
-    expect(byId['inventory.required']).toMatchObject({ status: 'fail', facts: { variable: 'cluster_issuer_venafi_ca' } });
+    expect(byId['inventory.venafi-auth.cluster_issuer_venafi_access_token'].status).toBe('fail');
+    expect(byId['inventory.unknown-variable.openstack_helm_ingress_wildcard_domian'].status).toBe('warn');
+    expect(byId['inventory.unknown-variable.openstack_helm_ingress_wildcard_domian'].advice).toBe('Did you mean openstack_helm_ingress_wildcard_domain?');
+    expect(byId['inventory.unused-variable.cluster_issuer_acme_email']).toMatchObject({ status: 'warn', facts: { variable: 'cluster_issuer_acme_email' } });
+    expect(byId['inventory.required.cluster_issuer_venafi_ca']).toMatchObject({ status: 'fail', facts: { variable: 'cluster_issuer_venafi_ca' } });
     const text = JSON.stringify(checks);
     expect(text).not.toContain('hunter2-password');
     expect(text).not.toContain('tpp-token-value-1234');
@@ -36,7 +36,7 @@ describe('doctor group inventory', () => {
 
   it('lints an inventory folder and reports a variable defined twice with different values', async () => {
     const checks = await run(FIXTURES + 'site');
-    const dup = checks.find((c) => c.id === 'inventory.duplicate');
+    const dup = checks.find((c) => c.id === 'inventory.duplicate.cluster_issuer_acme_email');
     expect(dup).toMatchObject({ status: 'warn', facts: { variable: 'cluster_issuer_acme_email' } });
     expect(dup!.message).toContain('group_vars/controllers/certificates.yml');
     expect(checks.map((c) => c.id)).not.toContain('inventory.valid');
@@ -47,9 +47,9 @@ describe('doctor group inventory', () => {
     writeFileSync(path, ['cluster_issuer_type: venafi', 'cluster_issuer_venafi_zone: Z', 'cluster_issuer_venafi_tpp_url: https://tpp.example.com/vedsdk',
       'cluster_issuer_venafi_access_token: tpp-token-1', 'cluster_issuer_venafi_username: u', 'cluster_issuer_venafi_password: tpp-password-1', ''].join('\n'));
     const checks = await run(path);
-    const auth = checks.find((c) => c.id === 'inventory.venafi-auth')!;
+    const auth = checks.find((c) => c.id === 'inventory.venafi-auth.cluster_issuer_venafi_access_token')!;
     expect(auth.title).toBe('Venafi auth (cluster_issuer_venafi_access_token)');
-    const required = checks.find((c) => c.id === 'inventory.required')!;
+    const required = checks.find((c) => c.id === 'inventory.required.cluster_issuer_venafi_ca')!;
     expect(required.message).toBe('cluster_issuer_venafi_ca is required with cluster_issuer_type: venafi but is not set.');
     expect(JSON.stringify(checks)).not.toMatch(/commercialca|clouddns|certmgr/i);
   });
@@ -90,7 +90,7 @@ describe('doctor group inventory on a platform inventory with the role\'s own se
     // Every setting is known (no unknown-variable); what they make deploys, but the webhook then reads
     // its Secret from cert-manager's namespace, not "webhooks", and production false is GoDaddy's test API.
     expect(checks.filter((c) => c.status !== 'ok').map((c) => [c.id, c.status])).toEqual([
-      ['inventory.godaddy-limits', 'warn'],
+      ['inventory.godaddy-limits.cluster_issuer_acme_solver', 'warn'],
       ['inventory.never-issues.cluster_issuer_acme_godaddy_helm_release_namespace', 'fail'],
       ['inventory.never-issues.cluster_issuer_acme_godaddy_is_production', 'warn'],
     ]);
@@ -102,6 +102,6 @@ describe('doctor group inventory on a platform inventory with the role\'s own se
     const empty = checks.find((c) => c.facts?.variable === 'cluster_issuer_acme_private_key_secret_name' && c.status === 'fail');
     expect(empty?.message).toContain('private key secret name is a required field');
     expect(empty!.advice).toContain('cert-manager-issuer-account-key');
-    expect(checks.find((c) => c.id === 'inventory.naming')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations ("cloudgate setup" offers to).' });
+    expect(checks.find((c) => c.id === 'inventory.naming.atmosphere_ingress_annotations')).toMatchObject({ status: 'fail', advice: 'Rename platform_ingress_annotations to atmosphere_ingress_annotations ("cloudgate setup" offers to).' });
   });
 });
