@@ -19,6 +19,7 @@ import { issuanceCause, type IssuanceCause, type IssuanceObjects } from './certi
 import { certificateFact, secretProblems, type SecretCertificate } from './secret-certificate.js';
 import { judgeIssuer, type IssuerVerdict } from './issuer.js';
 import { recentEvents } from './events.js';
+import { CERTIFICATES } from './messages/certificates.js';
 
 export interface CertificatesSnapshot {
   certificates: CmObject[];
@@ -112,13 +113,13 @@ const JUDGED = new WeakMap<CmObject, IssuerVerdict>();
 
 function missingIssuer(certificate: string, issuer: IssuerState, s: CertificatesSnapshot): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
   if (issuer.platform) {
-    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: `The platform's ClusterIssuer ${s.platformIssuer} is missing: deploy the inventory (kube.issuer says the same).` };
+    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: CERTIFICATES.platformIssuerMissing(s.platformIssuer) };
   }
   if (issuer.otherKind) {
     const annotation = issuer.kind === 'ClusterIssuer' ? 'cert-manager.io/issuer' : 'cert-manager.io/cluster-issuer';
     return {
       summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`, root: `issuer-missing:${issuer.ref}`,
-      advice: `${certificate} names the wrong kind of issuer: its issuerRef.kind must be ${issuer.otherKind.split(' ')[0]} (for an ingress, the annotation ${annotation} names that kind), or create ${issuer.ref}.`,
+      advice: CERTIFICATES.wrongIssuerKind(certificate, issuer.otherKind.split(' ')[0], annotation, issuer.ref),
     };
   }
   return {
@@ -273,23 +274,23 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult<Certifi
   }
   if (s.certificates.length === 0) {
     return s.issuerType === 'none'
-      ? { status: 'ok', message: `No Certificate in ${where}, as expected with a supplied wildcard (issuer none).` }
-      : { status: 'warn', message: `No Certificate in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or its ingresses lack the cert-manager annotation.' };
+      ? { status: 'ok', message: CERTIFICATES.noneAsExpected(where) }
+      : { status: 'warn', message: CERTIFICATES.none(where), advice: CERTIFICATES.notDeployed };
   }
   const rows = s.certificates.map((c) => judgeCertificate(c, s));
   const bad = rows.filter((r) => r.status !== 'ok');
   const renewing = rows.filter((r) => r.status === 'ok' && r.inProgress);
   const facts = { certificates: rows, namespaces: s.namespaces };
   if (bad.length === 0) {
-    const note = renewing.length ? `; cert-manager is renewing ${renewing.map((r) => r.name).join(', ')}` : '';
-    return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, facts, certificates };
+    const note = renewing.length ? CERTIFICATES.renewing(renewing.map((r) => r.name).join(', ')) : '';
+    return { status: 'ok', message: CERTIFICATES.allReady(rows.length, where, note), facts, certificates };
   }
   const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
   const said = findings(bad);
   const advice = [...new Set(said.map((f) => f.advice).filter((a): a is string => Boolean(a)))];
   return {
     status: worst.status,
-    message: `${bad.length} of ${rows.length} Certificates in ${where} are not Ready or not current: ${said.map((f) => f.line).join('; ')}.`,
+    message: CERTIFICATES.notReady(bad.length, rows.length, where, said.map((f) => f.line).join('; ')),
     ...(advice.length ? { advice: advice.join(' ') } : {}),
     facts,
     certificates,

@@ -11,6 +11,7 @@ import { escapeLine } from '../../escape.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
 import { isOneOf, memberOf, numberOf, textOf } from '../../records.js';
 import { CERT_MANAGER_NAMESPACE } from '../../kube/platform.js';
+import { HEALTH } from './messages/cluster.js';
 
 export type Component = 'controller' | 'webhook' | 'cainjector';
 const COMPONENTS: Component[] = ['controller', 'webhook', 'cainjector'];
@@ -82,15 +83,15 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult<Heal
   const facts = { components: states, ...(versions.length ? { versions } : {}) };
   const bad = states.filter((s) => s.status !== 'ok');
   if (bad.length === 0) {
-    return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
+    return { status: 'ok', message: HEALTH.healthy(versions), facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
   }
   const first = bad.find((s) => s.status === 'fail') ?? bad[0];
   const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
   const versionSkew = versions.length > 1 ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.` : '';
   return {
     status: bad.some((s) => s.status === 'fail') ? 'fail' : 'warn',
-    message: `cert-manager is not healthy: ${bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')}.`,
-    advice: `Look at "kubectl get deploy,pods -n ${CERT_MANAGER_NAMESPACE}" and "kubectl describe" the failing one (image pulls, crashes, scheduling); the platform installs cert-manager with its Helm chart, so redeploying it restores a deleted or scaled-down component.${versionSkew}`,
+    message: HEALTH.unhealthy(bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')),
+    advice: HEALTH.lookAtDeployments(versionSkew),
     facts,
     subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE },
     stuck,

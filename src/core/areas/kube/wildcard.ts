@@ -11,6 +11,7 @@ import { escapeLine } from '../../escape.js';
 import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
 import { examine } from '../../tls/examine.js';
 import { certificateFact, coversHost, secretProblems, type SecretCertificate } from './secret-certificate.js';
+import { SUPPLIED_WILDCARD } from './messages/certificates.js';
 
 export interface WildcardCopy {
   namespace: string;
@@ -61,12 +62,12 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
   const facts = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
   if (findings.length === 0) {
-    return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, facts, certificates };
+    return { status: 'ok', message: SUPPLIED_WILDCARD.valid(secretName, where, domain ? `*.${domain}` : SUPPLIED_WILDCARD.itsNames), facts, certificates };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
-    message: `The supplied wildcard: ${findings.map((f) => `${f.source}: ${f.problem}`).join('; ')}.`,
-    advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
+    message: SUPPLIED_WILDCARD.problems(findings.map((f) => `${f.source}: ${f.problem}`).join('; ')),
+    advice: SUPPLIED_WILDCARD.replaceEachCopy(secretName),
     facts,
     certificates,
     stuck: { step: 'secret', object: `Secret ${findings[0].source}`, reason: findings[0].problem },
