@@ -125,8 +125,8 @@ function missingIssuer(certificate: string, issuer: IssuerState, s: Certificates
   return {
     summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`,
     advice: issuer.kind === 'ClusterIssuer'
-      ? `${certificate} asks for ${issuer.ref}, which does not exist (the platform's issuer is ${s.platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.`
-      : `${certificate} asks for ${issuer.ref}, which does not exist in its namespace: create it (the platform's namespaced CA issuers come with their roles: octavia, libvirt) or correct the Certificate's issuerRef.`,
+      ? CERTIFICATES.askedForMissingClusterIssuer(certificate, issuer.ref, s.platformIssuer)
+      : CERTIFICATES.askedForMissingIssuer(certificate, issuer.ref),
   };
 }
 
@@ -172,7 +172,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   if (ready?.stale && issuing?.status !== 'True') {
     return served({ ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'), cause: 'Stale',
       summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` });
+      advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.readControllerLog(name) });
   }
   const walk = issuanceCause(certificate, s.issuance, {
     ingressClass: s.ingressClass, events: s.events, now: s.now, issuerRef: issuer.ref, issuerMechanism: issuer.mechanism,
@@ -196,7 +196,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     if (!walk || walk.inProgress) {
       return served(withEvents({ ...row, status: servesValid ? 'ok' : 'warn', inProgress: true, cause: walk?.kind ?? issuing.reason,
         summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
-        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : 'Nothing to do: cert-manager is issuing it and replaces the secret when done.' }),
+        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : CERTIFICATES.issuingReplaces }),
         ...(walk ? { stuck: stuck(walk.step, walk.object, walk.reason), ...(walk.retryAfter ? { retryAt: walk.retryAfter } : {}) } : {}) }, walk));
     }
     return served(fromWalk(walk, servesValid ? 'warn' : 'fail'));
@@ -223,22 +223,22 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
     return served(withEvents({ ...row, status: state, stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'), cause: why?.code ?? 'NoCondition',
       summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).'
+      advice: s.controllerDown ? CERTIFICATES.controllerDown
         : why?.verdict === 'broken' ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
-          : `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.` }));
+          : CERTIFICATES.shouldBeIssuing(name) }));
   }
   if (!secret && secretKey) {
     return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), cause: 'DoesNotExist', summary: `it says Ready but its secret ${secretKey} does not exist`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): once it runs it issues the secret again.' : `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).` };
+      advice: s.controllerDown ? CERTIFICATES.controllerDownIssuesAgain : CERTIFICATES.reissuesMissingSecret(name) };
   }
   if (problems.length) {
     return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0].code,
       summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): it re-issues the secret once it runs.' : `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secretKey} shows what it holds); if nothing changes read its controller log.` };
+      advice: s.controllerDown ? CERTIFICATES.controllerDownReissues : CERTIFICATES.hasNotNoticed(name, secretKey) };
   }
   // The renewal time passed and cert-manager did not start: its controller is not processing.
   return { ...row, status: 'warn', stuck: stuck('controller', self, 'RenewalDue'), cause: 'RenewalDue', summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
-    advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.` };
+    advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.startRenewal(name) };
 }
 
 /** The events of the object the walk stopped at. */

@@ -15,6 +15,20 @@ export const CERTIFICATES = {
   allReady: (count: number, where: string, note: string) =>
     `All ${count} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`,
   notReady: (bad: number, count: number, where: string, lines: string) => `${bad} of ${count} Certificates in ${where} are not Ready or not current: ${lines}.`,
+  askedForMissingClusterIssuer: (certificate: string, ref: string, platformIssuer: string) =>
+    `${certificate} asks for ${ref}, which does not exist (the platform's issuer is ${platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.`,
+  askedForMissingIssuer: (certificate: string, ref: string) =>
+    `${certificate} asks for ${ref}, which does not exist in its namespace: create it (the platform's namespaced CA issuers come with their roles: octavia, libvirt) or correct the Certificate's issuerRef.`,
+  controllerDown: "cert-manager's controller is not running (kube.cert-manager says why).",
+  readControllerLog: (name: string) => `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.`,
+  issuingReplaces: 'Nothing to do: cert-manager is issuing it and replaces the secret when done.',
+  shouldBeIssuing: (name: string) => `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.`,
+  controllerDownIssuesAgain: "cert-manager's controller is not running (kube.cert-manager): once it runs it issues the secret again.",
+  reissuesMissingSecret: (name: string) => `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).`,
+  controllerDownReissues: "cert-manager's controller is not running (kube.cert-manager): it re-issues the secret once it runs.",
+  hasNotNoticed: (name: string, secret: string | undefined) =>
+    `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secret} shows what it holds); if nothing changes read its controller log.`,
+  startRenewal: (name: string) => `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.`,
 } as const;
 
 /** Why the issuance of a Certificate is stuck; `{certificate}` is filled in with its namespace/name. */
