@@ -60,17 +60,17 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
       : acme?.fix ?? why.fix;
     return {
       issuer, status: 'fail', code: acme?.code ?? why.code, stuck: stuck(ready.reason ?? 'NotReady'),
-      summary: `it is not Ready: ${cause} (${said})`, advice: fillIn(fix, { issuer: issuer.ref }),
+      summary: ISSUER.notReady(cause, said), advice: fillIn(fix, { issuer: issuer.ref }),
     };
   }
   if (ready?.status !== 'True') {
     return {
       issuer, status: 'warn', code: 'NotProcessed',
-      summary: `it has no Ready condition yet${said ? ` (${said})` : ''}: cert-manager has not processed it yet`,
+      summary: ISSUER.noCondition(said),
       advice: ISSUER.checkController,
     };
   }
-  return { issuer, status: 'ok', code: ready.reason, summary: `it is Ready (${said})` };
+  return { issuer, status: 'ok', code: ready.reason, summary: ISSUER.isReady(said) };
 }
 
 /** The verdict of `kube.issuer`: the platform's ClusterIssuer `name`, and whether it is of the inventory's type. */

@@ -34,11 +34,11 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   for (const copy of copies) {
     const source = `${copy.namespace}/${secretName}`;
     if (copy.otherType !== undefined) {
-      findings.push({ source, status: 'fail', problem: `it is of type ${escapeLine(copy.otherType || '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it` });
+      findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.notTls(escapeLine(copy.otherType || '(none)')) });
       continue;
     }
     if (!copy.read) {
-      findings.push({ source, status: 'fail', problem: 'it does not exist, so the ingresses there get the ingress controller\'s default certificate' });
+      findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.missing });
       continue;
     }
     const fact = certificateFact(copy.read);
@@ -50,11 +50,11 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     for (const problem of chain) findings.push({ source, status: 'fail', problem });
     const leaf = copy.read.leaf;
     if (!leaf || problems.length || chain.length) continue;
-    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: `its certificate (${leaf.names.join(', ') || 'no DNS name'}) does not cover *.${domain}` });
+    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.doesNotCover(leaf.names.join(', ') || SUPPLIED_WILDCARD.noDnsName, domain) });
     const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
-    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: `its certificate expires in ${days} days (${leaf.notAfter})` });
+    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.expiresSoon(days, leaf.notAfter) });
     if (original?.leaf && copy.read !== original && original.leaf.x509.fingerprint256 !== leaf.x509.fingerprint256) {
-      findings.push({ source, status: 'warn', problem: `it holds another certificate than ${platformNamespace}/${secretName} (notAfter ${leaf.notAfter} there, ${original.leaf.notAfter} here)` });
+      findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.otherCertificate(`${platformNamespace}/${secretName}`, leaf.notAfter, original.leaf.notAfter) });
     }
   }
   const where = copies.map((c) => c.namespace).join(', ');

@@ -46,6 +46,13 @@ export const ISSUANCE = {
 } as const;
 
 export const SUPPLIED_WILDCARD = {
+  notTls: (type: string) => `it is of type ${type}, not kubernetes.io/tls, so the ingress controller ignores it`,
+  missing: "it does not exist, so the ingresses there get the ingress controller's default certificate",
+  doesNotCover: (names: string, domain: string) => `its certificate (${names}) does not cover *.${domain}`,
+  noDnsName: 'no DNS name',
+  expiresSoon: (days: number, notAfter: string) => `its certificate expires in ${days} days (${notAfter})`,
+  otherCertificate: (original: string, thereNotAfter: string, hereNotAfter: string) =>
+    `it holds another certificate than ${original} (notAfter ${thereNotAfter} there, ${hereNotAfter} here)`,
   valid: (secret: string, where: string, covers: string) =>
     `The supplied wildcard ${secret} in ${where}: each copy is a TLS secret whose certificate covers ${covers}, is valid and has its key.`,
   itsNames: 'its names',

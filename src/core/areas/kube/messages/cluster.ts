@@ -57,6 +57,13 @@ export const SERVICE_ACCOUNT = {
 
 /** cert-manager's controller, webhook and cainjector. */
 export const HEALTH = {
+  noDeployment: (component: string) => `no ${component} Deployment in ${CERT_MANAGER_NAMESPACE}`,
+  scaledToZero: (name: string | undefined) => `${name} is scaled to 0 replicas`,
+  notAvailable: (name: string | undefined, ready: number, replicas: number | string, why: string) =>
+    `${name} is not available (${ready} of ${replicas} replicas ready${why})`,
+  rolloutPending: (name: string | undefined, observed: number, generation: number) =>
+    `${name} runs, but its status is of generation ${observed} while the Deployment is at ${generation}: the latest change is not rolled out yet`,
+  noReadyEndpoint: (service: string) => `the Service ${service} has no ready endpoint, so the API server cannot reach the webhook`,
   healthy: (versions: readonly unknown[]) =>
     `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`,
   unhealthy: (problems: string) => `cert-manager is not healthy: ${problems}.`,

@@ -1,6 +1,9 @@
 /** The kube group's words about issuers: the platform's ClusterIssuer, the others, and drift from the inventory. */
 
 export const ISSUER = {
+  notReady: (cause: string, said: string) => `it is not Ready: ${cause} (${said})`,
+  noCondition: (said: string) => `it has no Ready condition yet${said ? ` (${said})` : ''}: cert-manager has not processed it yet`,
+  isReady: (said: string) => `it is Ready (${said})`,
   stale: (readySaid: string, observed: unknown, generation: unknown) =>
     `it says ${readySaid} of generation ${observed}, but it is at generation ${generation}: cert-manager has not looked at its latest change`,
   notProcessedYet: "cert-manager's controller has not processed the change yet; if this stays, see kube.cert-manager and the controller log.",
