@@ -13,6 +13,7 @@ import { parseHostPort } from '../../config/formats.js';
 import { ALGORITHM, isBase64, KEY_NAME, looksLikeKeyStatement, SECRET } from '../../config/tsig-key.js';
 import { dnsCredentialsCheck } from './dns-credentials/index.js';
 import { CLOSED, TITLES } from './messages.js';
+import { ADDRESS, ANSWER, REFUSAL, TSIG_SECRET } from './messages/nameserver.js';
 
 /** What --verbose and --json show of acme.rfc2136: the name server asked and its answer. */
 export interface NameserverFacts {
@@ -73,26 +74,11 @@ export const provideChecks: CheckProvider = async (input) => {
 
 /** What each refusal means for cert-manager's updates, and what to do. */
 const REFUSALS: Record<string, (key: TsigKey, zone: string, where: string) => { meaning: string; advice: string }> = {
-  BADSIG: (k) => ({
-    meaning: `the server knows the key "${k.name}" but the secret does not match (BADSIG)`,
-    advice: `Put the secret of "${k.name}" from the server's key file into ${SECRET} (in the setup answers: ${SECRET}: file:tsig.key).`,
-  }),
-  BADKEY: (k) => ({
-    meaning: `the server knows no key "${k.name}" with algorithm ${k.algorithm} (BADKEY)`,
-    advice: `Set ${KEY_NAME} and ${ALGORITHM} to the name and algorithm of a key statement in the server's configuration (tsig-keygen prints both), or add this key there.`,
-  }),
-  BADTIME: () => ({
-    meaning: 'the clocks of this machine and the server differ by more than 5 minutes (BADTIME)',
-    advice: 'Synchronise the clocks (NTP) of the name server, this machine and the cluster nodes: TSIG signatures are valid for 5 minutes only.',
-  }),
-  NOTAUTH: (k, zone, where) => ({
-    meaning: `the server is not authoritative for ${zone}, or rejects the key "${k.name}" for it (NOTAUTH)`,
-    advice: `Point cluster_issuer_acme_rfc2136_nameserver at the primary name server of the zone holding ${zone} and allow the key there; ${where} is not it.`,
-  }),
-  REFUSED: (k, zone, where) => ({
-    meaning: `the server refused the query for ${zone} (REFUSED): it does not serve that zone, or does not let the key "${k.name}" query it`,
-    advice: `Check that ${where} is the primary of the zone holding ${zone}, and that the zone allows the key (allow-query / allow-update { key "${k.name}"; } or update-policy).`,
-  }),
+  BADSIG: (k) => REFUSAL.BADSIG(k.name),
+  BADKEY: (k) => REFUSAL.BADKEY(k.name, k.algorithm),
+  BADTIME: () => REFUSAL.BADTIME(),
+  NOTAUTH: (k, zone, where) => REFUSAL.NOTAUTH(k.name, zone, where),
+  REFUSED: (k, zone, where) => REFUSAL.REFUSED(k.name, zone, where),
 };
 
 async function checkNameserver(values: Record<string, unknown>, services: RunServices, signal: AbortSignal): Promise<CheckResult<NameserverFacts>> {
@@ -101,8 +87,8 @@ async function checkNameserver(values: Record<string, unknown>, services: RunSer
   if (!parsed.ok) {
     return {
       status: 'fail',
-      message: raw ? `cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.` : 'cluster_issuer_acme_rfc2136_nameserver is not set.',
-      advice: 'Give the name server as host:port, e.g. ns1.example.com:53 ([2001:db8::1]:53 for IPv6).',
+      message: raw ? ADDRESS.notHostPort(raw) : ADDRESS.unset,
+      advice: ADDRESS.giveHostPort,
     };
   }
   const target = { host: parsed.host, port: parsed.port };
@@ -110,7 +96,7 @@ async function checkNameserver(values: Record<string, unknown>, services: RunSer
   const zone = wildcard ?? '.';
   const where = `${target.host}:${target.port}`;
   const key = tsigKeyOf(values);
-  if (typeof key === 'string') return { status: 'fail', message: key, advice: `Fix ${SECRET} (cloudgate doctor --only inventory says how).`, facts: { nameserver: where } };
+  if (typeof key === 'string') return { status: 'fail', message: key, advice: TSIG_SECRET.fix, facts: { nameserver: where } };
   try {
     const answer = await probeDns({ ...target, zone, key: key ?? undefined, timeoutMs: Math.min(services.network.timeoutMs, 5000), signal, now: services.clock.now() });
     return nameserverResult(answer, key, { zone, wildcard, where });
@@ -118,10 +104,8 @@ async function checkNameserver(values: Record<string, unknown>, services: RunSer
     if (!(error instanceof DnsError)) throw error;
     return {
       status: 'fail',
-      message: `${error.message} (cluster_issuer_acme_rfc2136_nameserver)`,
-      advice: error.code === 'resolve'
-        ? 'Use a resolvable host name or an IP address.'
-        : `Check the address and port in cluster_issuer_acme_rfc2136_nameserver and that UDP ${target.port} is open from here (and from the cluster).`,
+      message: ADDRESS.unreachable(error.message),
+      advice: error.code === 'resolve' ? ADDRESS.useResolvableName : ADDRESS.checkAddressAndCluster(target.port),
       facts: { nameserver: where },
     };
   }
@@ -144,33 +128,33 @@ export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { z
     const explain = REFUSALS[refusal ?? (wildcard ? answer.rcode : '')];
     if (explain) {
       const { meaning, advice } = explain(key, zone, where);
-      return { status: 'fail', message: `${where} did not accept the TSIG-signed query (SOA ${zone}): ${meaning}.`, advice, facts };
+      return { status: 'fail', message: ANSWER.notAccepted(where, zone, meaning), advice, facts };
     }
     if (refusal) {
-      return { status: 'fail', message: `${where} answered the TSIG-signed query with ${refusal}.`, advice: `Check ${KEY_NAME}, ${ALGORITHM} and ${SECRET} against the server's key.`, facts };
+      return { status: 'fail', message: ANSWER.refused(where, refusal), advice: ANSWER.checkKey, facts };
     }
     if (!answer.tsig?.signed || !answer.tsig.verified) {
       return {
         status: 'fail',
-        message: `${where} answered (${answer.rcode}) but its answer ${answer.tsig?.signed ? 'carries a TSIG signature that does not verify with the key' : 'is not signed'} "${key.name}".`,
-        advice: 'A server that accepts the key signs its answers with it: check that nothing between here and the server rewrites DNS, and that the key is the server\'s.',
+        message: ANSWER.notVerified(where, answer.rcode, Boolean(answer.tsig?.signed), key.name),
+        advice: ANSWER.checkRewrite,
         facts,
       };
     }
   }
-  const accepted = key ? `; the TSIG key "${key.name}" (${key.algorithm}) is accepted and the answer's signature verifies` : '';
+  const accepted = key ? ANSWER.keyAccepted(key.name, key.algorithm) : '';
   if (!wildcard) {
-    return { status: 'ok', message: `${where} answers DNS (SOA . → ${answer.rcode})${accepted}; no wildcard domain names the zone to check authority for.`, facts };
+    return { status: 'ok', message: ANSWER.answersRoot(where, answer.rcode, accepted), facts };
   }
   if ((answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') && answer.authoritative) {
-    const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ` (zone ${answer.zone})` : '';
-    const unsigned = key ? '' : ` The TSIG key was not tested: ${KEY_NAME} or ${SECRET} is unset, vault-encrypted or a template here.`;
-    return { status: 'ok', message: `${where} is authoritative for ${zone}${within}${accepted}.${unsigned}`, facts };
+    const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ANSWER.withinZone(answer.zone) : '';
+    const unsigned = key ? '' : ANSWER.keyNotTested;
+    return { status: 'ok', message: ANSWER.authoritative(where, zone, within, accepted, unsigned), facts };
   }
   return {
     status: 'warn',
-    message: `${where} answers DNS but not authoritatively for ${zone} (${answer.rcode}${answer.authoritative ? '' : ', not authoritative'}).`,
-    advice: `RFC 2136 updates go to the primary name server of the zone that holds _acme-challenge records; check that ${where} serves ${zone} (or its parent zone).`,
+    message: ANSWER.notAuthoritative(where, zone, answer.rcode, answer.authoritative),
+    advice: ANSWER.updatesGoToPrimary(where, zone),
     facts,
   };
 }
@@ -186,8 +170,8 @@ function tsigKeyOf(values: Record<string, unknown>): TsigKey | null | string {
   const algorithm = values[ALGORITHM];
   if (typeof name !== 'string' || typeof secret !== 'string' || typeof algorithm !== 'string') return null;
   if (isJinja(name) || isJinja(secret) || isJinja(algorithm) || !name.trim() || !secret.trim()) return null;
-  if (looksLikeKeyStatement(secret)) return `${SECRET} holds a whole BIND key statement, not the base64 secret: cert-manager would sign with garbage.`;
-  if (!isBase64(secret.trim())) return `${SECRET} is not base64, so it cannot be a TSIG secret.`;
+  if (looksLikeKeyStatement(secret)) return TSIG_SECRET.wholeKeyStatement;
+  if (!isBase64(secret.trim())) return TSIG_SECRET.notBase64;
   if (!TSIG_ALGORITHM_NAMES[algorithm.trim().toUpperCase()]) return null;
   return { name: name.trim(), algorithm: algorithm.trim().toUpperCase(), secret: secret.trim() };
 }

@@ -5,6 +5,7 @@
 import type { CheckResult } from '../../doctor/types.js';
 import { HttpError, type HttpClient } from '../../net/http.js';
 import { asRecord, isRecord } from '../../records.js';
+import { DIRECTORY } from './messages/directory.js';
 
 export const PUBLIC_ACME_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
 /** cert-manager cannot issue without these. */
@@ -28,21 +29,21 @@ export interface DirectoryTarget {
 
 export async function checkDirectory(client: HttpClient, target: DirectoryTarget, signal?: AbortSignal): Promise<CheckResult<DirectoryFacts>> {
   const { url } = target;
-  const origin = target.configured ? 'cluster_issuer_acme_server' : 'the public ACME CA used when cluster_issuer_acme_server is unset';
+  const origin = target.configured ? DIRECTORY.configuredServer : DIRECTORY.publicDefault;
   let directory: Record<string, unknown>;
   try {
     const res = await client.request({ url, signal, headers: { accept: 'application/json' } });
     if (res.status !== 200) {
       return {
         status: 'fail',
-        message: `The ACME directory ${url} answered ${res.status}, not 200.`,
-        advice: `Check ${origin}: it must be the directory URL itself (often ending in /directory).`,
+        message: DIRECTORY.notOk(url, res.status),
+        advice: DIRECTORY.giveDirectoryUrl(origin),
         facts: { url, status: res.status },
       };
     }
     const parsed = res.json();
     if (!isRecord(parsed)) {
-      return { status: 'fail', message: `The ACME directory ${url} is JSON but not an object.`, advice: `Check ${origin}.`, facts: { url } };
+      return { status: 'fail', message: DIRECTORY.notObject(url), advice: DIRECTORY.checkOrigin(origin), facts: { url } };
     }
     directory = parsed;
   } catch (error) {
@@ -57,8 +58,8 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
   if (missing.length) {
     return {
       status: 'fail',
-      message: `The ACME directory ${url} lacks ${missing.join(', ')}${missing.includes('newOrder') ? ' (cert-manager rejects a directory without newOrder)' : ''}.`,
-      advice: `This is not an ACME (RFC 8555) directory: check ${origin} points at the directory URL, not the server's home page.`,
+      message: DIRECTORY.lacksRequired(url, missing),
+      advice: DIRECTORY.notAcme(origin),
       facts,
     };
   }
@@ -69,13 +70,13 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
     nonce = res.headers['replay-nonce'];
   } catch (error) {
     const failure = fromHttpError(error, target, origin);
-    return { ...failure, message: `newNonce (${String(directory.newNonce)}): ${failure.message}`, facts };
+    return { ...failure, message: DIRECTORY.newNonceFailed(String(directory.newNonce), failure.message), facts };
   }
   if (!nonce) {
     return {
       status: 'fail',
-      message: `HEAD ${String(directory.newNonce)} (newNonce) returned no Replay-Nonce header; no ACME request can be signed without one.`,
-      advice: 'A proxy in front of the ACME server may strip the header, or the URL is not an ACME server.',
+      message: DIRECTORY.noNonce(String(directory.newNonce)),
+      advice: DIRECTORY.nonceStripped,
       facts,
     };
   }
@@ -83,24 +84,24 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
   const warnings: { message: string; advice: string }[] = [];
   const absent = urls(EXPECTED);
   if (absent.length) {
-    warnings.push({ message: `The directory lacks ${absent.join(', ')}.`, advice: 'Revocation or account key rollover will not work against this server.' });
+    warnings.push({ message: DIRECTORY.lacksExpected(absent), advice: DIRECTORY.noRevocation });
   }
   if (meta.externalAccountRequired === true) {
     warnings.push({
-      message: 'The server requires external account binding (meta.externalAccountRequired), which the platform does not configure.',
-      advice: 'Account registration will fail (ErrRegisterACMEAccount); use a server without EAB or configure the binding on the issuer by hand.',
+      message: DIRECTORY.eabRequired,
+      advice: DIRECTORY.eabWillFail,
     });
   }
   if (/staging/i.test(url)) {
-    warnings.push({ message: `${url} is a staging directory: its certificates are not trusted by any client.`, advice: 'Use the production directory for real endpoints.' });
+    warnings.push({ message: DIRECTORY.staging(url), advice: DIRECTORY.useProduction });
   }
   if (url.startsWith('http://')) {
-    warnings.push({ message: `${url} is plain http://.`, advice: 'Serve the ACME directory over https://.' });
+    warnings.push({ message: DIRECTORY.plainHttp(url), advice: DIRECTORY.useHttps });
   }
   if (warnings.length) {
     return { status: 'warn', message: warnings.map((w) => w.message).join(' '), advice: warnings.map((w) => w.advice).join(' '), facts };
   }
-  return { status: 'ok', message: `${url} is an ACME directory (newNonce, newAccount, newOrder present; Replay-Nonce issued).`, facts };
+  return { status: 'ok', message: DIRECTORY.healthy(url), facts };
 }
 
 function fromHttpError(error: unknown, target: DirectoryTarget, origin: string): CheckResult<DirectoryFacts> {
@@ -108,10 +109,10 @@ function fromHttpError(error: unknown, target: DirectoryTarget, origin: string):
   let advice = error.advice;
   if (error.kind === 'tls-unknown-ca') {
     advice = target.caFileGiven
-      ? `The CA file given does not sign the ACME server's certificate. ${target.privateCa ? '' : 'If the server uses a private CA, also set cluster_issuer_acme_private_ca: true so the platform trusts it. '}`
-      : `The ACME server's certificate is signed by a CA this machine does not trust: pass it with --ca-file PEM${target.privateCa ? ' (cluster_issuer_acme_private_ca is true: the platform trusts it through the nodes\' CA store, cloudgate must be told the file)' : ', and set cluster_issuer_acme_private_ca: true so the platform trusts it'}.`;
+      ? DIRECTORY.caFileDoesNotSign(target.privateCa)
+      : DIRECTORY.unknownCa(target.privateCa);
   } else if (error.kind === 'not-json' || error.kind === 'html') {
-    advice = `Check ${origin}: it must be the ACME directory URL (often ending in /directory).`;
+    advice = DIRECTORY.notDirectory(origin);
   }
   return { status: 'fail', message: error.message, advice: advice.trim(), facts: { url: target.url, kind: error.kind } };
 }

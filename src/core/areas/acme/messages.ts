@@ -1,7 +1,8 @@
 /**
  * The acme group's texts in one place: its checks' titles and why a check does not apply to the
- * inventory. What a provider's API answered is worded by the provider's file (dns-credentials/), which
- * owns that provider's answers.
+ * inventory. The words of its results are in messages/ by topic: the ACME directory (directory.ts), the
+ * rfc2136 name server and its updates (nameserver.ts), and what each DNS-01 provider's API answered
+ * (providers.ts). Each is named after what it says; the checks decide which to say.
  */
 export const TITLES = {
   directory: 'ACME server directory',

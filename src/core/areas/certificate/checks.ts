@@ -22,6 +22,7 @@ import { examine, type CertificateRole, type Examination } from '../../tls/exami
 import { certificateFact } from '../../tls/facts.js';
 import { PEM_RULES } from '../../tls/variable-rules.js';
 import { resolved, settingList } from '../../config/settings.js';
+import { CHAIN_ORDER, CLOSED, GIVEN, TITLES, UNREADABLE } from './messages.js';
 import type { Origin, Resolved } from '../../config/setting-schema.js';
 
 const GROUP = 'certificate';
@@ -80,11 +81,11 @@ export const provideChecks: CheckProvider = async (input) => {
       {
         id: `${GROUP}.files`,
         group: GROUP,
-        title: 'Certificates to check',
+        title: TITLES.files,
         run: async () => ({
           status: 'fail',
-          message: `${orphan.map((f) => `--${f}`).join(' and ')} given without --certificate: there is no certificate to check ${orphan.includes('key') ? 'the key against' : 'the domain of'}.`,
-          advice: 'Add --certificate FILE (the certificate, then its intermediate(s) and root, in one PEM file).',
+          message: GIVEN.withoutCertificate(orphan, orphan.includes('key')),
+          advice: GIVEN.addCertificate,
         }),
       },
       ...sources.flatMap(checksOf),
@@ -95,9 +96,8 @@ export const provideChecks: CheckProvider = async (input) => {
       {
         id: `${GROUP}.files`,
         group: GROUP,
-        title: 'Certificates to check',
-        gate: notConfigured('No certificate given and no PEM variable in the inventory.',
-          'Pass --certificate FILE [--key FILE] [--domain D], or list them under "certificate:" in --config.'),
+        title: TITLES.files,
+        gate: notConfigured(CLOSED.nothingGiven, CLOSED.giveCertificate),
       },
     ];
   }
@@ -138,8 +138,7 @@ function checksOf(source: Source): Check[] {
         if (found && found.status !== 'skip' && provides[name] && found.status !== 'fail') for (const k of provides[name]) ctx.facts.set(k, true);
         if (!found || found.status === 'skip') {
           // The chain's order could not be established: chain-order (which failed) says why.
-          const text = 'Fix what the "chain-order" line reports first.';
-          return { unavailable: 'needs-failed', message: found?.message ?? 'Not checked: the chain order could not be established (see chain-order).', text, subject };
+          return { unavailable: 'needs-failed', message: found?.message ?? CHAIN_ORDER.unknown, text: CHAIN_ORDER.fixFirst, subject };
         }
         // The certificates read go with the expiry line (one line per file carries them).
         return {
@@ -238,9 +237,9 @@ async function readText(path: string, what: string, check: string): Promise<stri
     return {
       name: check,
       status: 'fail',
-      message: code === 'ENOENT' ? `Cannot read the ${what} file ${path}: no such file.`
-        : code === 'EACCES' ? `Cannot read the ${what} file ${path}: permission denied.` : messageOf(error),
-      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : 'Check the path given with --certificate/--key or in the config.',
+      message: code === 'ENOENT' ? UNREADABLE.noSuchFile(what, path)
+        : code === 'EACCES' ? UNREADABLE.permissionDenied(what, path) : messageOf(error),
+      advice: code === 'EACCES' ? UNREADABLE.runAsReader(path) : UNREADABLE.checkPath,
     };
   }
 }

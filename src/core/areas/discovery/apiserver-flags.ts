@@ -17,6 +17,7 @@ import type { ApiserverFlagsFacts } from './facts.js';
 import { TITLES } from './messages.js';
 import { messageOf } from '../../errors.js';
 import { memberOf } from '../../records.js';
+import { APISERVER_FLAGS } from './messages/document.js';
 
 export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -134,8 +135,8 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResu
   } catch (error) {
     if (error instanceof KubectlError) {
       const advice = error.result.exitCode === 0
-        ? 'Repair the ConfigMap (kubeadm reads it at every upgrade): kubectl -n kube-system edit configmap kubeadm-config.'
-        : 'The check needs "list pods" and "get configmap kubeadm-config" in kube-system: check your access with the same kubectl context.';
+        ? APISERVER_FLAGS.repairKubeadmConfig
+        : APISERVER_FLAGS.needsAccess;
       return { status: 'fail', message: error.message, advice };
     }
     throw error;
@@ -143,8 +144,8 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResu
   if (pods.length === 0) {
     return {
       unavailable: 'not-applicable',
-      message: 'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?).',
-      text: 'Compare the API server\'s issuer settings by hand, in the managed service\'s own configuration.',
+      message: APISERVER_FLAGS.noControlPlane,
+      text: APISERVER_FLAGS.compareByHand,
     };
   }
   const planes: ControlPlane[] = pods.map((p) => {
@@ -157,27 +158,27 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResu
     controlPlanes: Object.fromEntries(planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))])),
   };
   const nodes = planes.map((p) => p.node).join(', ');
-  const notes = [kubeadm ? '' : ' (no kubeadm-config ConfigMap: not a kubeadm cluster, pods compared with each other only)', s.issuerUrl ? '' : ' (no --issuer-url: not compared with the public URL)'].join('');
+  const notes = [kubeadm ? '' : APISERVER_FLAGS.notKubeadm, s.issuerUrl ? '' : APISERVER_FLAGS.noIssuerUrl].join('');
   if (verdict.failures.length) {
     const expected = s.issuerUrl
-      ? `--service-account-issuer=${s.issuerUrl} (first), --service-account-jwks-uri=${expectedJwksUri(s.issuerUrl)}, --api-audiences including ${s.stsAudience}`
-      : 'the same issuer flags';
+      ? APISERVER_FLAGS.expectedFlags(s.issuerUrl, s.stsAudience)
+      : APISERVER_FLAGS.sameFlags;
     return {
       status: 'fail',
-      message: `API server issuer flags are wrong: ${verdict.failures.join('; ')}${verdict.warnings.length ? `; also ${verdict.warnings.join('; ')}` : ''}.`,
-      advice: `Put ${expected} in kubeadm-config (ClusterConfiguration apiServer.extraArgs) and in /etc/kubernetes/manifests/kube-apiserver.yaml on every control plane node; tokens signed by a node that disagrees fail intermittently.`,
+      message: APISERVER_FLAGS.wrong(verdict.failures, verdict.warnings),
+      advice: APISERVER_FLAGS.putEverywhere(expected),
       facts,
     };
   }
   if (verdict.warnings.length) {
     return {
       status: 'warn',
-      message: `${verdict.warnings.join('; ')}.`,
-      advice: 'Put the flags into kubeadm-config (kubectl -n kube-system edit configmap kubeadm-config, apiServer.extraArgs, and the kubeadm config file you upgrade with) so that kubeadm upgrade keeps them.',
+      message: APISERVER_FLAGS.warnings(verdict.warnings),
+      advice: APISERVER_FLAGS.putIntoKubeadmConfig,
       facts,
     };
   }
-  return { status: 'ok', message: `The issuer flags agree on ${planes.length} control plane(s) (${nodes})${kubeadm ? ' and with kubeadm-config' : ''}${notes}.`, facts };
+  return { status: 'ok', message: APISERVER_FLAGS.agree(planes.length, nodes, Boolean(kubeadm), notes), facts };
 }
 
 async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> {

@@ -21,6 +21,7 @@ import { joinCapped, LIST_LIMIT } from '../../bounded.js';
 import { isRecord, memberOf } from '../../records.js';
 import type { FetchFacts, IssuerFacts, KeySetFacts, TokenCheckFacts } from './facts.js';
 import { CLOSED, JWKS_FLAG_ADVICE, KEYLESS_WITHOUT_ISSUER, RBAC_ADVICE, TITLES } from './messages.js';
+import { DISCOVERY_DOCUMENT, FETCH, ISSUER, JWKS_URI, KEY_SET, TOKEN } from './messages/document.js';
 
 const GROUP = 'discovery';
 /** The discovery document, handed on by discovery.document. */
@@ -62,33 +63,33 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         if (!https) {
           return {
             status: 'fail',
-            message: `The issuer URL ${issuer} is not https://; the DNS provider's identity service only fetches https issuers.`,
-            advice: 'Publish the discovery documents behind HTTPS and use that https:// URL as --service-account-issuer.',
+            message: DISCOVERY_DOCUMENT.notHttps(issuer),
+            advice: DISCOVERY_DOCUMENT.publishHttps,
           };
         }
         const fetched = await fetchAnonymous(url, ctx);
         if ('failure' in fetched) return fetched.failure;
         const { res: got, doc } = fetched;
         if (!isRecord(doc)) {
-          return { status: 'fail', message: `${url} answered JSON that is not an object.`, advice: 'Serve the document the API server serves at /.well-known/openid-configuration.' };
+          return { status: 'fail', message: DISCOVERY_DOCUMENT.notObject(url), advice: DISCOVERY_DOCUMENT.serveApiServers };
         }
         const record = doc;
         const missing = KUBERNETES_DISCOVERY_FIELDS.filter((f) => record[f] === undefined);
         const facts: FetchFacts = { url, fields: Object.keys(record), contentType: got.headers['content-type'] };
         if (typeof record.issuer !== 'string' || typeof record.jwks_uri !== 'string') {
           const lacking = ['issuer', 'jwks_uri'].filter((f) => typeof record[f] !== 'string').join(' and ');
-          return { status: 'fail', message: `${url} lacks ${lacking}.`, advice: 'Serve the document the API server serves (kubectl get --raw /.well-known/openid-configuration).', facts };
+          return { status: 'fail', message: DISCOVERY_DOCUMENT.lacks(url, lacking), advice: DISCOVERY_DOCUMENT.serveWhatApiServerServes, facts };
         }
         ctx.facts.set(DOCUMENT, record);
         if (missing.length) {
           return {
             status: 'warn',
-            message: `${url} is served anonymously but lacks ${missing.join(', ')}.`,
-            advice: 'Serve the document exactly as the API server produces it (kubectl get --raw /.well-known/openid-configuration).',
+            message: DISCOVERY_DOCUMENT.lacksFields(url, missing),
+            advice: DISCOVERY_DOCUMENT.serveExactly,
             facts,
           };
         }
-        return { status: 'ok', message: `${url} is served anonymously (200, JSON, the Kubernetes field set).`, facts };
+        return { status: 'ok', message: DISCOVERY_DOCUMENT.served(url), facts };
       },
     },
     {
@@ -99,14 +100,11 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
       async run(ctx, issuer): Promise<CheckResult<IssuerFacts>> {
         const actual = String(ctx.facts.need(DOCUMENT).issuer);
         const differences = issuerDifferences(issuer, actual);
-        if (differences.length === 0) return { status: 'ok', message: `issuer is ${issuer}, byte for byte.` };
+        if (differences.length === 0) return { status: 'ok', message: ISSUER.same(issuer) };
         return {
           status: 'fail',
-          message: `The document's issuer "${actual}" is not the issuer URL "${issuer}": ${differences.join('; ')}.`,
-          advice:
-            `Tokens carry iss exactly as --service-account-issuer says and the token service compares it byte for byte. ` +
-            `Set --service-account-issuer=${issuer} (first in the list) on every API server, or, if "${actual}" is the real issuer, ` +
-            'use exactly that everywhere (provider registration, trust policy, --issuer-url).',
+          message: ISSUER.differs(actual, issuer, differences),
+          advice: ISSUER.useOneIssuer(issuer, actual),
           facts: { expected: issuer, actual, differences },
         };
       },
@@ -119,23 +117,23 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
       async run(ctx, issuer): Promise<CheckResult<IssuerFacts>> {
         const expected = expectedJwksUri(issuer);
         const actual = String(ctx.facts.need(DOCUMENT).jwks_uri);
-        if (actual === expected) return { status: 'ok', message: `jwks_uri is ${expected}.` };
+        if (actual === expected) return { status: 'ok', message: JWKS_URI.expected(expected) };
         const facts = { expected, actual };
         let host: string | undefined;
         try {
           host = new URL(actual).hostname;
         } catch {
-          return { status: 'fail', message: `jwks_uri "${actual}" is not a URL.`, advice: JWKS_FLAG_ADVICE(expected), facts };
+          return { status: 'fail', message: JWKS_URI.notUrl(actual), advice: JWKS_FLAG_ADVICE(expected), facts };
         }
         if (isInternalHost(host)) {
           return {
             status: 'fail',
-            message: `jwks_uri points at ${actual}, an internal address the DNS provider cannot reach: --service-account-jwks-uri is probably unset.`,
+            message: JWKS_URI.internal(actual),
             advice: JWKS_FLAG_ADVICE(expected),
             facts,
           };
         }
-        return { status: 'fail', message: `jwks_uri is ${actual}, not ${expected}.`, advice: JWKS_FLAG_ADVICE(expected), facts };
+        return { status: 'fail', message: JWKS_URI.other(actual, expected), advice: JWKS_FLAG_ADVICE(expected), facts };
       },
     },
     {
@@ -154,40 +152,40 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         const { res: got, doc } = fetched;
         const contentType = (got.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         const assessment = assessKeySet(doc);
-        const facts: KeySetFacts = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: `fetched ${url} because jwks_uri (${published}) is internal` }) };
+        const facts: KeySetFacts = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: KEY_SET.fetchedInstead(url, published) }) };
         // Anyone can fetch this document: a private key in it lets anyone sign tokens the cloud trusts.
         const exposed = privateKeyMembers(doc);
         if (exposed.length) {
           return {
             status: 'fail',
-            message: `The key set at ${url} publishes PRIVATE key material (${joinCapped(exposed, LIST_LIMIT, '; ')}): anyone can sign service-account tokens with it.`,
-            advice: 'Publish only the public keys (kubectl get --raw /openid/v1/jwks serves them), then rotate the exposed key: its private half is public now.',
+            message: KEY_SET.privateMaterial(url, joinCapped(exposed, LIST_LIMIT, '; ')),
+            advice: KEY_SET.publishPublicAndRotate,
             facts,
           };
         }
         if (assessment.signingKeys === 0) {
           return {
             status: 'fail',
-            message: `The key set at ${url} has no usable signing key: ${joinCapped(assessment.problems, LIST_LIMIT, '; ')}.`,
-            advice: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).',
+            message: KEY_SET.noSigningKey(url, joinCapped(assessment.problems, LIST_LIMIT, '; ')),
+            advice: KEY_SET.serveApiServers,
             facts,
           };
         }
         ctx.facts.set(KEYSET, doc);
         const warnings = [...assessment.problems];
         if (contentType !== 'application/jwk-set+json' && contentType !== 'application/json') {
-          warnings.push(`content type is "${contentType || '(none)'}" instead of application/jwk-set+json`);
+          warnings.push(KEY_SET.contentType(contentType));
         }
-        const summary = `${assessment.signingKeys} signing key(s): ${joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`))}`;
+        const summary = KEY_SET.signingKeys(assessment.signingKeys, joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`)));
         if (warnings.length) {
           return {
             status: 'warn',
-            message: `The key set at ${url} has ${summary}, but ${joinCapped(warnings, LIST_LIMIT, '; ')}.`,
-            advice: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".',
+            message: KEY_SET.butWarnings(url, summary, joinCapped(warnings, LIST_LIMIT, '; ')),
+            advice: KEY_SET.serveAsApiServer,
             facts,
           };
         }
-        return { status: 'ok', message: `The key set at ${url} is served anonymously with ${summary}.`, facts };
+        return { status: 'ok', message: KEY_SET.served(url, summary), facts };
       },
     },
     {
@@ -216,8 +214,7 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         const source = await readOrMintToken(s, input, ctx);
         if ('status' in source) return source;
         if ('failed' in source) {
-          const text = 'Give --token-file FILE (a projected service-account token for the issuer).';
-          return { unavailable: 'not-configured', message: `No --token-file, and ${source.command} failed: ${source.failed}`, text };
+          return { unavailable: 'not-configured', message: TOKEN.noTokenFromCommand(source.command, source.failed), text: TOKEN.giveTokenFile };
         }
         const verdict = await verifyServiceAccountToken(source.token, ctx.facts.need(KEYSET), {
           issuer,
@@ -229,23 +226,20 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         if (verdict.failures.length) {
           return {
             status: 'fail',
-            message: `The token from ${source.from} would be refused: ${verdict.failures.join('; ')}.`,
-            advice:
-              `On every API server: --service-account-issuer=${issuer} (first), --service-account-jwks-uri=${expectedJwksUri(issuer)}, ` +
-              `--api-audiences listing ${s.inClusterAudience}, ${issuer} and ${s.stsAudience}; then restart the API servers ("cloudgate oidc" prints these flags).`,
+            message: TOKEN.refused(source.from, verdict.failures),
+            advice: TOKEN.setApiServerFlags(issuer, s.inClusterAudience, s.stsAudience),
             facts,
           };
         }
         if (verdict.warnings.length) {
           return {
             status: 'warn',
-            message: `The token from ${source.from} verifies, but ${verdict.warnings.join('; ')}.`,
-            advice: 'Keep the in-cluster audience in --api-audiences so in-cluster clients keep working.',
+            message: TOKEN.verifiesBut(source.from, verdict.warnings),
+            advice: TOKEN.keepInClusterAudience,
             facts,
           };
         }
-        const holds = `iss is the issuer URL and aud holds ${issuer} and ${s.stsAudience}`;
-        return { status: 'ok', message: `The token from ${source.from} verifies with key ${verdict.facts.kid}, ${holds}.`, facts };
+        return { status: 'ok', message: TOKEN.verifies(source.from, verdict.facts.kid, issuer, s.stsAudience), facts };
       },
     },
   ];
@@ -274,13 +268,13 @@ async function fetchAnonymous(url: string, ctx: CheckContext): Promise<{ res: Ht
 function statusFailure(url: string, status: number): CheckResult<FetchFacts> | undefined {
   const res = { status };
   if (res.status === 401 || res.status === 403) {
-    return { status: 'fail', message: `${url} answered ${res.status} to a request without credentials: it is not public.`, advice: RBAC_ADVICE, facts: { url, status: res.status } };
+    return { status: 'fail', message: FETCH.notPublic(url, res.status), advice: RBAC_ADVICE, facts: { url, status: res.status } };
   }
   if (res.status === 404) {
-    return { status: 'fail', message: `${url} answered 404: nothing is published there.`, advice: 'Publish the discovery document and key set at the issuer URL; "cloudgate oidc --out DIR" writes both files.', facts: { url, status: 404 } };
+    return { status: 'fail', message: FETCH.nothingPublished(url), advice: FETCH.publishBoth, facts: { url, status: 404 } };
   }
   if (res.status !== 200) {
-    return { status: 'fail', message: `${url} answered ${res.status} instead of 200.`, advice: 'Check the server or proxy in front of the issuer URL.', facts: { url, status: res.status } };
+    return { status: 'fail', message: FETCH.notOk(url, res.status), advice: FETCH.checkProxy, facts: { url, status: res.status } };
   }
   return undefined;
 }
@@ -289,7 +283,7 @@ function httpFailure(error: unknown): CheckResult<FetchFacts> {
   if (error instanceof HttpError) {
     const extra =
       error.kind === 'tls-unknown-ca'
-        ? ' The DNS provider\'s identity service must trust this chain as well: use a publicly trusted certificate, or register the thumbprint of a private CA (see discovery.tls).'
+        ? FETCH.trustTheChainToo
         : '';
     return { status: 'fail', message: error.message, advice: error.advice + extra, facts: { url: error.url, kind: error.kind } };
   }

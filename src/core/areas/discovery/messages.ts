@@ -1,7 +1,8 @@
 /**
  * The discovery group's texts in one place: its checks' titles, why a check does not apply, and the
- * fixes several checks give. What the token service or the DNS API answered is worded where that
- * answer is read (sts.ts, route53-read.ts).
+ * fixes several checks give. The words of its results are in messages/ by topic: what the issuer URL
+ * publishes and the API servers' flags (document.ts), and keyless route53's role assumption and DNS
+ * read (keyless.ts). Each is named after what it says; the checks decide which to say.
  */
 export const TITLES = {
   document: 'OIDC discovery document (anonymous)',

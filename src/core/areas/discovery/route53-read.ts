@@ -11,6 +11,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import type { StsFacts } from './facts.js';
 import { HttpError, type HttpClient } from '../../net/http.js';
 import { awsError, xmlText } from './aws-xml.js';
+import { DNS_READ, ROLE, STS_REFUSAL } from './messages/keyless.js';
 
 export interface TemporaryCredentials {
   accessKeyId: string;
@@ -77,9 +78,9 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
   const url = `${base.origin}${path}?${new URLSearchParams(query).toString()}`;
   const res = await input.http.request({ url, headers: { ...signed.headers, accept: 'application/xml' }, credentials: true, signal: input.signal });
   if (res.status === 200) {
-    const found = id ? `hosted zone ${id}` : (() => {
+    const found = id ? DNS_READ.zone(id) : (() => {
       const name = xmlText(res.body, 'Name');
-      return name ? `hosted zone ${name}` : 'no hosted zone';
+      return name ? DNS_READ.zone(name) : DNS_READ.noZone;
     })();
     return { ok: true, action, status: 200, found };
   }
@@ -90,38 +91,38 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
 /** A refused read, as a check result: meaning and fix. */
 export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hostedZoneId?: string; policyHint: string }): CheckResult<StsFacts> {
   const facts: StsFacts = { action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message };
-  const said = outcome.code ? `${outcome.code}${outcome.message ? ` ("${outcome.message}")` : ''}` : `status ${outcome.status} without an error document`;
+  const said = outcome.code ? DNS_READ.said(outcome.code, outcome.message) : STS_REFUSAL.noErrorDocument(outcome.status);
   if (outcome.code === 'AccessDenied' || outcome.code === 'AccessDeniedException') {
     return {
       status: 'fail',
-      message: `The role ${ctx.roleName} was assumed, but the DNS API refused ${outcome.action}: ${said}. The role lacks DNS permissions.`,
-      advice: `Give the role ${DNS_ACTIONS.join(', ')} (GetChange on change/*, the record-set actions on hostedzone/*, ListHostedZonesByName on *): ${ctx.policyHint}`,
+      message: DNS_READ.lacksPermissions(ctx.roleName, outcome.action, said),
+      advice: DNS_READ.grantActions(DNS_ACTIONS.join(', '), ctx.policyHint),
       facts,
     };
   }
   if (outcome.code === 'NoSuchHostedZone') {
     return {
       status: 'fail',
-      message: `The DNS API knows no hosted zone ${ctx.hostedZoneId}: ${said}.`,
-      advice: 'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
+      message: DNS_READ.noSuchZone(ctx.hostedZoneId, said),
+      advice: DNS_READ.setZoneId,
       facts,
     };
   }
   if (outcome.code === 'InvalidInput') {
-    return { status: 'fail', message: `The DNS API refused the hosted zone id ${ctx.hostedZoneId}: ${said}.`, advice: 'cluster_issuer_acme_route53_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.', facts };
+    return { status: 'fail', message: DNS_READ.invalidZoneId(ctx.hostedZoneId, said), advice: DNS_READ.zoneIdForm, facts };
   }
   if (outcome.code === 'SignatureDoesNotMatch' || outcome.code === 'InvalidClientTokenId' || outcome.code === 'ExpiredToken') {
     return {
       status: 'fail',
-      message: `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
-      advice: 'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_ROUTE53_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
+      message: DNS_READ.credentialsRefused(said),
+      advice: DNS_READ.otherPartition,
       facts,
     };
   }
-  return { status: 'fail', message: `The DNS API refused ${outcome.action}: ${said}.`, advice: 'Retry later; if it persists, check the endpoint (CLOUDGATE_ROUTE53_ENDPOINT) and the service status.', facts };
+  return { status: 'fail', message: DNS_READ.refused(outcome.action, said), advice: DNS_READ.retryLater, facts };
 }
 
 export function networkFailure(error: unknown, what: string): CheckResult<StsFacts> {
-  if (error instanceof HttpError) return { status: 'fail', message: `${what}: ${error.message}`, advice: error.advice, facts: { url: error.url, kind: error.kind } };
+  if (error instanceof HttpError) return { status: 'fail', message: ROLE.unreachable(what, error.message), advice: error.advice, facts: { url: error.url, kind: error.kind } };
   throw error;
 }

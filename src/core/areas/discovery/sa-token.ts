@@ -16,6 +16,7 @@ import { registerSecret } from '../../secrets.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { messageOf } from '../../errors.js';
 import { CLOSED } from './messages.js';
+import { TOKEN } from './messages/document.js';
 
 export interface MintedToken {
   token: string;
@@ -53,7 +54,7 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
     try {
       token = readOwnedFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
     } catch (error) {
-      return { status: 'fail', message: messageOf(error), advice: 'Check the path given to --token-file.' };
+      return { status: 'fail', message: messageOf(error), advice: TOKEN.checkTokenFile };
     }
     registerSecret(token);
     return { token, from: `--token-file ${s.tokenFile}` };
@@ -72,8 +73,8 @@ export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: Ch
   if ('failed' in source) {
     return {
       status: 'fail',
-      message: `${source.command} failed: ${source.failed}.`,
-      advice: `cert-manager makes the same request: check that the service account exists (kube.service-account) and that your access allows "create serviceaccounts/token" in ${s.namespace}; or give a token with --token-file.`,
+      message: TOKEN.requestFailed(source.command, source.failed),
+      advice: TOKEN.requestLikeCertManager(s.namespace),
     };
   }
   return source;

@@ -18,6 +18,7 @@ import { readClaims, stsToken, tokenGate, type TokenClaims } from './sa-token.js
 import { keylessGate, parseRoleArn, type DiscoverySettings } from '../../config/discovery-settings.js';
 import type { StsFacts } from './facts.js';
 import { TITLES } from './messages.js';
+import { ROLE, STS_REFUSAL } from './messages/keyless.js';
 
 export const STS_CHECK = 'discovery.sts';
 
@@ -42,17 +43,17 @@ export function stsCheck(input: DoctorInput, s: DiscoverySettings): Check {
 async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContext): Promise<CheckResult<StsFacts>> {
   const inventory = await inventoryValues(input);
   if (!s.roleArn) {
-    return { status: 'fail', message: 'route53 auth kubernetes is selected but cluster_issuer_acme_route53_role_arn is not set: there is no role to assume.', advice: 'Set cluster_issuer_acme_route53_role_arn to the ARN of the role whose trust policy admits the service account.' };
+    return { status: 'fail', message: ROLE.unset, advice: ROLE.setRoleArn };
   }
   const role = parseRoleArn(s.roleArn);
   if (!role) {
-    return { status: 'fail', message: `cluster_issuer_acme_route53_role_arn "${s.roleArn}" is not a role ARN.`, advice: 'Use the form arn:aws:iam::123456789012:role/NAME.' };
+    return { status: 'fail', message: ROLE.notArn(s.roleArn), advice: ROLE.arnForm };
   }
   const source = await stsToken(s, input, ctx);
   if ('status' in source) return source;
   const claims = readClaims(source.token);
   if (!claims) {
-    return { status: 'fail', message: `The token from ${source.from} is not a JWT.`, advice: 'Give a projected service-account token (kubectl create token ...).' };
+    return { status: 'fail', message: ROLE.notJwt(source.from), advice: ROLE.giveProjectedToken };
   }
   const region = typeof inventory.cluster_issuer_acme_route53_region === 'string' ? inventory.cluster_issuer_acme_route53_region.trim() || undefined : undefined;
   const http = httpOf(ctx.services);
@@ -63,12 +64,12 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   try {
     answer = await assumeRole(http, endpoint, s.roleArn, source.token, ctx.signal);
   } catch (error) {
-    return networkFailure(error, 'The token service could not be asked');
+    return networkFailure(error, ROLE.tokenServiceUnreachable);
   }
   if (answer.status !== 200) return stsRefusal(answer, claims, s, role, facts);
   const credentials = credentialsOf(answer.body);
   if (!credentials) {
-    return { status: 'fail', message: `${endpoint} answered 200 without temporary credentials.`, advice: 'Check that CLOUDGATE_STS_ENDPOINT (if set) points at the token service itself.', facts };
+    return { status: 'fail', message: ROLE.noCredentials(endpoint), advice: ROLE.checkStsEndpoint, facts };
   }
   const subject = xmlText(answer.body, 'SubjectFromWebIdentityToken') ?? claims.sub;
   const hostedZoneId = stringValue(inventory.cluster_issuer_acme_route53_hosted_zone_id);
@@ -78,7 +79,7 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   try {
     read = await readDns({ http, endpoint: dns, credentials, hostedZoneId, domain, signal: ctx.signal });
   } catch (error) {
-    return networkFailure(error, `The role ${role.roleName} was assumed, but the DNS API could not be asked`);
+    return networkFailure(error, ROLE.dnsApiUnreachable(role.roleName));
   }
   const done: StsFacts = { ...facts, subject, dnsEndpoint: dns.url, dnsAction: read.action };
   if (!read.ok) {
@@ -87,13 +88,12 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   }
   return {
     status: 'ok',
-    message: `Assumed ${role.roleName} as ${subject ?? 'the service account'} with the token from ${source.from.split(' (')[0]}, and ${read.action} answered (${read.found}).`,
+    message: ROLE.assumed(role.roleName, subject ?? ROLE.theServiceAccount, source.from.split(' (')[0], read.action, read.found),
     facts: done,
   };
 }
 
-const POLICY_HINT = (roleName: string) =>
-  `aws iam put-role-policy --role-name ${roleName} --policy-name cert-manager-dns01 --policy-document file://oidc/permissions-policy.json ("cloudgate oidc --out oidc" writes it).`;
+const POLICY_HINT = ROLE.putRolePolicy;
 
 function stringValue(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
@@ -140,67 +140,61 @@ function stsRefusal(
 ): CheckResult<StsFacts> {
   const error: AwsError | undefined = awsError(answer.body);
   const facts: StsFacts = { ...asked, status: answer.status, code: error?.code, awsMessage: error?.message };
-  const said = error ? `${error.code} ("${error.message}")` : `status ${answer.status} without an error document`;
+  const said = error ? STS_REFUSAL.said(error.code, error.message) : STS_REFUSAL.noErrorDocument(answer.status);
   const iss = claims.iss ?? '(none)';
   const provider = `arn:${role.partition}:iam::${role.account}:oidc-provider/${issuerHostPath(iss)}`;
   const expectedSub = `system:serviceaccount:${s.namespace}:${s.serviceAccount}`;
   const message = error?.message ?? '';
   if (!error) {
-    return { status: 'fail', message: `The token service answered ${said}.`, advice: 'Check CLOUDGATE_STS_ENDPOINT (if set) and any proxy in between.', facts };
+    return { status: 'fail', message: STS_REFUSAL.answered(said), advice: STS_REFUSAL.checkEndpointAndProxy, facts };
   }
   if (error.code === 'InvalidIdentityToken' && /no openid ?connect provider/i.test(message)) {
     return {
       status: 'fail',
-      message: `The token service refused the token: ${said}. No OIDC provider is registered in account ${role.account} for the token's issuer ${iss}.`,
-      advice:
-        `Register the issuer exactly as the token carries it (URL ${iss}, client id ${s.stsAudience}, the thumbprint of its TLS chain): ` +
-        `aws iam create-open-id-connect-provider --cli-input-json file://oidc/oidc-provider.json ("cloudgate oidc" writes it). ` +
-        `If ${iss} is not your public issuer URL, fix --service-account-issuer on the API servers first (discovery.apiserver-flags).`,
+      message: STS_REFUSAL.noProvider(said, role.account, iss),
+      advice: STS_REFUSAL.registerIssuer(iss, s.stsAudience),
       facts,
     };
   }
   if (error.code === 'InvalidIdentityToken' && /audience/i.test(message)) {
     return {
       status: 'fail',
-      message: `The token service refused the token: ${said}. Its aud [${claims.aud.join(', ')}] is not among the client ids of the provider for ${iss}.`,
-      advice: `Add ${s.stsAudience} to the provider's client ids: aws iam add-client-id-to-open-id-connect-provider --open-id-connect-provider-arn ${provider} --client-id ${s.stsAudience}; cert-manager requests tokens for that audience.`,
+      message: STS_REFUSAL.wrongAudience(said, claims.aud, iss),
+      advice: STS_REFUSAL.addClientId(s.stsAudience, provider),
       facts,
     };
   }
   if (error.code === 'AccessDenied') {
     return {
       status: 'fail',
-      message: `The token service refused to let the token assume ${role.roleName}: ${said}. The role's trust policy does not admit sub "${claims.sub ?? '(none)'}" with aud [${claims.aud.join(', ')}] from ${provider}.`,
-      advice:
-        `Compare the trust policy of ${role.roleName} (aws iam get-role --role-name ${role.roleName}) with the token: Principal.Federated ${provider}, ` +
-        `Action sts:AssumeRoleWithWebIdentity, Condition StringEquals "${issuerHostPath(iss)}:sub": "${expectedSub}" and "${issuerHostPath(iss)}:aud": "${s.stsAudience}" ` +
-        `("cloudgate oidc --role-name ${role.roleName}" writes trust-policy.json).`,
+      message: STS_REFUSAL.notAdmitted(role.roleName, said, claims.sub ?? '(none)', claims.aud, provider),
+      advice: STS_REFUSAL.compareTrustPolicy(role.roleName, provider, issuerHostPath(iss), expectedSub, s.stsAudience),
       facts,
     };
   }
   if (error.code === 'ExpiredTokenException' || error.code === 'ExpiredToken') {
     return {
       status: 'fail',
-      message: `The token service says the token has expired: ${said}.`,
-      advice: 'Give a fresh token (without --token-file a new one is requested each run); if a fresh token is refused too, the control plane\'s clock is wrong: check its time synchronisation.',
+      message: STS_REFUSAL.expired(said),
+      advice: STS_REFUSAL.giveFreshToken,
       facts,
     };
   }
   if (error.code === 'IDPCommunicationError') {
     return {
       status: 'fail',
-      message: `The token service could not fetch the discovery document or key set of ${iss}: ${said}.`,
-      advice: `${iss}/.well-known/openid-configuration and its jwks_uri must be served anonymously over HTTPS from the internet (see discovery.document and discovery.jwks); a firewall, an IP allow-list or a private certificate without its thumbprint registered stops the token service. Transient outages clear on retry.`,
+      message: STS_REFUSAL.cannotFetchIssuer(iss, said),
+      advice: STS_REFUSAL.publishToInternet(iss),
       facts,
     };
   }
   if (error.code === 'InvalidIdentityToken' || error.code === 'IDPRejectedClaim') {
     return {
       status: 'fail',
-      message: `The token service refused the token: ${said}.`,
-      advice: 'Check the provider registration (thumbprint, client ids) and that the published key set holds the key the cluster signs with (discovery.token).',
+      message: STS_REFUSAL.refusedToken(said),
+      advice: STS_REFUSAL.checkRegistration,
       facts,
     };
   }
-  return { status: 'fail', message: `The token service refused the request: ${said}.`, advice: 'Check the role ARN (cluster_issuer_acme_route53_role_arn) and the region.', facts };
+  return { status: 'fail', message: STS_REFUSAL.refusedRequest(said), advice: STS_REFUSAL.checkRoleAndRegion, facts };
 }

@@ -10,6 +10,7 @@ import { topOfChain } from '../../oidc/thumbprint.js';
 import { chainsToPublicRoot } from '../../tls/served-path.js';
 import { commonName } from '../../tls/pem.js';
 import { messageOf } from '../../errors.js';
+import { TLS } from './messages/document.js';
 
 export interface TlsFacts {
   url: string;
@@ -70,44 +71,38 @@ function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts
   const describe = (f: TlsFacts) => (f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host);
   const broken = all.filter((f) => f.error);
   if (broken.length) {
-    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: 'Check that the issuer host answers TLS on its port.', facts };
+    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: TLS.checkTlsPort, facts };
   }
   if (insecure) {
-    return { status: 'warn', message: `Not verified (--insecure). ${all.map(describe).join('; ')}.`, advice: 'Run without --insecure (with --ca-file for a private CA) to judge the chain.', facts };
+    return { status: 'warn', message: TLS.notVerified(all.map(describe).join('; ')), advice: TLS.runSecure, facts };
   }
   const untrusted = all.filter((f) => !f.trusted || !f.hostMatches);
   if (untrusted.length) {
     return {
       status: 'fail',
-      message: untrusted
-        .map((f) => `${f.host}: ${!f.hostMatches ? 'the certificate does not name this host' : `the chain is not trusted (${f.authorizationError ?? 'unknown'})`}`)
-        .join('; ') + `. ${all.map(describe).join('; ')}.`,
-      advice:
-        'The DNS provider\'s identity service fetches the issuer over TLS and refuses an untrusted or misnamed certificate. ' +
-        'Serve a certificate from a public CA (or register the thumbprint of your private CA with the provider), covering the issuer host; ' +
-        'pass --ca-file PEM if this machine simply lacks your private CA.',
+      message: TLS.untrusted(
+        untrusted.map((f) => `${f.host}: ${!f.hostMatches ? TLS.notNamed : TLS.notTrusted(f.authorizationError ?? 'unknown')}`).join('; '),
+        all.map(describe).join('; '),
+      ),
+      advice: TLS.servePublicCertificate,
       facts,
     };
   }
   const privateOnes = all.filter((f) => !f.publiclyTrusted);
   const leafOnly = all.filter((f) => f.top?.leafOnly);
-  const leafNote = leafOnly.length ? ` ${leafOnly.map((f) => f.host).join(', ')} serve(s) no intermediate: the thumbprint is the leaf's and changes at every renewal.` : '';
+  const leafNote = leafOnly.length ? TLS.leafOnly(leafOnly.map((f) => f.host).join(', ')) : '';
   if (privateOnes.length) {
     return {
       status: 'warn',
-      message: `Trusted here (${privateOnes[0].trustStore}) but not by the public roots: a private CA. ${all.map(describe).join('; ')}.${leafNote}`,
-      advice:
-        'For a private CA the thumbprint decides: register it in the identity provider (ThumbprintList of "cloudgate oidc"), for each host above; ' +
-        'when that CA is renewed, update the thumbprint first.',
+      message: TLS.privateCa(privateOnes[0].trustStore, all.map(describe).join('; '), leafNote),
+      advice: TLS.registerThumbprint,
       facts,
     };
   }
   return {
     status: leafOnly.length ? 'warn' : 'ok',
-    message: `Publicly trusted. ${all.map(describe).join('; ')}.${leafNote}`,
-    advice: leafOnly.length
-      ? 'Serve the intermediate certificate(s) after the leaf.'
-      : 'For a publicly trusted chain the DNS provider verifies it itself; the thumbprint is informational.',
+    message: TLS.publiclyTrusted(all.map(describe).join('; '), leafNote),
+    advice: leafOnly.length ? TLS.serveIntermediates : TLS.thumbprintInformational,
     facts,
   };
 }

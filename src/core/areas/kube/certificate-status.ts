@@ -15,6 +15,7 @@ import { explainReason, fillIn, requestReasonOf, type Explanation } from '../../
 import { acmeProblemOf, problemIn, retryAfter, type Problem } from '../../kube/acme-problems.js';
 import { textOf } from '../../records.js';
 import { latestEvent } from './events.js';
+import { ISSUANCE } from './messages/certificates.js';
 
 export type { CmMeta, CmObject } from '../../kube/objects.js';
 export { retryAfter };
@@ -170,15 +171,15 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
     return {
       ...base, kind: 'present-error',
       summary: `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${escapeLine(said)}`,
-      advice: fill(w, 'cert-manager\'s message is all it says about this one: read it, the challenge\'s events (cloudgate status certificate {certificate}) and the controller log (kubectl logs -n cert-manager deploy/cert-manager).'),
+      advice: fill(w, ISSUANCE.readPresentError),
     };
   }
   const age = ageMs(challenge, w.now);
   const waiting = `the challenge for ${name} is ${state || 'pending'}${status.processing === true ? ' (processing)' : ''}${reason ? `: ${escapeLine(reason)}` : ''}`;
   if (age > STALLED_AFTER_MS) {
-    return { ...base, kind: 'challenge-stalled', summary: `${waiting}, for ${minutes(age)}`, advice: fill(w, 'cert-manager has not finished it in an hour: read its events and the controller log (cloudgate status certificate {certificate}).') };
+    return { ...base, kind: 'challenge-stalled', summary: `${waiting}, for ${minutes(age)}`, advice: fill(w, ISSUANCE.challengeStalled) };
   }
-  return { ...base, kind: 'challenge-pending', inProgress: true, summary: waiting, advice: 'Nothing: cert-manager is working on it.' };
+  return { ...base, kind: 'challenge-pending', inProgress: true, summary: waiting, advice: ISSUANCE.inProgress };
 }
 
 /** The challenge that says the most: the CA's refusal, then what needs the operator, then what is in progress. */
@@ -219,7 +220,7 @@ function orderWithoutChallenges(w: Walk, order: CmObject): IssuanceCause | undef
       advice: fill(w, 'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.'),
     };
   }
-  return { kind: 'order-pending', step: 'order', reason: 'pending', inProgress: true, object: where(order), summary: 'the order waits for cert-manager to create its challenges', advice: 'Nothing: cert-manager is working on it.' };
+  return { kind: 'order-pending', step: 'order', reason: 'pending', inProgress: true, object: where(order), summary: 'the order waits for cert-manager to create its challenges', advice: ISSUANCE.inProgress };
 }
 
 /** What a request's Ready condition (and its latest Warning event) says once it failed or waits. */
@@ -248,7 +249,7 @@ function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCa
   return {
     kind: 'request-pending', step: 'issuer', reason: text(ready?.reason) || 'Pending', inProgress: true, object: where(request),
     summary: `the request is approved and waits for the issuer (${ready ? said : 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
-    advice: 'The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer\'s state (kube.issuer, kube.issuers) and the cert-manager controller log.',
+    advice: ISSUANCE.issuerHasNotSigned,
   };
 }
 
@@ -278,7 +279,7 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, c
     return {
       kind: 'invalid-request', step: 'request', reason: text(invalid.reason) || 'InvalidRequest', object: where(request),
       summary: `the issuer refused the request as invalid${why.known ? `: ${fill(w, why.cause)}` : ''} (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
-      advice: why.known ? fill(w, why.fix) : fill(w, 'Fix what the message names in the Certificate (names, usages, issuerRef; for the platform\'s ingresses the subject annotations in atmosphere_ingress_annotations), then cloudgate renew {certificate}.'),
+      advice: why.known ? fill(w, why.fix) : fill(w, ISSUANCE.fixInvalidRequest),
     };
   }
   const order = findOrder(request, objects.orders);
@@ -290,7 +291,7 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, c
     return {
       kind: 'not-approved', step: 'approval', reason: 'NotApproved', object: where(request),
       summary: `the request waits for approval: no approver has approved or denied it${waited > 60_000 ? ` in ${minutes(waited)}` : ''}`,
-      advice: 'cert-manager\'s own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager\'s service account), or approve it by hand with "cmctl approve".',
+      advice: ISSUANCE.approveRequests,
     };
   }
   const deeper = order ? orderCause(w, order, findChallenges(order, objects.challenges)) : undefined;

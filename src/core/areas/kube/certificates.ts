@@ -19,6 +19,7 @@ import { issuanceCause, type IssuanceCause, type IssuanceObjects } from './certi
 import { certificateFact, secretProblems, type SecretCertificate } from './secret-certificate.js';
 import { judgeIssuer, type IssuerVerdict } from './issuer.js';
 import { recentEvents } from './events.js';
+import { CERTIFICATES } from './messages/certificates.js';
 
 export interface CertificatesSnapshot {
   certificates: CmObject[];
@@ -112,20 +113,20 @@ const JUDGED = new WeakMap<CmObject, IssuerVerdict>();
 
 function missingIssuer(certificate: string, issuer: IssuerState, s: CertificatesSnapshot): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
   if (issuer.platform) {
-    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: `The platform's ClusterIssuer ${s.platformIssuer} is missing: deploy the inventory (kube.issuer says the same).` };
+    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: CERTIFICATES.platformIssuerMissing(s.platformIssuer) };
   }
   if (issuer.otherKind) {
     const annotation = issuer.kind === 'ClusterIssuer' ? 'cert-manager.io/issuer' : 'cert-manager.io/cluster-issuer';
     return {
       summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`, root: `issuer-missing:${issuer.ref}`,
-      advice: `${certificate} names the wrong kind of issuer: its issuerRef.kind must be ${issuer.otherKind.split(' ')[0]} (for an ingress, the annotation ${annotation} names that kind), or create ${issuer.ref}.`,
+      advice: CERTIFICATES.wrongIssuerKind(certificate, issuer.otherKind.split(' ')[0], annotation, issuer.ref),
     };
   }
   return {
     summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`,
     advice: issuer.kind === 'ClusterIssuer'
-      ? `${certificate} asks for ${issuer.ref}, which does not exist (the platform's issuer is ${s.platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.`
-      : `${certificate} asks for ${issuer.ref}, which does not exist in its namespace: create it (the platform's namespaced CA issuers come with their roles: octavia, libvirt) or correct the Certificate's issuerRef.`,
+      ? CERTIFICATES.askedForMissingClusterIssuer(certificate, issuer.ref, s.platformIssuer)
+      : CERTIFICATES.askedForMissingIssuer(certificate, issuer.ref),
   };
 }
 
@@ -171,7 +172,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   if (ready?.stale && issuing?.status !== 'True') {
     return served({ ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'), cause: 'Stale',
       summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.` });
+      advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.readControllerLog(name) });
   }
   const walk = issuanceCause(certificate, s.issuance, {
     ingressClass: s.ingressClass, events: s.events, now: s.now, issuerRef: issuer.ref, issuerMechanism: issuer.mechanism,
@@ -195,7 +196,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     if (!walk || walk.inProgress) {
       return served(withEvents({ ...row, status: servesValid ? 'ok' : 'warn', inProgress: true, cause: walk?.kind ?? issuing.reason,
         summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
-        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : 'Nothing to do: cert-manager is issuing it and replaces the secret when done.' }),
+        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : CERTIFICATES.issuingReplaces }),
         ...(walk ? { stuck: stuck(walk.step, walk.object, walk.reason), ...(walk.retryAfter ? { retryAt: walk.retryAfter } : {}) } : {}) }, walk));
     }
     return served(fromWalk(walk, servesValid ? 'warn' : 'fail'));
@@ -222,22 +223,22 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
     return served(withEvents({ ...row, status: state, stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'), cause: why?.code ?? 'NoCondition',
       summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).'
+      advice: s.controllerDown ? CERTIFICATES.controllerDown
         : why?.verdict === 'broken' ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
-          : `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.` }));
+          : CERTIFICATES.shouldBeIssuing(name) }));
   }
   if (!secret && secretKey) {
     return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), cause: 'DoesNotExist', summary: `it says Ready but its secret ${secretKey} does not exist`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): once it runs it issues the secret again.' : `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).` };
+      advice: s.controllerDown ? CERTIFICATES.controllerDownIssuesAgain : CERTIFICATES.reissuesMissingSecret(name) };
   }
   if (problems.length) {
     return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0].code,
       summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
-      advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager): it re-issues the secret once it runs.' : `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secretKey} shows what it holds); if nothing changes read its controller log.` };
+      advice: s.controllerDown ? CERTIFICATES.controllerDownReissues : CERTIFICATES.hasNotNoticed(name, secretKey) };
   }
   // The renewal time passed and cert-manager did not start: its controller is not processing.
   return { ...row, status: 'warn', stuck: stuck('controller', self, 'RenewalDue'), cause: 'RenewalDue', summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
-    advice: s.controllerDown ? 'cert-manager\'s controller is not running (kube.cert-manager says why).' : `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.` };
+    advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.startRenewal(name) };
 }
 
 /** The events of the object the walk stopped at. */
@@ -273,23 +274,23 @@ export function certificatesResult(s: CertificatesSnapshot): CheckResult<Certifi
   }
   if (s.certificates.length === 0) {
     return s.issuerType === 'none'
-      ? { status: 'ok', message: `No Certificate in ${where}, as expected with a supplied wildcard (issuer none).` }
-      : { status: 'warn', message: `No Certificate in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or its ingresses lack the cert-manager annotation.' };
+      ? { status: 'ok', message: CERTIFICATES.noneAsExpected(where) }
+      : { status: 'warn', message: CERTIFICATES.none(where), advice: CERTIFICATES.notDeployed };
   }
   const rows = s.certificates.map((c) => judgeCertificate(c, s));
   const bad = rows.filter((r) => r.status !== 'ok');
   const renewing = rows.filter((r) => r.status === 'ok' && r.inProgress);
   const facts = { certificates: rows, namespaces: s.namespaces };
   if (bad.length === 0) {
-    const note = renewing.length ? `; cert-manager is renewing ${renewing.map((r) => r.name).join(', ')}` : '';
-    return { status: 'ok', message: `All ${rows.length} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`, facts, certificates };
+    const note = renewing.length ? CERTIFICATES.renewing(renewing.map((r) => r.name).join(', ')) : '';
+    return { status: 'ok', message: CERTIFICATES.allReady(rows.length, where, note), facts, certificates };
   }
   const worst = bad.find((r) => r.status === 'fail') ?? bad[0];
   const said = findings(bad);
   const advice = [...new Set(said.map((f) => f.advice).filter((a): a is string => Boolean(a)))];
   return {
     status: worst.status,
-    message: `${bad.length} of ${rows.length} Certificates in ${where} are not Ready or not current: ${said.map((f) => f.line).join('; ')}.`,
+    message: CERTIFICATES.notReady(bad.length, rows.length, where, said.map((f) => f.line).join('; ')),
     ...(advice.length ? { advice: advice.join(' ') } : {}),
     facts,
     certificates,

@@ -11,6 +11,7 @@ import { escapeLine } from '../../escape.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
 import { isOneOf, memberOf, numberOf, textOf } from '../../records.js';
 import { CERT_MANAGER_NAMESPACE } from '../../kube/platform.js';
+import { HEALTH } from './messages/cluster.js';
 
 export type Component = 'controller' | 'webhook' | 'cainjector';
 const COMPONENTS: Component[] = ['controller', 'webhook', 'cainjector'];
@@ -46,19 +47,19 @@ function versionOf(d: CmObject): string | undefined {
 }
 
 export function componentState(component: Component, d: CmObject | undefined): ComponentState {
-  if (!d) return { component, status: 'fail', problem: `no ${component} Deployment in ${CERT_MANAGER_NAMESPACE}` };
+  if (!d) return { component, status: 'fail', problem: HEALTH.noDeployment(component) };
   const status = { observedGeneration: numberOf(d.status?.observedGeneration), readyReplicas: numberOf(d.status?.readyReplicas), replicas: numberOf(d.status?.replicas) };
   const base = { component, name: d.metadata?.name, version: versionOf(d) };
   const available = readCondition(d, 'Available');
   const replicas = numberOf(d.spec?.replicas);
-  if (replicas === 0) return { ...base, status: 'fail', reason: 'ScaledToZero', problem: `${d.metadata?.name} is scaled to 0 replicas` };
+  if (replicas === 0) return { ...base, status: 'fail', reason: 'ScaledToZero', problem: HEALTH.scaledToZero(d.metadata?.name) };
   if (available?.status !== 'True' || !status.readyReplicas) {
     const why = available?.message ? `: ${escapeLine(available.message)}` : '';
-    return { ...base, status: 'fail', reason: available?.reason ?? 'Unavailable', problem: `${d.metadata?.name} is not available (${status.readyReplicas ?? 0} of ${replicas ?? status.replicas ?? '?'} replicas ready${why})` };
+    return { ...base, status: 'fail', reason: available?.reason ?? 'Unavailable', problem: HEALTH.notAvailable(d.metadata?.name, status.readyReplicas ?? 0, replicas ?? status.replicas ?? '?', why) };
   }
   const generation = d.metadata?.generation;
   if (typeof generation === 'number' && typeof status.observedGeneration === 'number' && status.observedGeneration < generation) {
-    return { ...base, status: 'warn', reason: 'RolloutPending', problem: `${d.metadata?.name} runs, but its status is of generation ${status.observedGeneration} while the Deployment is at ${generation}: the latest change is not rolled out yet` };
+    return { ...base, status: 'warn', reason: 'RolloutPending', problem: HEALTH.rolloutPending(d.metadata?.name, status.observedGeneration, generation) };
   }
   return { ...base, status: 'ok' };
 }
@@ -76,21 +77,21 @@ export function certManagerHealthResult(workloads: CmObject[]): CheckResult<Heal
   const states = COMPONENTS.map((c) => componentState(c, deployments.find((d) => componentOf(d) === c)));
   const webhook = states.find((s) => s.component === 'webhook')!;
   if (webhook.status !== 'fail' && !webhookAnswers(slices, webhook.name ?? DEFAULT_NAMES.webhook)) {
-    Object.assign(webhook, { status: 'fail', reason: 'NoReadyEndpoint', problem: `the Service ${webhook.name ?? DEFAULT_NAMES.webhook} has no ready endpoint, so the API server cannot reach the webhook` });
+    Object.assign(webhook, { status: 'fail', reason: 'NoReadyEndpoint', problem: HEALTH.noReadyEndpoint(webhook.name ?? DEFAULT_NAMES.webhook) });
   }
   const versions = [...new Set(states.map((s) => s.version).filter(Boolean))];
   const facts = { components: states, ...(versions.length ? { versions } : {}) };
   const bad = states.filter((s) => s.status !== 'ok');
   if (bad.length === 0) {
-    return { status: 'ok', message: `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`, facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
+    return { status: 'ok', message: HEALTH.healthy(versions), facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
   }
   const first = bad.find((s) => s.status === 'fail') ?? bad[0];
   const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
   const versionSkew = versions.length > 1 ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.` : '';
   return {
     status: bad.some((s) => s.status === 'fail') ? 'fail' : 'warn',
-    message: `cert-manager is not healthy: ${bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')}.`,
-    advice: `Look at "kubectl get deploy,pods -n ${CERT_MANAGER_NAMESPACE}" and "kubectl describe" the failing one (image pulls, crashes, scheduling); the platform installs cert-manager with its Helm chart, so redeploying it restores a deleted or scaled-down component.${versionSkew}`,
+    message: HEALTH.unhealthy(bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')),
+    advice: HEALTH.lookAtDeployments(versionSkew),
     facts,
     subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE },
     stuck,

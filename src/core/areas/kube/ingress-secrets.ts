@@ -15,6 +15,7 @@ import { escapeLine, escapeRegExp } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { dnsNames } from '../../tls/checks.js';
 import { parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
+import { INGRESS_SECRETS } from './messages/certificates.js';
 
 /** cert-manager's temporary HTTP-01 solver ingresses share the host of the ingress they validate. */
 const SOLVER_LABEL = 'acme.cert-manager.io/http01-solver';
@@ -259,13 +260,13 @@ export function ingressSecretsResult(snapshot: IngressSnapshot, findings: Ingres
   const facts = { ingresses: count, namespaces: snapshot.namespaces, findings };
   if (findings.length === 0) {
     if (count === 0) {
-      return { status: 'warn', message: `No ingress in ${where}.`, advice: 'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).', facts };
+      return { status: 'warn', message: INGRESS_SECRETS.noIngress(where), advice: INGRESS_SECRETS.notDeployed, facts };
     }
-    return { status: 'ok', message: `${count} ingresses in ${where}: every TLS secret exists, is kubernetes.io/tls and covers its hosts; no host is claimed twice.`, facts };
+    return { status: 'ok', message: INGRESS_SECRETS.allValid(count, where), facts };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
-    message: `${findings.length} problem${findings.length === 1 ? '' : 's'} with the TLS secrets of ${count} ingresses: ${findings.map((f) => `${f.ingress}: ${f.problem}`).join('; ')}.`,
+    message: INGRESS_SECRETS.problems(findings.length, count, findings.map((f) => `${f.ingress}: ${f.problem}`).join('; ')),
     advice: findings.map((f) => `${f.ingress}: ${f.fix}`).join(' '),
     facts,
   };

@@ -10,6 +10,7 @@ import type { NamesView } from '../../config/neutral-names.js';
 import { compareWithCluster, renderingsToCompare, secretsToCompare, type ClusterComparison, type LiveState, type Rendering } from '../../render/drift.js';
 import { CERT_MANAGER_NAMESPACE, PLATFORM_ISSUER } from '../../kube/platform.js';
 import { asRecord, memberOf } from '../../records.js';
+import { DRIFT } from './messages/issuers.js';
 
 /** The solver's ingress class as the inventory sets it; a template (null) is not compared. */
 function withIngressClass(renderings: Rendering[], ingressClass: string | null): Rendering[] {
@@ -41,7 +42,7 @@ async function secretKeys(kube: KubectlOptions, renderings: Rendering[]): Promis
 export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, issuerName: string, ingressClass: string | null, liveIssuer: unknown): Promise<CheckResult<DriftFacts>> {
   const renderings = withIngressClass(renderingsToCompare(view), ingressClass);
   const keys = await secretKeys(kube, renderings);
-  if ('error' in keys) return { status: 'fail', message: `Cannot read ${keys.what}: ${keys.error}`, advice: 'Check your access to the cluster (kubectl auth can-i get secrets -n cert-manager).' };
+  if ('error' in keys) return { status: 'fail', message: DRIFT.cannotRead(keys.what, keys.error), advice: DRIFT.checkSecretAccess };
   const live: LiveState = { issuer: liveIssuer, secretKeys: keys };
   const drift = named(compareWithCluster(renderings, live), issuerName);
   const facts = {
@@ -50,23 +51,23 @@ export async function issuerDriftCheck(kube: KubectlOptions, view: NamesView, is
   };
   if (drift.differences.length === 0) {
     return live.issuer
-      ? { status: 'ok', message: `The cluster's ClusterIssuer "${escapeLine(issuerName)}" and its credential Secrets match what the inventory renders${matchedNames(drift)}.`, facts }
-      : { status: 'ok', message: `No ClusterIssuer "${escapeLine(issuerName)}", as the inventory's issuer none expects.`, facts };
+      ? { status: 'ok', message: DRIFT.matches(escapeLine(issuerName), matchedNames(drift)), facts }
+      : { status: 'ok', message: DRIFT.absentAsExpected(escapeLine(issuerName)), facts };
   }
   if (drift.namingMismatch) return { status: 'fail', message: escapeLine(drift.namingMismatch.message), advice: drift.namingMismatch.advice, facts: { ...facts, namingMismatch: true } };
   if (drift.leftover) {
     return {
       status: 'warn', message: drift.differences.map(escapeLine).join('; '), facts,
-      advice: `The platform never deletes it with issuer none, and deploying does not either. Once no Certificate uses it any more (kubectl get certificates -A -o wide shows each one's issuer), delete it by hand: kubectl delete clusterissuer ${escapeLine(issuerName)}`,
+      advice: DRIFT.deleteLeftover(escapeLine(issuerName)),
     };
   }
-  const headline = drift.live ? `The cluster runs ${drift.live}, the inventory says ${drift.rendered}: ` : '';
+  const headline = drift.live ? DRIFT.typeChanged(drift.live, drift.rendered) : '';
   return {
     status: 'fail',
     message: `${headline}${drift.differences.map(escapeLine).join('; ')}${closerNames(drift)}`,
     advice: drift.live
-      ? 'The inventory was changed but not deployed: run the deployment, then "cloudgate regenerate".'
-      : 'Either the inventory changed since the last deployment (run it), or someone edited the cluster by hand (deploying restores the inventory\'s values). "cloudgate render" shows what the inventory makes.',
+      ? DRIFT.deployThenRegenerate
+      : DRIFT.deployOrRender,
     facts,
   };
 }

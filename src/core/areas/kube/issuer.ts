@@ -12,6 +12,7 @@ import type { CmObject } from '../../kube/objects.js';
 import { readLiveIssuer, isOfType, type IssuerHints, type LiveIssuer } from '../../kube/live-issuer.js';
 import { explainReason, fillIn } from '../../kube/cert-manager-reasons.js';
 import { acmeProblemOf } from '../../kube/acme-problems.js';
+import { ISSUER, ISSUERS } from './messages/issuers.js';
 
 /** What an issuer's state is, in one verdict: `ok`, `warn` (cert-manager has not looked yet) or `fail`. */
 export interface IssuerVerdict {
@@ -43,8 +44,8 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
   if (ready?.stale) {
     return {
       issuer, status: 'warn', code: 'Stale',
-      summary: `it says ${ready.status === 'True' ? 'Ready' : 'not Ready'} of generation ${ready.observedGeneration}, but it is at generation ${ready.generation}: cert-manager has not looked at its latest change`,
-      advice: 'cert-manager\'s controller has not processed the change yet; if this stays, see kube.cert-manager and the controller log.',
+      summary: ISSUER.stale(ready.status === 'True' ? 'Ready' : 'not Ready', ready.observedGeneration, ready.generation),
+      advice: ISSUER.notProcessedYet,
     };
   }
   if (ready?.status === 'False') {
@@ -59,17 +60,17 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
       : acme?.fix ?? why.fix;
     return {
       issuer, status: 'fail', code: acme?.code ?? why.code, stuck: stuck(ready.reason ?? 'NotReady'),
-      summary: `it is not Ready: ${cause} (${said})`, advice: fillIn(fix, { issuer: issuer.ref }),
+      summary: ISSUER.notReady(cause, said), advice: fillIn(fix, { issuer: issuer.ref }),
     };
   }
   if (ready?.status !== 'True') {
     return {
       issuer, status: 'warn', code: 'NotProcessed',
-      summary: `it has no Ready condition yet${said ? ` (${said})` : ''}: cert-manager has not processed it yet`,
-      advice: 'Check that the cert-manager controller runs (kubectl get pods -n cert-manager; kube.cert-manager).',
+      summary: ISSUER.noCondition(said),
+      advice: ISSUER.checkController,
     };
   }
-  return { issuer, status: 'ok', code: ready.reason, summary: `it is Ready (${said})` };
+  return { issuer, status: 'ok', code: ready.reason, summary: ISSUER.isReady(said) };
 }
 
 /** The verdict of `kube.issuer`: the platform's ClusterIssuer `name`, and whether it is of the inventory's type. */
@@ -85,25 +86,25 @@ export function issuerResult(object: CmObject, issuerType: string | undefined, n
   };
   const shown = `ClusterIssuer "${name}"`;
   if (verdict.status !== 'ok') {
-    return { status: verdict.status, message: `${shown}: ${verdict.summary}.`, ...(verdict.advice ? { advice: verdict.advice } : {}), facts, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
+    return { status: verdict.status, message: ISSUER.judged(shown, verdict.summary), ...(verdict.advice ? { advice: verdict.advice } : {}), facts, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
   }
   if (issuerType && issuerType !== 'none' && !isOfType(issuer, issuerType)) {
     const wanted = issuerType;
     return {
       status: 'warn',
-      message: `${shown} is Ready but of type ${liveType}, while the inventory says ${wanted}.`,
-      advice: 'Deploy the inventory, then run "cloudgate regenerate" so the certificates are issued by the new issuer.',
+      message: ISSUER.wrongType(shown, liveType, wanted),
+      advice: ISSUER.deployThenRegenerate,
       facts, subject,
     };
   }
-  return { status: 'ok', message: `${shown} (${liveType}) is Ready (${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}).`, facts, subject };
+  return { status: 'ok', message: ISSUER.ready(shown, liveType, `${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}`), facts, subject };
 }
 
 /** The verdict when no ClusterIssuer of that name exists (or the cluster lacks cert-manager's CRDs). */
 export function missingIssuerResult(name: string, crdsMissing: boolean): CheckResult {
   return crdsMissing
-    ? { status: 'fail', message: 'cert-manager\'s CRDs are not installed: the cluster has no ClusterIssuer kind.', advice: 'Install cert-manager (the platform does it first), then deploy the inventory.', stuck: { step: 'controller', object: 'CustomResourceDefinition clusterissuers.cert-manager.io', reason: 'NotFound' } }
-    : { status: 'fail', message: `The ClusterIssuer "${name}" does not exist.`, advice: 'Deploy the platform with this inventory (cert-manager and its CRDs must be installed first).', subject: { kind: 'ClusterIssuer', name }, stuck: { step: 'issuer', object: `ClusterIssuer ${name}`, reason: 'NotFound' } };
+    ? { status: 'fail', message: ISSUER.noKind, advice: ISSUER.installCertManager, stuck: { step: 'controller', object: 'CustomResourceDefinition clusterissuers.cert-manager.io', reason: 'NotFound' } }
+    : { status: 'fail', message: ISSUER.missing(name), advice: ISSUER.deployPlatform, subject: { kind: 'ClusterIssuer', name }, stuck: { step: 'issuer', object: `ClusterIssuer ${name}`, reason: 'NotFound' } };
 }
 
 /**
@@ -117,14 +118,14 @@ export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: bool
   if (missingSelfSigned) problems.unshift('ClusterIssuer self-signed does not exist (the platform always creates it: the CA Certificates of the self-signed issuer and of the openstack namespace\'s CA issuers need it)');
   if (problems.length === 0) {
     return verdicts.length
-      ? { status: 'ok', message: `${verdicts.length} issuer${verdicts.length === 1 ? '' : 's'} Ready: ${verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')}.`, facts }
-      : { status: 'ok', message: 'No issuer besides the platform\'s ClusterIssuer.', facts };
+      ? { status: 'ok', message: ISSUERS.allReady(verdicts.length, verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')), facts }
+      : { status: 'ok', message: ISSUERS.onlyPlatform, facts };
   }
-  const advice = [...new Set([...(missingSelfSigned ? ['ClusterIssuer self-signed: deploy the platform (its cluster_issuer role creates it whatever the issuer type).'] : []), ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a))])];
+  const advice = [...new Set([...(missingSelfSigned ? [ISSUERS.deploySelfSigned] : []), ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a))])];
   const worst = bad.find((v) => v.status === 'fail') ?? bad[0];
   return {
     status: bad.some((v) => v.status === 'fail') ? 'fail' : 'warn',
-    message: `${problems.length} issuer${problems.length === 1 ? '' : 's'} not Ready or missing: ${problems.join('; ')}.`,
+    message: ISSUERS.notReady(problems.length, problems.join('; ')),
     advice: advice.join(' '),
     facts,
     ...(worst?.stuck ? { stuck: worst.stuck } : missingSelfSigned ? { stuck: { step: 'issuer', object: 'ClusterIssuer self-signed', reason: 'NotFound' } } : {}),

@@ -8,6 +8,7 @@ import type { CheckResult } from '../../doctor/types.js';
 import { firstLine, kubectl, KubectlError, kubectlJson, type KubectlOptions } from '../../kube/kubectl.js';
 import type { DiscoverySettings } from '../../config/discovery-settings.js';
 import { MIN_CERT_MANAGER } from '../../kube/platform.js';
+import { CONTEXT, CRDS, SERVICE_ACCOUNT } from './messages/cluster.js';
 const CLUSTER_ISSUER_CRD = 'clusterissuers.cert-manager.io';
 
 interface Crd {
@@ -42,7 +43,7 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult<CrdFact
     crd = await kubectlJson<Crd>(['get', 'crd', CLUSTER_ISSUER_CRD], k);
   } catch (error) {
     if (error instanceof KubectlError && /not ?found/i.test(error.result.stderr)) {
-      return { status: 'fail', message: `The CRD ${CLUSTER_ISSUER_CRD} is not installed: cert-manager is missing.`, advice: `Install cert-manager ${MIN_CERT_MANAGER} or newer with its CRDs.` };
+      return { status: 'fail', message: CRDS.notInstalled(CLUSTER_ISSUER_CRD), advice: CRDS.install };
     }
     return kubectlFailure(error);
   }
@@ -57,36 +58,34 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult<CrdFact
   if (version && !atLeast(version, MIN_CERT_MANAGER)) {
     return {
       status: 'fail',
-      message: `cert-manager CRDs are ${version.join('.')}; route53 auth kubernetes needs ${MIN_CERT_MANAGER} or newer (older CRDs lack serviceAccountRef for this solver).`,
-      advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer before choosing route53 auth kubernetes.`,
+      message: CRDS.tooOld(version.join('.')),
+      advice: CRDS.upgradeForKeyless,
       facts,
     };
   }
   if (!version && !hasRef && !open) {
-    return { status: 'fail', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`, advice: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer.`, facts };
+    return { status: 'fail', message: CRDS.unlabelledOld(CLUSTER_ISSUER_CRD), advice: CRDS.upgrade, facts };
   }
   if (!version && !hasRef && open) {
-    return { status: 'warn', message: `${CLUSTER_ISSUER_CRD} carries no version label and its schema keeps unknown fields: its version cannot be told.`, advice: `Check that cert-manager is ${MIN_CERT_MANAGER} or newer (kubectl get deploy -n cert-manager -o wide).`, facts };
+    return { status: 'warn', message: CRDS.unlabelledOpen(CLUSTER_ISSUER_CRD), advice: CRDS.checkVersion, facts };
   }
   if (version && !hasRef && !open) {
-    return { status: 'warn', message: `cert-manager CRDs say ${version.join('.')}, but the ${CLUSTER_ISSUER_CRD} schema lacks serviceAccountRef.`, advice: 'The CRDs were probably not upgraded with the chart: re-apply the CRDs of the installed version.', facts };
+    return { status: 'warn', message: CRDS.labelWithoutField(version.join('.'), CLUSTER_ISSUER_CRD), advice: CRDS.reapply, facts };
   }
-  return { status: 'ok', message: version ? `cert-manager CRDs are ${version.join('.')} (≥ ${MIN_CERT_MANAGER}).` : `The ${CLUSTER_ISSUER_CRD} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`, facts };
+  return { status: 'ok', message: version ? CRDS.recentEnough(version.join('.')) : CRDS.hasField(CLUSTER_ISSUER_CRD), facts };
 }
 
 export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
   const result = await kubectl(['get', 'serviceaccount', `--namespace=${s.namespace}`, '-o', 'name', '--', s.serviceAccount], k);
-  if (result.exitCode === 0) return { status: 'ok', message: `The service account ${s.namespace}/${s.serviceAccount} exists.` };
+  if (result.exitCode === 0) return { status: 'ok', message: SERVICE_ACCOUNT.exists(s.namespace, s.serviceAccount) };
   if (/not ?found/i.test(result.stderr)) {
     return {
       status: 'fail',
-      message: `The service account ${s.serviceAccount} does not exist in namespace ${s.namespace}.`,
-      advice:
-        `Deploy with cluster_issuer_acme_route53_auth: kubernetes (the platform creates it), or create it: kubectl create serviceaccount --namespace=${s.namespace} -- ${s.serviceAccount}. ` +
-        'A custom name goes in cluster_issuer_acme_route53_service_account_name and in the role\'s trust policy subject.',
+      message: SERVICE_ACCOUNT.missing(s.namespace, s.serviceAccount),
+      advice: SERVICE_ACCOUNT.create(s.namespace, s.serviceAccount),
     };
   }
-  return { status: 'fail', message: `kubectl get serviceaccount ${s.serviceAccount} -n ${s.namespace} failed: ${firstLine(result.stderr)}`, advice: 'Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ' + s.namespace + ').' };
+  return { status: 'fail', message: SERVICE_ACCOUNT.readFailed(s.namespace, s.serviceAccount, firstLine(result.stderr)), advice: SERVICE_ACCOUNT.checkAccess(s.namespace) };
 }
 
 export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult<PermissionFacts>> {
@@ -96,21 +95,19 @@ export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, c
   const result = await kubectl(args, k);
   const answer = result.stdout.trim().split('\n').pop();
   const facts = { command: `kubectl ${args.join(' ')}`, answer };
-  if (answer === 'yes') return { status: 'ok', message: `${as} may create tokens for ${s.serviceAccount}.`, facts };
+  if (answer === 'yes') return { status: 'ok', message: SERVICE_ACCOUNT.mayRequestTokens(as, s.serviceAccount), facts };
   if (answer === 'no') {
     return {
       status: 'fail',
-      message: `${as} may not create tokens for ${s.serviceAccount}: cert-manager cannot get credentials.`,
-      advice:
-        `Create a Role in ${s.namespace} allowing "create" on serviceaccounts/token with resourceNames [${s.serviceAccount}] and bind it to the ` +
-        `service account ${controller} (the platform does this for route53 auth kubernetes; check that the deployment ran).`,
+      message: SERVICE_ACCOUNT.mayNotRequestTokens(as, s.serviceAccount),
+      advice: SERVICE_ACCOUNT.grantTokens(s.namespace, s.serviceAccount, controller),
       facts,
     };
   }
-  return { status: 'fail', message: `kubectl auth can-i failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}.`, advice: 'Check your access to the cluster; impersonation (--as) needs the "impersonate" permission.', facts };
+  return { status: 'fail', message: SERVICE_ACCOUNT.canIFailed(firstLine(result.stderr) || CONTEXT.exitCode(result.exitCode)), advice: SERVICE_ACCOUNT.checkImpersonation, facts };
 }
 
 function kubectlFailure(error: unknown): CheckResult {
-  if (error instanceof KubectlError) return { status: 'fail', message: error.message, advice: 'Check your access to the cluster with the same kubectl context.' };
+  if (error instanceof KubectlError) return { status: 'fail', message: error.message, advice: SERVICE_ACCOUNT.checkAccessWithContext };
   throw error;
 }

@@ -13,6 +13,7 @@ import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
 import { refText, type ObjectRef } from '../../kube/object-ref.js';
 import { certificateStatus, type CertificateStatus } from './status-certificate.js';
+import { RENEW } from './messages/certificates.js';
 
 export type RenewResult = 'triggered' | 'already-issuing' | 'rate-limited' | 'failed';
 
@@ -47,23 +48,23 @@ async function triggerOne(kube: KubectlOptions, ref: ObjectRef, status: Certific
   const base = { namespace: ref.namespace, name: ref.name };
   for (let attempt = 0; ; attempt++) {
     const got = await kubectl(['get', 'certificates.cert-manager.io', `--namespace=${ref.namespace}`, '-o', 'json', '--', ref.name], kube);
-    if (got.exitCode !== 0) return { ...base, result: 'failed', message: `cannot read it again: ${escapeLine(firstLine(got.stderr))}` };
+    if (got.exitCode !== 0) return { ...base, result: 'failed', message: RENEW.cannotReread(escapeLine(firstLine(got.stderr))) };
     // The Certificate as kubectl returned it: its conditions are read one by one.
     const certificate = JSON.parse(got.stdout) as CmObject;
     const issuing = readCondition(certificate, 'Issuing');
     if (issuing?.status === 'True') {
-      return { ...base, result: 'already-issuing', message: `cert-manager is already issuing it (${escapeLine(issuing.reason ?? 'no reason')}): nothing to start` };
+      return { ...base, result: 'already-issuing', message: RENEW.alreadyIssuing(escapeLine(issuing.reason ?? 'no reason')) };
     }
     const retryAt = status.verdict.cause === 'acme:rateLimited' ? status.verdict.retryAt : undefined;
     if (retryAt && Date.parse(retryAt) > now.getTime() && !force) {
-      return { ...base, result: 'rate-limited', message: `the ACME CA's rate limit holds until ${retryAt}: a new order now counts against it again. Wait (cert-manager tries again by itself), or give --force` };
+      return { ...base, result: 'rate-limited', message: RENEW.rateLimited(retryAt) };
     }
     const patch = JSON.stringify({ metadata: { resourceVersion: certificate.metadata?.resourceVersion }, status: { conditions: triggeredConditions(certificate, now) } });
     const result = await kubectl(['patch', 'certificates.cert-manager.io', `--namespace=${ref.namespace}`, '--subresource=status', '--type=merge', '-p', patch, '--', ref.name], kube);
-    if (result.exitCode === 0) return { ...base, result: 'triggered', message: `Manually triggered issuance of Certificate ${refText(ref)}` };
+    if (result.exitCode === 0) return { ...base, result: 'triggered', message: RENEW.triggered(refText(ref)) };
     // Someone changed it meanwhile (cert-manager itself, often): read it again and retry, as an update would.
     if (/Conflict|has been modified/.test(result.stderr) && attempt < CONFLICT_RETRIES) continue;
-    return { ...base, result: 'failed', message: `failed to trigger issuance of Certificate ${refText(ref)}: ${escapeLine(firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`)}` };
+    return { ...base, result: 'failed', message: RENEW.triggerFailed(refText(ref), escapeLine(firstLine(result.stderr) || RENEW.kubectlExitCode(result.exitCode))) };
   }
 }
 

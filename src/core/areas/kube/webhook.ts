@@ -11,6 +11,8 @@ import { escapeLine } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { CERT_MANAGER_NAMESPACE } from '../../kube/platform.js';
 import { memberOf, textOf } from '../../records.js';
+import { WEBHOOK } from './messages/cluster.js';
+import { CRDS_MISSING } from './messages.js';
 
 /** A CSR for a name nobody uses, of a throwaway key (a CSR holds only the public key). */
 const PROBE_CSR = `-----BEGIN CERTIFICATE REQUEST-----
@@ -46,32 +48,32 @@ export function webhookFailure(stderr: string): Failure {
   // kubectl's own prefix says nothing the operator needs.
   const said = escapeLine(firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''));
   if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
-    return { code: 'CRDsNotInstalled', unavailable: 'needs-failed', message: 'cert-manager\'s CRDs are not installed (kube.issuer says so).', advice: 'Install cert-manager with its CRDs (the platform does it first).' };
+    return { code: 'CRDsNotInstalled', unavailable: 'needs-failed', message: CRDS_MISSING.message, advice: CRDS_MISSING.text };
   }
   if (/service "[^"]*" not found/.test(stderr)) {
-    return { code: 'WebhookServiceMissing', message: `The API server cannot call cert-manager's webhook: its Service does not exist (${said}).`, advice: 'Redeploy cert-manager (the platform installs it with its Helm chart): the chart creates the Service cert-manager-webhook.' };
+    return { code: 'WebhookServiceMissing', message: WEBHOOK.serviceMissing(said), advice: WEBHOOK.recreateService };
   }
   if (/connect: connection refused|no endpoints available for service|dial tcp/.test(stderr)) {
-    return { code: 'WebhookNotRunning', message: `The API server cannot reach cert-manager's webhook: nothing answers behind its Service (${said}).`, advice: 'The webhook\'s pods do not run or are not ready: "kubectl get deploy,pods -n cert-manager" (kube.cert-manager names the component).' };
+    return { code: 'WebhookNotRunning', message: WEBHOOK.notRunning(said), advice: WEBHOOK.startPods };
   }
   if (/x509: certificate signed by unknown authority|certificate is not valid|x509:/.test(stderr)) {
-    return { code: 'WebhookCAMissing', message: `The API server does not trust cert-manager's webhook certificate: the CA bundle is not injected yet (${said}).`, advice: 'The cainjector puts the webhook\'s CA into its webhook configurations: check that cert-manager-cainjector runs (kube.cert-manager), then restart it if the bundle stays empty.' };
+    return { code: 'WebhookCAMissing', message: WEBHOOK.caNotInjected(said), advice: WEBHOOK.checkCainjector };
   }
   if (/context deadline exceeded|Client\.Timeout exceeded|timeout/i.test(stderr)) {
-    return { code: 'WebhookTimeout', message: `The API server's call to cert-manager's webhook times out (${said}).`, advice: 'Something between the API server and the webhook pod drops the connection (a network policy, a firewall to port 10250 of the pod network, a proxy): the API server must reach the webhook\'s pods.' };
+    return { code: 'WebhookTimeout', message: WEBHOOK.timesOut(said), advice: WEBHOOK.letThrough };
   }
   if (/is forbidden: User "[^"]*" cannot create resource "certificaterequests"/.test(stderr)) {
     // Least privilege (the exporter's service account) may well leave this out: nothing to probe, nothing wrong.
-    return { code: 'Forbidden', unavailable: 'not-configured', message: `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`, advice: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).` };
+    return { code: 'Forbidden', unavailable: 'not-configured', message: WEBHOOK.mayNotCreate(said), advice: WEBHOOK.useContextThatMay };
   }
   if (DENIED_BY_CERT_MANAGER.test(stderr)) {
-    return { code: 'MutationIncorrect', message: `cert-manager's webhook refused a valid request (${said}): its mutating part did not fill in the requester.`, advice: 'The MutatingWebhookConfiguration cert-manager-webhook is missing or altered: redeploy cert-manager.' };
+    return { code: 'MutationIncorrect', message: WEBHOOK.refusedValid(said), advice: WEBHOOK.mutatingAltered };
   }
   const other = /admission webhook "([^"]*)" denied the request/.exec(stderr)?.[1];
   if (other) {
-    return { code: 'OtherWebhookDenied', status: 'warn', message: `Another admission webhook, ${escapeLine(other)}, refused the dry-run request (${said}), so cert-manager's could not be probed.`, advice: `That policy must let cert-manager create CertificateRequests in ${CERT_MANAGER_NAMESPACE} and the platform's namespaces, or cert-manager cannot issue.` };
+    return { code: 'OtherWebhookDenied', status: 'warn', message: WEBHOOK.otherWebhook(escapeLine(other), said), advice: WEBHOOK.letCertManagerCreate };
   }
-  return { code: 'Unknown', message: `The API server refused the dry-run CertificateRequest: ${said || 'no reason given'}.`, advice: 'Read the error; "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations" lists the webhooks that see cert-manager\'s objects.' };
+  return { code: 'Unknown', message: WEBHOOK.refused(said), advice: WEBHOOK.listWebhooks };
 }
 
 function dryRun(kind: 'valid' | 'invalid', kube: KubectlOptions) {
@@ -95,15 +97,15 @@ export async function webhookProbe(kube: KubectlOptions): Promise<RunResult<Webh
     const spec = memberOf(JSON.parse(valid.stdout), 'spec');
     mutated = Boolean(textOf(memberOf(spec, 'username')) || textOf(memberOf(spec, 'uid')));
   } catch {
-    return { status: 'fail', message: `kubectl's answer to the dry-run create is not JSON: ${escapeLine(firstLine(valid.stdout)).slice(0, 200)}`, advice: 'Check kubectl and the cluster with the same context.', facts };
+    return { status: 'fail', message: WEBHOOK.notJson(escapeLine(firstLine(valid.stdout)).slice(0, 200)), advice: WEBHOOK.checkKubectl, facts };
   }
   if (!mutated) {
-    return fail({ code: 'MutationWebhookMissing', message: 'cert-manager\'s mutating webhook did not run: the dry-run CertificateRequest came back without the requester\'s identity.', advice: 'The MutatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager (the platform installs it with its Helm chart).' }, 'valid request');
+    return fail({ code: 'MutationWebhookMissing', message: WEBHOOK.mutatingDidNotRun, advice: WEBHOOK.mutatingMissing }, 'valid request');
   }
   const invalid = await dryRun('invalid', kube);
   if (invalid.exitCode === 0) {
-    return fail({ code: 'ValidatingWebhookMissing', message: 'cert-manager\'s validating webhook did not run: a CertificateRequest whose request is no CSR was admitted.', advice: 'The ValidatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager.' }, 'invalid request');
+    return fail({ code: 'ValidatingWebhookMissing', message: WEBHOOK.validatingDidNotRun, advice: WEBHOOK.validatingMissing }, 'invalid request');
   }
   if (!DENIED_BY_CERT_MANAGER.test(invalid.stderr)) return fail(webhookFailure(invalid.stderr), 'invalid request');
-  return { status: 'ok', message: `cert-manager's webhook answers the API server: a dry-run CertificateRequest in ${CERT_MANAGER_NAMESPACE} was filled in by its mutating webhook, and an invalid one refused by its validating webhook.`, facts };
+  return { status: 'ok', message: WEBHOOK.answers, facts };
 }

@@ -11,6 +11,7 @@ import { escapeLine } from '../../escape.js';
 import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
 import { examine } from '../../tls/examine.js';
 import { certificateFact, coversHost, secretProblems, type SecretCertificate } from './secret-certificate.js';
+import { SUPPLIED_WILDCARD } from './messages/certificates.js';
 
 export interface WildcardCopy {
   namespace: string;
@@ -33,11 +34,11 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   for (const copy of copies) {
     const source = `${copy.namespace}/${secretName}`;
     if (copy.otherType !== undefined) {
-      findings.push({ source, status: 'fail', problem: `it is of type ${escapeLine(copy.otherType || '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it` });
+      findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.notTls(escapeLine(copy.otherType || '(none)')) });
       continue;
     }
     if (!copy.read) {
-      findings.push({ source, status: 'fail', problem: 'it does not exist, so the ingresses there get the ingress controller\'s default certificate' });
+      findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.missing });
       continue;
     }
     const fact = certificateFact(copy.read);
@@ -49,11 +50,11 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     for (const problem of chain) findings.push({ source, status: 'fail', problem });
     const leaf = copy.read.leaf;
     if (!leaf || problems.length || chain.length) continue;
-    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: `its certificate (${leaf.names.join(', ') || 'no DNS name'}) does not cover *.${domain}` });
+    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.doesNotCover(leaf.names.join(', ') || SUPPLIED_WILDCARD.noDnsName, domain) });
     const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
-    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: `its certificate expires in ${days} days (${leaf.notAfter})` });
+    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.expiresSoon(days, leaf.notAfter) });
     if (original?.leaf && copy.read !== original && original.leaf.x509.fingerprint256 !== leaf.x509.fingerprint256) {
-      findings.push({ source, status: 'warn', problem: `it holds another certificate than ${platformNamespace}/${secretName} (notAfter ${leaf.notAfter} there, ${original.leaf.notAfter} here)` });
+      findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.otherCertificate(`${platformNamespace}/${secretName}`, leaf.notAfter, original.leaf.notAfter) });
     }
   }
   const where = copies.map((c) => c.namespace).join(', ');
@@ -61,12 +62,12 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
   const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
   const facts = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
   if (findings.length === 0) {
-    return { status: 'ok', message: `The supplied wildcard ${secretName} in ${where}: each copy is a TLS secret whose certificate covers ${domain ? `*.${domain}` : 'its names'}, is valid and has its key.`, facts, certificates };
+    return { status: 'ok', message: SUPPLIED_WILDCARD.valid(secretName, where, domain ? `*.${domain}` : SUPPLIED_WILDCARD.itsNames), facts, certificates };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
-    message: `The supplied wildcard: ${findings.map((f) => `${f.source}: ${f.problem}`).join('; ')}.`,
-    advice: `The platform never renews or copies a supplied wildcard: put the current certificate and its key in each namespace (kubectl create secret tls ${secretName} -n NAMESPACE --cert=FULLCHAIN.pem --key=KEY.pem --dry-run=client -o yaml | kubectl apply -f -), or apply the manifests "cloudgate setup" wrote for each namespace.`,
+    message: SUPPLIED_WILDCARD.problems(findings.map((f) => `${f.source}: ${f.problem}`).join('; ')),
+    advice: SUPPLIED_WILDCARD.replaceEachCopy(secretName),
     facts,
     certificates,
     stuck: { step: 'secret', object: `Secret ${findings[0].source}`, reason: findings[0].problem },

@@ -10,6 +10,7 @@ import { describe, serverError, StepError } from './advice.js';
 import type { AdminCredentials, SigninSettings } from './settings.js';
 import type { StepEnv } from './step.js';
 import { memberOf } from '../../records.js';
+import { ADMIN } from './messages/steps.js';
 
 export interface MappingRemote {
   type?: unknown;
@@ -80,11 +81,11 @@ export async function adminToken(env: StepEnv): Promise<string> {
   const e = serverError(res);
   const advice =
     res.status === 401
-      ? `Check the admin credentials of ${who(s.admin)}: ${s.admin.applicationCredentialId ? 'OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET (expired or deleted credentials are refused too)' : 'OS_USERNAME, OS_PASSWORD, OS_USER_DOMAIN_NAME and the scope (OS_PROJECT_NAME/OS_PROJECT_DOMAIN_NAME or OS_SYSTEM_SCOPE=all)'}.`
+      ? ADMIN.checkCredentials(who(s.admin), Boolean(s.admin.applicationCredentialId))
       : res.status === 201
-        ? 'A proxy in front of the identity service may drop the X-Subject-Token header; let it through.'
-        : 'Check identity_url (OS_AUTH_URL) and the admin credentials.';
-  throw new StepError(`The admin sign-in as ${escapeLine(who(s.admin))} at ${url} failed: ${describe(e)}.`, advice, { url, status: res.status });
+        ? ADMIN.passSubjectTokenHeader
+        : ADMIN.checkUrlAndCredentials;
+  throw new StepError(ADMIN.signInFailed(escapeLine(who(s.admin)), url, describe(e)), advice, { url, status: res.status });
 }
 
 function federationUrl(s: SigninSettings, path: string): string {
@@ -97,11 +98,11 @@ async function readJson(env: StepEnv, url: string, token: string, what: string):
   const e = serverError(res);
   const advice =
     res.status === 403
-      ? `The admin credentials may not read ${what}: give them a role that may (admin, or reader with OS_SYSTEM_SCOPE=all on Keystone's newer policies).`
+      ? ADMIN.mayNotRead(what)
       : res.status === 404
-        ? 'Check idp_id (OS_IDENTITY_PROVIDER), protocol (OS_PROTOCOL) and federation_prefix: openstack federation protocol list --identity-provider <idp>.'
-        : 'Run with --verbose to see the request and answer, and read the identity service log.';
-  throw new StepError(`GET ${url} answered ${describe(e)}.`, advice, { url, status: res.status });
+        ? ADMIN.checkFederationNames
+        : ADMIN.readLog;
+  throw new StepError(ADMIN.answered(url, describe(e)), advice, { url, status: res.status });
 }
 
 /** The federation protocol's mapping: the protocol names it (`mapping_id`), the mapping holds the rules. */
@@ -111,7 +112,7 @@ export async function readMapping(env: StepEnv, token: string): Promise<Mapping>
   const protocol = await readJson(env, protocolUrl, token, 'the federation protocol');
   const mappingId = memberOf(memberOf(protocol, 'protocol'), 'mapping_id');
   if (typeof mappingId !== 'string' || !mappingId) {
-    throw new StepError(`GET ${protocolUrl} answered without protocol.mapping_id.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url: protocolUrl });
+    throw new StepError(ADMIN.noMappingId(protocolUrl), ADMIN.checkKeystoneV3, { url: protocolUrl });
   }
   const mappingUrl = federationUrl(s, `mappings/${encodeURIComponent(mappingId)}`);
   const mapping = await readJson(env, mappingUrl, token, `mapping ${mappingId}`);

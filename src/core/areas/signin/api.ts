@@ -3,6 +3,7 @@ import { serverError, StepError, unstop } from './advice.js';
 import type { CatalogService, Scoped } from './identity.js';
 import { took, type StepEnv, type StepResult } from './step.js';
 import { joinCapped } from '../../bounded.js';
+import { API } from './messages/steps.js';
 
 const API_PATHS: Record<string, string> = {
   compute: '/servers',
@@ -32,9 +33,7 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   if (!base) {
     const types = joinCapped(scoped.catalog.map((c) => c.type)) || 'none';
     const where = [s.interface && `interface ${s.interface}`, s.region && `region ${s.region}`].filter(Boolean).join(', ');
-    throw new StepError(`The catalog has no "${s.apiService}" service with an endpoint${where ? ` (${where})` : ''} (services: ${types}).`,
-      where ? 'Set region and interface (region_name and interface in clouds.yaml) to ones the catalog has, or register the endpoint.'
-        : 'Set api_service to a service type of the catalog, or register the service endpoint.');
+    throw new StepError(API.noService(s.apiService, where, types), where ? API.setRegionAndInterface : API.setApiService);
   }
   const url = base + (API_PATHS[s.apiService] ?? '');
   const res = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': scoped.token }, credentials: true, signal: env.signal });
@@ -42,11 +41,11 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
     const error = serverError(res);
     const advice =
       res.status === 401
-        ? `The ${s.apiService} service refused the scoped token: it must validate tokens against the same identity service (check its keystone_authtoken settings).`
+        ? API.tokenNotValidated(s.apiService)
         : res.status === 403
-          ? 'The token is valid but the role on the project does not allow this call; check the role assignment.'
-          : `Check the ${s.apiService} service and its catalog URL.`;
-    throw new StepError(`GET ${url} answered ${res.status}${error.description ? `: ${unstop(error.description)}` : ''}.`, advice, { url, status: res.status });
+          ? API.roleForbids
+          : API.checkService(s.apiService);
+    throw new StepError(API.answered(url, res.status, error.description ? unstop(error.description) : ''), advice, { url, status: res.status });
   }
   let count = '';
   try {
@@ -56,5 +55,5 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   } catch {
     // Any 2xx proves the token works; the body is only a bonus.
   }
-  return { value: res.status, message: `GET ${url} answered ${took(res)}${count}: the scoped token works.`, facts: { url, status: res.status } };
+  return { value: res.status, message: API.works(url, took(res), count), facts: { url, status: res.status } };
 }

@@ -7,6 +7,7 @@ import type { SigninSettings } from './settings.js';
 import { compact, expiresFromNow, took, type StepEnv, type StepResult } from './step.js';
 import { keycloakTokenUrl } from './direct-grant.js';
 import { subjectAudience } from './claims.js';
+import { TOKENS } from './messages/steps.js';
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -36,7 +37,7 @@ function oauthToken(res: HttpResponse, what: string): { accessToken: string; exp
   registerSecret(body.refresh_token);
   registerSecret(body.id_token);
   if (typeof accessToken !== 'string' || !accessToken) {
-    throw new StepError(`${what} answered ${res.status} without an access_token in the JSON body.`, 'Check that the URL is the OAuth token endpoint of the right server (run with --verbose to see the answer).');
+    throw new StepError(TOKENS.noAccessToken(what, res.status), TOKENS.checkTokenEndpoint);
   }
   return { accessToken, expiresIn: parseExpiresIn(body.expires_in), refresh: typeof body.refresh_token === 'string' };
 }
@@ -56,11 +57,11 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
     const { message, advice } = brokerAdvice(serverError(res), s, 'idp', { url: s.idpTokenUrl });
     throw new StepError(message, advice, { url: s.idpTokenUrl, status: res.status });
   }
-  const token = oauthToken(res, 'The identity provider');
+  const token = oauthToken(res, TOKENS.theIdentityProvider);
   const facts = tokenFacts(token.accessToken, env.clock.now().getTime());
   return {
     value: token.accessToken,
-    message: `Identity provider issued an access token (${took(res)}): ${factsLine(facts)}${token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : ''}.`,
+    message: TOKENS.idpIssued(took(res), factsLine(facts), token.expiresIn),
     facts: compact({ url: s.idpTokenUrl, status: res.status, claims: facts, expires_in: token.expiresIn }),
     expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
@@ -94,7 +95,7 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
     const error = serverError(res);
     const { message, advice } = brokerAdvice(error, s, 'broker', { url, grant: 'exchange' });
     const subject = tokenFacts(subjectToken, env.clock.now().getTime());
-    const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? ` The subject token ${formatLeft(subject.secondsLeft)} (exp ${subject.expiresAt}).` : '';
+    const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? TOKENS.subjectExpired(formatLeft(subject.secondsLeft), subject.expiresAt) : '';
     // The broker said the audience is the reason: the subject token's aud and azp show why.
     const audience = /not within the token audience/i.test(error.description) ? subjectAudience(subjectToken, s) : undefined;
     throw new StepError(message + expired + (audience ? ` ${audience.message}` : ''), audience ? audience.advice : advice, compact({
@@ -102,12 +103,12 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
       ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } } : {}),
     }));
   }
-  const token = oauthToken(res, 'The broker');
+  const token = oauthToken(res, TOKENS.theBroker);
   const facts = tokenFacts(token.accessToken, env.clock.now().getTime());
-  const lifetime = token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : '';
+  const lifetime = token.expiresIn !== undefined ? TOKENS.lifetime(token.expiresIn) : '';
   return {
     value: token.accessToken,
-    message: `Broker issued a token (${took(res)}): ${factsLine(facts)}${lifetime}.`,
+    message: TOKENS.brokerIssued(took(res), factsLine(facts), lifetime),
     facts: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
     expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };

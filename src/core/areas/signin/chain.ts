@@ -17,6 +17,7 @@ import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
 import { joinCapped } from '../../bounded.js';
 import { CLOSED, UNATTENDED } from './messages.js';
+import { TOKENS } from './messages/steps.js';
 
 export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.broker-token' | 'signin.federated' | 'signin.projects' | 'signin.scope';
 
@@ -68,12 +69,12 @@ const IDP_TOKEN: ChainStep = {
   closed(s) {
     if (usesIdpCredentials(s)) return undefined;
     if (s.subjectToken) return { code: 'not-applicable', message: SUBJECT_GIVEN, text: SUBJECT_GIVEN };
-    return { code: 'not-configured', message: `No subject token and no identity provider client to fetch one. ${NO_SUBJECT}`, text: NO_SUBJECT };
+    return { code: 'not-configured', message: TOKENS.noSubject(NO_SUBJECT), text: NO_SUBJECT };
   },
   async run(env, h) {
     if (!usesIdpCredentials(env.settings)) {
       h.subject = env.settings.subjectToken;
-      if (!h.subject) return { notRun: `No subject token and no identity provider client to fetch one. ${NO_SUBJECT}`, reason: { code: 'not-configured', text: NO_SUBJECT } };
+      if (!h.subject) return { notRun: TOKENS.noSubject(NO_SUBJECT), reason: { code: 'not-configured', text: NO_SUBJECT } };
       return { notRun: SUBJECT_GIVEN, notNeeded: true };
     }
     const result = await idpToken(env);

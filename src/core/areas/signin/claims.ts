@@ -16,6 +16,7 @@ import { jwtClaims } from '../../jwt/token.js';
 import type { SigninSettings } from './settings.js';
 import type { StepEnv } from './step.js';
 import type { SigninFacts } from './facts.js';
+import { COMMON_CLAIMS_TEXT, HEADER_SIZE, MAPPING, SUBJECT_AUDIENCE } from './messages/claims.js';
 
 type Claims = Record<string, unknown>;
 type Status = 'ok' | 'warn' | 'fail';
@@ -144,8 +145,8 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
   if (verdicts.length === 0) {
     return {
       status: 'fail',
-      message: `Mapping ${id} of identity provider "${s.idpId ?? ''}" (protocol ${s.protocol}) has no rules: Keystone maps no one ("Could not map any federated user properties").`,
-      advice: `Give the mapping rules (openstack mapping set --rules <file> ${id}).`,
+      message: MAPPING.noRules(id, s.idpId ?? '', s.protocol),
+      advice: MAPPING.giveRules(id),
       facts,
     };
   }
@@ -153,19 +154,19 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
   if (verdicts.every((v) => v.uses.length === 0)) {
     return {
       status: 'warn',
-      message: `None of the remote types of mapping ${id} reads a claim with prefix ${escapeLine(s.claimPrefix.value)} (types: ${escapeLine(types.join(', ') || 'none')}); the claims were not checked.`,
-      advice: `Set claim_prefix to the OIDCClaimPrefix of mod_auth_openidc in front of the identity service (types read "<prefix><claim>", or "HTTP_<PREFIX><CLAIM>" as request headers).`,
+      message: MAPPING.noPrefixedType(id, escapeLine(s.claimPrefix.value), escapeLine(types.join(', ') || 'none')),
+      advice: MAPPING.setClaimPrefix,
       facts,
     };
   }
   const matching = verdicts.filter((v) => v.matches);
   if (matching.length > 0) {
     const first = matching[0];
-    const assumed = first.unknown.length ? `; assumed present, not claims: ${escapeLine(first.unknown.join(', '))}` : '';
-    const rules = matching.length === 1 ? `rule ${first.rule}` : `rules ${matching.map((v) => v.rule).join(', ')}`;
+    const assumed = first.unknown.length ? MAPPING.assumedPresent(escapeLine(first.unknown.join(', '))) : '';
+    const rules = matching.length === 1 ? MAPPING.rule(first.rule) : MAPPING.rules(matching.map((v) => v.rule).join(', '));
     return {
       status: 'ok',
-      message: `Mapping ${id}: ${rules} of ${verdicts.length} match${matching.length === 1 ? 'es' : ''} the broker token (claims ${escapeLine(first.uses.join(', ') || 'none')}${assumed}).`,
+      message: MAPPING.matches(id, rules, verdicts.length, matching.length === 1, escapeLine(first.uses.join(', ') || 'none'), assumed),
       facts,
     };
   }
@@ -173,13 +174,13 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
   const refused = unique(verdicts.flatMap((v) => v.refused.map((r) => r.claim)));
   const advice = [
     missing.length
-      ? `Put ${missing.map((c) => `"${escapeLine(c)}"`).join(', ')} into the broker's tokens for client "${s.clientId ?? ''}" (Keycloak: a protocol mapper on the client or one of its client scopes, with "Add to access token" on), or change the mapping's remote types (openstack mapping show ${id}).`
+      ? MAPPING.addClaims(missing.map((c) => `"${escapeLine(c)}"`).join(', '), s.clientId ?? '', id)
       : '',
-    refused.length ? `Check the values of ${refused.map((c) => `"${escapeLine(c)}"`).join(', ')} in the broker's tokens against the rules' any_one_of / not_any_of (openstack mapping show ${id}), or change the rules.` : '',
+    refused.length ? MAPPING.checkValues(refused.map((c) => `"${escapeLine(c)}"`).join(', '), id) : '',
   ].filter(Boolean);
   return {
     status: 'fail',
-    message: `No rule of mapping ${id} can match the broker token, so Keystone will answer "Could not map any federated user properties to identity values"${missing.length ? `; missing claim${missing.length > 1 ? 's' : ''}: ${escapeLine(missing.join(', '))}` : ''} (${escapeLine(verdicts.map(whyNot).join('; '))}).`,
+    message: MAPPING.noRuleMatches(id, missing.length, escapeLine(missing.join(', ')), escapeLine(verdicts.map(whyNot).join('; '))),
     advice: advice.join(' '),
     facts: { ...facts, missing },
   };
@@ -190,18 +191,18 @@ export function judgeCommonClaims(claims: Claims, why: string): Finding {
   const present = COMMON_CLAIMS.filter((c) => valuesOf(claims[c]).length > 0);
   const absent = COMMON_CLAIMS.filter((c) => !present.includes(c));
   const facts: SigninFacts = { mapping_read: false, claims_present: present, claims_absent: absent };
-  const note = `the mapping was not read (${why})`;
+  const note = COMMON_CLAIMS_TEXT.notRead(why);
   if (!present.includes('sub') || (!present.includes('preferred_username') && !present.includes('email'))) {
     return {
       status: 'warn',
-      message: `The broker token lacks ${absent.join(', ')}; ${note}.`,
-      advice: `mod_auth_openidc names the user by "sub", and mappings usually read preferred_username or email: add them to the broker's tokens (Keycloak: protocol mappers of the client), or give read-only admin credentials (OS_USERNAME/OS_PASSWORD or OS_APPLICATION_CREDENTIAL_*) to check against the real mapping.`,
+      message: COMMON_CLAIMS_TEXT.lacks(absent, note),
+      advice: COMMON_CLAIMS_TEXT.addUserClaims,
       facts,
     };
   }
   return {
     status: 'ok',
-    message: `The broker token carries ${present.join(', ')}${absent.length ? ` (not ${absent.join(', ')})` : ''}; ${note}: a mapping that reads other claims is not checked.`,
+    message: COMMON_CLAIMS_TEXT.carries(present, absent, note),
     facts,
   };
 }
@@ -217,8 +218,8 @@ export function judgeHeaderSize(brokerToken: string, claims: Claims | undefined)
   const names = largest.map((c) => `${escapeLine(c.name)} ${c.bytes} B`).join(', ');
   return {
     status: 'fail',
-    message: `The Authorization header carrying the broker token is ${bytes} bytes, over ${HEADER_LIMIT} (8 KiB): ingress proxies in front of the identity service refuse it with 400 ("Request Header Or Cookie Too Large")${names ? `; largest claims: ${names}` : ''}.`,
-    advice: `Make the broker token smaller: drop claims the identity service does not need (Keycloak: turn off "Full scope allowed" of client, remove group or role mappers from its client scopes), or raise the proxy's limit (ingress-nginx: large-client-header-buffers "4 16k").`,
+    message: HEADER_SIZE.tooLarge(bytes, HEADER_LIMIT, names),
+    advice: HEADER_SIZE.makeSmaller,
     facts: { authorization_bytes: bytes, limit: HEADER_LIMIT, largest_claims: largest },
   };
 }
@@ -251,14 +252,14 @@ export function subjectAudience(subjectToken: string, s: Pick<SigninSettings, 'c
   const azp = typeof claims.azp === 'string' ? claims.azp : undefined;
   const internal = typeof claims.iss === 'string' && claims.iss.replace(/\/+$/, '') === realmIssuer(s);
   const client = escapeLine(s.clientId);
-  const had = `aud ${escapeLine(aud.join(',') || 'none')}${azp ? `, azp ${escapeLine(azp)}` : ''}`;
+  const had = SUBJECT_AUDIENCE.had(escapeLine(aud.join(',') || 'none'), azp ? escapeLine(azp) : undefined);
   return {
     client: s.clientId,
     aud,
     azp,
     internal,
-    message: `The subject token's audience (${had}) does not include the exchanging client "${client}": Keycloak's standard token exchange (V2) refuses it ("Client is not within the token audience").`,
-    advice: `Add "${client}" to the subject token's audience (Keycloak: an Audience mapper with included client audience "${client}" on the client${azp ? ` "${escapeLine(azp)}"` : ''} that obtains it).`,
+    message: SUBJECT_AUDIENCE.excludesClient(had, client),
+    advice: SUBJECT_AUDIENCE.addClient(client, azp ? escapeLine(azp) : undefined),
   };
 }
 
@@ -275,7 +276,7 @@ export async function checkClaims(env: StepEnv, input: ClaimsInput): Promise<Fin
   const size = judgeHeaderSize(input.brokerToken, claims);
   if (size) findings.push(size);
   if (!claims) {
-    findings.push({ status: 'warn', message: 'The broker token is not a JWT: its claims cannot be read.', advice: 'The identity service reads the claims of a JWT; check that the broker issues JWT access tokens for this client.' });
+    findings.push({ status: 'warn', message: COMMON_CLAIMS_TEXT.notJwt, advice: COMMON_CLAIMS_TEXT.issueJwt });
   } else {
     findings.push(await mappingFinding(env, claims));
   }
@@ -302,8 +303,8 @@ async function mappingFinding(env: StepEnv, claims: Claims): Promise<Finding> {
   const credentials = adminCredentialState(s.admin);
   if (credentials.kind === 'none') return judgeCommonClaims(claims, 'no admin credentials');
   if (credentials.kind === 'incomplete') {
-    const found = judgeCommonClaims(claims, `admin credentials incomplete, missing ${credentials.lacking.join(', ')}`);
-    return { ...found, status: 'warn', advice: [`Set ${credentials.lacking.join(' and ')} to read the mapping.`, found.advice].filter(Boolean).join(' ') };
+    const found = judgeCommonClaims(claims, COMMON_CLAIMS_TEXT.adminIncomplete(credentials.lacking));
+    return { ...found, status: 'warn', advice: [COMMON_CLAIMS_TEXT.setToReadMapping(credentials.lacking), found.advice].filter(Boolean).join(' ') };
   }
   if (!s.idpId) return judgeCommonClaims(claims, 'idp_id is not set');
   let mapping: Mapping;
@@ -311,7 +312,7 @@ async function mappingFinding(env: StepEnv, claims: Claims): Promise<Finding> {
     mapping = await readMapping(env, await adminToken(env));
   } catch (error) {
     if (!(error instanceof StepError || error instanceof HttpError)) throw error;
-    const found = judgeCommonClaims(claims, `reading it failed: ${error.message.replace(/\.$/, '')}`);
+    const found = judgeCommonClaims(claims, COMMON_CLAIMS_TEXT.readingFailed(error.message.replace(/\.$/, '')));
     return { ...found, status: found.status === 'ok' ? 'warn' : found.status, advice: [error.advice, found.advice].filter(Boolean).join(' '), facts: { ...found.facts, ...(error instanceof StepError ? error.facts : {}) } };
   }
   return judgeMapping(mapping, claims, s);

@@ -12,6 +12,7 @@ import { brokerAdvice, serverError, StepError } from './advice.js';
 import { describeFacts, formatLeft, tokenFacts } from './token-facts.js';
 import { GRANT_WORDS, type SigninSettings } from './settings.js';
 import { compact, expiresFromNow, took, type StepEnv, type StepResult } from './step.js';
+import { DIRECT_GRANT, TOKENS } from './messages/steps.js';
 
 /** The Keycloak token endpoint under broker_url and realm. */
 export function keycloakTokenUrl(s: Pick<SigninSettings, 'brokerUrl' | 'realm'>): string {
@@ -29,19 +30,19 @@ export async function tokenEndpointOf(env: StepEnv, grantType?: string): Promise
   const res = await env.http.request({ url: s.discoveryEndpoint, signal: env.signal });
   if (res.status !== 200) {
     const e = serverError(res);
-    throw new StepError(`The broker's OpenID configuration ${s.discoveryEndpoint} answered ${e.status}${e.description ? ` ${e.description}` : ''}.`,
-      'Check discovery_endpoint: it is the broker realm\'s /.well-known/openid-configuration (or give token_endpoint instead).', { url: s.discoveryEndpoint, status: res.status });
+    throw new StepError(DIRECT_GRANT.configurationAnswered(s.discoveryEndpoint, e.status, e.description),
+      DIRECT_GRANT.checkDiscoveryEndpoint, { url: s.discoveryEndpoint, status: res.status });
   }
   const doc = asRecord(res.json<unknown>()) ?? {};
   const url = textOf(doc.token_endpoint);
   if (!url) {
-    throw new StepError(`The broker's OpenID configuration ${s.discoveryEndpoint} names no token_endpoint.`, 'Give token_endpoint (clouds.yaml: access_token_endpoint) instead.', { url: s.discoveryEndpoint });
+    throw new StepError(DIRECT_GRANT.noTokenEndpoint(s.discoveryEndpoint), DIRECT_GRANT.giveTokenEndpoint, { url: s.discoveryEndpoint });
   }
   const offered = Array.isArray(doc.grant_types_supported) ? doc.grant_types_supported.filter((g): g is string => typeof g === 'string') : undefined;
   if (grantType && offered && !offered.includes(grantType)) {
     // keystoneauth refuses the same way: "OpenID Connect grant type not supported by provider."
-    throw new StepError(`The broker does not offer the ${grantType} grant: its OpenID configuration lists ${offered.join(', ') || 'no grant'} (grant_types_supported).`,
-      `Enable it for the broker's client (Keycloak: ${grantType === 'password' ? '"Direct access grants"' : '"Service accounts roles"'} on client "${s.clientId ?? ''}"), or use the auth type of a grant it offers.`,
+    throw new StepError(DIRECT_GRANT.grantNotOffered(grantType, offered),
+      DIRECT_GRANT.enableGrant(grantType, s.clientId ?? ''),
       { url: s.discoveryEndpoint, grant_types_supported: offered });
   }
   return { url, from: 'discovery_endpoint' };
@@ -71,10 +72,10 @@ export async function directGrant(env: StepEnv, grant: 'client_credentials' | 'p
   }
   const token = bearerOf(res, s.accessTokenType);
   const facts = tokenFacts(token.value, env.clock.now().getTime());
-  const lifetime = token.expiresIn !== undefined ? `, expires_in ${token.expiresIn} s` : '';
+  const lifetime = token.expiresIn !== undefined ? TOKENS.lifetime(token.expiresIn) : '';
   return {
     value: token.value,
-    message: `Broker issued a token for ${GRANT_WORDS[grant]} (${took(res)}): ${facts ? describeFacts(facts) : 'not a JWT, no claims to show'}${lifetime}.`,
+    message: TOKENS.brokerIssuedFor(GRANT_WORDS[grant], took(res), facts ? describeFacts(facts) : undefined, lifetime),
     facts: compact({ url, status: res.status, grant: GRANT_TYPE[grant], endpoint_from: from, token_type: s.accessTokenType, claims: facts, expires_in: token.expiresIn }),
     expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
@@ -87,8 +88,8 @@ function bearerOf(res: HttpResponse, member: string): { value: string; expiresIn
   const value = body[member];
   if (typeof value !== 'string' || !value) {
     const has = ['access_token', 'id_token'].filter((k) => typeof body[k] === 'string');
-    throw new StepError(`The broker answered ${res.status} without "${member}" (access_token_type) in the JSON body${has.length ? `; it holds ${has.join(', ')}` : ''}.`,
-      member === 'id_token' ? 'Ask for scope openid (openid_scope), or set access_token_type to access_token.' : 'Check that the URL is the broker\'s OAuth token endpoint (run with --verbose to see the answer).');
+    throw new StepError(DIRECT_GRANT.noMember(res.status, member, has),
+      member === 'id_token' ? DIRECT_GRANT.askOpenidScope : DIRECT_GRANT.checkBrokerTokenEndpoint);
   }
   const n = typeof body.expires_in === 'string' ? Number(body.expires_in) : body.expires_in;
   return { value, ...(typeof n === 'number' && Number.isFinite(n) ? { expiresIn: n } : {}) };
@@ -99,12 +100,12 @@ export function givenToken(env: Pick<StepEnv, 'settings' | 'clock'>): StepResult
   const token = env.settings.accessToken!;
   const facts = tokenFacts(token, env.clock.now().getTime());
   if (facts?.secondsLeft !== undefined && facts.secondsLeft < 0) {
-    throw new StepError(`The access token given (access_token) ${formatLeft(facts.secondsLeft)} (exp ${facts.expiresAt}).`,
-      "Get a new one from the broker and put it where the OpenStack client reads it (secure.yaml's auth.access_token, or OS_ACCESS_TOKEN).", compact({ claims: facts }));
+    throw new StepError(DIRECT_GRANT.givenExpired(formatLeft(facts.secondsLeft), facts.expiresAt),
+      DIRECT_GRANT.getNewToken, compact({ claims: facts }));
   }
   return {
     value: token,
-    message: `Broker token given (access_token): ${facts ? describeFacts(facts) : 'not a JWT, no claims to show'}.`,
+    message: TOKENS.given(facts ? describeFacts(facts) : undefined),
     facts: compact({ claims: facts }),
     ...(facts?.expiresAt ? { expiresAt: facts.expiresAt } : {}),
   };

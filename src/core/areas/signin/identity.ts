@@ -12,6 +12,7 @@ import { compact, leftOf, took, type StepEnv, type StepResult } from './step.js'
 import { joinCapped } from '../../bounded.js';
 import { closest } from '../../closest.js';
 import { asRecord, memberOf, textOf, isRecord } from '../../records.js';
+import { KEYSTONE } from './messages/steps.js';
 
 export function federatedUrl(s: SigninSettings): string {
   const idp = encodeURIComponent(s.idpId ?? '');
@@ -23,8 +24,8 @@ function subjectToken(res: HttpResponse, what: string): string {
   registerSecret(token);
   if (!token) {
     throw new StepError(
-      `${what} answered ${res.status} without the X-Subject-Token header that carries the token.`,
-      'A proxy or load balancer in front of the identity service may drop the header; check that it passes X-Subject-Token through (and that the URL is the identity service itself).',
+      KEYSTONE.noSubjectTokenHeader(what, res.status),
+      KEYSTONE.passSubjectTokenHeader,
     );
   }
   return token;
@@ -67,8 +68,8 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
     if (res.status >= 200 && res.status < 300) {
       const what = serverError(res).description;
       throw new StepError(
-        `The identity service answered ${res.status} instead of 201 Created at ${url}${what.startsWith('an HTML page') ? ` (${what})` : ''}.`,
-        'Check identity_url: it must be the identity service (Keystone) itself, not a login page or proxy in front of it.',
+        KEYSTONE.notCreated(res.status, url, what),
+        KEYSTONE.notALoginPage,
         { url, status: res.status },
       );
     }
@@ -88,10 +89,10 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
   } catch {
     // The body of this answer is not defined anywhere we rely on: the token in the header is what counts.
   }
-  const extra = [user && `user ${user}`, expiresAt && `expires_at ${expiresAt}${leftOf(expiresAt, env.clock)}`].filter(Boolean).join(', ');
+  const extra = [user && KEYSTONE.user(user), expiresAt && KEYSTONE.expiresAt(expiresAt, leftOf(expiresAt, env.clock))].filter(Boolean).join(', ');
   return {
     value: token,
-    message: `Identity service issued an unscoped token (${took(res)})${extra ? `: ${extra}` : ''}.`,
+    message: KEYSTONE.unscoped(took(res), extra),
     facts: compact({ url, status: res.status, user, expires_at: expiresAt }),
     expiresAt,
   };
@@ -231,17 +232,17 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   const url = `${s.identityUrl}/v3${path}`;
   if (res.status !== 200) {
     const { message, advice } = identityAdvice(serverError(res), s, { step: 'projects' });
-    throw new StepError(`GET ${url}: ${message}`, advice, { url, status: res.status });
+    throw new StepError(KEYSTONE.atUrl('GET', url, message), advice, { url, status: res.status });
   }
   const body = res.json<{ projects?: unknown }>();
   if (!Array.isArray(body.projects)) {
-    throw new StepError(`GET ${url} answered 200 without a "projects" list.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+    throw new StepError(KEYSTONE.noProjectsList(url), KEYSTONE.checkKeystoneV3, { url });
   }
   const projects = body.projects.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
   const listed: SigninFacts = { url, status: res.status, ...pathFacts(served), projects: projects.map(({ id, name, domain_id }) => ({ id, ...(name ? { name } : {}), ...(domain_id ? { domain_id } : {}) })) };
   if (projects.length === 0) {
-    throw new StepError(`GET ${url}: the user may access no project.`, 'Give the federated user (or its group in the mapping) a role on a project.', listed);
+    throw new StepError(KEYSTONE.noProject(url), KEYSTONE.grantAProject, listed);
   }
   const choice = chooseProject(projects, s);
   const chosen = choice.chosen;
@@ -249,34 +250,34 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
     // Named with its domain's name: the list gives domain ids only, so the scope (by name and domain) decides.
     return {
       value: { projects },
-      message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project} is among them (domain ${s.projectDomain} is checked by the scope).`,
+      message: KEYSTONE.projectAmongThem(projects.length, took(res), servedAt(served), s.project, s.projectDomain),
       facts: { ...listed, candidates: choice.named.map(({ id, domain_id }) => ({ id, domain_id })) },
     };
   }
   if (s.project && !chosen) {
     const guess = closest(s.project, projects.flatMap((p) => (p.name ? [p.name] : [])));
-    const ambiguous = choice.ambiguous ? ` It names ${choice.ambiguous.length} projects, in domains ${choice.ambiguous.map((p) => p.domain_id ?? '?').join(', ')}.` : '';
+    const ambiguous = choice.ambiguous ? KEYSTONE.inDomains(choice.ambiguous.length, choice.ambiguous.map((p) => p.domain_id ?? '?').join(', ')) : '';
     throw new StepError(
       choice.ambiguous
-        ? `Project "${s.project}" is ambiguous among the projects this user may access: ${listing}.${ambiguous}`
-        : `Project "${s.project}" is not among the ${projects.length} project(s) this user may access: ${listing}.`,
+        ? KEYSTONE.ambiguous(s.project, listing, ambiguous)
+        : KEYSTONE.notAmong(s.project, projects.length, listing),
       choice.ambiguous
-        ? 'A project name is unique only within its domain: set project_domain (OS_PROJECT_DOMAIN_NAME or OS_PROJECT_DOMAIN_ID), or give the project by id.'
-        : `${guess ? `Did you mean "${guess}"? ` : ''}Set project to one of these names or ids, or give the user a role on that project.`,
+        ? KEYSTONE.nameProjectDomain
+        : KEYSTONE.chooseAmong(guess),
       { ...listed, ...(guess ? { did_you_mean: guess } : {}) },
     );
   }
   if (!chosen) {
     return {
       value: { projects },
-      message: `${projects.length} projects available (${took(res)}${servedAt(served)}), none chosen: ${listing}.`,
-      warning: 'No project configured: set project (--project, OS_PROJECT_ID or OS_PROJECT_NAME) to one of them.',
+      message: KEYSTONE.noneChosen(projects.length, took(res), servedAt(served), listing),
+      warning: KEYSTONE.chooseProject,
       facts: listed,
     };
   }
   return {
     value: { projects, chosen },
-    message: `${projects.length} project(s) available (${took(res)}${servedAt(served)}); ${s.project ? 'chose' : 'the only one,'} ${chosen.name ?? ''} (${chosen.id}).`,
+    message: KEYSTONE.chosen(projects.length, took(res), servedAt(served), Boolean(s.project), chosen.name ?? '', chosen.id),
     facts: { ...listed, chosen: { id: chosen.id, name: chosen.name } },
   };
 }
@@ -353,15 +354,15 @@ export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget)
   const url = `${s.identityUrl}/v3${path}`;
   if (res.status !== 201) {
     if (res.status >= 200 && res.status < 300) {
-      throw new StepError(`POST ${url} answered ${res.status} instead of 201 Created.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+      throw new StepError(KEYSTONE.scopeNotCreated(url, res.status), KEYSTONE.checkKeystoneV3, { url });
     }
     const error = serverError(res);
     const { message, advice } = identityAdvice(error, s, { step: 'scope' });
-    throw new StepError(`POST ${url}: ${message}`, advice, { url, status: res.status, ...(error.description ? { said: error.description } : {}) });
+    throw new StepError(KEYSTONE.atUrl('POST', url, message), advice, { url, status: res.status, ...(error.description ? { said: error.description } : {}) });
   }
   const token = subjectToken(res, `POST ${url}`);
   const t = tokenBody(res);
-  if (!t) throw new StepError(`POST ${url} answered 201 without a "token" object in the body.`, 'Check identity_url: it must be the identity service (Keystone v3).', { url });
+  if (!t) throw new StepError(KEYSTONE.noTokenObject(url), KEYSTONE.checkKeystoneV3, { url });
   // Each service's fields are read with fallbacks below; a malformed entry is dropped.
   const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => typeof memberOf(c, 'type') === 'string');
   const scopedTo = { id: t.project?.id ?? ('id' in target ? target.id : ''), name: t.project?.name ?? ('name' in target ? target.name : undefined), ...(t.project?.domain ? { domain: t.project.domain } : {}) };

@@ -1,7 +1,9 @@
 /**
  * The sign-in group's texts about applicability in one place: why the chain or a step does not run,
- * and the titles of the checks the doctor adds to the chain. What the broker and the identity service
- * answered is worded by advice.ts, which reads those answers.
+ * and the titles of the checks the doctor adds to the chain. The words of its results are in messages/
+ * by topic: the broker's answers (broker.ts), the identity service's (identity.ts), the broker token's
+ * claims (claims.ts) and each step of the chain (steps.ts). Each is named after what it says; the
+ * steps and advice.ts decide which to say.
  */
 export const TITLES = {
   claims: 'Broker token claims against the identity mapping',

@@ -11,26 +11,27 @@ import { StepError } from './advice.js';
 import { scope, type ScopeTarget } from './identity.js';
 import type { Handover } from './chain.js';
 import type { StepEnv } from './step.js';
+import { SCOPE_PROOF } from './messages/steps.js';
 
 export async function proveScopeFailure(env: StepEnv, h: Handover, target: ScopeTarget, error: unknown): Promise<unknown> {
   if (!(error instanceof StepError)) return error;
   const { status, said } = error.facts;
   if (status === 400 && typeof said === 'string' && /Expecting to find domain in project/i.test(said)) {
-    return new StepError(error.message, 'A project name is unique only within its domain: set project_domain (clouds.yaml project_domain_name or project_domain_id, OS_PROJECT_DOMAIN_NAME), or name the project by id.', error.facts);
+    return new StepError(error.message, SCOPE_PROOF.nameProjectDomain, error.facts);
   }
   const projects = h.projects?.projects;
   if (status !== 401 || !projects || !h.unscoped) return error;
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
   if ('id' in target) {
     if (projects.some((p) => p.id === target.id)) return error;
-    return new StepError(`${error.message} Project id ${target.id} is not among the ${projects.length} project(s) this user may access: ${listing}.`,
-      'Set project to one of these ids or names, or give the user a role on that project.', error.facts);
+    return new StepError(SCOPE_PROOF.idNotAmong(error.message, target.id, projects.length, listing),
+      SCOPE_PROOF.chooseId, error.facts);
   }
   const named = projects.filter((p) => p.name === target.name);
   if (named.length === 0) {
     const guess = closest(target.name, projects.flatMap((p) => (p.name ? [p.name] : [])));
-    return new StepError(`${error.message} The user may access no project named "${target.name}": ${listing}.`,
-      `${guess ? `Did you mean "${guess}"? ` : ''}Set project to one of these, or give the user a role on ${target.name}.`, { ...error.facts, ...(guess ? { did_you_mean: guess } : {}) });
+    return new StepError(SCOPE_PROOF.noNamed(error.message, target.name, listing),
+      SCOPE_PROOF.chooseNamed(guess, target.name), { ...error.facts, ...(guess ? { did_you_mean: guess } : {}) });
   }
   // The same name in another domain: a scope there that passes proves the configured domain is the wrong one.
   for (const candidate of named.slice(0, 3)) {
@@ -39,8 +40,8 @@ export async function proveScopeFailure(env: StepEnv, h: Handover, target: Scope
       const other = await scope(env, h.unscoped, { name: target.name, domain: { id: candidate.domain_id } });
       const domain = other.value.project.domain;
       const name = domain?.name ?? candidate.domain_id;
-      return new StepError(`${error.message} Project "${target.name}" is in domain "${name}" (id ${candidate.domain_id}), not ${'id' in target.domain ? `domain id ${target.domain.id}` : `domain "${target.domain.name}"`}: a scope there passes.`,
-        `Set project_domain to ${name} (clouds.yaml: project_domain_name: ${name}, or project_domain_id: ${candidate.domain_id}).`, { ...error.facts, domain: { id: candidate.domain_id, name } });
+      return new StepError(SCOPE_PROOF.inOtherDomain(error.message, target.name, name, candidate.domain_id, 'id' in target.domain ? SCOPE_PROOF.domainId(target.domain.id) : SCOPE_PROOF.domainName(target.domain.name)),
+        SCOPE_PROOF.setProjectDomain(name, candidate.domain_id), { ...error.facts, domain: { id: candidate.domain_id, name } });
     } catch (probe) {
       if (!(probe instanceof StepError || probe instanceof HttpError)) throw probe;
     }

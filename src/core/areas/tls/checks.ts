@@ -18,6 +18,7 @@ import { inventoryValuesOnDemand } from '../../inventory/values-on-demand.js';
 import { messageOf } from '../../errors.js';
 import { settingList } from '../../config/settings.js';
 import type { EndpointFacts } from './analyze.js';
+import { CATALOG, UNREACHABLE } from './messages.js';
 
 /** Probes in flight at once: enough that 50 endpoints take about as long as the slowest one. */
 const PROBE_CONCURRENCY = 64;
@@ -56,8 +57,7 @@ export const provideChecks: CheckProvider = async (input) => {
       const covered = new Set(configured.map(endpointId));
       const endpoints = endpointsFromCatalog(ctx.facts.need(SERVICE_CATALOG)).filter((e) => !covered.has(endpointId(e)));
       if (endpoints.length === 0) {
-        const beyond = covered.size ? ' beyond those checked above' : '';
-        return { unavailable: 'not-applicable', message: `The catalog names no https endpoint${beyond}.`, text: 'Nothing to do: the other tls checks cover the catalog.' };
+        return { unavailable: 'not-applicable', message: CATALOG.noEndpoint(covered.size > 0), text: CATALOG.coveredByOthers };
       }
       return checkCatalog(endpoints, expected, ctx.services, ctx.signal);
     },
@@ -89,17 +89,17 @@ export async function checkEndpoint(
     const code = error instanceof TlsProbeError ? (error.stalled === 'handshake' ? 'handshake-timeout' : error.code) : undefined;
     const target = endpoint.address ?? endpoint.host;
     const advice: Record<string, string> = {
-      dns: `Check the host name (endpoint from ${endpoint.origin}) and this machine's DNS; --endpoint ${endpoint.host}@ADDRESS connects to an address directly.`,
-      refused: `Nothing listens on ${target}:${endpoint.port}: check the port (endpoint from ${endpoint.origin}) and that the ingress controller runs.`,
-      timeout: `A firewall may drop the traffic, or the service hangs; check that ${target}:${endpoint.port} is reachable from here, or raise --timeout.`,
+      dns: UNREACHABLE.dns(endpoint.host, endpoint.origin),
+      refused: UNREACHABLE.refused(`${target}:${endpoint.port}`, endpoint.origin),
+      timeout: UNREACHABLE.timeout(`${target}:${endpoint.port}`),
       'handshake-timeout': stalledHandshakeAdvice(`${target}:${endpoint.port}`),
-      handshake: `${target}:${endpoint.port} is probably not a TLS port, or a proxy interferes (endpoint from ${endpoint.origin}).`,
-      'ca-file': 'Check the path given to --ca-file, OS_CACERT or NODE_EXTRA_CA_CERTS.',
+      handshake: UNREACHABLE.notTls(`${target}:${endpoint.port}`, endpoint.origin),
+      'ca-file': UNREACHABLE.caFile,
     };
     return {
       status: 'fail',
       message: messageOf(error),
-      advice: (code && advice[code]) ?? `Check that ${endpoint.host} is reachable on port ${endpoint.port} (endpoint from ${endpoint.origin}).`,
+      advice: (code && advice[code]) ?? UNREACHABLE.checkReachable(endpoint.host, endpoint.port, endpoint.origin),
       facts: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
       subject: { endpoint: `${endpoint.host}:${endpoint.port}` },
     };
@@ -116,10 +116,10 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
   const parts = results.map(({ id, result }) => ({ name: id, status: result.status, message: result.message, ...(result.advice ? { advice: result.advice } : {}) }));
   // Every catalog endpoint's certificates, each under its own host:port.
   const certificates = results.flatMap((r) => r.result.certificates ?? []);
-  if (status === 'ok') return { status, message: `${results.length} catalog endpoint(s) serve valid certificates.`, parts, certificates };
+  if (status === 'ok') return { status, message: CATALOG.allValid(results.length), parts, certificates };
   return {
     status,
-    message: `${bad.length} of ${results.length} catalog endpoint(s) have problems: ${bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')}`,
+    message: CATALOG.problems(bad.length, results.length, bad.map((r) => `${r.id}: ${r.result.message}`).join(' ')),
     advice: [...new Set(bad.map((r) => r.result.advice).filter(Boolean))].join(' '),
     parts,
     certificates,

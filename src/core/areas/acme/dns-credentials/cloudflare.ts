@@ -6,6 +6,7 @@
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import { CLOUDFLARE, PROVIDER } from '../messages/providers.js';
 
 interface Envelope<T> {
   success?: boolean;
@@ -25,16 +26,16 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
 
   const verified = await get('/user/tokens/verify');
   const verify = jsonOf<Envelope<{ status?: string }>>(verified);
-  if (verified.status !== 200 || !verify?.success) return failure('Token verification', verified, verify, token, facts);
+  if (verified.status !== 200 || !verify?.success) return failure(CLOUDFLARE.verifying, verified, verify, token, facts);
   const status = verify.result?.status;
   if (status !== 'active') {
-    return fail(`The API token is ${foreign(status ?? 'not active', 20)}.`, 'Create a new API token with Zone:Read and DNS:Edit on the zone and put it in cluster_issuer_acme_cloudflare_api_token.', { ...facts, tokenStatus: status });
+    return fail(CLOUDFLARE.notActive(foreign(status ?? CLOUDFLARE.notActiveStatus, 20)), CLOUDFLARE.createToken, { ...facts, tokenStatus: status });
   }
   if (!run.domain) {
     return {
       status: 'warn',
-      message: 'The API token is valid and active, but no domain names the zone to look up.',
-      advice: 'Set openstack_helm_ingress_wildcard_domain or give --domain to check that the token reaches the zone.',
+      message: CLOUDFLARE.noDomain,
+      advice: CLOUDFLARE.giveDomain,
       facts,
     };
   }
@@ -43,21 +44,20 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
   for (const candidate of zoneCandidates(run.domain)) {
     const found = await get(`/zones?name=${encodeURIComponent(candidate)}`);
     const body = jsonOf<Envelope<{ id: string; name: string }[]>>(found);
-    if (found.status !== 200 || !body?.success) return failure(`Looking up the zone ${candidate}`, found, body, token, facts);
+    if (found.status !== 200 || !body?.success) return failure(CLOUDFLARE.lookingUp(candidate), found, body, token, facts);
     zone = body.result?.find((z) => z.name?.toLowerCase() === candidate);
     if (zone) break;
   }
   if (!zone) {
-    return fail(`The token sees no zone for ${run.domain} or any parent of it: it has no Zone:Read permission on that zone, or the zone is in another account.`,
-      'Edit the token: permissions Zone:Read and DNS:Edit, zone resources including this zone.', facts);
+    return fail(CLOUDFLARE.noZone(run.domain), CLOUDFLARE.editToken, facts);
   }
   facts.zone = zone.name;
   facts.zoneId = zone.id;
   const records = await get(`/zones/${encodeURIComponent(zone.id)}/dns_records?type=TXT&per_page=1`);
   const listed = jsonOf<Envelope<unknown[]>>(records);
-  if (records.status !== 200 || !listed?.success) return failure(`Listing the records of ${zone.name}`, records, listed, token, facts);
+  if (records.status !== 200 || !listed?.success) return failure(CLOUDFLARE.listing(zone.name), records, listed, token, facts);
   if (!run.probeUpdate) {
-    return { status: 'ok', message: `The API token is active and reads the zone ${zone.name} and its records (DNS:Edit is proved only by a write).${probeNote(run)}`, facts };
+    return { status: 'ok', message: CLOUDFLARE.readsZone(zone.name, probeNote(run)), facts };
   }
 
   const name = `${PROBE_LABEL}.${zone.name}`;
@@ -70,11 +70,11 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
     signal: run.signal,
   });
   const record = jsonOf<Envelope<{ id?: string }>>(created);
-  if (created.status !== 200 || !record?.success || !record.result?.id) return failure(`Adding the TXT record ${name}`, created, record, token, facts);
+  if (created.status !== 200 || !record?.success || !record.result?.id) return failure(CLOUDFLARE.adding(name), created, record, token, facts);
   const deleted = await run.http.request({ method: 'DELETE', url: `${api}/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(record.result.id)}`, headers, credentials: true, signal: run.signal });
-  if (deleted.status !== 200) return fail(`--probe-update added the TXT record ${name} but could not delete it (${deleted.status}).`, `Delete the TXT record ${name} by hand.`, facts);
+  if (deleted.status !== 200) return fail(PROVIDER.probeNotDeleted(name, deleted.status), CLOUDFLARE.deleteByHand(name), facts);
   facts.probe = name;
-  return { status: 'ok', message: `The API token reads the zone ${zone.name} and --probe-update added and removed the TXT record ${name}.`, facts };
+  return { status: 'ok', message: CLOUDFLARE.probed(zone.name, name), facts };
 }
 
 function failure(what: string, res: HttpResponse, body: Envelope<unknown> | undefined, token: string, facts: DnsFacts): CheckResult<DnsFacts> {
@@ -85,17 +85,14 @@ function failure(what: string, res: HttpResponse, body: Envelope<unknown> | unde
   facts.errorCodes = codes;
   const tokenVar = 'cluster_issuer_acme_cloudflare_api_token';
   if (codes.includes(6111) || codes.includes(6003) || (res.status === 400 && GLOBAL_KEY.test(token))) {
-    return fail(`${what} failed: the provider does not accept the value as a token (${res.status}, ${said || 'invalid Authorization header'})${GLOBAL_KEY.test(token) ? '; it looks like the global API key' : ''}.`,
-      `The global API key cannot be used as a token. Create an API token (My Profile → API Tokens) with Zone:Read and DNS:Edit on the zone and put it in ${tokenVar}.`, facts);
+    return fail(CLOUDFLARE.notAToken(what, res.status, said, GLOBAL_KEY.test(token)), CLOUDFLARE.useTokenNotKey(tokenVar), facts);
   }
   if (codes.includes(1000) || res.status === 401) {
-    return fail(`${what} failed: the API token is not valid (${res.status}${said ? `, ${said}` : ''}).`,
-      `Create a new API token with Zone:Read and DNS:Edit on the zone and put it in ${tokenVar} (whole, without spaces).`, facts);
+    return fail(CLOUDFLARE.invalidToken(what, res.status, said), CLOUDFLARE.replaceToken(tokenVar), facts);
   }
   if (codes.includes(10000) || codes.includes(9109) || res.status === 403) {
-    return fail(`${what} failed: the token lacks the permission (${res.status}${said ? `, ${said}` : ''}).`,
-      'Edit the token: permissions Zone:Read and DNS:Edit, zone resources including this zone.', facts);
+    return fail(CLOUDFLARE.lacksPermission(what, res.status, said), CLOUDFLARE.editToken, facts);
   }
-  if (said) return fail(`${what} failed (${res.status}: ${said}).`, 'Check the token and its permissions (Zone:Read, DNS:Edit).', facts);
-  return unexpected(`${what} failed`, res, 'Check CLOUDGATE_CLOUDFLARE_ENDPOINT and the network path to the provider.', facts);
+  if (said) return fail(CLOUDFLARE.refused(what, res.status, said), CLOUDFLARE.checkToken, facts);
+  return unexpected(PROVIDER.failed(what), res, CLOUDFLARE.checkEndpoint, facts);
 }

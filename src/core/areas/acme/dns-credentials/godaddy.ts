@@ -8,6 +8,7 @@ import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { registerSecret } from '../../../secrets.js';
 import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import { GODADDY, PROVIDER } from '../messages/providers.js';
 
 /** The provider's rule for its production domain API, stated where the 403 is explained. */
 export const GODADDY_SIZE_LIMIT = 'the production domain and DNS API answers only accounts with 10 or more domains or a Discount Domain Club (Premier) membership';
@@ -23,11 +24,11 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
 
   if (!run.domain) {
     const listed = await get('/v1/domains?limit=1');
-    if (listed.status !== 200) return failure('Listing the account\'s domains', listed, facts);
+    if (listed.status !== 200) return failure(GODADDY.listingDomains, listed, facts);
     return {
       status: 'warn',
-      message: 'The API key and secret are accepted and the account\'s domains are readable, but no domain names the zone to read.',
-      advice: 'Set openstack_helm_ingress_wildcard_domain or give --domain to check the domain itself.',
+      message: GODADDY.noDomain,
+      advice: GODADDY.giveDomain,
       facts,
     };
   }
@@ -39,13 +40,13 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
       facts.domainStatus = jsonOf<{ status?: string }>(read)?.status;
       break;
     }
-    if (read.status !== 404) return failure(`Reading the domain ${candidate}`, read, facts);
+    if (read.status !== 404) return failure(GODADDY.readingDomain(candidate), read, facts);
   }
   if (!domain) {
-    return fail(`The account has no domain ${run.domain} or any parent of it (404).`, 'Use the API key of the account that holds the domain (cluster_issuer_acme_godaddy_api_key / _secret_key).', facts);
+    return fail(GODADDY.notInAccount(run.domain), GODADDY.useOwningAccount, facts);
   }
   facts.domain = domain;
-  if (!run.probeUpdate) return { status: 'ok', message: `The API key reads the domain ${domain}.${probeNote(run)}`, facts };
+  if (!run.probeUpdate) return { status: 'ok', message: GODADDY.readsDomain(domain, probeNote(run)), facts };
 
   const write = await run.http.request({
     method: 'PATCH',
@@ -55,13 +56,13 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
     credentials: true,
     signal: run.signal,
   });
-  if (write.status !== 200) return failure(`Adding the TXT record ${PROBE_LABEL}.${domain}`, write, facts);
+  if (write.status !== 200) return failure(GODADDY.adding(`${PROBE_LABEL}.${domain}`), write, facts);
   const removed = await run.http.request({ method: 'DELETE', url: `${api}/v1/domains/${encodeURIComponent(domain)}/records/TXT/${PROBE_LABEL}`, headers, credentials: true, signal: run.signal });
   if (removed.status !== 204 && removed.status !== 200) {
-    return fail(`--probe-update added the TXT record ${PROBE_LABEL}.${domain} but could not delete it (${removed.status}).`, `Delete the TXT record ${PROBE_LABEL} of ${domain} by hand.`, facts);
+    return fail(PROVIDER.probeNotDeleted(`${PROBE_LABEL}.${domain}`, removed.status), GODADDY.deleteByHand(PROBE_LABEL, domain), facts);
   }
   facts.probe = `${PROBE_LABEL}.${domain}`;
-  return { status: 'ok', message: `The API key reads the domain ${domain} and --probe-update added and removed the TXT record ${PROBE_LABEL}.${domain}.`, facts };
+  return { status: 'ok', message: GODADDY.probed(domain, `${PROBE_LABEL}.${domain}`), facts };
 }
 
 function failure(what: string, res: HttpResponse, facts: DnsFacts): CheckResult<DnsFacts> {
@@ -70,13 +71,11 @@ function failure(what: string, res: HttpResponse, facts: DnsFacts): CheckResult<
   facts.status = res.status;
   facts.code = body?.code;
   if (res.status === 403) {
-    return fail(`${what} was refused (403${said ? ` ${said}` : ''}): ${GODADDY_SIZE_LIMIT}.`,
-      'Check that the account meets that limit (or ask the provider to enable API access); a key made for the test environment (OTE) does not work on production either. Otherwise move the zone to another DNS-01 provider.', facts);
+    return fail(GODADDY.refused(what, said, GODADDY_SIZE_LIMIT), GODADDY.meetLimit, facts);
   }
   if (res.status === 401) {
-    return fail(`${what} failed: the API key or secret is wrong (401${said ? ` ${said}` : ''}).`,
-      'Put a production API key and its secret in cluster_issuer_acme_godaddy_api_key and cluster_issuer_acme_godaddy_secret_key.', facts);
+    return fail(GODADDY.wrongKey(what, said), GODADDY.putProductionKey, facts);
   }
-  if (said) return fail(`${what} failed (${res.status} ${said}).`, 'Check the API key, its secret and the domain.', facts);
-  return unexpected(what, res, 'Check CLOUDGATE_GODADDY_ENDPOINT and the network path to the provider.', facts);
+  if (said) return fail(GODADDY.failed(what, res.status, said), GODADDY.checkKeyAndDomain, facts);
+  return unexpected(what, res, GODADDY.checkEndpoint, facts);
 }

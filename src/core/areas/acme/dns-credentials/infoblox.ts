@@ -6,6 +6,7 @@ import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { registerSecret } from '../../../secrets.js';
 import { PROBE_LABEL, type ProviderRun, credential, fail, foreign, jsonOf, probeNote, probeValue, unexpected, type DnsFacts } from './shared.js';
+import { INFOBLOX, PROVIDER } from '../messages/providers.js';
 
 /** The WAPI version the webhook speaks by default. */
 const WAPI = 'v2.5';
@@ -21,19 +22,18 @@ export async function checkInfoblox(run: ProviderRun): Promise<CheckResult<DnsFa
   const facts: DnsFacts = { provider: 'infoblox', host, view, user: username };
 
   const read = await run.http.request({ url: `${api}/view?name=${encodeURIComponent(view)}`, headers, credentials: true, signal: run.signal });
-  if (read.status !== 200) return failure(`Reading the view ${view}`, read, facts);
+  if (read.status !== 200) return failure(INFOBLOX.readingView(view), read, facts);
   const views = jsonOf<{ name?: string }[]>(read);
-  if (!Array.isArray(views)) return unexpected(`Reading the view ${view}`, read, 'Check cluster_issuer_acme_infoblox_host: it should be the grid manager\'s address.', facts);
+  if (!Array.isArray(views)) return unexpected(INFOBLOX.readingView(view), read, INFOBLOX.checkHost, facts);
   if (!views.some((v) => v.name === view)) {
     const all = await run.http.request({ url: `${api}/view?_return_fields=name&_max_results=20`, headers, credentials: true, signal: run.signal });
     const names = all.status === 200 ? (jsonOf<{ name?: string }[]>(all) ?? []).map((v) => foreign(v.name, 60)) : [];
     facts.views = names;
-    return fail(`The grid has no DNS view "${foreign(view, 60)}" (or this user may not see it).`,
-      `Put the view that holds the zone in cluster_issuer_acme_infoblox_view${names.length ? ` (views this user sees: ${names.join(', ')})` : ''}.`, facts);
+    return fail(INFOBLOX.noView(foreign(view, 60)), INFOBLOX.putView(names), facts);
   }
-  if (!run.probeUpdate) return { status: 'ok', message: `The user ${foreign(username, 60)} signs in to ${host} and reads the view ${view}.${probeNote(run)}`, facts };
+  if (!run.probeUpdate) return { status: 'ok', message: INFOBLOX.readsView(foreign(username, 60), host, view, probeNote(run)), facts };
   if (!run.domain) {
-    return { status: 'warn', message: `The user reads the view ${view}, but no domain names the zone, so --probe-update wrote nothing.`, advice: 'Set openstack_helm_ingress_wildcard_domain or give --domain.', facts };
+    return { status: 'warn', message: INFOBLOX.noDomain(view), advice: INFOBLOX.giveDomain, facts };
   }
 
   const name = `${PROBE_LABEL}.${run.domain}`;
@@ -46,28 +46,26 @@ export async function checkInfoblox(run: ProviderRun): Promise<CheckResult<DnsFa
     signal: run.signal,
   });
   const ref = created.status === 201 || created.status === 200 ? jsonOf<string>(created) : undefined;
-  if (typeof ref !== 'string' || !ref.startsWith('record:txt/')) return failure(`Adding the TXT record ${name}`, created, facts);
+  if (typeof ref !== 'string' || !ref.startsWith('record:txt/')) return failure(INFOBLOX.adding(name), created, facts);
   const deleted = await run.http.request({ method: 'DELETE', url: `${api}/${ref.split('/').map(encodeURIComponent).join('/')}`, headers, credentials: true, signal: run.signal });
-  if (deleted.status !== 200) return fail(`--probe-update added the TXT record ${name} but could not delete it (${deleted.status}).`, `Delete the TXT record ${name} in the view ${view} by hand.`, facts);
+  if (deleted.status !== 200) return fail(PROVIDER.probeNotDeleted(name, deleted.status), INFOBLOX.deleteByHand(name, view), facts);
   facts.probe = name;
-  return { status: 'ok', message: `The user reads the view ${view} and --probe-update added and removed the TXT record ${name}.`, facts };
+  return { status: 'ok', message: INFOBLOX.probed(view, name), facts };
 }
 
 function failure(what: string, res: HttpResponse, facts: DnsFacts): CheckResult<DnsFacts> {
   facts.status = res.status;
   if (res.status === 401) {
-    return fail(`${what} failed: the grid refused the user name or password (401).`,
-      'Check cluster_issuer_acme_infoblox_username and cluster_issuer_acme_infoblox_password, and that the user is allowed the API (its admin group must have the API access).', facts);
+    return fail(INFOBLOX.wrongPassword(what), INFOBLOX.checkUser, facts);
   }
   if (res.status === 403) {
-    return fail(`${what} was refused (403): the user may not do this.`, 'Give the user\'s admin group permission on the DNS view and its zones.', facts);
+    return fail(INFOBLOX.mayNot(what), INFOBLOX.grantView, facts);
   }
   const body = jsonOf<{ Error?: string; code?: string; text?: string }>(res);
   if (body?.text || body?.Error) {
     const said = foreign(body.text ?? body.Error, 200);
     const version = /version/i.test(said);
-    return fail(`${what} failed (${res.status} ${foreign(body.code ?? '', 40)}: ${said}).`,
-      version ? `The grid does not speak WAPI ${WAPI}; upgrade it or configure the webhook's version.` : 'Check that the zone exists in the view and the user may change it.', facts);
+    return fail(INFOBLOX.failed(what, res.status, foreign(body.code ?? '', 40), said), version ? INFOBLOX.wapiVersion(WAPI) : INFOBLOX.checkZone, facts);
   }
-  return unexpected(what, res, 'Check cluster_issuer_acme_infoblox_host (the grid manager\'s address) and the network path to it.', facts);
+  return unexpected(what, res, INFOBLOX.checkHostPath, facts);
 }

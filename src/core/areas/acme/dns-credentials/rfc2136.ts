@@ -8,11 +8,12 @@ import { parseHostPort } from '../../../config/formats.js';
 import { DnsError, type TsigKey } from '../dns-probe.js';
 import { sendUpdate } from './dns-update.js';
 import { PROBE_LABEL, type ProviderRun, credential, fail, probeValue, zoneCandidates, type DnsFacts } from './shared.js';
+import { ADDRESS, UPDATE } from '../messages/nameserver.js';
 
 export async function probeRfc2136(run: ProviderRun): Promise<CheckResult<DnsFacts>> {
   const raw = credential(run, 'cluster_issuer_acme_rfc2136_nameserver');
   const parsed = parseHostPort(raw.trim());
-  if (!parsed.ok) return fail(`cluster_issuer_acme_rfc2136_nameserver "${raw}" is not host:port.`, 'Give the name server as host:port, e.g. ns1.example.com:53.');
+  if (!parsed.ok) return fail(ADDRESS.notHostPort(raw), ADDRESS.giveHostPortV4);
   const target = { host: parsed.host, port: parsed.port };
   const key: TsigKey = {
     name: credential(run, 'cluster_issuer_acme_rfc2136_tsig_key_name'),
@@ -39,33 +40,27 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult<DnsFac
       facts.zone = zone;
       facts.rcode = added.rcode;
       if (added.rcode === 'REFUSED') {
-        return fail(`${where} refused the update of ${zone} signed with the key ${key.name} (REFUSED).`,
-          `Allow the key to change TXT records of the zone: in named.conf, update-policy { grant ${key.name} zonesub TXT; }; (or allow-update { key ${key.name}; };) in zone "${zone}".`, facts);
+        return fail(UPDATE.refused(where, zone, key.name), UPDATE.allowKey(key.name, zone), facts);
       }
       if (added.rcode !== 'NOERROR') {
-        return fail(`${where} answered ${added.rcode} to the update of ${zone}.`, 'Check the name server\'s log for the reason.', facts);
+        return fail(UPDATE.answered(where, added.rcode, zone), UPDATE.readServerLog, facts);
       }
       const removed = await sendUpdate({ ...target, zone, record, value, action: 'delete', key, timeoutMs, signal: run.signal, now: run.services.clock.now() });
       if (removed.rcode !== 'NOERROR' || removed.tsigError !== 'NOERROR') {
-        return fail(`--probe-update added the TXT record ${record} but could not delete it (${removed.rcode}).`, `Delete it by hand: nsupdate with the key, "update delete ${record} TXT".`, facts);
+        return fail(UPDATE.notDeleted(record, removed.rcode), UPDATE.deleteByHand(record), facts);
       }
       facts.probe = record;
-      return { status: 'ok', message: `${where} accepted a DNS update signed with the key ${key.name}: --probe-update added and removed the TXT record ${record}.`, facts };
+      return { status: 'ok', message: UPDATE.accepted(where, key.name, record), facts };
     }
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
-    return fail(`${error.message} (cluster_issuer_acme_rfc2136_nameserver)`, `Check the address and port in cluster_issuer_acme_rfc2136_nameserver and that UDP ${target.port} is open from here.`, facts);
+    return fail(ADDRESS.unreachable(error.message), ADDRESS.checkAddress(target.port), facts);
   }
   facts.tried = tried;
-  return fail(`${where} is not authoritative for ${domain} or any parent of it (NOTAUTH).`, 'Point cluster_issuer_acme_rfc2136_nameserver at the primary name server of the zone that holds the domain.', facts);
+  return fail(UPDATE.notAuthoritative(where, domain), UPDATE.pointAtPrimary, facts);
 }
 
 function keyFailure(tsigError: string, where: string, facts: DnsFacts): CheckResult<DnsFacts> {
   facts.tsigError = tsigError;
-  const advice: Record<string, string> = {
-    BADKEY: 'The server does not know a key of this name and algorithm: compare cluster_issuer_acme_rfc2136_tsig_key_name and _tsig_algorithm with the key block in named.conf.',
-    BADSIG: 'The key name is known but the secret differs: put the secret of the key block in named.conf in cluster_issuer_acme_rfc2136_tsig_secret_key.',
-    BADTIME: 'The clocks of this machine and the name server differ by more than 5 minutes: set both right (NTP).',
-  };
-  return fail(`${where} refused the key (${tsigError}).`, advice[tsigError] ?? 'Check the TSIG key name, algorithm and secret.', facts);
+  return fail(UPDATE.keyRefused(where, tsigError), UPDATE.keyAdvice[tsigError] ?? UPDATE.checkKey, facts);
 }

@@ -9,6 +9,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import { PROVIDER, ROUTE53 } from '../messages/providers.js';
 
 const ROUTE53_VERSION = '2013-04-01';
 
@@ -44,7 +45,7 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
       const records = await r53('GET', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zoneId)}/rrset?maxitems=1`);
       if (records.status !== 200) return awsFailure('ListResourceRecordSets', records, facts);
       zone = { id: zoneId, name: '' };
-      facts.note = 'GetHostedZone is denied (cert-manager does not need it); the zone\'s records are readable.';
+      facts.note = ROUTE53.zoneUnreadable;
     } else return awsFailure('GetHostedZone', got, facts);
   } else if (run.domain) {
     for (const candidate of zoneCandidates(run.domain)) {
@@ -57,14 +58,13 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
       }
     }
     if (!zone) {
-      return fail(`The account ${facts.account ?? ''} has no hosted zone for ${run.domain} or any parent of it.`,
-        'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the zone that holds the domain, or use keys of the account that owns it.', facts);
+      return fail(ROUTE53.noZone(facts.account ?? '', run.domain), ROUTE53.setZoneId, facts);
     }
   } else {
     return {
       status: 'warn',
-      message: `The keys are valid (${foreign(facts.arn ?? 'caller identity known')}), but no hosted zone id or domain names the zone to read.`,
-      advice: 'Set cluster_issuer_acme_route53_hosted_zone_id (the platform needs it), or openstack_helm_ingress_wildcard_domain / --domain to look the zone up by name.',
+      message: ROUTE53.noZoneNamed(foreign(facts.arn ?? ROUTE53.callerKnown)),
+      advice: ROUTE53.giveZone,
       facts,
     };
   }
@@ -72,22 +72,22 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
   facts.zone = zone.name || undefined;
   const zoneText = zone.name ? `${zone.name} (${zone.id})` : zone.id;
   if (!run.probeUpdate) {
-    return { status: 'ok', message: `The keys are valid for ${foreign(facts.arn ?? 'the account')} and read the hosted zone ${zoneText}.${probeNote(run)}`, facts };
+    return { status: 'ok', message: ROUTE53.readsZone(foreign(facts.arn ?? ROUTE53.theAccount), zoneText, probeNote(run)), facts };
   }
   if (!zone.name) {
-    return { status: 'warn', message: `The keys read the hosted zone ${zone.id}, but its name is unknown (GetHostedZone is denied), so --probe-update wrote nothing.`, advice: 'Allow route53:GetHostedZone, or set openstack_helm_ingress_wildcard_domain, to let --probe-update name its record.', facts };
+    return { status: 'warn', message: ROUTE53.zoneNameUnknown(zone.id), advice: ROUTE53.allowGetHostedZone, facts };
   }
   const record = `${PROBE_LABEL}.${zone.name}`;
   const value = probeValue();
   for (const action of ['UPSERT', 'DELETE'] as const) {
     const changed = await r53('POST', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zone.id)}/rrset`, changeBatch(action, record, value));
     if (changed.status !== 200) {
-      if (action === 'DELETE') return fail(`--probe-update added the TXT record ${record} but could not delete it (${changed.status} ${code(changed) ?? ''}).`, `Delete the TXT record ${record} in the hosted zone ${zone.id} by hand.`, facts);
+      if (action === 'DELETE') return fail(PROVIDER.probeNotDeleted(record, `${changed.status} ${code(changed) ?? ''}`), ROUTE53.deleteByHand(record, zone.id), facts);
       return awsFailure('ChangeResourceRecordSets', changed, facts);
     }
   }
   facts.probe = record;
-  return { status: 'ok', message: `The keys read the hosted zone ${zoneText} and --probe-update added and removed the TXT record ${record}.`, facts };
+  return { status: 'ok', message: ROUTE53.probed(zoneText, record), facts };
 }
 
 async function signed(run: ProviderRun, keys: Keys, scope: { service: string; region: string }, method: string, base: string, path: string, body?: string): Promise<HttpResponse> {
@@ -131,27 +131,21 @@ function awsFailure(action: string, res: HttpResponse, facts: DnsFacts): CheckRe
   const keyVar = 'cluster_issuer_acme_route53_access_key_id';
   switch (errorCode) {
     case 'InvalidClientTokenId':
-      return fail(`The access key id is not valid (${action}: InvalidClientTokenId): the key was deleted, deactivated, or belongs to another partition.`,
-        `Create an access key for the IAM user cert-manager uses and put it in ${keyVar} and cluster_issuer_acme_route53_secret_access_key.`, facts);
+      return fail(ROUTE53.invalidKeyId(action), ROUTE53.createKey(keyVar), facts);
     case 'SignatureDoesNotMatch':
-      return fail(`The secret access key does not match the access key id (${action}: SignatureDoesNotMatch).`,
-        'Put the secret that was shown with this access key in cluster_issuer_acme_route53_secret_access_key (no spaces or line breaks), or create a new key pair.', facts);
+      return fail(ROUTE53.secretMismatch(action), ROUTE53.putMatchingSecret, facts);
     case 'ExpiredToken':
-      return fail(`The credentials have expired (${action}: ExpiredToken).`, 'Static keys do not expire: use the long-lived keys of an IAM user, not temporary credentials.', facts);
+      return fail(ROUTE53.expired(action), ROUTE53.useStaticKeys, facts);
     case 'RequestExpired':
-      return fail(`The request was signed too far from the provider's clock (${action}: RequestExpired).`, 'Set this machine\'s clock right (NTP) and run again.', facts);
+      return fail(ROUTE53.clockSkew(action), ROUTE53.setClock, facts);
     case 'AccessDenied':
-      return fail(`The keys are valid but may not call ${action} (AccessDenied${said ? `: ${said}` : ''}).`,
-        action === 'ListHostedZonesByName'
-          ? 'Allow route53:ListHostedZonesByName on "*" for this IAM user, or set cluster_issuer_acme_route53_hosted_zone_id.'
-          : `Allow the IAM user route53:${action}${action === 'ChangeResourceRecordSets' ? '' : ', route53:ChangeResourceRecordSets'} and route53:ListResourceRecordSets on arn:aws:route53:::hostedzone/<id>, and route53:GetChange on arn:aws:route53:::change/*.`, facts);
+      return fail(ROUTE53.denied(action, said), action === 'ListHostedZonesByName' ? ROUTE53.allowListZones : ROUTE53.allowAction(action), facts);
     case 'NoSuchHostedZone':
-      return fail(`There is no hosted zone ${facts.hostedZoneId} in the account ${facts.account ?? ''} (${action}: NoSuchHostedZone).`,
-        'Put the id of the zone that holds the domain in cluster_issuer_acme_route53_hosted_zone_id (e.g. Z0123456789ABC, without /hostedzone/).', facts);
+      return fail(ROUTE53.noSuchZone(facts.hostedZoneId, facts.account ?? '', action), ROUTE53.putZoneId, facts);
     case 'InvalidInput':
-      return fail(`The provider refused the request as invalid (${action}: InvalidInput${said ? `: ${said}` : ''}).`, 'Check cluster_issuer_acme_route53_hosted_zone_id.', facts);
+      return fail(ROUTE53.invalidInput(action, said), ROUTE53.checkZoneId, facts);
     default:
-      if (errorCode) return fail(`${action} failed (${res.status} ${foreign(errorCode, 60)}${said ? `: ${said}` : ''}).`, 'Check the access keys and the hosted zone id.', facts);
-      return unexpected(`${action} failed`, res, 'Check CLOUDGATE_ROUTE53_ENDPOINT / CLOUDGATE_ROUTE53_STS_ENDPOINT and the network path to the provider.', facts);
+      if (errorCode) return fail(ROUTE53.failed(action, res.status, foreign(errorCode, 60), said), ROUTE53.checkKeysAndZone, facts);
+      return unexpected(PROVIDER.failed(action), res, ROUTE53.checkEndpoint, facts);
   }
 }

@@ -9,6 +9,7 @@ import { isJinja, isTagged } from '../../../inventory/ansible-tagged.js';
 import { escapeLine } from '../../../escape.js';
 import { redact, registerSecret } from '../../../secrets.js';
 import { variable } from '../../../config/variables.js';
+import { PROVIDER } from '../messages/providers.js';
 
 /** The record `--probe-update` adds and removes: one TXT record under the zone, never anything else. */
 export const PROBE_LABEL = '_cloudgate-probe';
@@ -88,15 +89,15 @@ export function credential(run: ProviderRun, name: string, options: { secret?: b
   let value: string | undefined;
   if (override !== undefined && override !== '') value = override.trim();
   else if ((isTagged(raw) && raw.tag === '!vault') || (typeof raw === 'string' && raw.trimStart().startsWith('$ANSIBLE_VAULT;'))) {
-    throw new Unusable(`${name} is vaulted: Ansible decrypts it only at deploy time. Give the decrypted value in CLOUDGATE_${name.toUpperCase()} or CLOUDGATE_${name.toUpperCase()}_FILE to check it.`);
+    throw new Unusable(PROVIDER.vaulted(name));
   } else if (isJinja(raw)) {
-    throw new Unusable(`${name} is a template (${escapeLine(String(raw)).slice(0, 60)}): its value is known only at deploy time. Give the value in CLOUDGATE_${name.toUpperCase()} to check it.`);
+    throw new Unusable(PROVIDER.templated(name, escapeLine(String(raw)).slice(0, 60)));
   } else if (isTagged(raw)) value = raw.text.trim();
   else if (typeof raw === 'string' || typeof raw === 'number') value = String(raw).trim();
   if (options.secret) registerSecret(value);
   if (!value) {
     if (options.optional) return '';
-    throw new Unusable(`${name} is not set: there is nothing to check.`);
+    throw new Unusable(PROVIDER.unset(name));
   }
   return value;
 }
@@ -132,7 +133,7 @@ export function fail(message: string, advice: string, facts?: DnsFacts): CheckRe
 
 /** "the provider answered 500: <body>" for answers no rule explains. */
 export function unexpected(what: string, res: HttpResponse, advice: string, facts: DnsFacts): CheckResult<DnsFacts> {
-  return fail(`${what}: unexpected answer ${res.status}${res.body ? ` (${foreign(res.body, 160)})` : ''}.`, advice, { ...facts, status: res.status });
+  return fail(PROVIDER.unexpected(what, res.status, res.body ? foreign(res.body, 160) : undefined), advice, { ...facts, status: res.status });
 }
 
 /** Parses JSON without throwing: undefined for a body that is not JSON. */
@@ -147,5 +148,5 @@ export function jsonOf<T>(res: HttpResponse): T | undefined {
 }
 
 export function probeNote(run: ProviderRun): string {
-  return run.probeUpdate ? '' : ' Nothing was written (give --probe-update to add and remove one TXT record).';
+  return run.probeUpdate ? '' : PROVIDER.nothingWritten;
 }
