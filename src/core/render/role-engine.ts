@@ -7,13 +7,20 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { notOneOf } from '../closest.js';
 import type { InventoryTree } from '../inventory/inventory.js';
 import type { VaultOptions } from '../inventory/vault-options.js';
 import { isRecord } from '../records.js';
 import { redact } from '../secrets.js';
 import { PLATFORM_NAMESPACE } from './names.js';
-import { findPlatformRole, PLATFORM_ROLE, ROLE_DEADLINE_MS, runPlatformRole, type PlatformRole, type RecordedCall } from './role-run.js';
+import {
+  findPlatformRole,
+  PLATFORM_ROLE,
+  ROLE_DEADLINE_MS,
+  runPlatformRole,
+  type PlatformRole,
+  type RecordedCall,
+} from './role-run.js';
 import type { HelmRelease, KubeObject, RenderFinding, RenderedObject } from './types.js';
 
 export type EngineChoice = 'auto' | 'role' | 'model';
@@ -30,11 +37,16 @@ export interface EngineUsed {
 
 export function engineChoice(asked: string | undefined, env: NodeJS.ProcessEnv): EngineChoice {
   const value = asked ?? env.CLOUDGATE_RENDER_ENGINE ?? 'auto';
-  if (!ENGINE_CHOICES.includes(value as EngineChoice)) { // checked just above against the list
-    throw new UsageError(`--engine must be one of ${ENGINE_CHOICES.join(', ')}, not "${value}".`,
-      "auto (the default) runs the platform's role where it is installed and cloudgate's model elsewhere.");
+  if (!isEngineChoice(value)) {
+    throw notOneOf(asked === undefined ? 'CLOUDGATE_RENDER_ENGINE' : '--engine', value, ENGINE_CHOICES, {
+      otherwise: "auto (the default) runs the platform's role where it is installed and cloudgate's model elsewhere.",
+    });
   }
-  return value as EngineChoice; // one of ENGINE_CHOICES, checked above
+  return value;
+}
+
+function isEngineChoice(value: string): value is EngineChoice {
+  return ENGINE_CHOICES.some((choice) => choice === value);
 }
 
 export interface RoleRendered {
@@ -76,7 +88,9 @@ export async function renderWithRole(input: RoleEngineInput): Promise<RoleRender
   runs.set(key, run);
   if (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value!);
   // A run that did not finish is not kept: the next asks again.
-  void run.then((r) => { if ('missing' in r) runs.delete(key); });
+  void run.then((r) => {
+    if ('missing' in r) runs.delete(key);
+  });
   return run;
 }
 
@@ -86,7 +100,9 @@ function runKey(input: RoleEngineInput, role: PlatformRole): string {
     const info = statSync(path, { throwIfNoEntry: false });
     return [path, info?.size, info?.mtimeMs, info?.ino];
   });
-  const settings = Object.entries(input.env).filter(([k]) => k.startsWith('ANSIBLE_') || k.startsWith('CLOUDGATE_ROLE') || k === 'CLOUDGATE_PLATFORM_ROLE').sort();
+  const settings = Object.entries(input.env)
+    .filter(([k]) => k.startsWith('ANSIBLE_') || k.startsWith('CLOUDGATE_ROLE') || k === 'CLOUDGATE_PLATFORM_ROLE')
+    .sort();
   return JSON.stringify([input.path, input.cwd, files, input.vault, input.vaultGiven, settings, role]);
 }
 
@@ -96,23 +112,47 @@ async function runRole(input: RoleEngineInput, role: PlatformRole): Promise<Role
     const inventories = inventoryArgs(input.tree, input.path, work);
     const seconds = Number(input.env.CLOUDGATE_ROLE_TIMEOUT);
     const run = await runPlatformRole({
-      role, inventories, vault: input.vault, env: input.env, cwd: input.cwd, work,
+      role,
+      inventories,
+      vault: input.vault,
+      env: input.env,
+      cwd: input.cwd,
+      work,
       deadlineMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : ROLE_DEADLINE_MS,
       ...(input.env.CLOUDGATE_PLATFORM_ROLE ? { roleName: input.env.CLOUDGATE_PLATFORM_ROLE } : {}),
     });
     const used: EngineUsed = {
-      engine: 'role', collection: role.version, ...(run.ansibleVersion ? { ansibleCore: run.ansibleVersion } : {}),
+      engine: 'role',
+      collection: role.version,
+      ...(run.ansibleVersion ? { ansibleCore: run.ansibleVersion } : {}),
       description: `the platform's role ${PLATFORM_ROLE} (collection ${role.version}${run.ansibleVersion ? `, ansible-core ${run.ansibleVersion}` : ''}), run in check mode with cloudgate's recording stand-ins: nothing was applied`,
     };
-    if (run.timedOut) return { missing: `the platform's role did not finish within ${(Number.isFinite(seconds) && seconds > 0 ? seconds : ROLE_DEADLINE_MS / 1000)} s and was stopped` };
+    if (run.timedOut)
+      return {
+        missing: `the platform's role did not finish within ${Number.isFinite(seconds) && seconds > 0 ? seconds : ROLE_DEADLINE_MS / 1000} s and was stopped`,
+      };
     const failure = run.failures[0];
     if (!input.vaultGiven && [run.error ?? '', failure?.msg ?? ''].some(vaultFailure)) {
-      return { missing: 'the role needs the vault password to template the vaulted values (give --vault-password-file or --vault-id, as to ansible-playbook)' };
+      return {
+        missing:
+          'the role needs the vault password to template the vaulted values (give --vault-password-file or --vault-id, as to ansible-playbook)',
+      };
     }
     if (run.calls.length === 0 && run.failures.length === 0) {
       if (!run.error) return { missing: `ansible-playbook ran no task (exit code ${run.exitCode})` };
       // Ansible stopped before any task: what it says is the deployment's stop too.
-      return { objects: [], helm: [], used, stop: { variable: 'cluster_issuer_type', severity: 'error', rule: 'role-stop', message: `Ansible stops before any task of the platform's role: ${redact(run.error)}.`, advice: 'Fix what Ansible names (the inventory, a vault, the collection), then render again.' } };
+      return {
+        objects: [],
+        helm: [],
+        used,
+        stop: {
+          variable: 'cluster_issuer_type',
+          severity: 'error',
+          rule: 'role-stop',
+          message: `Ansible stops before any task of the platform's role: ${redact(run.error)}.`,
+          advice: 'Fix what Ansible names (the inventory, a vault, the collection), then render again.',
+        },
+      };
     }
     const { objects, helm } = fromCalls(run.calls, input.model);
     return { objects, helm, used, ...(failure ? { stop: stopFinding(failure.task, failure.msg, input.locate) } : {}) };
@@ -146,7 +186,10 @@ function inventoryArgs(tree: InventoryTree, path: string, work: string): string[
 }
 
 /** The role's k8s and helm calls as objects and releases, in its order. */
-export function fromCalls(calls: RecordedCall[], model: RenderedObject[]): { objects: RenderedObject[]; helm: HelmRelease[] } {
+export function fromCalls(
+  calls: RecordedCall[],
+  model: RenderedObject[],
+): { objects: RenderedObject[]; helm: HelmRelease[] } {
   const objects: RenderedObject[] = [];
   const helm: HelmRelease[] = [];
   for (const call of calls) {
@@ -158,28 +201,39 @@ export function fromCalls(calls: RecordedCall[], model: RenderedObject[]): { obj
         const object = asStored(item);
         const same = model.find((m) => idOf(m.object) === idOf(object));
         objects.push({
-          object, from: same?.from ?? [],
+          object,
+          from: same?.from ?? [],
           ...(same?.nameFrom ? { nameFrom: same.nameFrom } : {}),
-          ...(object.kind === 'ClusterIssuer' && object.metadata.name !== 'self-signed' ? { part: 'issuer' as const } : {}),
+          ...(object.kind === 'ClusterIssuer' && object.metadata.name !== 'self-signed'
+            ? { part: 'issuer' as const }
+            : {}),
         });
       }
     } else if (name === 'helm') {
       helm.push({
-        name: String(call.args.name ?? ''), namespace: String(call.args.release_namespace ?? ''),
-        chart: String(call.args.chart_ref ?? ''), values: isRecord(call.args.values) ? call.args.values : {},
+        name: String(call.args.name ?? ''),
+        namespace: String(call.args.release_namespace ?? ''),
+        chart: String(call.args.chart_ref ?? ''),
+        values: isRecord(call.args.values) ? call.args.values : {},
       });
     }
   }
   // The ingress role's wildcard Certificate is made in a later play: the model's, when the role went through.
-  for (const m of model) if (m.part === 'wildcard' && m.object.metadata.namespace === PLATFORM_NAMESPACE) objects.push(m);
+  for (const m of model)
+    if (m.part === 'wildcard' && m.object.metadata.namespace === PLATFORM_NAMESPACE) objects.push(m);
   return { objects, helm };
 }
 
 /** What the API server stores: the metadata keys it knows (the role writes two others under metadata, which it drops). */
 function asStored(item: Record<string, unknown>): KubeObject {
   const metadata = isRecord(item.metadata) ? item.metadata : {};
-  const kept = Object.fromEntries(Object.entries(metadata).filter(([k]) => ['name', 'namespace', 'labels', 'annotations'].includes(k)));
-  return { ...item, metadata: { ...kept, name: typeof kept.name === 'string' ? kept.name : String(kept.name ?? '') } } as KubeObject; // a k8s definition: apiVersion, kind, metadata as recorded
+  const kept = Object.fromEntries(
+    Object.entries(metadata).filter(([k]) => ['name', 'namespace', 'labels', 'annotations'].includes(k)),
+  );
+  return {
+    ...item,
+    metadata: { ...kept, name: typeof kept.name === 'string' ? kept.name : String(kept.name ?? '') },
+  } as KubeObject; // a k8s definition: apiVersion, kind, metadata as recorded
 }
 
 export const idOf = (object: KubeObject) => `${object.kind} ${object.metadata.namespace ?? ''}/${object.metadata.name}`;
@@ -195,21 +249,40 @@ export function stopFinding(task: string, msg: string, locate: Locator): RenderF
   const undefinedName = /'([A-Za-z_][A-Za-z0-9_]*)' is undefined/.exec(msg)?.[1];
   const include = /Could not find or access '[^']*\/(type\/[^/']+\/main\.yml|solver\/[^/']+\.yml)'/.exec(msg)?.[1];
   const quoted = /while templating '([\s\S]*?)'\. Error was/.exec(msg)?.[1] ?? /String: ([\s\S]*)$/.exec(msg)?.[1];
-  const variable = undefinedName ? locate.byReference(undefinedName) ?? undefinedName
-    : include?.startsWith('type/') ? 'cluster_issuer_type' : include ? 'cluster_issuer_acme_solver'
-      : /cluster_issuer_acme_route53_auth/.test(msg) ? 'cluster_issuer_acme_route53_auth'
-        : (quoted !== undefined ? locate.byValue(quoted) : undefined) ?? 'cluster_issuer_type';
+  const variable = undefinedName
+    ? (locate.byReference(undefinedName) ?? undefinedName)
+    : include?.startsWith('type/')
+      ? 'cluster_issuer_type'
+      : include
+        ? 'cluster_issuer_acme_solver'
+        : /cluster_issuer_acme_route53_auth/.test(msg)
+          ? 'cluster_issuer_acme_route53_auth'
+          : ((quoted !== undefined ? locate.byValue(quoted) : undefined) ?? 'cluster_issuer_type');
   // Jinja's errors quote the template, which may be a secret: only Jinja's own words are kept.
-  const jinja = /original message: ([^\n]*)/.exec(msg)?.[1] ?? /(template error while templating string|Syntax error in template)[^.\n]*/.exec(msg)?.[0];
-  const said = undefinedName ? `'${undefinedName}' is undefined`
-    : include ? `no ${include} in the role`
-      : jinja ? `Jinja cannot parse the value of ${variable} (${jinja.replace(/\. String: [\s\S]*$/, '').replace(/String: [\s\S]*$/, '').slice(0, 200)})`
+  const jinja =
+    /original message: ([^\n]*)/.exec(msg)?.[1] ??
+    /(template error while templating string|Syntax error in template)[^.\n]*/.exec(msg)?.[0];
+  const said = undefinedName
+    ? `'${undefinedName}' is undefined`
+    : include
+      ? `no ${include} in the role`
+      : jinja
+        ? `Jinja cannot parse the value of ${variable} (${jinja
+            .replace(/\. String: [\s\S]*$/, '')
+            .replace(/String: [\s\S]*$/, '')
+            .slice(0, 200)})`
         : msg.split('\n')[0].slice(0, 300);
   return {
-    variable, severity: 'error', rule: 'role-stop', ...(undefinedName ? { cause: undefinedName } : {}),
+    variable,
+    severity: 'error',
+    rule: 'role-stop',
+    ...(undefinedName ? { cause: undefinedName } : {}),
     message: `The platform's role stops at the task "${task.replace(/^[\w.]+ : /, '')}": ${redact(said)}. Nothing after it is applied.`,
-    advice: undefinedName ? `Define ${undefinedName} where the controllers read it (group_vars/all).`
-      : jinja ? `If the braces are part of the value, mark it literal: ${variable}: !unsafe '...'.` : `Fix ${variable}, then render again.`,
+    advice: undefinedName
+      ? `Define ${undefinedName} where the controllers read it (group_vars/all).`
+      : jinja
+        ? `If the braces are part of the value, mark it literal: ${variable}: !unsafe '...'.`
+        : `Fix ${variable}, then render again.`,
   };
 }
 
@@ -237,7 +310,11 @@ export function disagreements(model: RenderedObject[], role: RenderedObject[]): 
 /** JSON with every mapping's keys sorted: two objects the same but for key order compare equal. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
 
