@@ -7,11 +7,15 @@
  */
 import type { CommandContext } from './core/run-context.js';
 
-export async function completeValues(args: string[], ctx: Pick<CommandContext, 'env' | 'cwd' | 'stdout'>): Promise<number> {
+export async function completeValues(
+  args: string[],
+  ctx: Pick<CommandContext, 'env' | 'cwd' | 'stdout'>,
+): Promise<number> {
   let values: string[] = [];
   try {
     if (args[0] === 'cloud') values = await (await import('./core/config/clouds-yaml.js')).cloudNames(ctx.env, ctx.cwd);
-    if (args[0] === 'context') values = (await (await import('./core/config/kubeconfig.js')).kubeContexts(ctx.env)).names;
+    if (args[0] === 'context')
+      values = (await (await import('./core/config/kubeconfig.js')).kubeContexts(ctx.env)).names;
     if (args[0] === 'only') values = [...(await import('./core/areas/index.js')).GROUPS];
   } catch {
     values = [];

@@ -31,7 +31,12 @@ export function valueKind(flag: Flag): ValueKind {
 const CONFIG_ACTIONS = ['set', 'get', 'unset', 'list'];
 const CONFIG_KEYS = SAVED_SETTINGS.map((s) => s.name);
 /** What the value of each saved setting is, for `cloudgate config set KEY <Tab>`. */
-const CONFIG_VALUE: Record<string, ValueKind> = { inventory: 'file', ca_file: 'file', cloud: { dynamic: 'cloud' }, context: { dynamic: 'context' } };
+const CONFIG_VALUE: Record<string, ValueKind> = {
+  inventory: 'file',
+  ca_file: 'file',
+  cloud: { dynamic: 'cloud' },
+  context: { dynamic: 'context' },
+};
 
 const EXTRA: [name: string, summary: string][] = [
   ['config', 'Keep the inventory, cloud, kube context and CA file every run starts from'],
@@ -49,8 +54,9 @@ export function completionScript(shell: Shell): string {
 }
 
 function bash(): string {
-  const flagLists = Object.entries(COMMAND_OPTIONS)
-    .map(([name, c]) => `    ${name}) flags="${words([...c.flags.map((f) => `--${f.name}`), '--help'])}" ;;`);
+  const flagLists = Object.entries(COMMAND_OPTIONS).map(
+    ([name, c]) => `    ${name}) flags="${words([...c.flags.map((f) => `--${f.name}`), '--help'])}" ;;`,
+  );
   // One case per kind of value, listing every command:flag pair that takes it.
   const cases = new Map<string, string[]>();
   for (const [name, c] of Object.entries(COMMAND_OPTIONS)) {
@@ -63,7 +69,9 @@ function bash(): string {
   // A command whose first argument is a fixed word (`status certificate`): offered right after the command.
   const wordCases = Object.entries(COMMAND_OPTIONS).flatMap(([name, c]) => {
     const word = c.operands?.[0]?.word ? c.operands[0].name : undefined;
-    return word ? [`    ${name}) if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=( $(compgen -W "${word}" -- "$cur") ); return; fi ;;`] : [];
+    return word
+      ? [`    ${name}) if [[ $COMP_CWORD -eq 2 ]]; then COMPREPLY=( $(compgen -W "${word}" -- "$cur") ); return; fi ;;`]
+      : [];
   });
   const configValues = Object.entries(CONFIG_VALUE).map(([key, kind]) => `        ${key}) ${bashValues(kind)} ;;`);
   return `# cloudgate completion for bash: source <(cloudgate completion bash)
@@ -122,7 +130,8 @@ function bashValues(kind: ValueKind): string {
   if (kind === 'file') return 'compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -f -- "$cur") ); return';
   if (kind === 'dir') return 'compopt -o filenames 2>/dev/null; COMPREPLY=( $(compgen -d -- "$cur") ); return';
   if (kind === 'none') return 'return';
-  if ('dynamic' in kind) return kind.list ? `_cloudgate_list ${kind.dynamic}; return` : `_cloudgate_values ${kind.dynamic}; return`;
+  if ('dynamic' in kind)
+    return kind.list ? `_cloudgate_list ${kind.dynamic}; return` : `_cloudgate_values ${kind.dynamic}; return`;
   return `COMPREPLY=( $(compgen -W "${words(kind.choices)}" -- "$cur") ); return`;
 }
 
@@ -139,7 +148,10 @@ function zshAction(kind: ValueKind): string {
 
 function zsh(): string {
   const describe = (list: [string, string][]) => list.map(([n, d]) => `'${n}:${zshText(d)}'`).join(' ');
-  const commandList = describe([...Object.entries(COMMAND_OPTIONS).map(([n, c]): [string, string] => [n, c.summary]), ...EXTRA]);
+  const commandList = describe([
+    ...Object.entries(COMMAND_OPTIONS).map(([n, c]): [string, string] => [n, c.summary]),
+    ...EXTRA,
+  ]);
   const perCommand = Object.entries(COMMAND_OPTIONS).map(([name, c]) => {
     const specs = c.flags.map((f) => {
       const repeat = f.multiple ? '*' : '';
@@ -197,7 +209,10 @@ function fishValues(kind: ValueKind): string {
   if (kind === 'file') return '-r -F';
   if (kind === 'dir') return "-x -a '(__fish_complete_directories (commandline -ct))'";
   if (kind === 'none') return '-x';
-  if ('dynamic' in kind) return kind.list ? `-x -a '(__cloudgate_list (__cloudgate_values ${kind.dynamic}))'` : `-x -a '(__cloudgate_values ${kind.dynamic})'`;
+  if ('dynamic' in kind)
+    return kind.list
+      ? `-x -a '(__cloudgate_list (__cloudgate_values ${kind.dynamic}))'`
+      : `-x -a '(__cloudgate_values ${kind.dynamic})'`;
   return `-x -a ${fishQuote(words(kind.choices))}`;
 }
 
@@ -222,26 +237,42 @@ function fish(): string {
     '    set -l words (commandline -opc)',
     '    test (count $words) -eq (math 1 + (count $argv)); or return 1',
     '    for i in (seq (count $argv))',
-    "        string match -q -- $argv[$i] $words[(math $i + 1)]; or return 1",
+    '        string match -q -- $argv[$i] $words[(math $i + 1)]; or return 1',
     '    end',
     'end',
   ];
-  for (const [name, summary] of [...Object.entries(COMMAND_OPTIONS).map(([n, c]): [string, string] => [n, c.summary]), ...EXTRA]) {
+  for (const [name, summary] of [
+    ...Object.entries(COMMAND_OPTIONS).map(([n, c]): [string, string] => [n, c.summary]),
+    ...EXTRA,
+  ]) {
     lines.push(`complete -c cloudgate -n __fish_use_subcommand -a ${name} -d ${fishQuote(summary)}`);
   }
   lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from completion' -a ${fishQuote(SHELLS.join(' '))}`);
   lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from help' -a ${fishQuote(helpTopics().join(' '))}`);
   lines.push(`complete -c cloudgate -n '__cloudgate_config_at config' -a ${fishQuote(CONFIG_ACTIONS.join(' '))}`);
-  for (const action of ['set', 'get', 'unset']) lines.push(`complete -c cloudgate -n '__cloudgate_config_at config ${action}' -a ${fishQuote(CONFIG_KEYS.join(' '))}`);
+  for (const action of ['set', 'get', 'unset'])
+    lines.push(
+      `complete -c cloudgate -n '__cloudgate_config_at config ${action}' -a ${fishQuote(CONFIG_KEYS.join(' '))}`,
+    );
   for (const [key, kind] of Object.entries(CONFIG_VALUE)) {
-    lines.push(`complete -c cloudgate -n '__cloudgate_config_at config set ${key}' ${kind === 'file' ? '-F' : fishValues(kind).replace(/^-x /, '')}`);
+    lines.push(
+      `complete -c cloudgate -n '__cloudgate_config_at config set ${key}' ${kind === 'file' ? '-F' : fishValues(kind).replace(/^-x /, '')}`,
+    );
   }
   for (const [name, c] of Object.entries(COMMAND_OPTIONS)) {
     const first = c.operands?.[0];
-    if (first?.word) lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from ${name}; and not __fish_seen_subcommand_from ${first.name}' -a ${first.name} -d ${fishQuote(first.description)}`);
+    if (first?.word)
+      lines.push(
+        `complete -c cloudgate -n '__fish_seen_subcommand_from ${name}; and not __fish_seen_subcommand_from ${first.name}' -a ${first.name} -d ${fishQuote(first.description)}`,
+      );
     for (const flag of c.flags) {
       const values = flag.value ? fishValues(valueKind(flag)) : '';
-      lines.push(`complete -c cloudgate -n '__fish_seen_subcommand_from ${name}' -l ${flag.name} ${values} -d ${fishQuote(flag.description)}`.replace(/ {2,}/g, ' '));
+      lines.push(
+        `complete -c cloudgate -n '__fish_seen_subcommand_from ${name}' -l ${flag.name} ${values} -d ${fishQuote(flag.description)}`.replace(
+          / {2,}/g,
+          ' ',
+        ),
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -12,8 +12,12 @@ type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head
 
 type ValueOf<F extends Flag> = F extends { value: string }
   ? F extends { choices: readonly (infer C)[] }
-    ? F extends { list: true } ? C[] : C | undefined
-    : F extends { multiple: true } ? string[] : string | undefined
+    ? F extends { list: true }
+      ? C[]
+      : C | undefined
+    : F extends { multiple: true }
+      ? string[]
+      : string | undefined
   : boolean;
 
 type FlagOf<C extends CommandName> = OptionsTable[C]['flags'][number];
@@ -26,7 +30,11 @@ export type FlagsOf<C extends CommandName> = { readonly [F in FlagOf<C> as Camel
  * are no flags, checked against the table's `operands`; the fixed words left out): empty for a command
  * that takes flags only.
  */
-export type Command<C extends CommandName> = (ctx: CommandContext, flags: FlagsOf<C>, operands: readonly string[]) => Promise<number>;
+export type Command<C extends CommandName> = (
+  ctx: CommandContext,
+  flags: FlagsOf<C>,
+  operands: readonly string[],
+) => Promise<number>;
 
 export const camelCase = (name: string): string => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -45,8 +53,20 @@ export function flagsOf<C extends CommandName>(command: C, values: ParsedValues)
     const key = camelCase(name);
     const list = table.flags.find((f) => f.name === name)?.list;
     if (option.type === 'boolean') flags[key] = given === true;
-    else if (list) flags[key] = commaList(Array.isArray(given) ? given.filter((v) => typeof v === 'string') : typeof given === 'string' ? given : undefined);
-    else if (option.multiple) flags[key] = Array.isArray(given) ? given.filter((v) => typeof v === 'string') : typeof given === 'string' ? [given] : [];
+    else if (list)
+      flags[key] = commaList(
+        Array.isArray(given)
+          ? given.filter((v) => typeof v === 'string')
+          : typeof given === 'string'
+            ? given
+            : undefined,
+      );
+    else if (option.multiple)
+      flags[key] = Array.isArray(given)
+        ? given.filter((v) => typeof v === 'string')
+        : typeof given === 'string'
+          ? [given]
+          : [];
     else flags[key] = typeof given === 'string' ? given : undefined;
   }
   // Built from the same table FlagsOf<C> is derived from, key by key; a flag's choices were checked by the parser (cli.ts).
@@ -56,5 +76,8 @@ export function flagsOf<C extends CommandName>(command: C, values: ParsedValues)
 /** A comma-separated flag (possibly repeated) as its items: `--only a,b --only c` is [a, b, c]. */
 export function commaList(value: string | readonly string[] | undefined): string[] {
   const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }

@@ -7,7 +7,17 @@ import { redact } from './core/secrets.js';
 import type { CommandContext } from './core/run-context.js';
 import { closest, notOneOf } from './core/closest.js';
 import { cloudgateVersion } from './core/version.js';
-import { closestFlag, COMMAND_OPTIONS, commandHelp, operandsText, parseOptionsOf, usageLine, type CommandName, type CommandOptions, type ParseOptions } from './cli-options.js';
+import {
+  closestFlag,
+  COMMAND_OPTIONS,
+  commandHelp,
+  operandsText,
+  parseOptionsOf,
+  usageLine,
+  type CommandName,
+  type CommandOptions,
+  type ParseOptions,
+} from './cli-options.js';
 import { commaList, flagsOf, type Command, type ParsedValues } from './cli-flags.js';
 
 type Options = ParseOptions;
@@ -31,21 +41,30 @@ const LOADERS: { [C in CommandName]: () => Promise<{ run: Command<C> }> } = {
   renew: () => import('./commands/renew.js'),
 };
 
-const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name] }]));
+const COMMANDS: Record<string, CommandSpec> = Object.fromEntries(
+  Object.keys(LOADERS).map((name) => [name, { options: COMMAND_OPTIONS[name] }]),
+);
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(LOADERS, name);
 
 /** The command's flags, typed once here from the parsed values, and its run. */
-async function runCommand<C extends CommandName>(name: C, ctx: CommandContext, values: ParsedValues, operands: readonly string[]): Promise<number> {
+async function runCommand<C extends CommandName>(
+  name: C,
+  ctx: CommandContext,
+  values: ParsedValues,
+  operands: readonly string[],
+): Promise<number> {
   const { run } = await LOADERS[name]();
   return run(ctx, flagsOf(name, values), operands);
 }
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const rows = [...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`),
+  const rows = [
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.options.summary}`),
     `  ${'config'.padEnd(width)}  Keep the inventory, cloud, kube context and CA file every run starts from`,
-    `  ${'completion'.padEnd(width)}  Print a shell completion script: bash, zsh or fish`];
+    `  ${'completion'.padEnd(width)}  Print a shell completion script: bash, zsh or fish`,
+  ];
   return `cloudgate ${cloudgateVersion()} — certificates and sign-in diagnostics for an OpenStack-on-Kubernetes cloud
 
 Usage: cloudgate <command> [options]
@@ -67,13 +86,25 @@ async function completion(args: string[]): Promise<number> {
   const shell = args[0];
   if (args.length !== 1 || !isOneOf(SHELLS, shell)) {
     if (args[0] === '--help' || args[0] === '-h') {
-      process.stdout.write(`Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`);
+      process.stdout.write(
+        `Print a shell completion script.\n\nUsage: cloudgate completion bash|zsh|fish\n\nExamples:\n  source <(cloudgate completion bash)     # in ~/.bashrc\n  source <(cloudgate completion zsh)      # in ~/.zshrc (with or without compinit)\n  cloudgate completion fish > ~/.config/fish/completions/cloudgate.fish\n`,
+      );
       return EXIT.ok;
     }
     if (args.length === 1 && shell) {
-      return fail(notOneOf('The shell of cloudgate completion', shell, SHELLS, { typed: (g) => `"cloudgate completion ${g}"`, otherwise: 'E.g. source <(cloudgate completion bash)' }));
+      return fail(
+        notOneOf('The shell of cloudgate completion', shell, SHELLS, {
+          typed: (g) => `"cloudgate completion ${g}"`,
+          otherwise: 'E.g. source <(cloudgate completion bash)',
+        }),
+      );
     }
-    return fail(new UsageError(`cloudgate completion takes one shell: ${SHELLS.join(', ')}.`, 'E.g. source <(cloudgate completion bash)'));
+    return fail(
+      new UsageError(
+        `cloudgate completion takes one shell: ${SHELLS.join(', ')}.`,
+        'E.g. source <(cloudgate completion bash)',
+      ),
+    );
   }
   process.stdout.write(completionScript(shell));
   return EXIT.ok;
@@ -133,7 +164,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === 'help' && rest.length > 0) {
     const wanted = COMMANDS[rest[0]];
-    if (!wanted || rest.length > 1) return fail(new UsageError(`No help for "${rest.join(' ')}".`, 'Run "cloudgate help" for the list of commands.'));
+    if (!wanted || rest.length > 1)
+      return fail(new UsageError(`No help for "${rest.join(' ')}".`, 'Run "cloudgate help" for the list of commands.'));
     process.stdout.write(commandHelp(rest[0], wanted.options));
     return EXIT.ok;
   }
@@ -149,7 +181,12 @@ export async function main(argv: string[]): Promise<number> {
   const spec = COMMANDS[name];
   if (!spec || !isCommand(name)) {
     const guess = closest(name, Object.keys(COMMANDS));
-    return fail(new UsageError(`Unknown command "${name}".`, `${guess ? `Did you mean "cloudgate ${guess}"? ` : ''}Run "cloudgate --help" for the list of commands.`));
+    return fail(
+      new UsageError(
+        `Unknown command "${name}".`,
+        `${guess ? `Did you mean "cloudgate ${guess}"? ` : ''}Run "cloudgate --help" for the list of commands.`,
+      ),
+    );
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(commandHelp(name, spec.options));
@@ -177,13 +214,17 @@ function parseCommandLine(name: string, command: CommandOptions, options: Option
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const bare = flag.replace(/^-+/, '').split('=')[0];
       const guess = closestFlag(command, bare);
-      throw new UsageError(`Unknown option ${flag.split('=')[0]} for cloudgate ${name}.`,
-        `${guess ? `Did you mean --${guess}? ` : ''}Run "cloudgate ${name} --help" for its options.`);
+      throw new UsageError(
+        `Unknown option ${flag.split('=')[0]} for cloudgate ${name}.`,
+        `${guess ? `Did you mean --${guess}? ` : ''}Run "cloudgate ${name} --help" for its options.`,
+      );
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       const known = command.flags.find((f) => flag === `--${f.name}`);
-      throw new UsageError(known?.value ? `${flag} needs a value (${known.value}).` : `${flag} takes no value.`,
-        `Run "cloudgate ${name} --help" for its options.`);
+      throw new UsageError(
+        known?.value ? `${flag} needs a value (${known.value}).` : `${flag} takes no value.`,
+        `Run "cloudgate ${name} --help" for its options.`,
+      );
     }
     throw error;
   }
@@ -201,8 +242,10 @@ function operandsOf(name: string, command: CommandOptions, positionals: string[]
   const usage = `Usage: cloudgate ${name}${expected.length ? ` ${operandsText(command)}` : ''} [options]; "cloudgate ${name} --help" says more.`;
   if (expected.length === 0) {
     if (positionals.length === 0) return [];
-    throw new UsageError(`Unexpected argument "${positionals[0]}": cloudgate ${name} takes options only.`,
-      `Did a flag lose its value? Run "cloudgate ${name} --help" for its options.`);
+    throw new UsageError(
+      `Unexpected argument "${positionals[0]}": cloudgate ${name} takes options only.`,
+      `Did a flag lose its value? Run "cloudgate ${name} --help" for its options.`,
+    );
   }
   const operands: string[] = [];
   let given = 0;
@@ -211,18 +254,27 @@ function operandsOf(name: string, command: CommandOptions, positionals: string[]
     if (operand.word) {
       if (value !== operand.name) {
         const guess = value === undefined ? undefined : closest(value, [operand.name]);
-        throw new UsageError(value === undefined ? `cloudgate ${name} needs "${operand.name}" (${operand.description}).` : `cloudgate ${name} takes "${operand.name}", not "${value}".`,
-          `${guess ? `Did you mean "${guess}"? ` : ''}${usage}`);
+        throw new UsageError(
+          value === undefined
+            ? `cloudgate ${name} needs "${operand.name}" (${operand.description}).`
+            : `cloudgate ${name} takes "${operand.name}", not "${value}".`,
+          `${guess ? `Did you mean "${guess}"? ` : ''}${usage}`,
+        );
       }
       given++;
       continue;
     }
-    if (value === undefined) throw new UsageError(`cloudgate ${name} needs ${operand.name}: ${operand.description}.`, usage);
+    if (value === undefined)
+      throw new UsageError(`cloudgate ${name} needs ${operand.name}: ${operand.description}.`, usage);
     const taken = operand.repeatable ? positionals.slice(given) : [value];
     operands.push(...taken);
     given += taken.length;
   }
-  if (given < positionals.length) throw new UsageError(`Unexpected argument "${positionals[given]}": cloudgate ${name} takes ${operandsText(command)}.`, usage);
+  if (given < positionals.length)
+    throw new UsageError(
+      `Unexpected argument "${positionals[given]}": cloudgate ${name} takes ${operandsText(command)}.`,
+      usage,
+    );
   return operands;
 }
 
@@ -240,8 +292,10 @@ function refuseEmptyValues(name: string, command: CommandOptions, values: Record
     const items = Array.isArray(given) ? given : given === undefined ? [] : [given];
     const blank = items.some((v) => typeof v === 'string' && v.split(',').every((part) => part.trim() === ''));
     if (blank) {
-      throw new UsageError(`--${flag.name} was given an empty value; it needs ${flag.value}.`,
-        `Give --${flag.name} a value, or leave the flag out for its default. Run "cloudgate ${name} --help" for its options.`);
+      throw new UsageError(
+        `--${flag.name} was given an empty value; it needs ${flag.value}.`,
+        `Give --${flag.name} a value, or leave the flag out for its default. Run "cloudgate ${name} --help" for its options.`,
+      );
     }
   }
 }
@@ -300,7 +354,10 @@ function refuseSecretFlags(command: string, args: string[], options: Options): v
     if (!arg.startsWith('--')) continue;
     const flag = arg.slice(2).split('=')[0];
     if (flag in options || !SECRET_NAME.test(flag) || /[-_]file$/i.test(flag)) continue;
-    throw new UsageError(`--${flag} is refused: secrets are never taken from flags (the shell history and the process list would show them).`, secretAdvice(command, flag));
+    throw new UsageError(
+      `--${flag} is refused: secrets are never taken from flags (the shell history and the process list would show them).`,
+      secretAdvice(command, flag),
+    );
   }
 }
 

@@ -38,14 +38,26 @@ Examples:
 }
 
 function keyOf(given: string | undefined, action: string): string {
-  if (given === undefined) throw new UsageError(`cloudgate config ${action} needs a key: ${CONFIG_KEYS.join(', ')}.`, `E.g. cloudgate config ${action} inventory${action === 'set' ? ' ~/cloud/inventory' : ''}`);
+  if (given === undefined)
+    throw new UsageError(
+      `cloudgate config ${action} needs a key: ${CONFIG_KEYS.join(', ')}.`,
+      `E.g. cloudgate config ${action} inventory${action === 'set' ? ' ~/cloud/inventory' : ''}`,
+    );
   const normal = given.replaceAll('-', '_');
   if (CONFIG_KEYS.includes(normal)) return normal;
-  throw notOneOf('The saved setting', given, CONFIG_KEYS, { ignoreCase: true, typed: (g) => `"cloudgate config ${action} ${g}"`, otherwise: 'Run "cloudgate config --help".' });
+  throw notOneOf('The saved setting', given, CONFIG_KEYS, {
+    ignoreCase: true,
+    typed: (g) => `"cloudgate config ${action} ${g}"`,
+    otherwise: 'Run "cloudgate config --help".',
+  });
 }
 
 /** The value to keep: a path made absolute (from where the command ran, `~` expanded), a name checked against what exists. */
-async function checkedValue(key: string, value: string, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): Promise<string> {
+async function checkedValue(
+  key: string,
+  value: string,
+  ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>,
+): Promise<string> {
   const warn = (text: string) => ctx.stderr.write(`warning: ${escapeLine(text)}\n`);
   if (key === 'inventory' || key === 'ca_file') {
     const path = expandHome(value, ctx.env, ctx.cwd);
@@ -62,7 +74,8 @@ async function checkedValue(key: string, value: string, ctx: Pick<CommandContext
     return path;
   }
   if (key === 'cloud') return checkedName(value, await cloudNames(ctx.env, ctx.cwd), 'clouds.yaml', 'cloud', warn);
-  if (key === 'context') return checkedName(value, (await kubeContexts(ctx.env)).names, 'the kubeconfig', 'context', warn);
+  if (key === 'context')
+    return checkedName(value, (await kubeContexts(ctx.env)).names, 'the kubeconfig', 'context', warn);
   return value;
 }
 
@@ -73,7 +86,10 @@ function checkedName(value: string, known: string[], where: string, key: string,
     warn(`no ${where} here names ${key} "${value}" yet; runs will say so until one does.`);
     return value;
   }
-  throw notOneOf(`The ${key} of ${where}`, value, known, { typed: (g) => `"cloudgate config set ${key} ${g}"`, otherwise: 'Give one of them.' });
+  throw notOneOf(`The ${key} of ${where}`, value, known, {
+    typed: (g) => `"cloudgate config set ${key} ${g}"`,
+    otherwise: 'Give one of them.',
+  });
 }
 
 export async function runConfig(args: string[], ctx: CommandContext): Promise<number> {
@@ -83,15 +99,22 @@ export async function runConfig(args: string[], ctx: CommandContext): Promise<nu
     return action === undefined ? EXIT.usage : EXIT.ok;
   }
   if (!ACTIONS.some((a) => a === action)) {
-    throw notOneOf('The action of cloudgate config', action, ACTIONS, { typed: (g) => `"cloudgate config ${g}"`, otherwise: 'Run "cloudgate config --help".' });
+    throw notOneOf('The action of cloudgate config', action, ACTIONS, {
+      typed: (g) => `"cloudgate config ${g}"`,
+      otherwise: 'Run "cloudgate config --help".',
+    });
   }
   const saved = await readSavedSettings(ctx.env);
   const values = { ...saved?.values };
   if (action === 'list') {
-    if (key !== undefined) throw new UsageError('cloudgate config list takes no argument.', 'Run "cloudgate config get KEY" for one value.');
+    if (key !== undefined)
+      throw new UsageError('cloudgate config list takes no argument.', 'Run "cloudgate config get KEY" for one value.');
     for (const name of CONFIG_KEYS) ctx.stdout.write(`${name}=${values[name] ?? ''}\n`);
     ctx.stderr.write(saved ? `# ${settingsFile(ctx.env)}\n` : `# nothing saved yet (${settingsFile(ctx.env)})\n`);
-    for (const unknown of saved?.unknown ?? []) ctx.stderr.write(`warning: ${escapeLine(`${saved!.file} holds "${unknown}", which cloudgate does not keep; it is ignored.`)}\n`);
+    for (const unknown of saved?.unknown ?? [])
+      ctx.stderr.write(
+        `warning: ${escapeLine(`${saved!.file} holds "${unknown}", which cloudgate does not keep; it is ignored.`)}\n`,
+      );
     return EXIT.ok;
   }
   const name = keyOf(key, action);
@@ -109,8 +132,12 @@ export async function runConfig(args: string[], ctx: CommandContext): Promise<nu
     return EXIT.ok;
   }
   if (rest.length !== 1 || rest[0].trim() === '') {
-    throw new UsageError(rest.length === 0 || rest[0].trim() === '' ? `cloudgate config set ${name} needs a value.` : `cloudgate config set takes one value, not "${rest.join(' ')}" (quote a value with spaces).`,
-      `E.g. cloudgate config set ${name} ${name === 'inventory' ? '~/cloud/inventory' : 'VALUE'}; "cloudgate config unset ${name}" removes it.`);
+    throw new UsageError(
+      rest.length === 0 || rest[0].trim() === ''
+        ? `cloudgate config set ${name} needs a value.`
+        : `cloudgate config set takes one value, not "${rest.join(' ')}" (quote a value with spaces).`,
+      `E.g. cloudgate config set ${name} ${name === 'inventory' ? '~/cloud/inventory' : 'VALUE'}; "cloudgate config unset ${name}" removes it.`,
+    );
   }
   values[name] = await checkedValue(name, rest[0], ctx);
   const file = await writeSavedSettings(ctx.env, values);

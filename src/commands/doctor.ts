@@ -33,7 +33,14 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   const checks = await checksOf(input, only);
 
   if (flags.listChecks) {
-    if (json) ctx.stdout.write(JSON.stringify(checks.map(({ id, group, title }) => ({ id, group, title })), null, 2) + '\n');
+    if (json)
+      ctx.stdout.write(
+        JSON.stringify(
+          checks.map(({ id, group, title }) => ({ id, group, title })),
+          null,
+          2,
+        ) + '\n',
+      );
     else for (const c of checks) ctx.stdout.write(`${c.id.padEnd(32)} ${c.title}\n`);
     return 0;
   }
@@ -41,34 +48,57 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'doctor'>): Promis
   // A run given no group and nothing to check would report a row of skips and pass: say how to start instead.
   if (only.length === 0 && input.somethingToCheck === false) throw nothingToCheck(input.inventoryPath, ctx.cwd);
   for (const line of foundLines(input.found ?? [])) ctx.stderr.write(`${escapeLine(line)}\n`);
-  if (only.length === 0 || only.includes('signin')) for (const line of cloudSettingsLines(input)) ctx.stderr.write(`${escapeLine(line)}\n`);
+  if (only.length === 0 || only.includes('signin'))
+    for (const line of cloudSettingsLines(input)) ctx.stderr.write(`${escapeLine(line)}\n`);
   if (input.network.insecure) {
-    ctx.stderr.write('WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n');
+    ctx.stderr.write(
+      'WARNING: --insecure: TLS certificates are NOT verified; a result of "ok" proves nothing about them.\n',
+    );
   }
 
   const runOptions = { ...runOptionsOf(input), startedAt };
   const dumb = ctx.env.TERM === 'dumb';
   if (ctx.interactive && format === 'text' && output === undefined && !dumb) {
     const { runLiveDoctor } = await import('../ui/ink/doctor-live.js');
-    const { report, interrupted } = await runLiveDoctor(checks, runOptions, { verbose, color: colorEnabled(ctx.env), titles: GROUP_TITLES, requested: only });
+    const { report, interrupted } = await runLiveDoctor(checks, runOptions, {
+      verbose,
+      color: colorEnabled(ctx.env),
+      titles: GROUP_TITLES,
+      requested: only,
+    });
     return interrupted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
   }
   // Ctrl+C stops the checks still running; what finished is still reported, then exit 130.
   const stop = new AbortController();
   const onInterrupt = () => stop.abort();
   process.once('SIGINT', onInterrupt);
-  const report = await runChecks(checks, { ...runOptions, signal: stop.signal }).finally(() => process.off('SIGINT', onInterrupt));
-  if (stop.signal.aborted) ctx.stderr.write('Interrupted: the checks still running were stopped (reported as not run).\n');
+  const report = await runChecks(checks, { ...runOptions, signal: stop.signal }).finally(() =>
+    process.off('SIGINT', onInterrupt),
+  );
+  if (stop.signal.aborted)
+    ctx.stderr.write('Interrupted: the checks still running were stopped (reported as not run).\n');
   const color = output === undefined && useColor(ctx.stdout, ctx.env);
   // Wrapped to a terminal's width only: a file or a pipe keeps one line per check, for grep and diff.
   const width = output === undefined && ctx.stdout.isTTY ? ctx.stdout.columns : undefined;
-  const rendered = await render(format, report, { verbose, color, ascii: dumb, titles: GROUP_TITLES, width, requested: only });
+  const rendered = await render(format, report, {
+    verbose,
+    color,
+    ascii: dumb,
+    titles: GROUP_TITLES,
+    width,
+    requested: only,
+  });
   if (output === undefined) ctx.stdout.write(rendered);
   else await writeOutput(outputPath!, rendered, format, ctx);
   return stop.signal.aborted ? EXIT.cancelled : exitCodeFor(report, flags.strict, only);
 }
 
-const FOUND_WORDS: Record<FoundSetting['name'], string> = { inventory: 'Inventory', cloud: 'clouds.yaml cloud', context: 'Kube context', ca_file: 'CA file' };
+const FOUND_WORDS: Record<FoundSetting['name'], string> = {
+  inventory: 'Inventory',
+  cloud: 'clouds.yaml cloud',
+  context: 'Kube context',
+  ca_file: 'CA file',
+};
 
 /** What the run took from somewhere other than its flags, and from where (never a secret: paths and names). */
 export function foundLines(found: readonly FoundSetting[]): string[] {
@@ -107,8 +137,13 @@ const RENDERERS = {
   text: async (report, options) => (await import('../ui/text/text.js')).renderText(report, options),
   json: async (report) => (await import('../ui/text/json.js')).renderJson(report),
   junit: async (report, options) => (await import('../ui/text/junit.js')).renderJunit(report, options.titles),
-  prometheus: async (report) => (await import('../ui/text/prometheus.js'))
-    .renderPrometheus({ report, finishedAt: new Date(), version: cloudgateVersion(), areaMetrics: AREA_METRICS }),
+  prometheus: async (report) =>
+    (await import('../ui/text/prometheus.js')).renderPrometheus({
+      report,
+      finishedAt: new Date(),
+      version: cloudgateVersion(),
+      areaMetrics: AREA_METRICS,
+    }),
 } satisfies Record<Format, (report: DoctorReport, options: TextOptions) => Promise<string>>;
 
 function render(format: Format, report: DoctorReport, options: TextOptions): Promise<string> {
@@ -131,8 +166,10 @@ async function checkOutputPath(path: string): Promise<void> {
   }
   const folder = await stat(dirname(target)).catch(() => undefined);
   if (!folder?.isDirectory()) {
-    throw new UsageError(`Cannot write ${path}: the folder ${dirname(target)} does not exist${folder ? ' (it is not a folder)' : ''}; cloudgate creates no folder for --output.`,
-      `Create it first (mkdir -p ${dirname(target)}) or give a file in an existing folder.`);
+    throw new UsageError(
+      `Cannot write ${path}: the folder ${dirname(target)} does not exist${folder ? ' (it is not a folder)' : ''}; cloudgate creates no folder for --output.`,
+      `Create it first (mkdir -p ${dirname(target)}) or give a file in an existing folder.`,
+    );
   }
 }
 
@@ -141,15 +178,26 @@ async function checkOutputPath(path: string): Promise<void> {
  * any moment. A report rewritten every minute needs no backup of the previous one.
  */
 async function writeOutput(path: string, content: string, format: Format, ctx: CommandContext): Promise<void> {
-  const [{ NothingWritten, writeFilesAtomically }, { describeLinks }] = await Promise.all([import('../core/inventory/atomic-write.js'), import('../core/inventory/links.js')]);
+  const [{ NothingWritten, writeFilesAtomically }, { describeLinks }] = await Promise.all([
+    import('../core/inventory/atomic-write.js'),
+    import('../core/inventory/links.js'),
+  ]);
   let written;
   try {
-    [written] = await writeFilesAtomically([{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }], new Date(),
-      { backup: false, createFolders: false });
+    [written] = await writeFilesAtomically(
+      [{ path, content, mode: 0o644, holdsSecret: false, description: `doctor report (${format})` }],
+      new Date(),
+      { backup: false, createFolders: false },
+    );
   } catch (error) {
-    throw new WriteError(`Cannot write ${path}: ${messageOf(error)}`,
-      (error instanceof NothingWritten && error.advice) || 'Check that its folder exists and is writable by you, and that the disk has room.');
+    throw new WriteError(
+      `Cannot write ${path}: ${messageOf(error)}`,
+      (error instanceof NothingWritten && error.advice) ||
+        'Check that its folder exists and is writable by you, and that the disk has room.',
+    );
   }
-  const through = written?.linkTarget ? ` through the link ${describeLinks(written.links ?? [])} to ${written.linkTarget}` : '';
+  const through = written?.linkTarget
+    ? ` through the link ${describeLinks(written.links ?? [])} to ${written.linkTarget}`
+    : '';
   ctx.stderr.write(`Wrote the ${format} report to ${path}${through}.\n`);
 }

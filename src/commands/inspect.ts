@@ -5,7 +5,11 @@ import type { CommandContext } from '../core/run-context.js';
 import type { FlagsOf } from '../cli-flags.js';
 import { print, withCluster } from './kube-tool.js';
 
-export async function run(ctx: CommandContext, flags: FlagsOf<'inspect'>, operands: readonly string[]): Promise<number> {
+export async function run(
+  ctx: CommandContext,
+  flags: FlagsOf<'inspect'>,
+  operands: readonly string[],
+): Promise<number> {
   const ref = parseObjectRef(operands[0] ?? '', 'Secret', 'cloudgate inspect secret openstack/keystone-api-certs');
   return withCluster(ctx, flags, async (kube) => {
     const inspection = await inspectSecret(kube, ref);

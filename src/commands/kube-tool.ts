@@ -11,11 +11,16 @@ import { redact } from '../core/secrets.js';
 import type { CommandContext } from '../core/run-context.js';
 
 /** Runs `body` with kubectl at the context that answers; a cluster that cannot be asked is exit 1 with why. */
-export async function withCluster(ctx: CommandContext, flags: ToolFlags, body: (kube: KubectlOptions) => Promise<number>): Promise<number> {
+export async function withCluster(
+  ctx: CommandContext,
+  flags: ToolFlags,
+  body: (kube: KubectlOptions) => Promise<number>,
+): Promise<number> {
   try {
     return await body(await reachCluster(toolKubeOptions(flags, ctx.env, ctx.stderr)));
   } catch (error) {
-    if (!(error instanceof ClusterUnavailable || error instanceof KubectlError || error instanceof KubectlMissing)) throw error;
+    if (!(error instanceof ClusterUnavailable || error instanceof KubectlError || error instanceof KubectlMissing))
+      throw error;
     ctx.stderr.write(`${escapeControl(redact(`error: ${error.message}`))}\n  ${escapeControl(redact(error.advice))}\n`);
     return EXIT.findings;
   }

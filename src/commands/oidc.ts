@@ -1,5 +1,10 @@
 import { join, resolve } from 'node:path';
-import { describeWritten, NothingWritten, writeFilesAtomically, type WrittenFile } from '../core/inventory/atomic-write.js';
+import {
+  describeWritten,
+  NothingWritten,
+  writeFilesAtomically,
+  type WrittenFile,
+} from '../core/inventory/atomic-write.js';
 import { buildOidcArtefacts, fileText, renderOidcText } from '../core/oidc/artefacts.js';
 import { resolveOidcInputs } from '../core/oidc/plan.js';
 import { WriteError, messageOf } from '../core/errors.js';
@@ -11,7 +16,13 @@ import { oidcDoctorOptionsOf } from './options.js';
 export async function run(ctx: CommandContext, flags: FlagsOf<'oidc'>): Promise<number> {
   const { cwd } = ctx;
   const notes: string[] = [];
-  const role = { account: flags.account, partition: flags.partition, roleName: flags.roleName, jwksFile: flags.jwksFile, thumbprint: flags.thumbprint };
+  const role = {
+    account: flags.account,
+    partition: flags.partition,
+    roleName: flags.roleName,
+    jwksFile: flags.jwksFile,
+    thumbprint: flags.thumbprint,
+  };
   const inputs = await resolveOidcInputs(await doctorInput(oidcDoctorOptionsOf(flags, cwd), ctx), role, notes);
   const artefacts = buildOidcArtefacts(inputs);
   artefacts.notes.unshift(...notes);
@@ -37,12 +48,18 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'oidc'>): Promise<
  */
 async function writeAll(dir: string, files: Record<string, unknown>): Promise<WrittenFile[]> {
   const entries = Object.entries(files).map(([relative, content]) => ({
-    path: join(dir, relative), content: fileText(content), mode: 0o644, holdsSecret: false, description: relative,
+    path: join(dir, relative),
+    content: fileText(content),
+    mode: 0o644,
+    holdsSecret: false,
+    description: relative,
   }));
   try {
     return await writeFilesAtomically(entries, new Date(), { backup: false });
   } catch (error) {
-    throw new WriteError(`Cannot write into ${dir}: ${messageOf(error)}.`,
-      (error instanceof NothingWritten && error.advice) || 'Choose a --out directory you can write to.');
+    throw new WriteError(
+      `Cannot write into ${dir}: ${messageOf(error)}.`,
+      (error instanceof NothingWritten && error.advice) || 'Choose a --out directory you can write to.',
+    );
   }
 }

@@ -17,14 +17,28 @@ import type { VaultOptions } from '../core/inventory/vault-options.js';
 type NetworkFlags = Pick<FlagsOf<'doctor'>, 'timeout' | 'caFile' | 'insecure' | 'allowHttp' | 'verbose'>;
 type VaultFlags = Pick<FlagsOf<'doctor'>, 'vaultPasswordFile' | 'vaultId'>;
 
-export const networkOptionsOf = (flags: NetworkFlags): NetworkOptions =>
-  ({ timeout: flags.timeout, caFile: flags.caFile, insecure: flags.insecure, allowHttp: flags.allowHttp, verbose: flags.verbose });
+export const networkOptionsOf = (flags: NetworkFlags): NetworkOptions => ({
+  timeout: flags.timeout,
+  caFile: flags.caFile,
+  insecure: flags.insecure,
+  allowHttp: flags.allowHttp,
+  verbose: flags.verbose,
+});
 
-export const vaultOptionsOf = (flags: VaultFlags): VaultOptions => ({ passwordFiles: flags.vaultPasswordFile, ids: flags.vaultId });
+export const vaultOptionsOf = (flags: VaultFlags): VaultOptions => ({
+  passwordFiles: flags.vaultPasswordFile,
+  ids: flags.vaultId,
+});
 
 /** `--inventory`, resolved; the default inventory when absent. */
-export function inventoryOf(flags: { inventory?: string }, cwd: string): { inventoryPath: string; inventoryExplicit: boolean } {
-  return { inventoryPath: resolve(cwd, flags.inventory ?? DEFAULT_INVENTORY), inventoryExplicit: flags.inventory !== undefined };
+export function inventoryOf(
+  flags: { inventory?: string },
+  cwd: string,
+): { inventoryPath: string; inventoryExplicit: boolean } {
+  return {
+    inventoryPath: resolve(cwd, flags.inventory ?? DEFAULT_INVENTORY),
+    inventoryExplicit: flags.inventory !== undefined,
+  };
 }
 
 /**
@@ -41,7 +55,8 @@ export function givenOf(command: CommandName, flags: object): GivenSettings {
     const value: unknown = values.get(camelCase(spec.flag));
     if (value === true) given[spec.name] = 'true';
     else if (typeof value === 'string') given[spec.name] = value;
-    else if (Array.isArray(value) && value.length > 0) given[spec.name] = value.filter((v): v is string => typeof v === 'string');
+    else if (Array.isArray(value) && value.length > 0)
+      given[spec.name] = value.filter((v): v is string => typeof v === 'string');
   }
   return given;
 }
@@ -50,7 +65,11 @@ export function givenOf(command: CommandName, flags: object): GivenSettings {
 export const onlyOf = (flags: { only: readonly Group[] }): Group[] => [...flags.only];
 
 /** doctor's and serve's flags as the doctor's options. */
-export function doctorOptionsOf(flags: FlagsOf<'doctor'> | FlagsOf<'serve'>, cwd: string, command: 'doctor' | 'serve' = 'doctor'): DoctorOptions {
+export function doctorOptionsOf(
+  flags: FlagsOf<'doctor'> | FlagsOf<'serve'>,
+  cwd: string,
+  command: 'doctor' | 'serve' = 'doctor',
+): DoctorOptions {
   const { inventoryPath, inventoryExplicit } = inventoryOf(flags, cwd);
   return doctorOptions(inventoryPath, {
     inventoryExplicit,

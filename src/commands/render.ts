@@ -17,11 +17,21 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'render'>): Promis
   const keyring = await vaultKeyringFromOptions(vault, ctx.env, ctx.cwd);
   let judged;
   try {
-    judged = await judgeInventory({ path, names: flags.names, vault, env: ctx.env, cwd: ctx.cwd, keyring, engine: engineChoice(flags.engine, ctx.env) });
+    judged = await judgeInventory({
+      path,
+      names: flags.names,
+      vault,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      keyring,
+      engine: engineChoice(flags.engine, ctx.env),
+    });
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the inventory ${path}: ${codeOf(error) ?? messageOf(error)}.`,
-      textOf(memberOf(error, 'advice')) ?? 'Give --inventory a YAML file or an inventory folder with group_vars/.');
+    throw new UsageError(
+      `Cannot read the inventory ${path}: ${codeOf(error) ?? messageOf(error)}.`,
+      textOf(memberOf(error, 'advice')) ?? 'Give --inventory a YAML file or an inventory folder with group_vars/.',
+    );
   }
   const names = judged.view.profile;
   const rendered = renderedResult(judged);
@@ -32,7 +42,10 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'render'>): Promis
     findings: rendered.findings.map((f) => (f.rule === 'naming' ? f : respellFinding(f, names))),
   };
   ctx.stderr.write(`Rendered by ${judged.engine.description}.\n`);
-  if (names === 'spec') ctx.stderr.write("--names spec: the objects a deployment that reads the neutral aliases would create; the platform's own role reads its own names.\n");
+  if (names === 'spec')
+    ctx.stderr.write(
+      "--names spec: the objects a deployment that reads the neutral aliases would create; the platform's own role reads its own names.\n",
+    );
   ctx.stdout.write(redact(flags.json ? renderJson(result, judged.engine) : renderYaml(result)));
   if (!flags.json) {
     for (const f of result.findings) {

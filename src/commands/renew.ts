@@ -9,7 +9,9 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'renew'>, operands
   const refs = operands.map((o) => parseObjectRef(o, 'Certificate', 'cloudgate renew openstack/keystone-api'));
   return withCluster(ctx, flags, async (kube) => {
     const report = await renewCertificates(kube, refs, { force: flags.force });
-    print(ctx, flags.json, report, () => report.certificates.map((c) => (c.result === 'triggered' ? c.message : `${c.namespace}/${c.name}: ${c.message}`)));
+    print(ctx, flags.json, report, () =>
+      report.certificates.map((c) => (c.result === 'triggered' ? c.message : `${c.namespace}/${c.name}: ${c.message}`)),
+    );
     return renewFailed(report) ? EXIT.findings : EXIT.ok;
   });
 }

@@ -29,10 +29,16 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'serve'>): Promise
     });
   } catch (error) {
     const code = codeOf(error);
-    throw new UsageError(`Cannot listen on ${flags.listen ?? DEFAULT_LISTEN}: ${code ?? messageOf(error)}.`,
-      code === 'EADDRINUSE' ? 'Another process uses that port: choose another with --listen HOST:PORT.' : 'Check the address given to --listen.');
+    throw new UsageError(
+      `Cannot listen on ${flags.listen ?? DEFAULT_LISTEN}: ${code ?? messageOf(error)}.`,
+      code === 'EADDRINUSE'
+        ? 'Another process uses that port: choose another with --listen HOST:PORT.'
+        : 'Check the address given to --listen.',
+    );
   }
-  ctx.stderr.write(`Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${flags.interval ?? DEFAULT_INTERVAL}.\n`);
+  ctx.stderr.write(
+    `Listening on http://${exporter.address} (/metrics, /checks, /healthz); a run every ${flags.interval ?? DEFAULT_INTERVAL}.\n`,
+  );
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

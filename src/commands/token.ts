@@ -28,7 +28,12 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   const { config, findings } = await loadConfigFile(flags.config, cwd);
   const given = flags.project === undefined ? {} : { project: flags.project };
   // The cloud and the CA file as doctor finds them: flag, environment, clouds.yaml, the saved settings.
-  const { cloud, caFile, sources } = await startSettings({ cloud: flags.cloud, caFile: flags.caFile, given }, env, cwd, config);
+  const { cloud, caFile, sources } = await startSettings(
+    { cloud: flags.cloud, caFile: flags.caFile, given },
+    env,
+    cwd,
+    config,
+  );
   const network = networkSettings({ ...networkOptionsOf(flags), caFile }, { stderr: ctx.stderr, cloud });
   const settings = readSigninSettings(sources);
   const { verbose, log } = network;
@@ -36,8 +41,10 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     throw new UsageError(`The CA file ${network.caFile} does not exist.`, 'Check --ca-file (or OS_CACERT).');
   }
   if (verbose) for (const line of cloudSettingsLines(sources)) log(escapeLine(line));
-  for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined)) log(escapeLine(`warning: ${f.message} ${f.advice}`));
-  if (network.insecure) log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
+  for (const f of findings.filter((f) => f.section === 'signin' || f.section === undefined))
+    log(escapeLine(`warning: ${f.message} ${f.advice}`));
+  if (network.insecure)
+    log('WARNING: --insecure: TLS certificates are NOT verified; the token may have been handed to an impostor.');
 
   // What the run owns (the HTTP client, the trust store) is closed when it ends.
   const services = openServices(network);
@@ -48,10 +55,15 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
   const known = flavour.value;
   let scoped: Scoped;
   try {
-    scoped = await runChain({ http, settings, signal: deadline, clock: services.clock, flavour }, (step, result) => {
-      if (verbose) log(`✓ ${step}: ${result.message}`);
-      if (result.warning) log(`! ${step}: ${result.warning}`);
-    }, (error) => proveHttpFailure(error, settings, { timeoutMs: network.timeoutMs, trust: trustOf(services) }, deadline));
+    scoped = await runChain(
+      { http, settings, signal: deadline, clock: services.clock, flavour },
+      (step, result) => {
+        if (verbose) log(`✓ ${step}: ${result.message}`);
+        if (result.warning) log(`! ${step}: ${result.warning}`);
+      },
+      (error) =>
+        proveHttpFailure(error, settings, { timeoutMs: network.timeoutMs, trust: trustOf(services) }, deadline),
+    );
   } catch (error) {
     if (!(error instanceof ChainError)) throw error;
     if (error.input) throw new UsageError(error.message, error.advice);
@@ -62,7 +74,10 @@ export async function run(ctx: CommandContext, flags: FlagsOf<'token'>): Promise
     await services.close();
     if (settings.identityUrl && flavour.value && flavour.value !== known) {
       const file = await writeFlavour(env, settings.identityUrl, flavour.value, log);
-      if (verbose && file) log(`Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`);
+      if (verbose && file)
+        log(
+          `Remembered in ${file} that ${settings.identityUrl} serves the ${flavour.value === 'keystone' ? 'standard Keystone' : "platform's documented"} paths.`,
+        );
     }
   }
   ctx.stdout.write(render(scoped, format, `${settings.identityUrl}/v3`));

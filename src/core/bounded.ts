@@ -17,7 +17,9 @@ export const LINE_LIMIT = 4000;
 
 /** The first `limit` items, and how many are left out. */
 export function capped<T>(items: readonly T[], limit = LIST_LIMIT): { shown: T[]; more: number } {
-  return items.length <= limit ? { shown: [...items], more: 0 } : { shown: items.slice(0, limit), more: items.length - limit };
+  return items.length <= limit
+    ? { shown: [...items], more: 0 }
+    : { shown: items.slice(0, limit), more: items.length - limit };
 }
 
 /** `a, b, c and 17 more`: a list joined for a message, never longer than `limit` items. */

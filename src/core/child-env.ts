@@ -22,9 +22,32 @@
 export type ChildKind = 'kubectl' | 'vault-script' | 'ansible';
 
 const COMMON = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'TZ', 'TERM', 'LANG', 'LANGUAGE',
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy',
-  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_RUNTIME_DIR', 'DISPLAY', 'WAYLAND_DISPLAY', 'BROWSER',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TMPDIR',
+  'TZ',
+  'TERM',
+  'LANG',
+  'LANGUAGE',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_RUNTIME_DIR',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'BROWSER',
 ]);
 const COMMON_PREFIXES = ['LC_'];
 
@@ -37,8 +60,18 @@ const BY_KIND: Record<ChildKind, { names: Set<string>; prefixes: string[] }> = {
   // ansible-playbook running the platform's role for `cloudgate render`: what a vault password script
   // needs (Ansible runs it), Python's own settings, and the record file of the run.
   ansible: {
-    names: new Set(['GNUPGHOME', 'GPG_TTY', 'GPG_AGENT_INFO', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS',
-      'PYTHONPATH', 'PYTHONUSERBASE', 'VIRTUAL_ENV', 'PYTHONDONTWRITEBYTECODE', 'CLOUDGATE_RENDER_RECORD']),
+    names: new Set([
+      'GNUPGHOME',
+      'GPG_TTY',
+      'GPG_AGENT_INFO',
+      'SSH_AUTH_SOCK',
+      'DBUS_SESSION_BUS_ADDRESS',
+      'PYTHONPATH',
+      'PYTHONUSERBASE',
+      'VIRTUAL_ENV',
+      'PYTHONDONTWRITEBYTECODE',
+      'CLOUDGATE_RENDER_RECORD',
+    ]),
     prefixes: ['ANSIBLE_', 'VAULT_', 'PASSWORD_STORE_'],
   },
 };
@@ -47,7 +80,12 @@ const LOOKS_SECRET = /SECRET|PASSW|TOKEN|KEY|CREDENTIAL|^CLOUDGATE_|^OS_/i;
 
 /** Extra names from CLOUDGATE_CHILD_ENV, without those that look like secrets. */
 function extraNames(env: NodeJS.ProcessEnv): Set<string> {
-  return new Set((env.CLOUDGATE_CHILD_ENV ?? '').split(',').map((n) => n.trim()).filter((n) => n && !LOOKS_SECRET.test(n)));
+  return new Set(
+    (env.CLOUDGATE_CHILD_ENV ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n && !LOOKS_SECRET.test(n)),
+  );
 }
 
 export function childEnvironment(env: NodeJS.ProcessEnv, kind: ChildKind): NodeJS.ProcessEnv {
@@ -56,8 +94,11 @@ export function childEnvironment(env: NodeJS.ProcessEnv, kind: ChildKind): NodeJ
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    const allowed = COMMON.has(name) || own.names.has(name) || extra.has(name)
-      || [...COMMON_PREFIXES, ...own.prefixes].some((p) => name.startsWith(p));
+    const allowed =
+      COMMON.has(name) ||
+      own.names.has(name) ||
+      extra.has(name) ||
+      [...COMMON_PREFIXES, ...own.prefixes].some((p) => name.startsWith(p));
     if (allowed) out[name] = value;
   }
   return out;

@@ -7,7 +7,8 @@ export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length];
@@ -25,7 +26,11 @@ export interface ClosestOptions {
  * The candidate closest to `given`: the only one it is a prefix of (three letters or more), else the
  * nearest by edit distance when that distance is at most a third of the name (at least 2).
  */
-export function closest(given: string, candidates: readonly string[], options: ClosestOptions = {}): string | undefined {
+export function closest(
+  given: string,
+  candidates: readonly string[],
+  options: ClosestOptions = {},
+): string | undefined {
   const fold = (text: string) => (options.ignoreCase ? text.toLowerCase() : text);
   const typed = fold(given);
   const prefixed = candidates.filter((c) => fold(c).startsWith(typed));
@@ -50,8 +55,16 @@ export interface NotOneOfOptions extends ClosestOptions {
  * The one wording of a value outside a fixed list (a group, a format, a section, a setting):
  * `WHAT "given" is not one of: a, b, c.`, with the closest one as "did you mean" when there is one.
  */
-export function notOneOf(what: string, given: string, choices: readonly string[], options: NotOneOfOptions = {}): UsageError {
+export function notOneOf(
+  what: string,
+  given: string,
+  choices: readonly string[],
+  options: NotOneOfOptions = {},
+): UsageError {
   const guess = closest(given, choices, options);
   const typed = options.typed ?? ((g: string) => (what.startsWith('--') ? `${what} ${g}` : `"${g}"`));
-  return new UsageError(`${what} "${given}" is not one of: ${joinCapped(choices)}.`, guess ? `Did you mean ${typed(guess)}?` : options.otherwise);
+  return new UsageError(
+    `${what} "${given}" is not one of: ${joinCapped(choices)}.`,
+    guess ? `Did you mean ${typed(guess)}?` : options.otherwise,
+  );
 }

@@ -35,7 +35,10 @@ export function escapeLine(text: string): string {
  * whose UTF-8 carries a 0x9b CSI byte) and the format characters above, which are escaped here as `\u00XX`: the document parses the same.
  */
 export function stringifyJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(
+    JSON_UNSAFE,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Text matched literally inside a RegExp (every metacharacter escaped). */

@@ -11,10 +11,12 @@ export const asRecord = (value: unknown): Record<string, unknown> | undefined =>
 export const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** `value` when it is a finite number, else undefined. */
-export const numberOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+export const numberOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** The strings of `value` when it is a list (other entries dropped), else an empty list. */
-export const textsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+export const textsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 /** A member of a mapping, or undefined when the value is no mapping. */
 export const memberOf = (value: unknown, key: string): unknown => asRecord(value)?.[key];
@@ -26,9 +28,11 @@ export const memberOf = (value: unknown, key: string): unknown => asRecord(value
 export function mergeRecords(base: Record<string, unknown>, over: unknown): Record<string, unknown> {
   if (!isRecord(over)) return base;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = isRecord(out[key]) && isRecord(value) ? mergeRecords(out[key], value) : value;
+  for (const [key, value] of Object.entries(over))
+    out[key] = isRecord(out[key]) && isRecord(value) ? mergeRecords(out[key], value) : value;
   return out;
 }
 
 /** Whether `value` is one of `choices` (an `as const` list of literals), narrowing it to their union. */
-export const isOneOf = <T>(choices: readonly T[], value: unknown): value is T => choices.some((choice) => choice === value);
+export const isOneOf = <T>(choices: readonly T[], value: unknown): value is T =>
+  choices.some((choice) => choice === value);

@@ -89,7 +89,10 @@ export function readOwnedFileIfExistsSync(path: string, options: SafeReadOptions
     try {
       const info = fstatSync(fd);
       if (info.ino !== existing.ino || info.dev !== existing.dev) {
-        throw new UsageError(`${capitalise(options.what)} ${path} changed while it was being checked.`, 'Run the command again.');
+        throw new UsageError(
+          `${capitalise(options.what)} ${path} changed while it was being checked.`,
+          'Run the command again.',
+        );
       }
       checkOpened(path, 'read', folder, name, info);
     } catch (error) {
@@ -117,15 +120,20 @@ function readOpened(path: string, options: SafeReadOptions, fd: number): Regular
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) {
-      throw new UsageError(`${capitalise(options.what)} ${path} is not a regular file (${kindOf(info)}).`,
-        info.isDirectory() && options.folderAdvice ? options.folderAdvice : 'Give the path of an ordinary file; pipes, devices and folders are refused.');
+      throw new UsageError(
+        `${capitalise(options.what)} ${path} is not a regular file (${kindOf(info)}).`,
+        info.isDirectory() && options.folderAdvice
+          ? options.folderAdvice
+          : 'Give the path of an ordinary file; pipes, devices and folders are refused.',
+      );
     }
     if (info.size > maxBytes) throw tooLarge(path, options.what, maxBytes);
     // /proc files report size 0 but have content: grow the buffer until end of file or the cap.
     let buffer = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
     let length = 0;
     for (;;) {
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - length))]);
+      if (length === buffer.length)
+        buffer = Buffer.concat([buffer, Buffer.allocUnsafe(Math.min(buffer.length, maxBytes + 1 - length))]);
       const n = readSync(fd, buffer, length, buffer.length - length, null);
       if (n === 0) break;
       length += n;
@@ -141,7 +149,10 @@ function readOpened(path: string, options: SafeReadOptions, fd: number): Regular
 }
 
 function cannotRead(path: string, options: SafeReadOptions, error: unknown): UsageError {
-  return new UsageError(`Cannot read ${options.what} ${path}: ${codeOrUnreadable(error)}.`, 'Check the path and its permissions.');
+  return new UsageError(
+    `Cannot read ${options.what} ${path}: ${codeOrUnreadable(error)}.`,
+    'Check the path and its permissions.',
+  );
 }
 
 export async function readRegularFile(path: string, options: SafeReadOptions): Promise<string> {
@@ -149,8 +160,10 @@ export async function readRegularFile(path: string, options: SafeReadOptions): P
 }
 
 function tooLarge(path: string, what: string, maxBytes: number): UsageError {
-  return new UsageError(`${capitalise(what)} ${path} is larger than ${formatBytes(maxBytes)}.`,
-    'Check that the path names the intended file.');
+  return new UsageError(
+    `${capitalise(what)} ${path} is larger than ${formatBytes(maxBytes)}.`,
+    'Check that the path names the intended file.',
+  );
 }
 
 function kindOf(info: Stats): string {

@@ -30,19 +30,21 @@ export function registerSecret(value: unknown): void {
  * show a control character in it. Each is masked on its own.
  */
 function encodings(secret: string): Set<string> {
-  return new Set([
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    stringifyJson(secret).slice(1, -1),
-    escapeControl(secret),
-    escapeLine(secret),
-    encodeURIComponent(secret),
-    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-    new URLSearchParams({ v: secret }).toString().slice(2),
-    encodeURI(secret),
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(secret).toString('base64url'),
-  ].filter((form) => form.length >= MIN_LENGTH));
+  return new Set(
+    [
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      stringifyJson(secret).slice(1, -1),
+      escapeControl(secret),
+      escapeLine(secret),
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+      new URLSearchParams({ v: secret }).toString().slice(2),
+      encodeURI(secret),
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(secret).toString('base64url'),
+    ].filter((form) => form.length >= MIN_LENGTH),
+  );
 }
 
 /** The registered values, longest first, so that a secret that contains another is masked whole. */
@@ -58,7 +60,8 @@ function byLength(): string[] {
  * to its END line, or to where its base64 stops when the text was cut. Also in JSON, where its line
  * breaks are the two characters \n.
  */
-const PRIVATE_KEY = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----(?:[\s\S]*?-----END ([A-Z0-9]+ )*PRIVATE KEY-----|[A-Za-z0-9+/=\s:,.\\-]*)/g;
+const PRIVATE_KEY =
+  /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----(?:[\s\S]*?-----END ([A-Z0-9]+ )*PRIVATE KEY-----|[A-Za-z0-9+/=\s:,.\\-]*)/g;
 
 /** Whether `text` holds (the start of) a PEM private key. */
 export function holdsPrivateKey(text: string): boolean {
@@ -88,7 +91,8 @@ function maskPrefixes(text: string, secret: string): string {
 /** `scheme://user:password@host`: the whole userinfo of a URL is a credential. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
 /** A query parameter whose name says it carries a credential (`?access_token=`, `&X-Amz-Signature=`). */
-const URL_SECRET_PARAM = /([?&;](?:access_token|id_token|refresh_token|token|auth|authorization|client_secret|secret|password|passwd|pass|pwd|api_key|apikey|api-key|key|sig|signature|code|session|sessionid|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&#\s"'<>\\]+/gi;
+const URL_SECRET_PARAM =
+  /([?&;](?:access_token|id_token|refresh_token|token|auth|authorization|client_secret|secret|password|passwd|pass|pwd|api_key|apikey|api-key|key|sig|signature|code|session|sessionid|x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential)=)[^&#\s"'<>\\]+/gi;
 
 /** Credentials inside URLs, whether or not they were registered: the userinfo and credential-named query values. */
 export function redactUrlCredentials(text: string): string {
@@ -126,7 +130,10 @@ function redactDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactDeep);
   if (value && typeof value === 'object') {
     // As JSON would see it: toJSON (a Date), own enumerable keys.
-    const plain = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON: () => unknown }).toJSON() : value;
+    const plain =
+      typeof (value as { toJSON?: unknown }).toJSON === 'function'
+        ? (value as { toJSON: () => unknown }).toJSON()
+        : value;
     if (plain !== value) return redactDeep(plain);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactDeep(v)]));
   }

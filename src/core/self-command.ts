@@ -18,7 +18,10 @@ const real = (path: string): string | undefined => {
 /** The command word that runs `program` (the path of the running cloudgate) from a shell with `env`'s PATH. */
 export function selfCommand(env: NodeJS.ProcessEnv, program: string | undefined): string {
   if (!program) return 'cloudgate';
-  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'cloudgate'))
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, 'cloudgate'))
     .find((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
   const self = real(program);
   if (onPath && self && real(onPath) === self) return 'cloudgate';
@@ -27,5 +30,7 @@ export function selfCommand(env: NodeJS.ProcessEnv, program: string | undefined)
 
 /** A printed line that runs cloudgate (`cloudgate doctor ...`, `# cloudgate oidc ...`) with the command that works here. */
 export function withCommand(line: string, command: string): string {
-  return command === 'cloudgate' ? line : line.replace(/^(# )?cloudgate /, (_, note: string | undefined) => `${note ?? ''}${command} `);
+  return command === 'cloudgate'
+    ? line
+    : line.replace(/^(# )?cloudgate /, (_, note: string | undefined) => `${note ?? ''}${command} `);
 }

@@ -43,7 +43,13 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
   const lastRun = createLastRun(options.version, options.areaMetrics);
   let runs = 0;
   let running = () => false;
-  const server = await startHttpServer({ host: options.host, port: options.port, lastRun, runs: () => runs, running: () => running() });
+  const server = await startHttpServer({
+    host: options.host,
+    port: options.port,
+    lastRun,
+    runs: () => runs,
+    running: () => running(),
+  });
   let previous = '';
   const scheduler = startScheduler({
     intervalMs: options.intervalMs,
@@ -65,7 +71,12 @@ export async function startExporter(options: ExporterOptions): Promise<Exporter>
         forgetSecretsSince(mark);
       }
     },
-    onError: (error) => options.log(redact(`run failed, the previous results stay served: ${error instanceof Error ? error.message : String(error)}`)),
+    onError: (error) =>
+      options.log(
+        redact(
+          `run failed, the previous results stay served: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      ),
   });
   running = () => scheduler.busy();
   return {

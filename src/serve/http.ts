@@ -54,23 +54,52 @@ function answer(req: IncomingMessage, res: ServerResponse, options: HttpOptions)
     case '/checks': {
       const checks = lastRun.checks();
       if (checks === undefined) {
-        return send(res, req, 503, 'application/json', JSON.stringify({ error: 'No run has completed yet; try again shortly.' }) + '\n');
+        return send(
+          res,
+          req,
+          503,
+          'application/json',
+          JSON.stringify({ error: 'No run has completed yet; try again shortly.' }) + '\n',
+        );
       }
       return send(res, req, 200, 'application/json', checks);
     }
     case '/healthz': {
       const last = lastRun.finishedAt();
-      const body = { status: 'ok', runs: options.runs(), running: options.running(), lastRunFinished: last ? last.toISOString() : null };
+      const body = {
+        status: 'ok',
+        runs: options.runs(),
+        running: options.running(),
+        lastRunFinished: last ? last.toISOString() : null,
+      };
       return send(res, req, 200, 'application/json', JSON.stringify(body) + '\n');
     }
     case '/':
       return send(res, req, 200, 'text/plain; charset=utf-8', 'cloudgate exporter: /metrics, /checks, /healthz\n');
     default:
-      return send(res, req, 404, 'text/plain; charset=utf-8', 'Not found: this exporter serves /metrics, /checks and /healthz.\n');
+      return send(
+        res,
+        req,
+        404,
+        'text/plain; charset=utf-8',
+        'Not found: this exporter serves /metrics, /checks and /healthz.\n',
+      );
   }
 }
 
-function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
+function send(
+  res: ServerResponse,
+  req: IncomingMessage,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

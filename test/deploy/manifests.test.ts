@@ -8,15 +8,26 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
+import {
+  certManagerCrds,
+  KubeState,
+  namespace,
+  startKubeApi,
+  type KubeApi,
+  type KubeObject,
+} from '../servers/kube-api.js';
 
 const run = promisify(execFile);
 const DEPLOY = new URL('../../deploy/', import.meta.url);
 const SA = 'system:serviceaccount:cloudgate:cloudgate';
 
 function manifests(): KubeObject[] {
-  const files = (parseAllDocuments(readFileSync(new URL('kustomization.yaml', DEPLOY), 'utf8'))[0]!.toJS() as { resources: string[] }).resources;
-  return files.flatMap((f) => parseAllDocuments(readFileSync(new URL(f, DEPLOY), 'utf8')).map((d) => d.toJS() as KubeObject));
+  const files = (
+    parseAllDocuments(readFileSync(new URL('kustomization.yaml', DEPLOY), 'utf8'))[0]!.toJS() as { resources: string[] }
+  ).resources;
+  return files.flatMap((f) =>
+    parseAllDocuments(readFileSync(new URL(f, DEPLOY), 'utf8')).map((d) => d.toJS() as KubeObject),
+  );
 }
 
 /** The prometheus-operator CRDs a cluster with the operator has (only what discovery needs). */
@@ -25,7 +36,12 @@ function operatorCrd(kind: string, plural: string): KubeObject {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: `${plural}.monitoring.coreos.com` },
-    spec: { group: 'monitoring.coreos.com', scope: 'Namespaced', names: { plural, kind }, versions: [{ name: 'v1', served: true, storage: true }] },
+    spec: {
+      group: 'monitoring.coreos.com',
+      scope: 'Namespaced',
+      names: { plural, kind },
+      versions: [{ name: 'v1', served: true, storage: true }],
+    },
   };
 }
 
@@ -46,18 +62,33 @@ async function canI(api: KubeApi, args: string[]): Promise<string> {
 describe('deploy/ manifests', () => {
   let api: KubeApi;
   beforeAll(async () => {
-    const state = new KubeState().add(namespace('openstack'), namespace('cert-manager'), ...certManagerCrds(),
-      operatorCrd('ServiceMonitor', 'servicemonitors'), operatorCrd('PrometheusRule', 'prometheusrules'));
+    const state = new KubeState().add(
+      namespace('openstack'),
+      namespace('cert-manager'),
+      ...certManagerCrds(),
+      operatorCrd('ServiceMonitor', 'servicemonitors'),
+      operatorCrd('PrometheusRule', 'prometheusrules'),
+    );
     api = await startKubeApi(state);
   });
   afterAll(() => api?.stop());
 
   it('apply server-side (kubectl apply -k deploy), every object stored', async () => {
-    const result = await kubectl(api, ['apply', '--server-side', '--field-manager=cloudgate-test', '--validate=false', '-k', new URL('.', DEPLOY).pathname]);
+    const result = await kubectl(api, [
+      'apply',
+      '--server-side',
+      '--field-manager=cloudgate-test',
+      '--validate=false',
+      '-k',
+      new URL('.', DEPLOY).pathname,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const o of manifests()) {
-      expect(api.state.get(o.kind, o.metadata.name, o.metadata.namespace), `${o.kind} ${o.metadata.name}`).toBeDefined();
+      expect(
+        api.state.get(o.kind, o.metadata.name, o.metadata.namespace),
+        `${o.kind} ${o.metadata.name}`,
+      ).toBeDefined();
     }
     expect(api.state.list('PrometheusRule')).toHaveLength(1);
   });
@@ -113,7 +144,11 @@ describe('deploy/ manifests', () => {
     const [container] = pod.containers;
     expect(pod.serviceAccountName).toBe('cloudgate');
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
-    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
     expect(container.args[0]).toBe('serve');

@@ -28,8 +28,12 @@ describe('alert rules', () => {
 
   it('pass promtool test rules, with test series for each alert', () => {
     const dir = ruleFolder();
-    const tests = parse(readFileSync(join(dir, 'alerts.promtool.yml'), 'utf8')) as { tests: { alert_rule_test: { alertname: string }[] }[] };
-    const alerts = (parse(readFileSync(join(dir, 'rules.yaml'), 'utf8')) as { groups: { rules: { alert: string }[] }[] }).groups.flatMap((g) => g.rules.map((r) => r.alert));
+    const tests = parse(readFileSync(join(dir, 'alerts.promtool.yml'), 'utf8')) as {
+      tests: { alert_rule_test: { alertname: string }[] }[];
+    };
+    const alerts = (
+      parse(readFileSync(join(dir, 'rules.yaml'), 'utf8')) as { groups: { rules: { alert: string }[] }[] }
+    ).groups.flatMap((g) => g.rules.map((r) => r.alert));
     const tested = new Set(tests.tests.flatMap((t) => t.alert_rule_test.map((a) => a.alertname)));
     expect(alerts.filter((a) => !tested.has(a))).toEqual([]);
     const result = spawnSync('promtool', ['test', 'rules', 'alerts.promtool.yml'], { cwd: dir, encoding: 'utf8' });

@@ -15,8 +15,12 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cg-bounded-'));
   const all = join(dir, 'group_vars', 'all');
   mkdirSync(all, { recursive: true });
-  writeFileSync(join(all, '000-certificates.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
-  for (let i = 1; i <= 3_000; i++) writeFileSync(join(all, `${String(i).padStart(4, '0')}-${'x'.repeat(20)}.yml`), `other_${i}: ${i}\n`);
+  writeFileSync(
+    join(all, '000-certificates.yml'),
+    'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n',
+  );
+  for (let i = 1; i <= 3_000; i++)
+    writeFileSync(join(all, `${String(i).padStart(4, '0')}-${'x'.repeat(20)}.yml`), `other_${i}: ${i}\n`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,7 +34,9 @@ describe('3,000 group_vars files', () => {
 
   it('--json: the list of files is cut to its first items and says how many more', async () => {
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', dir, '--json', '--verbose']);
-    const valid = (JSON.parse(r.stdout) as { checks: { id: string; details?: { files?: string[] } }[] }).checks.find((c) => c.id === 'inventory.valid');
+    const valid = (JSON.parse(r.stdout) as { checks: { id: string; details?: { files?: string[] } }[] }).checks.find(
+      (c) => c.id === 'inventory.valid',
+    );
     expect(valid?.details?.files).toHaveLength(LIST_LIMIT + 1);
     expect(valid?.details?.files?.at(-1)).toBe(`… and ${3_001 - LIST_LIMIT} more`);
   });

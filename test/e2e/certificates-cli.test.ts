@@ -36,7 +36,16 @@ function workspace(answers: Record<string, unknown>) {
     dir,
     inventory: join(dir, 'certificates.yml'),
     manifest: join(dir, 'wildcard.secret.yaml'),
-    args: (...extra: string[]) => ['setup', '--answers', join(dir, 'answers.yml'), '--inventory', join(dir, 'certificates.yml'), '--secret-manifest', join(dir, 'wildcard.secret.yaml'), ...extra],
+    args: (...extra: string[]) => [
+      'setup',
+      '--answers',
+      join(dir, 'answers.yml'),
+      '--inventory',
+      join(dir, 'certificates.yml'),
+      '--secret-manifest',
+      join(dir, 'wildcard.secret.yaml'),
+      ...extra,
+    ],
   };
 }
 
@@ -47,8 +56,12 @@ const supplied = (cert: string, key = 'wildcard.key') => ({
 });
 
 /** The Secrets of the manifest: one document, a List with one Secret per namespace. */
-function secretsIn(manifestPath: string): { metadata: { name: string; namespace: string }; type: string; data: Record<string, string> }[] {
-  const docs = parseAllDocuments(readFileSync(manifestPath, 'utf8')).map((d) => d.toJS() as { kind: string; items: never[] });
+function secretsIn(
+  manifestPath: string,
+): { metadata: { name: string; namespace: string }; type: string; data: Record<string, string> }[] {
+  const docs = parseAllDocuments(readFileSync(manifestPath, 'utf8')).map(
+    (d) => d.toJS() as { kind: string; items: never[] },
+  );
   expect(docs.map((d) => d.kind)).toEqual(['List']);
   return docs[0]!.items;
 }
@@ -65,12 +78,19 @@ function chainSubjects(manifestPath: string): string[][] {
 
 describe('setup with a supplied wildcard certificate', () => {
   it('writes the inventory and a 0600 Secret manifest per namespace, chain in order, and prints the next step', async () => {
-    const ws = workspace({ ...supplied('wildcard.pem'), namespace: ['openstack', 'auth-system'], openstack_helm_ingress_wildcard_domain: DOMAIN });
+    const ws = workspace({
+      ...supplied('wildcard.pem'),
+      namespace: ['openstack', 'auth-system'],
+      openstack_helm_ingress_wildcard_domain: DOMAIN,
+    });
     const result = await runCli(ws.args('--yes'));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     const inventory = parse(readFileSync(ws.inventory, 'utf8')) as Record<string, unknown>;
-    expect(inventory).toMatchObject({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-tls' });
+    expect(inventory).toMatchObject({
+      cluster_issuer_type: 'none',
+      openstack_helm_ingress_secret_name: 'wildcard-tls',
+    });
     expect(statSync(ws.manifest).mode & 0o777).toBe(0o600);
     const docs = secretsIn(ws.manifest);
     expect(docs.map((d) => [d.metadata.name, d.metadata.namespace, d.type])).toEqual([
@@ -78,7 +98,11 @@ describe('setup with a supplied wildcard certificate', () => {
       ['wildcard-tls', 'auth-system', 'kubernetes.io/tls'],
     ]);
     expect(Buffer.from(docs[0]!.data['tls.key']!, 'base64').toString()).toBe(c.leaf.key);
-    expect(chainSubjects(ws.manifest)[0]).toEqual([`subject=CN = *.${DOMAIN}`, 'subject=CN = Test Intermediate p384', 'subject=CN = Test Root p384']);
+    expect(chainSubjects(ws.manifest)[0]).toEqual([
+      `subject=CN = *.${DOMAIN}`,
+      'subject=CN = Test Intermediate p384',
+      'subject=CN = Test Root p384',
+    ]);
     expect(result.stderr).toContain(`kubectl apply -f ${ws.manifest}`);
     expect(result.stderr + result.stdout).not.toContain(c.leaf.key.split('\n')[1]);
   });
@@ -99,7 +123,11 @@ describe('setup with a supplied wildcard certificate', () => {
     const ws = workspace(supplied('shuffled.pem'));
     const result = await runCli(ws.args('--yes', '--fix-order'));
     expect(result.code, result.stderr).toBe(0);
-    expect(chainSubjects(ws.manifest)[0]).toEqual([`subject=CN = *.${DOMAIN}`, 'subject=CN = Test Intermediate p384', 'subject=CN = Test Root p384']);
+    expect(chainSubjects(ws.manifest)[0]).toEqual([
+      `subject=CN = *.${DOMAIN}`,
+      'subject=CN = Test Intermediate p384',
+      'subject=CN = Test Root p384',
+    ]);
   });
 
   it('refuses a key that does not belong to the certificate, and an encrypted key, with exit 2 and nothing written', async () => {
@@ -109,7 +137,13 @@ describe('setup with a supplied wildcard certificate', () => {
     expect(result.stderr).toMatch(/other\.key .*does not belong to any certificate/);
     expect(existsSync(ws.inventory) || existsSync(ws.manifest)).toBe(false);
 
-    writeFile(pki, 'encrypted.key', c.leaf.keyObject.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass-phrase' }).toString());
+    writeFile(
+      pki,
+      'encrypted.key',
+      c.leaf.keyObject
+        .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass-phrase' })
+        .toString(),
+    );
     const enc = workspace(supplied('wildcard.pem', 'encrypted.key'));
     const encrypted = await runCli(enc.args('--yes'));
     expect(encrypted.code).toBe(2);
@@ -138,7 +172,10 @@ describe.skipIf(!hasKubectl)(`setup --apply against an API server${needsKubectl}
     const ws = workspace({ ...supplied('wildcard.pem'), namespace: ['openstack', 'monitoring'] });
     expect((await runCli(ws.args('--yes'))).code).toBe(0);
     // Asynchronously: the API server answering kubectl runs in this process.
-    const dry = await kubectl(['create', '--dry-run=client', '--validate=false', '-f', ws.manifest, '-o', 'name'], { env: { ...process.env, ...api.env }, timeoutMs: 30_000 });
+    const dry = await kubectl(['create', '--dry-run=client', '--validate=false', '-f', ws.manifest, '-o', 'name'], {
+      env: { ...process.env, ...api.env },
+      timeoutMs: 30_000,
+    });
     expect(dry.stderr).toBe('');
     expect(dry.stdout.trim().split('\n')).toEqual(['secret/wildcard-tls', 'secret/wildcard-tls']);
   });
@@ -148,7 +185,8 @@ describe.skipIf(!hasKubectl)(`setup --apply against an API server${needsKubectl}
     const result = await runCli(ws.args('--yes', '--apply'), { env: api.env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('secret/wildcard-tls created');
-    const stored = api.state.get('Secret', 'wildcard-tls', 'openstack') as { type: string; data: Record<string, string> } | undefined;
+    const stored = api.state.get('Secret', 'wildcard-tls', 'openstack') as
+      { type: string; data: Record<string, string> } | undefined;
     expect(stored?.type).toBe('kubernetes.io/tls');
     expect(Buffer.from(stored!.data['tls.crt']!, 'base64').toString()).toContain(c.intermediate.cert.split('\n')[1]);
   });
@@ -156,18 +194,54 @@ describe.skipIf(!hasKubectl)(`setup --apply against an API server${needsKubectl}
 
 describe('doctor --only certificate', () => {
   it('reports each check with the expiry, as JSON, and fails an expired certificate', async () => {
-    const ok = await runCli(['doctor', '--only', 'certificate', '--json', '--certificate', join(pki, 'wildcard.pem'), '--key', join(pki, 'wildcard.key'), '--domain', DOMAIN], { cwd: pki });
+    const ok = await runCli(
+      [
+        'doctor',
+        '--only',
+        'certificate',
+        '--json',
+        '--certificate',
+        join(pki, 'wildcard.pem'),
+        '--key',
+        join(pki, 'wildcard.key'),
+        '--domain',
+        DOMAIN,
+      ],
+      { cwd: pki },
+    );
     expect(ok.code, ok.stderr).toBe(0);
-    const report = JSON.parse(ok.stdout) as { checks: { id: string; status: string; details?: { daysLeft?: number } }[] };
-    expect(report.checks.map((x) => x.id)).toEqual([
-      'parse', 'key', 'chain-order', 'chain-complete', 'key-match', 'wildcard-san', 'self-signed', 'strength', 'validity',
-    ].map((check) => `certificate.wildcard-pem.${check}`));
+    const report = JSON.parse(ok.stdout) as {
+      checks: { id: string; status: string; details?: { daysLeft?: number } }[];
+    };
+    expect(report.checks.map((x) => x.id)).toEqual(
+      [
+        'parse',
+        'key',
+        'chain-order',
+        'chain-complete',
+        'key-match',
+        'wildcard-san',
+        'self-signed',
+        'strength',
+        'validity',
+      ].map((check) => `certificate.wildcard-pem.${check}`),
+    );
     expect(report.checks.every((x) => x.status === 'ok')).toBe(true);
     expect(report.checks.at(-1)!.details?.daysLeft).toBeGreaterThan(300);
 
-    const old = await issue({ kind: 'p384', cn: 'old', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() - 90 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const old = await issue({
+      kind: 'p384',
+      cn: 'old',
+      dns: [`*.${DOMAIN}`],
+      issuer: c.intermediate,
+      notBefore: new Date(Date.now() - 90 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
     writeFile(pki, 'old.pem', old.cert + c.intermediate.cert);
-    const expired = await runCli(['doctor', '--only', 'certificate', '--verbose', '--certificate', join(pki, 'old.pem')], { cwd: pki });
+    const expired = await runCli(
+      ['doctor', '--only', 'certificate', '--verbose', '--certificate', join(pki, 'old.pem')],
+      { cwd: pki },
+    );
     expect(expired.code).toBe(1);
     expect(expired.stdout).toMatch(/expired on \d{4}-\d\d-\d\d/);
   });
@@ -176,16 +250,30 @@ describe('doctor --only certificate', () => {
 describe('doctor --only inventory,certificate with PEM variables', () => {
   it('reports a CA issuer chain in the wrong order and a mismatched key once, in the certificate group', async () => {
     const dir = tempDir('cloudgate-e2e-');
-    const block = (pem: string) => pem.trim().split('\n').map((l) => `  ${l}`).join('\n');
+    const block = (pem: string) =>
+      pem
+        .trim()
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n');
     writeFileSync(
       join(dir, 'certificates.yml'),
       `cluster_issuer_type: ca\ncluster_issuer_ca_certificate: |\n${block(c.root.cert + c.intermediate.cert)}\ncluster_issuer_ca_private_key: |\n${block(c.leaf.key)}\n`,
     );
-    const result = await runCli(['doctor', '--only', 'inventory,certificate', '--json', '--inventory', join(dir, 'certificates.yml')]);
+    const result = await runCli([
+      'doctor',
+      '--only',
+      'inventory,certificate',
+      '--json',
+      '--inventory',
+      join(dir, 'certificates.yml'),
+    ]);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { checks: { id: string; status: string; message: string }[] };
     const failed = report.checks.filter((x) => x.status === 'fail').map((x) => x.id);
-    expect(failed).toEqual(expect.arrayContaining(['certificate.ca-certificate.chain-order', 'certificate.ca-certificate.key-match']));
+    expect(failed).toEqual(
+      expect.arrayContaining(['certificate.ca-certificate.chain-order', 'certificate.ca-certificate.key-match']),
+    );
     // One group owns each fact: the inventory group does not report the PEM value's certificate checks again.
     expect(report.checks.map((x) => x.id).filter((id) => id.startsWith('inventory.ca-certificate'))).toEqual([]);
     expect(result.stdout).not.toContain(c.leaf.key.split('\n')[1]);

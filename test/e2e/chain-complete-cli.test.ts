@@ -20,23 +20,52 @@ beforeAll(async () => {
 });
 
 const doctor = (file: string) =>
-  runCli(['doctor', '--only', 'certificate', '--certificate', join(pki, file), '--key', join(pki, 'wildcard.key'), '--domain', 'cloud.example.test', '--json', '--inventory', join(pki, 'none.yml')]);
+  runCli([
+    'doctor',
+    '--only',
+    'certificate',
+    '--certificate',
+    join(pki, file),
+    '--key',
+    join(pki, 'wildcard.key'),
+    '--domain',
+    'cloud.example.test',
+    '--json',
+    '--inventory',
+    join(pki, 'none.yml'),
+  ]);
 
 describe('a supplied wildcard without its intermediate', () => {
   it('fails certificate.chain-complete in the doctor, and passes once the intermediate is appended', async () => {
     const broken = await doctor('leaf-only.pem');
     expect(broken.code).toBe(1);
-    const checks = Object.fromEntries((JSON.parse(broken.stdout).checks as { id: string; status: string }[]).map((x) => [x.id, x.status]));
+    const checks = Object.fromEntries(
+      (JSON.parse(broken.stdout).checks as { id: string; status: string }[]).map((x) => [x.id, x.status]),
+    );
     expect(checks['certificate.leaf-only-pem.chain-complete']).toBe('fail');
     const fixed = await doctor('with-intermediate.pem');
     expect(fixed.code).toBe(0);
-    expect(JSON.parse(fixed.stdout).checks.find((x: { id: string }) => x.id === 'certificate.with-intermediate-pem.chain-complete').status).toBe('ok');
+    expect(
+      JSON.parse(fixed.stdout).checks.find(
+        (x: { id: string }) => x.id === 'certificate.with-intermediate-pem.chain-complete',
+      ).status,
+    ).toBe('ok');
   });
 
   it('is refused by setup --answers: exit 2, nothing written', async () => {
     const dir = tempDir('cloudgate-e2e-');
-    writeFileSync(join(dir, 'answers.yml'), `wildcard_certificate_file: ${join(pki, 'leaf-only.pem')}\nwildcard_key_file: ${join(pki, 'wildcard.key')}\nopenstack_helm_ingress_wildcard_domain: cloud.example.test\n`);
-    const result = await runCli(['setup', '--answers', join(dir, 'answers.yml'), '--inventory', join(dir, 'certificates.yml'), '--yes']);
+    writeFileSync(
+      join(dir, 'answers.yml'),
+      `wildcard_certificate_file: ${join(pki, 'leaf-only.pem')}\nwildcard_key_file: ${join(pki, 'wildcard.key')}\nopenstack_helm_ingress_wildcard_domain: cloud.example.test\n`,
+    );
+    const result = await runCli([
+      'setup',
+      '--answers',
+      join(dir, 'answers.yml'),
+      '--inventory',
+      join(dir, 'certificates.yml'),
+      '--yes',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/leaf-only\.pem: .*"Test Intermediate p256"/);
     expect(existsSync(join(dir, 'certificates.yml'))).toBe(false);

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
 const PAGE = readFileSync(new URL('../../docs/checks.md', import.meta.url), 'utf8');
-const INDEX = PAGE.slice(PAGE.indexOf('## Every check id'), PAGE.indexOf('\n## ', PAGE.indexOf('## Every check id') + 1));
+const INDEX = PAGE.slice(
+  PAGE.indexOf('## Every check id'),
+  PAGE.indexOf('\n## ', PAGE.indexOf('## Every check id') + 1),
+);
 
 describe('docs/checks.md', () => {
   it('has a row for every id of doctor --list-checks', async () => {

@@ -20,7 +20,9 @@ describe('empty flag values', () => {
     writeFileSync(join(cwd, 'certificates.yml'), 'cluster_issuer_type: acme\n');
     const r = await runCli(args, { cwd });
     expect(r.code).toBe(2);
-    const flag = args.find((a) => a.startsWith('--') && (a.endsWith('=') || ['--inventory', '--only'].includes(a)))!.replace(/=$/, '');
+    const flag = args
+      .find((a) => a.startsWith('--') && (a.endsWith('=') || ['--inventory', '--only'].includes(a)))!
+      .replace(/=$/, '');
     expect(r.stderr).toContain(`${flag} was given an empty value`);
     expect(r.stdout).toBe('');
   });

@@ -51,7 +51,14 @@ describe('command-line contract', () => {
     const help = await runCli(['help', 'doctor']);
     expect(help.code).toBe(0);
     expect(help.stdout).toBe((await runCli(['doctor', '--help'])).stdout);
-    for (const flag of ['--project P', '--audience A', '--endpoint HOST[:PORT][@ADDRESS]', '--names platform|spec', '--probe-update']) expect(help.stdout).toContain(flag);
+    for (const flag of [
+      '--project P',
+      '--audience A',
+      '--endpoint HOST[:PORT][@ADDRESS]',
+      '--names platform|spec',
+      '--probe-update',
+    ])
+      expect(help.stdout).toContain(flag);
     expect(help.stdout).toContain('Environment:');
     expect(help.stdout).toContain('CLOUDGATE_<SETTING>');
     expect(help.stdout).toMatch(/Examples:\n {2}cloudgate doctor/);
@@ -63,7 +70,9 @@ describe('command-line contract', () => {
   it('exits 2 on an unknown doctor group, listing the groups', async () => {
     const r = await runCli(['doctor', '--only', 'nope', '--json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--only "nope" is not one of: inventory, certificate, signin, tls, discovery, kube, acme.');
+    expect(r.stderr).toContain(
+      '--only "nope" is not one of: inventory, certificate, signin, tls, discovery, kube, acme.',
+    );
     expect(r.stderr).toContain('inventory');
     expect(r.stdout).toBe('');
   });

@@ -39,9 +39,15 @@ beforeAll(async () => {
   symlinkSync(BIN, join(bin, 'cloudgate'));
   writeFileSync(join(home, 'home-file.pem'), '');
   writeFileSync(join(home, '.config', 'openstack', 'clouds.yaml'), 'clouds:\n  prod-east: {}\n  prod-west: {}\n');
-  writeFileSync(join(home, '.kube', 'config'), 'apiVersion: v1\nkind: Config\ncontexts:\n- name: staging\n  context: {cluster: s, user: s}\n');
+  writeFileSync(
+    join(home, '.kube', 'config'),
+    'apiVersion: v1\nkind: Config\ncontexts:\n- name: staging\n  context: {cluster: s, user: s}\n',
+  );
   mkdirSync(join(dir, 'zfunc'));
-  writeFileSync(join(dir, 'zfunc', '_cloudgate'), scripts.zsh === undefined ? '' : (await runCli(['completion', 'zsh'])).stdout);
+  writeFileSync(
+    join(dir, 'zfunc', '_cloudgate'),
+    scripts.zsh === undefined ? '' : (await runCli(['completion', 'zsh'])).stdout,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -54,14 +60,20 @@ COMP_WORDS=(${line}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
 "$(complete -p cloudgate | sed -E 's/.*-F ([^ ]+).*/\\1/')"
 printf '%s\\n' "\${COMPREPLY[@]}"`;
   // cloudgate on the PATH: the script asks it for the groups of --only.
-  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script], { cwd: join(dir, 'work'), timeout: 10_000, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script], {
+    cwd: join(dir, 'work'),
+    timeout: 10_000,
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+  });
   return stdout.split('\n').filter(Boolean);
 }
 
 describe('bash', () => {
   it('completes commands, then the flags of the command', async () => {
     expect(await bashComplete('do')).toEqual(['doctor']);
-    expect(await bashComplete('')).toEqual(expect.arrayContaining(['setup', 'doctor', 'regenerate', 'completion', 'help']));
+    expect(await bashComplete('')).toEqual(
+      expect.arrayContaining(['setup', 'doctor', 'regenerate', 'completion', 'help']),
+    );
     expect(await bashComplete('doctor', '--on')).toEqual(['--only']);
     expect((await bashComplete('setup', '--na')).sort()).toEqual(['--names', '--namespace']);
     expect(await bashComplete('token', '--cl')).toEqual(['--cloud']);
@@ -128,7 +140,9 @@ function shellTerminal(command: string) {
         tmux('send-keys', '-t', 'cg', '-l', more);
         tmux('send-keys', '-t', 'cg', 'Tab');
       }
-      await waitFor(`"${typed}"<Tab> to become "${expected}"`, (s) => s.split('\n').some((l) => l.trimEnd().endsWith(expected.trimEnd())));
+      await waitFor(`"${typed}"<Tab> to become "${expected}"`, (s) =>
+        s.split('\n').some((l) => l.trimEnd().endsWith(expected.trimEnd())),
+      );
       // Abandon the line, wait for the next prompt, then clear the screen for the next case.
       // A C-c that lands while the shell still runs its completion widget only ends the widget: it is sent again until the prompt shows.
       let asked = 0;
@@ -157,9 +171,18 @@ describe.each([
     const term = shellTerminal(command);
     try {
       await term.run(setup());
-      await term.complete('cloudgate doctor --only sig', bash ? 'cloudgate doctor --only signin' : 'cloudgate doctor --only signin,');
-      await term.complete('cloudgate doctor --only signin,t', bash ? 'cloudgate doctor --only signin,tls' : 'cloudgate doctor --only signin,tls,');
-      await term.complete('cloudgate doctor --only=signin,di', bash ? 'cloudgate doctor --only=signin,discovery' : 'cloudgate doctor --only=signin,discovery,');
+      await term.complete(
+        'cloudgate doctor --only sig',
+        bash ? 'cloudgate doctor --only signin' : 'cloudgate doctor --only signin,',
+      );
+      await term.complete(
+        'cloudgate doctor --only signin,t',
+        bash ? 'cloudgate doctor --only signin,tls' : 'cloudgate doctor --only signin,tls,',
+      );
+      await term.complete(
+        'cloudgate doctor --only=signin,di',
+        bash ? 'cloudgate doctor --only=signin,discovery' : 'cloudgate doctor --only=signin,discovery,',
+      );
       await term.complete('cloudgate doctor --inventory inv', 'cloudgate doctor --inventory inventory/');
       await term.complete('cloudgate doctor --inventory ~/home-f', 'cloudgate doctor --inventory ~/home-file.pem');
       await term.complete('cloudgate doctor --cloud prod-w', 'cloudgate doctor --cloud prod-west');

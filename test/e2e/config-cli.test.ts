@@ -10,14 +10,19 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 
 // The operator's own variables must not reach these runs.
-const BLANK = Object.fromEntries(Object.keys(process.env).filter((k) => /^(OS_|CLOUDGATE_|ANSIBLE_|KUBECONFIG$|XDG_CONFIG)/.test(k)).map((k) => [k, '']));
+const BLANK = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((k) => /^(OS_|CLOUDGATE_|ANSIBLE_|KUBECONFIG$|XDG_CONFIG)/.test(k))
+    .map((k) => [k, '']),
+);
 
 function world() {
   const home = mkdtempSync(join(tmpdir(), 'cg-config-'));
   const work = join(home, 'work');
   mkdirSync(work);
   const env = { ...BLANK, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), KUBECONFIG: join(home, 'no-kubeconfig') };
-  const cli = (args: string[], extra: Record<string, string> = {}, cwd = work) => runCli(args, { env: { ...env, ...extra }, cwd });
+  const cli = (args: string[], extra: Record<string, string> = {}, cwd = work) =>
+    runCli(args, { env: { ...env, ...extra }, cwd });
   return { home, work, cli };
 }
 
@@ -26,7 +31,10 @@ function inventory(at: string): string {
   mkdirSync(join(at, 'group_vars', 'all'), { recursive: true });
   // The platform's play runs on the controllers group.
   writeFileSync(join(at, 'hosts.yml'), 'all:\n  children:\n    controllers:\n      hosts:\n        ctl1: {}\n');
-  writeFileSync(join(at, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+  writeFileSync(
+    join(at, 'group_vars', 'all', 'certificates.yml'),
+    'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n',
+  );
   return at;
 }
 
@@ -40,7 +48,9 @@ describe('cloudgate config set|get|list|unset', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toContain(`inventory: "${join(home, 'cloud', 'inventory')}"`);
     expect((await cli(['config', 'get', 'inventory'])).stdout).toBe(`${join(home, 'cloud', 'inventory')}\n`);
-    expect((await cli(['config', 'list'])).stdout).toBe(`inventory=${join(home, 'cloud', 'inventory')}\ncloud=\ncontext=\nca_file=\n`);
+    expect((await cli(['config', 'list'])).stdout).toBe(
+      `inventory=${join(home, 'cloud', 'inventory')}\ncloud=\ncontext=\nca_file=\n`,
+    );
     expect((await cli(['config', 'unset', 'inventory'])).code).toBe(0);
     const after = await cli(['config', 'get', 'inventory']);
     expect([after.code, after.stdout]).toEqual([0, '']);
@@ -60,7 +70,9 @@ describe('cloudgate config set|get|list|unset', () => {
     expect(ca.code).toBe(2);
     expect(ca.stderr).toContain('holds no PEM certificate');
     expect((await cli(['config', 'list'])).stdout).toBe('inventory=\ncloud=\ncontext=\nca_file=\n');
-    expect((await cli(['config', 'frob'])).stderr).toContain('The action of cloudgate config "frob" is not one of: set, get, unset, list.');
+    expect((await cli(['config', 'frob'])).stderr).toContain(
+      'The action of cloudgate config "frob" is not one of: set, get, unset, list.',
+    );
   });
 });
 
@@ -82,7 +94,9 @@ describe('a bare cloudgate doctor', () => {
     await cli(['config', 'set', 'inventory', inv]);
     const r = await cli(['doctor', '--only', 'inventory', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`Inventory: ${inv} (from saved settings ${join(home, 'xdg', 'cloudgate', 'config.yml')}).`);
+    expect(r.stderr).toContain(
+      `Inventory: ${inv} (from saved settings ${join(home, 'xdg', 'cloudgate', 'config.yml')}).`,
+    );
     expect(JSON.parse(r.stdout).summary.ok).toBeGreaterThan(0);
     // A flag wins, and is not reported as found.
     const flagged = await cli(['doctor', '--only', 'inventory', '--inventory', inv]);
@@ -93,10 +107,18 @@ describe('a bare cloudgate doctor', () => {
     const { home, work, cli } = world();
     inventory(join(work, 'inventory'));
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = inventory/hosts.yml\n');
-    writeFileSync(join(home, 'kubeconfig'), 'apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {cluster: prod, user: admin}\nclusters: []\nusers: []\n');
+    writeFileSync(
+      join(home, 'kubeconfig'),
+      'apiVersion: v1\nkind: Config\ncurrent-context: prod\ncontexts:\n- name: prod\n  context: {cluster: prod, user: admin}\nclusters: []\nusers: []\n',
+    );
     writeFileSync(join(work, 'clouds.yaml'), 'clouds:\n  edge:\n    auth:\n      auth_url: https://127.0.0.1:9/v3\n');
-    const r = await cli(['doctor', '--only', 'inventory,kube'], { KUBECONFIG: join(home, 'kubeconfig'), OS_CLOUD: 'edge' });
-    expect(r.stderr).toContain(`Inventory: ${join(work, 'inventory')} (from ansible.cfg ${join(work, 'ansible.cfg')}).`);
+    const r = await cli(['doctor', '--only', 'inventory,kube'], {
+      KUBECONFIG: join(home, 'kubeconfig'),
+      OS_CLOUD: 'edge',
+    });
+    expect(r.stderr).toContain(
+      `Inventory: ${join(work, 'inventory')} (from ansible.cfg ${join(work, 'ansible.cfg')}).`,
+    );
     expect(r.stderr).toContain('Kube context: prod (from the current context of');
     expect(r.stderr).toContain('clouds.yaml cloud: edge (from environment OS_CLOUD).');
     // A run that does not ask the cluster does not read the kubeconfig for it.

@@ -43,7 +43,10 @@ describe('a hanging kubectl', () => {
     const report = JSON.parse(r.stdout) as { checks: { id: string; status: string }[] };
     expect(report.checks.length).toBeGreaterThan(0);
     // The group was killed: its processes are gone once the kernel has reaped them (a bounded wait).
-    await waitUntil('the fake kubectl\'s children to be gone', () => sleepersLeft().length === 0, { timeoutMs: 2000, lastSeen: () => sleepersLeft().join('\n') });
+    await waitUntil("the fake kubectl's children to be gone", () => sleepersLeft().length === 0, {
+      timeoutMs: 2000,
+      lastSeen: () => sleepersLeft().join('\n'),
+    });
   }, 40_000);
 });
 
@@ -65,7 +68,16 @@ describe('--timeout', () => {
 
   for (const value of ['0.1', '3600', '2.5']) {
     it(`accepts ${value}`, async () => {
-      const r = await runCli(['doctor', '--only', 'inventory', '--timeout', value, '--inventory', join(dir, 'missing.yml'), '--json']);
+      const r = await runCli([
+        'doctor',
+        '--only',
+        'inventory',
+        '--timeout',
+        value,
+        '--inventory',
+        join(dir, 'missing.yml'),
+        '--json',
+      ]);
       expect(r.code).not.toBe(2);
       expect(r.stderr).not.toMatch(/--timeout/);
     });

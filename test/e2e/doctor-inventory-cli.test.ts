@@ -9,7 +9,10 @@ const FIXTURES = new URL('../fixtures/inventory/', import.meta.url).pathname;
 
 function doctor(args: string[]) {
   const r = spawnSync(process.execPath, [BIN, 'doctor', '--only', 'inventory', ...args], {
-    cwd: FIXTURES, encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '',
+    cwd: FIXTURES,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1' },
+    input: '',
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -23,11 +26,14 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     expect(report.checks.map((c: { id: string }) => c.id)).toEqual(['inventory.valid']);
   });
 
-  it('counts reading and checking the inventory in the run\'s durationMs (the group does it before its checks run)', () => {
+  it("counts reading and checking the inventory in the run's durationMs (the group does it before its checks run)", () => {
     // 0.6 MB of unrelated settings after the fixture: every entry is parsed, which takes a while.
     const dir = mkdtempSync(join(tmpdir(), 'cg-duration-'));
     try {
-      const entries = Array.from({ length: 9000 }, (_, i) => `app_${i}_settings:\n  name: app-${i}\n  hosts: [a${i}.example.com, b${i}.example.com]\n`);
+      const entries = Array.from(
+        { length: 9000 },
+        (_, i) => `app_${i}_settings:\n  name: app-${i}\n  hosts: [a${i}.example.com, b${i}.example.com]\n`,
+      );
       const file = join(dir, 'inventory.yml');
       writeFileSync(file, readFileSync(join(FIXTURES, 'good.yml'), 'utf8') + entries.join(''));
       const r = doctor(['--inventory', file, '--json']);
@@ -45,7 +51,13 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const ids = report.checks.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['inventory.venafi-auth.cluster_issuer_venafi_access_token', 'inventory.unknown-variable.openstack_helm_ingress_wildcard_domian', 'inventory.unused-variable.cluster_issuer_acme_email']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'inventory.venafi-auth.cluster_issuer_venafi_access_token',
+        'inventory.unknown-variable.openstack_helm_ingress_wildcard_domian',
+        'inventory.unused-variable.cluster_issuer_acme_email',
+      ]),
+    );
     expect(report.summary.fail).toBeGreaterThan(0);
     expect(r.stdout + r.stderr).not.toContain('hunter2-password');
     expect(r.stdout + r.stderr).not.toContain('tpp-token-value-1234');
@@ -61,7 +73,9 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
   it('lints a folder: a variable defined twice with different values is a warning (exit 1 with --strict)', () => {
     const r = doctor(['--inventory', 'site', '--json']);
     const report = JSON.parse(r.stdout);
-    expect(report.checks.find((c: { id: string }) => c.id === 'inventory.duplicate.cluster_issuer_acme_email')).toMatchObject({ status: 'warn' });
+    expect(
+      report.checks.find((c: { id: string }) => c.id === 'inventory.duplicate.cluster_issuer_acme_email'),
+    ).toMatchObject({ status: 'warn' });
     expect(r.code).toBe(0);
     expect(doctor(['--inventory', 'site', '--strict']).code).toBe(1);
   });
@@ -70,15 +84,30 @@ describe('cloudgate doctor --only inventory (built binary)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cg-forms-'));
     try {
       const file = join(dir, 'certificates.yml');
-      writeFileSync(file, ['openstack_helm_ingress_wildcard_domain: cloud.example.com.', 'cluster_issuer_type: acme',
-        'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: route53', 'cluster_issuer_acme_route53_auth: ambient',
-        'cluster_issuer_acme_route53_region: Frankfurt', 'cluster_issuer_acme_route53_hosted_zone_id: example.com',
-        'atmosphere_ingress_annotations:', '  cert-manager.io/subject-countries: "DE,UK"', ''].join('\n'));
+      writeFileSync(
+        file,
+        [
+          'openstack_helm_ingress_wildcard_domain: cloud.example.com.',
+          'cluster_issuer_type: acme',
+          'cluster_issuer_acme_email: ops@example.com',
+          'cluster_issuer_acme_solver: route53',
+          'cluster_issuer_acme_route53_auth: ambient',
+          'cluster_issuer_acme_route53_region: Frankfurt',
+          'cluster_issuer_acme_route53_hosted_zone_id: example.com',
+          'atmosphere_ingress_annotations:',
+          '  cert-manager.io/subject-countries: "DE,UK"',
+          '',
+        ].join('\n'),
+      );
       const r = doctor(['--inventory', file, '--json']);
       expect(r.code).toBe(1);
       const checks = JSON.parse(r.stdout).checks.map((c: { id: string; status: string }) => [c.id, c.status]);
-      expect(checks).toEqual([['inventory.wildcard-domain.openstack_helm_ingress_wildcard_domain', 'fail'], ['inventory.aws-region.cluster_issuer_acme_route53_region', 'fail'],
-        ['inventory.route53-hosted-zone-id.cluster_issuer_acme_route53_hosted_zone_id', 'fail'], ['inventory.subject-country.atmosphere_ingress_annotations', 'fail']]);
+      expect(checks).toEqual([
+        ['inventory.wildcard-domain.openstack_helm_ingress_wildcard_domain', 'fail'],
+        ['inventory.aws-region.cluster_issuer_acme_route53_region', 'fail'],
+        ['inventory.route53-hosted-zone-id.cluster_issuer_acme_route53_hosted_zone_id', 'fail'],
+        ['inventory.subject-country.atmosphere_ingress_annotations', 'fail'],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

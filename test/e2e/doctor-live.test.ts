@@ -41,7 +41,9 @@ describe('doctor at a terminal', () => {
     term = launchCloudgate(['doctor', '--only', 'inventory,signin'], { cwd: dir });
     const screen = await term.waitFor(/EXIT=\d+/);
     expect(screen).toMatch(/\[-\] Inventory \(1 skip\)\n {4}Not configured: No inventory at the default path/);
-    expect(screen).toMatch(/\[-\] Federated sign-in chain \(7 skip\)\n {4}Not configured \(7 checks\): The sign-in chain is not configured/);
+    expect(screen).toMatch(
+      /\[-\] Federated sign-in chain \(7 skip\)\n {4}Not configured \(7 checks\): The sign-in chain is not configured/,
+    );
     // The live view (group lines with done/total) is gone: only the report is on the screen.
     expect(screen).not.toMatch(/\(\d+\/\d+/);
     expect(screen).toContain('8 checks: 0 ok, 0 warn, 0 fail, 8 skipped.');
@@ -49,7 +51,10 @@ describe('doctor at a terminal', () => {
   });
 
   it('Ctrl+C stops the running checks: "Interrupted", what finished, the rest not run, exit 130', async () => {
-    term = launchCloudgate(['doctor', '--only', 'inventory,tls', '--endpoint', `127.0.0.1:${port}`, '--timeout', '60'], { cwd: dir });
+    term = launchCloudgate(
+      ['doctor', '--only', 'inventory,tls', '--endpoint', `127.0.0.1:${port}`, '--timeout', '60'],
+      { cwd: dir },
+    );
     await term.waitFor(/\[.\] Served certificates \(\d\/2\)/);
     await waitUntil('the TLS check to connect to the silent endpoint', () => connections > 0);
     term.send('C-c');
@@ -63,14 +68,22 @@ describe('doctor at a terminal', () => {
 
 describe('doctor without a terminal', () => {
   it('SIGINT stops the checks, prints the partial report and "Interrupted", and exits 130 within a second', async () => {
-    const child = spawn(process.execPath, [BIN, 'doctor', '--only', 'tls', '--endpoint', `127.0.0.1:${port}`, '--timeout', '60'], {
-      cwd: dir, env: { ...process.env, CI: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'doctor', '--only', 'tls', '--endpoint', `127.0.0.1:${port}`, '--timeout', '60'],
+      {
+        cwd: dir,
+        env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    await waitUntil('the TLS check to connect to the silent endpoint', () => connections > 0, { lastSeen: () => stdout + stderr });
+    await waitUntil('the TLS check to connect to the silent endpoint', () => connections > 0, {
+      lastSeen: () => stdout + stderr,
+    });
     const sent = Date.now();
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));

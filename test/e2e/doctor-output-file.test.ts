@@ -4,7 +4,18 @@
  * is untouched, exit 1 naming the link and its owner); root's own link is, and the report says so; a
  * missing folder is not created (exit 2 naming it). Run `npm run build` first; runs as root.
  */
-import { chmodSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  chmodSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +35,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const doctor = (output: string) => runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--format', 'prometheus', '--output', output]);
+const doctor = (output: string) =>
+  runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--format', 'prometheus', '--output', output]);
 
 describe('doctor --output', () => {
   it('refuses a link planted by another user in the sticky textfile folder: exit 1, the root-only file untouched', async () => {

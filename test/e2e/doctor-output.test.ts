@@ -8,7 +8,10 @@ import { BIN, runCli } from '../helpers/cli.js';
 /** Runs the CLI with its stdout a pipe nobody reads: closed before the CLI writes, as `| head -1` does. */
 function withClosedStdout(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -22,8 +25,13 @@ const empty = () => mkdtempSync(join(tmpdir(), 'cloudgate-output-'));
 const bare = { CLOUDGATE_KUBECTL: '/nonexistent/kubectl', OS_AUTH_URL: '', KUBECONFIG: '/nonexistent/kubeconfig' };
 
 describe('doctor output', () => {
-  it('a closed pipe ends every kind of output quietly, with the command\'s own exit code', async () => {
-    for (const args of [['doctor', '--list-checks'], ['doctor', '--list-checks', '--json'], ['--help'], ['--version']]) {
+  it("a closed pipe ends every kind of output quietly, with the command's own exit code", async () => {
+    for (const args of [
+      ['doctor', '--list-checks'],
+      ['doctor', '--list-checks', '--json'],
+      ['--help'],
+      ['--version'],
+    ]) {
       const r = await withClosedStdout(args);
       expect(r.stderr, args.join(' ')).toBe('');
       expect(r.code, args.join(' ')).toBe(0);
@@ -40,7 +48,7 @@ describe('doctor output', () => {
     expect(strict.code).toBe(1);
   });
 
-  it('--json keeps schema v1 and adds each skip\'s reason code', async () => {
+  it("--json keeps schema v1 and adds each skip's reason code", async () => {
     const r = await runCli(['doctor', '--only', 'signin,discovery', '--json'], { cwd: empty(), env: bare });
     const doc = JSON.parse(r.stdout);
     expect(doc.schema).toBe('cloudgate.doctor/v1');

@@ -17,7 +17,10 @@ let dir: string;
 let term: Terminal | undefined;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'cloudgate-e2e-dumb-'));
-  writeFileSync(join(dir, 'certificates.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+  writeFileSync(
+    join(dir, 'certificates.yml'),
+    'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n',
+  );
 });
 afterEach(() => {
   term?.kill();
@@ -33,7 +36,10 @@ async function rawOutput(args: string[], termName: string, until: RegExp): Promi
   let raw = '';
   child.stdout.on('data', (d: Buffer) => (raw += d.toString('latin1')));
   try {
-    await waitUntil(`${args[0]} to ask on TERM=${termName}`, () => until.test(raw), { timeoutMs: 20_000, lastSeen: () => raw });
+    await waitUntil(`${args[0]} to ask on TERM=${termName}`, () => until.test(raw), {
+      timeoutMs: 20_000,
+      lastSeen: () => raw,
+    });
   } finally {
     child.kill('SIGKILL');
   }
@@ -44,16 +50,22 @@ describe('TERM=dumb', () => {
   it.each([
     ['setup', ['setup', '--names', 'platform', '--inventory', 'new.yml']],
     ['regenerate', ['regenerate', '--inventory', 'certificates.yml']],
-  ])('%s asks line by line: no escape sequence, ASCII only; on a capable terminal it draws the walkthrough', async (_, args) => {
-    const dumb = await rawOutput(args, 'dumb', /Choose 1-\d+ \[\d+\]: /);
-    expect(dumb).not.toContain('\x1b');
-    expect(dumb).toMatch(/^[\x00-\x7f]*$/);
-    const full = await rawOutput(args, 'xterm-256color', /\x1b\[/);
-    expect(full).not.toMatch(/Choose 1-\d+ \[\d+\]: /);
-  });
+  ])(
+    '%s asks line by line: no escape sequence, ASCII only; on a capable terminal it draws the walkthrough',
+    async (_, args) => {
+      const dumb = await rawOutput(args, 'dumb', /Choose 1-\d+ \[\d+\]: /);
+      expect(dumb).not.toContain('\x1b');
+      expect(dumb).toMatch(/^[\x00-\x7f]*$/);
+      const full = await rawOutput(args, 'xterm-256color', /\x1b\[/);
+      expect(full).not.toMatch(/Choose 1-\d+ \[\d+\]: /);
+    },
+  );
 
   it('the line prompts take the answers typed (tmux)', async () => {
-    term = launchCloudgate(['setup', '--names', 'platform', '--inventory', join(dir, 'new.yml')], { cwd: dir, env: { TERM: 'dumb' } });
+    term = launchCloudgate(['setup', '--names', 'platform', '--inventory', join(dir, 'new.yml')], {
+      cwd: dir,
+      env: { TERM: 'dumb' },
+    });
     await term.waitFor(/\? Certificate type[\s\S]*Choose 1-\d \[1\]:\s*$/m);
     term.send('1', 'Enter');
     await term.waitFor(/\? Certificate issuer/);

@@ -7,7 +7,16 @@
  * Node does) shows which of its bundled modules a run evaluated: each is a function named after its file.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +52,11 @@ interface Run {
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd = dir): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(EXE, args, { cwd, env: { PATH: NO_NODE, HOME: dir, CI: 'true', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(EXE, args, {
+      cwd,
+      env: { PATH: NO_NODE, HOME: dir, CI: 'true', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -65,9 +78,12 @@ interface Coverage {
 function evaluatedModules(coverageDir: string): { evaluated: string[]; bundled: string[] } {
   const files = readdirSync(coverageDir).map((f) => JSON.parse(readFileSync(join(coverageDir, f), 'utf8')) as Coverage);
   const script = files.flatMap((f) => f.result).find((r) => r.url === `file://${EXE}`);
-  expect(script, 'the executable\'s own script in the coverage').toBeDefined();
+  expect(script, "the executable's own script in the coverage").toBeDefined();
   const modules = script!.functions.filter((f) => /^(src|node_modules)\/.+\.(ts|tsx|js|cjs|mjs)$/.test(f.functionName));
-  return { evaluated: modules.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName), bundled: modules.map((f) => f.functionName) };
+  return {
+    evaluated: modules.filter((f) => f.ranges[0].count > 0).map((f) => f.functionName),
+    bundled: modules.map((f) => f.functionName),
+  };
 }
 
 async function withCoverage(args: string[]): Promise<{ run: Run; modules: ReturnType<typeof evaluatedModules> }> {
@@ -83,7 +99,10 @@ const servers = useIdentityServers();
 
 beforeAll(() => {
   if (!built) return;
-  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build-exe.mjs'), '--out', EXE, '--offline'], { encoding: 'utf8', timeout: 300_000 });
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build-exe.mjs'), '--out', EXE, '--offline'], {
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   expect(build.stderr).toContain('with code cache');
   expect(build.status).toBe(0);
 }, 300_000);
@@ -130,40 +149,82 @@ describe.skipIf(!built)('the single executable', () => {
     expect(r.code).toBe(0);
     const checks = (JSON.parse(r.stdout) as { checks: { id: string; status: string }[] }).checks;
     expect(checks.filter((c) => c.status !== 'skip').map((c) => `${c.id}=${c.status}`)).toEqual([
-      'signin.exchange=ok', 'signin.claims=ok', 'signin.federated=ok', 'signin.projects=ok', 'signin.scope=ok', 'signin.api=ok',
+      'signin.exchange=ok',
+      'signin.claims=ok',
+      'signin.federated=ok',
+      'signin.projects=ok',
+      'signin.scope=ok',
+      'signin.api=ok',
     ]);
   });
 
   it('render checks objects with the CRD validators it carries', async () => {
     // A PEM text where the CRD wants base64 ("byte"): only cert-manager's schemas refuse it.
-    const r = await run(['render', '--inventory', join(ROOT, 'test/fixtures/render/platform/venafi-pem-bundle.yml'), '--json']);
+    const r = await run([
+      'render',
+      '--inventory',
+      join(ROOT, 'test/fixtures/render/platform/venafi-pem-bundle.yml'),
+      '--json',
+    ]);
     expect(r.code).toBe(2);
-    const findings = (JSON.parse(r.stdout) as { findings: { rule: string; variable: string; message: string }[] }).findings;
-    expect(findings).toEqual([expect.objectContaining({ rule: 'platform-schema', variable: 'cluster_issuer_venafi_tpp_ca_bundle', message: expect.stringContaining('cert-manager v1.15.5 and v1.21.1 schemas') })]);
+    const findings = (JSON.parse(r.stdout) as { findings: { rule: string; variable: string; message: string }[] })
+      .findings;
+    expect(findings).toEqual([
+      expect.objectContaining({
+        rule: 'platform-schema',
+        variable: 'cluster_issuer_venafi_tpp_ca_bundle',
+        message: expect.stringContaining('cert-manager v1.15.5 and v1.21.1 schemas'),
+      }),
+    ]);
   });
 
   it('oidc fills the templates it carries', async () => {
-    const r = await run(['oidc', '--issuer-url', 'https://oidc.example.com/c1', '--account', '123456789012', '--thumbprint', `AB:CD:${'EF:'.repeat(17)}EF`, '--json']);
+    const r = await run([
+      'oidc',
+      '--issuer-url',
+      'https://oidc.example.com/c1',
+      '--account',
+      '123456789012',
+      '--thumbprint',
+      `AB:CD:${'EF:'.repeat(17)}EF`,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const files = (JSON.parse(r.stdout) as { files: Record<string, unknown> }).files;
     expect(Object.keys(files)).toEqual(expect.arrayContaining(readdirSync(join(ROOT, 'templates/oidc'))));
-    expect(files['trust-policy.json']).toMatchObject({ Statement: [expect.objectContaining({ Action: 'sts:AssumeRoleWithWebIdentity' })] });
-    expect(files['apiserver-flags.txt']).toContain('--service-account-jwks-uri=https://oidc.example.com/c1/openid/v1/jwks');
+    expect(files['trust-policy.json']).toMatchObject({
+      Statement: [expect.objectContaining({ Action: 'sts:AssumeRoleWithWebIdentity' })],
+    });
+    expect(files['apiserver-flags.txt']).toContain(
+      '--service-account-jwks-uri=https://oidc.example.com/c1/openid/v1/jwks',
+    );
   });
 
   it('serve: metrics of a run, build info, and SIGTERM ends it', async () => {
     const child = spawn(EXE, ['serve', '--listen', '127.0.0.1:0', '--interval', '1h', '--only', 'signin'], {
-      env: { PATH: NO_NODE, HOME: dir, CI: 'true', NO_COLOR: '1', ...servers.spec.env(), OS_PROJECT_NAME: 'demo' }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: NO_NODE, HOME: dir, CI: 'true', NO_COLOR: '1', ...servers.spec.env(), OS_PROJECT_NAME: 'demo' },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const address = await waitUntil('serve to log "Listening on"', () => stderr.match(/Listening on http:\/\/(\S+) /)?.[1], { timeoutMs: 15_000, lastSeen: () => stderr });
-      const metrics = await waitUntil('the first run\'s metrics', async () => {
-        const text = await fetch(`http://${address}/metrics`).then((res) => res.text(), () => '');
-        return text.includes('cloudgate_signin_success') && text;
-      }, { timeoutMs: 30_000, intervalMs: 100 });
+      const address = await waitUntil(
+        'serve to log "Listening on"',
+        () => stderr.match(/Listening on http:\/\/(\S+) /)?.[1],
+        { timeoutMs: 15_000, lastSeen: () => stderr },
+      );
+      const metrics = await waitUntil(
+        "the first run's metrics",
+        async () => {
+          const text = await fetch(`http://${address}/metrics`).then(
+            (res) => res.text(),
+            () => '',
+          );
+          return text.includes('cloudgate_signin_success') && text;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       expect(metrics).toContain('cloudgate_signin_success 1');
       expect(metrics).toContain(`cloudgate_build_info{version="${VERSION}"} 1`);
       child.kill('SIGTERM');
@@ -181,7 +242,11 @@ describe.skipIf(!built)('the single executable', () => {
     it('the walkthrough draws, takes keys, and Ctrl+C leaves nothing written; Ink was evaluated', async () => {
       const work = mkdtempSync(join(dir, 'tty-'));
       const coverage = mkdtempSync(join(dir, 'coverage-'));
-      term = launchCloudgate(['setup', '--inventory', join(work, 'certificates.yml')], { cwd: work, program: [EXE], env: { NODE_V8_COVERAGE: coverage } });
+      term = launchCloudgate(['setup', '--inventory', join(work, 'certificates.yml')], {
+        cwd: work,
+        program: [EXE],
+        env: { NODE_V8_COVERAGE: coverage },
+      });
       await term.waitFor('question 1 of');
       await term.press('Down');
       term.send('C-c');

@@ -11,19 +11,27 @@ import { runCli } from '../helpers/cli.js';
 
 const SECRET = 'env-secret-value-31337';
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-e2e-input-')); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-e2e-input-'));
+});
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 async function setupWith(answers: string, extra: string[] = []) {
   await writeFile(join(dir, 'answers.yml'), answers);
-  return runCli(['setup', '--answers', 'answers.yml', '--inventory', 'certificates.yml', ...extra],
-    { cwd: dir, env: { CLOUDGATE_TEST_SECRET: SECRET }, timeoutMs: 15_000 });
+  return runCli(['setup', '--answers', 'answers.yml', '--inventory', 'certificates.yml', ...extra], {
+    cwd: dir,
+    env: { CLOUDGATE_TEST_SECRET: SECRET },
+    timeoutMs: 15_000,
+  });
 }
 
 describe('file: answers', () => {
   it('file:/proc/self/environ exits 2 naming the file, never printing the environment', async () => {
     for (const extra of [[], ['--dry-run']]) {
-      const r = await setupWith('cluster_issuer_type: acme\ncluster_issuer_acme_email: file:/proc/self/environ\n', extra);
+      const r = await setupWith(
+        'cluster_issuer_type: acme\ncluster_issuer_acme_email: file:/proc/self/environ\n',
+        extra,
+      );
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('/proc/self/environ');
       expect(r.stdout + r.stderr).not.toContain(SECRET);
@@ -46,19 +54,28 @@ describe('file: answers', () => {
 describe('doctor inputs that are not regular files', () => {
   it('--certificate FIFO exits 2 naming the path', async () => {
     execFileSync('mkfifo', [join(dir, 'cert.pem')]);
-    const r = await runCli(['doctor', '--only', 'certificate', '--certificate', 'cert.pem', '--inventory', 'none.yml'], { cwd: dir, timeoutMs: 15_000 });
+    const r = await runCli(
+      ['doctor', '--only', 'certificate', '--certificate', 'cert.pem', '--inventory', 'none.yml'],
+      { cwd: dir, timeoutMs: 15_000 },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(join(dir, 'cert.pem'));
   });
 
   it('--inventory FIFO, or a FIFO inside the inventory folder, exits 2 naming the path', async () => {
     execFileSync('mkfifo', [join(dir, 'inv.yml')]);
-    const file = await runCli(['doctor', '--only', 'inventory', '--inventory', 'inv.yml'], { cwd: dir, timeoutMs: 15_000 });
+    const file = await runCli(['doctor', '--only', 'inventory', '--inventory', 'inv.yml'], {
+      cwd: dir,
+      timeoutMs: 15_000,
+    });
     expect(file.code).toBe(2);
     expect(file.stderr).toContain(join(dir, 'inv.yml'));
     await mkdir(join(dir, 'site/group_vars/all'), { recursive: true });
     execFileSync('mkfifo', [join(dir, 'site/group_vars/all/certs.yml')]);
-    const folder = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site'], { cwd: dir, timeoutMs: 15_000 });
+    const folder = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site'], {
+      cwd: dir,
+      timeoutMs: 15_000,
+    });
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain(join(dir, 'site/group_vars/all/certs.yml'));
   });
@@ -88,9 +105,16 @@ describe('setup and regenerate --inventory that is not a regular file', () => {
     await mkdir(join(dir, 'site'));
     await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_acme_email: q@example.com\n');
     for (const command of ['setup', 'regenerate']) {
-      for (const [path, kind] of [['inv.fifo', 'a pipe'], ['/dev/zero', 'a device'], ['site', 'a folder']]) {
+      for (const [path, kind] of [
+        ['inv.fifo', 'a pipe'],
+        ['/dev/zero', 'a device'],
+        ['site', 'a folder'],
+      ]) {
         const started = Date.now();
-        const r = await runCli([command, '--answers', 'answers.yml', '--inventory', path, '--dry-run'], { cwd: dir, timeoutMs: 15_000 });
+        const r = await runCli([command, '--answers', 'answers.yml', '--inventory', path, '--dry-run'], {
+          cwd: dir,
+          timeoutMs: 15_000,
+        });
         expect(r.code, `${command} --inventory ${path}`).toBe(2);
         expect(r.stderr).toContain(`${path.startsWith('/') ? path : join(dir, path)} is not a regular file (${kind})`);
         expect(Date.now() - started).toBeLessThan(10_000);
@@ -103,13 +127,24 @@ describe('setup and regenerate --inventory that is not a regular file', () => {
 describe('doctor reads inventory folders through symbolic links', () => {
   it('checks a linked vars file and names the file the bad value came from', async () => {
     await mkdir(join(dir, 'shared'));
-    await writeFile(join(dir, 'shared/certs.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_solver: http01\ncluster_issuer_acme_email: not-an-email\n');
+    await writeFile(
+      join(dir, 'shared/certs.yml'),
+      'cluster_issuer_type: acme\ncluster_issuer_acme_solver: http01\ncluster_issuer_acme_email: not-an-email\n',
+    );
     await mkdir(join(dir, 'site/group_vars/all'), { recursive: true });
     await writeFile(join(dir, 'site/group_vars/all/network.yml'), 'ntp_server: pool.ntp.org\n');
     await symlink('../../../shared/certs.yml', join(dir, 'site/group_vars/all/certs.yml'));
-    const r = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site', '--json'], { cwd: dir, timeoutMs: 15_000 });
+    const r = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site', '--json'], {
+      cwd: dir,
+      timeoutMs: 15_000,
+    });
     expect(r.code).toBe(1);
-    const checks = JSON.parse(r.stdout).checks as { id: string; status: string; message: string; details?: { file?: string } }[];
+    const checks = JSON.parse(r.stdout).checks as {
+      id: string;
+      status: string;
+      message: string;
+      details?: { file?: string };
+    }[];
     const email = checks.find((c) => c.details?.file?.endsWith('certs.yml'));
     expect(email?.status).toBe('fail');
     expect(email?.details?.file).toBe(join(dir, 'site/group_vars/all/certs.yml'));
@@ -118,11 +153,17 @@ describe('doctor reads inventory folders through symbolic links', () => {
 
   it('reads a symlinked group_vars/all folder and survives a link loop', async () => {
     await mkdir(join(dir, 'shared/all'), { recursive: true });
-    await writeFile(join(dir, 'shared/all/certs.yml'), 'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.example.com\n');
+    await writeFile(
+      join(dir, 'shared/all/certs.yml'),
+      'cluster_issuer_type: none\nopenstack_helm_ingress_wildcard_domain: cloud.example.com\n',
+    );
     await symlink('..', join(dir, 'shared/all/loop'));
     await mkdir(join(dir, 'site/group_vars'), { recursive: true });
     await symlink('../../shared/all', join(dir, 'site/group_vars/all'));
-    const r = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site', '--json'], { cwd: dir, timeoutMs: 15_000 });
+    const r = await runCli(['doctor', '--only', 'inventory', '--inventory', 'site', '--json'], {
+      cwd: dir,
+      timeoutMs: 15_000,
+    });
     const checks = JSON.parse(r.stdout).checks as { id: string; status: string }[];
     expect(checks.map((c) => c.id)).not.toContain('inventory.file');
     expect(checks.find((c) => c.id === 'inventory.link-loop')?.status).toBe('warn');
@@ -135,8 +176,14 @@ describe('setup --dry-run and the other vars files of the group', () => {
     await mkdir(group, { recursive: true });
     await writeFile(join(group, 'certificates.yml'), 'db_password: hunter2-unrelated\ncluster_issuer_type: none\n');
     await writeFile(join(group, 'zz-local.yml'), 'cluster_issuer_type: ca\n');
-    await writeFile(join(dir, 'answers.yml'), 'cluster_issuer_type: acme\ncluster_issuer_acme_solver: http01\ncluster_issuer_acme_email: ops@example.com\n');
-    const r = await runCli(['setup', '--answers', 'answers.yml', '--inventory', join(group, 'certificates.yml'), '--dry-run'], { cwd: dir, timeoutMs: 15_000 });
+    await writeFile(
+      join(dir, 'answers.yml'),
+      'cluster_issuer_type: acme\ncluster_issuer_acme_solver: http01\ncluster_issuer_acme_email: ops@example.com\n',
+    );
+    const r = await runCli(
+      ['setup', '--answers', 'answers.yml', '--inventory', join(group, 'certificates.yml'), '--dry-run'],
+      { cwd: dir, timeoutMs: 15_000 },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(' db_password: ********');
     expect(r.stdout + r.stderr).not.toContain('hunter2-unrelated');

@@ -9,10 +9,28 @@ import { runCli } from '../helpers/cli.js';
 import { copyCase, folderCases, keyOf, keySet, removeCase, type FindingKey } from '../helpers/inventory-folders.js';
 
 /** Every secret the folders hold (plain or vaulted): none may be printed. */
-const SECRETS = ['cf-token-from-vault-8812', 'cf-token-vaulted-2231', 'r53-secret-from-vault-file', 'r53-secret-36', 'gd-secret-36', 'tok{#en#}-4471', 'tok-4471',
-  'wapi-password-36', 'azure-secret-36', 'cf-token-36', 'tpp-token-36', 'c2VjcmV0LWtleS0zNg==', 'fixture-vault-password-36'];
+const SECRETS = [
+  'cf-token-from-vault-8812',
+  'cf-token-vaulted-2231',
+  'r53-secret-from-vault-file',
+  'r53-secret-36',
+  'gd-secret-36',
+  'tok{#en#}-4471',
+  'tok-4471',
+  'wapi-password-36',
+  'azure-secret-36',
+  'cf-token-36',
+  'tpp-token-36',
+  'c2VjcmV0LWtleS0zNg==',
+  'fixture-vault-password-36',
+];
 
-interface DoctorCheck { id: string; status: string; message: string; details?: { rule?: string; variable?: string; severity?: string } }
+interface DoctorCheck {
+  id: string;
+  status: string;
+  message: string;
+  details?: { rule?: string; variable?: string; severity?: string };
+}
 
 describe('inventory folders: render and doctor --only inventory give one judgement', () => {
   const cases = folderCases();
@@ -29,16 +47,26 @@ describe('inventory folders: render and doctor --only inventory give one judgeme
         const env = { ...c.env, CLOUDGATE_RENDER_ENGINE: 'model' };
         const render = await runCli(['render', '--inventory', c.inventory, '--json', ...c.args], { cwd: dir, env });
         expect(render.code, render.stderr).toBe(c.exit);
-        const json = JSON.parse(render.stdout) as { engine: { engine: string }; objects: unknown[]; helm: unknown[]; findings: { rule: string; variable: string | null; severity: string }[] };
+        const json = JSON.parse(render.stdout) as {
+          engine: { engine: string };
+          objects: unknown[];
+          helm: unknown[];
+          findings: { rule: string; variable: string | null; severity: string }[];
+        };
         expect(json.engine.engine).toBe('model');
         expect(json.objects).toEqual(c.objects);
         expect(json.helm).toEqual(c.helm);
         const rendered = keySet(json.findings.map(keyOf));
         expect(rendered).toEqual(keySet(c.findings));
 
-        const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', c.inventory, '--json', ...c.args], { cwd: dir, env });
+        const doctor = await runCli(
+          ['doctor', '--only', 'inventory', '--inventory', c.inventory, '--json', ...c.args],
+          { cwd: dir, env },
+        );
         const checks = (JSON.parse(doctor.stdout) as { checks: DoctorCheck[] }).checks;
-        const found: FindingKey[] = checks.filter((k) => k.details?.rule).map((k) => keyOf({ rule: k.details!.rule!, variable: k.details!.variable, severity: k.details!.severity! }));
+        const found: FindingKey[] = checks
+          .filter((k) => k.details?.rule)
+          .map((k) => keyOf({ rule: k.details!.rule!, variable: k.details!.variable, severity: k.details!.severity! }));
         expect(keySet(found)).toEqual(rendered);
         expect(doctor.code).toBe(rendered.some((f) => f.severity === 'error') ? 1 : 0);
         if (rendered.length === 0) expect(checks.map((k) => k.id)).toEqual(['inventory.valid']);

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { createTestCA } from '../helpers/pki.js';
 
-const indent = (pem: string) => pem.trim().split('\n').map((l) => `  ${l}\n`).join('');
+const indent = (pem: string) =>
+  pem
+    .trim()
+    .split('\n')
+    .map((l) => `  ${l}\n`)
+    .join('');
 
 function inventory(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cloudgate-merge-cli-')), 'certificates.yml');
@@ -15,7 +20,8 @@ function inventory(text: string): string {
 }
 
 describe('an inventory whose issuer comes through a merge key', () => {
-  const text = '_site_defaults: &site\n  cluster_issuer_type: ca\n  cluster_issuer_name: corp\n<<: *site\ncluster_issuer_name: corp-issuer\n';
+  const text =
+    '_site_defaults: &site\n  cluster_issuer_type: ca\n  cluster_issuer_name: corp\n<<: *site\ncluster_issuer_name: corp-issuer\n';
 
   it('doctor checks the merged issuer and names the key it came from', async () => {
     const file = inventory(text);

@@ -23,16 +23,23 @@ describe('doctor and variables set outside the inventory file', () => {
     'host_vars/ctl1.yml': 'cluster_issuer_type: self-signed\n',
   };
 
-  it('given the file setup writes: warns of the host_vars file and the other group\'s file', async () => {
+  it("given the file setup writes: warns of the host_vars file and the other group's file", async () => {
     const root = tree(files);
-    const r = await runCli(['doctor', '--only', 'inventory', '--inventory', join(root, 'group_vars/all/certificates.yml'), '--json']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'inventory',
+      '--inventory',
+      join(root, 'group_vars/all/certificates.yml'),
+      '--json',
+    ]);
     const overridden = (JSON.parse(r.stdout) as Checks).checks.filter((c) => c.id.startsWith('inventory.overridden'));
     expect(overridden.map((c) => c.status)).toEqual(['warn', 'warn']);
     expect(overridden.map((c) => c.message).join('\n')).toContain(join(root, 'host_vars/ctl1.yml'));
     expect(overridden.map((c) => c.message).join('\n')).toContain(join(root, 'group_vars/controllers.yml'));
   });
 
-  it('given the folder: warns of the host_vars file (the groups\' files are read and compared already)', async () => {
+  it("given the folder: warns of the host_vars file (the groups' files are read and compared already)", async () => {
     const root = tree(files);
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', root, '--json']);
     const checks = (JSON.parse(r.stdout) as Checks).checks;

@@ -27,16 +27,24 @@ cluster_issuer_acme_email: ops@example.com
 cluster_issuer_acme_solver: cloudflare
 `;
 
-const setup = (answers: string, extra: string[] = []) => runCli(['setup', '--answers', answers, '--inventory', inventory, '--yes', ...extra], { cwd: dir });
+const setup = (answers: string, extra: string[] = []) =>
+  runCli(['setup', '--answers', answers, '--inventory', inventory, '--yes', ...extra], { cwd: dir });
 
 /** A value encrypted by the real ansible-vault, as `!vault |` block text. */
 function vaulted(secret: string, passwordFile: string, name: string): string {
-  return execFileSync('ansible-vault', ['encrypt_string', '--vault-password-file', passwordFile, secret, '--name', name], { encoding: 'utf8' });
+  return execFileSync(
+    'ansible-vault',
+    ['encrypt_string', '--vault-password-file', passwordFile, secret, '--name', name],
+    { encoding: 'utf8' },
+  );
 }
 
 describe('YAML library warnings never reach the output', () => {
   it('a secret under an unknown tag in --answers: exit 2 naming the line, the secret nowhere', async () => {
-    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'tagged-secret-4711-xyz'\n`);
+    const answers = await write(
+      'answers.yml',
+      `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'tagged-secret-4711-xyz'\n`,
+    );
     const r = await setup(answers);
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).not.toContain('tagged-secret-4711-xyz');
@@ -57,7 +65,10 @@ describe('YAML library warnings never reach the output', () => {
   });
 
   it('an unknown tag in the inventory is an inventory.yaml-tag failure, its value not quoted', async () => {
-    await writeFile(inventory, `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'inv-secret-1234-qqq'\n`);
+    await writeFile(
+      inventory,
+      `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !secret 'inv-secret-1234-qqq'\n`,
+    );
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json'], { cwd: dir });
     expect(r.stdout + r.stderr).not.toContain('inv-secret-1234-qqq');
     expect(r.stderr).not.toMatch(/\(node:\d+\)|Warning/);
@@ -69,7 +80,10 @@ describe('YAML library warnings never reach the output', () => {
 describe('Ansible reads back what setup wrote', () => {
   it('!unsafe answers stay unsafe: Ansible prints the literal text, it runs nothing', async () => {
     const token = 'tok{{ lookup("pipe","id") }}';
-    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !unsafe '${token}'\n`);
+    const answers = await write(
+      'answers.yml',
+      `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: !unsafe '${token}'\n`,
+    );
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(inventory, 'utf8')).toContain('!unsafe');
@@ -85,20 +99,30 @@ describe('Ansible reads back what setup wrote', () => {
     expect(r.code, r.stderr).toBe(0);
     const written = await readFile(inventory, 'utf8');
     expect(written).toContain(block.trimEnd());
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_email', { vaultPasswordFile: password })).toBe('pki@example.com');
+    expect(
+      await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password }),
+    ).toBe('vaulted-token-e2e-5150');
+    expect(await ansibleValue(inventory, 'cluster_issuer_acme_email', { vaultPasswordFile: password })).toBe(
+      'pki@example.com',
+    );
 
     // The same block given as an answer goes in vaulted too.
     await writeFile(inventory, '');
     const vaultAnswers = await write('answers2.yml', `${CLOUDFLARE}${block}`);
     expect((await setup(vaultAnswers)).code).toBe(0);
-    expect(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password })).toBe('vaulted-token-e2e-5150');
+    expect(
+      await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token', { vaultPasswordFile: password }),
+    ).toBe('vaulted-token-e2e-5150');
 
     const doctor = await runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--json'], { cwd: dir });
     const checks = JSON.parse(doctor.stdout).checks as { id: string; status: string; message: string }[];
     // One finding per vaulted value, the vault's own (it says how to give the password).
-    expect(checks.filter((c) => /not checked/.test(c.message))).toEqual([expect.objectContaining({ id: 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token', status: 'ok' })]);
-    expect(checks.find((c) => c.id === 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token')?.message).toContain('vaulted');
+    expect(checks.filter((c) => /not checked/.test(c.message))).toEqual([
+      expect.objectContaining({ id: 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token', status: 'ok' }),
+    ]);
+    expect(
+      checks.find((c) => c.id === 'inventory.vaulted.cluster_issuer_acme_cloudflare_api_token')?.message,
+    ).toContain('vaulted');
   });
 
   it('PEM bundles given as file: are written so that Ansible sees the same text', async () => {
@@ -108,16 +132,23 @@ describe('Ansible reads back what setup wrote', () => {
     const bundle = (intermediate.cert + root.cert).replace(/\r\n/g, '\n');
     await write('ca.pem', intermediate.cert + root.cert);
     await write('ca.key', intermediate.key);
-    const answers = await write('answers.yml',
-      'cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:ca.pem\ncluster_issuer_ca_private_key: file:ca.key\n');
+    const answers = await write(
+      'answers.yml',
+      'cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:ca.pem\ncluster_issuer_ca_private_key: file:ca.key\n',
+    );
     const r = await setup(answers);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await ansibleValue(inventory, 'cluster_issuer_ca_certificate')).toBe(bundle);
-    expect(await ansibleValue(inventory, 'cluster_issuer_ca_private_key')).toBe(intermediate.key.replace(/\r\n/g, '\n'));
+    expect(await ansibleValue(inventory, 'cluster_issuer_ca_private_key')).toBe(
+      intermediate.key.replace(/\r\n/g, '\n'),
+    );
   });
 
   it('removing a key whose anchor is used elsewhere writes its value at the alias', async () => {
-    await writeFile(inventory, `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: &tok anchored-token-77\nmy_app:\n  token: *tok\nmy_app_token: *tok\n`);
+    await writeFile(
+      inventory,
+      `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: &tok anchored-token-77\nmy_app:\n  token: *tok\nmy_app_token: *tok\n`,
+    );
     const answers = await write('answers.yml', 'cluster_issuer_acme_solver: http01\n');
     const r = await setup(answers);
     expect(r.code, r.stderr).toBe(0);
@@ -150,14 +181,22 @@ describe('types and sizes', () => {
   });
 
   it('a large integer keeps every digit', async () => {
-    const answers = await write('answers.yml', `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: 12345678901234567890\n`);
+    const answers = await write(
+      'answers.yml',
+      `${CLOUDFLARE}cluster_issuer_acme_cloudflare_api_token: 12345678901234567890\n`,
+    );
     const r = await setup(answers);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(String(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token'))).toBe('12345678901234567890');
+    expect(String(await ansibleValue(inventory, 'cluster_issuer_acme_cloudflare_api_token'))).toBe(
+      '12345678901234567890',
+    );
   });
 
   it('refuses an answer value over 1 MiB and an answers file over 4 MiB', async () => {
-    const big = await write('answers.yml', `cluster_issuer_acme_email: "${'a'.repeat(1024 * 1024 + 10)}@example.com"\n`);
+    const big = await write(
+      'answers.yml',
+      `cluster_issuer_acme_email: "${'a'.repeat(1024 * 1024 + 10)}@example.com"\n`,
+    );
     const r = await setup(big);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cluster_issuer_acme_email');

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
+import {
+  certManagerCrds,
+  KubeState,
+  namespace,
+  startKubeApi,
+  type KubeApi,
+  type KubeObject,
+} from '../servers/kube-api.js';
 import { hasKubectl, needsKubectl } from '../helpers/has-kubectl.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
 
@@ -17,14 +24,23 @@ const dir = mkdtempSync(join(tmpdir(), 'cg-drift-'));
 let n = 0;
 function inventory(values: Record<string, string>): string {
   const path = join(dir, `inv-${++n}.yml`);
-  writeFileSync(path, Object.entries(values).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n');
+  writeFileSync(
+    path,
+    Object.entries(values)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join('\n') + '\n',
+  );
   return path;
 }
 
 const RFC2136 = {
-  cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'rfc2136',
-  cluster_issuer_acme_rfc2136_nameserver: '10.0.0.53:53', cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
-  cluster_issuer_acme_rfc2136_tsig_key_name: 'acme', cluster_issuer_acme_rfc2136_tsig_secret_key: TSIG_SECRET,
+  cluster_issuer_type: 'acme',
+  cluster_issuer_acme_email: 'ops@example.com',
+  cluster_issuer_acme_solver: 'rfc2136',
+  cluster_issuer_acme_rfc2136_nameserver: '10.0.0.53:53',
+  cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
+  cluster_issuer_acme_rfc2136_tsig_key_name: 'acme',
+  cluster_issuer_acme_rfc2136_tsig_secret_key: TSIG_SECRET,
 };
 
 /** The objects a deployment of these values leaves in the cluster (Secret data stored base64 under data). */
@@ -50,8 +66,15 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     api.state.add(...certManagerCrds(), namespace('cert-manager'), namespace('openstack'), ...objects);
   };
   const drift = async (values: Record<string, string>, ...extra: string[]) => {
-    const r = await runCli(['doctor', '--only', 'kube', '--inventory', inventory(values), '--context', CONTEXT, '--json', ...extra], { env: api.env });
-    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string; advice?: string; details?: Record<string, unknown> }[] }).checks.find((c) => c.id === 'kube.issuer-drift')!;
+    const r = await runCli(
+      ['doctor', '--only', 'kube', '--inventory', inventory(values), '--context', CONTEXT, '--json', ...extra],
+      { env: api.env },
+    );
+    const check = (
+      JSON.parse(r.stdout) as {
+        checks: { id: string; status: string; message: string; advice?: string; details?: Record<string, unknown> }[];
+      }
+    ).checks.find((c) => c.id === 'kube.issuer-drift')!;
     expect(r.stdout + r.stderr).not.toContain(TSIG_SECRET);
     return check;
   };
@@ -71,7 +94,9 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     cluster(...deployed({ ...RFC2136, cluster_issuer_acme_email: 'old@example.com' }));
     const check = await drift(RFC2136);
     expect(check.status).toBe('fail');
-    expect(check.details!.differences).toEqual(['spec.acme.email: the cluster has "old@example.com", the inventory makes "ops@example.com"']);
+    expect(check.details!.differences).toEqual([
+      'spec.acme.email: the cluster has "old@example.com", the inventory makes "ops@example.com"',
+    ]);
   });
 
   it('fails when the credential Secret lacks its key, without reading values', async () => {
@@ -81,17 +106,23 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     cluster(...objects);
     const check = await drift(RFC2136);
     expect(check.status).toBe('fail');
-    expect(check.details!.differences).toEqual(['Secret cert-manager/cert-manager-issuer-tsig-secret-key lacks the key tsig-secret-key.']);
+    expect(check.details!.differences).toEqual([
+      'Secret cert-manager/cert-manager-issuer-tsig-secret-key lacks the key tsig-secret-key.',
+    ]);
   });
 
   it('fails on a field edited by hand in the cluster', async () => {
     const objects = deployed(RFC2136);
-    const issuer = objects.find((o) => o.kind === 'ClusterIssuer' && o.metadata.name === 'atmosphere') as KubeObject & { spec: { acme: Record<string, unknown> } };
+    const issuer = objects.find((o) => o.kind === 'ClusterIssuer' && o.metadata.name === 'atmosphere') as KubeObject & {
+      spec: { acme: Record<string, unknown> };
+    };
     issuer.spec.acme.skipTLSVerify = true;
     cluster(...objects);
     const check = await drift(RFC2136);
     expect(check.status).toBe('fail');
-    expect(check.details!.differences).toEqual([expect.stringMatching(/^spec\.acme\.skipTLSVerify: set in the cluster to true/)]);
+    expect(check.details!.differences).toEqual([
+      expect.stringMatching(/^spec\.acme\.skipTLSVerify: set in the cluster to true/),
+    ]);
   });
 
   it('fails when the ClusterIssuer is missing', async () => {
@@ -100,7 +131,7 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
   });
 
   // The platform's names are the default: nothing is guessed from the cluster.
-  it('compares with the platform\'s names; a cluster deployed with the neutral words is a naming mismatch whose fix is --names spec', async () => {
+  it("compares with the platform's names; a cluster deployed with the neutral words is a naming mismatch whose fix is --names spec", async () => {
     cluster(...deployed(RFC2136));
     const check = await drift(RFC2136);
     expect(check).toMatchObject({ status: 'ok', details: { names: 'platform', differences: [] } });
@@ -130,13 +161,24 @@ describe.skipIf(!hasKubectl)(`doctor kube.issuer-drift with kubectl${needsKubect
     expect(check.advice).not.toMatch(/deploying restores|run the deployment/i);
   });
 
-  it('regenerate compares the same way: a cluster deployed with the platform\'s names counts as deployed', async () => {
+  it("regenerate compares the same way: a cluster deployed with the platform's names counts as deployed", async () => {
     const selfSigned = { cluster_issuer_type: 'self-signed' };
     cluster(...deployed(selfSigned, 'platform'));
     const answers = join(dir, `answers-${++n}.yml`);
     writeFileSync(answers, 'cluster_issuer_type: self-signed\n');
-    const r = await runCli(['regenerate', '--inventory', inventory({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' }),
-      '--answers', answers, '--dry-run', '--context', CONTEXT], { env: api.env });
+    const r = await runCli(
+      [
+        'regenerate',
+        '--inventory',
+        inventory({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' }),
+        '--answers',
+        answers,
+        '--dry-run',
+        '--context',
+        CONTEXT,
+      ],
+      { env: api.env },
+    );
     expect(r.stderr).not.toContain('is not yet what the new inventory makes');
     expect(r.code, r.stderr).toBe(0);
   });

@@ -24,7 +24,8 @@ async function cluster(state: ClusterState): Promise<KubeApi> {
   return api;
 }
 
-const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { env: { ...api!.env, ...extra }, timeoutMs: 90_000 });
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runCli(args, { env: { ...api!.env, ...extra }, timeoutMs: 90_000 });
 const json = <T>(r: CliResult): T => JSON.parse(r.stdout) as T;
 const named = (list: ClusterState[], part: string) => list.find((s) => s.name.includes(part))!;
 const inventory = (text: string) => {
@@ -33,7 +34,13 @@ const inventory = (text: string) => {
   return path;
 };
 
-interface Status { schema: string; verdict: { status: string; cause?: string; advice?: string; stuck?: { step: string } }; order?: { events: { reason: string }[] }; challenges: unknown[]; issuer: { ref: string; exists: boolean } }
+interface Status {
+  schema: string;
+  verdict: { status: string; cause?: string; advice?: string; stuck?: { step: string } };
+  order?: { events: { reason: string }[] };
+  challenges: unknown[];
+  issuer: { ref: string; exists: boolean };
+}
 
 describe('cloudgate status certificate', () => {
   it('shows a healthy Certificate as cmctl does, with the verdict ok (exit 0)', async () => {
@@ -44,7 +51,11 @@ describe('cloudgate status certificate', () => {
     expect(text.stdout).toMatch(/Issuer:\n {2}Name: atmosphere\n {2}Kind: ClusterIssuer/);
     expect(text.stdout).toMatch(/Verdict: ok/);
     const r = await cli(['status', 'certificate', 'openstack/keystone-api', '--json']);
-    expect(json<Status>(r)).toMatchObject({ schema: 'cloudgate.status-certificate/v1', verdict: { status: 'ok' }, issuer: { ref: 'ClusterIssuer atmosphere', exists: true } });
+    expect(json<Status>(r)).toMatchObject({
+      schema: 'cloudgate.status-certificate/v1',
+      verdict: { status: 'ok' },
+      issuer: { ref: 'ClusterIssuer atmosphere', exists: true },
+    });
   });
 
   it('says why a wildcard is stuck: its Order has no Challenge, and its Warning event says no solver can be used (exit 1)', async () => {
@@ -70,9 +81,15 @@ describe('cloudgate status certificate', () => {
 
   it.each<[string[], RegExp]>([
     [['status', 'certificate', 'keystone-api'], /is not NAMESPACE\/NAME/],
-    [['status', 'certificat', 'openstack/keystone-api'], /takes "certificate", not "certificat".*\n.*Did you mean "certificate"/],
+    [
+      ['status', 'certificat', 'openstack/keystone-api'],
+      /takes "certificate", not "certificat".*\n.*Did you mean "certificate"/,
+    ],
     [['status'], /needs "certificate"/],
-    [['status', 'certificate', 'openstack/keystone-api', 'openstack/nova-api'], /Unexpected argument "openstack\/nova-api"/],
+    [
+      ['status', 'certificate', 'openstack/keystone-api', 'openstack/nova-api'],
+      /Unexpected argument "openstack\/nova-api"/,
+    ],
     [['status', 'certificate', 'Open_Stack/keystone-api'], /is not a namespace name/],
   ])('refuses %j as a usage error (exit 2)', async (args, message) => {
     const r = await runCli(args);
@@ -81,13 +98,23 @@ describe('cloudgate status certificate', () => {
   });
 
   it('without a cluster to ask it says why (exit 1)', async () => {
-    const r = await runCli(['status', 'certificate', 'openstack/keystone-api'], { env: { KUBECONFIG: join(tmpdir(), 'cg-no-such-kubeconfig') } });
+    const r = await runCli(['status', 'certificate', 'openstack/keystone-api'], {
+      env: { KUBECONFIG: join(tmpdir(), 'cg-no-such-kubeconfig') },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Cannot ask the cluster: kubectl has no current context/);
   });
 });
 
-interface Inspection { schema: string; status: string; key: { state: string }; chain: { inOrder: boolean; rightOrder?: number[] }; findings: { code: string }[]; certificates: { dnsNames: string[] }[]; secret: { annotations: Record<string, string> } }
+interface Inspection {
+  schema: string;
+  status: string;
+  key: { state: string };
+  chain: { inOrder: boolean; rightOrder?: number[] };
+  findings: { code: string }[];
+  certificates: { dnsNames: string[] }[];
+  secret: { annotations: Record<string, string> };
+}
 
 describe('cloudgate inspect secret', () => {
   it("decodes a TLS secret: its chain, names, key and cert-manager's annotations (exit 0), never the key", async () => {
@@ -96,12 +123,22 @@ describe('cloudgate inspect secret', () => {
     const r = await cli(['inspect', 'secret', 'openstack/keystone-api-certs', '--json']);
     expect(r.code).toBe(0);
     const inspection = json<Inspection>(r);
-    expect(inspection).toMatchObject({ schema: 'cloudgate.inspect-secret/v1', status: 'ok', key: { state: 'matches' }, chain: { inOrder: true }, findings: [] });
+    expect(inspection).toMatchObject({
+      schema: 'cloudgate.inspect-secret/v1',
+      status: 'ok',
+      key: { state: 'matches' },
+      chain: { inOrder: true },
+      findings: [],
+    });
     expect(inspection.certificates[0]!.dnsNames).toEqual(['keystone-api.cloud.test']);
-    expect(inspection.secret.annotations).toMatchObject({ 'cert-manager.io/issuer-name': 'atmosphere', 'cert-manager.io/certificate-name': 'keystone-api' });
+    expect(inspection.secret.annotations).toMatchObject({
+      'cert-manager.io/issuer-name': 'atmosphere',
+      'cert-manager.io/certificate-name': 'keystone-api',
+    });
     const text = await cli(['inspect', 'secret', 'openstack/keystone-api-certs']);
     expect(text.stdout).toMatch(/tls\.key: .*belongs to the first certificate/);
-    const key = state.objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'keystone-api-certs')!.data as Record<string, string>;
+    const key = state.objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'keystone-api-certs')!
+      .data as Record<string, string>;
     const keyPem = Buffer.from(key['tls.key']!, 'base64').toString();
     for (const output of [r.stdout, text.stdout]) {
       expect(output).not.toMatch(/PRIVATE KEY/);
@@ -131,8 +168,16 @@ describe('cloudgate inspect secret', () => {
   });
 });
 
-interface Renewal { schema: string; certificates: { namespace: string; name: string; result: string }[] }
-const issuingOf = (k: KubeApi, name: string) => (k.state.get('Certificate', name, 'openstack')!.status as { conditions: { type: string; status: string; reason: string }[] }).conditions;
+interface Renewal {
+  schema: string;
+  certificates: { namespace: string; name: string; result: string }[];
+}
+const issuingOf = (k: KubeApi, name: string) =>
+  (
+    k.state.get('Certificate', name, 'openstack')!.status as {
+      conditions: { type: string; status: string; reason: string }[];
+    }
+  ).conditions;
 
 describe('cloudgate renew', () => {
   it('does what cmctl renew does: Issuing True, reason ManuallyTriggered, the other conditions kept; nothing deleted', async () => {
@@ -140,17 +185,25 @@ describe('cloudgate renew', () => {
     const r = await cli(['renew', 'openstack/keystone-api']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Manually triggered issuance of Certificate openstack/keystone-api\n');
-    expect(issuingOf(k, 'keystone-api').map((c) => `${c.type} ${c.status} ${c.reason}`)).toEqual(['Ready True Ready', 'Issuing True ManuallyTriggered']);
+    expect(issuingOf(k, 'keystone-api').map((c) => `${c.type} ${c.status} ${c.reason}`)).toEqual([
+      'Ready True Ready',
+      'Issuing True ManuallyTriggered',
+    ]);
     expect(k.state.deleted).toEqual([]);
     const patches = k.state.requests.filter((q) => q.method === 'PATCH');
-    expect(patches.map((q) => q.path)).toEqual(['/apis/cert-manager.io/v1/namespaces/openstack/certificates/keystone-api/status']);
+    expect(patches.map((q) => q.path)).toEqual([
+      '/apis/cert-manager.io/v1/namespaces/openstack/certificates/keystone-api/status',
+    ]);
   });
 
   it('starts nothing where cert-manager is already issuing, and renews several', async () => {
     const k = await cluster(named(transientStates(), 'renewal under way'));
     const r = await cli(['renew', 'openstack/glance-api', 'openstack/nova-api', '--json']);
     expect(r.code).toBe(0);
-    expect(json<Renewal>(r).certificates.map((c) => `${c.name} ${c.result}`)).toEqual(['glance-api already-issuing', 'nova-api triggered']);
+    expect(json<Renewal>(r).certificates.map((c) => `${c.name} ${c.result}`)).toEqual([
+      'glance-api already-issuing',
+      'nova-api triggered',
+    ]);
     expect(issuingOf(k, 'glance-api').find((c) => c.type === 'Issuing')!.reason).toBe('Renewing');
   });
 
@@ -163,7 +216,10 @@ describe('cloudgate renew', () => {
     expect(k.state.requests.some((q) => q.method === 'PATCH')).toBe(false);
     const forced = await cli(['renew', 'openstack/glance-api', '--force']);
     expect(forced.code).toBe(0);
-    expect(issuingOf(k, 'glance-api').find((c) => c.type === 'Issuing')).toMatchObject({ status: 'True', reason: 'ManuallyTriggered' });
+    expect(issuingOf(k, 'glance-api').find((c) => c.type === 'Issuing')).toMatchObject({
+      status: 'True',
+      reason: 'ManuallyTriggered',
+    });
   });
 
   it('a Certificate that does not exist stops the run before anything changes (exit 2)', async () => {
@@ -175,8 +231,17 @@ describe('cloudgate renew', () => {
 
   it("is what the doctor's advice names: the command it prints works as printed", async () => {
     const k = await cluster(named(brokenStates(), 'expired while its Certificate says Ready'));
-    const doctor = await cli(['doctor', '--only', 'kube', '--json', '--inventory', inventory(named(brokenStates(), 'expired while its Certificate says Ready').inventory)]);
-    const certificates = (json<{ checks: { id: string; advice?: string }[] }>(doctor)).checks.find((c) => c.id === 'kube.certificates')!;
+    const doctor = await cli([
+      'doctor',
+      '--only',
+      'kube',
+      '--json',
+      '--inventory',
+      inventory(named(brokenStates(), 'expired while its Certificate says Ready').inventory),
+    ]);
+    const certificates = json<{ checks: { id: string; advice?: string }[] }>(doctor).checks.find(
+      (c) => c.id === 'kube.certificates',
+    )!;
     const command = /cloudgate (renew \S+)/.exec(certificates.advice ?? '')?.[1];
     expect(command).toBe('renew openstack/glance-api');
     const r = await cli(command!.split(' '));
@@ -201,17 +266,25 @@ describe('cloudgate doctor --only kube', () => {
     const k = await cluster(state);
     const r = await cli(['doctor', '--only', 'kube', '--json', '--inventory', inventory(state.inventory)]);
     expect(r.code).toBe(1);
-    const webhook = (json<{ checks: { id: string; status: string; details?: { cause?: string } }[] }>(r)).checks.find((c) => c.id === 'kube.webhook')!;
+    const webhook = json<{ checks: { id: string; status: string; details?: { cause?: string } }[] }>(r).checks.find(
+      (c) => c.id === 'kube.webhook',
+    )!;
     expect(webhook).toMatchObject({ status: 'fail', details: { cause: 'WebhookServiceMissing' } });
     const creates = k.state.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/certificaterequests'));
     expect(creates.length).toBeGreaterThan(0);
     expect(creates.every((q) => q.query.dryRun === 'All')).toBe(true);
-    expect(k.state.list('CertificateRequest').filter((o) => o.metadata.name.startsWith('cloudgate-webhook-probe'))).toEqual([]);
+    expect(
+      k.state.list('CertificateRequest').filter((o) => o.metadata.name.startsWith('cloudgate-webhook-probe')),
+    ).toEqual([]);
   });
 });
 
 describe('the help of the new commands', () => {
-  it.each([['status', /Usage: cloudgate status certificate NAMESPACE\/NAME \[options\]/], ['inspect', /Usage: cloudgate inspect secret NAMESPACE\/NAME/], ['renew', /Usage: cloudgate renew NAMESPACE\/NAME\.\.\./]])('%s --help names its arguments', async (command, usage) => {
+  it.each([
+    ['status', /Usage: cloudgate status certificate NAMESPACE\/NAME \[options\]/],
+    ['inspect', /Usage: cloudgate inspect secret NAMESPACE\/NAME/],
+    ['renew', /Usage: cloudgate renew NAMESPACE\/NAME\.\.\./],
+  ])('%s --help names its arguments', async (command, usage) => {
     const r = await runCli([command, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(usage);

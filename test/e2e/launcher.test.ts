@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,8 +57,16 @@ describe('bin/cloudgate.js run as a program', () => {
   it("answers --version itself with the bundled CLI's version", async () => {
     const bundled = await new Promise<string>((resolve, reject) => {
       const cli = new URL('../../dist/cli.js', import.meta.url).href;
-      execFile(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(cli)}); await main(['--version']);`],
-        { timeout: 30_000 }, (error, stdout) => (error ? reject(new Error(error.message, { cause: error })) : resolve(stdout)));
+      execFile(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { main } = await import(${JSON.stringify(cli)}); await main(['--version']);`,
+        ],
+        { timeout: 30_000 },
+        (error, stdout) => (error ? reject(new Error(error.message, { cause: error })) : resolve(stdout)),
+      );
     });
     expect(bundled).toMatch(/^\d+\.\d+\.\d+/);
     for (const flag of ['--version', '-v']) expect((await runCli([flag], { asProgram: true })).stdout).toBe(bundled);
@@ -75,10 +93,13 @@ describe('bin/cloudgate.js run as a program', () => {
     const both = await signin({ NODE_EXTRA_CA_CERTS: servers.ca.file }, ['--ca-file', pki.rootFile]);
     expect(both.code).toBe(0);
     expect(statuses(both.stdout)).toContain('signin.api=ok');
-    const tls = await runCli(['doctor', '--only', 'tls', '--endpoint', `localhost:${endpoint.port}`, '--ca-file', pki.rootFile, '--json'], {
-      asProgram: true,
-      env: { NODE_EXTRA_CA_CERTS: servers.ca.file, OS_CACERT: '' },
-    });
+    const tls = await runCli(
+      ['doctor', '--only', 'tls', '--endpoint', `localhost:${endpoint.port}`, '--ca-file', pki.rootFile, '--json'],
+      {
+        asProgram: true,
+        env: { NODE_EXTRA_CA_CERTS: servers.ca.file, OS_CACERT: '' },
+      },
+    );
     expect(tls.code).toBe(0);
     const caFileOnly = await signin({ NODE_EXTRA_CA_CERTS: '' }, ['--ca-file', servers.ca.file]);
     expect(caFileOnly.code).toBe(0);
@@ -96,8 +117,12 @@ describe('bin/cloudgate.js run as a program', () => {
     const inventory = new URL('../fixtures/inventory/good.yml', import.meta.url).pathname;
     try {
       const result = await new Promise<{ code: number | null; killed: boolean; stdout: string }>((resolve) => {
-        const child = execFile(process.execPath, ['--require', keepAlive, BIN, 'doctor', '--only', 'inventory', '--inventory', inventory, '--json'],
-          { timeout: 20_000, env: { ...process.env, CI: 'true' } }, (_error, stdout) => resolve({ code: child.exitCode, killed: child.killed, stdout }));
+        const child = execFile(
+          process.execPath,
+          ['--require', keepAlive, BIN, 'doctor', '--only', 'inventory', '--inventory', inventory, '--json'],
+          { timeout: 20_000, env: { ...process.env, CI: 'true' } },
+          (_error, stdout) => resolve({ code: child.exitCode, killed: child.killed, stdout }),
+        );
       });
       expect({ code: result.code, killed: result.killed }).toEqual({ code: 0, killed: false });
       expect(statuses(result.stdout)).toEqual(['inventory.valid=ok']);
@@ -106,7 +131,7 @@ describe('bin/cloudgate.js run as a program', () => {
     }
   });
 
-  it('ignores an unreadable NODE_EXTRA_CA_CERTS with Node\'s own warning', async () => {
+  it("ignores an unreadable NODE_EXTRA_CA_CERTS with Node's own warning", async () => {
     const result = await signin({ NODE_EXTRA_CA_CERTS: '/nonexistent/extra.pem' }, ['--ca-file', servers.ca.file]);
     expect(result.code).toBe(0);
     const untrusted = await signin({ NODE_EXTRA_CA_CERTS: '/nonexistent/extra.pem' });
@@ -121,7 +146,8 @@ describe('bin/cloudgate.js keeps compiled code for the next run (Node 22 and lat
   const supported = 'enableCompileCache' in nodeModule;
   const home = () => mkdtempSync(join(tmpdir(), 'cg-compile-home-'));
   // Unset (not empty: Node takes any NODE_DISABLE_COMPILE_CACHE as off).
-  const help = (env: NodeJS.ProcessEnv) => runCli(['--help'], { env: { XDG_CACHE_HOME: undefined, NODE_DISABLE_COMPILE_CACHE: undefined, ...env } });
+  const help = (env: NodeJS.ProcessEnv) =>
+    runCli(['--help'], { env: { XDG_CACHE_HOME: undefined, NODE_DISABLE_COMPILE_CACHE: undefined, ...env } });
 
   it(`${supported ? 'in' : 'not on this Node: no'} cloudgate/compile under ~/.cache, the user's alone`, async () => {
     const dir = home();

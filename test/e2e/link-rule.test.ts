@@ -54,11 +54,17 @@ describe('setup and a link planted by another user', () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
-    await writeFile(join(dir, 'w.yml'), 'openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
+    await writeFile(
+      join(dir, 'w.yml'),
+      'openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n',
+    );
     const manifest = join(shared, 'wildcard.secret.yaml');
     await plant(manifest);
 
-    const r = await runCli(['setup', '--answers', join(dir, 'w.yml'), '--inventory', inventory, '--secret-manifest', manifest, '--yes'], { cwd: dir });
+    const r = await runCli(
+      ['setup', '--answers', join(dir, 'w.yml'), '--inventory', inventory, '--secret-manifest', manifest, '--yes'],
+      { cwd: dir },
+    );
 
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(manifest);

@@ -16,7 +16,10 @@ function npmRunSetup(cwd: string, args: string[]): Promise<{ code: number | null
   return new Promise((resolve, reject) => {
     // A PATH with node and npm and no cloudgate on it, as after README's first command.
     const path = [...new Set([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'])].join(':');
-    const child = spawn('npm', ['--prefix', ROOT, 'run', 'setup', '--', ...args], { cwd, env: { ...process.env, PATH: path, CI: 'true', NO_COLOR: '1' } });
+    const child = spawn('npm', ['--prefix', ROOT, 'run', 'setup', '--', ...args], {
+      cwd,
+      env: { ...process.env, PATH: path, CI: 'true', NO_COLOR: '1' },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -39,12 +42,26 @@ describe('npm run setup', () => {
     expect(existsSync(join(ROOT, 'inventory'))).toBe(false);
     // cloudgate is on no PATH after README's `npm ci && npm run setup`: each next step names it by its path and runs as printed.
     const lines = output.split('\n');
-    const next = lines.slice(lines.indexOf('Next:') + 1).filter((l) => l.startsWith('  ')).map((l) => l.trim()).filter((l) => !l.startsWith('#'));
+    const next = lines
+      .slice(lines.indexOf('Next:') + 1)
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim())
+      .filter((l) => !l.startsWith('#'));
     expect(next.length).toBeGreaterThan(0);
     for (const line of next) {
       expect(line.startsWith(`${join(ROOT, 'bin', 'cloudgate.js')} `), line).toBe(true);
-      const ran = spawnSync('sh', ['-c', line.replace(/\s+#\s.*$/, '')], { cwd: dir, encoding: 'utf8', timeout: 60_000,
-        env: { HOME: dir, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, CI: 'true', NO_COLOR: '1', KUBECONFIG: join(dir, 'none') } });
+      const ran = spawnSync('sh', ['-c', line.replace(/\s+#\s.*$/, '')], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: {
+          HOME: dir,
+          PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+          CI: 'true',
+          NO_COLOR: '1',
+          KUBECONFIG: join(dir, 'none'),
+        },
+      });
       expect([0, 1], `${line}\n${ran.stdout}${ran.stderr}`).toContain(ran.status);
     }
   }, 150_000);

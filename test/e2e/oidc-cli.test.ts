@@ -42,9 +42,21 @@ describe('cloudgate oidc', () => {
       'oidc.example.com/cluster1:sub': 'system:serviceaccount:cert-manager:cert-manager-route53',
       'oidc.example.com/cluster1:aud': 'sts.amazonaws.com',
     });
-    expect(doc.files['oidc-provider.json']).toEqual({ Url: ISSUER, ClientIDList: ['sts.amazonaws.com'], ThumbprintList: ['abcd' + 'ef'.repeat(18)] });
-    const actions = doc.files['permissions-policy.json'].Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListHostedZonesByName']));
+    expect(doc.files['oidc-provider.json']).toEqual({
+      Url: ISSUER,
+      ClientIDList: ['sts.amazonaws.com'],
+      ThumbprintList: ['abcd' + 'ef'.repeat(18)],
+    });
+    const actions = doc.files['permissions-policy.json'].Statement.flatMap((s: { Action: string | string[] }) =>
+      [s.Action].flat(),
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'route53:GetChange',
+        'route53:ChangeResourceRecordSets',
+        'route53:ListHostedZonesByName',
+      ]),
+    );
     expect(doc.files['apiserver-flags.txt']).toContain(`--service-account-jwks-uri=${ISSUER}/openid/v1/jwks`);
     expect(doc.files['apiserver-flags.txt']).toMatch(new RegExp(`--api-audiences=.*,${ISSUER},sts\\.amazonaws\\.com`));
     const again = await runCli([...base, '--json']);
@@ -60,12 +72,25 @@ describe('cloudgate oidc', () => {
         'cluster_issuer_acme_route53_role_arn: arn:aws-us-gov:iam::210987654321:role/dns01\n' +
         'cluster_issuer_acme_route53_service_account_name: my-dns\n',
     );
-    const r = await runCli(['oidc', '--issuer-url', ISSUER, '--inventory', inventory, '--thumbprint', THUMB, '--json', '--audience', 'sts.example']);
+    const r = await runCli([
+      'oidc',
+      '--issuer-url',
+      ISSUER,
+      '--inventory',
+      inventory,
+      '--thumbprint',
+      THUMB,
+      '--json',
+      '--audience',
+      'sts.example',
+    ]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.roleArn).toBe('arn:aws-us-gov:iam::210987654321:role/dns01');
     expect(doc.serviceAccount.subject).toBe('system:serviceaccount:cert-manager:my-dns');
-    expect(doc.files['trust-policy.json'].Statement[0].Condition.StringEquals['oidc.example.com/cluster1:aud']).toBe('sts.example');
+    expect(doc.files['trust-policy.json'].Statement[0].Condition.StringEquals['oidc.example.com/cluster1:aud']).toBe(
+      'sts.example',
+    );
     expect(doc.files['permissions-policy.json'].Statement[0].Resource).toBe('arn:aws-us-gov:route53:::change/*');
   });
 
@@ -97,12 +122,25 @@ describe('cloudgate oidc', () => {
     });
     expect(JSON.parse(readFileSync(join(out, files[1]), 'utf8')).keys[0].kid).toBe(key.kid);
     const rbac = parse(readFileSync(join(out, 'discovery-rbac.yaml'), 'utf8'));
-    expect(rbac).toMatchObject({ kind: 'ClusterRoleBinding', roleRef: { name: 'system:service-account-issuer-discovery' }, subjects: [{ kind: 'Group', name: 'system:unauthenticated' }] });
+    expect(rbac).toMatchObject({
+      kind: 'ClusterRoleBinding',
+      roleRef: { name: 'system:service-account-issuer-discovery' },
+      subjects: [{ kind: 'Group', name: 'system:unauthenticated' }],
+    });
     expect(readdirSync(out).some((f) => f.endsWith('.tmp'))).toBe(false);
   });
 
   it('reads the thumbprint of the top certificate the issuer host serves', async () => {
-    const r = await runCli(['oidc', '--issuer-url', issuer.url, '--account', ACCOUNT, '--ca-file', issuer.caFile, '--json']);
+    const r = await runCli([
+      'oidc',
+      '--issuer-url',
+      issuer.url,
+      '--account',
+      ACCOUNT,
+      '--ca-file',
+      issuer.caFile,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     const expected = new X509Certificate(issuer.ca.cert).fingerprint.replaceAll(':', '').toLowerCase();
@@ -140,7 +178,12 @@ describe('cloudgate oidc', () => {
     const dir = temp();
     const key = createSigningKey('RS256');
     const jwks = join(dir, 'jwks.json');
-    writeFileSync(jwks, JSON.stringify({ keys: [{ ...key.privateKey.export({ format: 'jwk' }), kid: key.kid, alg: 'RS256', use: 'sig' }] }));
+    writeFileSync(
+      jwks,
+      JSON.stringify({
+        keys: [{ ...key.privateKey.export({ format: 'jwk' }), kid: key.kid, alg: 'RS256', use: 'sig' }],
+      }),
+    );
     const r = await runCli([...base, '--jwks-file', jwks, '--out', join(dir, 'out')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('PRIVATE');

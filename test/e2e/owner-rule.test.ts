@@ -30,7 +30,7 @@ function answers(text = 'cluster_issuer_type: self-signed\n'): string {
 }
 
 describe('setup', () => {
-  it('does not write the inventory into an empty file another user pre-created: exit 1, their file untouched, nothing of root\'s left', async () => {
+  it("does not write the inventory into an empty file another user pre-created: exit 1, their file untouched, nothing of root's left", async () => {
     asNobody(`touch ${fx.shared}/certificates.yml`);
     const inventory = join(fx.shared, 'certificates.yml');
     const r = await runCli(['setup', '--answers', answers(), '--inventory', inventory, '--yes'], { cwd: fx.dir });
@@ -59,8 +59,22 @@ describe('setup', () => {
     writeFileSync(join(fx.dir, 'wildcard.pem'), leaf.cert + ca.cert);
     writeFileSync(join(fx.dir, 'wildcard.key'), leaf.key, { mode: 0o600 });
     const inventory = join(fx.dir, 'certificates.yml');
-    const file = answers('cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
-    const r = await runCli(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', join(fx.shared, 'manifests', 'wildcard.secret.yaml'), '--yes'], { cwd: fx.dir });
+    const file = answers(
+      'cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n',
+    );
+    const r = await runCli(
+      [
+        'setup',
+        '--answers',
+        file,
+        '--inventory',
+        inventory,
+        '--secret-manifest',
+        join(fx.shared, 'manifests', 'wildcard.secret.yaml'),
+        '--yes',
+      ],
+      { cwd: fx.dir },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`the folder ${fx.shared}/manifests belongs to uid ${NOBODY} (nobody)`);
     expect(readFileSync(victim, 'utf8')).toBe('root: only\n');
@@ -73,8 +87,19 @@ describe('setup', () => {
     const marker = join(fx.dir, 'ran');
     const script = join(fx.shared, 'vault-pass.sh');
     asNobody(`printf '#!/bin/sh\\ntouch ${marker}\\necho hunter2\\n' > ${script} && chmod 755 ${script}`);
-    const r = await runCli(['setup', '--answers', answers(), '--inventory', join(fx.dir, 'certificates.yml'), '--yes', '--vault-password-file', script],
-      { cwd: fx.dir });
+    const r = await runCli(
+      [
+        'setup',
+        '--answers',
+        answers(),
+        '--inventory',
+        join(fx.dir, 'certificates.yml'),
+        '--yes',
+        '--vault-password-file',
+        script,
+      ],
+      { cwd: fx.dir },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Refused to run ${script}: the file ${script} belongs to uid ${NOBODY} (nobody)`);
     expect(existsSync(marker)).toBe(false);
@@ -83,13 +108,16 @@ describe('setup', () => {
 });
 
 describe('doctor --output and oidc --out', () => {
-  it('refuse a folder another user owns (the node exporter\'s user, say), and write there once the operator trusts it', async () => {
+  it("refuse a folder another user owns (the node exporter's user, say), and write there once the operator trusts it", async () => {
     const inventory = join(fx.dir, 'certs.yml');
     writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
     asNobody(`mkdir -m 755 ${fx.shared}/textfile`);
     const output = join(fx.shared, 'textfile', 'cloudgate.prom');
     const doctor = (env: NodeJS.ProcessEnv = {}) =>
-      runCli(['doctor', '--only', 'inventory', '--inventory', inventory, '--format', 'prometheus', '--output', output], { env });
+      runCli(
+        ['doctor', '--only', 'inventory', '--inventory', inventory, '--format', 'prometheus', '--output', output],
+        { env },
+      );
     const refused = await doctor();
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`the folder ${fx.shared}/textfile belongs to uid ${NOBODY}`);
@@ -104,8 +132,20 @@ describe('doctor --output and oidc --out', () => {
 
   it('oidc --out refuses a folder of another user', async () => {
     asNobody(`mkdir -m 755 ${fx.shared}/oidc`);
-    const r = await runCli(['oidc', '--issuer-url', 'https://oidc.example.com', '--out', join(fx.shared, 'oidc'), '--account', '123456789012',
-      '--thumbprint', 'a'.repeat(40)], { cwd: fx.dir });
+    const r = await runCli(
+      [
+        'oidc',
+        '--issuer-url',
+        'https://oidc.example.com',
+        '--out',
+        join(fx.shared, 'oidc'),
+        '--account',
+        '123456789012',
+        '--thumbprint',
+        'a'.repeat(40),
+      ],
+      { cwd: fx.dir },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`the folder ${fx.shared}/oidc belongs to uid ${NOBODY}`);
     expect(readdirSync(join(fx.shared, 'oidc'))).toEqual([]);
@@ -132,19 +172,32 @@ describe('OS_CLOUD in a working folder another user can write', () => {
   });
   afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('refuses the clouds.yaml they planted (exit 2, naming it and its owner): root\'s secret and token reach no server', async () => {
+  it("refuses the clouds.yaml they planted (exit 2, naming it and its owner): root's secret and token reach no server", async () => {
     const port = (server.address() as AddressInfo).port;
     const home = join(fx.dir, 'home');
     mkdirSync(join(home, '.config', 'openstack'), { recursive: true });
-    writeFileSync(join(home, '.config', 'openstack', 'secure.yaml'), 'clouds:\n  prod:\n    auth:\n      client_secret: root-client-secret-4417\n', { mode: 0o600 });
+    writeFileSync(
+      join(home, '.config', 'openstack', 'secure.yaml'),
+      'clouds:\n  prod:\n    auth:\n      client_secret: root-client-secret-4417\n',
+      { mode: 0o600 },
+    );
     const planted = [
-      'clouds:', '  prod:', '    auth_type: v3oidcclientcredentials', '    auth:',
-      `      auth_url: https://127.0.0.1:${port}/v3`, '      identity_provider: idp', '      protocol: openid',
-      '      project_name: demo', '      client_id: cloud',
+      'clouds:',
+      '  prod:',
+      '    auth_type: v3oidcclientcredentials',
+      '    auth:',
+      `      auth_url: https://127.0.0.1:${port}/v3`,
+      '      identity_provider: idp',
+      '      protocol: openid',
+      '      project_name: demo',
+      '      client_id: cloud',
       `      access_token_endpoint: https://127.0.0.1:${port}/realms/cloud/protocol/openid-connect/token`,
-      `    cacert: ${fx.shared}/ca.pem`, '',
+      `    cacert: ${fx.shared}/ca.pem`,
+      '',
     ].join('\n');
-    asNobody(`cp ${fx.dir}/planted-ca.pem ${fx.shared}/ca.pem && cat > ${fx.shared}/clouds.yaml <<'EOF'\n${planted}EOF`);
+    asNobody(
+      `cp ${fx.dir}/planted-ca.pem ${fx.shared}/ca.pem && cat > ${fx.shared}/clouds.yaml <<'EOF'\n${planted}EOF`,
+    );
 
     const r = await runCli(['doctor', '--only', 'signin'], {
       cwd: fx.shared,

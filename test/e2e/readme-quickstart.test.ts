@@ -40,7 +40,14 @@ const inventory = () => join(home, 'cloud/inventory/group_vars/all/certificates.
 function run(command: string): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync('bash', ['-c', command], {
     cwd: home,
-    env: { ...process.env, HOME: home, PATH: `${binDir}:${process.env.PATH}`, CI: 'true', NO_COLOR: '1', KUBECONFIG: join(home, 'no-kubeconfig') },
+    env: {
+      ...process.env,
+      HOME: home,
+      PATH: `${binDir}:${process.env.PATH}`,
+      CI: 'true',
+      NO_COLOR: '1',
+      KUBECONFIG: join(home, 'no-kubeconfig'),
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -54,8 +61,14 @@ beforeAll(async () => {
   symlinkSync(BIN, join(binDir, 'cloudgate'));
   mkdirSync(join(home, 'cloud/inventory/group_vars/all'), { recursive: true });
   // The platform's play runs on the group controllers, as its hosts file names it.
-  writeFileSync(join(home, 'cloud/inventory/hosts.yml'), 'all:\n  children:\n    controllers:\n      hosts:\n        ctl1:\n          ansible_host: 127.0.0.1\n');
-  writeFileSync(join(home, 'cloud/inventory/group_vars/all/other.yml'), '# the operator\'s own variables\nntp_server: 127.0.0.1\n');
+  writeFileSync(
+    join(home, 'cloud/inventory/hosts.yml'),
+    'all:\n  children:\n    controllers:\n      hosts:\n        ctl1:\n          ansible_host: 127.0.0.1\n',
+  );
+  writeFileSync(
+    join(home, 'cloud/inventory/group_vars/all/other.yml'),
+    "# the operator's own variables\nntp_server: 127.0.0.1\n",
+  );
   const ca = await issue({ cn: 'Example Cloud CA', ca: true });
   writeFileSync(join(home, 'cloud/ca.pem'), ca.cert);
   writeFileSync(join(home, 'cloud/ca.key'), ca.key, { mode: 0o600 });

@@ -27,11 +27,17 @@ beforeAll(async () => {
     req.on('end', () => {
       const form = new URLSearchParams(body);
       // Echoed again and again from character 150 on: wherever a preview or a message is cut, one copy straddles the cut.
-      const echo = (text: string) => `${'x'.repeat(150)}${Array.from({ length: 8 }, (_, i) => `${'y'.repeat(i * 3)} ${text}`).join('')}`;
+      const echo = (text: string) =>
+        `${'x'.repeat(150)}${Array.from({ length: 8 }, (_, i) => `${'y'.repeat(i * 3)} ${text}`).join('')}`;
       if (mode === 'json') {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({
-          error: 'unauthorized_client', error_description: echo(`client_secret=${form.get('client_secret')} subject_token=${form.get('subject_token')}`),
-        }));
+        res.writeHead(401, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: 'unauthorized_client',
+            error_description: echo(
+              `client_secret=${form.get('client_secret')} subject_token=${form.get('subject_token')}`,
+            ),
+          }),
+        );
       } else {
         res.writeHead(400, { 'content-type': 'text/plain' }).end(`you sent: ${echo(body)}`);
       }
@@ -44,19 +50,40 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Every run of 10 characters of the secret and the token, as they are and as JSON or a form spells them. */
 function fragments(): string[] {
-  const forms = [SECRET, TOKEN, JSON.stringify(SECRET).slice(1, -1), new URLSearchParams({ v: SECRET }).toString().slice(2), encodeURIComponent(SECRET)];
+  const forms = [
+    SECRET,
+    TOKEN,
+    JSON.stringify(SECRET).slice(1, -1),
+    new URLSearchParams({ v: SECRET }).toString().slice(2),
+    encodeURIComponent(SECRET),
+  ];
   return [...new Set(forms.flatMap((f) => Array.from({ length: f.length - 9 }, (_, i) => f.slice(i, i + 10))))];
 }
 
-const doctor = (args: string[]) => runCli(['doctor', '--only', 'signin', ...args], {
-  env: {
-    CLOUDGATE_BROKER_URL: origin, CLOUDGATE_REALM: 'cloud', CLOUDGATE_CLIENT_ID: 'cloud', CLOUDGATE_CLIENT_SECRET: SECRET, CLOUDGATE_SUBJECT_TOKEN: TOKEN,
-    OS_AUTH_URL: `${origin}/v3`, OS_IDENTITY_PROVIDER: 'idp', OS_PROTOCOL: 'openid', OS_PROJECT_NAME: 'demo', OS_CACERT: ca.file,
-  },
-});
+const doctor = (args: string[]) =>
+  runCli(['doctor', '--only', 'signin', ...args], {
+    env: {
+      CLOUDGATE_BROKER_URL: origin,
+      CLOUDGATE_REALM: 'cloud',
+      CLOUDGATE_CLIENT_ID: 'cloud',
+      CLOUDGATE_CLIENT_SECRET: SECRET,
+      CLOUDGATE_SUBJECT_TOKEN: TOKEN,
+      OS_AUTH_URL: `${origin}/v3`,
+      OS_IDENTITY_PROVIDER: 'idp',
+      OS_PROTOCOL: 'openid',
+      OS_PROJECT_NAME: 'demo',
+      OS_CACERT: ca.file,
+    },
+  });
 
 describe.each(['json', 'form'] as const)('a broker that reflects the secrets in its %s error body', (reflected) => {
-  it.each([[[]], [['--verbose']], [['--json', '--verbose']], [['--format', 'junit', '--verbose']], [['--format', 'prometheus']]])('%j prints no part of them', async (args) => {
+  it.each([
+    [[]],
+    [['--verbose']],
+    [['--json', '--verbose']],
+    [['--format', 'junit', '--verbose']],
+    [['--format', 'prometheus']],
+  ])('%j prints no part of them', async (args) => {
     mode = reflected;
     const r = await doctor(args);
     expect(r.code).toBe(1);

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { renderPlatform } from '../../src/core/render/objects.js';
 import { launchCloudgate, type Terminal } from '../helpers/tmux.js';
-import { certManagerCrds, KubeState, namespace, startKubeApi, type KubeApi, type KubeObject } from '../servers/kube-api.js';
+import {
+  certManagerCrds,
+  KubeState,
+  namespace,
+  startKubeApi,
+  type KubeApi,
+  type KubeObject,
+} from '../servers/kube-api.js';
 
 const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
   apiVersion: 'v1',
@@ -16,7 +23,13 @@ const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
     name,
     namespace: ns,
     ...(issuer
-      ? { annotations: { 'cert-manager.io/issuer-name': issuer, 'cert-manager.io/issuer-kind': 'ClusterIssuer', 'cert-manager.io/certificate-name': name.replace(/-(certs|tls)$/, '') } }
+      ? {
+          annotations: {
+            'cert-manager.io/issuer-name': issuer,
+            'cert-manager.io/issuer-kind': 'ClusterIssuer',
+            'cert-manager.io/certificate-name': name.replace(/-(certs|tls)$/, ''),
+          },
+        }
       : {}),
   },
   data: { 'tls.crt': Buffer.from('cert').toString('base64'), 'tls.key': Buffer.from('key').toString('base64') },
@@ -24,7 +37,8 @@ const tlsSecret = (ns: string, name: string, issuer?: string): KubeObject => ({
 
 /** The Certificate that names `secretName`: what issues the secret again once it is deleted. */
 const certificate = (ns: string, secretName: string, issuer = 'atmosphere', kind = 'ClusterIssuer'): KubeObject => ({
-  apiVersion: 'cert-manager.io/v1', kind: 'Certificate',
+  apiVersion: 'cert-manager.io/v1',
+  kind: 'Certificate',
   metadata: { name: secretName.replace(/-(certs|tls)$/, ''), namespace: ns },
   spec: { secretName, issuerRef: { name: issuer, kind } },
 });
@@ -38,14 +52,22 @@ const clusterIssuer = (spec: Record<string, unknown>): KubeObject => ({
 
 const ACME = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
 /** The spec of the ClusterIssuer a deployment of these values leaves in the cluster. */
-const deployedSpec = (values: Record<string, unknown>) => renderPlatform(values).objects.at(-1)!.object.spec as Record<string, unknown>;
+const deployedSpec = (values: Record<string, unknown>) =>
+  renderPlatform(values).objects.at(-1)!.object.spec as Record<string, unknown>;
 
-const STALE = ['openstack/keystone-api-certs', 'openstack/nova-api-certs', 'auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls'];
+const STALE = [
+  'openstack/keystone-api-certs',
+  'openstack/nova-api-certs',
+  'auth-system/keycloak.example.com-tls',
+  'monitoring/grafana-tls',
+];
 
 function cluster(liveIssuer: Record<string, unknown>): KubeState {
   return new KubeState().add(
     ...certManagerCrds(),
-    namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
+    namespace('openstack'),
+    namespace('auth-system'),
+    namespace('monitoring'),
     clusterIssuer(liveIssuer),
     tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'),
     tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
@@ -82,7 +104,9 @@ describe('cloudgate regenerate', () => {
     api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { inventory, answers } = workspace();
     const before = readFileSync(inventory, 'utf8');
-    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], { env: api.env });
+    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], {
+      env: api.env,
+    });
     expect(r.stderr).toContain('Issuer: self-signed (was acme)');
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').sort()).toEqual([
@@ -109,14 +133,20 @@ describe('cloudgate regenerate', () => {
     expect(r.stderr).toContain('Deleted 4');
     expect(r.code).toBe(0);
     // The review shows the inventory diff, then the objects' diff, in the real run too.
-    expect(r.stderr.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(r.stderr.indexOf('+cluster_issuer_type: self-signed'));
+    expect(r.stderr.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(
+      r.stderr.indexOf('+cluster_issuer_type: self-signed'),
+    );
     expect(r.stderr.indexOf('+cluster_issuer_type: self-signed')).toBeGreaterThan(-1);
     const text = readFileSync(inventory, 'utf8');
     expect(text).toContain('# ours');
     expect(text).toMatch(/cluster_issuer_type: self-signed/);
     expect(text).not.toContain('cluster_issuer_acme_email');
     expect(deleted(api.state)).toEqual([...STALE].sort());
-    expect(remaining(api.state).sort()).toEqual(['openstack/hand-made-tls', 'openstack/internal-ca', 'other/unrelated-certs']);
+    expect(remaining(api.state).sort()).toEqual([
+      'openstack/hand-made-tls',
+      'openstack/internal-ca',
+      'other/unrelated-certs',
+    ]);
   });
 
   it('reports which secrets were and were not deleted when it fails half-way', async () => {
@@ -127,11 +157,19 @@ describe('cloudgate regenerate', () => {
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.code).toBe(1);
     // The namespace's one call goes on past the refused secret: only that one is left.
-    expect(r.stderr).toMatch(/Deleted 3: auth-system\/keycloak.example.com-tls, monitoring\/grafana-tls, openstack\/nova-api-certs/);
+    expect(r.stderr).toMatch(
+      /Deleted 3: auth-system\/keycloak.example.com-tls, monitoring\/grafana-tls, openstack\/nova-api-certs/,
+    );
     expect(r.stderr).toMatch(/Failed to delete in openstack: .*forbidden/);
     expect(r.stderr).toMatch(/Not deleted \(1\): openstack\/keystone-api-certs/);
-    expect(r.stderr).toContain('kubectl --context=emulated delete secret --namespace=openstack --ignore-not-found --wait=false --output=name -- keystone-api-certs');
-    expect(deleted(api.state)).toEqual(['auth-system/keycloak.example.com-tls', 'monitoring/grafana-tls', 'openstack/nova-api-certs']);
+    expect(r.stderr).toContain(
+      'kubectl --context=emulated delete secret --namespace=openstack --ignore-not-found --wait=false --output=name -- keystone-api-certs',
+    );
+    expect(deleted(api.state)).toEqual([
+      'auth-system/keycloak.example.com-tls',
+      'monitoring/grafana-tls',
+      'openstack/nova-api-certs',
+    ]);
     expect(remaining(api.state)).toContain('openstack/keystone-api-certs');
   });
 
@@ -148,8 +186,14 @@ describe('cloudgate regenerate', () => {
 
   it('names no ClusterIssuer that the cluster lacks as the one being replaced, and says so', async () => {
     // Secrets and Certificates an earlier deployment left, whose ClusterIssuer is gone.
-    const state = new KubeState().add(...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
-      tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), certificate('openstack', 'keystone-api-certs'));
+    const state = new KubeState().add(
+      ...certManagerCrds(),
+      namespace('openstack'),
+      namespace('auth-system'),
+      namespace('monitoring'),
+      tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'),
+      certificate('openstack', 'keystone-api-certs'),
+    );
     api = await startKubeApi(state);
     const { inventory, answers } = workspace();
     for (const flag of ['--dry-run', '--yes']) {
@@ -170,7 +214,10 @@ describe('cloudgate regenerate', () => {
     const { dir, inventory } = workspace();
     writeFileSync(inventory, 'cluster_issuer_type: none\nopenstack_helm_ingress_secret_name: my-wildcard\n');
     const answers = join(dir, 'acme.yml');
-    writeFileSync(answers, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\nopenstack_helm_ingress_secret_name: null\n');
+    writeFileSync(
+      answers,
+      'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\nopenstack_helm_ingress_secret_name: null\n',
+    );
     const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
     expect(r.stderr).toMatch(/kept openstack\/my-wildcard: the supplied wildcard certificate/);
     expect(r.code).toBe(0);
@@ -212,7 +259,11 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
   it('re-asks the issuer, shows the secrets, and deletes them once confirmed', async () => {
     api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { dir, inventory } = workspace();
-    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    term = launchCloudgate(['regenerate', '--inventory', inventory], {
+      cwd: dir,
+      size: { x: 100, y: 40 },
+      env: api.env,
+    });
     const first = await term.waitFor('Certificate issuer');
     expect(first).toContain('cloudgate regenerate');
     expect(first).not.toContain('cloudgate setup');
@@ -234,7 +285,11 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { dir, inventory } = workspace();
     const before = readFileSync(inventory, 'utf8');
-    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    term = launchCloudgate(['regenerate', '--inventory', inventory], {
+      cwd: dir,
+      size: { x: 100, y: 40 },
+      env: api.env,
+    });
     await term.waitFor('Certificate issuer');
     await term.press('Down', 'Down', 'Down');
     await term.waitFor('> self-signed');
@@ -249,7 +304,11 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
   it('asks no question when there is nothing to write and nothing to delete', async () => {
     const { dir, inventory } = workspace();
     writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
-    term = launchCloudgate(['regenerate', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: { KUBECONFIG: join(dir, 'none') } });
+    term = launchCloudgate(['regenerate', '--inventory', inventory], {
+      cwd: dir,
+      size: { x: 100, y: 40 },
+      env: { KUBECONFIG: join(dir, 'none') },
+    });
     await term.waitFor('> self-signed');
     await term.press('Enter');
     const screen = await term.waitFor(/EXIT=\d+/);
@@ -263,7 +322,11 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
     api = await startKubeApi(cluster(deployedSpec({ cluster_issuer_type: 'self-signed' })));
     const { dir, inventory } = workspace();
     const before = readFileSync(inventory, 'utf8');
-    term = launchCloudgate(['regenerate', '--plain', '--inventory', inventory], { cwd: dir, size: { x: 100, y: 40 }, env: api.env });
+    term = launchCloudgate(['regenerate', '--plain', '--inventory', inventory], {
+      cwd: dir,
+      size: { x: 100, y: 40 },
+      env: api.env,
+    });
     await term.waitFor(/issuer/i);
     term.send('C-c');
     const screen = await term.waitFor('EXIT=130');
@@ -275,35 +338,55 @@ describe('cloudgate regenerate in a real terminal (tmux)', () => {
 });
 
 describe('cloudgate regenerate: faithful dry run, idempotent deletion', () => {
-  it('--dry-run reaches the real run\'s verdict: no runnable command while the old issuer is deployed, exit 1', async () => {
+  it("--dry-run reaches the real run's verdict: no runnable command while the old issuer is deployed, exit 1", async () => {
     api = await startKubeApi(cluster(deployedSpec(ACME)));
     const { inventory, answers } = workspace();
-    const dry = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], { env: api.env });
+    const dry = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--dry-run'], {
+      env: api.env,
+    });
     expect(dry.code).toBe(1);
     expect(dry.stdout).toBe('');
     expect(dry.stderr).toMatch(/the cluster runs acme\/http01/);
-    const real = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    const real = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], {
+      env: api.env,
+    });
     expect(real.code).toBe(dry.code);
     expect(api.state.deleted).toEqual([]);
   });
 
   it('keeps the secrets cert-manager created after the issuer changed: a second run deletes nothing', async () => {
     const changed = '2026-06-01T00:00:00Z';
-    const at = (secret: KubeObject, time: string) => ({ ...secret, metadata: { ...secret.metadata, creationTimestamp: time } });
+    const at = (secret: KubeObject, time: string) => ({
+      ...secret,
+      metadata: { ...secret.metadata, creationTimestamp: time },
+    });
     const state = new KubeState().add(
-      ...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
-      { ...clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })), metadata: { name: 'atmosphere', creationTimestamp: changed } },
+      ...certManagerCrds(),
+      namespace('openstack'),
+      namespace('auth-system'),
+      namespace('monitoring'),
+      {
+        ...clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })),
+        metadata: { name: 'atmosphere', creationTimestamp: changed },
+      },
       at(tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), '2026-07-01T00:00:00Z'),
       at(tlsSecret('openstack', 'nova-api-certs', 'atmosphere'), '2026-01-01T00:00:00Z'),
-      certificate('openstack', 'keystone-api-certs'), certificate('openstack', 'nova-api-certs'),
+      certificate('openstack', 'keystone-api-certs'),
+      certificate('openstack', 'nova-api-certs'),
     );
     api = await startKubeApi(state);
     const { inventory, answers } = workspace();
-    const first = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    const first = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], {
+      env: api.env,
+    });
     expect(first.code).toBe(0);
     expect(deleted(api.state)).toEqual(['openstack/nova-api-certs']);
-    expect(first.stderr).toMatch(/kept openstack\/keystone-api-certs: created at 2026-07-01T00:00:00.000Z, after the issuer changed/);
-    const second = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], { env: api.env });
+    expect(first.stderr).toMatch(
+      /kept openstack\/keystone-api-certs: created at 2026-07-01T00:00:00.000Z, after the issuer changed/,
+    );
+    const second = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes'], {
+      env: api.env,
+    });
     expect(second.code).toBe(0);
     expect(deleted(api.state)).toEqual(['openstack/nova-api-certs']);
   });
@@ -311,27 +394,53 @@ describe('cloudgate regenerate: faithful dry run, idempotent deletion', () => {
 
 describe('cloudgate regenerate --wait', () => {
   const certificateFor = (ns: string, name: string, ready: boolean): KubeObject => ({
-    apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace: ns },
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Certificate',
+    metadata: { name, namespace: ns },
     spec: { secretName: `${name}-certs`, issuerRef: { name: 'atmosphere', kind: 'ClusterIssuer' } },
-    status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', reason: ready ? 'Ready' : 'Pending', message: ready ? 'ok' : 'Waiting for DNS-01 challenge propagation' }] },
+    status: {
+      conditions: [
+        {
+          type: 'Ready',
+          status: ready ? 'True' : 'False',
+          reason: ready ? 'Ready' : 'Pending',
+          message: ready ? 'ok' : 'Waiting for DNS-01 challenge propagation',
+        },
+      ],
+    },
   });
-  const twoSecrets = () => new KubeState().add(
-    ...certManagerCrds(), namespace('openstack'), namespace('auth-system'), namespace('monitoring'),
-    clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })),
-    tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'), tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
-  );
+  const twoSecrets = () =>
+    new KubeState().add(
+      ...certManagerCrds(),
+      namespace('openstack'),
+      namespace('auth-system'),
+      namespace('monitoring'),
+      clusterIssuer(deployedSpec({ cluster_issuer_type: 'self-signed' })),
+      tlsSecret('openstack', 'keystone-api-certs', 'atmosphere'),
+      tlsSecret('openstack', 'nova-api-certs', 'atmosphere'),
+    );
 
   it('follows the Certificates until they are issued again', async () => {
-    const state = twoSecrets().add(certificateFor('openstack', 'keystone-api', true), certificateFor('openstack', 'nova-api', true));
+    const state = twoSecrets().add(
+      certificateFor('openstack', 'keystone-api', true),
+      certificateFor('openstack', 'nova-api', true),
+    );
     api = await startKubeApi(state);
     // What cert-manager does after the deletion: the secrets come back.
     const reissue = setInterval(() => {
       for (const name of ['keystone-api-certs', 'nova-api-certs']) {
-        if (!state.list('Secret').some((s) => s.metadata.name === name) && state.deleted.some((s) => s.metadata.name === name)) state.add(tlsSecret('openstack', name, 'atmosphere'));
+        if (
+          !state.list('Secret').some((s) => s.metadata.name === name) &&
+          state.deleted.some((s) => s.metadata.name === name)
+        )
+          state.add(tlsSecret('openstack', name, 'atmosphere'));
       }
     }, 200);
     const { inventory, answers } = workspace();
-    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '20'], { env: api.env });
+    const r = await runCli(
+      ['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '20'],
+      { env: api.env },
+    );
     clearInterval(reissue);
     expect(r.stderr).toMatch(/Fake Certificate/);
     expect(r.stderr).toMatch(/Issued again \(2\)/);
@@ -339,16 +448,36 @@ describe('cloudgate regenerate --wait', () => {
   });
 
   it('says which are still not issued and why when the deadline passes: exit 1', async () => {
-    api = await startKubeApi(twoSecrets().add(certificateFor('openstack', 'keystone-api', false), certificateFor('openstack', 'nova-api', false)));
+    api = await startKubeApi(
+      twoSecrets().add(
+        certificateFor('openstack', 'keystone-api', false),
+        certificateFor('openstack', 'nova-api', false),
+      ),
+    );
     const { inventory, answers } = workspace();
-    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '1'], { env: api.env });
+    const r = await runCli(
+      ['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '1'],
+      { env: api.env },
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Not issued yet: openstack\/nova-api-certs: not issued yet \(Pending: Waiting for DNS-01 challenge propagation\)/);
+    expect(r.stderr).toMatch(
+      /Not issued yet: openstack\/nova-api-certs: not issued yet \(Pending: Waiting for DNS-01 challenge propagation\)/,
+    );
   });
 
   it('refuses a --wait-timeout out of range', async () => {
     const { inventory, answers } = workspace();
-    const r = await runCli(['regenerate', '--inventory', inventory, '--answers', answers, '--yes', '--wait', '--wait-timeout', '0']);
+    const r = await runCli([
+      'regenerate',
+      '--inventory',
+      inventory,
+      '--answers',
+      answers,
+      '--yes',
+      '--wait',
+      '--wait-timeout',
+      '0',
+    ]);
     expect(r.code).toBe(2);
   });
 });

@@ -44,7 +44,12 @@ async function setup(extra: Record<string, string> = {}) {
     cluster_issuer_acme_rfc2136_tsig_secret_key: 'file:tsig.key',
     ...extra,
   };
-  writeFileSync(join(dir, 'answers.yml'), Object.entries(answers).map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'answers.yml'),
+    Object.entries(answers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n') + '\n',
+  );
   const inventory = join(dir, 'certificates.yml');
   const result = await runCli(['setup', '--answers', join(dir, 'answers.yml'), '--inventory', inventory, '--yes']);
   return { dir, inventory, result };
@@ -52,8 +57,14 @@ async function setup(extra: Record<string, string> = {}) {
 
 async function rfc2136(inventory: string) {
   const result = await runCli(['doctor', '--only', 'acme', '--inventory', inventory, '--ca-file', ca.file, '--json']);
-  const check = (JSON.parse(result.stdout).checks as { id: string; status: string; message: string; details?: Record<string, unknown> }[])
-    .find((c) => c.id === 'acme.rfc2136')!;
+  const check = (
+    JSON.parse(result.stdout).checks as {
+      id: string;
+      status: string;
+      message: string;
+      details?: Record<string, unknown>;
+    }[]
+  ).find((c) => c.id === 'acme.rfc2136')!;
   return { code: result.code, check, stdout: result.stdout };
 }
 
@@ -61,7 +72,12 @@ async function rfc2136(inventory: string) {
 function variant(inventory: string, changes: Record<string, string>): string {
   const values = { ...(parse(readFileSync(inventory, 'utf8')) as Record<string, unknown>), ...changes };
   const path = `${inventory}.${Object.keys(changes).join('-')}.yml`;
-  writeFileSync(path, Object.entries(values).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n');
+  writeFileSync(
+    path,
+    Object.entries(values)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join('\n') + '\n',
+  );
   return path;
 }
 
@@ -79,16 +95,31 @@ describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the re
     const ok = await rfc2136(inventory);
     expect(ok.code).toBe(0);
     expect(ok.check.status).toBe('ok');
-    expect(ok.check.details).toMatchObject({ key: 'cert-manager', algorithm: 'HMACSHA256', tsigError: 'NOERROR', responseVerified: true });
+    expect(ok.check.details).toMatchObject({
+      key: 'cert-manager',
+      algorithm: 'HMACSHA256',
+      tsigError: 'NOERROR',
+      responseVerified: true,
+    });
     expect(ok.stdout).not.toContain(named.key.secret);
   });
 
   it('fails a wrong secret (BADSIG), an unknown key name (BADKEY), a zone not served (REFUSED) and no server', async () => {
     const { inventory } = await setup();
-    const wrongSecret = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_tsig_secret_key: tsigKeygen('cert-manager').secret }));
-    expect([wrongSecret.code, wrongSecret.check.status, wrongSecret.check.details?.tsigError]).toEqual([1, 'fail', 'BADSIG']);
+    const wrongSecret = await rfc2136(
+      variant(inventory, { cluster_issuer_acme_rfc2136_tsig_secret_key: tsigKeygen('cert-manager').secret }),
+    );
+    expect([wrongSecret.code, wrongSecret.check.status, wrongSecret.check.details?.tsigError]).toEqual([
+      1,
+      'fail',
+      'BADSIG',
+    ]);
     const unknownKey = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_tsig_key_name: 'nobody' }));
-    expect([unknownKey.code, unknownKey.check.status, unknownKey.check.details?.tsigError]).toEqual([1, 'fail', 'BADKEY']);
+    expect([unknownKey.code, unknownKey.check.status, unknownKey.check.details?.tsigError]).toEqual([
+      1,
+      'fail',
+      'BADKEY',
+    ]);
     const otherZone = await rfc2136(variant(inventory, { openstack_helm_ingress_wildcard_domain: 'elsewhere.test' }));
     expect(otherZone.check.status).toBe('fail');
     expect(otherZone.check.details?.rcode).toMatch(/^(REFUSED|NOTAUTH)$/);
@@ -97,7 +128,9 @@ describe.skipIf(!requireNamed())('rfc2136 with a tsig-keygen key file and the re
     await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
     const port = closed.address().port;
     closed.close();
-    const unreachable = await rfc2136(variant(inventory, { cluster_issuer_acme_rfc2136_nameserver: `127.0.0.1:${port}` }));
+    const unreachable = await rfc2136(
+      variant(inventory, { cluster_issuer_acme_rfc2136_nameserver: `127.0.0.1:${port}` }),
+    );
     expect([unreachable.code, unreachable.check.status]).toEqual([1, 'fail']);
   });
 

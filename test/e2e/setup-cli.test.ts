@@ -16,7 +16,12 @@ const TSIG = 'c2VjcmV0LXRzaWcta2V5LXZhbHVl';
 const TOKEN = 'cloudflare-token-e2e-98765';
 
 function cloudgate(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' }, input: '' });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '1' },
+    input: '',
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -38,7 +43,17 @@ describe('cloudgate setup (built binary)', () => {
   it('a file that cannot be written exits 1 (not 2: the input was fine), saying what failed, nothing written', async () => {
     // sysfs lets nobody create a file, root included.
     const target = '/sys/cloudgate-e2e-certificates.yml';
-    const r = cloudgate(['setup', '--answers', await answers('cluster_issuer_acme_email: ops@example.com\n'), '--inventory', target, '--yes'], dir);
+    const r = cloudgate(
+      [
+        'setup',
+        '--answers',
+        await answers('cluster_issuer_acme_email: ops@example.com\n'),
+        '--inventory',
+        target,
+        '--yes',
+      ],
+      dir,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/nothing was written/i);
     expect(r.stderr).not.toContain('unexpected error');
@@ -53,7 +68,9 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('--dry-run prints only the unified diff on stdout, masks secrets and writes nothing', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
+    const file = await answers(
+      `cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`,
+    );
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
     expect(r.code).toBe(0);
@@ -70,7 +87,9 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('writes the inventory (mode 0600, backup kept) and prints nothing on stdout', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
+    const file = await answers(
+      `cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`,
+    );
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
     expect(r.code, r.stderr).toBe(0);
@@ -83,7 +102,9 @@ describe('cloudgate setup (built binary)', () => {
     const backup = (await readdir(dir)).find((f) => f.endsWith('.bak'))!;
     expect(await readFile(join(dir, backup), 'utf8')).toBe(before);
     // cloudgate is not on this run's PATH: the next steps name it by the path that works.
-    expect(r.stderr).toMatch(new RegExp(`(^|\\s)(cloudgate|${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}) doctor --inventory`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(`(^|\\s)(cloudgate|${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}) doctor --inventory`, 'm'),
+    );
     expect(r.stderr).not.toContain(TOKEN);
   });
 
@@ -117,9 +138,14 @@ describe('cloudgate setup (built binary)', () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
-    const file = await answers('openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
+    const file = await answers(
+      'openstack_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n',
+    );
     const manifest = join(dir, 'out', 'wildcard.secret.yaml');
-    const dry = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest, '--dry-run'], dir);
+    const dry = cloudgate(
+      ['setup', '--answers', file, '--inventory', inventory, '--secret-manifest', manifest, '--dry-run'],
+      dir,
+    );
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('+cluster_issuer_type: none');
     expect(dry.stdout).toContain('+openstack_helm_ingress_secret_name: wildcard-certs');
@@ -138,7 +164,9 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('--dry-run shows, on stderr, what changes in the cluster: the rendered objects before and after, secrets masked', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
+    const file = await answers(
+      `cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`,
+    );
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--dry-run'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('+ Secret cert-manager/cloudflare-api-token (new)');
@@ -160,7 +188,9 @@ describe('cloudgate setup (built binary)', () => {
     await mkdir(join(dir, 'pki'));
     await writeFile(join(dir, 'pki', 'ca.pem'), ca.cert);
     await writeFile(join(dir, 'pki', 'int.key'), other.key);
-    const file = await answers('cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:pki/ca.pem\ncluster_issuer_ca_private_key: file:pki/int.key\n');
+    const file = await answers(
+      'cluster_issuer_type: ca\ncluster_issuer_ca_certificate: file:pki/ca.pem\ncluster_issuer_ca_private_key: file:pki/int.key\n',
+    );
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
     expect(r.code).toBe(2);
@@ -172,11 +202,15 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('contradictory answers exit 2 naming both keys, nothing written', async () => {
-    const file = await answers('openstack_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+    const file = await answers(
+      'openstack_helm_ingress_secret_name: wildcard-certs\ncluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n',
+    );
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    const line = r.stderr.split('\n').find((l) => l.includes('openstack_helm_ingress_secret_name') && l.includes('cluster_issuer_type'));
+    const line = r.stderr
+      .split('\n')
+      .find((l) => l.includes('openstack_helm_ingress_secret_name') && l.includes('cluster_issuer_type'));
     expect(line, r.stderr).toBeDefined();
     expect(await readFile(inventory, 'utf8')).toBe(before);
   });
@@ -189,15 +223,22 @@ describe('cloudgate setup (built binary)', () => {
   });
 
   it('route53 without a region fails in setup (the deployment would stop on the undefined variable)', async () => {
-    const file = await answers([
-      'cluster_issuer_acme_solver: route53', 'cluster_issuer_acme_route53_auth: static',
-      'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789', 'cluster_issuer_acme_route53_access_key_id: AKIAEXAMPLE',
-      'cluster_issuer_acme_route53_secret_access_key: s3cr3t-access-key-e2e', '',
-    ].join('\n'));
+    const file = await answers(
+      [
+        'cluster_issuer_acme_solver: route53',
+        'cluster_issuer_acme_route53_auth: static',
+        'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789',
+        'cluster_issuer_acme_route53_access_key_id: AKIAEXAMPLE',
+        'cluster_issuer_acme_route53_secret_access_key: s3cr3t-access-key-e2e',
+        '',
+      ].join('\n'),
+    );
     const before = await readFile(inventory, 'utf8');
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cluster_issuer_acme_route53_region is not set.*'cluster_issuer_acme_route53_region' is undefined/);
+    expect(r.stderr).toMatch(
+      /cluster_issuer_acme_route53_region is not set.*'cluster_issuer_acme_route53_region' is undefined/,
+    );
     expect(r.stderr).not.toContain('s3cr3t-access-key-e2e');
     expect(await readFile(inventory, 'utf8')).toBe(before);
   });
@@ -213,14 +254,20 @@ describe('cloudgate setup (built binary)', () => {
 
 describe('the review shows what changes in the cluster, in every run', () => {
   it('without --dry-run too: the inventory diff, then the objects and their diff on stderr (secrets masked)', async () => {
-    const file = await answers(`cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`);
+    const file = await answers(
+      `cluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: ${TOKEN}\n`,
+    );
     const r = cloudgate(['setup', '--answers', file, '--inventory', inventory, '--yes'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     const at = (text: string) => r.stderr.indexOf(text);
     expect(at('+cluster_issuer_acme_solver: cloudflare')).toBeGreaterThan(-1);
-    expect(at('~ ClusterIssuer atmosphere: spec.acme.solvers')).toBeGreaterThan(at('+cluster_issuer_acme_solver: cloudflare'));
-    expect(at('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(at('~ ClusterIssuer atmosphere: spec.acme.solvers'));
+    expect(at('~ ClusterIssuer atmosphere: spec.acme.solvers')).toBeGreaterThan(
+      at('+cluster_issuer_acme_solver: cloudflare'),
+    );
+    expect(at('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(
+      at('~ ClusterIssuer atmosphere: spec.acme.solvers'),
+    );
     expect(r.stderr).toContain('api-token: "********"');
     expect(r.stderr).not.toContain(TOKEN);
     expect(r.stderr).not.toContain(TSIG);
@@ -233,7 +280,9 @@ describe.skipIf(!hasKubectl)(`setup --answers --apply when nothing changed${need
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
     await writeFile(join(dir, 'wildcard.key'), leaf.key);
-    const file = await answers('wildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n');
+    const file = await answers(
+      'wildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\nnamespace: [openstack, monitoring]\n',
+    );
     const state = new KubeState().add(namespace('openstack'), namespace('monitoring'));
     state.forbid = ({ method }) => method !== 'GET';
     const api = await startKubeApi(state);
@@ -248,7 +297,9 @@ describe.skipIf(!hasKubectl)(`setup --answers --apply when nothing changed${need
       const again = await runCli(args, { cwd: dir, env: api.env });
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toContain('Nothing to write');
-      expect(again.stderr).toMatch(/secret\/wildcard-certs created in openstack, secret\/wildcard-certs created in monitoring/);
+      expect(again.stderr).toMatch(
+        /secret\/wildcard-certs created in openstack, secret\/wildcard-certs created in monitoring/,
+      );
       expect(again.stderr).not.toMatch(/^ {2}kubectl apply -f/m);
       expect(state.get('Secret', 'wildcard-certs', 'openstack')).toBeDefined();
       expect(state.get('Secret', 'wildcard-certs', 'monitoring')).toBeDefined();
@@ -287,7 +338,11 @@ async function waitFor(path: string, timeoutMs = 20_000): Promise<string> {
 }
 
 async function waitForScreen(text: string, timeoutMs = 20_000): Promise<void> {
-  await waitUntil(`"${text}" on the screen`, () => paneText().includes(text), { timeoutMs, intervalMs: 50, lastSeen: paneText });
+  await waitUntil(`"${text}" on the screen`, () => paneText().includes(text), {
+    timeoutMs,
+    intervalMs: 50,
+    lastSeen: paneText,
+  });
 }
 
 function start() {
@@ -319,6 +374,8 @@ describe.skipIf(!hasTmux)('cloudgate setup --answers on a terminal (tmux)', () =
     await waitForScreen('Write these files? [y/N]');
     tmux('send-keys', '-t', session, 'y', 'Enter');
     expect(await waitFor(join(dir, 'rc'))).toBe('0');
-    expect(await readFile(join(dir, 'inv.yml'), 'utf8')).toContain('cluster_issuer_acme_email: pki@example.com  # shared mailbox');
+    expect(await readFile(join(dir, 'inv.yml'), 'utf8')).toContain(
+      'cluster_issuer_acme_email: pki@example.com  # shared mailbox',
+    );
   });
 });

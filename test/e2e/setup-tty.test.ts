@@ -1,5 +1,14 @@
 /** The setup walkthrough of the built binary in a real terminal (tmux, 80x24 unless a test says otherwise). */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,7 +90,8 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await at('Add certificate subject annotations?', 'Down');
     await at('> Yes', 'Enter');
     await type('cert-manager.io/subject-organizations', 'Example Org');
-    for (const field of ['organizationalunits', 'localities', 'provinces']) await at(`cert-manager.io/subject-${field}`, 'Enter');
+    for (const field of ['organizationalunits', 'localities', 'provinces'])
+      await at(`cert-manager.io/subject-${field}`, 'Enter');
     await type('cert-manager.io/subject-countries', 'CH');
     // The CA key would be written in plain text: the vault is offered first; declined here.
     await at('Write the secrets with Ansible Vault?', 'Up');
@@ -127,7 +137,9 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     for (const line of all.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     term!.send('C-c');
     await waitFor('EXIT=130');
-    expect(readFileSync(inventory, 'utf8')).toBe('cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n');
+    expect(readFileSync(inventory, 'utf8')).toBe(
+      'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n',
+    );
   });
 
   it('Esc goes back with the answer kept; Ctrl+C cancels with exit 130, no stack trace, nothing written; the layout holds at 40 columns', async () => {
@@ -197,14 +209,18 @@ describe('cloudgate setup in a real terminal (tmux, 80x24)', () => {
     await at('Add certificate subject annotations?', 'Enter');
     const review = await waitFor('Write these files?');
     expect(review).toContain('+cluster_issuer_type: self-signed');
-    expect(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)')).toBeGreaterThan(review.indexOf('+cluster_issuer_type: self-signed'));
-    expect(review.indexOf('+++ Certificate cert-manager/self-signed-ca (after)')).toBeGreaterThan(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)'));
+    expect(review.indexOf('+ Certificate cert-manager/self-signed-ca (new)')).toBeGreaterThan(
+      review.indexOf('+cluster_issuer_type: self-signed'),
+    );
+    expect(review.indexOf('+++ Certificate cert-manager/self-signed-ca (after)')).toBeGreaterThan(
+      review.indexOf('+ Certificate cert-manager/self-signed-ca (new)'),
+    );
     await at('Write these files?', 'Enter');
     await waitFor('EXIT=0');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_type: self-signed');
   });
 
-  it('a new inventory: no question about names; the platform\'s are written, the neutral aliases only with --names spec (said in the review)', async () => {
+  it("a new inventory: no question about names; the platform's are written, the neutral aliases only with --names spec (said in the review)", async () => {
     const inventory = join(dir, 'certificates.yml');
     launch(['setup', '--plain', '--inventory', inventory], { x: 100, y: 120 });
     const first = await waitFor('Choose 1-3');

@@ -36,11 +36,22 @@ async function server(options: Partial<IdentityServerOptions> = {}) {
 
 // No admin credentials of the machine running the tests may leak in.
 const NO_ADMIN = Object.fromEntries(
-  ['OS_USERNAME', 'OS_PASSWORD', 'OS_USER_DOMAIN_NAME', 'OS_PROJECT_NAME', 'OS_PROJECT_DOMAIN_NAME', 'OS_SYSTEM_SCOPE', 'OS_APPLICATION_CREDENTIAL_ID', 'OS_APPLICATION_CREDENTIAL_SECRET'].map((k) => [k, '']),
+  [
+    'OS_USERNAME',
+    'OS_PASSWORD',
+    'OS_USER_DOMAIN_NAME',
+    'OS_PROJECT_NAME',
+    'OS_PROJECT_DOMAIN_NAME',
+    'OS_SYSTEM_SCOPE',
+    'OS_APPLICATION_CREDENTIAL_ID',
+    'OS_APPLICATION_CREDENTIAL_SECRET',
+  ].map((k) => [k, '']),
 );
 
 async function doctor(s: IdentityServer, env: Record<string, string> = {}, args: string[] = []) {
-  const result = await runCli(['doctor', '--only', 'signin', '--json', ...args], { env: { ...s.env(), ...NO_ADMIN, CLOUDGATE_PROJECT: 'demo', ...env } });
+  const result = await runCli(['doctor', '--only', 'signin', '--json', ...args], {
+    env: { ...s.env(), ...NO_ADMIN, CLOUDGATE_PROJECT: 'demo', ...env },
+  });
   const checks = Object.fromEntries((JSON.parse(result.stdout).checks as Check[]).map((c) => [c.id, c]));
   return { result, checks, claims: checks['signin.claims']! };
 }
@@ -60,22 +71,45 @@ describe('doctor signin.claims', () => {
     const s = await server();
     const { result, checks, claims } = await doctor(s, s.adminEnv(), ['--verbose']);
     expect(result.code, result.stdout).toBe(0);
-    expect(Object.keys(checks)).toEqual(['signin.idp-token', 'signin.exchange', 'signin.claims', 'signin.federated', 'signin.projects', 'signin.scope', 'signin.api']);
+    expect(Object.keys(checks)).toEqual([
+      'signin.idp-token',
+      'signin.exchange',
+      'signin.claims',
+      'signin.federated',
+      'signin.projects',
+      'signin.scope',
+      'signin.api',
+    ]);
     expect(claims.status).toBe('ok');
     expect(claims.message).toContain('Mapping keycloak-mapping: rule 1 of 1 matches');
-    expect(claims.details).toMatchObject({ mapping: 'keycloak-mapping', claim_prefix: 'OIDC_CLAIM_', rules: [{ rule: 1, matches: true, uses: ['preferred_username'] }] });
+    expect(claims.details).toMatchObject({
+      mapping: 'keycloak-mapping',
+      claim_prefix: 'OIDC_CLAIM_',
+      rules: [{ rule: 1, matches: true, uses: ['preferred_username'] }],
+    });
     const paths = s.requests.map((r) => `${r.method} ${r.path}`);
     expect(paths).toContain('GET /identity/v3/OS-FEDERATION/identity_providers/keycloak/protocols/openid');
     expect(paths).toContain('GET /identity/v3/OS-FEDERATION/mappings/keycloak-mapping');
     const signIn = s.requests.find((r) => r.path === '/identity/v3/auth/tokens' && r.body.includes('"password"'))!;
-    expect(JSON.parse(signIn.body).auth).toMatchObject({ identity: { methods: ['password'], password: { user: { name: 'admin', domain: { name: 'Default' } } } }, scope: { project: { name: 'admin', domain: { name: 'Default' } } } });
+    expect(JSON.parse(signIn.body).auth).toMatchObject({
+      identity: { methods: ['password'], password: { user: { name: 'admin', domain: { name: 'Default' } } } },
+      scope: { project: { name: 'admin', domain: { name: 'Default' } } },
+    });
     expect((await doctor(s, s.adminEnv(), ['--strict'])).result.code).toBe(0);
     expectNoSecrets(result, s);
   });
 
   it('a mapping that needs a claim the broker token lacks: fail naming the claim and the fix, exit 1', async () => {
     const s = await server({
-      mapping: { id: 'needs-email', rules: [{ local: [{ user: { name: '{0}', email: '{1}' } }], remote: [{ type: 'HTTP_OIDC_CLAIM_PREFERRED_USERNAME' }, { type: 'HTTP_OIDC_CLAIM_EMAIL' }] }] },
+      mapping: {
+        id: 'needs-email',
+        rules: [
+          {
+            local: [{ user: { name: '{0}', email: '{1}' } }],
+            remote: [{ type: 'HTTP_OIDC_CLAIM_PREFERRED_USERNAME' }, { type: 'HTTP_OIDC_CLAIM_EMAIL' }],
+          },
+        ],
+      },
     });
     const { result, checks, claims } = await doctor(s, s.adminEnv());
     expect(result.code).toBe(1);
@@ -93,13 +127,28 @@ describe('doctor signin.claims', () => {
   });
 
   it('an application credential from a --config file (secret in a *_file), with claim_prefix OIDC-', async () => {
-    const s = await server({ mapping: { id: 'dash', rules: [{ remote: [{ type: 'OIDC-preferred_username' }, { type: 'OIDC-sub', not_any_of: ['orphan'] }] }] } });
+    const s = await server({
+      mapping: {
+        id: 'dash',
+        rules: [{ remote: [{ type: 'OIDC-preferred_username' }, { type: 'OIDC-sub', not_any_of: ['orphan'] }] }],
+      },
+    });
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-claims-'));
     const secretFile = join(dir, 'app-cred-secret');
     writeFileSync(secretFile, `${s.applicationCredential.secret}\n`, { mode: 0o600 });
     chmodSync(secretFile, 0o600);
     const config = join(dir, 'cloudgate.yaml');
-    writeFileSync(config, ['signin:', '  claim_prefix: OIDC-', `  admin_application_credential_id: ${s.applicationCredential.id}`, '  admin_application_credential_secret_file: ./app-cred-secret', ''].join('\n'), { mode: 0o600 });
+    writeFileSync(
+      config,
+      [
+        'signin:',
+        '  claim_prefix: OIDC-',
+        `  admin_application_credential_id: ${s.applicationCredential.id}`,
+        '  admin_application_credential_secret_file: ./app-cred-secret',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
     const { result, checks, claims } = await doctor(s, {}, ['--config', config]);
     expect(claims.status, claims.message).toBe('ok');
     expect(claims.details).toMatchObject({ mapping: 'dash', claim_prefix: 'OIDC-' });
@@ -148,7 +197,11 @@ describe('doctor signin.claims', () => {
     const plain = await doctor(s);
     expect(plain.claims.status).toBe('ok');
     expect(plain.claims.message).toContain('the mapping was not read (no admin credentials)');
-    expect(plain.claims.details).toMatchObject({ mapping_read: false, claims_present: ['sub', 'preferred_username'], claims_absent: ['email'] });
+    expect(plain.claims.details).toMatchObject({
+      mapping_read: false,
+      claims_present: ['sub', 'preferred_username'],
+      claims_absent: ['email'],
+    });
     expect(s.requests.some((r) => r.path.includes('/mappings/'))).toBe(false);
 
     s.brokerClaims = { preferred_username: null };
@@ -159,7 +212,9 @@ describe('doctor signin.claims', () => {
   });
 
   it('a broker token over 8 KiB in the Authorization header: fail with its size', async () => {
-    const s = await server({ brokerClaims: { groups: Array.from({ length: 500 }, (_, i) => `/projects/tenant-${i}/members`) } });
+    const s = await server({
+      brokerClaims: { groups: Array.from({ length: 500 }, (_, i) => `/projects/tenant-${i}/members`) },
+    });
     const { result, claims } = await doctor(s, s.adminEnv());
     expect(result.code).toBe(1);
     expect(claims.status).toBe('fail');
@@ -174,14 +229,26 @@ describe('doctor signin.claims', () => {
 
   it("the subject token's audience: the realm's own token without the client in aud warns naming the client", async () => {
     const s = await server({
-      subjectToken: (origin) => fakeJwt({ iss: `${origin}/realms/cloud`, aud: 'account', azp: 'portal', sub: 'u1', exp: Math.floor(Date.now() / 1000) + 600 }),
+      subjectToken: (origin) =>
+        fakeJwt({
+          iss: `${origin}/realms/cloud`,
+          aud: 'account',
+          azp: 'portal',
+          sub: 'u1',
+          exp: Math.floor(Date.now() / 1000) + 600,
+        }),
     });
     const { result, claims } = await doctor(s);
     expect(claims.status).toBe('warn');
     expect(claims.message).toContain('does not include the exchanging client "cloudgate"');
     expect(claims.advice).toContain('Audience mapper');
     expect(claims.advice).toContain('"portal"');
-    expect(claims.details?.subject_audience).toEqual({ client: 'cloudgate', aud: ['account'], azp: 'portal', internal: true });
+    expect(claims.details?.subject_audience).toEqual({
+      client: 'cloudgate',
+      aud: ['account'],
+      azp: 'portal',
+      internal: true,
+    });
     expectNoSecrets(result, s);
   });
 

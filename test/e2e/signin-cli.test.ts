@@ -49,7 +49,11 @@ describe('cloudgate doctor --only signin', () => {
   it('against real-Keystone paths: every step ok, the path used in the details, exit 0 even with --strict', async () => {
     const result = await doctor(servers.keystone, ['--json']);
     expect(result.code).toBe(0);
-    const checks = JSON.parse(result.stdout).checks as { id: string; status: string; details?: Record<string, unknown> }[];
+    const checks = JSON.parse(result.stdout).checks as {
+      id: string;
+      status: string;
+      details?: Record<string, unknown>;
+    }[];
     expect(checks.map((c) => `${c.id}=${c.status}`)).toEqual([
       'signin.idp-token=skip',
       'signin.exchange=ok',
@@ -60,7 +64,10 @@ describe('cloudgate doctor --only signin', () => {
       'signin.api=ok',
     ]);
     const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
-    expect(byId['signin.projects']!.details).toMatchObject({ path: '/v3/auth/projects', tried: { path: '/v3/projects', status: 403 } });
+    expect(byId['signin.projects']!.details).toMatchObject({
+      path: '/v3/auth/projects',
+      tried: { path: '/v3/projects', status: 403 },
+    });
     expect(byId['signin.scope']!.details).toMatchObject({ path: '/v3/auth/tokens' });
     expect((await doctor(servers.keystone, ['--json', '--strict'])).code).toBe(0);
     expectNoSecrets(result, servers.keystone);
@@ -102,7 +109,10 @@ describe('cloudgate doctor --only signin', () => {
         '',
       ].join('\n'),
     );
-    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', config, '--ca-file', servers.ca.file], { env: { OS_CACERT: '' } });
+    const result = await runCli(
+      ['doctor', '--only', 'signin', '--json', '--config', config, '--ca-file', servers.ca.file],
+      { env: { OS_CACERT: '' } },
+    );
     expect(result.code).toBe(0);
     const checks = JSON.parse(result.stdout).checks as { id: string; status: string; message: string }[];
     expect(checks.find((c) => c.id === 'signin.projects')!.message).toContain('chose ops');
@@ -131,14 +141,23 @@ describe('cloudgate doctor --only signin', () => {
     const exchange = JSON.parse(result.stdout).checks[1];
     expect(exchange.details.kind).toBe('insecure-http');
     expect(exchange.advice).toContain('--allow-http');
-    const allowed = await doctor(servers.spec, ['--json', '--allow-http'], { CLOUDGATE_BROKER_URL: 'http://broker.invalid' });
+    const allowed = await doctor(servers.spec, ['--json', '--allow-http'], {
+      CLOUDGATE_BROKER_URL: 'http://broker.invalid',
+    });
     expect(JSON.parse(allowed.stdout).checks[1].details.kind).toBe('dns');
   });
 
   it('--list-checks names the six steps', async () => {
     const result = await runCli(['doctor', '--only', 'signin', '--list-checks']);
     expect(result.code).toBe(0);
-    for (const id of ['signin.idp-token', 'signin.exchange', 'signin.federated', 'signin.projects', 'signin.scope', 'signin.api']) {
+    for (const id of [
+      'signin.idp-token',
+      'signin.exchange',
+      'signin.federated',
+      'signin.projects',
+      'signin.scope',
+      'signin.api',
+    ]) {
       expect(result.stdout).toContain(id);
     }
   });
@@ -150,10 +169,16 @@ describe('cloudgate doctor --only signin with a --config file', () => {
     const file = join(dir, 'cloudgate.yaml');
     writeFileSync(file, 'signin:\n  brokr_url: https://kc.example.com\n');
     chmodSync(file, 0o600);
-    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', file], { cwd: dir, env: { OS_AUTH_URL: '', OS_PROJECT_ID: '', OS_PROJECT_NAME: '' } });
+    const result = await runCli(['doctor', '--only', 'signin', '--json', '--config', file], {
+      cwd: dir,
+      env: { OS_AUTH_URL: '', OS_PROJECT_ID: '', OS_PROJECT_NAME: '' },
+    });
     const check = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === 'signin.config');
     expect(check).toMatchObject({ status: 'warn', advice: expect.stringContaining('broker_url') });
-    const strict = await runCli(['doctor', '--only', 'signin', '--strict', '--config', file], { cwd: dir, env: { OS_AUTH_URL: '' } });
+    const strict = await runCli(['doctor', '--only', 'signin', '--strict', '--config', file], {
+      cwd: dir,
+      env: { OS_AUTH_URL: '' },
+    });
     expect(strict.code).toBe(1);
   });
 });

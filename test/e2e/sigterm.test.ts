@@ -15,7 +15,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const marker = 1000 + Math.floor(Math.random() * 8000);
 const pidFile = join(dir, 'kubectl.pid');
 
-writeFileSync(join(dir, 'kubectl'), `#!/bin/sh\necho $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}\nsleep ${marker} &\nwait\n`, { mode: 0o755 });
+writeFileSync(
+  join(dir, 'kubectl'),
+  `#!/bin/sh\necho $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}\nsleep ${marker} &\nwait\n`,
+  { mode: 0o755 },
+);
 
 /** Resolves once `file` exists (watching its folder, no fixed sleep). */
 function appears(file: string): Promise<void> {
@@ -35,14 +39,17 @@ function appears(file: string): Promise<void> {
 
 /** States of the sleeps the fake kubectl started ("Z" for a zombie), none when all are gone. */
 const sleepersLeft = () =>
-  execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' }).split('\n')
+  execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+    .split('\n')
     .map((l) => l.trim().split(/\s+/))
     .filter(([, ...args]) => args.join(' ') === `sleep ${marker}`)
     .map(([stat]) => stat!.slice(0, 1));
 
 function stateOf(pid: number): string {
   try {
-    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().slice(0, 1);
+    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .slice(0, 1);
   } catch {
     return ''; // ps exits 1 when there is no such process
   }
@@ -52,11 +59,23 @@ describe('SIGTERM while kubectl runs', () => {
   it('doctor --only kube: kubectl and its children are killed, exit 143, nothing left behind', async () => {
     const inventory = join(dir, 'certs.yml');
     writeFileSync(inventory, 'cluster_issuer_type: self-signed\n');
-    const child = spawn(process.execPath, [BIN, 'doctor', '--only', 'kube', '--inventory', inventory, '--timeout', '60'], {
-      env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, CLOUDGATE_KUBECTL: '', KUBECONFIG: join(dir, 'none'), CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const child = spawn(
+      process.execPath,
+      [BIN, 'doctor', '--only', 'kube', '--inventory', inventory, '--timeout', '60'],
+      {
+        env: {
+          ...process.env,
+          PATH: `${dir}:${process.env.PATH}`,
+          CLOUDGATE_KUBECTL: '',
+          KUBECONFIG: join(dir, 'none'),
+          CI: 'true',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     await appears(pidFile);
     const kubectlPid = Number(readFileSync(pidFile, 'utf8'));
 

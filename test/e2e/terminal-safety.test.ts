@@ -19,9 +19,15 @@ const HOSTILE = '\x1b[2J\x1b]0;owned\x07\u009b31m';
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 function expectNoControls(r: CliResult): void {
-  for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+  for (const [name, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
     const at = text.search(CONTROL);
-    expect(at, `${name} holds a control character at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`).toBe(-1);
+    expect(
+      at,
+      `${name} holds a control character at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`,
+    ).toBe(-1);
     const bytes = Buffer.from(text);
     for (const b of [0x1b, 0x07, 0x9b]) expect(bytes.includes(b), `${name} holds byte 0x${b.toString(16)}`).toBe(false);
   }
@@ -43,14 +49,32 @@ describe('a discovery document whose issuer carries escape sequences', () => {
   afterAll(() => issuer.stop());
 
   it('is shown escaped in the text report, with --verbose', async () => {
-    const r = await runCli(['doctor', '--only', 'discovery', '--issuer-url', issuer.url, '--ca-file', issuer.caFile, '--verbose']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'discovery',
+      '--issuer-url',
+      issuer.url,
+      '--ca-file',
+      issuer.caFile,
+      '--verbose',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('\\x1b[2J');
     expectNoControls(r);
   });
 
   it('is escaped in --json, which still parses to the same text', async () => {
-    const r = await runCli(['doctor', '--only', 'discovery', '--issuer-url', issuer.url, '--ca-file', issuer.caFile, '--json']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'discovery',
+      '--issuer-url',
+      issuer.url,
+      '--ca-file',
+      issuer.caFile,
+      '--json',
+    ]);
     expectNoControls(r);
     const report = JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] };
     const check = report.checks.find((c) => c.id === 'discovery.issuer')!;
@@ -76,17 +100,48 @@ describe('a server answering an error body with escape sequences', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const inventory = () =>
-    file(['cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', `cluster_issuer_acme_server: ${url}`, 'cluster_issuer_acme_private_ca: true', ''].join('\n'));
+    file(
+      [
+        'cluster_issuer_type: acme',
+        'cluster_issuer_acme_email: ops@example.com',
+        `cluster_issuer_acme_server: ${url}`,
+        'cluster_issuer_acme_private_ca: true',
+        '',
+      ].join('\n'),
+    );
 
   it('is escaped in the report and in the --verbose body preview on stderr', async () => {
-    const r = await runCli(['doctor', '--only', 'acme', '--inventory', inventory(), '--ca-file', ca.file, '--verbose', '--timeout', '5']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'acme',
+      '--inventory',
+      inventory(),
+      '--ca-file',
+      ca.file,
+      '--verbose',
+      '--timeout',
+      '5',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain('\\x1b');
     expectNoControls(r);
   });
 
   it('is escaped in --json', async () => {
-    const r = await runCli(['doctor', '--only', 'acme', '--inventory', inventory(), '--ca-file', ca.file, '--json', '--verbose', '--timeout', '5']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'acme',
+      '--inventory',
+      inventory(),
+      '--ca-file',
+      ca.file,
+      '--json',
+      '--verbose',
+      '--timeout',
+      '5',
+    ]);
     expect(r.code).toBe(1);
     expectNoControls(r);
     expect(JSON.parse(r.stdout)).toMatchObject({ schema: 'cloudgate.doctor/v1' });
@@ -95,7 +150,9 @@ describe('a server answering an error body with escape sequences', () => {
 
 describe('files with escape sequences', () => {
   it('an inventory value is escaped in the doctor report', async () => {
-    const inv = file('cluster_issuer_type: "acme\\e]0;owned\\a"\ncluster_issuer_acme_email: "ops\\e[2J\\x9b31m@example.com"\n');
+    const inv = file(
+      'cluster_issuer_type: "acme\\e]0;owned\\a"\ncluster_issuer_acme_email: "ops\\e[2J\\x9b31m@example.com"\n',
+    );
     const r = await runCli(['doctor', '--only', 'inventory', '--inventory', inv, '--verbose']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('\\x1b');

@@ -15,7 +15,10 @@ beforeAll(async () => {
   pki = createPki();
   const leaf = pki.leaf(['localhost']);
   good = await startTlsEndpoint({ chain: [leaf.cert, pki.intermediate.cert], key: leaf.key });
-  const old = pki.leaf(['localhost'], { notBefore: new Date(Date.now() - 9e9), notAfter: new Date(Date.now() - 86_400_000) });
+  const old = pki.leaf(['localhost'], {
+    notBefore: new Date(Date.now() - 9e9),
+    notAfter: new Date(Date.now() - 86_400_000),
+  });
   expired = await startTlsEndpoint({ chain: [old.cert, pki.intermediate.cert], key: old.key });
   hanging = await startTlsEndpoint({ chain: [], key: '', hang: true });
 });
@@ -25,7 +28,16 @@ afterAll(async () => {
 
 describe('cloudgate doctor --only tls', () => {
   it('checks each --endpoint and exits 0 when all pass', async () => {
-    const r = await runCli(['doctor', '--only', 'tls', '--endpoint', `localhost:${good.port}`, '--ca-file', pki.rootFile, '--json']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'tls',
+      '--endpoint',
+      `localhost:${good.port}`,
+      '--ca-file',
+      pki.rootFile,
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -39,8 +51,18 @@ describe('cloudgate doctor --only tls', () => {
     const config = join(dir, 'doctor.yml');
     writeFileSync(config, `tls:\n  endpoints:\n    - localhost:${hanging.port}\n`);
     const r = await runCli([
-      'doctor', '--only', 'tls', '--endpoint', `localhost:${expired.port}`, '--config', config,
-      '--ca-file', pki.rootFile, '--timeout', '1', '--json',
+      'doctor',
+      '--only',
+      'tls',
+      '--endpoint',
+      `localhost:${expired.port}`,
+      '--config',
+      config,
+      '--ca-file',
+      pki.rootFile,
+      '--timeout',
+      '1',
+      '--json',
     ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
@@ -53,7 +75,16 @@ describe('cloudgate doctor --only tls', () => {
   });
 
   it('prints a text report naming the problem and its fix', async () => {
-    const r = await runCli(['doctor', '--only', 'tls', '--endpoint', `localhost:${expired.port}`, '--ca-file', pki.rootFile, '--verbose']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'tls',
+      '--endpoint',
+      `localhost:${expired.port}`,
+      '--ca-file',
+      pki.rootFile,
+      '--verbose',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/expired on/);
     expect(r.stdout).toMatch(/renew/);

@@ -10,10 +10,21 @@ const servers = useIdentityServers();
 
 // Each run gets its own cache folder, unless a test hands one in: never the user's own.
 const token = (s: IdentityServer, args: string[], env: Record<string, string> = {}) =>
-  runCli(['token', ...args], { env: { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cloudgate-cache-')), ...s.env(), OS_PROJECT_NAME: '', OS_PROJECT_ID: '', ...env } });
+  runCli(['token', ...args], {
+    env: {
+      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'cloudgate-cache-')),
+      ...s.env(),
+      OS_PROJECT_NAME: '',
+      OS_PROJECT_ID: '',
+      ...env,
+    },
+  });
 
 const scopeAndListCalls = (s: IdentityServer, since: number) =>
-  s.requests.slice(since).map((r) => `${r.method} ${r.path}`).filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
+  s.requests
+    .slice(since)
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
 
 describe('cloudgate token', () => {
   it('prints only the project-scoped token (the last one issued)', async () => {
@@ -26,7 +37,9 @@ describe('cloudgate token', () => {
   });
 
   it('--format env prints the OpenStack client variables, against real-Keystone paths', async () => {
-    const result = await token(servers.keystone, ['--format', 'env'], { OS_PROJECT_ID: servers.keystone.projects[1]!.id });
+    const result = await token(servers.keystone, ['--format', 'env'], {
+      OS_PROJECT_ID: servers.keystone.projects[1]!.id,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       [
@@ -49,7 +62,11 @@ describe('cloudgate token', () => {
     const first = await token(s, [], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toBe('');
-    expect(scopeAndListCalls(s, since)).toEqual(['GET /identity/v3/projects', 'GET /identity/v3/auth/projects', 'POST /identity/v3/auth/tokens']);
+    expect(scopeAndListCalls(s, since)).toEqual([
+      'GET /identity/v3/projects',
+      'GET /identity/v3/auth/projects',
+      'POST /identity/v3/auth/tokens',
+    ]);
     const file = join(cache, 'cloudgate', 'identity-paths.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
@@ -87,7 +104,11 @@ describe('cloudgate token', () => {
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout);
     expect(doc.token).toBe(servers.spec.issued.at(-1));
-    expect(doc.project).toEqual({ id: servers.spec.projects[1]!.id, name: 'ops', domain: { id: 'default', name: 'Default' } });
+    expect(doc.project).toEqual({
+      id: servers.spec.projects[1]!.id,
+      name: 'ops',
+      domain: { id: 'default', name: 'Default' },
+    });
     expect(doc.auth_url).toBe(`${servers.spec.identityUrl}/v3`);
     expect(doc.catalog.map((c: { type: string }) => c.type)).toEqual(['compute', 'identity']);
     expect(Date.parse(doc.expires_at)).toBeGreaterThan(Date.now());

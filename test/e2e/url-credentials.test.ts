@@ -27,7 +27,10 @@ describe('credentials in URLs', () => {
   it("a redirect's Location is shown without its userinfo or token, in text, --verbose and --json", async () => {
     const url = await redirecting('https://admin:hunter2secret@evil.example/next?access_token=tok-0123456789&x=1');
     const inventory = join(mkdtempSync(join(tmpdir(), 'cloudgate-url-')), 'certificates.yml');
-    writeFileSync(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_server: ${url}/directory?token=issuer-tok-42\n`);
+    writeFileSync(
+      inventory,
+      `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_server: ${url}/directory?token=issuer-tok-42\n`,
+    );
     for (const format of [['--verbose'], ['--json']]) {
       const r = await runCli(['doctor', '--only', 'acme', '--inventory', inventory, '--allow-http', ...format]);
       const out = r.stdout + r.stderr;

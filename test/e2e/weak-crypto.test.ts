@@ -22,7 +22,10 @@ function wildcard(options: Partial<IssueOptions>): void {
   const leaf = ca.issue(['*.cloud.example.com'], options);
   writeFileSync(join(dir, 'wildcard.pem'), leaf.cert + ca.cert);
   writeFileSync(join(dir, 'wildcard.key'), leaf.key, { mode: 0o600 });
-  writeFileSync(join(dir, 'answers.yml'), 'cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n');
+  writeFileSync(
+    join(dir, 'answers.yml'),
+    'cloud_helm_ingress_wildcard_domain: cloud.example.com\nwildcard_certificate_file: wildcard.pem\nwildcard_key_file: wildcard.key\n',
+  );
 }
 
 describe.each([
@@ -33,18 +36,34 @@ describe.each([
   it('is refused by setup, nothing written', async () => {
     wildcard(options);
     const inventory = join(dir, 'inventory', 'group_vars', 'all', 'certificates.yml');
-    const r = await runCli(['setup', '--answers', join(dir, 'answers.yml'), '--inventory', inventory, '--yes'], { cwd: dir });
+    const r = await runCli(['setup', '--answers', join(dir, 'answers.yml'), '--inventory', inventory, '--yes'], {
+      cwd: dir,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(named);
     expect(existsSync(inventory)).toBe(false);
   });
 
-  it('fails the doctor\'s certificate.strength check', async () => {
+  it("fails the doctor's certificate.strength check", async () => {
     wildcard(options);
-    const r = await runCli(['doctor', '--only', 'certificate', '--certificate', join(dir, 'wildcard.pem'), '--key', join(dir, 'wildcard.key'),
-      '--domain', 'cloud.example.com', '--ca-file', ca.file, '--json']);
+    const r = await runCli([
+      'doctor',
+      '--only',
+      'certificate',
+      '--certificate',
+      join(dir, 'wildcard.pem'),
+      '--key',
+      join(dir, 'wildcard.key'),
+      '--domain',
+      'cloud.example.com',
+      '--ca-file',
+      ca.file,
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    const strength = (JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] }).checks.find((c) => c.id === 'certificate.wildcard-pem.strength');
+    const strength = (
+      JSON.parse(r.stdout) as { checks: { id: string; status: string; message: string }[] }
+    ).checks.find((c) => c.id === 'certificate.wildcard-pem.strength');
     expect(strength).toMatchObject({ status: 'fail', message: expect.stringContaining(named) });
   });
 });

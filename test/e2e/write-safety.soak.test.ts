@@ -26,10 +26,12 @@ async function answers(name: string, text: string): Promise<string> {
   return join(dir, name);
 }
 
-const setup = (answersFile: string) => runCli(['setup', '--answers', answersFile, '--inventory', inventory, '--yes'], { cwd: dir });
+const setup = (answersFile: string) =>
+  runCli(['setup', '--answers', answersFile, '--inventory', inventory, '--yes'], { cwd: dir });
 
 /** Files cloudgate may leave beside the inventory only while it runs. */
-const leftovers = async (folder = dir) => (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
+const leftovers = async (folder = dir) =>
+  (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
 
 describe('runs killed at random points', () => {
   const RUNS = Number(process.env.CLOUDGATE_KILL_RUNS ?? 200);
@@ -58,8 +60,11 @@ describe('runs killed at random points', () => {
       // Always a real change: the answers the inventory does not hold yet.
       const current = await readFile(inventory, 'utf8');
       const file = current === contentA ? files[1]! : files[0]!;
-      const child = spawn(process.execPath, [BIN, 'setup', '--answers', file, '--inventory', inventory, '--yes'],
-        { cwd: dir, env: { ...process.env, CI: 'true' }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'setup', '--answers', file, '--inventory', inventory, '--yes'], {
+        cwd: dir,
+        env: { ...process.env, CI: 'true' },
+        stdio: 'ignore',
+      });
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       const delay = duration * (0.5 + Math.random() * 0.6); // late: where the writing happens
       const runStart = Date.now();
@@ -72,8 +77,7 @@ describe('runs killed at random points', () => {
       if (code === 0) {
         duration = 0.7 * duration + 0.3 * (Date.now() - runStart);
         expect(await leftovers(), `run ${runs} exited 0`).toEqual([]);
-      }
-      else {
+      } else {
         killed++;
         if ((await leftovers()).length) leftBehind++;
       }

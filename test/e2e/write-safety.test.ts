@@ -4,7 +4,19 @@
  * killed at random points is write-safety.soak.test.ts (a nightly-sized run: CLOUDGATE_SOAK=1).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +43,8 @@ const setup = (answersFile: string, extra: string[] = []) =>
   runCli(['setup', '--answers', answersFile, '--inventory', inventory, '--yes', ...extra], { cwd: dir });
 
 /** Files cloudgate may leave beside the inventory only while it runs. */
-const leftovers = async (folder = dir) => (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
+const leftovers = async (folder = dir) =>
+  (await readdir(folder)).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'));
 
 describe('concurrent runs', () => {
   let terms: Terminal[] = [];
@@ -45,7 +58,9 @@ describe('concurrent runs', () => {
     const nameserver = await answers('ns.yml', 'cluster_issuer_acme_rfc2136_nameserver: ns-race-b.example.com:53\n');
     const original = await readFile(inventory, 'utf8');
     // On a terminal, setup asks before it writes: a barrier between reading the inventory and writing it.
-    terms = [email, nameserver].map((file) => launchCloudgate(['setup', '--answers', file, '--inventory', inventory], { cwd: dir, size: { x: 120, y: 50 } }));
+    terms = [email, nameserver].map((file) =>
+      launchCloudgate(['setup', '--answers', file, '--inventory', inventory], { cwd: dir, size: { x: 120, y: 50 } }),
+    );
     for (const term of terms) await term.waitFor('Write these files? [y/N]');
     // Both have planned from the same content and neither has written: the runs overlap.
     expect(await readFile(inventory, 'utf8')).toBe(original);
@@ -55,7 +70,9 @@ describe('concurrent runs', () => {
     const codes = screens.map((screen) => Number(/EXIT=(\d+)/.exec(screen)![1]));
     expect([...codes].sort(), screens.join('\n')).toEqual([0, 2]);
     const loser = screens[codes.indexOf(2)]!;
-    expect(loser.replace(/\s*\n\s*/g, ' ')).toMatch(/another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/);
+    expect(loser.replace(/\s*\n\s*/g, ' ')).toMatch(
+      /another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/,
+    );
     const text = await readFile(inventory, 'utf8');
     expect(text.includes('race-a@example.com')).toBe(codes[0] === 0);
     expect(text.includes('ns-race-b.example.com:53')).toBe(codes[1] === 0);
@@ -76,7 +93,8 @@ describe('concurrent runs', () => {
       expect([a.code, b.code].sort(), a.stderr + b.stderr).not.toEqual([2, 2]);
       for (const r of [a, b]) {
         expect([0, 2]).toContain(r.code);
-        if (r.code === 2) expect(r.stderr).toMatch(/another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/);
+        if (r.code === 2)
+          expect(r.stderr).toMatch(/another cloudgate run \(pid \d+\) holds|changed since cloudgate read it/);
       }
       // Whatever exited 0 is in the file; whatever exited 2 is not.
       expect(hasA).toBe(a.code === 0);
@@ -104,7 +122,9 @@ describe('concurrent runs', () => {
   });
 
   it('the lock of a killed run is taken over', async () => {
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+    );
     await writeFile(`${inventory}.lock`, `${dead}\n`);
     const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));
     expect(r.code, r.stderr).toBe(0);
@@ -118,8 +138,23 @@ describe('failed writes, links, backups', () => {
     await writeFile(inventory, `${await readFile(inventory, 'utf8')}# ${'x'.repeat(8000)}\n`);
     const before = await readFile(inventory, 'utf8');
     const file = await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n');
-    const r = spawnSync('sh', ['-c', 'ulimit -f 4; exec "$@"', 'sh', process.execPath, BIN, 'setup', '--answers', file, '--inventory', inventory, '--yes'],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        'ulimit -f 4; exec "$@"',
+        'sh',
+        process.execPath,
+        BIN,
+        'setup',
+        '--answers',
+        file,
+        '--inventory',
+        inventory,
+        '--yes',
+      ],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+    );
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toContain('Nothing was written');
     expect(await readFile(inventory, 'utf8')).toBe(before);
@@ -146,7 +181,10 @@ describe('failed writes, links, backups', () => {
     const stolen = join(tmpdir(), `cloudgate-stolen-${process.pid}-${Date.now()}`);
     const start = Date.now();
     for (let s = 0; s < 20; s++) {
-      const stamp = new Date(start + s * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+      const stamp = new Date(start + s * 1000)
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
       await symlink(`${stolen}-${s}`, `${inventory}.${stamp}.bak`);
     }
     const r = await setup(await answers('a.yml', 'cluster_issuer_acme_email: a@example.com\n'));

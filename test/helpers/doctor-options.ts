@@ -19,7 +19,10 @@ export function doctorOptionsFrom(flags: ParsedValues = {}, cwd = process.cwd())
  * The fields of a DoctorInput that come from flags (the settings given, names, vault), with no --config
  * findings: the tests that build an input by hand give their config as a mapping.
  */
-export function flagFields(flags: ParsedValues = {}, cwd = process.cwd()): Pick<DoctorInput, 'given' | 'names' | 'vault' | 'configFindings'> {
+export function flagFields(
+  flags: ParsedValues = {},
+  cwd = process.cwd(),
+): Pick<DoctorInput, 'given' | 'names' | 'vault' | 'configFindings'> {
   const o = doctorOptionsFrom(flags, cwd);
   return { configFindings: [], given: o.given, vault: o.vault, ...(o.names !== undefined ? { names: o.names } : {}) };
 }

@@ -8,7 +8,16 @@ import type { CheckOutcome } from '../../src/core/doctor/types.js';
 import { flagFields } from './doctor-options.js';
 import type { ParsedValues } from '../../src/cli-flags.js';
 
-export function doctorInput(flags: ParsedValues, options: { env?: NodeJS.ProcessEnv; caFile?: string; inventory?: string; config?: Record<string, unknown>; insecure?: boolean } = {}): DoctorInput {
+export function doctorInput(
+  flags: ParsedValues,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    caFile?: string;
+    inventory?: string;
+    config?: Record<string, unknown>;
+    insecure?: boolean;
+  } = {},
+): DoctorInput {
   const cwd = mkdtempSync(join(tmpdir(), 'cg-discovery-'));
   return {
     ...flagFields(flags, cwd),
@@ -17,7 +26,14 @@ export function doctorInput(flags: ParsedValues, options: { env?: NodeJS.Process
     config: options.config ?? {},
     inventoryPath: options.inventory ?? join(cwd, 'inventory/group_vars/all/certificates.yml'),
     inventoryExplicit: options.inventory !== undefined,
-    network: { timeoutMs: 5000, caFile: options.caFile, insecure: options.insecure ?? false, allowHttp: false, verbose: false, log: () => {} },
+    network: {
+      timeoutMs: 5000,
+      caFile: options.caFile,
+      insecure: options.insecure ?? false,
+      allowHttp: false,
+      verbose: false,
+      log: () => {},
+    },
   };
 }
 

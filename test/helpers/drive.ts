@@ -3,7 +3,12 @@ import { KEY, type InkDriver } from './ink.js';
 /** Moves the highlight to the choice whose label starts with `label`, then presses Enter. */
 export async function choose(ui: InkDriver, label: string): Promise<void> {
   for (let i = 0; i < 10; i++) {
-    if (ui.frame().split('\n').some((line) => line.startsWith(`> ${label}`))) {
+    if (
+      ui
+        .frame()
+        .split('\n')
+        .some((line) => line.startsWith(`> ${label}`))
+    ) {
       await ui.press(KEY.enter);
       return;
     }
@@ -20,6 +25,9 @@ export function question(ui: InkDriver): string {
   const lines = ui.frame().split('\n');
   const i = lines.findIndex((l) => / · question \d+ of \d+/.test(l));
   if (i < 0) return '';
-  const variable = lines.slice(i + 2, i + 5).map((l) => l.trim()).find((l) => /^(cluster_issuer|cloud_helm|openstack_helm|platform_ingress|atmosphere_ingress)[a-z0-9_]*$/.test(l));
+  const variable = lines
+    .slice(i + 2, i + 5)
+    .map((l) => l.trim())
+    .find((l) => /^(cluster_issuer|cloud_helm|openstack_helm|platform_ingress|atmosphere_ingress)[a-z0-9_]*$/.test(l));
   return variable ?? lines[i + 1].replace(/ \(optional\)$/, '').trim();
 }

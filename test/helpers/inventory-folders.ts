@@ -15,7 +15,11 @@ export const FOLDERS = new URL('../fixtures/inventories/', import.meta.url).path
 /** cloudgate's own test role, installed under the platform's name (test/fixtures/platform-role/). */
 export const TEST_ROLE = new URL('../fixtures/platform-role/', import.meta.url).pathname;
 
-export interface FindingKey { rule: string; variable: string; severity: string }
+export interface FindingKey {
+  rule: string;
+  variable: string;
+  severity: string;
+}
 
 export interface FolderCase {
   name: string;
@@ -31,16 +35,30 @@ export interface FolderCase {
 }
 
 export function folderCases(): FolderCase[] {
-  return readdirSync(FOLDERS).filter((name) => existsSync(join(FOLDERS, name, 'case.yml'))).sort().map((name) => {
-    const text = readFileSync(join(FOLDERS, name, 'case.yml'), 'utf8');
-    const c = (parse(text) ?? {}) as Partial<FolderCase> & { findings?: FindingKey[] }; // case.yml is written as this shape
-    const objects = parseAllDocuments(readFileSync(join(FOLDERS, name, 'expected.yml'), 'utf8')).map((d) => d.toJS() as unknown).filter((o) => o !== null);
-    const helm = existsSync(join(FOLDERS, name, 'helm.yml')) ? (parse(readFileSync(join(FOLDERS, name, 'helm.yml'), 'utf8')) as unknown[]) : [];
-    return {
-      name, why: text.split('\n')[0].replace(/^#\s*/, ''), args: c.args ?? [], env: c.env ?? {}, inventory: c.inventory ?? 'inventory',
-      exit: c.exit ?? 0, findings: (c.findings ?? []).map(keyOf), objects, helm,
-    };
-  });
+  return readdirSync(FOLDERS)
+    .filter((name) => existsSync(join(FOLDERS, name, 'case.yml')))
+    .sort()
+    .map((name) => {
+      const text = readFileSync(join(FOLDERS, name, 'case.yml'), 'utf8');
+      const c = (parse(text) ?? {}) as Partial<FolderCase> & { findings?: FindingKey[] }; // case.yml is written as this shape
+      const objects = parseAllDocuments(readFileSync(join(FOLDERS, name, 'expected.yml'), 'utf8'))
+        .map((d) => d.toJS() as unknown)
+        .filter((o) => o !== null);
+      const helm = existsSync(join(FOLDERS, name, 'helm.yml'))
+        ? (parse(readFileSync(join(FOLDERS, name, 'helm.yml'), 'utf8')) as unknown[])
+        : [];
+      return {
+        name,
+        why: text.split('\n')[0].replace(/^#\s*/, ''),
+        args: c.args ?? [],
+        env: c.env ?? {},
+        inventory: c.inventory ?? 'inventory',
+        exit: c.exit ?? 0,
+        findings: (c.findings ?? []).map(keyOf),
+        objects,
+        helm,
+      };
+    });
 }
 
 /** A private copy of the case (vault password files made 0600); remove it with `rmSync(dir, ...)`. */
@@ -62,8 +80,13 @@ export function removeCase(dir: string): void {
   rmSync(join(dir, '..'), { recursive: true, force: true });
 }
 
-export const keyOf = (f: { rule: string; variable?: string | null; severity: string }): FindingKey =>
-  ({ rule: f.rule, variable: f.variable ?? '-', severity: f.severity });
+export const keyOf = (f: { rule: string; variable?: string | null; severity: string }): FindingKey => ({
+  rule: f.rule,
+  variable: f.variable ?? '-',
+  severity: f.severity,
+});
 
 export const keySet = (list: FindingKey[]): FindingKey[] =>
-  [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) =>
+    JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );

@@ -26,9 +26,14 @@ export function useKubeCluster(): { start(state: KubeState): Promise<KubeApi>; r
 }
 
 /** As the doctor runs the checks: with the run's environment (KUBECONFIG of the test cluster). */
-export const kubeDoctorInput = (flags: Parameters<typeof baseInput>[0], options: Parameters<typeof baseInput>[1] = {}) =>
-  baseInput(flags, { env: { ...process.env }, ...options });
+export const kubeDoctorInput = (
+  flags: Parameters<typeof baseInput>[0],
+  options: Parameters<typeof baseInput>[1] = {},
+) => baseInput(flags, { env: { ...process.env }, ...options });
 
 /** An inventory with keyless route53 (auth kubernetes) and its service account dns-sa. */
 export const keylessInventory = () =>
-  writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\ncluster_issuer_acme_route53_service_account_name: dns-sa\n');
+  writeTemp(
+    'certificates.yml',
+    'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\ncluster_issuer_acme_route53_service_account_name: dns-sa\n',
+  );

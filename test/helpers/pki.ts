@@ -123,7 +123,8 @@ function keyUsageBits(flags: number): Buffer {
   return bits(bytes, 7 - (highest & 7));
 }
 
-const extension = (id: string, value: Buffer, critical = false) => seq(oid(id), ...(critical ? [TRUE] : []), octets(value));
+const extension = (id: string, value: Buffer, critical = false) =>
+  seq(oid(id), ...(critical ? [TRUE] : []), octets(value));
 
 // --- keys and signatures ---
 const SIGNING: Record<KeyKind, { algorithm: Buffer; hash: string | null }> = {
@@ -138,12 +139,15 @@ const SIGNING: Record<KeyKind, { algorithm: Buffer; hash: string | null }> = {
 
 /** The SHA-1 signature algorithm of a signer's key kind. */
 function sha1Signing(kind: KeyKind): { algorithm: Buffer; hash: string } {
-  return kind.startsWith('rsa') ? { algorithm: seq(oid('1.2.840.113549.1.1.5'), NULL), hash: 'sha1' } : { algorithm: seq(oid('1.2.840.10045.4.1')), hash: 'sha1' };
+  return kind.startsWith('rsa')
+    ? { algorithm: seq(oid('1.2.840.113549.1.1.5'), NULL), hash: 'sha1' }
+    : { algorithm: seq(oid('1.2.840.10045.4.1')), hash: 'sha1' };
 }
 
 function generateKeys(kind: KeyKind) {
   if (kind === 'rsa') return generateKeyPairSync('rsa', { modulusLength: 2048 });
-  if (kind === 'rsa512' || kind === 'rsa1024') return generateKeyPairSync('rsa', { modulusLength: kind === 'rsa512' ? 512 : 1024 });
+  if (kind === 'rsa512' || kind === 'rsa1024')
+    return generateKeyPairSync('rsa', { modulusLength: kind === 'rsa512' ? 512 : 1024 });
   if (kind === 'p224') return generateKeyPairSync('ec', { namedCurve: 'secp224r1' });
   if (kind === 'ed25519') return generateKeyPairSync('ed25519');
   return generateKeyPairSync('ec', { namedCurve: kind === 'p256' ? 'P-256' : 'P-384' });
@@ -151,13 +155,19 @@ function generateKeys(kind: KeyKind) {
 
 export function issue(options: IssueOptions): Issued {
   const kind = options.keyOf?.kind ?? options.kind ?? options.issuer?.kind ?? 'p256';
-  const { privateKey, publicKey } = options.keyOf ? { privateKey: options.keyOf.keyObject, publicKey: createPublicKey(options.keyOf.keyObject) } : generateKeys(kind);
+  const { privateKey, publicKey } = options.keyOf
+    ? { privateKey: options.keyOf.keyObject, publicKey: createPublicKey(options.keyOf.keyObject) }
+    : generateKeys(kind);
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const keyId = createHash('sha1').update(spki).digest();
   const name = nameOf(options.cn);
   const signer = options.issuer;
-  const usage = options.keyUsage ?? (options.ca ? KEY_USAGE.keyCertSign | KEY_USAGE.cRLSign : KEY_USAGE.digitalSignature | KEY_USAGE.keyEncipherment);
-  const sans = (options.dns ?? []).map((host) => (isIPv4(host) || isIPv6(host) ? tlv(0x87, ipBytes(host)) : tlv(0x82, Buffer.from(host))));
+  const usage =
+    options.keyUsage ??
+    (options.ca ? KEY_USAGE.keyCertSign | KEY_USAGE.cRLSign : KEY_USAGE.digitalSignature | KEY_USAGE.keyEncipherment);
+  const sans = (options.dns ?? []).map((host) =>
+    isIPv4(host) || isIPv6(host) ? tlv(0x87, ipBytes(host)) : tlv(0x82, Buffer.from(host)),
+  );
   const extensions = [
     extension('2.5.29.19', options.ca ? seq(TRUE) : seq(), true),
     ...(options.noKeyUsage ? [] : [extension('2.5.29.15', keyUsageBits(usage), true)]),
@@ -172,7 +182,10 @@ export function issue(options: IssueOptions): Issued {
     integer(Buffer.concat([Buffer.from([1]), randomBytes(8)])),
     signing.algorithm,
     signer?.name ?? name,
-    seq(time(options.notBefore ?? new Date(Date.now() - DAY)), time(options.notAfter ?? new Date(Date.now() + 365 * DAY))),
+    seq(
+      time(options.notBefore ?? new Date(Date.now() - DAY)),
+      time(options.notAfter ?? new Date(Date.now() + 365 * DAY)),
+    ),
     name,
     spki,
     explicit(3, seq(...extensions)),
@@ -200,7 +213,13 @@ export interface Chain {
 export function chain(kind: KeyKind, leaf: Partial<IssueOptions> = {}): Chain {
   const root = issue({ kind, cn: `Test Root ${kind}`, ca: true, notAfter: new Date(Date.now() + 3650 * DAY) });
   const intermediate = issue({ cn: `Test Intermediate ${kind}`, ca: true, issuer: root });
-  const issued = issue({ cn: '*.cloud.example.test', dns: ['*.cloud.example.test'], ...leaf, issuer: intermediate, kind: leaf.kind ?? kind });
+  const issued = issue({
+    cn: '*.cloud.example.test',
+    dns: ['*.cloud.example.test'],
+    ...leaf,
+    issuer: intermediate,
+    kind: leaf.kind ?? kind,
+  });
   return { root, intermediate, leaf: issued };
 }
 
@@ -208,7 +227,10 @@ export interface TestCA extends Issued {
   /** Path of a file holding the CA certificate (for --ca-file / OS_CACERT). */
   file: string;
   /** A server certificate for these hosts (DNS names or IP addresses), or an intermediate CA with `ca`. */
-  issue(hosts: string[], options?: Partial<Pick<IssueOptions, 'cn' | 'ca' | 'notBefore' | 'notAfter' | 'kind' | 'sha1'>>): Issued;
+  issue(
+    hosts: string[],
+    options?: Partial<Pick<IssueOptions, 'cn' | 'ca' | 'notBefore' | 'notAfter' | 'kind' | 'sha1'>>,
+  ): Issued;
 }
 
 /**
@@ -223,12 +245,22 @@ export function createTestCA(name = 'cloudgate test CA'): TestCA {
     ...root,
     file,
     issue: (hosts, options = {}) =>
-      issue({ cn: options.cn ?? hosts[0] ?? 'test', dns: options.ca ? undefined : hosts, issuer: root, notAfter: new Date(Date.now() + 90 * DAY), ...options }),
+      issue({
+        cn: options.cn ?? hosts[0] ?? 'test',
+        dns: options.ca ? undefined : hosts,
+        issuer: root,
+        notAfter: new Date(Date.now() + 90 * DAY),
+        ...options,
+      }),
   };
 }
 
 /** The private key in one of the PEM encodings operators meet. */
-export function keyPem(issued: Issued, form: 'pkcs8' | 'pkcs1' | 'sec1' | 'encrypted', passphrase = 'correct horse'): string {
+export function keyPem(
+  issued: Issued,
+  form: 'pkcs8' | 'pkcs1' | 'sec1' | 'encrypted',
+  passphrase = 'correct horse',
+): string {
   if (form === 'encrypted') {
     return issued.keyObject.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }).toString();
   }

@@ -9,8 +9,15 @@ import { waitUntil } from './wait.js';
 export function plainIo() {
   const input = new PassThrough();
   let text = '';
-  const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
-  output.end = function end(this: Writable) { return this; } as typeof output.end;
+  const output = new Writable({
+    write(chunk: Buffer, _enc, next) {
+      text += chunk.toString();
+      next();
+    },
+  });
+  output.end = function end(this: Writable) {
+    return this;
+  } as typeof output.end;
   const seen = () => stripAnsi(text);
   return {
     input,

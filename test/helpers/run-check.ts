@@ -13,15 +13,36 @@ import { flagFields } from './doctor-options.js';
 
 export async function dnsCheck(
   inventory: Record<string, unknown>,
-  options: { env?: Record<string, string>; flags?: Record<string, string | boolean>; caFile: string; secrets: string[] },
+  options: {
+    env?: Record<string, string>;
+    flags?: Record<string, string | boolean>;
+    caFile: string;
+    secrets: string[];
+  },
 ): Promise<CheckOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-dnscred-'));
   const inventoryPath = join(dir, 'certificates.yml');
-  const lines = Object.entries({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.test', ...inventory }).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  const lines = Object.entries({
+    cluster_issuer_type: 'acme',
+    cluster_issuer_acme_email: 'ops@example.test',
+    ...inventory,
+  }).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
   writeFileSync(inventoryPath, lines.join('\n') + '\n');
   const input: DoctorInput = {
-    ...flagFields(options.flags ?? {}, dir), env: options.env ?? {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
-    network: { timeoutMs: 5000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: options.caFile },
+    ...flagFields(options.flags ?? {}, dir),
+    env: options.env ?? {},
+    cwd: dir,
+    config: {},
+    inventoryPath,
+    inventoryExplicit: true,
+    network: {
+      timeoutMs: 5000,
+      insecure: false,
+      allowHttp: false,
+      verbose: false,
+      log: () => undefined,
+      caFile: options.caFile,
+    },
   };
   const checks = (await provideChecks(input)).filter((c) => c.id === 'acme.dns-credentials');
   const report = await runChecks(checks, { network: input.network });
@@ -32,7 +53,10 @@ export async function dnsCheck(
 }
 
 /** The local DNS provider APIs (one CA) for a test file: started once, `reset` before each test. */
-export function useDnsApis(caName: string, reset: (apis: DnsApis) => void): { readonly apis: DnsApis; readonly ca: TestCA } {
+export function useDnsApis(
+  caName: string,
+  reset: (apis: DnsApis) => void,
+): { readonly apis: DnsApis; readonly ca: TestCA } {
   let ca: TestCA;
   let apis: DnsApis;
   beforeAll(async () => {
@@ -63,6 +87,11 @@ export function resetTokenProviders(apis: DnsApis): void {
 export function tokenProviderCheck(dns: { readonly apis: DnsApis; readonly ca: TestCA }) {
   return (inventory: Record<string, string>, flags: Record<string, boolean | string> = {}) => {
     const w = dns.apis.world;
-    return dnsCheck(inventory, { env: dns.apis.env, flags, caFile: dns.ca.file, secrets: [w.cloudflare.token, w.godaddy.key, w.godaddy.secret, w.infoblox.password] });
+    return dnsCheck(inventory, {
+      env: dns.apis.env,
+      flags,
+      caFile: dns.ca.file,
+      secrets: [w.cloudflare.token, w.godaddy.key, w.godaddy.secret, w.infoblox.password],
+    });
   };
 }

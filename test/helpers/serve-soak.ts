@@ -51,18 +51,33 @@ export async function soak(options: SoakOptions, onRun: (sample: RunSample) => v
   const key = join(dir, 'wildcard.key');
   writeFileSync(key, world.key, { mode: 0o600 });
   const inventory = join(dir, 'certificates.yml');
-  writeFileSync(inventory, `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.test\ncluster_issuer_acme_server: ${world.acmeUrl}\n`);
+  writeFileSync(
+    inventory,
+    `cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.test\ncluster_issuer_acme_server: ${world.acmeUrl}\n`,
+  );
 
   const env: NodeJS.ProcessEnv = {
-    ...process.env, ...world.env, OS_PROJECT_NAME: 'demo', OS_CACERT: caFile,
+    ...process.env,
+    ...world.env,
+    OS_PROJECT_NAME: 'demo',
+    OS_CACERT: caFile,
   };
-  const input = await doctorInput(doctorOptionsFrom({ inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' }, dir),
-    { env, cwd: dir, stderr: process.stderr });
+  const input = await doctorInput(
+    doctorOptionsFrom(
+      { inventory, certificate, key, endpoint: `localhost:${world.endpointPort}`, 'ca-file': caFile, timeout: '5' },
+      dir,
+    ),
+    { env, cwd: dir, stderr: process.stderr },
+  );
   let runs = 0;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
   const exporter = await startExporter({
-    host: '127.0.0.1', port: 0, intervalMs: options.intervalMs, version: 'soak', areaMetrics: AREA_METRICS,
+    host: '127.0.0.1',
+    port: 0,
+    intervalMs: options.intervalMs,
+    version: 'soak',
+    areaMetrics: AREA_METRICS,
     async provide() {
       // Called as each run starts: the previous run is complete and served; measure what it left.
       if (runs > 0) {
@@ -73,7 +88,8 @@ export async function soak(options: SoakOptions, onRun: (sample: RunSample) => v
         const { heapUsed, rss } = process.memoryUsage();
         const codeSpace = getHeapSpaceStatistics().find((s) => s.space_name === 'code_space')?.space_used_size ?? 0;
         onRun({ run: runs, heapUsed, rss, scrapeMs, codeSpace });
-        if (process.env.SOAK_SNAPSHOTS?.split(',').includes(String(runs))) writeHeapSnapshot(join(tmpdir(), `soak-${runs}.heapsnapshot`));
+        if (process.env.SOAK_SNAPSHOTS?.split(',').includes(String(runs)))
+          writeHeapSnapshot(join(tmpdir(), `soak-${runs}.heapsnapshot`));
       }
       if (++runs > options.runs) finished();
       return checksOf(input, []);
@@ -100,9 +116,11 @@ function scrape(address: string): Promise<string> {
       response.on('data', (chunk: string) => (body += chunk));
       response.on('end', () => resolve(body));
       response.on('error', reject);
-    }).on('error', reject).on('timeout', function (this: { destroy(e: Error): void }) {
-      this.destroy(new Error('GET /metrics took over 5 s'));
-    });
+    })
+      .on('error', reject)
+      .on('timeout', function (this: { destroy(e: Error): void }) {
+        this.destroy(new Error('GET /metrics took over 5 s'));
+      });
   });
 }
 
@@ -116,7 +134,10 @@ export interface SoakWorld {
   endpointPort: number;
 }
 
-const NO_CLUSTER = { KUBECONFIG: join(tmpdir(), 'cloudgate-soak-no-kubeconfig'), CLOUDGATE_KUBECTL: join(tmpdir(), 'cloudgate-soak-no-kubectl') };
+const NO_CLUSTER = {
+  KUBECONFIG: join(tmpdir(), 'cloudgate-soak-no-kubeconfig'),
+  CLOUDGATE_KUBECTL: join(tmpdir(), 'cloudgate-soak-no-kubectl'),
+};
 
 /** Every group's local servers; `kube` adds the Kubernetes API emulation. */
 export async function startWorld(kubeToo: boolean): Promise<SoakWorld & { stop(): Promise<void> }> {
@@ -141,7 +162,8 @@ export async function startWorld(kubeToo: boolean): Promise<SoakWorld & { stop()
     key: leaf.key,
     acmeUrl: acme.url,
     endpointPort: endpoint.port,
-    stop: async () => void (await Promise.all([identity.close(), oidc.stop(), acme.stop(), endpoint.stop(), kube?.stop()])),
+    stop: async () =>
+      void (await Promise.all([identity.close(), oidc.stop(), acme.stop(), endpoint.stop(), kube?.stop()])),
   };
 }
 
@@ -150,15 +172,23 @@ export async function startWorld(kubeToo: boolean): Promise<SoakWorld & { stop()
  * and tokens, which must not count as the exporter's memory.
  */
 function worldInChild(kubeToo: boolean): Promise<SoakWorld & { stop(): Promise<void> }> {
-  const child = fork(process.argv[1]!, ['servers', kubeToo ? 'kube' : 'no'], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(process.argv[1]!, ['servers', kubeToo ? 'kube' : 'no'], {
+    execArgv: [],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     // SIGTERM stops the servers, and the IPC channel is closed too: a server whose close waits on a
     // connection must not keep the child, and through the channel the driver, running (seen on Node 26).
-    child.once('message', (world) => resolve({ ...(world as SoakWorld), stop: async () => {
-      child.kill();
-      if (child.connected) child.disconnect();
-    } }));
+    child.once('message', (world) =>
+      resolve({
+        ...(world as SoakWorld),
+        stop: async () => {
+          child.kill();
+          if (child.connected) child.disconnect();
+        },
+      }),
+    );
   });
 }
 
@@ -173,6 +203,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     return;
   }
   const [runs = '200', intervalMs = '20', kube = 'no'] = argv;
-  const metrics = await soak({ runs: Number(runs), intervalMs: Number(intervalMs), servers: () => worldInChild(kube === 'kube') }, (s) => process.stdout.write(`${JSON.stringify(s)}\n`));
+  const metrics = await soak(
+    { runs: Number(runs), intervalMs: Number(intervalMs), servers: () => worldInChild(kube === 'kube') },
+    (s) => process.stdout.write(`${JSON.stringify(s)}\n`),
+  );
   process.stdout.write(`${JSON.stringify({ done: true, metrics })}\n`);
 }

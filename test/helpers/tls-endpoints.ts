@@ -1,6 +1,12 @@
 /** Real TLS servers on 127.0.0.1 for a test file: one test PKI, every server stopped after the file. */
 import { afterAll, beforeAll } from 'vitest';
-import { createPki, startTlsEndpoint, type EndpointSpec, type Pki, type RunningEndpoint } from '../servers/tls-endpoints.js';
+import {
+  createPki,
+  startTlsEndpoint,
+  type EndpointSpec,
+  type Pki,
+  type RunningEndpoint,
+} from '../servers/tls-endpoints.js';
 
 export function useTlsEndpoints(): { readonly pki: Pki; start(spec: EndpointSpec): Promise<RunningEndpoint> } {
   let pki: Pki;

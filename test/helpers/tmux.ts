@@ -61,18 +61,26 @@ export function launchCloudgate(args: string[], options: LaunchOptions): Termina
   return {
     screen,
     waitFor: (text, timeoutMs = 15_000) =>
-      waitUntil(`the screen to show ${String(text)}`, () => {
-        const s = screen();
-        return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
-      }, { timeoutMs, intervalMs: 20, lastSeen: screen }),
+      waitUntil(
+        `the screen to show ${String(text)}`,
+        () => {
+          const s = screen();
+          return (typeof text === 'string' ? s.includes(text) : text.test(s)) && s;
+        },
+        { timeoutMs, intervalMs: 20, lastSeen: screen },
+      ),
     send,
     async press(...keys) {
       const before = screen();
       send(...keys);
-      return waitUntil(`the screen to change after ${keys.join(' ')}`, () => {
-        const s = screen();
-        return s !== before && s;
-      }, { timeoutMs: 15_000, intervalMs: 20, lastSeen: screen });
+      return waitUntil(
+        `the screen to change after ${keys.join(' ')}`,
+        () => {
+          const s = screen();
+          return s !== before && s;
+        },
+        { timeoutMs: 15_000, intervalMs: 20, lastSeen: screen },
+      );
     },
     kill() {
       try {

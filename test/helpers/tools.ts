@@ -61,7 +61,8 @@ export function requireTool(command: string, debianPackage: string, options: Too
   const runs = options.runs ?? ((b: string) => toolRuns(b, PROBES[command]));
   if (runs(binary)) return true;
   const message = missingToolMessage(binary, debianPackage);
-  if (underCI(options.env)) throw new Error(`${message}. CI is set, so the tests that need it fail instead of being skipped.`);
+  if (underCI(options.env))
+    throw new Error(`${message}. CI is set, so the tests that need it fail instead of being skipped.`);
   const warn = options.warn ?? ((m: string) => console.warn(m));
   if (!warned.has(binary) || options.warn) warn(`skipped: the tests that need ${binary}: ${message}.`);
   warned.add(binary);

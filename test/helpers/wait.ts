@@ -16,7 +16,11 @@ export class WaitTimeout extends Error {}
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export async function waitUntil<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, options: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = 10_000, intervalMs = 10, lastSeen } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -111,10 +111,14 @@ export async function startPebble(ca: TestCA): Promise<AcmeServer> {
       s.once('error', () => resolve(false));
     });
   try {
-    await waitUntil(`pebble on 127.0.0.1:${port}`, async () => {
-      if (child.exitCode !== null) throw new Error(`pebble exited with ${child.exitCode}; its log:\n${log}`);
-      return accepts();
-    }, { timeoutMs: 20_000, lastSeen: () => log });
+    await waitUntil(
+      `pebble on 127.0.0.1:${port}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`pebble exited with ${child.exitCode}; its log:\n${log}`);
+        return accepts();
+      },
+      { timeoutMs: 20_000, lastSeen: () => log },
+    );
   } catch (error) {
     await stop();
     throw error;

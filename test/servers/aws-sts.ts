@@ -92,11 +92,20 @@ export async function startAwsSts(options: AwsStsOptions = {}): Promise<AwsSts> 
       res.end(xml);
     };
     if (url.pathname.startsWith('/2013-04-01/')) {
-      requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, authorization: req.headers.authorization });
+      requests.push({
+        method: req.method ?? 'GET',
+        path: url.pathname + url.search,
+        authorization: req.headers.authorization,
+      });
       return route53(req, url, body, sessions, opts, send);
     }
     const params = Object.fromEntries(new URLSearchParams(body));
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, params: { ...params, WebIdentityToken: params.WebIdentityToken ? '(token)' : '' } });
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      params: { ...params, WebIdentityToken: params.WebIdentityToken ? '(token)' : '' },
+    });
     if (params.WebIdentityToken) secrets.push(params.WebIdentityToken);
     const answer = await assumeRoleWithWebIdentity(params, opts);
     if ('error' in answer) return send(answer.status, errorDocument(STS_NS, 'Sender', answer.error, answer.message));
@@ -104,7 +113,12 @@ export async function startAwsSts(options: AwsStsOptions = {}): Promise<AwsSts> 
     const secretAccessKey = randomBytes(30).toString('base64');
     const sessionToken = `IQoJb3JpZ2luX2Vj${randomBytes(120).toString('base64')}`;
     secrets.push(accessKeyId, secretAccessKey, sessionToken);
-    sessions.set(accessKeyId, { secretAccessKey, sessionToken, role: answer.role, sessionName: params.RoleSessionName });
+    sessions.set(accessKeyId, {
+      secretAccessKey,
+      sessionToken,
+      role: answer.role,
+      sessionName: params.RoleSessionName,
+    });
     const account = answer.role.arn.split(':')[4];
     const roleName = answer.role.arn.split('/').pop();
     send(
@@ -155,42 +169,92 @@ export async function startAwsSts(options: AwsStsOptions = {}): Promise<AwsSts> 
   };
 }
 
-type StsAnswer = { role: Role; sub: string; aud: string; provider: string } | { status: number; error: string; message: string };
+type StsAnswer =
+  { role: Role; sub: string; aud: string; provider: string } | { status: number; error: string; message: string };
 
 /** The token service's checks, in its order: request, token, provider, keys, expiry, audience, trust policy. */
-async function assumeRoleWithWebIdentity(params: Record<string, string>, opts: Required<AwsStsOptions>): Promise<StsAnswer> {
+async function assumeRoleWithWebIdentity(
+  params: Record<string, string>,
+  opts: Required<AwsStsOptions>,
+): Promise<StsAnswer> {
   if (params.Action !== 'AssumeRoleWithWebIdentity' || params.Version !== '2011-06-15') {
-    return { status: 400, error: 'InvalidAction', message: `Could not find operation ${params.Action} for version ${params.Version}` };
+    return {
+      status: 400,
+      error: 'InvalidAction',
+      message: `Could not find operation ${params.Action} for version ${params.Version}`,
+    };
   }
   for (const name of ['RoleArn', 'RoleSessionName', 'WebIdentityToken']) {
-    if (!params[name]) return { status: 400, error: 'ValidationError', message: `1 validation error detected: Value null at '${name.charAt(0).toLowerCase()}${name.slice(1)}' failed to satisfy constraint: Member must not be null` };
+    if (!params[name])
+      return {
+        status: 400,
+        error: 'ValidationError',
+        message: `1 validation error detected: Value null at '${name.charAt(0).toLowerCase()}${name.slice(1)}' failed to satisfy constraint: Member must not be null`,
+      };
   }
   const duration = Number(params.DurationSeconds ?? 3600);
-  if (duration < 900) return { status: 400, error: 'ValidationError', message: `1 validation error detected: Value '${duration}' at 'durationSeconds' failed to satisfy constraint: Member must have value greater than or equal to 900` };
+  if (duration < 900)
+    return {
+      status: 400,
+      error: 'ValidationError',
+      message: `1 validation error detected: Value '${duration}' at 'durationSeconds' failed to satisfy constraint: Member must have value greater than or equal to 900`,
+    };
   const parts = params.WebIdentityToken.split('.');
   const header = decode(parts[0]);
   const claims = decode(parts[1]);
   if (parts.length !== 3 || !header || !claims) {
-    return { status: 400, error: 'InvalidIdentityToken', message: 'The ID Token provided is not a valid JWT. (You may see this error if you sent an Access Token)' };
+    return {
+      status: 400,
+      error: 'InvalidIdentityToken',
+      message: 'The ID Token provided is not a valid JWT. (You may see this error if you sent an Access Token)',
+    };
   }
   const iss = String(claims.iss ?? '');
   const provider = opts.providers.find((p) => p.issuer === iss);
-  if (!provider) return { status: 400, error: 'InvalidIdentityToken', message: `No OpenIDConnect provider found in your account for ${iss}` };
+  if (!provider)
+    return {
+      status: 400,
+      error: 'InvalidIdentityToken',
+      message: `No OpenIDConnect provider found in your account for ${iss}`,
+    };
   let keys: (JsonWebKey & { kid?: string })[];
   try {
     const discovery = await fetchJson(`${iss.replace(/\/+$/, '')}/.well-known/openid-configuration`, provider.ca);
     keys = ((await fetchJson(String(discovery.jwks_uri), provider.ca)).keys ?? []) as (JsonWebKey & { kid?: string })[];
   } catch {
-    return { status: 400, error: 'IDPCommunicationError', message: "Couldn't retrieve verification key from your identity provider,  please reference AssumeRoleWithWebIdentity documentation for requirements" };
+    return {
+      status: 400,
+      error: 'IDPCommunicationError',
+      message:
+        "Couldn't retrieve verification key from your identity provider,  please reference AssumeRoleWithWebIdentity documentation for requirements",
+    };
   }
   const key = keys.find((k) => k.kid === header.kid);
   const signed = Buffer.from(`${parts[0]}.${parts[1]}`);
   const signature = Buffer.from(parts[2], 'base64url');
-  const valid = key && verify('sha256', signed, header.alg === 'ES256' ? { key: createPublicKey({ key, format: 'jwk' }), dsaEncoding: 'ieee-p1363' } : createPublicKey({ key, format: 'jwk' }), signature);
-  if (!valid) return { status: 400, error: 'InvalidIdentityToken', message: 'Couldn\'t verify the token\'s signature with the provider\'s keys' };
+  const valid =
+    key &&
+    verify(
+      'sha256',
+      signed,
+      header.alg === 'ES256'
+        ? { key: createPublicKey({ key, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }
+        : createPublicKey({ key, format: 'jwk' }),
+      signature,
+    );
+  if (!valid)
+    return {
+      status: 400,
+      error: 'InvalidIdentityToken',
+      message: "Couldn't verify the token's signature with the provider's keys",
+    };
   const now = Math.floor(Date.now() / 1000);
   if (typeof claims.exp === 'number' && claims.exp < now) {
-    return { status: 400, error: 'ExpiredTokenException', message: `Token expired: current date/time ${now} must be before the expiration date/time${claims.exp}` };
+    return {
+      status: 400,
+      error: 'ExpiredTokenException',
+      message: `Token expired: current date/time ${now} must be before the expiration date/time${claims.exp}`,
+    };
   }
   const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.map(String) : [];
   const matched = aud.find((a) => provider.clientIds.includes(a));
@@ -211,46 +275,109 @@ function route53(
   opts: Required<AwsStsOptions>,
   send: (status: number, xml: string) => void,
 ): void {
-  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/route53\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
-  if (!auth) return send(403, errorDocument(R53_NS, 'Sender', 'MissingAuthenticationToken', 'Missing Authentication Token'));
+  const auth =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/route53\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      req.headers.authorization ?? '',
+    );
+  if (!auth)
+    return send(403, errorDocument(R53_NS, 'Sender', 'MissingAuthenticationToken', 'Missing Authentication Token'));
   const [, accessKeyId, day, region, signedHeaders, signature] = auth;
   const session = sessions.get(accessKeyId);
   if (!session || req.headers['x-amz-security-token'] !== session.sessionToken) {
-    return send(403, errorDocument(R53_NS, 'Sender', 'InvalidClientTokenId', 'The security token included in the request is invalid.'));
+    return send(
+      403,
+      errorDocument(R53_NS, 'Sender', 'InvalidClientTokenId', 'The security token included in the request is invalid.'),
+    );
   }
   if (sigv4(req, url, body, { secret: session.secretAccessKey, day, region, signedHeaders }) !== signature) {
-    return send(403, errorDocument(R53_NS, 'Sender', 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.'));
+    return send(
+      403,
+      errorDocument(
+        R53_NS,
+        'Sender',
+        'SignatureDoesNotMatch',
+        'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.',
+      ),
+    );
   }
   const [account, roleName] = [session.role.arn.split(':')[4], session.role.arn.split('/').pop()];
   const who = `arn:aws:sts::${account}:assumed-role/${roleName}/${session.sessionName}`;
   const denied = (action: string, resource: string) =>
-    send(403, errorDocument(R53_NS, 'Sender', 'AccessDenied', `User: ${who} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`));
+    send(
+      403,
+      errorDocument(
+        R53_NS,
+        'Sender',
+        'AccessDenied',
+        `User: ${who} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`,
+      ),
+    );
   const rrset = /^\/2013-04-01\/hostedzone\/([^/]+)\/rrset$/.exec(url.pathname);
   if (rrset) {
     const id = decodeURIComponent(rrset[1]);
-    if (!session.role.actions.includes('route53:ListResourceRecordSets')) return denied('route53:ListResourceRecordSets', `arn:aws:route53:::hostedzone/${id}`);
+    if (!session.role.actions.includes('route53:ListResourceRecordSets'))
+      return denied('route53:ListResourceRecordSets', `arn:aws:route53:::hostedzone/${id}`);
     const zone = opts.zones.find((z) => z.id === id);
-    if (!zone) return send(404, errorDocument(R53_NS, 'Sender', 'NoSuchHostedZone', `No hosted zone found with ID: ${id}`));
-    return send(200, `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${R53_NS}"><ResourceRecordSets><ResourceRecordSet><Name>${zone.name}</Name><Type>NS</Type><TTL>172800</TTL><ResourceRecords><ResourceRecord><Value>ns-1.awsdns-01.org.</Value></ResourceRecord></ResourceRecords></ResourceRecordSet></ResourceRecordSets><IsTruncated>true</IsTruncated><MaxItems>1</MaxItems><NextRecordName>${zone.name}</NextRecordName><NextRecordType>SOA</NextRecordType></ListResourceRecordSetsResponse>\n`);
+    if (!zone)
+      return send(404, errorDocument(R53_NS, 'Sender', 'NoSuchHostedZone', `No hosted zone found with ID: ${id}`));
+    return send(
+      200,
+      `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${R53_NS}"><ResourceRecordSets><ResourceRecordSet><Name>${zone.name}</Name><Type>NS</Type><TTL>172800</TTL><ResourceRecords><ResourceRecord><Value>ns-1.awsdns-01.org.</Value></ResourceRecord></ResourceRecords></ResourceRecordSet></ResourceRecordSets><IsTruncated>true</IsTruncated><MaxItems>1</MaxItems><NextRecordName>${zone.name}</NextRecordName><NextRecordType>SOA</NextRecordType></ListResourceRecordSetsResponse>\n`,
+    );
   }
   if (url.pathname === '/2013-04-01/hostedzonesbyname') {
-    if (!session.role.actions.includes('route53:ListHostedZonesByName')) return denied('route53:ListHostedZonesByName', '*');
+    if (!session.role.actions.includes('route53:ListHostedZonesByName'))
+      return denied('route53:ListHostedZonesByName', '*');
     const dnsname = url.searchParams.get('dnsname');
-    const zones = [...opts.zones].sort((a, b) => a.name.localeCompare(b.name)).filter((z) => !dnsname || z.name.replace(/\.$/, '') >= dnsname.replace(/\.$/, '')).slice(0, 1);
-    const items = zones.map((z) => `<HostedZone><Id>/hostedzone/${z.id}</Id><Name>${z.name}</Name><CallerReference>ref</CallerReference><Config><PrivateZone>false</PrivateZone></Config><ResourceRecordSetCount>2</ResourceRecordSetCount></HostedZone>`).join('');
-    return send(200, `<?xml version="1.0"?>\n<ListHostedZonesByNameResponse xmlns="${R53_NS}"><HostedZones>${items}</HostedZones>${dnsname ? `<DNSName>${dnsname}</DNSName>` : ''}<IsTruncated>false</IsTruncated><MaxItems>1</MaxItems></ListHostedZonesByNameResponse>\n`);
+    const zones = [...opts.zones]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .filter((z) => !dnsname || z.name.replace(/\.$/, '') >= dnsname.replace(/\.$/, ''))
+      .slice(0, 1);
+    const items = zones
+      .map(
+        (z) =>
+          `<HostedZone><Id>/hostedzone/${z.id}</Id><Name>${z.name}</Name><CallerReference>ref</CallerReference><Config><PrivateZone>false</PrivateZone></Config><ResourceRecordSetCount>2</ResourceRecordSetCount></HostedZone>`,
+      )
+      .join('');
+    return send(
+      200,
+      `<?xml version="1.0"?>\n<ListHostedZonesByNameResponse xmlns="${R53_NS}"><HostedZones>${items}</HostedZones>${dnsname ? `<DNSName>${dnsname}</DNSName>` : ''}<IsTruncated>false</IsTruncated><MaxItems>1</MaxItems></ListHostedZonesByNameResponse>\n`,
+    );
   }
-  send(404, errorDocument(R53_NS, 'Sender', 'UnknownOperationException', `Unknown operation ${req.method} ${url.pathname}`));
+  send(
+    404,
+    errorDocument(R53_NS, 'Sender', 'UnknownOperationException', `Unknown operation ${req.method} ${url.pathname}`),
+  );
 }
 
 /** SigV4 as documented: canonical request, string to sign, derived key. Returns the hex signature. */
-function sigv4(req: IncomingMessage, url: URL, body: string, k: { secret: string; day: string; region: string; signedHeaders: string }): string {
+function sigv4(
+  req: IncomingMessage,
+  url: URL,
+  body: string,
+  k: { secret: string; day: string; region: string; signedHeaders: string },
+): string {
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
   const hmac = (key: Buffer | string, s: string) => createHmac('sha256', key).update(s).digest();
-  const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = [...url.searchParams].map(([n, v]) => `${encode(n)}=${encode(v)}`).sort().join('&');
-  const headers = k.signedHeaders.split(';').map((h) => `${h}:${String(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
-  const path = url.pathname.split('/').map((seg) => encode(decodeURIComponent(seg))).join('/');
+  const encode = (s: string) =>
+    encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const query = [...url.searchParams]
+    .map(([n, v]) => `${encode(n)}=${encode(v)}`)
+    .sort()
+    .join('&');
+  const headers = k.signedHeaders
+    .split(';')
+    .map(
+      (h) =>
+        `${h}:${String(req.headers[h] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const path = url.pathname
+    .split('/')
+    .map((seg) => encode(decodeURIComponent(seg)))
+    .join('/');
   const canonical = [req.method, path, query, headers, k.signedHeaders, sha(body)].join('\n');
   const date = String(req.headers['x-amz-date']);
   const scope = `${k.day}/${k.region}/route53/aws4_request`;

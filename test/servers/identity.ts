@@ -153,7 +153,10 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   const authMethods = options.authMethods ?? ['password', 'token', protocol, 'application_credential'];
   const adminUsername = options.adminUsername ?? 'admin';
   const adminPassword = options.adminPassword ?? `admin-pw-${randomBytes(8).toString('hex')}`;
-  const applicationCredential = { id: randomBytes(16).toString('hex'), secret: `app-cred-${randomBytes(12).toString('hex')}` };
+  const applicationCredential = {
+    id: randomBytes(16).toString('hex'),
+    secret: `app-cred-${randomBytes(12).toString('hex')}`,
+  };
   const adminTokens = new Set<string>();
   const projects = options.projects ?? [
     { id: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', name: 'demo', description: 'Demo project' },
@@ -167,7 +170,18 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   let origin = '';
 
   const issue = (token: string) => (issued.push(token), token);
-  let subjectToken = typeof options.subjectToken === 'string' ? options.subjectToken : issue(fakeJwt({ iss: `https://idp.test/realms/external`, aud: 'broker', sub: 'svc-1', azp: idpClientId, exp: now() + 3600 }));
+  let subjectToken =
+    typeof options.subjectToken === 'string'
+      ? options.subjectToken
+      : issue(
+          fakeJwt({
+            iss: `https://idp.test/realms/external`,
+            aud: 'broker',
+            sub: 'svc-1',
+            azp: idpClientId,
+            exp: now() + 3600,
+          }),
+        );
   const brokerTokens = new Set<string>();
   const unscopedTokens = new Set<string>();
   const scopedTokens = new Set<string>();
@@ -178,24 +192,38 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     brokerClaims: { ...(options.brokerClaims ?? {}) } as Record<string, unknown>,
     mapping: options.mapping ?? {
       id: `${idpId}-mapping`,
-      rules: [{ local: [{ user: { name: '{0}' } }, { group: { id: 'federated-users' } }], remote: [{ type: 'OIDC_CLAIM_preferred_username' }] }],
+      rules: [
+        {
+          local: [{ user: { name: '{0}' } }, { group: { id: 'federated-users' } }],
+          remote: [{ type: 'OIDC_CLAIM_preferred_username' }],
+        },
+      ],
     },
   };
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   };
-  const oauthError = (res: ServerResponse, status: number, error: string, description: string) => json(res, status, { error, error_description: description });
-  const keystoneError = (res: ServerResponse, status: number, title: string, message: string) => json(res, status, { error: { code: status, title, message } });
+  const oauthError = (res: ServerResponse, status: number, error: string, description: string) =>
+    json(res, status, { error, error_description: description });
+  const keystoneError = (res: ServerResponse, status: number, title: string, message: string) =>
+    json(res, status, { error: { code: status, title, message } });
 
   /** Failures every step can show; returns true when it answered. */
   function generic(step: Step, res: ServerResponse): boolean {
     switch (state.fail[step]) {
       case 'status-500':
-        keystoneError(res, 500, 'Internal Server Error', 'An unexpected error prevented the server from fulfilling your request.');
+        keystoneError(
+          res,
+          500,
+          'Internal Server Error',
+          'An unexpected error prevented the server from fulfilling your request.',
+        );
         return true;
       case 'html':
-        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+        res
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
         return true;
       case 'not-json':
         res.writeHead(200, { 'content-type': 'text/plain' }).end('OK but not JSON');
@@ -218,27 +246,43 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   function idpTokenEndpoint(body: string, res: ServerResponse) {
     if (generic('idp-token', res)) return;
     const f = form(body);
-    if (state.fail['idp-token'] === 'invalid-client' || f.client_id !== idpClientId || f.client_secret !== idpClientSecret) {
+    if (
+      state.fail['idp-token'] === 'invalid-client' ||
+      f.client_id !== idpClientId ||
+      f.client_secret !== idpClientSecret
+    ) {
       return oauthError(res, 401, 'invalid_client', 'Invalid client or Invalid client credentials');
     }
-    if (f.grant_type !== 'client_credentials') return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
+    if (f.grant_type !== 'client_credentials')
+      return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
     json(res, 200, { access_token: subjectToken, expires_in: 3600, token_type: 'Bearer' });
   }
 
   function exchangeEndpoint(path: string, body: string, res: ServerResponse) {
-    if (path !== `/realms/${realm}/protocol/openid-connect/token`) return json(res, 404, { error: 'Realm does not exist' });
+    if (path !== `/realms/${realm}/protocol/openid-connect/token`)
+      return json(res, 404, { error: 'Realm does not exist' });
     if (generic('exchange', res)) return;
     const f = form(body);
     const fail = state.fail.exchange;
     if (fail === 'invalid-client' || f.client_id !== clientId || f.client_secret !== clientSecret) {
       return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials');
     }
-    if (fail === 'exchange-not-permitted') return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
-    if (fail === 'not-in-audience') return oauthError(res, 403, 'access_denied', 'Client is not within the token audience');
+    if (fail === 'exchange-not-permitted')
+      return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
+    if (fail === 'not-in-audience')
+      return oauthError(res, 403, 'access_denied', 'Client is not within the token audience');
     if (fail === 'subject-issuer-unsupported' || (f.subject_issuer && options.standardExchange)) {
-      return oauthError(res, 400, 'invalid_request', "Parameter 'subject_issuer' is not supported for standard token exchange");
+      return oauthError(
+        res,
+        400,
+        'invalid_request',
+        "Parameter 'subject_issuer' is not supported for standard token exchange",
+      );
     }
-    if (fail === 'invalid-issuer' || (options.requireSubjectIssuer && f.subject_issuer && f.subject_issuer !== options.requireSubjectIssuer)) {
+    if (
+      fail === 'invalid-issuer' ||
+      (options.requireSubjectIssuer && f.subject_issuer && f.subject_issuer !== options.requireSubjectIssuer)
+    ) {
       return oauthError(res, 400, 'invalid_issuer', 'Invalid subject_issuer parameter');
     }
     if (
@@ -249,10 +293,21 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     ) {
       return oauthError(res, 400, 'invalid_token', 'Invalid token');
     }
-    if (f.grant_type !== 'urn:ietf:params:oauth:grant-type:token-exchange' || f.subject_token_type !== 'urn:ietf:params:oauth:token-type:access_token') {
+    if (
+      f.grant_type !== 'urn:ietf:params:oauth:grant-type:token-exchange' ||
+      f.subject_token_type !== 'urn:ietf:params:oauth:token-type:access_token'
+    ) {
       return oauthError(res, 400, 'invalid_request', 'Invalid grant_type or subject_token_type');
     }
-    const claims: Record<string, unknown> = { iss: `${origin}/realms/${realm}`, aud: clientId, sub: 'f1d2-user', preferred_username: user, azp: clientId, exp: now() + 300, ...state.brokerClaims };
+    const claims: Record<string, unknown> = {
+      iss: `${origin}/realms/${realm}`,
+      aud: clientId,
+      sub: 'f1d2-user',
+      preferred_username: user,
+      azp: clientId,
+      exp: now() + 300,
+      ...state.brokerClaims,
+    };
     const access = issue(fakeJwt(Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== null))));
     const refresh = issue(fakeJwt({ typ: 'Refresh', exp: now() + 1800 }));
     brokerTokens.add(access);
@@ -279,7 +334,12 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
                 { id: 'e2', interface: 'internal', region: 'RegionOne', url: 'http://nova.internal:8774/v2.1' },
               ],
             },
-            { id: 'svc-identity', name: 'keystone', type: 'identity', endpoints: [{ id: 'e3', interface: 'public', region: 'RegionOne', url: `${origin}/identity` }] },
+            {
+              id: 'svc-identity',
+              name: 'keystone',
+              type: 'identity',
+              endpoints: [{ id: 'e3', interface: 'public', region: 'RegionOne', url: `${origin}/identity` }],
+            },
           ],
         }
       : {}),
@@ -288,33 +348,67 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   function federatedEndpoint(method: string, path: string, req: IncomingMessage, res: ServerResponse) {
     const m = /^\/v3\/([^/]+)-FEDERATION\/identity_providers\/([^/]+)\/protocols\/([^/]+)\/auth$/.exec(path);
     if (!m || m[1] !== prefix) return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
-    if (method !== 'GET' && method !== 'POST') return keystoneError(res, 405, 'Method Not Allowed', 'The method is not allowed.');
+    if (method !== 'GET' && method !== 'POST')
+      return keystoneError(res, 405, 'Method Not Allowed', 'The method is not allowed.');
     if (generic('federated', res)) return;
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     const fail = state.fail.federated;
     // mod_auth_openidc in front: no or unknown bearer token never reaches Keystone.
     if (fail === 'bearer-dropped') {
-      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_request", error_description="No bearer token found in the request"', 'content-type': 'text/html' });
+      res.writeHead(401, {
+        'www-authenticate': 'Bearer error="invalid_request", error_description="No bearer token found in the request"',
+        'content-type': 'text/html',
+      });
       return res.end('<html><head><title>401 Unauthorized</title></head><body>Unauthorized</body></html>');
     }
     if (fail === 'unauthorized' || !bearer || !brokerTokens.has(bearer)) {
-      res.writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token", error_description="token could not be validated"', 'content-type': 'text/html' });
+      res.writeHead(401, {
+        'www-authenticate': 'Bearer error="invalid_token", error_description="token could not be validated"',
+        'content-type': 'text/html',
+      });
       return res.end('<html><head><title>401 Unauthorized</title></head><body>Unauthorized</body></html>');
     }
-    if (decodeURIComponent(m[2]!) !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${decodeURIComponent(m[2]!)}.`);
-    if (decodeURIComponent(m[3]!) !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`);
+    if (decodeURIComponent(m[2]!) !== idpId)
+      return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${decodeURIComponent(m[2]!)}.`);
+    if (decodeURIComponent(m[3]!) !== protocol)
+      return keystoneError(
+        res,
+        404,
+        'Not Found',
+        `Could not find federated protocol ${decodeURIComponent(m[3]!)} for Identity Provider: ${idpId}.`,
+      );
     if (!authMethods.includes(protocol)) {
       res.setHeader('www-authenticate', `Keystone uri="${origin}/identity/v3"`);
-      return json(res, 401, { error: { code: 401, identity: { methods: authMethods }, message: 'Attempted to authenticate with an unsupported method.', title: 'Unauthorized' } });
+      return json(res, 401, {
+        error: {
+          code: 401,
+          identity: { methods: authMethods },
+          message: 'Attempted to authenticate with an unsupported method.',
+          title: 'Unauthorized',
+        },
+      });
     }
-    if (fail === 'remote-id') return keystoneError(res, 403, 'Forbidden', 'Incoming identity provider identifier not included among the accepted identifiers.');
-    if (fail === 'remote-id-hidden') return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action.');
+    if (fail === 'remote-id')
+      return keystoneError(
+        res,
+        403,
+        'Forbidden',
+        'Incoming identity provider identifier not included among the accepted identifiers.',
+      );
+    if (fail === 'remote-id-hidden')
+      return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action.');
     if (fail === 'mapping-hidden') {
       // Keystone's own 401s carry its own challenge, unlike mod_auth_openidc's "Bearer".
       res.setHeader('www-authenticate', `Keystone uri="${origin}/identity/v3"`);
       return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
     }
-    if (fail === 'mapping') return keystoneError(res, 401, 'Unauthorized', 'Could not map any federated user properties to identity values. Check debug logs or the mapping used for additional details.');
+    if (fail === 'mapping')
+      return keystoneError(
+        res,
+        401,
+        'Unauthorized',
+        'Could not map any federated user properties to identity values. Check debug logs or the mapping used for additional details.',
+      );
     const token = issue(fernet());
     unscopedTokens.add(token);
     if (fail === 'no-subject-token') return json(res, 201, { token: tokenObject() });
@@ -334,18 +428,37 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (methods.includes('password')) {
       const u = identity.password?.user ?? {};
       const domainOk = u.domain?.id === 'default' || String(u.domain?.name ?? '').toLowerCase() === 'default';
-      if (!u.domain) return keystoneError(res, 400, 'Bad Request', 'Expecting to find domain in user. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.');
+      if (!u.domain)
+        return keystoneError(
+          res,
+          400,
+          'Bad Request',
+          'Expecting to find domain in user. The server could not comply with the request since it is either malformed or otherwise incorrect. The client is assumed to be in error.',
+        );
       ok = u.name === adminUsername && u.password === adminPassword && domainOk;
       if (parsed?.auth?.scope && parsed.auth.scope.project && parsed.auth.scope.project.name !== 'admin') ok = false;
     } else if (methods.includes('application_credential')) {
-      if (parsed?.auth?.scope) return keystoneError(res, 401, 'Unauthorized', 'Application credentials cannot request a scope.');
+      if (parsed?.auth?.scope)
+        return keystoneError(res, 401, 'Unauthorized', 'Application credentials cannot request a scope.');
       const c = identity.application_credential ?? {};
       ok = c.id === applicationCredential.id && c.secret === applicationCredential.secret;
     }
-    if (state.fail.admin === 'unauthorized' || !ok) return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    if (state.fail.admin === 'unauthorized' || !ok)
+      return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
     const token = issue(fernet());
     adminTokens.add(token);
-    json(res, 201, { token: { methods, user: { id: 'admin-id', name: adminUsername, domain: { id: 'default', name: 'Default' } }, roles: [{ id: 'r1', name: 'admin' }] } }, { 'x-subject-token': token });
+    json(
+      res,
+      201,
+      {
+        token: {
+          methods,
+          user: { id: 'admin-id', name: adminUsername, domain: { id: 'default', name: 'Default' } },
+          roles: [{ id: 'r1', name: 'admin' }],
+        },
+      },
+      { 'x-subject-token': token },
+    );
   }
 
   /** A sign-in with a password or an application credential (not the token method of scoping). */
@@ -361,23 +474,52 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   /** GET of the federation protocol and of a mapping (admin or reader token). */
   function federationRead(path: string, req: IncomingMessage, res: ServerResponse) {
     const token = req.headers['x-auth-token'] as string | undefined;
-    if (!token || !adminTokens.has(token)) return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    if (!token || !adminTokens.has(token))
+      return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
     const protocolPath = /^\/v3\/([^/]+)-FEDERATION\/identity_providers\/([^/]+)\/protocols\/([^/]+)$/.exec(path);
     const mappingPath = /^\/v3\/([^/]+)-FEDERATION\/mappings\/([^/]+)$/.exec(path);
     if (state.fail.admin === 'forbidden') {
-      return keystoneError(res, 403, 'Forbidden', `You are not authorized to perform the requested action: identity:${protocolPath ? 'get_protocol' : 'get_mapping'}.`);
+      return keystoneError(
+        res,
+        403,
+        'Forbidden',
+        `You are not authorized to perform the requested action: identity:${protocolPath ? 'get_protocol' : 'get_mapping'}.`,
+      );
     }
     if (protocolPath && protocolPath[1] === prefix) {
       const idp = decodeURIComponent(protocolPath[2]!);
       const proto = decodeURIComponent(protocolPath[3]!);
       if (idp !== idpId) return keystoneError(res, 404, 'Not Found', `Could not find Identity Provider: ${idp}.`);
-      if (proto !== protocol) return keystoneError(res, 404, 'Not Found', `Could not find federated protocol ${proto} for Identity Provider: ${idpId}.`);
-      return json(res, 200, { protocol: { id: protocol, mapping_id: state.mapping.id, remote_id_attribute: null, links: { self: `${origin}/identity${path}`, identity_provider: `${origin}/identity/v3/${prefix}-FEDERATION/identity_providers/${idpId}` } } });
+      if (proto !== protocol)
+        return keystoneError(
+          res,
+          404,
+          'Not Found',
+          `Could not find federated protocol ${proto} for Identity Provider: ${idpId}.`,
+        );
+      return json(res, 200, {
+        protocol: {
+          id: protocol,
+          mapping_id: state.mapping.id,
+          remote_id_attribute: null,
+          links: {
+            self: `${origin}/identity${path}`,
+            identity_provider: `${origin}/identity/v3/${prefix}-FEDERATION/identity_providers/${idpId}`,
+          },
+        },
+      });
     }
     if (mappingPath && mappingPath[1] === prefix) {
       const id = decodeURIComponent(mappingPath[2]!);
       if (id !== state.mapping.id) return keystoneError(res, 404, 'Not Found', `Could not find mapping: ${id}.`);
-      return json(res, 200, { mapping: { id, rules: state.mapping.rules, schema_version: '1.0', links: { self: `${origin}/identity${path}` } } });
+      return json(res, 200, {
+        mapping: {
+          id,
+          rules: state.mapping.rules,
+          schema_version: '1.0',
+          links: { self: `${origin}/identity${path}` },
+        },
+      });
     }
     return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
   }
@@ -403,21 +545,39 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
   function projectsEndpoint(path: string, req: IncomingMessage, res: ServerResponse) {
     const specPath = path === '/v3/projects';
     if (specPath && state.mode === 'keystone') {
-      return keystoneError(res, 403, 'Forbidden', 'You are not authorized to perform the requested action: identity:list_projects.');
+      return keystoneError(
+        res,
+        403,
+        'Forbidden',
+        'You are not authorized to perform the requested action: identity:list_projects.',
+      );
     }
-    if (!specPath && state.mode === 'spec') return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+    if (!specPath && state.mode === 'spec')
+      return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
     if (generic('projects', res)) return;
     if (badToken(req.headers['x-auth-token'] as string | undefined, res, 'projects')) return;
-    json(res, 200, { projects: projects.map((p) => ({ ...p, domain_id: 'default', enabled: true })), links: { self: `${origin}/identity${path}` } });
+    json(res, 200, {
+      projects: projects.map((p) => ({ ...p, domain_id: 'default', enabled: true })),
+      links: { self: `${origin}/identity${path}` },
+    });
   }
 
   function scopeEndpoint(path: string, req: IncomingMessage, body: string, res: ServerResponse) {
     const specPath = path === '/v3/auth/projects';
     if (specPath && state.mode === 'keystone') {
       res.writeHead(405, { allow: 'OPTIONS, GET, HEAD', 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: { code: 405, title: 'Method Not Allowed', message: 'The method is not allowed for the requested URL.' } }));
+      return res.end(
+        JSON.stringify({
+          error: {
+            code: 405,
+            title: 'Method Not Allowed',
+            message: 'The method is not allowed for the requested URL.',
+          },
+        }),
+      );
     }
-    if (!specPath && state.mode === 'spec') return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
+    if (!specPath && state.mode === 'spec')
+      return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
     if (generic('scope', res)) return;
     const header = req.headers['x-auth-token'] as string | undefined;
     let parsed: any;
@@ -427,9 +587,11 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
       return keystoneError(res, 400, 'Bad Request', 'Expecting to find auth in request body.');
     }
     const bodyToken = parsed?.auth?.identity?.token?.id;
-    if (!parsed?.auth?.identity?.methods?.includes('token')) return keystoneError(res, 400, 'Bad Request', 'Expecting to find identity.methods with token.');
+    if (!parsed?.auth?.identity?.methods?.includes('token'))
+      return keystoneError(res, 400, 'Bad Request', 'Expecting to find identity.methods with token.');
     if (badToken(bodyToken, res, 'scope')) return;
-    if (header !== undefined && header !== bodyToken && state.mode === 'spec') return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
+    if (header !== undefined && header !== bodyToken && state.mode === 'spec')
+      return keystoneError(res, 401, 'Unauthorized', 'The request you have made requires authentication.');
     const projectId = parsed?.auth?.scope?.project?.id;
     const project = projects.find((p) => p.id === projectId);
     if (state.fail.scope === 'no-project-access' || !project) {
@@ -438,7 +600,8 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     const token = issue(fernet());
     scopedTokens.add(token);
     if (state.fail.scope === 'no-subject-token') return json(res, 201, { token: tokenObject(project) });
-    if (state.fail.scope === 'status-200') return json(res, 200, { token: tokenObject(project) }, { 'x-subject-token': token });
+    if (state.fail.scope === 'status-200')
+      return json(res, 200, { token: tokenObject(project) }, { 'x-subject-token': token });
     json(res, 201, { token: tokenObject(project) }, { 'x-subject-token': token });
   }
 
@@ -446,7 +609,9 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     if (generic('api', res)) return;
     const token = req.headers['x-auth-token'] as string | undefined;
     if (state.fail.api === 'unauthorized' || !token || !scopedTokens.has(token)) {
-      return json(res, 401, { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } });
+      return json(res, 401, {
+        error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' },
+      });
     }
     if (path === '/compute/v2.1/servers') return json(res, 200, { servers: [{ id: 's1', name: 'web-1', links: [] }] });
     return json(res, 404, { itemNotFound: { code: 404, message: 'Not found' } });
@@ -460,16 +625,21 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
       const method = req.method ?? 'GET';
       const path = (req.url ?? '/').split('?')[0]!;
       requests.push({ method, path, headers: req.headers, body });
-      if (path.startsWith('/login')) return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Sign in</title></html>');
+      if (path.startsWith('/login'))
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Sign in</title></html>');
       if (path === '/idp/token' && method === 'POST') return idpTokenEndpoint(body, res);
       if (path.startsWith('/realms/') && method === 'POST') return exchangeEndpoint(path, body, res);
       if (path.startsWith('/identity/')) {
         const sub = path.slice('/identity'.length);
-        if (sub.includes('-FEDERATION/') && method === 'GET' && !sub.endsWith('/auth')) return federationRead(sub, req, res);
+        if (sub.includes('-FEDERATION/') && method === 'GET' && !sub.endsWith('/auth'))
+          return federationRead(sub, req, res);
         if (sub.includes('-FEDERATION/')) return federatedEndpoint(method, sub, req, res);
-        if ((sub === '/v3/projects' || sub === '/v3/auth/projects') && method === 'GET') return projectsEndpoint(sub, req, res);
-        if (sub === '/v3/auth/tokens' && method === 'POST' && adminMethod(body)) return adminAuth(JSON.parse(body), res);
-        if ((sub === '/v3/auth/projects' || sub === '/v3/auth/tokens') && method === 'POST') return scopeEndpoint(sub, req, body, res);
+        if ((sub === '/v3/projects' || sub === '/v3/auth/projects') && method === 'GET')
+          return projectsEndpoint(sub, req, res);
+        if (sub === '/v3/auth/tokens' && method === 'POST' && adminMethod(body))
+          return adminAuth(JSON.parse(body), res);
+        if ((sub === '/v3/auth/projects' || sub === '/v3/auth/tokens') && method === 'POST')
+          return scopeEndpoint(sub, req, body, res);
         return keystoneError(res, 404, 'Not Found', 'The resource could not be found.');
       }
       if (path.startsWith('/compute/')) return computeEndpoint(path, req, res);
@@ -538,7 +708,13 @@ export async function startIdentityServer(options: IdentityServerOptions): Promi
     adminPassword,
     applicationCredential,
     adminEnv() {
-      return { OS_USERNAME: adminUsername, OS_PASSWORD: adminPassword, OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_NAME: 'admin', OS_PROJECT_DOMAIN_NAME: 'Default' };
+      return {
+        OS_USERNAME: adminUsername,
+        OS_PASSWORD: adminPassword,
+        OS_USER_DOMAIN_NAME: 'Default',
+        OS_PROJECT_NAME: 'admin',
+        OS_PROJECT_DOMAIN_NAME: 'Default',
+      };
     },
     env(extra = {}) {
       return {

@@ -20,7 +20,11 @@ export function createSigningKey(alg: 'RS256' | 'ES256' = 'RS256', kid = randomB
 
 const b64 = (value: Buffer | string) => Buffer.from(value).toString('base64url');
 
-export function signJwt(claims: Record<string, unknown>, key: SigningKey, header: Record<string, unknown> = {}): string {
+export function signJwt(
+  claims: Record<string, unknown>,
+  key: SigningKey,
+  header: Record<string, unknown> = {},
+): string {
   const head = b64(JSON.stringify({ alg: key.alg, kid: key.kid, typ: 'JWT', ...header }));
   const body = b64(JSON.stringify(claims));
   const signer = createSign('SHA256');
@@ -46,6 +50,9 @@ export function serviceAccountClaims(opts: {
     iat: now,
     nbf: now,
     exp: now + (opts.lifetimeSeconds ?? 600),
-    'kubernetes.io': { namespace: opts.namespace, serviceaccount: { name: opts.serviceAccount, uid: randomBytes(8).toString('hex') } },
+    'kubernetes.io': {
+      namespace: opts.namespace,
+      serviceaccount: { name: opts.serviceAccount, uid: randomBytes(8).toString('hex') },
+    },
   };
 }

@@ -75,19 +75,80 @@ const BUILTIN: ResourceType[] = [
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'] },
-  { group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], subresources: ['token'] },
-  { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', kind: 'Ingress', namespaced: true, shortNames: ['ing'] },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    namespaced: true,
+    shortNames: ['sa'],
+    subresources: ['token'],
+  },
+  {
+    group: 'networking.k8s.io',
+    version: 'v1',
+    resource: 'ingresses',
+    kind: 'Ingress',
+    namespaced: true,
+    shortNames: ['ing'],
+  },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'] },
-  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
+  {
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    kind: 'Deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+  },
   { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
-  { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'] },
+  {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    resource: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+  },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
-  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
-  { group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] },
-  { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, verbs: ['create'] },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'rolebindings',
+    kind: 'RoleBinding',
+    namespaced: true,
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterroles',
+    kind: 'ClusterRole',
+    namespaced: false,
+  },
+  {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
+  },
+  {
+    group: 'authorization.k8s.io',
+    version: 'v1',
+    resource: 'selfsubjectaccessreviews',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+    verbs: ['create'],
+  },
+  {
+    group: 'authorization.k8s.io',
+    version: 'v1',
+    resource: 'subjectaccessreviews',
+    kind: 'SubjectAccessReview',
+    namespaced: false,
+    verbs: ['create'],
+  },
 ];
 
 /**
@@ -95,9 +156,34 @@ const BUILTIN: ResourceType[] = [
  * cert-manager.io CRD is stored, as they come and go with cert-manager in a real cluster.
  */
 const CERT_MANAGER_KINDS: ResourceType[] = [
-  { group: 'cert-manager.io', version: 'v1', resource: 'certificaterequests', kind: 'CertificateRequest', namespaced: true, shortNames: ['cr', 'crs'], categories: ['cert-manager'], subresources: ['status'] },
-  { group: 'acme.cert-manager.io', version: 'v1', resource: 'orders', kind: 'Order', namespaced: true, categories: ['cert-manager', 'cert-manager-acme'], subresources: ['status'] },
-  { group: 'acme.cert-manager.io', version: 'v1', resource: 'challenges', kind: 'Challenge', namespaced: true, categories: ['cert-manager', 'cert-manager-acme'], subresources: ['status'] },
+  {
+    group: 'cert-manager.io',
+    version: 'v1',
+    resource: 'certificaterequests',
+    kind: 'CertificateRequest',
+    namespaced: true,
+    shortNames: ['cr', 'crs'],
+    categories: ['cert-manager'],
+    subresources: ['status'],
+  },
+  {
+    group: 'acme.cert-manager.io',
+    version: 'v1',
+    resource: 'orders',
+    kind: 'Order',
+    namespaced: true,
+    categories: ['cert-manager', 'cert-manager-acme'],
+    subresources: ['status'],
+  },
+  {
+    group: 'acme.cert-manager.io',
+    version: 'v1',
+    resource: 'challenges',
+    kind: 'Challenge',
+    namespaced: true,
+    categories: ['cert-manager', 'cert-manager-acme'],
+    subresources: ['status'],
+  },
 ];
 
 /** The in-memory object store the emulation serves and the test inspects. */
@@ -135,11 +221,16 @@ export class KubeState {
   }
 
   get(kind: string, name: string, namespace?: string): KubeObject | undefined {
-    return this.objects.find((o) => o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace));
+    return this.objects.find(
+      (o) =>
+        o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace),
+    );
   }
 
   list(kind: string, namespace?: string): KubeObject[] {
-    return this.objects.filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace));
+    return this.objects.filter(
+      (o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace),
+    );
   }
 
   remove(object: KubeObject): void {
@@ -151,11 +242,15 @@ export class KubeState {
   store(object: KubeObject, replacing?: KubeObject): KubeObject {
     const meta = object.metadata;
     meta.uid = replacing?.metadata.uid ?? meta.uid ?? cryptoUid();
-    meta.creationTimestamp = replacing?.metadata.creationTimestamp ?? meta.creationTimestamp ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    meta.creationTimestamp =
+      replacing?.metadata.creationTimestamp ??
+      meta.creationTimestamp ??
+      new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     meta.resourceVersion = String(++this.version);
     if (object.kind === 'Secret' && object.stringData && typeof object.stringData === 'object') {
       const data = { ...((object.data as Record<string, string>) ?? {}) };
-      for (const [k, v] of Object.entries(object.stringData as Record<string, string>)) data[k] = Buffer.from(String(v)).toString('base64');
+      for (const [k, v] of Object.entries(object.stringData as Record<string, string>))
+        data[k] = Buffer.from(String(v)).toString('base64');
       object.data = data;
       delete object.stringData;
     }
@@ -207,7 +302,11 @@ const REPO_ROOT = new URL('../../', import.meta.url);
 
 /** cert-manager's CRDs (data/cert-manager-crds, v1.21.1 schemas) labelled as the chart labels them. */
 export function certManagerCrds(version = 'v1.15.5'): KubeObject[] {
-  const files = ['cert-manager.io_certificates.yaml', 'cert-manager.io_clusterissuers.yaml', 'cert-manager.io_issuers.yaml'];
+  const files = [
+    'cert-manager.io_certificates.yaml',
+    'cert-manager.io_clusterissuers.yaml',
+    'cert-manager.io_issuers.yaml',
+  ];
   return files.map((file) => {
     const crd = parseYaml(readFileSync(new URL(`data/cert-manager-crds/${file}`, REPO_ROOT), 'utf8')) as KubeObject;
     crd.metadata.labels = {
@@ -287,7 +386,15 @@ export async function startKubeApi(state = new KubeState(), options: KubeApiOpti
     toYaml({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'emulated', cluster: { server: url, ...(ca ? { 'certificate-authority-data': Buffer.from(ca.cert).toString('base64') } : {}) } }],
+      clusters: [
+        {
+          name: 'emulated',
+          cluster: {
+            server: url,
+            ...(ca ? { 'certificate-authority-data': Buffer.from(ca.cert).toString('base64') } : {}),
+          },
+        },
+      ],
       users: [{ name: 'admin', user: { token: 'emulated-admin-token' } }],
       contexts: [{ name: context, context: { cluster: 'emulated', user: 'admin' } }],
       'current-context': context,
@@ -325,7 +432,15 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
 
   if (state.rejectAuth) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
   if (state.forbid?.({ method: req.method ?? 'GET', path: url.pathname })) {
-    return send(res, 403, status(403, 'Forbidden', `${url.pathname.split('/').slice(-2).join(' "')}" is forbidden: User "emulated" cannot ${(req.method ?? 'GET').toLowerCase()} this resource`));
+    return send(
+      res,
+      403,
+      status(
+        403,
+        'Forbidden',
+        `${url.pathname.split('/').slice(-2).join(' "')}" is forbidden: User "emulated" cannot ${(req.method ?? 'GET').toLowerCase()} this resource`,
+      ),
+    );
   }
   const rawPath = state.raw.get(url.pathname);
   if (rawPath) return sendRaw(res, rawPath.status ?? 200, rawPath.contentType ?? 'application/json', rawPath.body);
@@ -336,18 +451,26 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
   if (discovery) return send(res, 200, discovery);
 
   const route = resolveRoute(types, parts);
-  if (!route) return send(res, 404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
+  if (!route)
+    return send(
+      res,
+      404,
+      status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`),
+    );
   const method = req.method ?? 'GET';
   const user = requestUser(req);
 
-  if (route.type.kind.endsWith('AccessReview')) return send(res, 201, accessReview(state, route.type, body as KubeObject, user));
+  if (route.type.kind.endsWith('AccessReview'))
+    return send(res, 201, accessReview(state, route.type, body as KubeObject, user));
   if (route.subresource === 'token' && route.type.kind === 'ServiceAccount' && method === 'POST') {
     return tokenRequest(state, route, body as KubeObject, res);
   }
   const existing = route.name ? findObject(state, route) : undefined;
   const dryRun = query.dryRun === 'All';
-  if (route.subresource === 'status' && route.type.subresources?.includes('status')) return statusSubresource(state, route, existing, method, body, dryRun, res);
-  if (route.subresource) return send(res, 404, status(404, 'NotFound', `subresource ${route.subresource} is not served`));
+  if (route.subresource === 'status' && route.type.subresources?.includes('status'))
+    return statusSubresource(state, route, existing, method, body, dryRun, res);
+  if (route.subresource)
+    return send(res, 404, status(404, 'NotFound', `subresource ${route.subresource} is not served`));
 
   switch (method) {
     case 'GET':
@@ -359,7 +482,17 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
       const admission = certManagerAdmission(state, route, object, user);
       if (admission) return send(res, admission.code, status(admission.code, admission.reason, admission.message));
       if (findObject(state, { ...route, name: object.metadata.name })) {
-        return send(res, 409, status(409, 'AlreadyExists', `${route.type.resource} "${object.metadata.name}" already exists`, route, object.metadata.name));
+        return send(
+          res,
+          409,
+          status(
+            409,
+            'AlreadyExists',
+            `${route.type.resource} "${object.metadata.name}" already exists`,
+            route,
+            object.metadata.name,
+          ),
+        );
       }
       return send(res, 201, dryRun ? object : state.store(object));
     }
@@ -369,7 +502,10 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
     case 'PATCH': {
       const contentType = header(req, 'content-type') ?? '';
       if (!existing && !contentType.includes('apply-patch')) return notFound(res, route);
-      const patched = mergePatch(existing ? structuredClone(existing) : { apiVersion: '', kind: '', metadata: { name: route.name! } }, body);
+      const patched = mergePatch(
+        existing ? structuredClone(existing) : { apiVersion: '', kind: '', metadata: { name: route.name! } },
+        body,
+      );
       const object = withRoute(route, patched as KubeObject);
       return send(res, existing ? 200 : 201, dryRun ? object : state.store(object, existing));
     }
@@ -392,7 +528,10 @@ async function handle(state: KubeState, req: IncomingMessage, res: ServerRespons
 function withGeneratedName(object: KubeObject): KubeObject {
   const meta = object?.metadata;
   if (!meta || meta.name || typeof meta.generateName !== 'string') return object;
-  return { ...object, metadata: { ...meta, name: `${meta.generateName}${randomBytes(3).toString('hex').slice(0, 5)}` } };
+  return {
+    ...object,
+    metadata: { ...meta, name: `${meta.generateName}${randomBytes(3).toString('hex').slice(0, 5)}` },
+  };
 }
 
 /**
@@ -400,37 +539,72 @@ function withGeneratedName(object: KubeObject): KubeObject {
  * CertificateRequest gets its requester, a request that is no CSR is refused; a failing webhook fails
  * every cert-manager.io object with the API server's own wording.
  */
-function certManagerAdmission(state: KubeState, route: Route, object: KubeObject, user: User): { code: number; reason: string; message: string } | undefined {
+function certManagerAdmission(
+  state: KubeState,
+  route: Route,
+  object: KubeObject,
+  user: User,
+): { code: number; reason: string; message: string } | undefined {
   if (route.type.group !== 'cert-manager.io' && route.type.group !== 'acme.cert-manager.io') return undefined;
   const webhook = state.certManagerWebhook;
   if (webhook === 'off') return undefined;
   if (typeof webhook === 'object') {
-    return { code: 500, reason: 'InternalError', message: `Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s": ${webhook.failure}` };
+    return {
+      code: 500,
+      reason: 'InternalError',
+      message: `Internal error occurred: failed calling webhook "webhook.cert-manager.io": failed to call webhook: Post "https://cert-manager-webhook.cert-manager.svc:443/mutate?timeout=10s": ${webhook.failure}`,
+    };
   }
   if (route.type.kind !== 'CertificateRequest') return undefined;
   const spec = (object.spec ?? {}) as Record<string, unknown>;
   const csr = typeof spec.request === 'string' ? Buffer.from(spec.request, 'base64').toString('utf8') : '';
   if (!csr.includes('-----BEGIN CERTIFICATE REQUEST-----')) {
-    const bytes = [...Buffer.from(typeof spec.request === 'string' ? spec.request : '', 'base64')].slice(0, 8).map((b) => `0x${b.toString(16)}`).join(', ');
-    return { code: 403, reason: 'Forbidden', message: `admission webhook "webhook.cert-manager.io" denied the request: spec.request: Invalid value: []byte{${bytes}}: error decoding certificate request PEM block` };
+    const bytes = [...Buffer.from(typeof spec.request === 'string' ? spec.request : '', 'base64')]
+      .slice(0, 8)
+      .map((b) => `0x${b.toString(16)}`)
+      .join(', ');
+    return {
+      code: 403,
+      reason: 'Forbidden',
+      message: `admission webhook "webhook.cert-manager.io" denied the request: spec.request: Invalid value: []byte{${bytes}}: error decoding certificate request PEM block`,
+    };
   }
   object.spec = { ...spec, username: user.name, uid: `uid-${user.name}`, groups: user.groups };
   return undefined;
 }
 
 /** The status subresource: GET the object, PUT or PATCH only its status (with the resourceVersion check of an update). */
-function statusSubresource(state: KubeState, route: Route, existing: KubeObject | undefined, method: string, body: unknown, dryRun: boolean, res: ServerResponse): void {
+function statusSubresource(
+  state: KubeState,
+  route: Route,
+  existing: KubeObject | undefined,
+  method: string,
+  body: unknown,
+  dryRun: boolean,
+  res: ServerResponse,
+): void {
   if (!existing) return notFound(res, route);
   if (method === 'GET') return send(res, 200, existing);
-  if (method !== 'PUT' && method !== 'PATCH') return send(res, 405, status(405, 'MethodNotAllowed', `method ${method} is not allowed`));
+  if (method !== 'PUT' && method !== 'PATCH')
+    return send(res, 405, status(405, 'MethodNotAllowed', `method ${method} is not allowed`));
   const given = body as KubeObject | undefined;
   const expected = given?.metadata?.resourceVersion;
   if (expected && expected !== existing.metadata.resourceVersion) {
     const what = route.type.group ? `${route.type.resource}.${route.type.group}` : route.type.resource;
-    return send(res, 409, status(409, 'Conflict', `Operation cannot be fulfilled on ${what} "${route.name}": the object has been modified; please apply your changes to the latest version and try again`, route));
+    return send(
+      res,
+      409,
+      status(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on ${what} "${route.name}": the object has been modified; please apply your changes to the latest version and try again`,
+        route,
+      ),
+    );
   }
   const next = structuredClone(existing);
-  next.status = method === 'PUT' ? given?.status : mergePatch(existing.status, (given as { status?: unknown } | undefined)?.status);
+  next.status =
+    method === 'PUT' ? given?.status : mergePatch(existing.status, (given as { status?: unknown } | undefined)?.status);
   return send(res, 200, dryRun ? next : state.store(next, existing));
 }
 
@@ -441,7 +615,8 @@ function resolveRoute(types: ResourceType[], parts: string[]): Route | undefined
   if (parts[0] === 'api' && parts.length >= 3) [group, version, rest] = ['', parts[1], parts.slice(2)];
   else if (parts[0] === 'apis' && parts.length >= 4) [group, version, rest] = [parts[1], parts[2], parts.slice(3)];
   else return undefined;
-  const find = (resource: string) => types.find((t) => t.group === group && t.version === version && t.resource === resource);
+  const find = (resource: string) =>
+    types.find((t) => t.group === group && t.version === version && t.resource === resource);
   if (rest[0] === 'namespaces' && rest.length >= 3) {
     const type = find(rest[2]);
     return type?.namespaced ? { type, namespace: rest[1], name: rest[3], subresource: rest[4] } : undefined;
@@ -453,7 +628,10 @@ function resolveRoute(types: ResourceType[], parts: string[]): Route | undefined
 function discoveryDocument(state: KubeState, types: ResourceType[], parts: string[], path: string): unknown {
   const groups = [...new Set(types.filter((t) => t.group).map((t) => t.group))];
   const apiGroup = (g: string) => {
-    const versions = [...new Set(types.filter((t) => t.group === g).map((t) => t.version))].map((v) => ({ groupVersion: `${g}/${v}`, version: v }));
+    const versions = [...new Set(types.filter((t) => t.group === g).map((t) => t.version))].map((v) => ({
+      groupVersion: `${g}/${v}`,
+      version: v,
+    }));
     return { name: g, versions, preferredVersion: versions[0] };
   };
   const resourceList = (group: string, version: string) => {
@@ -488,10 +666,16 @@ function discoveryDocument(state: KubeState, types: ResourceType[], parts: strin
     const [major, minor] = state.gitVersion.replace(/^v/, '').split('.');
     return { major, minor, gitVersion: state.gitVersion, platform: 'linux/amd64' };
   }
-  if (path === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
+  if (path === '/api')
+    return {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+    };
   if (path === '/apis') return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(apiGroup) };
   if (parts[0] === 'api' && parts.length === 2) return resourceList('', parts[1]);
-  if (parts[0] === 'apis' && parts.length === 2 && groups.includes(parts[1])) return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(parts[1]) };
+  if (parts[0] === 'apis' && parts.length === 2 && groups.includes(parts[1]))
+    return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(parts[1]) };
   if (parts[0] === 'apis' && parts.length === 3) return resourceList(parts[1], parts[2]);
   if (path === '/.well-known/openid-configuration') {
     return {
@@ -508,7 +692,10 @@ function discoveryDocument(state: KubeState, types: ResourceType[], parts: strin
 
 function findObject(state: KubeState, route: Route): KubeObject | undefined {
   return state.objects.find(
-    (o) => o.kind === route.type.kind && o.metadata.name === route.name && (!route.type.namespaced || o.metadata.namespace === route.namespace),
+    (o) =>
+      o.kind === route.type.kind &&
+      o.metadata.name === route.name &&
+      (!route.type.namespaced || o.metadata.namespace === route.namespace),
   );
 }
 
@@ -571,7 +758,13 @@ function listOf(state: KubeState, type: ResourceType, items: KubeObject[]) {
   };
 }
 
-function sendList(state: KubeState, route: Route, query: Record<string, string>, req: IncomingMessage, res: ServerResponse): void {
+function sendList(
+  state: KubeState,
+  route: Route,
+  query: Record<string, string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   const items = selectObjects(state, route, query);
   if (query.watch === 'true' || query.watch === '1') {
     // Nothing ever changes behind kubectl's back here: an empty watch that ends at once.
@@ -610,7 +803,11 @@ function tokenRequest(state: KubeState, route: Route, body: KubeObject | undefin
   const input: TokenRequestInput = {
     namespace: route.namespace ?? 'default',
     serviceAccount: route.name!,
-    audiences: spec.audiences?.length ? spec.audiences : state.apiAudiences.length ? state.apiAudiences : [state.issuer],
+    audiences: spec.audiences?.length
+      ? spec.audiences
+      : state.apiAudiences.length
+        ? state.apiAudiences
+        : [state.issuer],
     expirationSeconds: spec.expirationSeconds ?? 3600,
   };
   const token =
@@ -630,7 +827,10 @@ function tokenRequest(state: KubeState, route: Route, body: KubeObject | undefin
     kind: 'TokenRequest',
     metadata: { name: input.serviceAccount, namespace: input.namespace, creationTimestamp: null },
     spec: { ...spec, audiences: input.audiences, expirationSeconds: input.expirationSeconds },
-    status: { token, expirationTimestamp: new Date(Date.now() + input.expirationSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z') },
+    status: {
+      token,
+      expirationTimestamp: new Date(Date.now() + input.expirationSeconds * 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
+    },
   });
 }
 
@@ -662,9 +862,16 @@ interface Attributes {
 }
 
 function accessReview(state: KubeState, type: ResourceType, review: KubeObject, requester: User) {
-  const spec = (review?.spec ?? {}) as { resourceAttributes?: Attributes; nonResourceAttributes?: unknown; user?: string; groups?: string[] };
+  const spec = (review?.spec ?? {}) as {
+    resourceAttributes?: Attributes;
+    nonResourceAttributes?: unknown;
+    user?: string;
+    groups?: string[];
+  };
   const user = type.kind === 'SubjectAccessReview' ? { name: spec.user ?? '', groups: spec.groups ?? [] } : requester;
-  const allowed = spec.resourceAttributes ? authorize(state, user, spec.resourceAttributes) : user.groups.includes('system:masters');
+  const allowed = spec.resourceAttributes
+    ? authorize(state, user, spec.resourceAttributes)
+    : user.groups.includes('system:masters');
   return {
     ...review,
     apiVersion: 'authorization.k8s.io/v1',
@@ -686,7 +893,7 @@ function authorize(state: KubeState, user: User, attrs: Attributes): boolean {
     (s.kind === 'User' && s.name === user.name) ||
     (s.kind === 'Group' && user.groups.includes(s.name)) ||
     (s.kind === 'ServiceAccount' && `system:serviceaccount:${s.namespace}:${s.name}` === user.name);
-  const resource = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource ?? '';
+  const resource = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : (attrs.resource ?? '');
   const has = (list: string[] | undefined, value: string) => (list ?? []).includes('*') || (list ?? []).includes(value);
   const ruleMatches = (r: Rule) =>
     has(r.verbs, attrs.verb ?? '') &&
@@ -694,7 +901,7 @@ function authorize(state: KubeState, user: User, attrs: Attributes): boolean {
     has(r.resources, resource) &&
     (!r.resourceNames?.length || (attrs.name !== undefined && r.resourceNames.includes(attrs.name)));
   const rulesOf = (ref: { kind: string; name: string }, ns?: string): Rule[] =>
-    ((state.get(ref.kind, ref.name, ref.kind === 'Role' ? ns : undefined)?.rules as Rule[] | undefined) ?? []);
+    (state.get(ref.kind, ref.name, ref.kind === 'Role' ? ns : undefined)?.rules as Rule[] | undefined) ?? [];
   const bindings = [
     ...state.list('ClusterRoleBinding').map((b) => ({ b, ns: undefined })),
     ...(attrs.namespace ? state.list('RoleBinding', attrs.namespace).map((b) => ({ b, ns: attrs.namespace })) : []),
@@ -710,7 +917,8 @@ function authorize(state: KubeState, user: User, attrs: Attributes): boolean {
 /** RFC 7386 JSON merge patch (what strategic merge does for the maps kubectl patches here). */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as object) } : {};
+  const out: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as object) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (k.startsWith('$')) continue;
     if (v === null) delete out[k];
@@ -748,7 +956,15 @@ function status(code: number, reason: string, message: string, route?: Route, na
     status: 'Failure',
     message,
     reason,
-    ...(route ? { details: { name: name ?? route.name, kind: route.type.resource, ...(route.type.group ? { group: route.type.group } : {}) } } : {}),
+    ...(route
+      ? {
+          details: {
+            name: name ?? route.name,
+            kind: route.type.resource,
+            ...(route.type.group ? { group: route.type.group } : {}),
+          },
+        }
+      : {}),
     code,
   };
 }
@@ -803,8 +1019,7 @@ function wireFields(buf: Buffer): Fields {
     } else if (wire === 5) {
       value = buf.subarray(pos, pos + 4);
       pos += 4;
-    }
-    else throw new Error(`unsupported protobuf wire type ${wire}`);
+    } else throw new Error(`unsupported protobuf wire type ${wire}`);
     fields.set(field, [...(fields.get(field) ?? []), value]);
   }
   return fields;
@@ -822,7 +1037,14 @@ function decodeProtobuf(buf: Buffer): unknown {
   const spec = msg(object, 2);
   if (kind === 'TokenRequest') {
     const seconds = spec.get(4)?.[0];
-    return { apiVersion, kind, spec: { audiences: strs(spec, 1), ...(typeof seconds === 'bigint' ? { expirationSeconds: Number(seconds) } : {}) } };
+    return {
+      apiVersion,
+      kind,
+      spec: {
+        audiences: strs(spec, 1),
+        ...(typeof seconds === 'bigint' ? { expirationSeconds: Number(seconds) } : {}),
+      },
+    };
   }
   if (kind === 'SelfSubjectAccessReview' || kind === 'SubjectAccessReview') {
     const ra = spec.get(1) ? msg(spec, 1) : undefined;

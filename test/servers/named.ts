@@ -81,14 +81,19 @@ export async function startNamed(options: NamedOptions = {}): Promise<RunningNam
   const dir = mkdtempSync(join(tmpdir(), 'cloudgate-named-'));
   const port = await freeUdpPort();
   writeFileSync(join(dir, 'tsig.key'), key.text);
-  writeFileSync(join(dir, `${zone}.zone`), [
-    '$TTL 300',
-    `@ IN SOA ns1.${zone}. hostmaster.${zone}. 1 3600 600 86400 300`,
-    `@ IN NS ns1.${zone}.`,
-    'ns1 IN A 127.0.0.1',
-    '',
-  ].join('\n'));
-  writeFileSync(join(dir, 'named.conf'), `
+  writeFileSync(
+    join(dir, `${zone}.zone`),
+    [
+      '$TTL 300',
+      `@ IN SOA ns1.${zone}. hostmaster.${zone}. 1 3600 600 86400 300`,
+      `@ IN NS ns1.${zone}.`,
+      'ns1 IN A 127.0.0.1',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'named.conf'),
+    `
 include "${join(dir, 'tsig.key')}";
 options {
   directory "${dir}";
@@ -106,8 +111,11 @@ zone "${zone}" {
   file "${join(dir, `${zone}.zone`)}";
   ${options.txtUpdatesOnly ? `update-policy { grant ${key.name} zonesub TXT; };` : `allow-update { key "${key.name}"; };`}
 };
-`);
-  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+`,
+  );
+  const child: ChildProcess = spawn('named', ['-g', '-c', join(dir, 'named.conf'), '-p', String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`named did not start within 15 s:\n${log}`)), 15_000);

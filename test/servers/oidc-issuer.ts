@@ -55,25 +55,40 @@ export async function startOidcIssuer(options: OidcIssuerOptions = {}): Promise<
       res.writeHead(status, { 'content-type': type });
       res.end(body);
     };
-    if (options.status) return send(options.status, 'application/json', JSON.stringify({ kind: 'Status', code: options.status, message: 'forbidden' }));
+    if (options.status)
+      return send(
+        options.status,
+        'application/json',
+        JSON.stringify({ kind: 'Status', code: options.status, message: 'forbidden' }),
+      );
     const correctJwks = `${url}/openid/v1/jwks`;
     if (req.url === `${path}/.well-known/openid-configuration`) {
-      return send(200, 'application/json', JSON.stringify({
-        issuer: options.issuer ? options.issuer(url) : url,
-        jwks_uri: options.jwksUri ? options.jwksUri(correctJwks) : correctJwks,
-        response_types_supported: ['id_token'],
-        subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: [...new Set(keys.map((k) => k.alg))],
-      }));
+      return send(
+        200,
+        'application/json',
+        JSON.stringify({
+          issuer: options.issuer ? options.issuer(url) : url,
+          jwks_uri: options.jwksUri ? options.jwksUri(correctJwks) : correctJwks,
+          response_types_supported: ['id_token'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: [...new Set(keys.map((k) => k.alg))],
+        }),
+      );
     }
     if (req.url === `${path}/openid/v1/jwks`) {
-      return send(200, options.jwksContentType ?? 'application/jwk-set+json', options.jwksBody ?? JSON.stringify({ keys: keys.map((k) => k.jwk) }));
+      return send(
+        200,
+        options.jwksContentType ?? 'application/jwk-set+json',
+        options.jwksBody ?? JSON.stringify({ keys: keys.map((k) => k.jwk) }),
+      );
     }
     send(404, 'text/plain', '404 page not found');
   };
 
   // The served chain is leaf + CA certificate, so "the top certificate" is not the leaf.
-  const server = options.http ? createHttpServer(handler) : createHttpsServer({ cert: leaf.cert + served.cert, key: leaf.key }, handler);
+  const server = options.http
+    ? createHttpServer(handler)
+    : createHttpsServer({ cert: leaf.cert + served.cert, key: leaf.key }, handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   url = `${options.http ? 'http' : 'https'}://127.0.0.1:${port}${path}`;

@@ -25,14 +25,26 @@ export interface Pki {
 export function createPki(name = 'cloudgate tls test'): Pki {
   // P-256: made at once (an RSA key takes 0.25 s); the tests about RSA keys give their leaf's kind.
   const root = issue({ kind: 'p256', cn: `${name} root`, ca: true, notAfter: new Date(Date.now() + 365 * DAY) });
-  const intermediate = issue({ cn: `${name} intermediate`, ca: true, issuer: root, notAfter: new Date(Date.now() + 300 * DAY) });
+  const intermediate = issue({
+    cn: `${name} intermediate`,
+    ca: true,
+    issuer: root,
+    notAfter: new Date(Date.now() + 300 * DAY),
+  });
   const rootFile = join(mkdtempSync(join(tmpdir(), 'cloudgate-tls-')), 'root.pem');
   writeFileSync(rootFile, root.cert);
   return {
     root,
     intermediate,
     rootFile,
-    leaf: (hosts, options = {}) => issue({ cn: hosts[0] ?? 'leaf', dns: hosts, issuer: intermediate, notAfter: new Date(Date.now() + 90 * DAY), ...options }),
+    leaf: (hosts, options = {}) =>
+      issue({
+        cn: hosts[0] ?? 'leaf',
+        dns: hosts,
+        issuer: intermediate,
+        notAfter: new Date(Date.now() + 90 * DAY),
+        ...options,
+      }),
   };
 }
 
@@ -60,7 +72,12 @@ export interface RunningEndpoint {
 export async function startTlsEndpoint(spec: EndpointSpec): Promise<RunningEndpoint> {
   const context = spec.hang
     ? undefined
-    : createSecureContext({ key: spec.key, cert: spec.chain.join('\n'), maxVersion: spec.maxVersion, ...(spec.weakCrypto ? { ciphers: 'DEFAULT@SECLEVEL=0' } : {}) });
+    : createSecureContext({
+        key: spec.key,
+        cert: spec.chain.join('\n'),
+        maxVersion: spec.maxVersion,
+        ...(spec.weakCrypto ? { ciphers: 'DEFAULT@SECLEVEL=0' } : {}),
+      });
   const sockets = new Set<Socket>();
   const server: Server = createNetServer((socket) => {
     sockets.add(socket);

@@ -3,15 +3,24 @@ import { COMMAND_OPTIONS, type CommandName } from '../../src/cli-options.js';
 import { camelCase, commaList, flagsOf } from '../../src/cli-flags.js';
 
 describe('typed flags from the options table', () => {
-  it.each(Object.keys(COMMAND_OPTIONS))('%s: the typed flags are exactly the table\'s, camelCased, each absent one at its default', (name) => {
-    const flags = flagsOf(name as CommandName, {}) as Record<string, unknown>;
-    const table = COMMAND_OPTIONS[name]!.flags;
-    expect(Object.keys(flags).sort()).toEqual(table.map((f) => camelCase(f.name)).sort());
-    for (const flag of table) expect(flags[camelCase(flag.name)]).toEqual(!flag.value ? false : flag.multiple || flag.list ? [] : undefined);
-  });
+  it.each(Object.keys(COMMAND_OPTIONS))(
+    "%s: the typed flags are exactly the table's, camelCased, each absent one at its default",
+    (name) => {
+      const flags = flagsOf(name as CommandName, {}) as Record<string, unknown>;
+      const table = COMMAND_OPTIONS[name]!.flags;
+      expect(Object.keys(flags).sort()).toEqual(table.map((f) => camelCase(f.name)).sort());
+      for (const flag of table)
+        expect(flags[camelCase(flag.name)]).toEqual(!flag.value ? false : flag.multiple || flag.list ? [] : undefined);
+    },
+  );
 
   it('types the parsed values: strings, on/off flags and repeated flags', () => {
-    const flags = flagsOf('setup', { 'dry-run': true, inventory: 'inv.yml', namespace: ['a', 'b'], 'vault-id': 'prod@pw' });
+    const flags = flagsOf('setup', {
+      'dry-run': true,
+      inventory: 'inv.yml',
+      namespace: ['a', 'b'],
+      'vault-id': 'prod@pw',
+    });
     expect(flags.dryRun).toBe(true);
     expect(flags.inventory).toBe('inv.yml');
     expect(flags.namespace).toEqual(['a', 'b']);

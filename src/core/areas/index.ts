@@ -32,7 +32,9 @@ export function groupTitle(group: string): string {
 }
 
 /** Every area's own metric families, each over its group's outcomes (the Prometheus renderer writes them). */
-export const AREA_METRICS: readonly MetricFamily[] = AREAS.flatMap((a) => (a.metrics ? areaFamilies(a.group, a.metrics) : []));
+export const AREA_METRICS: readonly MetricFamily[] = AREAS.flatMap((a) =>
+  a.metrics ? areaFamilies(a.group, a.metrics) : [],
+);
 
 /** The checks of the given groups (every group when `only` is empty), each area loaded lazily. */
 export async function checksOf(input: DoctorInput, only: readonly string[]): Promise<Check[]> {

@@ -53,7 +53,10 @@ export function inventoryOption(text: string): string | undefined {
 /** The first path of a comma-separated list that exists, `~` expanded, relative ones against `base`. */
 function firstExisting(list: string, base: string, env: NodeJS.ProcessEnv): string | undefined {
   const home = env.HOME || homedir();
-  for (const item of list.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const item of list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const path = item === '~' ? home : item.startsWith('~/') ? join(home, item.slice(2)) : resolve(base, item);
     const found = info(path);
     if (!found) continue;

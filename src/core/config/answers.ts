@@ -49,8 +49,10 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
   // An unknown tag would be written as plain text and change what Ansible reads: refuse it.
   refuseNotices(loaded.notices, source);
   if (!isMapping(loaded)) {
-    throw new UsageError(`The answers file ${file} must be a YAML mapping of variable names to values.`,
-      'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com');
+    throw new UsageError(
+      `The answers file ${file} must be a YAML mapping of variable names to values.`,
+      'Example:\n  cluster_issuer_type: acme\n  cluster_issuer_acme_email: ops@example.com',
+    );
   }
   const written: Answers = asRecord(loaded.value) ?? {};
   // An answers file may use the neutral aliases: they are read as the platform's names and words.
@@ -59,13 +61,17 @@ export async function readAnswers(file: string): Promise<AnswersFile> {
     const text = isTagged(value) ? value.text : typeof value === 'string' ? value : undefined;
     if (text !== undefined && variable(key)?.secret) registerSecret(text);
     if (text !== undefined && text.length > MAX_INPUT_BYTES && Buffer.byteLength(text) > MAX_INPUT_BYTES) {
-      throw new UsageError(`The answers file ${file}: the value of ${escapeLine(key)} is larger than ${formatMiB(MAX_INPUT_BYTES)}.`,
-        'Check the value; no setting of the platform is that large. Nothing was written.');
+      throw new UsageError(
+        `The answers file ${file}: the value of ${escapeLine(key)} is larger than ${formatMiB(MAX_INPUT_BYTES)}.`,
+        'Check the value; no setting of the platform is that large. Nothing was written.',
+      );
     }
   }
   const { answers, sources } = resolveWithSources(doc, dirname(resolve(file)), file);
   const said = answers.names;
-  return said === 'platform' || said === 'spec' ? { answers, sources, translated, profile: said } : { answers, sources, translated };
+  return said === 'platform' || said === 'spec'
+    ? { answers, sources, translated, profile: said }
+    : { answers, sources, translated };
 }
 
 /** The answers of resolveWithSources, without where their values came from. */
@@ -78,18 +84,27 @@ export function resolveAnswers(raw: Answers, baseDir: string, source = 'the answ
  * the file each PEM value and the key statement the TSIG secret was read from (findings name them).
  * Also used for the walkthrough's answers, whose file values are absolute.
  */
-export function resolveWithSources(raw: Answers, baseDir: string, source = 'the answers'): { answers: Answers; sources: ValueSources } {
+export function resolveWithSources(
+  raw: Answers,
+  baseDir: string,
+  source = 'the answers',
+): { answers: Answers; sources: ValueSources } {
   const out: Answers = {};
   const sources: ValueSources = { files: {} };
   for (const [key, value] of Object.entries(raw)) {
     const row = variable(key);
     if (!row && !isOneOf(TOOL_KEYS, key)) {
       const guess = closestName(key) ?? closest(key, TOOL_KEYS);
-      throw new UsageError(`${source}: unknown key "${key}".`,
-        guess ? `Did you mean ${guess}?` : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`);
+      throw new UsageError(
+        `${source}: unknown key "${key}".`,
+        guess
+          ? `Did you mean ${guess}?`
+          : `Keys are the inventory variable names ("cloudgate schema") and ${TOOL_KEYS.join(', ')}.`,
+      );
     }
     if (key === 'wildcard_certificate_file' || key === 'wildcard_key_file') {
-      if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${source}: ${key} must be a file path.`);
+      if (typeof value !== 'string' || value.trim() === '')
+        throw new UsageError(`${source}: ${key} must be a file path.`);
       out[key] = resolve(baseDir, value.trim().replace(/^file:/, ''));
       continue;
     }
@@ -99,7 +114,9 @@ export function resolveWithSources(raw: Answers, baseDir: string, source = 'the 
     }
     if (key === 'names') {
       if (value !== 'platform' && value !== 'spec') {
-        throw new UsageError(`${source}: names must be platform (the platform's own names, the default) or spec (the neutral aliases), not "${String(value)}".`);
+        throw new UsageError(
+          `${source}: names must be platform (the platform's own names, the default) or spec (the neutral aliases), not "${String(value)}".`,
+        );
       }
       out[key] = value;
       continue;
@@ -141,22 +158,29 @@ function readValueFile(full: string, key: string, kind: 'pem' | 'line' | 'raw', 
   try {
     text = readOwnedFileSync(full, { what: `the file of ${key}` });
   } catch (error) {
-    throw new UsageError(`${source}: ${messageOf(error)}`,
-      textOf(memberOf(error, 'advice')) ?? 'Give the path of the file relative to the answers file, or paste the value inline.');
+    throw new UsageError(
+      `${source}: ${messageOf(error)}`,
+      textOf(memberOf(error, 'advice')) ??
+        'Give the path of the file relative to the answers file, or paste the value inline.',
+    );
   }
   if (kind === 'raw') return text;
   if (kind === 'pem') {
     if (!text.includes('-----BEGIN ')) {
-      throw new UsageError(`${source}: ${key} names ${full}, which holds no PEM block.`,
-        'Give a PEM file (a "-----BEGIN ...-----" block), or paste the value inline.');
+      throw new UsageError(
+        `${source}: ${key} names ${full}, which holds no PEM block.`,
+        'Give a PEM file (a "-----BEGIN ...-----" block), or paste the value inline.',
+      );
     }
     return text;
   }
   const trimmed = text.trim();
   registerSecret(trimmed);
   if (/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(trimmed)) {
-    throw new UsageError(`${source}: ${key} names ${full}, which is not a one-line value (it holds line breaks or control characters).`,
-      `Put only the value of ${key} in the file, or paste the value inline.`);
+    throw new UsageError(
+      `${source}: ${key} names ${full}, which is not a one-line value (it holds line breaks or control characters).`,
+      `Put only the value of ${key} in the file, or paste the value inline.`,
+    );
   }
   return trimmed;
 }
@@ -166,8 +190,10 @@ function namespaces(value: unknown, source: string): string[] {
   const names = list.map((v) => String(v).trim()).filter(Boolean);
   const bad = names.find((n) => !isDnsLabel(n));
   if (names.length === 0 || bad !== undefined) {
-    throw new UsageError(`${source}: namespace ${bad === undefined ? 'is empty' : `"${bad}" is not a valid Kubernetes namespace`}.`,
-      `Give one name or a list, e.g. namespace: [${DEFAULT_NAMESPACE}, auth-system, monitoring].`);
+    throw new UsageError(
+      `${source}: namespace ${bad === undefined ? 'is empty' : `"${bad}" is not a valid Kubernetes namespace`}.`,
+      `Give one name or a list, e.g. namespace: [${DEFAULT_NAMESPACE}, auth-system, monitoring].`,
+    );
   }
   return [...new Set(names)];
 }

@@ -18,20 +18,33 @@ import { isRecord } from '../records.js';
 export type CloudsFileKind = 'clouds' | 'secure';
 
 /** The environment variable that names a file of each kind before the search. */
-export const FILE_VARIABLE: Record<CloudsFileKind, string> = { clouds: 'OS_CLIENT_CONFIG_FILE', secure: 'OS_CLIENT_SECURE_FILE' };
+export const FILE_VARIABLE: Record<CloudsFileKind, string> = {
+  clouds: 'OS_CLIENT_CONFIG_FILE',
+  secure: 'OS_CLIENT_SECURE_FILE',
+};
 
 /** The folders the OpenStack client searches, in its order, without repeats. */
 export function configFolders(env: NodeJS.ProcessEnv, cwd: string): string[] {
   const home = env.HOME || homedir();
   const user = env.XDG_CONFIG_HOME || join(home, '.config');
   const site = (env.XDG_CONFIG_DIRS || '/etc/xdg').split(':').find(Boolean) ?? '/etc/xdg';
-  return [...new Set([cwd, join(user, 'openstack'), join(home, '.config', 'openstack'), join(site, 'openstack'), '/etc/openstack'])];
+  return [
+    ...new Set([
+      cwd,
+      join(user, 'openstack'),
+      join(home, '.config', 'openstack'),
+      join(site, 'openstack'),
+      '/etc/openstack',
+    ]),
+  ];
 }
 
 /** Every path tried for one kind of file, in order: the variable's file first, then each folder's three names. */
 export function candidates(kind: CloudsFileKind, env: NodeJS.ProcessEnv, cwd: string): string[] {
   const named = env[FILE_VARIABLE[kind]];
-  const searched = configFolders(env, cwd).flatMap((folder) => ['yaml', 'yml', 'json'].map((ext) => join(folder, `${kind}.${ext}`)));
+  const searched = configFolders(env, cwd).flatMap((folder) =>
+    ['yaml', 'yml', 'json'].map((ext) => join(folder, `${kind}.${ext}`)),
+  );
   return named ? [resolve(cwd, named), ...searched] : searched;
 }
 
@@ -53,10 +66,16 @@ export function readCloudsFile(path: string, what: string): string {
   const variable = what === 'secure.yaml' ? FILE_VARIABLE.secure : FILE_VARIABLE.clouds;
   let read;
   try {
-    read = readOwnedFileIfExistsSync(path, { what: `the file ${what}`, folderAdvice: `Give the path of the file itself (${variable}), not its folder.` });
+    read = readOwnedFileIfExistsSync(path, {
+      what: `the file ${what}`,
+      folderAdvice: `Give the path of the file itself (${variable}), not its folder.`,
+    });
   } catch (error) {
     if (!(error instanceof RefusedPath)) throw error;
-    throw new UsageError(error.message, `${error.advice} The OpenStack client reads ${what} from the current folder first: run from a folder of your own, or name your own file with ${variable}.`);
+    throw new UsageError(
+      error.message,
+      `${error.advice} The OpenStack client reads ${what} from the current folder first: run from a folder of your own, or name your own file with ${variable}.`,
+    );
   }
   if (!read) throw new UsageError(`Cannot read ${what} ${path}: ENOENT.`, `Check the path (${variable}).`);
   return checkedVarsText(read, `the file ${what}`, path, 'the OpenStack client');
@@ -66,9 +85,18 @@ export function readCloudsFile(path: string, what: string): string {
 export async function readCloudsMapping(path: string, what: string): Promise<Record<string, unknown>> {
   const { loadYaml } = await import('../inventory/yaml-load.js');
   const text = readCloudsFile(path, what);
-  const doc = loadYaml(text, { what, path, plain: true, advice: 'Fix the YAML syntax (the OpenStack client skips a file it cannot parse, and uses the next one it finds).' }).value;
+  const doc = loadYaml(text, {
+    what,
+    path,
+    plain: true,
+    advice: 'Fix the YAML syntax (the OpenStack client skips a file it cannot parse, and uses the next one it finds).',
+  }).value;
   if (doc === null || doc === undefined) return {};
-  if (!isRecord(doc)) throw new UsageError(`${what} ${path} is not a mapping (the OpenStack client refuses it too).`, 'Its top level must be "clouds:" with one entry per cloud.');
+  if (!isRecord(doc))
+    throw new UsageError(
+      `${what} ${path} is not a mapping (the OpenStack client refuses it too).`,
+      'Its top level must be "clouds:" with one entry per cloud.',
+    );
   const clouds = doc.clouds;
   if (clouds === undefined || clouds === null) return {};
   if (!isRecord(clouds)) throw new UsageError(`${what} ${path}: "clouds" must be a mapping of cloud names.`);

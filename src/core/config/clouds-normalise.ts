@@ -40,20 +40,46 @@ const ALIASES: Record<string, string> = {
 
 /** The auth options cloudgate reads (others stay where they are, reported as unused). */
 const AUTH_OPTIONS = [
-  'auth_url', 'identity_provider', 'protocol', 'project_id', 'project_name', 'project_domain_id', 'project_domain_name',
-  'domain_id', 'domain_name', 'user_domain_id', 'user_domain_name', 'client_id', 'client_secret', 'access_token_endpoint',
-  'discovery_endpoint', 'openid_scope', 'scope', 'access_token_type', 'access_token', 'username', 'password', 'code',
-  'redirect_uri', 'idp_otp_key', 'token', 'trust_id', 'system_scope',
+  'auth_url',
+  'identity_provider',
+  'protocol',
+  'project_id',
+  'project_name',
+  'project_domain_id',
+  'project_domain_name',
+  'domain_id',
+  'domain_name',
+  'user_domain_id',
+  'user_domain_name',
+  'client_id',
+  'client_secret',
+  'access_token_endpoint',
+  'discovery_endpoint',
+  'openid_scope',
+  'scope',
+  'access_token_type',
+  'access_token',
+  'username',
+  'password',
+  'code',
+  'redirect_uri',
+  'idp_otp_key',
+  'token',
+  'trust_id',
+  'system_scope',
 ];
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+const text = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 
 export function normaliseEntry(raw: Mapping): NormalisedEntry {
   const notes: string[] = [];
   // The OpenStack client applies its fixes before it normalises the keys: a top-level "auth-type" is never
   // read, and the default auth type, password, is used (tried with openstack --os-cloud).
   if (raw['auth-type'] !== undefined && raw.auth_type === undefined) {
-    notes.push('"auth-type" (with a dash) at the top of the entry is ignored by the OpenStack client, which then uses auth type password: write auth_type.');
+    notes.push(
+      '"auth-type" (with a dash) at the top of the entry is ignored by the OpenStack client, which then uses auth type password: write auth_type.',
+    );
   }
   const dashedTop = Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'auth-type'));
   const entry = asRecord(underscored(dashedTop)) ?? {};
@@ -65,7 +91,10 @@ export function normaliseEntry(raw: Mapping): NormalisedEntry {
   delete top.auth_type;
   if (top.auth_plugin !== undefined) {
     // auth_plugin is auth_type's old name; the defaults' auth_type (password) wins over it.
-    if (!authType) notes.push('auth_plugin is an old name the OpenStack client no longer honours (its default auth type, password, wins): write auth_type.');
+    if (!authType)
+      notes.push(
+        'auth_plugin is an old name the OpenStack client no longer honours (its default auth type, password, wins): write auth_type.',
+      );
     delete top.auth_plugin;
   }
   if (authType === 'None' || authType === '') authType = 'none';
@@ -73,12 +102,16 @@ export function normaliseEntry(raw: Mapping): NormalisedEntry {
   const auth: Mapping = {};
   const keyOf: Record<string, string> = {};
   const take = (name: string, from: Mapping, prefix: string, written: string) => {
-    if (auth[name] !== undefined || from[written] === undefined || from[written] === null || from[written] === '') return;
+    if (auth[name] !== undefined || from[written] === undefined || from[written] === null || from[written] === '')
+      return;
     auth[name] = from[written];
     keyOf[name] = prefix + written;
     delete from[written];
   };
-  for (const [from, prefix] of [[authSection, 'auth.'], [top, '']] as const) {
+  for (const [from, prefix] of [
+    [authSection, 'auth.'],
+    [top, ''],
+  ] as const) {
     for (const name of AUTH_OPTIONS) take(name, from, prefix, name);
     for (const [old, name] of Object.entries(ALIASES)) take(name, from, prefix, old);
   }
@@ -99,7 +132,9 @@ export function normaliseEntry(raw: Mapping): NormalisedEntry {
       keyOf[`project_domain_${kind}`] = keyOf[`domain_${kind}`];
     }
     if (authType?.startsWith('v3oidc')) {
-      notes.push(`${keyOf[`domain_${kind}`]} beside a project is copied to the user's domain too, which the OpenStack client's OpenID Connect auth types refuse ("unexpected keyword argument 'user_domain_${kind}'"): write project_domain_${kind} instead.`);
+      notes.push(
+        `${keyOf[`domain_${kind}`]} beside a project is copied to the user's domain too, which the OpenStack client's OpenID Connect auth types refuse ("unexpected keyword argument 'user_domain_${kind}'"): write project_domain_${kind} instead.`,
+      );
     }
     delete auth[`domain_${kind}`];
   }
@@ -114,7 +149,9 @@ export function normaliseEntry(raw: Mapping): NormalisedEntry {
   delete top.endpoint_type;
 
   if (top.profile !== undefined || top.cloud !== undefined) {
-    notes.push(`profile "${text(top.profile ?? top.cloud) ?? '?'}" (a vendor profile) is not read by cloudgate: write the values it holds into the entry.`);
+    notes.push(
+      `profile "${text(top.profile ?? top.cloud) ?? '?'}" (a vendor profile) is not read by cloudgate: write the values it holds into the entry.`,
+    );
   }
   return { top, auth, keyOf, ...(authType ? { authType } : {}), regions: regionsOf(top), notes };
 }
@@ -122,9 +159,15 @@ export function normaliseEntry(raw: Mapping): NormalisedEntry {
 /** `region_name` as a name, a list or a comma-separated string, or `regions:`: the first is the one used. */
 function regionsOf(top: Mapping): string[] {
   const listed = (v: unknown): string[] => {
-    if (Array.isArray(v)) return v.map((r) => (isRecord(r) ? text(r.name) : text(r))).filter((r): r is string => Boolean(r));
+    if (Array.isArray(v))
+      return v.map((r) => (isRecord(r) ? text(r.name) : text(r))).filter((r): r is string => Boolean(r));
     const t = text(v);
-    return t ? t.split(',').map((r) => r.trim()).filter(Boolean) : [];
+    return t
+      ? t
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : [];
   };
   const named = listed(top.region_name);
   return named.length ? named : listed(top.regions);

@@ -40,18 +40,32 @@ export interface CloudSettings {
 /** The cloud's name from `--cloud` or `OS_CLOUD`; undefined when neither is set. */
 export function cloudName(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   if (flag !== undefined) {
-    if (flag.trim() === '') throw new UsageError('--cloud needs the name of an entry of clouds.yaml.', 'Give --cloud NAME, e.g. the name you give openstack --os-cloud.');
+    if (flag.trim() === '')
+      throw new UsageError(
+        '--cloud needs the name of an entry of clouds.yaml.',
+        'Give --cloud NAME, e.g. the name you give openstack --os-cloud.',
+      );
     return flag;
   }
   return env.OS_CLOUD || undefined;
 }
 
 /** The OpenID Connect auth types of keystoneauth: each is a sign-in chain of its own (see signin's chain). */
-export const OIDC_AUTH_TYPES = ['v3oidcclientcredentials', 'v3oidcpassword', 'v3oidcaccesstoken', 'v3oidcauthcode', 'v3oidcdeviceauthz'] as const;
+export const OIDC_AUTH_TYPES = [
+  'v3oidcclientcredentials',
+  'v3oidcpassword',
+  'v3oidcaccesstoken',
+  'v3oidcauthcode',
+  'v3oidcdeviceauthz',
+] as const;
 const isOidc = (type: string | undefined) => OIDC_AUTH_TYPES.some((t) => t === type);
 
 /** The entry `--cloud` or `OS_CLOUD` names, read; undefined when neither is set. */
-export async function cloudOf(given: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<CloudSettings | undefined> {
+export async function cloudOf(
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<CloudSettings | undefined> {
   const name = cloudName(given, env);
   return name === undefined ? undefined : readCloud(name, env, cwd);
 }
@@ -72,19 +86,28 @@ export async function cloudNames(env: NodeJS.ProcessEnv, cwd: string): Promise<s
 }
 
 /** Reads the entry `name`; a missing file or entry is a usage error naming what was searched and where the name came from (`via`). */
-export async function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: string, via = `--cloud ${name}`): Promise<CloudSettings> {
+export async function readCloud(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  via = `--cloud ${name}`,
+): Promise<CloudSettings> {
   const { file, secureFile, clouds, secure } = await readBoth(env, cwd);
   if (!file && !isRecord(secure[name])) {
     const named = env.OS_CLIENT_CONFIG_FILE ? `${resolve(cwd, env.OS_CLIENT_CONFIG_FILE)}, then ` : '';
-    throw new UsageError(`${via}: no clouds.yaml found (looked for ${named}clouds.yaml, clouds.yml and clouds.json in ${configFolders(env, cwd).join(', ')}).`,
-      'Put clouds.yaml in one of these folders, or name it with OS_CLIENT_CONFIG_FILE.');
+    throw new UsageError(
+      `${via}: no clouds.yaml found (looked for ${named}clouds.yaml, clouds.yml and clouds.json in ${configFolders(env, cwd).join(', ')}).`,
+      'Put clouds.yaml in one of these folders, or name it with OS_CLIENT_CONFIG_FILE.',
+    );
   }
   if (!isRecord(clouds[name]) && !isRecord(secure[name])) {
     const names = [...new Set([...Object.keys(clouds), ...Object.keys(secure)])];
     const guess = closest(name, names);
     // The OpenStack client's own words: "Cloud NAME was not found."
-    throw new UsageError(`${via}: cloud "${name}" was not found in ${file ?? secureFile} (it has: ${names.join(', ') || 'none'}).`,
-      guess ? `Did you mean --cloud ${guess}?` : 'Give the name of one of its entries.');
+    throw new UsageError(
+      `${via}: cloud "${name}" was not found in ${file ?? secureFile} (it has: ${names.join(', ') || 'none'}).`,
+      guess ? `Did you mean --cloud ${guess}?` : 'Give the name of one of its entries.',
+    );
   }
   // secure.yaml's entry laid over clouds.yaml's, recursively, as openstacksdk does.
   const entry = mergeRecords(isRecord(clouds[name]) ? clouds[name] : {}, secure[name]);
@@ -99,14 +122,28 @@ export async function readCloud(name: string, env: NodeJS.ProcessEnv, cwd: strin
 
 /** Where each auth option goes, by auth type: clouds.yaml's name → cloudgate's setting. */
 const OIDC_OPTIONS: Record<string, [option: string, setting: string, secret?: boolean][]> = {
-  common: [['client_id', 'client_id'], ['client_secret', 'client_secret', true], ['access_token_endpoint', 'token_endpoint'],
-    ['discovery_endpoint', 'discovery_endpoint'], ['openid_scope', 'openid_scope'], ['scope', 'openid_scope'], ['access_token_type', 'access_token_type']],
-  v3oidcpassword: [['username', 'username'], ['password', 'password', true]],
+  common: [
+    ['client_id', 'client_id'],
+    ['client_secret', 'client_secret', true],
+    ['access_token_endpoint', 'token_endpoint'],
+    ['discovery_endpoint', 'discovery_endpoint'],
+    ['openid_scope', 'openid_scope'],
+    ['scope', 'openid_scope'],
+    ['access_token_type', 'access_token_type'],
+  ],
+  v3oidcpassword: [
+    ['username', 'username'],
+    ['password', 'password', true],
+  ],
   v3oidcaccesstoken: [['access_token', 'access_token', true]],
 };
 
 /** The entry's keys → cloudgate's settings; pure but for registering secrets, for tests. */
-export function mapEntry(raw: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv = {}): Omit<CloudSettings, 'name' | 'file' | 'secureFile'> {
+export function mapEntry(
+  raw: Record<string, unknown>,
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Omit<CloudSettings, 'name' | 'file' | 'secureFile'> {
   const { top, auth, keyOf, authType, regions, notes } = normaliseEntry(raw);
   const values: Record<string, string> = {};
   const keys: Record<string, string> = {};
@@ -148,15 +185,29 @@ export function mapEntry(raw: Record<string, unknown>, cwd: string, env: NodeJS.
     if (isOidc(authType)) put('auth_type', authType, 'auth_type');
   }
   if (isOidc(authType)) {
-    for (const [option, setting, secret] of [...OIDC_OPTIONS.common, ...(OIDC_OPTIONS[authType!] ?? [])]) fromAuth(option, setting, secret);
-    if (authType === 'v3oidcauthcode' || authType === 'v3oidcdeviceauthz') for (const option of ['code', 'redirect_uri', 'device_authorization_endpoint', 'code_challenge_method']) if (auth[option] !== undefined) used.add(keyOf[option]);
+    for (const [option, setting, secret] of [...OIDC_OPTIONS.common, ...(OIDC_OPTIONS[authType!] ?? [])])
+      fromAuth(option, setting, secret);
+    if (authType === 'v3oidcauthcode' || authType === 'v3oidcdeviceauthz')
+      for (const option of ['code', 'redirect_uri', 'device_authorization_endpoint', 'code_challenge_method'])
+        if (auth[option] !== undefined) used.add(keyOf[option]);
     // keystoneauth refuses a project name without its domain before it sends anything.
     if (values.project !== undefined && keys.project.endsWith('project_name') && values.project_domain === undefined) {
-      notes.push('project_name without project_domain_id or project_domain_name: the OpenStack client refuses it ("a project_name is only unique within a domain"); cloudgate picks the project from the user\'s list.');
+      notes.push(
+        'project_name without project_domain_id or project_domain_name: the OpenStack client refuses it ("a project_name is only unique within a domain"); cloudgate picks the project from the user\'s list.',
+      );
     }
   }
   // Every credential is a secret wherever it sits, whether cloudgate uses it or not.
-  for (const key of ['password', 'access_token', 'client_secret', 'application_credential_secret', 'token', 'code', 'passcode']) registerSecret(text(auth[key]));
+  for (const key of [
+    'password',
+    'access_token',
+    'client_secret',
+    'application_credential_secret',
+    'token',
+    'code',
+    'passcode',
+  ])
+    registerSecret(text(auth[key]));
 
   const { caFile, insecure, tlsNotes } = tlsOf(top, cwd, env);
   notes.push(...tlsNotes);
@@ -164,7 +215,9 @@ export function mapEntry(raw: Record<string, unknown>, cwd: string, env: NodeJS.
   for (const key of ['cacert', 'verify', 'insecure']) if (top[key] !== undefined) used.add(key);
   const unused = [
     ...Object.keys(top).filter((k) => !used.has(k)),
-    ...Object.keys(auth).filter((k) => !used.has(keyOf[k])).map((k) => keyOf[k]),
+    ...Object.keys(auth)
+      .filter((k) => !used.has(keyOf[k]))
+      .map((k) => keyOf[k]),
   ];
   return { values, keys, secrets, ...(caFile ? { caFile } : {}), insecure, unused, notes };
 }
@@ -186,15 +239,25 @@ export function expandHome(path: string, env: NodeJS.ProcessEnv, cwd: string): s
  * verification off and wins; `verify: false` too; `cacert` names the CA bundle of every request; a
  * `verify` that is a string is a CA path to it, even "false".
  */
-function tlsOf(top: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv): { caFile?: string; insecure: boolean; tlsNotes: string[] } {
+function tlsOf(
+  top: Record<string, unknown>,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { caFile?: string; insecure: boolean; tlsNotes: string[] } {
   const tlsNotes: string[] = [];
-  const insecure = top.insecure === true || (typeof top.insecure === 'string' && top.insecure.toLowerCase() === 'true') || top.verify === false;
+  const insecure =
+    top.insecure === true ||
+    (typeof top.insecure === 'string' && top.insecure.toLowerCase() === 'true') ||
+    top.verify === false;
   let ca = typeof top.cacert === 'string' && top.cacert ? top.cacert : undefined;
   if (typeof top.verify === 'string') {
-    tlsNotes.push(`verify: "${top.verify}" is a string, which the OpenStack client takes as the path of a CA file${ca ? ' (cacert wins)' : ''}: write verify: false (no quotes) to turn verification off.`);
+    tlsNotes.push(
+      `verify: "${top.verify}" is a string, which the OpenStack client takes as the path of a CA file${ca ? ' (cacert wins)' : ''}: write verify: false (no quotes) to turn verification off.`,
+    );
     ca ??= top.verify;
   }
-  if (top.cert !== undefined || top.key !== undefined) tlsNotes.push('cert and key (a client TLS certificate) are not sent by cloudgate.');
+  if (top.cert !== undefined || top.key !== undefined)
+    tlsNotes.push('cert and key (a client TLS certificate) are not sent by cloudgate.');
   return { ...(ca ? { caFile: expandHome(ca, env, cwd) } : {}), insecure, tlsNotes };
 }
 
@@ -207,5 +270,7 @@ export function brokerOf(endpoint: string): { url: string; realm: string } | und
 /** Where the cloud entry lives, for messages. */
 export function cloudSource(cloud: CloudSettings): string {
   if (!cloud.file) return cloud.secureFile ?? 'secure.yaml';
-  return cloud.secureFile ? `${cloud.file} (and ${dirname(cloud.secureFile) === dirname(cloud.file) ? 'secure.yaml' : cloud.secureFile})` : cloud.file;
+  return cloud.secureFile
+    ? `${cloud.file} (and ${dirname(cloud.secureFile) === dirname(cloud.file) ? 'secure.yaml' : cloud.secureFile})`
+    : cloud.file;
 }

@@ -123,9 +123,17 @@ export function examineConfig(config: Record<string, unknown>, configFile: strin
 }
 
 /** The one wording of "not one of these" (core/closest.ts), as a finding: the key is ignored. */
-function notOneOfFinding(what: string, given: string, choices: readonly string[], typed: (guess: string) => string): { message: string; advice: string } {
+function notOneOfFinding(
+  what: string,
+  given: string,
+  choices: readonly string[],
+  typed: (guess: string) => string,
+): { message: string; advice: string } {
   const error = notOneOf(what, given, choices, { ignoreCase: true, typed });
-  return { message: `${error.message.replace(/\.$/, '')}; it is ignored.`, advice: error.advice ?? `Give one of: ${choices.join(', ')}.` };
+  return {
+    message: `${error.message.replace(/\.$/, '')}; it is ignored.`,
+    advice: error.advice ?? `Give one of: ${choices.join(', ')}.`,
+  };
 }
 
 /** "group and others" / "group" / "others" when the file's mode lets them read it; undefined otherwise. */

@@ -46,9 +46,11 @@ export async function discoverySettings(input: SettingsInput): Promise<Discovery
     stsAudience: get('sts_audience') ?? get('audience') ?? DEFAULT_STS_AUDIENCE,
     inClusterAudience: get('in_cluster_audience') ?? IN_CLUSTER_AUDIENCE,
     namespace: get('namespace') ?? CERT_MANAGER_NAMESPACE,
-    serviceAccount: get('service_account') ?? inventoryString(KEYLESS_SERVICE_ACCOUNT)
+    serviceAccount:
+      get('service_account') ??
+      inventoryString(KEYLESS_SERVICE_ACCOUNT) ??
       // The role's default (its neutral alias with --names spec).
-      ?? defaultName(KEYLESS_SERVICE_ACCOUNT, profile)!,
+      defaultName(KEYLESS_SERVICE_ACCOUNT, profile)!,
     names: profile,
     keylessSelected: usesKeylessDns(inventory),
     selection: selectionOf(inventory),
@@ -68,7 +70,10 @@ function selectionOf(values: Record<string, unknown>): string {
  * side of it (`issuerUrl`), when an issuer URL was given to check. The role assumption needs the
  * inventory's role and zone: it is open only when the inventory selects keyless route53.
  */
-export function keylessGate(s: Pick<DiscoverySettings, 'keylessSelected' | 'issuerUrl' | 'selection'>, uses: 'inventory' | 'inventory or issuer URL'): Gate {
+export function keylessGate(
+  s: Pick<DiscoverySettings, 'keylessSelected' | 'issuerUrl' | 'selection'>,
+  uses: 'inventory' | 'inventory or issuer URL',
+): Gate {
   if (s.keylessSelected) return always;
   if (uses === 'inventory or issuer URL' && s.issuerUrl !== undefined) return always;
   const given = uses === 'inventory or issuer URL' ? ' and no --issuer-url was given' : '';

@@ -30,8 +30,11 @@ const INDIVIDUAL_HOST_LABEL = /^(keycloak|grafana|alertmanager|prometheus)$/i;
 export function servedIndividually(endpoint: { host: string; origin?: string }, e: ServedExpectations): boolean {
   if (e.issuerType === 'none') return false;
   const host = endpoint.host.toLowerCase();
-  return INDIVIDUAL_HOST_VARIABLE.test(endpoint.origin ?? '') || (e.individualHosts ?? []).includes(host)
-    || INDIVIDUAL_HOST_LABEL.test(host.split('.')[0] ?? '');
+  return (
+    INDIVIDUAL_HOST_VARIABLE.test(endpoint.origin ?? '') ||
+    (e.individualHosts ?? []).includes(host) ||
+    INDIVIDUAL_HOST_LABEL.test(host.split('.')[0] ?? '')
+  );
 }
 
 export function expectationsFrom(values: Record<string, unknown>, inventory?: string): ServedExpectations {
@@ -45,7 +48,9 @@ export function expectationsFrom(values: Record<string, unknown>, inventory?: st
     acmeServer: text('cluster_issuer_acme_server'),
     suppliedSecret: text('openstack_helm_ingress_secret_name'),
     inventory,
-    individualHosts: Object.keys(values).filter((name) => INDIVIDUAL_HOST_VARIABLE.test(name)).map((name) => text(name)?.toLowerCase())
+    individualHosts: Object.keys(values)
+      .filter((name) => INDIVIDUAL_HOST_VARIABLE.test(name))
+      .map((name) => text(name)?.toLowerCase())
       .filter((host): host is string => Boolean(host)),
   };
 }

@@ -36,28 +36,58 @@ function azureIdRule(name: string, value: string): Finding[] {
   // Azure's sign-in also takes a tenant by one of its domains (contoso.onmicrosoft.com).
   if (name === 'cluster_issuer_acme_azuredns_tenant_id' && DOMAIN.test(value)) return [];
   const braced = /^\{(.*)\}$/.exec(value);
-  return [finding('azure-id', 'error', name, `${name} is "${value}", which is not a GUID.`,
-    braced && GUID.test(braced[1])
-      ? `Write it without the braces: ${name}: ${braced[1]}`
-      : `Give ${AZURE_IDS[name]}, a GUID such as 00000000-0000-0000-0000-000000000000 (az account show shows the subscription and tenant ids).`)];
+  return [
+    finding(
+      'azure-id',
+      'error',
+      name,
+      `${name} is "${value}", which is not a GUID.`,
+      braced && GUID.test(braced[1])
+        ? `Write it without the braces: ${name}: ${braced[1]}`
+        : `Give ${AZURE_IDS[name]}, a GUID such as 00000000-0000-0000-0000-000000000000 (az account show shows the subscription and tenant ids).`,
+    ),
+  ];
 }
 
 function awsRegionRule(name: string, value: string): Finding[] {
   if (AWS_REGION.test(value)) return [];
   if (AWS_REGION.test(value.toLowerCase())) {
-    return [finding('aws-region', 'error', name, `${name} is "${value}"; AWS region codes are lower case.`, `Write ${name}: ${value.toLowerCase()}`)];
+    return [
+      finding(
+        'aws-region',
+        'error',
+        name,
+        `${name} is "${value}"; AWS region codes are lower case.`,
+        `Write ${name}: ${value.toLowerCase()}`,
+      ),
+    ];
   }
   const zone = /^([a-z]{2,}(-[a-z]+)+-\d+)[a-z]$/.exec(value);
-  return [finding('aws-region', 'error', name, `${name} is "${value}", which is not an AWS region code.`,
-    zone ? `"${value}" is an availability zone; its region is ${zone[1]}: write ${name}: ${zone[1]}`
-      : 'Give the region code, e.g. us-east-1, eu-central-1 or us-gov-west-1 (aws configure get region shows yours).')];
+  return [
+    finding(
+      'aws-region',
+      'error',
+      name,
+      `${name} is "${value}", which is not an AWS region code.`,
+      zone
+        ? `"${value}" is an availability zone; its region is ${zone[1]}: write ${name}: ${zone[1]}`
+        : 'Give the region code, e.g. us-east-1, eu-central-1 or us-gov-west-1 (aws configure get region shows yours).',
+    ),
+  ];
 }
 
 function hostedZoneIdRule(name: string, value: string): Finding[] {
   const bare = value.replace(/\.$/, '');
   if (!bare.includes('.') || !DOMAIN.test(bare)) return [];
-  return [finding('route53-hosted-zone-id', 'error', name, `${name} is "${value}", a domain name; it must be the hosted zone's id (e.g. Z1D633PJN98FT9).`,
-    `Find it with: aws route53 list-hosted-zones-by-name --dns-name ${bare} --query 'HostedZones[0].Id' (the part after /hostedzone/); or leave ${name} empty and cert-manager looks the zone up.`)];
+  return [
+    finding(
+      'route53-hosted-zone-id',
+      'error',
+      name,
+      `${name} is "${value}", a domain name; it must be the hosted zone's id (e.g. Z1D633PJN98FT9).`,
+      `Find it with: aws route53 list-hosted-zones-by-name --dns-name ${bare} --query 'HostedZones[0].Id' (the part after /hostedzone/); or leave ${name} empty and cert-manager looks the zone up.`,
+    ),
+  ];
 }
 
 /**
@@ -67,8 +97,15 @@ function hostedZoneIdRule(name: string, value: string): Finding[] {
  */
 export function trailingDotRule(name: string, value: string): Finding[] {
   if (!value.endsWith('.') || !DOMAIN.test(value.replace(/\.$/, ''))) return [];
-  return [finding('wildcard-domain', 'error', name, `${name} is "${value}", which ends in a dot; ingress hosts and certificate names do not take one.`,
-    `Write ${name}: ${value.replace(/\.$/, '')}`)];
+  return [
+    finding(
+      'wildcard-domain',
+      'error',
+      name,
+      `${name} is "${value}", which ends in a dot; ingress hosts and certificate names do not take one.`,
+      `Write ${name}: ${value.replace(/\.$/, '')}`,
+    ),
+  ];
 }
 
 /** Codes ISO 3166 reserves for uses other than a country (user-assigned ones, EU, UN), that a certificate's country cannot be. */
@@ -84,8 +121,16 @@ export function countryRule(variable: string, key: string, value: string): Findi
   for (const raw of value.split(',')) {
     const given = raw.trim();
     const code = given.toUpperCase();
-    const bad = (advice: string) => out.push(finding('subject-country', 'error', variable,
-      `${variable}["${key}"] has the country "${given}", which is not an ISO 3166 two-letter country code.`, advice));
+    const bad = (advice: string) =>
+      out.push(
+        finding(
+          'subject-country',
+          'error',
+          variable,
+          `${variable}["${key}"] has the country "${given}", which is not an ISO 3166 two-letter country code.`,
+          advice,
+        ),
+      );
     if (!/^[A-Z]{2}$/.test(code)) {
       const guess = countryOfName(given);
       bad(guess ? `Write the code: ${guess}` : 'Give two-letter codes, comma-separated, e.g. DE or US,CA.');
@@ -94,7 +139,7 @@ export function countryRule(variable: string, key: string, value: string): Findi
     if (code === 'XX') continue;
     const canonical = Intl.getCanonicalLocales(`und-${code}`)[0].slice(4);
     if (canonical !== code && /^[A-Z]{2}$/.test(canonical)) {
-      bad(`The code is ${canonical}${code === 'UK' ? ' (the United Kingdom\'s ISO code)' : ' (the code in use now)'}.`);
+      bad(`The code is ${canonical}${code === 'UK' ? " (the United Kingdom's ISO code)" : ' (the code in use now)'}.`);
     } else if (NOT_A_COUNTRY.test(code) || regionNames.of(code) === undefined) {
       bad('Give two-letter codes, comma-separated, e.g. DE or US,CA.');
     }
@@ -110,7 +155,8 @@ function countryOfName(name: string): string | undefined {
   for (let a = 65; a <= 90; a++) {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
-      if (!NOT_A_COUNTRY.test(code) && isCurrent(code) && regionNames.of(code)?.toLowerCase() === name.toLowerCase()) return code;
+      if (!NOT_A_COUNTRY.test(code) && isCurrent(code) && regionNames.of(code)?.toLowerCase() === name.toLowerCase())
+        return code;
     }
   }
   return undefined;

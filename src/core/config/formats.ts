@@ -38,8 +38,7 @@ export interface HostPort {
 export type HostPortProblem = 'host' | 'ipv6-brackets' | 'no-port' | 'port';
 
 export type HostPortParse =
-  | ({ ok: true } & HostPort)
-  | { ok: false; problem: HostPortProblem; host: string; port?: string; bracketed: boolean };
+  ({ ok: true } & HostPort) | { ok: false; problem: HostPortProblem; host: string; port?: string; bracketed: boolean };
 
 export interface HostPortOptions {
   /** The port when none is written; without it, a missing port is a problem. */
@@ -58,14 +57,21 @@ export function parseHostPort(value: string, options: HostPortOptions = {}): Hos
   const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(value);
   let host: string;
   let port: string | undefined;
-  const problem = (which: HostPortProblem): HostPortParse => ({ ok: false, problem: which, host, port, bracketed: Boolean(bracketed) });
+  const problem = (which: HostPortProblem): HostPortParse => ({
+    ok: false,
+    problem: which,
+    host,
+    port,
+    bracketed: Boolean(bracketed),
+  });
   if (bracketed) {
     host = bracketed[1]!;
     port = bracketed[2];
     if (isIP(host) !== 6) return problem('host');
   } else if (value.split(':').length > 2) {
     host = value;
-    if (options.defaultPort !== undefined && isIP(value) === 6) return { ok: true, host: value, port: options.defaultPort };
+    if (options.defaultPort !== undefined && isIP(value) === 6)
+      return { ok: true, host: value, port: options.defaultPort };
     return problem('ipv6-brackets');
   } else {
     [host, port] = value.split(':');
@@ -86,7 +92,10 @@ export function issuerUrlProblems(issuer: string): string[] {
   const url = parseUrl(issuer);
   if (!url) return [`"${issuer}" is not a URL; give the public issuer URL, e.g. https://oidc.example.com/cluster1.`];
   const problems: string[] = [];
-  if (url.protocol !== 'https:') problems.push(`it uses ${url.protocol.replace(':', '')}://; the DNS provider's identity service only accepts https:// issuers.`);
+  if (url.protocol !== 'https:')
+    problems.push(
+      `it uses ${url.protocol.replace(':', '')}://; the DNS provider's identity service only accepts https:// issuers.`,
+    );
   if (url.search || url.hash) problems.push('it has a query or fragment; an issuer URL has neither.');
   if (url.username || url.password) problems.push('it carries user credentials; an issuer URL is public.');
   if (issuer.length > 1 && issuer.endsWith('/')) {
@@ -126,7 +135,8 @@ function splitHostPort(hostport: string): { host: string; port: string } | { err
     const end = hostport.indexOf(']');
     if (end < 0) return { error: "missing ']' in address" };
     if (end + 1 === hostport.length) return { error: 'missing port in address' };
-    if (end + 1 !== i) return { error: hostport[end + 1] === ':' ? 'too many colons in address' : 'missing port in address' };
+    if (end + 1 !== i)
+      return { error: hostport[end + 1] === ':' ? 'too many colons in address' : 'missing port in address' };
     host = hostport.slice(1, end);
     j = 1;
     k = end + 1;

@@ -57,7 +57,10 @@ export const DEFAULT_NETWORK: NetworkSettings = {
  * file is the one the settings resolver found (--ca-file, OS_CACERT, clouds.yaml cacert, the saved
  * settings: start-settings.ts): its order is not written again here.
  */
-export function networkSettings(options: NetworkOptions, { stderr, cloud }: { stderr: NodeJS.WritableStream; cloud?: CloudSettings }): NetworkSettings {
+export function networkSettings(
+  options: NetworkOptions,
+  { stderr, cloud }: { stderr: NodeJS.WritableStream; cloud?: CloudSettings },
+): NetworkSettings {
   return {
     timeoutMs: parseTimeout(options.timeout),
     caFile: options.caFile,

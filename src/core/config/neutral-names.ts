@@ -8,8 +8,14 @@
 import { notOneOf } from '../closest.js';
 import { isOneOf } from '../records.js';
 import {
-  NAMING_PROFILES, VARIABLES, platformOfName, variable, variableByAlias, wordOfAlias,
-  type NamingProfile, type Variable,
+  NAMING_PROFILES,
+  VARIABLES,
+  platformOfName,
+  variable,
+  variableByAlias,
+  wordOfAlias,
+  type NamingProfile,
+  type Variable,
 } from './variables.js';
 
 /** The row of a name in either words (`cluster_issuer_acme_route53_region` or its alias). */
@@ -19,7 +25,7 @@ export function rowOf(name: string): Variable | undefined {
 
 /** A variable (by the platform's name) as a deployment reading `profile`'s words spells it. */
 export function spelled(name: string, profile: NamingProfile): string {
-  return profile === 'spec' ? variable(name)?.alias ?? name : name;
+  return profile === 'spec' ? (variable(name)?.alias ?? name) : name;
 }
 
 /** A value of a choosing variable in `profile`'s words (`route53` → `clouddnsb` for spec); other values unchanged. */
@@ -37,7 +43,9 @@ export function platformValue(row: Variable | undefined, value: unknown): unknow
 /** Values keyed by the platform's names, as a deployment reading `profile`'s words has them written. */
 export function toProfile(values: Record<string, unknown>, profile: NamingProfile): Record<string, unknown> {
   if (profile === 'platform') return values;
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [spelled(name, profile), spelledValue(name, value, profile)]));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [spelled(name, profile), spelledValue(name, value, profile)]),
+  );
 }
 
 /** A neutral alias read in an input and translated: `from` as written, `to` as cloudgate reads it. */
@@ -51,7 +59,10 @@ export interface Translation {
  * → keyed by the platform's names with values in its words, and what was translated. A name given
  * both ways keeps the platform's.
  */
-export function fromAliases(input: Record<string, unknown>): { values: Record<string, unknown>; translated: Translation[] } {
+export function fromAliases(input: Record<string, unknown>): {
+  values: Record<string, unknown>;
+  translated: Translation[];
+} {
   const values: Record<string, unknown> = {};
   const translated: Translation[] = [];
   for (const [key, value] of Object.entries(input)) {
@@ -115,16 +126,27 @@ export interface NamesView {
 export function resolveProfile(asked: unknown): NamingProfile {
   if (asked === undefined) return 'platform';
   if (!isOneOf(NAMING_PROFILES, asked)) {
-    throw notOneOf('--names', String(asked), NAMING_PROFILES,
-      { otherwise: "platform (the default) is what the platform's role reads; spec writes the neutral aliases, for a deployment written to read them." });
+    throw notOneOf('--names', String(asked), NAMING_PROFILES, {
+      otherwise:
+        "platform (the default) is what the platform's role reads; spec writes the neutral aliases, for a deployment written to read them.",
+    });
   }
   return asked;
 }
 
-const WORDS: Record<NamingProfile, string> = { platform: "the platform's own names", spec: 'the neutral names (--names spec)' };
+const WORDS: Record<NamingProfile, string> = {
+  platform: "the platform's own names",
+  spec: 'the neutral names (--names spec)',
+};
 /** Why a key or a value is rewritten, for the review. */
-const READS_NAME: Record<NamingProfile, string> = { platform: "the platform's own name", spec: 'the neutral alias, as --names spec says' };
-const READS_VALUE: Record<NamingProfile, string> = { platform: "the platform's own word", spec: 'the neutral word, as --names spec says' };
+const READS_NAME: Record<NamingProfile, string> = {
+  platform: "the platform's own name",
+  spec: 'the neutral alias, as --names spec says',
+};
+const READS_VALUE: Record<NamingProfile, string> = {
+  platform: "the platform's own word",
+  spec: 'the neutral word, as --names spec says',
+};
 
 /**
  * An inventory's values read for a deployment that reads `asked`'s words (the platform's by default):
@@ -150,17 +172,35 @@ export function namesView(raw: Record<string, unknown>, _source: string, asked?:
     const word = platformValue(row, value);
     const right = reads(row);
     // The value in the deployment's words, when it is written in the other ones.
-    const wrongWord = typeof value === 'string' && spelledValue(row.name, word, profile) !== value ? String(spelledValue(row.name, word, profile)) : undefined;
+    const wrongWord =
+      typeof value === 'string' && spelledValue(row.name, word, profile) !== value
+        ? String(spelledValue(row.name, word, profile))
+        : undefined;
     if (key !== right) {
       if (right in raw) {
-        naming.push(finding(row.name, `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]} and ignores it; ${right} is set too.`,
-          `Remove ${key} (the value of ${right} is the one deployed).`));
+        naming.push(
+          finding(
+            row.name,
+            `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]} and ignores it; ${right} is set too.`,
+            `Remove ${key} (the value of ${right} is the one deployed).`,
+          ),
+        );
         renames.push({ from: key, reason: `${right} is set too, and the deployment reads only that one` });
         continue;
       }
-      naming.push(finding(row.name, `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]}, so it ignores ${key} and its value.`,
-        `Rename ${key} to ${right}${wrongWord ? ` and write its value as ${wrongWord}` : ''} ("cloudgate setup" offers to).`));
-      renames.push({ from: key, to: right, ...(wrongWord ? { value: wrongWord, was: String(value) } : {}), reason: READS_NAME[profile] });
+      naming.push(
+        finding(
+          row.name,
+          `${key} is ${describe(key, right, profile)}: the deployment reads ${WORDS[profile]}, so it ignores ${key} and its value.`,
+          `Rename ${key} to ${right}${wrongWord ? ` and write its value as ${wrongWord}` : ''} ("cloudgate setup" offers to).`,
+        ),
+      );
+      renames.push({
+        from: key,
+        to: right,
+        ...(wrongWord ? { value: wrongWord, was: String(value) } : {}),
+        reason: READS_NAME[profile],
+      });
       meant[row.name] = word;
       keys[row.name] = key;
       continue;
@@ -170,8 +210,13 @@ export function namesView(raw: Record<string, unknown>, _source: string, asked?:
     if (wrongWord) {
       foreign.add(row.name);
       values[row.name] = value;
-      naming.push(finding(row.name, `${key} is "${String(value)}", ${profile === 'platform' ? `the neutral alias of ${wrongWord}` : `the platform's word for ${wrongWord}`}: the deployment reads ${WORDS[profile]}, its role has no task for "${String(value)}" (or refuses it), and it stops there.`,
-        `Write ${key}: ${wrongWord} ("cloudgate setup" offers to).`));
+      naming.push(
+        finding(
+          row.name,
+          `${key} is "${String(value)}", ${profile === 'platform' ? `the neutral alias of ${wrongWord}` : `the platform's word for ${wrongWord}`}: the deployment reads ${WORDS[profile]}, its role has no task for "${String(value)}" (or refuses it), and it stops there.`,
+          `Write ${key}: ${wrongWord} ("cloudgate setup" offers to).`,
+        ),
+      );
       renames.push({ from: key, to: key, value: wrongWord, was: String(value), reason: READS_VALUE[profile] });
       continue;
     }
@@ -203,7 +248,10 @@ export function respell(text: string, profile: NamingProfile): string {
 }
 
 /** A finding as a deployment reading `profile`'s words would have it (variable names only; see respell). */
-export function respellFinding<T extends { message: string; advice?: string; variable?: string }>(finding: T, profile: NamingProfile): T {
+export function respellFinding<T extends { message: string; advice?: string; variable?: string }>(
+  finding: T,
+  profile: NamingProfile,
+): T {
   if (profile === 'platform') return finding;
   return {
     ...finding,

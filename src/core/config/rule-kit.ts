@@ -1,8 +1,13 @@
 /** What every rule of the certificate variables shares: the finding shape, what counts as set, and a value known only at deploy time. */
 import type { Finding, Severity } from '../findings.js';
 
-export const finding = (rule: string, severity: Severity, variable: string | undefined, message: string, advice?: string): Finding =>
-  ({ rule, severity, ...(variable ? { variable } : {}), message, ...(advice ? { advice } : {}) });
+export const finding = (
+  rule: string,
+  severity: Severity,
+  variable: string | undefined,
+  message: string,
+  advice?: string,
+): Finding => ({ rule, severity, ...(variable ? { variable } : {}), message, ...(advice ? { advice } : {}) });
 
 /** Whether a value counts as set (YAML `~`, empty strings and empty maps count as unset; a date or a set counts as set). */
 export function isSet(value: unknown): boolean {
@@ -31,4 +36,3 @@ export function isEncodedBundle(name: string, value: string): boolean {
   if (name !== BASE64_BUNDLE || !/^[A-Za-z0-9+/\s]+=*\s*$/.test(value)) return false;
   return Buffer.from(value.replace(/\s/g, ''), 'base64').toString('latin1').includes('-----BEGIN CERTIFICATE-----');
 }
-

@@ -43,9 +43,18 @@ export async function readSavedSettings(env: NodeJS.ProcessEnv): Promise<SavedSe
   const text = readSettingsText(file);
   if (text === undefined) return undefined;
   const { loadYaml } = await import('../inventory/yaml-load.js');
-  const doc = loadYaml(text, { what: 'the saved settings', path: file, plain: true, advice: `Fix it, or remove it and set the values again with "cloudgate config set".` }).value;
+  const doc = loadYaml(text, {
+    what: 'the saved settings',
+    path: file,
+    plain: true,
+    advice: `Fix it, or remove it and set the values again with "cloudgate config set".`,
+  }).value;
   if (doc === null || doc === undefined) return { file, values: {}, unknown: [] };
-  if (!isRecord(doc)) throw new UsageError(`The saved settings ${file} must be a YAML mapping of names to values.`, 'Fix it, or remove it and use "cloudgate config set".');
+  if (!isRecord(doc))
+    throw new UsageError(
+      `The saved settings ${file} must be a YAML mapping of names to values.`,
+      'Fix it, or remove it and use "cloudgate config set".',
+    );
   const values: Record<string, string> = {};
   const unknown: string[] = [];
   for (const [key, value] of Object.entries(doc)) {
@@ -54,7 +63,11 @@ export async function readSavedSettings(env: NodeJS.ProcessEnv): Promise<SavedSe
       continue;
     }
     if (value === null || value === undefined || value === '') continue;
-    if (typeof value !== 'string' && typeof value !== 'number') throw new UsageError(`The saved settings ${file}: ${key} must be a text value.`, `Set it again: cloudgate config set ${key} VALUE.`);
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new UsageError(
+        `The saved settings ${file}: ${key} must be a text value.`,
+        `Set it again: cloudgate config set ${key} VALUE.`,
+      );
     values[key] = String(value);
   }
   return { file, values, unknown };
@@ -63,7 +76,9 @@ export async function readSavedSettings(env: NodeJS.ProcessEnv): Promise<SavedSe
 /** The file's text for these values, in the order the settings are declared. */
 export function settingsText(values: Record<string, string>): string {
   // A JSON string is a YAML double-quoted scalar: any path or name is written safely, without the YAML library.
-  const body = SAVED_SETTINGS.flatMap((s) => (values[s.name] !== undefined ? [`${s.name}: ${JSON.stringify(values[s.name])}\n`] : [])).join('');
+  const body = SAVED_SETTINGS.flatMap((s) =>
+    values[s.name] !== undefined ? [`${s.name}: ${JSON.stringify(values[s.name])}\n`] : [],
+  ).join('');
   return `# cloudgate's saved settings: "cloudgate config set|get|list|unset" reads and writes this file.\n# A flag, the environment, clouds.yaml and --config each win over these.\n${body}`;
 }
 
@@ -73,7 +88,10 @@ export async function writeSavedSettings(env: NodeJS.ProcessEnv, values: Record<
   // Only its owner may look into the folder (the write creates no folder then, and refuses a link planted there).
   mkdirSync(settingsFolder(env), { recursive: true, mode: 0o700 });
   const { writeFilesAtomically } = await import('../inventory/atomic-write.js');
-  await writeFilesAtomically([{ path: file, content: settingsText(values), mode: 0o600, holdsSecret: true, description: 'saved settings' }], new Date(),
-    { backup: false, createFolders: true });
+  await writeFilesAtomically(
+    [{ path: file, content: settingsText(values), mode: 0o600, holdsSecret: true, description: 'saved settings' }],
+    new Date(),
+    { backup: false, createFolders: true },
+  );
   return file;
 }

@@ -6,7 +6,16 @@
  * the neutral aliases (`x-platform-name` then names the platform's).
  */
 import {
-  DEFAULT_ROUTE53_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, INGRESS_ROLE_VARIABLES, OWNED_PREFIXES, VARIABLES, defaultOf, type Condition, type NamingProfile, type Variable,
+  DEFAULT_ROUTE53_AUTH,
+  DEFAULT_ISSUER,
+  DEFAULT_SOLVER,
+  INGRESS_ROLE_VARIABLES,
+  OWNED_PREFIXES,
+  VARIABLES,
+  defaultOf,
+  type Condition,
+  type NamingProfile,
+  type Variable,
 } from './variables.js';
 import { spelled, spelledValue, respell } from './neutral-names.js';
 
@@ -28,7 +37,10 @@ export function inventorySchema(profile: NamingProfile = 'platform'): Schema {
     properties,
     // Unknown names under the certificate prefixes (a neutral alias included) are typos; other variables belong to the rest of the inventory.
     propertyNames: {
-      anyOf: [{ enum: [...VARIABLES.map((v) => name(v.name)), ...INGRESS_ROLE_VARIABLES] }, { not: { pattern: `^(${OWNED_PREFIXES.join('|')})` } }],
+      anyOf: [
+        { enum: [...VARIABLES.map((v) => name(v.name)), ...INGRESS_ROLE_VARIABLES] },
+        { not: { pattern: `^(${OWNED_PREFIXES.join('|')})` } },
+      ],
     },
     allOf: conditionalRequirements(profile),
   };
@@ -44,7 +56,8 @@ function propertySchema(row: Variable, profile: NamingProfile): Schema {
   if (row.platformNeeds) notes.push('Unset, the platform\'s deployment stops ("undefined variable").');
   if (row.defaultFrom) notes.push(`Default: the value of ${row.defaultFrom}.`);
   if (row.asked === false) notes.push('Not asked by the walkthrough.');
-  const other = profile === 'spec' ? { 'x-platform-name': row.name } : row.alias ? { 'x-neutral-alias': row.alias } : {};
+  const other =
+    profile === 'spec' ? { 'x-platform-name': row.name } : row.alias ? { 'x-neutral-alias': row.alias } : {};
   const base: Schema = { description: say(notes.join(' ')), ...other };
   const dflt = defaultOf(row, profile);
   if (dflt !== undefined) base.default = value(dflt);
@@ -62,7 +75,11 @@ function propertySchema(row: Variable, profile: NamingProfile): Schema {
         ? { ...base, type: 'string', pattern: `^(${row.values!.map(anyCase).join('|')})$` }
         : { ...base, type: 'string', enum: row.values!.map(value) };
     case 'domain':
-      return { ...base, type: 'string', pattern: '^(?!\\*\\.)(?![a-zA-Z][a-zA-Z0-9+.-]*://)[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$' };
+      return {
+        ...base,
+        type: 'string',
+        pattern: '^(?!\\*\\.)(?![a-zA-Z][a-zA-Z0-9+.-]*://)[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+$',
+      };
     case 'email':
       return { ...base, type: 'string', format: 'email', pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' };
     case 'url':
@@ -74,7 +91,9 @@ function propertySchema(row: Variable, profile: NamingProfile): Schema {
     case 'pem-key':
       return { ...base, type: 'string', pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----' };
     case 'map':
-      return row.keys ? { ...base, type: 'object', propertyNames: { enum: [...row.keys] }, additionalProperties: { type: 'string' } } : { ...base, type: 'object' };
+      return row.keys
+        ? { ...base, type: 'object', propertyNames: { enum: [...row.keys] }, additionalProperties: { type: 'string' } }
+        : { ...base, type: 'object' };
     case 'int':
       return { ...base, type: 'integer' };
     default:
@@ -82,7 +101,8 @@ function propertySchema(row: Variable, profile: NamingProfile): Schema {
   }
 }
 
-const anyCase = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join('');
+const anyCase = (word: string) =>
+  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join('');
 
 function describeCondition(c: Condition): string {
   const parts: string[] = [];
@@ -110,7 +130,7 @@ function conditionSchema(c: Condition, profile: NamingProfile): Schema {
 function conditionalRequirements(profile: NamingProfile): Schema[] {
   const groups = new Map<string, { condition: Condition; names: string[] }>();
   for (const row of VARIABLES) {
-    const condition = row.required || row.platformNeeds ? row.appliesWhen ?? {} : row.requiredWhen;
+    const condition = row.required || row.platformNeeds ? (row.appliesWhen ?? {}) : row.requiredWhen;
     if (!condition) continue;
     const key = JSON.stringify(condition);
     const group = groups.get(key) ?? { condition, names: [] };
@@ -118,7 +138,10 @@ function conditionalRequirements(profile: NamingProfile): Schema[] {
     groups.set(key, group);
   }
   return [...groups.values()].map(({ condition, names }) =>
-    Object.keys(condition).length === 0 ? { required: names } : { if: conditionSchema(condition, profile), then: { required: names } });
+    Object.keys(condition).length === 0
+      ? { required: names }
+      : { if: conditionSchema(condition, profile), then: { required: names } },
+  );
 }
 
 const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('<', '&lt;').replaceAll('*', '\\*');
@@ -127,16 +150,43 @@ const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('<', '&lt;').rep
 export function variablesMarkdown(): string {
   const rows = VARIABLES.map((v) => {
     const type = v.type === 'enum' ? v.values!.map((x) => `\`${x}\``).join(', ') : v.type;
-    const when = v.appliesWhen ? describeCondition(v.appliesWhen).replaceAll('cluster_issuer_acme_route53_auth', 'auth')
-      .replaceAll('cluster_issuer_acme_solver', 'solver').replaceAll('cluster_issuer_type', 'issuer') : 'always';
-    const required = v.required ? 'yes' : v.platformNeeds ? 'needed by the platform, no default' : v.requiredWhen ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_route53_auth', 'auth')}` : '';
-    const notes = [v.secret ? 'secret' : '', v.legacy ? 'legacy' : '', v.recommended ? 'recommended' : '', v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '']
-      .filter(Boolean).join(', ');
-    const dflt = v.default !== undefined ? `\`${String(v.default)}\`` : v.roleDefault ? `\`${v.roleDefault}\`` : v.defaultFrom ? `the value of \`${v.defaultFrom}\`` : '';
+    const when = v.appliesWhen
+      ? describeCondition(v.appliesWhen)
+          .replaceAll('cluster_issuer_acme_route53_auth', 'auth')
+          .replaceAll('cluster_issuer_acme_solver', 'solver')
+          .replaceAll('cluster_issuer_type', 'issuer')
+      : 'always';
+    const required = v.required
+      ? 'yes'
+      : v.platformNeeds
+        ? 'needed by the platform, no default'
+        : v.requiredWhen
+          ? `when ${describeCondition(v.requiredWhen).split(' and ').pop()!.replace('cluster_issuer_acme_route53_auth', 'auth')}`
+          : '';
+    const notes = [
+      v.secret ? 'secret' : '',
+      v.legacy ? 'legacy' : '',
+      v.recommended ? 'recommended' : '',
+      v.deprecatedBy ? `deprecated → \`${v.deprecatedBy}\`` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const dflt =
+      v.default !== undefined
+        ? `\`${String(v.default)}\``
+        : v.roleDefault
+          ? `\`${v.roleDefault}\``
+          : v.defaultFrom
+            ? `the value of \`${v.defaultFrom}\``
+            : '';
     const asked = v.asked === false ? 'no' : 'yes';
     return `| \`${v.name}\` | ${cell(type)} | ${cell(when)} | ${required} | ${dflt} | ${asked} | ${cell(notes)} | ${cell(v.help)} |`;
   });
-  return ['| Variable | Type | Applies when | Required | Default | Asked | Notes | Meaning |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| Variable | Type | Applies when | Required | Default | Asked | Notes | Meaning |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** docs/variables.md: the same table with what it means (kept equal by test/unit/core/config/schema.test.ts). */
@@ -146,7 +196,7 @@ export function variablesDocument(): string {
     '',
     '<!-- Generated from src/core/config/variables.ts: UPDATE_DOCS=1 npx vitest run test/unit/repository/variables-doc.test.ts -->',
     '',
-    'Every variable the platform\'s certificate role reads, by the name the role reads (the name cloudgate writes).',
+    "Every variable the platform's certificate role reads, by the name the role reads (the name cloudgate writes).",
     '"Default" is the role\'s default. "Asked": whether `cloudgate setup` asks it; the others are accepted, validated,',
     'rendered (`cloudgate render`) and listed by `cloudgate schema`. docs/platform.md says what the role makes of each',
     'and how cloudgate predicts a failed deployment; docs/neutral-names.md lists the neutral aliases cloudgate also reads.',
@@ -159,12 +209,31 @@ export function variablesDocument(): string {
 /** The neutral aliases of the names, values and default object names (docs/neutral-names.md, kept equal by test/unit/repository/variables-doc.test.ts). */
 export function aliasesMarkdown(): string {
   const names = VARIABLES.filter((v) => v.alias).map((v) => `| \`${v.name}\` | \`${v.alias}\` |`);
-  const values = VARIABLES.filter((v) => v.words).flatMap((v) => Object.entries(v.words!).filter(([, w]) => w.alias)
-    .map(([word, w]) => `| \`${v.name}: ${word}\` | \`${w.alias}\` | ${cell(w.product ?? '')} |`));
-  const defaults = VARIABLES.filter((v) => v.aliasDefault).map((v) => `| \`${v.name}\` | \`${String(v.default)}\` | \`${v.aliasDefault}\` |`);
+  const values = VARIABLES.filter((v) => v.words).flatMap((v) =>
+    Object.entries(v.words!)
+      .filter(([, w]) => w.alias)
+      .map(([word, w]) => `| \`${v.name}: ${word}\` | \`${w.alias}\` | ${cell(w.product ?? '')} |`),
+  );
+  const defaults = VARIABLES.filter((v) => v.aliasDefault).map(
+    (v) => `| \`${v.name}\` | \`${String(v.default)}\` | \`${v.aliasDefault}\` |`,
+  );
   return [
-    '### Values', '', '| Platform value | Neutral alias | Product |', '|---|---|---|', ...values, '',
-    '### Variable names', '', '| Platform name | Neutral alias |', '|---|---|', ...names, '',
-    '### Default object names (written with `--names spec` only)', '', '| Variable | Platform default | Neutral default |', '|---|---|---|', ...defaults,
+    '### Values',
+    '',
+    '| Platform value | Neutral alias | Product |',
+    '|---|---|---|',
+    ...values,
+    '',
+    '### Variable names',
+    '',
+    '| Platform name | Neutral alias |',
+    '|---|---|',
+    ...names,
+    '',
+    '### Default object names (written with `--names spec` only)',
+    '',
+    '| Variable | Platform default | Neutral default |',
+    '|---|---|---|',
+    ...defaults,
   ].join('\n');
 }

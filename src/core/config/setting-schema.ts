@@ -78,7 +78,10 @@ export interface SettingSources {
 const present = (v: unknown): v is string | number | boolean => v !== undefined && v !== null && v !== '';
 
 /** `CLOUDGATE_<NAME>`, then the OpenStack client's or Ansible's own names the setting lists. */
-export const envNamesOf = (spec: Pick<SettingSpec, 'name' | 'env'>): string[] => [`CLOUDGATE_${spec.name.toUpperCase()}`, ...(spec.env ?? [])];
+export const envNamesOf = (spec: Pick<SettingSpec, 'name' | 'env'>): string[] => [
+  `CLOUDGATE_${spec.name.toUpperCase()}`,
+  ...(spec.env ?? []),
+];
 
 /**
  * One setting from its sources, in this order: the flag (never for a secret), the environment, the
@@ -86,7 +89,11 @@ export const envNamesOf = (spec: Pick<SettingSpec, 'name' | 'env'>): string[] =>
  * `<name>_file`, the saved settings, the default. A secret is registered for redaction before it is
  * returned; `read` false gives the origin without reading a secret's file.
  */
-export function resolveSetting(spec: SettingSpec, sources: SettingSources, { read = true }: { read?: boolean } = {}): Resolved {
+export function resolveSetting(
+  spec: SettingSpec,
+  sources: SettingSources,
+  { read = true }: { read?: boolean } = {},
+): Resolved {
   const secret = spec.type === 'secret';
   const done = (value: string | undefined, origin: Origin): Resolved => {
     if (secret) registerSecret(value);
@@ -114,7 +121,9 @@ export function resolveSetting(spec: SettingSpec, sources: SettingSources, { rea
     const fromConfig = spec.section ? textOf(asRecord(sources.config[spec.section])?.[`${spec.name}_file`]) : undefined;
     const file = present(fromEnv) ? fromEnv : fromConfig;
     if (file) {
-      const origin: Origin = present(fromEnv) ? { kind: 'environment', where: fileVar } : { kind: 'config file', where: `${spec.section}.${spec.name}_file` };
+      const origin: Origin = present(fromEnv)
+        ? { kind: 'environment', where: fileVar }
+        : { kind: 'config file', where: `${spec.section}.${spec.name}_file` };
       if (!read) return { origin };
       return done(readOwnedFileSync(resolve(sources.cwd, file), { what: `${spec.name}_file` }).trim(), origin);
     }
@@ -143,19 +152,36 @@ export function resolveList(spec: SettingSpec, sources: SettingSources): ListIte
   const found: ListItem[][] = [];
   const given = sources.given[spec.name];
   const flagItems = (typeof given === 'string' ? [given] : (given ?? [])).filter((v) => v.trim() !== '');
-  found.push(flagItems.map((value) => ({ value, origin: { kind: 'flag', ...(spec.flag ? { where: `--${spec.flag}` } : {}) } })));
+  found.push(
+    flagItems.map((value) => ({ value, origin: { kind: 'flag', ...(spec.flag ? { where: `--${spec.flag}` } : {}) } })),
+  );
   for (const name of envNamesOf(spec)) {
     const v = sources.env[name];
-    if (present(v)) found.push(v.split(',').map((item) => item.trim()).filter(Boolean).map((value) => ({ value, origin: { kind: 'environment', where: name } })));
+    if (present(v))
+      found.push(
+        v
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+          .map((value) => ({ value, origin: { kind: 'environment', where: name } })),
+      );
   }
   for (const section of spec.section ? [spec.section, ...(spec.oldSections ?? [])] : []) {
     const v = asRecord(sources.config[section])?.[spec.name];
     if (v === undefined || v === null) continue;
     const items: unknown[] = Array.isArray(v) ? v : [v];
     if (!items.every((item) => typeof item === 'string' || typeof item === 'number')) {
-      throw new UsageError(`In the config file, ${section}.${spec.name} must be a list of ${spec.doc.replace(/ \(a list\)$/, '')}.`, `Example:\n${section}:\n  ${spec.name}: [first, second]`);
+      throw new UsageError(
+        `In the config file, ${section}.${spec.name} must be a list of ${spec.doc.replace(/ \(a list\)$/, '')}.`,
+        `Example:\n${section}:\n  ${spec.name}: [first, second]`,
+      );
     }
-    found.push(items.map((item, i) => ({ value: String(item), origin: { kind: 'config file', where: `${section}.${spec.name}${Array.isArray(v) ? `[${i}]` : ''}` } })));
+    found.push(
+      items.map((item, i) => ({
+        value: String(item),
+        origin: { kind: 'config file', where: `${section}.${spec.name}${Array.isArray(v) ? `[${i}]` : ''}` },
+      })),
+    );
   }
   const lists = found.filter((items) => items.length > 0);
   if (spec.merge) return lists.flat();

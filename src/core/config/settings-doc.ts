@@ -6,21 +6,32 @@ const cell = (text: string) => text.replaceAll('|', '\\|');
 const code = (items: readonly string[]) => items.map((i) => `\`${i}\``).join(', ');
 
 function row(spec: SettingSpec): string {
-  const config = spec.section ? code([`${spec.section}.${spec.name}`, ...(spec.oldSections ?? []).map((s) => `${s}.${spec.name}`), ...(spec.type === 'secret' ? [`${spec.section}.${spec.name}_file`] : [])]) : '';
-  const env = code([...envNamesOf(spec), ...(spec.type === 'secret' ? [`CLOUDGATE_${spec.name.toUpperCase()}_FILE`] : [])]);
+  const config = spec.section
+    ? code([
+        `${spec.section}.${spec.name}`,
+        ...(spec.oldSections ?? []).map((s) => `${s}.${spec.name}`),
+        ...(spec.type === 'secret' ? [`${spec.section}.${spec.name}_file`] : []),
+      ])
+    : '';
+  const env = code([
+    ...envNamesOf(spec),
+    ...(spec.type === 'secret' ? [`CLOUDGATE_${spec.name.toUpperCase()}_FILE`] : []),
+  ]);
   const type = spec.choices ? `one of ${spec.choices.join(', ')}` : spec.list ? `list of ${spec.type}` : spec.type;
   return `| \`${spec.name}\` | ${type} | ${spec.default !== undefined ? `\`${spec.default}\`` : ''} | ${spec.flag && spec.type !== 'secret' ? `\`--${spec.flag}\`` : ''} | ${env} | ${config} | ${spec.clouds ? 'yes' : ''} | ${spec.saved ? 'yes' : ''} | ${cell(spec.doc)} |`;
 }
 
 export function settingsDocument(): string {
-  const sections = SETTING_AREAS.map(({ title, settings }) => [
-    `## ${title}`,
-    '',
-    '| Setting | Type | Default | Flag | Environment | `--config` | clouds.yaml | saved | What it is |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...settings.map(row),
-    '',
-  ].join('\n'));
+  const sections = SETTING_AREAS.map(({ title, settings }) =>
+    [
+      `## ${title}`,
+      '',
+      '| Setting | Type | Default | Flag | Environment | `--config` | clouds.yaml | saved | What it is |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...settings.map(row),
+      '',
+    ].join('\n'),
+  );
   return `<!-- Generated from src/core/config/setting-specs/ by settingsDocument(): edit those, then run UPDATE_DOCS=1 npx vitest run test/unit/core/config/settings-doc.test.ts -->
 # Settings
 

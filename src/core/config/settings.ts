@@ -9,7 +9,15 @@ import { UsageError } from '../errors.js';
 import { readOwnedFileSync } from '../safe-read.js';
 import { examineConfig, type LoadedConfig } from './config-keys.js';
 import { isRecord } from '../records.js';
-import { resolveList, resolveSetting, type Given, type ListItem, type Resolved, type SettingSources, type SettingSpec } from './setting-schema.js';
+import {
+  resolveList,
+  resolveSetting,
+  type Given,
+  type ListItem,
+  type Resolved,
+  type SettingSources,
+  type SettingSpec,
+} from './setting-schema.js';
 import { specOf } from './setting-specs/index.js';
 
 /**
@@ -28,12 +36,19 @@ export async function loadConfigFile(path: string | undefined, cwd: string): Pro
   const full = resolve(cwd, path);
   // A regular file only, read without blocking and capped: a FIFO or a device given as --config is refused.
   const text = readOwnedFileSync(full, { what: 'the config file' });
-  const loaded = loadYaml(text, { what: 'the config file', path, plain: true, advice: 'Fix the YAML syntax and run the command again.' });
+  const loaded = loadYaml(text, {
+    what: 'the config file',
+    path,
+    plain: true,
+    advice: 'Fix the YAML syntax and run the command again.',
+  });
   refuseNotices(loaded.notices, { what: 'the config file', path, plain: true });
   const doc = loaded.value;
   if (doc === null || doc === undefined) return { config: {}, findings: [] };
   if (!isRecord(doc)) {
-    throw new UsageError(`The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`);
+    throw new UsageError(
+      `The config file ${path} must be a YAML mapping with sections such as "signin:" and "discovery:".`,
+    );
   }
   return examineConfig(doc, full);
 }
@@ -45,7 +60,15 @@ export interface SettingOptions {
 
 /** The declared setting, or one described on the spot (a group's dynamic keys, such as acme's). */
 function specFor(section: string, name: string, options: SettingOptions): SettingSpec {
-  return specOf(section, name) ?? { name, section, type: options.secret ? 'secret' : 'text', env: options.envNames ?? [], doc: '' };
+  return (
+    specOf(section, name) ?? {
+      name,
+      section,
+      type: options.secret ? 'secret' : 'text',
+      env: options.envNames ?? [],
+      doc: '',
+    }
+  );
 }
 
 /** One setting through the resolver, with where it came from. */
@@ -54,7 +77,12 @@ export function resolved(input: SettingsSource, section: string, name: string): 
 }
 
 /** One setting's value through the resolver (a default included); secrets are registered for redaction. */
-export function setting(input: SettingsSource, section: string, name: string, options: SettingOptions = {}): string | undefined {
+export function setting(
+  input: SettingsSource,
+  section: string,
+  name: string,
+  options: SettingOptions = {},
+): string | undefined {
   return resolveSetting(specFor(section, name, options), input).value;
 }
 

@@ -33,7 +33,8 @@ const specOf = (name: StartName) => GENERAL_SETTINGS.find((g) => g.name === name
 /** A general setting through the resolver, noted in `found` when neither a flag nor a default gave it. */
 export function resolveStart(name: StartName, sources: SettingSources, found: FoundSetting[]): string | undefined {
   const { value, origin } = resolveSetting(specOf(name), sources);
-  if (value !== undefined && origin && origin.kind !== 'flag' && origin.kind !== 'default') found.push({ name, value, from: describeOrigin(origin) });
+  if (value !== undefined && origin && origin.kind !== 'flag' && origin.kind !== 'default')
+    found.push({ name, value, from: describeOrigin(origin) });
   return value;
 }
 
@@ -44,16 +45,32 @@ export async function startSettings(
   config: Record<string, unknown>,
 ): Promise<StartSettings> {
   if (flags.cloud !== undefined && flags.cloud.trim() === '') {
-    throw new UsageError('--cloud needs the name of an entry of clouds.yaml.', 'Give --cloud NAME, e.g. the name you give openstack --os-cloud.');
+    throw new UsageError(
+      '--cloud needs the name of an entry of clouds.yaml.',
+      'Give --cloud NAME, e.g. the name you give openstack --os-cloud.',
+    );
   }
   const saved = await readSavedSettings(env);
   const found: FoundSetting[] = [];
-  const base: SettingSources = { given: { ...flags.given, cloud: flags.cloud, ca_file: flags.caFile }, env, config, cwd, ...(saved ? { saved } : {}) };
+  const base: SettingSources = {
+    given: { ...flags.given, cloud: flags.cloud, ca_file: flags.caFile },
+    env,
+    config,
+    cwd,
+    ...(saved ? { saved } : {}),
+  };
   const cloudOrigin = resolveSetting(specOf('cloud'), base).origin;
   const cloudName = resolveStart('cloud', base, found);
-  const via = cloudOrigin && cloudOrigin.kind !== 'flag' ? `cloud ${cloudName} (from ${describeOrigin(cloudOrigin)})` : undefined;
+  const via =
+    cloudOrigin && cloudOrigin.kind !== 'flag' ? `cloud ${cloudName} (from ${describeOrigin(cloudOrigin)})` : undefined;
   const cloud = cloudName === undefined ? undefined : await readCloud(cloudName, env, cwd, via);
   const sources: SettingSources = { ...base, ...(cloud ? { cloud } : {}) };
   const caFile = resolveStart('ca_file', sources, found);
-  return { ...(saved ? { saved } : {}), ...(cloud ? { cloud } : {}), ...(caFile ? { caFile: expandHome(caFile, env, cwd) } : {}), sources, found };
+  return {
+    ...(saved ? { saved } : {}),
+    ...(cloud ? { cloud } : {}),
+    ...(caFile ? { caFile: expandHome(caFile, env, cwd) } : {}),
+    sources,
+    found,
+  };
 }

@@ -45,18 +45,25 @@ export function looksLikeKeyStatement(text: string): boolean {
 export function parseBindKey(text: string, file: string): BindKey {
   const statements = [...text.matchAll(/^\s*key\s+"?([^"\s{]+)"?\s*\{([^}]*)\}\s*;/gm)];
   if (statements.length !== 1) {
-    throw new UsageError(`${file} holds ${statements.length === 0 ? 'no readable' : `${statements.length}`} BIND key statement(s); one is needed.`,
-      'Give the file tsig-keygen printed for this key: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };');
+    throw new UsageError(
+      `${file} holds ${statements.length === 0 ? 'no readable' : `${statements.length}`} BIND key statement(s); one is needed.`,
+      'Give the file tsig-keygen printed for this key: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };',
+    );
   }
   const [, name, body] = statements[0];
   const algorithm = /\balgorithm\s+"?([\w.-]+)"?\s*;/.exec(body)?.[1]?.toLowerCase();
   const secret = /\bsecret\s+"([^"]*)"\s*;/.exec(body)?.[1]?.trim();
   if (!algorithm || secret === undefined) {
-    throw new UsageError(`The key statement in ${file} lacks ${!algorithm ? 'its algorithm' : 'its secret'}.`,
-      'Give the file tsig-keygen printed: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };');
+    throw new UsageError(
+      `The key statement in ${file} lacks ${!algorithm ? 'its algorithm' : 'its secret'}.`,
+      'Give the file tsig-keygen printed: key "NAME" { algorithm hmac-sha256; secret "BASE64"; };',
+    );
   }
   if (!isBase64(secret)) {
-    throw new UsageError(`The secret of key "${name}" in ${file} is not base64.`, 'Generate a new key with tsig-keygen and configure it on the name server.');
+    throw new UsageError(
+      `The secret of key "${name}" in ${file} is not base64.`,
+      'Generate a new key with tsig-keygen and configure it on the name server.',
+    );
   }
   return { name: name.replace(/\.$/, ''), algorithm: FROM_BIND[algorithm] ?? algorithm, secret, file };
 }
@@ -83,7 +90,11 @@ const sameName = (a: string, b: string) => a.toLowerCase().replace(/\.$/, '') ==
  * from) when neither the answers nor the inventory give them (a value given is kept, and compared by
  * tsigFindings). Changes `set` in place.
  */
-export function fillFromKeyFile(set: Record<string, unknown>, current: Record<string, unknown>, keyFile?: BindKey): void {
+export function fillFromKeyFile(
+  set: Record<string, unknown>,
+  current: Record<string, unknown>,
+  keyFile?: BindKey,
+): void {
   const key = keyOf(set[SECRET], keyFile);
   if (!key) return;
   const given = (name: string) => set[name] ?? current[name];
@@ -103,38 +114,50 @@ export function tsigFindings(values: Record<string, unknown>, keyFile?: BindKey)
   const value = secret.trim();
   if (looksLikeKeyStatement(value)) {
     findings.push({
-      rule: 'rfc2136-tsig-secret', severity: 'error', variable: SECRET,
+      rule: 'rfc2136-tsig-secret',
+      severity: 'error',
+      variable: SECRET,
       message: `${SECRET} holds a whole BIND key statement (key "..." { ... };), not the secret: the name server would reject every update.`,
-      advice: 'Give only the base64 text between the quotes after "secret", or in the setup answers "file:tsig.key": setup then takes the name, algorithm and secret from the file.',
+      advice:
+        'Give only the base64 text between the quotes after "secret", or in the setup answers "file:tsig.key": setup then takes the name, algorithm and secret from the file.',
     });
     return findings;
   }
   if (!isBase64(value)) {
     findings.push({
-      rule: 'rfc2136-tsig-secret', severity: 'error', variable: SECRET,
+      rule: 'rfc2136-tsig-secret',
+      severity: 'error',
+      variable: SECRET,
       message: `${SECRET} is not base64, so it cannot be a TSIG secret.`,
-      advice: 'Copy the secret from the key file (tsig-keygen output) exactly, or give "file:tsig.key" in the setup answers.',
+      advice:
+        'Copy the secret from the key file (tsig-keygen output) exactly, or give "file:tsig.key" in the setup answers.',
     });
   }
   const key = keyOf(value, keyFile);
   if (!key) return findings;
   findings.push({
-    rule: 'rfc2136-tsig-key-file', severity: 'info', variable: SECRET,
+    rule: 'rfc2136-tsig-key-file',
+    severity: 'info',
+    variable: SECRET,
     message: `Read the TSIG key "${key.name}" (${key.algorithm}) from ${key.file}: its secret goes to ${SECRET}, its name and algorithm are compared with ${KEY_NAME} and ${ALGORITHM}.`,
   });
-  const name = typeof values[KEY_NAME] === 'string' ? (values[KEY_NAME]).trim() : undefined;
+  const name = typeof values[KEY_NAME] === 'string' ? values[KEY_NAME].trim() : undefined;
   if (name && !sameName(name, key.name)) {
     findings.push({
-      rule: 'rfc2136-tsig-key-mismatch', severity: 'error', variable: KEY_NAME,
+      rule: 'rfc2136-tsig-key-mismatch',
+      severity: 'error',
+      variable: KEY_NAME,
       message: `${KEY_NAME} is "${name}" but the key file ${key.file} names the key "${key.name}": the name server would answer BADKEY.`,
       advice: `Set ${KEY_NAME}: ${key.name} (or remove it to take the file's), or give the key file of "${name}".`,
     });
   }
   // Unset, the platform has no default (its own rule says so); set, it must be the file's.
-  const algorithm = typeof values[ALGORITHM] === 'string' ? (values[ALGORITHM]).trim().toUpperCase() : undefined;
+  const algorithm = typeof values[ALGORITHM] === 'string' ? values[ALGORITHM].trim().toUpperCase() : undefined;
   if (algorithm !== undefined && algorithm !== key.algorithm.toUpperCase()) {
     findings.push({
-      rule: 'rfc2136-tsig-key-mismatch', severity: 'error', variable: ALGORITHM,
+      rule: 'rfc2136-tsig-key-mismatch',
+      severity: 'error',
+      variable: ALGORITHM,
       message: `${ALGORITHM} is ${algorithm} but the key file ${key.file} says ${key.algorithm}: the name server would answer BADKEY.`,
       advice: `Set ${ALGORITHM}: ${key.algorithm}${FROM_BIND_VALUES.has(key.algorithm) ? '' : ' — the platform supports only HMACMD5, HMACSHA1, HMACSHA256 and HMACSHA512: generate the key with one of those (tsig-keygen -a hmac-sha256)'}.`,
     });

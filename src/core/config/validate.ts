@@ -17,8 +17,20 @@ import { typeRules } from './value-rules.js';
 import { countryRule } from './format-rules.js';
 import { pemVariableFindings } from '../tls/variable-rules.js';
 import {
-  ANNOTATION_KEYS, INGRESS_ROLE_VARIABLES, ISSUER_TYPES, OWNED_PREFIXES, ROUTE53_AUTH_MODES, ISSUER_TYPE_VALUES, SOLVER_VALUES, VARIABLES,
-  applies, choicesOf, platformOfName, variable, type Choices, type Variable,
+  ANNOTATION_KEYS,
+  INGRESS_ROLE_VARIABLES,
+  ISSUER_TYPES,
+  OWNED_PREFIXES,
+  ROUTE53_AUTH_MODES,
+  ISSUER_TYPE_VALUES,
+  SOLVER_VALUES,
+  VARIABLES,
+  applies,
+  choicesOf,
+  platformOfName,
+  variable,
+  type Choices,
+  type Variable,
 } from './variables.js';
 
 export interface ValidateOptions {
@@ -40,19 +52,32 @@ function checkable(values: Values): { values: Values; findings: Finding[] } {
     const value = values[row.name];
     if (isVaulted(value)) {
       out[row.name] = NOT_CHECKED;
-      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (vaulted).`,
-        'cloudgate checks a vaulted value only when it can decrypt it.'));
+      findings.push(
+        finding(
+          'not-checked',
+          'info',
+          row.name,
+          `${row.name} is not checked (vaulted).`,
+          'cloudgate checks a vaulted value only when it can decrypt it.',
+        ),
+      );
     } else if (isTagged(value)) {
       out[row.name] = value.text;
     } else if (isJinja(value)) {
       out[row.name] = NOT_CHECKED;
-      findings.push(finding('not-checked', 'info', row.name, `${row.name} is not checked (a Jinja expression, known only when Ansible runs).`,
-        'Run "cloudgate doctor" against the rendered values, or check the variable it refers to.'));
+      findings.push(
+        finding(
+          'not-checked',
+          'info',
+          row.name,
+          `${row.name} is not checked (a Jinja expression, known only when Ansible runs).`,
+          'Run "cloudgate doctor" against the rendered values, or check the variable it refers to.',
+        ),
+      );
     }
   }
   return { values: out, findings };
 }
-
 
 export { isSet, isEncodedBundle, BASE64_BUNDLE } from './rule-kit.js';
 export { formatRule, hostPortRule } from './value-rules.js';
@@ -60,7 +85,9 @@ export { formatRule, hostPortRule } from './value-rules.js';
 export function validate(input: Values, options: ValidateOptions = {}): Finding[] {
   const { values, findings: notChecked } = checkable(input);
   // A choice that is not checked is no branch: only the rules of every branch apply.
-  const choices = choicesOf(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === NOT_CHECKED ? '(not checked)' : v])));
+  const choices = choicesOf(
+    Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === NOT_CHECKED ? '(not checked)' : v])),
+  );
   const findings: Finding[] = [
     ...notChecked,
     ...unknownNames(values),
@@ -77,8 +104,14 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
   try {
     findings.push(...pemVariableFindings(values, options.now ?? new Date(), options.sources?.files));
   } catch (error) {
-    findings.push(finding('pem-check', 'warning', undefined,
-      `The certificate checks of the PEM variables could not run: ${messageOf(error)}`));
+    findings.push(
+      finding(
+        'pem-check',
+        'warning',
+        undefined,
+        `The certificate checks of the PEM variables could not run: ${messageOf(error)}`,
+      ),
+    );
   }
   return findings;
 }
@@ -87,11 +120,19 @@ export function validate(input: Values, options: ValidateOptions = {}): Finding[
 
 function unknownNames(values: Values): Finding[] {
   return Object.keys(values)
-    .filter((name) => OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name) && !INGRESS_ROLE_VARIABLES.includes(name))
+    .filter(
+      (name) =>
+        OWNED_PREFIXES.some((p) => name.startsWith(p)) && !variable(name) && !INGRESS_ROLE_VARIABLES.includes(name),
+    )
     .map((name) => {
       const guess = closestName(name);
-      return finding('unknown-variable', 'warning', name, `${name} is not a variable the platform knows; it is ignored.`,
-        guess ? `Did you mean ${guess}?` : 'Remove it, or run "cloudgate schema" for the list of variables.');
+      return finding(
+        'unknown-variable',
+        'warning',
+        name,
+        `${name} is not a variable the platform knows; it is ignored.`,
+        guess ? `Did you mean ${guess}?` : 'Remove it, or run "cloudgate schema" for the list of variables.',
+      );
     });
 }
 
@@ -104,7 +145,6 @@ export function closestName(name: string): string | undefined {
   return closest(translated, VARIABLE_NAMES);
 }
 
-
 // ---- required ----------------------------------------------------------------------------------
 
 /**
@@ -114,16 +154,31 @@ export function closestName(name: string): string | undefined {
  * which cert-manager never checks, is said here.
  */
 function requiredRules(values: Values, choices: Choices): Finding[] {
-  return VARIABLES.filter((row) => row.required && applies(row, choices) && !chosenByBlank(row, values) && !isSet(values[row.name])).flatMap((row) => {
+  return VARIABLES.filter(
+    (row) => row.required && applies(row, choices) && !chosenByBlank(row, values) && !isSet(values[row.name]),
+  ).flatMap((row) => {
     const defined = values[row.name] !== undefined;
     if (defined && row.name !== 'cluster_issuer_acme_email') return [];
     if (defined) {
-      return [finding('acme-email-empty', 'warning', row.name, `${row.name} is ${values[row.name] === null ? 'null' : 'empty'}: cert-manager accepts it and registers the ACME account without a contact address, so expiry and revocation notices reach nobody.`,
-        `Set ${row.name}: ${row.help}.`)];
+      return [
+        finding(
+          'acme-email-empty',
+          'warning',
+          row.name,
+          `${row.name} is ${values[row.name] === null ? 'null' : 'empty'}: cert-manager accepts it and registers the ACME account without a contact address, so expiry and revocation notices reach nobody.`,
+          `Set ${row.name}: ${row.help}.`,
+        ),
+      ];
     }
-    return [finding(row.name === 'cluster_issuer_acme_email' ? 'acme-email-required' : 'required', 'error', row.name,
-      `${row.name} is required ${branchLabel(row, choices)} but is not set.`,
-      `Set ${row.name}: ${row.help}.`)];
+    return [
+      finding(
+        row.name === 'cluster_issuer_acme_email' ? 'acme-email-required' : 'required',
+        'error',
+        row.name,
+        `${row.name} is required ${branchLabel(row, choices)} but is not set.`,
+        `Set ${row.name}: ${row.help}.`,
+      ),
+    ];
   });
 }
 
@@ -161,24 +216,48 @@ function selectionRules(values: Values, choices: Choices): Finding[] {
   const out: Finding[] = [];
   const secretName = str(values.openstack_helm_ingress_secret_name);
   if (isSet(secretName) && choices.issuer !== 'none' && ISSUER_TYPE_VALUES.includes(choices.issuer)) {
-    out.push(finding('secret-name-requires-none', 'error', 'openstack_helm_ingress_secret_name',
-      `openstack_helm_ingress_secret_name is set (supplied wildcard certificate) but cluster_issuer_type is "${choices.issuer}".`,
-      'A supplied certificate needs cluster_issuer_type: none; otherwise remove openstack_helm_ingress_secret_name.'));
+    out.push(
+      finding(
+        'secret-name-requires-none',
+        'error',
+        'openstack_helm_ingress_secret_name',
+        `openstack_helm_ingress_secret_name is set (supplied wildcard certificate) but cluster_issuer_type is "${choices.issuer}".`,
+        'A supplied certificate needs cluster_issuer_type: none; otherwise remove openstack_helm_ingress_secret_name.',
+      ),
+    );
   }
   if (choices.issuer === 'none' && !isSet(secretName)) {
-    out.push(finding('none-without-certificate', 'warning', 'cluster_issuer_type',
-      'cluster_issuer_type is none but openstack_helm_ingress_secret_name is not set: nothing would issue certificates.',
-      'Supply a wildcard certificate (cloudgate setup) and set openstack_helm_ingress_secret_name, or choose an issuer.'));
+    out.push(
+      finding(
+        'none-without-certificate',
+        'warning',
+        'cluster_issuer_type',
+        'cluster_issuer_type is none but openstack_helm_ingress_secret_name is not set: nothing would issue certificates.',
+        'Supply a wildcard certificate (cloudgate setup) and set openstack_helm_ingress_secret_name, or choose an issuer.',
+      ),
+    );
   }
   if (secretName && !isDnsSubdomain(secretName)) {
-    out.push(finding('secret-name', 'error', 'openstack_helm_ingress_secret_name',
-      `openstack_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
-      'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit.'));
+    out.push(
+      finding(
+        'secret-name',
+        'error',
+        'openstack_helm_ingress_secret_name',
+        `openstack_helm_ingress_secret_name is "${secretName}", which is not a valid Kubernetes secret name.`,
+        'Use lower-case letters, digits, "-" and ".", starting and ending with a letter or digit.',
+      ),
+    );
   }
   if (choices.issuer === 'self-signed') {
-    out.push(finding('self-signed', 'warning', 'cluster_issuer_type',
-      'cluster_issuer_type is self-signed: clients will not trust the endpoints; for development and testing only.',
-      `For production choose ${TRUSTED.join(', ')}, or supply a wildcard certificate.`));
+    out.push(
+      finding(
+        'self-signed',
+        'warning',
+        'cluster_issuer_type',
+        'cluster_issuer_type is self-signed: clients will not trust the endpoints; for development and testing only.',
+        `For production choose ${TRUSTED.join(', ')}, or supply a wildcard certificate.`,
+      ),
+    );
   }
   return out;
 }
@@ -189,14 +268,26 @@ function acmeRules(values: Values, choices: Choices): Finding[] {
   if (choices.issuer !== 'acme') return [];
   const out: Finding[] = [];
   if (isSet(values.openstack_helm_ingress_wildcard_domain) && choices.solver === 'http01') {
-    out.push(finding('wildcard-needs-dns01', 'error', 'cluster_issuer_acme_solver',
-      `A wildcard certificate (*.${(str(values.openstack_helm_ingress_wildcard_domain) ?? '').replace(/^\*\./, '')}) cannot be issued with the HTTP-01 challenge.`,
-      'ACME issues wildcard certificates only through DNS-01: set cluster_issuer_acme_solver to your DNS provider.'));
+    out.push(
+      finding(
+        'wildcard-needs-dns01',
+        'error',
+        'cluster_issuer_acme_solver',
+        `A wildcard certificate (*.${(str(values.openstack_helm_ingress_wildcard_domain) ?? '').replace(/^\*\./, '')}) cannot be issued with the HTTP-01 challenge.`,
+        'ACME issues wildcard certificates only through DNS-01: set cluster_issuer_acme_solver to your DNS provider.',
+      ),
+    );
   }
   if (values.cluster_issuer_acme_private_ca === true && !isSet(values.cluster_issuer_acme_server)) {
-    out.push(finding('acme-private-ca-without-server', 'warning', 'cluster_issuer_acme_private_ca',
-      'cluster_issuer_acme_private_ca is true but cluster_issuer_acme_server is not set (a public ACME CA needs no custom CA).',
-      'Set cluster_issuer_acme_server to your internal ACME server, or remove cluster_issuer_acme_private_ca.'));
+    out.push(
+      finding(
+        'acme-private-ca-without-server',
+        'warning',
+        'cluster_issuer_acme_private_ca',
+        'cluster_issuer_acme_private_ca is true but cluster_issuer_acme_server is not set (a public ACME CA needs no custom CA).',
+        'Set cluster_issuer_acme_server to your internal ACME server, or remove cluster_issuer_acme_private_ca.',
+      ),
+    );
   }
   return out;
 }
@@ -211,39 +302,75 @@ function providerRules(values: Values, choices: Choices): Finding[] {
   if (choices.solver === 'route53' && ROUTE53_AUTH_MODES.includes(choices.auth)) {
     const arn = str(values.cluster_issuer_acme_route53_role_arn);
     if (choices.auth === 'kubernetes' && !arn) {
-      out.push(finding('route53-role-arn-required', 'error', 'cluster_issuer_acme_route53_role_arn',
-        'cluster_issuer_acme_route53_role_arn is required with route53 auth "kubernetes" but is not set.',
-        'Set the role to assume, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01 ("cloudgate oidc" prints what to create).'));
+      out.push(
+        finding(
+          'route53-role-arn-required',
+          'error',
+          'cluster_issuer_acme_route53_role_arn',
+          'cluster_issuer_acme_route53_role_arn is required with route53 auth "kubernetes" but is not set.',
+          'Set the role to assume, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01 ("cloudgate oidc" prints what to create).',
+        ),
+      );
     }
     // The role passes the ARN whatever the auth mode (after static keys too, it is assumed).
     if (arn && !ROLE_ARN.test(arn)) {
-      out.push(finding('route53-role-arn', 'error', 'cluster_issuer_acme_route53_role_arn',
-        `cluster_issuer_acme_route53_role_arn is "${arn}", which is not a role ARN.`,
-        'The form is arn:<partition>:iam::<12-digit account>:role/<path/name>, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01.'));
+      out.push(
+        finding(
+          'route53-role-arn',
+          'error',
+          'cluster_issuer_acme_route53_role_arn',
+          `cluster_issuer_acme_route53_role_arn is "${arn}", which is not a role ARN.`,
+          'The form is arn:<partition>:iam::<12-digit account>:role/<path/name>, e.g. arn:aws:iam::123456789012:role/cert-manager-dns01.',
+        ),
+      );
     }
     if (choices.auth === 'kubernetes') {
-      out.push(finding('route53-kubernetes-prerequisites', 'info', 'cluster_issuer_acme_route53_auth',
-        'route53 auth "kubernetes" needs cert-manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
-        'Run "cloudgate oidc" for the steps and "cloudgate doctor" to check them.'));
+      out.push(
+        finding(
+          'route53-kubernetes-prerequisites',
+          'info',
+          'cluster_issuer_acme_route53_auth',
+          'route53 auth "kubernetes" needs cert-manager CRDs 1.15.0 or newer and a public OIDC issuer for the cluster.',
+          'Run "cloudgate oidc" for the steps and "cloudgate doctor" to check them.',
+        ),
+      );
     }
   }
   if (choices.solver === 'cloudflare') {
     const email = str(values.cluster_issuer_acme_cloudflare_email);
     if (email && email.toLowerCase() === str(values.cluster_issuer_acme_email)?.toLowerCase()) {
-      out.push(finding('cloudflare-email-redundant', 'info', 'cluster_issuer_acme_cloudflare_email',
-        'cluster_issuer_acme_cloudflare_email is the same as cluster_issuer_acme_email; it is only needed when they differ.',
-        'Remove cluster_issuer_acme_cloudflare_email.'));
+      out.push(
+        finding(
+          'cloudflare-email-redundant',
+          'info',
+          'cluster_issuer_acme_cloudflare_email',
+          'cluster_issuer_acme_cloudflare_email is the same as cluster_issuer_acme_email; it is only needed when they differ.',
+          'Remove cluster_issuer_acme_cloudflare_email.',
+        ),
+      );
     }
   }
   if (choices.solver === 'godaddy') {
-    out.push(finding('godaddy-limits', 'warning', 'cluster_issuer_acme_solver',
-      'The godaddy solver works only for GoDaddy accounts with 10 or more domains (or a Discount Domain Club subscription): GoDaddy refuses its API to the others.',
-      'Check the account qualifies, or choose another DNS provider. The platform installs the godaddy webhook itself (cloudgate render shows its Helm release).'));
+    out.push(
+      finding(
+        'godaddy-limits',
+        'warning',
+        'cluster_issuer_acme_solver',
+        'The godaddy solver works only for GoDaddy accounts with 10 or more domains (or a Discount Domain Club subscription): GoDaddy refuses its API to the others.',
+        'Check the account qualifies, or choose another DNS provider. The platform installs the godaddy webhook itself (cloudgate render shows its Helm release).',
+      ),
+    );
   }
   if (choices.solver === 'infoblox') {
-    out.push(finding('infoblox-webhook', 'info', 'cluster_issuer_acme_solver',
-      'The infoblox solver works through a webhook, which the platform installs with Helm from its own chart (cloudgate render shows the release).',
-      'Make sure the chart is where cluster_issuer_acme_infoblox_helm_chart_path says, and that the cluster can reach the grid\'s API.'));
+    out.push(
+      finding(
+        'infoblox-webhook',
+        'info',
+        'cluster_issuer_acme_solver',
+        'The infoblox solver works through a webhook, which the platform installs with Helm from its own chart (cloudgate render shows the release).',
+        "Make sure the chart is where cluster_issuer_acme_infoblox_helm_chart_path says, and that the cluster can reach the grid's API.",
+      ),
+    );
   }
   return out;
 }
@@ -257,24 +384,49 @@ function venafiRules(values: Values, choices: Choices): Finding[] {
   const password = isSet(values.cluster_issuer_venafi_password);
   const v = 'cluster_issuer_venafi_access_token';
   if (token && (user || password)) {
-    return [finding('venafi-auth', 'error', v,
-      'The Venafi issuer has both an access token and username/password; exactly one method must be set.',
-      'Keep cluster_issuer_venafi_access_token (recommended) and remove the username and password.')];
+    return [
+      finding(
+        'venafi-auth',
+        'error',
+        v,
+        'The Venafi issuer has both an access token and username/password; exactly one method must be set.',
+        'Keep cluster_issuer_venafi_access_token (recommended) and remove the username and password.',
+      ),
+    ];
   }
   if (!token && !user && !password) {
-    return [finding('venafi-auth', 'error', v,
-      'The Venafi issuer has no credentials: set an access token, or username and password.',
-      'Set cluster_issuer_venafi_access_token (recommended).')];
+    return [
+      finding(
+        'venafi-auth',
+        'error',
+        v,
+        'The Venafi issuer has no credentials: set an access token, or username and password.',
+        'Set cluster_issuer_venafi_access_token (recommended).',
+      ),
+    ];
   }
   if (!token && user !== password) {
     const missing = user ? 'cluster_issuer_venafi_password' : 'cluster_issuer_venafi_username';
-    return [finding('venafi-auth', 'error', missing, `${missing} is not set; username and password go together.`,
-      `Set ${missing}, or use cluster_issuer_venafi_access_token (recommended) instead.`)];
+    return [
+      finding(
+        'venafi-auth',
+        'error',
+        missing,
+        `${missing} is not set; username and password go together.`,
+        `Set ${missing}, or use cluster_issuer_venafi_access_token (recommended) instead.`,
+      ),
+    ];
   }
   if (!token) {
-    return [finding('venafi-legacy-auth', 'warning', 'cluster_issuer_venafi_username',
-      'The Venafi issuer uses username and password, which newer versions of Venafi TPP are phasing out.',
-      'Switch to cluster_issuer_venafi_access_token.')];
+    return [
+      finding(
+        'venafi-legacy-auth',
+        'warning',
+        'cluster_issuer_venafi_username',
+        'The Venafi issuer uses username and password, which newer versions of Venafi TPP are phasing out.',
+        'Switch to cluster_issuer_venafi_access_token.',
+      ),
+    ];
   }
   return [];
 }
@@ -286,12 +438,23 @@ function annotationRules(values: Values): Finding[] {
   const current = values.atmosphere_ingress_annotations;
   const old = values.ingress_global_annotations;
   if (isSet(old)) {
-    out.push(isSet(current)
-      ? finding('annotations-conflict', 'error', 'ingress_global_annotations',
-        'Both ingress_global_annotations (deprecated) and atmosphere_ingress_annotations are set.',
-        'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations.')
-      : finding('deprecated-variable', 'warning', 'ingress_global_annotations',
-        'ingress_global_annotations is deprecated.', 'Rename it to atmosphere_ingress_annotations (same entries).'));
+    out.push(
+      isSet(current)
+        ? finding(
+            'annotations-conflict',
+            'error',
+            'ingress_global_annotations',
+            'Both ingress_global_annotations (deprecated) and atmosphere_ingress_annotations are set.',
+            'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations.',
+          )
+        : finding(
+            'deprecated-variable',
+            'warning',
+            'ingress_global_annotations',
+            'ingress_global_annotations is deprecated.',
+            'Rename it to atmosphere_ingress_annotations (same entries).',
+          ),
+    );
   }
   for (const name of ['atmosphere_ingress_annotations', 'ingress_global_annotations']) {
     const map = values[name];
@@ -300,11 +463,25 @@ function annotationRules(values: Values): Finding[] {
       if (!ANNOTATION_KEYS.includes(key)) {
         const suffix = key.split('/').pop() ?? key;
         const guess = ANNOTATION_KEYS.find((k) => k.endsWith(`/${suffix}`)) ?? closest(key, ANNOTATION_KEYS);
-        out.push(finding('annotation-key', 'error', name, `${name} has the key "${key}", which is not a certificate subject annotation.`,
-          guess ? `Did you mean ${guess}?` : `Allowed keys: ${ANNOTATION_KEYS.join(', ')}.`));
+        out.push(
+          finding(
+            'annotation-key',
+            'error',
+            name,
+            `${name} has the key "${key}", which is not a certificate subject annotation.`,
+            guess ? `Did you mean ${guess}?` : `Allowed keys: ${ANNOTATION_KEYS.join(', ')}.`,
+          ),
+        );
       } else if (typeof value !== 'string' || value.trim() === '') {
-        out.push(finding('annotation-value', 'error', name, `${name}["${key}"] must be a non-empty text value.`,
-          'Quote the value, e.g. "Example Org"; several values are comma-separated in one string.'));
+        out.push(
+          finding(
+            'annotation-value',
+            'error',
+            name,
+            `${name}["${key}"] must be a non-empty text value.`,
+            'Quote the value, e.g. "Example Org"; several values are comma-separated in one string.',
+          ),
+        );
       } else if (key.endsWith('/subject-countries')) {
         out.push(...countryRule(name, key, value));
       }
@@ -320,9 +497,15 @@ function unusedBranch(values: Values, choices: Choices): Finding[] {
   if (!ISSUER_TYPE_VALUES.includes(choices.issuer) || !SOLVER_VALUES.includes(choices.solver)) return [];
   if (choices.solver === 'route53' && !ROUTE53_AUTH_MODES.includes(choices.auth)) return [];
   const reportedElsewhere = new Set(['openstack_helm_ingress_secret_name']);
-  return VARIABLES.filter((row) => row.appliesWhen && !reportedElsewhere.has(row.name) && !applies(row, choices) && isSet(values[row.name])).map((row) =>
-    finding('unused-variable', 'warning', row.name,
+  return VARIABLES.filter(
+    (row) => row.appliesWhen && !reportedElsewhere.has(row.name) && !applies(row, choices) && isSet(values[row.name]),
+  ).map((row) =>
+    finding(
+      'unused-variable',
+      'warning',
+      row.name,
       `${row.name} is set but not used with ${branchWords(choices)}.`,
-      `Remove it (cloudgate setup removes it for you), or change the choice it belongs to.`));
+      `Remove it (cloudgate setup removes it for you), or change the choice it belongs to.`,
+    ),
+  );
 }
-

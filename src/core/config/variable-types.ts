@@ -4,8 +4,7 @@ import type { IssuerType, Route53Auth, Solver, Word } from './vocabulary.js';
 export * from './vocabulary.js';
 
 export type VariableType =
-  | 'string' | 'domain' | 'email' | 'url' | 'bool' | 'enum' | 'hostport'
-  | 'pem-certificate' | 'pem-key' | 'map' | 'int';
+  'string' | 'domain' | 'email' | 'url' | 'bool' | 'enum' | 'hostport' | 'pem-certificate' | 'pem-key' | 'map' | 'int';
 
 /** When a row applies; every given field must match (absent = any). */
 export interface Condition {
@@ -81,7 +80,9 @@ export const ROW = {
 /** The enum fields of a row whose values are a vocabulary table (the choosing variables). */
 export function enumOf(words: Record<string, Word>): Pick<Variable, 'type' | 'values' | 'valueHelp' | 'words'> {
   return {
-    type: 'enum', values: Object.keys(words), words,
+    type: 'enum',
+    values: Object.keys(words),
+    words,
     valueHelp: Object.fromEntries(Object.entries(words).map(([value, w]) => [value, w.help])),
   };
 }

@@ -11,8 +11,16 @@ import { ISSUER_ROWS } from './variable-rows/issuers.js';
 import { SELECTION_ROWS } from './variable-rows/selection.js';
 import { WEBHOOK_ROWS } from './variable-rows/webhooks.js';
 import {
-  DEFAULT_ROUTE53_AUTH, DEFAULT_ISSUER, DEFAULT_SOLVER, aliasOfName, aliasOfObjectName,
-  type NamingProfile, type Route53Auth, type IssuerType, type Solver, type Variable,
+  DEFAULT_ROUTE53_AUTH,
+  DEFAULT_ISSUER,
+  DEFAULT_SOLVER,
+  aliasOfName,
+  aliasOfObjectName,
+  type NamingProfile,
+  type Route53Auth,
+  type IssuerType,
+  type Solver,
+  type Variable,
 } from './variable-types.js';
 
 export * from './variable-types.js';
@@ -22,7 +30,8 @@ export { INGRESS_ROLE_VARIABLES } from './variable-rows/selection.js';
 /** A row with its neutral alias and the neutral words of an object-name default, derived from the vocabulary. */
 function withAlias(row: Variable): Variable {
   const alias = aliasOfName(row.name);
-  const aliasDefault = row.type === 'string' && typeof row.default === 'string' ? aliasOfObjectName(row.default) : undefined;
+  const aliasDefault =
+    row.type === 'string' && typeof row.default === 'string' ? aliasOfObjectName(row.default) : undefined;
   return {
     ...row,
     ...(alias !== row.name ? { alias } : {}),
@@ -30,7 +39,13 @@ function withAlias(row: Variable): Variable {
   };
 }
 
-export const VARIABLES: Variable[] = [...SELECTION_ROWS, ...ACME_ROWS, ...DNS_PROVIDER_ROWS, ...WEBHOOK_ROWS, ...ISSUER_ROWS].map(withAlias);
+export const VARIABLES: Variable[] = [
+  ...SELECTION_ROWS,
+  ...ACME_ROWS,
+  ...DNS_PROVIDER_ROWS,
+  ...WEBHOOK_ROWS,
+  ...ISSUER_ROWS,
+].map(withAlias);
 
 const BY_NAME = new Map(VARIABLES.map((v) => [v.name, v]));
 const BY_ALIAS = new Map(VARIABLES.filter((v) => v.alias).map((v) => [v.alias!, v]));

@@ -33,13 +33,24 @@ export interface IssuerWord extends Word {
 
 /** `cluster_issuer_type`, in the order the walkthrough offers them. */
 export const ISSUER_TYPES: Record<IssuerType, IssuerWord> = {
-  acme: { help: 'An ACME certificate authority (public, or an internal ACME server); renewed automatically', spec: 'acme', trusted: true },
+  acme: {
+    help: 'An ACME certificate authority (public, or an internal ACME server); renewed automatically',
+    spec: 'acme',
+    trusted: true,
+  },
   venafi: {
-    alias: 'commercialca', product: 'Venafi TPP', spec: 'venafi', trusted: true,
+    alias: 'commercialca',
+    product: 'Venafi TPP',
+    spec: 'venafi',
+    trusted: true,
     help: 'Venafi Trust Protection Platform (a commercial CA) with a policy zone and an access token',
   },
   ca: { help: 'Your own CA certificate and key sign the endpoint certificates', spec: 'ca', trusted: true },
-  'self-signed': { help: 'Self-signed certificates: for development and testing only, not for production', spec: 'ca', trusted: false },
+  'self-signed': {
+    help: 'Self-signed certificates: for development and testing only, not for production',
+    spec: 'ca',
+    trusted: false,
+  },
   none: { help: 'No issuer: you supply an existing wildcard certificate as a TLS secret', trusted: false },
 };
 
@@ -52,22 +63,41 @@ export interface SolverWord extends Word {
 
 /** `cluster_issuer_acme_solver`: HTTP-01, or the DNS-01 provider (one task file of the role each). */
 export const SOLVERS: Record<Solver, SolverWord> = {
-  http01: { field: 'http01', help: 'HTTP-01 (default): works when the ACME server can reach the API endpoints; needs only the email' },
+  http01: {
+    field: 'http01',
+    help: 'HTTP-01 (default): works when the ACME server can reach the API endpoints; needs only the email',
+  },
   azuredns: {
-    alias: 'clouddnsa', product: 'Azure DNS', field: 'azureDNS',
+    alias: 'clouddnsa',
+    product: 'Azure DNS',
+    field: 'azureDNS',
     help: 'DNS-01 via Azure DNS (a service principal): use when the ACME server cannot reach the APIs',
   },
   rfc2136: { field: 'rfc2136', help: 'DNS-01 via a DNS server supporting RFC 2136 dynamic updates (TSIG key)' },
   route53: {
-    alias: 'clouddnsb', product: 'Route 53', field: 'route53',
+    alias: 'clouddnsb',
+    product: 'Route 53',
+    field: 'route53',
     help: 'DNS-01 via Route 53: static keys, ambient credentials or keyless service-account tokens',
   },
-  cloudflare: { alias: 'dnsc', product: 'Cloudflare', field: 'cloudflare', help: 'DNS-01 via Cloudflare with an API token' },
+  cloudflare: {
+    alias: 'dnsc',
+    product: 'Cloudflare',
+    field: 'cloudflare',
+    help: 'DNS-01 via Cloudflare with an API token',
+  },
   godaddy: {
-    alias: 'dnsd', product: 'GoDaddy', field: 'webhook',
+    alias: 'dnsd',
+    product: 'GoDaddy',
+    field: 'webhook',
     help: 'DNS-01 via GoDaddy: the platform installs its webhook; the account needs 10+ domains',
   },
-  infoblox: { alias: 'dnse', product: 'Infoblox', field: 'webhook', help: 'DNS-01 via Infoblox (WAPI): the platform installs its webhook' },
+  infoblox: {
+    alias: 'dnse',
+    product: 'Infoblox',
+    field: 'webhook',
+    help: 'DNS-01 via Infoblox (WAPI): the platform installs its webhook',
+  },
 };
 
 export type Route53Auth = 'static' | 'ambient' | 'kubernetes';
@@ -77,7 +107,8 @@ export const ROUTE53_AUTH: Record<Route53Auth, Word> = {
   static: { help: 'Access key id and secret access key in the inventory (long-lived keys)' },
   ambient: { help: "Credentials from cert-manager's environment (the default chain); optional role to assume" },
   kubernetes: {
-    alias: 'clusteroidc', product: 'Kubernetes service-account tokens',
+    alias: 'clusteroidc',
+    product: 'Kubernetes service-account tokens',
     help: "Keyless: the cluster's service-account token exchanged for a role (needs cert-manager CRDs >= 1.15.0)",
   },
 };
@@ -103,19 +134,24 @@ const PRODUCT_WORDS: [word: string, alias: string][] = [ISSUER_TYPES, SOLVERS]
   .map(([word, w]) => [word, w.alias!]);
 
 /** The platform-wide prefixes of variable names other roles read too, with their aliases. */
-const NAME_PREFIXES: [prefix: string, alias: string][] = [['openstack_helm_ingress_', 'cloud_helm_ingress_'], ['atmosphere_ingress_', 'platform_ingress_']];
+const NAME_PREFIXES: [prefix: string, alias: string][] = [
+  ['openstack_helm_ingress_', 'cloud_helm_ingress_'],
+  ['atmosphere_ingress_', 'platform_ingress_'],
+];
 
 /** The neutral alias of a variable name (`cluster_issuer_acme_route53_region` → `..._clouddnsb_region`); the name when it has none. */
 export function aliasOfName(name: string): string {
   for (const [prefix, alias] of NAME_PREFIXES) if (name.startsWith(prefix)) return alias + name.slice(prefix.length);
-  for (const [word, alias] of PRODUCT_WORDS) if (name.includes(`_${word}_`)) return name.replace(`_${word}_`, `_${alias}_`);
+  for (const [word, alias] of PRODUCT_WORDS)
+    if (name.includes(`_${word}_`)) return name.replace(`_${word}_`, `_${alias}_`);
   return name;
 }
 
 /** The platform's spelling of a name written with the neutral words (the inverse of aliasOfName, for any name). */
 export function platformOfName(name: string): string {
   for (const [prefix, alias] of NAME_PREFIXES) if (name.startsWith(alias)) return prefix + name.slice(alias.length);
-  for (const [word, alias] of PRODUCT_WORDS) if (name.includes(`_${alias}_`)) return name.replace(`_${alias}_`, `_${word}_`);
+  for (const [word, alias] of PRODUCT_WORDS)
+    if (name.includes(`_${alias}_`)) return name.replace(`_${alias}_`, `_${word}_`);
   return name;
 }
 

@@ -28,7 +28,13 @@ export const provideChecks: CheckProvider = (input) => {
           status: 'warn',
           message: mine.map((f) => escapeLine(f.message)).join(' '),
           advice: mine.map((f) => escapeLine(f.advice)).join(' '),
-          facts: { findings: mine.map((f) => ({ key: escapeLine(f.key), message: escapeLine(f.message), advice: escapeLine(f.advice) })) },
+          facts: {
+            findings: mine.map((f) => ({
+              key: escapeLine(f.key),
+              message: escapeLine(f.message),
+              advice: escapeLine(f.advice),
+            })),
+          },
         }),
       },
     ];

@@ -21,7 +21,11 @@ export interface FactKey<T> {
   readonly type?: T;
 }
 
-export function factKey<T>(group: string, name: string, options: { unset?: SkipReason; absent?: SkipReason } = {}): FactKey<T> {
+export function factKey<T>(
+  group: string,
+  name: string,
+  options: { unset?: SkipReason; absent?: SkipReason } = {},
+): FactKey<T> {
   return { group, name, ...options };
 }
 
@@ -38,7 +42,9 @@ export interface Facts {
 /** A key asked of a check that did not declare it: a mistake in cloudgate's code. */
 export class UndeclaredFact extends Error {
   constructor(check: string, key: FactKey<unknown>, how: 'read' | 'written') {
-    super(`Check ${check} ${how === 'read' ? 'reads' : 'writes'} ${key.name} (group ${key.group}) without declaring it.`);
+    super(
+      `Check ${check} ${how === 'read' ? 'reads' : 'writes'} ${key.name} (group ${key.group}) without declaring it.`,
+    );
     this.name = 'UndeclaredFact';
   }
 }
@@ -52,7 +58,12 @@ export class RunFacts {
   }
 
   /** The view of one check, limited to what it declared. */
-  viewFor(check: { id: string; needs?: readonly FactKey<unknown>[]; uses?: readonly FactKey<unknown>[]; provides?: readonly FactKey<unknown>[] }): Facts {
+  viewFor(check: {
+    id: string;
+    needs?: readonly FactKey<unknown>[];
+    uses?: readonly FactKey<unknown>[];
+    provides?: readonly FactKey<unknown>[];
+  }): Facts {
     const readable = new Set([...(check.needs ?? []), ...(check.uses ?? []), ...(check.provides ?? [])]);
     const writable = new Set(check.provides ?? []);
     const values = this.#values;

@@ -58,7 +58,10 @@ export function configured(keys: Record<string, unknown>, options: ConfiguredOpt
   if (open) return always;
   const listed = options.any ? names.join(' or ') : missing.join(', ');
   const verb = !options.any && missing.length > 1 ? 'are' : 'is';
-  return notConfigured(options.message ?? `Not configured: ${listed} ${verb} not set.`, options.text ?? `Set ${listed}.`);
+  return notConfigured(
+    options.message ?? `Not configured: ${listed} ${verb} not set.`,
+    options.text ?? `Set ${listed}.`,
+  );
 }
 
 /** Closed for want of a setting that is not one key ("no inventory names an ACME issuer"), with what to do. */

@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { networkSettings, NO_NETWORK_OPTIONS, runDeadlineMs, type NetworkOptions, type NetworkSettings } from '../config/network.js';
+import {
+  networkSettings,
+  NO_NETWORK_OPTIONS,
+  runDeadlineMs,
+  type NetworkOptions,
+  type NetworkSettings,
+} from '../config/network.js';
 import { expandHome } from '../config/clouds-yaml.js';
 import { loadConfigFile, setting, type GivenSettings, type SettingsSource } from '../config/settings.js';
 import { resolveSetting } from '../config/setting-schema.js';
@@ -75,10 +81,18 @@ export { lazyArea, type Area, type CheckProvider } from './area.js';
  * The doctor's input from its options, the environment and --config. `cloudgate setup` builds one
  * too, to run the discovery checks against the inventory it has just written.
  */
-export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>): Promise<DoctorInput> {
+export async function doctorInput(
+  options: DoctorOptions,
+  ctx: Pick<CommandContext, 'env' | 'cwd' | 'stderr'>,
+): Promise<DoctorInput> {
   const { env, cwd } = ctx;
   const { config, findings } = await loadConfigFile(options.configPath, cwd);
-  const { saved, cloud, caFile, sources, found } = await startSettings({ cloud: options.cloud, caFile: options.network.caFile, given: options.given }, env, cwd, config);
+  const { saved, cloud, caFile, sources, found } = await startSettings(
+    { cloud: options.cloud, caFile: options.network.caFile, given: options.given },
+    env,
+    cwd,
+    config,
+  );
   const general = (name: StartName) => resolveStart(name, sources, found);
   const network = networkSettings({ ...options.network, caFile }, { stderr: ctx.stderr, cloud });
 
@@ -96,7 +110,14 @@ export async function doctorInput(options: DoctorOptions, ctx: Pick<CommandConte
 
   const context = general('context');
   // Anything that names something to check; the CA file alone does not (kubectl's current context: see withCurrentContext).
-  const groupSetting = SETTING_SPECS.some((s) => s.section !== undefined && s.name !== 'context' && ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(resolveSetting(s, sources, { read: false }).origin?.kind ?? ''));
+  const groupSetting = SETTING_SPECS.some(
+    (s) =>
+      s.section !== undefined &&
+      s.name !== 'context' &&
+      ['flag', 'environment', 'clouds.yaml', 'config file', 'saved settings'].includes(
+        resolveSetting(s, sources, { read: false }).origin?.kind ?? '',
+      ),
+  );
   const somethingToCheck = Boolean(cloud || context || options.configPath || groupSetting || existsSync(inventoryPath));
   return {
     given: options.given,
@@ -126,7 +147,14 @@ export async function withCurrentContext(input: DoctorInput): Promise<DoctorInpu
   if (setting(input, 'kube', 'context') !== undefined) return input;
   const { current } = await kubeContexts(input.env);
   if (!current) return input;
-  return { ...input, found: [...(input.found ?? []), { name: 'context', value: current.name, from: `the current context of ${current.file}` }], somethingToCheck: true };
+  return {
+    ...input,
+    found: [
+      ...(input.found ?? []),
+      { name: 'context', value: current.name, from: `the current context of ${current.file}` },
+    ],
+    somethingToCheck: true,
+  };
 }
 
 export function runOptionsOf(input: DoctorInput): RunOptions {

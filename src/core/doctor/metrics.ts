@@ -35,7 +35,11 @@ export interface AreaMetric {
 
 /** The area's families over the run's outcomes of its group. */
 export function areaFamilies(group: string, metrics: readonly AreaMetric[]): MetricFamily[] {
-  return metrics.map((m) => ({ name: m.name, help: m.help, samples: (run) => m.samples(run.report.checks.filter((c) => c.group === group)) }));
+  return metrics.map((m) => ({
+    name: m.name,
+    help: m.help,
+    samples: (run) => m.samples(run.report.checks.filter((c) => c.group === group)),
+  }));
 }
 
 const once = (value: number): Sample[] => [{ labels: {}, value }];
@@ -52,13 +56,19 @@ export const DOCTOR_METRICS: readonly MetricFamily[] = [
   {
     name: 'cloudgate_check_status',
     help: 'Status of each doctor check in the last run: 1 for its current status, 0 for the others.',
-    samples: ({ report }) => report.checks.flatMap((c) =>
-      STATUSES.map((status) => ({ labels: { group: c.group, id: c.id, status }, value: c.status === status ? 1 : 0 }))),
+    samples: ({ report }) =>
+      report.checks.flatMap((c) =>
+        STATUSES.map((status) => ({
+          labels: { group: c.group, id: c.id, status },
+          value: c.status === status ? 1 : 0,
+        })),
+      ),
   },
   {
     name: 'cloudgate_check_duration_seconds',
     help: 'How long each doctor check took in the last run.',
-    samples: ({ report }) => report.checks.map((c) => ({ labels: { group: c.group, id: c.id }, value: c.durationMs / 1000 })),
+    samples: ({ report }) =>
+      report.checks.map((c) => ({ labels: { group: c.group, id: c.id }, value: c.durationMs / 1000 })),
   },
   {
     name: 'cloudgate_certificate_expiry_timestamp_seconds',

@@ -7,7 +7,17 @@ import { isInterrupted, summarize } from './status.js';
 import { RunFacts, runMemo, type FactKey, type RunMemo } from './facts.js';
 import { isClosed } from './gates.js';
 import { openServices, type Clock } from './services.js';
-import type { Check, CheckContext, CheckOutcome, CheckResult, DoctorReport, RunnableCheck, RunResult, SkipReason, SubResult } from './types.js';
+import type {
+  Check,
+  CheckContext,
+  CheckOutcome,
+  CheckResult,
+  DoctorReport,
+  RunnableCheck,
+  RunResult,
+  SkipReason,
+  SubResult,
+} from './types.js';
 
 export interface RunOptions {
   /** Per-check timeout when a check sets none. */
@@ -54,7 +64,11 @@ type Ended = CheckResult<object> | NotRun;
 
 /** A `needs`, `uses` or `after` that names nothing of the run: a mistake in cloudgate's code, refused before anything runs. */
 export class UnknownCheckReference extends Error {
-  constructor(readonly check: string, readonly reference: string, why = 'is no check of this run, although its group is') {
+  constructor(
+    readonly check: string,
+    readonly reference: string,
+    why = 'is no check of this run, although its group is',
+  ) {
     super(`Check ${check} waits on "${reference}", which ${why}.`);
     this.name = 'UnknownCheckReference';
   }
@@ -83,14 +97,21 @@ export function validateReferences(checks: readonly Check[]): void {
   const provided = new Set(checks.flatMap((c) => c.provides ?? []));
   for (const check of checks) {
     for (const key of check.provides ?? []) {
-      if (key.group !== check.group) throw new UnknownCheckReference(check.id, key.name, `belongs to group ${key.group}: only its checks hand it on`);
+      if (key.group !== check.group)
+        throw new UnknownCheckReference(
+          check.id,
+          key.name,
+          `belongs to group ${key.group}: only its checks hand it on`,
+        );
     }
     if (!runnable(check)) continue;
     for (const ref of check.after ?? []) {
-      if (!ids.has(ref) && (groups.has(groupOf(ref)) || !ref.includes('.'))) throw new UnknownCheckReference(check.id, ref);
+      if (!ids.has(ref) && (groups.has(groupOf(ref)) || !ref.includes('.')))
+        throw new UnknownCheckReference(check.id, ref);
     }
     for (const key of [...(check.needs ?? []), ...(check.uses ?? [])]) {
-      if (!provided.has(key) && groups.has(key.group)) throw new UnknownCheckReference(check.id, key.name, `no check of group ${key.group} hands on`);
+      if (!provided.has(key) && groups.has(key.group))
+        throw new UnknownCheckReference(check.id, key.name, `no check of group ${key.group} hands on`);
     }
   }
 }
@@ -125,7 +146,13 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
   const ready = (c: Check) => waitsFor(c).every((id) => outcomes.has(id));
 
   const finish = (check: Check, result: Ended, durationMs: number) => {
-    const outcome: CheckOutcome = { id: check.id, group: check.group, title: check.title, ...boundedResult(result), durationMs: Math.round(durationMs) };
+    const outcome: CheckOutcome = {
+      id: check.id,
+      group: check.group,
+      title: check.title,
+      ...boundedResult(result),
+      durationMs: Math.round(durationMs),
+    };
     outcomes.set(check.id, outcome);
     options.onFinish?.(outcome);
   };
@@ -194,7 +221,11 @@ export async function runChecks(checks: Check[], options: RunOptions = {}): Prom
         // A cycle or a prerequisite that never finishes: report instead of hanging.
         for (const check of [...pending]) {
           pending.delete(check);
-          finish(check, { status: 'fail', message: `Not run: waits on ${waitsFor(check).join(', ')}, which never finished.` }, 0);
+          finish(
+            check,
+            { status: 'fail', message: `Not run: waits on ${waitsFor(check).join(', ')}, which never finished.` },
+            0,
+          );
         }
       }
     }
@@ -220,7 +251,12 @@ const passed = (o: CheckOutcome) => o.status === 'ok' || o.status === 'warn';
  * 2,000 Certificates or 10,000 keys still makes lines a terminal, a CI log and Prometheus can hold.
  */
 function boundedResult(result: Ended): Omit<CheckOutcome, 'id' | 'group' | 'title' | 'durationMs'> {
-  if ('reason' in result) return { ...result, message: cutText(result.message, LINE_LIMIT), reason: { ...result.reason, text: cutText(result.reason.text, LINE_LIMIT) } };
+  if ('reason' in result)
+    return {
+      ...result,
+      message: cutText(result.message, LINE_LIMIT),
+      reason: { ...result.reason, text: cutText(result.reason.text, LINE_LIMIT) },
+    };
   const { facts, parts, ...rest } = result;
   return {
     ...rest,
@@ -269,7 +305,12 @@ function notInRun(key: FactKey<unknown>): NotRun {
   };
 }
 
-async function runOne(check: RunnableCheck, options: RunOptions, deadline: AbortSignal, base: Omit<CheckContext, 'signal'>): Promise<Ended> {
+async function runOne(
+  check: RunnableCheck,
+  options: RunOptions,
+  deadline: AbortSignal,
+  base: Omit<CheckContext, 'signal'>,
+): Promise<Ended> {
   const timeoutMs = check.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scope = scopedSignal(deadline, timeoutMs);
   const { signal } = scope;
@@ -281,14 +322,20 @@ async function runOne(check: RunnableCheck, options: RunOptions, deadline: Abort
       (error: unknown) => {
         // An error that says what to do about it (a request, kubectl) is a failure of what was checked.
         const advice = textOf(memberOf(error, 'advice'));
-        return advice === undefined ? { bug: error } : { result: { status: 'fail', message: messageOf(error), advice } };
+        return advice === undefined
+          ? { bug: error }
+          : { result: { status: 'fail', message: messageOf(error), advice } };
       },
     );
-  const work = own.then((done): Ended => ('result' in done ? done.result : {
-    status: 'fail',
-    message: `The check itself failed: ${messageOf(done.bug)}`,
-    advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
-  }));
+  const work = own.then((done): Ended =>
+    'result' in done
+      ? done.result
+      : {
+          status: 'fail',
+          message: `The check itself failed: ${messageOf(done.bug)}`,
+          advice: 'This is a bug in cloudgate or an unexpected answer; run with --verbose and report it.',
+        },
+  );
   let onAbort = () => {};
   let grace: NodeJS.Timeout | undefined;
   const aborted = new Promise<Ended>((resolve) => {
@@ -297,7 +344,9 @@ async function runOne(check: RunnableCheck, options: RunOptions, deadline: Abort
       if (options.signal?.aborted) return resolve({ status: 'skip', message: INTERRUPTED, reason: INTERRUPTED_REASON });
       const late: Ended = {
         status: 'fail',
-        message: deadline.aborted ? 'Did not finish before the overall deadline.' : `Did not finish within ${formatSeconds(timeoutMs)}.`,
+        message: deadline.aborted
+          ? 'Did not finish before the overall deadline.'
+          : `Did not finish within ${formatSeconds(timeoutMs)}.`,
         advice: 'Check that the server is reachable, or raise --timeout.',
       };
       // A check that stops at once on its signal reports its own failure, which names what it was
@@ -341,7 +390,12 @@ async function runGated(check: RunnableCheck, ctx: CheckContext, run: AbortSigna
   const available = await gate.probe(run, ctx.memo);
   // Timed out while the probe ran: its result is written already, the check must not start late.
   ctx.signal.throwIfAborted();
-  if (!available.ok) return { unavailable: 'no-cluster', message: `${gate.lead ?? 'Cluster not checked'}: ${available.reason}`, text: available.reason };
+  if (!available.ok)
+    return {
+      unavailable: 'no-cluster',
+      message: `${gate.lead ?? 'Cluster not checked'}: ${available.reason}`,
+      text: available.reason,
+    };
   return check.run({ ...ctx, cluster: { context: available.context } });
 }
 

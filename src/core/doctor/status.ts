@@ -14,7 +14,9 @@ export function summarize(outcomes: readonly { status: Status }[]): Record<Statu
 
 /** `9 ok, 1 warn`: the statuses with none left out, unless `all`. */
 export function statusCounts(summary: Record<Status, number>, all = false): string {
-  return STATUSES.filter((s) => all || summary[s] > 0).map((s) => `${summary[s]} ${s}`).join(', ');
+  return STATUSES.filter((s) => all || summary[s] > 0)
+    .map((s) => `${summary[s]} ${s}`)
+    .join(', ');
 }
 
 /** A check stopped by Ctrl+C before it ended (not run, no verdict). */

@@ -50,7 +50,12 @@ export interface AnsibleSetting {
   base: string;
 }
 
-export function ansibleSetting(env: NodeJS.ProcessEnv, cwd: string, name: string, key: string): AnsibleSetting | undefined {
+export function ansibleSetting(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  name: string,
+  key: string,
+): AnsibleSetting | undefined {
   const fromEnv = env[name];
   if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, source: name, base: cwd };
   const file = ansibleConfigFile(env, cwd);

@@ -177,23 +177,43 @@ function rmQuiet(path: string): void {
   }
 }
 
-export async function writeFilesAtomically(files: FileToWrite[], now: Date = new Date(), options: WriteOptions = {}): Promise<WrittenFile[]> {
+export async function writeFilesAtomically(
+  files: FileToWrite[],
+  now: Date = new Date(),
+  options: WriteOptions = {},
+): Promise<WrittenFile[]> {
   const staged: Staged[] = [];
   const checkedPaths: CheckedPath[] = [];
   let committed = false;
   // Stopped by a signal mid-write: what was replaced is put back, what was made goes.
-  const forgetSignal = cleanUpOnExit(() => undoOnSignal(staged, () => committed, () => checkedPaths));
+  const forgetSignal = cleanUpOnExit(() =>
+    undoOnSignal(
+      staged,
+      () => committed,
+      () => checkedPaths,
+    ),
+  );
   const closeAll = async () => {
-    await Promise.all(staged.map(async (s) => { await s.previous?.handle.close().catch(() => undefined); }));
+    await Promise.all(
+      staged.map(async (s) => {
+        await s.previous?.handle.close().catch(() => undefined);
+      }),
+    );
     for (const c of checkedPaths) c.folder.close();
   };
   try {
     try {
       for (const file of files) {
-        const checked = checkPath(file.path, { purpose: 'write', noFinalLink: file.noLink, createFolders: options.createFolders !== false, folderMode: options.folderMode });
+        const checked = checkPath(file.path, {
+          purpose: 'write',
+          noFinalLink: file.noLink,
+          createFolders: options.createFolders !== false,
+          folderMode: options.folderMode,
+        });
         checkedPaths.push(checked);
         const { folder, name, existing } = checked;
-        if (existing?.isDirectory()) throw Object.assign(new Error(`${checked.path} is a folder`), { code: 'EISDIR', path: checked.path });
+        if (existing?.isDirectory())
+          throw Object.assign(new Error(`${checked.path} is a folder`), { code: 'EISDIR', path: checked.path });
         await removeStaleTemps(folder, name);
         const entry: Staged = { file, checked, previous: await openPrevious(folder, name, existing) };
         staged.push(entry);
@@ -204,11 +224,18 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
       for (const s of staged) {
         if (!s.previous) continue;
         const { folder, name } = s.checked;
-        if (options.backup !== false) await writeBackup(folder, name, s.previous, stamp, s.file.backupContent, (backup) => { s.backup = backup; });
+        if (options.backup !== false)
+          await writeBackup(folder, name, s.previous, stamp, s.file.backupContent, (backup) => {
+            s.backup = backup;
+          });
         s.undo = tempNameFor(name);
         await link(folder.at(name), folder.at(s.undo));
         // The name must still hold the version the backup copied (a swap in a trusted shared folder).
-        if ((await lstat(folder.at(s.undo))).ino !== s.previous.ino) throw Object.assign(new Error(`${s.checked.path} changed while it was being written`), { code: 'ECHANGED', path: s.checked.path });
+        if ((await lstat(folder.at(s.undo))).ino !== s.previous.ino)
+          throw Object.assign(new Error(`${s.checked.path} changed while it was being written`), {
+            code: 'ECHANGED',
+            path: s.checked.path,
+          });
       }
     } catch (error) {
       await undo(staged, checkedPaths);
@@ -232,7 +259,8 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     for (const s of staged) if (s.undo) await unlink(s.checked.folder.at(s.undo)).catch(() => undefined);
     for (const s of staged) s.undo = undefined;
     // Old backups go only once the new state is complete, the folders still open.
-    for (const s of staged) if (s.backup) await pruneBackups(s.checked.folder, s.checked.name, s.backup.name, now).catch(() => []);
+    for (const s of staged)
+      if (s.backup) await pruneBackups(s.checked.folder, s.checked.name, s.backup.name, now).catch(() => []);
   } finally {
     forgetSignal();
     await closeAll();
@@ -245,7 +273,6 @@ export async function writeFilesAtomically(files: FileToWrite[], now: Date = new
     ...(backup ? { backupPath: backup.path } : {}),
     ...(checked.links.length > 0 ? { linkTarget: checked.path, links: checked.links } : {}),
   }));
-
 }
 
 /**
@@ -259,10 +286,19 @@ async function undo(staged: Staged[], checkedPaths: CheckedPath[]): Promise<void
     let restored = true;
     if (s.renamed) {
       restored = s.undo
-        ? await rename(folder.at(s.undo), folder.at(name)).then(() => true, () => false)
-        : await unlink(folder.at(name)).then(() => true, () => false);
+        ? await rename(folder.at(s.undo), folder.at(name)).then(
+            () => true,
+            () => false,
+          )
+        : await unlink(folder.at(name)).then(
+            () => true,
+            () => false,
+          );
       if (restored) s.undo = undefined;
-      s.state = restored ? (s.previous ? 'put back to its previous version' : 'removed again (it was new)')
+      s.state = restored
+        ? s.previous
+          ? 'put back to its previous version'
+          : 'removed again (it was new)'
         : `holds the NEW version; the previous one is kept as ${s.backup?.path ?? folder.shown(s.undo ?? name)}`;
     } else {
       s.state = s.previous ? 'unchanged' : 'not created';
@@ -279,23 +315,36 @@ async function undo(staged: Staged[], checkedPaths: CheckedPath[]): Promise<void
     }
   }
   for (const c of checkedPaths) {
-    for (const dir of [...c.createdFolders].reverse()) if (await rmdir(dir).then(() => false, () => true)) break;
+    for (const dir of [...c.createdFolders].reverse())
+      if (
+        await rmdir(dir).then(
+          () => false,
+          () => true,
+        )
+      )
+        break;
   }
 }
 
 /** The error of a failed write: its cause, with advice when known, and what the disk holds when some of it changed. */
 function failure(staged: Staged[], error: unknown): NothingWritten {
   const cause = causeOf(error);
-  const advice = error instanceof PathRefused ? error.advice
-    : error instanceof MissingFolder ? `Create the folder first (mkdir -p ${error.folder}), or give a path in an existing folder.`
-    : undefined;
+  const advice =
+    error instanceof PathRefused
+      ? error.advice
+      : error instanceof MissingFolder
+        ? `Create the folder first (mkdir -p ${error.folder}), or give a path in an existing folder.`
+        : undefined;
   const changed = staged.filter((s) => s.renamed);
   if (changed.length === 0) return new NothingWritten(`Nothing was written: ${cause}`, advice);
   const partial = changed.some((s) => s.state?.startsWith('holds the NEW'));
   const states = staged.map((s) => `the ${s.file.description} ${s.checked.path} ${s.state ?? 'unchanged'}`).join('; ');
   return partial
-    ? new NothingWritten(`The write failed and could not be undone in full: ${cause}. Now: ${states}.`,
-      'Check the files named above (run cloudgate again to see the difference it would make), and make room on the disk.', true)
+    ? new NothingWritten(
+        `The write failed and could not be undone in full: ${cause}. Now: ${states}.`,
+        'Check the files named above (run cloudgate again to see the difference it would make), and make room on the disk.',
+        true,
+      )
     : new NothingWritten(`Nothing was written (${states}): ${cause}`, advice);
 }
 
@@ -317,7 +366,10 @@ export async function removeOwnFile(path: string): Promise<boolean> {
   try {
     const info = await lstat(checked.folder.at(checked.name)).catch(() => undefined);
     if (!info?.isFile() || !checked.folder.owns(info)) return false;
-    return await unlink(checked.folder.at(checked.name)).then(() => true, () => false);
+    return await unlink(checked.folder.at(checked.name)).then(
+      () => true,
+      () => false,
+    );
   } finally {
     checked.folder.close();
   }

@@ -18,7 +18,10 @@ export const KEEP_BACKUPS = 5;
 const MAX_BACKUP_NUMBER = 1000;
 
 export function backupStamp(now: Date = new Date()): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 export interface Backup {
@@ -35,9 +38,15 @@ export interface Backup {
  * while copying leaves no truncated backup that looks like a good one (the temp goes with the process,
  * and so does a backup name linked while the process was being stopped).
  */
-export async function writeBackup(folder: CheckedFolder, name: string, previous: Previous, stamp: string, replacement?: string,
+export async function writeBackup(
+  folder: CheckedFolder,
+  name: string,
+  previous: Previous,
+  stamp: string,
+  replacement?: string,
   /** Told the backup as soon as it exists, before anything else is awaited: a signal's cleanup then knows it. */
-  made?: (backup: Backup) => void): Promise<Backup> {
+  made?: (backup: Backup) => void,
+): Promise<Backup> {
   const temp = tempNameFor(name);
   let ino: number | undefined;
   let trying: string | undefined;
@@ -110,14 +119,27 @@ async function nextBackupNumber(folder: CheckedFolder, name: string, stamp: stri
  * removing `keep`; returns the paths removed. Backups dated later than `now` (a clock set back, or
  * copied in) are kept but do not count among the newest: they cannot push the real ones out.
  */
-export async function pruneBackups(folder: CheckedFolder, name: string, keep?: string, now: Date = new Date()): Promise<string[]> {
+export async function pruneBackups(
+  folder: CheckedFolder,
+  name: string,
+  keep?: string,
+  now: Date = new Date(),
+): Promise<string[]> {
   const latest = backupStamp(now);
   const backups = (await ownBackups(folder, name)).filter((b) => b.stamp <= latest);
   const removed: string[] = [];
   for (const old of backups.slice(KEEP_BACKUPS)) {
     if (old.name === keep) continue;
     const info = await lstat(folder.at(old.name)).catch(() => undefined);
-    if (info?.isFile() && folder.owns(info) && (await unlink(folder.at(old.name)).then(() => true, () => false))) removed.push(folder.shown(old.name));
+    if (
+      info?.isFile() &&
+      folder.owns(info) &&
+      (await unlink(folder.at(old.name)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      removed.push(folder.shown(old.name));
   }
   return removed;
 }

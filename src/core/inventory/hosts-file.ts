@@ -67,7 +67,10 @@ function addChild(inventory: HostsInventory, parent: string, child: string): voi
 
 /** Whether a text is an INI inventory rather than YAML (a `[section]` line, or host lines without `:`). */
 export function looksLikeIni(text: string): boolean {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith(';'));
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith(';'));
   if (lines.length === 0) return false;
   return /^\[[^\]]+\]$/.test(lines[0]) || lines.every((l) => !/^[\w.-]+\s*:(\s|$)/.test(l));
 }
@@ -88,7 +91,8 @@ export function readIniInventory(inventory: HostsInventory, text: string, path: 
     if (section) {
       current = section[1];
       const kind = section[2] ?? 'hosts';
-      if (kind !== 'hosts' && kind !== 'vars' && kind !== 'children') fail(`section [${section[1]}:${kind}] has an unknown type`);
+      if (kind !== 'hosts' && kind !== 'vars' && kind !== 'children')
+        fail(`section [${section[1]}:${kind}] has an unknown type`);
       state = kind as typeof state; // one of the three, checked above
       if (state !== 'vars') group(inventory, current);
       return;
@@ -142,8 +146,13 @@ function yamlGroup(inventory: HostsInventory, name: string, body: unknown): void
 export function isYamlInventory(data: unknown): boolean {
   if (!isRecord(data)) return false;
   const groups = Object.values(data);
-  return groups.length > 0 && groups.every((g) => g === null || (isRecord(g) && Object.keys(g).every((k) => ['hosts', 'children', 'vars'].includes(k))))
-    && groups.some((g) => isRecord(g) && Object.keys(g).length > 0);
+  return (
+    groups.length > 0 &&
+    groups.every(
+      (g) => g === null || (isRecord(g) && Object.keys(g).every((k) => ['hosts', 'children', 'vars'].includes(k))),
+    ) &&
+    groups.some((g) => isRecord(g) && Object.keys(g).length > 0)
+  );
 }
 
 /**
@@ -202,7 +211,8 @@ export function expandHosts(pattern: string): string[] {
     const width = from.startsWith('0') ? from.length : 0;
     for (let n = Number(from); n <= Number(to); n += step) out.push(`${head}${String(n).padStart(width, '0')}${tail}`);
   } else {
-    for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c += step) out.push(`${head}${String.fromCharCode(c)}${tail}`);
+    for (let c = from.charCodeAt(0); c <= to.charCodeAt(0); c += step)
+      out.push(`${head}${String.fromCharCode(c)}${tail}`);
   }
   return out.flatMap(expandHosts);
 }
@@ -225,7 +235,8 @@ export function groupsOf(inventory: HostsInventory, host: string): (InventoryGro
   }
   // A host in no group but all is in ungrouped, as Ansible reconciles it.
   if (member.size === 1) member.add('ungrouped');
-  return [...member].map((name) => ({ ...group(inventory, name), depth: depth.get(name) ?? 1 }))
+  return [...member]
+    .map((name) => ({ ...group(inventory, name), depth: depth.get(name) ?? 1 }))
     .sort((a, b) => a.depth - b.depth || a.priority - b.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -255,6 +266,7 @@ export function hostsOf(inventory: HostsInventory, name: string, seen = new Set<
   if (!g || seen.has(name)) return [];
   seen.add(name);
   const out = name === 'all' ? [...inventory.hosts] : [...g.hosts];
-  for (const child of g.children) for (const host of hostsOf(inventory, child, seen)) if (!out.includes(host)) out.push(host);
+  for (const child of g.children)
+    for (const host of hostsOf(inventory, child, seen)) if (!out.includes(host)) out.push(host);
   return out;
 }

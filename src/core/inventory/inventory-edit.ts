@@ -88,10 +88,23 @@ export function inventoryEdits(text: string, change: InventoryChange): { text: s
     touched.add(name);
     const oneLine = (s: string) => !s.includes('\n');
     const { valueStart, valueEnd } = entry;
-    if (entry.scalar && valueStart !== undefined && valueEnd !== undefined && valueStart < valueEnd && isScalarValue(value)
-      && oneLine(text.slice(valueStart, valueEnd)) && oneLine(String(value))) {
+    if (
+      entry.scalar &&
+      valueStart !== undefined &&
+      valueEnd !== undefined &&
+      valueStart < valueEnd &&
+      isScalarValue(value) &&
+      oneLine(text.slice(valueStart, valueEnd)) &&
+      oneLine(String(value))
+    ) {
       // Keep a trailing "# comment" on the line: replace only the value itself.
-      edits.push({ start: valueStart, end: valueEnd, text: serializePair(name, value).replace(/^[^:]*:\s?/, '').trimEnd() });
+      edits.push({
+        start: valueStart,
+        end: valueEnd,
+        text: serializePair(name, value)
+          .replace(/^[^:]*:\s?/, '')
+          .trimEnd(),
+      });
     } else {
       edits.push({ start: entry.start, end: entry.end, text: serializePair(name, value) });
     }
@@ -132,8 +145,10 @@ function inlinedAliases(mapping: YamlMapping, touched: Set<string>, edits: TextE
     if (edits.some((e) => e.start <= alias.start && alias.end <= e.end)) continue;
     const inline = flowYaml(alias.targetValue);
     if (inline === undefined) {
-      throw new UsageError(`The inventory uses the alias *${escapeLine(alias.name)}, whose anchor is in ${alias.targetKey}, which this change removes or replaces.`,
-        `Write the value out in place of *${escapeLine(alias.name)} (or move the anchor to another key) and run the command again; nothing was written.`);
+      throw new UsageError(
+        `The inventory uses the alias *${escapeLine(alias.name)}, whose anchor is in ${alias.targetKey}, which this change removes or replaces.`,
+        `Write the value out in place of *${escapeLine(alias.name)} (or move the anchor to another key) and run the command again; nothing was written.`,
+      );
     }
     out.push({ start: alias.start, end: alias.end, text: inline });
   }
@@ -145,7 +160,8 @@ function flowYaml(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return quoted(value);
   if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
   if (isTagged(value)) return `${value.tag} ${quoted(value.text)}`;
   if (Array.isArray(value)) {
     const items = value.map(flowYaml);
@@ -160,7 +176,10 @@ function flowYaml(value: unknown): string | undefined {
 
 /** A double-quoted YAML string; also escapes the characters YAML 1.1 reads as line breaks. */
 function quoted(text: string): string {
-  return JSON.stringify(text).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Whole files up to this size are parsed again before writing; larger ones only their new entries. */
@@ -174,10 +193,19 @@ const FULL_CHECK_BYTES = 1024 * 1024;
 function checkWritten(out: string, edits: TextEdit[]): void {
   try {
     if (out.length <= FULL_CHECK_BYTES) loadMapping(out, 'the updated inventory');
-    else loadYamlMapping(edits.filter((e) => e.text.endsWith('\n')).map((e) => e.text).join(''), { what: 'the updated inventory', path: 'the new entries' });
+    else
+      loadYamlMapping(
+        edits
+          .filter((e) => e.text.endsWith('\n'))
+          .map((e) => e.text)
+          .join(''),
+        { what: 'the updated inventory', path: 'the new entries' },
+      );
   } catch (error) {
-    throw new UsageError(`cloudgate would write an inventory that does not load as YAML: ${messageOf(error)}`,
-      'Nothing was written. Please report this with the shape of the inventory (not its values).');
+    throw new UsageError(
+      `cloudgate would write an inventory that does not load as YAML: ${messageOf(error)}`,
+      'Nothing was written. Please report this with the shape of the inventory (not its values).',
+    );
   }
 }
 

@@ -22,7 +22,16 @@ import type { Finding } from '../findings.js';
 import { codeOf, messageOf } from '../errors.js';
 import { InventoryInputError } from './inventory-errors.js';
 import { readRegularFileIfExistsSync } from '../safe-read.js';
-import { emptyInventory, groupsOf, hostsOf, isYamlInventory, looksLikeIni, readIniInventory, readYamlInventory, type HostsInventory } from './hosts-file.js';
+import {
+  emptyInventory,
+  groupsOf,
+  hostsOf,
+  isYamlInventory,
+  looksLikeIni,
+  readIniInventory,
+  readYamlInventory,
+  type HostsInventory,
+} from './hosts-file.js';
 import { loadMapping, readParsed } from './inventory-parse.js';
 import { checkedVarsText } from './text-check.js';
 import type { VaultKeyring } from './vault-options.js';
@@ -73,7 +82,23 @@ export interface InventoryLayout {
 }
 
 /** Host files Ansible skips in an inventory folder (its INVENTORY_IGNORE_EXTS; `.ini` is the platform's hosts file, so it is read). */
-const IGNORED = ['.pyc', '.pyo', '.swp', '.bak', '~', '.rpm', '.md', '.txt', '.rst', '.orig', '.cfg', '.retry', '.json', '.py', '.sh'];
+const IGNORED = [
+  '.pyc',
+  '.pyo',
+  '.swp',
+  '.bak',
+  '~',
+  '.rpm',
+  '.md',
+  '.txt',
+  '.rst',
+  '.orig',
+  '.cfg',
+  '.retry',
+  '.json',
+  '.py',
+  '.sh',
+];
 const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
 const ASSUMED_HOST = '(a controller)';
 
@@ -106,14 +131,18 @@ async function hostsInventory(root: string, hostsFile: string | undefined): Prom
     const info = statSync(path, { throwIfNoEntry: false });
     if (!info?.isFile() || (!hostsFile && !isHostsFile(path))) continue;
     const text = readRegularFileIfExistsSync(path, { what: 'the hosts file', maxBytes: 4 * 1024 * 1024 })?.text ?? '';
-    if (extname(name) === '.ini' || (extname(name) === '' && looksLikeIni(text))) readIniInventory(inventory, text, path);
+    if (extname(name) === '.ini' || (extname(name) === '' && looksLikeIni(text)))
+      readIniInventory(inventory, text, path);
     else readYamlInventory(inventory, loadYaml(text, { what: 'the hosts file', path }).value, path);
   }
   return inventory;
 }
 
 /** Reads an inventory folder (the one holding `group_vars/`, `host_vars/` and the hosts file). */
-export async function readLayout(root: string, options: { hostsFile?: string; keyring?: VaultKeyring } = {}): Promise<InventoryLayout> {
+export async function readLayout(
+  root: string,
+  options: { hostsFile?: string; keyring?: VaultKeyring } = {},
+): Promise<InventoryLayout> {
   const inventory = await hostsInventory(root, options.hostsFile);
   const notes: Finding[] = [];
   const loops: string[] = [];
@@ -121,9 +150,10 @@ export async function readLayout(root: string, options: { hostsFile?: string; ke
   const named = inventory.files.length > 0 && controllers.length > 0;
   if (inventory.files.length > 0 && controllers.length === 0) {
     notes.push({
-      rule: 'deploy-host', severity: 'warning',
+      rule: 'deploy-host',
+      severity: 'warning',
       message: `${inventory.files.map((f) => relative(root, f)).join(', ')} names no host in group controllers: the platform's play (hosts: controllers) would run on no host and create nothing.`,
-      advice: 'Put the control-plane hosts in a group named controllers, as the platform\'s hosts file does.',
+      advice: "Put the control-plane hosts in a group named controllers, as the platform's hosts file does.",
     });
   }
   const hostName = named ? controllers[0] : ASSUMED_HOST;
@@ -142,7 +172,11 @@ export async function readLayout(root: string, options: { hostsFile?: string; ke
   // 1. the hosts file's group variables: all first, then the host's groups in order
   for (const name of groups) {
     const vars = inventory.groups.get(name)?.vars ?? {};
-    if (Object.keys(vars).length) layers.push({ source: `${inventory.files.map((f) => relative(root, f)).join(', ')} [${name}:vars]`, values: vars });
+    if (Object.keys(vars).length)
+      layers.push({
+        source: `${inventory.files.map((f) => relative(root, f)).join(', ')} [${name}:vars]`,
+        values: vars,
+      });
   }
   // 2, 3. group_vars of all, then of each other group of the host; other groups' files are read but do not count
   const order = [...groups];
@@ -153,29 +187,55 @@ export async function readLayout(root: string, options: { hostsFile?: string; ke
       const file = read(path, `group_vars/${group}`, applies);
       if (applies) layers.push({ source: path, values: file.values });
     }
-    if (!applies && byGroup.has(group)) notes.push(...groupNotApplied(group, host, files.filter((f) => f.layer === `group_vars/${group}`), root));
+    if (!applies && byGroup.has(group))
+      notes.push(
+        ...groupNotApplied(
+          group,
+          host,
+          files.filter((f) => f.layer === `group_vars/${group}`),
+          root,
+        ),
+      );
   }
   // 4. the host's own variables
   if (named) {
     const inline = inventory.hostVars.get(hostName) ?? {};
-    if (Object.keys(inline).length) layers.push({ source: `${inventory.files.map((f) => relative(root, f)).join(', ')} (${hostName})`, values: inline });
+    if (Object.keys(inline).length)
+      layers.push({
+        source: `${inventory.files.map((f) => relative(root, f)).join(', ')} (${hostName})`,
+        values: inline,
+      });
   }
   for (const [hostKey, paths] of byHost) {
     for (const path of paths) {
       const file = read(path, `host_vars/${hostKey}`, hostKey === hostName);
       if (hostKey === hostName) layers.push({ source: path, values: file.values });
     }
-    if (host.assumed) notes.push(...hostNotKnown(hostKey, files.filter((f) => f.layer === `host_vars/${hostKey}`), root));
+    if (host.assumed)
+      notes.push(
+        ...hostNotKnown(
+          hostKey,
+          files.filter((f) => f.layer === `host_vars/${hostKey}`),
+          root,
+        ),
+      );
   }
   const { values, sources, conflicts } = mergeLayers(layers);
   for (const file of files) if (file.vault === 'closed' && file.applies) notes.push(closedVault(file.path));
   const otherControllers = new Map<string, Record<string, unknown>>();
-  for (const other of host.controllers.slice(1)) otherControllers.set(other, hostValues(inventory, other, byGroup, byHost, files));
+  for (const other of host.controllers.slice(1))
+    otherControllers.set(other, hostValues(inventory, other, byGroup, byHost, files));
   return { files, hostsFiles: inventory.files, host, values, sources, conflicts, notes, loops, otherControllers };
 }
 
 /** The variables of another host, from the files already read (for the tasks every host runs). */
-function hostValues(inventory: HostsInventory, host: string, byGroup: Map<string, string[]>, byHost: Map<string, string[]>, files: VarsFile[]): Record<string, unknown> {
+function hostValues(
+  inventory: HostsInventory,
+  host: string,
+  byGroup: Map<string, string[]>,
+  byHost: Map<string, string[]>,
+  files: VarsFile[],
+): Record<string, unknown> {
   const groups = groupsOf(inventory, host).map((g) => g.name);
   const valuesOf = (path: string) => files.find((f) => f.path === path)?.values ?? {};
   const layers = [
@@ -187,7 +247,9 @@ function hostValues(inventory: HostsInventory, host: string, byGroup: Map<string
   return mergeLayers(layers).values;
 }
 
-function mergeLayers(layers: { source: string; values: Record<string, unknown> }[]): Pick<InventoryLayout, 'values' | 'sources' | 'conflicts'> {
+function mergeLayers(
+  layers: { source: string; values: Record<string, unknown> }[],
+): Pick<InventoryLayout, 'values' | 'sources' | 'conflicts'> {
   const values: Record<string, unknown> = {};
   const sources: Record<string, string> = {};
   const seen = new Map<string, { files: string[]; differs: boolean }>();
@@ -202,7 +264,9 @@ function mergeLayers(layers: { source: string; values: Record<string, unknown> }
       sources[name] = layer.source;
     }
   }
-  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files, winner: sources[name] }));
+  const conflicts = [...seen]
+    .filter(([, e]) => e.differs)
+    .map(([name, e]) => ({ name, files: e.files, winner: sources[name] }));
   return { values, sources, conflicts };
 }
 
@@ -257,7 +321,7 @@ export async function varsFiles(path: string, ancestors: string[], loops: string
     });
     if (!innerInfo) continue;
     if (innerInfo.isDirectory()) {
-      if (!extname(name)) out.push(...await varsFiles(inner, [...ancestors, real], loops));
+      if (!extname(name)) out.push(...(await varsFiles(inner, [...ancestors, real], loops)));
     } else if (isVarsFileName(name)) out.push(inner);
   }
   return out;
@@ -268,29 +332,57 @@ const isVarsName = (name: string) => !name.startsWith('.') && !name.endsWith('~'
 export const isVarsFileName = (name: string) => !extname(name) || VARS_EXTENSIONS.includes(extname(name));
 
 /** One vars file, a whole-file vault opened with the keyring. */
-export function readVarsFile(path: string, layer: string | undefined, applies: boolean, keyring?: VaultKeyring): VarsFile {
+export function readVarsFile(
+  path: string,
+  layer: string | undefined,
+  applies: boolean,
+  keyring?: VaultKeyring,
+): VarsFile {
   const info = statSync(path, { throwIfNoEntry: false });
   if (info && !info.isFile()) {
     // Ansible would block on a pipe in group_vars/; an input cloudgate refuses (exit 2), as it refuses one given as --inventory.
-    throw new InventoryInputError(`The inventory file ${path} is not a regular file (${info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
-      'Remove it from the inventory folder, or replace it with an ordinary YAML file.');
+    throw new InventoryInputError(
+      `The inventory file ${path} is not a regular file (${info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
+      'Remove it from the inventory folder, or replace it with an ordinary YAML file.',
+    );
   }
   if (startsWithVault(path)) {
-    if (!keyring) return { path, values: {}, merged: {}, notices: [], ...(layer ? { layer } : {}), applies, vault: 'closed' };
+    if (!keyring)
+      return { path, values: {}, merged: {}, notices: [], ...(layer ? { layer } : {}), applies, vault: 'closed' };
     const read = readRegularFileIfExistsSync(path, { what: 'the inventory file' });
     let plaintext: string;
     try {
       plaintext = keyring.open(read?.text ?? '');
     } catch (error) {
-      throw Object.assign(new Error(`${path} is encrypted with ansible-vault and cannot be decrypted: ${messageOf(error)}.`),
-        { advice: 'Give the vault password it was encrypted with (--vault-password-file FILE or --vault-id LABEL@FILE); Ansible would stop here too.' });
+      throw Object.assign(
+        new Error(`${path} is encrypted with ansible-vault and cannot be decrypted: ${messageOf(error)}.`),
+        {
+          advice:
+            'Give the vault password it was encrypted with (--vault-password-file FILE or --vault-id LABEL@FILE); Ansible would stop here too.',
+        },
+      );
     }
     const mapping = loadMapping(checkedVarsText({ text: plaintext }, 'the inventory file (decrypted)', path), path);
-    return { path, values: mapping.values, merged: mapping.merged, notices: mapping.notices, ...(layer ? { layer } : {}), applies, vault: 'opened' };
+    return {
+      path,
+      values: mapping.values,
+      merged: mapping.merged,
+      notices: mapping.notices,
+      ...(layer ? { layer } : {}),
+      applies,
+      vault: 'opened',
+    };
   }
   const parsed = readParsed(path, { what: 'the inventory file' });
   if (!parsed) return { path, values: {}, merged: {}, notices: [], ...(layer ? { layer } : {}), applies };
-  return { path, values: parsed.mapping.values, merged: parsed.mapping.merged, notices: parsed.mapping.notices, ...(layer ? { layer } : {}), applies };
+  return {
+    path,
+    values: parsed.mapping.values,
+    merged: parsed.mapping.merged,
+    notices: parsed.mapping.notices,
+    ...(layer ? { layer } : {}),
+    applies,
+  };
 }
 
 function startsWithVault(path: string): boolean {
@@ -311,9 +403,11 @@ function startsWithVault(path: string): boolean {
 
 function closedVault(path: string): Finding {
   return {
-    rule: 'vault-file', severity: 'error',
+    rule: 'vault-file',
+    severity: 'error',
     message: `${path} is encrypted with ansible-vault and no vault password was given: Ansible stops before any task ("Attempting to decrypt but no vault secrets found"), and cloudgate cannot read what it sets.`,
-    advice: 'Give the vault password: --vault-password-file FILE, --vault-id LABEL@FILE, ANSIBLE_VAULT_PASSWORD_FILE or vault_password_file in ansible.cfg.',
+    advice:
+      'Give the vault password: --vault-password-file FILE, --vault-id LABEL@FILE, ANSIBLE_VAULT_PASSWORD_FILE or vault_password_file in ansible.cfg.',
   };
 }
 
@@ -324,25 +418,44 @@ const CERTIFICATE_VARIABLE = /^(cluster_issuer_|openstack_helm_ingress_|atmosphe
  * on: if that host is the first controller, its values win over every group's when the deployment runs.
  */
 function hostNotKnown(hostKey: string, files: VarsFile[], root: string): Finding[] {
-  const named = files.flatMap((f) => Object.keys(f.values).filter((k) => CERTIFICATE_VARIABLE.test(k)).map((k) => ({ k, f })));
+  const named = files.flatMap((f) =>
+    Object.keys(f.values)
+      .filter((k) => CERTIFICATE_VARIABLE.test(k))
+      .map((k) => ({ k, f })),
+  );
   if (named.length === 0) return [];
-  return [{
-    rule: 'overridden', severity: 'warning', variable: named[0].k,
-    message: `${relative(root, named[0].f.path)}, the host variables of ${hostKey}, sets ${named.map((n) => n.k).join(', ')}: without a hosts file cloudgate cannot tell whether ${hostKey} is the host the role runs on, so it renders without these values; if it is, they win over every group's.`,
-    advice: 'Give --inventory the folder holding the hosts file (hosts.ini), or move the variables to group_vars/all.',
-  }];
+  return [
+    {
+      rule: 'overridden',
+      severity: 'warning',
+      variable: named[0].k,
+      message: `${relative(root, named[0].f.path)}, the host variables of ${hostKey}, sets ${named.map((n) => n.k).join(', ')}: without a hosts file cloudgate cannot tell whether ${hostKey} is the host the role runs on, so it renders without these values; if it is, they win over every group's.`,
+      advice:
+        'Give --inventory the folder holding the hosts file (hosts.ini), or move the variables to group_vars/all.',
+    },
+  ];
 }
 
 /** A group's files that set certificate variables, when the deploying host is not in the group. */
 function groupNotApplied(group: string, host: DeployingHost, files: VarsFile[], root: string): Finding[] {
-  const named = files.flatMap((f) => Object.keys(f.values).filter((k) => CERTIFICATE_VARIABLE.test(k)).map((k) => ({ k, f })));
+  const named = files.flatMap((f) =>
+    Object.keys(f.values)
+      .filter((k) => CERTIFICATE_VARIABLE.test(k))
+      .map((k) => ({ k, f })),
+  );
   if (named.length === 0) return [];
   const first = named[0];
-  return [{
-    rule: 'group-not-applied', severity: 'warning', variable: first.k,
-    message: host.assumed
-      ? `${relative(root, first.f.path)} (group ${group}) sets ${named.map((n) => n.k).join(', ')}, but without a hosts file cloudgate cannot tell whether the controllers are in ${group}: it renders without these values.`
-      : `${relative(root, first.f.path)} (group ${group}) sets ${named.map((n) => n.k).join(', ')}, but ${host.name}, the host the role's tasks run on, is not in ${group}: Ansible does not use these values there.`,
-    advice: host.assumed ? 'Give --inventory the folder holding the hosts file (hosts.ini), or move the variables to group_vars/all.' : `Move them to group_vars/all (or group_vars/controllers), or remove them.`,
-  }];
+  return [
+    {
+      rule: 'group-not-applied',
+      severity: 'warning',
+      variable: first.k,
+      message: host.assumed
+        ? `${relative(root, first.f.path)} (group ${group}) sets ${named.map((n) => n.k).join(', ')}, but without a hosts file cloudgate cannot tell whether the controllers are in ${group}: it renders without these values.`
+        : `${relative(root, first.f.path)} (group ${group}) sets ${named.map((n) => n.k).join(', ')}, but ${host.name}, the host the role's tasks run on, is not in ${group}: Ansible does not use these values there.`,
+      advice: host.assumed
+        ? 'Give --inventory the folder holding the hosts file (hosts.ini), or move the variables to group_vars/all.'
+        : `Move them to group_vars/all (or group_vars/controllers), or remove them.`,
+    },
+  ];
 }

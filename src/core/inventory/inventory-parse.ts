@@ -20,7 +20,8 @@ const parsed = new ParsedCache(2 * MAX_INVENTORY_BYTES);
  * that look like them (so a misspelling is still found) and host names. Others are kept, unread.
  */
 const READ_KEYS = new Set(VARIABLES.flatMap((row) => [row.name, ...(row.alias ? [row.alias] : [])]));
-const isReadKey = (key: string): boolean => READ_KEYS.has(key) || OWNED_PREFIXES.some((p) => key.startsWith(p)) || key.endsWith('_host');
+const isReadKey = (key: string): boolean =>
+  READ_KEYS.has(key) || OWNED_PREFIXES.some((p) => key.startsWith(p)) || key.endsWith('_host');
 
 /** `info`: the stats of the file the text was just read from. */
 export function loadMapping(text: string, path: string, info?: Stats): YamlMapping {

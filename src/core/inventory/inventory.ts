@@ -15,10 +15,23 @@ import { loadMapping, readParsed } from './inventory-parse.js';
 import { refuseNotices, type YamlNotice } from './yaml-load.js';
 import type { MergeSources } from './yaml-merge.js';
 import { InventoryInputError } from './inventory-errors.js';
-import { isHostsFile, isVarsFileName, readLayout, readVarsFile as readLayoutVarsFile, type InventoryLayout } from './inventory-layout.js';
+import {
+  isHostsFile,
+  isVarsFileName,
+  readLayout,
+  readVarsFile as readLayoutVarsFile,
+  type InventoryLayout,
+} from './inventory-layout.js';
 import type { VaultKeyring } from './vault-options.js';
 
-export { INVENTORY_HEADER, inventoryEdits, serializePair, updateInventoryText, type InventoryChange, type TextEdit } from './inventory-edit.js';
+export {
+  INVENTORY_HEADER,
+  inventoryEdits,
+  serializePair,
+  updateInventoryText,
+  type InventoryChange,
+  type TextEdit,
+} from './inventory-edit.js';
 export { MAX_INVENTORY_BYTES } from './inventory-parse.js';
 
 export interface InventoryFile {
@@ -69,7 +82,15 @@ export interface InventoryTree {
    * unknown tag, say), in the order Ansible loads them; `applies`: whether Ansible reads it for the host
    * the platform's role runs on (another group's file does not count).
    */
-  files: { path: string; values: Record<string, unknown>; merged: MergeSources; notices: YamlNotice[]; applies?: boolean; layer?: string; vault?: 'opened' | 'closed' }[];
+  files: {
+    path: string;
+    values: Record<string, unknown>;
+    merged: MergeSources;
+    notices: YamlNotice[];
+    applies?: boolean;
+    layer?: string;
+    vault?: 'opened' | 'closed';
+  }[];
   /** The values the deployment templates: the deploying host's, each source replacing the earlier ones. */
   values: Record<string, unknown>;
   /** The file (or hosts-file section) each variable of `values` came from: the one that wins. */
@@ -100,7 +121,11 @@ export async function readInventoryTree(path: string, options: TreeOptions = {})
   const info = await stat(path);
   if (info.isDirectory()) {
     const root = basename(path) === 'group_vars' ? dirname(path) : path;
-    if (await isDirectory(join(root, 'group_vars')) || await isDirectory(join(root, 'host_vars')) || await hasHostsFile(root)) {
+    if (
+      (await isDirectory(join(root, 'group_vars'))) ||
+      (await isDirectory(join(root, 'host_vars'))) ||
+      (await hasHostsFile(root))
+    ) {
       return fromLayout(await readLayout(root, options), root);
     }
   } else if (!info.isFile()) {
@@ -112,7 +137,8 @@ export async function readInventoryTree(path: string, options: TreeOptions = {})
   const paths = info.isDirectory() ? await yamlFilesUnder(path, loops) : [path];
   const files: InventoryTree['files'] = [];
   for (const file of paths) {
-    if (!info.isDirectory() && !existsSync(file)) throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
+    if (!info.isDirectory() && !existsSync(file))
+      throw new UsageError(`Cannot read the inventory file ${file}: ENOENT.`, 'Check the path and its permissions.');
     const read = readLayoutVarsFile(file, undefined, true, options.keyring);
     files.push(read);
   }
@@ -132,7 +158,13 @@ export async function readInventoryTree(path: string, options: TreeOptions = {})
       sources[name] = file.path;
     }
   }
-  const conflicts = [...seen].filter(([, e]) => e.differs).map(([name, e]) => ({ name, files: e.files.map((f) => relative(path, f) || f), winner: relative(path, sources[name]) || sources[name] }));
+  const conflicts = [...seen]
+    .filter(([, e]) => e.differs)
+    .map(([name, e]) => ({
+      name,
+      files: e.files.map((f) => relative(path, f) || f),
+      winner: relative(path, sources[name]) || sources[name],
+    }));
   return { files, values, sources, conflicts, loops };
 }
 
@@ -161,12 +193,20 @@ async function hasHostsFile(root: string): Promise<boolean> {
  * names, with any neutral alias translated (the inventory group reports it): what the operator meant,
  * which the live checks test. Each check asks; the files are read and parsed once (see ParsedCache).
  */
-export async function inventoryValues(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<Record<string, unknown>> {
+export async function inventoryValues(input: {
+  inventoryPath: string;
+  inventoryExplicit: boolean;
+  names?: string;
+}): Promise<Record<string, unknown>> {
   return (await inventoryView(input)).meant;
 }
 
 /** The inventory as its deployment reads it and as its operator meant it (NamesView), for the words `--names` says. */
-export function inventoryView(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<NamesView> {
+export function inventoryView(input: {
+  inventoryPath: string;
+  inventoryExplicit: boolean;
+  names?: string;
+}): Promise<NamesView> {
   const names = input.names;
   return readInventoryTree(input.inventoryPath).then(
     (tree) => namesView(tree.values, input.inventoryPath, names),
@@ -174,14 +214,19 @@ export function inventoryView(input: { inventoryPath: string; inventoryExplicit:
       if (error instanceof UsageError) throw error;
       const code = codeOf(error);
       if (code === 'ENOENT' && !input.inventoryExplicit) return namesView({}, input.inventoryPath, names);
-      throw new UsageError(`Cannot read the inventory ${input.inventoryPath}: ${code ?? messageOf(error)}.`,
-        'Give --inventory a YAML file or an inventory folder with group_vars/.');
+      throw new UsageError(
+        `Cannot read the inventory ${input.inventoryPath}: ${code ?? messageOf(error)}.`,
+        'Give --inventory a YAML file or an inventory folder with group_vars/.',
+      );
     },
   );
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 const VARS_EXTENSIONS = ['.yml', '.yaml', '.json'];
@@ -250,7 +295,7 @@ async function collectVarsFiles(dir: string, names: string[], ancestors: string[
         continue;
       }
       const inner = (await readdir(path)).filter(isVarsName).sort();
-      out.push(...await collectVarsFiles(path, inner, [...ancestors, real], loops));
+      out.push(...(await collectVarsFiles(path, inner, [...ancestors, real], loops)));
     } else if (isVarsFileName(name)) {
       if (!info.isFile()) throw notRegular(path, info);
       out.push(path);
@@ -260,9 +305,17 @@ async function collectVarsFiles(dir: string, names: string[], ancestors: string[
 }
 
 function notRegular(path: string, info: Stats): InventoryInputError {
-  const kind = info.isFIFO() ? 'a pipe' : info.isSocket() ? 'a socket' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a file';
-  return new InventoryInputError(`The inventory ${path} is not a regular file (${kind}).`,
-    'Give --inventory a YAML file or an inventory folder; pipes and devices are refused.');
+  const kind = info.isFIFO()
+    ? 'a pipe'
+    : info.isSocket()
+      ? 'a socket'
+      : info.isCharacterDevice() || info.isBlockDevice()
+        ? 'a device'
+        : 'not a file';
+  return new InventoryInputError(
+    `The inventory ${path} is not a regular file (${kind}).`,
+    'Give --inventory a YAML file or an inventory folder; pipes and devices are refused.',
+  );
 }
 
 /** The vars files Ansible reads from one group's folder (`group_vars/<group>/`), in its order. */

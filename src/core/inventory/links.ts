@@ -21,7 +21,10 @@ export interface WritePath {
  * link). Missing folders are not created: the path names where they would be.
  * `noFinalLink`: the file itself must not be a link at all.
  */
-export async function resolveWritePath(path: string, options: { noFinalLink?: boolean; uid?: number } = {}): Promise<WritePath> {
+export async function resolveWritePath(
+  path: string,
+  options: { noFinalLink?: boolean; uid?: number } = {},
+): Promise<WritePath> {
   try {
     const checked = checkPath(path, { purpose: 'write', noFinalLink: options.noFinalLink, uid: options.uid });
     checked.folder.close();

@@ -41,8 +41,10 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
     checked = checkPath(inventoryPath, { purpose: 'write', createFolders: true });
   } catch (error) {
     if (error instanceof PathRefused) throw new WriteError(`${error.message} Nothing was written.`, error.advice);
-    throw new WriteError(`Cannot take the lock of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
-      'Check that its folder is writable by you.');
+    throw new WriteError(
+      `Cannot take the lock of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
+      'Check that its folder is writable by you.',
+    );
   }
   const { folder, name, createdFolders } = checked;
   const lockName = `${name}.lock`;
@@ -63,8 +65,10 @@ export async function lockInventory(inventoryPath: string): Promise<InventoryLoc
   } catch (error) {
     await done();
     if (error instanceof UsageError) throw error;
-    throw new WriteError(`Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
-      `Check that the folder ${folder.path} exists and is writable by you.`);
+    throw new WriteError(
+      `Cannot take the lock ${lockPath} of the inventory ${inventoryPath}: ${shownText(codeOf(error) ?? messageOf(error))}; nothing was written.`,
+      `Check that the folder ${folder.path} exists and is writable by you.`,
+    );
   }
   return {
     path: lockPath,
@@ -98,12 +102,16 @@ async function takeLock(inventoryPath: string, folder: CheckedFolder, name: stri
     if (current.missing) continue; // released in between: try again
     if (current.owner !== undefined && current.owner !== folder.uid) {
       // Only the caller's own stale lock is taken over: another user's file is never removed.
-      throw new UsageError(`The lock file ${lockPath} of the inventory ${inventoryPath} belongs to ${userName(current.owner)}, not to you; nothing was written.`,
-        `Check who made it; if no cloudgate run of theirs is active, remove ${lockPath} and run again.`);
+      throw new UsageError(
+        `The lock file ${lockPath} of the inventory ${inventoryPath} belongs to ${userName(current.owner)}, not to you; nothing was written.`,
+        `Check who made it; if no cloudgate run of theirs is active, remove ${lockPath} and run again.`,
+      );
     }
     if (current.pid === undefined) {
-      throw new UsageError(`The lock file ${lockPath} of the inventory ${inventoryPath} names no process; nothing was written.`,
-        `If no cloudgate run is active on this inventory, remove ${lockPath} and run again.`);
+      throw new UsageError(
+        `The lock file ${lockPath} of the inventory ${inventoryPath} names no process; nothing was written.`,
+        `If no cloudgate run is active on this inventory, remove ${lockPath} and run again.`,
+      );
     }
     if (isProcessAlive(current.pid)) throw busy(current.pid, inventoryPath, lockPath);
     // Left by a run that was killed. Move it aside, and check that what was moved is that stale lock:
@@ -126,8 +134,10 @@ async function takeLock(inventoryPath: string, folder: CheckedFolder, name: stri
       forgetAside();
     }
   }
-  throw new UsageError(`Could not take the lock ${lockPath} of the inventory ${inventoryPath}; nothing was written.`,
-    'Other cloudgate runs keep taking it: wait for them to finish and run again.');
+  throw new UsageError(
+    `Could not take the lock ${lockPath} of the inventory ${inventoryPath}; nothing was written.`,
+    'Other cloudgate runs keep taking it: wait for them to finish and run again.',
+  );
 }
 
 /** Writes our pid into a new temp file and links it to the lock's name; false when the lock exists. */
@@ -159,8 +169,10 @@ async function linkNewLock(folder: CheckedFolder, name: string, lockName: string
 }
 
 function busy(pid: number, inventoryPath: string, lockPath: string): UsageError {
-  return new UsageError(`another cloudgate run (pid ${pid}) holds ${inventoryPath} (lock file ${lockPath}); nothing was written.`,
-    `Wait for that run to finish, then run again. If no cloudgate run is active, remove ${lockPath}.`);
+  return new UsageError(
+    `another cloudgate run (pid ${pid}) holds ${inventoryPath} (lock file ${lockPath}); nothing was written.`,
+    `Wait for that run to finish, then run again. If no cloudgate run is active, remove ${lockPath}.`,
+  );
 }
 
 async function holder(lockPath: string): Promise<{ pid?: number; missing?: boolean; owner?: number }> {
@@ -205,7 +217,14 @@ function parsePid(text: string): number | undefined {
 
 /** Folders made only to hold the lock are removed again when nothing else was put in them (innermost first). */
 async function removeCreatedFolders(created: string[]): Promise<void> {
-  for (const dir of [...created].reverse()) if (await rmdir(dir).then(() => false, () => true)) return;
+  for (const dir of [...created].reverse())
+    if (
+      await rmdir(dir).then(
+        () => false,
+        () => true,
+      )
+    )
+      return;
 }
 
 /**
@@ -225,7 +244,8 @@ export async function inventoryFingerprint(inventoryPath: string): Promise<strin
     // In chunks: a large inventory is not held twice just to be hashed.
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(1 << 16);
-    for (let read; (read = (await handle.read(chunk, 0, chunk.length, null)).bytesRead) > 0;) hash.update(chunk.subarray(0, read));
+    for (let read; (read = (await handle.read(chunk, 0, chunk.length, null)).bytesRead) > 0;)
+      hash.update(chunk.subarray(0, read));
     return hash.digest('hex');
   } finally {
     await handle.close();
@@ -235,6 +255,8 @@ export async function inventoryFingerprint(inventoryPath: string): Promise<strin
 /** Under the lock: refuses (exit 2, nothing written) when the inventory is no longer what the plan was made from. */
 export async function assertInventoryUnchanged(inventoryPath: string, fingerprint: string): Promise<void> {
   if ((await inventoryFingerprint(inventoryPath)) === fingerprint) return;
-  throw new UsageError(`The inventory ${inventoryPath} changed since cloudgate read it (another run or an editor); nothing was written.`,
-    'Run cloudgate again: it reads the inventory anew and shows the change it would make.');
+  throw new UsageError(
+    `The inventory ${inventoryPath} changed since cloudgate read it (another run or an editor); nothing was written.`,
+    'Run cloudgate again: it reads the inventory anew and shows the change it would make.',
+  );
 }

@@ -48,7 +48,13 @@ export async function removeStaleTemps(folder: CheckedFolder, name: string): Pro
     if (!pid || isProcessAlive(pid)) continue;
     const info = await lstat(folder.at(entry)).catch(() => undefined);
     if (!info?.isFile() || !folder.owns(info)) continue;
-    if (await unlink(folder.at(entry)).then(() => true, () => false)) removed.push(folder.shown(entry));
+    if (
+      await unlink(folder.at(entry)).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(folder.shown(entry));
   }
   return removed;
 }
@@ -57,7 +63,12 @@ export async function removeStaleTemps(folder: CheckedFolder, name: string): Pro
  * Creates the new file `name` in `folder` (never an existing one, never through a link); its mode set
  * on the descriptor. `gid`: the group to give it (a replaced file's, where the caller may).
  */
-export async function createExclusive(folder: CheckedFolder, name: string, mode: number, gid?: number): Promise<FileHandle> {
+export async function createExclusive(
+  folder: CheckedFolder,
+  name: string,
+  mode: number,
+  gid?: number,
+): Promise<FileHandle> {
   const handle = await open(folder.at(name), CREATE_NEW, mode & 0o777);
   try {
     if (gid !== undefined) await handle.chown(-1, gid).catch(() => undefined); // the group only: the owner stays the caller
@@ -101,7 +112,8 @@ async function copyPrevious(handle: FileHandle, previous: Previous): Promise<voi
 }
 
 async function writeAll(handle: FileHandle, buffer: Buffer, length: number): Promise<void> {
-  for (let written = 0; written < length;) written += (await handle.write(buffer, written, length - written)).bytesWritten;
+  for (let written = 0; written < length;)
+    written += (await handle.write(buffer, written, length - written)).bytesWritten;
 }
 
 /** How a new file gets its content: a text, or a copy of the previous version of the target. */
@@ -122,7 +134,13 @@ export interface NewFile {
  * The caller picks the name (`tempNameFor`) before the file exists, so that a cleanup on a stopping
  * signal finds it even while it is being written.
  */
-export async function writeTemp(folder: CheckedFolder, name: string, content: Content, mode: number, gid?: number): Promise<NewFile> {
+export async function writeTemp(
+  folder: CheckedFolder,
+  name: string,
+  content: Content,
+  mode: number,
+  gid?: number,
+): Promise<NewFile> {
   const handle = await createExclusive(folder, name, mode, gid);
   try {
     await writeContent(handle, content);
@@ -154,7 +172,11 @@ export interface Previous {
  * none. `checked`: the stats the walk saw there (undefined: it saw nothing); any other file found now is
  * refused (swapped or planted in between).
  */
-export async function openPrevious(folder: CheckedFolder, name: string, checked?: { ino: number; dev: number }): Promise<Previous | undefined> {
+export async function openPrevious(
+  folder: CheckedFolder,
+  name: string,
+  checked?: { ino: number; dev: number },
+): Promise<Previous | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(folder.at(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK); // a FIFO must not hang the open

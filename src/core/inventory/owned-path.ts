@@ -18,7 +18,17 @@
  * a link in its place cannot send what follows elsewhere. The caller keeps the last folder open and does
  * its creates, renames, links and deletes relative to it (CheckedFolder.at).
  */
-import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from 'node:fs';
 import { constants } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { codeOf } from '../errors.js';
@@ -139,9 +149,13 @@ export class LinkRefused extends PathRefused {
     why: string,
     purpose: Purpose = 'write',
   ) {
-    super(`Refused to ${purpose} through the link ${link} (owned by ${userName(owner)}): ${why}`,
+    super(
+      `Refused to ${purpose} through the link ${link} (owned by ${userName(owner)}): ${why}`,
       `${purpose === 'write' ? 'Write to' : 'Give'} a path that is not a link, or have the link replaced by one you own (or root owns); cloudgate never ${purpose === 'write' ? 'writes' : purpose === 'read' ? 'reads' : 'runs'} through another user's link.`,
-      link, owner, purpose);
+      link,
+      owner,
+      purpose,
+    );
     this.name = 'LinkRefused';
   }
 }
@@ -167,30 +181,43 @@ export function othersMayWrite(info: Stats): boolean {
 
 function trustedFolders(): Set<string> {
   const list = (process.env[TRUSTED_FOLDERS_ENV] ?? '').split(':').filter((p) => isAbsolute(p));
-  return new Set(list.flatMap((p) => {
-    try {
-      return [realpathSync(p)];
-    } catch {
-      return [resolve(p)];
-    }
-  }));
+  return new Set(
+    list.flatMap((p) => {
+      try {
+        return [realpathSync(p)];
+      } catch {
+        return [resolve(p)];
+      }
+    }),
+  );
 }
 
 /** The trust advice every refusal of a folder ends with. */
-const trustAdvice = (folder: string) => `If you trust ${folder} and everyone who can write in it, name it in ${TRUSTED_FOLDERS_ENV} (docs/security.md).`;
+const trustAdvice = (folder: string) =>
+  `If you trust ${folder} and everyone who can write in it, name it in ${TRUSTED_FOLDERS_ENV} (docs/security.md).`;
 
-function refuseOwner(given: string, purpose: Purpose, kind: 'folder' | 'file', subject: string, info: Stats, parent: CheckedFolder | undefined, uid: number): never {
+function refuseOwner(
+  given: string,
+  purpose: Purpose,
+  kind: 'folder' | 'file',
+  subject: string,
+  info: Stats,
+  parent: CheckedFolder | undefined,
+  uid: number,
+): never {
   const inShared = parent?.shared === true;
-  const where = inShared ? ` and lies in ${parent.path} (mode ${modeText(modeOf(parent))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
+  const where = inShared
+    ? ` and lies in ${parent.path} (mode ${modeText(modeOf(parent))}), where anyone can create files: there cloudgate uses only what is yours (${userName(uid)})`
     : `, neither to you (${userName(uid)}) nor to root`;
   const message = `Refused to ${purpose} ${given}: the ${kind} ${subject} belongs to ${userName(info.uid)}${where}.`;
-  const advice = kind === 'folder'
-    ? inShared
-      ? `Someone else made ${subject}: use a folder of your own (a new one, or remove this one once you know what it is). ${trustAdvice(subject)}`
-      : `Use a folder that belongs to you or to root, or have this one given to you (chown ${loginOf(uid)} ${subject}). ${trustAdvice(subject)}`
-    : purpose === 'write'
-      ? `Someone else made ${subject}: check what it is and remove it, then run again; cloudgate never writes into, replaces or deletes another user's file.`
-      : `Use a file of your own (or root's); if this one is yours to use, have it owned by you (chown ${loginOf(uid)} ${subject}).`;
+  const advice =
+    kind === 'folder'
+      ? inShared
+        ? `Someone else made ${subject}: use a folder of your own (a new one, or remove this one once you know what it is). ${trustAdvice(subject)}`
+        : `Use a folder that belongs to you or to root, or have this one given to you (chown ${loginOf(uid)} ${subject}). ${trustAdvice(subject)}`
+      : purpose === 'write'
+        ? `Someone else made ${subject}: check what it is and remove it, then run again; cloudgate never writes into, replaces or deletes another user's file.`
+        : `Use a file of your own (or root's); if this one is yours to use, have it owned by you (chown ${loginOf(uid)} ${subject}).`;
   throw new PathRefused(message, advice, subject, info.uid, purpose);
 }
 
@@ -204,7 +231,15 @@ function modeOf(folder: CheckedFolder): number {
 }
 
 /** Checks a folder of the path; returns whether others may create files in it (root's sticky folder). */
-function checkFolder(given: string, purpose: Purpose, path: string, info: Stats, parent: CheckedFolder | undefined, uid: number, trusted: Set<string>): boolean {
+function checkFolder(
+  given: string,
+  purpose: Purpose,
+  path: string,
+  info: Stats,
+  parent: CheckedFolder | undefined,
+  uid: number,
+  trusted: Set<string>,
+): boolean {
   if (trusted.has(path)) return false;
   const ownerOk = parent?.shared ? info.uid === uid : info.uid === uid || info.uid === 0;
   if (!ownerOk) refuseOwner(given, purpose, 'folder', path, info, parent, uid);
@@ -213,16 +248,31 @@ function checkFolder(given: string, purpose: Purpose, path: string, info: Stats,
   throw new PathRefused(
     `Refused to ${purpose} ${given}: others than its owner (${userName(info.uid)}) can write in the folder ${path} (mode ${modeText(info.mode)}), and it is not a sticky folder of root's such as /tmp.`,
     `Take their write access away (chmod go-w ${path}) or use another folder. ${trustAdvice(path)}`,
-    path, info.uid, purpose);
+    path,
+    info.uid,
+    purpose,
+  );
 }
 
 /** Checks the file itself (when it exists). */
-function checkFile(given: string, purpose: Purpose, path: string, info: Stats, parent: CheckedFolder, uid: number): void {
+function checkFile(
+  given: string,
+  purpose: Purpose,
+  path: string,
+  info: Stats,
+  parent: CheckedFolder,
+  uid: number,
+): void {
   const ownerOk = parent.shared ? info.uid === uid : info.uid === uid || info.uid === 0;
   if (!ownerOk) refuseOwner(given, purpose, 'file', path, info, parent, uid);
   if (purpose !== 'write' && info.isFile() && othersMayWrite(info)) {
-    throw new PathRefused(`Refused to ${purpose} ${given}: others than its owner can change ${path} (mode ${modeText(info.mode)}).`,
-      `Take their write access away: chmod go-w ${path}.`, path, info.uid, purpose);
+    throw new PathRefused(
+      `Refused to ${purpose} ${given}: others than its owner can change ${path} (mode ${modeText(info.mode)}).`,
+      `Take their write access away: chmod go-w ${path}.`,
+      path,
+      info.uid,
+      purpose,
+    );
   }
 }
 
@@ -330,8 +380,10 @@ export function checkPath(path: string, options: CheckOptions): CheckedPath {
       const shown = folder.shown(name);
       if (info.isSymbolicLink()) {
         closeSync(fd);
-        if (links.length >= MAX_LINKS) throw Object.assign(new Error(`Too many levels of links from ${path}`), { code: 'ELOOP', path });
-        if (options.noFinalLink && last) throw new LinkRefused(shown, info.uid, folder.path, 'this file is never written through a link.', purpose);
+        if (links.length >= MAX_LINKS)
+          throw Object.assign(new Error(`Too many levels of links from ${path}`), { code: 'ELOOP', path });
+        if (options.noFinalLink && last)
+          throw new LinkRefused(shown, info.uid, folder.path, 'this file is never written through a link.', purpose);
         checkLink(purpose, shown, info, folder, uid);
         const to = readlinkSync(folder.at(name));
         const again = lstatSync(folder.at(name));

@@ -38,7 +38,9 @@ export class ParsedCache {
   /** Keeps a parse; `info`: the stats of the file its text was read from. */
   add(mapping: YamlMapping, info?: Stats): void {
     const stamp = info ? stampOf(info) : undefined;
-    this.entries = this.entries.filter((e) => e.mapping.text !== mapping.text && (stamp === undefined || e.stamp !== stamp));
+    this.entries = this.entries.filter(
+      (e) => e.mapping.text !== mapping.text && (stamp === undefined || e.stamp !== stamp),
+    );
     this.entries.push({ mapping, ...(stamp ? { stamp } : {}) });
     let chars = this.entries.reduce((n, e) => n + e.mapping.text.length, 0);
     while (this.entries.length > 1 && (chars > this.maxChars || this.entries.length > MAX_ENTRIES)) {

@@ -14,18 +14,27 @@ const NOT_IN_YAML = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{1
  * The text of a file read for the inventory; `utf8` says whether its bytes were valid UTF-8. `reader`:
  * who refuses such a file (PyYAML, under Ansible and the OpenStack client alike).
  */
-export function checkedVarsText(read: { text: string; utf8?: boolean }, what: string, path: string, reader = 'Ansible'): string {
+export function checkedVarsText(
+  read: { text: string; utf8?: boolean },
+  what: string,
+  path: string,
+  reader = 'Ansible',
+): string {
   const { text } = read;
   if (read.utf8 === false) {
     const at = text.indexOf('\ufffd');
-    throw new UsageError(`${named({ what, path })} is not valid UTF-8${at >= 0 ? ` (${position(text, at)})` : ''}: ${reader} refuses to load it.`,
-      'Save the file as UTF-8 (iconv -f LATIN1 -t UTF-8, or your editor\'s encoding setting); nothing was written.');
+    throw new UsageError(
+      `${named({ what, path })} is not valid UTF-8${at >= 0 ? ` (${position(text, at)})` : ''}: ${reader} refuses to load it.`,
+      "Save the file as UTF-8 (iconv -f LATIN1 -t UTF-8, or your editor's encoding setting); nothing was written.",
+    );
   }
   const bad = NOT_IN_YAML.exec(text);
   if (bad) {
     const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new UsageError(`${named({ what, path })} holds the character U+${code} (${position(text, bad.index)}), which YAML does not allow: ${reader} refuses to load it.`,
-      'Remove it (often a stray NUL or escape byte from a copy and paste; "cat -A FILE" shows where); nothing was written.');
+    throw new UsageError(
+      `${named({ what, path })} holds the character U+${code} (${position(text, bad.index)}), which YAML does not allow: ${reader} refuses to load it.`,
+      'Remove it (often a stray NUL or escape byte from a copy and paste; "cat -A FILE" shows where); nothing was written.',
+    );
   }
   return text;
 }

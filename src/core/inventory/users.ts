@@ -16,7 +16,10 @@ let groups: Map<number, string[]> | undefined;
 
 function lines(file: string): string[][] {
   try {
-    return readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(':'));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.split(':'));
   } catch {
     return [];
   }
@@ -24,13 +27,21 @@ function lines(file: string): string[][] {
 
 function passwd(): Account[] {
   accounts ??= lines('/etc/passwd').flatMap(([name, , uid, gid]) =>
-    name && uid !== '' && gid !== '' && Number.isInteger(Number(uid)) ? [{ name, uid: Number(uid), gid: Number(gid) }] : []);
+    name && uid !== '' && gid !== '' && Number.isInteger(Number(uid))
+      ? [{ name, uid: Number(uid), gid: Number(gid) }]
+      : [],
+  );
   return accounts;
 }
 
 function groupMembers(): Map<number, string[]> {
-  groups ??= new Map(lines('/etc/group').flatMap(([name, , gid, members]): [number, string[]][] =>
-    name && gid !== '' && Number.isInteger(Number(gid)) ? [[Number(gid), (members ?? '').split(',').filter(Boolean)]] : []));
+  groups ??= new Map(
+    lines('/etc/group').flatMap(([name, , gid, members]): [number, string[]][] =>
+      name && gid !== '' && Number.isInteger(Number(gid))
+        ? [[Number(gid), (members ?? '').split(',').filter(Boolean)]]
+        : [],
+    ),
+  );
   return groups;
 }
 

@@ -5,7 +5,11 @@ import { existsSync } from 'node:fs';
  * the YAML parser under it, about 300 KB of code) loaded only when there is an inventory to read: a run
  * that checks named endpoints without one starts its probes that much sooner.
  */
-export async function inventoryValuesOnDemand(input: { inventoryPath: string; inventoryExplicit: boolean; names?: string }): Promise<Record<string, unknown>> {
+export async function inventoryValuesOnDemand(input: {
+  inventoryPath: string;
+  inventoryExplicit: boolean;
+  names?: string;
+}): Promise<Record<string, unknown>> {
   if (!input.inventoryExplicit && !existsSync(input.inventoryPath)) return {};
   return (await import('./inventory.js')).inventoryValues(input);
 }

@@ -16,9 +16,12 @@ const GROUP_SOURCES = ['', '.yml', '.yaml', '.json'];
 export async function overrideWarnings(inventoryPath: string, keys: string[]): Promise<Finding[]> {
   if (keys.length === 0) return [];
   const groupDir = groupFolderOf(inventoryPath);
-  if (groupDir === undefined) return [...ignoredGroupFile(inventoryPath), ...await otherSources(groupFileOf(inventoryPath), keys)];
+  if (groupDir === undefined)
+    return [...ignoredGroupFile(inventoryPath), ...(await otherSources(groupFileOf(inventoryPath), keys))];
   const own = segments(groupDir, inventoryPath);
-  const later = (await groupFolderFiles(groupDir).catch(() => [])).filter((f) => compare(segments(groupDir, f), own) > 0);
+  const later = (await groupFolderFiles(groupDir).catch(() => [])).filter(
+    (f) => compare(segments(groupDir, f), own) > 0,
+  );
   const findings: Finding[] = [];
   const warned = new Set<string>();
   for (const file of later) {
@@ -27,13 +30,15 @@ export async function overrideWarnings(inventoryPath: string, keys: string[]): P
       if (!values || !(key in values) || warned.has(key)) continue;
       warned.add(key);
       findings.push({
-        rule: 'overridden', variable: key, severity: 'warning',
+        rule: 'overridden',
+        variable: key,
+        severity: 'warning',
         message: `${key} is also set in ${file}, which Ansible loads after ${basename(inventoryPath)} for the same group: its value wins.`,
         advice: `Remove ${key} from ${file}, or run setup with --inventory ${file}.`,
       });
     }
   }
-  return [...findings, ...await otherSources(groupDir, keys)];
+  return [...findings, ...(await otherSources(groupDir, keys))];
 }
 
 /**
@@ -48,8 +53,16 @@ async function otherSources(own: string | undefined, keys: string[], groups = tr
   const ownGroup = nameOf(basename(own));
   const findings: Finding[] = [];
   const sources = [
-    ...(await groupVarsFiles(join(root, 'host_vars')).catch(() => [])).map((file) => ({ file, kind: 'host' as const, dir: join(root, 'host_vars') })),
-    ...(groups ? await groupVarsFiles(groupVars).catch(() => []) : []).map((file) => ({ file, kind: 'group' as const, dir: groupVars })),
+    ...(await groupVarsFiles(join(root, 'host_vars')).catch(() => [])).map((file) => ({
+      file,
+      kind: 'host' as const,
+      dir: join(root, 'host_vars'),
+    })),
+    ...(groups ? await groupVarsFiles(groupVars).catch(() => []) : []).map((file) => ({
+      file,
+      kind: 'group' as const,
+      dir: groupVars,
+    })),
   ];
   for (const { file, kind, dir } of sources) {
     const name = nameOf(segments(dir, file)[0]);
@@ -59,8 +72,13 @@ async function otherSources(own: string | undefined, keys: string[], groups = tr
       // One warning per variable and kind of source (host, group), besides the same group's own files.
       if (!values || !(key in values) || warned.has(`${kind}:${key}`)) continue;
       warned.add(`${kind}:${key}`);
-      findings.push({ rule: 'overridden', variable: key, severity: 'warning', message: overrideMessage(key, file, kind, name, ownGroup),
-        advice: `Remove ${key} from ${file}${kind === 'host' ? '' : ', or run setup with --inventory on that group\'s file'}, so that one value applies.` });
+      findings.push({
+        rule: 'overridden',
+        variable: key,
+        severity: 'warning',
+        message: overrideMessage(key, file, kind, name, ownGroup),
+        advice: `Remove ${key} from ${file}${kind === 'host' ? '' : ", or run setup with --inventory on that group's file"}, so that one value applies.`,
+      });
     }
   }
   return findings;
@@ -76,8 +94,10 @@ export async function hostVarsOverrides(folder: string, keys: string[]): Promise
 }
 
 function overrideMessage(key: string, file: string, kind: 'host' | 'group', name: string, ownGroup: string): string {
-  if (kind === 'host') return `${key} is also set in ${file}, the host variables of ${name}: for that host Ansible uses this value (host variables win over every group's).`;
-  if (ownGroup === 'all') return `${key} is also set in ${file}, the variables of group ${name}: for the hosts of ${name} Ansible uses this value (a group's variables win over those of "all").`;
+  if (kind === 'host')
+    return `${key} is also set in ${file}, the host variables of ${name}: for that host Ansible uses this value (host variables win over every group's).`;
+  if (ownGroup === 'all')
+    return `${key} is also set in ${file}, the variables of group ${name}: for the hosts of ${name} Ansible uses this value (a group's variables win over those of "all").`;
   const later = name > ownGroup ? name : ownGroup;
   return `${key} is also set in ${file}, the variables of group ${name}: for hosts in both ${ownGroup} and ${name}, Ansible uses the child group's value; at the same depth the later name (${later}) wins, unless ansible_group_priority says otherwise.`;
 }
@@ -87,7 +107,8 @@ function groupFileOf(path: string): string | undefined {
   return basename(dirname(path)) === 'group_vars' && GROUP_SOURCES.includes(extname(path)) ? path : undefined;
 }
 
-const nameOf = (entry: string) => (['.yml', '.yaml', '.json'].includes(extname(entry)) ? entry.slice(0, -extname(entry).length) : entry);
+const nameOf = (entry: string) =>
+  ['.yml', '.yaml', '.json'].includes(extname(entry)) ? entry.slice(0, -extname(entry).length) : entry;
 
 /** The `group_vars/<group>` folder holding the file, if it is inside one. */
 function groupFolderOf(path: string): string | undefined {
@@ -105,11 +126,14 @@ function ignoredGroupFile(path: string): Finding[] {
   const group = path.slice(0, path.length - ext.length);
   const first = GROUP_SOURCES.map((e) => group + e).find((candidate) => existsSync(candidate));
   if (first === undefined || first === path) return [];
-  return [{
-    rule: 'overridden', severity: 'warning',
-    message: `Ansible does not read ${path}: ${first} exists, and Ansible reads only the first of ${GROUP_SOURCES.map((e) => basename(group) + (e || '/')).join(', ')}.`,
-    advice: `Run setup with --inventory ${first === group ? join(group, 'certificates.yml') : first}.`,
-  }];
+  return [
+    {
+      rule: 'overridden',
+      severity: 'warning',
+      message: `Ansible does not read ${path}: ${first} exists, and Ansible reads only the first of ${GROUP_SOURCES.map((e) => basename(group) + (e || '/')).join(', ')}.`,
+      advice: `Run setup with --inventory ${first === group ? join(group, 'certificates.yml') : first}.`,
+    },
+  ];
 }
 
 function valuesOf(file: string): Record<string, unknown> | undefined {

@@ -48,7 +48,9 @@ export class VaultKeyring {
    */
   open(envelopeText: string): string {
     const envelope = parseVault(envelopeText);
-    const ordered = [...this.passwords].sort((a, b) => Number(b.label === envelope.label) - Number(a.label === envelope.label));
+    const ordered = [...this.passwords].sort(
+      (a, b) => Number(b.label === envelope.label) - Number(a.label === envelope.label),
+    );
     for (const { password } of ordered) {
       try {
         const plaintext = decryptEnvelope(envelope, password).toString('utf8');
@@ -59,7 +61,10 @@ export class VaultKeyring {
       }
     }
     const sources = this.passwords.map((p) => p.source).join(', ');
-    throw new VaultError(`no vault password given opens it (HMAC mismatch with ${sources}${envelope.label ? `; it was encrypted for the vault id "${envelope.label}"` : ''})`, 'password');
+    throw new VaultError(
+      `no vault password given opens it (HMAC mismatch with ${sources}${envelope.label ? `; it was encrypted for the vault id "${envelope.label}"` : ''})`,
+      'password',
+    );
   }
 }
 
@@ -73,13 +78,21 @@ export interface VaultOptions {
 export const NO_VAULT_OPTIONS: VaultOptions = { passwordFiles: [], ids: [] };
 
 /** The keyring of the options, or undefined when no vault password is given. Bad options are UsageErrors (exit 2). */
-export async function vaultKeyringFromOptions(options: VaultOptions, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring | undefined> {
+export async function vaultKeyringFromOptions(
+  options: VaultOptions,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<VaultKeyring | undefined> {
   // Every source Ansible reads, together (vault-sources.ts): the options, the environment, ansible.cfg.
   const specs = vaultSpecs(options, env, cwd, parseVaultId);
   if (specs.length === 0) return undefined;
   const passwords: VaultPassword[] = [];
   for (const spec of specs) {
-    passwords.push({ label: spec.label, source: spec.source, password: await readVaultPassword(spec.file, spec.label, spec.source) });
+    passwords.push({
+      label: spec.label,
+      source: spec.source,
+      password: await readVaultPassword(spec.file, spec.label, spec.source),
+    });
   }
   return new VaultKeyring(passwords);
 }
@@ -89,11 +102,16 @@ export function parseVaultId(id: string): { label: string; file: string } {
   const at = id.indexOf('@');
   const [label, file] = at === -1 ? [DEFAULT_VAULT_LABEL, id] : [id.slice(0, at), id.slice(at + 1)];
   if (!label || !file) {
-    throw new UsageError(`--vault-id "${id}" is not LABEL@FILE.`, 'Give the label and the password file, e.g. --vault-id prod@~/.vault-pass.');
+    throw new UsageError(
+      `--vault-id "${id}" is not LABEL@FILE.`,
+      'Give the label and the password file, e.g. --vault-id prod@~/.vault-pass.',
+    );
   }
   if (file === 'prompt') {
-    throw new UsageError(`--vault-id ${id}: cloudgate does not prompt for vault passwords.`,
-      'Put the password in a file readable only by you (chmod 600) and give --vault-id LABEL@FILE or --vault-password-file FILE.');
+    throw new UsageError(
+      `--vault-id ${id}: cloudgate does not prompt for vault passwords.`,
+      'Put the password in a file readable only by you (chmod 600) and give --vault-id LABEL@FILE or --vault-password-file FILE.',
+    );
   }
   return { label, file };
 }
@@ -103,7 +121,12 @@ export function parseVaultId(id: string): { label: string; file: string } {
  * its path and every link on it must pass the ownership rule (owned-path.ts): a script another user
  * owns, or could change, is never run (as root or otherwise), a password file they could swap never read.
  */
-export async function readVaultPassword(path: string, label: string, source: string, deadlineMs = PASSWORD_SCRIPT_DEADLINE_MS): Promise<Buffer> {
+export async function readVaultPassword(
+  path: string,
+  label: string,
+  source: string,
+  deadlineMs = PASSWORD_SCRIPT_DEADLINE_MS,
+): Promise<Buffer> {
   let executable = false;
   let script = path;
   try {
@@ -121,12 +144,18 @@ export async function readVaultPassword(path: string, label: string, source: str
   } else {
     const text = readOwnedFileSync(path, { what: 'the vault password file', maxBytes: MAX_SCRIPT_OUTPUT });
     if (isVaultText(text)) {
-      throw new UsageError(`The vault password file ${path} is itself vault-encrypted.`, 'Give a file holding the password as plain text (readable only by you).');
+      throw new UsageError(
+        `The vault password file ${path} is itself vault-encrypted.`,
+        'Give a file holding the password as plain text (readable only by you).',
+      );
     }
     password = stripBytes(Buffer.from(text), ' \t\n\r\v\f');
   }
   if (password.length === 0) {
-    throw new UsageError(`The vault password from ${source} is empty.`, 'Put the vault password in the file (one line).');
+    throw new UsageError(
+      `The vault password from ${source} is empty.`,
+      'Put the vault password in the file (one line).',
+    );
   }
   return password;
 }
@@ -153,12 +182,18 @@ function checkedScript(path: string): string {
  */
 function assertPrivate(path: string, mode: number, executable: boolean): void {
   const bits = mode & 0o777;
-  const problem = (bits & 0o022) !== 0 ? 'others than its owner can change it'
-    : !executable && (bits & 0o004) !== 0 ? 'everyone on this machine can read it' : undefined;
+  const problem =
+    (bits & 0o022) !== 0
+      ? 'others than its owner can change it'
+      : !executable && (bits & 0o004) !== 0
+        ? 'everyone on this machine can read it'
+        : undefined;
   if (!problem) return;
   const fixed = executable ? bits & ~0o022 : bits & ~0o027;
-  throw new UsageError(`The vault password ${executable ? 'script' : 'file'} ${path} has mode ${bits.toString(8).padStart(4, '0')}: ${problem}, so cloudgate does not use it (as ssh refuses such a key).`,
-    `Fix its mode: chmod ${fixed.toString(8).padStart(4, '0')} ${path} (chmod 600 for a file only you use).`);
+  throw new UsageError(
+    `The vault password ${executable ? 'script' : 'file'} ${path} has mode ${bits.toString(8).padStart(4, '0')}: ${problem}, so cloudgate does not use it (as ssh refuses such a key).`,
+    `Fix its mode: chmod ${fixed.toString(8).padStart(4, '0')} ${path} (chmod 600 for a file only you use).`,
+  );
 }
 
 function isExecutable(path: string): boolean {
@@ -190,20 +225,35 @@ async function runPasswordScript(path: string, label: string, source: string, de
   const { runChild } = await import('../kube/child.js');
   const name = basename(path, extname(path));
   const args = name.endsWith('-client') ? ['--vault-id', label] : [];
-  const r = await runChild(path, args, { kind: 'vault-script', timeoutMs: deadlineMs, inheritStdinStderr: true, maxStdoutBytes: MAX_SCRIPT_OUTPUT });
+  const r = await runChild(path, args, {
+    kind: 'vault-script',
+    timeoutMs: deadlineMs,
+    inheritStdinStderr: true,
+    maxStdoutBytes: MAX_SCRIPT_OUTPUT,
+  });
   if (r.startError) {
-    throw new UsageError(`Cannot run the vault password script ${path} (${source}): ${r.startError.code ?? 'failed'}.`,
-      'If the file is not a script, remove its executable bit (chmod -x); Ansible runs executable password files too.');
+    throw new UsageError(
+      `Cannot run the vault password script ${path} (${source}): ${r.startError.code ?? 'failed'}.`,
+      'If the file is not a script, remove its executable bit (chmod -x); Ansible runs executable password files too.',
+    );
   }
-  if (r.overflowed) throw new UsageError(`The vault password script ${path} printed more than ${MAX_SCRIPT_OUTPUT / 1024} KiB.`, 'It should print the password only.');
+  if (r.overflowed)
+    throw new UsageError(
+      `The vault password script ${path} printed more than ${MAX_SCRIPT_OUTPUT / 1024} KiB.`,
+      'It should print the password only.',
+    );
   if (r.timedOut) {
-    throw new UsageError(`The vault password script ${path} (${source}) did not finish within ${deadlineMs / 1000} s; it was stopped.`,
-      'Make the script print the password without waiting for input, or give a plain password file (not executable).');
+    throw new UsageError(
+      `The vault password script ${path} (${source}) did not finish within ${deadlineMs / 1000} s; it was stopped.`,
+      'Make the script print the password without waiting for input, or give a plain password file (not executable).',
+    );
   }
   if (r.exitCode !== 0) {
     const unknownId = r.exitCode === 2 && args.length > 0;
-    throw new UsageError(`The vault password script ${path} (${source}) failed (${r.exitSignal ?? `exit code ${r.exitCode}`})${unknownId ? `: it knows no password for the vault id "${label}"` : ''}.`,
-      unknownId ? 'Give the label the script knows, e.g. --vault-id LABEL@SCRIPT.' : 'Run it yourself to see why.');
+    throw new UsageError(
+      `The vault password script ${path} (${source}) failed (${r.exitSignal ?? `exit code ${r.exitCode}`})${unknownId ? `: it knows no password for the vault id "${label}"` : ''}.`,
+      unknownId ? 'Give the label the script knows, e.g. --vault-id LABEL@SCRIPT.' : 'Run it yourself to see why.',
+    );
   }
   return r.stdoutBytes;
 }

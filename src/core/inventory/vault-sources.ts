@@ -21,12 +21,20 @@ export interface VaultRequest {
   ids: readonly string[];
 }
 
-export function vaultSpecs(options: VaultRequest, env: NodeJS.ProcessEnv, cwd: string, parseId: (id: string) => { label: string; file: string }): VaultSpec[] {
+export function vaultSpecs(
+  options: VaultRequest,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  parseId: (id: string) => { label: string; file: string },
+): VaultSpec[] {
   const path = (file: string, base: string) => resolve(base, expandHome(file, env));
   const label = ansibleSetting(env, cwd, 'ANSIBLE_VAULT_IDENTITY', 'vault_identity')?.value ?? 'default';
   const specs: VaultSpec[] = [];
   const list = ansibleSetting(env, cwd, 'ANSIBLE_VAULT_IDENTITY_LIST', 'vault_identity_list');
-  for (const id of (list?.value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const id of (list?.value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const parsed = parseId(id);
     specs.push({ label: parsed.label, file: path(parsed.file, cwd), source: `${id} in ${list!.source}` });
   }
@@ -34,9 +42,15 @@ export function vaultSpecs(options: VaultRequest, env: NodeJS.ProcessEnv, cwd: s
     const parsed = parseId(id);
     specs.push({ label: parsed.label, file: path(parsed.file, cwd), source: `--vault-id ${id}` });
   }
-  for (const file of options.passwordFiles) specs.push({ label, file: path(file, cwd), source: `--vault-password-file ${file}` });
+  for (const file of options.passwordFiles)
+    specs.push({ label, file: path(file, cwd), source: `--vault-password-file ${file}` });
   const file = ansibleSetting(env, cwd, 'ANSIBLE_VAULT_PASSWORD_FILE', 'vault_password_file');
-  if (file) specs.push({ label, file: path(file.value, file.base), source: file.source === 'ANSIBLE_VAULT_PASSWORD_FILE' ? `ANSIBLE_VAULT_PASSWORD_FILE=${file.value}` : file.source });
+  if (file)
+    specs.push({
+      label,
+      file: path(file.value, file.base),
+      source: file.source === 'ANSIBLE_VAULT_PASSWORD_FILE' ? `ANSIBLE_VAULT_PASSWORD_FILE=${file.value}` : file.source,
+    });
   // The same file named twice is read once.
   return specs.filter((s, i) => specs.findIndex((o) => o.file === s.file && o.label === s.label) === i);
 }

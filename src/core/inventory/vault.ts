@@ -47,13 +47,20 @@ export function isVaultText(text: string): boolean {
 }
 
 /** The `$ANSIBLE_VAULT;...` text of `plaintext` encrypted with `password`. `salt` is for tests only. */
-export function encryptVault(plaintext: string | Buffer, password: string | Buffer, options: { label?: string; salt?: Buffer } = {}): string {
+export function encryptVault(
+  plaintext: string | Buffer,
+  password: string | Buffer,
+  options: { label?: string; salt?: Buffer } = {},
+): string {
   const salt = options.salt ?? randomBytes(SALT_BYTES);
   const { aesKey, hmacKey, iv } = deriveKeys(password, salt);
   const data = Buffer.from(plaintext);
   const padding = BLOCK - (data.length % BLOCK);
   const cipher = createCipheriv('aes-256-ctr', aesKey, iv);
-  const ciphertext = Buffer.concat([cipher.update(Buffer.concat([data, Buffer.alloc(padding, padding)])), cipher.final()]);
+  const ciphertext = Buffer.concat([
+    cipher.update(Buffer.concat([data, Buffer.alloc(padding, padding)])),
+    cipher.final(),
+  ]);
   const hmac = createHmac('sha256', hmacKey).update(ciphertext).digest();
   const inner = [salt, hmac, ciphertext].map((part) => part.toString('hex')).join('\n');
   const body = Buffer.from(inner).toString('hex');
@@ -65,17 +72,23 @@ export function encryptVault(plaintext: string | Buffer, password: string | Buff
 }
 
 export function parseVault(text: string): Envelope {
-  const lines = text.trim().split(/\r?\n/).map((l) => l.trim());
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => l.trim());
   const header = lines[0].split(';').map((p) => p.trim());
   if (header[0] !== VAULT_HEADER || header.length < 3) {
     throw new VaultError('the value does not start with an Ansible Vault header ($ANSIBLE_VAULT;1.1;AES256)', 'format');
   }
   const [, version, cipher, label] = header;
-  if (version !== '1.1' && version !== '1.2') throw new VaultError(`Ansible Vault format ${version} is not supported (1.1 and 1.2 are)`, 'format');
-  if (cipher !== CIPHER) throw new VaultError(`the vault cipher ${cipher} is not supported (only ${CIPHER} is)`, 'format');
+  if (version !== '1.1' && version !== '1.2')
+    throw new VaultError(`Ansible Vault format ${version} is not supported (1.1 and 1.2 are)`, 'format');
+  if (cipher !== CIPHER)
+    throw new VaultError(`the vault cipher ${cipher} is not supported (only ${CIPHER} is)`, 'format');
   const inner = unhex(lines.slice(1).join(''), 'the vault body').toString('latin1');
   const parts = inner.split('\n');
-  if (parts.length !== 3) throw new VaultError('the vault body does not hold a salt, an HMAC and a ciphertext', 'format');
+  if (parts.length !== 3)
+    throw new VaultError('the vault body does not hold a salt, an HMAC and a ciphertext', 'format');
   const salt = unhex(parts[0], 'the vault salt');
   const hmac = unhex(parts[1], 'the vault HMAC');
   const ciphertext = unhex(parts[2], 'the vault ciphertext');
@@ -94,7 +107,10 @@ export function decryptEnvelope(envelope: Envelope, password: string | Buffer): 
   const { aesKey, hmacKey, iv } = deriveKeys(password, envelope.salt);
   const expected = createHmac('sha256', hmacKey).update(envelope.ciphertext).digest();
   if (!timingSafeEqual(expected, envelope.hmac)) {
-    throw new VaultError('the vault password does not open this value (HMAC mismatch: wrong password, or the value was changed)', 'password');
+    throw new VaultError(
+      'the vault password does not open this value (HMAC mismatch: wrong password, or the value was changed)',
+      'password',
+    );
   }
   const decipher = createDecipheriv('aes-256-ctr', aesKey, iv);
   const padded = Buffer.concat([decipher.update(envelope.ciphertext), decipher.final()]);
@@ -115,6 +131,7 @@ function deriveKeys(password: string | Buffer, salt: Buffer): { aesKey: Buffer; 
 }
 
 function unhex(text: string, what: string): Buffer {
-  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) throw new VaultError(`${what} is not hexadecimal`, 'format');
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text))
+    throw new VaultError(`${what} is not hexadecimal`, 'format');
   return Buffer.from(text, 'hex');
 }

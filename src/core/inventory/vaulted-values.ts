@@ -38,8 +38,13 @@ export function openVaulted(values: Record<string, unknown>, keyring: VaultKeyri
     if (!isVaulted(value) || !rowOf(name)) continue;
     if (!keyring) {
       opened.unchecked.add(name);
-      opened.findings.push({ rule: 'vaulted', severity: 'info', variable: name, message: `${name}: not checked (vaulted).`,
-        advice: `Give the vault password (${PASSWORD_OPTIONS}) to check it.` });
+      opened.findings.push({
+        rule: 'vaulted',
+        severity: 'info',
+        variable: name,
+        message: `${name}: not checked (vaulted).`,
+        advice: `Give the vault password (${PASSWORD_OPTIONS}) to check it.`,
+      });
       continue;
     }
     try {
@@ -47,9 +52,13 @@ export function openVaulted(values: Record<string, unknown>, keyring: VaultKeyri
       opened.envelopes.set(name, value);
     } catch (error) {
       opened.unchecked.add(name);
-      opened.findings.push({ rule: 'vault-decrypt', severity: 'error', variable: name,
+      opened.findings.push({
+        rule: 'vault-decrypt',
+        severity: 'error',
+        variable: name,
         message: `${name} is vaulted and cannot be decrypted: ${messageOf(error)}.`,
-        advice: `Give the vault password it was encrypted with (${PASSWORD_OPTIONS}); check it with: ansible-vault view, or ansible-vault decrypt --output -.` });
+        advice: `Give the vault password it was encrypted with (${PASSWORD_OPTIONS}); check it with: ansible-vault view, or ansible-vault decrypt --output -.`,
+      });
     }
   }
   return opened;
@@ -74,7 +83,10 @@ export interface SealInput {
  * value that was vaulted) as a new `!vault` value (an `!unsafe` one too: it stays literal), an unchanged one as its old envelope, and the plain
  * secrets already in the file sealed too, so that no plaintext secret stays in a file written with a password.
  */
-export function sealValues({ set, merged, current }: SealInput, keyring: VaultKeyring): { set: Record<string, unknown>; sealed: string[] } {
+export function sealValues(
+  { set, merged, current }: SealInput,
+  keyring: VaultKeyring,
+): { set: Record<string, unknown>; sealed: string[] } {
   const out: Record<string, unknown> = { ...set };
   const sealed: string[] = [];
   for (const [name, value] of Object.entries(merged)) {
@@ -105,11 +117,18 @@ export function plainTextOf(value: unknown): string | undefined {
 
 /** The sealed variables that were plain text in the inventory. */
 export function plainSecretsSealed(sealed: string[], current: OpenedValues): string[] {
-  return sealed.filter((name) => isSet(plainTextOf(current.values[name])) && !current.envelopes.has(name) && !current.unchecked.has(name));
+  return sealed.filter(
+    (name) => isSet(plainTextOf(current.values[name])) && !current.envelopes.has(name) && !current.unchecked.has(name),
+  );
 }
 
 /** Findings about the write: what is sealed, or the plain secrets written beside vaulted values. */
-export function vaultWriteFindings(sealed: string[], keyring: VaultKeyring | undefined, set: Record<string, unknown>, current: OpenedValues): Finding[] {
+export function vaultWriteFindings(
+  sealed: string[],
+  keyring: VaultKeyring | undefined,
+  set: Record<string, unknown>,
+  current: OpenedValues,
+): Finding[] {
   if (keyring) {
     if (sealed.length === 0) return [];
     const label = keyring.writer.label === 'default' ? '' : ` (vault id ${keyring.writer.label})`;
@@ -117,17 +136,36 @@ export function vaultWriteFindings(sealed: string[], keyring: VaultKeyring | und
     const unsafe = sealed.filter((name) => isTagged(name in set ? set[name] : current.values[name]));
     return [
       { rule: 'vault-write', severity: 'info', message: `Written vaulted${label}: ${sealed.join(', ')}.` },
-      ...unsafe.map((name): Finding => ({ rule: 'vault-unsafe', severity: 'info', variable: name,
-        message: `${name} is !unsafe: it is written vaulted and stays literal (Ansible never templates a vaulted value).` })),
-      ...(wasPlain.length ? [{ rule: 'vault-plain-backup', severity: 'warning' as const, variable: wasPlain[0],
-        message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version is written with ${wasPlain.length > 1 ? 'them' : 'it'} vaulted too, but older copies (earlier .bak files, other copies) still hold ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
-        advice: 'Delete older backups of the inventory (shred -u FILE), and change the secret if the old file was ever shared.' }] : []),
+      ...unsafe.map((name): Finding => ({
+        rule: 'vault-unsafe',
+        severity: 'info',
+        variable: name,
+        message: `${name} is !unsafe: it is written vaulted and stays literal (Ansible never templates a vaulted value).`,
+      })),
+      ...(wasPlain.length
+        ? [
+            {
+              rule: 'vault-plain-backup',
+              severity: 'warning' as const,
+              variable: wasPlain[0],
+              message: `${wasPlain.join(', ')} ${wasPlain.length > 1 ? 'were' : 'was'} plain text in the inventory: the backup of its previous version is written with ${wasPlain.length > 1 ? 'them' : 'it'} vaulted too, but older copies (earlier .bak files, other copies) still hold ${wasPlain.length > 1 ? 'them' : 'it'} unencrypted.`,
+              advice:
+                'Delete older backups of the inventory (shred -u FILE), and change the secret if the old file was ever shared.',
+            },
+          ]
+        : []),
     ];
   }
   const keepsVault = current.unchecked.size > 0 || current.envelopes.size > 0;
   const plain = VARIABLES.filter((row) => row.secret && isSet(plainTextOf(set[row.name]))).map((row) => row.name);
   if (!keepsVault || plain.length === 0) return [];
-  return [{ rule: 'vault-not-used', severity: 'warning', variable: plain[0],
-    message: `The inventory keeps values in Ansible Vault, but ${plain.join(', ')} would be written as plain text.`,
-    advice: `Give the vault password (${PASSWORD_OPTIONS}) to write them vaulted.` }];
+  return [
+    {
+      rule: 'vault-not-used',
+      severity: 'warning',
+      variable: plain[0],
+      message: `The inventory keeps values in Ansible Vault, but ${plain.join(', ')} would be written as plain text.`,
+      advice: `Give the vault password (${PASSWORD_OPTIONS}) to write them vaulted.`,
+    },
+  ];
 }

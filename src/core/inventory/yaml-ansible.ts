@@ -23,7 +23,11 @@ export const ANSIBLE_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOption
 };
 
 /** Plain YAML 1.2 without Ansible's tags: for cloudgate's own files (--config). */
-export const PLAIN_YAML_OPTIONS: typeof ANSIBLE_YAML_OPTIONS = { ...ANSIBLE_YAML_OPTIONS, version: '1.2', customTags: [] };
+export const PLAIN_YAML_OPTIONS: typeof ANSIBLE_YAML_OPTIONS = {
+  ...ANSIBLE_YAML_OPTIONS,
+  version: '1.2',
+  customTags: [],
+};
 
 /** Aliases of aliases expanding past this many nodes are refused (an alias bomb). */
 export const MAX_ALIAS_COUNT = 1000;

@@ -22,7 +22,11 @@ const ANCHOR_NAME_CHAR = /^[^\s,[\]{}]$/;
 export type ParsePiece = (text: string) => LoadedYaml | undefined;
 
 /** The wanted entries of a block mapping, parsed in pieces; undefined when only a whole parse can tell. */
-export function loadLargeMapping(text: string, wanted: (key: string) => boolean, parse: ParsePiece): YamlMapping | undefined {
+export function loadLargeMapping(
+  text: string,
+  wanted: (key: string) => boolean,
+  parse: ParsePiece,
+): YamlMapping | undefined {
   const mapping = emptyMapping(text);
   const shape: TopLevelShape = {};
   let group: TopLevelEntry[] = [];
@@ -33,16 +37,21 @@ export function loadLargeMapping(text: string, wanted: (key: string) => boolean,
     group = [];
     return ok;
   };
-  const split = eachTopLevelEntry(text, (entry) => {
-    if (!wanted(entry.key)) {
-      skipped = true;
-      return flush();
-    }
-    const first = group[0];
-    if (first && (group[group.length - 1].end !== entry.start || entry.end - first.start > PIECE_BYTES) && !flush()) return false;
-    group.push(entry);
-    return true;
-  }, shape);
+  const split = eachTopLevelEntry(
+    text,
+    (entry) => {
+      if (!wanted(entry.key)) {
+        skipped = true;
+        return flush();
+      }
+      const first = group[0];
+      if (first && (group[group.length - 1].end !== entry.start || entry.end - first.start > PIECE_BYTES) && !flush())
+        return false;
+      group.push(entry);
+      return true;
+    },
+    shape,
+  );
   if (!split || !flush()) return undefined;
   // Some entries were not parsed: an alias in one of them may name an anchor of a piece that was.
   if (skipped && !anchors.every((anchor) => aliasesInside(text, anchor))) return undefined;

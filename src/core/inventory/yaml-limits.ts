@@ -17,7 +17,10 @@ export function formatMiB(bytes: number): string {
 
 /** Refuses a text over `maxBytes` (UTF-8), measuring only when its length leaves it in doubt. */
 export function checkSize(text: string, source: { what: string; path: string; maxBytes?: number }): void {
-  if (source.maxBytes === undefined || text.length <= source.maxBytes / 3 || Buffer.byteLength(text) <= source.maxBytes) return;
-  throw new UsageError(`${named(source)} is larger than ${formatMiB(source.maxBytes)}.`,
-    'Check that the path names the intended file; cloudgate refuses larger files rather than slowing down.');
+  if (source.maxBytes === undefined || text.length <= source.maxBytes / 3 || Buffer.byteLength(text) <= source.maxBytes)
+    return;
+  throw new UsageError(
+    `${named(source)} is larger than ${formatMiB(source.maxBytes)}.`,
+    'Check that the path names the intended file; cloudgate refuses larger files rather than slowing down.',
+  );
 }

@@ -40,16 +40,23 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
   const errors = [...doc.errors.map(noticeOf), ...duplicateKeys(doc, text)];
   if (errors.length > 0) {
     const first = errors[0];
-    throw new UsageError(`${named(source)} is not valid YAML${where(first)}: ${first.message}.`,
-      source.advice ?? 'Fix the YAML syntax (indentation, quotes) and run the command again; nothing was written.');
+    throw new UsageError(
+      `${named(source)} is not valid YAML${where(first)}: ${first.message}.`,
+      source.advice ?? 'Fix the YAML syntax (indentation, quotes) and run the command again; nothing was written.',
+    );
   }
   let value: unknown;
   try {
     value = plainValue(doc);
   } catch (error) {
     // A merge key (<<) of something other than mappings, or an alias bomb (aliases of aliases expanding to an enormous value).
-    throw mergeError(error, named(source)) ?? new UsageError(`${named(source)} expands its aliases (*name) to too large a value.`,
-      `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`);
+    throw (
+      mergeError(error, named(source)) ??
+      new UsageError(
+        `${named(source)} expands its aliases (*name) to too large a value.`,
+        `Write the values out instead of nesting aliases${source.plain ? '' : '; nothing was written'}.`,
+      )
+    );
   }
   return { doc, value, notices: doc.warnings.map(noticeOf) };
 }
@@ -57,7 +64,11 @@ export function loadYaml(text: string, source: YamlSource): LoadedYaml {
 /** Whether the top level is a mapping (or empty), as every file cloudgate reads must be. */
 export function isMapping(loaded: LoadedYaml): boolean {
   const contents = loaded.doc.contents;
-  return contents === null || isMap(contents) || (isScalar(contents) && (contents.value === null || contents.value === undefined));
+  return (
+    contents === null ||
+    isMap(contents) ||
+    (isScalar(contents) && (contents.value === null || contents.value === undefined))
+  );
 }
 
 /**
@@ -78,8 +89,10 @@ export function loadYamlMapping(text: string, source: YamlSource, wanted?: (key:
   }
   const loaded = loadYaml(text, source);
   if (!isMapping(loaded)) {
-    throw new UsageError(`${named(source)} must be a YAML mapping of variable names to values.`,
-      'Each line should look like "cluster_issuer_type: acme".');
+    throw new UsageError(
+      `${named(source)} must be a YAML mapping of variable names to values.`,
+      'Each line should look like "cluster_issuer_type: acme".',
+    );
   }
   const mapping = emptyMapping(text);
   addPiece(mapping, loaded, 0, 0);

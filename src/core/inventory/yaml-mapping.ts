@@ -61,7 +61,16 @@ export interface LoadedYaml {
 }
 
 export function emptyMapping(text: string): YamlMapping {
-  return { text, byKey: new Map(), values: {}, merged: {}, aliases: [], notices: [], insertAt: text.length, flow: false };
+  return {
+    text,
+    byKey: new Map(),
+    values: {},
+    merged: {},
+    aliases: [],
+    notices: [],
+    insertAt: text.length,
+    flow: false,
+  };
 }
 
 type Range = [number, number, number];
@@ -86,7 +95,13 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
     const valueNode = pair.value as { range?: Range } | null;
     const [start, end] = pairRegion(mapping.text, offset, pair.key.range, valueNode?.range);
     const entry: YamlEntry = {
-      key, value: values[key], start, end, keyStart: pair.key.range[0] + offset, keyEnd: pair.key.range[1] + offset, scalar: isScalar(pair.value) && !pair.value.tag && !pair.value.anchor,
+      key,
+      value: values[key],
+      start,
+      end,
+      keyStart: pair.key.range[0] + offset,
+      keyEnd: pair.key.range[1] + offset,
+      scalar: isScalar(pair.value) && !pair.value.tag && !pair.value.anchor,
       ...(valueNode?.range ? { valueStart: valueNode.range[0] + offset, valueEnd: valueNode.range[1] + offset } : {}),
     };
     pieceEntries.push(entry);
@@ -108,7 +123,10 @@ export function addPiece(mapping: YamlMapping, piece: LoadedYaml, offset: number
       if (!to) outside = true;
       if (!to || from === to) return;
       mapping.aliases.push({
-        name: alias.source, start: alias.range[0] + offset, end: alias.range[1] + offset, targetKey: to.key,
+        name: alias.source,
+        start: alias.range[0] + offset,
+        end: alias.range[1] + offset,
+        targetKey: to.key,
         targetValue: keepDigits(target.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT })),
       });
     },

@@ -23,11 +23,20 @@ export type MergeSources = Record<string, string>;
  * offset of the document. False when an anchor is not in this document (a piece of a larger file): then
  * the whole file must be parsed.
  */
-export function addMerged(target: { values: Record<string, unknown>; merged: MergeSources }, map: YAMLMap, doc: Document.Parsed,
-  values: Record<string, unknown>, keyAt: (offset: number) => string | undefined): boolean {
+export function addMerged(
+  target: { values: Record<string, unknown>; merged: MergeSources },
+  map: YAMLMap,
+  doc: Document.Parsed,
+  values: Record<string, unknown>,
+  keyAt: (offset: number) => string | undefined,
+): boolean {
   const merges = map.items.filter((pair: Pair) => isMergeKey(pair.key));
   if (merges.length === 0) return true;
-  const explicit = new Set(map.items.filter((p) => isScalar(p.key) && !isMergeKey(p.key)).map((p) => String(isScalar(p.key) ? p.key.value : '')));
+  const explicit = new Set(
+    map.items
+      .filter((p) => isScalar(p.key) && !isMergeKey(p.key))
+      .map((p) => String(isScalar(p.key) ? p.key.value : '')),
+  );
   const sources: MergeSources = {};
   for (const pair of merges) {
     // The library types a parsed pair's value as unknown: it is a node of the document, or null.
@@ -52,6 +61,8 @@ export function addMerged(target: { values: Record<string, unknown>; merged: Mer
 /** The parser's error for `<<: 5` (a merge of something that is not a mapping), as Ansible's loader refuses it. */
 export function mergeError(error: unknown, file: string): UsageError | undefined {
   if (!(error instanceof Error) || !/merge sources must be maps/i.test(error.message)) return undefined;
-  return new UsageError(`${file} merges (<<) a value that is not a mapping or a list of mappings: Ansible refuses to load it.`,
-    'Give << an alias of a mapping (<<: *defaults), a list of them, or a mapping; nothing was written.');
+  return new UsageError(
+    `${file} merges (<<) a value that is not a mapping or a list of mappings: Ansible refuses to load it.`,
+    'Give << an alias of a mapping (<<: *defaults), a list of them, or a mapping; nothing was written.',
+  );
 }

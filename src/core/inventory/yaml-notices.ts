@@ -41,7 +41,11 @@ const KINDS: Record<string, string> = {
 };
 
 /** `line 3, column 4` of a library error or warning, without its quoted source line. */
-export function noticeOf(e: { code: string; message: string; linePos?: [{ line: number; col: number }, ...unknown[]] }): YamlNotice {
+export function noticeOf(e: {
+  code: string;
+  message: string;
+  linePos?: [{ line: number; col: number }, ...unknown[]];
+}): YamlNotice {
   const pos = e.linePos?.[0];
   let message = KINDS[e.code] ?? `YAML problem ${e.code}`;
   if (e.code === 'TAG_RESOLVE_FAILED') {
@@ -57,7 +61,8 @@ export function where(n: YamlNotice): string {
 }
 
 /** What a file is and its path, to start a message: "The inventory inv.yml". */
-export const named = ({ what, path }: { what: string; path: string }): string => `${what.charAt(0).toUpperCase()}${what.slice(1)} ${escapeLine(path)}`;
+export const named = ({ what, path }: { what: string; path: string }): string =>
+  `${what.charAt(0).toUpperCase()}${what.slice(1)} ${escapeLine(path)}`;
 
 /**
  * Refuses a file that has warnings: for input whose meaning would otherwise change silently. A plain
@@ -69,12 +74,19 @@ export function refuseNotices(notices: YamlNotice[], source: { what: string; pat
   const isTag = first.code === 'TAG_RESOLVE_FAILED';
   if (source.plain) {
     const tag = isTag ? /\((![^)]*)\)$/.exec(first.message)?.[1] : undefined;
-    throw new UsageError(`${named(source)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
-      isTag ? 'Remove the tag: this file takes plain YAML values (no !vault, !unsafe or other tags); give a secret in a file of its own (<name>_file) or the environment.'
-        : 'Fix it and run the command again.');
+    throw new UsageError(
+      `${named(source)} has ${isTag ? `a tag${tag ? ` (${tag})` : ''}` : first.message}${where(first)}.`,
+      isTag
+        ? 'Remove the tag: this file takes plain YAML values (no !vault, !unsafe or other tags); give a secret in a file of its own (<name>_file) or the environment.'
+        : 'Fix it and run the command again.',
+    );
   }
-  throw new UsageError(`${named(source)} has ${first.message}${where(first)}.`,
-    isTag ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.' : 'Fix it and run the command again; nothing was written.');
+  throw new UsageError(
+    `${named(source)} has ${first.message}${where(first)}.`,
+    isTag
+      ? 'Remove the tag (Ansible knows !vault and !unsafe); nothing was written.'
+      : 'Fix it and run the command again; nothing was written.',
+  );
 }
 
 /** The first key written twice in one mapping, with one set of keys per mapping. */
@@ -89,7 +101,11 @@ export function duplicateKeys(doc: Document.Parsed, text: string): YamlNotice[] 
         if (key.endsWith(':<<')) continue;
         if (seen.has(key)) {
           const offset = pair.key.range?.[0];
-          out.push({ code: 'DUPLICATE_KEY', ...(offset !== undefined ? linePos(text, offset) : {}), message: KINDS.DUPLICATE_KEY });
+          out.push({
+            code: 'DUPLICATE_KEY',
+            ...(offset !== undefined ? linePos(text, offset) : {}),
+            message: KINDS.DUPLICATE_KEY,
+          });
           return visit.BREAK;
         }
         seen.add(key);

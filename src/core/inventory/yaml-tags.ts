@@ -32,10 +32,15 @@ export function pyYamlScalars(tags: SchemaTags): SchemaTags {
     const scalar = t;
     if (scalar.tag === 'tag:yaml.org,2002:bool') {
       const yes = String(scalar.test).includes('[Yy]es');
-      return { ...scalar, test: yes ? /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/ : /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/ };
+      return {
+        ...scalar,
+        test: yes ? /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/ : /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/,
+      };
     }
-    if (scalar.tag === 'tag:yaml.org,2002:float' && scalar.format === 'EXP') return { ...scalar, test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/ };
-    if (scalar.tag === 'tag:yaml.org,2002:timestamp') return { ...scalar, resolve: (text: string) => text, identify: () => false };
+    if (scalar.tag === 'tag:yaml.org,2002:float' && scalar.format === 'EXP')
+      return { ...scalar, test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*[eE][-+][0-9]+$/ };
+    if (scalar.tag === 'tag:yaml.org,2002:timestamp')
+      return { ...scalar, resolve: (text: string) => text, identify: () => false };
     return t;
   });
 }

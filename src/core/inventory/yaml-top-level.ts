@@ -39,7 +39,11 @@ function matchesAt(pattern: RegExp, text: string, at: number): boolean {
  * documents, a flow mapping, a line at column 0 that is no key, a key written twice) or when `each`
  * returns false: then only a parse can tell, and what `each` was given must be dropped.
  */
-export function eachTopLevelEntry(text: string, each: (entry: TopLevelEntry) => boolean | void, shape: TopLevelShape = {}): boolean {
+export function eachTopLevelEntry(
+  text: string,
+  each: (entry: TopLevelEntry) => boolean | void,
+  shape: TopLevelShape = {},
+): boolean {
   let hashes: Float64Array = new Float64Array(1024);
   let count = 0;
   let line = 0;
@@ -55,8 +59,13 @@ export function eachTopLevelEntry(text: string, each: (entry: TopLevelEntry) => 
     } else if (previous === undefined && (first === 0x20 || first === 0x09)) {
       // Indented text before the first key: not a plain block mapping at column 0.
       if (!matchesAt(EMPTY_AT, text, at)) return false;
-    } else if (at === lineEnd || first === 0x20 || first === 0x23 || first === 0x0d
-      || (first === 0x2d && previous !== undefined && /^[ \t\r\n]?$/.test(text.charAt(at + 1)))) {
+    } else if (
+      at === lineEnd ||
+      first === 0x20 ||
+      first === 0x23 ||
+      first === 0x0d ||
+      (first === 0x2d && previous !== undefined && /^[ \t\r\n]?$/.test(text.charAt(at + 1)))
+    ) {
       // Blank, indented, comment and sequence lines belong to the entry above (or to the head).
     } else if (first === 0x2e && matchesAt(DOCUMENT_END_AT, text, at)) {
       if (directives && !sawMarker) return false;

@@ -13,6 +13,10 @@ export async function checkSignature(token: string, key: JWK, algorithms: string
     return { valid: true };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { valid: false, why: error instanceof JWSSignatureVerificationFailed ? 'bad-signature' : 'unusable', message };
+    return {
+      valid: false,
+      why: error instanceof JWSSignatureVerificationFailed ? 'bad-signature' : 'unusable',
+      message,
+    };
   }
 }

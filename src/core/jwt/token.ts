@@ -34,7 +34,7 @@ export function jwtHeader(token: string): Record<string, unknown> | undefined {
 
 /** A string claim, undefined when absent or of another type. */
 export function stringClaim(claims: Claims, name: string): string | undefined {
-  return typeof claims[name] === 'string' ? (claims[name]) : undefined;
+  return typeof claims[name] === 'string' ? claims[name] : undefined;
 }
 
 /** `aud` as a list: a JWT may carry one audience as a string or several as an array. */

@@ -74,18 +74,34 @@ export function runChild(file: string, args: string[], options: ChildOptions): P
     // spawn) is then caught, and handled once the pid is known, instead of ending cloudgate with the group
     // left running.
     const group: { pid?: number } = {};
-    const forget = cleanUpOnExit(() => {
-      if (group.pid !== undefined) killGroup(group.pid);
-    }, { onSignal: true });
+    const forget = cleanUpOnExit(
+      () => {
+        if (group.pid !== undefined) killGroup(group.pid);
+      },
+      { onSignal: true },
+    );
     let child: ChildProcess;
     try {
       const env = childEnvironment(options.env ?? process.env, options.kind ?? 'kubectl');
       const inherit = options.inheritStdinStderr;
-      child = spawn(file, args, { detached: true, env, cwd: options.cwd, stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'] });
+      child = spawn(file, args, {
+        detached: true,
+        env,
+        cwd: options.cwd,
+        stdio: [inherit ? 'inherit' : 'pipe', 'pipe', inherit ? 'inherit' : 'pipe'],
+      });
     } catch (error) {
       forget();
       // spawn throws Node's system errors (ENOENT, EACCES, E2BIG), each with its code.
-      resolve({ exitCode: -1, stdout: '', stdoutBytes: Buffer.alloc(0), stderr: '', timedOut: false, cancelled: false, startError: error as NodeJS.ErrnoException });
+      resolve({
+        exitCode: -1,
+        stdout: '',
+        stdoutBytes: Buffer.alloc(0),
+        stderr: '',
+        timedOut: false,
+        cancelled: false,
+        startError: error as NodeJS.ErrnoException,
+      });
       return;
     }
     const pid = child.pid;

@@ -63,10 +63,14 @@ export class KubectlError extends Error {
 }
 
 function kubectlAdvice(stderr: string, timedOut: boolean): string {
-  if (timedOut) return 'The cluster\'s API server did not answer in time: check "kubectl get --raw /readyz" with the same context, or raise --timeout.';
-  if (/forbidden/i.test(stderr)) return 'The kubectl user may not read this: check its rights with "kubectl auth can-i", or use a context that may.';
-  if (/unauthorized|must be logged in|credentials/i.test(stderr)) return 'kubectl\'s credentials were refused: log in again, or check the user of the kubectl context.';
-  if (/unable to connect|connection refused|no such host|i\/o timeout/i.test(stderr)) return 'kubectl cannot reach the API server: check the cluster address of the kubectl context and the network to it.';
+  if (timedOut)
+    return 'The cluster\'s API server did not answer in time: check "kubectl get --raw /readyz" with the same context, or raise --timeout.';
+  if (/forbidden/i.test(stderr))
+    return 'The kubectl user may not read this: check its rights with "kubectl auth can-i", or use a context that may.';
+  if (/unauthorized|must be logged in|credentials/i.test(stderr))
+    return "kubectl's credentials were refused: log in again, or check the user of the kubectl context.";
+  if (/unable to connect|connection refused|no such host|i\/o timeout/i.test(stderr))
+    return 'kubectl cannot reach the API server: check the cluster address of the kubectl context and the network to it.';
   return 'Check access to the cluster with the same kubectl context.';
 }
 
@@ -96,7 +100,10 @@ export async function kubectl(args: string[], opts: KubectlOptions = {}): Promis
   });
   // ENOTDIR: a path through something that is not a folder (CLOUDGATE_KUBECTL=/nonexistent/kubectl).
   if (result.startError?.code === 'ENOENT' || result.startError?.code === 'ENOTDIR') throw new KubectlMissing(binary);
-  if (result.startError) throw new Error(`kubectl (${binary}) could not be started: ${result.startError.code ?? result.startError.message}.`);
+  if (result.startError)
+    throw new Error(
+      `kubectl (${binary}) could not be started: ${result.startError.code ?? result.startError.message}.`,
+    );
   const { stdout, stderr } = result;
   if (opts.secretOutput) registerSecret(stdout);
   if (result.cancelled) throw opts.signal?.reason ?? new Error('kubectl was cancelled.');
@@ -121,17 +128,25 @@ export function withOptions(args: string[], ...options: string[]): string[] {
 /** Runs kubectl asking for JSON (`-o json` is added unless the arguments choose an output). */
 export async function kubectlJson<T>(args: string[], opts: KubectlOptions = {}): Promise<T> {
   const end = args.indexOf('--');
-  const wantsOutput = (end < 0 ? args : args.slice(0, end)).some((a) => a === '-o' || a.startsWith('-o=') || a.startsWith('--output') || a === '--raw');
+  const wantsOutput = (end < 0 ? args : args.slice(0, end)).some(
+    (a) => a === '-o' || a.startsWith('-o=') || a.startsWith('--output') || a === '--raw',
+  );
   const full = wantsOutput ? args : withOptions(args, '-o', 'json');
   const result = await kubectl(full, opts);
   if (result.exitCode !== 0) {
-    throw new KubectlError(`kubectl ${describe(args)} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`, result);
+    throw new KubectlError(
+      `kubectl ${describe(args)} failed: ${firstLine(result.stderr) || `exit code ${result.exitCode}`}`,
+      result,
+    );
   }
   try {
     // The object kubectl was asked for, in the shape the caller names: unchecked, read with `?.`.
     return JSON.parse(result.stdout) as T;
   } catch {
-    throw new KubectlError(`kubectl ${describe(args)} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}`, result);
+    throw new KubectlError(
+      `kubectl ${describe(args)} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}`,
+      result,
+    );
   }
 }
 
@@ -146,13 +161,21 @@ export async function kubectlGet(args: string[], opts: KubectlOptions = {}): Pro
     if (!(error instanceof KubectlError) || error.timedOut) throw error;
     const { stderr, exitCode } = error.result;
     if (exitCode === 0) return { ok: false, notFound: false, error: error.message };
-    return { ok: false, notFound: /NotFound|doesn't have a resource type|not found/i.test(stderr), error: firstLine(stderr) || `kubectl exit code ${exitCode}` };
+    return {
+      ok: false,
+      notFound: /NotFound|doesn't have a resource type|not found/i.test(stderr),
+      error: firstLine(stderr) || `kubectl exit code ${exitCode}`,
+    };
   }
 }
 
 /** Plain-language first line of kubectl's stderr, redacted. */
 export function firstLine(stderr: string): string {
-  const line = stderr.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const line =
+    stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   return redact(line.replace(/^error: /i, ''));
 }
 
@@ -194,17 +217,31 @@ async function probeAvailability(opts: KubectlOptions): Promise<KubeAvailability
       const current = await kubectl(['config', 'current-context'], { ...quick, context: undefined });
       context = current.stdout.trim();
       if (current.exitCode !== 0 || !context) {
-        return { ok: false, reason: `kubectl has no current context (kubeconfig ${where}); pass --context NAME or run "kubectl config use-context NAME".` };
+        return {
+          ok: false,
+          reason: `kubectl has no current context (kubeconfig ${where}); pass --context NAME or run "kubectl config use-context NAME".`,
+        };
       }
     } else {
       const names = await kubectl(['config', 'get-contexts', '-o', 'name'], { ...quick, context: undefined });
-      if (!names.stdout.split('\n').map((l) => l.trim()).includes(context)) {
-        return { ok: false, reason: `kubectl has no context "${context}" (kubeconfig ${where}); "kubectl config get-contexts" lists them.` };
+      if (
+        !names.stdout
+          .split('\n')
+          .map((l) => l.trim())
+          .includes(context)
+      ) {
+        return {
+          ok: false,
+          reason: `kubectl has no context "${context}" (kubeconfig ${where}); "kubectl config get-contexts" lists them.`,
+        };
       }
     }
     const version = await kubectl(['get', '--raw', '/version'], { ...quick, context });
     if (version.exitCode !== 0) {
-      return { ok: false, reason: `the cluster of context "${context}" is unreachable: ${firstLine(version.stderr) || `kubectl exit code ${version.exitCode}`}.` };
+      return {
+        ok: false,
+        reason: `the cluster of context "${context}" is unreachable: ${firstLine(version.stderr) || `kubectl exit code ${version.exitCode}`}.`,
+      };
     }
     return { ok: true, context };
   } catch (error) {

@@ -60,9 +60,11 @@ export function selfSignedCaSecrets(objects: readonly unknown[]): string[] {
     const meta = memberOf(o, 'metadata');
     const spec = memberOf(o, 'spec');
     const ref = memberOf(spec, 'issuerRef');
-    const byRoot = textOf(memberOf(ref, 'name')) === SELF_SIGNED_CLUSTER_ISSUER && textOf(memberOf(ref, 'kind')) === 'ClusterIssuer';
+    const byRoot =
+      textOf(memberOf(ref, 'name')) === SELF_SIGNED_CLUSTER_ISSUER && textOf(memberOf(ref, 'kind')) === 'ClusterIssuer';
     const secret = textOf(memberOf(spec, 'secretName'));
-    const isCertificate = textOf(memberOf(o, 'kind')) === 'Certificate' && textOf(memberOf(meta, 'namespace')) === CERT_MANAGER_NAMESPACE;
+    const isCertificate =
+      textOf(memberOf(o, 'kind')) === 'Certificate' && textOf(memberOf(meta, 'namespace')) === CERT_MANAGER_NAMESPACE;
     return isCertificate && byRoot && memberOf(spec, 'isCA') === true && secret ? [secret] : [];
   });
 }
@@ -72,7 +74,9 @@ export function selfSignedCaSecrets(objects: readonly unknown[]): string[] {
  * the self-signed type aside (a CA issuer over the platform's self-signed CA, told by its secret).
  */
 function platformTypeOf(mechanism: IssuerMechanism): PlatformIssuerType | undefined {
-  return ISSUER_TYPE_VALUES.find((t): t is PlatformIssuerType => t !== 'self-signed' && t !== 'none' && ISSUER_TYPES[t].spec === mechanism);
+  return ISSUER_TYPE_VALUES.find(
+    (t): t is PlatformIssuerType => t !== 'self-signed' && t !== 'none' && ISSUER_TYPES[t].spec === mechanism,
+  );
 }
 
 /** Reads a live (or rendered) ClusterIssuer or Issuer. */
@@ -84,17 +88,24 @@ export function readLiveIssuer(object: unknown, hints: IssuerHints = {}): LiveIs
   const spec = asRecord(memberOf(object, 'spec')) ?? {};
   const mechanism = MECHANISMS.find((m) => spec[m] !== undefined && spec[m] !== null) ?? 'unknown';
   const caSecret = mechanism === 'ca' ? textOf(memberOf(spec.ca, 'secretName')) : undefined;
-  const selfSignedCa = caSecret !== undefined && kind === 'ClusterIssuer'
-    && (SELF_SIGNED_SECRET.test(caSecret) || (hints.selfSignedCaSecrets ?? []).includes(caSecret));
+  const selfSignedCa =
+    caSecret !== undefined &&
+    kind === 'ClusterIssuer' &&
+    (SELF_SIGNED_SECRET.test(caSecret) || (hints.selfSignedCaSecrets ?? []).includes(caSecret));
   const platformType: PlatformIssuerType | undefined = selfSignedCa ? 'self-signed' : platformTypeOf(mechanism);
   return {
-    kind, name, ...(namespace ? { namespace } : {}),
+    kind,
+    name,
+    ...(namespace ? { namespace } : {}),
     ref: kind === 'Issuer' ? `Issuer ${namespace ?? '?'}/${name}` : `ClusterIssuer ${name}`,
-    mechanism, ...(platformType ? { platformType } : {}),
+    mechanism,
+    ...(platformType ? { platformType } : {}),
     solver: selfSignedCa ? 'self-signed' : mechanism === 'acme' ? `acme/${acmeSolver(spec.acme)}` : mechanism,
     ...(caSecret ? { caSecret } : {}),
     secretNamespace: namespace ?? CERT_MANAGER_NAMESPACE,
-    ...(mechanism === 'acme' && textOf(memberOf(spec.acme, 'server')) ? { acmeServer: textOf(memberOf(spec.acme, 'server')) } : {}),
+    ...(mechanism === 'acme' && textOf(memberOf(spec.acme, 'server'))
+      ? { acmeServer: textOf(memberOf(spec.acme, 'server')) }
+      : {}),
     ...(readyOf(object) ? { ready: readyOf(object) } : {}),
   };
 }
@@ -109,7 +120,8 @@ function acmeSolver(acme: unknown): string {
 }
 
 // An object kubectl returned (or the renderer made): its conditions are read member by member, unchecked.
-const readyOf = (object: unknown): ConditionState | undefined => (asRecord(object) ? readCondition(object as CmObject, 'Ready') : undefined);
+const readyOf = (object: unknown): ConditionState | undefined =>
+  asRecord(object) ? readCondition(object as CmObject, 'Ready') : undefined;
 
 /** Whether the live issuer is of the inventory's cluster_issuer_type (the platform's value). */
 export function isOfType(issuer: LiveIssuer, inventoryType: string | undefined): boolean {

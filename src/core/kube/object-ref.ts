@@ -18,7 +18,15 @@ export function parseObjectRef(text: string, what: string, example: string): Obj
     throw new UsageError(`"${shown}" is not NAMESPACE/NAME: give the ${what} with its namespace.`, `E.g. ${example}.`);
   }
   const [namespace, name] = parts;
-  if (!isDnsLabel(namespace)) throw new UsageError(`"${escapeLine(namespace)}" is not a namespace name (lower-case letters, digits and "-", at most 63).`, `E.g. ${example}.`);
-  if (!isDnsSubdomain(name)) throw new UsageError(`"${escapeLine(name)}" is not a ${what} name (lower-case letters, digits, "-" and ".").`, `E.g. ${example}.`);
+  if (!isDnsLabel(namespace))
+    throw new UsageError(
+      `"${escapeLine(namespace)}" is not a namespace name (lower-case letters, digits and "-", at most 63).`,
+      `E.g. ${example}.`,
+    );
+  if (!isDnsSubdomain(name))
+    throw new UsageError(
+      `"${escapeLine(name)}" is not a ${what} name (lower-case letters, digits, "-" and ".").`,
+      `E.g. ${example}.`,
+    );
   return { namespace, name };
 }

@@ -17,7 +17,10 @@ export interface CmObject {
   kind?: string;
   metadata?: CmMeta;
   spec?: Record<string, unknown>;
-  status?: { conditions?: (CmCondition & { observedGeneration?: number; lastTransitionTime?: string })[]; [key: string]: unknown };
+  status?: {
+    conditions?: (CmCondition & { observedGeneration?: number; lastTransitionTime?: string })[];
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 

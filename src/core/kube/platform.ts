@@ -68,5 +68,9 @@ export function issuerNameOf(vars: Record<string, unknown>): string | null {
 
 /** The ingress class of the HTTP-01 solver, derived like the issuer name (`atmosphere_ingress_class_name`). */
 export function ingressClassOf(vars: Record<string, unknown>): string | null {
-  return literal(vars, ['cluster_issuer_acme_http01_ingress_class', 'atmosphere_ingress_class_name'], DEFAULT_INGRESS_CLASS);
+  return literal(
+    vars,
+    ['cluster_issuer_acme_http01_ingress_class', 'atmosphere_ingress_class_name'],
+    DEFAULT_INGRESS_CLASS,
+  );
 }

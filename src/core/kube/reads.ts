@@ -22,14 +22,27 @@ type ListSource = { get: string[] } | { raw: { path: string; kind: string }[] };
 const LISTS = {
   /** cert-manager's own objects: what its controller works on. */
   certManager: [
-    { raw: [{ path: '/apis/cert-manager.io/v1/certificates', kind: 'Certificate' }, { path: '/apis/cert-manager.io/v1/certificaterequests', kind: 'CertificateRequest' }] },
-    { get: ['get', 'orders.acme.cert-manager.io,challenges.acme.cert-manager.io,clusterissuers.cert-manager.io,issuers.cert-manager.io', '--all-namespaces'] },
+    {
+      raw: [
+        { path: '/apis/cert-manager.io/v1/certificates', kind: 'Certificate' },
+        { path: '/apis/cert-manager.io/v1/certificaterequests', kind: 'CertificateRequest' },
+      ],
+    },
+    {
+      get: [
+        'get',
+        'orders.acme.cert-manager.io,challenges.acme.cert-manager.io,clusterissuers.cert-manager.io,issuers.cert-manager.io',
+        '--all-namespaces',
+      ],
+    },
   ],
   ingresses: [{ raw: [{ path: '/apis/networking.k8s.io/v1/ingresses', kind: 'Ingress' }] }],
   /** TLS secrets only: other secrets (Helm releases, tokens) are large and none of the checks' business. */
   tlsSecrets: [{ raw: [{ path: '/api/v1/secrets?fieldSelector=type%3Dkubernetes.io%2Ftls', kind: 'Secret' }] }],
   /** cert-manager's controller, webhook and cainjector, and the endpoints of the webhook's Service. */
-  workloads: [{ get: ['get', 'deployments.apps,endpointslices.discovery.k8s.io', `--namespace=${CERT_MANAGER_NAMESPACE}`] }],
+  workloads: [
+    { get: ['get', 'deployments.apps,endpointslices.discovery.k8s.io', `--namespace=${CERT_MANAGER_NAMESPACE}`] },
+  ],
   /** Read only when a walk needs the recent events of the objects it names. */
   events: [{ raw: [{ path: '/api/v1/events', kind: 'Event' }] }],
 } satisfies Record<string, ListSource[]>;
@@ -75,7 +88,12 @@ export function clusterReads(options: KubectlOptions): ClusterReads {
   return base;
 }
 
-function readsWith(options: KubectlOptions, memos: Map<string, Memo>, counter: { calls: number }, available: () => Promise<KubeAvailability>): ClusterReads {
+function readsWith(
+  options: KubectlOptions,
+  memos: Map<string, Memo>,
+  counter: { calls: number },
+  available: () => Promise<KubeAvailability>,
+): ClusterReads {
   const memo = (): Memo => {
     const key = options.context ?? '';
     let found = memos.get(key);
@@ -116,7 +134,11 @@ function readsWith(options: KubectlOptions, memos: Map<string, Memo>, counter: {
 }
 
 async function readSources(sources: ListSource[], options: KubectlOptions): Promise<ListResult> {
-  const reads = sources.flatMap((source) => ('get' in source ? [readList([...source.get, '-o', 'json'], options)] : source.raw.map(({ path, kind }) => readList(['get', '--raw', path], options, kind))));
+  const reads = sources.flatMap((source) =>
+    'get' in source
+      ? [readList([...source.get, '-o', 'json'], options)]
+      : source.raw.map(({ path, kind }) => readList(['get', '--raw', path], options, kind)),
+  );
   const results = await Promise.all(reads);
   const failed = results.find((r) => !r.ok);
   if (failed) return failed;
@@ -127,7 +149,11 @@ async function readSources(sources: ListSource[], options: KubectlOptions): Prom
 async function readList(args: string[], options: KubectlOptions, kind?: string): Promise<ListResult> {
   const result = await kubectl(args, options);
   if (result.exitCode !== 0) {
-    return { ok: false, missingKind: /doesn't have a resource type|the server could not find the requested resource/i.test(result.stderr), error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
+    return {
+      ok: false,
+      missingKind: /doesn't have a resource type|the server could not find the requested resource/i.test(result.stderr),
+      error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`,
+    };
   }
   try {
     // A list as kubectl prints it: objects the API server validated against their kind's schema.
@@ -135,7 +161,11 @@ async function readList(args: string[], options: KubectlOptions, kind?: string):
     if (kind) for (const item of items) item.kind = kind;
     return { ok: true, items };
   } catch {
-    return { ok: false, missingKind: false, error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}` };
+    return {
+      ok: false,
+      missingKind: false,
+      error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON: ${firstLine(result.stdout).slice(0, 200) || '(nothing)'}`,
+    };
   }
 }
 

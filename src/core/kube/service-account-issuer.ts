@@ -60,13 +60,16 @@ export function assessKeySet(doc: unknown): KeySetAssessment {
   let signingKeys = 0;
   keys.forEach((key: unknown, i) => {
     const k = asRecord(key) ?? {};
-    const s = (name: string) => (typeof k[name] === 'string' ? (k[name]) : undefined);
+    const s = (name: string) => (typeof k[name] === 'string' ? k[name] : undefined);
     const summary: KeySummary = { kid: s('kid'), kty: s('kty'), alg: s('alg'), use: s('use') };
     summaries.push(Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)));
     const missing = ['kid', 'kty', 'alg'].filter((name) => !s(name));
-    if (PRIVATE_JWK_MEMBERS.some((m) => m in k)) problems.push(`key ${i + 1} contains PRIVATE key material; publish only public keys and rotate this one`);
-    if (missing.length) problems.push(`key ${i + 1}${summary.kid ? ` (${summary.kid})` : ''} lacks ${missing.join(', ')}`);
-    else if (summary.use !== 'sig') problems.push(`key ${summary.kid} has use "${summary.use ?? '(none)'}" instead of "sig"`);
+    if (PRIVATE_JWK_MEMBERS.some((m) => m in k))
+      problems.push(`key ${i + 1} contains PRIVATE key material; publish only public keys and rotate this one`);
+    if (missing.length)
+      problems.push(`key ${i + 1}${summary.kid ? ` (${summary.kid})` : ''} lacks ${missing.join(', ')}`);
+    else if (summary.use !== 'sig')
+      problems.push(`key ${summary.kid} has use "${summary.use ?? '(none)'}" instead of "sig"`);
     else signingKeys++;
   });
   if (keys.length === 0) problems.push('the "keys" array is empty');

@@ -16,14 +16,19 @@ export interface ToolFlags {
 
 /** The cluster cannot be asked: no kubectl, no context, an API server that does not answer. Exit 1. */
 export class ClusterUnavailable extends Error {
-  readonly advice = 'Check kubectl and the context ("kubectl config get-contexts"; --context NAME picks one) and that the API server answers ("kubectl get --raw /readyz").';
+  readonly advice =
+    'Check kubectl and the context ("kubectl config get-contexts"; --context NAME picks one) and that the API server answers ("kubectl get --raw /readyz").';
   constructor(reason: string) {
     super(`Cannot ask the cluster: ${reason}`);
     this.name = 'ClusterUnavailable';
   }
 }
 
-export function toolKubeOptions(flags: ToolFlags, env: NodeJS.ProcessEnv, stderr: NodeJS.WritableStream): KubectlOptions {
+export function toolKubeOptions(
+  flags: ToolFlags,
+  env: NodeJS.ProcessEnv,
+  stderr: NodeJS.WritableStream,
+): KubectlOptions {
   const context = flags.context ?? (env.CLOUDGATE_CONTEXT || undefined);
   return {
     ...(context ? { context } : {}),

@@ -14,7 +14,10 @@ export interface Deadline {
   release(): void;
 }
 
-export function withDeadline<T>(deadline: Deadline, exchange: (finish: (error: Error | undefined, value?: T) => void) => void): Promise<T> {
+export function withDeadline<T>(
+  deadline: Deadline,
+  exchange: (finish: (error: Error | undefined, value?: T) => void) => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     // Set below, once the abort listener is in place; cleared by finish whichever comes first.

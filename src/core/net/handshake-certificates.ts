@@ -82,7 +82,8 @@ export class HandshakeTap {
     const inClear = clearMessages.find((m) => m.type === MSG_CERTIFICATE);
     if (inClear) return { message: inClear.body, tls13: false };
     const suite = cipherName ? SUITES[cipherName] : undefined;
-    if (!suite || !this.serverHandshakeSecret || !clearMessages.some((m) => m.type === MSG_SERVER_HELLO)) return undefined;
+    if (!suite || !this.serverHandshakeSecret || !clearMessages.some((m) => m.type === MSG_SERVER_HELLO))
+      return undefined;
     const key = expandLabel(suite.hash, this.serverHandshakeSecret, 'key', suite.keyLength);
     const iv = expandLabel(suite.hash, this.serverHandshakeSecret, 'iv', 12);
     const plain: Buffer[] = [];
@@ -164,17 +165,29 @@ function parsedOnce(der: Buffer): X509Certificate {
 /** RFC 8446 §7.1 HKDF-Expand-Label with an empty context. */
 function expandLabel(hash: string, secret: Buffer, label: string, length: number): Buffer {
   const fullLabel = Buffer.from(`tls13 ${label}`, 'latin1');
-  const info = Buffer.concat([Buffer.from([length >> 8, length & 0xff, fullLabel.length]), fullLabel, Buffer.from([0])]);
+  const info = Buffer.concat([
+    Buffer.from([length >> 8, length & 0xff, fullLabel.length]),
+    fullLabel,
+    Buffer.from([0]),
+  ]);
   const out: Buffer[] = [];
   let previous = Buffer.alloc(0);
   for (let i = 1; Buffer.concat(out).length < length; i++) {
-    previous = createHmac(hash, secret).update(Buffer.concat([previous, info, Buffer.from([i])])).digest();
+    previous = createHmac(hash, secret)
+      .update(Buffer.concat([previous, info, Buffer.from([i])]))
+      .digest();
     out.push(previous);
   }
   return Buffer.concat(out).subarray(0, length);
 }
 
-function decryptRecord(algorithm: string, key: Buffer, iv: Buffer, sequence: bigint, record: TlsRecord): { type: number; body: Buffer } {
+function decryptRecord(
+  algorithm: string,
+  key: Buffer,
+  iv: Buffer,
+  sequence: bigint,
+  record: TlsRecord,
+): { type: number; body: Buffer } {
   const nonce = Buffer.from(iv);
   for (let i = 0; i < 8; i++) nonce[11 - i] ^= Number((sequence >> BigInt(8 * i)) & 0xffn);
   const tag = record.body.subarray(record.body.length - 16);

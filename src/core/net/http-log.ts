@@ -2,21 +2,31 @@ import { escapeControl } from '../escape.js';
 import { redact } from '../secrets.js';
 import { TEXT_LIMIT } from '../bounded.js';
 
-const SECRET_HEADERS = new Set(['authorization', 'x-auth-token', 'x-subject-token', 'cookie', 'set-cookie', 'proxy-authorization']);
-const SECRET_FIELDS = /^(client_secret|subject_token|access_token|refresh_token|id_token|token|password|secret|assertion|code|private_key)$/i;
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'x-auth-token',
+  'x-subject-token',
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+]);
+const SECRET_FIELDS =
+  /^(client_secret|subject_token|access_token|refresh_token|id_token|token|password|secret|assertion|code|private_key)$/i;
 const MASK = '[redacted]';
 
 // Transport noise that says nothing about the sign-in or the service.
 const QUIET_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'user-agent', 'accept']);
 
 export function redactHeaders(headers: Record<string, string>): string[] {
-  return Object.entries(headers).filter(([name]) => !QUIET_HEADERS.has(name.toLowerCase())).map(([name, value]) => {
-    const lower = name.toLowerCase();
-    if (!SECRET_HEADERS.has(lower)) return `${lower}: ${redact(value)}`;
-    // Keep the scheme ("Bearer") so a reader sees what kind of credential went out.
-    const scheme = /^(Bearer|Basic|Negotiate)\s/i.exec(value)?.[1];
-    return `${lower}: ${scheme ? `${scheme} ` : ''}${MASK}`;
-  });
+  return Object.entries(headers)
+    .filter(([name]) => !QUIET_HEADERS.has(name.toLowerCase()))
+    .map(([name, value]) => {
+      const lower = name.toLowerCase();
+      if (!SECRET_HEADERS.has(lower)) return `${lower}: ${redact(value)}`;
+      // Keep the scheme ("Bearer") so a reader sees what kind of credential went out.
+      const scheme = /^(Bearer|Basic|Negotiate)\s/i.exec(value)?.[1];
+      return `${lower}: ${scheme ? `${scheme} ` : ''}${MASK}`;
+    });
 }
 
 /** Form or JSON body with every secret-looking field masked; other text passes through `redact`. */

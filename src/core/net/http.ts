@@ -6,7 +6,13 @@
 import { serviceKey, type RunServices } from '../doctor/services.js';
 import { HttpError, classifyError, safeHost } from './http-errors.js';
 import { preview, redactBody, redactHeaders } from './http-log.js';
-import { createTransport, type RawResponse, type RequestProgress, type TlsSettings, type Transport } from './transport.js';
+import {
+  createTransport,
+  type RawResponse,
+  type RequestProgress,
+  type TlsSettings,
+  type Transport,
+} from './transport.js';
 import { CaFileError, trustOf, type TrustStore } from './trust.js';
 import { redact } from '../secrets.js';
 import { messageOf } from '../errors.js';
@@ -68,7 +74,12 @@ function contextsOf(trust: TrustStore | undefined): TlsSettings['trust'] {
   } catch (error) {
     if (error instanceof CaFileError) throw new HttpError('tls-other', error.path, error.message, error.advice);
     // An OpenSSL error of createSecureContext (a damaged certificate in the file) names no path.
-    throw new HttpError('tls-other', trust?.caFile ?? '', `The CA file ${trust?.caFile ?? ''} cannot be used: ${messageOf(error)}`, 'Check the CA file\'s certificates.');
+    throw new HttpError(
+      'tls-other',
+      trust?.caFile ?? '',
+      `The CA file ${trust?.caFile ?? ''} cannot be used: ${messageOf(error)}`,
+      "Check the CA file's certificates.",
+    );
   }
 }
 
@@ -99,7 +110,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     }
     const timeoutMs = req.timeoutMs ?? options.timeoutMs;
-    const headers: Record<string, string> = { 'user-agent': 'cloudgate', accept: 'application/json', ...lowerKeys(req.headers ?? {}) };
+    const headers: Record<string, string> = {
+      'user-agent': 'cloudgate',
+      accept: 'application/json',
+      ...lowerKeys(req.headers ?? {}),
+    };
     log?.(`→ ${method} ${redact(req.url)}`);
     if (log) for (const line of redactHeaders(headers)) log(`    ${line}`);
     if (log && req.body) log(`    ${preview(redactBody(req.body, headers['content-type']))}`);
@@ -146,13 +161,15 @@ const HTTP = serviceKey<HttpClient>('HTTP client');
 /** The run's one HTTP client: every check of a run reuses its connections, and the run closes it. */
 export function httpOf(services: RunServices): HttpClient {
   const { network } = services;
-  return services.own(HTTP, () => createHttpClient({
-    timeoutMs: network.timeoutMs,
-    trust: trustOf(services),
-    insecure: network.insecure,
-    allowHttp: network.allowHttp,
-    log: network.verbose ? network.log : undefined,
-  }));
+  return services.own(HTTP, () =>
+    createHttpClient({
+      timeoutMs: network.timeoutMs,
+      trust: trustOf(services),
+      insecure: network.insecure,
+      allowHttp: network.allowHttp,
+      log: network.verbose ? network.log : undefined,
+    }),
+  );
 }
 
 function parseUrl(url: string): URL {
@@ -160,7 +177,12 @@ function parseUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new HttpError('network', url, `"${url}" is not a valid URL.`, 'Give a full address such as https://host.example/path.');
+    throw new HttpError(
+      'network',
+      url,
+      `"${url}" is not a valid URL.`,
+      'Give a full address such as https://host.example/path.',
+    );
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new HttpError('network', url, `"${url}" is not an http(s) URL.`, 'Give an https:// address.');
@@ -184,7 +206,7 @@ async function readCapped(body: RawResponse['body'], maxBytes: number, url: stri
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk).length;
+    size += chunk.length;
     if (size > maxBytes) {
       body.destroy();
       throw new HttpError(
@@ -212,7 +234,13 @@ function redirectError(url: string, status: number, location: string | undefined
   );
 }
 
-function makeResponse(status: number, headers: Record<string, string>, body: string, url: string, durationMs: number): HttpResponse {
+function makeResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  url: string,
+  durationMs: number,
+): HttpResponse {
   return {
     status,
     headers,

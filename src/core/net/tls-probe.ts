@@ -93,8 +93,15 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
     timeoutMs,
     signal,
     timedOut: () => {
-      const what = stage === 'connecting' ? 'did not accept a connection' : 'accepted the connection but did not complete the TLS handshake';
-      return new TlsProbeError(`${where} ${what} within ${timeoutMs / 1000} s.`, 'timeout', stage === 'connecting' ? 'connect' : 'handshake');
+      const what =
+        stage === 'connecting'
+          ? 'did not accept a connection'
+          : 'accepted the connection but did not complete the TLS handshake';
+      return new TlsProbeError(
+        `${where} ${what} within ${timeoutMs / 1000} s.`,
+        'timeout',
+        stage === 'connecting' ? 'connect' : 'handshake',
+      );
     },
     aborted: () => new TlsProbeError(`TLS connection to ${where} was cancelled.`, 'aborted'),
     release: () => {
@@ -118,7 +125,11 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
     });
   });
 
-  function handshake(tap: HandshakeTap, secureContext: SecureContext | undefined, finish: (error: Error | undefined, value?: TlsProbeResult) => void) {
+  function handshake(
+    tap: HandshakeTap,
+    secureContext: SecureContext | undefined,
+    finish: (error: Error | undefined, value?: TlsProbeResult) => void,
+  ) {
     stage = 'handshake';
     socket = tlsConnect({
       socket: tap.stream,
@@ -152,7 +163,13 @@ async function probeWith(options: TlsProbeOptions, trust: () => SecureContext | 
       };
       setImmediate(() => read(seen));
     });
-    const read = (seen: { cipherName?: string; protocol?: string; authorized: boolean; chainError?: string; rebuilt?: X509Certificate[] }) => {
+    const read = (seen: {
+      cipherName?: string;
+      protocol?: string;
+      authorized: boolean;
+      chainError?: string;
+      rebuilt?: X509Certificate[];
+    }) => {
       const fromHandshake = seen.rebuilt ? undefined : tap.servedChain(seen.cipherName);
       const chain = fromHandshake ?? seen.rebuilt ?? rebuiltChain(socket!);
       const leaf = chain[0];
@@ -200,8 +217,14 @@ function networkError(where: string, error: NodeJS.ErrnoException): TlsProbeErro
     case 'EAI_AGAIN':
       return new TlsProbeError(`The host name of ${where} does not resolve (${error.code}).`, 'dns');
     case 'ECONNRESET':
-      return new TlsProbeError(`${where} closed the connection during the TLS handshake (is it a TLS port?).`, 'handshake');
+      return new TlsProbeError(
+        `${where} closed the connection during the TLS handshake (is it a TLS port?).`,
+        'handshake',
+      );
     default:
-      return new TlsProbeError(`TLS handshake with ${where} failed: ${error.code ?? ''} ${error.message}`.trim(), 'handshake');
+      return new TlsProbeError(
+        `TLS handshake with ${where} failed: ${error.code ?? ''} ${error.message}`.trim(),
+        'handshake',
+      );
   }
 }

@@ -42,7 +42,15 @@ export interface RequestProgress {
 }
 
 export interface Transport {
-  send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, timeoutMs: number, progress?: RequestProgress): Promise<RawResponse>;
+  send(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    timeoutMs: number,
+    progress?: RequestProgress,
+  ): Promise<RawResponse>;
   close(): Promise<void>;
 }
 
@@ -60,7 +68,12 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv = process.env): URL | 
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) return parsed;
   // Not quoted: a proxy setting may carry a password.
   const name = url.protocol === 'https:' && (env.https_proxy ?? env.HTTPS_PROXY) ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-  throw Object.assign(new Error(`The proxy setting ${name} (or its lower-case name) is not an http:// or https:// URL such as http://proxy.example:3128`), { code: 'ERR_PROXY_URL' });
+  throw Object.assign(
+    new Error(
+      `The proxy setting ${name} (or its lower-case name) is not an http:// or https:// URL such as http://proxy.example:3128`,
+    ),
+    { code: 'ERR_PROXY_URL' },
+  );
 }
 
 /** NO_PROXY: `*`, or host names (a leading `.` or `*.` allowed) that also cover their subdomains, optionally with `:port`. */
@@ -68,11 +81,14 @@ function bypassesProxy(url: URL, noProxy: string): boolean {
   if (noProxy.trim() === '*') return true;
   const host = url.hostname.toLowerCase();
   const port = Number(url.port) || DEFAULT_PORT[url.protocol];
-  return noProxy.split(/[,\s]/).filter(Boolean).some((entry) => {
-    const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
-    const bare = name.replace(/^\*?\./, '').toLowerCase();
-    return (!entryPort || Number(entryPort) === port) && (host === bare || host.endsWith(`.${bare}`));
-  });
+  return noProxy
+    .split(/[,\s]/)
+    .filter(Boolean)
+    .some((entry) => {
+      const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+      const bare = name.replace(/^\*?\./, '').toLowerCase();
+      return (!entryPort || Number(entryPort) === port) && (host === bare || host.endsWith(`.${bare}`));
+    });
 }
 
 /** https.request's options; `secureContext` is passed on to tls.connect. */
@@ -81,13 +97,18 @@ type TlsRequestOptions = RequestOptions & { secureContext?: SecureContext };
 /** A CONNECT tunnel to host:port through the proxy, within `timeoutMs`. */
 function openTunnel(proxy: URL, host: string, port: number, tls: AgentTls, timeoutMs: number): Promise<Duplex> {
   const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const credentials = proxy.username ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}` : undefined;
+  const credentials = proxy.username
+    ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`
+    : undefined;
   const options: TlsRequestOptions = {
     host: proxy.hostname.replace(/^\[|\]$/g, ''),
     port: Number(proxy.port) || DEFAULT_PORT[proxy.protocol],
     method: 'CONNECT',
     path: target,
-    headers: { host: target, ...(credentials ? { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}) },
+    headers: {
+      host: target,
+      ...(credentials ? { 'proxy-authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}),
+    },
     agent: false,
     timeout: timeoutMs,
     rejectUnauthorized: tls.rejectUnauthorized,
@@ -100,9 +121,22 @@ function openTunnel(proxy: URL, host: string, port: number, tls: AgentTls, timeo
       socket.setTimeout(0);
       if (res.statusCode === 200) return resolve(socket);
       socket.destroy();
-      reject(Object.assign(new Error(`The proxy ${proxy.host} refused the tunnel to ${target}: ${res.statusCode} ${res.statusMessage ?? ''}`.trim()), { code: 'ERR_PROXY_TUNNEL' }));
+      reject(
+        Object.assign(
+          new Error(
+            `The proxy ${proxy.host} refused the tunnel to ${target}: ${res.statusCode} ${res.statusMessage ?? ''}`.trim(),
+          ),
+          { code: 'ERR_PROXY_TUNNEL' },
+        ),
+      );
     });
-    req.once('timeout', () => req.destroy(Object.assign(new Error(`The proxy ${proxy.host} did not open a tunnel to ${target} in time.`), { code: 'ETIMEDOUT' })));
+    req.once('timeout', () =>
+      req.destroy(
+        Object.assign(new Error(`The proxy ${proxy.host} did not open a tunnel to ${target} in time.`), {
+          code: 'ETIMEDOUT',
+        }),
+      ),
+    );
     req.once('error', reject);
     req.end();
   });
@@ -122,13 +156,28 @@ function agentsFor(tls: AgentTls, timeoutMs: number) {
       if (!agent) {
         agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent({ keepAlive: true });
         const secure = url.protocol === 'https:';
-        agent.createConnection = (connection: ClientRequestArgs | RequestOptions, callback?: (error: Error | null, stream: Duplex) => void) => {
+        agent.createConnection = (
+          connection: ClientRequestArgs | RequestOptions,
+          callback?: (error: Error | null, stream: Duplex) => void,
+        ) => {
           const host = String(connection.host);
           const port = Number(connection.port) || DEFAULT_PORT[url.protocol];
           // The agent has worked out the SNI name (none for an IP address), as for a direct connection.
           const servername = ('servername' in connection ? connection.servername : undefined) || undefined;
           openTunnel(proxy, host, port, tls, timeoutMs).then(
-            (socket) => callback?.(null, secure ? tlsConnect({ socket, host, servername, rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.secureContext }) : socket),
+            (socket) =>
+              callback?.(
+                null,
+                secure
+                  ? tlsConnect({
+                      socket,
+                      host,
+                      servername,
+                      rejectUnauthorized: tls.rejectUnauthorized,
+                      secureContext: tls.secureContext,
+                    })
+                  : socket,
+              ),
             // Node's type asks for a stream even with an error; Node ignores it then.
             (error: Error) => callback?.(error, undefined as unknown as Duplex),
           );
@@ -147,10 +196,19 @@ function agentsFor(tls: AgentTls, timeoutMs: number) {
 export async function createTransport(tls: TlsSettings, timeoutMs: number): Promise<Transport> {
   const narrow = agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.narrow }, timeoutMs);
   let wide: ReturnType<typeof agentsFor> | undefined;
-  const wideAgents = () => (wide ??= agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.wide() }, timeoutMs));
+  const wideAgents = () =>
+    (wide ??= agentsFor({ rejectUnauthorized: tls.rejectUnauthorized, secureContext: tls.trust?.wide() }, timeoutMs));
   // Hosts whose chain only the whole store trusts: their later requests go there at once.
   const needWide = new Set<string>();
-  const send = (url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal, perRequestTimeout: number, progress: RequestProgress) =>
+  const send = (
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    perRequestTimeout: number,
+    progress: RequestProgress,
+  ) =>
     new Promise<RawResponse>((resolve, reject) => {
       progress.stage = undefined;
       const options: RequestOptions = {
@@ -167,7 +225,9 @@ export async function createTransport(tls: TlsSettings, timeoutMs: number): Prom
         progress.stage = 'body';
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
       });
-      req.once('timeout', () => req.destroy(Object.assign(new Error(`No data within ${perRequestTimeout / 1000} s.`), { code: 'ETIMEDOUT' })));
+      req.once('timeout', () =>
+        req.destroy(Object.assign(new Error(`No data within ${perRequestTimeout / 1000} s.`), { code: 'ETIMEDOUT' })),
+      );
       req.once('error', reject);
       req.end(body);
     });

@@ -31,10 +31,20 @@ export function readCaBundle(path: string, origin: string): string {
     text = readOwnedFileSync(path, { what: `the CA file (${origin})` });
   } catch (error) {
     const code = / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
-    throw new CaFileError(path, origin, code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : messageOf(error), `Check the path given to ${origin}.`);
+    throw new CaFileError(
+      path,
+      origin,
+      code ? `Cannot read the CA file ${path} (${origin}): ${code}.` : messageOf(error),
+      `Check the path given to ${origin}.`,
+    );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new CaFileError(path, origin, `The CA file ${path} (${origin}) holds no PEM certificate.`, 'Give a file with one or more "-----BEGIN CERTIFICATE-----" blocks.');
+    throw new CaFileError(
+      path,
+      origin,
+      `The CA file ${path} (${origin}) holds no PEM certificate.`,
+      'Give a file with one or more "-----BEGIN CERTIFICATE-----" blocks.',
+    );
   }
   return text;
 }
@@ -89,7 +99,9 @@ export function trustStore(caFile?: string, origin = '--ca-file / OS_CACERT'): T
   const caPem = () => (caFile ? (pem ??= readCaBundle(caFile, origin)) : undefined);
   return {
     ...(caFile ? { caFile } : {}),
-    description: ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra.path}`] : []), ...(caFile ? [caFile] : [])].join(' + '),
+    description: ['system', ...(extra ? [`NODE_EXTRA_CA_CERTS ${extra.path}`] : []), ...(caFile ? [caFile] : [])].join(
+      ' + ',
+    ),
     caPem,
     contexts() {
       const file = caPem();
@@ -108,7 +120,11 @@ export function trustStore(caFile?: string, origin = '--ca-file / OS_CACERT'): T
       } catch {
         file = undefined; // An unreadable CA file trusts nothing here; the connections say why.
       }
-      const stores = ["Node's bundled roots", ...(extra ? [`NODE_EXTRA_CA_CERTS (${extra.path})`] : []), ...(caFile ? [caFile] : [])];
+      const stores = [
+        "Node's bundled roots",
+        ...(extra ? [`NODE_EXTRA_CA_CERTS (${extra.path})`] : []),
+        ...(caFile ? [caFile] : []),
+      ];
       anchors = {
         certificates: [...bundledRoots(), ...certificatesIn(extra?.pem ?? ''), ...certificatesIn(file ?? '')],
         description: stores.join(', '),

@@ -4,7 +4,14 @@
  */
 import { respell } from '../config/neutral-names.js';
 import { defaultName, type NamingProfile } from '../config/variables.js';
-import { expectedJwksUri, IN_CLUSTER_AUDIENCE, IN_CLUSTER_ISSUER, issuerHostPath, keySetAlgorithms, assessKeySet } from '../kube/service-account-issuer.js';
+import {
+  expectedJwksUri,
+  IN_CLUSTER_AUDIENCE,
+  IN_CLUSTER_ISSUER,
+  issuerHostPath,
+  keySetAlgorithms,
+  assessKeySet,
+} from '../kube/service-account-issuer.js';
 import { MIN_CERT_MANAGER } from '../kube/platform.js';
 import { renderJson, renderText } from './templates.js';
 import { asRecord } from '../records.js';
@@ -137,22 +144,37 @@ export function renderOidcText(a: OidcArtefacts): string {
   const out: string[] = [];
   out.push(respell(`Keyless DNS credentials (route53 auth kubernetes) for issuer ${a.issuer}`, a.names));
   out.push('cert-manager proves who it is with a token of the cluster, so no DNS key is stored. Once per cluster:', '');
-  out.push(`Step 1 — cert-manager ${MIN_CERT_MANAGER} or newer, with the service account ${a.serviceAccount.name} (check: cloudgate doctor --only kube).`, '');
+  out.push(
+    `Step 1 — cert-manager ${MIN_CERT_MANAGER} or newer, with the service account ${a.serviceAccount.name} (check: cloudgate doctor --only kube).`,
+    '',
+  );
   out.push('Step 2 — publish the discovery documents at the issuer URL (https, no authentication):');
   out.push(`  ${a.issuer}/.well-known/openid-configuration:`, block(FILES.discovery));
   if (a.files[FILES.jwks]) out.push(`  ${a.jwksUri}:`, block(FILES.jwks));
   else out.push(`  ${a.jwksUri}: the cluster's key set (kubectl get --raw /openid/v1/jwks).`);
   out.push('  If the API server serves them itself, let anonymous users read them:', block(FILES.rbac), '');
   out.push('Step 3 — kube-apiserver flags on every control plane node:', block(FILES.flags), '');
-  out.push('Step 4 — register the OIDC provider (aws iam create-open-id-connect-provider --cli-input-json file://oidc-provider.json):');
+  out.push(
+    'Step 4 — register the OIDC provider (aws iam create-open-id-connect-provider --cli-input-json file://oidc-provider.json):',
+  );
   out.push(block(FILES.provider));
   out.push(`  Provider: ${a.providerArn}`);
-  if (a.thumbprint) out.push(`  Thumbprint ${a.thumbprint.value} (${a.thumbprint.source === 'flag' ? 'given' : `top certificate served by ${a.thumbprint.host}: ${a.thumbprint.subject}`})`);
+  if (a.thumbprint)
+    out.push(
+      `  Thumbprint ${a.thumbprint.value} (${a.thumbprint.source === 'flag' ? 'given' : `top certificate served by ${a.thumbprint.host}: ${a.thumbprint.subject}`})`,
+    );
   out.push('');
-  out.push(`Step 5 — role ${a.roleArn}, trust policy (subject ${a.serviceAccount.subject}, audience ${a.stsAudience}):`);
+  out.push(
+    `Step 5 — role ${a.roleArn}, trust policy (subject ${a.serviceAccount.subject}, audience ${a.stsAudience}):`,
+  );
   out.push(block(FILES.trust), '');
   out.push('Step 6 — permissions policy of the role:', block(FILES.permissions), '');
-  out.push(respell(`Inventory: cluster_issuer_acme_route53_auth: kubernetes, cluster_issuer_acme_route53_role_arn: ${a.roleArn}`, a.names));
+  out.push(
+    respell(
+      `Inventory: cluster_issuer_acme_route53_auth: kubernetes, cluster_issuer_acme_route53_role_arn: ${a.roleArn}`,
+      a.names,
+    ),
+  );
   if (a.serviceAccount.name !== defaultName('cluster_issuer_acme_route53_service_account_name', a.names)) {
     out.push(respell(`           cluster_issuer_acme_route53_service_account_name: ${a.serviceAccount.name}`, a.names));
   }

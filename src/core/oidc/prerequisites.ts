@@ -22,19 +22,28 @@ export function discoveryDoctorCommand(issuerUrl?: string): string {
 }
 
 /** `names`: the words the deployment reads (the default service account and, with spec, the variable names follow them). */
-export function keylessPrerequisites(values: Record<string, unknown>, options: { issuerUrl?: string; names?: NamingProfile } = {}): Prerequisite[] {
+export function keylessPrerequisites(
+  values: Record<string, unknown>,
+  options: { issuerUrl?: string; names?: NamingProfile } = {},
+): Prerequisite[] {
   const names = options.names ?? 'platform';
   const steps = prerequisiteSteps(values, options.issuerUrl ?? '<ISSUER_URL>', names);
-  return names === 'platform' ? steps : steps.map((s) => ({ ...s, title: respell(s.title, names), detail: respell(s.detail, names) }));
+  return names === 'platform'
+    ? steps
+    : steps.map((s) => ({ ...s, title: respell(s.title, names), detail: respell(s.detail, names) }));
 }
 
 function prerequisiteSteps(values: Record<string, unknown>, issuer: string, names: NamingProfile): Prerequisite[] {
-  const serviceAccount = text(values.cluster_issuer_acme_route53_service_account_name) ?? defaultName('cluster_issuer_acme_route53_service_account_name', names)!;
+  const serviceAccount =
+    text(values.cluster_issuer_acme_route53_service_account_name) ??
+    defaultName('cluster_issuer_acme_route53_service_account_name', names)!;
   const subject = `system:serviceaccount:${CERT_MANAGER_NAMESPACE}:${serviceAccount}`;
   const roleArn = text(values.cluster_issuer_acme_route53_role_arn);
   const role = roleArn ? parseRoleArn(roleArn) : undefined;
   const roleName = role?.roleName ?? '<ROLE_NAME>';
-  const oidcArgs = role ? `--issuer-url ${issuer} --role-name ${role.roleName} --account ${role.account}` : `--issuer-url ${issuer} --account <ACCOUNT_ID>`;
+  const oidcArgs = role
+    ? `--issuer-url ${issuer} --role-name ${role.roleName} --account ${role.account}`
+    : `--issuer-url ${issuer} --account <ACCOUNT_ID>`;
   return [
     {
       title: `cert-manager ${MIN_CERT_MANAGER} or newer`,

@@ -39,6 +39,13 @@ export async function probeTop(
   const target = new URL(url);
   const port = Number(target.port || 443);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  const probe = await probeTls({ host, port, trust: options.trust, insecure: options.insecure, timeoutMs: options.timeoutMs, signal: options.signal });
+  const probe = await probeTls({
+    host,
+    port,
+    trust: options.trust,
+    insecure: options.insecure,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  });
   return topOfChain(`${host}:${port}`, probe);
 }

@@ -27,11 +27,18 @@ const rec = (v: unknown): Obj | undefined => (isRecord(v) ? v : undefined);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const quote = (v: string) => JSON.stringify(v);
 
-const required = (path: string, detail = ''): FieldError => ({ path, text: `${path}: Required value${detail ? `: ${detail}` : ''}` });
-const invalid = (path: string, value: string, detail: string): FieldError => ({ path, text: `${path}: Invalid value: ${quote(value)}: ${detail}` });
+const required = (path: string, detail = ''): FieldError => ({
+  path,
+  text: `${path}: Required value${detail ? `: ${detail}` : ''}`,
+});
+const invalid = (path: string, value: string, detail: string): FieldError => ({
+  path,
+  text: `${path}: Invalid value: ${quote(value)}: ${detail}`,
+});
 const forbidden = (path: string, detail: string): FieldError => ({ path, text: `${path}: Forbidden: ${detail}` });
 const unsupported = (path: string, value: string, supported: readonly string[]): FieldError => ({
-  path, text: `${path}: Unsupported value: ${quote(value)}: supported values: ${supported.map(quote).join(', ')}`,
+  path,
+  text: `${path}: Unsupported value: ${quote(value)}: supported values: ${supported.map(quote).join(', ')}`,
 });
 
 /** The webhook's errors for a ClusterIssuer's (or Issuer's) spec. */
@@ -56,7 +63,8 @@ export function issuerErrors(spec: unknown, version: WebhookVersion): FieldError
 
 function acme(a: Obj, version: WebhookVersion): FieldError[] {
   const out: FieldError[] = [];
-  if (str(rec(a.privateKeySecretRef)?.name) === '') out.push(required('spec.acme.privateKeySecretRef.name', 'private key secret name is a required field'));
+  if (str(rec(a.privateKeySecretRef)?.name) === '')
+    out.push(required('spec.acme.privateKeySecretRef.name', 'private key secret name is a required field'));
   if (str(a.server) === '') out.push(required('spec.acme.server', 'acme server URL is a required field'));
   const solvers = Array.isArray(a.solvers) ? a.solvers : [];
   solvers.forEach((solver, i) => out.push(...solverErrors(rec(solver) ?? {}, `spec.acme.solvers[${i}]`, version)));
@@ -70,9 +78,16 @@ function solverErrors(sol: Obj, path: string, version: WebhookVersion): FieldErr
     n++;
     const ingress = rec(rec(sol.http01)?.ingress);
     if (ingress) {
-      const given = [ingress.class !== undefined, ingress.ingressClassName !== undefined, str(ingress.name) !== ''].filter(Boolean).length;
+      const given = [
+        ingress.class !== undefined,
+        ingress.ingressClassName !== undefined,
+        str(ingress.name) !== '',
+      ].filter(Boolean).length;
       // v1.15.5 refuses only all three together; v1.21.1 any two.
-      if (version === '1.15.5' ? given === 3 : given > 1) out.push(forbidden(`${path}.http01.ingress`, "only one of 'ingressClassName', 'name' or 'class' should be specified"));
+      if (version === '1.15.5' ? given === 3 : given > 1)
+        out.push(
+          forbidden(`${path}.http01.ingress`, "only one of 'ingressClassName', 'name' or 'class' should be specified"),
+        );
     } else if (rec(sol.http01)?.gatewayHTTPRoute === undefined) {
       out.push(required(`${path}.http01`, 'no HTTP01 solver type configured'));
     }
@@ -123,7 +138,13 @@ function dns01(p: Obj, path: string, version: WebhookVersion): FieldError[] {
     if (str(z.resourceGroupName) === '') e.push(required(`${at}.resourceGroupName`));
     const env = str(z.environment);
     if (!['', 'AzurePublicCloud', 'AzureChinaCloud', 'AzureGermanCloud', 'AzureUSGovernmentCloud'].includes(env)) {
-      e.push(invalid(`${at}.environment`, env, `must be either empty or one of AzurePublicCloud, AzureChinaCloud, AzureGermanCloud${version === '1.15.5' ? '' : ','} or AzureUSGovernmentCloud`));
+      e.push(
+        invalid(
+          `${at}.environment`,
+          env,
+          `must be either empty or one of AzurePublicCloud, AzureChinaCloud, AzureGermanCloud${version === '1.15.5' ? '' : ','} or AzureUSGovernmentCloud`,
+        ),
+      );
     }
     return e;
   });
@@ -133,8 +154,10 @@ function dns01(p: Obj, path: string, version: WebhookVersion): FieldError[] {
     const e: FieldError[] = [];
     if (c.apiKeySecretRef !== undefined) e.push(...secretRef(c.apiKeySecretRef, `${at}.apiKeySecretRef`));
     if (c.apiTokenSecretRef !== undefined) e.push(...secretRef(c.apiTokenSecretRef, `${at}.apiTokenSecretRef`));
-    if (c.apiKeySecretRef !== undefined && c.apiTokenSecretRef !== undefined) e.push(forbidden(at, 'apiKeySecretRef and apiTokenSecretRef cannot both be specified'));
-    if (c.apiKeySecretRef === undefined && c.apiTokenSecretRef === undefined) e.push(required(at, 'apiKeySecretRef or apiTokenSecretRef is required'));
+    if (c.apiKeySecretRef !== undefined && c.apiTokenSecretRef !== undefined)
+      e.push(forbidden(at, 'apiKeySecretRef and apiTokenSecretRef cannot both be specified'));
+    if (c.apiKeySecretRef === undefined && c.apiTokenSecretRef === undefined)
+      e.push(required(at, 'apiKeySecretRef or apiTokenSecretRef is required'));
     if (str(c.email) === '' && c.apiKeySecretRef !== undefined) e.push(required(`${at}.email`));
     return e;
   });
@@ -144,8 +167,10 @@ function dns01(p: Obj, path: string, version: WebhookVersion): FieldError[] {
     const e: FieldError[] = [];
     // v1.15.5 requires the region; v1.21.1 no longer does (it can come from the environment).
     if (version === '1.15.5' && str(r.region) === '') e.push(required(`${at}.region`));
-    if (str(r.accessKeyID) !== '' && r.accessKeyIDSecretRef !== undefined) e.push(required(at, 'accessKeyID and accessKeyIDSecretRef cannot both be specified'));
-    if (r.accessKeyIDSecretRef !== undefined) e.push(...secretRef(r.accessKeyIDSecretRef, `${at}.accessKeyIDSecretRef`));
+    if (str(r.accessKeyID) !== '' && r.accessKeyIDSecretRef !== undefined)
+      e.push(required(at, 'accessKeyID and accessKeyIDSecretRef cannot both be specified'));
+    if (r.accessKeyIDSecretRef !== undefined)
+      e.push(...secretRef(r.accessKeyIDSecretRef, `${at}.accessKeyIDSecretRef`));
     return e;
   });
   one('rfc2136', () => {
@@ -155,7 +180,13 @@ function dns01(p: Obj, path: string, version: WebhookVersion): FieldError[] {
     const nameserver = str(r.nameserver);
     if (nameserver === '') e.push(required(`${at}.nameserver`));
     else if (validNameserver(nameserver) === undefined) {
-      e.push(invalid(`${at}.nameserver`, nameserver, 'nameserver must be set in the form host:port where host is an IPv4 address, an enclosed IPv6 address or a hostname and port is an optional port number.'));
+      e.push(
+        invalid(
+          `${at}.nameserver`,
+          nameserver,
+          'nameserver must be set in the form host:port where host is an IPv4 address, an enclosed IPv6 address or a hostname and port is an optional port number.',
+        ),
+      );
     }
     const algorithm = str(r.tsigAlgorithm);
     if (algorithm !== '' && !TSIG_ALGORITHMS_ACCEPTED.some((a) => a === algorithm.toUpperCase())) {
@@ -163,10 +194,15 @@ function dns01(p: Obj, path: string, version: WebhookVersion): FieldError[] {
       e.push(unsupported(`${at}.tsigAlgorithm`, '', TSIG_ALGORITHMS_ACCEPTED));
     }
     if (str(r.tsigKeyName) !== '') e.push(...secretRef(r.tsigSecretSecretRef, `${at}.tsigSecretSecretRef`));
-    if (secretRef(r.tsigSecretSecretRef, `${at}.tsigSecretSecretRef`).length === 0 && str(r.tsigKeyName) === '') e.push(required(`${at}.tsigKeyName`));
+    if (secretRef(r.tsigSecretSecretRef, `${at}.tsigSecretSecretRef`).length === 0 && str(r.tsigKeyName) === '')
+      e.push(required(`${at}.tsigKeyName`));
     return e;
   });
-  one('webhook', () => (str(rec(p.webhook)?.solverName) === '' ? [required(`${path}.webhook.solverName`, 'solver name must be specified')] : []));
+  one('webhook', () =>
+    str(rec(p.webhook)?.solverName) === ''
+      ? [required(`${path}.webhook.solverName`, 'solver name must be specified')]
+      : [],
+  );
   for (const other of ['akamai', 'cloudDNS', 'acmeDNS', 'digitalocean']) if (p[other] !== undefined) n++;
   if (n === 0) out.push(required(path, 'no DNS01 provider configured'));
   return out;
@@ -180,7 +216,9 @@ function venafi(v: Obj, version: WebhookVersion): FieldError[] {
   if (tpp) {
     if (str(tpp.url) === '') out.push(required('spec.venafi.tpp.url'));
     if (version === '1.21.1' && str(tpp.caBundle) !== '' && tpp.caBundleSecretRef !== undefined) {
-      out.push(forbidden('spec.venafi.tpp', 'may not specify more than one of caBundle/caBundleSecretRef as TPP CA Bundle'));
+      out.push(
+        forbidden('spec.venafi.tpp', 'may not specify more than one of caBundle/caBundleSecretRef as TPP CA Bundle'),
+      );
     }
   }
   const names = version === '1.15.5' ? 'tpp, cloud' : 'tpp, cloud, ngts';
@@ -188,4 +226,3 @@ function venafi(v: Obj, version: WebhookVersion): FieldError[] {
   if (kinds.length > 1) out.push(forbidden('spec.venafi', `please supply one of: ${names}`));
   return out;
 }
-

@@ -26,24 +26,39 @@ export function checkObjects(objects: RenderedObject[]): RenderFinding[] {
 export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
   }
   return value;
 }
 
 /** The value at a JSON pointer (`/spec/acme/server`). */
 function at(object: unknown, pointer: string): unknown {
-  return pointer.split('/').slice(1).reduce<unknown>((v, k) => (v && typeof v === 'object' ? Reflect.get(v, k.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined), object);
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>(
+      (v, k) => (v && typeof v === 'object' ? Reflect.get(v, k.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined),
+      object,
+    );
 }
 
 /** A field path (`spec.acme.solvers[0].dns01`) as a JSON pointer. */
-const pointerOf = (path: string) => `/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+const pointerOf = (path: string) =>
+  `/${path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .join('/')}`;
 
 export function label(object: KubeObject): string {
   return `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
 }
 
-const versionsText = (versions: string[]) => `cert-manager ${versions.map((v) => `v${v.replace(/^v/, '')}`).join(' and ')}`;
+const versionsText = (versions: string[]) =>
+  `cert-manager ${versions.map((v) => `v${v.replace(/^v/, '')}`).join(' and ')}`;
 
 /** The schema's refusals, then the webhook's for the releases whose schema accepts the object. */
 function cmFindings(object: KubeObject, from: string[]): RenderFinding[] {
@@ -63,7 +78,9 @@ function cmFindings(object: KubeObject, from: string[]): RenderFinding[] {
       }
     }
     if (validate(object)) continue;
-    for (const error of (validate.errors ?? []).filter((e) => meaningful(e) && !isUnknownValue(at(object, e.instancePath)))) {
+    for (const error of (validate.errors ?? []).filter(
+      (e) => meaningful(e) && !isUnknownValue(at(object, e.instancePath)),
+    )) {
       const key = `${error.instancePath} ${error.message}`;
       const seen = bySchema.get(key) ?? { error, versions: [] };
       seen.versions.push(version);
@@ -76,7 +93,8 @@ function cmFindings(object: KubeObject, from: string[]): RenderFinding[] {
   return [
     ...[...bySchema.values()].map(({ error: e, versions }): RenderFinding => ({
       variable: variableFor(object, schemaPath(e), from) ?? label(object),
-      severity: 'error', rule: 'platform-schema',
+      severity: 'error',
+      rule: 'platform-schema',
       message: `${label(object)}: ${e.instancePath || '/'} ${e.message ?? 'is invalid'} (${versionsText(versions)} schema${versions.length > 1 ? 's' : ''}): the API server would refuse this object.`,
       ...(advice(e) ? { advice: advice(e) } : {}),
     })),
@@ -84,7 +102,8 @@ function cmFindings(object: KubeObject, from: string[]): RenderFinding[] {
       const name = variableFor(object, path, from);
       return {
         variable: name ?? label(object),
-        severity: 'error', rule: 'cert-manager-webhook',
+        severity: 'error',
+        rule: 'cert-manager-webhook',
         message: `${label(object)}: admission webhook "webhook.cert-manager.io" denied the request: ${text} (${versionsText(versions)}): the API server refuses the object, and the deployment stops there.`,
         advice: webhookAdvice(path, name),
       };
@@ -106,10 +125,15 @@ function webhookAdvice(path: string, name: string | undefined): string {
   const field = dotted(path);
   const own = name ? defaultName(name) : undefined;
   if (name && own) return `Remove ${name} to use the role's default (${own}), or give it a value.`;
-  if (field.endsWith('rfc2136.tsigAlgorithm')) return 'Use one of HMACMD5, HMACSHA1, HMACSHA256, HMACSHA512 (any case): cert-manager does not read BIND\'s hmac-sha256 spelling.';
-  if (field.endsWith('rfc2136.nameserver')) return 'Write host:port or a host alone (cert-manager adds :53); an IPv6 address in brackets, e.g. [2001:db8::1]:53.';
-  if (field.endsWith('route53.region')) return 'Set cluster_issuer_acme_route53_region (cert-manager v1.15.5, which the platform pins, requires it; v1.21.1 does not).';
-  return name ? `Give ${name} a value: cert-manager does not accept it empty.` : 'Give the field a value: cert-manager does not accept it empty.';
+  if (field.endsWith('rfc2136.tsigAlgorithm'))
+    return "Use one of HMACMD5, HMACSHA1, HMACSHA256, HMACSHA512 (any case): cert-manager does not read BIND's hmac-sha256 spelling.";
+  if (field.endsWith('rfc2136.nameserver'))
+    return 'Write host:port or a host alone (cert-manager adds :53); an IPv6 address in brackets, e.g. [2001:db8::1]:53.';
+  if (field.endsWith('route53.region'))
+    return 'Set cluster_issuer_acme_route53_region (cert-manager v1.15.5, which the platform pins, requires it; v1.21.1 does not).';
+  return name
+    ? `Give ${name} a value: cert-manager does not accept it empty.`
+    : 'Give the field a value: cert-manager does not accept it empty.';
 }
 
 /** ajv reports each failed branch of a oneOf/anyOf too; the leaf errors say what is wrong. */
@@ -133,17 +157,43 @@ function nameFindings(object: KubeObject, from: string[], nameFrom?: string): Re
   const who = nameFrom ?? from[0] ?? label(object);
   if (isUnknownValue(name)) return out;
   if (typeof name !== 'string' || name === '') {
-    return [{ variable: who, severity: 'error', rule: 'api-refuses', message: `${object.kind} without a name (${who} is empty or null): the API server refuses it ("metadata.name: Required value: name or generateName is required"), and the deployment stops there.`, advice: `Give ${who} a value, or remove the line to use the role's default.` }];
+    return [
+      {
+        variable: who,
+        severity: 'error',
+        rule: 'api-refuses',
+        message: `${object.kind} without a name (${who} is empty or null): the API server refuses it ("metadata.name: Required value: name or generateName is required"), and the deployment stops there.`,
+        advice: `Give ${who} a value, or remove the line to use the role's default.`,
+      },
+    ];
   }
   const rbac = object.kind === 'Role' || object.kind === 'RoleBinding';
   // RBAC names are path segments (':' allowed); other objects' names are DNS subdomains.
   const valid = rbac ? !/[/%]/.test(name) && name !== '.' && name !== '..' : isDnsSubdomain(name);
   if (!valid) {
-    out.push({ variable: who, severity: 'error', rule: 'api-refuses', message: `${label(object)}: "${name}" is not a valid ${object.kind} name: the API server would refuse it.`, advice: rbac ? 'Leave out "/" and "%".' : 'Use lower-case letters, digits, "-" and "." only, starting and ending with a letter or digit.' });
+    out.push({
+      variable: who,
+      severity: 'error',
+      rule: 'api-refuses',
+      message: `${label(object)}: "${name}" is not a valid ${object.kind} name: the API server would refuse it.`,
+      advice: rbac
+        ? 'Leave out "/" and "%".'
+        : 'Use lower-case letters, digits, "-" and "." only, starting and ending with a letter or digit.',
+    });
   }
   const namespace = object.metadata.namespace;
-  if (namespace !== undefined && !isUnknownValue(namespace) && (typeof namespace !== 'string' || namespace === '' || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace))) {
-    out.push({ variable: who, severity: 'error', rule: 'api-refuses', message: `${label(object)}: the namespace "${String(namespace)}" is not a valid namespace name: the API server would refuse the object.`, advice: 'Use a DNS label: lower-case letters, digits and "-".' });
+  if (
+    namespace !== undefined &&
+    !isUnknownValue(namespace) &&
+    (typeof namespace !== 'string' || namespace === '' || !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace))
+  ) {
+    out.push({
+      variable: who,
+      severity: 'error',
+      rule: 'api-refuses',
+      message: `${label(object)}: the namespace "${String(namespace)}" is not a valid namespace name: the API server would refuse the object.`,
+      advice: 'Use a DNS label: lower-case letters, digits and "-".',
+    });
   }
   return out;
 }
@@ -154,12 +204,24 @@ function secretFindings(object: KubeObject, from: string[]): RenderFinding[] {
   const out: RenderFinding[] = [];
   const data = (object.stringData ?? object.data ?? {}) as Record<string, unknown>; // the role writes a mapping
   for (const [key, value] of Object.entries(data)) {
-    if (!isSecretDataKey(key)) out.push({ variable: from[0] ?? label(object), severity: 'error', rule: 'api-refuses', message: `${label(object)}: "${key}" is not a valid Secret data key.` });
+    if (!isSecretDataKey(key))
+      out.push({
+        variable: from[0] ?? label(object),
+        severity: 'error',
+        rule: 'api-refuses',
+        message: `${label(object)}: "${key}" is not a valid Secret data key.`,
+      });
     if (value !== null && typeof value !== 'string') {
       const type = typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'bool' : 'object';
-      const variable = from.find((n) => n.endsWith(`_${key.replace(/-/g, '_')}`)) ?? from.find((n) => !n.endsWith('_secret_name')) ?? from[0] ?? label(object);
+      const variable =
+        from.find((n) => n.endsWith(`_${key.replace(/-/g, '_')}`)) ??
+        from.find((n) => !n.endsWith('_secret_name')) ??
+        from[0] ??
+        label(object);
       out.push({
-        variable, severity: 'error', rule: 'api-refuses',
+        variable,
+        severity: 'error',
+        rule: 'api-refuses',
         message: `${label(object)}: stringData.${key} would be a ${type === 'bool' ? 'boolean' : type}, not text (the role passes "{{ ${variable} }}" with the YAML type kept): the API server refuses the Secret ("json: cannot unmarshal ${type} into Go struct field Secret.stringData of type string"), and the deployment stops there.`,
         advice: `Quote the value of ${variable} in the inventory ("...", or !unsafe '...'), so that it is text.`,
       });

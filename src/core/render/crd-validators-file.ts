@@ -20,7 +20,9 @@ function validatorsFile(): string {
     }
     dir = dirname(dir);
   }
-  throw new Error(`${FILE} was not found next to the cloudgate installation; rebuild (npm run build) or reinstall cloudgate.`);
+  throw new Error(
+    `${FILE} was not found next to the cloudgate installation; rebuild (npm run build) or reinstall cloudgate.`,
+  );
 }
 
 /** `<kind>@<release>` → validate function, as the generated file exports them. */

@@ -42,10 +42,18 @@ export interface Rendering {
  * What to compare the cluster with: the rendering in the inventory's names, or, when the inventory does
  * not say which it uses (`stated` false), in both (the inventory's default first).
  */
-export function renderingsToCompare(view: { values: Record<string, unknown>; profile: NamingProfile; stated: boolean }): Rendering[] {
+export function renderingsToCompare(view: {
+  values: Record<string, unknown>;
+  profile: NamingProfile;
+  stated: boolean;
+}): Rendering[] {
   // The other names are rendered even when the inventory states its own: a cluster deployed with them is a naming mismatch, not drift.
   const profiles: NamingProfile[] = [view.profile, view.profile === 'spec' ? 'platform' : 'spec'];
-  return profiles.map((profile, i) => ({ profile, objects: renderPlatform(view.values, profile).objects, stated: view.stated && i === 0 }));
+  return profiles.map((profile, i) => ({
+    profile,
+    objects: renderPlatform(view.values, profile).objects,
+    stated: view.stated && i === 0,
+  }));
 }
 
 export interface ClusterComparison extends Drift {
@@ -60,7 +68,10 @@ export interface ClusterComparison extends Drift {
   namingMismatch?: { inventory: NamingProfile; cluster: NamingProfile; message: string; advice: string };
 }
 
-const NAMES: Record<NamingProfile, string> = { spec: 'the neutral aliases (docs/neutral-names.md)', platform: "the platform's own names (route53, cloudflare, cert-manager-...)" };
+const NAMES: Record<NamingProfile, string> = {
+  spec: 'the neutral aliases (docs/neutral-names.md)',
+  platform: "the platform's own names (route53, cloudflare, cert-manager-...)",
+};
 
 /** The first rendering the cluster matches, or the one with the fewest differences (the first on a tie). */
 export function compareWithCluster(renderings: Rendering[], live: LiveState): ClusterComparison {
@@ -68,24 +79,34 @@ export function compareWithCluster(renderings: Rendering[], live: LiveState): Cl
   if (stated) {
     const own = issuerDrift(stated.objects, live);
     const other = renderings.find((r) => r !== stated && JSON.stringify(r.objects) !== JSON.stringify(stated.objects));
-    if (own.differences.length === 0 || !other || issuerDrift(other.objects, live).differences.length > 0) return { ...own, profile: stated.profile, guessed: false };
+    if (own.differences.length === 0 || !other || issuerDrift(other.objects, live).differences.length > 0)
+      return { ...own, profile: stated.profile, guessed: false };
     const message = `Naming mismatch, not drift: the inventory is written in ${NAMES[stated.profile]}, but the cluster runs exactly what ${NAMES[other.profile]} render (${own.differences[0]}).`;
     const advice = `Write the inventory in the names the deployment reads: cloudgate setup --names ${other.profile} rewrites it (or rename the variables as docs/neutral-names.md lists them); deploying it as it is would replace the cluster's objects.`;
-    return { differences: [message], profile: stated.profile, guessed: false, namingMismatch: { inventory: stated.profile, cluster: other.profile, message, advice } };
+    return {
+      differences: [message],
+      profile: stated.profile,
+      guessed: false,
+      namingMismatch: { inventory: stated.profile, cluster: other.profile, message, advice },
+    };
   }
   const tried = renderings.map((r) => ({ profile: r.profile, drift: issuerDrift(r.objects, live) }));
-  const best = tried.find((t) => t.drift.differences.length === 0)
-    ?? tried.reduce((a, b) => (b.drift.differences.length < a.drift.differences.length ? b : a));
+  const best =
+    tried.find((t) => t.drift.differences.length === 0) ??
+    tried.reduce((a, b) => (b.drift.differences.length < a.drift.differences.length ? b : a));
   const differ = new Set(renderings.map((r) => JSON.stringify(r.objects))).size > 1;
   return { ...best.drift, profile: best.profile, guessed: differ };
 }
-
 
 /** The Secrets whose names and keys the live state must be compared with (each name once). */
 export function secretsToCompare(objects: RenderedObject[]): { name: string; namespace: string; keys: string[] }[] {
   const secrets = objects
     .filter(({ object }) => object.kind === 'Secret')
-    .map(({ object }) => ({ name: object.metadata.name, namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE, keys: Object.keys((object.stringData ?? object.data ?? {})).sort() }));
+    .map(({ object }) => ({
+      name: object.metadata.name,
+      namespace: object.metadata.namespace ?? CERT_MANAGER_NAMESPACE,
+      keys: Object.keys(object.stringData ?? object.data ?? {}).sort(),
+    }));
   return secrets.filter((s, i) => secrets.findIndex((t) => t.name === s.name) === i);
 }
 
@@ -101,7 +122,9 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
   const liveIssuer = live.issuer;
   const differences: string[] = [];
   if (!rendered && liveIssuer) {
-    differences.push(`The cluster has a ClusterIssuer "${PLATFORM_ISSUER}", but the inventory's issuer is none (the platform leaves the old one in place).`);
+    differences.push(
+      `The cluster has a ClusterIssuer "${PLATFORM_ISSUER}", but the inventory's issuer is none (the platform leaves the old one in place).`,
+    );
     return { differences, leftover: true };
   }
   if (!rendered) return { differences };
@@ -113,7 +136,8 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
     const a = want.get(path);
     const b = have.get(path);
     if (a === b || unknowable(a)) continue;
-    if (a === undefined) differences.push(`${path}: set in the cluster to ${b}, not made by the inventory (edited by hand?)`);
+    if (a === undefined)
+      differences.push(`${path}: set in the cluster to ${b}, not made by the inventory (edited by hand?)`);
     else if (b === undefined) differences.push(`${path}: the inventory makes ${a}, the cluster has none`);
     else differences.push(`${path}: the cluster has ${b}, the inventory makes ${a}`);
   }
@@ -122,7 +146,10 @@ export function issuerDrift(objects: RenderedObject[], live: LiveState): Drift {
     if (!keys) differences.push(`Secret ${secret.namespace}/${secret.name} does not exist in the cluster.`);
     else {
       const missing = secret.keys.filter((k) => !keys.includes(k));
-      if (missing.length > 0) differences.push(`Secret ${secret.namespace}/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+      if (missing.length > 0)
+        differences.push(
+          `Secret ${secret.namespace}/${secret.name} lacks the key${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+        );
     }
   }
   // The rendered self-signed CA's Certificate tells which Secret the platform's self-signed issuer signs with.

@@ -29,8 +29,14 @@ const SOLVER_FIELDS: Record<string, string> = {
 };
 
 const WEBHOOK_FIELDS: Record<string, string> = {
-  groupName: 'group_name', 'config.production': 'is_production', 'config.ttl': 'ttl', 'config.host': 'host', 'config.view': 'view',
-  'config.apiKeySecretRef.name': 'secret_name', 'config.usernameSecretRef.name': 'secret_name', 'config.passwordSecretRef.name': 'secret_name',
+  groupName: 'group_name',
+  'config.production': 'is_production',
+  'config.ttl': 'ttl',
+  'config.host': 'host',
+  'config.view': 'view',
+  'config.apiKeySecretRef.name': 'secret_name',
+  'config.usernameSecretRef.name': 'secret_name',
+  'config.passwordSecretRef.name': 'secret_name',
 };
 
 const ISSUER_FIELDS: Record<string, string> = {
@@ -46,7 +52,12 @@ const ISSUER_FIELDS: Record<string, string> = {
 
 /** A JSON pointer (`/spec/acme/solvers/0/dns01`) or a field path (`spec.acme.solvers[0].dns01`) as a dotted path without indices. */
 export function dotted(path: string): string {
-  return path.replace(/^\//, '').replace(/\[\d+\]/g, '').split(/[/.]/).filter((p) => p !== '' && !/^\d+$/.test(p)).join('.');
+  return path
+    .replace(/^\//, '')
+    .replace(/\[\d+\]/g, '')
+    .split(/[/.]/)
+    .filter((p) => p !== '' && !/^\d+$/.test(p))
+    .join('.');
 }
 
 /** The variable behind a field of an object the role renders, when one is. */
@@ -54,7 +65,8 @@ export function variableAt(object: KubeObject, path: string): string | undefined
   const at = dotted(path);
   if (object.kind === 'ClusterIssuer') {
     if (ISSUER_FIELDS[at]) return ISSUER_FIELDS[at];
-    if (at === 'spec.ca.secretName') return JSON.stringify(object.spec).includes('"ca"') ? 'cluster_issuer_ca_secret_name' : undefined;
+    if (at === 'spec.ca.secretName')
+      return JSON.stringify(object.spec).includes('"ca"') ? 'cluster_issuer_ca_secret_name' : undefined;
     const solver = /^spec\.acme\.solvers\.(.*)$/.exec(at)?.[1];
     if (solver && SOLVER_FIELDS[solver]) return SOLVER_FIELDS[solver];
     const hook = solver && /^dns01\.webhook\.(.*)$/.exec(solver)?.[1];

@@ -15,7 +15,12 @@ export { PLATFORM_NEEDS, PLATFORM_SCHEMA } from './judge.js';
  * The render findings not already said by `known` (the inventory rules' findings): a variable that
  * already has an error there is not reported twice.
  */
-export function platformFindings(values: Record<string, unknown>, known: Finding[] = [], profile: NamingProfile = 'platform', options: RenderOptions & { yamlNulls?: boolean } = {}): Finding[] {
+export function platformFindings(
+  values: Record<string, unknown>,
+  known: Finding[] = [],
+  profile: NamingProfile = 'platform',
+  options: RenderOptions & { yamlNulls?: boolean } = {},
+): Finding[] {
   // In answers and plans a null removes the variable; only an inventory's own YAML null is a value (yamlNulls).
   const read = options.yamlNulls ? values : Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
   const rendered = renderJudgement(read, { ...options, profile }).findings;

@@ -21,7 +21,10 @@ export interface TemplateStop {
 }
 
 export type TemplateResult =
-  | { value: unknown; /** The whole template was one `{{ name }}` (Ansible keeps a number or boolean's type). */ single?: string }
+  | {
+      value: unknown;
+      /** The whole template was one `{{ name }}` (Ansible keeps a number or boolean's type). */ single?: string;
+    }
   | { unknown: string }
   | { stop: TemplateStop };
 
@@ -66,18 +69,34 @@ function lex(template: string): Part[] | TemplateStop {
         const tag = /^\s*-?\s*(\w+)/.exec(template.slice(i + 2))?.[1];
         if (!tag || !KNOWN_TAGS.has(tag)) return { kind: 'syntax', message: `Encountered unknown tag '${tag ?? ''}'.` };
       }
-      if (end < 0) return { kind: 'syntax', message: open === '{{' ? "unexpected end of template, expected 'end of print statement'." : "unexpected end of template, expected 'end of statement block'." };
-      const inner = template.slice(i + 2, end).replace(/^[-+]/, '').replace(/[-+]$/, '').trim();
+      if (end < 0)
+        return {
+          kind: 'syntax',
+          message:
+            open === '{{'
+              ? "unexpected end of template, expected 'end of print statement'."
+              : "unexpected end of template, expected 'end of statement block'.",
+        };
+      const inner = template
+        .slice(i + 2, end)
+        .replace(/^[-+]/, '')
+        .replace(/[-+]$/, '')
+        .trim();
       if (open === '{%') {
         const tag = /^(\w+)/.exec(inner)?.[1];
         if (tag === 'raw') {
           const endRaw = /\{%-?\s*endraw\s*-?%\}/.exec(template.slice(end + 2));
-          if (!endRaw) return { kind: 'syntax', message: "Unexpected end of template. Jinja was looking for the following tags: 'endraw'." };
+          if (!endRaw)
+            return {
+              kind: 'syntax',
+              message: "Unexpected end of template. Jinja was looking for the following tags: 'endraw'.",
+            };
           text += template.slice(end + 2, end + 2 + endRaw.index);
           i = end + 2 + endRaw.index + endRaw[0].length;
           continue;
         }
-        if (!tag || !KNOWN_TAGS.has(tag)) return { kind: 'syntax', message: `Encountered unknown tag '${tag ?? inner}'.` };
+        if (!tag || !KNOWN_TAGS.has(tag))
+          return { kind: 'syntax', message: `Encountered unknown tag '${tag ?? inner}'.` };
         if (text) parts.push({ text });
         text = '';
         parts.push({ stmt: inner });
@@ -97,9 +116,40 @@ function lex(template: string): Part[] | TemplateStop {
   return parts;
 }
 
-const KNOWN_TAGS = new Set(['raw', 'if', 'elif', 'else', 'endif', 'for', 'endfor', 'set', 'endset', 'macro', 'endmacro', 'call', 'endcall',
-  'filter', 'endfilter', 'block', 'endblock', 'extends', 'include', 'import', 'from', 'with', 'endwith', 'autoescape', 'endautoescape',
-  'do', 'break', 'continue', 'trans', 'endtrans', 'pluralize', 'endraw']);
+const KNOWN_TAGS = new Set([
+  'raw',
+  'if',
+  'elif',
+  'else',
+  'endif',
+  'for',
+  'endfor',
+  'set',
+  'endset',
+  'macro',
+  'endmacro',
+  'call',
+  'endcall',
+  'filter',
+  'endfilter',
+  'block',
+  'endblock',
+  'extends',
+  'include',
+  'import',
+  'from',
+  'with',
+  'endwith',
+  'autoescape',
+  'endautoescape',
+  'do',
+  'break',
+  'continue',
+  'trans',
+  'endtrans',
+  'pluralize',
+  'endraw',
+]);
 
 /** Where `close` ends the tag opened before `from`, skipping quoted strings. */
 function closing(text: string, from: number, close: string): number {
@@ -124,7 +174,7 @@ export function renderTemplate(template: string, lookup: Lookup): TemplateResult
   const single = SINGLE_VAR.exec(template);
   try {
     if (parts.some((p) => 'stmt' in p)) return { unknown: 'a Jinja statement ({% %})' };
-    const values = parts.map((p) => ('text' in p ? p.text : evaluate(('expr' in p ? p.expr : ''), lookup)));
+    const values = parts.map((p) => ('text' in p ? p.text : evaluate('expr' in p ? p.expr : '', lookup)));
     const value = values.length === 1 && !('text' in parts[0]) ? values[0] : values.map(asText).join('');
     return single ? { value, single: single[1] } : { value };
   } catch (error) {
@@ -152,7 +202,10 @@ export function pythonRepr(value: unknown): string {
   if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+      .join(', ')}}`;
   return String(value);
 }
 
@@ -202,7 +255,10 @@ function tokenize(expr: string): Token[] {
 
 class Parser {
   private at = 0;
-  constructor(private readonly tokens: Token[], private readonly lookup: Lookup) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly lookup: Lookup,
+  ) {}
 
   parse(): unknown {
     const value = this.concat();
@@ -231,7 +287,8 @@ class Parser {
       else if (typeof left === 'string' && typeof right === 'string') left = left + right;
       else throw new Unknown('an addition of values of different types');
     }
-    if (this.peek() && ['if', 'and', 'or', 'is', 'in', 'not'].includes(this.peek()!.text)) throw new Unknown('a Jinja test or condition');
+    if (this.peek() && ['if', 'and', 'or', 'is', 'in', 'not'].includes(this.peek()!.text))
+      throw new Unknown('a Jinja test or condition');
     return left;
   }
 
@@ -245,7 +302,8 @@ class Parser {
       if (this.peek('(')) {
         this.at++;
         while (!this.peek(')')) {
-          if (this.at >= this.tokens.length) throw new Stop({ kind: 'syntax', message: "unexpected end of template, expected ')'." });
+          if (this.at >= this.tokens.length)
+            throw new Stop({ kind: 'syntax', message: "unexpected end of template, expected ')'." });
           args.push(this.concat());
           if (this.peek(',')) this.at++;
         }
@@ -277,14 +335,16 @@ class Parser {
 
   private primary(): unknown {
     const t = this.tokens[this.at++];
-    if (!t) throw new Stop({ kind: 'syntax', message: "unexpected end of template, expected 'end of print statement'." });
+    if (!t)
+      throw new Stop({ kind: 'syntax', message: "unexpected end of template, expected 'end of print statement'." });
     if (t.kind === 'string' || t.kind === 'number') return t.value;
     if (t.kind === 'op' && t.text === '(') {
       const value = this.concat();
       this.take(')');
       return value;
     }
-    if (t.kind === 'op' && t.text === '-' && this.peek()?.kind === 'number') return -Number(this.tokens[this.at++].value);
+    if (t.kind === 'op' && t.text === '-' && this.peek()?.kind === 'number')
+      return -Number(this.tokens[this.at++].value);
     if (t.kind === 'op') throw new Unknown(`an expression cloudgate does not evaluate ("${t.text}")`);
     if (['true', 'True'].includes(t.text)) return true;
     if (['false', 'False'].includes(t.text)) return false;
@@ -318,14 +378,20 @@ function applyFilter(name: string, value: unknown, args: unknown[]): unknown {
     if (value instanceof UndefinedName || (replaceFalsy && !truthy(value))) return args[0] ?? '';
     return value;
   }
-  if (name === 'mandatory' && value instanceof UndefinedName) throw new Stop({ kind: 'undefined', name: value.name, message: `Mandatory variable '${value.name}' not defined.` });
+  if (name === 'mandatory' && value instanceof UndefinedName)
+    throw new Stop({ kind: 'undefined', name: value.name, message: `Mandatory variable '${value.name}' not defined.` });
   if (value instanceof UndefinedName) throw undefinedStop(value.name);
   switch (name) {
-    case 'mandatory': return value;
-    case 'lower': return asText(value).toLowerCase();
-    case 'upper': return asText(value).toUpperCase();
-    case 'trim': return asText(value).trim();
-    case 'string': return value === null ? 'None' : asText(value);
+    case 'mandatory':
+      return value;
+    case 'lower':
+      return asText(value).toLowerCase();
+    case 'upper':
+      return asText(value).toUpperCase();
+    case 'trim':
+      return asText(value).trim();
+    case 'string':
+      return value === null ? 'None' : asText(value);
     case 'int': {
       const n = parseInt(asText(value), 10);
       return Number.isNaN(n) ? 0 : n;
@@ -334,11 +400,16 @@ function applyFilter(name: string, value: unknown, args: unknown[]): unknown {
       if (typeof value === 'boolean') return value;
       return value === 1 || (typeof value === 'string' && ['yes', 'on', '1', 'true'].includes(value.toLowerCase()));
     }
-    case 'b64encode': return Buffer.from(asText(value), 'utf8').toString('base64');
-    case 'b64decode': return Buffer.from(asText(value), 'base64').toString('utf8');
-    case 'replace': return asText(value).split(asText(args[0])).join(asText(args[1]));
-    case 'join': return Array.isArray(value) ? value.map(asText).join(asText(args[0] ?? '')) : asText(value);
-    default: throw new Unknown(`the filter "${name}", known only when Ansible runs`);
+    case 'b64encode':
+      return Buffer.from(asText(value), 'utf8').toString('base64');
+    case 'b64decode':
+      return Buffer.from(asText(value), 'base64').toString('utf8');
+    case 'replace':
+      return asText(value).split(asText(args[0])).join(asText(args[1]));
+    case 'join':
+      return Array.isArray(value) ? value.map(asText).join(asText(args[0] ?? '')) : asText(value);
+    default:
+      throw new Unknown(`the filter "${name}", known only when Ansible runs`);
   }
 }
 

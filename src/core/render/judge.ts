@@ -55,12 +55,20 @@ export function ruleFindings(values: Record<string, unknown>, options: JudgeOpti
 }
 
 /** What cloudgate judges on rendered objects, whoever rendered them: the API server, cert-manager, the solvers. */
-export function objectFindings(objects: RenderedObject[], helm: HelmRelease[], values: Record<string, unknown>, conversion: 'literal' | 'native'): RenderFinding[] {
+export function objectFindings(
+  objects: RenderedObject[],
+  helm: HelmRelease[],
+  values: Record<string, unknown>,
+  conversion: 'literal' | 'native',
+): RenderFinding[] {
   return [...checkObjects(objects), ...issuanceFindings(objects, helm, { values, conversion })];
 }
 
 /** The render's part alone: the model's objects and what it, the API server, cert-manager and the solvers say. */
-export function renderJudgement(values: Record<string, unknown>, options: JudgeOptions = {}): { objects: RenderedObject[]; helm: HelmRelease[]; findings: RenderFinding[]; model: ModelRendered } {
+export function renderJudgement(
+  values: Record<string, unknown>,
+  options: JudgeOptions = {},
+): { objects: RenderedObject[]; helm: HelmRelease[]; findings: RenderFinding[]; model: ModelRendered } {
   const model = renderPlatform(values, options.profile ?? 'platform', options);
   registerSecrets(model.objects);
   const findings = [
@@ -72,7 +80,11 @@ export function renderJudgement(values: Record<string, unknown>, options: JudgeO
 }
 
 /** The rules' findings, then the render's not already said: one list, no variable judged twice. */
-export function merge(rules: Finding[], rendered: RenderFinding[], unchecked: ReadonlySet<string> = new Set()): Finding[] {
+export function merge(
+  rules: Finding[],
+  rendered: RenderFinding[],
+  unchecked: ReadonlySet<string> = new Set(),
+): Finding[] {
   const errors = new Set(rules.filter((f) => f.severity === 'error' && f.variable).map((f) => f.variable));
   const said = new Set(rules.map((f) => `${f.rule} ${f.variable ?? ''}`));
   const seen = new Set<string>();
@@ -92,7 +104,13 @@ export function merge(rules: Finding[], rendered: RenderFinding[], unchecked: Re
 
 export function toFinding(f: RenderFinding): Finding {
   const about = variable(f.variable) || /^[a-z_][a-z0-9_]*$/.test(f.variable) ? { variable: f.variable } : {};
-  return { rule: f.rule ?? PLATFORM_NEEDS, severity: f.severity, ...about, message: f.message, ...(f.advice ? { advice: f.advice } : {}) };
+  return {
+    rule: f.rule ?? PLATFORM_NEEDS,
+    severity: f.severity,
+    ...about,
+    message: f.message,
+    ...(f.advice ? { advice: f.advice } : {}),
+  };
 }
 
 /**

@@ -35,7 +35,11 @@ export interface ClusterReview {
 type Values = Record<string, unknown>;
 
 /** `before`: the current inventory's values, or undefined when it holds no certificate settings yet. */
-export function clusterReview(before: Values | undefined, after: Values, profile: NamingProfile = 'platform'): ClusterReview {
+export function clusterReview(
+  before: Values | undefined,
+  after: Values,
+  profile: NamingProfile = 'platform',
+): ClusterReview {
   const old = objectsOf(before, profile);
   const now = objectsOf(after, profile);
   const changes: ObjectChange[] = [];
@@ -47,7 +51,15 @@ export function clusterReview(before: Values | undefined, after: Values, profile
     const [shownA, shownB] = masked(a, b);
     const change: ObjectChangeKind = !a ? 'added' : !b ? 'removed' : 'changed';
     changes.push({ object: id, change, fields: a && b ? changedFields(a, b) : [] });
-    const patch = createTwoFilesPatch(`${id} (now)`, `${id} (after)`, shownA ? yaml(shownA) : '', shownB ? yaml(shownB) : '', undefined, undefined, { context: 3 });
+    const patch = createTwoFilesPatch(
+      `${id} (now)`,
+      `${id} (after)`,
+      shownA ? yaml(shownA) : '',
+      shownB ? yaml(shownB) : '',
+      undefined,
+      undefined,
+      { context: 3 },
+    );
     diffs.push(patch.replace(/^=+\n/, ''));
   }
   return { changes, summary: summaryOf(changes), diff: redact(diffs.join('')) };
@@ -55,7 +67,10 @@ export function clusterReview(before: Values | undefined, after: Values, profile
 
 /** The heading and the summary, as every review shows them (below the inventory's diff). */
 export function clusterLines(review: ClusterReview): string[] {
-  return ['Cluster: the objects the deployment creates (before -> after; all of them: cloudgate render)', ...review.summary.map((l) => `  ${l}`)];
+  return [
+    'Cluster: the objects the deployment creates (before -> after; all of them: cloudgate render)',
+    ...review.summary.map((l) => `  ${l}`),
+  ];
 }
 
 function objectsOf(values: Values | undefined, profile: NamingProfile): Map<string, KubeObject> {
@@ -63,7 +78,12 @@ function objectsOf(values: Values | undefined, profile: NamingProfile): Map<stri
   if (!values) return out;
   const rendered = renderPlatform(values, profile);
   for (const h of rendered.helm) {
-    out.set(`Helm release ${h.namespace}/${h.name}`, { apiVersion: 'helm', kind: 'HelmRelease', metadata: { name: h.name, namespace: h.namespace }, values: h.values });
+    out.set(`Helm release ${h.namespace}/${h.name}`, {
+      apiVersion: 'helm',
+      kind: 'HelmRelease',
+      metadata: { name: h.name, namespace: h.namespace },
+      values: h.values,
+    });
   }
   for (const { object } of rendered.objects) out.set(idOf(object), object);
   return out;
@@ -74,8 +94,15 @@ function idOf(object: KubeObject): string {
 }
 
 /** Secret values replaced by the mask; a value that changes is marked on the new side. */
-function masked(a: KubeObject | undefined, b: KubeObject | undefined): [KubeObject | undefined, KubeObject | undefined] {
-  const hide = (object: KubeObject | undefined, other: KubeObject | undefined, mark: boolean): KubeObject | undefined => {
+function masked(
+  a: KubeObject | undefined,
+  b: KubeObject | undefined,
+): [KubeObject | undefined, KubeObject | undefined] {
+  const hide = (
+    object: KubeObject | undefined,
+    other: KubeObject | undefined,
+    mark: boolean,
+  ): KubeObject | undefined => {
     if (!object || object.kind !== 'Secret') return object;
     const copy: KubeObject = { ...object };
     for (const field of ['stringData', 'data'] as const) {
@@ -83,8 +110,9 @@ function masked(a: KubeObject | undefined, b: KubeObject | undefined): [KubeObje
       const data = object[field] as Record<string, unknown> | undefined;
       if (!data) continue;
       const was = (other?.[field] ?? {}) as Record<string, unknown>; // the other side's Secret, the same way
-      copy[field] = Object.fromEntries(Object.keys(data).map((k) =>
-        [k, mark && k in was && was[k] !== data[k] ? `${MASK} (changed)` : MASK]));
+      copy[field] = Object.fromEntries(
+        Object.keys(data).map((k) => [k, mark && k in was && was[k] !== data[k] ? `${MASK} (changed)` : MASK]),
+      );
     }
     return copy;
   };
@@ -95,15 +123,17 @@ function masked(a: KubeObject | undefined, b: KubeObject | undefined): [KubeObje
 function changedFields(a: unknown, b: unknown, path = '', depth = 3): string[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
   if (depth === 0 || !isRecord(a) || !isRecord(b)) return [path || '.'];
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    .flatMap((k) => changedFields(a[k], b[k], path ? `${path}.${k}` : k, depth - 1));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((k) =>
+    changedFields(a[k], b[k], path ? `${path}.${k}` : k, depth - 1),
+  );
 }
 
 function summaryOf(changes: ObjectChange[]): string[] {
   if (changes.length === 0) return ['No change to the objects the deployment creates.'];
   return changes.map((c) => {
     if (c.change === 'added') return `+ ${c.object} (new)`;
-    if (c.change === 'removed') return `- ${c.object} (no longer made from the inventory; the deployment leaves it in place)`;
+    if (c.change === 'removed')
+      return `- ${c.object} (no longer made from the inventory; the deployment leaves it in place)`;
     return `~ ${c.object}: ${c.fields.join(', ')}`;
   });
 }

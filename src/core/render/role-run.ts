@@ -53,19 +53,28 @@ function onPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
 export function findPlatformRole(env: NodeJS.ProcessEnv, cwd: string): PlatformRole | { missing: string } {
   const playbook = onPath('ansible-playbook', env);
   if (!playbook) return { missing: 'ansible-playbook (ansible-core) is not on PATH' };
-  const setting = env.ANSIBLE_COLLECTIONS_PATH ? ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATH', 'collections_path')
-    : env.ANSIBLE_COLLECTIONS_PATHS ? ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATHS', 'collections_paths')
-      : ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATH', 'collections_path') ?? ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATHS', 'collections_paths');
+  const setting = env.ANSIBLE_COLLECTIONS_PATH
+    ? ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATH', 'collections_path')
+    : env.ANSIBLE_COLLECTIONS_PATHS
+      ? ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATHS', 'collections_paths')
+      : (ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATH', 'collections_path') ??
+        ansibleSetting(env, cwd, 'ANSIBLE_COLLECTIONS_PATHS', 'collections_paths'));
   const paths = setting
-    ? setting.value.split(':').filter(Boolean).map((p) => resolve(setting.base, expandHome(p, env)))
+    ? setting.value
+        .split(':')
+        .filter(Boolean)
+        .map((p) => resolve(setting.base, expandHome(p, env)))
     : [join(env.HOME || homedir(), '.ansible', 'collections'), '/usr/share/ansible/collections'];
   for (const dir of paths) {
     // A path may name the folder holding ansible_collections/, or that folder itself.
     const base = basename(dir) === 'ansible_collections' ? dirname(dir) : dir;
     const collection = join(base, 'ansible_collections', 'vexxhost', 'atmosphere');
-    if (existsSync(join(collection, 'roles', 'cluster_issuer'))) return { playbook, collections: base, version: collectionVersion(collection) };
+    if (existsSync(join(collection, 'roles', 'cluster_issuer')))
+      return { playbook, collections: base, version: collectionVersion(collection) };
   }
-  return { missing: `the platform's collection ${PLATFORM_COLLECTION} is not installed in ${paths.join(' or ')}, where Ansible looks` };
+  return {
+    missing: `the platform's collection ${PLATFORM_COLLECTION} is not installed in ${paths.join(' or ')}, where Ansible looks`,
+  };
 }
 
 /** The collection's version, from what ansible-galaxy installed (MANIFEST.json) or its galaxy.yml. */
@@ -97,7 +106,8 @@ function killMarked(record: string): void {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(mark)) process.kill(Number(entry), 'SIGKILL');
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(mark))
+        process.kill(Number(entry), 'SIGKILL');
     } catch {
       // gone already, or not ours to read
     }
@@ -159,7 +169,9 @@ export interface RoleRunInput {
   roleName?: string;
 }
 
-const PLAYBOOK = (role: string) => `# Written by cloudgate render: the platform's role in check mode, its cluster modules recorded.
+const PLAYBOOK = (
+  role: string,
+) => `# Written by cloudgate render: the platform's role in check mode, its cluster modules recorded.
 - name: cloudgate render (check mode, recording stand-ins)
   hosts: controllers
   gather_facts: true
@@ -175,9 +187,16 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
   writeFileSync(playbook, PLAYBOOK(input.roleName ?? PLATFORM_ROLE), { mode: 0o600, flag: 'wx' });
   writeFileSync(record, '', { mode: 0o600, flag: 'wx' });
   const args = [
-    ...input.inventories.flatMap((i) => ['-i', i]), playbook, '--check',
+    ...input.inventories.flatMap((i) => ['-i', i]),
+    playbook,
+    '--check',
     // Facts from this host, never ssh or sudo to the controllers: nothing of the role reaches them.
-    '-e', 'ansible_connection=local', '-e', 'ansible_become=false', '-e', 'ansible_python_interpreter={{ ansible_playbook_python }}',
+    '-e',
+    'ansible_connection=local',
+    '-e',
+    'ansible_become=false',
+    '-e',
+    'ansible_python_interpreter={{ ansible_playbook_python }}',
     ...input.vault.passwordFiles.flatMap((f) => ['--vault-password-file', f]),
     ...input.vault.ids.flatMap((id) => ['--vault-id', id]),
   ];
@@ -186,8 +205,11 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
     ANSIBLE_COLLECTIONS_PATH: [standinsFolder(), input.role.collections].join(':'),
     ANSIBLE_CALLBACKS_ENABLED: 'cloudgate.render.record',
     CLOUDGATE_RENDER_RECORD: record,
-    ANSIBLE_NOCOLOR: '1', ANSIBLE_RETRY_FILES_ENABLED: 'false', ANSIBLE_DEPRECATION_WARNINGS: 'false',
-    ANSIBLE_LOCALHOST_WARNING: 'false', ANSIBLE_HOST_KEY_CHECKING: 'false',
+    ANSIBLE_NOCOLOR: '1',
+    ANSIBLE_RETRY_FILES_ENABLED: 'false',
+    ANSIBLE_DEPRECATION_WARNINGS: 'false',
+    ANSIBLE_LOCALHOST_WARNING: 'false',
+    ANSIBLE_HOST_KEY_CHECKING: 'false',
     // The stand-ins are cloudgate's installed files: Python writes no compiled copies beside them.
     PYTHONDONTWRITEBYTECODE: '1',
   };
@@ -204,7 +226,12 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
   }, deadline);
   const forget = cleanUpOnExit(() => killMarked(record), { onSignal: true });
   const r = await runChild(input.role.playbook, args, {
-    kind: 'ansible', env, cwd: input.cwd, timeoutMs: deadline + 5000, maxStdoutBytes: MAX_OUTPUT, signal: stop.signal,
+    kind: 'ansible',
+    env,
+    cwd: input.cwd,
+    timeoutMs: deadline + 5000,
+    maxStdoutBytes: MAX_OUTPUT,
+    signal: stop.signal,
   }).finally(() => {
     clearTimeout(timer);
     killMarked(record); // a process the run left behind goes with it
@@ -223,11 +250,31 @@ export async function runPlatformRole(input: RoleRunInput): Promise<RoleRun> {
     if (!isRecord(parsed)) continue;
     if (parsed.event === 'end') ended = true;
     else if (parsed.event === 'failed' || parsed.event === 'unreachable') {
-      failures.push({ event: parsed.event, task: String(parsed.task ?? ''), ...(typeof parsed.action === 'string' ? { action: parsed.action } : {}), ...(typeof parsed.host === 'string' ? { host: parsed.host } : {}), msg: String(parsed.msg ?? '') });
+      failures.push({
+        event: parsed.event,
+        task: String(parsed.task ?? ''),
+        ...(typeof parsed.action === 'string' ? { action: parsed.action } : {}),
+        ...(typeof parsed.host === 'string' ? { host: parsed.host } : {}),
+        msg: String(parsed.msg ?? ''),
+      });
     } else if (typeof parsed.action === 'string' && isRecord(parsed.args)) {
-      calls.push({ action: parsed.action, task: String(parsed.task ?? ''), ...(typeof parsed.host === 'string' ? { host: parsed.host } : {}), ...(typeof parsed.ansible_version === 'string' ? { ansibleVersion: parsed.ansible_version } : {}), args: parsed.args });
+      calls.push({
+        action: parsed.action,
+        task: String(parsed.task ?? ''),
+        ...(typeof parsed.host === 'string' ? { host: parsed.host } : {}),
+        ...(typeof parsed.ansible_version === 'string' ? { ansibleVersion: parsed.ansible_version } : {}),
+        args: parsed.args,
+      });
     }
   }
   const error = /^ERROR! (.*)$/m.exec(`${r.stderr}\n${r.stdout}`)?.[1];
-  return { calls, failures, ended, exitCode: r.exitCode, timedOut: r.timedOut || late, ...(error ? { error } : {}), ...(calls[0]?.ansibleVersion ? { ansibleVersion: calls[0].ansibleVersion } : {}) };
+  return {
+    calls,
+    failures,
+    ended,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut || late,
+    ...(error ? { error } : {}),
+    ...(calls[0]?.ansibleVersion ? { ansibleVersion: calls[0].ansibleVersion } : {}),
+  };
 }

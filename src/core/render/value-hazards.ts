@@ -16,19 +16,24 @@ export function valueHazards(values: Record<string, unknown>, read: ReadonlySet<
   const out: RenderFinding[] = [];
   for (const name of read) {
     const value = values[name];
-    if (typeof value !== 'string' || isTagged(value) || !isPossiblyTemplate(value) || WHOLE_EXPRESSION.test(value)) continue;
+    if (typeof value !== 'string' || isTagged(value) || !isPossiblyTemplate(value) || WHOLE_EXPRESSION.test(value))
+      continue;
     const secret = variable(name)?.secret === true;
     const fix = `If the braces are part of the value, mark it literal: ${name}: !unsafe '...' (or vault it: Ansible never templates a vaulted value).`;
     const comment = /\{#[\s\S]*?#\}/.test(value);
     if (comment) {
       out.push({
-        variable: name, severity: secret ? 'error' : 'warning', rule: 'template-comment',
+        variable: name,
+        severity: secret ? 'error' : 'warning',
+        rule: 'template-comment',
         message: `${name} holds "{#...#}", which Jinja reads as a comment: Ansible removes it, so the role passes ${secret ? 'a different secret' : 'a shorter value'} than the inventory holds${secret ? ', and the provider refuses it' : ''}.`,
         advice: fix,
       });
     } else if (/\{\{[\s\S]*\}\}|\{%[\s\S]*%\}/.test(value)) {
       out.push({
-        variable: name, severity: secret ? 'warning' : 'info', rule: 'template-substituted',
+        variable: name,
+        severity: secret ? 'warning' : 'info',
+        rule: 'template-substituted',
         message: `${name} holds a Jinja expression inside its text: Ansible replaces it when the deployment runs${secret ? ', so the secret deployed is not the text the inventory holds' : ''}.`,
         advice: secret ? fix : 'Nothing to do if the expression is meant; otherwise mark the value !unsafe.',
       });

@@ -13,7 +13,14 @@
 import { isTagged, isVaulted } from '../inventory/ansible-tagged.js';
 import { platformName } from '../config/neutral-names.js';
 import { defaultOf, variable } from '../config/variables.js';
-import { asText, isPossiblyTemplate, literalConversion, renderTemplate, type LookupResult, type TemplateStop } from './jinja.js';
+import {
+  asText,
+  isPossiblyTemplate,
+  literalConversion,
+  renderTemplate,
+  type LookupResult,
+  type TemplateStop,
+} from './jinja.js';
 import type { NamingProfile } from './names.js';
 import type { HelmRelease, KubeObject, Rendered, RenderFinding, RenderedObject } from './types.js';
 
@@ -27,7 +34,10 @@ export const templateValue = (template: string) => `(template ${template.trim()}
 
 /** Whether a rendered value stands for something known only when the deployment runs. */
 export function isUnknownValue(value: unknown): boolean {
-  return typeof value === 'string' && (value.includes(VAULTED_VALUE) || (value.startsWith('(template ') && value.endsWith(TEMPLATE_END)));
+  return (
+    typeof value === 'string' &&
+    (value.includes(VAULTED_VALUE) || (value.startsWith('(template ') && value.endsWith(TEMPLATE_END)))
+  );
 }
 
 /** How ansible-core turns a templated string into the value a module gets. */
@@ -60,7 +70,10 @@ const ROLE_VARS: Values = {
 };
 
 /** The role's defaults that are mappings (the table's defaults are scalars). */
-const MAP_DEFAULTS: Values = { cluster_issuer_acme_godaddy_helm_values: {}, cluster_issuer_acme_infoblox_helm_values: {} };
+const MAP_DEFAULTS: Values = {
+  cluster_issuer_acme_godaddy_helm_values: {},
+  cluster_issuer_acme_infoblox_helm_values: {},
+};
 
 type Resolved = LookupResult;
 
@@ -76,7 +89,12 @@ export class RoleValues {
   private readonly open?: (envelope: string) => string;
   private readonly context: Values;
 
-  constructor(readonly values: Values, readonly profile: NamingProfile, readonly out: Rendered, options: RoleOptions = {}) {
+  constructor(
+    readonly values: Values,
+    readonly profile: NamingProfile,
+    readonly out: Rendered,
+    options: RoleOptions = {},
+  ) {
     this.conversion = options.conversion ?? 'literal';
     this.complete = options.complete ?? true;
     this.open = options.open;
@@ -112,9 +130,14 @@ export class RoleValues {
 
   /** A variable's value as Ansible's lazy templating gives it (no conversion yet). */
   private resolve(name: string, stack: string[]): Resolved {
-    if (stack.includes(name)) return { stop: { kind: 'loop', name, message: `recursive loop detected in template string: {{ ${name} }}` } };
-    const raw = name in ROLE_VARS ? ROLE_VARS[name] : this.inInventory(name) ? this.values[name] : this.roleDefault(name)
-      ?? (variable(name) ? undefined : this.context[name]);
+    if (stack.includes(name))
+      return { stop: { kind: 'loop', name, message: `recursive loop detected in template string: {{ ${name} }}` } };
+    const raw =
+      name in ROLE_VARS
+        ? ROLE_VARS[name]
+        : this.inInventory(name)
+          ? this.values[name]
+          : (this.roleDefault(name) ?? (variable(name) ? undefined : this.context[name]));
     if (raw === undefined) return { undefined: true };
     return this.templated(raw, [...stack, name]);
   }
@@ -178,11 +201,19 @@ export class RoleValues {
     if ('undefined' in r) return this.undefinedStop(name, what);
     if ('stop' in r) return this.templateStop(name, r.stop);
     if ('unknown' in r) {
-      this.finding(name, 'info', 'not-checked', `${name} is known only when the deployment runs (${r.unknown === VAULTED_VALUE ? 'vaulted' : 'a template cloudgate does not evaluate'}): cloudgate shows it as unknown and does not check it.`,
-        r.unknown === VAULTED_VALUE ? 'Give the vault password (--vault-password-file or --vault-id) to have it checked.' : 'Write the value itself, or a template naming other variables, to have it checked.');
+      this.finding(
+        name,
+        'info',
+        'not-checked',
+        `${name} is known only when the deployment runs (${r.unknown === VAULTED_VALUE ? 'vaulted' : 'a template cloudgate does not evaluate'}): cloudgate shows it as unknown and does not check it.`,
+        r.unknown === VAULTED_VALUE
+          ? 'Give the vault password (--vault-password-file or --vault-id) to have it checked.'
+          : 'Write the value itself, or a template naming other variables, to have it checked.',
+      );
       return r.unknown;
     }
-    const raw = name in ROLE_VARS ? ROLE_VARS[name] : this.inInventory(name) ? this.values[name] : this.roleDefault(name);
+    const raw =
+      name in ROLE_VARS ? ROLE_VARS[name] : this.inInventory(name) ? this.values[name] : this.roleDefault(name);
     // A vaulted value is text too (the conversion applies to the role's template, not to the value).
     if (typeof raw === 'string' || isTagged(raw)) return this.converted(name, r.value);
     return r.value;
@@ -195,9 +226,15 @@ export class RoleValues {
     const literal = literalConversion(text);
     if (literal === undefined) return text;
     if (typeof value === 'string') {
-      this.finding(name, 'warning', 'ansible-core-conversion',
+      this.finding(
+        name,
+        'warning',
+        'ansible-core-conversion',
         `${name} is the text "${variable(name)?.secret ? '...' : text}": ansible-core up to 2.18 (which the platform pins) turns it into ${describe(literal.value)}, and 2.19 and later keep the text, so what the role passes depends on the ansible-core of the deploy host.`,
-        typeof literal.value === 'boolean' ? `Write ${name}: ${String(literal.value)} without quotes (the same on every version), or quote it as !unsafe "${text}" to keep the text.` : `Write the value as YAML (a mapping or a list), not as text, or mark it !unsafe to keep the text.`);
+        typeof literal.value === 'boolean'
+          ? `Write ${name}: ${String(literal.value)} without quotes (the same on every version), or quote it as !unsafe "${text}" to keep the text.`
+          : `Write the value as YAML (a mapping or a list), not as text, or mark it !unsafe to keep the text.`,
+      );
     }
     return literal.value;
   }
@@ -270,44 +307,74 @@ export class RoleValues {
     if (stops) this.stop ??= finding;
   }
 
-  finding(variableName: string, severity: RenderFinding['severity'], rule: string, message: string, advice?: string): void {
+  finding(
+    variableName: string,
+    severity: RenderFinding['severity'],
+    rule: string,
+    message: string,
+    advice?: string,
+  ): void {
     this.record({ variable: variableName, severity, rule, message, ...(advice ? { advice } : {}) }, false);
   }
 
   private undefinedStop(name: string, what: string): string {
     this.failed = true;
-    this.record({
-      variable: name, severity: 'error', rule: 'platform-needs',
-      message: `${name} is not set, but the platform needs it for ${what}: the deployment would stop with "'${name}' is undefined".`,
-      advice: `Set ${name} in the inventory.`,
-    }, true);
+    this.record(
+      {
+        variable: name,
+        severity: 'error',
+        rule: 'platform-needs',
+        message: `${name} is not set, but the platform needs it for ${what}: the deployment would stop with "'${name}' is undefined".`,
+        advice: `Set ${name} in the inventory.`,
+      },
+      true,
+    );
     return '';
   }
 
   private templateStop(name: string, stop: TemplateStop): string {
     if (stop.kind === 'undefined' && !this.complete) {
-      this.record({
-        variable: name, severity: 'warning', rule: 'template-undefined',
-        message: `${name} is a template naming ${stop.name}, which this file does not define: unless another file of the inventory defines it, the deployment stops with "${stop.message}".`,
-        advice: `Give --inventory the inventory folder (with group_vars/ and the hosts file), so that every file is read; or define ${stop.name}.`,
-      }, false);
+      this.record(
+        {
+          variable: name,
+          severity: 'warning',
+          rule: 'template-undefined',
+          message: `${name} is a template naming ${stop.name}, which this file does not define: unless another file of the inventory defines it, the deployment stops with "${stop.message}".`,
+          advice: `Give --inventory the inventory folder (with group_vars/ and the hosts file), so that every file is read; or define ${stop.name}.`,
+        },
+        false,
+      );
       return templateValue(`{{ ${stop.name} }}`);
     }
     this.failed = true;
     const vaulted = isVaulted(this.values[name]) || variable(name)?.secret;
-    this.record(stop.kind === 'undefined' ? {
-      variable: name, severity: 'error', rule: 'template-undefined', ...(stop.name ? { cause: stop.name } : {}),
-      message: `${name} is a template naming ${stop.name}, which the inventory defines nowhere the deploying host reads: the deployment stops with "${stop.message}".`,
-      advice: `Define ${stop.name} (in group_vars/all, or where the controllers read it), or write ${name}'s value itself.`,
-    } : stop.kind === 'loop' ? {
-      variable: name, severity: 'error', rule: 'template-loop',
-      message: `${name} refers back to itself through its templates: the deployment stops with "${stop.message}".`,
-      advice: `Give one of the variables of the loop a value of its own.`,
-    } : {
-      variable: name, severity: 'error', rule: 'template-syntax',
-      message: `${name} holds "{{", "{%" or "{#", so Ansible templates it, and Jinja cannot parse it${vaulted ? '' : ` ("${stop.message}")`}: the deployment stops there.`,
-      advice: `If the braces are part of the value (a password, say), mark it literal: ${name}: !unsafe '...' (or vault it: Ansible never templates a vaulted value).`,
-    }, true);
+    this.record(
+      stop.kind === 'undefined'
+        ? {
+            variable: name,
+            severity: 'error',
+            rule: 'template-undefined',
+            ...(stop.name ? { cause: stop.name } : {}),
+            message: `${name} is a template naming ${stop.name}, which the inventory defines nowhere the deploying host reads: the deployment stops with "${stop.message}".`,
+            advice: `Define ${stop.name} (in group_vars/all, or where the controllers read it), or write ${name}'s value itself.`,
+          }
+        : stop.kind === 'loop'
+          ? {
+              variable: name,
+              severity: 'error',
+              rule: 'template-loop',
+              message: `${name} refers back to itself through its templates: the deployment stops with "${stop.message}".`,
+              advice: `Give one of the variables of the loop a value of its own.`,
+            }
+          : {
+              variable: name,
+              severity: 'error',
+              rule: 'template-syntax',
+              message: `${name} holds "{{", "{%" or "{#", so Ansible templates it, and Jinja cannot parse it${vaulted ? '' : ` ("${stop.message}")`}: the deployment stops there.`,
+              advice: `If the braces are part of the value (a password, say), mark it literal: ${name}: !unsafe '...' (or vault it: Ansible never templates a vaulted value).`,
+            },
+      true,
+    );
     return '';
   }
 
@@ -318,9 +385,13 @@ export class RoleValues {
     if (own === undefined) return;
     const row = variable(name);
     const fallback = row?.defaultFrom ? `the value of ${row.defaultFrom}` : String(own);
-    this.finding(name, 'info', 'empty-replaces-default',
+    this.finding(
+      name,
+      'info',
+      'empty-replaces-default',
       `${name} is ${v === null ? 'null (a key with no value)' : 'empty'}: Ansible counts it as defined, so the role's default (${fallback}) does not apply and the role passes ${v === null ? 'null' : '""'} as ${what}.`,
-      `Give ${name} a value, or remove the line to use ${fallback}.`);
+      `Give ${name} a value, or remove the line to use ${fallback}.`,
+    );
   }
 }
 

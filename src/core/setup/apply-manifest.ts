@@ -21,7 +21,11 @@ export type ApplyOptions = Pick<KubectlOptions, 'context' | 'kubeconfig' | 'env'
  * `namespaces`: those of the manifest's Secrets, in its order (kubectl prints one line per object,
  * `secret/NAME created`, without the namespace).
  */
-export async function applyManifest(file: string, options: ApplyOptions = {}, namespaces: string[] = []): Promise<ApplyResult> {
+export async function applyManifest(
+  file: string,
+  options: ApplyOptions = {},
+  namespaces: string[] = [],
+): Promise<ApplyResult> {
   // The manifest is cloudgate's own fixed shape and the API server validates a kubernetes.io/tls
   // Secret itself; kubectl's client-side schema check would only add a download of the OpenAPI document.
   const args = ['apply', '--validate=false', '-f', file];
@@ -31,7 +35,9 @@ export async function applyManifest(file: string, options: ApplyOptions = {}, na
     const output = redact(result.stdout.trim());
     if (result.exitCode === 0) {
       const lines = output.split('\n').filter(Boolean);
-      const said = lines.map((line, i) => (namespaces[i] && lines.length === namespaces.length ? `${line} in ${namespaces[i]}` : line));
+      const said = lines.map((line, i) =>
+        namespaces[i] && lines.length === namespaces.length ? `${line} in ${namespaces[i]}` : line,
+      );
       return { status: 'applied', message: `Applied ${file}: ${said.join(', ')}`, output };
     }
     return {
@@ -50,7 +56,12 @@ export async function applyManifest(file: string, options: ApplyOptions = {}, na
       };
     }
     if (error instanceof KubectlError) {
-      return { status: 'failed', message: redact(error.message), advice: `The manifest is kept; run: ${manual}`, output: redact(error.result.stderr) };
+      return {
+        status: 'failed',
+        message: redact(error.message),
+        advice: `The manifest is kept; run: ${manual}`,
+        output: redact(error.result.stderr),
+      };
     }
     throw error;
   }

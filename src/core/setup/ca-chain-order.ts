@@ -18,7 +18,15 @@ export interface OrderedChain {
 export function orderedCaChain(variable: string, text: string, source: string): OrderedChain | undefined {
   const rule = PEM_RULES.find((r) => r.certificate === variable && r.role === 'ca-issuer');
   if (!rule) return undefined;
-  const { ordered, checks } = examine({ certPem: text, certSource: source, role: rule.role, now: new Date(), fixOrder: false, fixHint: '', renewAdvice: rule.renewAdvice });
+  const { ordered, checks } = examine({
+    certPem: text,
+    certSource: source,
+    role: rule.role,
+    now: new Date(),
+    fixOrder: false,
+    fixHint: '',
+    renewAdvice: rule.renewAdvice,
+  });
   if (!ordered || !checks.some((c) => c.name === 'chain-order' && c.status === 'fail')) return undefined;
   return { pem: `${ordered.map((c) => c.x509.toString().trim()).join('\n')}\n`, names: ordered.map((c) => c.name) };
 }
@@ -31,7 +39,11 @@ export const isChainOrderError = (f: Finding): boolean => f.rule.endsWith('-chai
  * known is put in that order in `set` (the file is not changed), with an info saying so; without, the
  * names of the chains --fix-order would put in order.
  */
-export function orderCaChains(set: Record<string, unknown>, files: Record<string, string> | undefined, fixOrder: boolean): { findings: Finding[]; fixable: string[] } {
+export function orderCaChains(
+  set: Record<string, unknown>,
+  files: Record<string, string> | undefined,
+  fixOrder: boolean,
+): { findings: Finding[]; fixable: string[] } {
   const findings: Finding[] = [];
   const fixable: string[] = [];
   for (const rule of PEM_RULES) {
@@ -45,8 +57,12 @@ export function orderCaChains(set: Record<string, unknown>, files: Record<string
       continue;
     }
     set[rule.certificate] = ordered.pem;
-    findings.push({ rule: 'chain-reordered', severity: 'info', variable: rule.certificate,
-      message: `${source} is not in the order issuer, intermediate(s), root; --fix-order writes it to ${rule.certificate} as ${ordered.names.join(', ')} (the file is not changed).` });
+    findings.push({
+      rule: 'chain-reordered',
+      severity: 'info',
+      variable: rule.certificate,
+      message: `${source} is not in the order issuer, intermediate(s), root; --fix-order writes it to ${rule.certificate} as ${ordered.names.join(', ')} (the file is not changed).`,
+    });
   }
   return { findings, fixable };
 }

@@ -37,12 +37,17 @@ export function unifiedDiffOfEdits(path: string, texts: DiffTexts, edits: readon
   for (let i = 0; i < regions.length;) {
     // Regions closer than twice the context share one hunk.
     let j = i;
-    while (j + 1 < regions.length && regions[j + 1].oldLine - (regions[j].oldLine + regions[j].oldCount) <= 2 * CONTEXT) j++;
+    while (j + 1 < regions.length && regions[j + 1].oldLine - (regions[j].oldLine + regions[j].oldCount) <= 2 * CONTEXT)
+      j++;
     const from = linesBack(before, regions[i].start);
     const body: string[] = [];
     let at = from;
     for (const r of regions.slice(i, j + 1)) {
-      body.push(...mark(' ', old(at, r.start)), ...mark('-', old(r.start, r.end)), ...mark('+', linesOf(after, texts.afterMasks ?? [], r.newStart, r.newEnd)));
+      body.push(
+        ...mark(' ', old(at, r.start)),
+        ...mark('-', old(r.start, r.end)),
+        ...mark('+', linesOf(after, texts.afterMasks ?? [], r.newStart, r.newEnd)),
+      );
       at = r.end;
     }
     body.push(...mark(' ', old(at, linesOn(before, at))));
@@ -50,13 +55,19 @@ export function unifiedDiffOfEdits(path: string, texts: DiffTexts, edits: readon
     const newFrom = oldFrom + regions[i].newLine - regions[i].oldLine;
     const oldCount = body.filter((l) => l[0] === ' ' || l[0] === '-').length;
     const newCount = body.filter((l) => l[0] === ' ' || l[0] === '+').length;
-    hunks.push(`@@ -${oldCount === 0 ? oldFrom : oldFrom + 1},${oldCount} +${newCount === 0 ? newFrom : newFrom + 1},${newCount} @@`, ...body);
+    hunks.push(
+      `@@ -${oldCount === 0 ? oldFrom : oldFrom + 1},${oldCount} +${newCount === 0 ? newFrom : newFrom + 1},${newCount} @@`,
+      ...body,
+    );
     i = j + 1;
   }
-  return hunks.length === 0 ? '' : [`Index: ${path}`, '='.repeat(67), `--- ${path}`, `+++ ${path}`, ...hunks, ''].join('\n');
+  return hunks.length === 0
+    ? ''
+    : [`Index: ${path}`, '='.repeat(67), `--- ${path}`, `+++ ${path}`, ...hunks, ''].join('\n');
 }
 
-const mark = (prefix: string, lines: string[]): string[] => lines.map((line) => (line === NO_NEWLINE ? line : prefix + line));
+const mark = (prefix: string, lines: string[]): string[] =>
+  lines.map((line) => (line === NO_NEWLINE ? line : prefix + line));
 
 /** The edits widened to whole lines (edits sharing a line merged), those that change something. */
 function changedRegions(text: string, edits: readonly TextEdit[]): Region[] {
@@ -86,7 +97,15 @@ function changedRegions(text: string, edits: readonly TextEdit[]): Region[] {
     const oldPart = text.slice(start, end);
     if (oldPart !== replaced) {
       const oldCount = lineCount(oldPart);
-      regions.push({ start, end, newStart: start + charDelta, newEnd: start + charDelta + replaced.length, oldLine: line, oldCount, newLine: line + lineDelta });
+      regions.push({
+        start,
+        end,
+        newStart: start + charDelta,
+        newEnd: start + charDelta + replaced.length,
+        oldLine: line,
+        oldCount,
+        newLine: line + lineDelta,
+      });
       lineDelta += lineCount(replaced) - oldCount;
       charDelta += replaced.length - oldPart.length;
     }

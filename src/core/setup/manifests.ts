@@ -2,14 +2,18 @@ import { isDnsLabel, isDnsSubdomain } from '../kube/names.js';
 import { UsageError } from '../errors.js';
 import { registerSecret } from '../secrets.js';
 
-
 /**
  * A `kubernetes.io/tls` Secret manifest, one Secret per namespace in one List, for a supplied wildcard: a
  * Secret is visible only in its own namespace, and the ingresses of `auth-system` and `monitoring`
  * use the same secret name as those of `openstack`. `chainPem` must already be in the order
  * certificate, intermediate(s), root.
  */
-export function tlsSecretManifest(input: { name: string; namespaces: string[]; chainPem: string; keyPem: string }): string {
+export function tlsSecretManifest(input: {
+  name: string;
+  namespaces: string[];
+  chainPem: string;
+  keyPem: string;
+}): string {
   if (!isDnsSubdomain(input.name)) {
     throw new UsageError(
       `"${input.name}" is not a valid Secret name (openstack_helm_ingress_secret_name).`,
@@ -20,11 +24,16 @@ export function tlsSecretManifest(input: { name: string; namespaces: string[]; c
   const bad = namespaces.filter((n) => !isDnsLabel(n));
   if (namespaces.length === 0 || bad.length) {
     throw new UsageError(
-      namespaces.length === 0 ? 'No namespace given for the TLS Secret.' : `Not a valid namespace name: ${bad.map((n) => `"${n}"`).join(', ')}.`,
+      namespaces.length === 0
+        ? 'No namespace given for the TLS Secret.'
+        : `Not a valid namespace name: ${bad.map((n) => `"${n}"`).join(', ')}.`,
       'Namespaces are lower-case letters, digits and "-", at most 63 characters (e.g. openstack, auth-system, monitoring).',
     );
   }
-  if (!input.chainPem.includes('-----BEGIN CERTIFICATE-----') || !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(input.keyPem)) {
+  if (
+    !input.chainPem.includes('-----BEGIN CERTIFICATE-----') ||
+    !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(input.keyPem)
+  ) {
     throw new Error('tlsSecretManifest needs a PEM certificate chain and a PEM private key.');
   }
   const crt = Buffer.from(input.chainPem).toString('base64');

@@ -74,8 +74,11 @@ export function outcomeOf(plan: SetupPlan, input: OutcomeInput): Outcome {
     written: input.written.map(describeWritten),
     headline: input.dryRun ? DRY_RUN_DONE : wrote ? 'Written:' : UNCHANGED,
     ...(input.applied ? { applied: input.applied } : {}),
-    next: nextSteps(plan, { ...input.facts, dryRun: input.dryRun, applied: input.applied?.ok === true && plan.supplied !== undefined })
-      .map((line) => withCommand(line, input.command ?? 'cloudgate')),
+    next: nextSteps(plan, {
+      ...input.facts,
+      dryRun: input.dryRun,
+      applied: input.applied?.ok === true && plan.supplied !== undefined,
+    }).map((line) => withCommand(line, input.command ?? 'cloudgate')),
     command: input.command ?? 'cloudgate',
     // A dry run wrote no inventory for the checks to read.
     offerDiscovery: keyless && !input.dryRun,
@@ -104,37 +107,53 @@ export interface NextStepFacts {
  */
 export function nextSteps(plan: SetupPlan, facts: NextStepFacts = {}): string[] {
   // Nothing was written: every step below would act on the inventory as it was.
-  if (facts.dryRun) return ['# Dry run: nothing was written. Run the same command without --dry-run to write the files.'];
+  if (facts.dryRun)
+    return ['# Dry run: nothing was written. Run the same command without --dry-run to write the files.'];
   const q = shellQuote;
   const steps: string[] = [];
   const supplied = plan.supplied;
-  if (supplied && !facts.applied) steps.push(`kubectl apply -f ${q(supplied.manifestPath)}   # create the TLS secret ${supplied.secretName} in ${supplied.namespaces.join(', ')}`);
+  if (supplied && !facts.applied)
+    steps.push(
+      `kubectl apply -f ${q(supplied.manifestPath)}   # create the TLS secret ${supplied.secretName} in ${supplied.namespaces.join(', ')}`,
+    );
   steps.push("# Then run your deployment (the platform's Ansible playbooks) to apply the inventory.");
   // regenerate refuses until the deployment has put the new issuer in place: it comes after it.
   if (plan.issuerChanged && plan.previousIssuer) steps.push(regenerateStep(plan.inventoryPath, plan.previousIssuer));
   const keyless = usesKeylessDns(plan.values);
   const inventory = `--inventory ${q(plan.inventoryPath)}`;
   if (keyless) {
-    steps.push(facts.issuerUrl
-      ? `cloudgate oidc ${inventory} --issuer-url ${q(facts.issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`
-      : `# cloudgate oidc ${inventory} --issuer-url URL   # with your cluster's public OIDC issuer URL: what keyless DNS credentials need you to create`);
+    steps.push(
+      facts.issuerUrl
+        ? `cloudgate oidc ${inventory} --issuer-url ${q(facts.issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`
+        : `# cloudgate oidc ${inventory} --issuer-url URL   # with your cluster's public OIDC issuer URL: what keyless DNS credentials need you to create`,
+    );
   }
   const doctor = [`cloudgate doctor ${inventory}`];
   // A file put in order for the manifest is still out of order on disk: the doctor would only say so again.
-  if (supplied && !supplied.reordered) doctor.push(`--certificate ${q(supplied.certificateFile)} --key ${q(supplied.keyFile)}`);
+  if (supplied && !supplied.reordered)
+    doctor.push(`--certificate ${q(supplied.certificateFile)} --key ${q(supplied.keyFile)}`);
   if (facts.caFile) doctor.push(`--ca-file ${q(facts.caFile)}`);
-  steps.push(doctor.join(' ') + (supplied && !supplied.reordered ? '   # checks the supplied certificate and key too' : ''));
+  steps.push(
+    doctor.join(' ') + (supplied && !supplied.reordered ? '   # checks the supplied certificate and key too' : ''),
+  );
   const privateCa = plan.values.cluster_issuer_acme_private_ca === true && plan.issuer === 'acme';
   if (privateCa && !facts.caFile && !facts.caFromEnvironment) {
-    steps.push('# The ACME server uses a private CA: add --ca-file PEM (that CA) to the doctor command so that its acme checks trust it.');
+    steps.push(
+      '# The ACME server uses a private CA: add --ca-file PEM (that CA) to the doctor command so that its acme checks trust it.',
+    );
   }
-  if (keyless && facts.issuerUrl) steps.push(`${discoveryDoctorCommand(facts.issuerUrl)} ${inventory}   # check the keyless prerequisites`);
-  if (supplied) steps.push('# Renew the supplied certificate yourself before it expires: the platform never renews it.');
+  if (keyless && facts.issuerUrl)
+    steps.push(`${discoveryDoctorCommand(facts.issuerUrl)} ${inventory}   # check the keyless prerequisites`);
+  if (supplied)
+    steps.push('# Renew the supplied certificate yourself before it expires: the platform never renews it.');
   return steps;
 }
 
 /** The keyless steps once the operator gave the public issuer URL (after the discovery checks). */
-export function issuerUrlSteps(outcome: Pick<Outcome, 'inventoryPath'> & { command?: string }, issuerUrl: string): string[] {
+export function issuerUrlSteps(
+  outcome: Pick<Outcome, 'inventoryPath'> & { command?: string },
+  issuerUrl: string,
+): string[] {
   const inventory = `--inventory ${shellQuote(outcome.inventoryPath)}`;
   return [
     `cloudgate oidc ${inventory} --issuer-url ${shellQuote(issuerUrl)}   # what keyless DNS credentials (route53 auth kubernetes) need you to create`,

@@ -27,7 +27,9 @@ export function completePath(value: string, cursor: number, cwd: string): PathCo
   const folder = resolve(cwd, (folderTyped || '.').replace(/^~(?=\/|$)/, homedir()));
   let names: string[];
   try {
-    names = readdirSync(folder).filter((name) => name.startsWith(partial) && (partial.startsWith('.') || !name.startsWith('.'))).sort();
+    names = readdirSync(folder)
+      .filter((name) => name.startsWith(partial) && (partial.startsWith('.') || !name.startsWith('.')))
+      .sort();
   } catch {
     return { value, cursor, candidates: [] };
   }

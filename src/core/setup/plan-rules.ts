@@ -19,7 +19,9 @@ export function encodeBundle(set: Record<string, unknown>, now = new Date()): Fi
     // The certificate checks run on the PEM given: the encoded value is not read again.
     ...pemVariableFindings({ [BASE64_BUNDLE]: pem }, now),
     {
-      rule: 'venafi-tpp-ca-bundle-encoded', severity: 'info', variable: BASE64_BUNDLE,
+      rule: 'venafi-tpp-ca-bundle-encoded',
+      severity: 'info',
+      variable: BASE64_BUNDLE,
       message: `${BASE64_BUNDLE} is written base64-encoded: the platform passes it unchanged to the issuer's caBundle, which takes base64.`,
     },
   ];
@@ -33,16 +35,29 @@ export interface ContradictionContext {
 }
 
 /** An answer the choices do not use: names the answer and the choice that excludes it, and where that choice comes from. */
-export function contradiction(name: string, when: NonNullable<ReturnType<typeof variable>>['appliesWhen'], choices: ReturnType<typeof choicesOf>, ctx: ContradictionContext): Finding {
+export function contradiction(
+  name: string,
+  when: NonNullable<ReturnType<typeof variable>>['appliesWhen'],
+  choices: ReturnType<typeof choicesOf>,
+  ctx: ContradictionContext,
+): Finding {
   const [choice, wanted, actual] =
-    when?.issuer && !when.issuer.includes(choices.issuer) ? ['cluster_issuer_type', when.issuer, choices.issuer]
-      : when?.solver && !when.solver.includes(choices.solver) ? ['cluster_issuer_acme_solver', when.solver, choices.solver]
+    when?.issuer && !when.issuer.includes(choices.issuer)
+      ? ['cluster_issuer_type', when.issuer, choices.issuer]
+      : when?.solver && !when.solver.includes(choices.solver)
+        ? ['cluster_issuer_acme_solver', when.solver, choices.solver]
         : ['cluster_issuer_acme_route53_auth', when?.auth ?? [], choices.auth];
-  const source = ctx.explicit.has(choice) ? 'set in the answers'
-    : choice === 'cluster_issuer_type' && ctx.supplied ? 'because the answers supply a wildcard certificate'
-      : isSet(ctx.inventory[choice]) ? 'as the inventory has it' : 'its default';
+  const source = ctx.explicit.has(choice)
+    ? 'set in the answers'
+    : choice === 'cluster_issuer_type' && ctx.supplied
+      ? 'because the answers supply a wildcard certificate'
+      : isSet(ctx.inventory[choice])
+        ? 'as the inventory has it'
+        : 'its default';
   return {
-    rule: 'contradictory-answers', severity: 'error', variable: name,
+    rule: 'contradictory-answers',
+    severity: 'error',
+    variable: name,
     message: `The answers give ${name}, which is used only with ${choice}: ${wanted.join(' or ')}, but ${choice} is ${actual} (${source}): one of the two is wrong, and a value you give is never dropped.`,
     advice: `Remove ${name} from the answers, or set ${choice}: ${wanted[0]} in them.`,
   };

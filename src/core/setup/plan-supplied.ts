@@ -61,7 +61,9 @@ export function inventoryRoot(inventoryPath: string): string {
 
 /** Whether Ansible would load this path as variables (it lies under a group_vars/ or host_vars/ folder). */
 export function insideVarsFolder(path: string): boolean {
-  return dirname(resolve(path)).split(sep).some((part) => VARS_FOLDERS.has(part));
+  return dirname(resolve(path))
+    .split(sep)
+    .some((part) => VARS_FOLDERS.has(part));
 }
 
 /** Where the TLS Secret manifest goes by default: `<inventory root>/manifests/<secret>.secret.yaml`. */
@@ -79,20 +81,34 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
   const keyFile = textOf(answers.wildcard_key_file);
   if (!certificateFile && !keyFile) return { findings: [] };
   if (!certificateFile || !keyFile) {
-    throw new UsageError('A supplied wildcard certificate needs both wildcard_certificate_file and wildcard_key_file.',
-      `Add ${certificateFile ? 'wildcard_key_file' : 'wildcard_certificate_file'} to the answers.`);
+    throw new UsageError(
+      'A supplied wildcard certificate needs both wildcard_certificate_file and wildcard_key_file.',
+      `Add ${certificateFile ? 'wildcard_key_file' : 'wildcard_certificate_file'} to the answers.`,
+    );
   }
   if (isSet(set.cluster_issuer_type) && set.cluster_issuer_type !== 'none') {
-    throw new UsageError(`The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
-      'A supplied certificate needs cluster_issuer_type: none (the platform must not issue over it); remove cluster_issuer_type or set it to none.');
+    throw new UsageError(
+      `The answers supply a wildcard certificate but set cluster_issuer_type: ${String(set.cluster_issuer_type)}.`,
+      'A supplied certificate needs cluster_issuer_type: none (the platform must not issue over it); remove cluster_issuer_type or set it to none.',
+    );
   }
-  const secretName = String(set.openstack_helm_ingress_secret_name ?? current.openstack_helm_ingress_secret_name ?? DEFAULT_SUPPLIED_SECRET_NAME);
+  const secretName = String(
+    set.openstack_helm_ingress_secret_name ??
+      current.openstack_helm_ingress_secret_name ??
+      DEFAULT_SUPPLIED_SECRET_NAME,
+  );
   set.cluster_issuer_type = 'none';
   set.openstack_helm_ingress_secret_name = secretName;
-  const namespaces = input.namespaces?.length ? input.namespaces : namesOf(answers.namespace) ?? [DEFAULT_NAMESPACE];
+  const namespaces = input.namespaces?.length ? input.namespaces : (namesOf(answers.namespace) ?? [DEFAULT_NAMESPACE]);
   const manifestPath = resolve(input.secretManifestPath ?? defaultManifestPath(input.inventoryPath, secretName));
   const domain = textOf(set.openstack_helm_ingress_wildcard_domain ?? current.openstack_helm_ingress_wildcard_domain);
-  const wildcard = loadSuppliedWildcard({ certificateFile, keyFile, domain: domain || undefined, fixOrder: input.fixOrder ?? false, now: input.now });
+  const wildcard = loadSuppliedWildcard({
+    certificateFile,
+    keyFile,
+    domain: domain || undefined,
+    fixOrder: input.fixOrder ?? false,
+    now: input.now,
+  });
   registerSecret(wildcard.keyPem);
   const findings: Finding[] = [...wildcard.findings];
   // The domain only checks the certificate's names here: in the inventory it makes the platform issue a
@@ -100,15 +116,20 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
   delete set.openstack_helm_ingress_wildcard_domain;
   const removed: Record<string, string> = {};
   if (current.openstack_helm_ingress_wildcard_domain !== undefined) {
-    removed.openstack_helm_ingress_wildcard_domain = 'with a supplied wildcard the platform would issue its own Certificate over it';
+    removed.openstack_helm_ingress_wildcard_domain =
+      'with a supplied wildcard the platform would issue its own Certificate over it';
     findings.push({
-      rule: 'supplied-wildcard-domain', severity: 'info', variable: 'openstack_helm_ingress_wildcard_domain',
+      rule: 'supplied-wildcard-domain',
+      severity: 'info',
+      variable: 'openstack_helm_ingress_wildcard_domain',
       message: `openstack_helm_ingress_wildcard_domain is removed from the inventory: with it the platform would issue its own *.${String(current.openstack_helm_ingress_wildcard_domain)} Certificate over the supplied one.`,
     });
   }
   if (insideVarsFolder(manifestPath)) {
     findings.push({
-      rule: 'manifest-in-vars-folder', severity: 'error', variable: 'wildcard_certificate_file',
+      rule: 'manifest-in-vars-folder',
+      severity: 'error',
+      variable: 'wildcard_certificate_file',
       message: `${manifestPath} is inside a group_vars/ or host_vars/ folder: Ansible would load the TLS Secret (its private key included) as variables of every host.`,
       advice: `Give --secret-manifest a path outside them, e.g. ${defaultManifestPath(input.inventoryPath, secretName)}, or leave it out.`,
     });
@@ -117,12 +138,22 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
   const movedFrom = old !== manifestPath && insideVarsFolder(old) && existsSync(old) ? old : undefined;
   if (movedFrom) {
     findings.push({
-      rule: 'manifest-moved', severity: 'warning', variable: 'wildcard_certificate_file',
+      rule: 'manifest-moved',
+      severity: 'warning',
+      variable: 'wildcard_certificate_file',
       message: `An older cloudgate wrote the TLS Secret manifest ${movedFrom} inside ${basename(dirname(movedFrom))}/, where Ansible loads it as variables (it holds the private key).`,
       advice: `This write puts it in ${manifestPath} and removes ${movedFrom}.`,
     });
   }
-  const supplied: SuppliedPlan = { secretName, namespaces, manifestPath, certificateFile, keyFile, reordered: wildcard.reordered, ...(movedFrom ? { movedFrom } : {}) };
+  const supplied: SuppliedPlan = {
+    secretName,
+    namespaces,
+    manifestPath,
+    certificateFile,
+    keyFile,
+    reordered: wildcard.reordered,
+    ...(movedFrom ? { movedFrom } : {}),
+  };
   if (hasErrors(findings)) return { supplied, findings, removed };
   return {
     supplied,
@@ -130,7 +161,12 @@ export function planSupplied(input: SuppliedInput): SuppliedPart {
     removed,
     manifest: {
       path: manifestPath,
-      content: tlsSecretManifest({ name: secretName, namespaces, chainPem: wildcard.chainPem, keyPem: wildcard.keyPem }),
+      content: tlsSecretManifest({
+        name: secretName,
+        namespaces,
+        chainPem: wildcard.chainPem,
+        keyPem: wildcard.keyPem,
+      }),
       mode: 0o600,
       holdsSecret: true,
       description: `TLS Secret manifest (${secretName} in ${namespaces.join(', ')}; beside the inventory, not in group_vars/, where Ansible would load it as variables)`,

@@ -30,7 +30,11 @@ export interface PlanSettings {
 }
 
 /** Plans the write from the answers (planSetup's keys) and reviews it; nothing is written. */
-export async function planAndReview(settings: PlanSettings, answers: Answers, options: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources } = {}): Promise<{ plan: SetupPlan; review: Review }> {
+export async function planAndReview(
+  settings: PlanSettings,
+  answers: Answers,
+  options: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources } = {},
+): Promise<{ plan: SetupPlan; review: Review }> {
   const plan = await planSetup({
     answers,
     inventoryPath: settings.inventoryPath,
@@ -74,7 +78,10 @@ export interface WriteSettings {
 /** Writes a reviewed plan (atomic, all or nothing; nothing on a dry run), applies with --apply, and reports. */
 export async function writePlan(ctx: CommandContext, plan: SetupPlan, settings: WriteSettings): Promise<Outcome> {
   const caFile = settings.caFile !== undefined ? resolve(ctx.cwd, settings.caFile) : undefined;
-  const common = { facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) }, command: selfCommand(ctx.env, ctx.program) };
+  const common = {
+    facts: { caFile, caFromEnvironment: Boolean(ctx.env.OS_CACERT) },
+    command: selfCommand(ctx.env, ctx.program),
+  };
   if (settings.dryRun) return outcomeOf(plan, { ...common, dryRun: true, written: [] });
   const written = await applyPlan(plan);
   // An unchanged manifest is not rewritten, but --apply still applies it (a rerun after a failed apply).
@@ -82,7 +89,8 @@ export async function writePlan(ctx: CommandContext, plan: SetupPlan, settings: 
   return outcomeOf(plan, { ...common, dryRun: false, written, applied });
 }
 
-const NO_MANIFEST = '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate, wildcard_certificate_file and wildcard_key_file, has one).';
+const NO_MANIFEST =
+  '--apply: there is no TLS Secret manifest to apply (only a supplied wildcard certificate, wildcard_certificate_file and wildcard_key_file, has one).';
 
 /** `--apply`: kubectl apply of the TLS Secret manifest on disk (written now, or unchanged from before). */
 async function applySecret(plan: SetupPlan, env: NodeJS.ProcessEnv): Promise<ApplyReport> {
@@ -90,5 +98,9 @@ async function applySecret(plan: SetupPlan, env: NodeJS.ProcessEnv): Promise<App
   if (!plan.supplied) return { ok: true, message: NO_MANIFEST };
   const { applyManifest } = await import('./apply-manifest.js');
   const result = await applyManifest(plan.supplied.manifestPath, { env }, plan.supplied.namespaces);
-  return { ok: result.status === 'applied', message: result.message, ...(result.advice ? { advice: result.advice } : {}) };
+  return {
+    ok: result.status === 'applied',
+    message: result.message,
+    ...(result.advice ? { advice: result.advice } : {}),
+  };
 }

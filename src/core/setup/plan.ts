@@ -37,9 +37,26 @@ import { readRegularFile } from '../safe-read.js';
 import { overrideWarnings } from '../inventory/vars-overrides.js';
 import { BASE64_BUNDLE, isSet } from '../config/validate.js';
 import type { VaultKeyring } from '../inventory/vault-options.js';
-import { openVaulted, plainSecretsSealed, plainTextOf, sealValues, vaultWriteFindings, withoutUnchecked, type OpenedValues } from '../inventory/vaulted-values.js';
+import {
+  openVaulted,
+  plainSecretsSealed,
+  plainTextOf,
+  sealValues,
+  vaultWriteFindings,
+  withoutUnchecked,
+  type OpenedValues,
+} from '../inventory/vaulted-values.js';
 import { VARIABLES, applies, choicesOf, variable, type IssuerType, type NamingProfile } from '../config/variables.js';
-import { fromAliases, namesView, resolveProfile, rowOf, spelled, toProfile, type Rename, type Translation } from '../config/neutral-names.js';
+import {
+  fromAliases,
+  namesView,
+  resolveProfile,
+  rowOf,
+  spelled,
+  toProfile,
+  type Rename,
+  type Translation,
+} from '../config/neutral-names.js';
 import { judgeValues } from '../render/judge.js';
 import { AnsibleTagged } from '../inventory/ansible-tagged.js';
 import { clusterReview, type ClusterReview } from '../render/review.js';
@@ -143,9 +160,20 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const bundleNotes = encodeBundle(set, input.now);
 
   const findings: Finding[] = [];
-  const { supplied, manifest, findings: suppliedFindings, removed: suppliedRemoves } = planSupplied({
-    answers, set, current: current.values, inventoryPath, secretManifestPath: input.secretManifestPath,
-    namespaces: input.namespaces, fixOrder: input.fixOrder, now: input.now,
+  const {
+    supplied,
+    manifest,
+    findings: suppliedFindings,
+    removed: suppliedRemoves,
+  } = planSupplied({
+    answers,
+    set,
+    current: current.values,
+    inventoryPath,
+    secretManifestPath: input.secretManifestPath,
+    namespaces: input.namespaces,
+    fixOrder: input.fixOrder,
+    now: input.now,
   });
   findings.push(...suppliedFindings);
   Object.assign(removedReasons, suppliedRemoves);
@@ -159,7 +187,14 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const contradictions: Finding[] = [];
   for (const row of VARIABLES) {
     if (row.appliesWhen && !applies(row, choices) && isSet(merged[row.name])) {
-      if (explicit.has(row.name)) contradictions.push(contradiction(row.name, row.appliesWhen, choices, { explicit, supplied: Boolean(supplied), inventory: current.values }));
+      if (explicit.has(row.name))
+        contradictions.push(
+          contradiction(row.name, row.appliesWhen, choices, {
+            explicit,
+            supplied: Boolean(supplied),
+            inventory: current.values,
+          }),
+        );
       else removedReasons[row.name] = `not used with ${branchWords(choices)}`;
       delete merged[row.name];
       delete set[row.name];
@@ -168,9 +203,13 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   if (isSet(set.atmosphere_ingress_annotations) && isSet(merged.ingress_global_annotations)) {
     if (explicit.has('ingress_global_annotations')) {
       contradictions.push({
-        rule: 'contradictory-answers', severity: 'error', variable: 'ingress_global_annotations',
-        message: 'The answers give both atmosphere_ingress_annotations and ingress_global_annotations (its deprecated name): only one of them can be written.',
-        advice: 'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations from the answers.',
+        rule: 'contradictory-answers',
+        severity: 'error',
+        variable: 'ingress_global_annotations',
+        message:
+          'The answers give both atmosphere_ingress_annotations and ingress_global_annotations (its deprecated name): only one of them can be written.',
+        advice:
+          'Merge the entries into atmosphere_ingress_annotations and remove ingress_global_annotations from the answers.',
       });
       delete set.ingress_global_annotations;
     } else {
@@ -178,32 +217,59 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     }
     delete merged.ingress_global_annotations;
   }
-  if (answers.openstack_helm_ingress_wildcard_domain !== undefined && answers.openstack_helm_ingress_wildcard_domain !== null
-    && !isSet(answers.openstack_helm_ingress_wildcard_domain)) {
+  if (
+    answers.openstack_helm_ingress_wildcard_domain !== undefined &&
+    answers.openstack_helm_ingress_wildcard_domain !== null &&
+    !isSet(answers.openstack_helm_ingress_wildcard_domain)
+  ) {
     contradictions.push({
-      rule: 'wildcard-domain-required', severity: 'error', variable: 'openstack_helm_ingress_wildcard_domain',
-      message: 'openstack_helm_ingress_wildcard_domain is empty in the answers: a wildcard certificate issued automatically needs its domain (empty would silently give individual certificates).',
-      advice: 'Give the domain, e.g. openstack_helm_ingress_wildcard_domain: cloud.example.com; for individual certificates leave the key out (or write ~ to remove it from the inventory).',
+      rule: 'wildcard-domain-required',
+      severity: 'error',
+      variable: 'openstack_helm_ingress_wildcard_domain',
+      message:
+        'openstack_helm_ingress_wildcard_domain is empty in the answers: a wildcard certificate issued automatically needs its domain (empty would silently give individual certificates).',
+      advice:
+        'Give the domain, e.g. openstack_helm_ingress_wildcard_domain: cloud.example.com; for individual certificates leave the key out (or write ~ to remove it from the inventory).',
     });
   }
   const removedKeys = Object.keys(removedReasons).filter((k) => k in current.values);
   for (const key of Object.keys(removedReasons)) if (!removedKeys.includes(key)) delete removedReasons[key];
 
-  const stillVaulted = new Set(Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)));
+  const stillVaulted = new Set(
+    Object.keys(merged).filter((name) => opened.unchecked.has(name) || answered.unchecked.has(name)),
+  );
   // The one judgement render and doctor give (render/judge.ts), on the file as it will be: a value written
   // vaulted is never templated by Ansible, so it is judged as literal text.
   const around = await surroundingInventory(inventoryPath, input.vault);
   const judged = judgeValues(asDeployed(merged, input.vault !== undefined, opened), {
-    now: input.now, sources, unchecked: stillVaulted, complete: around !== undefined, ...(around ? { context: around } : {}),
+    now: input.now,
+    sources,
+    unchecked: stillVaulted,
+    complete: around !== undefined,
+    ...(around ? { context: around } : {}),
     ...(input.vault ? { open: (envelope: string) => input.vault!.open(envelope) } : {}),
   });
   const judgedFindings = judged.findings.map((f) =>
-    (f.variable && chains.fixable.includes(f.variable) && isChainOrderError(f) ? { ...f, advice: `${f.advice ?? 'Reorder the file.'} Or give --fix-order: the inventory gets the chain in the right order (the file is not changed).` } : f));
+    f.variable && chains.fixable.includes(f.variable) && isChainOrderError(f)
+      ? {
+          ...f,
+          advice: `${f.advice ?? 'Reorder the file.'} Or give --fix-order: the inventory gets the chain in the right order (the file is not changed).`,
+        }
+      : f,
+  );
   findings.push(...chains.findings);
   findings.unshift(...contradictions, ...withoutUnchecked(judgedFindings, stillVaulted));
   if (BASE64_BUNDLE in merged) findings.push(...bundleNotes);
-  findings.push(...answered.findings, ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)));
-  findings.push(...await overrideWarnings(inventoryPath, Object.keys(set).map((name) => spelled(name, names))));
+  findings.push(
+    ...answered.findings,
+    ...opened.findings.filter((f) => f.variable && f.variable in merged && !(f.variable in set)),
+  );
+  findings.push(
+    ...(await overrideWarnings(
+      inventoryPath,
+      Object.keys(set).map((name) => spelled(name, names)),
+    )),
+  );
   const sealed = input.vault ? sealValues({ set, merged, current: opened }, input.vault) : { set, sealed: [] };
   findings.push(...vaultWriteFindings(sealed.sealed, input.vault, set, opened));
 
@@ -211,8 +277,12 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
   const keyOf = (name: string) => view.keys[name] ?? spelled(name, names);
   const removing = new Set(removedKeys.map(keyOf));
   const renamed = view.renames.filter((r) => !removing.has(r.from));
-  const rename = Object.fromEntries(renamed.filter((r) => r.to !== undefined && r.to !== r.from).map((r) => [r.from, r.to!]));
-  const rewords = Object.fromEntries(renamed.filter((r) => r.to !== undefined && r.value !== undefined).map((r) => [r.to!, r.value]));
+  const rename = Object.fromEntries(
+    renamed.filter((r) => r.to !== undefined && r.to !== r.from).map((r) => [r.from, r.to!]),
+  );
+  const rewords = Object.fromEntries(
+    renamed.filter((r) => r.to !== undefined && r.value !== undefined).map((r) => [r.to!, r.value]),
+  );
   const { text: content, edits } = inventoryEdits(current.text, {
     set: { ...rewords, ...toProfile(sealed.set, names) },
     remove: [...removing, ...renamed.filter((r) => r.to === undefined).map((r) => r.from)],
@@ -224,10 +294,12 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     files.push({
       path: inventoryPath,
       content,
-      mode: secret ? 0o600 : current.mode ?? 0o644,
+      mode: secret ? 0o600 : (current.mode ?? 0o644),
       holdsSecret: secret,
       description: current.exists ? 'inventory (updated)' : 'inventory (new)',
-      ...(input.vault ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, keyOf) : {}),
+      ...(input.vault
+        ? sealedBackup(current.text, plainSecretsSealed(sealed.sealed, opened), opened, input.vault, keyOf)
+        : {}),
     });
   }
   // The same manifest again is not rewritten (nor its key backed up once more).
@@ -235,7 +307,9 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
 
   const hadSettings = hasIssuerSettings(current.values);
   // What the cluster holds now is what the inventory as written deploys: a neutral alias in it is not read.
-  const deployedNow = Object.fromEntries(Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : current.values[k]]));
+  const deployedNow = Object.fromEntries(
+    Object.keys(view.values).map((k) => [k, view.foreign.has(k) ? view.values[k] : current.values[k]]),
+  );
   const previousIssuer = hadSettings ? choicesOf(current.values).issuer : undefined;
   return {
     inventoryPath,
@@ -257,8 +331,15 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
     diff: maskedDiff(inventoryPath, current.text, content, edits),
     cluster: clusterReview(hadSettings ? deployedNow : undefined, merged, names),
     names,
-    plainSecrets: input.vault ? [] : VARIABLES.filter((row) => row.secret && typeof merged[row.name] === 'string' && isSet(merged[row.name])
-      && !opened.envelopes.has(row.name)).map((row) => row.name),
+    plainSecrets: input.vault
+      ? []
+      : VARIABLES.filter(
+          (row) =>
+            row.secret &&
+            typeof merged[row.name] === 'string' &&
+            isSet(merged[row.name]) &&
+            !opened.envelopes.has(row.name),
+        ).map((row) => row.name),
   };
 }
 
@@ -268,7 +349,10 @@ export async function planSetup(input: PlanInput): Promise<SetupPlan> {
  * an inventory folder, or the folder cannot be read (then a template naming another file's variable is
  * a warning, not the role's stop).
  */
-async function surroundingInventory(path: string, vault: VaultKeyring | undefined): Promise<Record<string, unknown> | undefined> {
+async function surroundingInventory(
+  path: string,
+  vault: VaultKeyring | undefined,
+): Promise<Record<string, unknown> | undefined> {
   for (let dir = dirname(path); dirname(dir) !== dir; dir = dirname(dir)) {
     if (basename(dir) !== 'group_vars' && basename(dir) !== 'host_vars') continue;
     try {
@@ -304,10 +388,10 @@ function asDeployed(values: Record<string, unknown>, sealing: boolean, opened: O
 function keepEqualValues(set: Record<string, unknown>, current: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(set)) {
     const was = current[key];
-    if (typeof value === 'string' && typeof was === 'string' && value !== was && value.trim() === was.trim()) set[key] = was;
+    if (typeof value === 'string' && typeof was === 'string' && value !== was && value.trim() === was.trim())
+      set[key] = was;
   }
 }
-
 
 async function sameContent(path: string, content: string): Promise<boolean> {
   try {
@@ -321,24 +405,43 @@ async function sameContent(path: string, content: string): Promise<boolean> {
  * The previous version as its backup will hold it: with the secrets this write vaults, which were
  * plain text in it, vaulted too, so that no plaintext secret is written when a vault password is given.
  */
-function sealedBackup(text: string, plain: string[], opened: OpenedValues, vault: VaultKeyring, keyOf: (name: string) => string): Pick<FileToWrite, 'backupContent'> {
+function sealedBackup(
+  text: string,
+  plain: string[],
+  opened: OpenedValues,
+  vault: VaultKeyring,
+  keyOf: (name: string) => string,
+): Pick<FileToWrite, 'backupContent'> {
   if (plain.length === 0) return {};
-  const set = Object.fromEntries(plain.map((name) => [keyOf(name), vault.seal(plainTextOf(opened.values[name]) ?? '')]));
+  const set = Object.fromEntries(
+    plain.map((name) => [keyOf(name), vault.seal(plainTextOf(opened.values[name]) ?? '')]),
+  );
   return { backupContent: inventoryEdits(text, { set, remove: [] }).text };
 }
 
 export async function applyPlan(plan: SetupPlan, now: Date = new Date()): Promise<WrittenFile[]> {
   if (hasErrors(plan.findings)) {
     const first = plan.findings.find((f) => f.severity === 'error')!;
-    throw new UsageError(`Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
-      first.advice);
+    throw new UsageError(
+      `Nothing was written: the settings have ${plan.findings.filter((f) => f.severity === 'error').length} error(s), the first: ${first.message}`,
+      first.advice,
+    );
   }
   // Taken even with nothing to write: taking it removes what a killed run left (its lock, its temps).
   return withInventoryLock(plan.inventoryPath, async () => {
     await assertInventoryUnchanged(plan.inventoryPath, plan.inventoryFingerprint);
-    const written = plan.files.length === 0 ? [] : await writeFilesAtomically(plan.files, now).catch((error: unknown) => {
-      throw error instanceof UsageError ? error : new WriteError(messageOf(error), textOf(memberOf(error, 'advice')) ?? 'Check that the folders exist and are writable by you, and that the disk has room.');
-    });
+    const written =
+      plan.files.length === 0
+        ? []
+        : await writeFilesAtomically(plan.files, now).catch((error: unknown) => {
+            throw error instanceof UsageError
+              ? error
+              : new WriteError(
+                  messageOf(error),
+                  textOf(memberOf(error, 'advice')) ??
+                    'Check that the folders exist and are writable by you, and that the disk has room.',
+                );
+          });
     // The manifest an older cloudgate left among the variables goes once its new copy is written.
     const moved = plan.supplied?.movedFrom;
     if (moved && existsSync(plan.supplied!.manifestPath)) await removeOwnFile(moved).catch(() => false);

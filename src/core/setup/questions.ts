@@ -11,8 +11,18 @@
  *   answersOf(state)                 -> the answers for planSetup once every question is answered
  */
 import {
-  currentStep, initialState, isReview, reduce, stepError, stepsFor, toPlanAnswers,
-  type AnswerValue, type FlowOptions, type Step, type WizardAnswers, type WizardState,
+  currentStep,
+  initialState,
+  isReview,
+  reduce,
+  stepError,
+  stepsFor,
+  toPlanAnswers,
+  type AnswerValue,
+  type FlowOptions,
+  type Step,
+  type WizardAnswers,
+  type WizardState,
 } from './wizard-flow.js';
 
 export interface QuestionsState extends WizardState {
@@ -57,9 +67,13 @@ export function atFirstQuestion(state: WizardState): boolean {
  * "question N of M": M follows a choice still only highlighted (`highlighted`), since the choice
  * decides the questions after it.
  */
-export function progressOf(state: WizardState, highlighted?: { stepId: string; value: string }): { number: number; total: number } {
+export function progressOf(
+  state: WizardState,
+  highlighted?: { stepId: string; value: string },
+): { number: number; total: number } {
   const step = currentStep(state);
-  const answers = step && highlighted?.stepId === step.id ? { ...state.answers, [step.id]: highlighted.value } : state.answers;
+  const answers =
+    step && highlighted?.stepId === step.id ? { ...state.answers, [step.id]: highlighted.value } : state.answers;
   return { number: state.index + 1, total: stepsFor(answers, state.options).length };
 }
 
@@ -72,7 +86,8 @@ export function progressOf(state: WizardState, highlighted?: { stepId: string; v
 export function answerError(state: WizardState, answer: QuestionAnswer): string | undefined {
   const step = currentStep(state);
   if (!step) return undefined;
-  if (step.kind === 'file') return step.required && answer.value === '' ? `${step.title}: give the path of a PEM file.` : undefined;
+  if (step.kind === 'file')
+    return step.required && answer.value === '' ? `${step.title}: give the path of a PEM file.` : undefined;
   return stepError(step, answer.value, { ...state.answers, ...answer.also });
 }
 

@@ -42,7 +42,16 @@ export function deletionBatches(stale: StaleSecret[], budget = BATCH_BYTES): Del
 /** The kubectl arguments of one batch (no binary, no global flags); `--` ends the options, so a name `-x` is a name. */
 export function batchArgs(batch: DeletionBatch): string[] {
   // --wait=false: a secret has no finalizer to wait for, and kubectl would ask once more for each.
-  return ['delete', 'secret', `--namespace=${batch.namespace}`, '--ignore-not-found', '--wait=false', '--output=name', '--', ...batch.secrets.map((s) => s.name)];
+  return [
+    'delete',
+    'secret',
+    `--namespace=${batch.namespace}`,
+    '--ignore-not-found',
+    '--wait=false',
+    '--output=name',
+    '--',
+    ...batch.secrets.map((s) => s.name),
+  ];
 }
 
 /** The command as an operator would type it (--dry-run prints exactly what the real run executes). */
@@ -95,16 +104,28 @@ export async function deleteInBatches(kube: KubectlOptions, progress: DeletionPr
     try {
       // kubectl paces its own requests (about five a second): its deadline grows with the batch.
       const timeoutMs = kube.timeoutMs ?? 60_000 + 500 * batch.secrets.length;
-      const result = await kubectl(batchArgs(batch), { ...kube, onStdout, step: `deleting ${batch.secrets.length} secret(s) in ${batch.namespace}`, timeoutMs });
+      const result = await kubectl(batchArgs(batch), {
+        ...kube,
+        onStdout,
+        step: `deleting ${batch.secrets.length} secret(s) in ${batch.namespace}`,
+        timeoutMs,
+      });
       onStdout(Buffer.from('\n'));
       if (result.exitCode === 0) {
         // --ignore-not-found: what kubectl did not name was already gone.
         for (const secret of [...progress.inFlight]) confirm(secret.name);
       } else {
-        progress.errors.push({ namespace: batch.namespace, error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
+        progress.errors.push({
+          namespace: batch.namespace,
+          error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}`,
+        });
       }
     } catch (error) {
-      progress.errors.push({ namespace: batch.namespace, error: messageOf(error), ...(error instanceof KubectlError ? { advice: error.advice } : {}) });
+      progress.errors.push({
+        namespace: batch.namespace,
+        error: messageOf(error),
+        ...(error instanceof KubectlError ? { advice: error.advice } : {}),
+      });
     }
     progress.failed.push(...progress.inFlight);
     progress.inFlight = [];
@@ -117,10 +138,12 @@ const name = (s: StaleSecret) => `${s.namespace}/${s.name}`;
 /** What a finished (or failed) deletion did: deleted, not deleted and why, and how to finish. */
 export function describeBatchDeletion(progress: DeletionProgress, context?: string): string[] {
   const lines: string[] = [];
-  if (progress.deleted.length) lines.push(`Deleted ${progress.deleted.length}: ${joinCapped(progress.deleted.map(name))}`);
+  if (progress.deleted.length)
+    lines.push(`Deleted ${progress.deleted.length}: ${joinCapped(progress.deleted.map(name))}`);
   const left = [...progress.failed, ...progress.pending];
   if (left.length === 0) return lines;
-  for (const e of progress.errors) lines.push(`Failed to delete in ${e.namespace}: ${e.error}${e.advice ? ` ${e.advice}` : ''}`);
+  for (const e of progress.errors)
+    lines.push(`Failed to delete in ${e.namespace}: ${e.error}${e.advice ? ` ${e.advice}` : ''}`);
   lines.push(`Not deleted (${left.length}): ${joinCapped(left.map(name))}`);
   lines.push(...finishLines(left, context));
   return lines;
@@ -129,13 +152,22 @@ export function describeBatchDeletion(progress: DeletionProgress, context?: stri
 /** What a run stopped by a signal in the middle of the deletion says (synchronously, as it ends). */
 export function describeStopped(progress: DeletionProgress): string[] {
   const lines = ['Stopped while deleting the certificate secrets.'];
-  lines.push(progress.deleted.length ? `Deleted (${progress.deleted.length}): ${joinCapped(progress.deleted.map(name))}` : 'Deleted: none.');
+  lines.push(
+    progress.deleted.length
+      ? `Deleted (${progress.deleted.length}): ${joinCapped(progress.deleted.map(name))}`
+      : 'Deleted: none.',
+  );
   if (progress.inFlight.length) {
-    lines.push(`Maybe deleted (kubectl was deleting them when it was stopped; ${progress.inFlight.length}): ${joinCapped(progress.inFlight.map(name))}`);
+    lines.push(
+      `Maybe deleted (kubectl was deleting them when it was stopped; ${progress.inFlight.length}): ${joinCapped(progress.inFlight.map(name))}`,
+    );
   }
   const left = [...progress.failed, ...progress.pending];
   lines.push(left.length ? `Not deleted (${left.length}): ${joinCapped(left.map(name))}` : 'Not deleted: none.');
-  if (left.length || progress.inFlight.length) lines.push('Run the same cloudgate regenerate command again: it deletes what is left (what the new issuer already issued is kept).');
+  if (left.length || progress.inFlight.length)
+    lines.push(
+      'Run the same cloudgate regenerate command again: it deletes what is left (what the new issuer already issued is kept).',
+    );
   return lines;
 }
 
@@ -143,5 +175,9 @@ export function describeStopped(progress: DeletionProgress): string[] {
 function finishLines(left: StaleSecret[], context?: string): string[] {
   const rerun = 'Or run the same cloudgate regenerate command again once the cause is fixed: it deletes what is left.';
   if (left.length > LIST_LIMIT) return [rerun];
-  return ['To finish by hand once the cause is fixed:', ...deletionBatches(left).map((b) => `  ${batchCommandLine(b, context)}`), rerun];
+  return [
+    'To finish by hand once the cause is fixed:',
+    ...deletionBatches(left).map((b) => `  ${batchCommandLine(b, context)}`),
+    rerun,
+  ];
 }

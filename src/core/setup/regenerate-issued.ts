@@ -24,7 +24,9 @@ export interface IssuedSecret {
 export function issuedByCurrent(secret: IssuedSecret, current: IssuerIdentity): string | undefined {
   const issuer = leafIssuer(secret.certificatePem);
   if (current.issuerSubject && issuer !== undefined) {
-    return issuer === current.issuerSubject ? `its certificate is already issued by the current issuer (${current.issuerSubject})` : undefined;
+    return issuer === current.issuerSubject
+      ? `its certificate is already issued by the current issuer (${current.issuerSubject})`
+      : undefined;
   }
   const created = secret.createdAt ? new Date(secret.createdAt) : undefined;
   if (current.changedAt && created && !Number.isNaN(created.getTime()) && created > current.changedAt) {
@@ -62,7 +64,9 @@ export function specChangedAt(clusterIssuer: unknown): Date | undefined {
   const times = (Array.isArray(fields) ? fields : [])
     .flatMap((field: unknown) => {
       const time = textOf(memberOf(field, 'time'));
-      return time && JSON.stringify(memberOf(field, 'fieldsV1') ?? {}).includes('"f:spec"') ? [new Date(time).getTime()] : [];
+      return time && JSON.stringify(memberOf(field, 'fieldsV1') ?? {}).includes('"f:spec"')
+        ? [new Date(time).getTime()]
+        : [];
     })
     .filter((t) => !Number.isNaN(t));
   if (times.length > 0) return new Date(Math.max(...times));

@@ -57,30 +57,46 @@ export interface RegenerateOptions {
   vault: VaultOptions;
 }
 
-export async function runRegenerate(ctx: CommandContext, options: RegenerateOptions, ui: RegenerateFrontEnd): Promise<number> {
+export async function runRegenerate(
+  ctx: CommandContext,
+  options: RegenerateOptions,
+  ui: RegenerateFrontEnd,
+): Promise<number> {
   const { cwd } = ctx;
   const show = (event: RegenerateEvent) => ui.show(event);
   const { dryRun, yes, waitSeconds, answersFile, inventoryPath } = options;
   if (!answersFile && !ctx.interactive) {
-    throw new UsageError('cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
-      'Write the issuer answers as YAML (e.g. "cluster_issuer_type: ca" plus its variables) and run: cloudgate regenerate --answers issuer.yml --dry-run');
+    throw new UsageError(
+      'cloudgate regenerate needs --answers FILE when it cannot ask questions (no terminal, or CI is set).',
+      'Write the issuer answers as YAML (e.g. "cluster_issuer_type: ca" plus its variables) and run: cloudgate regenerate --answers issuer.yml --dry-run',
+    );
   }
   if (!dryRun && !yes && !ctx.interactive) {
-    throw new UsageError('cloudgate regenerate deletes certificate secrets and needs a confirmation; without a terminal pass --yes.',
-      'Run with --dry-run first to see the exact kubectl commands, then again with --yes.');
+    throw new UsageError(
+      'cloudgate regenerate deletes certificate secrets and needs a confirmation; without a terminal pass --yes.',
+      'Run with --dry-run first to see the exact kubectl commands, then again with --yes.',
+    );
   }
 
   const current = await readInventoryFile(inventoryPath);
   if (!current.exists) {
-    throw new UsageError(`There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
-      'Give its path with --inventory, or write one first with "cloudgate setup".');
+    throw new UsageError(
+      `There is no inventory at ${inventoryPath}; regenerate changes the issuer of an existing one.`,
+      'Give its path with --inventory, or write one first with "cloudgate setup".',
+    );
   }
-  const vault = (await vaultKeyringFromOptions(options.vault, ctx.env, cwd)) ?? (answersFile ? undefined : await ui.offerVault(current.values));
+  const vault =
+    (await vaultKeyringFromOptions(options.vault, ctx.env, cwd)) ??
+    (answersFile ? undefined : await ui.offerVault(current.values));
   const view = namesView(current.values, inventoryPath, options.names);
   const opened = openVaulted(view.meant, vault).values;
   const file = answersFile ? await readAnswers(answersFile) : undefined;
   const answers = file ? file.answers : await ui.askIssuer(opened, view.profile);
-  const { plan, review } = await planAndReview({ inventoryPath, dryRun, vault, names: options.names, regenerating: true }, answers, { translated: file?.translated, sources: file?.sources });
+  const { plan, review } = await planAndReview(
+    { inventoryPath, dryRun, vault, names: options.names, regenerating: true },
+    answers,
+    { translated: file?.translated, sources: file?.sources },
+  );
   const onScreen = Boolean(ui.reviewOnConfirm) && !yes && !dryRun && !review.blocked;
   if (!onScreen) show({ kind: 'review', review });
   if (review.blocked) {
@@ -90,8 +106,10 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
 
   const kube: KubectlOptions = { context: options.context, env: ctx.env };
   const namespaces = options.namespaces.length ? options.namespaces : INGRESS_NAMESPACES;
-  const protectedNames = [opened.openstack_helm_ingress_secret_name, plan.values.openstack_helm_ingress_secret_name]
-    .filter((n): n is string => typeof n === 'string' && n !== '');
+  const protectedNames = [
+    opened.openstack_helm_ingress_secret_name,
+    plan.values.openstack_helm_ingress_secret_name,
+  ].filter((n): n is string => typeof n === 'string' && n !== '');
 
   const cluster = await kubeAvailability(kube);
   // The ClusterIssuer being replaced is the one the current inventory names (null: a template).
@@ -102,9 +120,21 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
     kube.context = cluster.context;
     const renderings = renderingsToCompare({ values: plan.values, profile: plan.names, stated: view.stated });
     try {
-      const live = await readLiveState(kube, renderings.flatMap((r) => r.objects));
-      guard = 'error' in live ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.` : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
-      selection = await findSecrets(kube, namespaces, issuerName, protectedNames, currentIssuer(plan, 'error' in live ? undefined : live.issuer));
+      const live = await readLiveState(
+        kube,
+        renderings.flatMap((r) => r.objects),
+      );
+      guard =
+        'error' in live
+          ? `Cannot read ${live.what} (${live.error}), so it is unknown whether the new issuer is deployed.`
+          : notDeployed(plan, renderings, live, renderedIssuerName(renderings));
+      selection = await findSecrets(
+        kube,
+        namespaces,
+        issuerName,
+        protectedNames,
+        currentIssuer(plan, 'error' in live ? undefined : live.issuer),
+      );
     } catch (error) {
       // kubectl that did not answer (or failed) is kubectl's problem at that step, said as such: nothing was written or deleted.
       if (!(error instanceof KubectlError)) throw error;
@@ -120,7 +150,11 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   if (dryRun) {
     // Only what the real run would delete is printed as commands: `--dry-run > delete.sh` must be safe.
     const wouldDelete = cluster.ok && !guard ? (selection?.stale ?? []) : [];
-    show({ kind: 'delete-commands', batches: deletionBatches(wouldDelete), ...(kube.context ? { context: kube.context } : {}) });
+    show({
+      kind: 'delete-commands',
+      batches: deletionBatches(wouldDelete),
+      ...(kube.context ? { context: kube.context } : {}),
+    });
     if (selection?.undecided && !guard && cluster.ok) {
       show({ kind: 'dry-run', verdict: 'undecided', deleting: 0 });
       return EXIT.findings;
@@ -138,7 +172,12 @@ export async function runRegenerate(ctx: CommandContext, options: RegenerateOpti
   const nothing = review.files.length === 0 && stale.length === 0;
   if (onScreen && nothing) show({ kind: 'review', review });
   if (!yes && !nothing) {
-    const what = [review.files.length ? 'write the inventory' : '', stale.length ? `delete ${stale.length} secret(s)` : ''].filter(Boolean).join(' and ');
+    const what = [
+      review.files.length ? 'write the inventory' : '',
+      stale.length ? `delete ${stale.length} secret(s)` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     await ui.confirm(`${what[0].toUpperCase() + what.slice(1)}?`, CANCELLED_REGENERATE, review);
   }
   const outcome = await writePlan(ctx, plan, { dryRun });

@@ -5,7 +5,15 @@
  * secret's issuer annotations, else the Certificate's issuerRef). An Opaque secret that happens to carry
  * the annotations, or an orphan TLS secret no Certificate will re-issue, would be lost for good.
  */
-import { CERTIFICATE_NAME_ANNOTATION, ISSUER_KIND_ANNOTATION, ISSUER_NAME_ANNOTATION, type KeptSecret, type SecretSummary, type StaleSecret, type StaleSelection } from './regenerate.js';
+import {
+  CERTIFICATE_NAME_ANNOTATION,
+  ISSUER_KIND_ANNOTATION,
+  ISSUER_NAME_ANNOTATION,
+  type KeptSecret,
+  type SecretSummary,
+  type StaleSecret,
+  type StaleSelection,
+} from './regenerate.js';
 import { issuedByCurrent, type IssuerIdentity } from './regenerate-issued.js';
 import { memberOf, textOf } from '../records.js';
 
@@ -51,19 +59,26 @@ export function summarizeCertificates(list: unknown): CertificateSummary[] {
     const secretName = textOf(memberOf(spec, 'secretName'));
     const issuerName = textOf(memberOf(ref, 'name'));
     const kind = textOf(memberOf(ref, 'kind'));
-    return [{
-      namespace, name,
-      ...(secretName !== undefined ? { secretName } : {}),
-      ...(issuerName !== undefined ? { issuerName } : {}),
-      issuerKind: kind !== undefined && kind !== '' ? kind : 'Issuer',
-    }];
+    return [
+      {
+        namespace,
+        name,
+        ...(secretName !== undefined ? { secretName } : {}),
+        ...(issuerName !== undefined ? { issuerName } : {}),
+        issuerKind: kind !== undefined && kind !== '' ? kind : 'Issuer',
+      },
+    ];
   });
 }
 
 const isCertificateRelated = (s: SecretSummary, named: boolean) =>
   named || s.type === TLS_SECRET_TYPE || Object.keys(s.annotations).some((k) => k.startsWith('cert-manager.io/'));
 
-export function selectIssuedSecrets(secrets: SecretSummary[], certificates: CertificateSummary[], options: IssuedOptions): IssuedSelection {
+export function selectIssuedSecrets(
+  secrets: SecretSummary[],
+  certificates: CertificateSummary[],
+  options: IssuedOptions,
+): IssuedSelection {
   const stale: StaleSecret[] = [];
   const kept: KeptSecret[] = [];
   let unrelated = 0;
@@ -89,15 +104,18 @@ export function selectIssuedSecrets(secrets: SecretSummary[], certificates: Cert
       continue;
     }
     const annotated = secret.annotations[ISSUER_NAME_ANNOTATION];
-    const issuer = annotated !== undefined
-      ? { name: annotated, kind: secret.annotations[ISSUER_KIND_ANNOTATION] ?? 'Issuer' }
-      : { name: certificate.issuerName, kind: certificate.issuerKind };
+    const issuer =
+      annotated !== undefined
+        ? { name: annotated, kind: secret.annotations[ISSUER_KIND_ANNOTATION] ?? 'Issuer' }
+        : { name: certificate.issuerName, kind: certificate.issuerKind };
     if (issuer.name === undefined) {
       keep(`neither the secret nor Certificate ${certificate.name} names its issuer`);
       continue;
     }
     if (replaced === null) {
-      keep(`issued by ${issuer.kind} "${issuer.name}"; the inventory's ClusterIssuer name is a template, so whether that is the one being replaced is unknown`);
+      keep(
+        `issued by ${issuer.kind} "${issuer.name}"; the inventory's ClusterIssuer name is a template, so whether that is the one being replaced is unknown`,
+      );
       continue;
     }
     if (issuer.kind !== 'ClusterIssuer' || issuer.name !== replaced) {
@@ -105,7 +123,9 @@ export function selectIssuedSecrets(secrets: SecretSummary[], certificates: Cert
       continue;
     }
     if (certificate.issuerKind !== 'ClusterIssuer' || certificate.issuerName !== replaced) {
-      keep(`Certificate ${certificate.name} now names ${certificate.issuerKind} "${certificate.issuerName ?? ''}": it is re-issued from that issuer, not from ClusterIssuer "${replaced}"`);
+      keep(
+        `Certificate ${certificate.name} now names ${certificate.issuerKind} "${certificate.issuerName ?? ''}": it is re-issued from that issuer, not from ClusterIssuer "${replaced}"`,
+      );
       continue;
     }
     const current = options.current ? issuedByCurrent(secret, options.current) : undefined;
@@ -118,7 +138,14 @@ export function selectIssuedSecrets(secrets: SecretSummary[], certificates: Cert
   const order = (a: { namespace: string; name: string }, b: { namespace: string; name: string }) =>
     a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
   return {
-    stale: stale.sort(order), kept: kept.sort(order), unrelated,
-    ...(replaced === null ? { undecided: 'the inventory makes the ClusterIssuer\'s name a Jinja template, resolved only at deploy time: cloudgate cannot tell which secrets the replaced issuer issued, so it deletes none' } : {}),
+    stale: stale.sort(order),
+    kept: kept.sort(order),
+    unrelated,
+    ...(replaced === null
+      ? {
+          undecided:
+            "the inventory makes the ClusterIssuer's name a Jinja template, resolved only at deploy time: cloudgate cannot tell which secrets the replaced issuer issued, so it deletes none",
+        }
+      : {}),
   };
 }

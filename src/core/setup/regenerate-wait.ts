@@ -13,7 +13,12 @@ export interface WaitOutcome {
   notReady: { name: string; why: string }[];
 }
 
-export async function waitForReissue(kube: KubectlOptions, deleted: StaleSecret[], deadlineMs: number, pollMs = 2000): Promise<WaitOutcome> {
+export async function waitForReissue(
+  kube: KubectlOptions,
+  deleted: StaleSecret[],
+  deadlineMs: number,
+  pollMs = 2000,
+): Promise<WaitOutcome> {
   const end = Date.now() + deadlineMs;
   let last: WaitOutcome;
   for (;;) {
@@ -32,13 +37,33 @@ async function pollOnce(kube: KubectlOptions, deleted: StaleSecret[]): Promise<W
     byNamespace.set(ns, Array.isArray(items) ? items : []);
   }
   for (const secret of deleted) {
-    const certificate = byNamespace.get(secret.namespace)!.find((c) =>
-      memberOf(memberOf(c, 'metadata'), 'name') === secret.certificate || memberOf(memberOf(c, 'spec'), 'secretName') === secret.name);
+    const certificate = byNamespace
+      .get(secret.namespace)!
+      .find(
+        (c) =>
+          memberOf(memberOf(c, 'metadata'), 'name') === secret.certificate ||
+          memberOf(memberOf(c, 'spec'), 'secretName') === secret.name,
+      );
     const ready = conditionOf(certificate, 'Ready');
-    const exists = await kubectl(['get', 'secret', `--namespace=${secret.namespace}`, '-o', 'name', '--', secret.name], kube);
-    if (!certificate) outcome.notReady.push({ name: label(secret), why: 'no Certificate names this secret (the ingress may not carry the cert-manager annotation)' });
-    else if (exists.exitCode !== 0) outcome.notReady.push({ name: label(secret), why: `not issued yet${ready?.reason ? ` (${ready.reason}${ready.message ? `: ${ready.message}` : ''})` : ''}` });
-    else if (ready?.status !== 'True') outcome.notReady.push({ name: label(secret), why: `${ready?.reason ?? 'no Ready condition'}${ready?.message ? `: ${ready.message}` : ''}` });
+    const exists = await kubectl(
+      ['get', 'secret', `--namespace=${secret.namespace}`, '-o', 'name', '--', secret.name],
+      kube,
+    );
+    if (!certificate)
+      outcome.notReady.push({
+        name: label(secret),
+        why: 'no Certificate names this secret (the ingress may not carry the cert-manager annotation)',
+      });
+    else if (exists.exitCode !== 0)
+      outcome.notReady.push({
+        name: label(secret),
+        why: `not issued yet${ready?.reason ? ` (${ready.reason}${ready.message ? `: ${ready.message}` : ''})` : ''}`,
+      });
+    else if (ready?.status !== 'True')
+      outcome.notReady.push({
+        name: label(secret),
+        why: `${ready?.reason ?? 'no Ready condition'}${ready?.message ? `: ${ready.message}` : ''}`,
+      });
     else outcome.ready.push(label(secret));
   }
   return outcome;

@@ -64,17 +64,24 @@ export function summarizeSecrets(list: unknown): SecretSummary[] {
     const annotations = textsOf(memberOf(meta, 'annotations'));
     const createdAt = memberOf(meta, 'creationTimestamp');
     const crt = memberOf(memberOf(item, 'data'), 'tls.crt');
-    return [{
-      namespace, name, type: textOf(memberOf(item, 'type')), annotations,
-      ...(typeof createdAt === 'string' ? { createdAt } : {}),
-      ...(typeof crt === 'string' ? { certificatePem: Buffer.from(crt, 'base64').toString('utf8') } : {}),
-    }];
+    return [
+      {
+        namespace,
+        name,
+        type: textOf(memberOf(item, 'type')),
+        annotations,
+        ...(typeof createdAt === 'string' ? { createdAt } : {}),
+        ...(typeof crt === 'string' ? { certificatePem: Buffer.from(crt, 'base64').toString('utf8') } : {}),
+      },
+    ];
   });
 }
 
 /** The text members of a mapping (Kubernetes annotations are all text), or none. */
 const textsOf = (value: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(asRecord(value) ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  Object.fromEntries(
+    Object.entries(asRecord(value) ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 
 export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionOptions): StaleSelection {
   const stale: StaleSecret[] = [];
@@ -85,13 +92,21 @@ export function selectStaleSecrets(secrets: SecretSummary[], options: SelectionO
     const { namespace, name } = secret;
     if (options.protectedNames.includes(name)) {
       if (issuer !== undefined || secret.type === 'kubernetes.io/tls') {
-        kept.push({ namespace, name, reason: 'the supplied wildcard certificate (openstack_helm_ingress_secret_name): never deleted' });
+        kept.push({
+          namespace,
+          name,
+          reason: 'the supplied wildcard certificate (openstack_helm_ingress_secret_name): never deleted',
+        });
       }
       continue;
     }
     if (issuer === undefined) continue;
     if (issuer !== options.issuerName || kind !== 'ClusterIssuer') {
-      kept.push({ namespace, name, reason: `issued by ${kind} "${issuer}", not by ClusterIssuer "${options.issuerName}"` });
+      kept.push({
+        namespace,
+        name,
+        reason: `issued by ${kind} "${issuer}", not by ClusterIssuer "${options.issuerName}"`,
+      });
       continue;
     }
     const current = options.current ? issuedByCurrent(secret, options.current) : undefined;

@@ -71,9 +71,10 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
   const say = (name: string) => spelled(name, plan.names);
   const word = (type: string) => String(spelledValue('cluster_issuer_type', type, plan.names));
   const counts = diffCounts(plan.diff);
-  const change = plan.issuerChanged && plan.previousIssuer
-    ? issuerChange(word(plan.previousIssuer), word(plan.issuer), plan.inventoryPath, options.regenerating ?? false)
-    : undefined;
+  const change =
+    plan.issuerChanged && plan.previousIssuer
+      ? issuerChange(word(plan.previousIssuer), word(plan.issuer), plan.inventoryPath, options.regenerating ?? false)
+      : undefined;
   const line = profileLine(plan.names);
   return {
     inventoryPath: plan.inventoryPath,
@@ -83,13 +84,21 @@ export function reviewOf(plan: SetupPlan, options: ReviewOptions = {}): Review {
     issuer: `Issuer: ${word(plan.issuer)}${change ? ` (was ${change.from})` : ''}`,
     issuerChange: change,
     set: plan.changedKeys.map(say),
-    removed: plan.removedKeys.map((key) => `Remove: ${plan.keys[key] ?? say(key)} (${respell(plan.removedReasons[key] ?? '', plan.names)})`),
+    removed: plan.removedKeys.map(
+      (key) => `Remove: ${plan.keys[key] ?? say(key)} (${respell(plan.removedReasons[key] ?? '', plan.names)})`,
+    ),
     renamed: plan.renamed.map(renameLine),
-    translated: plan.translated.map((t) => `Read as: ${t.from} -> ${t.to} (a neutral alias in the answers${plan.names === 'spec' ? '; written as --names spec says' : ''})`),
+    translated: plan.translated.map(
+      (t) =>
+        `Read as: ${t.from} -> ${t.to} (a neutral alias in the answers${plan.names === 'spec' ? '; written as --names spec says' : ''})`,
+    ),
     findings: plan.findings.map((f) => respellFinding(f, plan.names)),
     blocked: hasErrors(plan.findings),
     files: plan.files.map((f) => ({
-      path: f.path, description: f.description, mode: f.mode, holdsSecret: f.holdsSecret ?? false,
+      path: f.path,
+      description: f.description,
+      mode: f.mode,
+      holdsSecret: f.holdsSecret ?? false,
       ...(f.path === plan.inventoryPath ? { changes: `+${counts.added} -${counts.removed} lines` } : {}),
     })),
     diff: plan.diff,
@@ -111,7 +120,9 @@ function renameLine(r: Rename): string {
 function plainTextLine(plan: SetupPlan): Pick<Review, 'plainText'> {
   if (plan.plainSecrets.length === 0 || !plan.files.some((f) => f.path === plan.inventoryPath)) return {};
   const names = plan.plainSecrets.map((name) => spelled(name, plan.names)).join(', ');
-  return { plainText: `Secrets written in plain text (no vault password): ${names}. --vault-password-file FILE writes them vaulted.` };
+  return {
+    plainText: `Secrets written in plain text (no vault password): ${names}. --vault-password-file FILE writes them vaulted.`,
+  };
 }
 
 /**
@@ -136,7 +147,11 @@ export function regenerateStep(inventoryPath: string, from: string): string {
 
 /** `PATH - DESCRIPTION (mode 0600, holds secrets, +3 -1 lines)`. */
 export function fileLine(file: ReviewFile): string {
-  const notes = [`mode ${file.mode.toString(8).padStart(4, '0')}`, file.holdsSecret ? 'holds secrets' : '', file.changes ?? ''].filter(Boolean);
+  const notes = [
+    `mode ${file.mode.toString(8).padStart(4, '0')}`,
+    file.holdsSecret ? 'holds secrets' : '',
+    file.changes ?? '',
+  ].filter(Boolean);
   return `${file.path} - ${file.description} (${notes.join(', ')})`;
 }
 
@@ -147,7 +162,10 @@ export function filesHeading(review: Review): string {
 }
 
 export function findingLines(findings: Finding[]): string[] {
-  return findings.flatMap((f) => [`${SEVERITY_MARK[f.severity]} ${f.message}`, ...(f.advice ? f.advice.split('\n').map((l) => `  -> ${l}`) : [])]);
+  return findings.flatMap((f) => [
+    `${SEVERITY_MARK[f.severity]} ${f.message}`,
+    ...(f.advice ? f.advice.split('\n').map((l) => `  -> ${l}`) : []),
+  ]);
 }
 
 /** The diff without its patch header (Index:, ====, ---/+++ with the path): the heading names the file. */

@@ -12,7 +12,13 @@ import { unifiedDiffOfEdits } from './edit-diff.js';
 
 /** The diff of the inventory as it will be written, secrets masked (shown, never printed). */
 export function maskedDiff(path: string, before: string, after: string, edits: TextEdit[]): string {
-  return redact(unifiedDiffOfEdits(path, { before, after, beforeMasks: secretMasks(before), afterMasks: secretMasks(after) }, edits));
+  return redact(
+    unifiedDiffOfEdits(
+      path,
+      { before, after, beforeMasks: secretMasks(before), afterMasks: secretMasks(after) },
+      edits,
+    ),
+  );
 }
 
 /** Keys that are not table variables but look like they hold a secret (`db_password`, `api_key`, ...). */
@@ -30,7 +36,8 @@ export function secretMasks(text: string): TextEdit[] {
   const split = eachTopLevelEntry(text, (entry) => {
     const row = rowOf(entry.key);
     const entryText = text.slice(entry.start, entry.end);
-    if ((row ? row.secret : SECRET_LOOKING.test(entryText)) || holdsPrivateKey(entryText)) masks.push(...masksIn(text, entry.start, entry.end));
+    if ((row ? row.secret : SECRET_LOOKING.test(entryText)) || holdsPrivateKey(entryText))
+      masks.push(...masksIn(text, entry.start, entry.end));
   });
   return split ? masks : masksIn(text, 0, text.length);
 }
@@ -60,7 +67,12 @@ function masksIn(text: string, from: number, to: number): TextEdit[] {
       }
     } else if (isSeq(node)) {
       for (const item of node.items) walk(item, masked, false);
-    } else if ((masked || (isScalar(node) && holdsPrivateKey(String(node.value)))) && isScalar(node) && node.range && node.range[0] < node.range[1]) {
+    } else if (
+      (masked || (isScalar(node) && holdsPrivateKey(String(node.value)))) &&
+      isScalar(node) &&
+      node.range &&
+      node.range[0] < node.range[1]
+    ) {
       // A private key is masked by its content too, whatever its variable is called.
       masks.push(...lineMasks(part, node.range[0], node.range[1], from));
     }
@@ -81,4 +93,3 @@ function lineMasks(part: string, start: number, end: number, offset: number): Te
   }
   return out;
 }
-

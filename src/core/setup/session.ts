@@ -64,7 +64,10 @@ export interface SetupSession {
    * the walkthrough; `translated`: the neutral aliases an answers file used, `sources`: where its
    * values were read from (readAnswers).
    */
-  prepare(answers: Answers, options?: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources }): Promise<Review>;
+  prepare(
+    answers: Answers,
+    options?: { fixOrder?: boolean; translated?: Translation[]; sources?: ValueSources },
+  ): Promise<Review>;
   /** Writes the last prepared plan (atomic, all or nothing) and reports what was done. */
   write(): Promise<Outcome>;
   /** The external steps keyless route53 (auth kubernetes) needs. */
@@ -104,7 +107,10 @@ export function createSession(ctx: CommandContext, settings: SessionSettings): S
       vault = await keyringOf(id, ctx.env, ctx.cwd);
     },
     async discoveryChecks(issuerUrl, signal) {
-      const [{ checksOf }, { doctorInput, doctorOptions, runOptionsOf }] = await Promise.all([import('../areas/index.js'), import('../doctor/input.js')]);
+      const [{ checksOf }, { doctorInput, doctorOptions, runOptionsOf }] = await Promise.all([
+        import('../areas/index.js'),
+        import('../doctor/input.js'),
+      ]);
       // As `cloudgate doctor --only discovery,kube --inventory <the inventory just written> --issuer-url URL`.
       const options = doctorOptions(settings.inventoryPath, {
         given: { issuer_url: issuerUrl },
@@ -125,7 +131,11 @@ export type VaultOffer = (values: Record<string, unknown>) => Promise<VaultKeyri
  * The session of `cloudgate setup` on a terminal: reads the inventory (its values are the first
  * answers), takes the vault password from the flags or the front-end's offer.
  */
-export async function openSession(ctx: CommandContext, options: SetupOptions, offerVault: VaultOffer): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
+export async function openSession(
+  ctx: CommandContext,
+  options: SetupOptions,
+  offerVault: VaultOffer,
+): Promise<{ session: SetupSession; initial: WizardAnswers; names: NamingProfile }> {
   const { vault: vaultOptions, ...settings } = options;
   const file = await readInventoryFile(settings.inventoryPath);
   // The first answers are what the inventory means: a neutral alias in it is read (the review renames it).

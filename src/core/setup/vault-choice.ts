@@ -26,14 +26,18 @@ export const MAKE_VAULT_PASSWORD = [
 
 /** ansible.cfg as Ansible looks for it: ANSIBLE_CONFIG, ./ansible.cfg, ~/.ansible.cfg, /etc/ansible/ansible.cfg; plus the inventory root's. */
 function configFiles(env: NodeJS.ProcessEnv, cwd: string, inventoryPath: string): string[] {
-  return [...new Set([
-    env.ANSIBLE_CONFIG ? resolve(cwd, env.ANSIBLE_CONFIG) : '',
-    join(cwd, 'ansible.cfg'),
-    join(inventoryRoot(inventoryPath), 'ansible.cfg'),
-    join(dirname(inventoryRoot(inventoryPath)), 'ansible.cfg'),
-    join(homedir(), '.ansible.cfg'),
-    '/etc/ansible/ansible.cfg',
-  ].filter(Boolean))];
+  return [
+    ...new Set(
+      [
+        env.ANSIBLE_CONFIG ? resolve(cwd, env.ANSIBLE_CONFIG) : '',
+        join(cwd, 'ansible.cfg'),
+        join(inventoryRoot(inventoryPath), 'ansible.cfg'),
+        join(dirname(inventoryRoot(inventoryPath)), 'ansible.cfg'),
+        join(homedir(), '.ansible.cfg'),
+        '/etc/ansible/ansible.cfg',
+      ].filter(Boolean),
+    ),
+  ];
 }
 
 /** `key = value` of the [defaults] section of an INI file. */
@@ -61,7 +65,10 @@ const expand = (file: string, base: string) => {
 export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPath: string): VaultCandidate[] {
   const found: VaultCandidate[] = [];
   const add = (ids: string, source: string, base: string) => {
-    for (const id of ids.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const id of ids
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       // `LABEL@prompt` asks on a terminal, which cloudgate does not borrow: not offered.
       if (/(^|@)prompt$/.test(id)) continue;
       const { label, file } = parseVaultId(id);
@@ -92,5 +99,7 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
 /** The keyring of a vault id or password file the operator chose (UsageError when it cannot be read). */
 export function keyringOf(id: string, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultKeyring> {
   // Typed into a question, not a shell: `~/` is expanded here.
-  return vaultKeyringFromOptions({ passwordFiles: [], ids: [expandVaultId(id, env)] }, env, cwd).then((keyring) => keyring!);
+  return vaultKeyringFromOptions({ passwordFiles: [], ids: [expandVaultId(id, env)] }, env, cwd).then(
+    (keyring) => keyring!,
+  );
 }

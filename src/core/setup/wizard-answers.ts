@@ -5,8 +5,17 @@
 import { ANNOTATION_PREFIX, ANNOTATION_SUFFIXES } from '../config/variables.js';
 import { asRecord } from '../records.js';
 import {
-  ACCESS_TOKEN, ADD_ANNOTATIONS, ANNOTATION_STEP, CERTIFICATE_TYPE, VENAFI_AUTH, PRIVATE_CA,
-  certificateTypeOf, defaultFor, hasAcmeServer, stepsFor, type WizardAnswers,
+  ACCESS_TOKEN,
+  ADD_ANNOTATIONS,
+  ANNOTATION_STEP,
+  CERTIFICATE_TYPE,
+  VENAFI_AUTH,
+  PRIVATE_CA,
+  certificateTypeOf,
+  defaultFor,
+  hasAcmeServer,
+  stepsFor,
+  type WizardAnswers,
 } from './wizard-flow.js';
 
 /** The walkthrough's defaults from an existing inventory's values. */
@@ -18,7 +27,10 @@ export function answersFromInventory(values: Record<string, unknown>): WizardAns
   }
   if (typeof values.openstack_helm_ingress_secret_name === 'string' && values.openstack_helm_ingress_secret_name) {
     answers[CERTIFICATE_TYPE] = 'wildcard-supplied';
-  } else if (typeof values.openstack_helm_ingress_wildcard_domain === 'string' && values.openstack_helm_ingress_wildcard_domain) {
+  } else if (
+    typeof values.openstack_helm_ingress_wildcard_domain === 'string' &&
+    values.openstack_helm_ingress_wildcard_domain
+  ) {
     answers[CERTIFICATE_TYPE] = 'wildcard-auto';
   }
   if (values.cluster_issuer_venafi_username && !values[ACCESS_TOKEN]) answers[VENAFI_AUTH] = 'password';
@@ -46,7 +58,8 @@ export function toPlanAnswers(answers: WizardAnswers): Record<string, unknown> {
   for (const step of stepsFor(answers)) {
     const value = answers[step.id] ?? (step.kind === 'select' ? defaultFor(step, answers) : undefined);
     if (step.id.startsWith(ANNOTATION_STEP)) {
-      if (typeof value === 'string' && value.trim()) annotations[`${ANNOTATION_PREFIX}/${step.id.slice(ANNOTATION_STEP.length)}`] = value.trim();
+      if (typeof value === 'string' && value.trim())
+        annotations[`${ANNOTATION_PREFIX}/${step.id.slice(ANNOTATION_STEP.length)}`] = value.trim();
       continue;
     }
     if (step.id === CERTIFICATE_TYPE || step.id === VENAFI_AUTH || step.id === ADD_ANNOTATIONS) continue;

@@ -15,8 +15,21 @@ import { pemVariableFindings } from '../tls/variable-rules.js';
 import { examine } from '../tls/examine.js';
 import { toFinding } from '../tls/variable-rules.js';
 import { isChainOrderError, orderedCaChain } from './ca-chain-order.js';
-import { FIX_ORDER, WILDCARD_CERTIFICATE_FILE, type AnswerValue, type Step, type WizardAnswers } from './wizard-flow.js';
-import { ALGORITHM as TSIG_ALGORITHM, KEY_NAME as TSIG_KEY_NAME, SECRET as TSIG_SECRET, looksLikeKeyStatement, parseBindKey, type BindKey } from '../config/tsig-key.js';
+import {
+  FIX_ORDER,
+  WILDCARD_CERTIFICATE_FILE,
+  type AnswerValue,
+  type Step,
+  type WizardAnswers,
+} from './wizard-flow.js';
+import {
+  ALGORITHM as TSIG_ALGORITHM,
+  KEY_NAME as TSIG_KEY_NAME,
+  SECRET as TSIG_SECRET,
+  looksLikeKeyStatement,
+  parseBindKey,
+  type BindKey,
+} from '../config/tsig-key.js';
 
 export interface FileCheck {
   /** What to store as the answer (`file:PATH` for PEM variables, the absolute path for tool keys). */
@@ -29,7 +42,10 @@ export interface FileCheck {
 
 /** Reads a file input and runs the certificate checks that can run with the answers so far. */
 export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, cwd: string): FileCheck {
-  const typed = raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir());
+  const typed = raw
+    .trim()
+    .replace(/^file:/, '')
+    .replace(/^~(?=\/)/, homedir());
   const path = resolve(cwd, typed);
   const subject = step.variable?.name ?? step.id;
   let text: string;
@@ -39,8 +55,14 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
     text = readOwnedFileSync(path, { what: 'the file' });
   } catch (error) {
     const code = codeOf(error) ?? / (E[A-Z]+)\.$/.exec(messageOf(error))?.[1];
-    if (!code && error instanceof UsageError) return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not readable (permission denied)' : `cannot be read (${code ?? String(error)})`;
+    if (!code && error instanceof UsageError)
+      return problem(subject, error.message, 'Give the path of a PEM file of at most 1 MiB.');
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'is not readable (permission denied)'
+          : `cannot be read (${code ?? String(error)})`;
     return problem(subject, `${path} ${why}.`, 'Check the path; it is relative to the current directory.');
   }
   const isKey = step.fileRole === 'wildcard-key' || step.variable?.type === 'pem-key';
@@ -52,8 +74,11 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
       const der = derError(path);
       return problem(subject, der.message, der.advice!);
     }
-    return problem(subject, `${path} holds no PEM ${isKey ? 'private key' : 'certificate'}.`,
-      `Expected a block starting with -----BEGIN ${isKey ? 'PRIVATE KEY' : 'CERTIFICATE'}-----.`);
+    return problem(
+      subject,
+      `${path} holds no PEM ${isKey ? 'private key' : 'certificate'}.`,
+      `Expected a block starting with -----BEGIN ${isKey ? 'PRIVATE KEY' : 'CERTIFICATE'}-----.`,
+    );
   }
   const value = step.fileRole === 'pem' ? `file:${path}` : path;
   if (step.fileRole === 'wildcard-certificate') return { value, ...suppliedChainCheck(path, text, answers) };
@@ -66,12 +91,25 @@ export function checkFileInput(step: Step, raw: string, answers: WizardAnswers, 
  * known: offered in place, as the supplied wildcard's is. Accepted, the inventory gets the chain in that
  * order (the file itself is not changed); the order's error becomes a warning the offer answers.
  */
-function caChainOffer(step: Step, path: string, text: string, findings: Finding[]): Partial<Pick<FileCheck, 'findings' | 'offer'>> {
+function caChainOffer(
+  step: Step,
+  path: string,
+  text: string,
+  findings: Finding[],
+): Partial<Pick<FileCheck, 'findings' | 'offer'>> {
   const order = findings.find(isChainOrderError);
   const ordered = order && step.variable ? orderedCaChain(step.variable.name, text, path) : undefined;
   if (!order || !ordered) return {};
   return {
-    findings: findings.map((f) => (f === order ? { ...f, severity: 'warning', advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.names.length} certificates, ${ordered.names.join(', ')} (your file is not changed).` } : f)),
+    findings: findings.map((f) =>
+      f === order
+        ? {
+            ...f,
+            severity: 'warning',
+            advice: `Use the right order? Accept: the inventory gets the chain as ${ordered.names.length} certificates, ${ordered.names.join(', ')} (your file is not changed).`,
+          }
+        : f,
+    ),
     offer: { question: 'Use the right order?', also: {}, value: ordered.pem },
   };
 }
@@ -84,7 +122,10 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
       const domain = answers.openstack_helm_ingress_wildcard_domain;
       // The certificate's own findings were shown on its question: here, those of the key.
       return loadSuppliedWildcard({
-        certificateFile, keyFile: path, fixOrder: answers[FIX_ORDER] === 'true', domain: typeof domain === 'string' && domain ? domain : undefined,
+        certificateFile,
+        keyFile: path,
+        fixOrder: answers[FIX_ORDER] === 'true',
+        domain: typeof domain === 'string' && domain ? domain : undefined,
       }).findings.filter((f) => f.variable === 'wildcard_key_file');
     }
     if (step.fileRole !== 'pem' || !step.variable) return [];
@@ -95,13 +136,23 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
       const certificate = pemOf(answers.cluster_issuer_ca_certificate, cwd);
       if (certificate) values.cluster_issuer_ca_certificate = certificate;
       const certificateFile = answers.cluster_issuer_ca_certificate;
-      if (typeof certificateFile === 'string' && certificateFile.startsWith('file:')) files.cluster_issuer_ca_certificate = resolve(cwd, certificateFile.slice(5));
+      if (typeof certificateFile === 'string' && certificateFile.startsWith('file:'))
+        files.cluster_issuer_ca_certificate = resolve(cwd, certificateFile.slice(5));
     }
     const name = step.variable.name;
-    return pemVariableFindings(values, new Date(), files).filter((f) => f.variable === undefined || f.variable === name);
+    return pemVariableFindings(values, new Date(), files).filter(
+      (f) => f.variable === undefined || f.variable === name,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return [{ rule: 'certificate-check', variable: step.variable?.name ?? step.id, severity: 'warning', message: `The certificate checks could not run: ${redact(message)}` }];
+    return [
+      {
+        rule: 'certificate-check',
+        variable: step.variable?.name ?? step.id,
+        severity: 'warning',
+        message: `The certificate checks could not run: ${redact(message)}`,
+      },
+    ];
   }
 }
 
@@ -112,8 +163,15 @@ function certificateFindings(step: Step, path: string, text: string, answers: Wi
 function suppliedChainCheck(path: string, text: string, answers: WizardAnswers): Pick<FileCheck, 'findings' | 'offer'> {
   const domain = answers.openstack_helm_ingress_wildcard_domain;
   const result = examine({
-    certPem: text, certSource: path, role: 'wildcard', domain: typeof domain === 'string' && domain ? domain : undefined, now: new Date(), fixOrder: false, fixHint: 'Accept the right order here, or reorder the file yourself.',
-    renewAdvice: 'The platform never renews a supplied wildcard certificate: get a renewed one from your CA, then run cloudgate setup again and apply the new Secret manifest.',
+    certPem: text,
+    certSource: path,
+    role: 'wildcard',
+    domain: typeof domain === 'string' && domain ? domain : undefined,
+    now: new Date(),
+    fixOrder: false,
+    fixHint: 'Accept the right order here, or reorder the file yourself.',
+    renewAdvice:
+      'The platform never renews a supplied wildcard certificate: get a renewed one from your CA, then run cloudgate setup again and apply the new Secret manifest.',
   });
   const findings: Finding[] = [];
   let offer: FileCheck['offer'];
@@ -122,7 +180,11 @@ function suppliedChainCheck(path: string, text: string, answers: WizardAnswers):
     if (!finding) continue;
     if (check.name === 'chain-order' && check.status === 'fail' && result.ordered) {
       offer = { question: 'Use the right order?', also: { [FIX_ORDER]: 'true' } };
-      findings.push({ ...finding, severity: 'warning', advice: `Use the right order? Accept: the TLS Secret gets the chain as ${result.ordered.length} certificates, the server certificate first (your file is not changed).` });
+      findings.push({
+        ...finding,
+        severity: 'warning',
+        advice: `Use the right order? Accept: the TLS Secret gets the chain as ${result.ordered.length} certificates, the server certificate first (your file is not changed).`,
+      });
     } else findings.push(finding);
   }
   return { findings, ...(offer ? { offer } : {}) };
@@ -163,7 +225,13 @@ export interface SecretInput {
  */
 export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
   if (step.id !== TSIG_SECRET || raw.trim() === '') return { value: raw.trim() };
-  const path = resolve(cwd, raw.trim().replace(/^file:/, '').replace(/^~(?=\/)/, homedir()));
+  const path = resolve(
+    cwd,
+    raw
+      .trim()
+      .replace(/^file:/, '')
+      .replace(/^~(?=\/)/, homedir()),
+  );
   if (!looksLikePath(raw) && !existsSync(path)) return { value: raw.trim() };
   try {
     const text = readOwnedFileSync(path, { what: 'the TSIG key file' });
@@ -177,8 +245,13 @@ export function secretInput(step: Step, raw: string, cwd: string): SecretInput {
     registerSecret(key.secret);
     return { value: `file:${path}`, also: { [TSIG_KEY_NAME]: key.name, [TSIG_ALGORITHM]: key.algorithm } };
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
-    return { error: redact(error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : messageOf(error)) };
+    if (codeOf(error) === 'ENOENT')
+      return { error: `${path} does not exist. Check the path; it is relative to the current directory.` };
+    return {
+      error: redact(
+        error instanceof UsageError ? [error.message, error.advice].filter(Boolean).join(' ') : messageOf(error),
+      ),
+    };
   }
 }
 
@@ -193,7 +266,9 @@ export function secretAnswer(step: Step, typed: string, existing: string, cwd: s
 
 /** What Enter keeps at a secret question answered before: a key file by its path, a secret unseen. */
 export function keepHint(existing: string): string {
-  return existing.startsWith('file:') ? `(Enter keeps the key file ${existing.slice(5)})` : '(Enter keeps the current value)';
+  return existing.startsWith('file:')
+    ? `(Enter keeps the key file ${existing.slice(5)})`
+    : '(Enter keeps the current value)';
 }
 
 /**

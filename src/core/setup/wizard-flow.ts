@@ -75,8 +75,11 @@ const ACME_SERVER = 'cluster_issuer_acme_server';
 export const PRIVATE_CA = 'cluster_issuer_acme_private_ca';
 /** Rows the walkthrough asks through its own steps (certificate type, issuer, annotations). */
 const OWN_STEPS = new Set([
-  'openstack_helm_ingress_wildcard_domain', 'openstack_helm_ingress_secret_name', 'cluster_issuer_type',
-  'atmosphere_ingress_annotations', 'ingress_global_annotations',
+  'openstack_helm_ingress_wildcard_domain',
+  'openstack_helm_ingress_secret_name',
+  'cluster_issuer_type',
+  'atmosphere_ingress_annotations',
+  'ingress_global_annotations',
 ]);
 
 export interface FlowOptions {
@@ -105,12 +108,29 @@ export function certificateTypeOf(answers: WizardAnswers): CertificateType {
 
 function certificateTypeStep(): Step {
   return {
-    id: CERTIFICATE_TYPE, kind: 'select', title: 'Certificate type', section: 'Endpoint certificates',
-    help: 'How the API endpoints get their TLS certificates', required: true, secret: false,
+    id: CERTIFICATE_TYPE,
+    kind: 'select',
+    title: 'Certificate type',
+    section: 'Endpoint certificates',
+    help: 'How the API endpoints get their TLS certificates',
+    required: true,
+    secret: false,
     choices: [
-      { value: 'individual', label: 'Individual (default)', help: 'One certificate per API endpoint, issued and renewed automatically; needs no domain' },
-      { value: 'wildcard-auto', label: 'Wildcard, issued automatically', help: 'One certificate for *.<domain> covering every endpoint, issued and renewed before expiry' },
-      { value: 'wildcard-supplied', label: 'Wildcard, supplied by you', help: 'You provide the certificate and key; cloudgate writes a TLS secret manifest. You renew it yourself before expiry' },
+      {
+        value: 'individual',
+        label: 'Individual (default)',
+        help: 'One certificate per API endpoint, issued and renewed automatically; needs no domain',
+      },
+      {
+        value: 'wildcard-auto',
+        label: 'Wildcard, issued automatically',
+        help: 'One certificate for *.<domain> covering every endpoint, issued and renewed before expiry',
+      },
+      {
+        value: 'wildcard-supplied',
+        label: 'Wildcard, supplied by you',
+        help: 'You provide the certificate and key; cloudgate writes a TLS secret manifest. You renew it yourself before expiry',
+      },
     ],
   };
 }
@@ -120,7 +140,8 @@ function wildcardDomainStep(names?: NamingProfile): Step {
     ...stepForVariable(variable('openstack_helm_ingress_wildcard_domain')!, names),
     title: 'Domain of the wildcard certificate, which covers *.<domain>',
     required: true,
-    requiredError: 'The domain is required for a wildcard certificate (without it every endpoint gets its own certificate: go back and choose Individual for that).',
+    requiredError:
+      'The domain is required for a wildcard certificate (without it every endpoint gets its own certificate: go back and choose Individual for that).',
   };
 }
 
@@ -139,12 +160,19 @@ function issuerStep(answers: WizardAnswers, names?: NamingProfile): Step {
 export function stepForVariable(row: Variable, names: NamingProfile = 'platform'): Step {
   // The question in plain words; the variable it sets below it, as the inventory will write it.
   const base = {
-    id: row.name, title: row.help, help: spelled(row.name, names), section: row.section, required: row.required,
-    variable: row, secret: row.secret, example: row.example,
+    id: row.name,
+    title: row.help,
+    help: spelled(row.name, names),
+    section: row.section,
+    required: row.required,
+    variable: row,
+    secret: row.secret,
+    example: row.example,
   };
   if (row.type === 'enum') {
     return {
-      ...base, kind: 'select',
+      ...base,
+      kind: 'select',
       choices: (row.values ?? []).map((v) => {
         // Shown as the inventory will write it (a neutral alias only with --names spec); the platform's word inside.
         const word = String(spelledValue(row.name, v, names));
@@ -159,11 +187,24 @@ export function stepForVariable(row: Variable, names: NamingProfile = 'platform'
 
 function venafiAuthStep(): Step {
   return {
-    id: VENAFI_AUTH, kind: 'select', title: 'Venafi authentication', section: 'Venafi issuer',
-    help: 'How cert-manager signs in to the Venafi TPP server', required: true, secret: false,
+    id: VENAFI_AUTH,
+    kind: 'select',
+    title: 'Venafi authentication',
+    section: 'Venafi issuer',
+    help: 'How cert-manager signs in to the Venafi TPP server',
+    required: true,
+    secret: false,
     choices: [
-      { value: 'token', label: 'Access token (recommended)', help: 'One access token; the username and password method is being phased out' },
-      { value: 'password', label: 'Username and password (legacy)', help: 'Legacy: phased out in newer versions of Venafi TPP; prefer an access token' },
+      {
+        value: 'token',
+        label: 'Access token (recommended)',
+        help: 'One access token; the username and password method is being phased out',
+      },
+      {
+        value: 'password',
+        label: 'Username and password (legacy)',
+        help: 'Legacy: phased out in newer versions of Venafi TPP; prefer an access token',
+      },
     ],
   };
 }
@@ -177,7 +218,10 @@ export function hasAcmeServer(answers: WizardAnswers): boolean {
 function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[] {
   const choices = choicesOf(answers);
   const steps: Step[] = [];
-  const rows = VARIABLES.filter((r) => r.appliesWhen?.issuer && r.asked !== false && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices));
+  const rows = VARIABLES.filter(
+    (r) =>
+      r.appliesWhen?.issuer && r.asked !== false && !OWN_STEPS.has(r.name) && !r.deprecatedBy && applies(r, choices),
+  );
   const usesPassword = answers[VENAFI_AUTH] === 'password';
   for (const row of rows) {
     if (row.name === PRIVATE_CA && !hasAcmeServer(answers)) continue;
@@ -186,7 +230,9 @@ function issuerDetailSteps(answers: WizardAnswers, names?: NamingProfile): Step[
     if (credential && Boolean(row.legacy) !== usesPassword) continue;
     const step = stepForVariable(row, names);
     // Only one of the two methods is asked, so the chosen one is required; so is a file the platform needs.
-    steps.push(credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step);
+    steps.push(
+      credential || (step.kind === 'file' && neededByPlatform(row.name, answers)) ? { ...step, required: true } : step,
+    );
   }
   return tsigSecretFirst(steps);
 }
@@ -199,29 +245,47 @@ function tsigSecretFirst(steps: Step[]): Step[] {
   const at = steps.findIndex((s) => s.id === TSIG_SECRET);
   const first = steps.findIndex((s) => s.id === TSIG_ALGORITHM || s.id === TSIG_KEY_NAME);
   if (at < 0 || first < 0 || first > at) return steps;
-  const secret: Step = { ...steps[at], title: 'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)' };
+  const secret: Step = {
+    ...steps[at],
+    title:
+      'TSIG secret (base64), or the path of the key file tsig-keygen wrote (its name and algorithm are then taken from it)',
+  };
   const rest = steps.filter((_, i) => i !== at);
   return [...rest.slice(0, first), secret, ...rest.slice(first)];
 }
 
 /** Whether the platform's templates use the variable without a default (unset, the deployment stops). */
 function neededByPlatform(name: string, answers: WizardAnswers): boolean {
-  return platformFindings({ ...answers, [name]: undefined }).some((f) => f.rule === PLATFORM_NEEDS && f.variable === name);
+  return platformFindings({ ...answers, [name]: undefined }).some(
+    (f) => f.rule === PLATFORM_NEEDS && f.variable === name,
+  );
 }
 
 function annotationSteps(answers: WizardAnswers): Step[] {
   const row = variable('atmosphere_ingress_annotations')!;
   const ask: Step = {
-    id: ADD_ANNOTATIONS, kind: 'select', title: 'Add certificate subject annotations?', section: row.section,
+    id: ADD_ANNOTATIONS,
+    kind: 'select',
+    title: 'Add certificate subject annotations?',
+    section: row.section,
     help: 'Optional. Needed when a Venafi zone enforces subject fields (organization, country, ...)',
-    required: true, secret: false, choices: YES_NO,
+    required: true,
+    secret: false,
+    choices: YES_NO,
   };
   if (answers[ADD_ANNOTATIONS] !== 'true') return [ask];
-  return [ask, ...ANNOTATION_SUFFIXES.map((suffix) => ({
-    id: `${ANNOTATION_STEP}${suffix}`, kind: 'text' as const, title: `${ANNOTATION_PREFIX}/${suffix}`,
-    help: `Optional, free text: the certificate's ${suffix.replace('subject-', '')} (leave empty to skip)`,
-    section: row.section, required: false, secret: false,
-  }))];
+  return [
+    ask,
+    ...ANNOTATION_SUFFIXES.map((suffix) => ({
+      id: `${ANNOTATION_STEP}${suffix}`,
+      kind: 'text' as const,
+      title: `${ANNOTATION_PREFIX}/${suffix}`,
+      help: `Optional, free text: the certificate's ${suffix.replace('subject-', '')} (leave empty to skip)`,
+      section: row.section,
+      required: false,
+      secret: false,
+    })),
+  ];
 }
 
 /** Every question for the answers so far, in order. A step depends only on the answers before it. */
@@ -237,14 +301,31 @@ export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[]
     if (type === 'wildcard-supplied') {
       steps.push(
         { ...stepForVariable(variable('openstack_helm_ingress_secret_name')!, options.names), required: true },
-        fileStep(WILDCARD_CERTIFICATE_FILE, 'Wildcard certificate file', 'PEM file: the certificate first, then intermediate(s), then root', 'wildcard-certificate'),
-        fileStep(WILDCARD_KEY_FILE, 'Wildcard private key file', 'PEM file with the private key of that certificate (checked against it)', 'wildcard-key'),
+        fileStep(
+          WILDCARD_CERTIFICATE_FILE,
+          'Wildcard certificate file',
+          'PEM file: the certificate first, then intermediate(s), then root',
+          'wildcard-certificate',
+        ),
+        fileStep(
+          WILDCARD_KEY_FILE,
+          'Wildcard private key file',
+          'PEM file with the private key of that certificate (checked against it)',
+          'wildcard-key',
+        ),
       );
-      if (!options.namespacesGiven) steps.push({
-          id: NAMESPACE, kind: 'text', title: 'Namespaces of the TLS secret', section: 'Endpoint certificates',
+      if (!options.namespacesGiven)
+        steps.push({
+          id: NAMESPACE,
+          kind: 'text',
+          title: 'Namespaces of the TLS secret',
+          section: 'Endpoint certificates',
           help: 'Comma-separated; one Secret in each namespace whose ingress uses it: openstack (APIs), auth-system (Keycloak), monitoring',
-          required: true, secret: false, defaultValue: DEFAULT_NAMESPACE, example: INGRESS_NAMESPACES.join(', '),
-      });
+          required: true,
+          secret: false,
+          defaultValue: DEFAULT_NAMESPACE,
+          example: INGRESS_NAMESPACES.join(', '),
+        });
     }
   }
   // A supplied wildcard needs issuer none and nothing else: no question with one possible answer, and
@@ -261,7 +342,9 @@ export function stepsFor(answers: WizardAnswers, flow: FlowOptions = {}): Step[]
 function spelledForAliases(step: Step): Step {
   const say = (text: string) => respell(text, 'spec');
   return {
-    ...step, names: 'spec', title: say(step.title),
+    ...step,
+    names: 'spec',
+    title: say(step.title),
     ...(step.requiredError ? { requiredError: say(step.requiredError) } : {}),
     ...(step.choices ? { choices: step.choices.map((c) => ({ ...c, ...(c.help ? { help: say(c.help) } : {}) })) } : {}),
   };
@@ -281,7 +364,8 @@ export interface WizardState {
  * `stepId`: the question the answer is for. Keys can arrive before the next question is drawn: an
  * answer meant for a question that is no longer current is dropped, never given to the next one.
  */
-export type WizardAction = { type: 'answer'; value: AnswerValue; stepId?: string; also?: WizardAnswers } | { type: 'back' };
+export type WizardAction =
+  { type: 'answer'; value: AnswerValue; stepId?: string; also?: WizardAnswers } | { type: 'back' };
 
 export function initialState(answers: WizardAnswers = {}, options: FlowOptions = {}): WizardState {
   return { answers: { ...answers }, index: 0, options };
@@ -328,4 +412,13 @@ export function defaultChoiceIndex(step: Step, answers: WizardAnswers): number {
 
 export { validateField, stepError, isOptional, issuerUrlError } from './wizard-validate.js';
 export { answersFromInventory, toPlanAnswers } from './wizard-answers.js';
-export { checkFileInput, keepHint, looksLikePath, pemOf, secretAnswer, secretInput, type FileCheck, type SecretInput } from './wizard-files.js';
+export {
+  checkFileInput,
+  keepHint,
+  looksLikePath,
+  pemOf,
+  secretAnswer,
+  secretInput,
+  type FileCheck,
+  type SecretInput,
+} from './wizard-files.js';

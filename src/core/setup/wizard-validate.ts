@@ -16,10 +16,15 @@ import { answeredKeyFile } from './wizard-files.js';
 /** The inline error for a typed value, or undefined when it is acceptable. */
 export function validateField(step: Step, raw: string): string | undefined {
   const value = raw.trim();
-  if (value === '') return step.required ? step.requiredError ?? `${step.title} is required.` : undefined;
+  if (value === '') return step.required ? (step.requiredError ?? `${step.title} is required.`) : undefined;
   if (step.id === NAMESPACE) {
-    const bad = value.split(',').map((n) => n.trim()).find((n) => !isDnsLabel(n));
-    return bad === undefined ? undefined : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
+    const bad = value
+      .split(',')
+      .map((n) => n.trim())
+      .find((n) => !isDnsLabel(n));
+    return bad === undefined
+      ? undefined
+      : `"${bad}" is not a Kubernetes namespace name (lower-case letters, digits and "-").`;
   }
   // The same format rules as the answers file and the doctor (an http:// URL is refused here too).
   const problem = step.variable ? formatRule(step.variable, value)[0] : undefined;
@@ -48,7 +53,9 @@ function fieldError(step: Step, value: AnswerValue, answers: WizardAnswers): str
   if (tsigKey) values[TSIG_SECRET] = tsigKey.secret;
   const rules = validate(values, tsigKey ? { sources: { files: {}, tsigKey } } : {});
   // Then what the deployment would fail on (e.g. the route53 region, which its templates need).
-  const f = [...rules, ...platformFindings(values, rules, step.names ?? 'platform')].find((x) => x.severity === 'error' && x.variable === step.id);
+  const f = [...rules, ...platformFindings(values, rules, step.names ?? 'platform')].find(
+    (x) => x.severity === 'error' && x.variable === step.id,
+  );
   return f ? [f.message, f.advice].filter(Boolean).join(' ') : undefined;
 }
 

@@ -63,7 +63,8 @@ export function analyseOrder(certs: ParsedCertificate[], key?: KeyObject): Order
   for (let i = 0; i + 1 < certs.length; i++) {
     const [child, parent] = [certs[i], certs[i + 1]];
     if (child.x509.fingerprint256 === parent.x509.fingerprint256) continue;
-    if (!isIssuedBy(child, parent)) problems.push(`${label(child)} is followed by ${label(parent)}, which did not issue it.`);
+    if (!isIssuedBy(child, parent))
+      problems.push(`${label(child)} is followed by ${label(parent)}, which did not issue it.`);
   }
   if (problems.length === 0) return { inOrder: true, problems, duplicates };
   return { inOrder: false, problems, fixed: computeOrder(unique, key), duplicates };

@@ -67,7 +67,11 @@ export function checkChainOrder(
   const count = `${certs.length} certificate${certs.length === 1 ? '' : 's'}`;
   if (result.inOrder) {
     return {
-      check: { name: 'chain-order', status: 'ok', message: `${source}: ${count} in the right order (${certs.map((c) => c.name).join(' → ')}).` },
+      check: {
+        name: 'chain-order',
+        status: 'ok',
+        message: `${source}: ${count} in the right order (${certs.map((c) => c.name).join(' → ')}).`,
+      },
       ordered: certs,
     };
   }
@@ -79,7 +83,8 @@ export function checkChainOrder(
         name: 'chain-order',
         status: 'fail',
         message: `${source}: the chain is not in the order ${options.expected}, and no single chain links all its certificates: ${result.problems.join(' ')}`,
-        advice: 'Keep only the certificate and the CA certificates that issued it, in the order ' + `${options.expected}.`,
+        advice:
+          'Keep only the certificate and the CA certificates that issued it, in the order ' + `${options.expected}.`,
         facts,
       },
     };
@@ -108,7 +113,11 @@ export function checkKeyMatch(
 ): CertCheck {
   const [certSource, keySource] = [sources.cert, sources.key];
   if (sameKey(first, key.key)) {
-    return { name: 'key-match', status: 'ok', message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.` };
+    return {
+      name: 'key-match',
+      status: 'ok',
+      message: `The ${key.description} key in ${keySource} belongs to ${label(first)} of ${certSource}.`,
+    };
   }
   const owner = all.find((c) => c !== first && sameKey(c, key.key));
   const what = sources.role ?? 'certificate';
@@ -163,11 +172,21 @@ export function checkWildcardCoverage(leaf: ParsedCertificate, domain: string | 
         facts,
       };
     }
-    return { name: 'wildcard-san', status: 'ok', message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0].slice(2))}`, facts };
+    return {
+      name: 'wildcard-san',
+      status: 'ok',
+      message: `Covers ${joinCapped(wildcards)} (one label each).${bareNote(names, wildcards[0].slice(2))}`,
+      facts,
+    };
   }
   const d = normaliseDomain(domain);
   if (names.includes(`*.${d}`)) {
-    return { name: 'wildcard-san', status: 'ok', message: `Covers *.${d}: any single label, e.g. keystone.${d}.${bareNote(names, d)}`, facts };
+    return {
+      name: 'wildcard-san',
+      status: 'ok',
+      message: `Covers *.${d}: any single label, e.g. keystone.${d}.${bareNote(names, d)}`,
+      facts,
+    };
   }
   const deeper = wildcards.filter((w) => w.endsWith(`.${d}`));
   const reason = deeper.length
@@ -228,7 +247,12 @@ export function checkValidity(certs: ParsedCertificate[], now: Date, renewAdvice
       facts,
     };
   }
-  return { name: 'validity', status: 'ok', message: `Valid until ${isoDate(notAfter(leaf))} (${days(leaf)} days left).`, facts };
+  return {
+    name: 'validity',
+    status: 'ok',
+    message: `Valid until ${isoDate(notAfter(leaf))} (${days(leaf)} days left).`,
+    facts,
+  };
 }
 
 /** A CA issuer must be allowed to sign certificates: basicConstraints CA and keyUsage keyCertSign. */
@@ -263,13 +287,13 @@ export function checkSelfSigned(leaf: ParsedCertificate): CertCheck {
       name: 'self-signed',
       status: 'warn',
       message: `${label(leaf)} is self-signed: browsers and API clients will not trust it.`,
-      advice: 'Use a certificate from a CA your clients trust, or distribute this certificate to every client (OS_CACERT).',
+      advice:
+        'Use a certificate from a CA your clients trust, or distribute this certificate to every client (OS_CACERT).',
     };
   }
   const issuer = commonName(leaf.x509.issuer);
   return { name: 'self-signed', status: 'ok', message: `Issued by ${issuer}.` };
 }
-
 
 /**
  * The chain (in the right order) must lead to a root: its last certificate is a root itself, is
@@ -281,11 +305,21 @@ export function checkChainComplete(chain: ParsedCertificate[], source: string, a
   const last = chain[chain.length - 1];
   const facts = { last: label(last), issuer: commonName(last.x509.issuer), trustStores: anchors.description };
   if (isSelfSigned(last)) {
-    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at the root ${label(last)}, included in the file.`, facts };
+    return {
+      name: 'chain-complete',
+      status: 'ok',
+      message: `${source}: the chain ends at the root ${label(last)}, included in the file.`,
+      facts,
+    };
   }
   const anchor = trustedIssuerOf(last.x509, anchors);
   if (anchor) {
-    return { name: 'chain-complete', status: 'ok', message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${commonName(anchor.subject)}.`, facts };
+    return {
+      name: 'chain-complete',
+      status: 'ok',
+      message: `${source}: the chain ends at ${label(last)}, issued by the trusted root ${commonName(anchor.subject)}.`,
+      facts,
+    };
   }
   if (basicConstraintsCa(last.x509.raw)) {
     return {

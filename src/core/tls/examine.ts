@@ -59,7 +59,11 @@ const EXPECTED: Record<CertificateRole, string> = {
   'ca-bundle': 'certificate, then its issuer',
 };
 
-const ROLE_WORD: Record<CertificateRole, string> = { wildcard: 'certificate', 'ca-issuer': 'issuer certificate', 'ca-bundle': 'certificate' };
+const ROLE_WORD: Record<CertificateRole, string> = {
+  wildcard: 'certificate',
+  'ca-issuer': 'issuer certificate',
+  'ca-bundle': 'certificate',
+};
 
 export function examine(input: ExamineInput): Examination {
   const checks: CertCheck[] = [];
@@ -69,7 +73,11 @@ export function examine(input: ExamineInput): Examination {
     const parsed = parseCertificates(input.certPem, input.certSource);
     certificates = parsed.certificates;
     const extra = parsed.skippedKeys ? ` (its ${parsed.skippedKeys} private key block(s) are ignored here)` : '';
-    checks.push({ name: 'parse', status: 'ok', message: `${input.certSource}: ${certificates.length} certificate(s) read${extra}.` });
+    checks.push({
+      name: 'parse',
+      status: 'ok',
+      message: `${input.certSource}: ${certificates.length} certificate(s) read${extra}.`,
+    });
   } catch (error) {
     checks.push(fromError('parse', error));
   }
@@ -88,10 +96,18 @@ export function examine(input: ExamineInput): Examination {
   let reordered = false;
   let chainInOrder = true;
   if (input.role === 'ca-bundle' && !certificates.some((c) => certificates.some((o) => o !== c && isIssuedBy(o, c)))) {
-    checks.push({ name: 'chain-order', status: 'ok', message: `${input.certSource}: ${certificates.length} independent CA certificate(s).` });
+    checks.push({
+      name: 'chain-order',
+      status: 'ok',
+      message: `${input.certSource}: ${certificates.length} independent CA certificate(s).`,
+    });
     ordered = certificates;
   } else {
-    const order = checkChainOrder(certificates, input.certSource, { key: key?.key, expected: EXPECTED[input.role], fixHint: input.fixHint });
+    const order = checkChainOrder(certificates, input.certSource, {
+      key: key?.key,
+      expected: EXPECTED[input.role],
+      fixHint: input.fixHint,
+    });
     ordered = order.ordered;
     chainInOrder = order.check.status === 'ok';
     if (order.check.status === 'fail' && ordered && input.fixOrder) {
@@ -111,15 +127,30 @@ export function examine(input: ExamineInput): Examination {
   const first = effective[0];
   const given = reordered ? first : certificates[0];
   if (key) {
-    const consequence = input.role === 'wildcard' ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".' : undefined;
-    checks.push(checkKeyMatch(given, certificates, key, {
-      cert: input.certSource, key: input.keySource ?? 'the private key', consequence, chainInOrder: chainInOrder || reordered, role: ROLE_WORD[input.role],
-    }));
+    const consequence =
+      input.role === 'wildcard'
+        ? 'With a key that does not match, ingress-nginx serves its "Fake Certificate".'
+        : undefined;
+    checks.push(
+      checkKeyMatch(given, certificates, key, {
+        cert: input.certSource,
+        key: input.keySource ?? 'the private key',
+        consequence,
+        chainInOrder: chainInOrder || reordered,
+        role: ROLE_WORD[input.role],
+      }),
+    );
   }
   if (input.role === 'wildcard') {
-    checks.push(ordered
-      ? checkChainComplete(ordered, input.certSource, input.anchors ?? trustStore().anchors())
-      : { name: 'chain-complete', status: 'skip', message: 'Not checked: the chain order could not be established (see chain-order).' });
+    checks.push(
+      ordered
+        ? checkChainComplete(ordered, input.certSource, input.anchors ?? trustStore().anchors())
+        : {
+            name: 'chain-complete',
+            status: 'skip',
+            message: 'Not checked: the chain order could not be established (see chain-order).',
+          },
+    );
     checks.push(checkWildcardCoverage(first, input.domain));
     checks.push(checkSelfSigned(first));
   }

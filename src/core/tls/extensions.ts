@@ -1,6 +1,16 @@
 const KEY_USAGE_OID = Buffer.from([0x55, 0x1d, 0x0f]); // 2.5.29.15
 const BASIC_CONSTRAINTS_OID = Buffer.from([0x55, 0x1d, 0x13]); // 2.5.29.19
-const BITS = ['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly'] as const;
+const BITS = [
+  'digitalSignature',
+  'nonRepudiation',
+  'keyEncipherment',
+  'dataEncipherment',
+  'keyAgreement',
+  'keyCertSign',
+  'cRLSign',
+  'encipherOnly',
+  'decipherOnly',
+] as const;
 export type KeyUsage = (typeof BITS)[number];
 
 interface Tlv {

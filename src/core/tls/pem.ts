@@ -62,7 +62,8 @@ export function derError(source: string): PemError {
 
 /** Every PEM block of `text`; `source` names the input (a file or variable) in errors. */
 export function parsePemBlocks(text: string, source: string): PemBlock[] {
-  if (text.trim() === '') throw new PemError(`${source} is empty.`, 'Give a PEM file (text starting with "-----BEGIN").');
+  if (text.trim() === '')
+    throw new PemError(`${source} is empty.`, 'Give a PEM file (text starting with "-----BEGIN").');
   if (looksLikeDer(text)) throw derError(source);
   const lines = text.split(/\r?\n/);
   const blocks: PemBlock[] = [];
@@ -76,22 +77,35 @@ export function parsePemBlocks(text: string, source: string): PemBlock[] {
       open = { type: begin[1], start: n + 1, body: [], headers: {} };
     } else if (end) {
       if (!open) {
-        throw new PemError(`${source}: line ${n + 1} ends a ${end[1]} block that never began.`, 'The file is cut or two files were joined badly; export it again.');
+        throw new PemError(
+          `${source}: line ${n + 1} ends a ${end[1]} block that never began.`,
+          'The file is cut or two files were joined badly; export it again.',
+        );
       }
       const index = blocks.length + 1;
       if (end[1] !== open.type) {
-        throw new PemError(`${source}: block ${index} begins as ${open.type} but ends as ${end[1]} (line ${n + 1}).`, 'The file is damaged; export it again.');
+        throw new PemError(
+          `${source}: block ${index} begins as ${open.type} but ends as ${end[1]} (line ${n + 1}).`,
+          'The file is damaged; export it again.',
+        );
       }
       const body = open.body.join('');
       if (!BASE64.test(body) || body.length === 0 || body.length % 4 === 1) {
-        throw new PemError(`${source}: ${describeBlock({ index, type: open.type })} is not valid base64 (lines ${open.start}-${n + 1}).`, 'The file is damaged or was edited; export it again.');
+        throw new PemError(
+          `${source}: ${describeBlock({ index, type: open.type })} is not valid base64 (lines ${open.start}-${n + 1}).`,
+          'The file is damaged or was edited; export it again.',
+        );
       }
       blocks.push({
         index,
         type: open.type,
         headers: open.headers,
         der: Buffer.from(body, 'base64'),
-        text: lines.slice(open.start - 1, n + 1).map((l) => l.trim()).join('\n') + '\n',
+        text:
+          lines
+            .slice(open.start - 1, n + 1)
+            .map((l) => l.trim())
+            .join('\n') + '\n',
       });
       open = undefined;
     } else if (open) {
@@ -102,7 +116,10 @@ export function parsePemBlocks(text: string, source: string): PemBlock[] {
   }
   if (open) throw truncated(source, blocks.length + 1, open.type, open.start, lines.length);
   if (blocks.length === 0) {
-    throw new PemError(`${source} holds no PEM block.`, 'A PEM file has lines "-----BEGIN CERTIFICATE-----" ... "-----END CERTIFICATE-----".');
+    throw new PemError(
+      `${source} holds no PEM block.`,
+      'A PEM file has lines "-----BEGIN CERTIFICATE-----" ... "-----END CERTIFICATE-----".',
+    );
   }
   return blocks;
 }
@@ -158,7 +175,10 @@ export const isPrivateKeyBlock = (b: PemBlock) => KEY_TYPES.has(b.type) || b.typ
  * The certificates of a bundle, in the order given. Private key blocks are skipped (a combined
  * file is common) and reported in `skipped`; any other block type is an error.
  */
-export function parseCertificates(text: string, source: string): { certificates: ParsedCertificate[]; skippedKeys: number } {
+export function parseCertificates(
+  text: string,
+  source: string,
+): { certificates: ParsedCertificate[]; skippedKeys: number } {
   const blocks = parsePemBlocks(text, source);
   const certificates: ParsedCertificate[] = [];
   let skippedKeys = 0;
@@ -177,7 +197,10 @@ export function parseCertificates(text: string, source: string): { certificates:
     }
   }
   if (certificates.length === 0) {
-    throw new PemError(`${source} holds no certificate (only ${blocks.map((b) => b.type).join(', ')}).`, 'Give the certificate file, not the key.');
+    throw new PemError(
+      `${source} holds no certificate (only ${blocks.map((b) => b.type).join(', ')}).`,
+      'Give the certificate file, not the key.',
+    );
   }
   return { certificates, skippedKeys };
 }
@@ -195,10 +218,16 @@ export function parsePrivateKey(text: string, source: string): ParsedKey {
   const keys = blocks.filter(isPrivateKeyBlock);
   for (const k of keys) registerSecret(k.text);
   if (keys.length === 0) {
-    throw new PemError(`${source} holds no private key (found ${blocks.map(describeBlock).join(', ')}).`, 'Give the file with "-----BEGIN PRIVATE KEY-----" (or RSA/EC PRIVATE KEY).');
+    throw new PemError(
+      `${source} holds no private key (found ${blocks.map(describeBlock).join(', ')}).`,
+      'Give the file with "-----BEGIN PRIVATE KEY-----" (or RSA/EC PRIVATE KEY).',
+    );
   }
   if (keys.length > 1) {
-    throw new PemError(`${source} holds ${keys.length} private keys (${keys.map(describeBlock).join(', ')}).`, 'Keep only the key of the certificate in this file.');
+    throw new PemError(
+      `${source} holds ${keys.length} private keys (${keys.map(describeBlock).join(', ')}).`,
+      'Keep only the key of the certificate in this file.',
+    );
   }
   const block = keys[0];
   if (block.type === 'ENCRYPTED PRIVATE KEY' || /ENCRYPTED/.test(block.headers['Proc-Type'] ?? '')) {
@@ -221,7 +250,10 @@ export function parsePrivateKey(text: string, source: string): ParsedKey {
 
 const CURVES: Record<string, string> = { prime256v1: 'P-256', secp384r1: 'P-384', secp521r1: 'P-521' };
 
-export function describeKey(key: { asymmetricKeyType?: string; asymmetricKeyDetails?: { modulusLength?: number; namedCurve?: string } }): string {
+export function describeKey(key: {
+  asymmetricKeyType?: string;
+  asymmetricKeyDetails?: { modulusLength?: number; namedCurve?: string };
+}): string {
   const details = key.asymmetricKeyDetails ?? {};
   switch (key.asymmetricKeyType) {
     case 'rsa':

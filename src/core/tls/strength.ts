@@ -99,20 +99,32 @@ export function weaknessesOf(cert: X509Certificate): Weakness[] {
   const found: Weakness[] = [];
   const key = cert.publicKey;
   const details = key.asymmetricKeyDetails ?? {};
-  if ((key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'rsa-pss') && (details.modulusLength ?? 0) < MIN_RSA_BITS) {
-    found.push({ what: `an RSA ${details.modulusLength ?? '?'}-bit key, below the ${MIN_RSA_BITS} bits the CA/Browser Forum and Kubernetes require`,
-      fix: `issue it again with an RSA key of at least ${MIN_RSA_BITS} bits (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:${MIN_RSA_BITS}) or an ECDSA P-256 key` });
+  if (
+    (key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'rsa-pss') &&
+    (details.modulusLength ?? 0) < MIN_RSA_BITS
+  ) {
+    found.push({
+      what: `an RSA ${details.modulusLength ?? '?'}-bit key, below the ${MIN_RSA_BITS} bits the CA/Browser Forum and Kubernetes require`,
+      fix: `issue it again with an RSA key of at least ${MIN_RSA_BITS} bits (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:${MIN_RSA_BITS}) or an ECDSA P-256 key`,
+    });
   } else if (key.asymmetricKeyType === 'dsa') {
-    found.push({ what: 'a DSA key, which TLS clients no longer accept', fix: 'issue it again with an RSA (2048+ bits) or ECDSA P-256 key' });
+    found.push({
+      what: 'a DSA key, which TLS clients no longer accept',
+      fix: 'issue it again with an RSA (2048+ bits) or ECDSA P-256 key',
+    });
   } else if (key.asymmetricKeyType === 'ec' && details.namedCurve && !GOOD_CURVES.has(details.namedCurve)) {
-    found.push({ what: `an elliptic-curve key on ${details.namedCurve}, a curve the CA/Browser Forum and Go's TLS do not accept (only P-256, P-384, P-521)`,
-      fix: 'issue it again with a P-256 or P-384 key' });
+    found.push({
+      what: `an elliptic-curve key on ${details.namedCurve}, a curve the CA/Browser Forum and Go's TLS do not accept (only P-256, P-384, P-521)`,
+      fix: 'issue it again with a P-256 or P-384 key',
+    });
   }
   const oid = signatureOid(cert.raw);
   const signature = oid ? SIGNATURES[oid] : undefined;
   if (signature?.weak && !selfSigned(cert)) {
-    found.push({ what: `a ${signature.weak} signature (${signature.name}), which browsers, Kubernetes (Go) and OpenSSL 3 refuse whoever signed it`,
-      fix: 'have it signed again with SHA-256 or stronger (its CA must sign with sha256WithRSAEncryption or ecdsa-with-SHA256)' });
+    found.push({
+      what: `a ${signature.weak} signature (${signature.name}), which browsers, Kubernetes (Go) and OpenSSL 3 refuse whoever signed it`,
+      fix: 'have it signed again with SHA-256 or stronger (its CA must sign with sha256WithRSAEncryption or ecdsa-with-SHA256)',
+    });
   }
   return found;
 }
@@ -126,7 +138,8 @@ export interface ChainWeakness extends Weakness {
 export function chainWeaknesses(chain: X509Certificate[]): ChainWeakness[] {
   return chain.flatMap((cert, i) => {
     const name = commonName(cert.subject) || cert.subject;
-    const who = i === 0 ? `the certificate "${name}"` : selfSigned(cert) ? `the root "${name}"` : `the intermediate "${name}"`;
+    const who =
+      i === 0 ? `the certificate "${name}"` : selfSigned(cert) ? `the root "${name}"` : `the intermediate "${name}"`;
     return weaknessesOf(cert).map((w) => ({ ...w, who }));
   });
 }
@@ -144,7 +157,11 @@ export function checkStrength(chain: { x509: X509Certificate }[], source: string
   const found = chainWeaknesses(chain.map((c) => c.x509));
   if (found.length === 0) {
     const leaf = chain[0]?.x509;
-    return { name: 'strength', status: 'ok', message: `${source}: key sizes and signature algorithms are accepted${leaf ? ` (${keyWords(leaf)})` : ''}.` };
+    return {
+      name: 'strength',
+      status: 'ok',
+      message: `${source}: key sizes and signature algorithms are accepted${leaf ? ` (${keyWords(leaf)})` : ''}.`,
+    };
   }
   const fixes = [...new Set(found.map((w) => w.fix))];
   return {
@@ -159,7 +176,11 @@ export function checkStrength(chain: { x509: X509Certificate }[], source: string
 function keyWords(cert: X509Certificate): string {
   const key = cert.publicKey;
   const details = key.asymmetricKeyDetails ?? {};
-  const size = details.modulusLength ? ` ${details.modulusLength}-bit` : details.namedCurve ? ` ${details.namedCurve}` : '';
+  const size = details.modulusLength
+    ? ` ${details.modulusLength}-bit`
+    : details.namedCurve
+      ? ` ${details.namedCurve}`
+      : '';
   const oid = signatureOid(cert.raw);
   return `${(key.asymmetricKeyType ?? 'unknown').toUpperCase()}${size} key, ${oid ? (SIGNATURES[oid]?.name ?? oid) : 'unknown'} signature`;
 }

@@ -94,10 +94,14 @@ function readText(path: string, variable: string, what: string, findings: Findin
       rule: `${variable.replaceAll('_', '-')}-unreadable`,
       variable,
       severity: 'error',
-      message: code === 'ENOENT' || code === 'EACCES'
-        ? `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}.`
-        : messageOf(error),
-      advice: code === 'EACCES' ? `Run as a user who can read ${path}.` : textOf(memberOf(error, 'advice')) ?? `Check the path in ${variable}.`,
+      message:
+        code === 'ENOENT' || code === 'EACCES'
+          ? `Cannot read the ${what} file ${path} (${variable}): ${code === 'ENOENT' ? 'no such file' : 'permission denied'}.`
+          : messageOf(error),
+      advice:
+        code === 'EACCES'
+          ? `Run as a user who can read ${path}.`
+          : (textOf(memberOf(error, 'advice')) ?? `Check the path in ${variable}.`),
     });
     return undefined;
   }

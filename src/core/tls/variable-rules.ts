@@ -17,7 +17,8 @@ export const PEM_RULES: PemRule[] = [
     key: 'cluster_issuer_ca_private_key',
     role: 'ca-issuer',
     prefix: 'ca-certificate',
-    renewAdvice: 'Renew the CA certificate and put the new chain in cluster_issuer_ca_certificate; certificates it signs stop working when it expires.',
+    renewAdvice:
+      'Renew the CA certificate and put the new chain in cluster_issuer_ca_certificate; certificates it signs stop working when it expires.',
   },
   {
     certificate: 'cluster_issuer_venafi_ca',
@@ -51,7 +52,11 @@ const pemText = (value: unknown): string | undefined =>
  * `files` maps a variable to the file its value was read from (the answers' `file:PATH`, the walkthrough's
  * file questions).
  */
-export function pemVariableFindings(values: Record<string, unknown>, now: Date = new Date(), files: Record<string, string> = {}): Finding[] {
+export function pemVariableFindings(
+  values: Record<string, unknown>,
+  now: Date = new Date(),
+  files: Record<string, string> = {},
+): Finding[] {
   // A value read from a file is named by the file first, so the message says which file to fix.
   const source = (name: string) => (files[name] ? `${files[name]} (${name})` : name);
   const findings: Finding[] = [];
@@ -71,7 +76,11 @@ export function pemVariableFindings(values: Record<string, unknown>, now: Date =
     }).checks;
     for (const check of checks) {
       if (!certPem && check.name !== 'key') continue;
-      const finding = toFinding(check, `${rule.prefix}-${check.name}`, isKeyCheck(check) ? rule.key! : rule.certificate);
+      const finding = toFinding(
+        check,
+        `${rule.prefix}-${check.name}`,
+        isKeyCheck(check) ? rule.key! : rule.certificate,
+      );
       if (finding) findings.push(finding);
     }
   }

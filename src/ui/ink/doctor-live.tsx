@@ -1,9 +1,24 @@
 import { Box, Text, render, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { runChecks, type RunOptions } from '../../core/doctor/runner.js';
-import { isInterrupted, RUN_INTERRUPTED, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
+import {
+  isInterrupted,
+  RUN_INTERRUPTED,
+  STATUS_MARK as MARK,
+  statusCounts,
+  summarize,
+} from '../../core/doctor/status.js';
 import type { Check, CheckOutcome, DoctorReport, Status } from '../../core/doctor/types.js';
-import { closingLines, countsLine, groupStatus, renderText, shown, skipSummary, titleOf, type GroupTitles } from '../text/text.js';
+import {
+  closingLines,
+  countsLine,
+  groupStatus,
+  renderText,
+  shown,
+  skipSummary,
+  titleOf,
+  type GroupTitles,
+} from '../text/text.js';
 
 const COLOR = { ok: 'green', warn: 'yellow', fail: 'red', skip: 'gray' } as const;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -46,7 +61,11 @@ export interface DoctorRun {
  * Runs the checks once (when given) and follows them group by group: the one run loop of the live
  * doctor and of the walkthrough's discovery checks.
  */
-export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, onDone: (report: DoctorReport, interrupted: boolean) => void): DoctorRun {
+export function useDoctorRun(
+  checks: Check[] | undefined,
+  options: RunOptions,
+  onDone: (report: DoctorReport, interrupted: boolean) => void,
+): DoctorRun {
   const [groups, setGroups] = useState<GroupState[]>([]);
   const [report, setReport] = useState<DoctorReport>();
   const [frame, setFrame] = useState(0);
@@ -60,10 +79,16 @@ export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, o
     void runChecks(checks, {
       ...options,
       signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
-      onStart: (c) => setGroups((all) => all.map((g) => (g.group === c.group ? { ...g, running: [...g.running, c] } : g))),
-      onFinish: (o) => setGroups((all) => all.map((g) => (g.group === o.group
-        ? { ...g, running: g.running.filter((c) => c.id !== o.id), finished: [...g.finished, o] }
-        : g))),
+      onStart: (c) =>
+        setGroups((all) => all.map((g) => (g.group === c.group ? { ...g, running: [...g.running, c] } : g))),
+      onFinish: (o) =>
+        setGroups((all) =>
+          all.map((g) =>
+            g.group === o.group
+              ? { ...g, running: g.running.filter((c) => c.id !== o.id), finished: [...g.finished, o] }
+              : g,
+          ),
+        ),
     }).then((r) => {
       clearInterval(timer);
       setReport(r);
@@ -77,7 +102,14 @@ export function useDoctorRun(checks: Check[] | undefined, options: RunOptions, o
     if (g.finished.length < g.checks.length) break;
     settled.push(g);
   }
-  return { settled, open: groups.slice(settled.length), report, interrupted: stop.signal.aborted, frame, interrupt: () => stop.abort() };
+  return {
+    settled,
+    open: groups.slice(settled.length),
+    report,
+    interrupted: stop.signal.aborted,
+    frame,
+    interrupt: () => stop.abort(),
+  };
 }
 
 /**
@@ -99,17 +131,40 @@ export function DoctorLive({ checks, options, verbose, color, titles, onDone }: 
   if (run.report) return null;
   return (
     <Box flexDirection="column">
-      {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} />)}
-      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} frame={run.frame} />)}
+      {run.settled.map((g) => (
+        <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} />
+      ))}
+      {run.open.map((g) => (
+        <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} frame={run.frame} />
+      ))}
     </Box>
   );
 }
 
 /** The groups not settled yet (spinning), then the summary once the run ended. */
-export function OpenGroups({ run, verbose, color, titles }: { run: DoctorRun; verbose: boolean; color: boolean; titles?: GroupTitles }) {
+export function OpenGroups({
+  run,
+  verbose,
+  color,
+  titles,
+}: {
+  run: DoctorRun;
+  verbose: boolean;
+  color: boolean;
+  titles?: GroupTitles;
+}) {
   return (
     <Box flexDirection="column">
-      {run.open.map((g) => <GroupBlock key={g.group} state={g} verbose={verbose} color={color} titles={titles} frame={run.report ? undefined : run.frame} />)}
+      {run.open.map((g) => (
+        <GroupBlock
+          key={g.group}
+          state={g}
+          verbose={verbose}
+          color={color}
+          titles={titles}
+          frame={run.report ? undefined : run.frame}
+        />
+      ))}
       {run.report ? <Summary report={run.report} interrupted={run.interrupted} /> : null}
     </Box>
   );
@@ -126,7 +181,19 @@ function groupsOf(checks: Check[]): GroupState[] {
 }
 
 /** A group's line (a spinner while it runs), its settled checks, and the hint when it checked nothing. */
-export function GroupBlock({ state, verbose, color, titles, frame }: { state: GroupState; verbose: boolean; color: boolean; titles?: GroupTitles; frame?: number }) {
+export function GroupBlock({
+  state,
+  verbose,
+  color,
+  titles,
+  frame,
+}: {
+  state: GroupState;
+  verbose: boolean;
+  color: boolean;
+  titles?: GroupTitles;
+  frame?: number;
+}) {
   const done = state.finished.length === state.checks.length;
   const status: Status = groupStatus(state.finished);
   const shownChecks = state.finished.filter((o) => verbose || o.status !== 'skip' || isInterrupted(o));
@@ -134,17 +201,34 @@ export function GroupBlock({ state, verbose, color, titles, frame }: { state: Gr
   return (
     <Box flexDirection="column">
       <Text>
-        {done || frame === undefined
-          ? <Text color={tone(color, done ? status : 'skip')}>[{done ? MARK[status] : ' '}]</Text>
-          : <Text color={tone(color, 'run')}>[{FRAMES[frame % FRAMES.length]}]</Text>}
-        {' '}{shown(titleOf(state.group, titles))}{' '}
-        <Text dimColor={color}>({state.finished.length}/{state.checks.length}{done ? `, ${counts(state.finished)}` : ''})</Text>
+        {done || frame === undefined ? (
+          <Text color={tone(color, done ? status : 'skip')}>[{done ? MARK[status] : ' '}]</Text>
+        ) : (
+          <Text color={tone(color, 'run')}>[{FRAMES[frame % FRAMES.length]}]</Text>
+        )}{' '}
+        {shown(titleOf(state.group, titles))}{' '}
+        <Text dimColor={color}>
+          ({state.finished.length}/{state.checks.length}
+          {done ? `, ${counts(state.finished)}` : ''})
+        </Text>
       </Text>
-      {shownChecks.map((o) => <CheckLine key={o.id} outcome={o} verbose={verbose} color={color} />)}
-      {frame === undefined ? null : state.running.map((c) => (
-        <Text key={c.id}>{'    '}<Text color={tone(color, 'run')}>{FRAMES[frame % FRAMES.length]}</Text> {shown(c.title)}…</Text>
+      {shownChecks.map((o) => (
+        <CheckLine key={o.id} outcome={o} verbose={verbose} color={color} />
       ))}
-      {hints.map((hint) => <Text key={hint} dimColor={color}>    {hint}</Text>)}
+      {frame === undefined
+        ? null
+        : state.running.map((c) => (
+            <Text key={c.id}>
+              {'    '}
+              <Text color={tone(color, 'run')}>{FRAMES[frame % FRAMES.length]}</Text> {shown(c.title)}…
+            </Text>
+          ))}
+      {hints.map((hint) => (
+        <Text key={hint} dimColor={color}>
+          {' '}
+          {hint}
+        </Text>
+      ))}
     </Box>
   );
 }
@@ -163,12 +247,11 @@ export function CheckLine({ outcome: o, verbose, color }: { outcome: CheckOutcom
   return (
     <Box flexDirection="column">
       <Text>
-        {'    '}<Text color={tone(color, o.status)}>{MARK[o.status]}</Text> {shown(o.title)}: {shown(o.message)}{' '}
+        {'    '}
+        <Text color={tone(color, o.status)}>{MARK[o.status]}</Text> {shown(o.title)}: {shown(o.message)}{' '}
         <Text dimColor={color}>({o.durationMs} ms)</Text>
       </Text>
-      {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? (
-        <Text>      → {shown(o.advice)}</Text>
-      ) : null}
+      {o.advice && (o.status === 'fail' || o.status === 'warn' || verbose) ? <Text> → {shown(o.advice)}</Text> : null}
     </Box>
   );
 }
@@ -177,25 +260,46 @@ export function Summary({ report, interrupted }: { report: DoctorReport; interru
   return (
     <Box flexDirection="column" marginTop={1}>
       {interrupted ? <Text bold>{RUN_INTERRUPTED}</Text> : null}
-      {closingLines(report.checks).map((line) => <Text key={line}>{line}</Text>)}
+      {closingLines(report.checks).map((line) => (
+        <Text key={line}>{line}</Text>
+      ))}
       <Text>{countsLine(report.checks)}</Text>
     </Box>
   );
 }
 
-export async function runLiveDoctor(checks: Check[], options: RunOptions, view: LiveView): Promise<{ report: DoctorReport; interrupted: boolean }> {
+export async function runLiveDoctor(
+  checks: Check[],
+  options: RunOptions,
+  view: LiveView,
+): Promise<{ report: DoctorReport; interrupted: boolean }> {
   let result: { report: DoctorReport; interrupted: boolean } | undefined;
   const app = render(
-    <DoctorLive checks={checks} options={options} verbose={view.verbose} color={view.color} titles={view.titles} onDone={(report, interrupted) => {
-      result = { report, interrupted };
-      setTimeout(() => app.unmount(), 0);
-    }} />,
+    <DoctorLive
+      checks={checks}
+      options={options}
+      verbose={view.verbose}
+      color={view.color}
+      titles={view.titles}
+      onDone={(report, interrupted) => {
+        result = { report, interrupted };
+        setTimeout(() => app.unmount(), 0);
+      }}
+    />,
     // Ctrl+C is ours: stop the checks and report what finished, never a frozen spinner.
     { exitOnCtrlC: false },
   );
   await app.waitUntilExit();
   const { report, interrupted } = result!;
   if (interrupted) process.stdout.write(`${RUN_INTERRUPTED}\n`);
-  process.stdout.write(renderText(report, { verbose: view.verbose, color: view.color, titles: view.titles, requested: view.requested, width: process.stdout.columns }));
+  process.stdout.write(
+    renderText(report, {
+      verbose: view.verbose,
+      color: view.color,
+      titles: view.titles,
+      requested: view.requested,
+      width: process.stdout.columns,
+    }),
+  );
   return { report, interrupted };
 }

@@ -15,7 +15,12 @@ import type { CommandContext } from '../../core/run-context.js';
 import { confirmOrCancel } from './confirm.js';
 
 /** `yes`: write without asking even on a terminal. */
-export async function runAnswers(ctx: CommandContext, options: SetupOptions, answersFile: string, yes: boolean): Promise<number> {
+export async function runAnswers(
+  ctx: CommandContext,
+  options: SetupOptions,
+  answersFile: string,
+  yes: boolean,
+): Promise<number> {
   const log = lineWriter(ctx.stderr);
   const { answers, translated, sources } = await readAnswers(resolve(ctx.cwd, answersFile));
   const { vault: vaultOptions, ...settings } = options;
@@ -26,7 +31,11 @@ export async function runAnswers(ctx: CommandContext, options: SetupOptions, ans
 
   if (review.dryRun) {
     ctx.stdout.write(escapeControl(review.diff));
-    log(review.blocked ? 'Dry run: the settings have errors (above); nothing would be written.' : 'Dry run: nothing was written.');
+    log(
+      review.blocked
+        ? 'Dry run: the settings have errors (above); nothing would be written.'
+        : 'Dry run: nothing was written.',
+    );
     return review.blocked ? EXIT.usage : EXIT.ok;
   }
   if (review.blocked) {

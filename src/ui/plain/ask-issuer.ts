@@ -11,7 +11,11 @@ import { CANCELLED_REGENERATE } from '../../core/setup/outcome.js';
 import { askAll, askerFor, ioOf } from './questions.js';
 
 /** Asks only the issuer part in plain mode and returns the answers for planSetup. */
-export async function askIssuerPlain(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
+export async function askIssuerPlain(
+  ctx: CommandContext,
+  inventoryValues: Record<string, unknown>,
+  names?: NamingProfile,
+): Promise<Record<string, unknown>> {
   const asker = askerFor(ioOf(ctx));
   try {
     const state = await askAll(startQuestions(answersFromInventory(inventoryValues), { only: 'issuer', names }), asker);

@@ -5,7 +5,11 @@
 import { CancelledError } from '../../core/errors.js';
 import { LinePrompt, PromptCancelled } from './line-prompt.js';
 
-export async function confirmOrCancel(question: string, cancelled: string, output: NodeJS.WritableStream): Promise<void> {
+export async function confirmOrCancel(
+  question: string,
+  cancelled: string,
+  output: NodeJS.WritableStream,
+): Promise<void> {
   // Ink unrefs stdin when a walkthrough ends; without this the process would exit at the prompt.
   process.stdin.ref?.();
   const prompt = new LinePrompt({ input: process.stdin, output, ascii: process.env.TERM === 'dumb' });

@@ -54,7 +54,11 @@ export class LinePrompt {
     this.io.output.write(this.io.ascii ? asAscii(text) : text);
   }
 
-  async input(options: { message: string; default?: string; validate?: (value: string) => string | true }): Promise<string> {
+  async input(options: {
+    message: string;
+    default?: string;
+    validate?: (value: string) => string | true;
+  }): Promise<string> {
     for (;;) {
       const shown = options.default ? ` [${options.default}]` : '';
       const typed = await this.line(`? ${options.message}${shown}: `);
@@ -76,7 +80,10 @@ export class LinePrompt {
 
   async select<T extends string>(options: { message: string; choices: Choice<T>[]; default?: string }): Promise<T> {
     const { choices } = options;
-    const initial = Math.max(0, choices.findIndex((c) => c.value === options.default));
+    const initial = Math.max(
+      0,
+      choices.findIndex((c) => c.value === options.default),
+    );
     this.write(`? ${options.message}\n`);
     choices.forEach((c, i) => this.write(`  ${i + 1}) ${c.name}${c.description ? ` - ${c.description}` : ''}\n`));
     for (;;) {
@@ -91,7 +98,9 @@ export class LinePrompt {
 
   async confirm(options: { message: string; default: boolean }): Promise<boolean> {
     for (;;) {
-      const typed = (await this.line(`? ${options.message} ${options.default ? '[Y/n]' : '[y/N]'}: `)).trim().toLowerCase();
+      const typed = (await this.line(`? ${options.message} ${options.default ? '[Y/n]' : '[y/N]'}: `))
+        .trim()
+        .toLowerCase();
       if (typed === '') return options.default;
       if (['y', 'yes'].includes(typed)) return true;
       if (['n', 'no'].includes(typed)) return false;
@@ -117,8 +126,14 @@ export class LinePrompt {
       };
       this.waiter = {
         secret: Boolean(raw),
-        resolve: (line) => { done(); resolve(line); },
-        reject: (error) => { done(); reject(error); },
+        resolve: (line) => {
+          done();
+          resolve(line);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
       };
     });
   }

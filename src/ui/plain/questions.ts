@@ -11,7 +11,16 @@ import type { Finding } from '../../core/findings.js';
 import { escapeControl } from '../../core/escape.js';
 import { redact, registerSecret } from '../../core/secrets.js';
 import {
-  checkFileInput, keepHint, secretAnswer, defaultFor, isOptional, stepError, type FileCheck, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput,
+  keepHint,
+  secretAnswer,
+  defaultFor,
+  isOptional,
+  stepError,
+  type FileCheck,
+  type AnswerValue,
+  type Step,
+  type WizardAnswers,
 } from '../../core/setup/wizard-flow.js';
 import { answerQuestion, answeredAll, goBack, questionOf, type QuestionsState } from '../../core/setup/questions.js';
 import { CANCELLED } from '../../core/setup/outcome.js';
@@ -40,7 +49,12 @@ export function askerFor(io: PlainIO): Asker {
   return { io, prompt: new LinePrompt({ input: io.input, output: io.output, ascii: io.ascii }) };
 }
 
-export const ioOf = (ctx: CommandContext): PlainIO => ({ input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, ascii: ctx.env.TERM === 'dumb' });
+export const ioOf = (ctx: CommandContext): PlainIO => ({
+  input: process.stdin,
+  output: ctx.stdout,
+  cwd: ctx.cwd,
+  ascii: ctx.env.TERM === 'dumb',
+});
 
 /** Asks from `start` until every question is answered; "<" at the first question cancels (CancelledError). */
 export async function askAll(start: QuestionsState, asker: Asker): Promise<QuestionsState> {
@@ -78,7 +92,10 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
     for (;;) {
       const value = await prompt.select({
         message: title,
-        choices: [...(step.choices ?? []).map((c) => ({ value: c.value, name: c.label, description: c.help })), ...(state.index > 0 ? [BACK_CHOICE] : [])],
+        choices: [
+          ...(step.choices ?? []).map((c) => ({ value: c.value, name: c.label, description: c.help })),
+          ...(state.index > 0 ? [BACK_CHOICE] : []),
+        ],
         default: preselected === undefined ? undefined : String(preselected),
       });
       const error = value === BACK ? undefined : stepError(step, value, answers);
@@ -116,7 +133,13 @@ async function ask(step: Step, state: QuestionsState, asker: Asker): Promise<Ask
   return value.trim();
 }
 
-async function askFile(step: Step, state: QuestionsState, { io, prompt }: Asker, message: string, existing: string): Promise<Asked> {
+async function askFile(
+  step: Step,
+  state: QuestionsState,
+  { io, prompt }: Asker,
+  message: string,
+  existing: string,
+): Promise<Asked> {
   const inline = existing.includes('-----BEGIN');
   for (;;) {
     let findings: Finding[] = [];
@@ -143,8 +166,10 @@ async function askFile(step: Step, state: QuestionsState, { io, prompt }: Asker,
     if (findings.length === 0) return stored ?? path;
     printFindings(findings, prompt);
     // A fix offered in place (a chain in the wrong order): accepted, the answers it brings are added.
-    if (offer && await prompt.confirm({ message: offer.question, default: true })) return { value: offer.value ?? stored ?? path, also: offer.also };
-    if (!offer && await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })) return stored ?? path;
+    if (offer && (await prompt.confirm({ message: offer.question, default: true })))
+      return { value: offer.value ?? stored ?? path, also: offer.also };
+    if (!offer && (await prompt.confirm({ message: 'Accept these warnings and continue?', default: false })))
+      return stored ?? path;
   }
 }
 

@@ -28,9 +28,11 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
   const prompt = new LinePrompt({ input: io.input, output: io.output, ascii: io.env.TERM === 'dumb' });
   try {
     for (;;) {
-      const answer = (await prompt.input({
-        message: `The inventory keeps ${names} in Ansible Vault. Vault password file (to check them and write every secret vaulted; empty: continue without)`,
-      })).trim();
+      const answer = (
+        await prompt.input({
+          message: `The inventory keeps ${names} in Ansible Vault. Vault password file (to check them and write every secret vaulted; empty: continue without)`,
+        })
+      ).trim();
       if (answer === '') return undefined;
       try {
         // A file or LABEL@FILE, `~/` expanded (no shell reads the answer), as the vault question takes it.
@@ -51,6 +53,8 @@ export async function offerVault(values: Record<string, unknown>, io: VaultOffer
 }
 
 /** The offer on the command's terminal, as openSession takes it. */
-export function vaultOfferOn(ctx: CommandContext): (values: Record<string, unknown>) => Promise<VaultKeyring | undefined> {
+export function vaultOfferOn(
+  ctx: CommandContext,
+): (values: Record<string, unknown>) => Promise<VaultKeyring | undefined> {
   return (values) => offerVault(values, { input: process.stdin, output: ctx.stdout, cwd: ctx.cwd, env: ctx.env });
 }

@@ -10,7 +10,16 @@ export function renderJson(report: DoctorReport): string {
   return stringifyJson(redactValue({ ...report, checks: report.checks.map(asJson) }), 2) + '\n';
 }
 
-function asJson({ facts, parts, reason, subject, certificates, stuck, tokenExpiresAt, ...check }: CheckOutcome): object {
+function asJson({
+  facts,
+  parts,
+  reason,
+  subject,
+  certificates,
+  stuck,
+  tokenExpiresAt,
+  ...check
+}: CheckOutcome): object {
   return {
     ...check,
     ...(facts ? { details: facts } : {}),

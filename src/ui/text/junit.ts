@@ -35,11 +35,19 @@ function testcase(check: CheckOutcome): string[] {
   const body = [check.message, check.advice ? `→ ${check.advice}` : ''].filter(Boolean).join('\n');
   switch (check.status) {
     case 'fail':
-      return [`${open}>`, `      <failure type="fail" message="${attr(check.message)}">${escapeXml(`${check.title}\n${body}`)}</failure>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <failure type="fail" message="${attr(check.message)}">${escapeXml(`${check.title}\n${body}`)}</failure>`,
+        '    </testcase>',
+      ];
     case 'skip':
       return [`${open}>`, `      <skipped message="${attr(withAdvice(check))}"/>`, '    </testcase>'];
     case 'warn':
-      return [`${open}>`, `      <system-out>${escapeXml(`warning: ${check.title}\n${body}`)}</system-out>`, '    </testcase>'];
+      return [
+        `${open}>`,
+        `      <system-out>${escapeXml(`warning: ${check.title}\n${body}`)}</system-out>`,
+        '    </testcase>',
+      ];
     default:
       return [`${open}/>`];
   }

@@ -6,7 +6,13 @@
  */
 import { redact } from '../../core/secrets.js';
 import { escapeControl } from '../../core/escape.js';
-import { BUILD_INFO, DOCTOR_METRICS, type MetricFamily, type MetricsRun, type Sample } from '../../core/doctor/metrics.js';
+import {
+  BUILD_INFO,
+  DOCTOR_METRICS,
+  type MetricFamily,
+  type MetricsRun,
+  type Sample,
+} from '../../core/doctor/metrics.js';
 
 export interface PrometheusRun extends MetricsRun {
   /** The areas' own families (core/areas/index.ts: AREA_METRICS). */

@@ -18,17 +18,21 @@ export interface Printed {
 
 const DRY_RUN: Record<Extract<RegenerateEvent, { kind: 'dry-run' }>['verdict'], (deleting: number) => string> = {
   undecided: () => 'Dry run: nothing was written and no secret would be deleted automatically (see above).',
-  'not-deployed': () => 'Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.',
-  'would-delete': (n) => `Dry run: nothing was written${n ? ' and no secret was deleted; the commands above would delete them' : ''}.`,
+  'not-deployed': () =>
+    'Dry run: nothing was written. The real run would write the inventory but delete no secret until the deployment has run (see above), and exit 1.',
+  'would-delete': (n) =>
+    `Dry run: nothing was written${n ? ' and no secret was deleted; the commands above would delete them' : ''}.`,
 };
 
 const KEPT: Record<Extract<RegenerateEvent, { kind: 'kept' }>['why'], string> = {
-  'not-deployed': 'No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.',
+  'not-deployed':
+    'No secret was deleted. Deploy the inventory (the platform\'s playbooks), then run "cloudgate regenerate" again with the same answers.',
   undecided: 'No secret was deleted: cloudgate cannot tell which secrets the replaced issuer issued (see above).',
   'nothing-stale': 'No certificate secret to delete.',
 };
 
-const REISSUING = 'cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".';
+const REISSUING =
+  'cert-manager now issues new certificates from the new issuer. Until each is issued, its endpoints serve the ingress controller\'s self-signed "Fake Certificate".';
 
 export function regenerateLines(event: RegenerateEvent): Printed {
   switch (event.kind) {
@@ -58,9 +62,12 @@ export function regenerateLines(event: RegenerateEvent): Printed {
       return { stderr: describeBatchDeletion(event.progress, event.context).map(escapeLine) };
     case 'reissuing':
       return {
-        stderr: [REISSUING, event.waitSeconds === undefined
-          ? 'Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).'
-          : `Waiting up to ${event.waitSeconds} s for the certificates to be issued again...`],
+        stderr: [
+          REISSUING,
+          event.waitSeconds === undefined
+            ? 'Follow them with: cloudgate doctor --only kube,tls (or run regenerate with --wait).'
+            : `Waiting up to ${event.waitSeconds} s for the certificates to be issued again...`,
+        ],
       };
     case 'waited': {
       const { ready, notReady } = event.waited;
@@ -68,7 +75,11 @@ export function regenerateLines(event: RegenerateEvent): Printed {
         stderr: [
           ...(ready.length ? [escapeLine(`Issued again (${ready.length}): ${ready.join(', ')}`)] : []),
           ...notReady.map(({ name, why }) => escapeLine(`! Not issued yet: ${name}: ${why}`)),
-          ...(notReady.length ? ['Look at "cloudgate status certificate NAMESPACE/NAME" (its request, order, challenges and the fix); "cloudgate doctor --only kube,acme" checks the issuer.'] : []),
+          ...(notReady.length
+            ? [
+                'Look at "cloudgate status certificate NAMESPACE/NAME" (its request, order, challenges and the fix); "cloudgate doctor --only kube,acme" checks the issuer.',
+              ]
+            : []),
         ],
       };
     }
@@ -76,7 +87,10 @@ export function regenerateLines(event: RegenerateEvent): Printed {
 }
 
 /** Prints an event on the command's streams; stderr's lines redacted and escaped as every log line is. */
-export function printRegenerateEvent(event: RegenerateEvent, streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): void {
+export function printRegenerateEvent(
+  event: RegenerateEvent,
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): void {
   const { stdout = [], stderr } = regenerateLines(event);
   for (const line of stdout) streams.stdout.write(`${line}\n`);
   const log = lineWriter(streams.stderr);

@@ -2,7 +2,13 @@ import { escapeControl, escapeLine } from '../../core/escape.js';
 import { redact } from '../../core/secrets.js';
 import type { CheckOutcome, DoctorReport, SkipCode, Status } from '../../core/doctor/types.js';
 import { uncheckedGroups } from '../../core/doctor/runner.js';
-import { interruptedVerdict, isInterrupted, STATUS_MARK as MARK, statusCounts, summarize } from '../../core/doctor/status.js';
+import {
+  interruptedVerdict,
+  isInterrupted,
+  STATUS_MARK as MARK,
+  statusCounts,
+  summarize,
+} from '../../core/doctor/status.js';
 import { wrapText } from './wrap.js';
 
 /** Each group's title, as its area names it; a group without one is shown by its name. */
@@ -38,14 +44,17 @@ export function renderText(report: DoctorReport, options: TextOptions): string {
   for (const [group, checks] of groups) {
     const status = groupStatus(checks);
     const counts = statusCounts(summarize(checks));
-    lines.push(`${paint(status, `[${MARK[status]}]`)} ${shown(titleOf(group, options.titles))} ${paint('dim', `(${counts})`)}`);
+    lines.push(
+      `${paint(status, `[${MARK[status]}]`)} ${shown(titleOf(group, options.titles))} ${paint('dim', `(${counts})`)}`,
+    );
     for (const check of checks) {
       // A check stopped by Ctrl+C is listed even without --verbose: the operator must see what did not run.
       if (!options.verbose && (check.status === 'ok' || check.status === 'skip') && !isInterrupted(check)) continue;
       lines.push(...renderCheck(check, options, paint));
     }
     // A group that checked nothing says why, per reason, without --verbose (a first run, say).
-    if (status === 'skip' && !options.verbose) lines.push(...skipSummary(checks).map((hint) => `    ${paint('dim', hint)}`));
+    if (status === 'skip' && !options.verbose)
+      lines.push(...skipSummary(checks).map((hint) => `    ${paint('dim', hint)}`));
   }
   lines.push('', ...closingLines(report.checks, options.requested), countsLine(report.checks));
   const text = redact(lines.join('\n'));
@@ -74,17 +83,24 @@ export function skipSummary(checks: CheckOutcome[]): string[] {
     if (check.status !== 'skip' || isInterrupted(check)) continue;
     const kind: SkipKind = check.reason && check.reason.code !== 'interrupted' ? check.reason.code : 'not-applicable';
     // What is missing, then what to do; for no-cluster the reason says both (the message repeats it).
-    const text = !check.reason || kind === 'not-applicable' || check.reason.text === check.message ? check.message
-      : kind === 'no-cluster' ? check.reason.text
-      : `${check.message} → ${check.reason.text}`;
+    const text =
+      !check.reason || kind === 'not-applicable' || check.reason.text === check.message
+        ? check.message
+        : kind === 'no-cluster'
+          ? check.reason.text
+          : `${check.message} → ${check.reason.text}`;
     // One line per thing to do: checks that ask for the same setting count together, the first one's words shown.
     const key = `${kind}\n${check.reason?.text ?? check.message}`;
     const entry = byReason.get(key) ?? { kind, text, count: 0 };
     entry.count++;
     byReason.set(key, entry);
   }
-  const reasons = [...byReason.values()].sort((a, b) => b.count - a.count || SKIP_ORDER.indexOf(a.kind) - SKIP_ORDER.indexOf(b.kind));
-  const lines = reasons.slice(0, MOST_REASONS).map((r) => `${SKIP_LABEL[r.kind]}${r.count > 1 ? ` (${r.count} checks)` : ''}: ${shown(r.text)}`);
+  const reasons = [...byReason.values()].sort(
+    (a, b) => b.count - a.count || SKIP_ORDER.indexOf(a.kind) - SKIP_ORDER.indexOf(b.kind),
+  );
+  const lines = reasons
+    .slice(0, MOST_REASONS)
+    .map((r) => `${SKIP_LABEL[r.kind]}${r.count > 1 ? ` (${r.count} checks)` : ''}: ${shown(r.text)}`);
   const more = reasons.length - MOST_REASONS;
   if (more > 0) lines.push(`… and ${more} other reason${more === 1 ? '' : 's'} (--verbose lists every check).`);
   return lines;
@@ -92,7 +108,9 @@ export function skipSummary(checks: CheckOutcome[]): string[] {
 
 /** What the skipped checks ask to be set, each once (for the closing line of a run that checked nothing). */
 export function whatToSet(checks: CheckOutcome[]): string[] {
-  const texts = checks.filter((c) => c.status === 'skip' && c.reason?.code === 'not-configured').map((c) => c.reason!.text);
+  const texts = checks
+    .filter((c) => c.status === 'skip' && c.reason?.code === 'not-configured')
+    .map((c) => c.reason!.text);
   return [...new Set(texts)];
 }
 
@@ -103,7 +121,20 @@ export function countsLine(checks: CheckOutcome[]): string {
 }
 
 /** Characters a dumb terminal may not show, as ASCII. */
-const ASCII: Record<string, string> = { '✓': 'ok', '✗': 'x', '→': '->', '•': '*', '—': '-', '–': '-', '·': '-', '…': '...', '‘': "'", '’': "'", '“': '"', '”': '"' };
+const ASCII: Record<string, string> = {
+  '✓': 'ok',
+  '✗': 'x',
+  '→': '->',
+  '•': '*',
+  '—': '-',
+  '–': '-',
+  '·': '-',
+  '…': '...',
+  '‘': "'",
+  '’': "'",
+  '“': '"',
+  '”': '"',
+};
 
 export function asAscii(text: string): string {
   return text.replace(/[^\x00-\x7e]/g, (c) => ASCII[c] ?? '?');
@@ -127,7 +158,10 @@ export function closingLines(checks: CheckOutcome[], requested: string[] = []): 
   const lines = [closingLine(checks)];
   if (checks.some((c) => c.status !== 'skip') && requested.length > 0) {
     const unchecked = uncheckedGroups({ checks }, requested);
-    if (unchecked.length) lines.push(`! Nothing was checked in ${unchecked.join(', ')}: every check of ${unchecked.length === 1 ? 'it' : 'them'} was skipped (see above).`);
+    if (unchecked.length)
+      lines.push(
+        `! Nothing was checked in ${unchecked.join(', ')}: every check of ${unchecked.length === 1 ? 'it' : 'them'} was skipped (see above).`,
+      );
   }
   return lines;
 }
@@ -142,7 +176,9 @@ export function shown(text: string): string {
 }
 
 export function renderCheck(check: CheckOutcome, options: TextOptions, paint = painter(options.color)): string[] {
-  const out = [`    ${paint(check.status, MARK[check.status])} ${shown(check.title)}: ${shown(check.message)} ${paint('dim', `(${check.durationMs} ms)`)}`];
+  const out = [
+    `    ${paint(check.status, MARK[check.status])} ${shown(check.title)}: ${shown(check.message)} ${paint('dim', `(${check.durationMs} ms)`)}`,
+  ];
   if (check.advice && (check.status === 'fail' || check.status === 'warn' || options.verbose)) {
     out.push(`      → ${shown(check.advice)}`);
   } else if (check.reason && options.verbose) {
@@ -157,7 +193,9 @@ export function renderCheck(check: CheckOutcome, options: TextOptions, paint = p
   if (options.verbose && check.facts) {
     for (const [key, value] of Object.entries(check.facts)) {
       if (value === undefined) continue;
-      out.push(`      ${shown(key)}: ${typeof value === 'string' ? escapeControl(redact(value)) : shown(JSON.stringify(value))}`);
+      out.push(
+        `      ${shown(key)}: ${typeof value === 'string' ? escapeControl(redact(value)) : shown(JSON.stringify(value))}`,
+      );
     }
   }
   return out;
@@ -179,5 +217,3 @@ const CODES: Record<Tone, number> = { ok: 32, warn: 33, fail: 31, skip: 90, dim:
 function painter(color: boolean) {
   return (tone: Tone, text: string) => (color ? `\x1b[${CODES[tone]}m${text}\x1b[39m` : text);
 }
-
-

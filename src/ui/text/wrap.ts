@@ -40,5 +40,8 @@ export function wrapLine(line: string, width: number | undefined): string[] {
 
 export function wrapText(text: string, width: number | undefined): string {
   if (!width) return text;
-  return text.split('\n').flatMap((line) => wrapLine(line, width)).join('\n');
+  return text
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
 }

@@ -34,7 +34,12 @@ export interface Answer {
 }
 
 export function loadEnv(stateDir: string): KeystoneEnv;
-export function call(env: KeystoneEnv, method: string, url: string, options?: { headers?: Record<string, string>; body?: string }): Promise<Answer>;
+export function call(
+  env: KeystoneEnv,
+  method: string,
+  url: string,
+  options?: { headers?: Record<string, string>; body?: string },
+): Promise<Answer>;
 export function idpToken(env: KeystoneEnv, clientId?: string): Promise<string>;
 export function brokerToken(env: KeystoneEnv, subjectToken: string): Promise<string>;
 export function unscopedToken(env: KeystoneEnv, bearer: string, idp?: string): Promise<string>;

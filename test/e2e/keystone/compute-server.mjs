@@ -23,10 +23,15 @@ async function fetchServiceToken() {
   const res = await fetch(`${keystoneUrl}/v3/auth/tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ auth: {
-      identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password: adminPassword } } },
-      scope: { project: { name: 'admin', domain: { id: 'default' } } },
-    } }),
+    body: JSON.stringify({
+      auth: {
+        identity: {
+          methods: ['password'],
+          password: { user: { name: 'admin', domain: { id: 'default' }, password: adminPassword } },
+        },
+        scope: { project: { name: 'admin', domain: { id: 'default' } } },
+      },
+    }),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   if (res.status !== 201) throw new Error(`service sign-in answered ${res.status}`);
@@ -53,7 +58,9 @@ function send(res, status, body) {
   res.end(JSON.stringify(body));
 }
 const unauthorized = (res) =>
-  send(res, 401, { error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' } });
+  send(res, 401, {
+    error: { code: 401, title: 'Unauthorized', message: 'The request you have made requires authentication.' },
+  });
 
 const tls = { cert: readFileSync(join(stateDir, 'tls.crt')), key: readFileSync(join(stateDir, 'tls.key')) };
 const server = createServer(tls, async (req, res) => {
@@ -74,6 +81,9 @@ const server = createServer(tls, async (req, res) => {
 server.listen(Number(portText), '127.0.0.1', () => {
   console.error(`compute listening on https://127.0.0.1:${portText}`);
   // Sign in before the first request, so no client waits for it.
-  fetchServiceToken().then((t) => (serviceToken ??= t), (error) => console.error(`service sign-in failed: ${error.message}`));
+  fetchServiceToken().then(
+    (t) => (serviceToken ??= t),
+    (error) => console.error(`service sign-in failed: ${error.message}`),
+  );
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));

@@ -57,22 +57,29 @@ async function script(name: 'start.sh' | 'stop.sh', ...args: string[]) {
     });
   } catch (error) {
     const e = error as { stderr?: string; message: string };
-    throw new Error(`${name} ${args.join(' ')} failed (logs in ${STATE}/logs/):\n${e.stderr || e.message}`, { cause: error });
+    throw new Error(`${name} ${args.join(' ')} failed (logs in ${STATE}/logs/):\n${e.stderr || e.message}`, {
+      cause: error,
+    });
   }
 }
 
 // The operator's own OS_*/CLOUDGATE_* variables must not leak into these runs.
 const BLANK = Object.fromEntries(
-  Object.keys(process.env).filter((k) => /^(OS_|CLOUDGATE_)/.test(k)).map((k) => [k, '']),
+  Object.keys(process.env)
+    .filter((k) => /^(OS_|CLOUDGATE_)/.test(k))
+    .map((k) => [k, '']),
 );
 
 let env: chain.KeystoneEnv;
 let startedHere = false;
 
 function doctor(extraEnv: Record<string, string> = {}, args: string[] = []): Promise<CliResult> {
-  return runCli(['doctor', '--only', 'signin', '--json', '--config', env.configFile, '--ca-file', env.caFile, ...args], {
-    env: { ...BLANK, ...extraEnv },
-  });
+  return runCli(
+    ['doctor', '--only', 'signin', '--json', '--config', env.configFile, '--ca-file', env.caFile, ...args],
+    {
+      env: { ...BLANK, ...extraEnv },
+    },
+  );
 }
 
 function checks(result: CliResult): Record<string, Check> {
@@ -86,7 +93,11 @@ function statuses(result: CliResult): string[] {
 
 /** No secret and no token (fernet or JWT) in anything cloudgate printed. */
 function expectNothingSecret(result: CliResult) {
-  const secrets = [env.clientSecret, ...Object.values(env.idpClients).map((c) => c.secret), readFileSync(env.adminPasswordFile, 'utf8').trim()];
+  const secrets = [
+    env.clientSecret,
+    ...Object.values(env.idpClients).map((c) => c.secret),
+    readFileSync(env.adminPasswordFile, 'utf8').trim(),
+  ];
   for (const text of [result.stdout, result.stderr]) {
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/gAAAAA[\w-]{40}/);
@@ -136,7 +147,11 @@ if (missing.length > 0 && !ci) {
       const c = checks(result);
       expect(c['signin.exchange'].details?.claims.issuer).toBe(env.brokerIssuer);
       expect(c['signin.federated'].details?.user).toBe('ci-robot');
-      expect(c['signin.projects'].details?.projects.map((p: { name: string }) => p.name).sort()).toEqual(['alpha', 'beta', 'rig-alpha']);
+      expect(c['signin.projects'].details?.projects.map((p: { name: string }) => p.name).sort()).toEqual([
+        'alpha',
+        'beta',
+        'rig-alpha',
+      ]);
       expect(c['signin.scope'].details?.project).toEqual({ id: env.projects.alpha, name: 'alpha' });
       expect(c['signin.scope'].details?.services).toContain('compute');
       // The API step found the compute endpoint in Keystone's real catalog.
@@ -168,7 +183,11 @@ if (missing.length > 0 && !ci) {
       expect(String(scope.headers.allow)).not.toContain('POST');
 
       const c = checks(await doctor());
-      expect(c['signin.projects'].details).toMatchObject({ path: '/v3/auth/projects', flavour: 'keystone', tried: { path: '/v3/projects', status: 403 } });
+      expect(c['signin.projects'].details).toMatchObject({
+        path: '/v3/auth/projects',
+        flavour: 'keystone',
+        tried: { path: '/v3/projects', status: 403 },
+      });
       expect(c['signin.projects'].message).toContain('/v3/auth/projects');
       // Learnt at the project list, the flavour sends the scoping straight to /v3/auth/tokens.
       expect(c['signin.scope'].details).toMatchObject({ path: '/v3/auth/tokens', flavour: 'keystone' });
@@ -182,7 +201,8 @@ if (missing.length > 0 && !ci) {
         body: chain.scopeBody(unscoped, env.projects.beta),
       });
       expect(scoped.status).toBe(201);
-      const servers = (token: string) => chain.call(env, 'GET', `${env.computeUrl}/servers`, { headers: { 'x-auth-token': token } });
+      const servers = (token: string) =>
+        chain.call(env, 'GET', `${env.computeUrl}/servers`, { headers: { 'x-auth-token': token } });
       expect((await servers(String(scoped.headers['x-subject-token']))).json).toEqual({ servers: [] });
       expect((await servers(unscoped)).status).toBe(401);
       expect((await servers('gAAAAAnot-a-fernet-token')).status).toBe(401);
@@ -213,17 +233,30 @@ if (missing.length > 0 && !ci) {
       function envDoctor(vars: Record<string, string>, args: string[] = ['--ca-file', env.caFile]) {
         return runCli(['doctor', '--only', 'signin', '--json', ...args], {
           env: {
-            ...BLANK, OS_AUTH_URL: env.authUrl, OS_IDENTITY_PROVIDER: env.idpId, CLOUDGATE_PROJECT: 'alpha',
-            CLOUDGATE_CLIENT_ID: env.clientId, CLOUDGATE_CLIENT_SECRET_FILE: env.secretFiles.broker, ...vars,
+            ...BLANK,
+            OS_AUTH_URL: env.authUrl,
+            OS_IDENTITY_PROVIDER: env.idpId,
+            CLOUDGATE_PROJECT: 'alpha',
+            CLOUDGATE_CLIENT_ID: env.clientId,
+            CLOUDGATE_CLIENT_SECRET_FILE: env.secretFiles.broker,
+            ...vars,
           },
         });
       }
-      const exchangeVars = () => ({ CLOUDGATE_BROKER_URL: env.brokerUrl, CLOUDGATE_REALM: env.realm, CLOUDGATE_IDP_TOKEN_URL: env.idpTokenUrl,
-        CLOUDGATE_IDP_CLIENT_ID: env.idpClientId, CLOUDGATE_IDP_CLIENT_SECRET_FILE: env.secretFiles.idp });
+      const exchangeVars = () => ({
+        CLOUDGATE_BROKER_URL: env.brokerUrl,
+        CLOUDGATE_REALM: env.realm,
+        CLOUDGATE_IDP_TOKEN_URL: env.idpTokenUrl,
+        CLOUDGATE_IDP_CLIENT_ID: env.idpClientId,
+        CLOUDGATE_IDP_CLIENT_SECRET_FILE: env.secretFiles.idp,
+      });
       const ccVars = () => ({ OS_AUTH_TYPE: 'v3oidcclientcredentials', OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint });
 
       it('a refused exchange names the audience only when the broker says the audience is why', async () => {
-        const refusals: Record<string, string>[] = [{ CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' }, { CLOUDGATE_REALM: 'nope' }];
+        const refusals: Record<string, string>[] = [
+          { CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' },
+          { CLOUDGATE_REALM: 'nope' },
+        ];
         for (const vars of refusals) {
           const exchange = checks(await envDoctor({ ...exchangeVars(), ...vars }))['signin.exchange'];
           expect(exchange.status).toBe('fail');
@@ -232,10 +265,18 @@ if (missing.length > 0 && !ci) {
         // robot's own token (its audience is "account", not cloudgate): Keycloak's standard exchange refuses it for that reason.
         const robot = await chain.call(env, 'POST', env.tokenEndpoint, {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'robot', client_secret: env.brokerClients.robot.secret }).toString(),
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: 'robot',
+            client_secret: env.brokerClients.robot.secret,
+          }).toString(),
         });
         expect(robot.status, robot.text).toBe(200);
-        const result = await envDoctor({ CLOUDGATE_BROKER_URL: env.brokerUrl, CLOUDGATE_REALM: env.realm, CLOUDGATE_SUBJECT_TOKEN: robot.json.access_token });
+        const result = await envDoctor({
+          CLOUDGATE_BROKER_URL: env.brokerUrl,
+          CLOUDGATE_REALM: env.realm,
+          CLOUDGATE_SUBJECT_TOKEN: robot.json.access_token,
+        });
         const exchange = checks(result)['signin.exchange'];
         expect(exchange.message).toContain('403 access_denied Client is not within the token audience');
         expect(exchange.message).toContain('aud account, azp robot');
@@ -245,11 +286,40 @@ if (missing.length > 0 && !ci) {
 
       it("Keycloak's own words pick the cause: wrong secret, unknown client, no exchange permission, no service account, realm, the /auth prefix", async () => {
         const cases: [Record<string, string>, string, RegExp, RegExp][] = [
-          [{ CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' }, 'signin.broker-token', /401 unauthorized_client Invalid client or Invalid client credentials/, /^Wrong client secret: client "cloudgate" exists/],
-          [{ CLOUDGATE_CLIENT_ID: 'cloudgat' }, 'signin.broker-token', /400 unauthorized_client Invalid client credentials/, /^No enabled client "cloudgat"/],
-          [{ CLOUDGATE_CLIENT_ID: 'locked', CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: env.brokerClients.locked.secret }, 'signin.broker-token', /Client not enabled to retrieve service account/, /service account/],
-          [{ OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/cloud/', '/clod/') }, 'signin.broker-token', /404 Realm does not exist/, /no realm "clod"/],
-          [{ OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/realms/', '/auth/realms/') }, 'signin.broker-token', /Unable to find matching target resource method/, /remove \/auth from token_endpoint/],
+          [
+            { CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: 'wrong-secret-4711' },
+            'signin.broker-token',
+            /401 unauthorized_client Invalid client or Invalid client credentials/,
+            /^Wrong client secret: client "cloudgate" exists/,
+          ],
+          [
+            { CLOUDGATE_CLIENT_ID: 'cloudgat' },
+            'signin.broker-token',
+            /400 unauthorized_client Invalid client credentials/,
+            /^No enabled client "cloudgat"/,
+          ],
+          [
+            {
+              CLOUDGATE_CLIENT_ID: 'locked',
+              CLOUDGATE_CLIENT_SECRET_FILE: '',
+              CLOUDGATE_CLIENT_SECRET: env.brokerClients.locked.secret,
+            },
+            'signin.broker-token',
+            /Client not enabled to retrieve service account/,
+            /service account/,
+          ],
+          [
+            { OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/cloud/', '/clod/') },
+            'signin.broker-token',
+            /404 Realm does not exist/,
+            /no realm "clod"/,
+          ],
+          [
+            { OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('/realms/', '/auth/realms/') },
+            'signin.broker-token',
+            /Unable to find matching target resource method/,
+            /remove \/auth from token_endpoint/,
+          ],
         ];
         for (const [vars, id, message, advice] of cases) {
           const result = await envDoctor({ ...ccVars(), ...vars });
@@ -260,32 +330,62 @@ if (missing.length > 0 && !ci) {
           expect(check.advice).not.toMatch(/audience/i);
           expect(result.stdout + result.stderr).not.toContain('wrong-secret-4711');
         }
-        const locked = checks(await envDoctor({ ...exchangeVars(), CLOUDGATE_CLIENT_ID: 'robot', CLOUDGATE_CLIENT_SECRET_FILE: '', CLOUDGATE_CLIENT_SECRET: env.brokerClients.robot.secret }))['signin.exchange'];
+        const locked = checks(
+          await envDoctor({
+            ...exchangeVars(),
+            CLOUDGATE_CLIENT_ID: 'robot',
+            CLOUDGATE_CLIENT_SECRET_FILE: '',
+            CLOUDGATE_CLIENT_SECRET: env.brokerClients.robot.secret,
+          }),
+        )['signin.exchange'];
         expect(locked.message).toContain('403 access_denied Client not allowed to exchange');
         expect(locked.advice).toMatch(/^Exchange not permitted/);
       });
 
       it('a wrong --ca-file is told apart from none: the CA that signs the server is named beside what the file holds', async () => {
         const other = join(STATE, 'other-ca.pem');
-        await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=some other CA', '-days', '1',
-          '-keyout', join(STATE, 'other-ca.key'), '-out', other]);
+        await run('openssl', [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-nodes',
+          '-subj',
+          '/CN=some other CA',
+          '-days',
+          '1',
+          '-keyout',
+          join(STATE, 'other-ca.key'),
+          '-out',
+          other,
+        ]);
         const wrong = checks(await envDoctor(ccVars(), ['--ca-file', other]))['signin.broker-token'];
         expect(wrong.message).toContain('Its chain ends at "CN=cloudgate keystone e2e CA", which the CA file');
         expect(wrong.message).toContain('(it holds: "CN=some other CA")');
         expect(wrong.advice).toContain('Give the CA "CN=cloudgate keystone e2e CA" with --ca-file');
         const none = checks(await envDoctor(ccVars(), []))['signin.broker-token'];
-        expect(none.message).toContain('Its chain ends at "CN=cloudgate keystone e2e CA", a CA this machine does not trust.');
+        expect(none.message).toContain(
+          'Its chain ends at "CN=cloudgate keystone e2e CA", a CA this machine does not trust.',
+        );
       });
 
-      it('URL mistakes are named: http:// to the HTTPS ports (in Apache\'s own words for Keystone), an auth URL in /v2.0', async () => {
-        const broker = checks(await envDoctor({ ...ccVars(), OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('https:', 'http:') }))['signin.broker-token'];
+      it("URL mistakes are named: http:// to the HTTPS ports (in Apache's own words for Keystone), an auth URL in /v2.0", async () => {
+        const broker = checks(
+          await envDoctor({ ...ccVars(), OS_ACCESS_TOKEN_ENDPOINT: env.tokenEndpoint.replace('https:', 'http:') }),
+        )['signin.broker-token'];
         expect(broker.message).toContain('The port speaks HTTPS');
         expect(broker.advice).toBe('Write https:// in token_endpoint.');
-        const keystone = checks(await envDoctor({ ...ccVars(), OS_AUTH_URL: env.authUrl.replace('https:', 'http:') }))['signin.federated'];
+        const keystone = checks(await envDoctor({ ...ccVars(), OS_AUTH_URL: env.authUrl.replace('https:', 'http:') }))[
+          'signin.federated'
+        ];
         expect(keystone.message).toContain("Reason: You're speaking plain HTTP to an SSL-enabled server port.");
         expect(keystone.advice).toContain('write https:// in identity_url');
         const v2 = checks(await envDoctor({ ...ccVars(), OS_AUTH_URL: `${env.identityUrl}/v2.0` }))['signin.federated'];
-        expect(v2.message).toContain(`The identity URL ends in /v2.0, which this Keystone does not serve: its version document names v3 at ${env.identityUrl}/v3`);
+        expect(v2.message).toContain(
+          `The identity URL ends in /v2.0, which this Keystone does not serve: its version document names v3 at ${env.identityUrl}/v3`,
+        );
         expect(v2.advice).toContain(`to ${env.identityUrl}/v3`);
       });
 
@@ -293,7 +393,9 @@ if (missing.length > 0 && !ci) {
         const typo = checks(await envDoctor({ ...ccVars(), CLOUDGATE_PROJECT: 'alpah' }))['signin.projects'];
         expect(typo.status).toBe('fail');
         expect(typo.advice).toContain('Did you mean "alpha"?');
-        const named = checks(await envDoctor({ ...ccVars(), CLOUDGATE_PROJECT: 'rig-alpah', CLOUDGATE_PROJECT_DOMAIN: 'rig' }));
+        const named = checks(
+          await envDoctor({ ...ccVars(), CLOUDGATE_PROJECT: 'rig-alpah', CLOUDGATE_PROJECT_DOMAIN: 'rig' }),
+        );
         expect(named['signin.scope'].status).toBe('fail');
         expect(named['signin.scope'].message).toContain('The user may access no project named "rig-alpah"');
         expect(named['signin.scope'].advice).toContain('Did you mean "rig-alpha"?');
@@ -312,7 +414,13 @@ if (missing.length > 0 && !ci) {
     });
 
     /** Changes one federation object through Keystone's admin API for the duration of `body`. */
-    async function withFederationChange(path: string, key: string, changed: object, original: object, body: () => Promise<void>) {
+    async function withFederationChange(
+      path: string,
+      key: string,
+      changed: object,
+      original: object,
+      body: () => Promise<void>,
+    ) {
       const admin = await chain.adminToken(env);
       const patch = async (value: object) => {
         const res = await chain.call(env, 'PATCH', `${env.identityUrl}/v3/OS-FEDERATION/${path}`, {
@@ -331,17 +439,26 @@ if (missing.length > 0 && !ci) {
 
     async function federatedAnswer() {
       const bearer = await chain.brokerToken(env, await chain.idpToken(env));
-      return chain.call(env, 'GET', `${env.identityUrl}/v3/OS-FEDERATION/identity_providers/${env.idpId}/protocols/${env.protocol}/auth`, {
-        headers: { authorization: `Bearer ${bearer}` },
-      });
+      return chain.call(
+        env,
+        'GET',
+        `${env.identityUrl}/v3/OS-FEDERATION/identity_providers/${env.idpId}/protocols/${env.protocol}/auth`,
+        {
+          headers: { authorization: `Bearer ${bearer}` },
+        },
+      );
     }
 
     // Real Keystone hides why (SecurityError without insecure_debug): its detailed texts
     // ("not included among the accepted identifiers", "Could not map any federated user properties")
     // only appear in its log. cloudgate must place the failure at signin.federated and quote the status.
     it("the broker's issuer missing from the identity provider's remote ids: a bare 403 at signin.federated", async () => {
-      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider',
-        { remote_ids: ['https://some-other-broker.invalid/realms/cloud'] }, { remote_ids: [env.brokerIssuer] }, async () => {
+      await withFederationChange(
+        `identity_providers/${env.idpId}`,
+        'identity_provider',
+        { remote_ids: ['https://some-other-broker.invalid/realms/cloud'] },
+        { remote_ids: [env.brokerIssuer] },
+        async () => {
           const direct = await federatedAnswer();
           expect(direct.status).toBe(403);
           expect(direct.json.error.message).toBe('You are not authorized to perform the requested action.');
@@ -351,7 +468,8 @@ if (missing.length > 0 && !ci) {
           expect(c['signin.exchange'].status).toBe('ok');
           expect(c['signin.federated'].status).toBe('fail');
           expect(c['signin.federated'].message).toContain('403');
-        });
+        },
+      );
       expect(checks(await doctor())['signin.federated'].status).toBe('ok');
     });
 
@@ -361,15 +479,21 @@ if (missing.length > 0 && !ci) {
         headers: { 'x-auth-token': admin },
       });
       const rules = [{ local: [{ user: { name: '{0}' } }], remote: [{ type: 'HTTP_OIDC_NO_SUCH_CLAIM' }] }];
-      await withFederationChange('mappings/broker-mapping', 'mapping', { rules }, { rules: mapping.json.mapping.rules }, async () => {
-        const direct = await federatedAnswer();
-        expect(direct.status).toBe(401);
-        expect(direct.headers['content-type']).toContain('application/json');
-        expect(direct.json.error.message).toBe('The request you have made requires authentication.');
-        const c = checks(await doctor());
-        expect(c['signin.federated'].status).toBe('fail');
-        expect(c['signin.federated'].message).toContain('401');
-      });
+      await withFederationChange(
+        'mappings/broker-mapping',
+        'mapping',
+        { rules },
+        { rules: mapping.json.mapping.rules },
+        async () => {
+          const direct = await federatedAnswer();
+          expect(direct.status).toBe(401);
+          expect(direct.headers['content-type']).toContain('application/json');
+          expect(direct.json.error.message).toBe('The request you have made requires authentication.');
+          const c = checks(await doctor());
+          expect(c['signin.federated'].status).toBe('fail');
+          expect(c['signin.federated'].message).toContain('401');
+        },
+      );
       expect(checks(await doctor())['signin.federated'].status).toBe('ok');
     });
 
@@ -379,30 +503,48 @@ if (missing.length > 0 && !ci) {
     it('a bare 403 at signin.federated advises the remote ids (naming the iss sent), then a disabled identity provider, then the mapping', async () => {
       const expectAdvice = (federated: Check) => {
         const order = positions(federated.advice ?? '', ['remote ids', 'disabled', 'mapping']);
-        expect(order.every((i) => i >= 0), federated.advice).toBe(true);
+        expect(
+          order.every((i) => i >= 0),
+          federated.advice,
+        ).toBe(true);
         expect(order).toEqual([...order].sort((a, b) => a - b));
         expect(federated.advice).toContain(`issuer "${env.brokerIssuer}"`);
         expect(federated.advice).toContain(`openstack identity provider show ${env.idpId} (remote_ids`);
         expect(federated.details?.token_issuer).toBe(env.brokerIssuer);
       };
-      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider',
-        { remote_ids: [`${env.brokerIssuer}/`] }, { remote_ids: [env.brokerIssuer] }, async () => {
+      await withFederationChange(
+        `identity_providers/${env.idpId}`,
+        'identity_provider',
+        { remote_ids: [`${env.brokerIssuer}/`] },
+        { remote_ids: [env.brokerIssuer] },
+        async () => {
           const result = await doctor();
           const federated = checks(result)['signin.federated'];
           expect(federated.status).toBe('fail');
-          expect(federated.message).toBe('The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.');
+          expect(federated.message).toBe(
+            'The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.',
+          );
           expectAdvice(federated);
-          expect(federated.advice).toContain(`openstack identity provider set --remote-id ${env.brokerIssuer} ${env.idpId}`);
+          expect(federated.advice).toContain(
+            `openstack identity provider set --remote-id ${env.brokerIssuer} ${env.idpId}`,
+          );
           expectNothingSecret(result);
-        });
-      await withFederationChange(`identity_providers/${env.idpId}`, 'identity_provider', { enabled: false }, { enabled: true }, async () => {
-        const direct = await federatedAnswer();
-        expect(direct.status).toBe(403);
-        const federated = checks(await doctor())['signin.federated'];
-        expect(federated.status).toBe('fail');
-        expectAdvice(federated);
-        expect(federated.advice).toContain(`openstack identity provider set --enable ${env.idpId}`);
-      });
+        },
+      );
+      await withFederationChange(
+        `identity_providers/${env.idpId}`,
+        'identity_provider',
+        { enabled: false },
+        { enabled: true },
+        async () => {
+          const direct = await federatedAnswer();
+          expect(direct.status).toBe(403);
+          const federated = checks(await doctor())['signin.federated'];
+          expect(federated.status).toBe('fail');
+          expectAdvice(federated);
+          expect(federated.advice).toContain(`openstack identity provider set --enable ${env.idpId}`);
+        },
+      );
       expect(checks(await doctor())['signin.federated'].status).toBe('ok');
     });
 
@@ -412,21 +554,32 @@ if (missing.length > 0 && !ci) {
         headers: { 'x-auth-token': admin },
       });
       const rules = [{ local: [{ user: { name: '{0}' } }], remote: [{ type: 'HTTP_OIDC_NO_SUCH_CLAIM' }] }];
-      await withFederationChange('mappings/broker-mapping', 'mapping', { rules }, { rules: mapping.json.mapping.rules }, async () => {
-        const federated = checks(await doctor())['signin.federated'];
-        expect(federated.status).toBe('fail');
-        expect(federated.message).toContain('accepted the broker token but signed no one in: 401');
-        expect(federated.advice).toMatch(/mapping of identity provider "broker" \(protocol openid\) matched none of the token's claims/);
-        expect(federated.advice).toMatch(/no group/);
-        expect(federated.advice).not.toMatch(/key set/);
-      });
+      await withFederationChange(
+        'mappings/broker-mapping',
+        'mapping',
+        { rules },
+        { rules: mapping.json.mapping.rules },
+        async () => {
+          const federated = checks(await doctor())['signin.federated'];
+          expect(federated.status).toBe('fail');
+          expect(federated.message).toContain('accepted the broker token but signed no one in: 401');
+          expect(federated.advice).toMatch(
+            /mapping of identity provider "broker" \(protocol openid\) matched none of the token's claims/,
+          );
+          expect(federated.advice).toMatch(/no group/);
+          expect(federated.advice).not.toMatch(/key set/);
+        },
+      );
 
       // The broker signs with a key it does not publish, as after a key rotation: Apache refuses the token.
       const stray = join(STATE, 'broker-stray-key');
       writeFileSync(stray, '');
       try {
         const direct = await federatedAnswer();
-        expect(direct.status, 'the running broker predates broker-stray-key: restart it (stop.sh broker; start.sh)').toBe(401);
+        expect(
+          direct.status,
+          'the running broker predates broker-stray-key: restart it (stop.sh broker; start.sh)',
+        ).toBe(401);
         expect(direct.headers['content-type']).toContain('text/html');
         expect(String(direct.headers['www-authenticate'])).toMatch(/^Bearer error="invalid_token"/);
         const result = await doctor();
@@ -453,14 +606,19 @@ if (missing.length > 0 && !ci) {
       const admin = await chain.adminToken(env);
       const protocolUrl = `${env.identityUrl}/v3/OS-FEDERATION/identity_providers/${env.idpId}/protocols/oidcx`;
       const headers = { 'x-auth-token': admin, 'content-type': 'application/json' };
-      const created = await chain.call(env, 'PUT', protocolUrl, { headers, body: JSON.stringify({ protocol: { mapping_id: 'broker-mapping' } }) });
+      const created = await chain.call(env, 'PUT', protocolUrl, {
+        headers,
+        body: JSON.stringify({ protocol: { mapping_id: 'broker-mapping' } }),
+      });
       expect(created.status, created.text).toBe(201);
       try {
         const result = await doctor({ OS_PROTOCOL: 'oidcx' });
         expect(result.code).toBe(1);
         const federated = checks(result)['signin.federated'];
         expect(federated.status).toBe('fail');
-        expect(federated.message).toContain('does not accept protocol "oidcx" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.');
+        expect(federated.message).toContain(
+          'does not accept protocol "oidcx" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.',
+        );
         expect(federated.message).toContain('It accepts: password, token, openid, application_credential.');
         // The same token signs in with openid (Keystone lists it): that is proven, so it comes first; keystone.conf only if oidcx is meant.
         expect(federated.message).toContain('The same token signs in with protocol "openid".');
@@ -474,7 +632,10 @@ if (missing.length > 0 && !ci) {
 
     it('a user the mapping puts in no project fails signin.projects with the role advice', async () => {
       const orphan = env.orphanClientId;
-      const result = await doctor({ CLOUDGATE_IDP_CLIENT_ID: orphan, CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret });
+      const result = await doctor({
+        CLOUDGATE_IDP_CLIENT_ID: orphan,
+        CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret,
+      });
       expect(result.code).toBe(1);
       const c = checks(result);
       expect(c['signin.federated'].status).toBe('ok');
@@ -504,8 +665,12 @@ if (missing.length > 0 && !ci) {
       });
       expect(token.code, token.stderr).toBe(0);
       expect(token.stderr).toBe('');
-      expect(JSON.parse(readFileSync(join(cache, 'cloudgate', 'identity-paths.json'), 'utf8'))[env.identityUrl].flavour).toBe('keystone');
-      expect(token.stdout).toMatch(/^export OS_TOKEN=\S+\nexport OS_AUTH_URL=\S+\nexport OS_AUTH_TYPE=token\nexport OS_PROJECT_ID=\S+\n$/);
+      expect(
+        JSON.parse(readFileSync(join(cache, 'cloudgate', 'identity-paths.json'), 'utf8'))[env.identityUrl].flavour,
+      ).toBe('keystone');
+      expect(token.stdout).toMatch(
+        /^export OS_TOKEN=\S+\nexport OS_AUTH_URL=\S+\nexport OS_AUTH_TYPE=token\nexport OS_PROJECT_ID=\S+\n$/,
+      );
       const home = mkdtempSync(join(tmpdir(), 'cloudgate-openstack-'));
       writeFileSync(join(home, 'token.env'), token.stdout, { mode: 0o600 });
       try {
@@ -545,13 +710,21 @@ if (missing.length > 0 && !ci) {
       expect(claims.details?.mapping).toBe('broker-mapping');
       // The orphan rule (any_one_of orphan-robot) does not match ci-robot; the first (not_any_of) does.
       expect(claims.details?.rules.map((r: { matches: boolean }) => r.matches)).toEqual([true, false]);
-      expect(claims.details?.rules[1].refused).toEqual([{ type: 'HTTP_OIDC_SUB', claim: 'sub', condition: 'any_one_of' }]);
+      expect(claims.details?.rules[1].refused).toEqual([
+        { type: 'HTTP_OIDC_SUB', claim: 'sub', condition: 'any_one_of' },
+      ]);
       expect(c['signin.scope'].details?.project.name).toBe('alpha');
       expectNothingSecret(result);
 
       // The orphan's token matches the second rule.
       const orphan = env.orphanClientId;
-      const other = checks(await doctor({ ...adminEnv(), CLOUDGATE_IDP_CLIENT_ID: orphan, CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret }));
+      const other = checks(
+        await doctor({
+          ...adminEnv(),
+          CLOUDGATE_IDP_CLIENT_ID: orphan,
+          CLOUDGATE_IDP_CLIENT_SECRET: env.idpClients[orphan].secret,
+        }),
+      );
       expect(other['signin.claims'].status).toBe('ok');
       expect(other['signin.claims'].details?.rules.map((r: { matches: boolean }) => r.matches)).toEqual([false, true]);
     });
@@ -589,7 +762,11 @@ if (missing.length > 0 && !ci) {
       const claims = checks(await doctor())['signin.claims'];
       expect(claims.status).toBe('ok');
       expect(claims.message).toContain('the mapping was not read (no admin credentials)');
-      expect(claims.details).toMatchObject({ mapping_read: false, claims_present: ['sub', 'preferred_username'], claims_absent: ['email'] });
+      expect(claims.details).toMatchObject({
+        mapping_read: false,
+        claims_present: ['sub', 'preferred_username'],
+        claims_absent: ['email'],
+      });
     });
 
     describe('clouds.yaml (--cloud): the OpenStack client and cloudgate read the same entry', () => {
@@ -620,14 +797,17 @@ if (missing.length > 0 && !ci) {
       /** The OpenStack client's own answer to `token issue` for the entry: the project it scoped to. */
       async function openstackProject(cloud: string, extraEnv: Record<string, string> = {}): Promise<string> {
         const { stdout } = await run('openstack', ['--os-cloud', cloud, 'token', 'issue', '-f', 'json'], {
-          env: { PATH: '/usr/bin:/bin', HOME: home, ...extraEnv }, cwd: home, timeout: 60_000,
+          env: { PATH: '/usr/bin:/bin', HOME: home, ...extraEnv },
+          cwd: home,
+          timeout: 60_000,
         });
         return (JSON.parse(stdout) as { project_id: string }).project_id;
       }
 
       it('an access-token entry: the token is the broker token, and cloudgate scopes to the project openstack --os-cloud issues a token for', async () => {
         const bearer = await chain.brokerToken(env, await chain.idpToken(env));
-        writeClouds(`clouds:
+        writeClouds(
+          `clouds:
   edge:
     auth_type: v3oidcaccesstoken
     auth:
@@ -639,22 +819,33 @@ if (missing.length > 0 && !ci) {
     cacert: ${env.caFile}
     interface: public
     identity_api_version: 3
-`, `clouds:
+`,
+          `clouds:
   edge:
     auth:
       access_token: ${bearer}
-`);
+`,
+        );
         const projectId = await openstackProject('edge');
         expect(projectId).toBe(env.projects.alpha);
 
         const result = await cloudDoctor('signin: {}\n', ['--cloud', 'edge']);
         expect(result.code, result.stderr).toBe(0);
         const c = checks(result);
-        expect(Object.keys(c)).toEqual(['signin.broker-token', 'signin.claims', 'signin.federated', 'signin.projects', 'signin.scope', 'signin.api']);
+        expect(Object.keys(c)).toEqual([
+          'signin.broker-token',
+          'signin.claims',
+          'signin.federated',
+          'signin.projects',
+          'signin.scope',
+          'signin.api',
+        ]);
         expect(c['signin.broker-token'].message).toContain('Broker token given (access_token)');
         expect(c['signin.scope'].details?.project.id).toBe(projectId);
         // Which settings came from where, never a value.
-        expect(result.stderr).toMatch(/clouds\.yaml cloud "edge".*auth_type, access_token, identity_url, idp_id, protocol, project, project_domain, interface/);
+        expect(result.stderr).toMatch(
+          /clouds\.yaml cloud "edge".*auth_type, access_token, identity_url, idp_id, protocol, project, project_domain, interface/,
+        );
         expect(result.stderr).toContain('The chain: auth type v3oidcaccesstoken');
         expect(result.stderr).not.toContain(bearer);
         expectNothingSecret(result);
@@ -665,7 +856,8 @@ if (missing.length > 0 && !ci) {
       }, 120_000);
 
       it("a client-credentials entry is a chain of its own (the broker's client, no exchange): the same project as openstack --os-cloud, named by name in another domain", async () => {
-        writeClouds(`clouds:
+        writeClouds(
+          `clouds:
   kc:
     auth_type: v3oidcclientcredentials
     auth:
@@ -677,19 +869,32 @@ if (missing.length > 0 && !ci) {
       client_id: ${env.clientId}
       access_token_endpoint: ${env.tokenEndpoint}
     cacert: ${env.caFile}
-`, `clouds:
+`,
+          `clouds:
   kc:
     auth:
       client_secret: ${env.clientSecret}
-`);
+`,
+        );
         const projectId = await openstackProject('kc');
         expect(projectId).toBe(env.projects['rig-alpha']);
 
         const result = await cloudDoctor('signin: {}\n', ['--cloud', 'kc']);
         expect(result.code, result.stderr).toBe(0);
         const c = checks(result);
-        expect(statuses(result)).toEqual(['signin.broker-token=ok', 'signin.claims=ok', 'signin.federated=ok', 'signin.projects=ok', 'signin.scope=ok', 'signin.api=ok']);
-        expect(c['signin.broker-token'].details).toMatchObject({ grant: 'client_credentials', url: env.tokenEndpoint, claims: { username: `service-account-${env.clientId}` } });
+        expect(statuses(result)).toEqual([
+          'signin.broker-token=ok',
+          'signin.claims=ok',
+          'signin.federated=ok',
+          'signin.projects=ok',
+          'signin.scope=ok',
+          'signin.api=ok',
+        ]);
+        expect(c['signin.broker-token'].details).toMatchObject({
+          grant: 'client_credentials',
+          url: env.tokenEndpoint,
+          claims: { username: `service-account-${env.clientId}` },
+        });
         expect(c['signin.scope'].details?.project.id).toBe(projectId);
         expect(c['signin.scope'].details?.domain).toEqual({ id: env.domains.rig, name: 'rig' });
         expect(result.stderr).toMatch(/clouds\.yaml \(and secure\.yaml\)/);
@@ -697,12 +902,17 @@ if (missing.length > 0 && !ci) {
         expectNothingSecret(result);
 
         // The project's domain wrong: Keystone's bare 401, explained by a scope in the listed project's domain that passes.
-        const wrongDomain = await cloudDoctor('signin: {}\n', ['--cloud', 'kc'], { OS_PROJECT_NAME: 'rig-alpha', OS_PROJECT_DOMAIN_NAME: 'Default' });
+        const wrongDomain = await cloudDoctor('signin: {}\n', ['--cloud', 'kc'], {
+          OS_PROJECT_NAME: 'rig-alpha',
+          OS_PROJECT_DOMAIN_NAME: 'Default',
+        });
         expect(wrongDomain.code).toBe(1);
         const scope = checks(wrongDomain)['signin.scope'];
         expect(scope.status).toBe('fail');
         expect(scope.message).toContain('401');
-        expect(scope.message).toContain(`Project "rig-alpha" is in domain "rig" (id ${env.domains.rig}), not domain "Default"`);
+        expect(scope.message).toContain(
+          `Project "rig-alpha" is in domain "rig" (id ${env.domains.rig}), not domain "Default"`,
+        );
         expect(scope.advice).toContain('project_domain_name: rig');
       }, 120_000);
 
@@ -726,7 +936,11 @@ if (missing.length > 0 && !ci) {
         const result = await cloudDoctor('signin: {}\n', ['--cloud', 'pw']);
         expect(result.code, result.stderr).toBe(0);
         const token = checks(result)['signin.broker-token'];
-        expect(token.details).toMatchObject({ grant: 'password', endpoint_from: 'discovery_endpoint', claims: { username: 'operator' } });
+        expect(token.details).toMatchObject({
+          grant: 'password',
+          endpoint_from: 'discovery_endpoint',
+          claims: { username: 'operator' },
+        });
         expect(checks(result)['signin.federated'].details?.user).toBe(env.brokerUsers.operator.subject);
         expect(result.stdout + result.stderr).not.toContain(env.brokerUsers.operator.password);
 
@@ -752,7 +966,9 @@ if (missing.length > 0 && !ci) {
       try {
         const pending = doctor();
         // The broker holds its answer while `hold` exists and says so: Keystone goes away in between.
-        await waitUntil('the broker to receive the exchange', () => existsSync(`${hold}.waiting`), { timeoutMs: 30_000 });
+        await waitUntil('the broker to receive the exchange', () => existsSync(`${hold}.waiting`), {
+          timeoutMs: 30_000,
+        });
         await script('stop.sh', 'keystone');
         rmSync(hold);
         const result = await pending;

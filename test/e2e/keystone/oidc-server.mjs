@@ -75,8 +75,12 @@ function verifyJwt(token, keys) {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
     const key = keys.find((k) => k.kid === header.kid);
     if (!key || header.alg !== 'RS256') return undefined;
-    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), createPublicKey({ key, format: 'jwk' }),
-      Buffer.from(parts[2], 'base64url'));
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      createPublicKey({ key, format: 'jwk' }),
+      Buffer.from(parts[2], 'base64url'),
+    );
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString());
     return ok && claims.exp > Date.now() / 1000 ? claims : undefined;
   } catch {
@@ -102,7 +106,9 @@ const oauthError = (res, status, error, description) => send(res, status, { erro
 
 let idpKeys;
 async function idpKeySet() {
-  idpKeys ??= (await (await fetch(`https://127.0.0.1:${idpPortText}/idp/jwks`, { signal: AbortSignal.timeout(5000) })).json()).keys;
+  idpKeys ??= (
+    await (await fetch(`https://127.0.0.1:${idpPortText}/idp/jwks`, { signal: AbortSignal.timeout(5000) })).json()
+  ).keys;
   return idpKeys;
 }
 
@@ -139,16 +145,29 @@ async function tokenEndpoint(req, res, form) {
     return send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, scope: 'openid' });
   }
   if (grant === 'client_credentials') {
-    if (known.serviceAccounts === false) return oauthError(res, 401, 'unauthorized_client', 'Client not enabled to retrieve service account');
-    const claims = { sub: serviceAccountId(client.id), preferred_username: `service-account-${client.id}`, azp: client.id,
-      client_id: client.id, aud: 'account', scope };
+    if (known.serviceAccounts === false)
+      return oauthError(res, 401, 'unauthorized_client', 'Client not enabled to retrieve service account');
+    const claims = {
+      sub: serviceAccountId(client.id),
+      preferred_username: `service-account-${client.id}`,
+      azp: client.id,
+      client_id: client.id,
+      aud: 'account',
+      scope,
+    };
     return sendTokens(res, claims, client.id);
   }
   if (grant === 'password') {
-    if (known.directAccess === false) return oauthError(res, 400, 'unauthorized_client', 'Client not allowed for direct access grants');
+    if (known.directAccess === false)
+      return oauthError(res, 400, 'unauthorized_client', 'Client not allowed for direct access grants');
     const user = users[form.get('username') ?? ''];
-    if (!user || user.password !== form.get('password')) return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials');
-    return sendTokens(res, { sub: user.subject, preferred_username: form.get('username'), azp: client.id, aud: 'account', scope }, client.id);
+    if (!user || user.password !== form.get('password'))
+      return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials');
+    return sendTokens(
+      res,
+      { sub: user.subject, preferred_username: form.get('username'), azp: client.id, aud: 'account', scope },
+      client.id,
+    );
   }
   if (grant !== 'urn:ietf:params:oauth:grant-type:token-exchange') {
     return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type');
@@ -156,7 +175,10 @@ async function tokenEndpoint(req, res, form) {
   if (known.exchange === false) return oauthError(res, 403, 'access_denied', 'Client not allowed to exchange');
   if (!form.get('subject_token')) return oauthError(res, 400, 'invalid_request', 'Missing parameter: subject_token');
   const tokenType = form.get('subject_token_type') ?? 'urn:ietf:params:oauth:token-type:access_token';
-  if (tokenType !== 'urn:ietf:params:oauth:token-type:access_token' && tokenType !== 'urn:ietf:params:oauth:token-type:jwt') {
+  if (
+    tokenType !== 'urn:ietf:params:oauth:token-type:access_token' &&
+    tokenType !== 'urn:ietf:params:oauth:token-type:jwt'
+  ) {
     return oauthError(res, 400, 'invalid_request', 'Invalid token type, must be access token or jwt');
   }
   const subjectIssuer = form.get('subject_issuer');
@@ -164,13 +186,27 @@ async function tokenEndpoint(req, res, form) {
   const internal = verifyJwt(form.get('subject_token'), jwks.keys);
   if (internal) {
     if (subjectIssuer !== null) {
-      return oauthError(res, 400, 'invalid_request', "Parameter 'subject_issuer' is not supported for standard token exchange");
+      return oauthError(
+        res,
+        400,
+        'invalid_request',
+        "Parameter 'subject_issuer' is not supported for standard token exchange",
+      );
     }
     if (internal.azp !== client.id && !audienceOf(internal).includes(client.id)) {
       return oauthError(res, 403, 'access_denied', 'Client is not within the token audience');
     }
     await holdWhileFlagged();
-    return sendTokens(res, { sub: internal.sub, preferred_username: internal.preferred_username ?? internal.sub, azp: client.id, aud: 'account' }, client.id);
+    return sendTokens(
+      res,
+      {
+        sub: internal.sub,
+        preferred_username: internal.preferred_username ?? internal.sub,
+        azp: client.id,
+        aud: 'account',
+      },
+      client.id,
+    );
   }
   if (subjectIssuer !== null && subjectIssuer !== IDP_ALIAS) {
     return oauthError(res, 400, 'invalid_issuer', 'Invalid subject_issuer parameter');
@@ -178,18 +214,39 @@ async function tokenEndpoint(req, res, form) {
   const subject = verifyJwt(form.get('subject_token'), await idpKeySet());
   if (!subject) return oauthError(res, 400, 'invalid_token', 'invalid token');
   await holdWhileFlagged();
-  return sendTokens(res, { sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account', identity_provider: IDP_ALIAS },
-    client.id, { issued_token_type: 'urn:ietf:params:oauth:token-type:access_token' });
+  return sendTokens(
+    res,
+    { sub: subject.sub, preferred_username: subject.sub, azp: client.id, aud: 'account', identity_provider: IDP_ALIAS },
+    client.id,
+    { issued_token_type: 'urn:ietf:params:oauth:token-type:access_token' },
+  );
 }
 
 /** A Keycloak token answer: access and refresh token, and an ID token when a grant asked for scope openid. */
 function sendTokens(res, claims, clientId, extra = {}) {
   const openid = /\bopenid\b/.test(claims.scope ?? '') && !extra.issued_token_type;
-  const idToken = openid ? { id_token: issueJwt({ sub: claims.sub, typ: 'ID', aud: clientId, azp: clientId, preferred_username: claims.preferred_username }) } : {};
+  const idToken = openid
+    ? {
+        id_token: issueJwt({
+          sub: claims.sub,
+          typ: 'ID',
+          aud: clientId,
+          azp: clientId,
+          preferred_username: claims.preferred_username,
+        }),
+      }
+    : {};
   return send(res, 200, {
-    access_token: issueJwt(claims), expires_in: TOKEN_LIFETIME_S, refresh_expires_in: 1800,
-    refresh_token: issueJwt({ sub: claims.sub, typ: 'Refresh', azp: clientId }), token_type: 'Bearer', ...idToken,
-    'not-before-policy': 0, session_state: randomUUID(), scope: 'openid', ...extra,
+    access_token: issueJwt(claims),
+    expires_in: TOKEN_LIFETIME_S,
+    refresh_expires_in: 1800,
+    refresh_token: issueJwt({ sub: claims.sub, typ: 'Refresh', azp: clientId }),
+    token_type: 'Bearer',
+    ...idToken,
+    'not-before-policy': 0,
+    session_state: randomUUID(),
+    scope: 'openid',
+    ...extra,
   });
 }
 
@@ -201,9 +258,16 @@ const tls = { cert: readFileSync(join(stateDir, 'tls.crt')), key: readFileSync(j
 const server = createServer(tls, (req, res) => {
   const path = new URL(req.url ?? '/', base).pathname;
   if (req.method === 'GET' && path === `${prefix}/.well-known/openid-configuration`) {
-    return send(res, 200, { issuer, token_endpoint: `${base}${tokenPath}`, jwks_uri: `${base}${jwksPath}`,
-      grant_types_supported: role === 'idp' ? ['client_credentials'] : ['urn:ietf:params:oauth:grant-type:token-exchange', 'client_credentials', 'password'],
-      id_token_signing_alg_values_supported: ['RS256'] });
+    return send(res, 200, {
+      issuer,
+      token_endpoint: `${base}${tokenPath}`,
+      jwks_uri: `${base}${jwksPath}`,
+      grant_types_supported:
+        role === 'idp'
+          ? ['client_credentials']
+          : ['urn:ietf:params:oauth:grant-type:token-exchange', 'client_credentials', 'password'],
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
   }
   if (req.method === 'GET' && path === jwksPath) return send(res, 200, jwks);
   if (path === tokenPath && req.method === 'POST') {
@@ -212,7 +276,8 @@ const server = createServer(tls, (req, res) => {
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       tokenEndpoint(req, res, new URLSearchParams(raw)).catch((error) =>
-        oauthError(res, 500, 'server_error', String(error?.message ?? error)));
+        oauthError(res, 500, 'server_error', String(error?.message ?? error)),
+      );
     });
     return;
   }
@@ -220,7 +285,12 @@ const server = createServer(tls, (req, res) => {
     return send(res, 404, { error: 'Realm does not exist' });
   }
   if (role === 'broker') {
-    return oauthError(res, 404, 'Unable to find matching target resource method', 'For more on this error consult the server log at the debug level.');
+    return oauthError(
+      res,
+      404,
+      'Unable to find matching target resource method',
+      'For more on this error consult the server log at the debug level.',
+    );
   }
   send(res, 404, { error: 'not found' });
 });

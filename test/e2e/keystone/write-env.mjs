@@ -29,13 +29,17 @@ const env = {
   clientId: 'cloudgate',
   clientSecret: clients.broker.cloudgate.secret,
   idpTokenUrl,
-  idpClients: Object.fromEntries(Object.entries(clients.idp).map(([id, c]) => [id, { secret: c.secret, subject: c.subject }])),
+  idpClients: Object.fromEntries(
+    Object.entries(clients.idp).map(([id, c]) => [id, { secret: c.secret, subject: c.subject }]),
+  ),
   idpClientId: 'ci-robot',
   orphanClientId: 'orphan-robot',
   // The broker's own clients and users, for the OpenStack client's direct grants (clouds.yaml's OIDC auth types).
   tokenEndpoint: `${brokerUrl}/realms/cloud/protocol/openid-connect/token`,
   brokerClients: Object.fromEntries(Object.entries(clients.broker).map(([id, c]) => [id, { secret: c.secret }])),
-  brokerUsers: Object.fromEntries(Object.entries(clients['broker-users']).map(([name, u]) => [name, { password: u.password, subject: u.subject }])),
+  brokerUsers: Object.fromEntries(
+    Object.entries(clients['broker-users']).map(([name, u]) => [name, { password: u.password, subject: u.subject }]),
+  ),
   domains,
   idpId: 'broker',
   protocol: 'openid',
@@ -48,7 +52,9 @@ const env = {
 };
 write('env.json', `${JSON.stringify(env, null, 2)}\n`);
 
-write('cloudgate.yaml', `# cloudgate doctor --only signin --config ${env.configFile}
+write(
+  'cloudgate.yaml',
+  `# cloudgate doctor --only signin --config ${env.configFile}
 signin:
   broker_url: ${brokerUrl}
   realm: cloud
@@ -61,9 +67,12 @@ signin:
   idp_id: broker
   protocol: openid
   project: alpha
-`);
+`,
+);
 
-write('openrc.sh', `# . ${join(stateDir, 'openrc.sh')}
+write(
+  'openrc.sh',
+  `# . ${join(stateDir, 'openrc.sh')}
 export OS_AUTH_URL=${env.authUrl}
 export OS_CACERT=${env.caFile}
 export OS_IDENTITY_PROVIDER=broker
@@ -76,4 +85,5 @@ export CLOUDGATE_CLIENT_SECRET_FILE=${secretFiles.broker}
 export CLOUDGATE_IDP_TOKEN_URL=${idpTokenUrl}
 export CLOUDGATE_IDP_CLIENT_ID=ci-robot
 export CLOUDGATE_IDP_CLIENT_SECRET_FILE=${secretFiles.idp}
-`);
+`,
+);

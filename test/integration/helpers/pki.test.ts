@@ -20,7 +20,9 @@ describe('test certificate builder', () => {
       request({ host: '127.0.0.1', port, ca: ca.cert }, (res) => {
         let data = '';
         res.on('data', (c) => (data += c)).on('end', () => resolve(data));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     server.close();
     expect(body).toBe('hi');
@@ -29,10 +31,19 @@ describe('test certificate builder', () => {
   it.each(KEY_KINDS)('builds a %s root → intermediate → leaf chain that OpenSSL verifies', (kind) => {
     const c = chain(kind, { dns: ['*.cloud.example.test', '192.0.2.7'] });
     const dir = tempDir();
-    const [root, intermediate, leaf] = ['root.pem', 'intermediate.pem', 'leaf.pem'].map((name, i) => writeFile(dir, name, [c.root, c.intermediate, c.leaf][i]!.cert));
-    expect(execFileSync('openssl', ['verify', '-CAfile', root!, '-untrusted', intermediate!, leaf!]).toString()).toContain(': OK');
+    const [root, intermediate, leaf] = ['root.pem', 'intermediate.pem', 'leaf.pem'].map((name, i) =>
+      writeFile(dir, name, [c.root, c.intermediate, c.leaf][i]!.cert),
+    );
+    expect(
+      execFileSync('openssl', ['verify', '-CAfile', root!, '-untrusted', intermediate!, leaf!]).toString(),
+    ).toContain(': OK');
     const x = new X509Certificate(c.leaf.cert);
-    expect([x.subject, x.issuer, x.subjectAltName, x.ca]).toEqual(['CN=*.cloud.example.test', `CN=Test Intermediate ${kind}`, 'DNS:*.cloud.example.test, IP Address:192.0.2.7', false]);
+    expect([x.subject, x.issuer, x.subjectAltName, x.ca]).toEqual([
+      'CN=*.cloud.example.test',
+      `CN=Test Intermediate ${kind}`,
+      'DNS:*.cloud.example.test, IP Address:192.0.2.7',
+      false,
+    ]);
     expect(new X509Certificate(c.intermediate.cert).ca).toBe(true);
     expect(x.checkPrivateKey(c.leaf.keyObject)).toBe(true);
   });
@@ -41,7 +52,9 @@ describe('test certificate builder', () => {
     const notBefore = new Date(Date.now() - 10 * DAY);
     for (const notAfter of [new Date(Date.now() - DAY), new Date('2060-01-01T00:00:00Z')]) {
       const x = new X509Certificate(issue({ cn: 'window', notBefore, notAfter }).cert);
-      expect([new Date(x.validFrom).getTime(), new Date(x.validTo).getTime()]).toEqual([notBefore, notAfter].map((d) => Math.floor(d.getTime() / 1000) * 1000));
+      expect([new Date(x.validFrom).getTime(), new Date(x.validTo).getTime()]).toEqual(
+        [notBefore, notAfter].map((d) => Math.floor(d.getTime() / 1000) * 1000),
+      );
     }
   });
 });

@@ -12,14 +12,23 @@ function tree(files: Record<string, string[]>): string {
   for (const [path, imports] of Object.entries(files)) {
     const full = join(root, 'src', path);
     mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, imports.map((spec, i) => `import { x${i} } from '${spec}';\n`).join('') + 'export const x = 1;\n');
+    writeFileSync(
+      full,
+      imports.map((spec, i) => `import { x${i} } from '${spec}';\n`).join('') + 'export const x = 1;\n',
+    );
   }
   return root;
 }
 
 function check(root: string): { code: number | null; problems: string[] } {
   const result = spawnSync(process.execPath, [SCRIPT, root], { encoding: 'utf8', timeout: 10_000 });
-  return { code: result.status, problems: result.stderr.split('\n').filter((l) => l.startsWith('  ')).map((l) => l.trim()) };
+  return {
+    code: result.status,
+    problems: result.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim()),
+  };
 }
 
 // What every rule allows: the registry and the commands assemble the areas; areas use the core below them.
@@ -54,8 +63,16 @@ describe('the layering check', () => {
     ['serve/exporter.ts', '../commands/doctor.js', 'serve/ must not import commands/'],
     ['core/areas/signin/checks.ts', '../tls/endpoints.js', 'area signin must not import area tls'],
     ['core/doctor/runner.ts', '../areas/tls/checks.js', 'core/doctor/ is below the areas and must not import area tls'],
-    ['core/config/discovery-settings.ts', '../areas/tls/endpoints.js', 'core/config/ is below the areas and must not import area tls'],
-    ['core/setup/wizard-flow.ts', '../areas/tls/endpoints.js', 'core/setup/ is below the areas and must not import area tls'],
+    [
+      'core/config/discovery-settings.ts',
+      '../areas/tls/endpoints.js',
+      'core/config/ is below the areas and must not import area tls',
+    ],
+    [
+      'core/setup/wizard-flow.ts',
+      '../areas/tls/endpoints.js',
+      'core/setup/ is below the areas and must not import area tls',
+    ],
     ['core/oidc/plan.ts', '../areas/tls/endpoints.js', 'core/oidc/ is below the areas and must not import area tls'],
     ['core/errors.ts', './areas/tls/endpoints.js', 'core/errors.ts is below the areas and must not import area tls'],
   ])('%s importing %s: %s', (file, spec, why) => {

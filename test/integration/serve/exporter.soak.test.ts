@@ -12,11 +12,24 @@
  */
 import { describe, expect, it } from 'vitest';
 
-interface Sample { run: number; heapUsed: number; rss: number; scrapeMs: number }
-interface SoakResult { samples: Sample[]; metrics: string; stderr: string; code: number | null }
+interface Sample {
+  run: number;
+  heapUsed: number;
+  rss: number;
+  scrapeMs: number;
+}
+interface SoakResult {
+  samples: Sample[];
+  metrics: string;
+  stderr: string;
+  code: number | null;
+}
 interface BenchServe {
   bundleSoakDriver(): Promise<string>;
-  runSoak(file: string, options: { runs: number; intervalMs: number; kube: boolean; v8Flags: string[]; deadlineMs: number }): Promise<SoakResult>;
+  runSoak(
+    file: string,
+    options: { runs: number; intervalMs: number; kube: boolean; v8Flags: string[]; deadlineMs: number },
+  ): Promise<SoakResult>;
   slopeOf(samples: Sample[]): number;
 }
 
@@ -29,13 +42,25 @@ describe('cloudgate serve over many runs', () => {
     // The script has no types: imported by path, as the bench does.
     const bench = (await import(new URL('../../../scripts/bench-serve.mjs', import.meta.url).pathname)) as BenchServe;
     const { samples, metrics, stderr, code } = await bench.runSoak(await bench.bundleSoakDriver(), {
-      runs: RUNS, intervalMs: 5, kube: false, v8Flags: [], deadlineMs: 170_000,
+      runs: RUNS,
+      intervalMs: 5,
+      kube: false,
+      v8Flags: [],
+      deadlineMs: 170_000,
     });
     expect(code, stderr).toBe(0);
     expect(samples).toHaveLength(RUNS);
     // The runs did real work: the groups answered (not a run that failed early each time).
-    for (const id of ['certificate.wildcard-pem.validity', 'signin.api', 'tls.catalog', 'discovery.jwks', 'acme.directory']) {
-      expect(metrics).toMatch(new RegExp(`cloudgate_check_status\\{group="[a-z]+",id="${id.replace('.', '\\.')}",status="ok"\\} 1`));
+    for (const id of [
+      'certificate.wildcard-pem.validity',
+      'signin.api',
+      'tls.catalog',
+      'discovery.jwks',
+      'acme.directory',
+    ]) {
+      expect(metrics).toMatch(
+        new RegExp(`cloudgate_check_status\\{group="[a-z]+",id="${id.replace('.', '\\.')}",status="ok"\\} 1`),
+      );
     }
     expect(stderr).not.toMatch(/run failed|MaxListeners/);
     const perRun = bench.slopeOf(samples.filter((s) => s.run > WARM_UP));

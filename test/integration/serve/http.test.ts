@@ -25,7 +25,9 @@ describe('exporter HTTP server', () => {
     expect(await (await fetch(`${base}/healthz`)).json()).toMatchObject({ status: 'ok', lastRunFinished: null });
 
     lastRun.record(fullReport(), new Date('2026-01-01T00:00:00Z'));
-    expect(await (await fetch(`${base}/metrics`)).text()).toContain('cloudgate_check_status{group="signin",id="signin.api",status="ok"} 1');
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain(
+      'cloudgate_check_status{group="signin",id="signin.api",status="ok"} 1',
+    );
     const checks = await (await fetch(`${base}/checks`)).json();
     expect(checks.schema).toBe('cloudgate.doctor/v1');
     expect(checks.checks).toHaveLength(12);
@@ -35,8 +37,22 @@ describe('exporter HTTP server', () => {
   });
 
   it('a port in use is an error before anything is served', async () => {
-    server = await startHttpServer({ host: '127.0.0.1', port: 0, lastRun: createLastRun('1', []), runs: () => 0, running: () => false });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      lastRun: createLastRun('1', []),
+      runs: () => 0,
+      running: () => false,
+    });
     const port = Number(server.address.split(':').pop());
-    await expect(startHttpServer({ host: '127.0.0.1', port, lastRun: createLastRun('1', []), runs: () => 0, running: () => false })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(
+      startHttpServer({
+        host: '127.0.0.1',
+        port,
+        lastRun: createLastRun('1', []),
+        runs: () => 0,
+        running: () => false,
+      }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });

@@ -12,8 +12,18 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Every source file an entry can load, statically or through a dynamic import (type-only imports excluded). */
 async function modulesOf(entry: string): Promise<string[]> {
   const result = await build({
-    entryPoints: [entry], absWorkingDir: ROOT, bundle: true, splitting: true, format: 'esm', outdir: 'unused',
-    platform: 'node', packages: 'external', jsx: 'automatic', write: false, metafile: true, logLevel: 'silent',
+    entryPoints: [entry],
+    absWorkingDir: ROOT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    outdir: 'unused',
+    platform: 'node',
+    packages: 'external',
+    jsx: 'automatic',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   return Object.keys(result.metafile.inputs);
 }
@@ -21,15 +31,26 @@ async function modulesOf(entry: string): Promise<string[]> {
 describe('what cloudgate regenerate loads', () => {
   it('asks with the questions model alone and builds no setup session', async () => {
     const modules = await modulesOf('src/commands/regenerate.ts');
-    expect(modules).toEqual(expect.arrayContaining([
-      'src/core/setup/questions.ts', 'src/ui/ink/setup/Questions.tsx', 'src/ui/plain/questions.ts', 'src/core/setup/plan-write.ts',
-    ]));
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'src/core/setup/questions.ts',
+        'src/ui/ink/setup/Questions.tsx',
+        'src/ui/plain/questions.ts',
+        'src/core/setup/plan-write.ts',
+      ]),
+    );
     expect(modules).not.toContain('src/core/setup/session.ts');
     expect(modules).not.toContain('src/ui/ink/setup/SetupApp.tsx');
   });
 
   it('setup, by contrast, runs its walkthrough on a session', async () => {
     const modules = await modulesOf('src/commands/setup.ts');
-    expect(modules).toEqual(expect.arrayContaining(['src/core/setup/session.ts', 'src/core/setup/questions.ts', 'src/ui/ink/setup/SetupApp.tsx']));
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'src/core/setup/session.ts',
+        'src/core/setup/questions.ts',
+        'src/ui/ink/setup/SetupApp.tsx',
+      ]),
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { boundedValue, capped, cutText, joinCapped, LINE_LIMIT, LIST_LIMIT, TEXT_LIMIT } from '../../../src/core/bounded.js';
+import {
+  boundedValue,
+  capped,
+  cutText,
+  joinCapped,
+  LINE_LIMIT,
+  LIST_LIMIT,
+  TEXT_LIMIT,
+} from '../../../src/core/bounded.js';
 import { clearSecretsForTests, registerSecret } from '../../../src/core/secrets.js';
 
 describe('bounded lists in messages', () => {
@@ -36,7 +44,11 @@ describe('bounded texts, cut after redaction', () => {
   });
 
   it('bounds the details of a report: long strings, long lists and many keys', () => {
-    const details = { keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `k${i}` })), body: 'b'.repeat(LINE_LIMIT * 2), many: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i])) };
+    const details = {
+      keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `k${i}` })),
+      body: 'b'.repeat(LINE_LIMIT * 2),
+      many: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i])),
+    };
     const out = boundedValue(details) as { keys: unknown[]; body: string; many: Record<string, unknown> };
     expect(out.keys).toHaveLength(LIST_LIMIT + 1);
     expect(out.keys.at(-1)).toBe(`… and ${10_000 - LIST_LIMIT} more`);

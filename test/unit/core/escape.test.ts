@@ -3,8 +3,9 @@ import { escapeControl, escapeLine, escapeRegExp, stringifyJson } from '../../..
 
 describe('format characters never reach the terminal', () => {
   // The test names carry the code point, never the character: it would act on the terminal of the test run.
-  const FORMAT = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x2028, 0x2029]
-    .map((n) => [n.toString(16).padStart(4, '0'), String.fromCharCode(n)] as const);
+  const FORMAT = [
+    0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c, 0x2028, 0x2029,
+  ].map((n) => [n.toString(16).padStart(4, '0'), String.fromCharCode(n)] as const);
 
   it.each(FORMAT)('U+%s is shown as its code, in both escapes and in JSON', (hex, ch) => {
     const code = `\\u${hex}`;

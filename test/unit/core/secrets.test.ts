@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSecretsForTests, redact, redactUrlCredentials, redactValue, registerSecret } from '../../../src/core/secrets.js';
+import {
+  clearSecretsForTests,
+  redact,
+  redactUrlCredentials,
+  redactValue,
+  registerSecret,
+} from '../../../src/core/secrets.js';
 
 describe('secret registry', () => {
   afterEach(() => clearSecretsForTests());
@@ -31,8 +37,14 @@ describe('credentials inside URLs', () => {
   it.each([
     ['https://admin:hunter2@keystone.example/v3', 'https://[redacted]@keystone.example/v3'],
     ['Location: https://tok3n@evil.example/x', 'Location: https://[redacted]@evil.example/x'],
-    ['GET https://api.example/v1?access_token=abc.def&limit=5', 'GET https://api.example/v1?access_token=[redacted]&limit=5'],
-    ['https://s3.example/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=deadbeef', 'https://s3.example/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]'],
+    [
+      'GET https://api.example/v1?access_token=abc.def&limit=5',
+      'GET https://api.example/v1?access_token=[redacted]&limit=5',
+    ],
+    [
+      'https://s3.example/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=deadbeef',
+      'https://s3.example/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]',
+    ],
     ['{"url":"https://u:p@h/?token=t"}', '{"url":"https://[redacted]@h/?token=[redacted]"}'],
   ])('%s', (text, expected) => {
     expect(redactUrlCredentials(text)).toBe(expected);
@@ -45,7 +57,6 @@ describe('credentials inside URLs', () => {
   });
 });
 
-
 describe('every encoding of a secret, and a secret cut short', () => {
   afterEach(() => clearSecretsForTests());
   const SECRET = 'cl1ent"s3cret\\with-quote and space+plus/slash';
@@ -57,7 +68,8 @@ describe('every encoding of a secret, and a secret cut short', () => {
       new URLSearchParams({ v: SECRET }).toString().slice(2),
       encodeURIComponent(SECRET),
       encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-    ]) expect(redact(`x ${form} y`), form).toBe('x [redacted] y');
+    ])
+      expect(redact(`x ${form} y`), form).toBe('x [redacted] y');
     registerSecret('tok\u001b[2Jen-value');
     expect(redact('got tok\\x1b[2Jen-value')).toBe('got [redacted]');
   });
@@ -70,7 +82,10 @@ describe('every encoding of a secret, and a secret cut short', () => {
 
   it('redacts a value field by field, not as JSON text (a secret with a quote or a backslash)', () => {
     registerSecret(SECRET);
-    expect(redactValue({ details: { body: `echo ${SECRET}` }, list: [SECRET] })).toEqual({ details: { body: 'echo [redacted]' }, list: ['[redacted]'] });
+    expect(redactValue({ details: { body: `echo ${SECRET}` }, list: [SECRET] })).toEqual({
+      details: { body: 'echo [redacted]' },
+      list: ['[redacted]'],
+    });
   });
 });
 

@@ -5,7 +5,9 @@ const missing = () => false;
 
 describe('requireTool', () => {
   it('fails under CI when the tool is missing, naming the Debian package', () => {
-    expect(() => requireTool('kubectl', 'kubernetes-client', { env: { CI: 'true' }, runs: missing })).toThrow(/kubectl is not installed \(Debian package kubernetes-client.*CI is set/);
+    expect(() => requireTool('kubectl', 'kubernetes-client', { env: { CI: 'true' }, runs: missing })).toThrow(
+      /kubectl is not installed \(Debian package kubernetes-client.*CI is set/,
+    );
   });
 
   it('skips outside CI, and says why once', () => {
@@ -21,7 +23,13 @@ describe('requireTool', () => {
 
   it('is true when the tool runs, CI or not, and asks for the binary given', () => {
     const asked: string[] = [];
-    expect(requireTool('kubectl', 'kubernetes-client', { binary: '/opt/kubectl', env: { CI: 'true' }, runs: (b) => (asked.push(b), true) })).toBe(true);
+    expect(
+      requireTool('kubectl', 'kubernetes-client', {
+        binary: '/opt/kubectl',
+        env: { CI: 'true' },
+        runs: (b) => (asked.push(b), true),
+      }),
+    ).toBe(true);
     expect(asked).toEqual(['/opt/kubectl']);
   });
 

@@ -17,8 +17,19 @@ const { default: rule } = await import(RULE_PATH);
 /** The lines the rule reports in `code` (a .ts file). */
 function reported(code: string): number[] {
   const linter = new Linter({ configType: 'flat' });
-  const config = [{ files: ['**/*.ts'], languageOptions: { parser }, plugins: { cloudgate: { rules: { 'cast-needs-why': rule } } }, rules: { 'cloudgate/cast-needs-why': 'error' } }];
-  const messages: { ruleId: string | null; line: number; fatal?: boolean }[] = linter.verify(code, config, 'snippet.ts');
+  const config = [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser },
+      plugins: { cloudgate: { rules: { 'cast-needs-why': rule } } },
+      rules: { 'cloudgate/cast-needs-why': 'error' },
+    },
+  ];
+  const messages: { ruleId: string | null; line: number; fatal?: boolean }[] = linter.verify(
+    code,
+    config,
+    'snippet.ts',
+  );
   expect(messages.filter((m) => m.fatal)).toEqual([]);
   return messages.filter((m) => m.ruleId === 'cloudgate/cast-needs-why').map((m) => m.line);
 }
@@ -28,7 +39,11 @@ describe('cloudgate/cast-needs-why', () => {
     ['a bare `as`', 'const a = JSON.parse(text) as Answers;', [1]],
     ['an angle-bracket assertion', 'const a = <Answers>JSON.parse(text);', [1]],
     ['a cast inside a call', 'run(\n  value as string,\n);', [2]],
-    ['a comment two lines up, a blank line between', '// checked by ajv\n\nconst a = JSON.parse(text) as Answers;', [3]],
+    [
+      'a comment two lines up, a blank line between',
+      '// checked by ajv\n\nconst a = JSON.parse(text) as Answers;',
+      [3],
+    ],
     ['a trailing comment of the line above', 'setUp(); // ready\nconst a = value as Answers;', [2]],
     ['a lint directive only', '// eslint-disable-next-line no-console\nconst a = value as Answers;', [2]],
     ['an empty comment', '//\nconst a = value as Answers;', [2]],
@@ -44,9 +59,18 @@ describe('cloudgate/cast-needs-why', () => {
     ['a comment on the same line', 'const a = JSON.parse(text) as Answers; // ajv checked the shape'],
     ['a comment directly above the statement', '// ajv checked the shape\nconst a = JSON.parse(text) as Answers;'],
     ['a block comment above', '/* The schema validated it. */\nconst a = JSON.parse(text) as Answers;'],
-    ['a comment above a multi-line statement', '// ajv checked it\nconst a = {\n  answers: JSON.parse(text) as Answers,\n};'],
-    ['a comment above the cast inside a statement', 'const a = {\n  // ajv checked it\n  answers: JSON.parse(text) as Answers,\n};'],
-    ['a comment above an exported declaration', '// Node types it loosely\nexport const address = server.address() as AddressInfo;'],
+    [
+      'a comment above a multi-line statement',
+      '// ajv checked it\nconst a = {\n  answers: JSON.parse(text) as Answers,\n};',
+    ],
+    [
+      'a comment above the cast inside a statement',
+      'const a = {\n  // ajv checked it\n  answers: JSON.parse(text) as Answers,\n};',
+    ],
+    [
+      'a comment above an exported declaration',
+      '// Node types it loosely\nexport const address = server.address() as AddressInfo;',
+    ],
     ['a comment on the last line of a multi-line cast', 'const a = (\n  value\n) as Answers; // checked above'],
     ['a comment above a class member', 'class C {\n  // set in the constructor by the base\n  x = value as number;\n}'],
   ])('accepts %s', (_name, code) => {
@@ -55,7 +79,9 @@ describe('cloudgate/cast-needs-why', () => {
 
   it('is an error for src/ in eslint.config.mjs', async () => {
     const eslint = new ESLint({ cwd: ROOT });
-    const config: { rules: Record<string, unknown[]> } = await eslint.calculateConfigForFile(`${ROOT}src/core/records.ts`);
+    const config: { rules: Record<string, unknown[]> } = await eslint.calculateConfigForFile(
+      `${ROOT}src/core/records.ts`,
+    );
     expect(config.rules['cloudgate/cast-needs-why']).toEqual([2]);
   });
 });

@@ -12,7 +12,14 @@ const rows = PAGE.split('\n').filter((l) => l.startsWith('| '));
 
 describe('docs/cert-manager.md', () => {
   it('has a row for every reason, with the releases whose source sets it', () => {
-    const missing = REASONS.filter((r) => !rows.some((row) => row.startsWith(`| \`${r.reason}\` | ${r.sites.join(', ')} | ${r.releases.includes('1.15') ? '✓' : ''} | ${r.releases.includes('1.21') ? '✓' : ''} |`)));
+    const missing = REASONS.filter(
+      (r) =>
+        !rows.some((row) =>
+          row.startsWith(
+            `| \`${r.reason}\` | ${r.sites.join(', ')} | ${r.releases.includes('1.15') ? '✓' : ''} | ${r.releases.includes('1.21') ? '✓' : ''} |`,
+          ),
+        ),
+    );
     expect(missing.map((r) => r.reason)).toEqual([]);
     const cases = REASONS.flatMap((r) => (r.messages ?? []).map((m) => m.code));
     expect(cases.filter((code) => !rows.some((row) => row.startsWith(`| ↳ \`${code}\` |`)))).toEqual([]);
@@ -20,6 +27,8 @@ describe('docs/cert-manager.md', () => {
 
   it('has a row for every ACME problem type and every solver case', () => {
     expect(Object.keys(ACME_PROBLEMS).filter((t) => !rows.some((row) => row.startsWith(`| \`${t}\` |`)))).toEqual([]);
-    expect(SOLVER_CASES.map((c) => c.code).filter((c) => !rows.some((row) => row.startsWith(`| \`${c}\` |`)))).toEqual([]);
+    expect(SOLVER_CASES.map((c) => c.code).filter((c) => !rows.some((row) => row.startsWith(`| \`${c}\` |`)))).toEqual(
+      [],
+    );
   });
 });

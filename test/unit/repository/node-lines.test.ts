@@ -8,14 +8,18 @@ import { describe, expect, it } from 'vitest';
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
 // The scripts have no types: imported by path, as the bench uses them.
-const { ACTIVE_LTS } = (await import(new URL('../../../scripts/node-lines.mjs', import.meta.url).pathname)) as { ACTIVE_LTS: { version: string } };
-const { NODE_TARGET } = (await import(new URL('../../../scripts/build.mjs', import.meta.url).pathname)) as { NODE_TARGET: string };
+const { ACTIVE_LTS } = (await import(new URL('../../../scripts/node-lines.mjs', import.meta.url).pathname)) as {
+  ACTIVE_LTS: { version: string };
+};
+const { NODE_TARGET } = (await import(new URL('../../../scripts/build.mjs', import.meta.url).pathname)) as {
+  NODE_TARGET: string;
+};
 
 describe('the Node lines', () => {
   const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
   const lowest = /^>=(\d+\.\d+)\.0$/.exec(engines)?.[1];
 
-  it('engines starts at Debian stable\'s 20.19 and the npm build targets exactly that', () => {
+  it("engines starts at Debian stable's 20.19 and the npm build targets exactly that", () => {
     expect(lowest).toBe('20.19');
     expect(NODE_TARGET).toBe(`node${lowest}`);
   });

@@ -10,7 +10,9 @@ const SELF = fileURLToPath(import.meta.url);
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   if (!statSync(dir).isDirectory()) return [dir];
-  return readdirSync(dir).flatMap((name) => (name === 'node_modules' || name.startsWith('.') ? [] : filesUnder(join(dir, name))));
+  return readdirSync(dir).flatMap((name) =>
+    name === 'node_modules' || name.startsWith('.') ? [] : filesUnder(join(dir, name)),
+  );
 }
 
 // Readers have the repository and the tool, not the documents the project was written from.
@@ -27,9 +29,12 @@ function citations(files: string[]): string[] {
 }
 
 describe('the repository cites no document outside it', () => {
-  it.each(['see SPEC.md', 'SPEC operational rule 1', 'as REFERENCE.md §2 says', 'DESIGN.md', "the spec's names"])('"%s" is a citation', (line) => {
-    expect(CITATION.test(line)).toBe(true);
-  });
+  it.each(['see SPEC.md', 'SPEC operational rule 1', 'as REFERENCE.md §2 says', 'DESIGN.md', "the spec's names"])(
+    '"%s" is a citation',
+    (line) => {
+      expect(CITATION.test(line)).toBe(true);
+    },
+  );
 
   it.each(['spec.acme.solvers', "mode: 'spec'", 'docs/signin.md', 'RFC 8945 §4.3'])('"%s" is not', (line) => {
     expect(CITATION.test(line)).toBe(false);

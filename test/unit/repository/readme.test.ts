@@ -21,12 +21,20 @@ describe('README front page', () => {
   it('those commands do what README says: setup builds and starts the walkthrough, .ci/run installs and runs npm test on two Node lines', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
     // The walkthrough runs in the folder npm was started from (INIT_CWD), with the checkout's build.
-    expect(scripts.setup).toMatch(/^npm run build && cd "\$\{INIT_CWD:-\.\}" && node "\$OLDPWD\/bin\/cloudgate\.js" setup$/);
+    expect(scripts.setup).toMatch(
+      /^npm run build && cd "\$\{INIT_CWD:-\.\}" && node "\$OLDPWD\/bin\/cloudgate\.js" setup$/,
+    );
     expect(scripts.test).toMatch(/^npm run build && npm run typecheck && .*vitest run$/);
     // After npm ci: the active LTS into the cache, then npm test on the machine's Node and with the LTS first on PATH.
-    const ci = read('.ci/run').trim().split('\n').filter((l) => l && !l.startsWith('#'));
+    const ci = read('.ci/run')
+      .trim()
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     const commands = ci.slice(ci.indexOf('npm ci --no-audit --no-fund'));
-    expect(commands.filter((l) => /npm test/.test(l))).toEqual(['npm test', 'PATH="$(dirname "$LTS_NODE"):$PATH" npm test']);
+    expect(commands.filter((l) => /npm test/.test(l))).toEqual([
+      'npm test',
+      'PATH="$(dirname "$LTS_NODE"):$PATH" npm test',
+    ]);
     expect(commands).toContain('LTS_NODE=$(node scripts/node-lines.mjs install)');
   });
 
@@ -37,9 +45,14 @@ describe('README front page', () => {
 });
 
 describe('docs/commands pages', () => {
-  it.each(Object.entries(COMMAND_OPTIONS))('docs/commands/%s.md names every flag of the command', (command, options) => {
-    const page = read(`docs/commands/${command}.md`);
-    const missing = options.flags.map((f) => `--${f.name}`).filter((flag) => !new RegExp(`${flag}(?![a-z-])`).test(page));
-    expect(missing).toEqual([]);
-  });
+  it.each(Object.entries(COMMAND_OPTIONS))(
+    'docs/commands/%s.md names every flag of the command',
+    (command, options) => {
+      const page = read(`docs/commands/${command}.md`);
+      const missing = options.flags
+        .map((f) => `--${f.name}`)
+        .filter((flag) => !new RegExp(`${flag}(?![a-z-])`).test(page));
+      expect(missing).toEqual([]);
+    },
+  );
 });

@@ -23,7 +23,10 @@ function mirroredBy(path: string): string[] | 'repository' | { wrongName: string
   if (path.startsWith('repository/')) return 'repository';
   const slash = path.lastIndexOf('/');
   const match = TEST_FILE.exec(path.slice(slash + 1));
-  if (!match) return { wrongName: 'not <name>.test.ts(x) or <name>.<aspect>.test.ts(x), aspect in lower-case words joined by "-"' };
+  if (!match)
+    return {
+      wrongName: 'not <name>.test.ts(x) or <name>.<aspect>.test.ts(x), aspect in lower-case words joined by "-"',
+    };
   const [prefix, folder, extensions] = MIRRORS.find(([p]) => path.startsWith(p))!;
   const dir = path.slice(prefix.length, slash + 1);
   return extensions.map((ext) => `${folder}/${dir}${match.groups!.name}${ext}`);
@@ -35,7 +38,9 @@ function exists(path: string): boolean {
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe('test files mirror the files they test', () => {
@@ -43,16 +48,22 @@ describe('test files mirror the files they test', () => {
     ['core/tls/checks.test.ts', ['src/core/tls/checks.ts', 'src/core/tls/checks.tsx']],
     ['core/tls/checks.chain-complete.test.ts', ['src/core/tls/checks.ts', 'src/core/tls/checks.tsx']],
     ['ui/ink/setup/SetupApp.walkthrough.test.tsx', ['src/ui/ink/setup/SetupApp.ts', 'src/ui/ink/setup/SetupApp.tsx']],
-    ['scripts/check-layers.test.ts', ['scripts/check-layers.mjs', 'scripts/check-layers.js', 'scripts/check-layers.ts']],
+    [
+      'scripts/check-layers.test.ts',
+      ['scripts/check-layers.mjs', 'scripts/check-layers.js', 'scripts/check-layers.ts'],
+    ],
     ['helpers/pki.test.ts', ['test/helpers/pki.ts', 'test/helpers/pki.tsx']],
     ['repository/readme.test.ts', 'repository'],
   ])('%s mirrors %j', (path, expected) => {
     expect(mirroredBy(path)).toEqual(expected);
   });
 
-  it.each(['core/tls/Checks.Chain_Complete.test.ts', 'core/tls/checks.spec.ts', 'core/tls/checks.a.b.test.ts'])('%s breaks the naming rule', (path) => {
-    expect(mirroredBy(path)).toHaveProperty('wrongName');
-  });
+  it.each(['core/tls/Checks.Chain_Complete.test.ts', 'core/tls/checks.spec.ts', 'core/tls/checks.a.b.test.ts'])(
+    '%s breaks the naming rule',
+    (path) => {
+      expect(mirroredBy(path)).toHaveProperty('wrongName');
+    },
+  );
 
   it('every test file under test/unit and test/integration names an existing file (case included)', () => {
     const offenders: string[] = [];
@@ -62,7 +73,8 @@ describe('test files mirror the files they test', () => {
         const target = mirroredBy(path);
         if (target === 'repository') continue;
         if (!Array.isArray(target)) offenders.push(`${tree}/${path}: ${target.wrongName}`);
-        else if (!target.some((t) => exists(join(ROOT, t)))) offenders.push(`${tree}/${path}: no ${target.join(' or ')}`);
+        else if (!target.some((t) => exists(join(ROOT, t))))
+          offenders.push(`${tree}/${path}: no ${target.join(' or ')}`);
       }
     }
     expect(offenders).toEqual([]);

@@ -5,7 +5,8 @@ import { VARIABLES } from '../../../src/core/config/variables.js';
 
 const DOC = new URL('../../../docs/variables.md', import.meta.url).pathname;
 const ALIASES = new URL('../../../docs/neutral-names.md', import.meta.url).pathname;
-const GENERATED = '<!-- Generated below: UPDATE_DOCS=1 npx vitest run test/unit/repository/variables-doc.test.ts -->\n\n';
+const GENERATED =
+  '<!-- Generated below: UPDATE_DOCS=1 npx vitest run test/unit/repository/variables-doc.test.ts -->\n\n';
 
 describe('docs/variables.md', () => {
   it('is generated from the variables table (UPDATE_DOCS=1 rewrites it)', () => {
@@ -14,7 +15,7 @@ describe('docs/variables.md', () => {
     expect(readFileSync(DOC, 'utf8')).toBe(expected);
   });
 
-  it('lists every variable by the platform\'s name, and none by its neutral alias', () => {
+  it("lists every variable by the platform's name, and none by its neutral alias", () => {
     const text = readFileSync(DOC, 'utf8');
     for (const row of VARIABLES) {
       expect(text, row.name).toContain(`\`${row.name}\``);
@@ -33,10 +34,16 @@ describe('docs/neutral-names.md', () => {
     expect(readFileSync(ALIASES, 'utf8')).toBe(expected);
   });
 
-  it('names every alias, each beside the platform\'s word', () => {
+  it("names every alias, each beside the platform's word", () => {
     const text = readFileSync(ALIASES, 'utf8');
-    for (const row of VARIABLES.filter((r) => r.alias)) expect(text, row.alias).toContain(`| \`${row.name}\` | \`${row.alias}\` |`);
-    for (const [word, alias] of [['venafi', 'commercialca'], ['route53', 'clouddnsb'], ['kubernetes', 'clusteroidc'], ['infoblox', 'dnse']]) {
+    for (const row of VARIABLES.filter((r) => r.alias))
+      expect(text, row.alias).toContain(`| \`${row.name}\` | \`${row.alias}\` |`);
+    for (const [word, alias] of [
+      ['venafi', 'commercialca'],
+      ['route53', 'clouddnsb'],
+      ['kubernetes', 'clusteroidc'],
+      ['infoblox', 'dnse'],
+    ]) {
       expect(text).toMatch(new RegExp(`: ${word}\` \\| \`${alias}\``));
     }
   });

@@ -13,7 +13,10 @@ interface NodeLines {
   cacheRoot(env?: NodeJS.ProcessEnv): string;
   nodeBinary(options?: { version?: string; arch?: string; env?: NodeJS.ProcessEnv }): string;
   installNode(options: {
-    arch?: string; offline?: boolean; env?: NodeJS.ProcessEnv; pack?: (spec: string, dir: string) => { tarball: string; integrity: string };
+    arch?: string;
+    offline?: boolean;
+    env?: NodeJS.ProcessEnv;
+    pack?: (spec: string, dir: string) => { tarball: string; integrity: string };
   }): string;
 }
 
@@ -47,7 +50,9 @@ describe('the Node line cache', () => {
     expect(lines.cacheRoot({ CLOUDGATE_NODE_CACHE: '/srv/node', XDG_CACHE_HOME: '/x' })).toBe('/srv/node');
     expect(lines.cacheRoot({ XDG_CACHE_HOME: '/x' })).toBe('/x/cloudgate/node');
     expect(lines.cacheRoot({})).toBe(join(homedir(), '.cache', 'cloudgate', 'node'));
-    expect(lines.nodeBinary({ arch: 'arm64', env: { CLOUDGATE_NODE_CACHE: '/c' } })).toBe(`/c/${ACTIVE_LTS.version}-linux-arm64/bin/node`);
+    expect(lines.nodeBinary({ arch: 'arm64', env: { CLOUDGATE_NODE_CACHE: '/c' } })).toBe(
+      `/c/${ACTIVE_LTS.version}-linux-arm64/bin/node`,
+    );
   });
 
   it('installs the pinned package of the architecture once, and its binary runs', () => {
@@ -70,19 +75,25 @@ describe('the Node line cache', () => {
 
   it('refuses a package without bin/node, leaving nothing', () => {
     const env = cache();
-    expect(() => lines.installNode({ arch: 'x64', env, pack: packer(tarball(false)).pack })).toThrow(/holds no bin\/node/);
+    expect(() => lines.installNode({ arch: 'x64', env, pack: packer(tarball(false)).pack })).toThrow(
+      /holds no bin\/node/,
+    );
     expect(readdirSync(env.CLOUDGATE_NODE_CACHE)).toEqual([]);
   });
 
   it('offline, a missing line is an error naming the command that installs it; nothing is fetched', () => {
     const env = cache();
     const { specs, pack } = packer(tarball());
-    expect(() => lines.installNode({ arch: 'arm64', env, pack, offline: true })).toThrow('node scripts/node-lines.mjs install --arch arm64');
+    expect(() => lines.installNode({ arch: 'arm64', env, pack, offline: true })).toThrow(
+      'node scripts/node-lines.mjs install --arch arm64',
+    );
     expect(specs).toEqual([]);
     expect(existsSync(lines.nodeBinary({ arch: 'arm64', env }))).toBe(false);
   });
 
   it('an architecture without a package is refused', () => {
-    expect(() => lines.installNode({ arch: 'riscv64', env: cache(), pack: packer(tarball()).pack })).toThrow('no Node package for the architecture riscv64');
+    expect(() => lines.installNode({ arch: 'riscv64', env: cache(), pack: packer(tarball()).pack })).toThrow(
+      'no Node package for the architecture riscv64',
+    );
   });
 });

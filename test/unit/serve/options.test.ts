@@ -7,7 +7,8 @@ describe('serve options', () => {
     expect(parseListen('127.0.0.1:9464')).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(parseListen('[::1]:0')).toEqual({ host: '::1', port: 0 });
     expect(parseListen(':9464')).toEqual({ host: '0.0.0.0', port: 9464 });
-    for (const bad of ['9464', 'host', 'h:70000', 'h:-1', '::1:9464', 'h:9x']) expect(() => parseListen(bad)).toThrow(UsageError);
+    for (const bad of ['9464', 'host', 'h:70000', 'h:-1', '::1:9464', 'h:9x'])
+      expect(() => parseListen(bad)).toThrow(UsageError);
   });
 
   it('--interval takes durations from 1s to 24h', () => {
@@ -16,6 +17,7 @@ describe('serve options', () => {
     expect(parseInterval('1s')).toBe(1000);
     expect(parseInterval('90')).toBe(90_000);
     expect(parseInterval('24h')).toBe(86_400_000);
-    for (const bad of ['0s', '500ms', '25h', '5 m', 'often', '5mm', '']) expect(() => parseInterval(bad)).toThrow(UsageError);
+    for (const bad of ['0s', '500ms', '25h', '5 m', 'often', '5mm', ''])
+      expect(() => parseInterval(bad)).toThrow(UsageError);
   });
 });

@@ -47,13 +47,15 @@ export const provideChecks: CheckProvider = async (input) => {
       title: TITLES.directory,
       gate: acme,
       run: async (ctx) => {
-        const server = typeof values.cluster_issuer_acme_server === 'string' ? values.cluster_issuer_acme_server.trim() : '';
+        const server =
+          typeof values.cluster_issuer_acme_server === 'string' ? values.cluster_issuer_acme_server.trim() : '';
         return checkDirectory(
           httpOf(ctx.services),
           {
             url: server || PUBLIC_ACME_DIRECTORY,
             configured: Boolean(server),
-            privateCa: values.cluster_issuer_acme_private_ca === true || values.cluster_issuer_acme_private_ca === 'true',
+            privateCa:
+              values.cluster_issuer_acme_private_ca === true || values.cluster_issuer_acme_private_ca === 'true',
             caFileGiven: Boolean(ctx.services.network.caFile),
           },
           ctx.signal,
@@ -81,7 +83,11 @@ const REFUSALS: Record<string, (key: TsigKey, zone: string, where: string) => { 
   REFUSED: (k, zone, where) => REFUSAL.REFUSED(k.name, zone, where),
 };
 
-async function checkNameserver(values: Record<string, unknown>, services: RunServices, signal: AbortSignal): Promise<CheckResult<NameserverFacts>> {
+async function checkNameserver(
+  values: Record<string, unknown>,
+  services: RunServices,
+  signal: AbortSignal,
+): Promise<CheckResult<NameserverFacts>> {
   const raw = String(values.cluster_issuer_acme_rfc2136_nameserver ?? '').trim();
   const parsed = parseHostPort(raw);
   if (!parsed.ok) {
@@ -96,9 +102,17 @@ async function checkNameserver(values: Record<string, unknown>, services: RunSer
   const zone = wildcard ?? '.';
   const where = `${target.host}:${target.port}`;
   const key = tsigKeyOf(values);
-  if (typeof key === 'string') return { status: 'fail', message: key, advice: TSIG_SECRET.fix, facts: { nameserver: where } };
+  if (typeof key === 'string')
+    return { status: 'fail', message: key, advice: TSIG_SECRET.fix, facts: { nameserver: where } };
   try {
-    const answer = await probeDns({ ...target, zone, key: key ?? undefined, timeoutMs: Math.min(services.network.timeoutMs, 5000), signal, now: services.clock.now() });
+    const answer = await probeDns({
+      ...target,
+      zone,
+      key: key ?? undefined,
+      timeoutMs: Math.min(services.network.timeoutMs, 5000),
+      signal,
+      now: services.clock.now(),
+    });
     return nameserverResult(answer, key, { zone, wildcard, where });
   } catch (error) {
     if (!(error instanceof DnsError)) throw error;
@@ -115,12 +129,28 @@ async function checkNameserver(values: Record<string, unknown>, services: RunSer
  * What the name server's answer to the (TSIG-signed) SOA query means (pure): a refused key or zone,
  * an unsigned or unverified answer, authority for the wildcard domain's zone.
  */
-export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { zone: string; wildcard?: string; where: string }): CheckResult<NameserverFacts> {
+export function nameserverResult(
+  answer: DnsAnswer,
+  key: TsigKey | null,
+  at: { zone: string; wildcard?: string; where: string },
+): CheckResult<NameserverFacts> {
   const { zone, wildcard, where } = at;
   const facts: NameserverFacts = {
-    nameserver: where, address: answer.address, query: `SOA ${zone}`, rcode: answer.rcode, authoritative: answer.authoritative,
+    nameserver: where,
+    address: answer.address,
+    query: `SOA ${zone}`,
+    rcode: answer.rcode,
+    authoritative: answer.authoritative,
     ...(answer.zone ? { zone: answer.zone } : {}),
-    ...(key ? { key: key.name, algorithm: key.algorithm, tsigError: answer.tsig?.error, responseSigned: answer.tsig?.signed, responseVerified: answer.tsig?.verified } : {}),
+    ...(key
+      ? {
+          key: key.name,
+          algorithm: key.algorithm,
+          tsigError: answer.tsig?.error,
+          responseSigned: answer.tsig?.signed,
+          responseVerified: answer.tsig?.verified,
+        }
+      : {}),
     ...(answer.tsig?.serverTime ? { serverTime: answer.tsig.serverTime.toISOString() } : {}),
   };
   if (key) {
@@ -147,7 +177,8 @@ export function nameserverResult(answer: DnsAnswer, key: TsigKey | null, at: { z
     return { status: 'ok', message: ANSWER.answersRoot(where, answer.rcode, accepted), facts };
   }
   if ((answer.rcode === 'NOERROR' || answer.rcode === 'NXDOMAIN') && answer.authoritative) {
-    const within = answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ANSWER.withinZone(answer.zone) : '';
+    const within =
+      answer.zone && answer.zone.toLowerCase() !== zone.toLowerCase() ? ANSWER.withinZone(answer.zone) : '';
     const unsigned = key ? '' : ANSWER.keyNotTested;
     return { status: 'ok', message: ANSWER.authoritative(where, zone, within, accepted, unsigned), facts };
   }

@@ -14,8 +14,9 @@ const REQUIRED = ['newNonce', 'newAccount', 'newOrder'] as const;
 const EXPECTED = ['revokeCert', 'keyChange'] as const;
 
 /** What --verbose and --json show: the directory asked and the entries it lists. */
-export type DirectoryFacts = { url: string; status?: number; kind?: string; termsOfService?: unknown }
-  & Partial<Record<(typeof REQUIRED)[number] | (typeof EXPECTED)[number], unknown>>;
+export type DirectoryFacts = { url: string; status?: number; kind?: string; termsOfService?: unknown } & Partial<
+  Record<(typeof REQUIRED)[number] | (typeof EXPECTED)[number], unknown>
+>;
 
 export interface DirectoryTarget {
   url: string;
@@ -27,7 +28,11 @@ export interface DirectoryTarget {
   configured: boolean;
 }
 
-export async function checkDirectory(client: HttpClient, target: DirectoryTarget, signal?: AbortSignal): Promise<CheckResult<DirectoryFacts>> {
+export async function checkDirectory(
+  client: HttpClient,
+  target: DirectoryTarget,
+  signal?: AbortSignal,
+): Promise<CheckResult<DirectoryFacts>> {
   const { url } = target;
   const origin = target.configured ? DIRECTORY.configuredServer : DIRECTORY.publicDefault;
   let directory: Record<string, unknown>;
@@ -43,7 +48,12 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
     }
     const parsed = res.json();
     if (!isRecord(parsed)) {
-      return { status: 'fail', message: DIRECTORY.notObject(url), advice: DIRECTORY.checkOrigin(origin), facts: { url } };
+      return {
+        status: 'fail',
+        message: DIRECTORY.notObject(url),
+        advice: DIRECTORY.checkOrigin(origin),
+        facts: { url },
+      };
     }
     directory = parsed;
   } catch (error) {
@@ -99,7 +109,12 @@ export async function checkDirectory(client: HttpClient, target: DirectoryTarget
     warnings.push({ message: DIRECTORY.plainHttp(url), advice: DIRECTORY.useHttps });
   }
   if (warnings.length) {
-    return { status: 'warn', message: warnings.map((w) => w.message).join(' '), advice: warnings.map((w) => w.advice).join(' '), facts };
+    return {
+      status: 'warn',
+      message: warnings.map((w) => w.message).join(' '),
+      advice: warnings.map((w) => w.advice).join(' '),
+      facts,
+    };
   }
   return { status: 'ok', message: DIRECTORY.healthy(url), facts };
 }
@@ -108,13 +123,16 @@ function fromHttpError(error: unknown, target: DirectoryTarget, origin: string):
   if (!(error instanceof HttpError)) throw error;
   let advice = error.advice;
   if (error.kind === 'tls-unknown-ca') {
-    advice = target.caFileGiven
-      ? DIRECTORY.caFileDoesNotSign(target.privateCa)
-      : DIRECTORY.unknownCa(target.privateCa);
+    advice = target.caFileGiven ? DIRECTORY.caFileDoesNotSign(target.privateCa) : DIRECTORY.unknownCa(target.privateCa);
   } else if (error.kind === 'not-json' || error.kind === 'html') {
     advice = DIRECTORY.notDirectory(origin);
   }
-  return { status: 'fail', message: error.message, advice: advice.trim(), facts: { url: target.url, kind: error.kind } };
+  return {
+    status: 'fail',
+    message: error.message,
+    advice: advice.trim(),
+    facts: { url: target.url, kind: error.kind },
+  };
 }
 
 function isHttpUrl(value: unknown): boolean {

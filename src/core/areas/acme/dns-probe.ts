@@ -13,7 +13,19 @@ import { lookup } from 'node:dns/promises';
 import { withDeadline } from '../../net/deadline.js';
 import { codeOf } from '../../errors.js';
 
-export const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+export const RCODES = [
+  'NOERROR',
+  'FORMERR',
+  'SERVFAIL',
+  'NXDOMAIN',
+  'NOTIMP',
+  'REFUSED',
+  'YXDOMAIN',
+  'YXRRSET',
+  'NXRRSET',
+  'NOTAUTH',
+  'NOTZONE',
+];
 /** TSIG error codes (RFC 8945 §3). */
 export const TSIG_ERRORS: Record<number, string> = { 16: 'BADSIG', 17: 'BADKEY', 18: 'BADTIME', 22: 'BADTRUNC' };
 const TYPE_SOA = 6;
@@ -66,7 +78,10 @@ export class DnsError extends Error {
 /** A domain name in wire form, lower case (the canonical form TSIG signs). */
 export function encodeName(name: string): Buffer {
   const labels = name.replace(/\.$/, '').split('.').filter(Boolean);
-  return Buffer.concat([...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l.toLowerCase())])), Buffer.from([0])]);
+  return Buffer.concat([
+    ...labels.map((l) => Buffer.concat([Buffer.from([Buffer.byteLength(l)]), Buffer.from(l.toLowerCase())])),
+    Buffer.from([0]),
+  ]);
 }
 
 export function encodeQuery(id: number, name: string, type = TYPE_SOA): Buffer {
@@ -101,7 +116,15 @@ function algorithmOf(key: TsigKey): { wire: string; hash: string } {
 
 /** The TSIG variables that follow the message in the MAC input (RFC 8945 §4.3.3). */
 function tsigVariables(key: TsigKey, time: number, fudge: number, error: number, other: Buffer): Buffer {
-  return Buffer.concat([encodeName(key.name), u16(CLASS_ANY), Buffer.alloc(4), encodeName(algorithmOf(key).wire), u48(time), u16(fudge, error, other.length), other]);
+  return Buffer.concat([
+    encodeName(key.name),
+    u16(CLASS_ANY),
+    Buffer.alloc(4),
+    encodeName(algorithmOf(key).wire),
+    u48(time),
+    u16(fudge, error, other.length),
+    other,
+  ]);
 }
 
 function mac(key: TsigKey, ...parts: Buffer[]): Buffer {
@@ -113,14 +136,32 @@ function mac(key: TsigKey, ...parts: Buffer[]): Buffer {
 /** Appends a TSIG record to `message` (which has no additional records yet). */
 export function signQuery(message: Buffer, key: TsigKey, time: number): { signed: Buffer; mac: Buffer } {
   const requestMac = mac(key, message, tsigVariables(key, time, FUDGE, 0, Buffer.alloc(0)));
-  const rdata = Buffer.concat([encodeName(algorithmOf(key).wire), u48(time), u16(FUDGE, requestMac.length), requestMac, u16(message.readUInt16BE(0), 0, 0)]);
-  const record = Buffer.concat([encodeName(key.name), u16(TYPE_TSIG, CLASS_ANY), Buffer.alloc(4), u16(rdata.length), rdata]);
+  const rdata = Buffer.concat([
+    encodeName(algorithmOf(key).wire),
+    u48(time),
+    u16(FUDGE, requestMac.length),
+    requestMac,
+    u16(message.readUInt16BE(0), 0, 0),
+  ]);
+  const record = Buffer.concat([
+    encodeName(key.name),
+    u16(TYPE_TSIG, CLASS_ANY),
+    Buffer.alloc(4),
+    u16(rdata.length),
+    rdata,
+  ]);
   const signed = Buffer.concat([message, record]);
   signed.writeUInt16BE(signed.readUInt16BE(10) + 1, 10);
   return { signed, mac: requestMac };
 }
 
-export function decodeHeader(message: Buffer): { id: number; response: boolean; authoritative: boolean; rcode: string; answers: number } {
+export function decodeHeader(message: Buffer): {
+  id: number;
+  response: boolean;
+  authoritative: boolean;
+  rcode: string;
+  answers: number;
+} {
   if (message.length < 12) throw new DnsError('The answer is shorter than a DNS header.', 'malformed');
   const flags = message.readUInt16BE(2);
   return {
@@ -177,7 +218,13 @@ export function readRecords(message: Buffer): DnsRecord[] {
 }
 
 /** The answer's TSIG record: its error, and whether its MAC is right for the request's MAC. */
-function checkResponseTsig(message: Buffer, records: DnsRecord[], key: TsigKey, requestMac: Buffer, id: number): DnsAnswer['tsig'] {
+function checkResponseTsig(
+  message: Buffer,
+  records: DnsRecord[],
+  key: TsigKey,
+  requestMac: Buffer,
+  id: number,
+): DnsAnswer['tsig'] {
   const last = records.at(-1);
   if (!last || last.type !== TYPE_TSIG) return { error: 'NOERROR', signed: false, verified: false };
   const rdata = last.rdata;
@@ -191,14 +238,20 @@ function checkResponseTsig(message: Buffer, records: DnsRecord[], key: TsigKey, 
   const otherLength = rdata.readUInt16BE(offset + 2);
   offset += 4;
   const other = rdata.subarray(offset, offset + otherLength);
-  const error = errorCode === 0 ? 'NOERROR' : TSIG_ERRORS[errorCode] ?? `TSIG error ${errorCode}`;
+  const error = errorCode === 0 ? 'NOERROR' : (TSIG_ERRORS[errorCode] ?? `TSIG error ${errorCode}`);
   const serverTime = errorCode === 18 && otherLength === 6 ? new Date(other.readUIntBE(0, 6) * 1000) : undefined;
   if (macSize === 0) return { error, signed: false, verified: false, serverTime };
   // The MAC covers the answer as it was before the TSIG record was added, with the original id.
   const unsigned = Buffer.from(message.subarray(0, last.start));
   unsigned.writeUInt16BE(id, 0);
   unsigned.writeUInt16BE(unsigned.readUInt16BE(10) - 1, 10);
-  const expected = mac(key, u16(requestMac.length), requestMac, unsigned, tsigVariables(key, time, fudge, errorCode, other));
+  const expected = mac(
+    key,
+    u16(requestMac.length),
+    requestMac,
+    unsigned,
+    tsigVariables(key, time, fudge, errorCode, other),
+  );
   const verified = expected.length === responseMac.length && timingSafeEqual(expected, responseMac);
   return { error, signed: true, verified, serverTime };
 }
@@ -227,7 +280,14 @@ export async function probeDns(options: {
       const answer = readAnswer(message, id, key && signing ? { key, mac: signing.mac } : undefined);
       if (!answer) return undefined; // not ours: keep waiting
       const { header, records, tsig } = answer;
-      return { rcode: header.rcode, authoritative: header.authoritative, answers: header.answers, address, zone: soaZone(records), ...(tsig ? { tsig } : {}) };
+      return {
+        rcode: header.rcode,
+        authoritative: header.authoritative,
+        answers: header.answers,
+        address,
+        zone: soaZone(records),
+        ...(tsig ? { tsig } : {}),
+      };
     },
   );
 }
@@ -237,7 +297,11 @@ export async function probeDns(options: {
  * against the request's MAC when the request was signed. Unsigned, only the header matters: a record
  * section cut short is then no reason to fail.
  */
-export function readAnswer(message: Buffer, id: number, signing?: { key: TsigKey; mac: Buffer }): { header: ReturnType<typeof decodeHeader>; records: DnsRecord[]; tsig?: DnsAnswer['tsig'] } | undefined {
+export function readAnswer(
+  message: Buffer,
+  id: number,
+  signing?: { key: TsigKey; mac: Buffer },
+): { header: ReturnType<typeof decodeHeader>; records: DnsRecord[]; tsig?: DnsAnswer['tsig'] } | undefined {
   const header = decodeHeader(message);
   if (header.id !== id || !header.response) return undefined;
   let records: DnsRecord[] = [];
@@ -246,7 +310,11 @@ export function readAnswer(message: Buffer, id: number, signing?: { key: TsigKey
   } catch (error) {
     if (signing) throw error;
   }
-  return { header, records, ...(signing ? { tsig: checkResponseTsig(message, records, signing.key, signing.mac, id) } : {}) };
+  return {
+    header,
+    records,
+    ...(signing ? { tsig: checkResponseTsig(message, records, signing.key, signing.mac, id) } : {}),
+  };
 }
 
 /**
@@ -255,7 +323,15 @@ export function readAnswer(message: Buffer, id: number, signing?: { key: TsigKey
  * and hands each datagram to `accept` until it returns an answer.
  */
 export async function exchangeUdp<T>(
-  options: { host: string; port: number; timeoutMs: number; signal?: AbortSignal; what: string; detail?: string; message: Buffer },
+  options: {
+    host: string;
+    port: number;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    what: string;
+    detail?: string;
+    message: Buffer;
+  },
   accept: (datagram: Buffer, address: string) => T | undefined,
 ): Promise<T> {
   const { host, port, timeoutMs, signal, what } = options;
@@ -271,15 +347,24 @@ export async function exchangeUdp<T>(
   const deadline = {
     timeoutMs,
     signal,
-    timedOut: () => new DnsError(`${host}:${port} did not answer a ${what}${options.detail ?? ''} within ${timeoutMs / 1000} s.`, 'timeout'),
+    timedOut: () =>
+      new DnsError(
+        `${host}:${port} did not answer a ${what}${options.detail ?? ''} within ${timeoutMs / 1000} s.`,
+        'timeout',
+      ),
     aborted: () => new DnsError(`The ${what} to ${host}:${port} was cancelled.`, 'aborted'),
     release: () => socket.close(),
   };
   return withDeadline<T>(deadline, (finish) => {
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(new DnsError(error.code === 'ECONNREFUSED'
-        ? `${host}:${port} refused the ${what} (nothing listens on UDP port ${port}).`
-        : `${what} to ${host}:${port} failed: ${error.code ?? error.message}.`, 'refused')),
+      finish(
+        new DnsError(
+          error.code === 'ECONNREFUSED'
+            ? `${host}:${port} refused the ${what} (nothing listens on UDP port ${port}).`
+            : `${what} to ${host}:${port} failed: ${error.code ?? error.message}.`,
+          'refused',
+        ),
+      ),
     );
     socket.on('message', (datagram) => {
       try {

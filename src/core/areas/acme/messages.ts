@@ -18,12 +18,14 @@ export const CLOSED = {
   notAcme: (issuer: string | undefined) => `cluster_issuer_type is ${issuer}, not acme.`,
   notRfc2136: (solver: string) => `The ACME solver is ${solver}, not rfc2136.`,
   http01: 'The ACME solver is http01: no DNS credentials are used.',
-  rfc2136WithoutProbe: 'The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.',
+  rfc2136WithoutProbe:
+    'The rfc2136 TSIG key is checked by acme.rfc2136; give --probe-update to try a signed DNS update.',
   noZoneToUpdate: {
     message: 'No domain names the zone to update: set openstack_helm_ingress_wildcard_domain or give --domain.',
     text: 'Set openstack_helm_ingress_wildcard_domain in the inventory, or give --domain.',
   },
-  ambient: "route53 auth is ambient: the credentials live in the cluster (cert-manager's environment), not in the inventory.",
+  ambient:
+    "route53 auth is ambient: the credentials live in the cluster (cert-manager's environment), not in the inventory.",
   keyless: 'route53 auth is kubernetes (keyless): the role assumption is checked by discovery.sts.',
   unknownSolver: (solver: string) => `The ACME solver ${solver} is not a DNS provider cloudgate knows.`,
 } as const;

@@ -113,7 +113,9 @@ export const provideChecks: CheckProvider = async (input) => {
 function checksOf(source: Source): Check[] {
   let examination: Promise<{ byName: Map<string, CertCheck>; certificates: CertificateFact[] }> | undefined;
   const results = (services: RunServices) =>
-    (examination ??= source.examine(services).then(({ checks, certificates }) => ({ byName: new Map(checks.map((c) => [c.name, c])), certificates })));
+    (examination ??= source
+      .examine(services)
+      .then(({ checks, certificates }) => ({ byName: new Map(checks.map((c) => [c.name, c])), certificates })));
   const subject = { file: source.file };
   const read = factKey<true>(GROUP, `the certificates of ${source.title}`);
   const key = factKey<true>(GROUP, `the private key of ${source.title}`);
@@ -135,10 +137,16 @@ function checksOf(source: Source): Check[] {
       async run(ctx): Promise<RunResult<CertFacts>> {
         const { byName, certificates } = await results(ctx.services);
         const found = byName.get(name);
-        if (found && found.status !== 'skip' && provides[name] && found.status !== 'fail') for (const k of provides[name]) ctx.facts.set(k, true);
+        if (found && found.status !== 'skip' && provides[name] && found.status !== 'fail')
+          for (const k of provides[name]) ctx.facts.set(k, true);
         if (!found || found.status === 'skip') {
           // The chain's order could not be established: chain-order (which failed) says why.
-          return { unavailable: 'needs-failed', message: found?.message ?? CHAIN_ORDER.unknown, text: CHAIN_ORDER.fixFirst, subject };
+          return {
+            unavailable: 'needs-failed',
+            message: found?.message ?? CHAIN_ORDER.unknown,
+            text: CHAIN_ORDER.fixFirst,
+            subject,
+          };
         }
         // The certificates read go with the expiry line (one line per file carries them).
         return {
@@ -220,7 +228,11 @@ function factsOf(source: string, examination: Examination): CertificateFact[] {
 function uniquePrefixes(files: string[]): string[] {
   const used = new Set<string>();
   return files.map((file, i) => {
-    let prefix = basename(file).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-|-$/g, '') || `file${i + 1}`;
+    let prefix =
+      basename(file)
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, '-')
+        .replace(/^-|-$/g, '') || `file${i + 1}`;
     if (used.has(prefix)) prefix = `${prefix}-${i + 1}`;
     used.add(prefix);
     return prefix;
@@ -237,8 +249,12 @@ async function readText(path: string, what: string, check: string): Promise<stri
     return {
       name: check,
       status: 'fail',
-      message: code === 'ENOENT' ? UNREADABLE.noSuchFile(what, path)
-        : code === 'EACCES' ? UNREADABLE.permissionDenied(what, path) : messageOf(error),
+      message:
+        code === 'ENOENT'
+          ? UNREADABLE.noSuchFile(what, path)
+          : code === 'EACCES'
+            ? UNREADABLE.permissionDenied(what, path)
+            : messageOf(error),
       advice: code === 'EACCES' ? UNREADABLE.runAsReader(path) : UNREADABLE.checkPath,
     };
   }
@@ -255,8 +271,10 @@ function refuseNonRegular(paths: (string | undefined)[]): void {
       continue; // missing or unreadable: the "parse"/"key" line says so
     }
     if (!info.isFile()) {
-      throw new UsageError(`The certificate input ${path} is not a regular file (${info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
-        'Give the path of a PEM file; pipes, devices and folders are refused.');
+      throw new UsageError(
+        `The certificate input ${path} is not a regular file (${info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a pipe' : 'a device or socket'}).`,
+        'Give the path of a PEM file; pipes, devices and folders are refused.',
+      );
     }
   }
 }
@@ -265,7 +283,10 @@ function refuseNonRegular(paths: (string | undefined)[]): void {
 type Inventory = Record<string, unknown> | undefined;
 
 function loadInventory(input: DoctorInput): Promise<Inventory> {
-  return readInventoryTree(input.inventoryPath).then((tree) => namesView(tree.values, input.inventoryPath, input.names).meant, () => undefined);
+  return readInventoryTree(input.inventoryPath).then(
+    (tree) => namesView(tree.values, input.inventoryPath, input.names).meant,
+    () => undefined,
+  );
 }
 
 function inventoryDomain(values: Inventory): string | undefined {

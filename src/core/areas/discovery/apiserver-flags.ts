@@ -49,7 +49,8 @@ export function kubeadmExtraArgs(clusterConfiguration: unknown): FlagValues {
   if (Array.isArray(extra)) {
     for (const item of extra) {
       const name = memberOf(item, 'name');
-      if (typeof name === 'string') flags.set(name, [...(flags.get(name) ?? []), String(memberOf(item, 'value') ?? '')]);
+      if (typeof name === 'string')
+        flags.set(name, [...(flags.get(name) ?? []), String(memberOf(item, 'value') ?? '')]);
     }
   } else if (extra && typeof extra === 'object') {
     for (const [name, value] of Object.entries(extra)) flags.set(name, [String(value ?? '')]);
@@ -60,7 +61,13 @@ export function kubeadmExtraArgs(clusterConfiguration: unknown): FlagValues {
 /** The comparable form of a flag: issuers in order, audiences as a set. */
 function normalised(flag: Flag, values: string[] | undefined): string | undefined {
   if (!values?.length) return undefined;
-  if (flag === 'api-audiences') return values.flatMap((v) => v.split(',')).map((a) => a.trim()).filter(Boolean).sort().join(',');
+  if (flag === 'api-audiences')
+    return values
+      .flatMap((v) => v.split(','))
+      .map((a) => a.trim())
+      .filter(Boolean)
+      .sort()
+      .join(',');
   return values.join(' ');
 }
 
@@ -75,7 +82,12 @@ export interface FlagsVerdict {
 }
 
 /** Pure rules; `publicIssuer` undefined skips the comparison with the public URL. */
-export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefined, publicIssuer: string | undefined, stsAudience: string): FlagsVerdict {
+export function judgeFlags(
+  planes: ControlPlane[],
+  kubeadm: FlagValues | undefined,
+  publicIssuer: string | undefined,
+  stsAudience: string,
+): FlagsVerdict {
   const verdict: FlagsVerdict = { failures: [], warnings: [] };
   for (const flag of FLAGS) {
     const byValue = new Map<string, string[]>();
@@ -84,7 +96,9 @@ export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefin
       byValue.set(v, [...(byValue.get(v) ?? []), p.node]);
     }
     if (byValue.size > 1) {
-      verdict.failures.push(`the control planes disagree on --${flag}: ${[...byValue].map(([v, nodes]) => `${nodes.join(', ')}: ${v}`).join('; ')}`);
+      verdict.failures.push(
+        `the control planes disagree on --${flag}: ${[...byValue].map(([v, nodes]) => `${nodes.join(', ')}: ${v}`).join('; ')}`,
+      );
     }
     if (!kubeadm) continue;
     const configured = normalised(flag, kubeadm.get(flag));
@@ -101,10 +115,19 @@ export function judgeFlags(planes: ControlPlane[], kubeadm: FlagValues | undefin
     const jwks = expectedJwksUri(publicIssuer);
     for (const p of planes) {
       const issuers = p.flags.get('service-account-issuer') ?? [];
-      if (!issuers.includes(publicIssuer)) verdict.failures.push(`${p.node}: --service-account-issuer lacks ${publicIssuer} (has ${issuers.join(', ') || 'none'})`);
-      else if (issuers[0] !== publicIssuer) verdict.warnings.push(`${p.node}: ${publicIssuer} is not the first --service-account-issuer, so new tokens carry iss ${issuers[0]}`);
+      if (!issuers.includes(publicIssuer))
+        verdict.failures.push(
+          `${p.node}: --service-account-issuer lacks ${publicIssuer} (has ${issuers.join(', ') || 'none'})`,
+        );
+      else if (issuers[0] !== publicIssuer)
+        verdict.warnings.push(
+          `${p.node}: ${publicIssuer} is not the first --service-account-issuer, so new tokens carry iss ${issuers[0]}`,
+        );
       const jwksUri = p.flags.get('service-account-jwks-uri')?.[0];
-      if (jwksUri !== jwks) verdict.failures.push(`${p.node}: --service-account-jwks-uri is ${jwksUri === undefined ? 'unset' : jwksUri}, not ${jwks}`);
+      if (jwksUri !== jwks)
+        verdict.failures.push(
+          `${p.node}: --service-account-jwks-uri is ${jwksUri === undefined ? 'unset' : jwksUri}, not ${jwks}`,
+        );
       const audiences = (p.flags.get('api-audiences') ?? []).flatMap((v) => v.split(',')).map((a) => a.trim());
       if (!audiences.includes(stsAudience)) verdict.failures.push(`${p.node}: --api-audiences lacks ${stsAudience}`);
     }
@@ -130,13 +153,13 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResu
   let pods: Pod[];
   let kubeadm: FlagValues | undefined;
   try {
-    pods = (await kubectlJson<{ items: Pod[] }>(['get', 'pods', '-n', 'kube-system'], k)).items.filter((p) => p.metadata.name.startsWith('kube-apiserver-'));
+    pods = (await kubectlJson<{ items: Pod[] }>(['get', 'pods', '-n', 'kube-system'], k)).items.filter((p) =>
+      p.metadata.name.startsWith('kube-apiserver-'),
+    );
     kubeadm = await kubeadmFlags(k);
   } catch (error) {
     if (error instanceof KubectlError) {
-      const advice = error.result.exitCode === 0
-        ? APISERVER_FLAGS.repairKubeadmConfig
-        : APISERVER_FLAGS.needsAccess;
+      const advice = error.result.exitCode === 0 ? APISERVER_FLAGS.repairKubeadmConfig : APISERVER_FLAGS.needsAccess;
       return { status: 'fail', message: error.message, advice };
     }
     throw error;
@@ -150,12 +173,17 @@ async function compare(k: KubectlOptions, s: DiscoverySettings): Promise<RunResu
   }
   const planes: ControlPlane[] = pods.map((p) => {
     const container = p.spec?.containers?.find((c) => c.name === 'kube-apiserver') ?? p.spec?.containers?.[0];
-    return { node: escapeLine(p.spec?.nodeName ?? p.metadata.name.replace(/^kube-apiserver-/, '')), flags: parseCommandFlags([...(container?.command ?? []), ...(container?.args ?? [])]) };
+    return {
+      node: escapeLine(p.spec?.nodeName ?? p.metadata.name.replace(/^kube-apiserver-/, '')),
+      flags: parseCommandFlags([...(container?.command ?? []), ...(container?.args ?? [])]),
+    };
   });
   const verdict = judgeFlags(planes, kubeadm, s.issuerUrl, s.stsAudience);
   const facts: ApiserverFlagsFacts = {
     kubeadmConfig: kubeadm ? Object.fromEntries(FLAGS.map((f) => [f, kubeadm.get(f) ?? null])) : null,
-    controlPlanes: Object.fromEntries(planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))])),
+    controlPlanes: Object.fromEntries(
+      planes.map((p) => [p.node, Object.fromEntries(FLAGS.map((f) => [f, p.flags.get(f) ?? null]))]),
+    ),
   };
   const nodes = planes.map((p) => p.node).join(', ');
   const notes = [kubeadm ? '' : APISERVER_FLAGS.notKubeadm, s.issuerUrl ? '' : APISERVER_FLAGS.noIssuerUrl].join('');
@@ -192,7 +220,9 @@ async function kubeadmFlags(k: KubectlOptions): Promise<FlagValues | undefined> 
   const text = cm.data?.ClusterConfiguration;
   if (!text) return new Map();
   try {
-    return kubeadmExtraArgs(loadYaml(text, { what: 'the ClusterConfiguration in', path: 'kube-system/kubeadm-config', plain: true }).value);
+    return kubeadmExtraArgs(
+      loadYaml(text, { what: 'the ClusterConfiguration in', path: 'kube-system/kubeadm-config', plain: true }).value,
+    );
   } catch (error) {
     throw new KubectlError(escapeLine(messageOf(error).split('\n')[0]), { exitCode: 0, stdout: '', stderr: '' });
   }

@@ -10,7 +10,13 @@ import { appliesWhen, notConfigured } from '../../doctor/gates.js';
 import { HttpError, httpOf, type HttpResponse } from '../../net/http.js';
 import { isInternalHost, issuerDifferences } from './issuer.js';
 import { escapeLine } from '../../escape.js';
-import { assessKeySet, PRIVATE_JWK_MEMBERS, discoveryUrl, expectedJwksUri, KUBERNETES_DISCOVERY_FIELDS } from '../../kube/service-account-issuer.js';
+import {
+  assessKeySet,
+  PRIVATE_JWK_MEMBERS,
+  discoveryUrl,
+  expectedJwksUri,
+  KUBERNETES_DISCOVERY_FIELDS,
+} from '../../kube/service-account-issuer.js';
 import { discoverySettings, type DiscoverySettings } from '../../config/discovery-settings.js';
 import { tlsFacts, tlsResult } from './tls.js';
 import { verifyServiceAccountToken } from './token.js';
@@ -29,8 +35,8 @@ const DOCUMENT = factKey<Record<string, unknown>>(GROUP, 'the discovery document
 /** The key set, handed on by discovery.jwks. */
 const KEYSET = factKey<{ keys?: unknown[] }>(GROUP, 'the key set');
 
-
-type Definition = CheckMeta & Omit<RunnableCheck, 'run' | keyof CheckMeta> & { run(ctx: CheckContext, issuer: string): Promise<RunResult<object>> };
+type Definition = CheckMeta &
+  Omit<RunnableCheck, 'run' | keyof CheckMeta> & { run(ctx: CheckContext, issuer: string): Promise<RunResult<object>> };
 
 export const provideChecks: CheckProvider = async (input) => {
   const s = await discoverySettings(input);
@@ -38,16 +44,30 @@ export const provideChecks: CheckProvider = async (input) => {
   // Keyless role assumption and the API server flags need no issuer URL to say something useful.
   const keyless = [stsCheck(input, s), apiserverFlagsCheck(input, s)];
   const definitions = discoveryDefinitions(input, s, issuer ?? '');
-  if (issuer) return [...definitions.map(({ run, ...d }): Check => ({ ...d, run: (ctx) => run(ctx, issuer) })), ...keyless];
+  if (issuer)
+    return [...definitions.map(({ run, ...d }): Check => ({ ...d, run: (ctx) => run(ctx, issuer) })), ...keyless];
   // No issuer URL: nothing of the document can be checked. A keyless inventory makes that worth a warning.
   const gate = notConfigured(CLOSED.noIssuerUrl.message, CLOSED.noIssuerUrl.text);
-  const closed = (d: Definition): Check => ({ id: d.id, group: d.group, title: d.title, gate, ...(d.provides ? { provides: d.provides } : {}) });
-  return definitions.map((d): Check => d.id === 'discovery.document' && s.keylessSelected
-    ? {
-        id: d.id, group: d.group, title: d.title, provides: d.provides,
-        run: async () => ({ status: 'warn', ...KEYLESS_WITHOUT_ISSUER }),
-      }
-    : closed(d)).concat(keyless);
+  const closed = (d: Definition): Check => ({
+    id: d.id,
+    group: d.group,
+    title: d.title,
+    gate,
+    ...(d.provides ? { provides: d.provides } : {}),
+  });
+  return definitions
+    .map((d): Check =>
+      d.id === 'discovery.document' && s.keylessSelected
+        ? {
+            id: d.id,
+            group: d.group,
+            title: d.title,
+            provides: d.provides,
+            run: async () => ({ status: 'warn', ...KEYLESS_WITHOUT_ISSUER }),
+          }
+        : closed(d),
+    )
+    .concat(keyless);
 };
 
 function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUrl: string): Definition[] {
@@ -71,14 +91,23 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         if ('failure' in fetched) return fetched.failure;
         const { res: got, doc } = fetched;
         if (!isRecord(doc)) {
-          return { status: 'fail', message: DISCOVERY_DOCUMENT.notObject(url), advice: DISCOVERY_DOCUMENT.serveApiServers };
+          return {
+            status: 'fail',
+            message: DISCOVERY_DOCUMENT.notObject(url),
+            advice: DISCOVERY_DOCUMENT.serveApiServers,
+          };
         }
         const record = doc;
         const missing = KUBERNETES_DISCOVERY_FIELDS.filter((f) => record[f] === undefined);
         const facts: FetchFacts = { url, fields: Object.keys(record), contentType: got.headers['content-type'] };
         if (typeof record.issuer !== 'string' || typeof record.jwks_uri !== 'string') {
           const lacking = ['issuer', 'jwks_uri'].filter((f) => typeof record[f] !== 'string').join(' and ');
-          return { status: 'fail', message: DISCOVERY_DOCUMENT.lacks(url, lacking), advice: DISCOVERY_DOCUMENT.serveWhatApiServerServes, facts };
+          return {
+            status: 'fail',
+            message: DISCOVERY_DOCUMENT.lacks(url, lacking),
+            advice: DISCOVERY_DOCUMENT.serveWhatApiServerServes,
+            facts,
+          };
         }
         ctx.facts.set(DOCUMENT, record);
         if (missing.length) {
@@ -152,7 +181,12 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         const { res: got, doc } = fetched;
         const contentType = (got.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
         const assessment = assessKeySet(doc);
-        const facts: KeySetFacts = { url, contentType, keys: assessment.keys, ...(reachable ? {} : { note: KEY_SET.fetchedInstead(url, published) }) };
+        const facts: KeySetFacts = {
+          url,
+          contentType,
+          keys: assessment.keys,
+          ...(reachable ? {} : { note: KEY_SET.fetchedInstead(url, published) }),
+        };
         // Anyone can fetch this document: a private key in it lets anyone sign tokens the cloud trusts.
         const exposed = privateKeyMembers(doc);
         if (exposed.length) {
@@ -176,7 +210,10 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         if (contentType !== 'application/jwk-set+json' && contentType !== 'application/json') {
           warnings.push(KEY_SET.contentType(contentType));
         }
-        const summary = KEY_SET.signingKeys(assessment.signingKeys, joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`)));
+        const summary = KEY_SET.signingKeys(
+          assessment.signingKeys,
+          joinCapped(assessment.keys.map((k) => `${k.kid} (${k.alg})`)),
+        );
         if (warnings.length) {
           return {
             status: 'warn',
@@ -197,8 +234,12 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
       async run(ctx, issuer) {
         const urls = [issuer];
         const doc = ctx.facts.get(DOCUMENT);
-        const jwks = typeof doc?.jwks_uri === 'string' && safeUrl(doc.jwks_uri) ? doc.jwks_uri : expectedJwksUri(issuer);
-        const other = new URL(jwks).host !== new URL(issuer).host && !isInternalHost(new URL(jwks).hostname) && jwks.startsWith('https:');
+        const jwks =
+          typeof doc?.jwks_uri === 'string' && safeUrl(doc.jwks_uri) ? doc.jwks_uri : expectedJwksUri(issuer);
+        const other =
+          new URL(jwks).host !== new URL(issuer).host &&
+          !isInternalHost(new URL(jwks).hostname) &&
+          jwks.startsWith('https:');
         if (other) urls.push(jwks);
         const facts = await Promise.all(urls.map((u) => tlsFacts(u, ctx.services, ctx.signal)));
         return tlsResult(facts, ctx.services.network.insecure);
@@ -214,7 +255,11 @@ function discoveryDefinitions(input: DoctorInput, s: DiscoverySettings, issuerUr
         const source = await readOrMintToken(s, input, ctx);
         if ('status' in source) return source;
         if ('failed' in source) {
-          return { unavailable: 'not-configured', message: TOKEN.noTokenFromCommand(source.command, source.failed), text: TOKEN.giveTokenFile };
+          return {
+            unavailable: 'not-configured',
+            message: TOKEN.noTokenFromCommand(source.command, source.failed),
+            text: TOKEN.giveTokenFile,
+          };
         }
         const verdict = await verifyServiceAccountToken(source.token, ctx.facts.need(KEYSET), {
           issuer,
@@ -255,7 +300,10 @@ function safeUrl(text: string): boolean {
 }
 
 /** GET without credentials (as the DNS provider's identity service does), then the JSON body; a failure phrased as a check result. */
-async function fetchAnonymous(url: string, ctx: CheckContext): Promise<{ res: HttpResponse; doc: unknown } | { failure: CheckResult<FetchFacts> }> {
+async function fetchAnonymous(
+  url: string,
+  ctx: CheckContext,
+): Promise<{ res: HttpResponse; doc: unknown } | { failure: CheckResult<FetchFacts> }> {
   try {
     const res = await httpOf(ctx.services).request({ url, signal: ctx.signal });
     const failure = statusFailure(url, res.status);
@@ -268,24 +316,41 @@ async function fetchAnonymous(url: string, ctx: CheckContext): Promise<{ res: Ht
 function statusFailure(url: string, status: number): CheckResult<FetchFacts> | undefined {
   const res = { status };
   if (res.status === 401 || res.status === 403) {
-    return { status: 'fail', message: FETCH.notPublic(url, res.status), advice: RBAC_ADVICE, facts: { url, status: res.status } };
+    return {
+      status: 'fail',
+      message: FETCH.notPublic(url, res.status),
+      advice: RBAC_ADVICE,
+      facts: { url, status: res.status },
+    };
   }
   if (res.status === 404) {
-    return { status: 'fail', message: FETCH.nothingPublished(url), advice: FETCH.publishBoth, facts: { url, status: 404 } };
+    return {
+      status: 'fail',
+      message: FETCH.nothingPublished(url),
+      advice: FETCH.publishBoth,
+      facts: { url, status: 404 },
+    };
   }
   if (res.status !== 200) {
-    return { status: 'fail', message: FETCH.notOk(url, res.status), advice: FETCH.checkProxy, facts: { url, status: res.status } };
+    return {
+      status: 'fail',
+      message: FETCH.notOk(url, res.status),
+      advice: FETCH.checkProxy,
+      facts: { url, status: res.status },
+    };
   }
   return undefined;
 }
 
 function httpFailure(error: unknown): CheckResult<FetchFacts> {
   if (error instanceof HttpError) {
-    const extra =
-      error.kind === 'tls-unknown-ca'
-        ? FETCH.trustTheChainToo
-        : '';
-    return { status: 'fail', message: error.message, advice: error.advice + extra, facts: { url: error.url, kind: error.kind } };
+    const extra = error.kind === 'tls-unknown-ca' ? FETCH.trustTheChainToo : '';
+    return {
+      status: 'fail',
+      message: error.message,
+      advice: error.advice + extra,
+      facts: { url: error.url, kind: error.kind },
+    };
   }
   throw error;
 }
@@ -298,6 +363,8 @@ function privateKeyMembers(doc: unknown): string[] {
     if (!key || typeof key !== 'object') return [];
     const members = PRIVATE_JWK_MEMBERS.filter((m) => m in key);
     const kid = memberOf(key, 'kid');
-    return members.length ? [`key ${i + 1}${typeof kid === 'string' ? ` (${escapeLine(kid.slice(0, 80))})` : ''}: ${members.join(', ')}`] : [];
+    return members.length
+      ? [`key ${i + 1}${typeof kid === 'string' ? ` (${escapeLine(kid.slice(0, 80))})` : ''}: ${members.join(', ')}`]
+      : [];
   });
 }

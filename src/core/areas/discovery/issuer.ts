@@ -12,22 +12,35 @@ export function issuerDifferences(expected: string, actual: string): string[] {
   const diffs: string[] = [];
   const trim = (s: string) => s.replace(/\/+$/, '');
   if (trim(expected) === trim(actual)) {
-    diffs.push(actual.endsWith('/') ? 'the document has a trailing slash the URL lacks' : 'the URL has a trailing slash the document lacks');
+    diffs.push(
+      actual.endsWith('/')
+        ? 'the document has a trailing slash the URL lacks'
+        : 'the URL has a trailing slash the document lacks',
+    );
     return diffs;
   }
   const e = parseUrl(expected);
   const a = parseUrl(actual);
   if (!e || !a) return ['they are different strings'];
-  if (e.protocol !== a.protocol) diffs.push(`scheme ${a.protocol.replace(':', '')} instead of ${e.protocol.replace(':', '')}`);
+  if (e.protocol !== a.protocol)
+    diffs.push(`scheme ${a.protocol.replace(':', '')} instead of ${e.protocol.replace(':', '')}`);
   if (e.port !== a.port) diffs.push(`port ${a.port || '(default)'} instead of ${e.port || '(default)'}`);
   if (e.hostname !== a.hostname) {
     diffs.push(`host ${a.hostname} instead of ${e.hostname}`);
   }
   const [ep, ap] = [trim(e.pathname), trim(a.pathname)];
-  if (ep !== ap) diffs.push(ep.toLowerCase() === ap.toLowerCase() ? 'the path differs in letter case' : `path "${ap || '/'}" instead of "${ep || '/'}"`);
+  if (ep !== ap)
+    diffs.push(
+      ep.toLowerCase() === ap.toLowerCase()
+        ? 'the path differs in letter case'
+        : `path "${ap || '/'}" instead of "${ep || '/'}"`,
+    );
   if (diffs.length && expected.endsWith('/') !== actual.endsWith('/')) diffs.push('a trailing slash differs as well');
   // new URL() lower-cases the host: a difference only in case is invisible above.
-  if (diffs.length === 0) diffs.push(expected.toLowerCase() === actual.toLowerCase() ? 'they differ in letter case' : 'they are different strings');
+  if (diffs.length === 0)
+    diffs.push(
+      expected.toLowerCase() === actual.toLowerCase() ? 'they differ in letter case' : 'they are different strings',
+    );
   return diffs;
 }
 
@@ -36,7 +49,14 @@ export function isInternalHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(h) === 4) {
     const [a, b] = h.split('.').map(Number);
-    return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (isIP(h) === 6) return h === '::1' || /^f[cd]/.test(h) || h.startsWith('fe80');
   return (

@@ -18,7 +18,10 @@ export const TITLES = {
 const WHERE = '--issuer-url URL (or CLOUDGATE_ISSUER_URL, or discovery.issuer_url in --config)';
 
 export const CLOSED = {
-  noIssuerUrl: { message: 'No issuer URL given; needed only for route53 auth kubernetes.', text: `Give the public issuer URL with ${WHERE}.` },
+  noIssuerUrl: {
+    message: 'No issuer URL given; needed only for route53 auth kubernetes.',
+    text: `Give the public issuer URL with ${WHERE}.`,
+  },
   notHttps: 'The issuer URL is not https://: there is no TLS to check.',
   badServiceAccount: (name: string) => ({
     message: `"${name}" is not a valid service account name (lower-case letters, digits, "-" and "." only).`,

@@ -20,7 +20,12 @@ export interface TemporaryCredentials {
 }
 
 /** The actions cert-manager's DNS-01 solver uses (and so the role must be granted). */
-export const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
+export const DNS_ACTIONS = [
+  'route53:GetChange',
+  'route53:ChangeResourceRecordSets',
+  'route53:ListResourceRecordSets',
+  'route53:ListHostedZonesByName',
+];
 
 /** The DNS API's global endpoint and signing region per partition. */
 const PARTITIONS: Record<string, { url: string; region: string }> = {
@@ -65,7 +70,12 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
   const action = id ? 'route53:ListResourceRecordSets' : 'route53:ListHostedZonesByName';
   const path = `${base.pathname.replace(/\/+$/, '')}${id ? `/2013-04-01/hostedzone/${encodeURIComponent(id)}/rrset` : '/2013-04-01/hostedzonesbyname'}`;
   const query: Record<string, string> = { maxitems: '1', ...(!id && input.domain ? { dnsname: input.domain } : {}) };
-  const signer = new SignatureV4({ credentials: input.credentials, region: input.endpoint.region, service: 'route53', sha256: Sha256 });
+  const signer = new SignatureV4({
+    credentials: input.credentials,
+    region: input.endpoint.region,
+    service: 'route53',
+    sha256: Sha256,
+  });
   const signed = await signer.sign({
     method: 'GET',
     protocol: base.protocol,
@@ -76,12 +86,19 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
     headers: { host: base.host },
   });
   const url = `${base.origin}${path}?${new URLSearchParams(query).toString()}`;
-  const res = await input.http.request({ url, headers: { ...signed.headers, accept: 'application/xml' }, credentials: true, signal: input.signal });
+  const res = await input.http.request({
+    url,
+    headers: { ...signed.headers, accept: 'application/xml' },
+    credentials: true,
+    signal: input.signal,
+  });
   if (res.status === 200) {
-    const found = id ? DNS_READ.zone(id) : (() => {
-      const name = xmlText(res.body, 'Name');
-      return name ? DNS_READ.zone(name) : DNS_READ.noZone;
-    })();
+    const found = id
+      ? DNS_READ.zone(id)
+      : (() => {
+          const name = xmlText(res.body, 'Name');
+          return name ? DNS_READ.zone(name) : DNS_READ.noZone;
+        })();
     return { ok: true, action, status: 200, found };
   }
   const error = awsError(res.body);
@@ -89,9 +106,19 @@ export async function readDns(input: DnsReadInput): Promise<DnsReadOutcome> {
 }
 
 /** A refused read, as a check result: meaning and fix. */
-export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hostedZoneId?: string; policyHint: string }): CheckResult<StsFacts> {
-  const facts: StsFacts = { action: outcome.action, status: outcome.status, code: outcome.code, awsMessage: outcome.message };
-  const said = outcome.code ? DNS_READ.said(outcome.code, outcome.message) : STS_REFUSAL.noErrorDocument(outcome.status);
+export function dnsRefusal(
+  outcome: DnsReadOutcome,
+  ctx: { roleName: string; hostedZoneId?: string; policyHint: string },
+): CheckResult<StsFacts> {
+  const facts: StsFacts = {
+    action: outcome.action,
+    status: outcome.status,
+    code: outcome.code,
+    awsMessage: outcome.message,
+  };
+  const said = outcome.code
+    ? DNS_READ.said(outcome.code, outcome.message)
+    : STS_REFUSAL.noErrorDocument(outcome.status);
   if (outcome.code === 'AccessDenied' || outcome.code === 'AccessDeniedException') {
     return {
       status: 'fail',
@@ -109,9 +136,18 @@ export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hos
     };
   }
   if (outcome.code === 'InvalidInput') {
-    return { status: 'fail', message: DNS_READ.invalidZoneId(ctx.hostedZoneId, said), advice: DNS_READ.zoneIdForm, facts };
+    return {
+      status: 'fail',
+      message: DNS_READ.invalidZoneId(ctx.hostedZoneId, said),
+      advice: DNS_READ.zoneIdForm,
+      facts,
+    };
   }
-  if (outcome.code === 'SignatureDoesNotMatch' || outcome.code === 'InvalidClientTokenId' || outcome.code === 'ExpiredToken') {
+  if (
+    outcome.code === 'SignatureDoesNotMatch' ||
+    outcome.code === 'InvalidClientTokenId' ||
+    outcome.code === 'ExpiredToken'
+  ) {
     return {
       status: 'fail',
       message: DNS_READ.credentialsRefused(said),
@@ -123,6 +159,12 @@ export function dnsRefusal(outcome: DnsReadOutcome, ctx: { roleName: string; hos
 }
 
 export function networkFailure(error: unknown, what: string): CheckResult<StsFacts> {
-  if (error instanceof HttpError) return { status: 'fail', message: ROLE.unreachable(what, error.message), advice: error.advice, facts: { url: error.url, kind: error.kind } };
+  if (error instanceof HttpError)
+    return {
+      status: 'fail',
+      message: ROLE.unreachable(what, error.message),
+      advice: error.advice,
+      facts: { url: error.url, kind: error.kind },
+    };
   throw error;
 }

@@ -26,7 +26,16 @@ export interface MintedToken {
 
 /** The command cert-manager's request amounts to (`audience`: the token service's; none: the cluster's own). */
 export function mintCommand(s: DiscoverySettings, audience?: string): string[] {
-  return ['create', 'token', s.serviceAccount, '-n', s.namespace, ...(audience ? ['--audience', audience] : []), '--duration', '600s'];
+  return [
+    'create',
+    'token',
+    s.serviceAccount,
+    '-n',
+    s.namespace,
+    ...(audience ? ['--audience', audience] : []),
+    '--duration',
+    '600s',
+  ];
 }
 
 /** A token, or why none could be had: kubectl refused (`failed`), or the token file is unreadable. */
@@ -48,11 +57,19 @@ export function tokenGate(s: DiscoverySettings, input: DoctorInput): Gate {
 }
 
 /** The token from --token-file, or minted for the service account in the context the gate found; the one way both checks get it. */
-export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext, audience?: string): Promise<TokenSource> {
+export async function readOrMintToken(
+  s: DiscoverySettings,
+  input: DoctorInput,
+  ctx: CheckContext,
+  audience?: string,
+): Promise<TokenSource> {
   if (s.tokenFile) {
     let token: string;
     try {
-      token = readOwnedFileSync(resolve(input.cwd, s.tokenFile), { what: 'the token file', maxBytes: 64 * 1024 }).trim();
+      token = readOwnedFileSync(resolve(input.cwd, s.tokenFile), {
+        what: 'the token file',
+        maxBytes: 64 * 1024,
+      }).trim();
     } catch (error) {
       return { status: 'fail', message: messageOf(error), advice: TOKEN.checkTokenFile };
     }
@@ -61,14 +78,19 @@ export async function readOrMintToken(s: DiscoverySettings, input: DoctorInput, 
   }
   const kube = kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) });
   const context = ctx.cluster?.context;
-  if (!context) throw new Error('a token was minted without the cluster gate\'s context');
+  if (!context) throw new Error("a token was minted without the cluster gate's context");
   const args = mintCommand(s, audience);
   const result = await kubectl(args, { ...kube, context, secretOutput: true });
-  if (result.exitCode !== 0) return { failed: firstLine(result.stderr) || `exit code ${result.exitCode}`, command: `kubectl ${args.join(' ')}` };
+  if (result.exitCode !== 0)
+    return { failed: firstLine(result.stderr) || `exit code ${result.exitCode}`, command: `kubectl ${args.join(' ')}` };
   return { token: result.stdout.trim(), from: `kubectl ${args.join(' ')} (context ${context})` };
 }
 
-export async function stsToken(s: DiscoverySettings, input: DoctorInput, ctx: CheckContext): Promise<MintedToken | CheckResult> {
+export async function stsToken(
+  s: DiscoverySettings,
+  input: DoctorInput,
+  ctx: CheckContext,
+): Promise<MintedToken | CheckResult> {
   const source = await readOrMintToken(s, input, ctx, s.stsAudience);
   if ('failed' in source) {
     return {

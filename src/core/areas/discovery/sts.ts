@@ -55,10 +55,20 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   if (!claims) {
     return { status: 'fail', message: ROLE.notJwt(source.from), advice: ROLE.giveProjectedToken };
   }
-  const region = typeof inventory.cluster_issuer_acme_route53_region === 'string' ? inventory.cluster_issuer_acme_route53_region.trim() || undefined : undefined;
+  const region =
+    typeof inventory.cluster_issuer_acme_route53_region === 'string'
+      ? inventory.cluster_issuer_acme_route53_region.trim() || undefined
+      : undefined;
   const http = httpOf(ctx.services);
   const endpoint = stsEndpoint(input.env, role.partition, region);
-  const facts: StsFacts = { source: source.from, roleArn: s.roleArn, iss: claims.iss, sub: claims.sub, aud: claims.aud, stsEndpoint: endpoint };
+  const facts: StsFacts = {
+    source: source.from,
+    roleArn: s.roleArn,
+    iss: claims.iss,
+    sub: claims.sub,
+    aud: claims.aud,
+    stsEndpoint: endpoint,
+  };
 
   let answer: { status: number; body: string };
   try {
@@ -88,7 +98,13 @@ async function runSts(input: DoctorInput, s: DiscoverySettings, ctx: CheckContex
   }
   return {
     status: 'ok',
-    message: ROLE.assumed(role.roleName, subject ?? ROLE.theServiceAccount, source.from.split(' (')[0], read.action, read.found),
+    message: ROLE.assumed(
+      role.roleName,
+      subject ?? ROLE.theServiceAccount,
+      source.from.split(' (')[0],
+      read.action,
+      read.found,
+    ),
     facts: done,
   };
 }

@@ -34,15 +34,30 @@ export async function tlsFacts(url: string, services: RunServices, signal: Abort
   const port = Number(target.port || 443);
   const facts: TlsFacts = { url, host: `${host}:${port}` };
   try {
-    const probe = await probeTls({ host, port, trust: trustOf(services), insecure: network.insecure, timeoutMs: network.timeoutMs, signal });
+    const probe = await probeTls({
+      host,
+      port,
+      trust: trustOf(services),
+      insecure: network.insecure,
+      timeoutMs: network.timeoutMs,
+      signal,
+    });
     const top = topOfChain(facts.host, probe);
     facts.trusted = probe.chainTrusted;
     facts.hostMatches = probe.hostMatches;
     facts.authorizationError = probe.authorizationError;
     facts.trustStore = probe.trustStore;
-    facts.chain = probe.chain.map((c) => ({ subject: oneLine(c.subject), notAfter: new Date(c.validTo).toISOString() }));
+    facts.chain = probe.chain.map((c) => ({
+      subject: oneLine(c.subject),
+      notAfter: new Date(c.validTo).toISOString(),
+    }));
     if (top) {
-      facts.top = { subject: oneLine(top.cert.subject), issuer: oneLine(top.cert.issuer), thumbprint: top.thumbprint, leafOnly: top.leafOnly };
+      facts.top = {
+        subject: oneLine(top.cert.subject),
+        issuer: oneLine(top.cert.issuer),
+        thumbprint: top.thumbprint,
+        leafOnly: top.leafOnly,
+      };
     }
     facts.publiclyTrusted = probe.chainTrusted && probe.chain.length > 0 && chainsToPublicRoot(probe.chain.at(-1)!);
   } catch (error) {
@@ -62,16 +77,24 @@ export interface TlsHostsFacts {
 
 export function tlsResult(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts> {
   // Every served certificate, under the host:port that served it.
-  const certificates = all.flatMap((f) => (f.chain ?? []).map((c) => ({ source: f.host, subject: commonName(c.subject), notAfter: c.notAfter })));
+  const certificates = all.flatMap((f) =>
+    (f.chain ?? []).map((c) => ({ source: f.host, subject: commonName(c.subject), notAfter: c.notAfter })),
+  );
   return { ...judgeTls(all, insecure), certificates };
 }
 
 function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts> {
   const facts = { hosts: all };
-  const describe = (f: TlsFacts) => (f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host);
+  const describe = (f: TlsFacts) =>
+    f.top ? `${f.host} tops its chain with "${f.top.subject}" (thumbprint ${f.top.thumbprint})` : f.host;
   const broken = all.filter((f) => f.error);
   if (broken.length) {
-    return { status: 'fail', message: broken.map((f) => `${f.host}: ${f.error}`).join(' '), advice: TLS.checkTlsPort, facts };
+    return {
+      status: 'fail',
+      message: broken.map((f) => `${f.host}: ${f.error}`).join(' '),
+      advice: TLS.checkTlsPort,
+      facts,
+    };
   }
   if (insecure) {
     return { status: 'warn', message: TLS.notVerified(all.map(describe).join('; ')), advice: TLS.runSecure, facts };
@@ -81,7 +104,9 @@ function judgeTls(all: TlsFacts[], insecure: boolean): CheckResult<TlsHostsFacts
     return {
       status: 'fail',
       message: TLS.untrusted(
-        untrusted.map((f) => `${f.host}: ${!f.hostMatches ? TLS.notNamed : TLS.notTrusted(f.authorizationError ?? 'unknown')}`).join('; '),
+        untrusted
+          .map((f) => `${f.host}: ${!f.hostMatches ? TLS.notNamed : TLS.notTrusted(f.authorizationError ?? 'unknown')}`)
+          .join('; '),
         all.map(describe).join('; '),
       ),
       advice: TLS.servePublicCertificate,

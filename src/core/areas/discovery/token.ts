@@ -46,22 +46,33 @@ export async function verifyServiceAccountToken(
   // The published keys go to jose as they are: it checks the key it is given when it verifies.
   const keys = (keySet.keys ?? []) as (JWK & { kid?: string })[];
   const key = keys.find((k) => k.kid === kid);
-  if (!alg || !ALGORITHMS.includes(alg)) verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
-  else if (!key) verdict.failures.push(`its key id "${kid ?? '(none)'}" is not in the published key set (${joinCapped(keys.map((k) => String(k.kid))) || 'empty'}): the cluster signs with a key it does not publish`);
+  if (!alg || !ALGORITHMS.includes(alg))
+    verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
+  else if (!key)
+    verdict.failures.push(
+      `its key id "${kid ?? '(none)'}" is not in the published key set (${joinCapped(keys.map((k) => String(k.kid))) || 'empty'}): the cluster signs with a key it does not publish`,
+    );
   else {
     const signature = await verifySignature(token, key, [alg]);
     if (!signature.valid) {
-      verdict.failures.push(signature.why === 'bad-signature' ? `its signature does not verify with published key "${kid}"` : `published key "${kid}" cannot verify it: ${signature.message}`);
+      verdict.failures.push(
+        signature.why === 'bad-signature'
+          ? `its signature does not verify with published key "${kid}"`
+          : `published key "${kid}" cannot verify it: ${signature.message}`,
+      );
     }
   }
 
   if (verdict.facts.iss !== expect.issuer) {
-    verdict.failures.push(`its iss "${verdict.facts.iss ?? '(none)'}" is not the issuer URL ${expect.issuer} (set --service-account-issuer to it, first)`);
+    verdict.failures.push(
+      `its iss "${verdict.facts.iss ?? '(none)'}" is not the issuer URL ${expect.issuer} (set --service-account-issuer to it, first)`,
+    );
   }
   const missing = expect.audiences.filter((a) => !aud.includes(a));
   if (missing.length) verdict.failures.push(`its aud lacks ${missing.join(', ')} (add to --api-audiences)`);
   const missingOptional = (expect.optionalAudiences ?? []).filter((a) => !aud.includes(a));
-  if (missingOptional.length) verdict.warnings.push(`its aud lacks the in-cluster audience ${missingOptional.join(', ')}`);
+  if (missingOptional.length)
+    verdict.warnings.push(`its aud lacks the in-cluster audience ${missingOptional.join(', ')}`);
   const now = (expect.now ?? Date.now()) / 1000;
   if (exp !== undefined && exp < now) verdict.failures.push(`it expired at ${verdict.facts.expiresAt}`);
   return verdict;

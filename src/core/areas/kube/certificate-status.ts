@@ -65,22 +65,27 @@ const CERTIFICATE_REVISION = 'cert-manager.io/certificate-revision';
 /** A step cert-manager is still "working on" this long has stopped: say it as stuck. */
 export const STALLED_AFTER_MS = 60 * 60_000;
 
-const where = (o: CmObject) => `${o.kind ?? 'object'} ${o.metadata?.namespace ?? ''}${o.metadata?.namespace ? '/' : ''}${o.metadata?.name ?? '?'}`;
+const where = (o: CmObject) =>
+  `${o.kind ?? 'object'} ${o.metadata?.namespace ?? ''}${o.metadata?.namespace ? '/' : ''}${o.metadata?.name ?? '?'}`;
 const text = (value: unknown) => (typeof value === 'string' ? escapeLine(value) : '');
 /** The first words of a reason that cert-manager gives as prose ("Waiting for DNS-01 challenge propagation: ..."). */
 const shortReason = (reason: string) => escapeLine(reason.split(':')[0] ?? reason).slice(0, 80);
-const ageMs = (o: CmObject, now: Date) => now.getTime() - (Date.parse(o.metadata?.creationTimestamp ?? '') || now.getTime());
+const ageMs = (o: CmObject, now: Date) =>
+  now.getTime() - (Date.parse(o.metadata?.creationTimestamp ?? '') || now.getTime());
 const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
 
 /** `child` names `parent` among its owners (by uid when both have one, else by kind and name). */
 export function ownedBy(child: CmObject, parent: CmObject, parentKind: string): boolean {
   return (child.metadata?.ownerReferences ?? []).some(
-    (ref) => ref.kind === parentKind && (ref.uid && parent.metadata?.uid ? ref.uid === parent.metadata.uid : ref.name === parent.metadata?.name),
+    (ref) =>
+      ref.kind === parentKind &&
+      (ref.uid && parent.metadata?.uid ? ref.uid === parent.metadata.uid : ref.name === parent.metadata?.name),
   );
 }
 
 const sameNamespace = (a: CmObject, b: CmObject) => (a.metadata?.namespace ?? '') === (b.metadata?.namespace ?? '');
-const newestFirst = (a: CmObject, b: CmObject) => Date.parse(b.metadata?.creationTimestamp ?? '') - Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
+const newestFirst = (a: CmObject, b: CmObject) =>
+  Date.parse(b.metadata?.creationTimestamp ?? '') - Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
 
 /**
  * The request of the issuance under way: revision `status.revision + 1` (1 for a Certificate never
@@ -90,13 +95,19 @@ export function findRequest(certificate: CmObject, requests: CmObject[]): CmObje
   const revision = Number(certificate.status?.revision ?? 0) + 1;
   return requests
     .filter((r) => sameNamespace(r, certificate))
-    .filter((r) => ownedBy(r, certificate, 'Certificate') || r.metadata?.annotations?.[CERTIFICATE_NAME] === certificate.metadata?.name)
+    .filter(
+      (r) =>
+        ownedBy(r, certificate, 'Certificate') ||
+        r.metadata?.annotations?.[CERTIFICATE_NAME] === certificate.metadata?.name,
+    )
     .filter((r) => r.metadata?.annotations?.[CERTIFICATE_REVISION] === String(revision))
     .sort(newestFirst)[0];
 }
 
 export function findOrder(request: CmObject, orders: CmObject[]): CmObject | undefined {
-  return orders.filter((o) => sameNamespace(o, request) && ownedBy(o, request, 'CertificateRequest')).sort(newestFirst)[0];
+  return orders
+    .filter((o) => sameNamespace(o, request) && ownedBy(o, request, 'CertificateRequest'))
+    .sort(newestFirst)[0];
 }
 
 export function findChallenges(order: CmObject, challenges: CmObject[]): CmObject[] {
@@ -116,23 +127,46 @@ const fill = (w: Walk, text: string, extra: { dnsName?: string; retryAt?: string
   fillIn(text, { certificate: w.certificate, issuer: w.issuerRef, ingressClass: escapeLine(w.ingressClass), ...extra });
 
 /** A problem read from an ACME or solver text, as the cause at `object`. */
-function fromProblem(w: Walk, problem: Problem, object: CmObject, step: StuckStep, reason: string, said: string, dnsName?: string): IssuanceCause {
+function fromProblem(
+  w: Walk,
+  problem: Problem,
+  object: CmObject,
+  step: StuckStep,
+  reason: string,
+  said: string,
+  dnsName?: string,
+): IssuanceCause {
   const retry = problem.retryAt;
   const transient = problem.verdict === 'transient';
   return {
-    kind: problem.code, step, reason, object: where(object), inProgress: transient || undefined,
+    kind: problem.code,
+    step,
+    reason,
+    object: where(object),
+    inProgress: transient || undefined,
     summary: `${fill(w, problem.cause, { dnsName })}${retry ? `, until ${retry}` : ''}: ${escapeLine(said)}`,
     advice: fill(w, problem.fix, { dnsName, retryAt: retry }),
-    ...(dnsName ? { dnsName } : {}), ...(retry ? { retryAfter: retry } : {}),
+    ...(dnsName ? { dnsName } : {}),
+    ...(retry ? { retryAfter: retry } : {}),
   };
 }
 
 /** An explained reason (the table's cause and fix) as the cause at `object`. */
-function fromReason(w: Walk, why: Explanation, object: CmObject | string, step: StuckStep, said: string): IssuanceCause {
+function fromReason(
+  w: Walk,
+  why: Explanation,
+  object: CmObject | string,
+  step: StuckStep,
+  said: string,
+): IssuanceCause {
   return {
-    kind: why.code, step, reason: why.reason || 'unknown', object: typeof object === 'string' ? object : where(object),
+    kind: why.code,
+    step,
+    reason: why.reason || 'unknown',
+    object: typeof object === 'string' ? object : where(object),
     inProgress: why.verdict === 'transient' || undefined,
-    summary: `${fill(w, why.cause)}${said ? ` (${escapeLine(said)})` : ''}`, advice: fill(w, why.fix),
+    summary: `${fill(w, why.cause)}${said ? ` (${escapeLine(said)})` : ''}`,
+    advice: fill(w, why.fix),
   };
 }
 
@@ -145,7 +179,12 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
   const state = String(status.state ?? '');
   if (state === 'valid') return undefined;
   const name = dnsName ?? '?';
-  const base = { object: where(challenge), dnsName, step: 'challenge' as const, reason: shortReason(reason) || state || 'pending' };
+  const base = {
+    object: where(challenge),
+    dnsName,
+    step: 'challenge' as const,
+    reason: shortReason(reason) || state || 'pending',
+  };
   const event = latestEvent(w.events, challenge, 'Warning');
   // cert-manager 1.21 hides a cloud SDK's error in the reason ("<redacted AWS SDK error: ...>"); its event keeps it.
   const problem = problemIn(reason, type) ?? (event ? problemIn(event.message, type) : undefined);
@@ -161,15 +200,20 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
   }
   if (state === 'invalid' || state === 'errored' || state === 'expired') {
     return {
-      ...base, kind: `challenge-${state}`,
+      ...base,
+      kind: `challenge-${state}`,
       summary: `the challenge for ${name} is ${state}: ${escapeLine(reason) || 'no reason given'}`,
-      advice: fill(w, `cert-manager's message is all it says (read it and the challenge's events: ${'cloudgate status certificate {certificate}'}); it starts a new order after its back-off, cloudgate renew {certificate} at once.`),
+      advice: fill(
+        w,
+        `cert-manager's message is all it says (read it and the challenge's events: ${'cloudgate status certificate {certificate}'}); it starts a new order after its back-off, cloudgate renew {certificate} at once.`,
+      ),
     };
   }
   if (status.presented !== true && (reason || event)) {
     const said = reason || event?.message || '';
     return {
-      ...base, kind: 'present-error',
+      ...base,
+      kind: 'present-error',
       summary: `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${escapeLine(said)}`,
       advice: fill(w, ISSUANCE.readPresentError),
     };
@@ -177,14 +221,20 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
   const age = ageMs(challenge, w.now);
   const waiting = `the challenge for ${name} is ${state || 'pending'}${status.processing === true ? ' (processing)' : ''}${reason ? `: ${escapeLine(reason)}` : ''}`;
   if (age > STALLED_AFTER_MS) {
-    return { ...base, kind: 'challenge-stalled', summary: `${waiting}, for ${minutes(age)}`, advice: fill(w, ISSUANCE.challengeStalled) };
+    return {
+      ...base,
+      kind: 'challenge-stalled',
+      summary: `${waiting}, for ${minutes(age)}`,
+      advice: fill(w, ISSUANCE.challengeStalled),
+    };
   }
   return { ...base, kind: 'challenge-pending', inProgress: true, summary: waiting, advice: ISSUANCE.inProgress };
 }
 
 /** The challenge that says the most: the CA's refusal, then what needs the operator, then what is in progress. */
 function worstChallenge(causes: IssuanceCause[]): IssuanceCause | undefined {
-  const rank = (c: IssuanceCause) => (c.kind === 'acme:rateLimited' ? 0 : !c.inProgress ? (c.kind.startsWith('acme:') ? 1 : 2) : 3);
+  const rank = (c: IssuanceCause) =>
+    c.kind === 'acme:rateLimited' ? 0 : !c.inProgress ? (c.kind.startsWith('acme:') ? 1 : 2) : 3;
   return [...causes].sort((a, b) => rank(a) - rank(b))[0];
 }
 
@@ -193,14 +243,22 @@ function orderCause(w: Walk, order: CmObject, challenges: CmObject[]): IssuanceC
   const reason = String(order.status?.reason ?? '');
   const problem = acmeProblemOf(reason);
   if (problem?.code === 'acme:rateLimited') return fromProblem(w, problem, order, 'order', 'rateLimited', reason);
-  const fromChallenges = worstChallenge(challenges.map((c) => challengeCause(w, c)).filter((c): c is IssuanceCause => c !== undefined));
+  const fromChallenges = worstChallenge(
+    challenges.map((c) => challengeCause(w, c)).filter((c): c is IssuanceCause => c !== undefined),
+  );
   if (fromChallenges && !fromChallenges.inProgress) return fromChallenges;
   if (problem) return fromProblem(w, problem, order, 'order', state || 'errored', reason);
   if (state === 'invalid' || state === 'errored') {
     return {
-      kind: `order-${state}`, step: 'order', reason: state, object: where(order),
+      kind: `order-${state}`,
+      step: 'order',
+      reason: state,
+      object: where(order),
       summary: `the order is ${state}${reason ? `: ${escapeLine(reason)}` : ' (no challenge or reason says why)'}`,
-      advice: fill(w, 'cert-manager\'s message is all it says: read it and the order\'s events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.'),
+      advice: fill(
+        w,
+        "cert-manager's message is all it says: read it and the order's events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.",
+      ),
     };
   }
   if (fromChallenges) return fromChallenges;
@@ -211,16 +269,31 @@ function orderCause(w: Walk, order: CmObject, challenges: CmObject[]): IssuanceC
 /** An Order with no Challenge: cert-manager says why only in a Warning event (reason Solver). */
 function orderWithoutChallenges(w: Walk, order: CmObject): IssuanceCause | undefined {
   const solver = latestEvent(w.events, order, 'Warning', 'Solver');
-  if (solver) return fromReason(w, explainReason('Order event', 'Solver', solver.message), order, 'order', solver.message);
+  if (solver)
+    return fromReason(w, explainReason('Order event', 'Solver', solver.message), order, 'order', solver.message);
   const age = ageMs(order, w.now);
   if (age > 10 * 60_000) {
     return {
-      kind: 'order-no-challenge', step: 'order', reason: 'NoChallenge', object: where(order),
+      kind: 'order-no-challenge',
+      step: 'order',
+      reason: 'NoChallenge',
+      object: where(order),
       summary: `the order has had no Challenge for ${minutes(age)}, and no event says why (events last an hour)`,
-      advice: fill(w, 'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.'),
+      advice: fill(
+        w,
+        'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.',
+      ),
     };
   }
-  return { kind: 'order-pending', step: 'order', reason: 'pending', inProgress: true, object: where(order), summary: 'the order waits for cert-manager to create its challenges', advice: ISSUANCE.inProgress };
+  return {
+    kind: 'order-pending',
+    step: 'order',
+    reason: 'pending',
+    inProgress: true,
+    object: where(order),
+    summary: 'the order waits for cert-manager to create its challenges',
+    advice: ISSUANCE.inProgress,
+  };
 }
 
 /** What a request's Ready condition (and its latest Warning event) says once it failed or waits. */
@@ -234,20 +307,36 @@ function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCa
   const eventReason = requestReasonOf(message, w.issuerMechanism) ?? event?.reason;
   const said = `${text(ready?.reason) || 'no reason'}${message ? `: ${message}` : ''}`;
   if (ready?.reason === 'Failed') {
-    const why = eventReason ? explainReason('CertificateRequest event', eventReason, message) : explainReason('CertificateRequest Ready', 'Failed', message);
+    const why = eventReason
+      ? explainReason('CertificateRequest event', eventReason, message)
+      : explainReason('CertificateRequest Ready', 'Failed', message);
     return fromReason(w, why, request, 'request', said);
   }
   // Pending: what it waits for. The issuer's own state is the root cause of several Certificates.
-  if (eventReason === 'IssuerNotReady' || eventReason === 'IssuerNotFound' || eventReason === 'SecretMissing' || eventReason === 'VenafiInitError' || eventReason === 'SecretInvalidData') {
+  if (
+    eventReason === 'IssuerNotReady' ||
+    eventReason === 'IssuerNotFound' ||
+    eventReason === 'SecretMissing' ||
+    eventReason === 'VenafiInitError' ||
+    eventReason === 'SecretInvalidData'
+  ) {
     const why = explainReason('CertificateRequest event', eventReason, message);
-    return { ...fromReason(w, why, request, 'issuer', said), inProgress: undefined, root: `issuer:${w.issuerRef ?? ''}` };
+    return {
+      ...fromReason(w, why, request, 'issuer', said),
+      inProgress: undefined,
+      root: `issuer:${w.issuerRef ?? ''}`,
+    };
   }
   if (eventReason) {
     const why = explainReason('CertificateRequest event', eventReason, message);
     if (why.verdict !== 'transient') return fromReason(w, why, request, 'request', said);
   }
   return {
-    kind: 'request-pending', step: 'issuer', reason: text(ready?.reason) || 'Pending', inProgress: true, object: where(request),
+    kind: 'request-pending',
+    step: 'issuer',
+    reason: text(ready?.reason) || 'Pending',
+    inProgress: true,
+    object: where(request),
     summary: `the request is approved and waits for the issuer (${ready ? said : 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
     advice: ISSUANCE.issuerHasNotSigned,
   };
@@ -257,11 +346,18 @@ function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCa
  * The deepest reason the issuance of `certificate` is stuck, or undefined when no request of the
  * current revision exists (the Certificate's own condition is then all there is).
  */
-export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, context: WalkContext = {}): IssuanceCause | undefined {
+export function issuanceCause(
+  certificate: CmObject,
+  objects: IssuanceObjects,
+  context: WalkContext = {},
+): IssuanceCause | undefined {
   const w: Walk = {
     certificate: `${certificate.metadata?.namespace ?? '?'}/${certificate.metadata?.name ?? '?'}`,
-    ingressClass: context.ingressClass ?? 'atmosphere', events: context.events ?? [], now: context.now ?? new Date(),
-    issuerRef: context.issuerRef, issuerMechanism: context.issuerMechanism,
+    ingressClass: context.ingressClass ?? 'atmosphere',
+    events: context.events ?? [],
+    now: context.now ?? new Date(),
+    issuerRef: context.issuerRef,
+    issuerMechanism: context.issuerMechanism,
   };
   const request = findRequest(certificate, objects.requests);
   if (!request) return undefined;
@@ -269,15 +365,22 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, c
   if (denied?.status === 'True') {
     const row = explainReason('CertificateRequest Ready', 'Denied');
     return {
-      kind: 'denied', step: 'approval', reason: text(denied.reason) || 'Denied', object: where(request),
-      summary: `${row.cause} (${text(denied.reason) || 'Denied'}${denied.message ? `: ${text(denied.message)}` : ''})`, advice: fill(w, row.fix),
+      kind: 'denied',
+      step: 'approval',
+      reason: text(denied.reason) || 'Denied',
+      object: where(request),
+      summary: `${row.cause} (${text(denied.reason) || 'Denied'}${denied.message ? `: ${text(denied.message)}` : ''})`,
+      advice: fill(w, row.fix),
     };
   }
   const invalid = conditionOf(request, 'InvalidRequest');
   if (invalid?.status === 'True') {
     const why = explainReason('CertificateRequest event', invalid.reason, invalid.message ?? '');
     return {
-      kind: 'invalid-request', step: 'request', reason: text(invalid.reason) || 'InvalidRequest', object: where(request),
+      kind: 'invalid-request',
+      step: 'request',
+      reason: text(invalid.reason) || 'InvalidRequest',
+      object: where(request),
       summary: `the issuer refused the request as invalid${why.known ? `: ${fill(w, why.cause)}` : ''} (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
       advice: why.known ? fill(w, why.fix) : fill(w, ISSUANCE.fixInvalidRequest),
     };
@@ -289,7 +392,10 @@ export function issuanceCause(certificate: CmObject, objects: IssuanceObjects, c
   if (approved?.status !== 'True' && !order && ready?.status !== 'True' && ready?.reason !== 'Failed') {
     const waited = ageMs(request, w.now);
     return {
-      kind: 'not-approved', step: 'approval', reason: 'NotApproved', object: where(request),
+      kind: 'not-approved',
+      step: 'approval',
+      reason: 'NotApproved',
+      object: where(request),
       summary: `the request waits for approval: no approver has approved or denied it${waited > 60_000 ? ` in ${minutes(waited)}` : ''}`,
       advice: ISSUANCE.approveRequests,
     };

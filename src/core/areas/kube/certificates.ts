@@ -93,40 +93,61 @@ function issuerOf(certificate: CmObject, s: CertificatesSnapshot): IssuerState {
   const ns = certificate.metadata?.namespace;
   const shown = kind === 'ClusterIssuer' ? `ClusterIssuer ${name}` : `${kind} ${ns}/${name}`;
   const platform = kind === 'ClusterIssuer' && name === s.platformIssuer;
-  if (group !== undefined && group !== '' && group !== 'cert-manager.io') return { kind, name, ref: `${shown} (${group})`, exists: true, platform };
-  const live = kind === 'ClusterIssuer'
-    ? s.clusterIssuers.find((i) => i.metadata?.name === name)
-    : kind === 'Issuer' ? s.issuers.find((i) => i.metadata?.name === name && i.metadata?.namespace === ns) : undefined;
+  if (group !== undefined && group !== '' && group !== 'cert-manager.io')
+    return { kind, name, ref: `${shown} (${group})`, exists: true, platform };
+  const live =
+    kind === 'ClusterIssuer'
+      ? s.clusterIssuers.find((i) => i.metadata?.name === name)
+      : kind === 'Issuer'
+        ? s.issuers.find((i) => i.metadata?.name === name && i.metadata?.namespace === ns)
+        : undefined;
   if (!live) {
-    const otherKind = kind === 'ClusterIssuer'
-      ? (s.issuers.some((i) => i.metadata?.name === name && i.metadata?.namespace === ns) ? `Issuer ${ns}/${name}` : undefined)
-      : (s.clusterIssuers.some((i) => i.metadata?.name === name) ? `ClusterIssuer ${name}` : undefined);
+    const otherKind =
+      kind === 'ClusterIssuer'
+        ? s.issuers.some((i) => i.metadata?.name === name && i.metadata?.namespace === ns)
+          ? `Issuer ${ns}/${name}`
+          : undefined
+        : s.clusterIssuers.some((i) => i.metadata?.name === name)
+          ? `ClusterIssuer ${name}`
+          : undefined;
     return { kind, name, ref: shown, exists: false, platform, ...(otherKind ? { otherKind } : {}) };
   }
   // Judged once per issuer, however many Certificates name it.
   let judged = JUDGED.get(live);
-  if (!judged) JUDGED.set(live, (judged = judgeIssuer(readLiveIssuer(live, s.issuerHints), s.allCertificates ?? s.certificates)));
+  if (!judged)
+    JUDGED.set(live, (judged = judgeIssuer(readLiveIssuer(live, s.issuerHints), s.allCertificates ?? s.certificates)));
   return { kind, name, ref: shown, exists: true, platform, mechanism: judged.issuer.mechanism, verdict: judged };
 }
 
 const JUDGED = new WeakMap<CmObject, IssuerVerdict>();
 
-function missingIssuer(certificate: string, issuer: IssuerState, s: CertificatesSnapshot): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
+function missingIssuer(
+  certificate: string,
+  issuer: IssuerState,
+  s: CertificatesSnapshot,
+): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
   if (issuer.platform) {
-    return { summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`, advice: CERTIFICATES.platformIssuerMissing(s.platformIssuer) };
+    return {
+      summary: `its issuer ${issuer.ref} does not exist`,
+      root: `issuer-missing:${issuer.ref}`,
+      advice: CERTIFICATES.platformIssuerMissing(s.platformIssuer),
+    };
   }
   if (issuer.otherKind) {
     const annotation = issuer.kind === 'ClusterIssuer' ? 'cert-manager.io/issuer' : 'cert-manager.io/cluster-issuer';
     return {
-      summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`, root: `issuer-missing:${issuer.ref}`,
+      summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`,
+      root: `issuer-missing:${issuer.ref}`,
       advice: CERTIFICATES.wrongIssuerKind(certificate, issuer.otherKind.split(' ')[0], annotation, issuer.ref),
     };
   }
   return {
-    summary: `its issuer ${issuer.ref} does not exist`, root: `issuer-missing:${issuer.ref}`,
-    advice: issuer.kind === 'ClusterIssuer'
-      ? CERTIFICATES.askedForMissingClusterIssuer(certificate, issuer.ref, s.platformIssuer)
-      : CERTIFICATES.askedForMissingIssuer(certificate, issuer.ref),
+    summary: `its issuer ${issuer.ref} does not exist`,
+    root: `issuer-missing:${issuer.ref}`,
+    advice:
+      issuer.kind === 'ClusterIssuer'
+        ? CERTIFICATES.askedForMissingClusterIssuer(certificate, issuer.ref, s.platformIssuer)
+        : CERTIFICATES.askedForMissingIssuer(certificate, issuer.ref),
   };
 }
 
@@ -136,15 +157,24 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   const spec = { secretName: textOf(certificate.spec?.secretName), dnsNames: textsOf(certificate.spec?.dnsNames) };
   const raw = certificate.status;
   const status = {
-    notAfter: textOf(raw?.notAfter), renewalTime: textOf(raw?.renewalTime),
-    failedIssuanceAttempts: numberOf(raw?.failedIssuanceAttempts), lastFailureTime: textOf(raw?.lastFailureTime),
+    notAfter: textOf(raw?.notAfter),
+    renewalTime: textOf(raw?.renewalTime),
+    failedIssuanceAttempts: numberOf(raw?.failedIssuanceAttempts),
+    lastFailureTime: textOf(raw?.lastFailureTime),
   };
   const ready = readCondition(certificate, 'Ready');
   const issuing = readCondition(certificate, 'Issuing');
   const issuer = issuerOf(certificate, s);
   const secretKey = spec.secretName ? `${ns}/${spec.secretName}` : undefined;
   const secret = secretKey ? s.secrets.get(secretKey) : undefined;
-  const row: CertificateVerdict = { name, status: 'ok', secret: spec.secretName, issuer: issuer.ref, notAfter: secret?.leaf?.notAfter ?? status.notAfter, reason: ready?.reason };
+  const row: CertificateVerdict = {
+    name,
+    status: 'ok',
+    secret: spec.secretName,
+    issuer: issuer.ref,
+    notAfter: secret?.leaf?.notAfter ?? status.notAfter,
+    reason: ready?.reason,
+  };
   const self = `Certificate ${name}`;
   const stuck = (step: StuckStepFact['step'], object: string, reason: string) => ({ step, object, reason });
   const events = recentEvents(s.events, certificate);
@@ -156,63 +186,154 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
   const problems = secret ? secretProblems(secret, s.now, spec.dnsNames) : [];
   const expired = problems.find((p) => p.code === 'expired');
   // The certificate served comes first: an expired one is the finding, why it was not renewed its cause.
-  const served = (v: CertificateVerdict): CertificateVerdict => (expired && v.status !== 'ok'
-    ? { ...v, status: 'fail', summary: `its certificate (secret ${secretKey}) expired on ${secret?.leaf?.notAfter}; ${v.summary ?? ''}`.replace(/; $/, '') }
-    : v);
+  const served = (v: CertificateVerdict): CertificateVerdict =>
+    expired && v.status !== 'ok'
+      ? {
+          ...v,
+          status: 'fail',
+          summary:
+            `its certificate (secret ${secretKey}) expired on ${secret?.leaf?.notAfter}; ${v.summary ?? ''}`.replace(
+              /; $/,
+              '',
+            ),
+        }
+      : v;
 
   if (!issuer.exists) {
-    return served({ ...row, status: 'fail', stuck: stuck('issuer', issuer.ref, 'NotFound'), cause: 'IssuerNotFound', ...missingIssuer(name, issuer, s) });
+    return served({
+      ...row,
+      status: 'fail',
+      stuck: stuck('issuer', issuer.ref, 'NotFound'),
+      cause: 'IssuerNotFound',
+      ...missingIssuer(name, issuer, s),
+    });
   }
   const renewalDue = Date.parse(status.renewalTime ?? '') <= s.now.getTime();
   const retryAt = retryTime(status.lastFailureTime, status.failedIssuanceAttempts);
   const failing = issuing?.status === 'False' && (status.failedIssuanceAttempts ?? 0) > 0;
-  const current = ready?.status === 'True' && !ready.stale && issuing?.status !== 'True' && !failing && !renewalDue && problems.length === 0 && (secret !== undefined || !secretKey);
+  const current =
+    ready?.status === 'True' &&
+    !ready.stale &&
+    issuing?.status !== 'True' &&
+    !failing &&
+    !renewalDue &&
+    problems.length === 0 &&
+    (secret !== undefined || !secretKey);
   if (current) return row;
 
   if (ready?.stale && issuing?.status !== 'True') {
-    return served({ ...row, status: 'warn', stuck: stuck('controller', self, 'Stale'), cause: 'Stale',
+    return served({
+      ...row,
+      status: 'warn',
+      stuck: stuck('controller', self, 'Stale'),
+      cause: 'Stale',
       summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
-      advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.readControllerLog(name) });
+      advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.readControllerLog(name),
+    });
   }
   const walk = issuanceCause(certificate, s.issuance, {
-    ingressClass: s.ingressClass, events: s.events, now: s.now, issuerRef: issuer.ref, issuerMechanism: issuer.mechanism,
+    ingressClass: s.ingressClass,
+    events: s.events,
+    now: s.now,
+    issuerRef: issuer.ref,
+    issuerMechanism: issuer.mechanism,
   });
   const servesValid = ready?.status === 'True' && problems.every((p) => !p.fatal);
   // The issuer is not Ready: the root cause of every Certificate it should issue (kube.issuer or kube.issuers says why).
-  const issuerDown = issuer.verdict && issuer.verdict.status === 'fail' && (!walk || walk.inProgress || walk.step === 'issuer') ? issuer.verdict : undefined;
-  const fromIssuer = (v: IssuerVerdict, state: Status): CertificateVerdict => withEvents({
-    ...row, status: state, stuck: v.stuck ?? stuck('issuer', issuer.ref, 'NotReady'), cause: v.code, root: `issuer:${issuer.ref}`,
-    summary: `its issuer ${issuer.ref} is not Ready (${issuer.platform ? 'kube.issuer' : 'kube.issuers'} says why)`,
-    advice: v.advice,
-  });
-  const fromWalk = (cause: IssuanceCause, state: Status, extra = ''): CertificateVerdict => withEvents({
-    ...row, status: state, summary: `${cause.object}: ${cause.summary}${extra}`, stuck: stuck(cause.step, cause.object, cause.reason), inProgress: cause.inProgress,
-    cause: cause.kind, advice: cause.advice, ...(cause.root ? { root: cause.root } : {}), ...(cause.retryAfter ?? retryAt ? { retryAt: cause.retryAfter ?? retryAt } : {}),
-  }, cause);
+  const issuerDown =
+    issuer.verdict && issuer.verdict.status === 'fail' && (!walk || walk.inProgress || walk.step === 'issuer')
+      ? issuer.verdict
+      : undefined;
+  const fromIssuer = (v: IssuerVerdict, state: Status): CertificateVerdict =>
+    withEvents({
+      ...row,
+      status: state,
+      stuck: v.stuck ?? stuck('issuer', issuer.ref, 'NotReady'),
+      cause: v.code,
+      root: `issuer:${issuer.ref}`,
+      summary: `its issuer ${issuer.ref} is not Ready (${issuer.platform ? 'kube.issuer' : 'kube.issuers'} says why)`,
+      advice: v.advice,
+    });
+  const fromWalk = (cause: IssuanceCause, state: Status, extra = ''): CertificateVerdict =>
+    withEvents(
+      {
+        ...row,
+        status: state,
+        summary: `${cause.object}: ${cause.summary}${extra}`,
+        stuck: stuck(cause.step, cause.object, cause.reason),
+        inProgress: cause.inProgress,
+        cause: cause.kind,
+        advice: cause.advice,
+        ...(cause.root ? { root: cause.root } : {}),
+        ...((cause.retryAfter ?? retryAt) ? { retryAt: cause.retryAfter ?? retryAt } : {}),
+      },
+      cause,
+    );
 
   if (issuing?.status === 'True') {
     if (issuerDown) return served(fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'));
-    const why = issuing.reason === 'IncorrectIssuer' ? ' (its secret was issued by another issuer)' : issuing.reason === 'ManuallyTriggered' ? ' (asked for by hand)' : ready?.status === 'True' ? ' (a renewal)' : '';
+    const why =
+      issuing.reason === 'IncorrectIssuer'
+        ? ' (its secret was issued by another issuer)'
+        : issuing.reason === 'ManuallyTriggered'
+          ? ' (asked for by hand)'
+          : ready?.status === 'True'
+            ? ' (a renewal)'
+            : '';
     if (!walk || walk.inProgress) {
-      return served(withEvents({ ...row, status: servesValid ? 'ok' : 'warn', inProgress: true, cause: walk?.kind ?? issuing.reason,
-        summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
-        ...(servesValid ? {} : { advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : CERTIFICATES.issuingReplaces }),
-        ...(walk ? { stuck: stuck(walk.step, walk.object, walk.reason), ...(walk.retryAfter ? { retryAt: walk.retryAfter } : {}) } : {}) }, walk));
+      return served(
+        withEvents(
+          {
+            ...row,
+            status: servesValid ? 'ok' : 'warn',
+            inProgress: true,
+            cause: walk?.kind ?? issuing.reason,
+            summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
+            ...(servesValid
+              ? {}
+              : {
+                  advice: walk?.advice && walk.kind === 'acme:rateLimited' ? walk.advice : CERTIFICATES.issuingReplaces,
+                }),
+            ...(walk
+              ? {
+                  stuck: stuck(walk.step, walk.object, walk.reason),
+                  ...(walk.retryAfter ? { retryAt: walk.retryAfter } : {}),
+                }
+              : {}),
+          },
+          walk,
+        ),
+      );
     }
     return served(fromWalk(walk, servesValid ? 'warn' : 'fail'));
   }
   if (failing) {
-    const when = retryAt ? `; cert-manager tries again at ${retryAt} (after ${status.failedIssuanceAttempts} failed attempts, the last at ${status.lastFailureTime})` : '';
-    if (issuerDown) return served({ ...fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'), ...(retryAt ? { retryAt } : {}) });
+    const when = retryAt
+      ? `; cert-manager tries again at ${retryAt} (after ${status.failedIssuanceAttempts} failed attempts, the last at ${status.lastFailureTime})`
+      : '';
+    if (issuerDown)
+      return served({ ...fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'), ...(retryAt ? { retryAt } : {}) });
     if (walk && !walk.inProgress) return served(fromWalk(walk, servesValid ? 'warn' : 'fail', when));
     const message = issuing?.message ?? '';
     const problem = acmeProblemOf(message);
     const why = explainReason('Certificate Issuing', issuing?.reason, message);
-    const cause = problem ? fillIn(problem.cause, { certificate: name, issuer: issuer.ref }) : fillIn(why.cause, { certificate: name, issuer: issuer.ref });
-    const fix = problem ? fillIn(problem.fix, { certificate: name, issuer: issuer.ref, retryAt: problem.retryAt ?? retryAt }) : fillIn(why.fix, { certificate: name, issuer: issuer.ref });
-    return served(withEvents({ ...row, status: servesValid ? 'warn' : 'fail', retryAt: problem?.retryAt ?? retryAt, stuck: stuck('request', self, issuing?.reason ?? 'Failed'), cause: problem?.code ?? why.code,
-      summary: `its last issuance failed: ${cause} (${escapeLine(issuing?.reason ?? 'Failed')}${message ? `: ${escapeLine(message)}` : ''})${when}`,
-      advice: fix }));
+    const cause = problem
+      ? fillIn(problem.cause, { certificate: name, issuer: issuer.ref })
+      : fillIn(why.cause, { certificate: name, issuer: issuer.ref });
+    const fix = problem
+      ? fillIn(problem.fix, { certificate: name, issuer: issuer.ref, retryAt: problem.retryAt ?? retryAt })
+      : fillIn(why.fix, { certificate: name, issuer: issuer.ref });
+    return served(
+      withEvents({
+        ...row,
+        status: servesValid ? 'warn' : 'fail',
+        retryAt: problem?.retryAt ?? retryAt,
+        stuck: stuck('request', self, issuing?.reason ?? 'Failed'),
+        cause: problem?.code ?? why.code,
+        summary: `its last issuance failed: ${cause} (${escapeLine(issuing?.reason ?? 'Failed')}${message ? `: ${escapeLine(message)}` : ''})${when}`,
+        advice: fix,
+      }),
+    );
   }
   if (ready?.status !== 'True') {
     const state = ready?.status === 'False' ? 'fail' : 'warn';
@@ -220,25 +341,53 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     // A request of the current revision under way: its walk says where it stands, even without an Issuing condition.
     if (walk) return served(fromWalk(walk, state));
     const why = ready ? explainReason('Certificate Ready', ready.reason, ready.message ?? '') : undefined;
-    const said = ready ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}` : 'no Ready condition yet';
-    return served(withEvents({ ...row, status: state, stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'), cause: why?.code ?? 'NoCondition',
-      summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
-      advice: s.controllerDown ? CERTIFICATES.controllerDown
-        : why?.verdict === 'broken' ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
-          : CERTIFICATES.shouldBeIssuing(name) }));
+    const said = ready
+      ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}`
+      : 'no Ready condition yet';
+    return served(
+      withEvents({
+        ...row,
+        status: state,
+        stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'),
+        cause: why?.code ?? 'NoCondition',
+        summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
+        advice: s.controllerDown
+          ? CERTIFICATES.controllerDown
+          : why?.verdict === 'broken'
+            ? fillIn(why.fix, { certificate: name, issuer: issuer.ref })
+            : CERTIFICATES.shouldBeIssuing(name),
+      }),
+    );
   }
   if (!secret && secretKey) {
-    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'), cause: 'DoesNotExist', summary: `it says Ready but its secret ${secretKey} does not exist`,
-      advice: s.controllerDown ? CERTIFICATES.controllerDownIssuesAgain : CERTIFICATES.reissuesMissingSecret(name) };
+    return {
+      ...row,
+      status: 'fail',
+      stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'),
+      cause: 'DoesNotExist',
+      summary: `it says Ready but its secret ${secretKey} does not exist`,
+      advice: s.controllerDown ? CERTIFICATES.controllerDownIssuesAgain : CERTIFICATES.reissuesMissingSecret(name),
+    };
   }
   if (problems.length) {
-    return { ...row, status: 'fail', stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')), cause: problems[0].code,
+    return {
+      ...row,
+      status: 'fail',
+      stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')),
+      cause: problems[0].code,
       summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
-      advice: s.controllerDown ? CERTIFICATES.controllerDownReissues : CERTIFICATES.hasNotNoticed(name, secretKey) };
+      advice: s.controllerDown ? CERTIFICATES.controllerDownReissues : CERTIFICATES.hasNotNoticed(name, secretKey),
+    };
   }
   // The renewal time passed and cert-manager did not start: its controller is not processing.
-  return { ...row, status: 'warn', stuck: stuck('controller', self, 'RenewalDue'), cause: 'RenewalDue', summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
-    advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.startRenewal(name) };
+  return {
+    ...row,
+    status: 'warn',
+    stuck: stuck('controller', self, 'RenewalDue'),
+    cause: 'RenewalDue',
+    summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
+    advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.startRenewal(name),
+  };
 }
 
 /** The events of the object the walk stopped at. */

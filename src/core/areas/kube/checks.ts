@@ -23,14 +23,26 @@ import { contextCheck } from './context.js';
 import { crdVersion, serviceAccountExists, tokenPermission } from './keyless.js';
 import { certManagerHealthResult, controllerDown } from './health.js';
 import { issuerResult, issuersResult, judgeIssuer, missingIssuerResult } from './issuer.js';
-import { readLiveIssuer, selfSignedCaSecrets, SELF_SIGNED_CLUSTER_ISSUER, type IssuerHints } from '../../kube/live-issuer.js';
+import {
+  readLiveIssuer,
+  selfSignedCaSecrets,
+  SELF_SIGNED_CLUSTER_ISSUER,
+  type IssuerHints,
+} from '../../kube/live-issuer.js';
 import { readCondition, type CmObject } from '../../kube/objects.js';
 import { webhookProbe } from './webhook.js';
 import { issuerDriftCheck } from './issuer-drift.js';
 import { certificatesResult } from './certificates.js';
 import { wildcardCopiesResult } from './wildcard.js';
 import { ingressSecretsResult, judgeIngresses } from './ingress-secrets.js';
-import { certManagerObjects, ingressSecretLookups, scopeOf, tlsSecretsIn, wildcardCopies, type PlatformFacts } from './snapshots.js';
+import {
+  certManagerObjects,
+  ingressSecretLookups,
+  scopeOf,
+  tlsSecretsIn,
+  wildcardCopies,
+  type PlatformFacts,
+} from './snapshots.js';
 
 const GROUP = 'kube';
 type OnCluster = (reads: ClusterReads, kube: KubectlOptions, ctx: CheckContext) => Promise<RunResult<object>>;
@@ -41,8 +53,10 @@ function hintsFrom(items: CmObject[], inventorySecret: string | undefined): Issu
 }
 
 /** A Certificate cert-manager is working on or that is not Ready: its events are read. */
-const unsettled = (c: CmObject) => readCondition(c, 'Ready')?.status !== 'True' || readCondition(c, 'Issuing')?.status === 'True'
-  || (typeof c.status?.failedIssuanceAttempts === 'number' && c.status.failedIssuanceAttempts > 0);
+const unsettled = (c: CmObject) =>
+  readCondition(c, 'Ready')?.status !== 'True' ||
+  readCondition(c, 'Issuing')?.status === 'True' ||
+  (typeof c.status?.failedIssuanceAttempts === 'number' && c.status.failedIssuanceAttempts > 0);
 
 /**
  * A check's `run` behind the cluster gate: the run's shared reads and kubectl, both at the context the
@@ -51,8 +65,12 @@ const unsettled = (c: CmObject) => readCondition(c, 'Ready')?.status !== 'True' 
 function onCluster(reads: ClusterReads, input: DoctorInput, body: OnCluster): RunnableCheck['run'] {
   return (ctx: CheckContext) => {
     const context = ctx.cluster?.context;
-    if (!context) throw new Error('a kube check ran without the cluster gate\'s context');
-    return body(reads.at(context), { ...kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) }), context }, ctx);
+    if (!context) throw new Error("a kube check ran without the cluster gate's context");
+    return body(
+      reads.at(context),
+      { ...kubeOptionsFor(input, { signal: ctx.signal, log: (line) => ctx.log(line) }), context },
+      ctx,
+    );
   };
 }
 
@@ -75,12 +93,17 @@ export const provideChecks: CheckProvider = async (input) => {
   const keyless = keylessGate(discovery, 'inventory or issuer URL');
   const noIssuer = appliesWhen(expected.issuerType !== 'none', CLOSED.noIssuer);
   const templated = issuerName === null ? notConfigured(CLOSED.templatedIssuer) : always;
-  const supplied = appliesWhen(expected.issuerType === 'none' && Boolean(expected.suppliedSecret), CLOSED.noSuppliedWildcard);
+  const supplied = appliesWhen(
+    expected.issuerType === 'none' && Boolean(expected.suppliedSecret),
+    CLOSED.noSuppliedWildcard,
+  );
   const reachable = cluster(kubeOptionsFor(input), { lead: NO_CLUSTER_LEAD });
   const gate = (...first: Gate[]): Gate => firstClosed(...first, reachable);
 
   // Shared by every check, so logged for the run (kubectl redacts the lines) rather than for one check.
-  const reads = clusterReads(kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }));
+  const reads = clusterReads(
+    kubeOptionsFor(input, { log: input.network.verbose ? (line) => input.network.log(line) : undefined }),
+  );
   const withCluster = (body: OnCluster) => onCluster(reads, input, body);
   const twice = input.network.timeoutMs * 2;
   const thrice = input.network.timeoutMs * 3;
@@ -93,63 +116,122 @@ export const provideChecks: CheckProvider = async (input) => {
 
   const checks: Check[] = [
     {
-      id: 'kube.crd-version', group: GROUP, title: TITLES.crdVersion, gate: gate(keyless),
+      id: 'kube.crd-version',
+      group: GROUP,
+      title: TITLES.crdVersion,
+      gate: gate(keyless),
       run: withCluster((_, kube) => crdVersion(kube)),
     },
     {
-      id: 'kube.service-account', group: GROUP, title: TITLES.serviceAccount(discovery.namespace, discovery.serviceAccount), gate: gate(keyless),
+      id: 'kube.service-account',
+      group: GROUP,
+      title: TITLES.serviceAccount(discovery.namespace, discovery.serviceAccount),
+      gate: gate(keyless),
       run: withCluster((_, kube) => serviceAccountExists(kube, discovery)),
     },
     {
-      id: 'kube.token-permission', group: GROUP, title: TITLES.tokenPermission(discovery.serviceAccount), gate: gate(keyless),
+      id: 'kube.token-permission',
+      group: GROUP,
+      title: TITLES.tokenPermission(discovery.serviceAccount),
+      gate: gate(keyless),
       run: withCluster((_, kube) => tokenPermission(kube, discovery, controllerAccount)),
     },
     {
-      id: 'kube.cert-manager', group: GROUP, title: TITLES.certManager, gate: gate(), timeoutMs: twice,
+      id: 'kube.cert-manager',
+      group: GROUP,
+      title: TITLES.certManager,
+      gate: gate(),
+      timeoutMs: twice,
       run: withCluster(async (r) => {
         const list = await r.list('workloads');
-        if (!list.ok) return refusedRead('list the Deployments of the cert-manager namespace', list.error, 'list deployments -n cert-manager');
+        if (!list.ok)
+          return refusedRead(
+            'list the Deployments of the cert-manager namespace',
+            list.error,
+            'list deployments -n cert-manager',
+          );
         return certManagerHealthResult(list.items);
       }),
     },
     {
-      id: 'kube.webhook', group: GROUP, title: TITLES.webhook, gate: gate(), after: ['kube.cert-manager'], timeoutMs: twice,
+      id: 'kube.webhook',
+      group: GROUP,
+      title: TITLES.webhook,
+      gate: gate(),
+      after: ['kube.cert-manager'],
+      timeoutMs: twice,
       run: withCluster((_, kube) => webhookProbe(kube)),
     },
     {
-      id: 'kube.issuer', group: GROUP, title: TITLES.issuer(shownIssuer), gate: gate(noIssuer, templated), timeoutMs: twice,
+      id: 'kube.issuer',
+      group: GROUP,
+      title: TITLES.issuer(shownIssuer),
+      gate: gate(noIssuer, templated),
+      timeoutMs: twice,
       run: withCluster(async (r) => {
         const list = await r.list('certManager');
-        if (!list.ok && !list.missingKind) return refusedRead("read cert-manager's objects", list.error, 'list clusterissuers');
+        if (!list.ok && !list.missingKind)
+          return refusedRead("read cert-manager's objects", list.error, 'list clusterissuers');
         const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
         const certificates = itemsOf(list, 'Certificate');
         // Open only for a plain name (the gate `templated`).
         const name = issuerName!;
-        return live ? issuerResult(live, expected.issuerType, name, hints(certificates), certificates) : missingIssuerResult(name, !list.ok);
+        return live
+          ? issuerResult(live, expected.issuerType, name, hints(certificates), certificates)
+          : missingIssuerResult(name, !list.ok);
       }),
     },
     {
-      id: 'kube.issuers', group: GROUP, title: TITLES.issuers, gate: gate(), timeoutMs: twice,
+      id: 'kube.issuers',
+      group: GROUP,
+      title: TITLES.issuers,
+      gate: gate(),
+      timeoutMs: twice,
       run: withCluster(async (r) => {
         const list = await r.list('certManager');
-        if (!list.ok) return list.missingKind ? CRDS_MISSING : refusedRead("read cert-manager's objects", list.error, 'list issuers --all-namespaces');
-        return otherIssuers(itemsOf(list, 'ClusterIssuer'), itemsOf(list, 'Issuer'), itemsOf(list, 'Certificate'), await certificateScope(r));
+        if (!list.ok)
+          return list.missingKind
+            ? CRDS_MISSING
+            : refusedRead("read cert-manager's objects", list.error, 'list issuers --all-namespaces');
+        return otherIssuers(
+          itemsOf(list, 'ClusterIssuer'),
+          itemsOf(list, 'Issuer'),
+          itemsOf(list, 'Certificate'),
+          await certificateScope(r),
+        );
       }),
     },
     {
-      id: 'kube.issuer-drift', group: GROUP, title: TITLES.issuerDrift(shownIssuer), gate: gate(templated), timeoutMs: twice,
+      id: 'kube.issuer-drift',
+      group: GROUP,
+      title: TITLES.issuerDrift(shownIssuer),
+      gate: gate(templated),
+      timeoutMs: twice,
       run: withCluster(async (r, kube) => {
         const list = await r.list('certManager');
-        if (!list.ok && !list.missingKind) return refusedRead('read the ClusterIssuers', list.error, 'list clusterissuers');
+        if (!list.ok && !list.missingKind)
+          return refusedRead('read the ClusterIssuers', list.error, 'list clusterissuers');
         const live = itemsOf(list, 'ClusterIssuer').find((i) => i.metadata?.name === issuerName);
         return issuerDriftCheck(kube, view, issuerName!, facts.ingressClass, live);
       }),
     },
     {
-      id: 'kube.certificates', group: GROUP, title: TITLES.certificates, gate: gate(), after: ['kube.cert-manager'], timeoutMs: thrice,
+      id: 'kube.certificates',
+      group: GROUP,
+      title: TITLES.certificates,
+      gate: gate(),
+      after: ['kube.cert-manager'],
+      timeoutMs: thrice,
       run: withCluster(async (r, _kube, ctx) => {
-        const [list, namespaces, workloads] = await Promise.all([r.list('certManager'), certificateScope(r), r.list('workloads')]);
-        if (!list.ok) return list.missingKind ? CRDS_MISSING : refusedRead('list the Certificates', list.error, 'list certificates --all-namespaces');
+        const [list, namespaces, workloads] = await Promise.all([
+          r.list('certManager'),
+          certificateScope(r),
+          r.list('workloads'),
+        ]);
+        if (!list.ok)
+          return list.missingKind
+            ? CRDS_MISSING
+            : refusedRead('list the Certificates', list.error, 'list certificates --all-namespaces');
         const objects = certManagerObjects(list.items);
         const inScope = objects.certificates.filter((c) => namespaces.includes(c.metadata?.namespace ?? ''));
         // Events say what conditions do not (an Order that never got a Challenge): read for any Certificate not settled.
@@ -171,17 +253,30 @@ export const provideChecks: CheckProvider = async (input) => {
       }),
     },
     {
-      id: 'kube.wildcard-secret', group: GROUP, title: TITLES.wildcardSecret, gate: gate(supplied),
+      id: 'kube.wildcard-secret',
+      group: GROUP,
+      title: TITLES.wildcardSecret,
+      gate: gate(supplied),
       run: withCluster(async (r, kube, ctx) => {
         // Open only with a supplied secret (the gate `supplied`).
         const secret = expected.suppliedSecret!;
         const scope = await scopeOf(r, facts);
         const copies = await wildcardCopies(secret, scope.ingresses, await tlsSecretsIn(r, scope.namespaces), kube);
-        return wildcardCopiesResult(secret, copies, expected.wildcardDomain, PLATFORM_NAMESPACE, ctx.services.clock.now());
+        return wildcardCopiesResult(
+          secret,
+          copies,
+          expected.wildcardDomain,
+          PLATFORM_NAMESPACE,
+          ctx.services.clock.now(),
+        );
       }),
     },
     {
-      id: 'kube.ingress-secrets', group: GROUP, title: TITLES.ingressSecrets, gate: gate(), timeoutMs: thrice,
+      id: 'kube.ingress-secrets',
+      group: GROUP,
+      title: TITLES.ingressSecrets,
+      gate: gate(),
+      timeoutMs: thrice,
       run: withCluster(async (r, kube) => {
         const scope = await scopeOf(r, facts);
         if (scope.error) return refusedRead('list the ingresses', scope.error, 'list ingresses --all-namespaces');
@@ -190,11 +285,14 @@ export const provideChecks: CheckProvider = async (input) => {
           ingresses: scope.ingresses,
           namespaces: scope.namespaces,
           platformIssuer: issuerName ?? '',
-          managedSecrets: new Set(itemsOf(list, 'Certificate').map((c) => `${c.metadata?.namespace}/${textOf(c.spec?.secretName)}`)),
+          managedSecrets: new Set(
+            itemsOf(list, 'Certificate').map((c) => `${c.metadata?.namespace}/${textOf(c.spec?.secretName)}`),
+          ),
           secrets: await ingressSecretLookups(r, scope.ingresses, secrets, kube),
           issuerType: expected.issuerType,
           suppliedSecret: expected.suppliedSecret,
-          platformIssuerExists: issuerName !== null && itemsOf(list, 'ClusterIssuer').some((i) => i.metadata?.name === issuerName),
+          platformIssuerExists:
+            issuerName !== null && itemsOf(list, 'ClusterIssuer').some((i) => i.metadata?.name === issuerName),
         };
         return ingressSecretsResult(snapshot, judgeIngresses(snapshot));
       }),
@@ -205,22 +303,36 @@ export const provideChecks: CheckProvider = async (input) => {
   if (named) {
     // `always`: it asks kubectl about the kubeconfig only, and says which context is missing when none answers.
     checks.unshift({
-      id: 'kube.context', group: GROUP, title: TITLES.context, gate: always,
+      id: 'kube.context',
+      group: GROUP,
+      title: TITLES.context,
+      gate: always,
       run: (ctx) => contextCheck(input, named, ctx.signal, (line) => ctx.log(line)),
     });
   }
   return checks;
 
   /** kube.issuers: the issuers besides the platform's ClusterIssuer that the platform makes or its Certificates use. */
-  function otherIssuers(clusterIssuers: CmObject[], issuers: CmObject[], certificates: CmObject[], namespaces: string[]) {
+  function otherIssuers(
+    clusterIssuers: CmObject[],
+    issuers: CmObject[],
+    certificates: CmObject[],
+    namespaces: string[],
+  ) {
     const inScope = certificates.filter((c) => namespaces.includes(c.metadata?.namespace ?? ''));
     const byClusterIssuer = inScope.filter((c) => textOf(memberOf(c.spec?.issuerRef, 'kind')) === 'ClusterIssuer');
     const referenced = new Set(byClusterIssuer.map((c) => textOf(memberOf(c.spec?.issuerRef, 'name'))));
     const named = (i: CmObject) => i.metadata?.name;
-    const others = clusterIssuers.filter((i) => named(i) !== issuerName && (named(i) === SELF_SIGNED_CLUSTER_ISSUER || referenced.has(named(i))));
+    const others = clusterIssuers.filter(
+      (i) => named(i) !== issuerName && (named(i) === SELF_SIGNED_CLUSTER_ISSUER || referenced.has(named(i))),
+    );
     const local = issuers.filter((i) => namespaces.includes(i.metadata?.namespace ?? ''));
-    const verdicts = [...others, ...local].map((i) => judgeIssuer(readLiveIssuer(i, hints(certificates)), certificates));
-    const selfSignedMissing = !clusterIssuers.some((i) => named(i) === SELF_SIGNED_CLUSTER_ISSUER) && !referenced.has(SELF_SIGNED_CLUSTER_ISSUER);
+    const verdicts = [...others, ...local].map((i) =>
+      judgeIssuer(readLiveIssuer(i, hints(certificates)), certificates),
+    );
+    const selfSignedMissing =
+      !clusterIssuers.some((i) => named(i) === SELF_SIGNED_CLUSTER_ISSUER) &&
+      !referenced.has(SELF_SIGNED_CLUSTER_ISSUER);
     return issuersResult(verdicts, selfSignedMissing);
   }
 };

@@ -12,12 +12,20 @@ import { kubeOptionsFor } from '../../kube/options.js';
 import { joinCapped } from '../../bounded.js';
 import { CONTEXT } from './messages/cluster.js';
 
-export async function contextCheck(input: DoctorInput, wanted: string, signal?: AbortSignal, log?: (line: string) => void): Promise<RunResult<ContextFacts>> {
+export async function contextCheck(
+  input: DoctorInput,
+  wanted: string,
+  signal?: AbortSignal,
+  log?: (line: string) => void,
+): Promise<RunResult<ContextFacts>> {
   const where = input.env.KUBECONFIG || process.env.KUBECONFIG || '~/.kube/config';
   let names: string[];
   try {
     // Asked of kubectl without --context: the named one may be the very thing that is missing.
-    const result = await kubectl(['config', 'get-contexts', '-o', 'name'], { ...kubeOptionsFor(input, { signal, log }), context: undefined });
+    const result = await kubectl(['config', 'get-contexts', '-o', 'name'], {
+      ...kubeOptionsFor(input, { signal, log }),
+      context: undefined,
+    });
     if (result.exitCode !== 0) {
       return {
         status: 'fail',
@@ -25,13 +33,31 @@ export async function contextCheck(input: DoctorInput, wanted: string, signal?: 
         advice: CONTEXT.checkKubeconfig,
       };
     }
-    names = result.stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+    names = result.stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   } catch (error) {
-    if (error instanceof KubectlMissing) return { unavailable: 'no-cluster', message: CONTEXT.notChecked(escapeLine(wanted), error.message), text: error.advice };
-    if (error instanceof KubectlError) return { status: 'fail', message: CONTEXT.getContextsFailed(error.message), advice: CONTEXT.checkKubeconfigAndKubectl };
+    if (error instanceof KubectlMissing)
+      return {
+        unavailable: 'no-cluster',
+        message: CONTEXT.notChecked(escapeLine(wanted), error.message),
+        text: error.advice,
+      };
+    if (error instanceof KubectlError)
+      return {
+        status: 'fail',
+        message: CONTEXT.getContextsFailed(error.message),
+        advice: CONTEXT.checkKubeconfigAndKubectl,
+      };
     throw error;
   }
-  if (names.includes(wanted)) return { status: 'ok', message: CONTEXT.exists(escapeLine(wanted), where), facts: { context: wanted, kubeconfig: where } };
+  if (names.includes(wanted))
+    return {
+      status: 'ok',
+      message: CONTEXT.exists(escapeLine(wanted), where),
+      facts: { context: wanted, kubeconfig: where },
+    };
   // Names come from the kubeconfig and the user: escaped before they are printed.
   const shown = names.map(escapeLine);
   const name = escapeLine(wanted);

@@ -16,7 +16,11 @@ export interface EventLine {
   count?: number;
 }
 
-const timeOf = (e: CmObject) => textOf(e.lastTimestamp) ?? textOf(e.eventTime) ?? textOf(memberOf(e.series, 'lastObservedTime')) ?? e.metadata?.creationTimestamp;
+const timeOf = (e: CmObject) =>
+  textOf(e.lastTimestamp) ??
+  textOf(e.eventTime) ??
+  textOf(memberOf(e.series, 'lastObservedTime')) ??
+  e.metadata?.creationTimestamp;
 
 /** The events about `object` (kind, namespace and name; its uid when both have one), newest first. */
 export function eventsOf(events: readonly CmObject[], object: CmObject): EventLine[] {
@@ -28,23 +32,37 @@ export function eventsOf(events: readonly CmObject[], object: CmObject): EventLi
     .filter((e) => {
       const about = e.involvedObject ?? e.regarding;
       const theirUid = textOf(memberOf(about, 'uid'));
-      return textOf(memberOf(about, 'kind')) === kind && textOf(memberOf(about, 'name')) === name
-        && (textOf(memberOf(about, 'namespace')) ?? '') === ns && (!uid || !theirUid || uid === theirUid);
+      return (
+        textOf(memberOf(about, 'kind')) === kind &&
+        textOf(memberOf(about, 'name')) === name &&
+        (textOf(memberOf(about, 'namespace')) ?? '') === ns &&
+        (!uid || !theirUid || uid === theirUid)
+      );
     })
     .map((e) => ({ e, at: timeOf(e) }))
     .sort((a, b) => (Date.parse(b.at ?? '') || 0) - (Date.parse(a.at ?? '') || 0))
     .map(({ e, at }) => ({
-      type: textOf(e.type) ?? '', reason: textOf(e.reason) ?? '', message: textOf(e.message) ?? textOf(e.note) ?? '',
-      ...(at ? { at } : {}), ...(typeof e.count === 'number' ? { count: e.count } : {}),
+      type: textOf(e.type) ?? '',
+      reason: textOf(e.reason) ?? '',
+      message: textOf(e.message) ?? textOf(e.note) ?? '',
+      ...(at ? { at } : {}),
+      ...(typeof e.count === 'number' ? { count: e.count } : {}),
     }));
 }
 
 /** The newest event about `object`, of `type` (Warning, Normal) and `reason` when given. */
-export function latestEvent(events: readonly CmObject[], object: CmObject, type?: string, reason?: string): EventLine | undefined {
+export function latestEvent(
+  events: readonly CmObject[],
+  object: CmObject,
+  type?: string,
+  reason?: string,
+): EventLine | undefined {
   return eventsOf(events, object).find((e) => (!type || e.type === type) && (!reason || e.reason === reason));
 }
 
 /** The latest events of an object, newest first, as `Type Reason: message` lines (escaped). */
 export function recentEvents(events: readonly CmObject[], object: CmObject, limit = 3): string[] {
-  return eventsOf(events, object).slice(0, limit).map((e) => escapeLine(`${e.type} ${e.reason}: ${e.message}`.trim()));
+  return eventsOf(events, object)
+    .slice(0, limit)
+    .map((e) => escapeLine(`${e.type} ${e.reason}: ${e.message}`.trim()));
 }

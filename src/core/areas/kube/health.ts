@@ -15,11 +15,15 @@ import { HEALTH } from './messages/cluster.js';
 
 export type Component = 'controller' | 'webhook' | 'cainjector';
 const COMPONENTS: Component[] = ['controller', 'webhook', 'cainjector'];
-const DEFAULT_NAMES: Record<Component, string> = { controller: 'cert-manager', webhook: 'cert-manager-webhook', cainjector: 'cert-manager-cainjector' };
+const DEFAULT_NAMES: Record<Component, string> = {
+  controller: 'cert-manager',
+  webhook: 'cert-manager-webhook',
+  cainjector: 'cert-manager-cainjector',
+};
 const ROLE: Record<Component, string> = {
   controller: 'no Certificate is issued or renewed',
   webhook: 'the API server refuses to create or change any cert-manager object',
-  cainjector: 'the webhook\'s CA is not injected, so the API server cannot call the webhook',
+  cainjector: "the webhook's CA is not injected, so the API server cannot call the webhook",
 };
 
 export interface ComponentState {
@@ -48,18 +52,42 @@ function versionOf(d: CmObject): string | undefined {
 
 export function componentState(component: Component, d: CmObject | undefined): ComponentState {
   if (!d) return { component, status: 'fail', problem: HEALTH.noDeployment(component) };
-  const status = { observedGeneration: numberOf(d.status?.observedGeneration), readyReplicas: numberOf(d.status?.readyReplicas), replicas: numberOf(d.status?.replicas) };
+  const status = {
+    observedGeneration: numberOf(d.status?.observedGeneration),
+    readyReplicas: numberOf(d.status?.readyReplicas),
+    replicas: numberOf(d.status?.replicas),
+  };
   const base = { component, name: d.metadata?.name, version: versionOf(d) };
   const available = readCondition(d, 'Available');
   const replicas = numberOf(d.spec?.replicas);
-  if (replicas === 0) return { ...base, status: 'fail', reason: 'ScaledToZero', problem: HEALTH.scaledToZero(d.metadata?.name) };
+  if (replicas === 0)
+    return { ...base, status: 'fail', reason: 'ScaledToZero', problem: HEALTH.scaledToZero(d.metadata?.name) };
   if (available?.status !== 'True' || !status.readyReplicas) {
     const why = available?.message ? `: ${escapeLine(available.message)}` : '';
-    return { ...base, status: 'fail', reason: available?.reason ?? 'Unavailable', problem: HEALTH.notAvailable(d.metadata?.name, status.readyReplicas ?? 0, replicas ?? status.replicas ?? '?', why) };
+    return {
+      ...base,
+      status: 'fail',
+      reason: available?.reason ?? 'Unavailable',
+      problem: HEALTH.notAvailable(
+        d.metadata?.name,
+        status.readyReplicas ?? 0,
+        replicas ?? status.replicas ?? '?',
+        why,
+      ),
+    };
   }
   const generation = d.metadata?.generation;
-  if (typeof generation === 'number' && typeof status.observedGeneration === 'number' && status.observedGeneration < generation) {
-    return { ...base, status: 'warn', reason: 'RolloutPending', problem: HEALTH.rolloutPending(d.metadata?.name, status.observedGeneration, generation) };
+  if (
+    typeof generation === 'number' &&
+    typeof status.observedGeneration === 'number' &&
+    status.observedGeneration < generation
+  ) {
+    return {
+      ...base,
+      status: 'warn',
+      reason: 'RolloutPending',
+      problem: HEALTH.rolloutPending(d.metadata?.name, status.observedGeneration, generation),
+    };
   }
   return { ...base, status: 'ok' };
 }
@@ -68,26 +96,50 @@ export function componentState(component: Component, d: CmObject | undefined): C
 export function webhookAnswers(slices: CmObject[], service: string): boolean {
   return slices
     .filter((s) => s.metadata?.labels?.['kubernetes.io/service-name'] === service)
-    .some((s) => Array.isArray(s.endpoints) && s.endpoints.some((e) => memberOf(memberOf(e, 'conditions'), 'ready') !== false));
+    .some(
+      (s) =>
+        Array.isArray(s.endpoints) && s.endpoints.some((e) => memberOf(memberOf(e, 'conditions'), 'ready') !== false),
+    );
 }
 
 export function certManagerHealthResult(workloads: CmObject[]): CheckResult<HealthFacts> {
   const deployments = workloads.filter((o) => o.kind === 'Deployment');
   const slices = workloads.filter((o) => o.kind === 'EndpointSlice');
-  const states = COMPONENTS.map((c) => componentState(c, deployments.find((d) => componentOf(d) === c)));
+  const states = COMPONENTS.map((c) =>
+    componentState(
+      c,
+      deployments.find((d) => componentOf(d) === c),
+    ),
+  );
   const webhook = states.find((s) => s.component === 'webhook')!;
   if (webhook.status !== 'fail' && !webhookAnswers(slices, webhook.name ?? DEFAULT_NAMES.webhook)) {
-    Object.assign(webhook, { status: 'fail', reason: 'NoReadyEndpoint', problem: HEALTH.noReadyEndpoint(webhook.name ?? DEFAULT_NAMES.webhook) });
+    Object.assign(webhook, {
+      status: 'fail',
+      reason: 'NoReadyEndpoint',
+      problem: HEALTH.noReadyEndpoint(webhook.name ?? DEFAULT_NAMES.webhook),
+    });
   }
   const versions = [...new Set(states.map((s) => s.version).filter(Boolean))];
   const facts = { components: states, ...(versions.length ? { versions } : {}) };
   const bad = states.filter((s) => s.status !== 'ok');
   if (bad.length === 0) {
-    return { status: 'ok', message: HEALTH.healthy(versions), facts, subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE } };
+    return {
+      status: 'ok',
+      message: HEALTH.healthy(versions),
+      facts,
+      subject: { kind: 'Namespace', name: CERT_MANAGER_NAMESPACE },
+    };
   }
   const first = bad.find((s) => s.status === 'fail') ?? bad[0];
-  const stuck = { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`, reason: first.reason ?? 'NotFound' };
-  const versionSkew = versions.length > 1 ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.` : '';
+  const stuck = {
+    step: 'controller' as const,
+    object: `Deployment ${CERT_MANAGER_NAMESPACE}/${first.name ?? DEFAULT_NAMES[first.component]}`,
+    reason: first.reason ?? 'NotFound',
+  };
+  const versionSkew =
+    versions.length > 1
+      ? ` Its components run different versions (${versions.join(', ')}): upgrade them together.`
+      : '';
   return {
     status: bad.some((s) => s.status === 'fail') ? 'fail' : 'warn',
     message: HEALTH.unhealthy(bad.map((s) => `${s.problem}, so ${ROLE[s.component]}`).join('; ')),

@@ -22,12 +22,25 @@ const SOLVER_LABEL = 'acme.cert-manager.io/http01-solver';
 const ISSUER_ANNOTATIONS = ['cert-manager.io/cluster-issuer', 'cert-manager.io/issuer'];
 
 export interface IngressObject {
-  metadata?: { name?: string; namespace?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+  };
   spec?: { tls?: { hosts?: string[]; secretName?: string }[]; rules?: { host?: string }[] };
 }
 
 /** What is read of a secret: its type and its certificate chain (never its key). */
-export type SecretLookup = { state: 'found'; type?: string; certPem?: string; /** Already parsed by whoever read the secret. */ x509?: X509Certificate } | { state: 'missing' } | { state: 'unreadable'; error: string };
+export type SecretLookup =
+  | {
+      state: 'found';
+      type?: string;
+      certPem?: string;
+      /** Already parsed by whoever read the secret. */ x509?: X509Certificate;
+    }
+  | { state: 'missing' }
+  | { state: 'unreadable'; error: string };
 
 export interface IngressSnapshot {
   ingresses: IngressObject[];
@@ -71,9 +84,12 @@ export interface IngressFinding {
   fix: string;
 }
 
-const lower = (hosts: (string | undefined)[] | undefined) => [...new Set((hosts ?? []).filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()))];
+const lower = (hosts: (string | undefined)[] | undefined) => [
+  ...new Set((hosts ?? []).filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase())),
+];
 const idOf = (i: IngressObject) => escapeLine(`${i.metadata?.namespace ?? '?'}/${i.metadata?.name ?? '?'}`);
-const issuerAnnotation = (i: IngressObject) => ISSUER_ANNOTATIONS.map((a) => ({ key: a, value: i.metadata?.annotations?.[a] })).find((a) => a.value);
+const issuerAnnotation = (i: IngressObject) =>
+  ISSUER_ANNOTATIONS.map((a) => ({ key: a, value: i.metadata?.annotations?.[a] })).find((a) => a.value);
 const list = (items: string[]) => items.map(escapeLine).join(', ');
 
 /** A secret's leaf: parsed here, or already by whoever read the secret. */
@@ -96,11 +112,17 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
     const id = idOf(ingress);
     const ns = ingress.metadata?.namespace ?? '';
     const annotation = issuerAnnotation(ingress);
-    const add = (kind: FindingKind, status: 'fail' | 'warn', problem: string, fix: string) => findings.push({ ingress: id, kind, status, problem, fix });
+    const add = (kind: FindingKind, status: 'fail' | 'warn', problem: string, fix: string) =>
+      findings.push({ ingress: id, kind, status, problem, fix });
     for (const tls of ingress.spec?.tls ?? []) {
       const hosts = lower(tls.hosts);
       if (!tls.secretName) {
-        add('no-secret-name', 'fail', `its tls entry for ${list(hosts) || 'no host'} names no secretName, so the ingress controller serves its default certificate`, 'Set tls[].secretName (the platform names it <service>-certs) and redeploy.');
+        add(
+          'no-secret-name',
+          'fail',
+          `its tls entry for ${list(hosts) || 'no host'} names no secretName, so the ingress controller serves its default certificate`,
+          'Set tls[].secretName (the platform names it <service>-certs) and redeploy.',
+        );
         continue;
       }
       const secret = escapeLine(`${ns}/${tls.secretName}`);
@@ -131,7 +153,12 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         continue;
       }
       if (lookup.state === 'unreadable') {
-        add('secret-unreadable', 'warn', `its TLS secret ${secret} cannot be read: ${escapeLine(lookup.error)}`, `Let this user get secrets in ${escapeLine(ns)} (kubectl auth can-i get secrets -n ${escapeLine(ns)}).`);
+        add(
+          'secret-unreadable',
+          'warn',
+          `its TLS secret ${secret} cannot be read: ${escapeLine(lookup.error)}`,
+          `Let this user get secrets in ${escapeLine(ns)} (kubectl auth can-i get secrets -n ${escapeLine(ns)}).`,
+        );
         continue;
       }
       if (lookup.type !== 'kubernetes.io/tls') {
@@ -146,15 +173,26 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
       }
       if (!lookup.certPem?.trim()) {
         if (ownedElsewhere) continue;
-        add('no-certificate', 'fail', `its secret ${secret} holds no tls.crt`, 'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.');
+        add(
+          'no-certificate',
+          'fail',
+          `its secret ${secret} holds no tls.crt`,
+          'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.',
+        );
         continue;
       }
       const key = `${ns}/${tls.secretName}`;
       if (snapshot.managedSecrets?.has(key)) continue;
-      if (!leaves.has(key)) leaves.set(key, lookup.x509 ? { x509: lookup.x509 } : leafOf(lookup.certPem, `${secret} tls.crt`));
+      if (!leaves.has(key))
+        leaves.set(key, lookup.x509 ? { x509: lookup.x509 } : leafOf(lookup.certPem, `${secret} tls.crt`));
       const leaf = leaves.get(key)!;
       if (leaf instanceof PemError) {
-        add('no-certificate', 'fail', escapeLine(leaf.message), leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.');
+        add(
+          'no-certificate',
+          'fail',
+          escapeLine(leaf.message),
+          leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.',
+        );
         continue;
       }
       // A supplied wildcard whose tls.crt starts with a CA is out of order: kube.wildcard-secret's one finding, not also "hosts not covered".
@@ -232,11 +270,17 @@ function hostAgreement(ingress: IngressObject, id: string): IngressFinding[] {
 function duplicateHosts(ingresses: IngressObject[]): IngressFinding[] {
   const claims = new Map<string, { id: string; secret?: string }[]>();
   for (const ingress of ingresses) {
-    const hosts = lower([...(ingress.spec?.rules ?? []).map((r) => r.host), ...(ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])]);
+    const hosts = lower([
+      ...(ingress.spec?.rules ?? []).map((r) => r.host),
+      ...(ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? []),
+    ]);
     for (const host of hosts) {
       const secret = (ingress.spec?.tls ?? []).find((t) => lower(t.hosts).includes(host))?.secretName;
       const ns = ingress.metadata?.namespace ?? '';
-      claims.set(host, [...(claims.get(host) ?? []), { id: idOf(ingress), secret: secret ? `${ns}/${secret}` : undefined }]);
+      claims.set(host, [
+        ...(claims.get(host) ?? []),
+        { id: idOf(ingress), secret: secret ? `${ns}/${secret}` : undefined },
+      ]);
     }
   }
   return [...claims.entries()]
@@ -254,7 +298,10 @@ function duplicateHosts(ingresses: IngressObject[]): IngressFinding[] {
 }
 
 /** The check's verdict from the findings. */
-export function ingressSecretsResult(snapshot: IngressSnapshot, findings: IngressFinding[]): CheckResult<IngressSecretsFacts> {
+export function ingressSecretsResult(
+  snapshot: IngressSnapshot,
+  findings: IngressFinding[],
+): CheckResult<IngressSecretsFacts> {
   const count = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined).length;
   const where = snapshot.namespaces.join(', ');
   const facts = { ingresses: count, namespaces: snapshot.namespaces, findings };
@@ -266,7 +313,11 @@ export function ingressSecretsResult(snapshot: IngressSnapshot, findings: Ingres
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
-    message: INGRESS_SECRETS.problems(findings.length, count, findings.map((f) => `${f.ingress}: ${f.problem}`).join('; ')),
+    message: INGRESS_SECRETS.problems(
+      findings.length,
+      count,
+      findings.map((f) => `${f.ingress}: ${f.problem}`).join('; '),
+    ),
     advice: findings.map((f) => `${f.ingress}: ${f.fix}`).join(' '),
     facts,
   };
@@ -275,20 +326,37 @@ export function ingressSecretsResult(snapshot: IngressSnapshot, findings: Ingres
 // --- reading the cluster -----------------------------------------------------------------------
 
 /** Type and tls.crt of the named secrets that are not TLS secrets or do not exist: one kubectl call per namespace, only for those. */
-export async function readOtherSecrets(ns: string, names: string[], kube: KubectlOptions, into: Map<string, SecretLookup>): Promise<void> {
+export async function readOtherSecrets(
+  ns: string,
+  names: string[],
+  kube: KubectlOptions,
+  into: Map<string, SecretLookup>,
+): Promise<void> {
   if (names.length === 0) return;
   const line = '{.metadata.name}{"\\t"}{.type}{"\\t"}{.data.tls\\.crt}{"\\n"}';
   // One name answers with the object itself, several with a list.
   const template = names.length === 1 ? line : `{range .items[*]}${line}{end}`;
-  const result = await kubectl(['get', 'secrets', '--namespace', ns, '-o', `jsonpath=${template}`, '--', ...names], kube);
+  const result = await kubectl(
+    ['get', 'secrets', '--namespace', ns, '-o', `jsonpath=${template}`, '--', ...names],
+    kube,
+  );
   for (const row of result.stdout.split('\n')) {
     const [name, type, crt] = row.split('\t');
     if (!name) continue;
-    into.set(`${ns}/${name}`, { state: 'found', type: type || undefined, certPem: crt ? Buffer.from(crt, 'base64').toString('utf8') : undefined });
+    into.set(`${ns}/${name}`, {
+      state: 'found',
+      type: type || undefined,
+      certPem: crt ? Buffer.from(crt, 'base64').toString('utf8') : undefined,
+    });
   }
   for (const name of names) {
     if (into.has(`${ns}/${name}`)) continue;
     const missing = new RegExp(`"${escapeRegExp(name)}" not found`).test(result.stderr);
-    into.set(`${ns}/${name}`, missing ? { state: 'missing' } : { state: 'unreadable', error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` });
+    into.set(
+      `${ns}/${name}`,
+      missing
+        ? { state: 'missing' }
+        : { state: 'unreadable', error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` },
+    );
   }
 }

@@ -40,7 +40,18 @@ export type KeyState = 'matches' | 'mismatch' | 'missing' | 'unreadable' | 'belo
 
 export interface SecretFinding {
   severity: 'fail' | 'warn';
-  code: 'no-certificate' | 'unreadable-certificate' | 'key-missing' | 'key-unreadable' | 'key-mismatch' | 'chain-order' | 'expired' | 'not-yet-valid' | 'expires-soon' | 'names-differ' | 'not-tls-type';
+  code:
+    | 'no-certificate'
+    | 'unreadable-certificate'
+    | 'key-missing'
+    | 'key-unreadable'
+    | 'key-mismatch'
+    | 'chain-order'
+    | 'expired'
+    | 'not-yet-valid'
+    | 'expires-soon'
+    | 'names-differ'
+    | 'not-tls-type';
   message: string;
   advice: string;
 }
@@ -66,12 +77,20 @@ function describe(c: ParsedCertificate, position: number, next?: ParsedCertifica
   const names = (c.x509.subjectAltName ?? '').split(/,\s*/).filter(Boolean);
   const key = c.x509.publicKey;
   return {
-    position, subject: c.x509.subject.replaceAll('\n', ', '), issuer: c.x509.issuer.replaceAll('\n', ', '),
+    position,
+    subject: c.x509.subject.replaceAll('\n', ', '),
+    issuer: c.x509.issuer.replaceAll('\n', ', '),
     dnsNames: names.filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)),
     otherNames: names.filter((n) => !n.startsWith('DNS:')),
-    notBefore: new Date(c.x509.validFrom).toISOString(), notAfter: new Date(c.x509.validTo).toISOString(),
-    serialNumber: c.x509.serialNumber, sha256: c.x509.fingerprint256, isCA: c.x509.ca,
-    publicKey: describeKey({ asymmetricKeyType: key.asymmetricKeyType, asymmetricKeyDetails: key.asymmetricKeyDetails }),
+    notBefore: new Date(c.x509.validFrom).toISOString(),
+    notAfter: new Date(c.x509.validTo).toISOString(),
+    serialNumber: c.x509.serialNumber,
+    sha256: c.x509.fingerprint256,
+    isCA: c.x509.ca,
+    publicKey: describeKey({
+      asymmetricKeyType: key.asymmetricKeyType,
+      asymmetricKeyDetails: key.asymmetricKeyDetails,
+    }),
     selfSigned: isSelfSigned(c),
     ...(next ? { issuedByNext: isIssuedBy(c, next) } : {}),
   };
@@ -96,9 +115,12 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
   const keyPem = decode(data, 'tls.key');
   registerSecret(keyPem);
   const type = textOf(secret.type);
-  const annotations = Object.fromEntries(Object.entries(secret.metadata?.annotations ?? {}).filter(([k]) => ANNOTATION.test(k)));
+  const annotations = Object.fromEntries(
+    Object.entries(secret.metadata?.annotations ?? {}).filter(([k]) => ANNOTATION.test(k)),
+  );
   const findings: SecretFinding[] = [];
-  const add = (severity: SecretFinding['severity'], code: SecretFinding['code'], message: string, advice: string) => findings.push({ severity, code, message, advice });
+  const add = (severity: SecretFinding['severity'], code: SecretFinding['code'], message: string, advice: string) =>
+    findings.push({ severity, code, message, advice });
 
   const tls = readCertificates(decode(data, 'tls.crt'), `${where} tls.crt`);
   const ca = readCertificates(decode(data, 'ca.crt'), `${where} ca.crt`);
@@ -120,45 +142,138 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
   else if (key && owner > 0) keyState = 'belongs-to-another';
 
   if (type !== undefined && type !== 'kubernetes.io/tls') {
-    add('warn', 'not-tls-type', `${where} is of type ${escapeLine(type)}, not kubernetes.io/tls: an ingress controller ignores it.`, `Recreate it as a TLS secret: kubectl create secret tls ${ref.name} -n ${ref.namespace} --cert=FULLCHAIN.pem --key=KEY.pem.`);
+    add(
+      'warn',
+      'not-tls-type',
+      `${where} is of type ${escapeLine(type)}, not kubernetes.io/tls: an ingress controller ignores it.`,
+      `Recreate it as a TLS secret: kubectl create secret tls ${ref.name} -n ${ref.namespace} --cert=FULLCHAIN.pem --key=KEY.pem.`,
+    );
   }
-  if (tls.error) add('fail', 'unreadable-certificate', escapeLine(tls.error), 'Put the certificate chain in PEM (certificate, intermediates, root) into tls.crt.');
-  else if (!certs.length) add('fail', 'no-certificate', `${where} holds no tls.crt.`, 'A TLS secret needs tls.crt (certificate, intermediates) and tls.key.');
+  if (tls.error)
+    add(
+      'fail',
+      'unreadable-certificate',
+      escapeLine(tls.error),
+      'Put the certificate chain in PEM (certificate, intermediates, root) into tls.crt.',
+    );
+  else if (!certs.length)
+    add(
+      'fail',
+      'no-certificate',
+      `${where} holds no tls.crt.`,
+      'A TLS secret needs tls.crt (certificate, intermediates) and tls.key.',
+    );
   // The chain's order is the root cause of a key that "does not match" the first certificate.
   if (order && !order.inOrder) {
     const right = order.fixed?.map(label).join(', ');
-    add('fail', 'chain-order', `tls.crt is not in the order certificate, intermediate(s), root${owner > 0 ? ` (tls.key belongs to ${label(certs[owner])})` : ''}: ${order.problems.map(escapeLine).join(' ')}${right ? ` The right order is ${right}.` : ''}`,
-      `Put the certificate first, then the CA certificates that issued it ("cloudgate setup --fix-order" writes the chain in order for a supplied wildcard); an ingress controller serving this secret sends its own "Fake Certificate" meanwhile.`);
+    add(
+      'fail',
+      'chain-order',
+      `tls.crt is not in the order certificate, intermediate(s), root${owner > 0 ? ` (tls.key belongs to ${label(certs[owner])})` : ''}: ${order.problems.map(escapeLine).join(' ')}${right ? ` The right order is ${right}.` : ''}`,
+      `Put the certificate first, then the CA certificates that issued it ("cloudgate setup --fix-order" writes the chain in order for a supplied wildcard); an ingress controller serving this secret sends its own "Fake Certificate" meanwhile.`,
+    );
   }
-  if (certs.length && keyState === 'missing') add('fail', 'key-missing', `${where} holds no tls.key.`, 'Put the private key of the certificate into tls.key.');
-  if (keyState === 'unreadable') add('fail', 'key-unreadable', `tls.key of ${where} is not a private key cloudgate can read (PKCS#1, SEC 1 or PKCS#8 PEM, unencrypted).`, 'Put the unencrypted private key of the certificate into tls.key.');
-  if (first && keyState === 'mismatch') add('fail', 'key-mismatch', `tls.key of ${where} belongs to none of the certificates of tls.crt.`, `Put the private key of ${escapeLine(label(first))} into tls.key, or the certificate issued for this key into tls.crt.`);
-  if (keyState === 'belongs-to-another' && order?.inOrder) add('fail', 'key-mismatch', `tls.key of ${where} belongs to ${escapeLine(label(certs[owner]))}, not to the first certificate.`, 'Put the certificate of this key first in tls.crt, or the key of the first certificate in tls.key.');
+  if (certs.length && keyState === 'missing')
+    add('fail', 'key-missing', `${where} holds no tls.key.`, 'Put the private key of the certificate into tls.key.');
+  if (keyState === 'unreadable')
+    add(
+      'fail',
+      'key-unreadable',
+      `tls.key of ${where} is not a private key cloudgate can read (PKCS#1, SEC 1 or PKCS#8 PEM, unencrypted).`,
+      'Put the unencrypted private key of the certificate into tls.key.',
+    );
+  if (first && keyState === 'mismatch')
+    add(
+      'fail',
+      'key-mismatch',
+      `tls.key of ${where} belongs to none of the certificates of tls.crt.`,
+      `Put the private key of ${escapeLine(label(first))} into tls.key, or the certificate issued for this key into tls.crt.`,
+    );
+  if (keyState === 'belongs-to-another' && order?.inOrder)
+    add(
+      'fail',
+      'key-mismatch',
+      `tls.key of ${where} belongs to ${escapeLine(label(certs[owner]))}, not to the first certificate.`,
+      'Put the certificate of this key first in tls.crt, or the key of the first certificate in tls.key.',
+    );
 
   const leaf = order?.fixed?.[0] ?? first;
   if (leaf) {
     const until = Date.parse(leaf.x509.validTo);
     const days = Math.floor((until - now.getTime()) / DAY_MS);
-    if (until <= now.getTime()) add('fail', 'expired', `Its certificate ${escapeLine(label(leaf))} expired on ${new Date(until).toISOString()}.`, annotations['cert-manager.io/certificate-name'] ? `cert-manager issued it: cloudgate status certificate ${ref.namespace}/${annotations['cert-manager.io/certificate-name']} says why it was not renewed.` : 'Put a current certificate and its key in the secret (the platform never renews a supplied certificate).');
-    else if (Date.parse(leaf.x509.validFrom) > now.getTime()) add('fail', 'not-yet-valid', `Its certificate ${escapeLine(label(leaf))} is valid only from ${new Date(leaf.x509.validFrom).toISOString()}.`, 'Check the clock of the machine that issued it.');
-    else if (days < EXPIRY_WARNING_DAYS) add('warn', 'expires-soon', `Its certificate ${escapeLine(label(leaf))} expires in ${days} days (${new Date(until).toISOString()}).`, annotations['cert-manager.io/certificate-name'] ? 'cert-manager renews it before then by itself.' : 'Renew it before then: the platform never renews a supplied certificate.');
+    if (until <= now.getTime())
+      add(
+        'fail',
+        'expired',
+        `Its certificate ${escapeLine(label(leaf))} expired on ${new Date(until).toISOString()}.`,
+        annotations['cert-manager.io/certificate-name']
+          ? `cert-manager issued it: cloudgate status certificate ${ref.namespace}/${annotations['cert-manager.io/certificate-name']} says why it was not renewed.`
+          : 'Put a current certificate and its key in the secret (the platform never renews a supplied certificate).',
+      );
+    else if (Date.parse(leaf.x509.validFrom) > now.getTime())
+      add(
+        'fail',
+        'not-yet-valid',
+        `Its certificate ${escapeLine(label(leaf))} is valid only from ${new Date(leaf.x509.validFrom).toISOString()}.`,
+        'Check the clock of the machine that issued it.',
+      );
+    else if (days < EXPIRY_WARNING_DAYS)
+      add(
+        'warn',
+        'expires-soon',
+        `Its certificate ${escapeLine(label(leaf))} expires in ${days} days (${new Date(until).toISOString()}).`,
+        annotations['cert-manager.io/certificate-name']
+          ? 'cert-manager renews it before then by itself.'
+          : 'Renew it before then: the platform never renews a supplied certificate.',
+      );
     const said = annotations['cert-manager.io/alt-names'];
-    const names = (leaf.x509.subjectAltName ?? '').split(/,\s*/).filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)).sort();
+    const names = (leaf.x509.subjectAltName ?? '')
+      .split(/,\s*/)
+      .filter((n) => n.startsWith('DNS:'))
+      .map((n) => n.slice(4))
+      .sort();
     if (said !== undefined && said.split(',').filter(Boolean).sort().join(',') !== names.join(',')) {
-      add('warn', 'names-differ', `cert-manager's annotation says the names are ${escapeLine(said) || '(none)'}, but the certificate names ${names.join(', ') || 'none'}: the certificate was replaced by hand, or cert-manager has not updated the secret.`, `cloudgate renew ${ref.namespace}/${annotations['cert-manager.io/certificate-name'] ?? 'NAME'} makes cert-manager issue it again.`);
+      add(
+        'warn',
+        'names-differ',
+        `cert-manager's annotation says the names are ${escapeLine(said) || '(none)'}, but the certificate names ${names.join(', ') || 'none'}: the certificate was replaced by hand, or cert-manager has not updated the secret.`,
+        `cloudgate renew ${ref.namespace}/${annotations['cert-manager.io/certificate-name'] ?? 'NAME'} makes cert-manager issue it again.`,
+      );
     }
   }
   const chainEnd = (order?.fixed ?? certs).at(-1);
-  const root = chainEnd && isSelfSigned(chainEnd) ? 'included' as const
-    : chainEnd && ca.parsed.some((c) => isIssuedBy(chainEnd, c)) ? 'in ca.crt' as const : chainEnd ? 'not included' as const : undefined;
+  const root =
+    chainEnd && isSelfSigned(chainEnd)
+      ? ('included' as const)
+      : chainEnd && ca.parsed.some((c) => isIssuedBy(chainEnd, c))
+        ? ('in ca.crt' as const)
+        : chainEnd
+          ? ('not included' as const)
+          : undefined;
   const status = findings.some((f) => f.severity === 'fail') ? 'fail' : findings.length ? 'warn' : 'ok';
   return {
     schema: 'cloudgate.inspect-secret/v1',
     secret: { ...ref, ...(type ? { type } : {}), keys: Object.keys(data ?? {}).sort(), annotations },
     certificates: certs.map((c, i) => describe(c, i + 1, certs[i + 1])),
     caCertificates: ca.parsed.map((c, i) => describe(c, i + 1)),
-    key: { state: keyState, ...(key ? { type: describeKey({ asymmetricKeyType: key.asymmetricKeyType, asymmetricKeyDetails: key.asymmetricKeyDetails }) } : {}), ...(owner >= 0 ? { belongsTo: owner + 1 } : {}) },
-    chain: { inOrder: order?.inOrder ?? true, ...(order && !order.inOrder && order.fixed ? { rightOrder: order.fixed.map((c) => c.index) } : {}), ...(chainEnd ? { endsAt: chainEnd.name } : {}), ...(root ? { root } : {}) },
+    key: {
+      state: keyState,
+      ...(key
+        ? {
+            type: describeKey({
+              asymmetricKeyType: key.asymmetricKeyType,
+              asymmetricKeyDetails: key.asymmetricKeyDetails,
+            }),
+          }
+        : {}),
+      ...(owner >= 0 ? { belongsTo: owner + 1 } : {}),
+    },
+    chain: {
+      inOrder: order?.inOrder ?? true,
+      ...(order && !order.inOrder && order.fixed ? { rightOrder: order.fixed.map((c) => c.index) } : {}),
+      ...(chainEnd ? { endsAt: chainEnd.name } : {}),
+      ...(root ? { root } : {}),
+    },
     findings,
     status,
   };
@@ -166,31 +281,62 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
 
 /** Reads the secret (its key registered as a secret first) and inspects it; a missing one is an input error. */
 export async function inspectSecret(kube: KubectlOptions, ref: ObjectRef, now = new Date()): Promise<SecretInspection> {
-  const got = await kubectlGet(['get', 'secret', `--namespace=${ref.namespace}`, '--', ref.name], { ...kube, secretOutput: true });
+  const got = await kubectlGet(['get', 'secret', `--namespace=${ref.namespace}`, '--', ref.name], {
+    ...kube,
+    secretOutput: true,
+  });
   if (!got.ok) {
-    if (got.notFound) throw new UsageError(`There is no Secret ${refText(ref)}.`, `"kubectl get secrets -n ${ref.namespace}" lists them; cert-manager names a Certificate's secret in its spec.secretName.`);
+    if (got.notFound)
+      throw new UsageError(
+        `There is no Secret ${refText(ref)}.`,
+        `"kubectl get secrets -n ${ref.namespace}" lists them; cert-manager names a Certificate's secret in its spec.secretName.`,
+      );
     throw new Error(`kubectl could not read the Secret ${refText(ref)}: ${got.error}`);
   }
   // A Secret as kubectl returned it: its members are read one by one, unchecked.
   return inspectionOf(got.value as CmObject, now);
 }
 
-const line = (label: string, value: string | undefined) => (value === undefined || value === '' ? [] : [`${label}: ${escapeLine(value)}`]);
+const line = (label: string, value: string | undefined) =>
+  value === undefined || value === '' ? [] : [`${label}: ${escapeLine(value)}`];
 
 /** The inspection as text, in the order cmctl prints it, then what is wrong and the fix. */
 export function inspectionLines(i: SecretInspection): string[] {
-  const out = [`Secret ${i.secret.namespace}/${i.secret.name}${i.secret.type ? ` (${i.secret.type})` : ''}, keys: ${i.secret.keys.join(', ') || 'none'}`];
+  const out = [
+    `Secret ${i.secret.namespace}/${i.secret.name}${i.secret.type ? ` (${i.secret.type})` : ''}, keys: ${i.secret.keys.join(', ') || 'none'}`,
+  ];
   const a = i.secret.annotations;
   if (Object.keys(a).length) {
     out.push('cert-manager:');
-    out.push(...line('  Issued by', a['cert-manager.io/issuer-name'] ? `${a['cert-manager.io/issuer-kind'] ?? 'Issuer'} ${a['cert-manager.io/issuer-name']}${a['cert-manager.io/issuer-group'] ? ` (${a['cert-manager.io/issuer-group']})` : ''}` : undefined).map((l) => l));
-    out.push(...line('  For Certificate', a['cert-manager.io/certificate-name']), ...line('  Common name', a['cert-manager.io/common-name']), ...line('  DNS names', a['cert-manager.io/alt-names']), ...line('  IP addresses', a['cert-manager.io/ip-sans']), ...line('  URIs', a['cert-manager.io/uri-sans']));
+    out.push(
+      ...line(
+        '  Issued by',
+        a['cert-manager.io/issuer-name']
+          ? `${a['cert-manager.io/issuer-kind'] ?? 'Issuer'} ${a['cert-manager.io/issuer-name']}${a['cert-manager.io/issuer-group'] ? ` (${a['cert-manager.io/issuer-group']})` : ''}`
+          : undefined,
+      ).map((l) => l),
+    );
+    out.push(
+      ...line('  For Certificate', a['cert-manager.io/certificate-name']),
+      ...line('  Common name', a['cert-manager.io/common-name']),
+      ...line('  DNS names', a['cert-manager.io/alt-names']),
+      ...line('  IP addresses', a['cert-manager.io/ip-sans']),
+      ...line('  URIs', a['cert-manager.io/uri-sans']),
+    );
   }
   const describeAll = (title: string, list: CertificateDescription[]) => {
     for (const c of list) {
       out.push(`${title} ${c.position}:`);
-      out.push(...line('  Subject', c.subject), ...line('  Issuer', c.issuer), ...line('  DNS names', c.dnsNames.join(', ')), ...line('  Other names', c.otherNames.join(', ')));
-      out.push(`  Valid: ${c.notBefore} to ${c.notAfter}`, `  Key: ${escapeLine(c.publicKey)}; CA: ${c.isCA ? 'yes' : 'no'}${c.selfSigned ? '; self-signed' : ''}`);
+      out.push(
+        ...line('  Subject', c.subject),
+        ...line('  Issuer', c.issuer),
+        ...line('  DNS names', c.dnsNames.join(', ')),
+        ...line('  Other names', c.otherNames.join(', ')),
+      );
+      out.push(
+        `  Valid: ${c.notBefore} to ${c.notAfter}`,
+        `  Key: ${escapeLine(c.publicKey)}; CA: ${c.isCA ? 'yes' : 'no'}${c.selfSigned ? '; self-signed' : ''}`,
+      );
       out.push(`  Serial: ${c.serialNumber}`, `  SHA-256: ${c.sha256}`);
       if (c.issuedByNext !== undefined) out.push(`  Issued by the next certificate: ${c.issuedByNext ? 'yes' : 'no'}`);
     }
@@ -198,11 +344,16 @@ export function inspectionLines(i: SecretInspection): string[] {
   describeAll('tls.crt certificate', i.certificates);
   describeAll('ca.crt certificate', i.caCertificates);
   const keyWords: Record<KeyState, string> = {
-    matches: 'belongs to the first certificate', mismatch: 'belongs to none of the certificates', missing: 'missing', unreadable: 'not readable',
+    matches: 'belongs to the first certificate',
+    mismatch: 'belongs to none of the certificates',
+    missing: 'missing',
+    unreadable: 'not readable',
     'belongs-to-another': `belongs to certificate ${i.key.belongsTo}, not the first`,
   };
   out.push(`tls.key: ${i.key.type ? `${escapeLine(i.key.type)}, ` : ''}${keyWords[i.key.state]}`);
-  out.push(`Chain: ${i.chain.inOrder ? 'in order' : `out of order${i.chain.rightOrder ? ` (right order: ${i.chain.rightOrder.join(', ')})` : ''}`}${i.chain.endsAt ? `, ends at ${escapeLine(i.chain.endsAt)} (root ${i.chain.root})` : ''}`);
+  out.push(
+    `Chain: ${i.chain.inOrder ? 'in order' : `out of order${i.chain.rightOrder ? ` (right order: ${i.chain.rightOrder.join(', ')})` : ''}`}${i.chain.endsAt ? `, ends at ${escapeLine(i.chain.endsAt)} (root ${i.chain.root})` : ''}`,
+  );
   out.push('');
   if (i.findings.length === 0) out.push('Verdict: ok: the certificate is current and its key belongs to it.');
   for (const f of i.findings) out.push(`${f.severity === 'fail' ? '✗' : '!'} ${f.message}`, `  Fix: ${f.advice}`);

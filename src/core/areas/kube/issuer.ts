@@ -29,7 +29,9 @@ export interface IssuerVerdict {
 /** Where an issuer's CA Secret comes from: the Certificate (if any) whose secretName it is. */
 function caSource(issuer: LiveIssuer, certificates: readonly CmObject[]): string | undefined {
   if (!issuer.caSecret) return undefined;
-  const maker = certificates.find((c) => c.metadata?.namespace === issuer.secretNamespace && c.spec?.secretName === issuer.caSecret);
+  const maker = certificates.find(
+    (c) => c.metadata?.namespace === issuer.secretNamespace && c.spec?.secretName === issuer.caSecret,
+  );
   return maker ? `${maker.metadata?.namespace}/${maker.metadata?.name}` : undefined;
 }
 
@@ -43,8 +45,14 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
   const stuck = (reason: string): StuckStepFact => ({ step: 'issuer', object: issuer.ref, reason });
   if (ready?.stale) {
     return {
-      issuer, status: 'warn', code: 'Stale',
-      summary: ISSUER.stale(ready.status === 'True' ? 'Ready' : 'not Ready', ready.observedGeneration, ready.generation),
+      issuer,
+      status: 'warn',
+      code: 'Stale',
+      summary: ISSUER.stale(
+        ready.status === 'True' ? 'Ready' : 'not Ready',
+        ready.observedGeneration,
+        ready.generation,
+      ),
       advice: ISSUER.notProcessedYet,
     };
   }
@@ -55,17 +63,24 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
     const source = caSource(issuer, certificates);
     const cause = acme?.cause ?? why.cause;
     // A CA Secret a Certificate makes (the self-signed CA, the CAs of openstack's issuers): that Certificate is where to look.
-    const fix = source && /^ca-secret|^ErrGetKeyPair$/.test(why.code)
-      ? `The Secret ${issuer.secretNamespace}/${issuer.caSecret} is made by Certificate ${source}, which has not issued it (or not as a CA): cloudgate status certificate ${source} says why.`
-      : acme?.fix ?? why.fix;
+    const fix =
+      source && /^ca-secret|^ErrGetKeyPair$/.test(why.code)
+        ? `The Secret ${issuer.secretNamespace}/${issuer.caSecret} is made by Certificate ${source}, which has not issued it (or not as a CA): cloudgate status certificate ${source} says why.`
+        : (acme?.fix ?? why.fix);
     return {
-      issuer, status: 'fail', code: acme?.code ?? why.code, stuck: stuck(ready.reason ?? 'NotReady'),
-      summary: ISSUER.notReady(cause, said), advice: fillIn(fix, { issuer: issuer.ref }),
+      issuer,
+      status: 'fail',
+      code: acme?.code ?? why.code,
+      stuck: stuck(ready.reason ?? 'NotReady'),
+      summary: ISSUER.notReady(cause, said),
+      advice: fillIn(fix, { issuer: issuer.ref }),
     };
   }
   if (ready?.status !== 'True') {
     return {
-      issuer, status: 'warn', code: 'NotProcessed',
+      issuer,
+      status: 'warn',
+      code: 'NotProcessed',
       summary: ISSUER.noCondition(said),
       advice: ISSUER.checkController,
     };
@@ -74,19 +89,37 @@ export function judgeIssuer(issuer: LiveIssuer, certificates: readonly CmObject[
 }
 
 /** The verdict of `kube.issuer`: the platform's ClusterIssuer `name`, and whether it is of the inventory's type. */
-export function issuerResult(object: CmObject, issuerType: string | undefined, name = 'atmosphere', hints: IssuerHints = {}, certificates: readonly CmObject[] = []): CheckResult<IssuerFacts> {
+export function issuerResult(
+  object: CmObject,
+  issuerType: string | undefined,
+  name = 'atmosphere',
+  hints: IssuerHints = {},
+  certificates: readonly CmObject[] = [],
+): CheckResult<IssuerFacts> {
   const issuer = readLiveIssuer(object, hints);
   const verdict = judgeIssuer(issuer, certificates);
   const ready = issuer.ready;
   const liveType = issuer.platformType ?? issuer.mechanism;
   const subject: CheckSubject = { kind: 'ClusterIssuer', name };
   const facts = {
-    name, type: liveType, ready: ready?.status, reason: ready?.reason, message: ready?.message, ...(verdict.code ? { cause: verdict.code } : {}),
+    name,
+    type: liveType,
+    ready: ready?.status,
+    reason: ready?.reason,
+    message: ready?.message,
+    ...(verdict.code ? { cause: verdict.code } : {}),
     ...(ready?.stale ? { observedGeneration: ready.observedGeneration, generation: ready.generation } : {}),
   };
   const shown = `ClusterIssuer "${name}"`;
   if (verdict.status !== 'ok') {
-    return { status: verdict.status, message: ISSUER.judged(shown, verdict.summary), ...(verdict.advice ? { advice: verdict.advice } : {}), facts, subject, ...(verdict.stuck ? { stuck: verdict.stuck } : {}) };
+    return {
+      status: verdict.status,
+      message: ISSUER.judged(shown, verdict.summary),
+      ...(verdict.advice ? { advice: verdict.advice } : {}),
+      facts,
+      subject,
+      ...(verdict.stuck ? { stuck: verdict.stuck } : {}),
+    };
   }
   if (issuerType && issuerType !== 'none' && !isOfType(issuer, issuerType)) {
     const wanted = issuerType;
@@ -94,17 +127,42 @@ export function issuerResult(object: CmObject, issuerType: string | undefined, n
       status: 'warn',
       message: ISSUER.wrongType(shown, liveType, wanted),
       advice: ISSUER.deployThenRegenerate,
-      facts, subject,
+      facts,
+      subject,
     };
   }
-  return { status: 'ok', message: ISSUER.ready(shown, liveType, `${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}`), facts, subject };
+  return {
+    status: 'ok',
+    message: ISSUER.ready(
+      shown,
+      liveType,
+      `${ready?.reason ?? 'no reason'}${ready?.message ? `: ${escapeLine(ready.message)}` : ''}`,
+    ),
+    facts,
+    subject,
+  };
 }
 
 /** The verdict when no ClusterIssuer of that name exists (or the cluster lacks cert-manager's CRDs). */
 export function missingIssuerResult(name: string, crdsMissing: boolean): CheckResult {
   return crdsMissing
-    ? { status: 'fail', message: ISSUER.noKind, advice: ISSUER.installCertManager, stuck: { step: 'controller', object: 'CustomResourceDefinition clusterissuers.cert-manager.io', reason: 'NotFound' } }
-    : { status: 'fail', message: ISSUER.missing(name), advice: ISSUER.deployPlatform, subject: { kind: 'ClusterIssuer', name }, stuck: { step: 'issuer', object: `ClusterIssuer ${name}`, reason: 'NotFound' } };
+    ? {
+        status: 'fail',
+        message: ISSUER.noKind,
+        advice: ISSUER.installCertManager,
+        stuck: {
+          step: 'controller',
+          object: 'CustomResourceDefinition clusterissuers.cert-manager.io',
+          reason: 'NotFound',
+        },
+      }
+    : {
+        status: 'fail',
+        message: ISSUER.missing(name),
+        advice: ISSUER.deployPlatform,
+        subject: { kind: 'ClusterIssuer', name },
+        stuck: { step: 'issuer', object: `ClusterIssuer ${name}`, reason: 'NotFound' },
+      };
 }
 
 /**
@@ -112,22 +170,49 @@ export function missingIssuerResult(name: string, crdsMissing: boolean): CheckRe
  * self-signed does not exist and no Certificate uses it (one that does is kube.certificates' finding).
  */
 export function issuersResult(verdicts: IssuerVerdict[], missingSelfSigned: boolean): CheckResult<IssuersFacts> {
-  const facts = { issuers: verdicts.map((v) => ({ issuer: v.issuer.ref, type: v.issuer.platformType ?? v.issuer.mechanism, status: v.status, summary: v.summary, ...(v.code ? { cause: v.code } : {}) })) };
+  const facts = {
+    issuers: verdicts.map((v) => ({
+      issuer: v.issuer.ref,
+      type: v.issuer.platformType ?? v.issuer.mechanism,
+      status: v.status,
+      summary: v.summary,
+      ...(v.code ? { cause: v.code } : {}),
+    })),
+  };
   const bad = verdicts.filter((v) => v.status !== 'ok');
   const problems = bad.map((v) => `${v.issuer.ref}: ${v.summary}`);
-  if (missingSelfSigned) problems.unshift('ClusterIssuer self-signed does not exist (the platform always creates it: the CA Certificates of the self-signed issuer and of the openstack namespace\'s CA issuers need it)');
+  if (missingSelfSigned)
+    problems.unshift(
+      "ClusterIssuer self-signed does not exist (the platform always creates it: the CA Certificates of the self-signed issuer and of the openstack namespace's CA issuers need it)",
+    );
   if (problems.length === 0) {
     return verdicts.length
-      ? { status: 'ok', message: ISSUERS.allReady(verdicts.length, verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', ')), facts }
+      ? {
+          status: 'ok',
+          message: ISSUERS.allReady(
+            verdicts.length,
+            verdicts.map((v) => `${v.issuer.ref} (${v.issuer.platformType ?? v.issuer.mechanism})`).join(', '),
+          ),
+          facts,
+        }
       : { status: 'ok', message: ISSUERS.onlyPlatform, facts };
   }
-  const advice = [...new Set([...(missingSelfSigned ? [ISSUERS.deploySelfSigned] : []), ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a))])];
+  const advice = [
+    ...new Set([
+      ...(missingSelfSigned ? [ISSUERS.deploySelfSigned] : []),
+      ...bad.map((v) => (v.advice ? `${v.issuer.ref}: ${v.advice}` : undefined)).filter((a): a is string => Boolean(a)),
+    ]),
+  ];
   const worst = bad.find((v) => v.status === 'fail') ?? bad[0];
   return {
     status: bad.some((v) => v.status === 'fail') ? 'fail' : 'warn',
     message: ISSUERS.notReady(problems.length, problems.join('; ')),
     advice: advice.join(' '),
     facts,
-    ...(worst?.stuck ? { stuck: worst.stuck } : missingSelfSigned ? { stuck: { step: 'issuer', object: 'ClusterIssuer self-signed', reason: 'NotFound' } } : {}),
+    ...(worst?.stuck
+      ? { stuck: worst.stuck }
+      : missingSelfSigned
+        ? { stuck: { step: 'issuer', object: 'ClusterIssuer self-signed', reason: 'NotFound' } }
+        : {}),
   };
 }

@@ -54,7 +54,12 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult<CrdFact
   // The version label decides first: a schema that keeps unknown fields (x-kubernetes-preserve-unknown-fields)
   // need not spell out serviceAccountRef, so its absence there says nothing about the version.
   const open = schemaKeepsUnknownFields(crd);
-  const facts = { crd: CLUSTER_ISSUER_CRD, versionLabel: label ?? null, serviceAccountRefInSchema: hasRef, schemaKeepsUnknownFields: open };
+  const facts = {
+    crd: CLUSTER_ISSUER_CRD,
+    versionLabel: label ?? null,
+    serviceAccountRefInSchema: hasRef,
+    schemaKeepsUnknownFields: open,
+  };
   if (version && !atLeast(version, MIN_CERT_MANAGER)) {
     return {
       status: 'fail',
@@ -70,13 +75,25 @@ export async function crdVersion(k: KubectlOptions): Promise<CheckResult<CrdFact
     return { status: 'warn', message: CRDS.unlabelledOpen(CLUSTER_ISSUER_CRD), advice: CRDS.checkVersion, facts };
   }
   if (version && !hasRef && !open) {
-    return { status: 'warn', message: CRDS.labelWithoutField(version.join('.'), CLUSTER_ISSUER_CRD), advice: CRDS.reapply, facts };
+    return {
+      status: 'warn',
+      message: CRDS.labelWithoutField(version.join('.'), CLUSTER_ISSUER_CRD),
+      advice: CRDS.reapply,
+      facts,
+    };
   }
-  return { status: 'ok', message: version ? CRDS.recentEnough(version.join('.')) : CRDS.hasField(CLUSTER_ISSUER_CRD), facts };
+  return {
+    status: 'ok',
+    message: version ? CRDS.recentEnough(version.join('.')) : CRDS.hasField(CLUSTER_ISSUER_CRD),
+    facts,
+  };
 }
 
 export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettings): Promise<CheckResult> {
-  const result = await kubectl(['get', 'serviceaccount', `--namespace=${s.namespace}`, '-o', 'name', '--', s.serviceAccount], k);
+  const result = await kubectl(
+    ['get', 'serviceaccount', `--namespace=${s.namespace}`, '-o', 'name', '--', s.serviceAccount],
+    k,
+  );
   if (result.exitCode === 0) return { status: 'ok', message: SERVICE_ACCOUNT.exists(s.namespace, s.serviceAccount) };
   if (/not ?found/i.test(result.stderr)) {
     return {
@@ -85,13 +102,30 @@ export async function serviceAccountExists(k: KubectlOptions, s: DiscoverySettin
       advice: SERVICE_ACCOUNT.create(s.namespace, s.serviceAccount),
     };
   }
-  return { status: 'fail', message: SERVICE_ACCOUNT.readFailed(s.namespace, s.serviceAccount, firstLine(result.stderr)), advice: SERVICE_ACCOUNT.checkAccess(s.namespace) };
+  return {
+    status: 'fail',
+    message: SERVICE_ACCOUNT.readFailed(s.namespace, s.serviceAccount, firstLine(result.stderr)),
+    advice: SERVICE_ACCOUNT.checkAccess(s.namespace),
+  };
 }
 
-export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, controller: string): Promise<CheckResult<PermissionFacts>> {
+export async function tokenPermission(
+  k: KubectlOptions,
+  s: DiscoverySettings,
+  controller: string,
+): Promise<CheckResult<PermissionFacts>> {
   const as = `system:serviceaccount:${s.namespace}:${controller}`;
   // `serviceaccounts/token` would ask about a service account NAMED "token": name it, pass the subresource.
-  const args = ['auth', 'can-i', '--subresource=token', `--as=${as}`, `--namespace=${s.namespace}`, '--', 'create', `serviceaccounts/${s.serviceAccount}`];
+  const args = [
+    'auth',
+    'can-i',
+    '--subresource=token',
+    `--as=${as}`,
+    `--namespace=${s.namespace}`,
+    '--',
+    'create',
+    `serviceaccounts/${s.serviceAccount}`,
+  ];
   const result = await kubectl(args, k);
   const answer = result.stdout.trim().split('\n').pop();
   const facts = { command: `kubectl ${args.join(' ')}`, answer };
@@ -104,10 +138,16 @@ export async function tokenPermission(k: KubectlOptions, s: DiscoverySettings, c
       facts,
     };
   }
-  return { status: 'fail', message: SERVICE_ACCOUNT.canIFailed(firstLine(result.stderr) || CONTEXT.exitCode(result.exitCode)), advice: SERVICE_ACCOUNT.checkImpersonation, facts };
+  return {
+    status: 'fail',
+    message: SERVICE_ACCOUNT.canIFailed(firstLine(result.stderr) || CONTEXT.exitCode(result.exitCode)),
+    advice: SERVICE_ACCOUNT.checkImpersonation,
+    facts,
+  };
 }
 
 function kubectlFailure(error: unknown): CheckResult {
-  if (error instanceof KubectlError) return { status: 'fail', message: error.message, advice: SERVICE_ACCOUNT.checkAccessWithContext };
+  if (error instanceof KubectlError)
+    return { status: 'fail', message: error.message, advice: SERVICE_ACCOUNT.checkAccessWithContext };
   throw error;
 }

@@ -46,5 +46,9 @@ export const CRDS_MISSING: Unavailable = {
 
 /** A read the cluster refused: what could not be read, and the `kubectl auth can-i` question that says why. */
 export function refusedRead(what: string, error: string, canI: string): CheckResult {
-  return { status: 'fail', message: `Cannot ${what}: ${error}`, advice: `Check your access to the cluster (kubectl auth can-i ${canI}).` };
+  return {
+    status: 'fail',
+    message: `Cannot ${what}: ${error}`,
+    advice: `Check your access to the cluster (kubectl auth can-i ${canI}).`,
+  };
 }

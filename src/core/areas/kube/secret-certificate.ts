@@ -52,9 +52,19 @@ export function readSecretCertificate(secret: CmObject): SecretCertificate {
     x509 = parseCertificates(certPem, `${base.source} tls.crt`).certificates[0].x509;
   } catch (error) {
     if (!(error instanceof PemError)) throw error;
-    return { ...base, problem: `tls.crt is not a PEM certificate (${error.message})`, key: keyPem.trim() ? 'unreadable' : 'missing' };
+    return {
+      ...base,
+      problem: `tls.crt is not a PEM certificate (${error.message})`,
+      key: keyPem.trim() ? 'unreadable' : 'missing',
+    };
   }
-  const leaf = { subject: certificateName(x509), notAfter: new Date(x509.validTo).toISOString(), names: altNames(x509).dns, issuer: x509.issuer.replace(/\n/g, ', '), x509 };
+  const leaf = {
+    subject: certificateName(x509),
+    notAfter: new Date(x509.validTo).toISOString(),
+    names: altNames(x509).dns,
+    issuer: x509.issuer.replace(/\n/g, ', '),
+    x509,
+  };
   return { ...base, leaf, certPem, key: keyState(keyPem, x509) };
 }
 
@@ -75,19 +85,33 @@ export function certificateFact(read: SecretCertificate): CertificateFact | unde
 }
 
 /** Whether the leaf names `host` in its subjectAltNames (a wildcard covers one label). */
-export const coversHost = (read: SecretCertificate, host: string) => read.leaf?.x509.checkHost(host, { subject: 'never' }) !== undefined;
+export const coversHost = (read: SecretCertificate, host: string) =>
+  read.leaf?.x509.checkHost(host, { subject: 'never' }) !== undefined;
 
 /** What is wrong with the secret's own certificate at `now`, as short phrases (empty when nothing). */
-export type SecretProblemCode = 'no-certificate' | 'expired' | 'key-missing' | 'key-mismatch' | 'key-unreadable' | 'not-covered';
+export type SecretProblemCode =
+  'no-certificate' | 'expired' | 'key-missing' | 'key-mismatch' | 'key-unreadable' | 'not-covered';
 
-export function secretProblems(read: SecretCertificate, now: Date, hosts: string[] = []): { code: SecretProblemCode; phrase: string; fatal: boolean }[] {
+export function secretProblems(
+  read: SecretCertificate,
+  now: Date,
+  hosts: string[] = [],
+): { code: SecretProblemCode; phrase: string; fatal: boolean }[] {
   if (!read.leaf) return [{ code: 'no-certificate', phrase: read.problem ?? 'holds no certificate', fatal: true }];
   const out: { code: SecretProblemCode; phrase: string; fatal: boolean }[] = [];
-  if (Date.parse(read.leaf.notAfter) <= now.getTime()) out.push({ code: 'expired', phrase: `its certificate expired on ${read.leaf.notAfter}`, fatal: true });
+  if (Date.parse(read.leaf.notAfter) <= now.getTime())
+    out.push({ code: 'expired', phrase: `its certificate expired on ${read.leaf.notAfter}`, fatal: true });
   if (read.key === 'missing') out.push({ code: 'key-missing', phrase: 'its tls.key is empty', fatal: true });
-  if (read.key === 'mismatch') out.push({ code: 'key-mismatch', phrase: 'its tls.key does not belong to its certificate', fatal: true });
-  if (read.key === 'unreadable') out.push({ code: 'key-unreadable', phrase: 'its tls.key is not a readable private key', fatal: true });
+  if (read.key === 'mismatch')
+    out.push({ code: 'key-mismatch', phrase: 'its tls.key does not belong to its certificate', fatal: true });
+  if (read.key === 'unreadable')
+    out.push({ code: 'key-unreadable', phrase: 'its tls.key is not a readable private key', fatal: true });
   const uncovered = hosts.filter((h) => !coversHost(read, h));
-  if (uncovered.length) out.push({ code: 'not-covered', phrase: `its certificate (${read.leaf.names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`, fatal: true });
+  if (uncovered.length)
+    out.push({
+      code: 'not-covered',
+      phrase: `its certificate (${read.leaf.names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`,
+      fatal: true,
+    });
   return out;
 }

@@ -21,7 +21,8 @@ export interface PlatformFacts {
 }
 
 const ISSUER_ANNOTATIONS = ['cert-manager.io/cluster-issuer', 'cert-manager.io/issuer'];
-const tlsSecretNames = (i: IngressObject) => (i.spec?.tls ?? []).map((t) => t.secretName).filter((n): n is string => Boolean(n));
+const tlsSecretNames = (i: IngressObject) =>
+  (i.spec?.tls ?? []).map((t) => t.secretName).filter((n): n is string => Boolean(n));
 
 /**
  * The platform's namespaces and every other one with an ingress carrying the platform's issuer
@@ -31,7 +32,9 @@ export function namespacesInScope(ingresses: IngressObject[], facts: PlatformFac
   const extra = ingresses
     .filter((i) => {
       const annotations = i.metadata?.annotations ?? {};
-      const issued = ISSUER_ANNOTATIONS.some((a) => annotations[a] !== undefined && (facts.issuerName === null || annotations[a] === facts.issuerName));
+      const issued = ISSUER_ANNOTATIONS.some(
+        (a) => annotations[a] !== undefined && (facts.issuerName === null || annotations[a] === facts.issuerName),
+      );
       return issued || (facts.suppliedSecret !== undefined && tlsSecretNames(i).includes(facts.suppliedSecret));
     })
     .map((i) => i.metadata?.namespace ?? '')
@@ -39,12 +42,19 @@ export function namespacesInScope(ingresses: IngressObject[], facts: PlatformFac
   return [...new Set([...INGRESS_NAMESPACES, ...extra])];
 }
 
-export async function scopeOf(reads: ClusterReads, facts: PlatformFacts): Promise<{ namespaces: string[]; ingresses: IngressObject[]; error?: string }> {
+export async function scopeOf(
+  reads: ClusterReads,
+  facts: PlatformFacts,
+): Promise<{ namespaces: string[]; ingresses: IngressObject[]; error?: string }> {
   const list = await reads.list('ingresses');
   // Ingresses as kubectl prints them: objects of networking.k8s.io/v1 that the API server validated.
   const ingresses = itemsOf(list, 'Ingress') as IngressObject[];
   const namespaces = namespacesInScope(ingresses, facts);
-  return { namespaces, ingresses: ingresses.filter((i) => namespaces.includes(i.metadata?.namespace ?? '')), ...(list.ok ? {} : { error: list.error }) };
+  return {
+    namespaces,
+    ingresses: ingresses.filter((i) => namespaces.includes(i.metadata?.namespace ?? '')),
+    ...(list.ok ? {} : { error: list.error }),
+  };
 }
 
 /** The TLS secrets of the namespaces in scope, each read once per run (its key registered as a secret). */
@@ -62,29 +72,69 @@ export function tlsSecretsIn(reads: ClusterReads, namespaces: string[]): Promise
 }
 
 /** The ingress check's view of a secret: found with its type and certificate, or not a TLS secret (read by name), or missing. */
-export async function ingressSecretLookups(reads: ClusterReads, ingresses: IngressObject[], secrets: Map<string, SecretCertificate>, kube: KubectlOptions): Promise<Map<string, SecretLookup>> {
+export async function ingressSecretLookups(
+  reads: ClusterReads,
+  ingresses: IngressObject[],
+  secrets: Map<string, SecretCertificate>,
+  kube: KubectlOptions,
+): Promise<Map<string, SecretLookup>> {
   const lookups = new Map<string, SecretLookup>();
-  for (const [key, read] of secrets) lookups.set(key, read.leaf ? { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: 'parsed', x509: read.leaf.x509 } : { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: '' });
+  for (const [key, read] of secrets)
+    lookups.set(
+      key,
+      read.leaf
+        ? { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: 'parsed', x509: read.leaf.x509 }
+        : { state: 'found', type: read.type ?? 'kubernetes.io/tls', certPem: '' },
+    );
   const unknown = new Map<string, Set<string>>();
   for (const ingress of ingresses) {
     const ns = ingress.metadata?.namespace ?? '';
-    for (const name of tlsSecretNames(ingress)) if (!lookups.has(`${ns}/${name}`)) unknown.set(ns, (unknown.get(ns) ?? new Set()).add(name));
+    for (const name of tlsSecretNames(ingress))
+      if (!lookups.has(`${ns}/${name}`)) unknown.set(ns, (unknown.get(ns) ?? new Set()).add(name));
   }
   await Promise.all([...unknown].map(([ns, names]) => readOtherSecrets(ns, [...names], kube, lookups)));
   return lookups;
 }
 
 /** The supplied wildcard in the platform namespace and every namespace whose ingresses use it. */
-export async function wildcardCopies(secretName: string, ingresses: IngressObject[], secrets: Map<string, SecretCertificate>, kube: KubectlOptions): Promise<WildcardCopy[]> {
-  const namespaces = [...new Set([PLATFORM_NAMESPACE, ...ingresses.filter((i) => tlsSecretNames(i).includes(secretName)).map((i) => i.metadata?.namespace ?? '')])];
-  const copies: WildcardCopy[] = namespaces.map((namespace) => ({ namespace, read: secrets.get(`${namespace}/${secretName}`) }));
+export async function wildcardCopies(
+  secretName: string,
+  ingresses: IngressObject[],
+  secrets: Map<string, SecretCertificate>,
+  kube: KubectlOptions,
+): Promise<WildcardCopy[]> {
+  const namespaces = [
+    ...new Set([
+      PLATFORM_NAMESPACE,
+      ...ingresses.filter((i) => tlsSecretNames(i).includes(secretName)).map((i) => i.metadata?.namespace ?? ''),
+    ]),
+  ];
+  const copies: WildcardCopy[] = namespaces.map((namespace) => ({
+    namespace,
+    read: secrets.get(`${namespace}/${secretName}`),
+  }));
   if (copies.every((c) => c.read)) return copies;
   // Missing among the TLS secrets: one call tells a secret of another type from a missing one.
-  const result = await kubectl(['get', 'secrets', '--all-namespaces', `--field-selector=metadata.name=${secretName}`, '-o', 'jsonpath={range .items[*]}{.metadata.namespace}{"\\t"}{.type}{"\\n"}{end}'], kube);
-  const types = new Map(result.stdout.split('\n').filter(Boolean).map((row): [string, string] => {
-    const [namespace, type = ''] = row.split('\t');
-    return [namespace, type];
-  }));
+  const result = await kubectl(
+    [
+      'get',
+      'secrets',
+      '--all-namespaces',
+      `--field-selector=metadata.name=${secretName}`,
+      '-o',
+      'jsonpath={range .items[*]}{.metadata.namespace}{"\\t"}{.type}{"\\n"}{end}',
+    ],
+    kube,
+  );
+  const types = new Map(
+    result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((row): [string, string] => {
+        const [namespace, type = ''] = row.split('\t');
+        return [namespace, type];
+      }),
+  );
   return copies.map((c) => (c.read || !types.has(c.namespace) ? c : { ...c, otherType: types.get(c.namespace) ?? '' }));
 }
 

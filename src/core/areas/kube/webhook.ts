@@ -26,11 +26,16 @@ tgOTI8+ojQ==
 -----END CERTIFICATE REQUEST-----
 `;
 
-const probe = (kind: 'valid' | 'invalid') => JSON.stringify({
-  apiVersion: 'cert-manager.io/v1', kind: 'CertificateRequest',
-  metadata: { generateName: `cloudgate-webhook-probe-${kind}-`, namespace: CERT_MANAGER_NAMESPACE },
-  spec: { issuerRef: { name: 'cloudgate-webhook-probe' }, request: Buffer.from(kind === 'valid' ? PROBE_CSR : 'not-a-csr').toString('base64') },
-});
+const probe = (kind: 'valid' | 'invalid') =>
+  JSON.stringify({
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'CertificateRequest',
+    metadata: { generateName: `cloudgate-webhook-probe-${kind}-`, namespace: CERT_MANAGER_NAMESPACE },
+    spec: {
+      issuerRef: { name: 'cloudgate-webhook-probe' },
+      request: Buffer.from(kind === 'valid' ? PROBE_CSR : 'not-a-csr').toString('base64'),
+    },
+  });
 
 const DENIED_BY_CERT_MANAGER = /admission webhook "webhook\.cert-manager\.io" denied the request/;
 
@@ -46,9 +51,20 @@ interface Failure {
 /** What the API server's refusal means (cert-manager's own reading of these errors, in cloudgate's words). */
 export function webhookFailure(stderr: string): Failure {
   // kubectl's own prefix says nothing the operator needs.
-  const said = escapeLine(firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''));
-  if (/doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(stderr)) {
-    return { code: 'CRDsNotInstalled', unavailable: 'needs-failed', message: CRDS_MISSING.message, advice: CRDS_MISSING.text };
+  const said = escapeLine(
+    firstLine(stderr).replace(/^Error from server(?: \(\w+\))?: (?:error when creating "STDIN": )?/, ''),
+  );
+  if (
+    /doesn't have a resource type "certificaterequests|no matches for kind "CertificateRequest"|could not find the requested resource|failed to find API group "cert-manager\.io"/.test(
+      stderr,
+    )
+  ) {
+    return {
+      code: 'CRDsNotInstalled',
+      unavailable: 'needs-failed',
+      message: CRDS_MISSING.message,
+      advice: CRDS_MISSING.text,
+    };
   }
   if (/service "[^"]*" not found/.test(stderr)) {
     return { code: 'WebhookServiceMissing', message: WEBHOOK.serviceMissing(said), advice: WEBHOOK.recreateService };
@@ -64,21 +80,34 @@ export function webhookFailure(stderr: string): Failure {
   }
   if (/is forbidden: User "[^"]*" cannot create resource "certificaterequests"/.test(stderr)) {
     // Least privilege (the exporter's service account) may well leave this out: nothing to probe, nothing wrong.
-    return { code: 'Forbidden', unavailable: 'not-configured', message: WEBHOOK.mayNotCreate(said), advice: WEBHOOK.useContextThatMay };
+    return {
+      code: 'Forbidden',
+      unavailable: 'not-configured',
+      message: WEBHOOK.mayNotCreate(said),
+      advice: WEBHOOK.useContextThatMay,
+    };
   }
   if (DENIED_BY_CERT_MANAGER.test(stderr)) {
     return { code: 'MutationIncorrect', message: WEBHOOK.refusedValid(said), advice: WEBHOOK.mutatingAltered };
   }
   const other = /admission webhook "([^"]*)" denied the request/.exec(stderr)?.[1];
   if (other) {
-    return { code: 'OtherWebhookDenied', status: 'warn', message: WEBHOOK.otherWebhook(escapeLine(other), said), advice: WEBHOOK.letCertManagerCreate };
+    return {
+      code: 'OtherWebhookDenied',
+      status: 'warn',
+      message: WEBHOOK.otherWebhook(escapeLine(other), said),
+      advice: WEBHOOK.letCertManagerCreate,
+    };
   }
   return { code: 'Unknown', message: WEBHOOK.refused(said), advice: WEBHOOK.listWebhooks };
 }
 
 function dryRun(kind: 'valid' | 'invalid', kube: KubectlOptions) {
   // --validate=false: kubectl's own schema check would read the OpenAPI document first; the API server checks anyway.
-  return kubectl(['create', '--dry-run=server', '--validate=false', '-o', 'json', '-f', '-'], { ...kube, input: probe(kind) });
+  return kubectl(['create', '--dry-run=server', '--validate=false', '-o', 'json', '-f', '-'], {
+    ...kube,
+    input: probe(kind),
+  });
 }
 
 export async function webhookProbe(kube: KubectlOptions): Promise<RunResult<WebhookFacts>> {
@@ -86,8 +115,19 @@ export async function webhookProbe(kube: KubectlOptions): Promise<RunResult<Webh
   const fail = (f: Failure, step: string): RunResult<WebhookFacts> => {
     if (f.unavailable) return { unavailable: f.unavailable, message: f.message, text: f.advice };
     return {
-      status: f.status ?? 'fail', message: f.message, advice: f.advice, facts: { ...facts, step, cause: f.code },
-      ...(f.status ? {} : { stuck: { step: 'controller' as const, object: `Deployment ${CERT_MANAGER_NAMESPACE}/cert-manager-webhook`, reason: f.code } }),
+      status: f.status ?? 'fail',
+      message: f.message,
+      advice: f.advice,
+      facts: { ...facts, step, cause: f.code },
+      ...(f.status
+        ? {}
+        : {
+            stuck: {
+              step: 'controller' as const,
+              object: `Deployment ${CERT_MANAGER_NAMESPACE}/cert-manager-webhook`,
+              reason: f.code,
+            },
+          }),
     };
   };
   const valid = await dryRun('valid', kube);
@@ -97,14 +137,25 @@ export async function webhookProbe(kube: KubectlOptions): Promise<RunResult<Webh
     const spec = memberOf(JSON.parse(valid.stdout), 'spec');
     mutated = Boolean(textOf(memberOf(spec, 'username')) || textOf(memberOf(spec, 'uid')));
   } catch {
-    return { status: 'fail', message: WEBHOOK.notJson(escapeLine(firstLine(valid.stdout)).slice(0, 200)), advice: WEBHOOK.checkKubectl, facts };
+    return {
+      status: 'fail',
+      message: WEBHOOK.notJson(escapeLine(firstLine(valid.stdout)).slice(0, 200)),
+      advice: WEBHOOK.checkKubectl,
+      facts,
+    };
   }
   if (!mutated) {
-    return fail({ code: 'MutationWebhookMissing', message: WEBHOOK.mutatingDidNotRun, advice: WEBHOOK.mutatingMissing }, 'valid request');
+    return fail(
+      { code: 'MutationWebhookMissing', message: WEBHOOK.mutatingDidNotRun, advice: WEBHOOK.mutatingMissing },
+      'valid request',
+    );
   }
   const invalid = await dryRun('invalid', kube);
   if (invalid.exitCode === 0) {
-    return fail({ code: 'ValidatingWebhookMissing', message: WEBHOOK.validatingDidNotRun, advice: WEBHOOK.validatingMissing }, 'invalid request');
+    return fail(
+      { code: 'ValidatingWebhookMissing', message: WEBHOOK.validatingDidNotRun, advice: WEBHOOK.validatingMissing },
+      'invalid request',
+    );
   }
   if (!DENIED_BY_CERT_MANAGER.test(invalid.stderr)) return fail(webhookFailure(invalid.stderr), 'invalid request');
   return { status: 'ok', message: WEBHOOK.answers, facts };

@@ -27,14 +27,24 @@ export interface CopyFinding {
   problem: string;
 }
 
-export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[], domain: string | undefined, platformNamespace: string, now: Date): CheckResult<WildcardFacts> {
+export function wildcardCopiesResult(
+  secretName: string,
+  copies: WildcardCopy[],
+  domain: string | undefined,
+  platformNamespace: string,
+  now: Date,
+): CheckResult<WildcardFacts> {
   const findings: CopyFinding[] = [];
   const certificates: CertificateFact[] = [];
   const original = copies.find((c) => c.namespace === platformNamespace)?.read;
   for (const copy of copies) {
     const source = `${copy.namespace}/${secretName}`;
     if (copy.otherType !== undefined) {
-      findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.notTls(escapeLine(copy.otherType || '(none)')) });
+      findings.push({
+        source,
+        status: 'fail',
+        problem: SUPPLIED_WILDCARD.notTls(escapeLine(copy.otherType || '(none)')),
+      });
       continue;
     }
     if (!copy.read) {
@@ -50,19 +60,43 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
     for (const problem of chain) findings.push({ source, status: 'fail', problem });
     const leaf = copy.read.leaf;
     if (!leaf || problems.length || chain.length) continue;
-    if (domain && !coversHost(copy.read, `host.${domain}`)) findings.push({ source, status: 'fail', problem: SUPPLIED_WILDCARD.doesNotCover(leaf.names.join(', ') || SUPPLIED_WILDCARD.noDnsName, domain) });
+    if (domain && !coversHost(copy.read, `host.${domain}`))
+      findings.push({
+        source,
+        status: 'fail',
+        problem: SUPPLIED_WILDCARD.doesNotCover(leaf.names.join(', ') || SUPPLIED_WILDCARD.noDnsName, domain),
+      });
     const days = Math.floor((Date.parse(leaf.notAfter) - now.getTime()) / DAY_MS);
-    if (days < EXPIRY_WARNING_DAYS) findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.expiresSoon(days, leaf.notAfter) });
+    if (days < EXPIRY_WARNING_DAYS)
+      findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.expiresSoon(days, leaf.notAfter) });
     if (original?.leaf && copy.read !== original && original.leaf.x509.fingerprint256 !== leaf.x509.fingerprint256) {
-      findings.push({ source, status: 'warn', problem: SUPPLIED_WILDCARD.otherCertificate(`${platformNamespace}/${secretName}`, leaf.notAfter, original.leaf.notAfter) });
+      findings.push({
+        source,
+        status: 'warn',
+        problem: SUPPLIED_WILDCARD.otherCertificate(
+          `${platformNamespace}/${secretName}`,
+          leaf.notAfter,
+          original.leaf.notAfter,
+        ),
+      });
     }
   }
   const where = copies.map((c) => c.namespace).join(', ');
   // `chain`: the platform namespace copy's leaf, in the shape the exporter read before it read `certificates`.
   const chain = original?.leaf ? [{ subject: original.leaf.subject, notAfter: original.leaf.notAfter }] : undefined;
-  const facts = { secret: `${platformNamespace}/${secretName}`, copies: copies.map((c) => `${c.namespace}/${secretName}`), findings, ...(chain ? { chain } : {}) };
+  const facts = {
+    secret: `${platformNamespace}/${secretName}`,
+    copies: copies.map((c) => `${c.namespace}/${secretName}`),
+    findings,
+    ...(chain ? { chain } : {}),
+  };
   if (findings.length === 0) {
-    return { status: 'ok', message: SUPPLIED_WILDCARD.valid(secretName, where, domain ? `*.${domain}` : SUPPLIED_WILDCARD.itsNames), facts, certificates };
+    return {
+      status: 'ok',
+      message: SUPPLIED_WILDCARD.valid(secretName, where, domain ? `*.${domain}` : SUPPLIED_WILDCARD.itsNames),
+      facts,
+      certificates,
+    };
   }
   return {
     status: findings.some((f) => f.status === 'fail') ? 'fail' : 'warn',
@@ -81,9 +115,17 @@ export function wildcardCopiesResult(secretName: string, copies: WildcardCopy[],
 function chainProblems(read: SecretCertificate, now: Date): string[] {
   if (!read.certPem || !read.leaf) return [];
   const { checks } = examine({
-    certPem: read.certPem, certSource: `${read.source} tls.crt`, role: 'wildcard', now,
-    fixHint: 'Run "cloudgate setup --fix-order" with the certificate file and apply the manifest it writes.', renewAdvice: '',
+    certPem: read.certPem,
+    certSource: `${read.source} tls.crt`,
+    role: 'wildcard',
+    now,
+    fixHint: 'Run "cloudgate setup --fix-order" with the certificate file and apply the manifest it writes.',
+    renewAdvice: '',
   });
-  return checks.filter((c) => (c.name === 'chain-order' || c.name === 'chain-complete') && c.status === 'fail')
-    .map((c) => `its tls.crt ${c.name === 'chain-order' ? 'is not in order (leaf, intermediates, root)' : 'does not chain to a trusted root'}: ${escapeLine(c.message)}`);
+  return checks
+    .filter((c) => (c.name === 'chain-order' || c.name === 'chain-complete') && c.status === 'fail')
+    .map(
+      (c) =>
+        `its tls.crt ${c.name === 'chain-order' ? 'is not in order (leaf, intermediates, root)' : 'does not chain to a trusted root'}: ${escapeLine(c.message)}`,
+    );
 }

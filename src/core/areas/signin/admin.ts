@@ -30,13 +30,20 @@ export interface Mapping {
 }
 
 /** Which admin credentials are given: none, complete ones, or a part that cannot sign in (named). */
-export function adminCredentialState(a: AdminCredentials): { kind: 'none' } | { kind: 'password' | 'application-credential' } | { kind: 'incomplete'; lacking: string[] } {
+export function adminCredentialState(
+  a: AdminCredentials,
+): { kind: 'none' } | { kind: 'password' | 'application-credential' } | { kind: 'incomplete'; lacking: string[] } {
   if (a.applicationCredentialId || a.applicationCredentialSecret) {
-    const lacking = [!a.applicationCredentialId && 'OS_APPLICATION_CREDENTIAL_ID', !a.applicationCredentialSecret && 'OS_APPLICATION_CREDENTIAL_SECRET'].filter((name) => typeof name === 'string');
+    const lacking = [
+      !a.applicationCredentialId && 'OS_APPLICATION_CREDENTIAL_ID',
+      !a.applicationCredentialSecret && 'OS_APPLICATION_CREDENTIAL_SECRET',
+    ].filter((name) => typeof name === 'string');
     return lacking.length ? { kind: 'incomplete', lacking } : { kind: 'application-credential' };
   }
   if (a.username || a.password) {
-    const lacking = [!a.username && 'OS_USERNAME', !a.password && 'OS_PASSWORD'].filter((name) => typeof name === 'string');
+    const lacking = [!a.username && 'OS_USERNAME', !a.password && 'OS_PASSWORD'].filter(
+      (name) => typeof name === 'string',
+    );
     return lacking.length ? { kind: 'incomplete', lacking } : { kind: 'password' };
   }
   return { kind: 'none' };
@@ -45,10 +52,20 @@ export function adminCredentialState(a: AdminCredentials): { kind: 'none' } | { 
 function authBody(a: AdminCredentials): Record<string, unknown> {
   if (a.applicationCredentialId) {
     // An application credential carries its own scope: Keystone refuses a scope next to it.
-    return { auth: { identity: { methods: ['application_credential'], application_credential: { id: a.applicationCredentialId, secret: a.applicationCredentialSecret } } } };
+    return {
+      auth: {
+        identity: {
+          methods: ['application_credential'],
+          application_credential: { id: a.applicationCredentialId, secret: a.applicationCredentialSecret },
+        },
+      },
+    };
   }
   const domain = (name: string | undefined) => (name ? { name } : { id: 'default' });
-  const identity = { methods: ['password'], password: { user: { name: a.username, domain: domain(a.userDomainName), password: a.password } } };
+  const identity = {
+    methods: ['password'],
+    password: { user: { name: a.username, domain: domain(a.userDomainName), password: a.password } },
+  };
   const scope = a.systemScope
     ? { system: { all: true } }
     : a.projectName
@@ -85,7 +102,10 @@ export async function adminToken(env: StepEnv): Promise<string> {
       : res.status === 201
         ? ADMIN.passSubjectTokenHeader
         : ADMIN.checkUrlAndCredentials;
-  throw new StepError(ADMIN.signInFailed(escapeLine(who(s.admin)), url, describe(e)), advice, { url, status: res.status });
+  throw new StepError(ADMIN.signInFailed(escapeLine(who(s.admin)), url, describe(e)), advice, {
+    url,
+    status: res.status,
+  });
 }
 
 function federationUrl(s: SigninSettings, path: string): string {
@@ -93,22 +113,27 @@ function federationUrl(s: SigninSettings, path: string): string {
 }
 
 async function readJson(env: StepEnv, url: string, token: string, what: string): Promise<unknown> {
-  const res: HttpResponse = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': token }, credentials: true, signal: env.signal });
+  const res: HttpResponse = await env.http.request({
+    method: 'GET',
+    url,
+    headers: { 'x-auth-token': token },
+    credentials: true,
+    signal: env.signal,
+  });
   if (res.status === 200) return res.json<unknown>();
   const e = serverError(res);
   const advice =
-    res.status === 403
-      ? ADMIN.mayNotRead(what)
-      : res.status === 404
-        ? ADMIN.checkFederationNames
-        : ADMIN.readLog;
+    res.status === 403 ? ADMIN.mayNotRead(what) : res.status === 404 ? ADMIN.checkFederationNames : ADMIN.readLog;
   throw new StepError(ADMIN.answered(url, describe(e)), advice, { url, status: res.status });
 }
 
 /** The federation protocol's mapping: the protocol names it (`mapping_id`), the mapping holds the rules. */
 export async function readMapping(env: StepEnv, token: string): Promise<Mapping> {
   const s = env.settings;
-  const protocolUrl = federationUrl(s, `identity_providers/${encodeURIComponent(s.idpId ?? '')}/protocols/${encodeURIComponent(s.protocol)}`);
+  const protocolUrl = federationUrl(
+    s,
+    `identity_providers/${encodeURIComponent(s.idpId ?? '')}/protocols/${encodeURIComponent(s.protocol)}`,
+  );
   const protocol = await readJson(env, protocolUrl, token, 'the federation protocol');
   const mappingId = memberOf(memberOf(protocol, 'protocol'), 'mapping_id');
   if (typeof mappingId !== 'string' || !mappingId) {

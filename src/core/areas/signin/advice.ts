@@ -72,7 +72,14 @@ export function serverError(res: HttpResponse): ServerError {
   if (why) description = description ? `${unstop(description)}: ${why}` : why;
   else if (!description && challenge) description = challenge;
   const challenged = /^\s*Bearer\b/i.test(challenge ?? '');
-  return { status: res.status, code, description: redact(description), keystone, challenged, ...(methods ? { methods } : {}) };
+  return {
+    status: res.status,
+    code,
+    description: redact(description),
+    keystone,
+    challenged,
+    ...(methods ? { methods } : {}),
+  };
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
@@ -85,18 +92,26 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export function htmlWords(body: string): string | undefined {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
   if (title === undefined) return undefined;
-  const inner = (/<body[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(body)?.[1] ?? body.replace(/<title[^>]*>[^<]*<\/title>/i, ''))
+  const inner = (
+    /<body[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(body)?.[1] ?? body.replace(/<title[^>]*>[^<]*<\/title>/i, '')
+  )
     .split(/<hr\b/i)[0]
     .replace(/<h1[^>]*>[\s\S]*?<\/h1>/gi, ' ')
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ');
-  const text = inner.replace(/<[^>]*>/g, ' ').replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole).replace(/\s+/g, ' ').trim();
+  const text = inner
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#?\w+);/g, (whole, name: string) => ENTITIES[name] ?? whole)
+    .replace(/\s+/g, ' ')
+    .trim();
   const said = text && !title.includes(text) ? `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}` : '';
   return `an HTML page "${title}"${said}`;
 }
 
 /** A web server that says the request came in plain HTTP to its TLS port (Apache's and nginx's own words). */
 export function plainHttpToTls(e: ServerError): boolean {
-  return /plain HTTP to an SSL-enabled server port|plain HTTP request was sent to HTTPS port|use the HTTPS scheme/i.test(e.description);
+  return /plain HTTP to an SSL-enabled server port|plain HTTP request was sent to HTTPS port|use the HTTPS scheme/i.test(
+    e.description,
+  );
 }
 
 export function describe(e: ServerError): string {
@@ -119,9 +134,14 @@ export interface BrokerRequest {
  * credentials grant: keyed on the answer's own words (Keycloak's texts) where they say why, else on its
  * OAuth error code. Only what the answer proves is offered as the cause.
  */
-export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' | 'idp' = 'broker', request: BrokerRequest = {}): { message: string; advice: string } {
+export function brokerAdvice(
+  e: ServerError,
+  s: SigninSettings,
+  party: 'broker' | 'idp' = 'broker',
+  request: BrokerRequest = {},
+): { message: string; advice: string } {
   const where = party === 'broker' ? BROKER.broker(s.realm) : BROKER.identityProvider;
-  const client = party === 'broker' ? s.clientId ?? '' : s.idpClientId ?? '';
+  const client = party === 'broker' ? (s.clientId ?? '') : (s.idpClientId ?? '');
   const clientKey = party === 'broker' ? 'client_id' : 'idp_client_id';
   const secretKey = party === 'broker' ? BROKER.brokerSecret : BROKER.idpSecret;
   const url = request.url ?? '';
@@ -180,21 +200,36 @@ export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' 
       advice: BROKER.setSubjectIssuerAlias,
     };
   }
-  if (e.code === 'invalid_token' || (e.code === 'invalid_request' && has(e, /invalid token|token.*(expired|not active|invalid)/i))) {
+  if (
+    e.code === 'invalid_token' ||
+    (e.code === 'invalid_request' && has(e, /invalid token|token.*(expired|not active|invalid)/i))
+  ) {
     return {
       message: BROKER.rejectedSubjectToken(where, describe(e)),
       advice: s.subjectIssuer ? BROKER.checkSubjectToken(s.subjectIssuer, s.realm ?? '?') : BROKER.setSubjectIssuer,
     };
   }
   if (e.code === 'unsupported_grant_type') {
-    const grant = request.grant === 'exchange' || !request.grant ? BROKER.tokenExchange : request.grant === 'password' ? BROKER.passwordGrant : BROKER.clientCredentialsGrant;
+    const grant =
+      request.grant === 'exchange' || !request.grant
+        ? BROKER.tokenExchange
+        : request.grant === 'password'
+          ? BROKER.passwordGrant
+          : BROKER.clientCredentialsGrant;
     return {
       message: BROKER.grantNotOffered(where, grant, url || BROKER.itsTokenEndpoint, describe(e)),
-      advice: BROKER.enableGrant(grant, request.grant === 'exchange' ? BROKER.tokenExchangeFeature : BROKER.forClient(client), urlKey),
+      advice: BROKER.enableGrant(
+        grant,
+        request.grant === 'exchange' ? BROKER.tokenExchangeFeature : BROKER.forClient(client),
+        urlKey,
+      ),
     };
   }
   if (e.code === 'invalid_scope') {
-    return { message: BROKER.refusedScope(where, describe(e)), advice: party === 'idp' ? BROKER.checkIdpScope(s.idpScope ?? '') : BROKER.checkOpenidScope(s.openidScope) };
+    return {
+      message: BROKER.refusedScope(where, describe(e)),
+      advice: party === 'idp' ? BROKER.checkIdpScope(s.idpScope ?? '') : BROKER.checkOpenidScope(s.openidScope),
+    };
   }
   if (e.status === 404 && party === 'idp') {
     return { message: BROKER.answered(where, describe(e)), advice: BROKER.checkIdpTokenUrl };
@@ -204,7 +239,12 @@ export function brokerAdvice(e: ServerError, s: SigninSettings, party: 'broker' 
 }
 
 /** A 404 of the broker, by what it said: no such realm, a path Keycloak does not serve (the old /auth prefix), or not Keycloak at all. */
-function notFoundAtBroker(e: ServerError, s: SigninSettings, url: string, urlKey: string): { message: string; advice: string } {
+function notFoundAtBroker(
+  e: ServerError,
+  s: SigninSettings,
+  url: string,
+  urlKey: string,
+): { message: string; advice: string } {
   const message = BROKER_NOT_FOUND.notFound(describe(e));
   if (has(e, /Realm does not exist/i)) {
     return { message, advice: BROKER_NOT_FOUND.noRealm(s.realm ?? brokerRealmOf(url) ?? '') };
@@ -217,11 +257,13 @@ function notFoundAtBroker(e: ServerError, s: SigninSettings, url: string, urlKey
     return { message, advice: BROKER_NOT_FOUND.nothingAtPath(url, urlKey, !s.tokenEndpoint) };
   }
   const legacy = /\/realms\//.test(url) && !/\/auth\/realms\//.test(url) ? BROKER_NOT_FOUND.legacyAuthPrefix : '';
-  return { message, advice: BROKER_NOT_FOUND.checkUrlAndRealm(urlKey, s.tokenEndpoint ? undefined : s.realm ?? '', legacy) };
+  return {
+    message,
+    advice: BROKER_NOT_FOUND.checkUrlAndRealm(urlKey, s.tokenEndpoint ? undefined : (s.realm ?? ''), legacy),
+  };
 }
 
 const brokerRealmOf = (url: string) => /\/realms\/([^/]+)/.exec(url)?.[1];
-
 
 /**
  * The identity service (sign-in, projects, scope): Keystone's messages. Without `insecure_debug` Keystone hides the reason of a federated
@@ -232,7 +274,12 @@ const brokerRealmOf = (url: string) => /\/realms\/([^/]+)/.exec(url)?.[1];
 export function identityAdvice(
   e: ServerError,
   s: SigninSettings,
-  context: { step?: 'federated' | 'projects' | 'scope'; token?: TokenFacts; working_protocol?: string; v3_url?: string } = {},
+  context: {
+    step?: 'federated' | 'projects' | 'scope';
+    token?: TokenFacts;
+    working_protocol?: string;
+    v3_url?: string;
+  } = {},
 ): { message: string; advice: string } {
   const d = e.description;
   if (plainHttpToTls(e)) {
@@ -240,7 +287,11 @@ export function identityAdvice(
   }
   if (context.v3_url) {
     return {
-      message: IDENTITY.wrongVersion(describe(e), /\/v[\d.]+$/.exec(s.identityUrl ?? '')?.[0] ?? IDENTITY.aVersion, context.v3_url),
+      message: IDENTITY.wrongVersion(
+        describe(e),
+        /\/v[\d.]+$/.exec(s.identityUrl ?? '')?.[0] ?? IDENTITY.aVersion,
+        context.v3_url,
+      ),
       advice: IDENTITY.setV3Url(context.v3_url),
     };
   }
@@ -268,7 +319,10 @@ export function identityAdvice(
   }
   const noAccess = /User (.+) has no access to project (.+)/i.exec(d);
   if (noAccess) {
-    return { message: IDENTITY.noProjectAccess(describe(e)), advice: IDENTITY.grantRole(noAccess[1], unstop(noAccess[2])) };
+    return {
+      message: IDENTITY.noProjectAccess(describe(e)),
+      advice: IDENTITY.grantRole(noAccess[1], unstop(noAccess[2])),
+    };
   }
   if (/Could not recognize Fernet token/i.test(d)) {
     return { message: IDENTITY.unknownToken(describe(e)), advice: IDENTITY.shareFernetKeys };
@@ -282,7 +336,8 @@ export function identityAdvice(
       advice: IDENTITY.federatedCauses(iss, idp, s.protocol, issuer ?? '<iss>'),
     };
   }
-  if (context.step === 'federated' && e.status === 401 && (e.challenged || !e.keystone)) return frontModuleRefused(e, s, context.token);
+  if (context.step === 'federated' && e.status === 401 && (e.challenged || !e.keystone))
+    return frontModuleRefused(e, s, context.token);
   if (context.step === 'federated' && e.status === 401) {
     return {
       message: IDENTITY.signedNoOneIn(describe(e)),
@@ -317,18 +372,32 @@ function unsupportedMethod(e: ServerError, s: SigninSettings, working?: string):
   }
   return {
     message,
-    advice: METHOD.addMethod(protocol, [...(e.methods ?? ['password', 'token']), protocol].join(','), s.idpId ?? '<idp>'),
+    advice: METHOD.addMethod(
+      protocol,
+      [...(e.methods ?? ['password', 'token']), protocol].join(','),
+      s.idpId ?? '<idp>',
+    ),
   };
 }
 
 /** A 401 from mod_auth_openidc (HTML page, `WWW-Authenticate: Bearer error=...`): Keystone never saw the token. */
-function frontModuleRefused(e: ServerError, s: SigninSettings, token?: TokenFacts): { message: string; advice: string } {
+function frontModuleRefused(
+  e: ServerError,
+  s: SigninSettings,
+  token?: TokenFacts,
+): { message: string; advice: string } {
   const message = FRONT_MODULE.refused(describe(e));
   if (/no bearer token/i.test(e.description)) {
     return { message, advice: FRONT_MODULE.passAuthorization };
   }
-  const expired = token?.secondsLeft !== undefined && token.secondsLeft < 0 ? FRONT_MODULE.alreadyExpired(token.expiresAt) : '';
-  const realm = s.brokerUrl && s.realm ? { url: s.brokerUrl, realm: s.realm } : s.tokenEndpoint ? brokerOf(s.tokenEndpoint) : undefined;
+  const expired =
+    token?.secondsLeft !== undefined && token.secondsLeft < 0 ? FRONT_MODULE.alreadyExpired(token.expiresAt) : '';
+  const realm =
+    s.brokerUrl && s.realm
+      ? { url: s.brokerUrl, realm: s.realm }
+      : s.tokenEndpoint
+        ? brokerOf(s.tokenEndpoint)
+        : undefined;
   const keys = realm ? `${realm.url}/realms/${realm.realm}/protocol/openid-connect/certs` : FRONT_MODULE.realmKeySet;
   return { message, advice: FRONT_MODULE.checkKeySet(expired, keys) };
 }

@@ -18,11 +18,18 @@ const API_PATHS: Record<string, string> = {
  * The URL of a service of the catalog, as the OpenStack client picks it: the interface asked for (public by
  * default), in the region asked for when one is given.
  */
-export function apiEndpoint(catalog: CatalogService[], type: string, want: { interface?: string; region?: string } = {}): string | undefined {
+export function apiEndpoint(
+  catalog: CatalogService[],
+  type: string,
+  want: { interface?: string; region?: string } = {},
+): string | undefined {
   const service = catalog.find((c) => c.type === type);
   const wanted = (want.interface ?? 'public').replace(/URL$/, '');
-  const inRegion = (service?.endpoints ?? []).filter((e) => !want.region || e.region === want.region || e.region_id === want.region);
-  const endpoint = inRegion.find((e) => e.interface === wanted) ?? (want.region || want.interface ? undefined : inRegion[0]);
+  const inRegion = (service?.endpoints ?? []).filter(
+    (e) => !want.region || e.region === want.region || e.region_id === want.region,
+  );
+  const endpoint =
+    inRegion.find((e) => e.interface === wanted) ?? (want.region || want.interface ? undefined : inRegion[0]);
   return endpoint?.url?.replace(/\/+$/, '');
 }
 
@@ -32,11 +39,22 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
   const base = apiEndpoint(scoped.catalog, s.apiService, { interface: s.interface, region: s.region });
   if (!base) {
     const types = joinCapped(scoped.catalog.map((c) => c.type)) || 'none';
-    const where = [s.interface && `interface ${s.interface}`, s.region && `region ${s.region}`].filter(Boolean).join(', ');
-    throw new StepError(API.noService(s.apiService, where, types), where ? API.setRegionAndInterface : API.setApiService);
+    const where = [s.interface && `interface ${s.interface}`, s.region && `region ${s.region}`]
+      .filter(Boolean)
+      .join(', ');
+    throw new StepError(
+      API.noService(s.apiService, where, types),
+      where ? API.setRegionAndInterface : API.setApiService,
+    );
   }
   const url = base + (API_PATHS[s.apiService] ?? '');
-  const res = await env.http.request({ method: 'GET', url, headers: { 'x-auth-token': scoped.token }, credentials: true, signal: env.signal });
+  const res = await env.http.request({
+    method: 'GET',
+    url,
+    headers: { 'x-auth-token': scoped.token },
+    credentials: true,
+    signal: env.signal,
+  });
   if (res.status < 200 || res.status > 299) {
     const error = serverError(res);
     const advice =
@@ -45,7 +63,10 @@ export async function callApi(env: StepEnv, scoped: Scoped): Promise<StepResult<
         : res.status === 403
           ? API.roleForbids
           : API.checkService(s.apiService);
-    throw new StepError(API.answered(url, res.status, error.description ? unstop(error.description) : ''), advice, { url, status: res.status });
+    throw new StepError(API.answered(url, res.status, error.description ? unstop(error.description) : ''), advice, {
+      url,
+      status: res.status,
+    });
   }
   let count = '';
   try {

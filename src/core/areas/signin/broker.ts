@@ -49,7 +49,12 @@ export async function idpToken(env: StepEnv): Promise<StepResult<string>> {
     method: 'POST',
     url: s.idpTokenUrl!,
     headers: FORM,
-    body: form({ grant_type: 'client_credentials', client_id: s.idpClientId, client_secret: s.idpClientSecret, scope: s.idpScope }),
+    body: form({
+      grant_type: 'client_credentials',
+      client_id: s.idpClientId,
+      client_secret: s.idpClientSecret,
+      scope: s.idpScope,
+    }),
     credentials: true,
     signal: env.signal,
   });
@@ -95,13 +100,25 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
     const error = serverError(res);
     const { message, advice } = brokerAdvice(error, s, 'broker', { url, grant: 'exchange' });
     const subject = tokenFacts(subjectToken, env.clock.now().getTime());
-    const expired = subject?.secondsLeft !== undefined && subject.secondsLeft < 0 ? TOKENS.subjectExpired(formatLeft(subject.secondsLeft), subject.expiresAt) : '';
+    const expired =
+      subject?.secondsLeft !== undefined && subject.secondsLeft < 0
+        ? TOKENS.subjectExpired(formatLeft(subject.secondsLeft), subject.expiresAt)
+        : '';
     // The broker said the audience is the reason: the subject token's aud and azp show why.
-    const audience = /not within the token audience/i.test(error.description) ? subjectAudience(subjectToken, s) : undefined;
-    throw new StepError(message + expired + (audience ? ` ${audience.message}` : ''), audience ? audience.advice : advice, compact({
-      url, status: res.status, error: error.code, subject_token_claims: subject,
-      ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } } : {}),
-    }));
+    const audience = /not within the token audience/i.test(error.description)
+      ? subjectAudience(subjectToken, s)
+      : undefined;
+    throw new StepError(
+      message + expired + (audience ? ` ${audience.message}` : ''),
+      audience ? audience.advice : advice,
+      compact({
+        url,
+        status: res.status,
+        error: error.code,
+        subject_token_claims: subject,
+        ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp } } : {}),
+      }),
+    );
   }
   const token = oauthToken(res, TOKENS.theBroker);
   const facts = tokenFacts(token.accessToken, env.clock.now().getTime());
@@ -109,7 +126,14 @@ export async function exchange(env: StepEnv, subjectToken: string): Promise<Step
   return {
     value: token.accessToken,
     message: TOKENS.brokerIssued(took(res), factsLine(facts), lifetime),
-    facts: compact({ url, status: res.status, claims: facts, expires_in: token.expiresIn, refresh_token: token.refresh ? 'received' : 'none', subject_issuer: s.subjectIssuer }),
+    facts: compact({
+      url,
+      status: res.status,
+      claims: facts,
+      expires_in: token.expiresIn,
+      refresh_token: token.refresh ? 'received' : 'none',
+      subject_issuer: s.subjectIssuer,
+    }),
     expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
 }

@@ -12,14 +12,27 @@ import { exchange, idpToken } from './broker.js';
 import { directGrant, givenToken } from './direct-grant.js';
 import { federated, listProjects, scope, type Project, type Scoped, type ScopeTarget } from './identity.js';
 import { proveScopeFailure } from './scope-proof.js';
-import { ENDPOINT_NAMES, knowsTokenEndpoint, missing, usesIdpCredentials, type BrokerGrant, type SigninSettings } from './settings.js';
+import {
+  ENDPOINT_NAMES,
+  knowsTokenEndpoint,
+  missing,
+  usesIdpCredentials,
+  type BrokerGrant,
+  type SigninSettings,
+} from './settings.js';
 import type { StepEnv, StepResult } from './step.js';
 import type { SkipReason } from '../../doctor/types.js';
 import { joinCapped } from '../../bounded.js';
 import { CLOSED, UNATTENDED } from './messages.js';
 import { TOKENS } from './messages/steps.js';
 
-export type ChainStepId = 'signin.idp-token' | 'signin.exchange' | 'signin.broker-token' | 'signin.federated' | 'signin.projects' | 'signin.scope';
+export type ChainStepId =
+  | 'signin.idp-token'
+  | 'signin.exchange'
+  | 'signin.broker-token'
+  | 'signin.federated'
+  | 'signin.projects'
+  | 'signin.scope';
 
 /** What the steps of one run hand on to the later ones. */
 export interface Handover {
@@ -74,7 +87,8 @@ const IDP_TOKEN: ChainStep = {
   async run(env, h) {
     if (!usesIdpCredentials(env.settings)) {
       h.subject = env.settings.subjectToken;
-      if (!h.subject) return { notRun: TOKENS.noSubject(NO_SUBJECT), reason: { code: 'not-configured', text: NO_SUBJECT } };
+      if (!h.subject)
+        return { notRun: TOKENS.noSubject(NO_SUBJECT), reason: { code: 'not-configured', text: NO_SUBJECT } };
       return { notRun: SUBJECT_GIVEN, notNeeded: true };
     }
     const result = await idpToken(env);
@@ -90,7 +104,9 @@ const EXCHANGE: ChainStep = {
   lacking: (s) => [
     ...(s.tokenEndpoint ? [] : missing(s, ['brokerUrl', 'realm'])),
     ...missing(s, ['clientId', 'clientSecret']),
-    ...(!usesIdpCredentials(s) && !s.subjectToken ? ['subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one)'] : []),
+    ...(!usesIdpCredentials(s) && !s.subjectToken
+      ? ['subject_token (or idp_token_url, idp_client_id and idp_client_secret to get one)']
+      : []),
   ],
   async run(env, h) {
     const result = await exchange(env, given(h.subject, 'the subject token'));
@@ -122,9 +138,11 @@ function brokerTokenStep(grant: Exclude<BrokerGrant, 'exchange'>): ChainStep {
       if (grant === 'access_token') return missing(s, ['accessToken']);
       return [];
     },
-    closed: (s) => (grant === 'authorization_code' ? { code: 'not-configured', message: unattended(s), text: UNATTENDED } : undefined),
+    closed: (s) =>
+      grant === 'authorization_code' ? { code: 'not-configured', message: unattended(s), text: UNATTENDED } : undefined,
     async run(env, h) {
-      if (grant === 'authorization_code') return { notRun: unattended(env.settings), reason: { code: 'not-configured', text: UNATTENDED } };
+      if (grant === 'authorization_code')
+        return { notRun: unattended(env.settings), reason: { code: 'not-configured', text: UNATTENDED } };
       const result = grant === 'access_token' ? givenToken(env) : await directGrant(env, grant);
       h.broker = result.value;
       return result;
@@ -210,7 +228,8 @@ export function chainFor(s: SigninSettings): ChainStep[] {
 }
 
 /** The step that yields the broker token (the claims check follows it). */
-export const brokerStepOf = (s: SigninSettings): ChainStepId => (s.grant === 'exchange' ? 'signin.exchange' : 'signin.broker-token');
+export const brokerStepOf = (s: SigninSettings): ChainStepId =>
+  s.grant === 'exchange' ? 'signin.exchange' : 'signin.broker-token';
 
 /**
  * What to scope to, as keystoneauth scopes: by the project's id, or by its name and its domain; a name
@@ -267,7 +286,12 @@ export async function runChain(
 ): Promise<Scoped> {
   const lacking = requiredSettings(env.settings);
   if (lacking.length) {
-    throw new ChainError('settings', `Missing setting${lacking.length > 1 ? 's' : ''}: ${lacking.join(', ')}.`, 'Set them in the environment (CLOUDGATE_<NAME>, OS_*) or in the "signin:" section of --config; see the README section "cloudgate token".', true);
+    throw new ChainError(
+      'settings',
+      `Missing setting${lacking.length > 1 ? 's' : ''}: ${lacking.join(', ')}.`,
+      'Set them in the environment (CLOUDGATE_<NAME>, OS_*) or in the "signin:" section of --config; see the README section "cloudgate token".',
+      true,
+    );
   }
   const handover: Handover = {};
   for (const step of chainFor(env.settings)) {
@@ -282,7 +306,12 @@ export async function runChain(
     }
     if ('notRun' in result) {
       if (result.notNeeded) continue;
-      throw new ChainError(step.id, result.notRun, result.advice ?? 'Run "cloudgate doctor --only signin" to see every step.', true);
+      throw new ChainError(
+        step.id,
+        result.notRun,
+        result.advice ?? 'Run "cloudgate doctor --only signin" to see every step.',
+        true,
+      );
     }
     progress(step.id, result);
   }

@@ -29,7 +29,9 @@ const BROKER_TOKEN = factKey<string>(GROUP, 'the broker token');
 const UNSCOPED_TOKEN = factKey<string>(GROUP, 'the unscoped token');
 /** Read by signin.projects, even when it then fails (the project was not in it): the scope's proofs use it. */
 const PROJECT_LIST = factKey<Project[]>(GROUP, 'the project list');
-const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', { unset: { code: 'not-configured', text: CLOSED.chooseProject } });
+const CHOSEN_PROJECT = factKey<Project>(GROUP, 'the chosen project', {
+  unset: { code: 'not-configured', text: CLOSED.chooseProject },
+});
 const SCOPED_TOKEN = factKey<Scoped>(GROUP, 'the scoped token');
 
 export const provideChecks: CheckProvider = (input) => signinChecks(readSigninSettings(input));
@@ -45,9 +47,15 @@ export function toResult<T>(result: StepResult<T>): CheckResult<SigninFacts> {
 }
 
 export function failure(error: unknown): CheckResult<SigninFacts> {
-  if (error instanceof StepError) return { status: 'fail', message: error.message, advice: error.advice, facts: error.facts };
+  if (error instanceof StepError)
+    return { status: 'fail', message: error.message, advice: error.advice, facts: error.facts };
   if (error instanceof HttpError) {
-    return { status: 'fail', message: error.message, advice: error.advice, facts: { kind: error.kind, url: error.url, ...(error.status ? { status: error.status } : {}) } };
+    return {
+      status: 'fail',
+      message: error.message,
+      advice: error.advice,
+      facts: { kind: error.kind, url: error.url, ...(error.status ? { status: error.status } : {}) },
+    };
   }
   throw error;
 }
@@ -105,11 +113,18 @@ export function signinChecks(settings: SigninSettings): Check[] {
   const gates = gatesOf(settings);
   // Learnt by signin.projects, so signin.scope asks the path the identity service serves straight away.
   const flavour: StepEnv['flavour'] = {};
-  const env = (ctx: CheckContext): StepEnv => ({ http: httpOf(ctx.services), settings, signal: ctx.signal, clock: ctx.services.clock, flavour });
+  const env = (ctx: CheckContext): StepEnv => ({
+    http: httpOf(ctx.services),
+    settings,
+    signal: ctx.signal,
+    clock: ctx.services.clock,
+    flavour,
+  });
 
   /** The handover of the chain's steps, from the facts this check may read. */
   const handoverOf = (ctx: CheckContext, wiring: Wiring): Handover => {
-    const read = <T>(key: FactKey<T>) => ([...wiring.needs, ...wiring.uses].includes(key) ? ctx.facts.get(key) : undefined);
+    const read = <T>(key: FactKey<T>) =>
+      [...wiring.needs, ...wiring.uses].includes(key) ? ctx.facts.get(key) : undefined;
     const list = read(PROJECT_LIST);
     const chosen = read(CHOSEN_PROJECT);
     return {
@@ -150,14 +165,24 @@ export function signinChecks(settings: SigninSettings): Check[] {
         try {
           const outcome = await s.run(env(ctx), h);
           if ('notRun' in outcome) {
-            return { unavailable: outcome.reason?.code ?? 'not-applicable', message: outcome.notRun, text: outcome.reason?.text ?? outcome.advice ?? outcome.notRun };
+            return {
+              unavailable: outcome.reason?.code ?? 'not-applicable',
+              message: outcome.notRun,
+              text: outcome.reason?.text ?? outcome.advice ?? outcome.notRun,
+            };
           }
           result = toResult(outcome);
         } catch (error) {
           // One more look at the server proves what a failed request alone cannot say (which CA, which scheme).
-          const proven = error instanceof StepError || error instanceof HttpError
-            ? await proveHttpFailure(error, settings, { timeoutMs: ctx.services.network.timeoutMs, trust: trustOf(ctx.services) }, ctx.signal)
-            : error;
+          const proven =
+            error instanceof StepError || error instanceof HttpError
+              ? await proveHttpFailure(
+                  error,
+                  settings,
+                  { timeoutMs: ctx.services.network.timeoutMs, trust: trustOf(ctx.services) },
+                  ctx.signal,
+                )
+              : error;
           result = failure(proven);
         } finally {
           handOn(ctx, wiring, h);
@@ -170,7 +195,13 @@ export function signinChecks(settings: SigninSettings): Check[] {
   const chain = steps.map(step);
   const brokerAt = chain.findIndex((c) => c.provides?.includes(BROKER_TOKEN));
   const exchange = usesIdpCredentials(settings);
-  const extra = (id: string, title: string, needs: FactKey<unknown>[], uses: FactKey<unknown>[], work: (ctx: CheckContext) => Promise<CheckResult<SigninFacts>>): Check => ({
+  const extra = (
+    id: string,
+    title: string,
+    needs: FactKey<unknown>[],
+    uses: FactKey<unknown>[],
+    work: (ctx: CheckContext) => Promise<CheckResult<SigninFacts>>,
+  ): Check => ({
     id,
     group: GROUP,
     title,
@@ -186,8 +217,14 @@ export function signinChecks(settings: SigninSettings): Check[] {
     },
   });
   const claims = extra('signin.claims', TITLES.claims, [BROKER_TOKEN], exchange ? [SUBJECT_TOKEN] : [], async (ctx) =>
-    checkClaims(env(ctx), { brokerToken: ctx.facts.need(BROKER_TOKEN), subjectToken: (exchange ? ctx.facts.get(SUBJECT_TOKEN) : undefined) ?? settings.subjectToken }));
-  const api = extra('signin.api', TITLES.api, [SCOPED_TOKEN], [], async (ctx) => toResult(await callApi(env(ctx), ctx.facts.need(SCOPED_TOKEN))));
+    checkClaims(env(ctx), {
+      brokerToken: ctx.facts.need(BROKER_TOKEN),
+      subjectToken: (exchange ? ctx.facts.get(SUBJECT_TOKEN) : undefined) ?? settings.subjectToken,
+    }),
+  );
+  const api = extra('signin.api', TITLES.api, [SCOPED_TOKEN], [], async (ctx) =>
+    toResult(await callApi(env(ctx), ctx.facts.need(SCOPED_TOKEN))),
+  );
   // The claims are judged right after the step that yields the broker token.
   return [...chain.slice(0, brokerAt + 1), claims, ...chain.slice(brokerAt + 1), api];
 }

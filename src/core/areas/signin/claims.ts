@@ -10,7 +10,14 @@
  */
 import { escapeLine } from '../../escape.js';
 import { HttpError } from '../../net/http.js';
-import { adminCredentialState, adminToken, readMapping, type Mapping, type MappingRemote, type MappingRule } from './admin.js';
+import {
+  adminCredentialState,
+  adminToken,
+  readMapping,
+  type Mapping,
+  type MappingRemote,
+  type MappingRule,
+} from './admin.js';
 import { StepError } from './advice.js';
 import { jwtClaims } from '../../jwt/token.js';
 import type { SigninSettings } from './settings.js';
@@ -41,12 +48,16 @@ const norm = (text: string) => text.toUpperCase().replace(/-/g, '_');
  * (request header as the WSGI server names it: upper case, `-` as `_`). Without an explicit prefix both
  * mod_auth_openidc's default `OIDC_CLAIM_` and the `OIDC-` of Keystone's own examples are understood.
  */
-export function claimOfType(type: string, prefix: SigninSettings['claimPrefix']): { name: string; header: boolean } | undefined {
+export function claimOfType(
+  type: string,
+  prefix: SigninSettings['claimPrefix'],
+): { name: string; header: boolean } | undefined {
   const prefixes = prefix.explicit ? [prefix.value] : [prefix.value, 'OIDC-'];
   let best: { name: string; header: boolean; length: number } | undefined;
   for (const p of prefixes) {
     const header = `HTTP_${norm(p)}`;
-    if (type.startsWith(p) && type.length > p.length && (!best || p.length > best.length)) best = { name: type.slice(p.length), header: false, length: p.length };
+    if (type.startsWith(p) && type.length > p.length && (!best || p.length > best.length))
+      best = { name: type.slice(p.length), header: false, length: p.length };
     if (norm(type).startsWith(header) && type.length > header.length && (!best || header.length > best.length)) {
       best = { name: type.slice(header.length).toLowerCase(), header: true, length: header.length };
     }
@@ -62,7 +73,10 @@ function keyOf(claims: Claims, name: string): string | undefined {
 
 function valuesOf(value: unknown): string[] {
   if (value === undefined || value === null || value === '') return [];
-  if (Array.isArray(value)) return value.filter((v) => v !== null && v !== undefined && v !== '').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  if (Array.isArray(value))
+    return value
+      .filter((v) => v !== null && v !== undefined && v !== '')
+      .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
   return [typeof value === 'string' ? value : JSON.stringify(value)];
 }
 
@@ -96,7 +110,12 @@ export interface RuleVerdict {
   uses: string[];
 }
 
-export function judgeRule(rule: MappingRule, index: number, claims: Claims, prefix: SigninSettings['claimPrefix']): RuleVerdict {
+export function judgeRule(
+  rule: MappingRule,
+  index: number,
+  claims: Claims,
+  prefix: SigninSettings['claimPrefix'],
+): RuleVerdict {
   const verdict: RuleVerdict = { rule: index + 1, matches: true, missing: [], refused: [], unknown: [], uses: [] };
   const remotes: MappingRemote[] = Array.isArray(rule?.remote) ? rule.remote : [];
   for (const remote of remotes) {
@@ -118,8 +137,10 @@ export function judgeRule(rule: MappingRule, index: number, claims: Claims, pref
     const regex = remote.regex === true;
     const anyOf = strings(remote.any_one_of);
     const notAnyOf = strings(remote.not_any_of);
-    if (anyOf && !anyMatches(anyOf, values, regex)) verdict.refused.push({ type, claim: name, condition: 'any_one_of' });
-    else if (!anyOf && notAnyOf && anyMatches(notAnyOf, values, regex)) verdict.refused.push({ type, claim: name, condition: 'not_any_of' });
+    if (anyOf && !anyMatches(anyOf, values, regex))
+      verdict.refused.push({ type, claim: name, condition: 'any_one_of' });
+    else if (!anyOf && notAnyOf && anyMatches(notAnyOf, values, regex))
+      verdict.refused.push({ type, claim: name, condition: 'not_any_of' });
   }
   verdict.matches = verdict.missing.length === 0 && verdict.refused.length === 0;
   return verdict;
@@ -138,7 +159,11 @@ function whyNot(v: RuleVerdict): string {
 }
 
 /** The mapping's rules against the broker token's claims. */
-export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSettings, 'claimPrefix' | 'clientId' | 'idpId' | 'protocol'>): Finding {
+export function judgeMapping(
+  mapping: Mapping,
+  claims: Claims,
+  s: Pick<SigninSettings, 'claimPrefix' | 'clientId' | 'idpId' | 'protocol'>,
+): Finding {
   const id = escapeLine(mapping.id);
   const verdicts = mapping.rules.map((rule, i) => judgeRule(rule, i, claims, s.claimPrefix));
   const facts: SigninFacts = { mapping: mapping.id, claim_prefix: s.claimPrefix.value, rules: verdicts };
@@ -163,24 +188,35 @@ export function judgeMapping(mapping: Mapping, claims: Claims, s: Pick<SigninSet
   if (matching.length > 0) {
     const first = matching[0];
     const assumed = first.unknown.length ? MAPPING.assumedPresent(escapeLine(first.unknown.join(', '))) : '';
-    const rules = matching.length === 1 ? MAPPING.rule(first.rule) : MAPPING.rules(matching.map((v) => v.rule).join(', '));
+    const rules =
+      matching.length === 1 ? MAPPING.rule(first.rule) : MAPPING.rules(matching.map((v) => v.rule).join(', '));
     return {
       status: 'ok',
-      message: MAPPING.matches(id, rules, verdicts.length, matching.length === 1, escapeLine(first.uses.join(', ') || 'none'), assumed),
+      message: MAPPING.matches(
+        id,
+        rules,
+        verdicts.length,
+        matching.length === 1,
+        escapeLine(first.uses.join(', ') || 'none'),
+        assumed,
+      ),
       facts,
     };
   }
   const missing = unique(verdicts.flatMap((v) => v.missing.map((m) => m.claim)));
   const refused = unique(verdicts.flatMap((v) => v.refused.map((r) => r.claim)));
   const advice = [
-    missing.length
-      ? MAPPING.addClaims(missing.map((c) => `"${escapeLine(c)}"`).join(', '), s.clientId ?? '', id)
-      : '',
+    missing.length ? MAPPING.addClaims(missing.map((c) => `"${escapeLine(c)}"`).join(', '), s.clientId ?? '', id) : '',
     refused.length ? MAPPING.checkValues(refused.map((c) => `"${escapeLine(c)}"`).join(', '), id) : '',
   ].filter(Boolean);
   return {
     status: 'fail',
-    message: MAPPING.noRuleMatches(id, missing.length, escapeLine(missing.join(', ')), escapeLine(verdicts.map(whyNot).join('; '))),
+    message: MAPPING.noRuleMatches(
+      id,
+      missing.length,
+      escapeLine(missing.join(', ')),
+      escapeLine(verdicts.map(whyNot).join('; ')),
+    ),
     advice: advice.join(' '),
     facts: { ...facts, missing },
   };
@@ -244,7 +280,10 @@ export interface AudienceFinding {
  * only when the exchanging client is in their `aud` ("Client is not within the token audience"). With
  * `subject_issuer` (legacy exchange of an external token) the rule does not apply.
  */
-export function subjectAudience(subjectToken: string, s: Pick<SigninSettings, 'clientId' | 'subjectIssuer' | 'brokerUrl' | 'realm'>): AudienceFinding | undefined {
+export function subjectAudience(
+  subjectToken: string,
+  s: Pick<SigninSettings, 'clientId' | 'subjectIssuer' | 'brokerUrl' | 'realm'>,
+): AudienceFinding | undefined {
   const claims = jwtClaims(subjectToken);
   if (!claims || !s.clientId || s.subjectIssuer) return undefined;
   const aud = valuesOf(claims.aud);
@@ -286,14 +325,28 @@ export async function checkClaims(env: StepEnv, input: ClaimsInput): Promise<Fin
   findings.sort((a, b) => rank[a.status] - rank[b.status]);
   const status = findings[0].status;
   const facts: Record<string, unknown> = {
-    authorization_bytes: Buffer.byteLength(`Bearer ${input.brokerToken}`), claims: claims ? Object.keys(claims) : [],
+    authorization_bytes: Buffer.byteLength(`Bearer ${input.brokerToken}`),
+    claims: claims ? Object.keys(claims) : [],
     ...Object.fromEntries(findings.flatMap((f) => Object.entries(f.facts ?? {}))),
-    ...(audience ? { subject_audience: { client: audience.client, aud: audience.aud, azp: audience.azp, internal: audience.internal } } : {}),
+    ...(audience
+      ? {
+          subject_audience: {
+            client: audience.client,
+            aud: audience.aud,
+            azp: audience.azp,
+            internal: audience.internal,
+          },
+        }
+      : {}),
   };
   return {
     status,
     message: findings.map((f) => f.message).join(' '),
-    advice: findings.map((f) => f.advice).filter(Boolean).join(' ') || undefined,
+    advice:
+      findings
+        .map((f) => f.advice)
+        .filter(Boolean)
+        .join(' ') || undefined,
     facts,
   };
 }
@@ -304,7 +357,11 @@ async function mappingFinding(env: StepEnv, claims: Claims): Promise<Finding> {
   if (credentials.kind === 'none') return judgeCommonClaims(claims, 'no admin credentials');
   if (credentials.kind === 'incomplete') {
     const found = judgeCommonClaims(claims, COMMON_CLAIMS_TEXT.adminIncomplete(credentials.lacking));
-    return { ...found, status: 'warn', advice: [COMMON_CLAIMS_TEXT.setToReadMapping(credentials.lacking), found.advice].filter(Boolean).join(' ') };
+    return {
+      ...found,
+      status: 'warn',
+      advice: [COMMON_CLAIMS_TEXT.setToReadMapping(credentials.lacking), found.advice].filter(Boolean).join(' '),
+    };
   }
   if (!s.idpId) return judgeCommonClaims(claims, 'idp_id is not set');
   let mapping: Mapping;
@@ -313,7 +370,12 @@ async function mappingFinding(env: StepEnv, claims: Claims): Promise<Finding> {
   } catch (error) {
     if (!(error instanceof StepError || error instanceof HttpError)) throw error;
     const found = judgeCommonClaims(claims, COMMON_CLAIMS_TEXT.readingFailed(error.message.replace(/\.$/, '')));
-    return { ...found, status: found.status === 'ok' ? 'warn' : found.status, advice: [error.advice, found.advice].filter(Boolean).join(' '), facts: { ...found.facts, ...(error instanceof StepError ? error.facts : {}) } };
+    return {
+      ...found,
+      status: found.status === 'ok' ? 'warn' : found.status,
+      advice: [error.advice, found.advice].filter(Boolean).join(' '),
+      facts: { ...found.facts, ...(error instanceof StepError ? error.facts : {}) },
+    };
   }
   return judgeMapping(mapping, claims, s);
 }

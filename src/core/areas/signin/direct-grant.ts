@@ -30,20 +30,29 @@ export async function tokenEndpointOf(env: StepEnv, grantType?: string): Promise
   const res = await env.http.request({ url: s.discoveryEndpoint, signal: env.signal });
   if (res.status !== 200) {
     const e = serverError(res);
-    throw new StepError(DIRECT_GRANT.configurationAnswered(s.discoveryEndpoint, e.status, e.description),
-      DIRECT_GRANT.checkDiscoveryEndpoint, { url: s.discoveryEndpoint, status: res.status });
+    throw new StepError(
+      DIRECT_GRANT.configurationAnswered(s.discoveryEndpoint, e.status, e.description),
+      DIRECT_GRANT.checkDiscoveryEndpoint,
+      { url: s.discoveryEndpoint, status: res.status },
+    );
   }
   const doc = asRecord(res.json<unknown>()) ?? {};
   const url = textOf(doc.token_endpoint);
   if (!url) {
-    throw new StepError(DIRECT_GRANT.noTokenEndpoint(s.discoveryEndpoint), DIRECT_GRANT.giveTokenEndpoint, { url: s.discoveryEndpoint });
+    throw new StepError(DIRECT_GRANT.noTokenEndpoint(s.discoveryEndpoint), DIRECT_GRANT.giveTokenEndpoint, {
+      url: s.discoveryEndpoint,
+    });
   }
-  const offered = Array.isArray(doc.grant_types_supported) ? doc.grant_types_supported.filter((g): g is string => typeof g === 'string') : undefined;
+  const offered = Array.isArray(doc.grant_types_supported)
+    ? doc.grant_types_supported.filter((g): g is string => typeof g === 'string')
+    : undefined;
   if (grantType && offered && !offered.includes(grantType)) {
     // keystoneauth refuses the same way: "OpenID Connect grant type not supported by provider."
-    throw new StepError(DIRECT_GRANT.grantNotOffered(grantType, offered),
+    throw new StepError(
+      DIRECT_GRANT.grantNotOffered(grantType, offered),
       DIRECT_GRANT.enableGrant(grantType, s.clientId ?? ''),
-      { url: s.discoveryEndpoint, grant_types_supported: offered });
+      { url: s.discoveryEndpoint, grant_types_supported: offered },
+    );
   }
   return { url, from: 'discovery_endpoint' };
 }
@@ -64,7 +73,14 @@ export async function directGrant(env: StepEnv, grant: 'client_credentials' | 'p
     registerSecret(basic);
     headers.authorization = `Basic ${basic}`;
   } else fields.set('client_id', s.clientId ?? '');
-  const res = await env.http.request({ method: 'POST', url, headers, body: fields.toString(), credentials: true, signal: env.signal });
+  const res = await env.http.request({
+    method: 'POST',
+    url,
+    headers,
+    body: fields.toString(),
+    credentials: true,
+    signal: env.signal,
+  });
   if (res.status < 200 || res.status > 299) {
     const error = serverError(res);
     const { message, advice } = brokerAdvice(error, s, 'broker', { url, grant });
@@ -76,7 +92,15 @@ export async function directGrant(env: StepEnv, grant: 'client_credentials' | 'p
   return {
     value: token.value,
     message: TOKENS.brokerIssuedFor(GRANT_WORDS[grant], took(res), facts ? describeFacts(facts) : undefined, lifetime),
-    facts: compact({ url, status: res.status, grant: GRANT_TYPE[grant], endpoint_from: from, token_type: s.accessTokenType, claims: facts, expires_in: token.expiresIn }),
+    facts: compact({
+      url,
+      status: res.status,
+      grant: GRANT_TYPE[grant],
+      endpoint_from: from,
+      token_type: s.accessTokenType,
+      claims: facts,
+      expires_in: token.expiresIn,
+    }),
     expiresAt: expiresFromNow(token.expiresIn, env.clock),
   };
 }
@@ -88,8 +112,10 @@ function bearerOf(res: HttpResponse, member: string): { value: string; expiresIn
   const value = body[member];
   if (typeof value !== 'string' || !value) {
     const has = ['access_token', 'id_token'].filter((k) => typeof body[k] === 'string');
-    throw new StepError(DIRECT_GRANT.noMember(res.status, member, has),
-      member === 'id_token' ? DIRECT_GRANT.askOpenidScope : DIRECT_GRANT.checkBrokerTokenEndpoint);
+    throw new StepError(
+      DIRECT_GRANT.noMember(res.status, member, has),
+      member === 'id_token' ? DIRECT_GRANT.askOpenidScope : DIRECT_GRANT.checkBrokerTokenEndpoint,
+    );
   }
   const n = typeof body.expires_in === 'string' ? Number(body.expires_in) : body.expires_in;
   return { value, ...(typeof n === 'number' && Number.isFinite(n) ? { expiresIn: n } : {}) };
@@ -100,8 +126,11 @@ export function givenToken(env: Pick<StepEnv, 'settings' | 'clock'>): StepResult
   const token = env.settings.accessToken!;
   const facts = tokenFacts(token, env.clock.now().getTime());
   if (facts?.secondsLeft !== undefined && facts.secondsLeft < 0) {
-    throw new StepError(DIRECT_GRANT.givenExpired(formatLeft(facts.secondsLeft), facts.expiresAt),
-      DIRECT_GRANT.getNewToken, compact({ claims: facts }));
+    throw new StepError(
+      DIRECT_GRANT.givenExpired(formatLeft(facts.secondsLeft), facts.expiresAt),
+      DIRECT_GRANT.getNewToken,
+      compact({ claims: facts }),
+    );
   }
   return {
     value: token,

@@ -54,7 +54,12 @@ export function readFlavour(env: NodeJS.ProcessEnv, identityUrl: string): Identi
 }
 
 /** Records the flavour when it changed; returns the file written, or undefined (unchanged or failed). */
-export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, flavour: IdentityFlavour, warn?: (line: string) => void): Promise<string | undefined> {
+export async function writeFlavour(
+  env: NodeJS.ProcessEnv,
+  identityUrl: string,
+  flavour: IdentityFlavour,
+  warn?: (line: string) => void,
+): Promise<string | undefined> {
   const file = flavourCacheFile(env);
   const entries = readAll(file);
   const key = cacheKey(identityUrl);
@@ -66,11 +71,15 @@ export async function writeFlavour(env: NodeJS.ProcessEnv, identityUrl: string, 
   try {
     // Its folders are made (0700) where the ownership rule lets the file go, never through a refused link.
     const content = JSON.stringify(doc, null, 2) + '\n';
-    await writeFilesAtomically([{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }], new Date(),
-      { backup: false, folderMode: 0o700 });
+    await writeFilesAtomically(
+      [{ path: file, content, mode: 0o600, holdsSecret: false, description: 'identity paths cache', noLink: true }],
+      new Date(),
+      { backup: false, folderMode: 0o700 },
+    );
     return file;
   } catch (error) {
-    if ((error instanceof NothingWritten && error.advice) || error instanceof PathRefused) warn?.(`warning: the identity paths cache was not written: ${error.message}`);
+    if ((error instanceof NothingWritten && error.advice) || error instanceof PathRefused)
+      warn?.(`warning: the identity paths cache was not written: ${error.message}`);
     return undefined;
   }
 }

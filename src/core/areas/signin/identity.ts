@@ -23,10 +23,7 @@ function subjectToken(res: HttpResponse, what: string): string {
   const token = res.headers['x-subject-token'];
   registerSecret(token);
   if (!token) {
-    throw new StepError(
-      KEYSTONE.noSubjectTokenHeader(what, res.status),
-      KEYSTONE.passSubjectTokenHeader,
-    );
+    throw new StepError(KEYSTONE.noSubjectTokenHeader(what, res.status), KEYSTONE.passSubjectTokenHeader);
   }
   return token;
 }
@@ -38,7 +35,6 @@ interface TokenBody {
   project?: { id?: string; name?: string; domain?: { id?: string; name?: string } };
   catalog?: unknown;
 }
-
 
 function domainOf(value: unknown): { domain?: { id?: string; name?: string } } {
   const domain = asRecord(value);
@@ -54,7 +50,9 @@ function tokenBody(res: HttpResponse): TokenBody | undefined {
   return {
     ...(user ? { user: { name: textOf(user.name) } } : {}),
     expires_at: textOf(token.expires_at),
-    ...(project ? { project: { id: textOf(project.id), name: textOf(project.name), ...domainOf(project.domain) } } : {}),
+    ...(project
+      ? { project: { id: textOf(project.id), name: textOf(project.name), ...domainOf(project.domain) } }
+      : {}),
     catalog: token.catalog,
   };
 }
@@ -63,15 +61,20 @@ function tokenBody(res: HttpResponse): TokenBody | undefined {
 export async function federated(env: StepEnv, brokerToken: string): Promise<StepResult<string>> {
   const s = env.settings;
   const url = federatedUrl(s);
-  const res = await env.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${brokerToken}` }, credentials: true, signal: env.signal });
+  const res = await env.http.request({
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${brokerToken}` },
+    credentials: true,
+    signal: env.signal,
+  });
   if (res.status !== 201) {
     if (res.status >= 200 && res.status < 300) {
       const what = serverError(res).description;
-      throw new StepError(
-        KEYSTONE.notCreated(res.status, url, what),
-        KEYSTONE.notALoginPage,
-        { url, status: res.status },
-      );
+      throw new StepError(KEYSTONE.notCreated(res.status, url, what), KEYSTONE.notALoginPage, {
+        url,
+        status: res.status,
+      });
     }
     const error = serverError(res);
     const sent = tokenFacts(brokerToken, env.clock.now().getTime());
@@ -89,7 +92,9 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
   } catch {
     // The body of this answer is not defined anywhere we rely on: the token in the header is what counts.
   }
-  const extra = [user && KEYSTONE.user(user), expiresAt && KEYSTONE.expiresAt(expiresAt, leftOf(expiresAt, env.clock))].filter(Boolean).join(', ');
+  const extra = [user && KEYSTONE.user(user), expiresAt && KEYSTONE.expiresAt(expiresAt, leftOf(expiresAt, env.clock))]
+    .filter(Boolean)
+    .join(', ');
   return {
     value: token,
     message: KEYSTONE.unscoped(took(res), extra),
@@ -99,20 +104,39 @@ export async function federated(env: StepEnv, brokerToken: string): Promise<Step
 }
 
 /** Sign-in methods of Keystone that are no federation protocol. */
-const CORE_METHODS = new Set(['password', 'token', 'application_credential', 'totp', 'oauth1', 'oauth2', 'external', 'kerberos']);
+const CORE_METHODS = new Set([
+  'password',
+  'token',
+  'application_credential',
+  'totp',
+  'oauth1',
+  'oauth2',
+  'external',
+  'kerberos',
+]);
 
 /**
  * What one more request proves about a refused federated sign-in: a protocol that Keystone lists among
  * its methods and that signs the same token in (a typo in protocol), or, for an identity URL ending in a
  * version other than /v3, where this Keystone serves v3 (its version document).
  */
-async function provenCause(env: StepEnv, e: ServerError, brokerToken: string): Promise<{ working_protocol?: string; v3_url?: string }> {
+async function provenCause(
+  env: StepEnv,
+  e: ServerError,
+  brokerToken: string,
+): Promise<{ working_protocol?: string; v3_url?: string }> {
   const s = env.settings;
   if (/unsupported method/i.test(e.description) && e.methods) {
     for (const method of e.methods.filter((m) => !CORE_METHODS.has(m) && m !== s.protocol).slice(0, 3)) {
       const url = federatedUrl({ ...s, protocol: method });
       try {
-        const res = await env.http.request({ method: 'GET', url, headers: { authorization: `Bearer ${brokerToken}` }, credentials: true, signal: env.signal });
+        const res = await env.http.request({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${brokerToken}` },
+          credentials: true,
+          signal: env.signal,
+        });
         registerSecret(res.headers['x-subject-token']);
         if (res.status === 201) return { working_protocol: method };
       } catch {
@@ -186,9 +210,15 @@ interface Served {
  * to the other one when that answers 403, 404 or 405; remembers the flavour that worked, so the next
  * step (and, through the cache of `cloudgate token`, the next run) costs one request.
  */
-async function firstServed(env: StepEnv, step: 'projects' | 'scope', send: (url: string) => Promise<HttpResponse>, ok: (res: HttpResponse) => boolean): Promise<Served> {
+async function firstServed(
+  env: StepEnv,
+  step: 'projects' | 'scope',
+  send: (url: string) => Promise<HttpResponse>,
+  ok: (res: HttpResponse) => boolean,
+): Promise<Served> {
   const base = `${env.settings.identityUrl}/v3`;
-  const order: [IdentityFlavour, IdentityFlavour] = env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
+  const order: [IdentityFlavour, IdentityFlavour] =
+    env.flavour?.value === 'keystone' ? ['keystone', 'platform'] : ['platform', 'keystone'];
   const [firstFlavour, secondFlavour] = order;
   const first = await send(base + PATHS[step][firstFlavour]);
   if (ok(first) || !FALLBACK_STATUSES.has(first.status)) {
@@ -199,7 +229,11 @@ async function firstServed(env: StepEnv, step: 'projects' | 'scope', send: (url:
   if (ok(second)) {
     if (env.flavour) env.flavour.value = secondFlavour;
     const said = serverError(first).description || undefined;
-    const tried: TriedPath = { path: `/v3${PATHS[step][firstFlavour]}`, status: first.status, ...(said ? { said } : {}) };
+    const tried: TriedPath = {
+      path: `/v3${PATHS[step][firstFlavour]}`,
+      status: first.status,
+      ...(said ? { said } : {}),
+    };
     return { res: second, path: PATHS[step][secondFlavour], flavour: secondFlavour, tried };
   }
   // Report the answer that says the most: the standard path's, unless it merely does not exist there.
@@ -220,12 +254,22 @@ function pathFacts(served: Served): SigninFacts {
 }
 
 /** The user's projects (either flavour of path); chooses the configured project. */
-export async function listProjects(env: StepEnv, unscoped: string): Promise<StepResult<{ projects: Project[]; chosen?: Project }>> {
+export async function listProjects(
+  env: StepEnv,
+  unscoped: string,
+): Promise<StepResult<{ projects: Project[]; chosen?: Project }>> {
   const s = env.settings;
   const served = await firstServed(
     env,
     'projects',
-    (url) => env.http.request({ method: 'GET', url, headers: { 'x-auth-token': unscoped }, credentials: true, signal: env.signal }),
+    (url) =>
+      env.http.request({
+        method: 'GET',
+        url,
+        headers: { 'x-auth-token': unscoped },
+        credentials: true,
+        signal: env.signal,
+      }),
     (r) => r.status === 200,
   );
   const { res, path } = served;
@@ -240,7 +284,16 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   const projects = body.projects.filter((p): p is Project => isRecord(p) && typeof p.id === 'string');
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
-  const listed: SigninFacts = { url, status: res.status, ...pathFacts(served), projects: projects.map(({ id, name, domain_id }) => ({ id, ...(name ? { name } : {}), ...(domain_id ? { domain_id } : {}) })) };
+  const listed: SigninFacts = {
+    url,
+    status: res.status,
+    ...pathFacts(served),
+    projects: projects.map(({ id, name, domain_id }) => ({
+      id,
+      ...(name ? { name } : {}),
+      ...(domain_id ? { domain_id } : {}),
+    })),
+  };
   if (projects.length === 0) {
     throw new StepError(KEYSTONE.noProject(url), KEYSTONE.grantAProject, listed);
   }
@@ -255,15 +308,18 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
     };
   }
   if (s.project && !chosen) {
-    const guess = closest(s.project, projects.flatMap((p) => (p.name ? [p.name] : [])));
-    const ambiguous = choice.ambiguous ? KEYSTONE.inDomains(choice.ambiguous.length, choice.ambiguous.map((p) => p.domain_id ?? '?').join(', ')) : '';
+    const guess = closest(
+      s.project,
+      projects.flatMap((p) => (p.name ? [p.name] : [])),
+    );
+    const ambiguous = choice.ambiguous
+      ? KEYSTONE.inDomains(choice.ambiguous.length, choice.ambiguous.map((p) => p.domain_id ?? '?').join(', '))
+      : '';
     throw new StepError(
       choice.ambiguous
         ? KEYSTONE.ambiguous(s.project, listing, ambiguous)
         : KEYSTONE.notAmong(s.project, projects.length, listing),
-      choice.ambiguous
-        ? KEYSTONE.nameProjectDomain
-        : KEYSTONE.chooseAmong(guess),
+      choice.ambiguous ? KEYSTONE.nameProjectDomain : KEYSTONE.chooseAmong(guess),
       { ...listed, ...(guess ? { did_you_mean: guess } : {}) },
     );
   }
@@ -277,7 +333,14 @@ export async function listProjects(env: StepEnv, unscoped: string): Promise<Step
   }
   return {
     value: { projects, chosen },
-    message: KEYSTONE.chosen(projects.length, took(res), servedAt(served), Boolean(s.project), chosen.name ?? '', chosen.id),
+    message: KEYSTONE.chosen(
+      projects.length,
+      took(res),
+      servedAt(served),
+      Boolean(s.project),
+      chosen.name ?? '',
+      chosen.id,
+    ),
     facts: { ...listed, chosen: { id: chosen.id, name: chosen.name } },
   };
 }
@@ -295,7 +358,10 @@ export interface ProjectChoice {
  * domain named by its name cannot be matched here (the scope, by name and domain, decides), so the
  * projects of that name are returned as candidates.
  */
-export function chooseProject(projects: Project[], s: Pick<SigninSettings, 'project' | 'projectBy' | 'projectDomain' | 'projectDomainBy'>): ProjectChoice {
+export function chooseProject(
+  projects: Project[],
+  s: Pick<SigninSettings, 'project' | 'projectBy' | 'projectDomain' | 'projectDomainBy'>,
+): ProjectChoice {
   const wanted = s.project;
   if (!wanted) return projects.length === 1 ? { chosen: projects[0] } : {};
   const byId = s.projectBy === 'name' ? undefined : projects.find((p) => p.id === wanted);
@@ -303,7 +369,9 @@ export function chooseProject(projects: Project[], s: Pick<SigninSettings, 'proj
   const named = projects.filter((p) => p.name === wanted);
   const domain = s.projectDomain;
   if (!domain) return named.length > 1 ? { ambiguous: named } : named.length === 1 ? { chosen: named[0] } : {};
-  const inDomain = named.filter((p) => p.domain_id === domain || (p.domain_id === 'default' && domain.toLowerCase() === 'default'));
+  const inDomain = named.filter(
+    (p) => p.domain_id === domain || (p.domain_id === 'default' && domain.toLowerCase() === 'default'),
+  );
   if (inDomain.length) return { chosen: inDomain[0] };
   return s.projectDomainBy !== 'id' && named.length ? { named } : {};
 }
@@ -335,7 +403,9 @@ export type ScopeTarget = { id: string } | { name: string; domain: { id: string 
 export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget): Promise<StepResult<Scoped>> {
   const s = env.settings;
   const project = 'id' in target ? { id: target.id } : { name: target.name, domain: target.domain };
-  const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project } } });
+  const body = JSON.stringify({
+    auth: { identity: { methods: ['token'], token: { id: unscoped } }, scope: { project } },
+  });
   const served = await firstServed(
     env,
     'scope',
@@ -358,14 +428,24 @@ export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget)
     }
     const error = serverError(res);
     const { message, advice } = identityAdvice(error, s, { step: 'scope' });
-    throw new StepError(KEYSTONE.atUrl('POST', url, message), advice, { url, status: res.status, ...(error.description ? { said: error.description } : {}) });
+    throw new StepError(KEYSTONE.atUrl('POST', url, message), advice, {
+      url,
+      status: res.status,
+      ...(error.description ? { said: error.description } : {}),
+    });
   }
   const token = subjectToken(res, `POST ${url}`);
   const t = tokenBody(res);
   if (!t) throw new StepError(KEYSTONE.noTokenObject(url), KEYSTONE.checkKeystoneV3, { url });
   // Each service's fields are read with fallbacks below; a malformed entry is dropped.
-  const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter((c): c is CatalogService => typeof memberOf(c, 'type') === 'string');
-  const scopedTo = { id: t.project?.id ?? ('id' in target ? target.id : ''), name: t.project?.name ?? ('name' in target ? target.name : undefined), ...(t.project?.domain ? { domain: t.project.domain } : {}) };
+  const catalog = (Array.isArray(t.catalog) ? t.catalog : []).filter(
+    (c): c is CatalogService => typeof memberOf(c, 'type') === 'string',
+  );
+  const scopedTo = {
+    id: t.project?.id ?? ('id' in target ? target.id : ''),
+    name: t.project?.name ?? ('name' in target ? target.name : undefined),
+    ...(t.project?.domain ? { domain: t.project.domain } : {}),
+  };
   const services = catalog.map((c) => c.type).filter(Boolean);
   const regions = [...new Set(catalog.flatMap((c) => (c.endpoints ?? []).map((e) => e.region)).filter(Boolean))];
   const expiry = t.expires_at ? `, expires_at ${t.expires_at}${leftOf(t.expires_at, env.clock)}` : '';
@@ -373,9 +453,23 @@ export async function scope(env: StepEnv, unscoped: string, target: ScopeTarget)
     value: { token, project: scopedTo, expiresAt: t.expires_at, catalog },
     message:
       `Scoped to project ${scopedTo.name ?? ''} (${scopedTo.id})${scopedTo.domain?.name ? ` in domain ${scopedTo.domain.name}` : ''} (${took(res)}${servedAt(served)})${expiry}; ` +
-      (catalog.length ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.` : 'the catalog is empty.'),
-    warning: catalog.length ? undefined : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
-    facts: compact({ url, status: res.status, ...pathFacts(served), project: { id: scopedTo.id, name: scopedTo.name }, domain: scopedTo.domain, expires_at: t.expires_at, user: t.user?.name, services, regions }),
+      (catalog.length
+        ? `catalog: ${joinCapped(services)}${regions.length ? ` in ${joinCapped(regions.map(String))}` : ''}.`
+        : 'the catalog is empty.'),
+    warning: catalog.length
+      ? undefined
+      : 'The scoped token carries an empty catalog: the project has no endpoints, so no cloud API can be found.',
+    facts: compact({
+      url,
+      status: res.status,
+      ...pathFacts(served),
+      project: { id: scopedTo.id, name: scopedTo.name },
+      domain: scopedTo.domain,
+      expires_at: t.expires_at,
+      user: t.user?.name,
+      services,
+      regions,
+    }),
     expiresAt: t.expires_at,
   };
 }

@@ -17,7 +17,10 @@ const METRICS: readonly AreaMetric[] = [
   {
     name: 'cloudgate_signin_step_duration_seconds',
     help: 'How long each step of the sign-in chain took in the last run.',
-    samples: (outcomes) => outcomes.filter(ran).map((o) => ({ labels: { step: o.id.slice(o.group.length + 1) }, value: o.durationMs / 1000 })),
+    samples: (outcomes) =>
+      outcomes
+        .filter(ran)
+        .map((o) => ({ labels: { step: o.id.slice(o.group.length + 1) }, value: o.durationMs / 1000 })),
   },
 ];
 

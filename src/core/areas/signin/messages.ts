@@ -23,7 +23,8 @@ export const CLOSED = {
     text: `Set ${names.join(', ')} in the environment (CLOUDGATE_<NAME>, OS_*) or the "signin:" section of --config.`,
   }),
   noSubject: 'Set subject_token, or idp_token_url, idp_client_id and idp_client_secret to fetch one.',
-  subjectGiven: 'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.',
+  subjectGiven:
+    'Not needed: the subject token is given (subject_token); idp_token_url, idp_client_id and idp_client_secret would fetch one.',
   unattended: (authType: string) =>
     `Auth type ${authType} signs in with a single-use code a person gets in a browser: it cannot be checked unattended. ${UNATTENDED}`,
   chooseProject: 'Name one with --project, OS_PROJECT_ID, OS_PROJECT_NAME or "project" in the signin: section.',

@@ -88,9 +88,13 @@ export async function proveHttpFailure(
     } catch {
       return error;
     }
-    return new HttpError(error.kind, error.url,
+    return new HttpError(
+      error.kind,
+      error.url,
       `${error.message} The port speaks HTTPS: a TLS handshake with ${at.host}:${at.port} succeeds, and the server closed the plain-HTTP request.`,
-      `Write https:// in ${settingOfUrl(s, error.url)}.`, error.status);
+      `Write https:// in ${settingOfUrl(s, error.url)}.`,
+      error.status,
+    );
   }
   return error;
 }

@@ -13,7 +13,12 @@ import type { Handover } from './chain.js';
 import type { StepEnv } from './step.js';
 import { SCOPE_PROOF } from './messages/steps.js';
 
-export async function proveScopeFailure(env: StepEnv, h: Handover, target: ScopeTarget, error: unknown): Promise<unknown> {
+export async function proveScopeFailure(
+  env: StepEnv,
+  h: Handover,
+  target: ScopeTarget,
+  error: unknown,
+): Promise<unknown> {
   if (!(error instanceof StepError)) return error;
   const { status, said } = error.facts;
   if (status === 400 && typeof said === 'string' && /Expecting to find domain in project/i.test(said)) {
@@ -24,14 +29,23 @@ export async function proveScopeFailure(env: StepEnv, h: Handover, target: Scope
   const listing = joinCapped(projects.map((p) => `${p.name ?? '?'} (${p.id})`));
   if ('id' in target) {
     if (projects.some((p) => p.id === target.id)) return error;
-    return new StepError(SCOPE_PROOF.idNotAmong(error.message, target.id, projects.length, listing),
-      SCOPE_PROOF.chooseId, error.facts);
+    return new StepError(
+      SCOPE_PROOF.idNotAmong(error.message, target.id, projects.length, listing),
+      SCOPE_PROOF.chooseId,
+      error.facts,
+    );
   }
   const named = projects.filter((p) => p.name === target.name);
   if (named.length === 0) {
-    const guess = closest(target.name, projects.flatMap((p) => (p.name ? [p.name] : [])));
-    return new StepError(SCOPE_PROOF.noNamed(error.message, target.name, listing),
-      SCOPE_PROOF.chooseNamed(guess, target.name), { ...error.facts, ...(guess ? { did_you_mean: guess } : {}) });
+    const guess = closest(
+      target.name,
+      projects.flatMap((p) => (p.name ? [p.name] : [])),
+    );
+    return new StepError(
+      SCOPE_PROOF.noNamed(error.message, target.name, listing),
+      SCOPE_PROOF.chooseNamed(guess, target.name),
+      { ...error.facts, ...(guess ? { did_you_mean: guess } : {}) },
+    );
   }
   // The same name in another domain: a scope there that passes proves the configured domain is the wrong one.
   for (const candidate of named.slice(0, 3)) {
@@ -40,8 +54,17 @@ export async function proveScopeFailure(env: StepEnv, h: Handover, target: Scope
       const other = await scope(env, h.unscoped, { name: target.name, domain: { id: candidate.domain_id } });
       const domain = other.value.project.domain;
       const name = domain?.name ?? candidate.domain_id;
-      return new StepError(SCOPE_PROOF.inOtherDomain(error.message, target.name, name, candidate.domain_id, 'id' in target.domain ? SCOPE_PROOF.domainId(target.domain.id) : SCOPE_PROOF.domainName(target.domain.name)),
-        SCOPE_PROOF.setProjectDomain(name, candidate.domain_id), { ...error.facts, domain: { id: candidate.domain_id, name } });
+      return new StepError(
+        SCOPE_PROOF.inOtherDomain(
+          error.message,
+          target.name,
+          name,
+          candidate.domain_id,
+          'id' in target.domain ? SCOPE_PROOF.domainId(target.domain.id) : SCOPE_PROOF.domainName(target.domain.name),
+        ),
+        SCOPE_PROOF.setProjectDomain(name, candidate.domain_id),
+        { ...error.facts, domain: { id: candidate.domain_id, name } },
+      );
     } catch (probe) {
       if (!(probe instanceof StepError || probe instanceof HttpError)) throw probe;
     }

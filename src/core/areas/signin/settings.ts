@@ -1,4 +1,10 @@
-import { resolveSetting, type Origin, type OriginKind, type SettingSpec, type SettingSources as SettingsSource } from '../../config/setting-schema.js';
+import {
+  resolveSetting,
+  type Origin,
+  type OriginKind,
+  type SettingSpec,
+  type SettingSources as SettingsSource,
+} from '../../config/setting-schema.js';
 import { SIGNIN_SETTINGS } from '../../config/setting-specs/signin.js';
 import { cloudSource, OIDC_AUTH_TYPES } from '../../config/clouds-yaml.js';
 
@@ -88,10 +94,14 @@ const SPECS = new Map(SIGNIN_SETTINGS.map((s) => [s.name, s]));
 const specOf = (name: string): SettingSpec => SPECS.get(name)!;
 
 /** The spec with some of its environment variables left out (the OpenStack names that mean something else in this chain). */
-const without = (spec: SettingSpec, names: string[]): SettingSpec => ({ ...spec, env: (spec.env ?? []).filter((n) => !names.includes(n)) });
+const without = (spec: SettingSpec, names: string[]): SettingSpec => ({
+  ...spec,
+  env: (spec.env ?? []).filter((n) => !names.includes(n)),
+});
 
 /** Whether a value came from the environment variable `name`. */
-const fromEnv = (origin: Origin | undefined, ...names: string[]) => origin?.kind === 'environment' && names.includes(origin.where ?? '');
+const fromEnv = (origin: Origin | undefined, ...names: string[]) =>
+  origin?.kind === 'environment' && names.includes(origin.where ?? '');
 
 export function readSigninSettings(input: SettingsSource): SigninSettings {
   const get = (name: string, spec: SettingSpec = specOf(name)) => resolveSetting(spec, input);
@@ -109,7 +119,9 @@ export function readSigninSettings(input: SettingsSource): SigninSettings {
   const project = get('project');
   const domain = get('project_domain');
   // An admin openrc's project domain is not the chain's, unless the chain's project came from it too.
-  const domainCounts = !fromEnv(domain.origin, 'OS_PROJECT_DOMAIN_ID', 'OS_PROJECT_DOMAIN_NAME') || fromEnv(project.origin, 'OS_PROJECT_ID', 'OS_PROJECT_NAME');
+  const domainCounts =
+    !fromEnv(domain.origin, 'OS_PROJECT_DOMAIN_ID', 'OS_PROJECT_DOMAIN_NAME') ||
+    fromEnv(project.origin, 'OS_PROJECT_ID', 'OS_PROJECT_NAME');
   const projectBy = namedBy(project.origin, 'OS_PROJECT_ID', 'OS_PROJECT_NAME', 'project_id', 'project_name');
   const projectDomain = domainCounts ? domain.value : undefined;
   const projectIsId = project.value !== undefined && (projectBy === 'id' || /^[0-9a-f]{32}$/i.test(project.value));
@@ -168,7 +180,13 @@ function namedBy(origin: Origin | undefined, idVar: string, nameVar: string, idK
 
 /** A domain named by a setting that may hold either: `default` and 32 hex digits are ids (Keystone's default domain's id is `default`). */
 function domainBy(origin: Origin | undefined, value: string): NamedBy {
-  const by = namedBy(origin, 'OS_PROJECT_DOMAIN_ID', 'OS_PROJECT_DOMAIN_NAME', 'project_domain_id', 'project_domain_name');
+  const by = namedBy(
+    origin,
+    'OS_PROJECT_DOMAIN_ID',
+    'OS_PROJECT_DOMAIN_NAME',
+    'project_domain_id',
+    'project_domain_name',
+  );
   if (by !== 'either') return by;
   return value === 'default' || /^[0-9a-f]{32}$/i.test(value) ? 'id' : 'name';
 }
@@ -193,7 +211,16 @@ export function usesIdpCredentials(s: SigninSettings): boolean {
 
 /** Whether anything at all of the sign-in chain is configured (otherwise every step is skipped). */
 export function isConfigured(s: SigninSettings): boolean {
-  return Boolean(s.brokerUrl || s.identityUrl || s.subjectToken || usesIdpCredentials(s) || s.clientId || s.tokenEndpoint || s.accessToken || s.grant !== 'exchange');
+  return Boolean(
+    s.brokerUrl ||
+    s.identityUrl ||
+    s.subjectToken ||
+    usesIdpCredentials(s) ||
+    s.clientId ||
+    s.tokenEndpoint ||
+    s.accessToken ||
+    s.grant !== 'exchange',
+  );
 }
 
 /** Whether the broker's token endpoint is known: given, found through discovery, or built from broker_url and realm. */
@@ -234,7 +261,8 @@ export interface SettingsReport {
 
 /** The settings each way of getting the broker token needs, as the operator names them. */
 function neededFor(s: SigninSettings, has: (name: string) => boolean): string[] {
-  const endpoint = has('token_endpoint') || has('discovery_endpoint') || (has('broker_url') && has('realm')) ? [] : [ENDPOINT_NAMES];
+  const endpoint =
+    has('token_endpoint') || has('discovery_endpoint') || (has('broker_url') && has('realm')) ? [] : [ENDPOINT_NAMES];
   const need = (...names: string[]) => names.filter((n) => !has(n));
   const identity = need('identity_url', 'idp_id');
   switch (s.grant) {
@@ -247,9 +275,16 @@ function neededFor(s: SigninSettings, has: (name: string) => boolean): string[] 
     case 'authorization_code':
       return identity;
     default: {
-      const subject = has('subject_token') || (has('idp_token_url') && has('idp_client_id') && has('idp_client_secret'));
-      const exchangeEndpoint = has('token_endpoint') || (has('broker_url') && has('realm')) ? [] : need('broker_url', 'realm');
-      return [...exchangeEndpoint, ...need('client_id', 'client_secret'), ...identity, ...(subject ? [] : ['subject_token (or idp_token_url, idp_client_id, idp_client_secret)'])];
+      const subject =
+        has('subject_token') || (has('idp_token_url') && has('idp_client_id') && has('idp_client_secret'));
+      const exchangeEndpoint =
+        has('token_endpoint') || (has('broker_url') && has('realm')) ? [] : need('broker_url', 'realm');
+      return [
+        ...exchangeEndpoint,
+        ...need('client_id', 'client_secret'),
+        ...identity,
+        ...(subject ? [] : ['subject_token (or idp_token_url, idp_client_id, idp_client_secret)']),
+      ];
     }
   }
 }
@@ -261,7 +296,9 @@ export function signinSettingsReport(input: SettingsSource): SettingsReport {
   const s = readSigninSettings(input);
   const found = CHAIN_SETTINGS.flatMap((spec) => {
     const origin = resolveSetting(spec, input, { read: false }).origin;
-    return origin && origin.kind !== 'default' ? [{ name: spec.name, origin: origin.kind, ...(origin.where ? { where: origin.where } : {}) }] : [];
+    return origin && origin.kind !== 'default'
+      ? [{ name: spec.name, origin: origin.kind, ...(origin.where ? { where: origin.where } : {}) }]
+      : [];
   });
   const has = (name: string) => found.some((f) => f.name === name);
   return { found, missing: neededFor(s, has) };
@@ -287,10 +324,15 @@ export function cloudSettingsLines(input: SettingsSource): string[] {
     `Sign-in settings from clouds.yaml cloud "${input.cloud.name}" (${cloudSource(input.cloud)}): ${by('clouds.yaml').join(', ') || 'none'}.`,
     `The chain: ${type}${GRANT_WORDS[s.grant]}.`,
   ];
-  for (const origin of ['flag', 'environment', 'config file'] as const) if (by(origin).length) lines.push(`From the ${origin}: ${by(origin).join(', ')}.`);
+  for (const origin of ['flag', 'environment', 'config file'] as const)
+    if (by(origin).length) lines.push(`From the ${origin}: ${by(origin).join(', ')}.`);
   if (input.cloud.caFile) lines.push(`CA file from clouds.yaml (cacert): ${input.cloud.caFile}.`);
-  if (input.cloud.insecure) lines.push('clouds.yaml says verify: false (or insecure: true): TLS certificates are NOT verified.');
+  if (input.cloud.insecure)
+    lines.push('clouds.yaml says verify: false (or insecure: true): TLS certificates are NOT verified.');
   for (const note of input.cloud.notes) lines.push(`Note: ${note}`);
-  if (report.missing.length) lines.push(`Still missing for the sign-in chain: ${report.missing.join(', ')} (add them to --config's signin: section or CLOUDGATE_* variables).`);
+  if (report.missing.length)
+    lines.push(
+      `Still missing for the sign-in chain: ${report.missing.join(', ')} (add them to --config's signin: section or CLOUDGATE_* variables).`,
+    );
   return lines;
 }

@@ -57,6 +57,7 @@ export function describeFacts(facts: TokenFacts): string {
   if (facts.audience) parts.push(`aud ${Array.isArray(facts.audience) ? facts.audience.join(',') : facts.audience}`);
   if (facts.username) parts.push(`user ${facts.username}`);
   else if (facts.subject) parts.push(`sub ${facts.subject}`);
-  if (facts.expiresAt && facts.secondsLeft !== undefined) parts.push(`expires ${facts.expiresAt} (${formatLeft(facts.secondsLeft)})`);
+  if (facts.expiresAt && facts.secondsLeft !== undefined)
+    parts.push(`expires ${facts.expiresAt} (${formatLeft(facts.secondsLeft)})`);
   return parts.join(', ');
 }

@@ -19,7 +19,11 @@ import { SERVED, UNTRUSTED, WRONG_ISSUER } from './messages.js';
 
 const DAY = 86_400_000;
 const FAKE_CERTIFICATE = 'Kubernetes Ingress Controller Fake Certificate';
-const INCOMPLETE = new Set(['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT']);
+const INCOMPLETE = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);
 
 interface Problem {
   level: 'fail' | 'warn';
@@ -84,27 +88,53 @@ export function analyzeServed(
     add('warn', SERVED.expiresSoon(where, days(left), notAfter.toISOString().slice(0, 10)), expiryAdvice(expected));
   }
   if (!probe.hostMatches) {
-    add('fail', SERVED.hostNotCovered(where, endpoint.host, joinCapped(sanNames(leaf)) || SERVED.onlyCommonName(leafName)),
-      wildcardOnly ? SERVED.wildcardCoversOneLabel : SERVED.serveCoveringCertificate);
+    add(
+      'fail',
+      SERVED.hostNotCovered(where, endpoint.host, joinCapped(sanNames(leaf)) || SERVED.onlyCommonName(leafName)),
+      wildcardOnly ? SERVED.wildcardCoversOneLabel : SERVED.serveCoveringCertificate,
+    );
   }
   // Weak cryptography is said as such: OpenSSL's verdict on it (UNSPECIFIED, CA_MD_TOO_WEAK) is no unknown CA.
   const weak = chainWeaknesses(probe.chain);
   if (weak.length) {
-    add('fail', SERVED.weakCrypto(where, describeWeaknesses(weak)), SERVED.weakCryptoFix([...new Set(weak.map((w) => w.fix))].join('; ')));
+    add(
+      'fail',
+      SERVED.weakCrypto(where, describeWeaknesses(weak)),
+      SERVED.weakCryptoFix([...new Set(weak.map((w) => w.fix))].join('; ')),
+    );
   }
-  const weakVerdict = weak.length > 0 && ['UNSPECIFIED', ...WEAK_CRYPTO_ERRORS].includes(probe.authorizationError ?? '');
+  const weakVerdict =
+    weak.length > 0 && ['UNSPECIFIED', ...WEAK_CRYPTO_ERRORS].includes(probe.authorizationError ?? '');
   if (!options.insecure && !probe.chainTrusted && !weakVerdict) untrusted(probe, chain, expected, where, add);
   if (!chain.inOrder) {
     add('warn', SERVED.outOfOrder(where, probe.chain.map((c) => commonName(c.subject)).join(' → ')), SERVED.putInOrder);
   }
   if (chain.extra.length) {
-    add('warn', SERVED.unrelated(where, chain.extra.length, joinCapped(chain.extra.map((i) => commonName(probe.chain[i].subject)))), SERVED.removeUnrelated);
+    add(
+      'warn',
+      SERVED.unrelated(
+        where,
+        chain.extra.length,
+        joinCapped(chain.extra.map((i) => commonName(probe.chain[i].subject))),
+      ),
+      SERVED.removeUnrelated,
+    );
   }
   issuerMismatch(leaf, probe.chain, expected, where, add);
-  if (expectsWildcard(expected) && !wildcardOnly && leafName !== FAKE_CERTIFICATE && probe.hostMatches && !servedIndividually(endpoint, expected)) {
+  if (
+    expectsWildcard(expected) &&
+    !wildcardOnly &&
+    leafName !== FAKE_CERTIFICATE &&
+    probe.hostMatches &&
+    !servedIndividually(endpoint, expected)
+  ) {
     const d = expected.wildcardDomain;
     if (!d || endpoint.host.endsWith(`.${d}`)) {
-      add('warn', SERVED.individualNotWildcard(where, d ? `*.${d}` : `secret ${expected.suppliedSecret}`), SERVED.staleIndividualSecret);
+      add(
+        'warn',
+        SERVED.individualNotWildcard(where, d ? `*.${d}` : `secret ${expected.suppliedSecret}`),
+        SERVED.staleIndividualSecret,
+      );
     }
   } else if (!expectsWildcard(expected) && expected.issuerType && wildcardOnly && probe.hostMatches) {
     add('warn', SERVED.wildcardNotIndividual(where, joinCapped(sanNames(leaf))), SERVED.wildcardIntended);
@@ -122,7 +152,11 @@ export function analyzeServed(
     trusted: options.insecure ? 'not checked (--insecure)' : probe.chainTrusted,
     trustStore: probe.trustStore,
     ...(probe.authorizationError ? { verifyError: probe.authorizationError } : {}),
-    chain: probe.chain.map((c) => ({ subject: commonName(c.subject), issuer: commonName(c.issuer), notAfter: new Date(c.validTo).toISOString() })),
+    chain: probe.chain.map((c) => ({
+      subject: commonName(c.subject),
+      issuer: commonName(c.issuer),
+      notAfter: new Date(c.validTo).toISOString(),
+    })),
     chainOrder: chain.inOrder ? 'in order' : 'out of order',
     chainAsServed: probe.chainAsServed,
     protocol: probe.protocol,
@@ -141,8 +175,13 @@ export function analyzeServed(
   const others = problems.filter((p) => p !== worst);
   return {
     status: worst.level,
-    message: others.length ? SERVED.andMore(worst.message, others.length, others.map((p) => p.message).join(' ')) : worst.message,
-    advice: [worst, ...others].map((p) => p.advice).filter((a, i, all) => all.indexOf(a) === i).join(' '),
+    message: others.length
+      ? SERVED.andMore(worst.message, others.length, others.map((p) => p.message).join(' '))
+      : worst.message,
+    advice: [worst, ...others]
+      .map((p) => p.advice)
+      .filter((a, i, all) => all.indexOf(a) === i)
+      .join(' '),
     facts,
     ...about,
   };
@@ -167,12 +206,23 @@ function untrusted(
   const selfSigned = probe.chain.length === 1 && isSelfSigned(probe.chain[0]);
   const level = expected.issuerType === 'self-signed' ? 'warn' : 'fail';
   if (selfSigned || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') {
-    add(level, UNTRUSTED.selfSigned(where, probe.trustStore),
-      expected.issuerType === 'self-signed' ? UNTRUSTED.selfSignedExpected : UNTRUSTED.selfSignedFix);
+    add(
+      level,
+      UNTRUSTED.selfSigned(where, probe.trustStore),
+      expected.issuerType === 'self-signed' ? UNTRUSTED.selfSignedExpected : UNTRUSTED.selfSignedFix,
+    );
   } else if (INCOMPLETE.has(code) && last && !chain.endsAtRoot) {
-    add(level, UNTRUSTED.issuerUnknown(where, commonName(last.subject), commonName(last.issuer), probe.trustStore), UNTRUSTED.intermediateOrPrivateCa);
+    add(
+      level,
+      UNTRUSTED.issuerUnknown(where, commonName(last.subject), commonName(last.issuer), probe.trustStore),
+      UNTRUSTED.intermediateOrPrivateCa,
+    );
   } else if (code === 'SELF_SIGNED_CERT_IN_CHAIN' || chain.endsAtRoot) {
-    add(level, UNTRUSTED.rootNotTrusted(where, commonName(last?.subject ?? ''), probe.trustStore), UNTRUSTED.passPrivateRoot);
+    add(
+      level,
+      UNTRUSTED.rootNotTrusted(where, commonName(last?.subject ?? ''), probe.trustStore),
+      UNTRUSTED.passPrivateRoot,
+    );
   } else {
     add(level, UNTRUSTED.notTrusted(where, code, probe.trustStore), UNTRUSTED.checkIssuerAndChain);
   }

@@ -11,7 +11,12 @@ import { probeTls, TlsProbeError } from '../../net/tls-probe.js';
 import { trustOf } from '../../net/trust.js';
 import { stalledHandshakeAdvice } from '../../net/http-errors.js';
 import {
-  endpointId, endpointsFromCatalog, endpointsFromInventory, endpointsFromSettings, unique, type Endpoint,
+  endpointId,
+  endpointsFromCatalog,
+  endpointsFromInventory,
+  endpointsFromSettings,
+  unique,
+  type Endpoint,
 } from './endpoints.js';
 import { expectationsFrom, type ServedExpectations } from '../../config/expectations.js';
 import { inventoryValuesOnDemand } from '../../inventory/values-on-demand.js';
@@ -55,9 +60,15 @@ export const provideChecks: CheckProvider = async (input) => {
     timeoutMs: input.network.timeoutMs * 2 + 1000,
     run: async (ctx): Promise<RunResult> => {
       const covered = new Set(configured.map(endpointId));
-      const endpoints = endpointsFromCatalog(ctx.facts.need(SERVICE_CATALOG)).filter((e) => !covered.has(endpointId(e)));
+      const endpoints = endpointsFromCatalog(ctx.facts.need(SERVICE_CATALOG)).filter(
+        (e) => !covered.has(endpointId(e)),
+      );
       if (endpoints.length === 0) {
-        return { unavailable: 'not-applicable', message: CATALOG.noEndpoint(covered.size > 0), text: CATALOG.coveredByOthers };
+        return {
+          unavailable: 'not-applicable',
+          message: CATALOG.noEndpoint(covered.size > 0),
+          text: CATALOG.coveredByOthers,
+        };
       }
       return checkCatalog(endpoints, expected, ctx.services, ctx.signal);
     },
@@ -86,7 +97,8 @@ export async function checkEndpoint(
     const [probe, { analyzeServed }] = await Promise.all([probing, import('./analyze.js')]);
     return analyzeServed(endpoint, probe, expected, services.clock.now(), { insecure: network.insecure });
   } catch (error) {
-    const code = error instanceof TlsProbeError ? (error.stalled === 'handshake' ? 'handshake-timeout' : error.code) : undefined;
+    const code =
+      error instanceof TlsProbeError ? (error.stalled === 'handshake' ? 'handshake-timeout' : error.code) : undefined;
     const target = endpoint.address ?? endpoint.host;
     const advice: Record<string, string> = {
       dns: UNREACHABLE.dns(endpoint.host, endpoint.origin),
@@ -100,20 +112,34 @@ export async function checkEndpoint(
       status: 'fail',
       message: messageOf(error),
       advice: (code && advice[code]) ?? UNREACHABLE.checkReachable(endpoint.host, endpoint.port, endpoint.origin),
-      facts: { endpoint: `${endpoint.host}:${endpoint.port}`, source: endpoint.origin, ...(endpoint.address ? { address: endpoint.address } : {}) },
+      facts: {
+        endpoint: `${endpoint.host}:${endpoint.port}`,
+        source: endpoint.origin,
+        ...(endpoint.address ? { address: endpoint.address } : {}),
+      },
       subject: { endpoint: `${endpoint.host}:${endpoint.port}` },
     };
   }
 }
 
 /** One line per catalog endpoint, as the check's parts (grouped, as flutter's grouped validators keep their sub-results). */
-async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations, services: RunServices, signal: AbortSignal): Promise<CheckResult> {
+async function checkCatalog(
+  endpoints: Endpoint[],
+  expected: ServedExpectations,
+  services: RunServices,
+  signal: AbortSignal,
+): Promise<CheckResult> {
   const settled = await Promise.all(probeAll(endpoints, expected, services, signal));
   const results = settled.map((result, i) => ({ id: endpointId(endpoints[i]), result }));
   results.sort((a, b) => a.id.localeCompare(b.id));
   const bad = results.filter((r) => r.result.status === 'fail' || r.result.status === 'warn');
   const status = results.some((r) => r.result.status === 'fail') ? 'fail' : bad.length ? 'warn' : 'ok';
-  const parts = results.map(({ id, result }) => ({ name: id, status: result.status, message: result.message, ...(result.advice ? { advice: result.advice } : {}) }));
+  const parts = results.map(({ id, result }) => ({
+    name: id,
+    status: result.status,
+    message: result.message,
+    ...(result.advice ? { advice: result.advice } : {}),
+  }));
   // Every catalog endpoint's certificates, each under its own host:port.
   const certificates = results.flatMap((r) => r.result.certificates ?? []);
   if (status === 'ok') return { status, message: CATALOG.allValid(results.length), parts, certificates };
@@ -127,7 +153,12 @@ async function checkCatalog(endpoints: Endpoint[], expected: ServedExpectations,
 }
 
 /** The checks of `endpoints`, probed at most PROBE_CONCURRENCY at once, all stopping with `signal`. */
-function probeAll(endpoints: Endpoint[], expected: ServedExpectations, services: RunServices, signal: AbortSignal): Promise<CheckResult<EndpointFacts>>[] {
+function probeAll(
+  endpoints: Endpoint[],
+  expected: ServedExpectations,
+  services: RunServices,
+  signal: AbortSignal,
+): Promise<CheckResult<EndpointFacts>>[] {
   // Each probe in flight listens to the signal: more listeners than Node's default warning limit (10).
   setMaxListeners(PROBE_CONCURRENCY + 10, signal);
   return mapBounded(endpoints, PROBE_CONCURRENCY, (e) => checkEndpoint(e, expected, services, signal));

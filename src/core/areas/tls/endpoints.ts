@@ -61,22 +61,37 @@ export function endpointId(e: { host: string; port: number }): string {
 export function endpointsFromSettings(items: readonly ListItem[], configPath = 'the config file'): Endpoint[] {
   return items.flatMap((item) => {
     // A flag may list several, comma-separated (as --only does).
-    const values = item.origin.kind === 'flag' ? item.value.split(',').map((v) => v.trim()).filter(Boolean) : [item.value];
+    const values =
+      item.origin.kind === 'flag'
+        ? item.value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : [item.value];
     return values.map((value): Endpoint => {
       const parsed = parseEndpoint(value);
       if (item.origin.kind === 'config file') {
         if (!parsed) {
-          throw new UsageError(`In ${configPath}, ${item.origin.where} (${JSON.stringify(value)}) is not HOST[:PORT] or an https:// URL.`,
-            'Give host names such as identity.example.com or compute.example.com:8774.');
+          throw new UsageError(
+            `In ${configPath}, ${item.origin.where} (${JSON.stringify(value)}) is not HOST[:PORT] or an https:// URL.`,
+            'Give host names such as identity.example.com or compute.example.com:8774.',
+          );
         }
         return { ...parsed, source: 'config', origin: `${configPath} tls.endpoints` };
       }
       if (!parsed) {
         const where = item.origin.kind === 'flag' ? '--endpoint' : describeOrigin(item.origin);
-        throw new UsageError(`${where} "${value}" is not HOST[:PORT][@ADDRESS].`, 'Give a host name or address, optionally with a port and an address to connect to: '
-          + '--endpoint identity.example.com, --endpoint compute.example.com:8774, --endpoint identity.example.com@10.0.0.5.');
+        throw new UsageError(
+          `${where} "${value}" is not HOST[:PORT][@ADDRESS].`,
+          'Give a host name or address, optionally with a port and an address to connect to: ' +
+            '--endpoint identity.example.com, --endpoint compute.example.com:8774, --endpoint identity.example.com@10.0.0.5.',
+        );
       }
-      return { ...parsed, source: 'flag', origin: item.origin.kind === 'flag' ? '--endpoint' : describeOrigin(item.origin) };
+      return {
+        ...parsed,
+        source: 'flag',
+        origin: item.origin.kind === 'flag' ? '--endpoint' : describeOrigin(item.origin),
+      };
     });
   });
 }
@@ -107,7 +122,12 @@ export function endpointsFromCatalog(catalog: unknown): Endpoint[] {
       if (typeof url !== 'string' || !url.startsWith('https://')) continue;
       const parsed = parseEndpoint(url);
       const label = String(memberOf(service, 'type') ?? memberOf(service, 'name') ?? 'service');
-      if (parsed) out.push({ ...parsed, source: 'catalog', origin: `catalog ${label} (${String(memberOf(endpoint, 'interface') ?? '')})` });
+      if (parsed)
+        out.push({
+          ...parsed,
+          source: 'catalog',
+          origin: `catalog ${label} (${String(memberOf(endpoint, 'interface') ?? '')})`,
+        });
     }
   }
   return unique(out);

@@ -9,12 +9,24 @@ export const CERTIFICATE_SETTINGS = inSection('certificate', [
 ]);
 
 export const TLS_SETTINGS = [
-  { name: 'endpoints', type: 'text', section: 'tls', list: true, merge: true, flag: 'endpoint',
-    doc: 'endpoints to check, HOST[:PORT][@ADDRESS] (a list; the flags and the section add up)' },
+  {
+    name: 'endpoints',
+    type: 'text',
+    section: 'tls',
+    list: true,
+    merge: true,
+    flag: 'endpoint',
+    doc: 'endpoints to check, HOST[:PORT][@ADDRESS] (a list; the flags and the section add up)',
+  },
 ] as const satisfies readonly SettingSpec[];
 
 /** Group acme: what the DNS-01 credential check may do (its section also gives the inventory's DNS-01 variables). */
 export const ACME_SETTINGS = [
-  { name: 'probe_update', type: 'switch', section: 'acme', flag: 'probe-update',
-    doc: 'write and delete one TXT record to prove DNS updates work (acme.dns-credentials)' },
+  {
+    name: 'probe_update',
+    type: 'switch',
+    section: 'acme',
+    flag: 'probe-update',
+    doc: 'write and delete one TXT record to prove DNS updates work (acme.dns-credentials)',
+  },
 ] as const satisfies readonly SettingSpec[];

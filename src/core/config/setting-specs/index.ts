@@ -9,7 +9,11 @@ import { ACME_SETTINGS, CERTIFICATE_SETTINGS, TLS_SETTINGS } from './checked-fil
 export const SETTING_AREAS: readonly { area: string; title: string; settings: readonly SettingSpec[] }[] = [
   { area: 'general', title: 'Where a run starts (doctor, serve, token, oidc)', settings: GENERAL_SETTINGS },
   { area: 'signin', title: 'Group signin: the sign-in chain', settings: SIGNIN_SETTINGS },
-  { area: 'discovery', title: 'Group discovery and cloudgate oidc: keyless DNS credentials', settings: DISCOVERY_SETTINGS },
+  {
+    area: 'discovery',
+    title: 'Group discovery and cloudgate oidc: keyless DNS credentials',
+    settings: DISCOVERY_SETTINGS,
+  },
   { area: 'certificate', title: 'Group certificate: certificate files', settings: CERTIFICATE_SETTINGS },
   { area: 'tls', title: 'Group tls: endpoints', settings: TLS_SETTINGS },
   { area: 'acme', title: 'Group acme: DNS-01 credentials', settings: ACME_SETTINGS },
@@ -19,7 +23,11 @@ export const SETTING_SPECS: readonly SettingSpec[] = SETTING_AREAS.flatMap((a) =
 
 /** The spec of `name` read from `section` (its own section or an older one); undefined for a name no area declares. */
 export function specOf(section: string | undefined, name: string): SettingSpec | undefined {
-  return SETTING_SPECS.find((s) => s.name === name && (section === undefined ? s.section === undefined : s.section === section || s.oldSections?.includes(section)));
+  return SETTING_SPECS.find(
+    (s) =>
+      s.name === name &&
+      (section === undefined ? s.section === undefined : s.section === section || s.oldSections?.includes(section)),
+  );
 }
 
 /** The settings `cloudgate config set` keeps. */

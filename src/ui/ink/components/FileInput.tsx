@@ -66,12 +66,19 @@ export function FileInput({ initialValue, placeholder, cwd, validateEmpty, check
         onSubmit={submit}
         isActive={isActive}
       />
-      {candidates.length > 0 ? <Text dimColor wrap="wrap">{escapeLine(candidates.join('  '))}</Text> : null}
+      {candidates.length > 0 ? (
+        <Text dimColor wrap="wrap">
+          {escapeLine(candidates.join('  '))}
+        </Text>
+      ) : null}
       {result ? <Findings findings={result.check.findings} /> : null}
       {result && result.check.findings.length > 0 ? (
         <Text dimColor wrap="wrap">
-          {blocked ? 'Fix the file (or give another path) to continue.'
-            : offer ? `${offer.question} Enter: yes · or give another path.` : 'Press Enter again to accept these warnings.'}
+          {blocked
+            ? 'Fix the file (or give another path) to continue.'
+            : offer
+              ? `${offer.question} Enter: yes · or give another path.`
+              : 'Press Enter again to accept these warnings.'}
         </Text>
       ) : null}
     </Box>

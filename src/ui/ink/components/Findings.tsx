@@ -16,7 +16,12 @@ export function Findings({ findings }: { findings: Finding[] }) {
           <Text color={tint(COLOR[f.severity])} wrap="wrap">
             {SEVERITY_MARK[f.severity]} {escapeControl(redact(f.message))}
           </Text>
-          {f.advice ? <Text wrap="wrap">  {'->'} {escapeControl(redact(f.advice))}</Text> : null}
+          {f.advice ? (
+            <Text wrap="wrap">
+              {' '}
+              {'->'} {escapeControl(redact(f.advice))}
+            </Text>
+          ) : null}
         </Box>
       ))}
     </Box>

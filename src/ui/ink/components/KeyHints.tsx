@@ -2,5 +2,9 @@ import { Text } from 'ink';
 
 /** The keys that work on this screen, one dim line that wraps on narrow terminals. */
 export function KeyHints({ hints }: { hints: string[] }) {
-  return <Text dimColor wrap="wrap">{hints.join(' · ')}</Text>;
+  return (
+    <Text dimColor wrap="wrap">
+      {hints.join(' · ')}
+    </Text>
+  );
 }

@@ -26,7 +26,16 @@ interface Props {
  * Ctrl+A/E/U/W/K; Tab completes when the field can). Validates on Enter; once an error has shown,
  * re-validates on every keystroke so the message goes away as soon as the value is fixed.
  */
-export function TextInput({ initialValue = '', mask = false, placeholder, validate, onSubmit, complete, isActive = true, error: outside }: Props) {
+export function TextInput({
+  initialValue = '',
+  mask = false,
+  placeholder,
+  validate,
+  onSubmit,
+  complete,
+  isActive = true,
+  error: outside,
+}: Props) {
   const [line, setLine] = useState<Line>({ value: initialValue, cursor: initialValue.length });
   const [error, setError] = useState<string>();
   const [shownOutside, setShownOutside] = useState(true);

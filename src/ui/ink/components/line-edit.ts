@@ -29,7 +29,7 @@ const BACKSPACE = new Set(['\u007f', '\b']);
 export function keysOf(data: string): string[] {
   const keys: string[] = [];
   // ESC [ params final | ESC O final | ESC + one char | a control char | a run of printable text.
-   
+
   const token = /\u001b\[[0-9;]*[~A-Za-z]|\u001bO[A-Za-z]|\u001b[\s\S]?|[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g;
   for (const match of data.matchAll(token)) keys.push(match[0]);
   return keys;

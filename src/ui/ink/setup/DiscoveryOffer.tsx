@@ -77,7 +77,8 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
       <Box flexDirection="column">
         <Text bold>{OFFER}</Text>
         <Text dimColor wrap="wrap">
-          The doctor's discovery and kube checks: is the cluster's OIDC issuer published as keyless DNS credentials need, and is the cluster ready (steps 1-4 of the prerequisites).
+          The doctor's discovery and kube checks: is the cluster's OIDC issuer published as keyless DNS credentials
+          need, and is the cluster ready (steps 1-4 of the prerequisites).
         </Text>
         <Box marginTop={1}>
           <SelectList
@@ -98,7 +99,8 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
       <Box flexDirection="column">
         <Text bold>Public issuer URL</Text>
         <Text dimColor wrap="wrap">
-          The https:// URL the API server puts in tokens (--service-account-issuer), where /.well-known/openid-configuration is published
+          The https:// URL the API server puts in tokens (--service-account-issuer), where
+          /.well-known/openid-configuration is published
         </Text>
         <Box marginTop={1}>
           <TextInput
@@ -108,7 +110,10 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
             onSubmit={(v) => {
               setFailure(undefined);
               setUrl(v.trim());
-              setSettled((s) => [...s, { id: `heading:${s.length}`, heading: `Discovery and cluster checks for ${v.trim()}:` }]);
+              setSettled((s) => [
+                ...s,
+                { id: `heading:${s.length}`, heading: `Discovery and cluster checks for ${v.trim()}:` },
+              ]);
               setPhase('running');
             }}
           />
@@ -123,13 +128,20 @@ export function DiscoveryOffer({ outcome, session, onDone }: Props) {
     body = (
       <Box flexDirection="column">
         {/* A few lines: drawn with the summary in one frame, so the verdict never shows before its groups. */}
-        {run.settled.map((g) => <GroupBlock key={g.group} state={g} verbose={false} color={color} titles={GROUP_TITLES} />)}
+        {run.settled.map((g) => (
+          <GroupBlock key={g.group} state={g} verbose={false} color={color} titles={GROUP_TITLES} />
+        ))}
         <OpenGroups run={run} verbose={false} color={color} titles={GROUP_TITLES} />
         {phase === 'running' ? <KeyHints hints={[`Ctrl+C stop (${outcome.standing})`]} /> : null}
         {phase === 'ran' ? (
           <Box marginTop={1} flexDirection="column">
             <Text bold>Next, with this issuer URL:</Text>
-            {issuerUrlSteps(outcome, url).map((line) => <Text key={line} wrap="wrap">{'  '}{escapeLine(line)}</Text>)}
+            {issuerUrlSteps(outcome, url).map((line) => (
+              <Text key={line} wrap="wrap">
+                {'  '}
+                {escapeLine(line)}
+              </Text>
+            ))}
           </Box>
         ) : null}
       </Box>

@@ -24,7 +24,12 @@ export function FinalScreen({ outcome }: { outcome: Outcome }) {
             {outcome.applied.ok ? '' : 'x '}
             {escapeControl(redact(outcome.applied.message))}
           </Text>
-          {outcome.applied.advice ? <Text wrap="wrap">  {'->'} {escapeControl(redact(outcome.applied.advice))}</Text> : null}
+          {outcome.applied.advice ? (
+            <Text wrap="wrap">
+              {' '}
+              {'->'} {escapeControl(redact(outcome.applied.advice))}
+            </Text>
+          ) : null}
         </Box>
       ) : null}
       {outcome.next.length > 0 ? (

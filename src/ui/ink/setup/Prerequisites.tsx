@@ -9,10 +9,13 @@ export function Prerequisites({ items, command }: { items: Prerequisite[]; comma
       <Text bold>Keyless route53 (auth kubernetes) needs, once per cluster:</Text>
       {items.map((p, i) => (
         <Text key={p.title} wrap="wrap">
-          {' '}[ ] {i + 1}. {p.title}
+          {' '}
+          [ ] {i + 1}. {p.title}
         </Text>
       ))}
-      <Text dimColor wrap="wrap">Check them with: {command ?? 'cloudgate doctor --only discovery'} (also listed at the end)</Text>
+      <Text dimColor wrap="wrap">
+        Check them with: {command ?? 'cloudgate doctor --only discovery'} (also listed at the end)
+      </Text>
     </Box>
   );
 }

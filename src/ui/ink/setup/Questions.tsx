@@ -11,7 +11,14 @@ import { CancelledError } from '../../../core/errors.js';
 import { CANCELLED } from '../../../core/setup/outcome.js';
 import { sessionTitle, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
 import {
-  answersOf, atFirstQuestion, progressOf, questionOf, questionsReducer, startQuestions, type QuestionAnswer, type QuestionsState,
+  answersOf,
+  atFirstQuestion,
+  progressOf,
+  questionOf,
+  questionsReducer,
+  startQuestions,
+  type QuestionAnswer,
+  type QuestionsState,
 } from '../../../core/setup/questions.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { InlineError } from '../components/InlineError.js';
@@ -54,7 +61,9 @@ export function Questions({ state, cwd, onAnswer, below, failure }: QuestionsPro
       {below}
       <InlineError message={failure ?? state.error} />
       <Box marginTop={1}>
-        <KeyHints hints={['Enter next', atFirstQuestion(state) ? 'Esc cancel' : 'Esc back', 'Ctrl+C cancel (nothing written)']} />
+        <KeyHints
+          hints={['Enter next', atFirstQuestion(state) ? 'Esc cancel' : 'Esc back', 'Ctrl+C cancel (nothing written)']}
+        />
       </Box>
     </Box>
   );
@@ -80,7 +89,8 @@ export function QuestionsApp({ initial, options = {}, cwd, onExit }: QuestionsAp
     onExit(result);
   };
   useInput((input, key) => {
-    if ((key.ctrl && input === 'c') || (key.escape && atFirstQuestion(state))) exit({ kind: 'error', error: new CancelledError(CANCELLED) });
+    if ((key.ctrl && input === 'c') || (key.escape && atFirstQuestion(state)))
+      exit({ kind: 'error', error: new CancelledError(CANCELLED) });
     else if (key.escape) dispatch({ type: 'back' });
   });
   const done = answersOf(state) !== undefined;
@@ -99,7 +109,17 @@ export function QuestionsApp({ initial, options = {}, cwd, onExit }: QuestionsAp
 }
 
 /** Renders QuestionsApp and settles once it has unmounted (terminal restored). */
-export function renderQuestions({ ctx, initial, options, beforeRender }: { ctx: CommandContext; initial: WizardAnswers; options: FlowOptions; beforeRender?(): void }): Promise<QuestionsResult> {
+export function renderQuestions({
+  ctx,
+  initial,
+  options,
+  beforeRender,
+}: {
+  ctx: CommandContext;
+  initial: WizardAnswers;
+  options: FlowOptions;
+  beforeRender?(): void;
+}): Promise<QuestionsResult> {
   return renderUntilExit<QuestionsResult>(
     ctx,
     (onExit) => <QuestionsApp initial={initial} options={options} cwd={ctx.cwd} onExit={onExit} />,

@@ -2,7 +2,14 @@ import { Box, Text, useInput, useStdout } from 'ink';
 import { useState } from 'react';
 import { escapeControl, escapeLine } from '../../../core/escape.js';
 import { redact } from '../../../core/secrets.js';
-import { NO_INVENTORY_CHANGE, diffBody, fileLine, filesHeading, findingLines, type Review } from '../../../core/setup/review.js';
+import {
+  NO_INVENTORY_CHANGE,
+  diffBody,
+  fileLine,
+  filesHeading,
+  findingLines,
+  type Review,
+} from '../../../core/setup/review.js';
 import { Findings } from '../components/Findings.js';
 import { KeyHints } from '../components/KeyHints.js';
 import { tint } from '../components/theme.js';
@@ -16,7 +23,11 @@ function rows(text: string, columns: number): number {
 function hints(review: Review, confirm?: ConfirmLabels): string[] {
   if (review.blocked) return ['Esc back to fix the errors', 'Ctrl+C cancel (nothing written)'];
   if (confirm) return [`Enter ${confirm.enter}`, `Esc ${confirm.escape}`, `Ctrl+C ${confirm.escape}`];
-  const enter = review.dryRun ? 'Enter finish (dry run)' : review.files.length === 0 ? 'Enter finish (nothing to write)' : 'Enter write these files';
+  const enter = review.dryRun
+    ? 'Enter finish (dry run)'
+    : review.files.length === 0
+      ? 'Enter finish (nothing to write)'
+      : 'Enter write these files';
   return [enter, 'Esc back', 'Ctrl+C cancel (nothing written)'];
 }
 
@@ -30,12 +41,19 @@ export interface ConfirmLabels {
 /** Rows of everything around the scrolling window, so that the whole review fits the terminal. */
 function chromeRows(review: Review, columns: number, confirm?: ConfirmLabels): number {
   const texts = [
-    review.heading, ...(review.names ? [review.names] : []), review.issuer, ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
-    'lines 1-1 of 1 (arrows scroll)', '', filesHeading(review), ...review.files.map((f) => `  ${fileLine(f)}`),
+    review.heading,
+    ...(review.names ? [review.names] : []),
+    review.issuer,
+    ...(review.diff.trim() === '' ? [NO_INVENTORY_CHANGE] : []),
+    'lines 1-1 of 1 (arrows scroll)',
+    '',
+    filesHeading(review),
+    ...review.files.map((f) => `  ${fileLine(f)}`),
     ...(review.plainText ? [`! ${review.plainText}`] : []),
     ...(review.issuerChange ? ['', `! ${review.issuerChange.message}`, `  -> ${review.issuerChange.advice}`] : []),
     ...findingLines(review.findings),
-    '', hints(review, confirm).join(' · '),
+    '',
+    hints(review, confirm).join(' · '),
   ];
   // +2: the "cloudgate setup" title above and one spare row for the cursor line.
   return texts.reduce((n, t) => n + rows(t, columns), 0) + 2;
@@ -51,9 +69,14 @@ function lineColor(line: string): string | undefined {
 
 /** What scrolls: the inventory diff and the keys it removes, then what changes in the cluster and the objects' diff. */
 function scrolled(review: Review): string[] {
-  const cluster = [...review.cluster.lines, ...(review.cluster.diff ? review.cluster.diff.replace(/\n$/, '').split('\n') : [])];
+  const cluster = [
+    ...review.cluster.lines,
+    ...(review.cluster.diff ? review.cluster.diff.replace(/\n$/, '').split('\n') : []),
+  ];
   const inventory = [...review.translated, ...diffBody(review.diff), ...review.renamed, ...review.removed];
-  return escapeControl(redact([...inventory, ...(inventory.length && cluster.length ? [''] : []), ...cluster].join('\n'))).split('\n');
+  return escapeControl(
+    redact([...inventory, ...(inventory.length && cluster.length ? [''] : []), ...cluster].join('\n')),
+  ).split('\n');
 }
 
 interface Props {
@@ -87,8 +110,14 @@ export function ReviewScreen({ review, onConfirm, confirm }: Props) {
   const shown = lines.slice(top, top + height);
   return (
     <Box flexDirection="column">
-      <Text bold wrap="wrap">{escapeLine(review.heading)}</Text>
-      {review.names ? <Text dimColor wrap="wrap">{review.names}</Text> : null}
+      <Text bold wrap="wrap">
+        {escapeLine(review.heading)}
+      </Text>
+      {review.names ? (
+        <Text dimColor wrap="wrap">
+          {review.names}
+        </Text>
+      ) : null}
       <Text wrap="wrap">{escapeLine(review.issuer)}</Text>
       {review.diff.trim() === '' ? <Text dimColor>{NO_INVENTORY_CHANGE}</Text> : null}
       <Box flexDirection="column">
@@ -112,13 +141,20 @@ export function ReviewScreen({ review, onConfirm, confirm }: Props) {
           </Text>
         ))}
       </Box>
-      {review.plainText ? <Text color={tint('yellow')} wrap="wrap">! {escapeLine(review.plainText)}</Text> : null}
+      {review.plainText ? (
+        <Text color={tint('yellow')} wrap="wrap">
+          ! {escapeLine(review.plainText)}
+        </Text>
+      ) : null}
       {review.issuerChange ? (
         <Box marginTop={1} flexDirection="column">
           <Text color={tint('yellow')} wrap="wrap">
             ! {escapeLine(review.issuerChange.message)}
           </Text>
-          <Text wrap="wrap">  {'->'} {escapeLine(review.issuerChange.advice)}</Text>
+          <Text wrap="wrap">
+            {' '}
+            {'->'} {escapeLine(review.issuerChange.advice)}
+          </Text>
         </Box>
       ) : null}
       <Findings findings={review.findings} />

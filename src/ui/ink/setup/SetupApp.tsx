@@ -2,8 +2,20 @@ import { usesKeylessDns } from '../../../core/config/variables.js';
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { CancelledError } from '../../../core/errors.js';
-import { FIX_ORDER, sessionTitle, toPlanAnswers, type FlowOptions, type WizardAnswers } from '../../../core/setup/wizard-flow.js';
-import { answeredAll, atFirstQuestion, questionOf, questionsReducer, startQuestions } from '../../../core/setup/questions.js';
+import {
+  FIX_ORDER,
+  sessionTitle,
+  toPlanAnswers,
+  type FlowOptions,
+  type WizardAnswers,
+} from '../../../core/setup/wizard-flow.js';
+import {
+  answeredAll,
+  atFirstQuestion,
+  questionOf,
+  questionsReducer,
+  startQuestions,
+} from '../../../core/setup/questions.js';
 import { tint } from '../components/theme.js';
 import { DiscoveryOffer } from './DiscoveryOffer.js';
 import { FinalScreen } from './FinalScreen.js';
@@ -35,7 +47,10 @@ type Phase =
 
 /** The walkthrough: the questions (questions.ts), then the review, then the final screen. */
 export function SetupApp({ answersOnly = false, ...props }: Props) {
-  if (answersOnly) return <QuestionsApp initial={props.initial} options={props.options} cwd={props.session.cwd} onExit={props.onExit} />;
+  if (answersOnly)
+    return (
+      <QuestionsApp initial={props.initial} options={props.options} cwd={props.session.cwd} onExit={props.onExit} />
+    );
   return <SetupWalkthrough {...props} />;
 }
 
@@ -55,7 +70,8 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
       if (phase.name === 'discovery') exit({ kind: 'error', error: new CancelledError(phase.outcome.cancelled) });
-      else if (phase.name !== 'writing' && phase.name !== 'done') exit({ kind: 'error', error: new CancelledError(CANCELLED) });
+      else if (phase.name !== 'writing' && phase.name !== 'done')
+        exit({ kind: 'error', error: new CancelledError(CANCELLED) });
       return;
     }
     if (!key.escape || ['writing', 'done', 'preparing', 'discovery'].includes(phase.name)) return;
@@ -74,7 +90,8 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
     setPhase({ name: 'preparing' });
     session.prepare(answers, { fixOrder: state.answers[FIX_ORDER] === 'true' }).then(
       // Secrets about to be written in plain text: the vault is offered first (once per walkthrough).
-      (review) => setPhase({ name: review.plainText && session.useVault && !plainChosen.current ? 'vault' : 'review', review }),
+      (review) =>
+        setPhase({ name: review.plainText && session.useVault && !plainChosen.current ? 'vault' : 'review', review }),
       (error: unknown) => {
         // The plan could not be made (e.g. an unreadable inventory): say why, stay on the last question.
         setFailure(error instanceof Error ? error.message : String(error));
@@ -87,7 +104,9 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
   const plainChosen = useRef(false);
   const vaultThenReview = async (id: string) => {
     await session.useVault!(id);
-    const review = await session.prepare(toPlanAnswers(state.answers), { fixOrder: state.answers[FIX_ORDER] === 'true' });
+    const review = await session.prepare(toPlanAnswers(state.answers), {
+      fixOrder: state.answers[FIX_ORDER] === 'true',
+    });
     setPhase({ name: 'review', review });
   };
 
@@ -98,7 +117,8 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
     writeStarted.current = true;
     setPhase({ name: 'writing' });
     session.write().then(
-      (outcome) => setPhase({ name: outcome.offerDiscovery && session.discoveryChecks ? 'discovery' : 'done', outcome }),
+      (outcome) =>
+        setPhase({ name: outcome.offerDiscovery && session.discoveryChecks ? 'discovery' : 'done', outcome }),
       (error: unknown) => exit({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
     );
   };
@@ -109,7 +129,13 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
 
   if (phase.name === 'discovery') {
     const { outcome } = phase;
-    return <DiscoveryOffer outcome={outcome} session={session} onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })} />;
+    return (
+      <DiscoveryOffer
+        outcome={outcome}
+        session={session}
+        onDone={(discovery) => exit({ kind: 'done', outcome: { ...outcome, discovery } })}
+      />
+    );
   }
   let body;
   if (phase.name === 'done') body = <FinalScreen outcome={phase.outcome} />;
@@ -129,10 +155,12 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
         }}
       />
     );
-  }
-  else if (phase.name === 'preparing') body = <Text>Preparing the review…</Text>;
+  } else if (phase.name === 'preparing') body = <Text>Preparing the review…</Text>;
   else {
-    const keylessRole = questionOf(state)?.id === 'cluster_issuer_acme_route53_role_arn' && usesKeylessDns(state.answers) && session.prerequisites;
+    const keylessRole =
+      questionOf(state)?.id === 'cluster_issuer_acme_route53_role_arn' &&
+      usesKeylessDns(state.answers) &&
+      session.prerequisites;
     body = (
       <Questions
         state={state}
@@ -142,9 +170,14 @@ function SetupWalkthrough({ initial, options = {}, session, onExit }: Omit<Props
           setFailure(undefined);
           dispatch({ type: 'answer', ...answer });
         }}
-        below={keylessRole
-          ? <Prerequisites items={session.prerequisites!(toPlanAnswers(state.answers))} command={session.discoveryCommand} />
-          : null}
+        below={
+          keylessRole ? (
+            <Prerequisites
+              items={session.prerequisites!(toPlanAnswers(state.answers))}
+              command={session.discoveryCommand}
+            />
+          ) : null
+        }
       />
     );
   }

@@ -2,7 +2,17 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { registerSecret } from '../../../core/secrets.js';
 import {
-  checkFileInput, defaultChoiceIndex, keepHint, looksLikePath, secretAnswer, defaultFor, isOptional, stepError, type AnswerValue, type Step, type WizardAnswers,
+  checkFileInput,
+  defaultChoiceIndex,
+  keepHint,
+  looksLikePath,
+  secretAnswer,
+  defaultFor,
+  isOptional,
+  stepError,
+  type AnswerValue,
+  type Step,
+  type WizardAnswers,
 } from '../../../core/setup/wizard-flow.js';
 import { FileInput } from '../components/FileInput.js';
 import { SelectList } from '../components/SelectList.js';
@@ -65,7 +75,11 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
         );
       }
       case 'file': {
-        const path = existingText.startsWith('file:') ? existingText.slice(5) : existingText.includes('-----BEGIN') ? '' : existingText;
+        const path = existingText.startsWith('file:')
+          ? existingText.slice(5)
+          : existingText.includes('-----BEGIN')
+            ? ''
+            : existingText;
         const inline = existingText.includes('-----BEGIN');
         return (
           <FileInput
@@ -98,7 +112,9 @@ export function StepScreen({ step, answers, cwd, onAnswer, onHighlight }: Props)
         {step.title}
         {optional ? ' (optional)' : ''}
       </Text>
-      <Text dimColor wrap="wrap">{step.help}</Text>
+      <Text dimColor wrap="wrap">
+        {step.help}
+      </Text>
       <Box marginTop={1} flexDirection="column">
         {input}
       </Box>

@@ -41,12 +41,21 @@ export function VaultChoice({ plainText, candidates, cwd, useVault, onPlain }: P
   return (
     <Box flexDirection="column">
       <Text bold>Write the secrets with Ansible Vault?</Text>
-      <Text dimColor wrap="wrap">{escapeLine(plainText)}</Text>
+      <Text dimColor wrap="wrap">
+        {escapeLine(plainText)}
+      </Text>
       <Box marginTop={1} flexDirection="column">
         {asking ? (
           <>
             <Text>Vault password file (or LABEL@FILE)</Text>
-            {candidates.length === 0 ? MAKE_VAULT_PASSWORD.map((line) => <Text key={line} dimColor wrap="wrap">  {line}</Text>) : null}
+            {candidates.length === 0
+              ? MAKE_VAULT_PASSWORD.map((line) => (
+                  <Text key={line} dimColor wrap="wrap">
+                    {' '}
+                    {line}
+                  </Text>
+                ))
+              : null}
             <TextInput
               placeholder="e.g. ~/.vault-pass"
               isActive={!busy}
@@ -59,9 +68,21 @@ export function VaultChoice({ plainText, candidates, cwd, useVault, onPlain }: P
           <SelectList
             isActive={!busy}
             choices={[
-              ...candidates.map((c) => ({ value: c.id, label: `Use ${c.file}`, help: `The vault password Ansible uses here (${c.source})` })),
-              { value: OTHER, label: 'Another vault password file…', help: candidates.length ? 'Give its path' : `None is configured here: ${MAKE_VAULT_PASSWORD[0]}` },
-              { value: PLAIN, label: 'No: write them in plain text (mode 0600)', help: 'The review marks them; --vault-password-file FILE vaults them on a later run' },
+              ...candidates.map((c) => ({
+                value: c.id,
+                label: `Use ${c.file}`,
+                help: `The vault password Ansible uses here (${c.source})`,
+              })),
+              {
+                value: OTHER,
+                label: 'Another vault password file…',
+                help: candidates.length ? 'Give its path' : `None is configured here: ${MAKE_VAULT_PASSWORD[0]}`,
+              },
+              {
+                value: PLAIN,
+                label: 'No: write them in plain text (mode 0600)',
+                help: 'The review marks them; --vault-password-file FILE vaults them on a later run',
+              },
             ]}
             onSelect={(value) => (value === OTHER ? setAsking(true) : value === PLAIN ? onPlain() : choose(value))}
           />

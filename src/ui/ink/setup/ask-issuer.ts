@@ -14,12 +14,20 @@ import type { QuestionsResult } from './Questions.js';
  * Asks only the issuer part, starting from the inventory's values, and returns the answers for
  * planSetup (nothing is planned or written). Cancelling throws CancelledError.
  */
-export async function askIssuer(ctx: CommandContext, inventoryValues: Record<string, unknown>, names?: NamingProfile): Promise<Record<string, unknown>> {
+export async function askIssuer(
+  ctx: CommandContext,
+  inventoryValues: Record<string, unknown>,
+  names?: NamingProfile,
+): Promise<Record<string, unknown>> {
   const initial = answersFromInventory(inventoryValues);
   const options: FlowOptions = { only: 'issuer', names };
-  const result = await renderAfterFirstFrame<QuestionsResult>(ctx.stdout, startQuestions(initial, options), async () => {
-    const { renderQuestions } = await import('./Questions.js');
-    return (beforeRender) => renderQuestions({ ctx, initial, options, beforeRender });
-  });
+  const result = await renderAfterFirstFrame<QuestionsResult>(
+    ctx.stdout,
+    startQuestions(initial, options),
+    async () => {
+      const { renderQuestions } = await import('./Questions.js');
+      return (beforeRender) => renderQuestions({ ctx, initial, options, beforeRender });
+    },
+  );
   return result.answers;
 }

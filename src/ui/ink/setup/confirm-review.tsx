@@ -23,23 +23,38 @@ export function ConfirmReview({ review, question, onAnswer }: Props) {
   const enter = question.replace(/\?$/, '').replace(/^./, (c) => c.toLowerCase());
   return (
     <Box flexDirection="column">
-      <Text bold color={tint('cyan')}>cloudgate regenerate</Text>
-      <ReviewScreen review={review} onConfirm={() => onAnswer(true)} confirm={{ enter, escape: 'cancel (nothing written or deleted)' }} />
+      <Text bold color={tint('cyan')}>
+        cloudgate regenerate
+      </Text>
+      <ReviewScreen
+        review={review}
+        onConfirm={() => onAnswer(true)}
+        confirm={{ enter, escape: 'cancel (nothing written or deleted)' }}
+      />
     </Box>
   );
 }
 
 /** Shows the review and resolves on Enter; Esc or Ctrl+C reject with CancelledError(cancelled). */
-export function confirmOnReview(ctx: CommandContext, question: string, cancelled: string, review: Review): Promise<void> {
+export function confirmOnReview(
+  ctx: CommandContext,
+  question: string,
+  cancelled: string,
+  review: Review,
+): Promise<void> {
   // Ink unrefs stdin when a walkthrough ends; without this the process could exit at the screen.
   process.stdin.ref?.();
   return new Promise((resolve, reject) => {
     let answer = false;
     const instance = render(
-      <ConfirmReview review={review} question={question} onAnswer={(yes) => {
-        answer = yes;
-        setImmediate(() => instance.unmount());
-      }} />,
+      <ConfirmReview
+        review={review}
+        question={question}
+        onAnswer={(yes) => {
+          answer = yes;
+          setImmediate(() => instance.unmount());
+        }}
+      />,
       { exitOnCtrlC: false, stdout: ctx.stdout, patchConsole: false },
     );
     instance.waitUntilExit().then(() => (answer ? resolve() : reject(new CancelledError(cancelled))), reject);

@@ -3,7 +3,13 @@
  * start-up time), so the operator sees it at once. It is the same layout as SetupApp's first frame;
  * Ink erases it and draws over it when it starts. Keys typed meanwhile wait in the raw-mode buffer.
  */
-import { currentStep, defaultChoiceIndex, sessionTitle, stepsFor, type WizardState } from '../../../core/setup/wizard-flow.js';
+import {
+  currentStep,
+  defaultChoiceIndex,
+  sessionTitle,
+  stepsFor,
+  type WizardState,
+} from '../../../core/setup/wizard-flow.js';
 import { colorEnabled, POINTER } from '../components/theme.js';
 
 const bold = (s: string) => `\u001b[1m${s}\u001b[22m`;
@@ -29,7 +35,6 @@ export function firstFrameLines(state: WizardState): string[] | undefined {
   ];
 }
 
- 
 const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Rows the lines take on a terminal this wide (long lines wrap). */
@@ -42,7 +47,11 @@ export interface Painted {
   erase(): void;
 }
 
-export function paintFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, state: WizardState): Painted | undefined {
+export function paintFirstFrame(
+  stdout: NodeJS.WriteStream,
+  stdin: NodeJS.ReadStream,
+  state: WizardState,
+): Painted | undefined {
   if (!stdout.isTTY || !stdin.isTTY) return undefined;
   const lines = firstFrameLines(state);
   if (!lines) return undefined;

@@ -9,7 +9,9 @@ import { UsageError } from '../../../../src/core/errors.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-answers-')); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-answers-'));
+});
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 function failure(raw: Record<string, unknown>): UsageError {
@@ -33,10 +35,14 @@ describe('resolveAnswers: file: values', () => {
 
   it('refuses /dev/zero at once and a FIFO without waiting for a writer', () => {
     // A read that waited for /dev/zero's end or the FIFO's writer would never return: no clock is needed to see it.
-    expect(failure({ cluster_issuer_acme_email: 'file:/dev/zero' }).message).toMatch(/\/dev\/zero is not a regular file \(a device\)/);
+    expect(failure({ cluster_issuer_acme_email: 'file:/dev/zero' }).message).toMatch(
+      /\/dev\/zero is not a regular file \(a device\)/,
+    );
     const fifo = join(dir, 'email.fifo');
     execFileSync('mkfifo', [fifo]);
-    expect(failure({ cluster_issuer_acme_email: 'file:email.fifo' }).message).toMatch(/email\.fifo is not a regular file \(a pipe\)/);
+    expect(failure({ cluster_issuer_acme_email: 'file:email.fifo' }).message).toMatch(
+      /email\.fifo is not a regular file \(a pipe\)/,
+    );
   });
 
   it('refuses a file over 1 MiB, naming it and not its content', async () => {
@@ -62,7 +68,9 @@ describe('resolveAnswers: file: values', () => {
 
   it('reads a one-line value and registers it for redaction', async () => {
     await writeFile(join(dir, 'email'), 'ops@example.com\n');
-    expect(resolveAnswers({ cluster_issuer_acme_email: 'file:email' }, dir)).toEqual({ cluster_issuer_acme_email: 'ops@example.com' });
+    expect(resolveAnswers({ cluster_issuer_acme_email: 'file:email' }, dir)).toEqual({
+      cluster_issuer_acme_email: 'ops@example.com',
+    });
   });
 });
 
@@ -72,8 +80,18 @@ describe('resolveWithSources: where file: values came from', () => {
     const other = createTestCA('answers other CA');
     await writeFile(join(dir, 'ca.pem'), ca.cert);
     await writeFile(join(dir, 'other.key'), other.key);
-    const { answers, sources } = resolveWithSources({ cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: 'file:ca.pem', cluster_issuer_ca_private_key: 'file:other.key' }, dir);
-    expect(sources.files).toEqual({ cluster_issuer_ca_certificate: join(dir, 'ca.pem'), cluster_issuer_ca_private_key: join(dir, 'other.key') });
+    const { answers, sources } = resolveWithSources(
+      {
+        cluster_issuer_type: 'ca',
+        cluster_issuer_ca_certificate: 'file:ca.pem',
+        cluster_issuer_ca_private_key: 'file:other.key',
+      },
+      dir,
+    );
+    expect(sources.files).toEqual({
+      cluster_issuer_ca_certificate: join(dir, 'ca.pem'),
+      cluster_issuer_ca_private_key: join(dir, 'other.key'),
+    });
     const named = validate(answers, { sources }).find((f) => f.rule === 'ca-certificate-key-match');
     expect(named?.message).toContain(`${join(dir, 'other.key')} (cluster_issuer_ca_private_key)`);
     // A later check of the same values in the same process (a doctor run, a serve scrape) read no file.

@@ -72,10 +72,16 @@ function site(k: number): { dir: string; inventory: string; manifest: string } {
   return { dir, inventory, manifest };
 }
 
-const write = (s: ReturnType<typeof site>) => withInventoryLock(s.inventory, () => writeFilesAtomically([
-  { path: s.inventory, content: NEW.inventory, mode: 0o600, holdsSecret: true, description: 'inventory' },
-  { path: s.manifest, content: NEW.manifest, mode: 0o600, holdsSecret: true, description: 'TLS Secret manifest' },
-], new Date('2026-03-04T05:06:07Z')));
+const write = (s: ReturnType<typeof site>) =>
+  withInventoryLock(s.inventory, () =>
+    writeFilesAtomically(
+      [
+        { path: s.inventory, content: NEW.inventory, mode: 0o600, holdsSecret: true, description: 'inventory' },
+        { path: s.manifest, content: NEW.manifest, mode: 0o600, holdsSecret: true, description: 'TLS Secret manifest' },
+      ],
+      new Date('2026-03-04T05:06:07Z'),
+    ),
+  );
 
 interface Disk {
   pair: string;
@@ -87,11 +93,17 @@ interface Disk {
 function look(s: ReturnType<typeof site>): Disk {
   const inventory = readFileSync(s.inventory, 'utf8');
   const manifest = readFileSync(s.manifest, 'utf8');
-  const pair = inventory === OLD.inventory && manifest === OLD.manifest ? 'old'
-    : inventory === NEW.inventory && manifest === NEW.manifest ? 'new' : `mixed: ${inventory.trim()} / ${manifest.trim()}`;
+  const pair =
+    inventory === OLD.inventory && manifest === OLD.manifest
+      ? 'old'
+      : inventory === NEW.inventory && manifest === NEW.manifest
+        ? 'new'
+        : `mixed: ${inventory.trim()} / ${manifest.trim()}`;
   const names = [...readdirSync(s.dir), ...readdirSync(join(s.dir, 'manifests'))];
   const backups = names.filter((n) => n.endsWith('.bak')).length;
-  const extra = names.filter((n) => !['certs.yml', 'manifests', 'wildcard.secret.yaml'].includes(n) && !n.endsWith('.bak'));
+  const extra = names.filter(
+    (n) => !['certs.yml', 'manifests', 'wildcard.secret.yaml'].includes(n) && !n.endsWith('.bak'),
+  );
   return { pair, extra, backups };
 }
 
@@ -128,7 +140,12 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s at every step of the two-file 
       await write(s).catch(() => undefined);
       hook.step = undefined;
       expect(disk, `step ${k}`).toBeDefined();
-      expect({ k, ...disk! }).toEqual({ k, pair: disk!.pair === 'new' ? 'new' : 'old', extra: [], backups: disk!.pair === 'new' ? 2 : 0 });
+      expect({ k, ...disk! }).toEqual({
+        k,
+        pair: disk!.pair === 'new' ? 'new' : 'old',
+        extra: [],
+        backups: disk!.pair === 'new' ? 2 : 0,
+      });
       seen.add(disk!.pair);
     }
     expect(run.exit).toHaveBeenCalledWith(signal === 'SIGTERM' ? 143 : 130);
@@ -138,7 +155,16 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s at every step of the two-file 
 });
 
 /** The calls that can fail for want of room (making a name, writing, flushing); removing and reading cannot. */
-const FAILABLE = new Set(['open', 'mkdir', 'link', 'rename', 'handle.write', 'handle.writeFile', 'handle.sync', 'handle.close']);
+const FAILABLE = new Set([
+  'open',
+  'mkdir',
+  'link',
+  'rename',
+  'handle.write',
+  'handle.writeFile',
+  'handle.sync',
+  'handle.close',
+]);
 
 describe('a failure (ENOSPC) at every step of the two-file write', () => {
   it('either completes or leaves the old pair, says "Nothing was written", and leaves no lock or temp', async () => {
@@ -148,9 +174,13 @@ describe('a failure (ENOSPC) at every step of the two-file write', () => {
       const s = site(k);
       let step = 0;
       hook.fail = (name) => {
-        if (++step === k && FAILABLE.has(name)) throw Object.assign(new Error(`ENOSPC: no space left on device, ${name}`), { code: 'ENOSPC' });
+        if (++step === k && FAILABLE.has(name))
+          throw Object.assign(new Error(`ENOSPC: no space left on device, ${name}`), { code: 'ENOSPC' });
       };
-      const error = await write(s).then(() => undefined, (e: unknown) => e);
+      const error = await write(s).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       hook.fail = undefined;
       const disk = look(s);
       expect({ k, extra: disk.extra }).toEqual({ k, extra: [] });
@@ -171,7 +201,8 @@ describe('a failure (ENOSPC) at every step of the two-file write', () => {
     const s = site(1);
     let renames = 0;
     hook.fail = (name) => {
-      if (name === 'rename' && ++renames === 2) throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
+      if (name === 'rename' && ++renames === 2)
+        throw Object.assign(new Error('ENOSPC: no space left on device, rename'), { code: 'ENOSPC' });
     };
     const error = await write(s).catch((e: Error) => e);
     expect(error).toBeInstanceOf(NothingWritten);
@@ -184,11 +215,16 @@ describe('a failure (ENOSPC) at every step of the two-file write', () => {
     const s = site(1);
     let renames = 0;
     hook.fail = (name) => {
-      if (name === 'rename' && ++renames >= 2) throw Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' });
+      if (name === 'rename' && ++renames >= 2)
+        throw Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' });
     };
-    const error = await write(s).catch((e: Error) => e) as InstanceType<typeof NothingWritten>;
+    const error = (await write(s).catch((e: Error) => e)) as InstanceType<typeof NothingWritten>;
     expect(error.partial).toBe(true);
-    expect(error.message).toMatch(new RegExp(`the inventory ${s.inventory} holds the NEW version; the previous one is kept as ${s.inventory}\\.20260304T050607Z\\.bak`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `the inventory ${s.inventory} holds the NEW version; the previous one is kept as ${s.inventory}\\.20260304T050607Z\\.bak`,
+      ),
+    );
     expect(error.message).toContain(`the TLS Secret manifest ${s.manifest} unchanged`);
     expect(readFileSync(`${s.inventory}.20260304T050607Z.bak`, 'utf8')).toBe(OLD.inventory);
     expect(look(s).extra).toEqual([]);

@@ -42,7 +42,13 @@ function stopAtNewFile(nth = 1): { opened: string[]; leftAtExit?: string[] } {
   return seen;
 }
 
-const file = (path: string) => ({ path, content: 'cluster_issuer_type: self-signed\n', mode: 0o600, holdsSecret: false, description: 'inventory' });
+const file = (path: string) => ({
+  path,
+  content: 'cluster_issuer_type: self-signed\n',
+  mode: 0o600,
+  holdsSecret: false,
+  description: 'inventory',
+});
 
 describe('SIGTERM while a temp file is being written', () => {
   it('an atomic write: its temp is removed and the run exits 143', async () => {

@@ -1,10 +1,27 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, chown, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  KEEP_BACKUPS, describeWritten, tempPathFor, writeFilesAtomically, type FileToWrite,
+  KEEP_BACKUPS,
+  describeWritten,
+  tempPathFor,
+  writeFilesAtomically,
+  type FileToWrite,
 } from '../../../../src/core/inventory/atomic-write.js';
 
 const NOW = new Date('2026-01-02T03:04:05Z');
@@ -16,12 +33,19 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const inventory = (path: string, content = 'new: 1\n', mode = 0o600): FileToWrite =>
-  ({ path, content, mode, holdsSecret: true, description: 'inventory' });
+const inventory = (path: string, content = 'new: 1\n', mode = 0o600): FileToWrite => ({
+  path,
+  content,
+  mode,
+  holdsSecret: true,
+  description: 'inventory',
+});
 
 /** A pid that existed and no longer does. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 describe('backups never follow a link', () => {
@@ -59,7 +83,7 @@ describe('backups never follow a link', () => {
 });
 
 describe('owner, group and mode', () => {
-  it('keeps the group of a replaced file but never gives the new one away: it is the caller\'s (run as root)', async () => {
+  it("keeps the group of a replaced file but never gives the new one away: it is the caller's (run as root)", async () => {
     expect(process.getuid!()).toBe(0);
     const target = join(dir, 'inv.yml');
     await writeFile(target, 'old: 1\n', { mode: 0o640 });
@@ -85,10 +109,15 @@ describe('failures and roll-back', () => {
     const folder = join(dir, 'manifest.yaml');
     await mkdir(folder);
     await writeFile(join(folder, 'inside'), 'x');
-    await expect(writeFilesAtomically([
-      inventory(target, 'new: 1\n', 0o600),
-      { path: folder, content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
-    ], NOW)).rejects.toThrow(/Nothing was written/);
+    await expect(
+      writeFilesAtomically(
+        [
+          inventory(target, 'new: 1\n', 0o600),
+          { path: folder, content: 'x', mode: 0o600, holdsSecret: true, description: 'manifest' },
+        ],
+        NOW,
+      ),
+    ).rejects.toThrow(/Nothing was written/);
     expect(await readFile(target, 'utf8')).toBe('old: 1\n');
     expect((await stat(target)).mode & 0o777).toBe(0o644);
     expect((await readdir(dir)).sort()).toEqual(['inv.yml', 'manifest.yaml']);
@@ -132,7 +161,9 @@ describe('a linked target', () => {
 
 describe('temps and backups left behind', () => {
   it('names a temp after the target and the pid', () => {
-    expect(basename(tempPathFor('/x/inv.yml'))).toMatch(new RegExp(`^\\.inv\\.yml\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`));
+    expect(basename(tempPathFor('/x/inv.yml'))).toMatch(
+      new RegExp(`^\\.inv\\.yml\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`),
+    );
   });
 
   it('removes the temps of dead processes beside the target, not those of live ones nor other files', async () => {
@@ -152,8 +183,14 @@ describe('temps and backups left behind', () => {
   it(`keeps the last ${KEEP_BACKUPS} backups of a file`, async () => {
     const target = join(dir, 'inv.yml');
     await writeFile(target, 'old\n');
-    const old = ['20250101T000000Z', '20250102T000000Z', '20250103T000000Z', '20250104T000000Z', '20250105T000000Z', '20250105T000000Z-1']
-      .map((s) => `inv.yml.${s}.bak`);
+    const old = [
+      '20250101T000000Z',
+      '20250102T000000Z',
+      '20250103T000000Z',
+      '20250104T000000Z',
+      '20250105T000000Z',
+      '20250105T000000Z-1',
+    ].map((s) => `inv.yml.${s}.bak`);
     for (const name of old) await writeFile(join(dir, name), 'older\n');
     await writeFile(join(dir, 'inv.yml.mine.bak'), 'kept: not a cloudgate backup\n');
     await writeFile(join(dir, 'other.yml.20200101T000000Z.bak'), 'kept: another file\n');
@@ -161,8 +198,12 @@ describe('temps and backups left behind', () => {
     await writeFilesAtomically([inventory(target)], NOW);
 
     expect((await readdir(dir)).filter((f) => f.startsWith('inv.yml.')).sort()).toEqual([
-      'inv.yml.20250103T000000Z.bak', 'inv.yml.20250104T000000Z.bak', 'inv.yml.20250105T000000Z-1.bak',
-      'inv.yml.20250105T000000Z.bak', `inv.yml.${STAMP}.bak`, 'inv.yml.mine.bak',
+      'inv.yml.20250103T000000Z.bak',
+      'inv.yml.20250104T000000Z.bak',
+      'inv.yml.20250105T000000Z-1.bak',
+      'inv.yml.20250105T000000Z.bak',
+      `inv.yml.${STAMP}.bak`,
+      'inv.yml.mine.bak',
     ]);
     expect(await readdir(dir)).toContain('other.yml.20200101T000000Z.bak');
   });
@@ -170,12 +211,21 @@ describe('temps and backups left behind', () => {
   it('many writes within one second keep the last backups, the newest one last', async () => {
     const target = join(dir, 'inv.yml');
     await writeFile(target, 'v0\n');
-    for (let i = 1; i <= KEEP_BACKUPS + 2; i++) await writeFilesAtomically([{ ...inventory(target), content: `v${i}\n` }], NOW);
+    for (let i = 1; i <= KEEP_BACKUPS + 2; i++)
+      await writeFilesAtomically([{ ...inventory(target), content: `v${i}\n` }], NOW);
     const backups = (await readdir(dir)).filter((f) => f.startsWith('inv.yml.') && f.endsWith('.bak'));
     expect(backups).toHaveLength(KEEP_BACKUPS);
     // The backups hold v2..v6 (the versions replaced last), numbered in the order they were taken.
-    const byNumber = backups.sort((a, b) => Number(/-(\d+)\.bak$/.exec(a)?.[1] ?? 0) - Number(/-(\d+)\.bak$/.exec(b)?.[1] ?? 0));
-    expect(await Promise.all(byNumber.map((f) => readFile(join(dir, f), 'utf8')))).toEqual(['v2\n', 'v3\n', 'v4\n', 'v5\n', 'v6\n']);
+    const byNumber = backups.sort(
+      (a, b) => Number(/-(\d+)\.bak$/.exec(a)?.[1] ?? 0) - Number(/-(\d+)\.bak$/.exec(b)?.[1] ?? 0),
+    );
+    expect(await Promise.all(byNumber.map((f) => readFile(join(dir, f), 'utf8')))).toEqual([
+      'v2\n',
+      'v3\n',
+      'v4\n',
+      'v5\n',
+      'v6\n',
+    ]);
   });
 });
 

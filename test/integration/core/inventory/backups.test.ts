@@ -26,8 +26,12 @@ afterEach(() => fx.cleanup());
 const write = (content: string, now = NOW) =>
   writeFilesAtomically([{ path: target, content, mode: 0o600, holdsSecret: true, description: 'inventory' }], now);
 
-const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-const owned = (uid: number) => readdirSync(fx.shared).filter((f) => statSync(join(fx.shared, f)).uid === uid).sort();
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+const owned = (uid: number) =>
+  readdirSync(fx.shared)
+    .filter((f) => statSync(join(fx.shared, f)).uid === uid)
+    .sort();
 
 describe("another user's files under cloudgate's names", () => {
   it('a file that looks like a stale temp of a dead run is not deleted', async () => {
@@ -45,12 +49,20 @@ describe("another user's files under cloudgate's names", () => {
     const rootBackups = owned(0).filter((f) => f.endsWith('.bak'));
     expect(rootBackups).toHaveLength(KEEP_BACKUPS);
     // The newest KEEP_BACKUPS replaced versions: v2..v6.
-    expect(rootBackups.map((f) => readFileSync(join(fx.shared, f), 'utf8'))).toEqual(['v2\n', 'v3\n', 'v4\n', 'v5\n', 'v6\n']);
+    expect(rootBackups.map((f) => readFileSync(join(fx.shared, f), 'utf8'))).toEqual([
+      'v2\n',
+      'v3\n',
+      'v4\n',
+      'v5\n',
+      'v6\n',
+    ]);
     expect(owned(NOBODY)).toEqual(fakes);
   });
 
   it('every backup name of the second planted (a thousand and one of them) does not keep root from writing', async () => {
-    asNobody(`cd ${fx.shared} && touch inv.yml.${STAMP}.bak && for n in $(seq 1 1000); do touch inv.yml.${STAMP}-$n.bak; done`);
+    asNobody(
+      `cd ${fx.shared} && touch inv.yml.${STAMP}.bak && for n in $(seq 1 1000); do touch inv.yml.${STAMP}-$n.bak; done`,
+    );
     const [written] = await write('v1\n');
     expect(readFileSync(target, 'utf8')).toBe('v1\n');
     // The backup it names exists, is root's and holds the previous version.

@@ -6,7 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InventoryInputError, inventoryView, readInventoryTree } from '../../../../src/core/inventory/inventory.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'cloudgate-tree-')); });
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cloudgate-tree-'));
+});
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 async function put(path: string, text: string): Promise<void> {
@@ -39,7 +41,10 @@ describe('readInventoryTree: links and order, as Ansible reads them', () => {
     await symlink('self.yml', join(dir, 'inv/group_vars/all/self.yml'));
     const tree = await readInventoryTree(join(dir, 'inv'));
     expect(tree.files.map((f) => f.path)).toEqual([join(dir, 'inv/group_vars/all/certs.yml')]);
-    expect(tree.loops.sort()).toEqual([join(dir, 'inv/group_vars/all/again'), join(dir, 'inv/group_vars/all/self.yml')]);
+    expect(tree.loops.sort()).toEqual([
+      join(dir, 'inv/group_vars/all/again'),
+      join(dir, 'inv/group_vars/all/self.yml'),
+    ]);
   });
 
   it('orders files by name in each folder, skips hidden files and backups, and reads only the group folder when all/ and all.yml both exist', async () => {
@@ -51,7 +56,9 @@ describe('readInventoryTree: links and order, as Ansible reads them', () => {
     await put('inv/group_vars/all.yml', 'x_var: ignored\n');
     const tree = await readInventoryTree(join(dir, 'inv'));
     expect(tree.files.map((f) => f.path.slice(dir.length + 1))).toEqual([
-      'inv/group_vars/all/a/z.yml', 'inv/group_vars/all/a.yml', 'inv/group_vars/all/b.yml',
+      'inv/group_vars/all/a/z.yml',
+      'inv/group_vars/all/a.yml',
+      'inv/group_vars/all/b.yml',
     ]);
     expect(tree.values.x_var).toBe('b');
     expect(tree.sources.x_var).toBe(join(dir, 'inv/group_vars/all/b.yml'));

@@ -8,13 +8,23 @@ import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeWritten, writeFilesAtomically, type FileToWrite } from '../../../../src/core/inventory/atomic-write.js';
+import {
+  describeWritten,
+  writeFilesAtomically,
+  type FileToWrite,
+} from '../../../../src/core/inventory/atomic-write.js';
 import { LinkRefused, resolveWritePath } from '../../../../src/core/inventory/links.js';
 import { lockInventory } from '../../../../src/core/inventory/lock.js';
 import { WriteError } from '../../../../src/core/errors.js';
 
 const NOBODY = 65534;
-const file = (path: string, content = 'new: 1\n'): FileToWrite => ({ path, content, mode: 0o644, holdsSecret: false, description: 'report' });
+const file = (path: string, content = 'new: 1\n'): FileToWrite => ({
+  path,
+  content,
+  mode: 0o644,
+  holdsSecret: false,
+  description: 'report',
+});
 
 let dir: string;
 let shared: string;
@@ -41,7 +51,9 @@ describe('a link another user planted in a sticky world-writable folder', () => 
     const link = join(shared, 'cloudgate.prom');
     await plant(link, victim, NOBODY);
 
-    const failure = await writeFilesAtomically([file(link)], new Date(), { backup: false }).catch((e: Error & { advice?: string }) => e);
+    const failure = await writeFilesAtomically([file(link)], new Date(), { backup: false }).catch(
+      (e: Error & { advice?: string }) => e,
+    );
 
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain(link);
@@ -57,7 +69,9 @@ describe('a link another user planted in a sticky world-writable folder', () => 
     await mkdir(etc);
     await plant(join(shared, 'sub'), etc, NOBODY);
     await expect(resolveWritePath(join(shared, 'sub', 'passwd'))).rejects.toBeInstanceOf(LinkRefused);
-    await expect(writeFilesAtomically([file(join(shared, 'sub', 'passwd'))])).rejects.toThrow(/Refused to write through the link/);
+    await expect(writeFilesAtomically([file(join(shared, 'sub', 'passwd'))])).rejects.toThrow(
+      /Refused to write through the link/,
+    );
     await expect(lstat(join(etc, 'passwd'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -109,11 +123,13 @@ describe('links the rule refuses since it is about owners, not only shared folde
     chmodSync(own, 0o755);
     const link = join(own, 'inventory.yml');
     await plant(link, victim, NOBODY);
-    await expect(writeFilesAtomically([file(link)], new Date(), { backup: false })).rejects.toThrow(/Refused to write through the link .* \(owned by uid 65534/);
+    await expect(writeFilesAtomically([file(link)], new Date(), { backup: false })).rejects.toThrow(
+      /Refused to write through the link .* \(owned by uid 65534/,
+    );
     expect(await readFile(victim, 'utf8')).toBe('root: secret\n');
   });
 
-  it("a link owned by the owner of a shared folder (the kernel would follow it): the folder itself is refused", async () => {
+  it('a link owned by the owner of a shared folder (the kernel would follow it): the folder itself is refused', async () => {
     const theirs = join(dir, 'theirs');
     await mkdir(theirs);
     chmodSync(theirs, 0o1777);
@@ -126,11 +142,13 @@ describe('links the rule refuses since it is about owners, not only shared folde
 });
 
 describe('a file written only where it is (a cache)', () => {
-  it('is never written through a link, even the writer\'s own', async () => {
+  it("is never written through a link, even the writer's own", async () => {
     const real = join(dir, 'elsewhere.json');
     const link = join(dir, 'cache.json');
     await symlink(real, link);
-    await expect(writeFilesAtomically([{ ...file(link), noLink: true }])).rejects.toThrow(/never written through a link/);
+    await expect(writeFilesAtomically([{ ...file(link), noLink: true }])).rejects.toThrow(
+      /never written through a link/,
+    );
     await expect(lstat(real)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
@@ -138,8 +156,12 @@ describe('a file written only where it is (a cache)', () => {
 describe('missing folders', () => {
   it('are created by default, and refused naming the folder with createFolders: false', async () => {
     const missing = join(dir, 'no', 'such');
-    await expect(writeFilesAtomically([file(join(missing, 'x.prom'))], new Date(), { createFolders: false }))
-      .rejects.toMatchObject({ message: expect.stringContaining(`the folder ${missing} does not exist`), advice: expect.stringContaining('mkdir -p') });
+    await expect(
+      writeFilesAtomically([file(join(missing, 'x.prom'))], new Date(), { createFolders: false }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(`the folder ${missing} does not exist`),
+      advice: expect.stringContaining('mkdir -p'),
+    });
     await expect(lstat(join(dir, 'no'))).rejects.toMatchObject({ code: 'ENOENT' });
     await writeFilesAtomically([file(join(missing, 'x.prom'))]);
     expect(await readFile(join(missing, 'x.prom'), 'utf8')).toBe('new: 1\n');

@@ -53,7 +53,7 @@ describe('SIGTERM while the inventory lock is being taken', () => {
     await lock.release();
   });
 
-  it('removes the lock\'s temp file just created and exits 143', async () => {
+  it("removes the lock's temp file just created and exits 143", async () => {
     const temps: string[] = [];
     let leftAtExit: string[] | undefined;
     after.opened = (path) => {

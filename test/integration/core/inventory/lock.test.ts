@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../src/core/errors.js';
 import {
-  assertInventoryUnchanged, inventoryFingerprint, lockInventory, lockPathOf, withInventoryLock,
+  assertInventoryUnchanged,
+  inventoryFingerprint,
+  lockInventory,
+  lockPathOf,
+  withInventoryLock,
 } from '../../../../src/core/inventory/lock.js';
 
 let dir: string;
@@ -17,7 +21,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
 
 describe('lockInventory', () => {
   it('holds a lock file beside the inventory with its pid, and removes it on release', async () => {
@@ -47,7 +52,7 @@ describe('lockInventory', () => {
     await first.release();
   });
 
-  it('takes over the lock of a dead process, and removes that process\'s temps', async () => {
+  it("takes over the lock of a dead process, and removes that process's temps", async () => {
     const dead = deadPid();
     await writeFile(lockPathOf(inventory), `${dead}\n`);
     await writeFile(join(dir, `.certs.yml.${dead}.00ff.tmp`), 'secret: left by a killed run\n');

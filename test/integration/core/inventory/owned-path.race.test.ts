@@ -28,8 +28,14 @@ afterEach(() => {
 });
 
 const write = (path: string, n: number) =>
-  writeFilesAtomically([{ path, content: `run: ${n}\n`, mode: 0o600, holdsSecret: true, description: 'inventory' }], new Date(), { backup: false })
-    .then(() => 'written', () => 'refused');
+  writeFilesAtomically(
+    [{ path, content: `run: ${n}\n`, mode: 0o600, holdsSecret: true, description: 'inventory' }],
+    new Date(),
+    { backup: false },
+  ).then(
+    () => 'written',
+    () => 'refused',
+  );
 
 function victimUntouched(): void {
   expect(readdirSync(victim)).toEqual([]);
@@ -44,7 +50,9 @@ describe('a folder of the path swapped for a link while root writes', () => {
     process.env[TRUSTED_FOLDERS_ENV] = team;
     mkdirSync(join(team, 'site'));
     // Perl (Debian's perl-base is always installed): the swap every few hundred microseconds, the link in place half of the time.
-    const racer = startAsNobody(`cd ${team} && exec perl -e 'while (1) { rename "site", "site.x"; symlink "../victim", "site"; select(undef, undef, undef, 0.0003); unlink "site"; rename "site.x", "site"; select(undef, undef, undef, 0.0003) }'`);
+    const racer = startAsNobody(
+      `cd ${team} && exec perl -e 'while (1) { rename "site", "site.x"; symlink "../victim", "site"; select(undef, undef, undef, 0.0003); unlink "site"; rename "site.x", "site"; select(undef, undef, undef, 0.0003) }'`,
+    );
     const outcomes: string[] = [];
     try {
       for (let n = 0; n < RUNS; n++) outcomes.push(await write(join(team, 'site', 'certs.yml'), n));
@@ -54,13 +62,18 @@ describe('a folder of the path swapped for a link while root writes', () => {
     victimUntouched();
     expect(outcomes).toContain('written');
     // What was written is in root's real folder, under whichever name the racer left it.
-    const real = readdirSync(team).filter((f) => f.startsWith('site')).map((f) => join(team, f)).find((p) => readdirSync(p).includes('certs.yml'));
+    const real = readdirSync(team)
+      .filter((f) => f.startsWith('site'))
+      .map((f) => join(team, f))
+      .find((p) => readdirSync(p).includes('certs.yml'));
     expect(readFileSync(join(real!, 'certs.yml'), 'utf8')).toMatch(/^run: \d+\n$/);
   });
 
   it('in a sticky folder (as /tmp), racing the creation of a new folder: root writes into its own folder or not at all', async () => {
     const site = join(fx.shared, 'site');
-    const racer = startAsNobody(`cd ${fx.shared} && exec perl -e 'while (1) { symlink "${victim}", "site"; select(undef, undef, undef, 0.0003); unlink "site" }'`);
+    const racer = startAsNobody(
+      `cd ${fx.shared} && exec perl -e 'while (1) { symlink "${victim}", "site"; select(undef, undef, undef, 0.0003); unlink "site" }'`,
+    );
     const outcomes: string[] = [];
     try {
       for (let n = 0; n < RUNS; n++) {

@@ -21,9 +21,14 @@ function inventoryWith(bytes: Buffer): { file: string; hosts: string } {
 /** Whether ansible-inventory loads the inventory and gives the host cluster_issuer_type. */
 function ansibleLoads(hosts: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile('ansible-inventory', ['-i', hosts, '--host', 'localhost'], { env: { ...process.env, ANSIBLE_NOCOLOR: '1' }, timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout) => {
-      resolve(!error && 'cluster_issuer_type' in (JSON.parse(stdout) as object));
-    });
+    execFile(
+      'ansible-inventory',
+      ['-i', hosts, '--host', 'localhost'],
+      { env: { ...process.env, ANSIBLE_NOCOLOR: '1' }, timeout: 60_000, killSignal: 'SIGKILL' },
+      (error, stdout) => {
+        resolve(!error && 'cluster_issuer_type' in (JSON.parse(stdout) as object));
+      },
+    );
   });
 }
 
@@ -32,19 +37,35 @@ const text = (s: string) => Buffer.from(s, 'utf8');
 describe('characters and bytes Ansible refuses', () => {
   it.each([
     ['a NUL byte', text('cluster_issuer_type: acme\0\n'), /U\+0000 \(line 1, column 26\)/],
-    ['an escape character', text('cluster_issuer_acme_email: ops@example.com\ncluster_issuer_type: a\x1bcme\n'), /U\+001B \(line 2, column 23\)/],
+    [
+      'an escape character',
+      text('cluster_issuer_acme_email: ops@example.com\ncluster_issuer_type: a\x1bcme\n'),
+      /U\+001B \(line 2, column 23\)/,
+    ],
     ['a DEL', text('cluster_issuer_type: acme\x7f\n'), /U\+007F/],
-    ['Latin-1 bytes (invalid UTF-8)', Buffer.concat([text('cluster_issuer_type: acme\n# caf'), Buffer.from([0xe9]), text('\n')]), /not valid UTF-8 \(line 2, column 6\)/],
-  ])('%s: both refuse the file, cloudgate naming it', async (_, bytes, where) => {
-    const { file, hosts } = inventoryWith(bytes);
-    expect(await ansibleLoads(hosts)).toBe(false);
-    expect(() => readVarsFile(file, 'the inventory file')).toThrow(where);
-    expect(() => readVarsFile(file, 'the inventory file')).toThrow(file);
-    await expect(readInventoryFile(file)).rejects.toThrow(/Ansible refuses to load it/);
-  }, 60_000);
+    [
+      'Latin-1 bytes (invalid UTF-8)',
+      Buffer.concat([text('cluster_issuer_type: acme\n# caf'), Buffer.from([0xe9]), text('\n')]),
+      /not valid UTF-8 \(line 2, column 6\)/,
+    ],
+  ])(
+    '%s: both refuse the file, cloudgate naming it',
+    async (_, bytes, where) => {
+      const { file, hosts } = inventoryWith(bytes);
+      expect(await ansibleLoads(hosts)).toBe(false);
+      expect(() => readVarsFile(file, 'the inventory file')).toThrow(where);
+      expect(() => readVarsFile(file, 'the inventory file')).toThrow(file);
+      await expect(readInventoryFile(file)).rejects.toThrow(/Ansible refuses to load it/);
+    },
+    60_000,
+  );
 
   it('accepts what YAML allows: tabs, CRLF, NEL, non-ASCII, U+FFFD', async () => {
-    const { file, hosts } = inventoryWith(text('cluster_issuer_type: acme\r\ncluster_issuer_acme_email: "z\u00fcrich\u0085\u{1F512}\ufffd\t@example.com"\n'));
+    const { file, hosts } = inventoryWith(
+      text(
+        'cluster_issuer_type: acme\r\ncluster_issuer_acme_email: "z\u00fcrich\u0085\u{1F512}\ufffd\t@example.com"\n',
+      ),
+    );
     expect(await ansibleLoads(hosts)).toBe(true);
     expect(readVarsFile(file, 'the inventory file')?.cluster_issuer_type).toBe('acme');
   }, 60_000);

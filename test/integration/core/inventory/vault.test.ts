@@ -9,7 +9,12 @@ import { UsageError } from '../../../../src/core/errors.js';
 import { parseInventory, updateInventoryText } from '../../../../src/core/inventory/inventory.js';
 import { clearSecretsForTests, redact } from '../../../../src/core/secrets.js';
 import { decryptVault, encryptVault, parseVault, VaultError } from '../../../../src/core/inventory/vault.js';
-import { NO_VAULT_OPTIONS, parseVaultId, readVaultPassword, vaultKeyringFromOptions } from '../../../../src/core/inventory/vault-options.js';
+import {
+  NO_VAULT_OPTIONS,
+  parseVaultId,
+  readVaultPassword,
+  vaultKeyringFromOptions,
+} from '../../../../src/core/inventory/vault-options.js';
 import { openVaulted, sealValues, vaultWriteFindings } from '../../../../src/core/inventory/vaulted-values.js';
 
 const run = promisify(execFile);
@@ -59,10 +64,21 @@ describe('Ansible Vault format', () => {
   });
 
   it('round-trips any text, with the header, 80-column lines and the known layout', () => {
-    for (const text of ['', 'x', '0123456789abcdef', 'ümlaut ✓\nsecond line\n', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n']) {
+    for (const text of [
+      '',
+      'x',
+      '0123456789abcdef',
+      'ümlaut ✓\nsecond line\n',
+      '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+    ]) {
       const envelope = encryptVault(text, PASSWORD);
       expect(envelope.split('\n')[0]).toBe('$ANSIBLE_VAULT;1.1;AES256');
-      expect(envelope.split('\n').slice(1, -2).every((line) => line.length === 80)).toBe(true);
+      expect(
+        envelope
+          .split('\n')
+          .slice(1, -2)
+          .every((line) => line.length === 80),
+      ).toBe(true);
       expect(decryptVault(envelope, PASSWORD)).toBe(text);
       const { salt, hmac } = parseVault(envelope);
       expect([salt.length, hmac.length]).toEqual([32, 32]);
@@ -88,21 +104,42 @@ describe('Ansible Vault format', () => {
     const inner = Buffer.from(ENCRYPT_STRING.split('\n').slice(1).join(''), 'hex').toString('latin1');
     const [salt, hmac, ciphertext] = inner.split('\n') as [string, string, string];
     const flip = (hex: string) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
-    for (const parts of [[salt, hmac, flip(ciphertext)], [salt, flip(hmac), ciphertext]]) {
+    for (const parts of [
+      [salt, hmac, flip(ciphertext)],
+      [salt, flip(hmac), ciphertext],
+    ]) {
       const tampered = `$ANSIBLE_VAULT;1.1;AES256\n${Buffer.from(parts.join('\n')).toString('hex')}`;
       expect((catchError(() => decryptVault(tampered, PASSWORD)) as VaultError).reason).toBe('password');
     }
-    expect((catchError(() => decryptVault('$ANSIBLE_VAULT;1.1;AES256\nzz', PASSWORD)) as VaultError).reason).toBe('format');
-    expect((catchError(() => decryptVault('$ANSIBLE_VAULT;1.1;AES128\n00', PASSWORD)) as VaultError).reason).toBe('format');
+    expect((catchError(() => decryptVault('$ANSIBLE_VAULT;1.1;AES256\nzz', PASSWORD)) as VaultError).reason).toBe(
+      'format',
+    );
+    expect((catchError(() => decryptVault('$ANSIBLE_VAULT;1.1;AES128\n00', PASSWORD)) as VaultError).reason).toBe(
+      'format',
+    );
   });
 
   it('writes what the real ansible-vault decrypts, labelled or not', async () => {
     const file = join(dir, 'ours.vault');
     await writeFile(file, encryptVault('from cloudgate: ✓', PASSWORD));
-    const { stdout } = await run('ansible-vault', ['decrypt', '--vault-password-file', passwordFile, '--output', '-', file]);
+    const { stdout } = await run('ansible-vault', [
+      'decrypt',
+      '--vault-password-file',
+      passwordFile,
+      '--output',
+      '-',
+      file,
+    ]);
     expect(stdout).toBe('from cloudgate: ✓');
     await writeFile(file, encryptVault('labelled', PASSWORD, { label: 'prod' }));
-    const labelled = await run('ansible-vault', ['decrypt', '--vault-id', `prod@${passwordFile}`, '--output', '-', file]);
+    const labelled = await run('ansible-vault', [
+      'decrypt',
+      '--vault-id',
+      `prod@${passwordFile}`,
+      '--output',
+      '-',
+      file,
+    ]);
     expect(labelled.stdout).toBe('labelled');
   });
 });
@@ -138,7 +175,9 @@ describe('vault passwords from options', () => {
     const empty = join(dir, 'empty');
     await writeFile(empty, '\n', { mode: 0o600 });
     await expect(readVaultPassword(empty, 'default', 'test')).rejects.toThrow(/empty/);
-    await expect(vaultKeyringFromOptions({ passwordFiles: [join(dir, 'missing')], ids: [] }, {}, dir)).rejects.toBeInstanceOf(UsageError);
+    await expect(
+      vaultKeyringFromOptions({ passwordFiles: [join(dir, 'missing')], ids: [] }, {}, dir),
+    ).rejects.toBeInstanceOf(UsageError);
     expect(() => parseVaultId('prod@prompt')).toThrow(/does not prompt/);
     expect(parseVaultId('prod@/x/y')).toEqual({ label: 'prod', file: '/x/y' });
     expect(parseVaultId('/x/y')).toEqual({ label: 'default', file: '/x/y' });
@@ -147,17 +186,26 @@ describe('vault passwords from options', () => {
   it('opens with the password of the matching label first, and says which passwords failed', async () => {
     const other = join(dir, 'other');
     await writeFile(other, 'another password\n', { mode: 0o600 });
-    const keyring = (await vaultKeyringFromOptions({ passwordFiles: [], ids: [`dev@${other}`, `prod@${passwordFile}`] }, {}, dir))!;
+    const keyring = (await vaultKeyringFromOptions(
+      { passwordFiles: [], ids: [`dev@${other}`, `prod@${passwordFile}`] },
+      {},
+      dir,
+    ))!;
     expect(keyring.open(LABELLED_FILE)).toBe('multi\nline: value\n');
     expect(keyring.seal('x').text.split('\n')[0]).toBe('$ANSIBLE_VAULT;1.2;AES256;dev');
     const wrong = (await vaultKeyringFromOptions({ passwordFiles: [other], ids: [] }, {}, dir))!;
-    expect(() => wrong.open(LABELLED_FILE)).toThrow(/HMAC mismatch with --vault-password-file .*other; it was encrypted for the vault id "prod"/);
+    expect(() => wrong.open(LABELLED_FILE)).toThrow(
+      /HMAC mismatch with --vault-password-file .*other; it was encrypted for the vault id "prod"/,
+    );
   });
 });
 
 describe('vault password scripts end at their exit, whatever they leave behind', () => {
   /** A script that starts a daemon (its own session, out of the script's group) holding its stdout. */
-  async function daemonising(name: string, body: string): Promise<{ script: string; daemonPid: () => Promise<number> }> {
+  async function daemonising(
+    name: string,
+    body: string,
+  ): Promise<{ script: string; daemonPid: () => Promise<number> }> {
     const script = join(dir, name);
     const pidFile = join(dir, `${name}.daemon`);
     await writeFile(script, `#!/bin/sh\nsetsid sleep 120 &\necho $! > ${pidFile}\n${body}\n`, { mode: 0o700 });
@@ -199,11 +247,18 @@ describe('vault password scripts end at their exit, whatever they leave behind',
     }
   }, 15_000);
 
-  it('gets the environment it needs, without cloudgate\'s or OpenStack\'s secrets', async () => {
+  it("gets the environment it needs, without cloudgate's or OpenStack's secrets", async () => {
     const seen = join(dir, 'env-seen');
     const script = join(dir, 'env.sh');
     await writeFile(script, `#!/bin/sh\nenv > ${seen}\necho '${PASSWORD}'\n`, { mode: 0o700 });
-    const planted = { OS_PASSWORD: 'os-pw', OS_CLIENT_SECRET: 'os-cs', CLOUDGATE_DNS_SECRET: 'cg-s', GITHUB_TOKEN: 'gh', ANSIBLE_VAULT_IDENTITY: 'prod', VAULT_ADDR: 'https://vault.example' };
+    const planted = {
+      OS_PASSWORD: 'os-pw',
+      OS_CLIENT_SECRET: 'os-cs',
+      CLOUDGATE_DNS_SECRET: 'cg-s',
+      GITHUB_TOKEN: 'gh',
+      ANSIBLE_VAULT_IDENTITY: 'prod',
+      VAULT_ADDR: 'https://vault.example',
+    };
     Object.assign(process.env, planted);
     try {
       await readVaultPassword(script, 'default', 'test');
@@ -212,7 +267,8 @@ describe('vault password scripts end at their exit, whatever they leave behind',
     }
     const names = (await readFile(seen, 'utf8')).split('\n').map((l) => l.split('=')[0]);
     expect(names).toEqual(expect.arrayContaining(['PATH', 'ANSIBLE_VAULT_IDENTITY', 'VAULT_ADDR']));
-    for (const secret of ['OS_PASSWORD', 'OS_CLIENT_SECRET', 'CLOUDGATE_DNS_SECRET', 'GITHUB_TOKEN']) expect(names).not.toContain(secret);
+    for (const secret of ['OS_PASSWORD', 'OS_CLIENT_SECRET', 'CLOUDGATE_DNS_SECRET', 'GITHUB_TOKEN'])
+      expect(names).not.toContain(secret);
   });
 });
 
@@ -242,7 +298,9 @@ describe('a vault password file others can read or change', () => {
     const script = join(dir, 'shared-script.sh');
     await writeFile(script, `#!/bin/sh\necho '${PASSWORD}'\n`);
     await chmod(script, 0o777);
-    await expect(readVaultPassword(script, 'default', 'test')).rejects.toThrow(/mode 0777: others than its owner can change it/);
+    await expect(readVaultPassword(script, 'default', 'test')).rejects.toThrow(
+      /mode 0777: others than its owner can change it/,
+    );
     await chmod(script, 0o755);
     expect((await readVaultPassword(script, 'default', 'test')).toString()).toBe(PASSWORD);
   });
@@ -257,7 +315,9 @@ describe('vaulted inventory values', () => {
     expect(values.cluster_issuer_acme_cloudflare_api_token).toBeInstanceOf(AnsibleTagged);
     const closed = openVaulted(values, undefined);
     expect([...closed.unchecked]).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
-    expect(closed.findings).toMatchObject([{ rule: 'vaulted', severity: 'info', message: expect.stringContaining('not checked (vaulted)') }]);
+    expect(closed.findings).toMatchObject([
+      { rule: 'vaulted', severity: 'info', message: expect.stringContaining('not checked (vaulted)') },
+    ]);
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const opened = openVaulted(values, keyring);
     expect(opened.values.cluster_issuer_acme_cloudflare_api_token).toBe('tok-3xample-Secret');
@@ -268,35 +328,66 @@ describe('vaulted inventory values', () => {
   it('keeps an unchanged envelope byte for byte and seals a changed or plain secret', async () => {
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
-    const same = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: 'tok-3xample-Secret' }, merged: current.values, current }, keyring);
+    const same = sealValues(
+      { set: { cluster_issuer_acme_cloudflare_api_token: 'tok-3xample-Secret' }, merged: current.values, current },
+      keyring,
+    );
     expect(same.sealed).toEqual([]);
     expect(updateInventoryText(inventory, { set: same.set, remove: [] })).toBe(inventory);
 
     const merged = { ...current.values, cluster_issuer_acme_cloudflare_api_token: 'new-token-value' };
-    const changed = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: 'new-token-value' }, merged, current }, keyring);
+    const changed = sealValues(
+      { set: { cluster_issuer_acme_cloudflare_api_token: 'new-token-value' }, merged, current },
+      keyring,
+    );
     expect(changed.sealed).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
     const text = updateInventoryText(inventory, { set: changed.set, remove: [] });
     expect(text).not.toContain('new-token-value');
-    expect(keyring.open((parseInventory(text, 'inv.yml').cluster_issuer_acme_cloudflare_api_token as AnsibleTagged).text)).toBe('new-token-value');
+    expect(
+      keyring.open((parseInventory(text, 'inv.yml').cluster_issuer_acme_cloudflare_api_token as AnsibleTagged).text),
+    ).toBe('new-token-value');
   });
 
   it('seals an !unsafe secret as its literal text, and keeps its envelope when the same !unsafe value is given again', async () => {
     const keyring = (await vaultKeyringFromOptions({ passwordFiles: [passwordFile], ids: [] }, {}, dir))!;
     const current = openVaulted(parseInventory(inventory, 'inv.yml'), keyring);
     const unsafe = new AnsibleTagged('!unsafe', 'new{{x}}');
-    const sealed = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: unsafe }, merged: { ...current.values, cluster_issuer_acme_cloudflare_api_token: unsafe }, current }, keyring);
+    const sealed = sealValues(
+      {
+        set: { cluster_issuer_acme_cloudflare_api_token: unsafe },
+        merged: { ...current.values, cluster_issuer_acme_cloudflare_api_token: unsafe },
+        current,
+      },
+      keyring,
+    );
     expect(sealed.sealed).toEqual(['cluster_issuer_acme_cloudflare_api_token']);
     const envelope = sealed.set.cluster_issuer_acme_cloudflare_api_token as AnsibleTagged;
     expect(envelope.tag).toBe('!vault');
     expect(keyring.open(envelope.text)).toBe('new{{x}}');
-    expect(vaultWriteFindings(sealed.sealed, keyring, { cluster_issuer_acme_cloudflare_api_token: unsafe }, current))
-      .toContainEqual(expect.objectContaining({ rule: 'vault-unsafe', severity: 'info', variable: 'cluster_issuer_acme_cloudflare_api_token' }));
+    expect(
+      vaultWriteFindings(sealed.sealed, keyring, { cluster_issuer_acme_cloudflare_api_token: unsafe }, current),
+    ).toContainEqual(
+      expect.objectContaining({
+        rule: 'vault-unsafe',
+        severity: 'info',
+        variable: 'cluster_issuer_acme_cloudflare_api_token',
+      }),
+    );
 
     const written = updateInventoryText(inventory, { set: sealed.set, remove: [] });
     const reread = openVaulted(parseInventory(written, 'inv.yml'), keyring);
-    const again = sealValues({ set: { cluster_issuer_acme_cloudflare_api_token: unsafe }, merged: { ...reread.values, cluster_issuer_acme_cloudflare_api_token: unsafe }, current: reread }, keyring);
+    const again = sealValues(
+      {
+        set: { cluster_issuer_acme_cloudflare_api_token: unsafe },
+        merged: { ...reread.values, cluster_issuer_acme_cloudflare_api_token: unsafe },
+        current: reread,
+      },
+      keyring,
+    );
     expect(again.sealed).toEqual([]);
-    expect(again.set.cluster_issuer_acme_cloudflare_api_token).toBe(reread.envelopes.get('cluster_issuer_acme_cloudflare_api_token'));
+    expect(again.set.cluster_issuer_acme_cloudflare_api_token).toBe(
+      reread.envelopes.get('cluster_issuer_acme_cloudflare_api_token'),
+    );
   });
 });
 

@@ -46,9 +46,14 @@ describe('loadYamlMapping in pieces', () => {
 });
 
 describe('loadYamlMapping of a large file, reading only the wanted keys', () => {
-  const filler = (n: number, prefix = 'app') => Array.from({ length: n }, (_, i) => `${prefix}_${i}:\n  name: app-${i}\n  hosts: [a${i}.example.com]\n  note: "x # y"\n`).join('');
+  const filler = (n: number, prefix = 'app') =>
+    Array.from(
+      { length: n },
+      (_, i) => `${prefix}_${i}:\n  name: app-${i}\n  hosts: [a${i}.example.com]\n  note: "x # y"\n`,
+    ).join('');
   const head = '---\n# certificates\ncluster_issuer_type: acme\ncluster_issuer_acme_email: "ops@example.com"  # team\n';
-  const tail = 'cluster_issuer_acme_rfc2136_tsig_secret_key: |\n  c2VjcmV0\nlast: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  3131\n';
+  const tail =
+    'cluster_issuer_acme_rfc2136_tsig_secret_key: |\n  c2VjcmV0\nlast: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  3131\n';
   const big = head + filler(20000) + tail;
   const wanted = (key: string) => key.startsWith('cluster_issuer');
 
@@ -56,7 +61,11 @@ describe('loadYamlMapping of a large file, reading only the wanted keys', () => 
     expect(big.length).toBeGreaterThan(1024 * 1024);
     const lazy = loadYamlMapping(big, source, wanted);
     const whole = loadYamlMapping(big, source);
-    expect(Object.keys(lazy.values)).toEqual(['cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_rfc2136_tsig_secret_key']);
+    expect(Object.keys(lazy.values)).toEqual([
+      'cluster_issuer_type',
+      'cluster_issuer_acme_email',
+      'cluster_issuer_acme_rfc2136_tsig_secret_key',
+    ]);
     for (const key of Object.keys(lazy.values)) {
       expect(lazy.values[key]).toEqual(whole.values[key]);
       expect(lazy.byKey.get(key)).toEqual(whole.byKey.get(key));
@@ -65,7 +74,11 @@ describe('loadYamlMapping of a large file, reading only the wanted keys', () => 
   });
 
   it('falls back to the whole read where lines alone cannot tell: an alias, a duplicate key, a second document', () => {
-    const withAlias = head + filler(20000).replace('app_3:\n', 'app_3: &solver http01\napp_3b:\n') + 'cluster_issuer_acme_solver: *solver\n' + tail;
+    const withAlias =
+      head +
+      filler(20000).replace('app_3:\n', 'app_3: &solver http01\napp_3b:\n') +
+      'cluster_issuer_acme_solver: *solver\n' +
+      tail;
     expect(loadYamlMapping(withAlias, source, wanted).values.cluster_issuer_acme_solver).toBe('http01');
     expect(() => loadYamlMapping(big + 'app_7:\n  name: again\n', source, wanted)).toThrow(/duplicate key/);
     expect(() => loadYamlMapping(`${big}---\nx: 1\n`, source, wanted)).toThrow(/not valid YAML|more than one document/);
@@ -73,14 +86,22 @@ describe('loadYamlMapping of a large file, reading only the wanted keys', () => 
 
   it('stays on the fast path with a %YAML directive, a "..." document end, or an anchor no alias elsewhere names', () => {
     const lazyKeys = (text: string) => Object.keys(loadYamlMapping(text, source, wanted).values);
-    const expected = ['cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_rfc2136_tsig_secret_key'];
+    const expected = [
+      'cluster_issuer_type',
+      'cluster_issuer_acme_email',
+      'cluster_issuer_acme_rfc2136_tsig_secret_key',
+    ];
     expect(lazyKeys(`%YAML 1.1\n${big}`)).toEqual(expected);
     expect(lazyKeys(`${big}...\n# the end\n`)).toEqual(expected);
     expect(lazyKeys(big.replace('acme_email: "ops', 'acme_email: &mail "ops'))).toEqual(expected);
     // An alias elsewhere naming the anchor needs the whole read (the alias is inlined when the value changes).
-    const aliased = big.replace('acme_email: "ops', 'acme_email: &mail "ops').replace('app_5:\n  name: app-5', 'app_5:\n  name: *mail');
+    const aliased = big
+      .replace('acme_email: "ops', 'acme_email: &mail "ops')
+      .replace('app_5:\n  name: app-5', 'app_5:\n  name: *mail');
     expect(lazyKeys(aliased)).toContain('app_5');
-    expect(updateInventoryText(aliased, { set: { cluster_issuer_acme_email: 'pki@example.com' }, remove: [] })).toContain('name: "ops@example.com"');
+    expect(
+      updateInventoryText(aliased, { set: { cluster_issuer_acme_email: 'pki@example.com' }, remove: [] }),
+    ).toContain('name: "ops@example.com"');
   });
 
   it('adds new keys before the "..." of a large file read lazily', () => {

@@ -21,31 +21,51 @@ function ansibleVars(text: string): Promise<{ vars: Record<string, unknown>; fil
   writeFileSync(join(dir, 'hosts'), 'localhost ansible_connection=local\n');
   const env = { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_DEPRECATION_WARNINGS: 'false' };
   return new Promise((resolve, reject) => {
-    execFile('ansible-inventory', ['-i', join(dir, 'hosts'), '--host', 'localhost'], { env, timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`ansible-inventory failed: ${stderr}`));
-      const vars = JSON.parse(stdout) as Record<string, unknown>;
-      delete vars.ansible_connection;
-      resolve({ vars, file });
-    });
+    execFile(
+      'ansible-inventory',
+      ['-i', join(dir, 'hosts'), '--host', 'localhost'],
+      { env, timeout: 60_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`ansible-inventory failed: ${stderr}`));
+        const vars = JSON.parse(stdout) as Record<string, unknown>;
+        delete vars.ansible_connection;
+        resolve({ vars, file });
+      },
+    );
   });
 }
 
 const CASES: [string, string][] = [
-  ['one anchored mapping, a key written after the merge wins', '_defaults: &d\n  cluster_issuer_type: ca\n  cluster_issuer_acme_email: base@example.com\n<<: *d\ncluster_issuer_acme_email: ops@example.com\n'],
-  ['a key written before the merge still wins', 'cluster_issuer_type: acme\n_defaults: &d\n  cluster_issuer_type: ca\n  cluster_issuer_name: corp\n<<: *d\n'],
-  ['a list of sources: the first that has a key wins', '_a: &a\n  cluster_issuer_type: ca\n_b: &b\n  cluster_issuer_type: acme\n  cluster_issuer_acme_solver: dns01\n<<: [*a, *b]\n'],
+  [
+    'one anchored mapping, a key written after the merge wins',
+    '_defaults: &d\n  cluster_issuer_type: ca\n  cluster_issuer_acme_email: base@example.com\n<<: *d\ncluster_issuer_acme_email: ops@example.com\n',
+  ],
+  [
+    'a key written before the merge still wins',
+    'cluster_issuer_type: acme\n_defaults: &d\n  cluster_issuer_type: ca\n  cluster_issuer_name: corp\n<<: *d\n',
+  ],
+  [
+    'a list of sources: the first that has a key wins',
+    '_a: &a\n  cluster_issuer_type: ca\n_b: &b\n  cluster_issuer_type: acme\n  cluster_issuer_acme_solver: dns01\n<<: [*a, *b]\n',
+  ],
   ['an inline mapping', '<<: {cluster_issuer_type: self-signed}\n'],
   ['a nested merge', '_a: &a\n  cluster_issuer_type: ca\n_b: &b\n  <<: *a\n  cluster_issuer_name: corp\n<<: *b\n'],
 ];
 
 describe('merge keys, cloudgate and ansible-inventory reading the same file', () => {
-  it.each(CASES)('%s', async (_, text) => {
-    const { vars, file } = await ansibleVars(text);
-    expect(readVarsFile(file, 'the inventory file')).toEqual(vars);
-  }, 60_000);
+  it.each(CASES)(
+    '%s',
+    async (_, text) => {
+      const { vars, file } = await ansibleVars(text);
+      expect(readVarsFile(file, 'the inventory file')).toEqual(vars);
+    },
+    60_000,
+  );
 
   it('a merge of a scalar: Ansible refuses the file, and so does cloudgate, saying why', async () => {
-    await expect(ansibleVars('cluster_issuer_type: acme\n<<: 5\n')).rejects.toThrow(/mapping or list of mappings for merging/);
+    await expect(ansibleVars('cluster_issuer_type: acme\n<<: 5\n')).rejects.toThrow(
+      /mapping or list of mappings for merging/,
+    );
     const { file } = await ansibleVars('cluster_issuer_type: acme\n');
     writeFileSync(file, 'cluster_issuer_type: acme\n<<: 5\n');
     expect(() => readVarsFile(file, 'the inventory file')).toThrow(/merges \(<<\) a value that is not a mapping/);

@@ -5,9 +5,15 @@ import { waitUntil } from '../../../helpers/wait.js';
 
 const marker = () => 2000 + Math.floor(Math.random() * 7000);
 const left = (seconds: number) =>
-  execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim() === `sleep ${seconds}`);
+  execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.trim() === `sleep ${seconds}`);
 /** The killed processes disappear once the kernel has reaped them: a bounded wait, failing with what is left. */
-const gone = (seconds: number) => waitUntil(`sleep ${seconds} to be gone`, () => left(seconds).length === 0, { timeoutMs: 2000, lastSeen: () => left(seconds).join('\n') });
+const gone = (seconds: number) =>
+  waitUntil(`sleep ${seconds} to be gone`, () => left(seconds).length === 0, {
+    timeoutMs: 2000,
+    lastSeen: () => left(seconds).join('\n'),
+  });
 
 describe('runChild', () => {
   it('returns output and exit code', async () => {
@@ -49,10 +55,16 @@ describe('runChild', () => {
 });
 
 describe('the environment of kubectl', () => {
-  it('holds what kubectl needs and none of cloudgate\'s secrets', async () => {
+  it("holds what kubectl needs and none of cloudgate's secrets", async () => {
     const r = await runChild('sh', ['-c', 'env'], {
       timeoutMs: 5000,
-      env: { PATH: process.env.PATH, KUBECONFIG: '/tmp/k', OS_PASSWORD: 'leak-1', CLOUDGATE_ACME_EAB_SECRET: 'leak-2', OS_CLIENT_SECRET: 'leak-3' },
+      env: {
+        PATH: process.env.PATH,
+        KUBECONFIG: '/tmp/k',
+        OS_PASSWORD: 'leak-1',
+        CLOUDGATE_ACME_EAB_SECRET: 'leak-2',
+        OS_CLIENT_SECRET: 'leak-3',
+      },
     });
     expect(r.stdout).toContain('KUBECONFIG=/tmp/k');
     expect(r.stdout).not.toMatch(/leak-/);

@@ -17,13 +17,23 @@ describe.skipIf(!hasKubectl)(`a secret whose name starts with "-"${needsKubectl}
   let api: KubeApi;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    api = await startKubeApi(new KubeState().add(namespace('openstack'), secret('openstack', '--all'), secret('openstack', 'keep-me'), secret('openstack', '-o')));
+    api = await startKubeApi(
+      new KubeState().add(
+        namespace('openstack'),
+        secret('openstack', '--all'),
+        secret('openstack', 'keep-me'),
+        secret('openstack', '-o'),
+      ),
+    );
     env = { ...process.env, ...api.env };
   });
   afterAll(() => api?.stop());
 
   it('is read by name, not as a flag', async () => {
-    const got = await kubectlJson<KubeObject>(['get', 'secret', '--namespace=openstack', '--', '-o'], { env, timeoutMs: 20_000 });
+    const got = await kubectlJson<KubeObject>(['get', 'secret', '--namespace=openstack', '--', '-o'], {
+      env,
+      timeoutMs: 20_000,
+    });
     expect(got.metadata.name).toBe('-o');
   });
 

@@ -13,7 +13,10 @@ function recordingKubectl(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
   const script = join(dir, 'kubectl');
   writeFileSync(script, `#!/bin/sh\necho "$*" >> '${log}'\necho '{"items":[]}'\n`);
   chmodSync(script, 0o755);
-  return { env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') }, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  return {
+    env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') },
+    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+  };
 }
 
 describe('clusterReads().at(context)', () => {

@@ -9,13 +9,25 @@ const kube = useKubeCluster();
 
 describe('clusterReads', () => {
   it('reads each list once per run, whoever asks, with the kind on every item', async () => {
-    const api = await kube.start(new KubeState().add(...certManagerCluster(), certificate('nova-api'), certificate('sso', { namespace: 'auth-system' })));
+    const api = await kube.start(
+      new KubeState().add(
+        ...certManagerCluster(),
+        certificate('nova-api'),
+        certificate('sso', { namespace: 'auth-system' }),
+      ),
+    );
     const reads = clusterReads({ env: { ...process.env, ...api.env }, timeoutMs: 20_000 });
     expect((await reads.available()).ok).toBe(true);
     const [a, b] = await Promise.all([reads.list('certManager'), reads.list('certManager')]);
     expect(a).toBe(b);
     expect(reads.calls).toBe(1);
-    expect(a.ok && a.items.filter((i) => i.kind === 'Certificate').map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`).sort()).toEqual(['auth-system/sso', 'openstack/nova-api']);
+    expect(
+      a.ok &&
+        a.items
+          .filter((i) => i.kind === 'Certificate')
+          .map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)
+          .sort(),
+    ).toEqual(['auth-system/sso', 'openstack/nova-api']);
     expect(api.state.requests.filter((q) => q.path === '/apis/cert-manager.io/v1/certificates')).toHaveLength(1);
   });
 

@@ -78,7 +78,12 @@ describe('createHttpClient against real servers', () => {
       res.writeHead(201, { 'Content-Type': 'application/json', 'X-Subject-Token': 'tok' });
       res.end(JSON.stringify({ method: req.method, body, auth: req.headers['x-auth-token'] }));
     });
-    const res = await client().request({ method: 'POST', url: `${server.url}/v3/x`, body: 'hello', headers: { 'X-Auth-Token': 'abc' } });
+    const res = await client().request({
+      method: 'POST',
+      url: `${server.url}/v3/x`,
+      body: 'hello',
+      headers: { 'X-Auth-Token': 'abc' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers['x-subject-token']).toBe('tok');
     expect(res.json()).toEqual({ method: 'POST', body: 'hello', auth: 'abc' });
@@ -108,7 +113,7 @@ describe('createHttpClient against real servers', () => {
 
   it('rejects a certificate from an unknown CA, and accepts it with --insecure', async () => {
     const server = await https((_req, res) => res.end('{}'));
-    const error = await failure(client({ trust: trustStore(undefined )}).request({ url: server.url }));
+    const error = await failure(client({ trust: trustStore(undefined) }).request({ url: server.url }));
     expect(error.kind).toBe('tls-unknown-ca');
     expect(error.advice).toContain('--ca-file');
     const res = await client({ trust: trustStore(undefined), insecure: true }).request({ url: server.url });
@@ -126,14 +131,16 @@ describe('createHttpClient against real servers', () => {
     expect((await failure(client().request({ url: server.url }))).kind).toBe('tls-unknown-ca');
   });
 
-
   it('sends a POST once when only the whole store trusts the chain, and goes there at once the next time', async () => {
     const other = createTestCA('other CA');
     const bodies: string[] = [];
-    const server = await https((_req, res, body) => {
-      bodies.push(body);
-      res.end('{}');
-    }, other.issue(['127.0.0.1']));
+    const server = await https(
+      (_req, res, body) => {
+        bodies.push(body);
+        res.end('{}');
+      },
+      other.issue(['127.0.0.1']),
+    );
     await withExtraCaCerts(other.file, async () => {
       const c = client();
       expect((await c.request({ url: server.url, method: 'POST', body: 'grant=1' })).status).toBe(200);
@@ -144,12 +151,17 @@ describe('createHttpClient against real servers', () => {
     expect(server.refusedHandshakes()).toBe(1);
   });
   it('reports an unreadable CA file naming it', async () => {
-    const error = await failure(client({ trust: trustStore('/nonexistent/ca.pem' )}).request({ url: 'https://127.0.0.1:1/' }));
+    const error = await failure(
+      client({ trust: trustStore('/nonexistent/ca.pem') }).request({ url: 'https://127.0.0.1:1/' }),
+    );
     expect(error.message).toContain('/nonexistent/ca.pem');
   });
 
   it('reports an expired certificate', async () => {
-    const expired = ca.issue(['127.0.0.1'], { notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const expired = ca.issue(['127.0.0.1'], {
+      notBefore: new Date(Date.now() - 10 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
     const server = await https((_req, res) => res.end('{}'), expired);
     const error = await failure(client().request({ url: server.url }));
     expect(error.kind).toBe('tls-expired');
@@ -247,15 +259,28 @@ describe('createHttpClient against real servers', () => {
 
   it('explains an HTML page and a non-JSON body', async () => {
     const server = await https((req, res) => {
-      if (req.url === '/html') res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><title>Sign in</title></html>');
+      if (req.url === '/html')
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><title>Sign in</title></html>');
       else res.writeHead(502).end('Bad Gateway');
     });
     const html = await client().request({ url: `${server.url}/html` });
-    const htmlError = (() => { try { html.json(); } catch (e) { return e as HttpError; } })();
+    const htmlError = (() => {
+      try {
+        html.json();
+      } catch (e) {
+        return e as HttpError;
+      }
+    })();
     expect(htmlError?.kind).toBe('html');
     expect(htmlError?.message).toContain('Sign in');
     const text = await client().request({ url: `${server.url}/text` });
-    const textError = (() => { try { text.json(); } catch (e) { return e as HttpError; } })();
+    const textError = (() => {
+      try {
+        text.json();
+      } catch (e) {
+        return e as HttpError;
+      }
+    })();
     expect(textError?.kind).toBe('not-json');
     expect(textError?.message).toContain('502');
   });
@@ -289,7 +314,13 @@ describe('createHttpClient against real servers', () => {
     expect(text).toContain('authorization: Bearer [redacted]');
     expect(text).toContain('client_id=cg');
     expect(text).toContain('invalid_client');
-    for (const secret of ['SUBJECT-TOKEN-VALUE', 'ACCESS-TOKEN-VALUE', 'BEARER-VALUE', 'CLIENT-SECRET-VALUE', 'SUBJECT-VALUE']) {
+    for (const secret of [
+      'SUBJECT-TOKEN-VALUE',
+      'ACCESS-TOKEN-VALUE',
+      'BEARER-VALUE',
+      'CLIENT-SECRET-VALUE',
+      'SUBJECT-VALUE',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -298,7 +329,10 @@ describe('createHttpClient against real servers', () => {
     registerSecret('query-secret-value');
     const lines: string[] = [];
     const error = await failure(
-      client({ log: (l) => lines.push(l) }).request({ url: 'http://remote.example/?k=query-secret-value', credentials: true }),
+      client({ log: (l) => lines.push(l) }).request({
+        url: 'http://remote.example/?k=query-secret-value',
+        credentials: true,
+      }),
     );
     expect(error.kind).toBe('insecure-http');
     expect(lines.join('\n')).not.toContain('query-secret-value');
@@ -343,7 +377,9 @@ describe('proxy support', () => {
 
 describe('isLoopback', () => {
   it('knows loopback names and addresses', () => {
-    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', 'api.localhost']) expect(isLoopback(h)).toBe(true);
-    for (const h of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com']) expect(isLoopback(h)).toBe(false);
+    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1', 'api.localhost'])
+      expect(isLoopback(h)).toBe(true);
+    for (const h of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com'])
+      expect(isLoopback(h)).toBe(false);
   });
 });

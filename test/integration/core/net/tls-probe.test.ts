@@ -19,7 +19,12 @@ describe('probeTls', () => {
     it(`reads the chain in served order and trusts it through the CA file (${maxVersion} server)`, async () => {
       const leaf = tls.pki.leaf(['localhost', '127.0.0.1']);
       const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: '127.0.0.1', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
+      const result = await probeTls({
+        host: '127.0.0.1',
+        port: e.port,
+        trust: trustStore(tls.pki.rootFile),
+        timeoutMs: 5000,
+      });
       expect(result.protocol).toBe(maxVersion);
       expect(result.chainAsServed).toBe(true);
       expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
@@ -32,10 +37,23 @@ describe('probeTls', () => {
 
     it(`keeps a wrong order as served (${maxVersion} server)`, async () => {
       const leaf = tls.pki.leaf(['localhost']);
-      const e = await tls.start({ chain: [leaf.cert, tls.pki.root.cert, tls.pki.intermediate.cert], key: leaf.key, maxVersion });
-      const result = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
+      const e = await tls.start({
+        chain: [leaf.cert, tls.pki.root.cert, tls.pki.intermediate.cert],
+        key: leaf.key,
+        maxVersion,
+      });
+      const result = await probeTls({
+        host: 'localhost',
+        port: e.port,
+        trust: trustStore(tls.pki.rootFile),
+        timeoutMs: 5000,
+      });
       expect(result.chainAsServed).toBe(true);
-      expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test root', 'cloudgate tls test intermediate']);
+      expect(subjects(result.chain)).toEqual([
+        'localhost',
+        'cloudgate tls test root',
+        'cloudgate tls test intermediate',
+      ]);
     });
   }
 
@@ -55,7 +73,12 @@ describe('probeTls', () => {
     try {
       const port = (server.address() as { port: number }).port;
       for (let i = 0; i < 5; i++) {
-        const result = await probeTls({ host: 'localhost', port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
+        const result = await probeTls({
+          host: 'localhost',
+          port,
+          trust: trustStore(tls.pki.rootFile),
+          timeoutMs: 5000,
+        });
         expect(subjects(result.chain)).toEqual(['localhost', 'cloudgate tls test intermediate']);
         expect(result.chainTrusted).toBe(true);
       }
@@ -68,11 +91,21 @@ describe('probeTls', () => {
   it('reports an untrusted chain without the CA file, and a wrong host name', async () => {
     const leaf = tls.pki.leaf(['api.example.test']);
     const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
-    const untrusted = await probeTls({ host: '127.0.0.1', port: e.port, servername: 'api.example.test', timeoutMs: 5000 });
+    const untrusted = await probeTls({
+      host: '127.0.0.1',
+      port: e.port,
+      servername: 'api.example.test',
+      timeoutMs: 5000,
+    });
     expect(untrusted.chainTrusted).toBe(false);
     expect(untrusted.authorizationError).toMatch(/UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN/);
     expect(untrusted.trustStore).not.toContain(tls.pki.rootFile);
-    const wrongHost = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(tls.pki.rootFile), timeoutMs: 5000 });
+    const wrongHost = await probeTls({
+      host: 'localhost',
+      port: e.port,
+      trust: trustStore(tls.pki.rootFile),
+      timeoutMs: 5000,
+    });
     expect(wrongHost.chainTrusted).toBe(true);
     expect(wrongHost.hostMatches).toBe(false);
     expect(wrongHost.authorized).toBe(false);
@@ -105,8 +138,13 @@ describe('probeTls', () => {
   it('names a CA file it cannot read or that holds no certificate, before connecting', async () => {
     const notPem = join(mkdtempSync(join(tmpdir(), 'cloudgate-probe-')), 'ca.txt');
     writeFileSync(notPem, 'not a certificate\n');
-    for (const [caFile, text] of [['/nonexistent/ca.pem', 'Cannot read the CA file /nonexistent/ca.pem'], [notPem, 'holds no PEM certificate']]) {
-      const error = await probeTls({ host: '127.0.0.1', port: 1, trust: trustStore(caFile), timeoutMs: 2000 }).catch((err: unknown) => err);
+    for (const [caFile, text] of [
+      ['/nonexistent/ca.pem', 'Cannot read the CA file /nonexistent/ca.pem'],
+      [notPem, 'holds no PEM certificate'],
+    ]) {
+      const error = await probeTls({ host: '127.0.0.1', port: 1, trust: trustStore(caFile), timeoutMs: 2000 }).catch(
+        (err: unknown) => err,
+      );
       expect(error).toBeInstanceOf(TlsProbeError);
       expect((error as TlsProbeError).code).toBe('ca-file');
       expect((error as TlsProbeError).message).toContain(text);
@@ -119,9 +157,13 @@ describe('probeTls', () => {
     const other = createPki('rotated away');
     const file = join(mkdtempSync(join(tmpdir(), 'cg-ca-rotate-')), 'ca.pem');
     writeFileSync(file, readFileSync(other.rootFile));
-    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted).toBe(false);
+    expect(
+      (await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted,
+    ).toBe(false);
     writeFileSync(file, `${readFileSync(tls.pki.rootFile, 'utf8')}\n`);
-    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted).toBe(true);
+    expect(
+      (await probeTls({ host: 'localhost', port: e.port, trust: trustStore(file), timeoutMs: 5000 })).chainTrusted,
+    ).toBe(true);
   });
 
   // Without a CA file Node's own store holds NODE_EXTRA_CA_CERTS from start-up: test/e2e/launcher.test.ts.
@@ -130,10 +172,18 @@ describe('probeTls', () => {
     const e = await tls.start({ chain: [leaf.cert, tls.pki.intermediate.cert], key: leaf.key });
     const other = createPki('other');
     await withExtraCaCerts(tls.pki.rootFile, async () => {
-      const result = await probeTls({ host: 'localhost', port: e.port, trust: trustStore(other.rootFile), timeoutMs: 5000 });
+      const result = await probeTls({
+        host: 'localhost',
+        port: e.port,
+        trust: trustStore(other.rootFile),
+        timeoutMs: 5000,
+      });
       expect(result.chainTrusted).toBe(true);
       expect(result.trustStore).toContain(`NODE_EXTRA_CA_CERTS ${tls.pki.rootFile}`);
     });
-    expect((await probeTls({ host: 'localhost', port: e.port, trust: trustStore(other.rootFile), timeoutMs: 5000 })).chainTrusted).toBe(false);
+    expect(
+      (await probeTls({ host: 'localhost', port: e.port, trust: trustStore(other.rootFile), timeoutMs: 5000 }))
+        .chainTrusted,
+    ).toBe(false);
   });
 });

@@ -58,15 +58,23 @@ describe('transport through a proxy', () => {
     const p = await proxy();
     process.env.HTTP_PROXY = `http://ops:s%40fe@127.0.0.1:${p.port}`;
     process.env.NO_PROXY = '';
-    expect(await get(`http://127.0.0.1:${port}/`, 2)).toEqual([{ status: 200, body: 'plain' }, { status: 200, body: 'plain' }]);
-    expect(p.asked).toEqual([{ target: `127.0.0.1:${port}`, authorization: `Basic ${Buffer.from('ops:s@fe').toString('base64')}` }]);
+    expect(await get(`http://127.0.0.1:${port}/`, 2)).toEqual([
+      { status: 200, body: 'plain' },
+      { status: 200, body: 'plain' },
+    ]);
+    expect(p.asked).toEqual([
+      { target: `127.0.0.1:${port}`, authorization: `Basic ${Buffer.from('ops:s@fe').toString('base64')}` },
+    ]);
   });
 
   it('fails with the status of a proxy that refuses the tunnel, naming the proxy and not its credentials', async () => {
     const p = await proxy(407);
     process.env.HTTP_PROXY = `http://ops:secret@127.0.0.1:${p.port}`;
     process.env.NO_PROXY = '';
-    const error = await get('http://127.0.0.1:9/').then(() => new Error('no error'), (e: unknown) => e as Error);
+    const error = await get('http://127.0.0.1:9/').then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error,
+    );
     expect(error.message).toContain(`127.0.0.1:${p.port}`);
     expect(error.message).toContain('407');
     expect(error.message).not.toContain('secret');

@@ -11,7 +11,6 @@ import { KubeState, namespace, startKubeApi, type KubeApi } from '../../../serve
 import { chain, tempDir, type Chain } from '../../../helpers/pki.js';
 import { hasKubectl, needsKubectl } from '../../../helpers/has-kubectl.js';
 
-
 let c: Chain;
 let chainPem: string;
 beforeAll(async () => {
@@ -21,7 +20,12 @@ beforeAll(async () => {
 
 describe('tlsSecretManifest', () => {
   it('writes one kubernetes.io/tls Secret per namespace with the chain and key base64-encoded', () => {
-    const text = tlsSecretManifest({ name: 'wildcard-tls', namespaces: ['openstack', 'auth-system', 'monitoring', 'openstack'], chainPem, keyPem: c.leaf.key });
+    const text = tlsSecretManifest({
+      name: 'wildcard-tls',
+      namespaces: ['openstack', 'auth-system', 'monitoring', 'openstack'],
+      chainPem,
+      keyPem: c.leaf.key,
+    });
     const all = parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
     // One document (a List): a second document would make Ansible echo its lines when it reads the folder.
     expect(all).toHaveLength(1);
@@ -29,7 +33,12 @@ describe('tlsSecretManifest', () => {
     const docs = all[0].items as Record<string, any>[];
     expect(docs.map((d) => d.metadata.namespace)).toEqual(['openstack', 'auth-system', 'monitoring']);
     for (const d of docs) {
-      expect(d).toMatchObject({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'wildcard-tls' } });
+      expect(d).toMatchObject({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'kubernetes.io/tls',
+        metadata: { name: 'wildcard-tls' },
+      });
       expect(Buffer.from(d.data['tls.crt'], 'base64').toString()).toBe(chainPem);
       expect(Buffer.from(d.data['tls.key'], 'base64').toString()).toBe(c.leaf.key);
     }
@@ -37,7 +46,8 @@ describe('tlsSecretManifest', () => {
   });
 
   it('refuses invalid names and namespaces with a usage error', () => {
-    const make = (name: string, namespaces: string[]) => () => tlsSecretManifest({ name, namespaces, chainPem, keyPem: c.leaf.key });
+    const make = (name: string, namespaces: string[]) => () =>
+      tlsSecretManifest({ name, namespaces, chainPem, keyPem: c.leaf.key });
     expect(make('Wildcard_TLS', ['openstack'])).toThrow(UsageError);
     expect(make('wildcard', ['Open Stack'])).toThrow(/Not a valid namespace name: "Open Stack"/);
     expect(make('wildcard', [])).toThrow(/No namespace/);
@@ -52,15 +62,31 @@ describe.skipIf(!hasKubectl)(`the manifest against kubectl and an API server${ne
     api = await startKubeApi(new KubeState().add(namespace('openstack'), namespace('monitoring')));
     env = { ...process.env, ...api.env };
     file = join(tempDir(), 'wildcard.secret.yaml');
-    writeFileSync(file, tlsSecretManifest({ name: 'wildcard-tls', namespaces: ['openstack', 'monitoring'], chainPem, keyPem: c.leaf.key }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      tlsSecretManifest({
+        name: 'wildcard-tls',
+        namespaces: ['openstack', 'monitoring'],
+        chainPem,
+        keyPem: c.leaf.key,
+      }),
+      { mode: 0o600 },
+    );
   });
   afterAll(() => api?.stop());
 
   it('is accepted by kubectl create --dry-run=client', async () => {
-    const result = await kubectl(['create', '--dry-run=client', '--validate=false', '-f', file, '-o', 'json'], { env, timeoutMs: 30_000 });
+    const result = await kubectl(['create', '--dry-run=client', '--validate=false', '-f', file, '-o', 'json'], {
+      env,
+      timeoutMs: 30_000,
+    });
     expect(result.stderr).toBe('');
     // One JSON object per document, printed one after the other.
-    const items = JSON.parse(`[${result.stdout.trim().replace(/\n}\n{/g, '\n},\n{')}]`) as { kind: string; type: string; metadata: { namespace: string } }[];
+    const items = JSON.parse(`[${result.stdout.trim().replace(/\n}\n{/g, '\n},\n{')}]`) as {
+      kind: string;
+      type: string;
+      metadata: { namespace: string };
+    }[];
     expect(items.map((i) => [i.kind, i.type, i.metadata.namespace])).toEqual([
       ['Secret', 'kubernetes.io/tls', 'openstack'],
       ['Secret', 'kubernetes.io/tls', 'monitoring'],
@@ -72,7 +98,9 @@ describe.skipIf(!hasKubectl)(`the manifest against kubectl and an API server${ne
     expect(result.status).toBe('applied');
     expect(result.output).toContain('secret/wildcard-tls created');
     // One Secret per namespace, each named with its namespace (kubectl's own lines do not say).
-    expect(result.message).toContain('secret/wildcard-tls created in openstack, secret/wildcard-tls created in monitoring');
+    expect(result.message).toContain(
+      'secret/wildcard-tls created in openstack, secret/wildcard-tls created in monitoring',
+    );
     const stored = api.state.get('Secret', 'wildcard-tls', 'monitoring')?.data as Record<string, string>;
     expect(Buffer.from(stored['tls.crt']!, 'base64').toString()).toBe(chainPem);
   });
@@ -82,6 +110,9 @@ describe.skipIf(!hasKubectl)(`the manifest against kubectl and an API server${ne
     expect(failed.status).toBe('failed');
     expect(failed.advice).toContain(`kubectl apply -f ${file} --context no-such-context`);
     const missing = await applyManifest(file, { env: { ...env, CLOUDGATE_KUBECTL: '/nonexistent/kubectl' } });
-    expect(missing).toMatchObject({ status: 'kubectl-missing', message: expect.stringContaining(`${file} was written but not applied`) });
+    expect(missing).toMatchObject({
+      status: 'kubectl-missing',
+      message: expect.stringContaining(`${file} was written but not applied`),
+    });
   });
 });

@@ -6,7 +6,10 @@ import { chain, DAY, issue, KEY_KINDS, keyPem, tempDir, writeFile, type Chain } 
 
 const DOMAIN = 'cloud.example.test';
 const subjects = (pem: string) =>
-  pem.split(/(?<=-----END CERTIFICATE-----\n)/).filter(Boolean).map((b) => new X509Certificate(b).subject);
+  pem
+    .split(/(?<=-----END CERTIFICATE-----\n)/)
+    .filter(Boolean)
+    .map((b) => new X509Certificate(b).subject);
 
 describe.each(KEY_KINDS)('loadSuppliedWildcard (%s)', (kind) => {
   let c: Chain;
@@ -24,7 +27,11 @@ describe.each(KEY_KINDS)('loadSuppliedWildcard (%s)', (kind) => {
       fixOrder: false,
     });
     expect(result.findings).toEqual([]);
-    expect(subjects(result.chainPem)).toEqual(['CN=*.cloud.example.test', `CN=Test Intermediate ${kind}`, `CN=Test Root ${kind}`]);
+    expect(subjects(result.chainPem)).toEqual([
+      'CN=*.cloud.example.test',
+      `CN=Test Intermediate ${kind}`,
+      `CN=Test Root ${kind}`,
+    ]);
     expect(result.keyPem).toBe(c.leaf.key);
     expect(result.reordered).toBe(false);
   });
@@ -58,31 +65,62 @@ describe('loadSuppliedWildcard input problems', () => {
   it('warns when the key file can be read by other users', () => {
     const keyFile = writeFile(dir, 'open.key', c.leaf.key);
     chmodSync(keyFile, 0o644);
-    const result = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'o.pem', c.leaf.cert + c.intermediate.cert), keyFile, fixOrder: false });
-    expect(result.findings).toEqual([expect.objectContaining({ rule: 'wildcard-key-permissions', severity: 'warning', advice: `chmod 600 ${keyFile}` })]);
+    const result = loadSuppliedWildcard({
+      certificateFile: writeFile(dir, 'o.pem', c.leaf.cert + c.intermediate.cert),
+      keyFile,
+      fixOrder: false,
+    });
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        rule: 'wildcard-key-permissions',
+        severity: 'warning',
+        advice: `chmod 600 ${keyFile}`,
+      }),
+    ]);
     chmodSync(keyFile, 0o600);
     expect(loadSuppliedWildcard({ certificateFile: `${dir}/o.pem`, keyFile, fixOrder: false }).findings).toEqual([]);
   });
 
   it('names a missing file and its answers key', () => {
-    const result = loadSuppliedWildcard({ certificateFile: `${dir}/missing.pem`, keyFile: writeFile(dir, 'k', c.leaf.key), fixOrder: false });
+    const result = loadSuppliedWildcard({
+      certificateFile: `${dir}/missing.pem`,
+      keyFile: writeFile(dir, 'k', c.leaf.key),
+      fixOrder: false,
+    });
     expect(result.findings).toEqual([
-      expect.objectContaining({ variable: 'wildcard_certificate_file', severity: 'error', message: expect.stringMatching(/missing\.pem .* no such file/) }),
+      expect.objectContaining({
+        variable: 'wildcard_certificate_file',
+        severity: 'error',
+        message: expect.stringMatching(/missing\.pem .* no such file/),
+      }),
     ]);
   });
 
   it('refuses an encrypted key and a mismatched key', async () => {
     const certificateFile = writeFile(dir, 'c.pem', c.leaf.cert + c.intermediate.cert);
-    const encrypted = loadSuppliedWildcard({ certificateFile, keyFile: writeFile(dir, 'enc.key', keyPem(c.leaf, 'encrypted')), fixOrder: true });
+    const encrypted = loadSuppliedWildcard({
+      certificateFile,
+      keyFile: writeFile(dir, 'enc.key', keyPem(c.leaf, 'encrypted')),
+      fixOrder: true,
+    });
     expect(encrypted.findings.find((f) => f.rule === 'wildcard-key')?.advice).toMatch(/openssl pkey/);
     const other = await issue({ cn: 'other', kind: 'p256' });
-    const mismatch = loadSuppliedWildcard({ certificateFile, keyFile: writeFile(dir, 'other.key', other.key), fixOrder: true });
+    const mismatch = loadSuppliedWildcard({
+      certificateFile,
+      keyFile: writeFile(dir, 'other.key', other.key),
+      fixOrder: true,
+    });
     expect(mismatch.findings.find((f) => f.rule === 'wildcard-key-match')?.severity).toBe('error');
     expect(mismatch.chainPem).toBe('');
   });
 
   it('warns that a supplied certificate expiring soon must be renewed by the operator', async () => {
-    const soon = await issue({ cn: 'soon', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notAfter: new Date(Date.now() + 12 * DAY) });
+    const soon = await issue({
+      cn: 'soon',
+      dns: [`*.${DOMAIN}`],
+      issuer: c.intermediate,
+      notAfter: new Date(Date.now() + 12 * DAY),
+    });
     const result = loadSuppliedWildcard({
       certificateFile: writeFile(dir, 'soon.pem', soon.cert + c.intermediate.cert),
       keyFile: writeFile(dir, 'soon.key', soon.key),
@@ -90,17 +128,29 @@ describe('loadSuppliedWildcard input problems', () => {
       fixOrder: false,
     });
     expect(result.findings).toEqual([
-      expect.objectContaining({ rule: 'wildcard-validity', severity: 'warning', advice: expect.stringMatching(/never renews a supplied wildcard/) }),
+      expect.objectContaining({
+        rule: 'wildcard-validity',
+        severity: 'warning',
+        advice: expect.stringMatching(/never renews a supplied wildcard/),
+      }),
     ]);
     expect(result.chainPem).not.toBe('');
   });
 
   it('refuses garbage and truncated PEM with the block named', () => {
     const keyFile = writeFile(dir, 'good.key', c.leaf.key);
-    const garbage = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'garbage.pem', 'not a certificate\n'), keyFile, fixOrder: false });
+    const garbage = loadSuppliedWildcard({
+      certificateFile: writeFile(dir, 'garbage.pem', 'not a certificate\n'),
+      keyFile,
+      fixOrder: false,
+    });
     expect(garbage.findings[0]).toMatchObject({ rule: 'wildcard-parse', severity: 'error' });
     const cut = (c.leaf.cert + c.intermediate.cert).slice(0, -40);
-    const truncated = loadSuppliedWildcard({ certificateFile: writeFile(dir, 'cut.pem', cut), keyFile, fixOrder: false });
+    const truncated = loadSuppliedWildcard({
+      certificateFile: writeFile(dir, 'cut.pem', cut),
+      keyFile,
+      fixOrder: false,
+    });
     expect(truncated.findings[0]!.message).toMatch(/block 2 \(CERTIFICATE\)/);
   });
 });

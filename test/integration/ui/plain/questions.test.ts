@@ -9,12 +9,21 @@ import { KEY } from '../../../helpers/ink.js';
 import { plainIo } from '../../../helpers/plain-io.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
-const INVENTORY = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+const INVENTORY = {
+  certificate_type: 'wildcard-auto',
+  openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+  cluster_issuer_type: 'acme',
+  cluster_issuer_acme_email: 'ops@example.com',
+};
 
 /** The plain questions alone, on in-memory streams, as `regenerate --plain` asks them (no setup session). */
 function plainQuestions(start: QuestionsState) {
   const io = plainIo();
-  const asker = askerFor({ input: io.input, output: io.output, cwd: mkdtempSync(join(tmpdir(), 'cloudgate-plain-q-')) });
+  const asker = askerFor({
+    input: io.input,
+    output: io.output,
+    cwd: mkdtempSync(join(tmpdir(), 'cloudgate-plain-q-')),
+  });
   const done = askAll(start, asker).finally(() => asker.prompt.close());
   done.catch(() => undefined);
   return { done, send: io.send, seen: io.seen };
@@ -36,19 +45,31 @@ describe('the plain questions alone', () => {
     await p.send('cluster_issuer_acme_email', '<\r');
     await p.send('Certificate issuer', '4\r');
     const state = await p.done;
-    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: 'cloud.example.com' });
+    expect(answersOf(state)).toMatchObject({
+      cluster_issuer_type: 'self-signed',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+    });
     expect(state.answers.cluster_issuer_acme_email).toBe('ops@example.org');
   });
 });
 
 describe("the TSIG secret's question", () => {
-  const RFC2136 = { ...INVENTORY, certificate_type: 'individual', cloud_helm_ingress_wildcard_domain: undefined, cluster_issuer_acme_solver: 'rfc2136', cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53' };
+  const RFC2136 = {
+    ...INVENTORY,
+    certificate_type: 'individual',
+    cloud_helm_ingress_wildcard_domain: undefined,
+    cluster_issuer_acme_solver: 'rfc2136',
+    cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53',
+  };
 
   it('takes the path of a tsig-keygen key file, which stays readable (no secret), and answers the key name and algorithm from it', async () => {
     clearSecretsForTests();
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-tsig-'));
     const keyFile = join(dir, 'certmgr.key');
-    writeFileSync(keyFile, 'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n');
+    writeFileSync(
+      keyFile,
+      'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n',
+    );
     const p = plainQuestions(startQuestions(RFC2136, { only: 'issuer' }));
     await p.send('Certificate issuer', KEY.enter);
     await p.send('cluster_issuer_acme_email', '\r');
@@ -60,7 +81,10 @@ describe("the TSIG secret's question", () => {
     await p.send('TSIG algorithm', '\r');
     await p.send('cluster_issuer_acme_rfc2136_tsig_key_name', '\r');
     const state = await p.done;
-    expect(state.answers).toMatchObject({ cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}`, cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key' });
+    expect(state.answers).toMatchObject({
+      cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}`,
+      cluster_issuer_acme_rfc2136_tsig_key_name: 'certmgr-key',
+    });
     expect(redact(`file:${keyFile}`)).toBe(`file:${keyFile}`);
     expect(redact('c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==')).toBe('[redacted]');
     // The key's name is no secret: a message that names the key (the review's info) keeps it.
@@ -69,11 +93,19 @@ describe("the TSIG secret's question", () => {
     expect(p.seen()).toContain(`key file ${keyFile}`);
   });
 
-  it("going back to the question names the key file Enter keeps", async () => {
+  it('going back to the question names the key file Enter keeps', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-tsig-'));
     const keyFile = join(dir, 'certmgr.key');
-    writeFileSync(keyFile, 'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n');
-    const p = plainQuestions(startQuestions({ ...RFC2136, cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}` }, { only: 'issuer' }));
+    writeFileSync(
+      keyFile,
+      'key "certmgr-key" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXRzaWcta2V5LWZyb20tZmlsZQ==";\n};\n',
+    );
+    const p = plainQuestions(
+      startQuestions(
+        { ...RFC2136, cluster_issuer_acme_rfc2136_tsig_secret_key: `file:${keyFile}` },
+        { only: 'issuer' },
+      ),
+    );
     await p.send('Certificate issuer', KEY.enter);
     await p.send('cluster_issuer_acme_email', '\r');
     await p.send('cluster_issuer_acme_server', '\r');
@@ -94,7 +126,17 @@ describe("the CA issuer's certificate question", () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-ca-'));
     writeFileSync(join(dir, 'chain.pem'), ca.cert + intermediate.cert);
     writeFileSync(join(dir, 'issuing.key'), intermediate.key, { mode: 0o600 });
-    const p = plainQuestions(startQuestions({ ...INVENTORY, certificate_type: 'individual', cloud_helm_ingress_wildcard_domain: undefined, cluster_issuer_type: 'ca' }, { only: 'issuer' }));
+    const p = plainQuestions(
+      startQuestions(
+        {
+          ...INVENTORY,
+          certificate_type: 'individual',
+          cloud_helm_ingress_wildcard_domain: undefined,
+          cluster_issuer_type: 'ca',
+        },
+        { only: 'issuer' },
+      ),
+    );
     await p.send('Certificate issuer', KEY.enter);
     await p.send('cluster_issuer_ca_certificate', `${join(dir, 'chain.pem')}\r`);
     await p.send('Use the right order?', '\r');

@@ -19,16 +19,27 @@ import { startOidcIssuer, type OidcIssuer } from '../../../servers/oidc-issuer.j
 import { setupOptionsOf } from '../../../../src/commands/setup.js';
 import { flagsOf } from '../../../../src/cli-flags.js';
 
-
 /** Runs the plain walkthrough on in-memory streams; `type` sends one line (or key) once the prompt shows `expect`. */
 async function plain(inventory: string, env: NodeJS.ProcessEnv = process.env) {
   const ctx: CommandContext = {
-    interactive: true, env, cwd: join(inventory, '..'),
-    stdout: process.stdout, stderr: process.stderr,
+    interactive: true,
+    env,
+    cwd: join(inventory, '..'),
+    stdout: process.stdout,
+    stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
+  const { session, initial } = await openSession(
+    ctx,
+    setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd),
+    async () => undefined,
+  );
   const io = plainIo();
-  const done = plainSession({ initial, options: {}, session, io: { input: io.input, output: io.output, cwd: ctx.cwd } });
+  const done = plainSession({
+    initial,
+    options: {},
+    session,
+    io: { input: io.input, output: io.output, cwd: ctx.cwd },
+  });
   done.catch(() => undefined);
   return { done, output: io.seen, send: io.send };
 }
@@ -60,8 +71,12 @@ describe('setup --plain', () => {
     expect(out).not.toContain('plain-secret-5678');
     expect(out).toContain('Written:');
     // After the inventory diff, what changes in the cluster and the objects' diff (not only with --dry-run).
-    expect(out.indexOf('+ ClusterIssuer atmosphere (new)')).toBeGreaterThan(out.indexOf('+cluster_issuer_acme_godaddy_api_key: ********'));
-    expect(out.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(out.indexOf('+ ClusterIssuer atmosphere (new)'));
+    expect(out.indexOf('+ ClusterIssuer atmosphere (new)')).toBeGreaterThan(
+      out.indexOf('+cluster_issuer_acme_godaddy_api_key: ********'),
+    );
+    expect(out.indexOf('+++ ClusterIssuer atmosphere (after)')).toBeGreaterThan(
+      out.indexOf('+ ClusterIssuer atmosphere (new)'),
+    );
     // No ACME server (a public ACME CA): the private CA question is not asked.
     expect(out).not.toContain('cluster_issuer_acme_private_ca');
     expect(readFileSync(inventory, 'utf8')).toContain('cluster_issuer_acme_godaddy_api_key: plain-api-key-1234');
@@ -113,15 +128,28 @@ describe('setup --plain', () => {
     async function writeKeyless(namedBefore = false, caFile = issuer.caFile) {
       const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
       const inventory = join(dir, 'certificates.yml');
-      writeFileSync(inventory, [
-        'cluster_issuer_type: acme', 'cluster_issuer_acme_email: ops@example.com', 'cluster_issuer_acme_solver: route53',
-        'cluster_issuer_acme_route53_auth: kubernetes', 'cluster_issuer_acme_route53_region: eu-west-1',
-        'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789',
-        'cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/cert-manager-dns01',
-        ...(namedBefore ? ['cluster_issuer_acme_route53_service_account_name: dns-sa'] : []), '',
-      ].join('\n'));
+      writeFileSync(
+        inventory,
+        [
+          'cluster_issuer_type: acme',
+          'cluster_issuer_acme_email: ops@example.com',
+          'cluster_issuer_acme_solver: route53',
+          'cluster_issuer_acme_route53_auth: kubernetes',
+          'cluster_issuer_acme_route53_region: eu-west-1',
+          'cluster_issuer_acme_route53_hosted_zone_id: Z0123456789',
+          'cluster_issuer_acme_route53_role_arn: arn:aws:iam::123456789012:role/cert-manager-dns01',
+          ...(namedBefore ? ['cluster_issuer_acme_route53_service_account_name: dns-sa'] : []),
+          '',
+        ].join('\n'),
+      );
       const p = await plain(inventory, { ...process.env, OS_CACERT: caFile });
-      for (const title of ['Certificate type', 'Certificate issuer', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server', 'cluster_issuer_acme_solver']) {
+      for (const title of [
+        'Certificate type',
+        'Certificate issuer',
+        'cluster_issuer_acme_email',
+        'cluster_issuer_acme_server',
+        'cluster_issuer_acme_solver',
+      ]) {
         await p.send(title, '\r');
       }
       const b = 'cluster_issuer_acme_route53_';
@@ -202,16 +230,34 @@ describe('setup --plain is plain', () => {
   it('writes lines only: no escape sequence, and only ASCII for TERM=dumb', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-plain-'));
     const inventory = join(dir, 'certificates.yml');
-    const ctx: CommandContext = { interactive: true, env: process.env, cwd: dir, stdout: process.stdout, stderr: process.stderr };
-    const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd), async () => undefined);
+    const ctx: CommandContext = {
+      interactive: true,
+      env: process.env,
+      cwd: dir,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    };
+    const { session, initial } = await openSession(
+      ctx,
+      setupOptionsOf(flagsOf('setup', { inventory }), ctx.cwd),
+      async () => undefined,
+    );
     const input = new PassThrough();
     let text = '';
-    const output = new Writable({ write(chunk: Buffer, _enc, next) { text += chunk.toString(); next(); } });
+    const output = new Writable({
+      write(chunk: Buffer, _enc, next) {
+        text += chunk.toString();
+        next();
+      },
+    });
     const done = plainSession({ initial, options: {}, session, io: { input, output, cwd: dir, ascii: true } });
     done.catch(() => undefined);
     // Every answer at once, as a paste: each line answers one question.
     input.write('1\n1\nops@example.com\n\n1\n1\n');
-    await waitUntil('"Write these files?"', () => text.includes('Write these files?'), { timeoutMs: 5000, lastSeen: () => text });
+    await waitUntil('"Write these files?"', () => text.includes('Write these files?'), {
+      timeoutMs: 5000,
+      lastSeen: () => text,
+    });
     input.write('3\n');
     await expect(done).rejects.toBeInstanceOf(CancelledError);
     expect(text).toContain('Write these files?');

@@ -39,19 +39,24 @@ describe('the vault offer', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
-  it.each(['~/vault/pass', 'prod@~/vault/pass'])('takes "%s": ~ is the home folder (no shell expands the answer), with a label too', async (typed) => {
-    mkdirSync(join(fx.dir, 'vault'));
-    writeFileSync(join(fx.dir, 'vault', 'pass'), 'hunter2\n', { mode: 0o600 });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let shown = '';
-    output.on('data', (d: Buffer) => (shown += d.toString()));
-    const values = { cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', encryptVault('tok', 'hunter2')) };
-    // The working folder is elsewhere: only ~ finds the file.
-    const offered = offerVault(values, { input, output, cwd: fx.shared, env: { HOME: fx.dir } });
-    input.write(`${typed}\n`);
-    const keyring = await offered;
-    expect(keyring, shown).toBeDefined();
-    expect(keyring!.open(values.cluster_issuer_acme_dnsc_api_token.text)).toBe('tok');
-  });
+  it.each(['~/vault/pass', 'prod@~/vault/pass'])(
+    'takes "%s": ~ is the home folder (no shell expands the answer), with a label too',
+    async (typed) => {
+      mkdirSync(join(fx.dir, 'vault'));
+      writeFileSync(join(fx.dir, 'vault', 'pass'), 'hunter2\n', { mode: 0o600 });
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let shown = '';
+      output.on('data', (d: Buffer) => (shown += d.toString()));
+      const values = {
+        cluster_issuer_acme_dnsc_api_token: new AnsibleTagged('!vault', encryptVault('tok', 'hunter2')),
+      };
+      // The working folder is elsewhere: only ~ finds the file.
+      const offered = offerVault(values, { input, output, cwd: fx.shared, env: { HOME: fx.dir } });
+      input.write(`${typed}\n`);
+      const keyring = await offered;
+      expect(keyring, shown).toBeDefined();
+      expect(keyring!.open(values.cluster_issuer_acme_dnsc_api_token.text)).toBe('tok');
+    },
+  );
 });

@@ -36,7 +36,12 @@ function expiries(text: string): Map<string, number> {
 const seconds = (issued: { cert: string }) => Date.parse(new X509Certificate(issued.cert).validTo) / 1000;
 
 function metricsOf(checks: CheckOutcome[]): string {
-  const report: DoctorReport = { schema: 'cloudgate.doctor/v1', durationMs: 1, summary: { ok: 0, warn: 0, fail: 0, skip: 0 }, checks };
+  const report: DoctorReport = {
+    schema: 'cloudgate.doctor/v1',
+    durationMs: 1,
+    summary: { ok: 0, warn: 0, fail: 0, skip: 0 },
+    checks,
+  };
   return renderPrometheus({ report, finishedAt, version: 't', areaMetrics: AREA_METRICS });
 }
 
@@ -47,19 +52,29 @@ describe('certificate expiry series', () => {
     mkdirSync(a);
     mkdirSync(b);
     const fresh = tls.pki.leaf(['*.a.example']);
-    const expired = tls.pki.leaf(['*.b.example'], { notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const expired = tls.pki.leaf(['*.b.example'], {
+      notBefore: new Date(Date.now() - 100 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
     writeFileSync(join(a, 'wildcard.pem'), [fresh.cert, tls.pki.intermediate.cert].join(''));
     writeFileSync(join(b, 'wildcard.pem'), expired.cert);
-    const input = doctorInput({ certificate: [join(a, 'wildcard.pem'), join(b, 'wildcard.pem')] }, { caFile: tls.pki.rootFile });
+    const input = doctorInput(
+      { certificate: [join(a, 'wildcard.pem'), join(b, 'wildcard.pem')] },
+      { caFile: tls.pki.rootFile },
+    );
     const report = await runChecks(await certificateChecks(input), { network: input.network });
 
     const series = expiries(metricsOf(report.checks));
     expect(series.get(`{source="${join(a, 'wildcard.pem')}",subject="*.a.example"}`)).toBe(seconds(fresh));
-    expect(series.get(`{source="${join(a, 'wildcard.pem')}",subject="cloudgate tls test intermediate"}`)).toBe(seconds(tls.pki.intermediate));
+    expect(series.get(`{source="${join(a, 'wildcard.pem')}",subject="cloudgate tls test intermediate"}`)).toBe(
+      seconds(tls.pki.intermediate),
+    );
     expect(series.get(`{source="${join(b, 'wildcard.pem')}",subject="*.b.example"}`)).toBe(seconds(expired));
     expect(series.size).toBe(3);
     // The expired file's validity check failed, and its series is still there.
-    expect(report.checks.find((c) => c.id.endsWith('.validity') && c.status === 'fail')?.certificates?.[0]?.source).toBe(join(b, 'wildcard.pem'));
+    expect(
+      report.checks.find((c) => c.id.endsWith('.validity') && c.status === 'fail')?.certificates?.[0]?.source,
+    ).toBe(join(b, 'wildcard.pem'));
   });
 
   it('one series per endpoint certificate, by host:port, for configured and catalog endpoints alike', async () => {
@@ -72,20 +87,29 @@ describe('certificate expiry series', () => {
 
     // Stands in for the sign-in chain's scope: hands on a catalog of one endpoint.
     const scope: Check = {
-      id: 'signin.scope', group: 'signin', title: 'scope', provides: [SERVICE_CATALOG],
+      id: 'signin.scope',
+      group: 'signin',
+      title: 'scope',
+      provides: [SERVICE_CATALOG],
       run: async (ctx) => {
-        ctx.facts.set(SERVICE_CATALOG, [{ type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${catalogued.port}/v2.1` }] }]);
+        ctx.facts.set(SERVICE_CATALOG, [
+          { type: 'compute', endpoints: [{ interface: 'public', url: `https://localhost:${catalogued.port}/v2.1` }] },
+        ]);
         return { status: 'ok', message: 'scoped' };
       },
     };
-    const outcomes = (await runChecks([scope, ...checks], { network: input.network })).checks.filter((o) => o.group === 'tls');
+    const outcomes = (await runChecks([scope, ...checks], { network: input.network })).checks.filter(
+      (o) => o.group === 'tls',
+    );
     expect(outcomes.map((o) => o.status)).toEqual(['ok', 'ok']);
 
     const text = metricsOf(outcomes);
     const series = expiries(text);
     expect(series.get(`{source="localhost:${configured.port}",subject="localhost"}`)).toBe(seconds(served));
     expect(series.get(`{source="localhost:${catalogued.port}",subject="catalog service"}`)).toBe(seconds(catalogLeaf));
-    expect(series.get(`{source="localhost:${catalogued.port}",subject="cloudgate tls test intermediate"}`)).toBe(seconds(tls.pki.intermediate));
+    expect(series.get(`{source="localhost:${catalogued.port}",subject="cloudgate tls test intermediate"}`)).toBe(
+      seconds(tls.pki.intermediate),
+    );
     expect(series.size).toBe(4);
 
     const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8', timeout: 10_000 });

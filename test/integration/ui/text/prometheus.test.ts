@@ -35,7 +35,9 @@ describe('prometheus exposition', () => {
   });
 
   it('has one status series per status, 1 for the current one, and durations in seconds', () => {
-    const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3', areaMetrics: AREA_METRICS }));
+    const s = samples(
+      renderPrometheus({ report: fullReport(), finishedAt, version: '1.2.3', areaMetrics: AREA_METRICS }),
+    );
     expect(s.get('cloudgate_check_status{group="kube",id="kube.wildcard-secret",status="fail"}')).toBe(1);
     expect(s.get('cloudgate_check_status{group="kube",id="kube.wildcard-secret",status="ok"}')).toBe(0);
     expect(s.get('cloudgate_check_duration_seconds{group="signin",id="signin.api"}')).toBe(0.012);
@@ -49,23 +51,54 @@ describe('prometheus exposition', () => {
 
   it('reports token expiries by the check that obtained them, from the typed tokenExpiresAt (never details)', () => {
     const s = samples(renderPrometheus({ report: fullReport(), finishedAt, version: '1', areaMetrics: AREA_METRICS }));
-    expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.exchange"}')).toBe(finishedAt.getTime() / 1000 + 300);
-    const untyped = { ...fullReport(), checks: [outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' })] };
-    expect(samples(renderPrometheus({ report: untyped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has('cloudgate_token_expiry_timestamp_seconds{token="signin.scope"}')).toBe(false);
-    expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.federated"}')).toBe(Date.parse('2027-01-01T00:00:00Z') / 1000);
+    expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.exchange"}')).toBe(
+      finishedAt.getTime() / 1000 + 300,
+    );
+    const untyped = {
+      ...fullReport(),
+      checks: [outcome('signin.scope', 'ok', { expires_at: '2027-01-01T01:00:00Z' })],
+    };
+    expect(
+      samples(renderPrometheus({ report: untyped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has(
+        'cloudgate_token_expiry_timestamp_seconds{token="signin.scope"}',
+      ),
+    ).toBe(false);
+    expect(s.get('cloudgate_token_expiry_timestamp_seconds{token="signin.federated"}')).toBe(
+      Date.parse('2027-01-01T00:00:00Z') / 1000,
+    );
   });
 
   it('signin_success is 0 when a step fails and absent when the chain was not tried', () => {
     const failing = fullReport();
     failing.checks = failing.checks.map((c) => (c.id === 'signin.scope' ? { ...c, status: 'fail' } : c));
-    expect(samples(renderPrometheus({ report: failing, finishedAt, version: '1', areaMetrics: AREA_METRICS })).get('cloudgate_signin_success')).toBe(0);
+    expect(
+      samples(renderPrometheus({ report: failing, finishedAt, version: '1', areaMetrics: AREA_METRICS })).get(
+        'cloudgate_signin_success',
+      ),
+    ).toBe(0);
     const skipped = { ...fullReport(), checks: [outcome('signin.exchange', 'skip'), outcome('signin.api', 'skip')] };
-    expect(samples(renderPrometheus({ report: skipped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has('cloudgate_signin_success')).toBe(false);
+    expect(
+      samples(renderPrometheus({ report: skipped, finishedAt, version: '1', areaMetrics: AREA_METRICS })).has(
+        'cloudgate_signin_success',
+      ),
+    ).toBe(false);
   });
 
   it('shows the control and bidi characters of a file name as codes in its label (no raw ESC reaches whoever reads the metrics)', () => {
-    const report = { ...fullReport(), checks: [outcome('certificate.file', 'ok', undefined, {
-      certificates: [{ source: '/etc/ssl/\u001b]0;owned\u0007evil\u202e.pem', subject: 'CN=x', notAfter: '2030-01-01T00:00:00Z' }] })] };
+    const report = {
+      ...fullReport(),
+      checks: [
+        outcome('certificate.file', 'ok', undefined, {
+          certificates: [
+            {
+              source: '/etc/ssl/\u001b]0;owned\u0007evil\u202e.pem',
+              subject: 'CN=x',
+              notAfter: '2030-01-01T00:00:00Z',
+            },
+          ],
+        }),
+      ],
+    };
     const text = renderPrometheus({ report, finishedAt, version: '1', areaMetrics: AREA_METRICS });
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('source="/etc/ssl/\\\\x1b]0;owned\\\\x07evil\\\\u202e.pem"');
@@ -75,7 +108,14 @@ describe('prometheus exposition', () => {
   it('escapes label values per the exposition format and never carries a registered secret', () => {
     expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
     registerSecret('s3cr3t-client-value');
-    const report = { ...fullReport(), checks: [outcome('tls.host', 'ok', undefined, { certificates: [{ source: 'h:443', subject: 'CN=s3cr3t-client-value', notAfter: '2030-01-01T00:00:00Z' }] })] };
+    const report = {
+      ...fullReport(),
+      checks: [
+        outcome('tls.host', 'ok', undefined, {
+          certificates: [{ source: 'h:443', subject: 'CN=s3cr3t-client-value', notAfter: '2030-01-01T00:00:00Z' }],
+        }),
+      ],
+    };
     const text = renderPrometheus({ report, finishedAt, version: '1', areaMetrics: AREA_METRICS });
     expect(text).not.toContain('s3cr3t-client-value');
     expect(text).toContain('subject="CN=[redacted]"');

@@ -7,10 +7,14 @@ import { notOneOf } from '../../../../src/core/closest.js';
 describe('the areas registry', () => {
   it('has one area per folder under core/areas, each exporting its group, title and checks', async () => {
     const folders = readdirSync(new URL('../../../../src/core/areas/', import.meta.url), { withFileTypes: true })
-      .filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...GROUPS].sort()).toEqual(folders);
     for (const folder of folders) {
-      const { area } = await import(/* @vite-ignore */ new URL(`../../../../src/core/areas/${folder}/index.ts`, import.meta.url).href);
+      const { area } = await import(
+        /* @vite-ignore */ new URL(`../../../../src/core/areas/${folder}/index.ts`, import.meta.url).href
+      );
       expect(area.group).toBe(folder);
       expect(area.title.length).toBeGreaterThan(3);
       expect(typeof area.provideChecks).toBe('function');

@@ -14,21 +14,31 @@ function project(): { home: string; work: string } {
 
 describe("ansible.cfg's inventory, found as Ansible finds it", () => {
   it('reads [defaults] inventory in INI form, comments and the other sections left alone', () => {
-    expect(inventoryOption('[ssh_connection]\ninventory = no\n[defaults]\n# inventory = commented\ninventory: inv/hosts.yml ; a comment\n')).toBe('inv/hosts.yml');
+    expect(
+      inventoryOption(
+        '[ssh_connection]\ninventory = no\n[defaults]\n# inventory = commented\ninventory: inv/hosts.yml ; a comment\n',
+      ),
+    ).toBe('inv/hosts.yml');
     expect(inventoryOption('[defaults]\nforks = 5\n')).toBeUndefined();
   });
 
   it('a hosts file named relative to the ansible.cfg stands for its folder (group_vars/ beside it), from any working folder', () => {
     const { home, work } = project();
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = missing.yml, inventory/hosts.yml\n');
-    expect(ansibleInventory({ HOME: home }, work)).toEqual({ path: join(work, 'inventory'), from: `ansible.cfg ${join(work, 'ansible.cfg')}` });
+    expect(ansibleInventory({ HOME: home }, work)).toEqual({
+      path: join(work, 'inventory'),
+      from: `ansible.cfg ${join(work, 'ansible.cfg')}`,
+    });
     expect(ansibleInventory({ HOME: home, ANSIBLE_CONFIG: work }, home)?.path).toBe(join(work, 'inventory'));
   });
 
   it('ANSIBLE_INVENTORY wins; ~ is the home folder', () => {
     const { home, work } = project();
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = inventory\n');
-    expect(ansibleInventory({ HOME: home, ANSIBLE_INVENTORY: '~/cloud/inventory/hosts.yml' }, work)).toEqual({ path: join(work, 'inventory'), from: 'ANSIBLE_INVENTORY' });
+    expect(ansibleInventory({ HOME: home, ANSIBLE_INVENTORY: '~/cloud/inventory/hosts.yml' }, work)).toEqual({
+      path: join(work, 'inventory'),
+      from: 'ANSIBLE_INVENTORY',
+    });
   });
 
   it('skips ./ansible.cfg in a folder anyone may write to, as Ansible does, and falls back to ~/.ansible.cfg', () => {

@@ -27,7 +27,11 @@ describe('host:port', () => {
   });
 
   it('takes a default port, and then an IPv6 address alone', () => {
-    expect(parseHostPort('identity.example.com', { defaultPort: 443 })).toEqual({ ok: true, host: 'identity.example.com', port: 443 });
+    expect(parseHostPort('identity.example.com', { defaultPort: 443 })).toEqual({
+      ok: true,
+      host: 'identity.example.com',
+      port: 443,
+    });
     expect(parseHostPort('::1', { defaultPort: 443 })).toEqual({ ok: true, host: '::1', port: 443 });
     expect(parseHostPort('[::1]', { defaultPort: 443 })).toEqual({ ok: true, host: '::1', port: 443 });
     expect(parseHostPort('a:1:2', { defaultPort: 443 })).toMatchObject({ ok: false, problem: 'ipv6-brackets' });
@@ -43,8 +47,10 @@ describe('host:port', () => {
 
 describe('names and URLs', () => {
   it('tells host names and domains', () => {
-    for (const name of ['identity', 'identity.example.com', 'identity.example.com.', 'svc_1.internal']) expect(isHostName(name), name).toBe(true);
-    for (const name of ['bad host', '-lead.example.com', 'a..b', '', 'x'.repeat(64)]) expect(isHostName(name), name).toBe(false);
+    for (const name of ['identity', 'identity.example.com', 'identity.example.com.', 'svc_1.internal'])
+      expect(isHostName(name), name).toBe(true);
+    for (const name of ['bad host', '-lead.example.com', 'a..b', '', 'x'.repeat(64)])
+      expect(isHostName(name), name).toBe(false);
     expect(DOMAIN.test('cloud.example.com')).toBe(true);
     expect(DOMAIN.test('identity')).toBe(false);
     expect(DOMAIN.test('10.0.0.1')).toBe(false);

@@ -5,10 +5,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  fromAliases, namesView, platformName, resolveProfile, respell, respellFinding, spelled, spelledValue, toProfile,
+  fromAliases,
+  namesView,
+  platformName,
+  resolveProfile,
+  respell,
+  respellFinding,
+  spelled,
+  spelledValue,
+  toProfile,
 } from '../../../../src/core/config/neutral-names.js';
 import { VARIABLES, variable, variableByAlias } from '../../../../src/core/config/variables.js';
-import { aliasOfObjectName, ISSUER_TYPE_VALUES, ROUTE53_AUTH_MODES, SOLVER_VALUES } from '../../../../src/core/config/vocabulary.js';
+import {
+  aliasOfObjectName,
+  ISSUER_TYPE_VALUES,
+  ROUTE53_AUTH_MODES,
+  SOLVER_VALUES,
+} from '../../../../src/core/config/vocabulary.js';
 import { renderPlatform } from '../../../../src/core/render/objects.js';
 
 describe('neutral aliases', () => {
@@ -26,7 +39,7 @@ describe('neutral aliases', () => {
     ['cluster_issuer_acme_dnsc_api_token', 'cluster_issuer_acme_cloudflare_api_token'],
     ['cluster_issuer_acme_dnsd_api_key', 'cluster_issuer_acme_godaddy_api_key'],
     ['cluster_issuer_acme_dnse_view', 'cluster_issuer_acme_infoblox_view'],
-  ])('the alias %s is the platform\'s %s', (alias, name) => {
+  ])("the alias %s is the platform's %s", (alias, name) => {
     expect(variableByAlias(alias)?.name).toBe(name);
     expect(variable(name)?.alias).toBe(alias);
     expect(platformName(alias)).toBe(name);
@@ -35,7 +48,13 @@ describe('neutral aliases', () => {
   });
 
   it('names without a product word have no alias', () => {
-    for (const name of ['ingress_global_annotations', 'cluster_issuer_type', 'cluster_issuer_acme_rfc2136_nameserver', 'cluster_issuer_ca_certificate', 'cluster_issuer_name']) {
+    for (const name of [
+      'ingress_global_annotations',
+      'cluster_issuer_type',
+      'cluster_issuer_acme_rfc2136_nameserver',
+      'cluster_issuer_ca_certificate',
+      'cluster_issuer_name',
+    ]) {
       expect(variable(name)?.alias).toBeUndefined();
     }
   });
@@ -46,14 +65,19 @@ describe('neutral aliases', () => {
     expect(aliases.filter((alias) => variable(alias))).toEqual([]);
   });
 
-  it('the values of the choosing variables, in the platform\'s words, with the spec\'s aliases', () => {
+  it("the values of the choosing variables, in the platform's words, with their neutral aliases", () => {
     expect(ISSUER_TYPE_VALUES).toEqual(['acme', 'venafi', 'ca', 'self-signed', 'none']);
     expect(SOLVER_VALUES).toEqual(['http01', 'azuredns', 'rfc2136', 'route53', 'cloudflare', 'godaddy', 'infoblox']);
     expect(ROUTE53_AUTH_MODES).toEqual(['static', 'ambient', 'kubernetes']);
-    const pairs = [['cluster_issuer_type', 'venafi', 'commercialca'], ['cluster_issuer_acme_solver', 'azuredns', 'clouddnsa'],
-      ['cluster_issuer_acme_solver', 'route53', 'clouddnsb'], ['cluster_issuer_acme_solver', 'cloudflare', 'dnsc'],
-      ['cluster_issuer_acme_solver', 'godaddy', 'dnsd'], ['cluster_issuer_acme_solver', 'infoblox', 'dnse'],
-      ['cluster_issuer_acme_route53_auth', 'kubernetes', 'clusteroidc']];
+    const pairs = [
+      ['cluster_issuer_type', 'venafi', 'commercialca'],
+      ['cluster_issuer_acme_solver', 'azuredns', 'clouddnsa'],
+      ['cluster_issuer_acme_solver', 'route53', 'clouddnsb'],
+      ['cluster_issuer_acme_solver', 'cloudflare', 'dnsc'],
+      ['cluster_issuer_acme_solver', 'godaddy', 'dnsd'],
+      ['cluster_issuer_acme_solver', 'infoblox', 'dnse'],
+      ['cluster_issuer_acme_route53_auth', 'kubernetes', 'clusteroidc'],
+    ];
     for (const [name, word, alias] of pairs) expect(spelledValue(name, word, 'spec')).toBe(alias);
     expect(spelledValue('cluster_issuer_acme_solver', 'http01', 'spec')).toBe('http01');
     expect(spelledValue('cluster_issuer_acme_solver', 'route53', 'platform')).toBe('route53');
@@ -76,14 +100,22 @@ describe('neutral aliases', () => {
     expect(aliasOfObjectName(name)).toBe(alias);
   });
 
-  it('an input in the aliases is read in the platform\'s words, and each translation is listed', () => {
+  it("an input in the aliases is read in the platform's words, and each translation is listed", () => {
     const { values, translated } = fromAliases({
-      cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_auth: 'clusteroidc',
-      cluster_issuer_acme_clouddnsb_region: 'eu-west-1', cloud_helm_ingress_wildcard_domain: 'cloud.example.com', namespace: 'openstack',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'clouddnsb',
+      cluster_issuer_acme_clouddnsb_auth: 'clusteroidc',
+      cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
+      cloud_helm_ingress_wildcard_domain: 'cloud.example.com',
+      namespace: 'openstack',
     });
     expect(values).toEqual({
-      cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes',
-      cluster_issuer_acme_route53_region: 'eu-west-1', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', namespace: 'openstack',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_auth: 'kubernetes',
+      cluster_issuer_acme_route53_region: 'eu-west-1',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      namespace: 'openstack',
     });
     expect(translated).toEqual([
       { from: 'cluster_issuer_acme_solver: clouddnsb', to: 'cluster_issuer_acme_solver: route53' },
@@ -93,27 +125,52 @@ describe('neutral aliases', () => {
       { from: 'cloud_helm_ingress_wildcard_domain', to: 'openstack_helm_ingress_wildcard_domain' },
     ]);
     // Given both ways, the platform's name wins.
-    expect(fromAliases({ cluster_issuer_acme_dnsc_email: 'a@example.com', cluster_issuer_acme_cloudflare_email: 'b@example.com' }).values)
-      .toEqual({ cluster_issuer_acme_cloudflare_email: 'b@example.com' });
+    expect(
+      fromAliases({
+        cluster_issuer_acme_dnsc_email: 'a@example.com',
+        cluster_issuer_acme_cloudflare_email: 'b@example.com',
+      }).values,
+    ).toEqual({ cluster_issuer_acme_cloudflare_email: 'b@example.com' });
   });
 
   it('an inventory in the aliases: what it means is read, what the platform ignores is reported with its rename', () => {
-    const view = namesView({
-      cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
-      cluster_issuer_acme_route53_hosted_zone_id: 'Z1', cluster_issuer_acme_clouddnsb_hosted_zone_id: 'Z2', other_role_variable: 1,
-    }, 'inv.yml');
+    const view = namesView(
+      {
+        cluster_issuer_type: 'acme',
+        cluster_issuer_acme_solver: 'clouddnsb',
+        cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
+        cluster_issuer_acme_route53_hosted_zone_id: 'Z1',
+        cluster_issuer_acme_clouddnsb_hosted_zone_id: 'Z2',
+        other_role_variable: 1,
+      },
+      'inv.yml',
+    );
     expect(view.profile).toBe('platform');
     expect(view.meant).toEqual({
-      cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'eu-west-1',
-      cluster_issuer_acme_route53_hosted_zone_id: 'Z1', other_role_variable: 1,
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_region: 'eu-west-1',
+      cluster_issuer_acme_route53_hosted_zone_id: 'Z1',
+      other_role_variable: 1,
     });
     // What the deployment reads: no alias names, and the alias value as written (its role has no task for it).
-    expect(view.values).toEqual({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_route53_hosted_zone_id: 'Z1', other_role_variable: 1 });
+    expect(view.values).toEqual({
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'clouddnsb',
+      cluster_issuer_acme_route53_hosted_zone_id: 'Z1',
+      other_role_variable: 1,
+    });
     expect([...view.foreign]).toEqual(['cluster_issuer_acme_solver']);
     expect(view.naming.map((f) => [f.variable, f.advice])).toEqual([
       ['cluster_issuer_acme_solver', 'Write cluster_issuer_acme_solver: route53 ("cloudgate setup" offers to).'],
-      ['cluster_issuer_acme_route53_region', 'Rename cluster_issuer_acme_clouddnsb_region to cluster_issuer_acme_route53_region ("cloudgate setup" offers to).'],
-      ['cluster_issuer_acme_route53_hosted_zone_id', 'Remove cluster_issuer_acme_clouddnsb_hosted_zone_id (the value of cluster_issuer_acme_route53_hosted_zone_id is the one deployed).'],
+      [
+        'cluster_issuer_acme_route53_region',
+        'Rename cluster_issuer_acme_clouddnsb_region to cluster_issuer_acme_route53_region ("cloudgate setup" offers to).',
+      ],
+      [
+        'cluster_issuer_acme_route53_hosted_zone_id',
+        'Remove cluster_issuer_acme_clouddnsb_hosted_zone_id (the value of cluster_issuer_acme_route53_hosted_zone_id is the one deployed).',
+      ],
     ]);
     expect(view.renames.map(({ from, to, value }) => ({ from, to, value }))).toEqual([
       { from: 'cluster_issuer_acme_solver', to: 'cluster_issuer_acme_solver', value: 'route53' },
@@ -123,17 +180,40 @@ describe('neutral aliases', () => {
     expect(view.keys.cluster_issuer_acme_route53_region).toBe('cluster_issuer_acme_clouddnsb_region');
   });
 
-  it('with --names spec the aliases are the words read, and the platform\'s names are the ones reported', () => {
-    const view = namesView({ cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_clouddnsb_region: 'eu-west-1', cluster_issuer_acme_route53_auth: 'static' }, 'inv.yml', 'spec');
-    expect(view.meant).toEqual({ cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'eu-west-1', cluster_issuer_acme_route53_auth: 'static' });
-    expect(view.values).toEqual({ cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'eu-west-1' });
+  it("with --names spec the aliases are the words read, and the platform's names are the ones reported", () => {
+    const view = namesView(
+      {
+        cluster_issuer_acme_solver: 'route53',
+        cluster_issuer_acme_clouddnsb_region: 'eu-west-1',
+        cluster_issuer_acme_route53_auth: 'static',
+      },
+      'inv.yml',
+      'spec',
+    );
+    expect(view.meant).toEqual({
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_region: 'eu-west-1',
+      cluster_issuer_acme_route53_auth: 'static',
+    });
+    expect(view.values).toEqual({
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_region: 'eu-west-1',
+    });
     expect([...view.foreign]).toEqual(['cluster_issuer_acme_solver']);
     expect(view.naming.map((f) => f.advice)).toEqual([
       'Write cluster_issuer_acme_solver: clouddnsb ("cloudgate setup" offers to).',
       'Rename cluster_issuer_acme_route53_auth to cluster_issuer_acme_clouddnsb_auth ("cloudgate setup" offers to).',
     ]);
-    expect(toProfile({ cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'x', cluster_issuer_type: 'acme' }, 'spec'))
-      .toEqual({ cluster_issuer_acme_solver: 'clouddnsb', cluster_issuer_acme_clouddnsb_region: 'x', cluster_issuer_type: 'acme' });
+    expect(
+      toProfile(
+        { cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_region: 'x', cluster_issuer_type: 'acme' },
+        'spec',
+      ),
+    ).toEqual({
+      cluster_issuer_acme_solver: 'clouddnsb',
+      cluster_issuer_acme_clouddnsb_region: 'x',
+      cluster_issuer_type: 'acme',
+    });
   });
 
   it('--names takes platform (the default) or spec', () => {
@@ -142,18 +222,44 @@ describe('neutral aliases', () => {
     expect(() => resolveProfile('atmosphere')).toThrow(/--names "atmosphere" is not one of: platform, spec/);
   });
 
-  it('with --names spec a text names each variable by its alias, and leaves cert-manager\'s own words', () => {
-    const text = 'cluster_issuer_acme_route53_role_arn is required with cluster_issuer_acme_solver: route53 (dns01.route53 in namespace cert-manager).';
+  it("with --names spec a text names each variable by its alias, and leaves cert-manager's own words", () => {
+    const text =
+      'cluster_issuer_acme_route53_role_arn is required with cluster_issuer_acme_solver: route53 (dns01.route53 in namespace cert-manager).';
     expect(respell(text, 'platform')).toBe(text);
-    expect(respell(text, 'spec')).toBe('cluster_issuer_acme_clouddnsb_role_arn is required with cluster_issuer_acme_solver: route53 (dns01.route53 in namespace cert-manager).');
-    const finding = { rule: 'required', variable: 'cluster_issuer_venafi_zone', message: 'cluster_issuer_venafi_zone is not set.', advice: 'Set cluster_issuer_venafi_zone.' };
-    expect(respellFinding(finding, 'spec')).toEqual({ rule: 'required', variable: 'cluster_issuer_commercialca_zone', message: 'cluster_issuer_commercialca_zone is not set.', advice: 'Set cluster_issuer_commercialca_zone.' });
+    expect(respell(text, 'spec')).toBe(
+      'cluster_issuer_acme_clouddnsb_role_arn is required with cluster_issuer_acme_solver: route53 (dns01.route53 in namespace cert-manager).',
+    );
+    const finding = {
+      rule: 'required',
+      variable: 'cluster_issuer_venafi_zone',
+      message: 'cluster_issuer_venafi_zone is not set.',
+      advice: 'Set cluster_issuer_venafi_zone.',
+    };
+    expect(respellFinding(finding, 'spec')).toEqual({
+      rule: 'required',
+      variable: 'cluster_issuer_commercialca_zone',
+      message: 'cluster_issuer_commercialca_zone is not set.',
+      advice: 'Set cluster_issuer_commercialca_zone.',
+    });
     expect(respellFinding(finding, 'platform')).toBe(finding);
   });
 
-  it('render with --names spec names the objects in the neutral words; by default in the platform\'s', () => {
-    const values = { cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: 'tok-1' };
-    expect(renderPlatform(values).objects.map((o) => o.object.metadata.name)).toEqual(['self-signed', 'cloudflare-api-token', 'atmosphere']);
-    expect(renderPlatform(values, 'spec').objects.map((o) => o.object.metadata.name)).toEqual(['self-signed', 'dnsc-api-token', 'atmosphere']);
+  it("render with --names spec names the objects in the neutral words; by default in the platform's", () => {
+    const values = {
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_solver: 'cloudflare',
+      cluster_issuer_acme_cloudflare_api_token: 'tok-1',
+    };
+    expect(renderPlatform(values).objects.map((o) => o.object.metadata.name)).toEqual([
+      'self-signed',
+      'cloudflare-api-token',
+      'atmosphere',
+    ]);
+    expect(renderPlatform(values, 'spec').objects.map((o) => o.object.metadata.name)).toEqual([
+      'self-signed',
+      'dnsc-api-token',
+      'atmosphere',
+    ]);
   });
 });

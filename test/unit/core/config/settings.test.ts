@@ -18,6 +18,8 @@ describe('--config: *_file paths', () => {
     writeFileSync(file, 'signin:\n  client_secret_file: secrets/client-secret\n', { mode: 0o600 });
     const elsewhere = folder();
     const { config } = await loadConfigFile(file, elsewhere);
-    expect(readSigninSettings({ given: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe('from-the-config-folder');
+    expect(readSigninSettings({ given: {}, env: {}, config, cwd: elsewhere }).clientSecret).toBe(
+      'from-the-config-folder',
+    );
   });
 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM, KEY_NAME, SECRET, fillFromKeyFile, secretFromFile, tsigFindings } from '../../../../src/core/config/tsig-key.js';
+import {
+  ALGORITHM,
+  KEY_NAME,
+  SECRET,
+  fillFromKeyFile,
+  secretFromFile,
+  tsigFindings,
+} from '../../../../src/core/config/tsig-key.js';
 
-const KEY_FILE = 'key "acme-update" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXg=";\n};\n';
+const KEY_FILE =
+  'key "acme-update" {\n\talgorithm hmac-sha256;\n\tsecret "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXg=";\n};\n';
 
 describe('a BIND key file given as the TSIG secret', () => {
   it('takes name and algorithm from the file when neither is given', () => {
@@ -24,7 +32,10 @@ describe('a BIND key file given as the TSIG secret', () => {
   it('compares only with the key file this run read: another run with the same secret is not told about it', () => {
     const { secret, key } = secretFromFile(KEY_FILE, 'tsig.key');
     const values = { [SECRET]: secret, [KEY_NAME]: 'other-key', [ALGORITHM]: 'HMACSHA256' };
-    expect(tsigFindings(values, key).map((f) => f.rule)).toEqual(['rfc2136-tsig-key-file', 'rfc2136-tsig-key-mismatch']);
+    expect(tsigFindings(values, key).map((f) => f.rule)).toEqual([
+      'rfc2136-tsig-key-file',
+      'rfc2136-tsig-key-mismatch',
+    ]);
     // A doctor run (or the next run of a long-running process) on the same values read no key file.
     expect(tsigFindings(values)).toEqual([]);
     const set: Record<string, unknown> = { [SECRET]: secret };

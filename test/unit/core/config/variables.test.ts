@@ -19,9 +19,14 @@ describe('the variables table', () => {
 
   it('covers the variables of every DNS provider and of the commercial CA', () => {
     for (const provider of ['azuredns', 'rfc2136', 'route53', 'cloudflare', 'godaddy', 'infoblox', 'venafi']) {
-      expect(VARIABLES.some((v) => v.name.includes(`_${provider}_`)), provider).toBe(true);
+      expect(
+        VARIABLES.some((v) => v.name.includes(`_${provider}_`)),
+        provider,
+      ).toBe(true);
     }
-    expect(variable('cluster_issuer_acme_route53_secret_name')?.default).toBe('cert-manager-issuer-route53-credentials');
+    expect(variable('cluster_issuer_acme_route53_secret_name')?.default).toBe(
+      'cert-manager-issuer-route53-credentials',
+    );
     expect(variable('cluster_issuer_acme_route53_service_account_name')?.default).toBe('cert-manager-route53');
     expect(variable('cluster_issuer_acme_route53_auth')?.default).toBe('static');
     expect(variable('cluster_issuer_type')?.default).toBe('acme');
@@ -58,8 +63,14 @@ describe('the variables table', () => {
 
 describe('the neutral alias column', () => {
   const ALIAS_WORDS: [RegExp, string][] = [
-    [/^openstack_helm_ingress_/, 'cloud_helm_ingress_'], [/^atmosphere_ingress_/, 'platform_ingress_'],
-    [/_venafi_/, '_commercialca_'], [/_azuredns_/, '_clouddnsa_'], [/_route53_/, '_clouddnsb_'], [/_cloudflare_/, '_dnsc_'], [/_godaddy_/, '_dnsd_'], [/_infoblox_/, '_dnse_'],
+    [/^openstack_helm_ingress_/, 'cloud_helm_ingress_'],
+    [/^atmosphere_ingress_/, 'platform_ingress_'],
+    [/_venafi_/, '_commercialca_'],
+    [/_azuredns_/, '_clouddnsa_'],
+    [/_route53_/, '_clouddnsb_'],
+    [/_cloudflare_/, '_dnsc_'],
+    [/_godaddy_/, '_dnsd_'],
+    [/_infoblox_/, '_dnse_'],
   ];
   it('gives every row with a product word its neutral alias, and no other row one', () => {
     for (const row of VARIABLES) {
@@ -70,11 +81,19 @@ describe('the neutral alias column', () => {
 });
 
 describe('what the platform reads beyond the certificate role', () => {
-  it('the ACME private-CA flag is read with a supplied wildcard too (the OpenStack client and SDK configs trust the hosts\' CA store then)', () => {
-    expect(names({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs' })).toContain('cluster_issuer_acme_private_ca');
-    expect(validate({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs', cluster_issuer_acme_private_ca: true })
-      .filter((f) => f.rule === 'unused-variable')).toEqual([]);
-    for (const type of ['ca', 'venafi', 'self-signed']) expect(names({ cluster_issuer_type: type })).not.toContain('cluster_issuer_acme_private_ca');
+  it("the ACME private-CA flag is read with a supplied wildcard too (the OpenStack client and SDK configs trust the hosts' CA store then)", () => {
+    expect(names({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'wildcard-certs' })).toContain(
+      'cluster_issuer_acme_private_ca',
+    );
+    expect(
+      validate({
+        cluster_issuer_type: 'none',
+        openstack_helm_ingress_secret_name: 'wildcard-certs',
+        cluster_issuer_acme_private_ca: true,
+      }).filter((f) => f.rule === 'unused-variable'),
+    ).toEqual([]);
+    for (const type of ['ca', 'venafi', 'self-signed'])
+      expect(names({ cluster_issuer_type: type })).not.toContain('cluster_issuer_acme_private_ca');
   });
 });
 
@@ -89,16 +108,36 @@ describe('what the role reads in each route53 auth mode (its tasks/type/acme/sol
   for (const [auth, read] of Object.entries(READS)) {
     it(`${auth}: the table applies exactly what the role reads, and calls none of it unused`, () => {
       const values = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', [`${p}auth`]: auth };
-      expect(names(values).filter((n) => n.startsWith(p)).sort()).toEqual(read.map((s) => `${p}${s}`).sort());
-      const all = Object.fromEntries(VARIABLES.filter((v) => v.name.startsWith(p) && v.name !== `${p}auth`).map((v) => [v.name, v.name.endsWith('role_arn') ? 'arn:aws:iam::123456789012:role/dns' : 'x']));
-      const unused = validate({ ...values, ...all }).filter((f) => f.rule === 'unused-variable').map((f) => f.variable);
-      expect(unused.sort()).toEqual(Object.keys(all).filter((n) => !read.includes(n.slice(p.length))).sort());
+      expect(
+        names(values)
+          .filter((n) => n.startsWith(p))
+          .sort(),
+      ).toEqual(read.map((s) => `${p}${s}`).sort());
+      const all = Object.fromEntries(
+        VARIABLES.filter((v) => v.name.startsWith(p) && v.name !== `${p}auth`).map((v) => [
+          v.name,
+          v.name.endsWith('role_arn') ? 'arn:aws:iam::123456789012:role/dns' : 'x',
+        ]),
+      );
+      const unused = validate({ ...values, ...all })
+        .filter((f) => f.rule === 'unused-variable')
+        .map((f) => f.variable);
+      expect(unused.sort()).toEqual(
+        Object.keys(all)
+          .filter((n) => !read.includes(n.slice(p.length)))
+          .sort(),
+      );
     });
   }
 });
 
 describe('what the platform needs without a default', () => {
-  const NEEDED = ['cluster_issuer_acme_rfc2136_tsig_algorithm', 'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id', 'cluster_issuer_venafi_tpp_ca_bundle'];
+  const NEEDED = [
+    'cluster_issuer_acme_rfc2136_tsig_algorithm',
+    'cluster_issuer_acme_route53_region',
+    'cluster_issuer_acme_route53_hosted_zone_id',
+    'cluster_issuer_venafi_tpp_ca_bundle',
+  ];
 
   it('marks them, with no default and help that says so', () => {
     expect(VARIABLES.filter((v) => v.platformNeeds).map((v) => v.name)).toEqual(NEEDED);
@@ -108,8 +147,14 @@ describe('what the platform needs without a default', () => {
       expect(variable(name)?.help, name).not.toMatch(/unset: /);
     }
     // The route53 region and zone whatever the auth mode.
-    expect(variable('cluster_issuer_acme_route53_region')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['route53'] });
-    expect(variable('cluster_issuer_acme_route53_hosted_zone_id')?.appliesWhen).toEqual({ issuer: ['acme'], solver: ['route53'] });
+    expect(variable('cluster_issuer_acme_route53_region')?.appliesWhen).toEqual({
+      issuer: ['acme'],
+      solver: ['route53'],
+    });
+    expect(variable('cluster_issuer_acme_route53_hosted_zone_id')?.appliesWhen).toEqual({
+      issuer: ['acme'],
+      solver: ['route53'],
+    });
   });
 
   it('the walkthrough offers no TSIG algorithm as a default', () => {
@@ -130,29 +175,79 @@ describe('usesKeylessDns', () => {
   });
 });
 
-describe('every variable the platform\'s role reads', () => {
+describe("every variable the platform's role reads", () => {
   // Read from the role's defaults and task files, written down by hand.
   const ROLE = [
-    'atmosphere_ingress_cluster_issuer', 'atmosphere_ingress_class_name', 'openstack_helm_ingress_cluster_issuer',
-    'cluster_issuer_name', 'cluster_issuer_type', 'cluster_issuer_acme_private_ca', 'cluster_issuer_acme_server', 'cluster_issuer_acme_email',
-    'cluster_issuer_acme_private_key_secret_name', 'cluster_issuer_acme_solver', 'cluster_issuer_acme_http01_ingress_class',
-    'cluster_issuer_acme_cloudflare_secret_name', 'cluster_issuer_acme_cloudflare_email', 'cluster_issuer_acme_cloudflare_api_token',
-    'cluster_issuer_venafi_secret_name', 'cluster_issuer_venafi_ca', 'cluster_issuer_venafi_access_token', 'cluster_issuer_venafi_username',
-    'cluster_issuer_venafi_password', 'cluster_issuer_venafi_zone', 'cluster_issuer_venafi_tpp_url', 'cluster_issuer_venafi_tpp_ca_bundle',
-    'cluster_issuer_acme_rfc2136_secret_name', 'cluster_issuer_acme_rfc2136_nameserver', 'cluster_issuer_acme_rfc2136_tsig_algorithm',
-    'cluster_issuer_acme_rfc2136_tsig_key_name', 'cluster_issuer_acme_rfc2136_tsig_secret_key',
-    'cluster_issuer_acme_route53_auth', 'cluster_issuer_acme_route53_secret_name', 'cluster_issuer_acme_route53_service_account_name',
-    'cluster_issuer_acme_route53_region', 'cluster_issuer_acme_route53_hosted_zone_id', 'cluster_issuer_acme_route53_role_arn',
-    'cluster_issuer_acme_route53_access_key_id', 'cluster_issuer_acme_route53_secret_access_key',
-    ...['godaddy', 'infoblox'].flatMap((w) => ['helm_release_name', 'helm_chart_path', 'helm_chart_ref', 'helm_release_namespace', 'helm_values',
-      'group_name', 'secret_name', 'role_name', 'role_binding_name', 'service_account_name'].map((s) => `cluster_issuer_acme_${w}_${s}`)),
-    'cluster_issuer_acme_godaddy_is_production', 'cluster_issuer_acme_godaddy_ttl', 'cluster_issuer_acme_godaddy_api_key', 'cluster_issuer_acme_godaddy_secret_key',
-    'cluster_issuer_acme_infoblox_view', 'cluster_issuer_acme_infoblox_host', 'cluster_issuer_acme_infoblox_username', 'cluster_issuer_acme_infoblox_password',
-    'cluster_issuer_ca_secret_name', 'cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key',
-    'cluster_issuer_self_signed_certificate_name', 'cluster_issuer_self_signed_secret_name',
-    'cluster_issuer_acme_azuredns_secret_name', 'cluster_issuer_acme_azuredns_environment', 'cluster_issuer_acme_azuredns_client_id',
-    'cluster_issuer_acme_azuredns_client_secret', 'cluster_issuer_acme_azuredns_subscription_id', 'cluster_issuer_acme_azuredns_tenant_id',
-    'cluster_issuer_acme_azuredns_resourcegroup_name', 'cluster_issuer_acme_azuredns_hostedzone_name',
+    'atmosphere_ingress_cluster_issuer',
+    'atmosphere_ingress_class_name',
+    'openstack_helm_ingress_cluster_issuer',
+    'cluster_issuer_name',
+    'cluster_issuer_type',
+    'cluster_issuer_acme_private_ca',
+    'cluster_issuer_acme_server',
+    'cluster_issuer_acme_email',
+    'cluster_issuer_acme_private_key_secret_name',
+    'cluster_issuer_acme_solver',
+    'cluster_issuer_acme_http01_ingress_class',
+    'cluster_issuer_acme_cloudflare_secret_name',
+    'cluster_issuer_acme_cloudflare_email',
+    'cluster_issuer_acme_cloudflare_api_token',
+    'cluster_issuer_venafi_secret_name',
+    'cluster_issuer_venafi_ca',
+    'cluster_issuer_venafi_access_token',
+    'cluster_issuer_venafi_username',
+    'cluster_issuer_venafi_password',
+    'cluster_issuer_venafi_zone',
+    'cluster_issuer_venafi_tpp_url',
+    'cluster_issuer_venafi_tpp_ca_bundle',
+    'cluster_issuer_acme_rfc2136_secret_name',
+    'cluster_issuer_acme_rfc2136_nameserver',
+    'cluster_issuer_acme_rfc2136_tsig_algorithm',
+    'cluster_issuer_acme_rfc2136_tsig_key_name',
+    'cluster_issuer_acme_rfc2136_tsig_secret_key',
+    'cluster_issuer_acme_route53_auth',
+    'cluster_issuer_acme_route53_secret_name',
+    'cluster_issuer_acme_route53_service_account_name',
+    'cluster_issuer_acme_route53_region',
+    'cluster_issuer_acme_route53_hosted_zone_id',
+    'cluster_issuer_acme_route53_role_arn',
+    'cluster_issuer_acme_route53_access_key_id',
+    'cluster_issuer_acme_route53_secret_access_key',
+    ...['godaddy', 'infoblox'].flatMap((w) =>
+      [
+        'helm_release_name',
+        'helm_chart_path',
+        'helm_chart_ref',
+        'helm_release_namespace',
+        'helm_values',
+        'group_name',
+        'secret_name',
+        'role_name',
+        'role_binding_name',
+        'service_account_name',
+      ].map((s) => `cluster_issuer_acme_${w}_${s}`),
+    ),
+    'cluster_issuer_acme_godaddy_is_production',
+    'cluster_issuer_acme_godaddy_ttl',
+    'cluster_issuer_acme_godaddy_api_key',
+    'cluster_issuer_acme_godaddy_secret_key',
+    'cluster_issuer_acme_infoblox_view',
+    'cluster_issuer_acme_infoblox_host',
+    'cluster_issuer_acme_infoblox_username',
+    'cluster_issuer_acme_infoblox_password',
+    'cluster_issuer_ca_secret_name',
+    'cluster_issuer_ca_certificate',
+    'cluster_issuer_ca_private_key',
+    'cluster_issuer_self_signed_certificate_name',
+    'cluster_issuer_self_signed_secret_name',
+    'cluster_issuer_acme_azuredns_secret_name',
+    'cluster_issuer_acme_azuredns_environment',
+    'cluster_issuer_acme_azuredns_client_id',
+    'cluster_issuer_acme_azuredns_client_secret',
+    'cluster_issuer_acme_azuredns_subscription_id',
+    'cluster_issuer_acme_azuredns_tenant_id',
+    'cluster_issuer_acme_azuredns_resourcegroup_name',
+    'cluster_issuer_acme_azuredns_hostedzone_name',
   ];
 
   it('has a row, under its platform name', () => {
@@ -160,14 +255,19 @@ describe('every variable the platform\'s role reads', () => {
     for (const name of ROLE) expect(platformNames.has(name), name).toBe(true);
   });
 
-  it('is never called unknown by the inventory rules, in the platform\'s names', () => {
+  it("is never called unknown by the inventory rules, in the platform's names", () => {
     const values = Object.fromEntries(ROLE.map((name) => [name, 'x']));
     expect(validate(values).filter((f) => f.rule === 'unknown-variable')).toEqual([]);
   });
 
-  it('keeps asking only what an operator usually sets: the role\'s object names are not asked', () => {
+  it("keeps asking only what an operator usually sets: the role's object names are not asked", () => {
     for (const suffix of ['_secret_name', '_role_name', '_helm_release_name', '_group_name', '_environment', '_ttl']) {
-      for (const row of VARIABLES.filter((v) => v.name.endsWith(suffix) && !['cluster_issuer_acme_route53_secret_name', 'openstack_helm_ingress_secret_name'].includes(v.name))) expect(row.asked, row.name).toBe(false);
+      for (const row of VARIABLES.filter(
+        (v) =>
+          v.name.endsWith(suffix) &&
+          !['cluster_issuer_acme_route53_secret_name', 'openstack_helm_ingress_secret_name'].includes(v.name),
+      ))
+        expect(row.asked, row.name).toBe(false);
     }
   });
 });

@@ -1,15 +1,30 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { always, cluster, configured, firstClosed, notApplicable, notConfigured } from '../../../../src/core/doctor/gates.js';
+import {
+  always,
+  cluster,
+  configured,
+  firstClosed,
+  notApplicable,
+  notConfigured,
+} from '../../../../src/core/doctor/gates.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** The modules reached from `entry` by static imports only, and those reached at all, as the build bundles them. */
 async function loadGraph(entry: string): Promise<{ statically: Set<string>; atAll: Set<string> }> {
   const result = await build({
-    absWorkingDir: ROOT, entryPoints: [entry], bundle: true, splitting: true, format: 'esm', platform: 'node',
-    outdir: 'dist-test-unused', write: false, metafile: true, logLevel: 'silent',
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    outdir: 'dist-test-unused',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   const outputs: Metafile['outputs'] = result.metafile.outputs;
   const walk = (kinds: string[]) => {
@@ -30,10 +45,23 @@ async function loadGraph(entry: string): Promise<{ statically: Set<string>; atAl
 
 describe('gates', () => {
   it('notConfigured(sentence) and notApplicable(sentence) close a gate when listed, the sentence its message and what to do', () => {
-    expect(notConfigured('No issuer URL given.')).toEqual({ kind: 'closed', code: 'not-configured', message: 'No issuer URL given.', text: 'No issuer URL given.' });
-    expect(notApplicable('The inventory does not select kubernetes.')).toMatchObject({ kind: 'closed', code: 'not-applicable' });
+    expect(notConfigured('No issuer URL given.')).toEqual({
+      kind: 'closed',
+      code: 'not-configured',
+      message: 'No issuer URL given.',
+      text: 'No issuer URL given.',
+    });
+    expect(notApplicable('The inventory does not select kubernetes.')).toMatchObject({
+      kind: 'closed',
+      code: 'not-applicable',
+    });
     expect(configured({ issuer_url: 'https://x' })).toBe(always);
-    expect(configured({ issuer_url: '' })).toMatchObject({ kind: 'closed', code: 'not-configured', message: 'Not configured: issuer_url is not set.', text: 'Set issuer_url.' });
+    expect(configured({ issuer_url: '' })).toMatchObject({
+      kind: 'closed',
+      code: 'not-configured',
+      message: 'Not configured: issuer_url is not set.',
+      text: 'Set issuer_url.',
+    });
     expect(firstClosed(always, notApplicable('no'), cluster({}))).toMatchObject({ code: 'not-applicable' });
     expect(firstClosed(always, cluster({}))).toMatchObject({ kind: 'cluster' });
   });

@@ -9,16 +9,30 @@ import { LINE_LIMIT, LIST_LIMIT } from '../../../../src/core/bounded.js';
 import { clearSecretsForTests, registerSecret } from '../../../../src/core/secrets.js';
 import type { Check, RunnableCheck } from '../../../../src/core/doctor/types.js';
 
-const check = (run: RunnableCheck['run']): Check => ({ id: 'kube.certificates', group: 'kube', title: 'Certificates', run });
+const check = (run: RunnableCheck['run']): Check => ({
+  id: 'kube.certificates',
+  group: 'kube',
+  title: 'Certificates',
+  run,
+});
 afterEach(() => clearSecretsForTests());
 
 describe('a check that says too much', () => {
   it('has its message, advice, reason and details bounded', async () => {
     const names = Array.from({ length: 2_000 }, (_, i) => `certificate-${i}: ${'m'.repeat(300)}`);
-    const [outcome] = (await runChecks([check(async () => ({
-      status: 'fail', message: `Not ready: ${names.join('; ')}`, advice: 'a'.repeat(200_000),
-      facts: { keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `key-${i}` })), message: 'c'.repeat(200_000) },
-    }))])).checks;
+    const [outcome] = (
+      await runChecks([
+        check(async () => ({
+          status: 'fail',
+          message: `Not ready: ${names.join('; ')}`,
+          advice: 'a'.repeat(200_000),
+          facts: {
+            keys: Array.from({ length: 10_000 }, (_, i) => ({ kid: `key-${i}` })),
+            message: 'c'.repeat(200_000),
+          },
+        })),
+      ])
+    ).checks;
     expect(outcome.message.length).toBeLessThan(LINE_LIMIT + 60);
     expect(outcome.message).toMatch(/… and \d+ more characters$/);
     expect(outcome.advice!.length).toBeLessThan(LINE_LIMIT + 60);
@@ -29,7 +43,9 @@ describe('a check that says too much', () => {
   it('never prints the part of a secret that a cut would have left (redacted first)', async () => {
     const secret = 'client-secret-0123456789-abcdefghij';
     registerSecret(secret);
-    const [outcome] = (await runChecks([check(async () => ({ status: 'fail', message: `${'x'.repeat(LINE_LIMIT - 5)}${secret}` }))])).checks;
+    const [outcome] = (
+      await runChecks([check(async () => ({ status: 'fail', message: `${'x'.repeat(LINE_LIMIT - 5)}${secret}` }))])
+    ).checks;
     expect(outcome.message).not.toContain(secret.slice(0, 5));
   });
 });

@@ -23,7 +23,9 @@ describe('runChecks', () => {
     fakeClock();
     const startedAt = performance.now();
     vi.advanceTimersByTime(700); // the groups providing their checks (the inventory read and checked)
-    const report = await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'done before' }))], { startedAt });
+    const report = await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'done before' }))], {
+      startedAt,
+    });
     expect(report.durationMs).toBe(700);
     expect(report.checks[0].durationMs).toBe(0);
     expect((await runChecks([check('a.fixed', async () => ({ status: 'ok', message: 'x' }))])).durationMs).toBe(0);
@@ -32,10 +34,16 @@ describe('runChecks', () => {
   it('reports a thrown error that says what to do (a request, kubectl) as a failure of what was checked, not a bug', async () => {
     const report = await runChecks([
       check('a.kubectl', async () => {
-        throw Object.assign(new Error('kubectl get certificates did not finish within 1 s.'), { advice: 'Check the API server.' });
+        throw Object.assign(new Error('kubectl get certificates did not finish within 1 s.'), {
+          advice: 'Check the API server.',
+        });
       }),
     ]);
-    expect(report.checks[0]).toMatchObject({ status: 'fail', message: 'kubectl get certificates did not finish within 1 s.', advice: 'Check the API server.' });
+    expect(report.checks[0]).toMatchObject({
+      status: 'fail',
+      message: 'kubectl get certificates did not finish within 1 s.',
+      advice: 'Check the API server.',
+    });
   });
 
   it('reports a throwing check as fail instead of crashing', async () => {
@@ -77,15 +85,40 @@ describe('runChecks', () => {
   it('a check that stops at once on its signal reports its own failure: what it was waiting for', async () => {
     fakeClock();
     const running = runChecks([
-      check('a.request', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({
-        status: 'fail', message: 'example.test accepted the connection but did not complete the TLS handshake', advice: 'Check that this port serves TLS.',
-      }), { once: true })), { timeoutMs: 50 }),
+      check(
+        'a.request',
+        (ctx) =>
+          new Promise((resolve) =>
+            ctx.signal.addEventListener(
+              'abort',
+              () =>
+                resolve({
+                  status: 'fail',
+                  message: 'example.test accepted the connection but did not complete the TLS handshake',
+                  advice: 'Check that this port serves TLS.',
+                }),
+              { once: true },
+            ),
+          ),
+        { timeoutMs: 50 },
+      ),
       // Its work ends just after its time: still a failure, never a late ok.
-      check('a.late', (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ status: 'ok', message: 'late' }), { once: true })), { timeoutMs: 50 }),
+      check(
+        'a.late',
+        (ctx) =>
+          new Promise((resolve) =>
+            ctx.signal.addEventListener('abort', () => resolve({ status: 'ok', message: 'late' }), { once: true }),
+          ),
+        { timeoutMs: 50 },
+      ),
     ]);
     await vi.advanceTimersByTimeAsync(50);
     const report = await running;
-    expect(report.checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('TLS handshake'), advice: 'Check that this port serves TLS.' });
+    expect(report.checks[0]).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('TLS handshake'),
+      advice: 'Check that this port serves TLS.',
+    });
     expect(report.checks[1]).toMatchObject({ status: 'fail', message: 'Did not finish within 0.1 s.' });
   });
 
@@ -105,13 +138,20 @@ describe('runChecks', () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     const run = runChecks(
-      [check('a.wait', (ctx) => new Promise((resolve) => {
-        ctx.signal.addEventListener('abort', () => {
-          sawAbort = true;
-          resolve({ status: 'ok', message: 'stopped' });
-        });
-        started();
-      }), { timeoutMs: 10_000 })],
+      [
+        check(
+          'a.wait',
+          (ctx) =>
+            new Promise((resolve) => {
+              ctx.signal.addEventListener('abort', () => {
+                sawAbort = true;
+                resolve({ status: 'ok', message: 'stopped' });
+              });
+              started();
+            }),
+          { timeoutMs: 10_000 },
+        ),
+      ],
       { signal: controller.signal, deadlineMs: 10_000 },
     );
     // Cancelled while the check runs.
@@ -119,7 +159,11 @@ describe('runChecks', () => {
     controller.abort();
     const report = await run;
     expect(sawAbort).toBe(true);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'Not run: interrupted.', reason: { code: 'interrupted' } });
+    expect(report.checks[0]).toMatchObject({
+      status: 'skip',
+      message: 'Not run: interrupted.',
+      reason: { code: 'interrupted' },
+    });
   });
 
   // What the checks of these tests hand on to each other.
@@ -147,18 +191,34 @@ describe('runChecks', () => {
     expect(report.checks.map((c) => c.reason?.code)).toEqual(['not-applicable', 'not-applicable', 'not-applicable']);
   });
 
-  it('says which check did not hand on a fact when it passed without the fact, with the fact\'s own reason', async () => {
-    const CHOSEN = factKey<string>('s', 'the chosen project', { unset: { code: 'not-configured', text: 'Name one with --project.' } });
+  it("says which check did not hand on a fact when it passed without the fact, with the fact's own reason", async () => {
+    const CHOSEN = factKey<string>('s', 'the chosen project', {
+      unset: { code: 'not-configured', text: 'Name one with --project.' },
+    });
     const report = await runChecks([
       check('s.list', async () => ({ status: 'warn', message: 'none chosen' }), { provides: [CHOSEN] }),
       check('s.scope', async () => ({ status: 'ok', message: '' }), { needs: [CHOSEN] }),
     ]);
-    expect(report.checks[1]).toMatchObject({ status: 'skip', message: 'Not run: s.list did not hand on the chosen project.', reason: { code: 'not-configured', text: 'Name one with --project.' } });
+    expect(report.checks[1]).toMatchObject({
+      status: 'skip',
+      message: 'Not run: s.list did not hand on the chosen project.',
+      reason: { code: 'not-configured', text: 'Name one with --project.' },
+    });
   });
 
   it('reports an unavailable check (found only while running) as not run, with its code', async () => {
-    const report = await runChecks([check('k.crds', async () => ({ unavailable: 'needs-failed', message: 'cert-manager is not installed.', text: 'Install it.' }))]);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', message: 'cert-manager is not installed.', reason: { code: 'needs-failed', text: 'Install it.' } });
+    const report = await runChecks([
+      check('k.crds', async () => ({
+        unavailable: 'needs-failed',
+        message: 'cert-manager is not installed.',
+        text: 'Install it.',
+      })),
+    ]);
+    expect(report.checks[0]).toMatchObject({
+      status: 'skip',
+      message: 'cert-manager is not installed.',
+      reason: { code: 'needs-failed', text: 'Install it.' },
+    });
   });
 
   it('refuses a check that reads or writes a fact it did not declare', async () => {
@@ -168,7 +228,10 @@ describe('runChecks', () => {
         return { status: 'ok', message: '' };
       }),
     ]);
-    expect(report.checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('without declaring it') });
+    expect(report.checks[0]).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('without declaring it'),
+    });
   });
 
   it('passes facts from a check to the checks that need them, in order', async () => {
@@ -176,16 +239,24 @@ describe('runChecks', () => {
     const TOKEN = factKey<string>('s', 'the token');
     const order: string[] = [];
     const running = runChecks([
-      check('s.second', async (ctx) => {
-        order.push('second');
-        return { status: 'ok', message: ctx.facts.need(TOKEN) };
-      }, { needs: [TOKEN] }),
-      check('s.first', async (ctx) => {
-        await new Promise((r) => setTimeout(r, 20));
-        order.push('first');
-        ctx.facts.set(TOKEN, 'handed-over');
-        return { status: 'ok', message: 'first' };
-      }, { provides: [TOKEN] }),
+      check(
+        's.second',
+        async (ctx) => {
+          order.push('second');
+          return { status: 'ok', message: ctx.facts.need(TOKEN) };
+        },
+        { needs: [TOKEN] },
+      ),
+      check(
+        's.first',
+        async (ctx) => {
+          await new Promise((r) => setTimeout(r, 20));
+          order.push('first');
+          ctx.facts.set(TOKEN, 'handed-over');
+          return { status: 'ok', message: 'first' };
+        },
+        { provides: [TOKEN] },
+      ),
     ]);
     // s.first ends 20 ms after it starts: s.second, listed before it, waits for it.
     await vi.advanceTimersByTimeAsync(19);
@@ -207,7 +278,10 @@ describe('runChecks', () => {
         active--;
         return { status: 'ok', message: id };
       });
-    const running = runChecks(Array.from({ length: 12 }, (_, i) => slow(`c.${i}`)), { concurrency: 5 });
+    const running = runChecks(
+      Array.from({ length: 12 }, (_, i) => slow(`c.${i}`)),
+      { concurrency: 5 },
+    );
     await vi.advanceTimersByTimeAsync(0);
     expect(active).toBe(5); // five at once from the start, the other seven waiting
     await vi.advanceTimersByTimeAsync(60); // three rounds of 20 ms: 5, 5, 2
@@ -228,10 +302,14 @@ describe('runChecks', () => {
       ran = true;
       return { status: 'ok', message: '' };
     });
-    await expect(runChecks([first, check('s.second', async () => ({ status: 'ok', message: '' }), { needs: [FIRST] })])).rejects.toThrow(UnknownCheckReference);
+    await expect(
+      runChecks([first, check('s.second', async () => ({ status: 'ok', message: '' }), { needs: [FIRST] })]),
+    ).rejects.toThrow(UnknownCheckReference);
     const foreign = check('t.taker', async () => ({ status: 'ok', message: '' }), { provides: [FIRST] });
     await expect(runChecks([first, foreign])).rejects.toThrow(/belongs to group s/);
-    await expect(runChecks([first, check('s.third', async () => ({ status: 'ok', message: '' }), { after: ['s.frist'] })])).rejects.toThrow(/s\.third waits on "s\.frist"/);
+    await expect(
+      runChecks([first, check('s.third', async () => ({ status: 'ok', message: '' }), { after: ['s.frist'] })]),
+    ).rejects.toThrow(/s\.third waits on "s\.frist"/);
     expect(ran).toBe(false);
   });
 
@@ -249,38 +327,64 @@ describe('runChecks', () => {
   it('skips a check whose configured() gate is closed, with not-configured and what to set, without running it', async () => {
     let ran = false;
     const report = await runChecks([
-      check('d.doc', async () => {
-        ran = true;
-        return { status: 'ok', message: '' };
-      }, { gate: configured({ issuer_url: undefined, token_file: 'x' }) }),
-      check('d.any', async () => ({ status: 'ok', message: 'ran' }), { gate: configured({ a: '', b: 'set' }, { any: true }) }),
+      check(
+        'd.doc',
+        async () => {
+          ran = true;
+          return { status: 'ok', message: '' };
+        },
+        { gate: configured({ issuer_url: undefined, token_file: 'x' }) },
+      ),
+      check('d.any', async () => ({ status: 'ok', message: 'ran' }), {
+        gate: configured({ a: '', b: 'set' }, { any: true }),
+      }),
     ]);
     expect(ran).toBe(false);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', reason: { code: 'not-configured', text: 'Set issuer_url.' } });
+    expect(report.checks[0]).toMatchObject({
+      status: 'skip',
+      reason: { code: 'not-configured', text: 'Set issuer_url.' },
+    });
     expect(report.checks[1]).toMatchObject({ status: 'ok' });
   });
 
   it('skips a check behind the cluster() gate with no-cluster when kubectl reaches none, and hands on the context when it does', async () => {
-    const gate = (ok: boolean): Gate => ({ kind: 'cluster', probe: async () => (ok ? { ok: true, context: 'kind-test' } : { ok: false, reason: 'kubectl has no current context.' }) });
+    const gate = (ok: boolean): Gate => ({
+      kind: 'cluster',
+      probe: async () =>
+        ok ? { ok: true, context: 'kind-test' } : { ok: false, reason: 'kubectl has no current context.' },
+    });
     const report = await runChecks([
       check('k.none', async () => ({ status: 'ok', message: 'ran' }), { gate: gate(false) }),
       check('k.some', async (ctx) => ({ status: 'ok', message: String(ctx.cluster?.context) }), { gate: gate(true) }),
     ]);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', reason: { code: 'no-cluster', text: 'kubectl has no current context.' } });
+    expect(report.checks[0]).toMatchObject({
+      status: 'skip',
+      reason: { code: 'no-cluster', text: 'kubectl has no current context.' },
+    });
     expect(report.checks[1]).toMatchObject({ status: 'ok', message: 'kind-test' });
   });
 
-  it('writes a closed notConfigured() gate\'s own sentence as the skip\'s message and what to do, and a cluster gate\'s lead before the reason', async () => {
+  it("writes a closed notConfigured() gate's own sentence as the skip's message and what to do, and a cluster gate's lead before the reason", async () => {
     const sentence = 'Only needed for kubernetes: the inventory does not select it.';
     const report = await runChecks([
       check('k.closed', async () => ({ status: 'ok', message: 'ran' }), { gate: notConfigured(sentence) }),
-      check('k.led', async () => ({ status: 'ok', message: 'ran' }), { gate: { kind: 'cluster', lead: 'No cluster to ask', probe: async () => ({ ok: false, reason: 'no context.' }) } }),
+      check('k.led', async () => ({ status: 'ok', message: 'ran' }), {
+        gate: { kind: 'cluster', lead: 'No cluster to ask', probe: async () => ({ ok: false, reason: 'no context.' }) },
+      }),
     ]);
-    expect(report.checks[0]).toMatchObject({ status: 'skip', message: sentence, reason: { code: 'not-configured', text: sentence } });
-    expect(report.checks[1]).toMatchObject({ status: 'skip', message: 'No cluster to ask: no context.', reason: { code: 'no-cluster' } });
+    expect(report.checks[0]).toMatchObject({
+      status: 'skip',
+      message: sentence,
+      reason: { code: 'not-configured', text: sentence },
+    });
+    expect(report.checks[1]).toMatchObject({
+      status: 'skip',
+      message: 'No cluster to ask: no context.',
+      reason: { code: 'no-cluster' },
+    });
   });
 
-  it('asks the cluster probe under the run\'s signal: one check timing out while kubectl is asked does not cancel the answer the others wait for', async () => {
+  it("asks the cluster probe under the run's signal: one check timing out while kubectl is asked does not cancel the answer the others wait for", async () => {
     fakeClock();
     let answer: (value: { ok: true; context: string }) => void = () => {};
     let asked: Promise<{ ok: true; context: string }> | undefined;
@@ -291,10 +395,16 @@ describe('runChecks', () => {
       }));
     const gate: Gate = { kind: 'cluster', probe };
     let lateStart = false;
-    const running = runChecks([
-      check('k.short', async () => ((lateStart = true), { status: 'ok', message: 'ran' }), { gate, timeoutMs: 50 }),
-      check('k.long', async (ctx) => ({ status: 'ok', message: String(ctx.cluster?.context) }), { gate, timeoutMs: 10_000 }),
-    ], { deadlineMs: 20_000 });
+    const running = runChecks(
+      [
+        check('k.short', async () => ((lateStart = true), { status: 'ok', message: 'ran' }), { gate, timeoutMs: 50 }),
+        check('k.long', async (ctx) => ({ status: 'ok', message: String(ctx.cluster?.context) }), {
+          gate,
+          timeoutMs: 10_000,
+        }),
+      ],
+      { deadlineMs: 20_000 },
+    );
     await vi.advanceTimersByTimeAsync(50);
     answer({ ok: true, context: 'kind-test' });
     const report = await running;
@@ -305,7 +415,10 @@ describe('runChecks', () => {
 
   it('hands a not-configured reason on to the checks that need the skipped one, naming the root once', async () => {
     const report = await runChecks([
-      check('s.one', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }), provides: [ONE] }),
+      check('s.one', async () => ({ status: 'ok', message: '' }), {
+        gate: configured({ broker_url: undefined }),
+        provides: [ONE],
+      }),
       check('s.two', async () => ({ status: 'ok', message: '' }), { needs: [ONE], provides: [SECOND] }),
       check('s.three', async () => ({ status: 'ok', message: '' }), { needs: [SECOND] }),
     ]);
@@ -317,14 +430,20 @@ describe('runChecks', () => {
   it('with --strict fails a run where a requested group checked nothing; without --only, only a run that checked nothing at all', async () => {
     const report = await runChecks([
       check('inventory.valid', async () => ({ status: 'ok', message: '' })),
-      check('signin.exchange', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) }),
+      check('signin.exchange', async () => ({ status: 'ok', message: '' }), {
+        gate: configured({ broker_url: undefined }),
+      }),
     ]);
     expect(uncheckedGroups(report, ['inventory', 'signin'])).toEqual(['signin']);
     expect(exitCodeFor(report, true, ['inventory', 'signin'])).toBe(1);
     expect(exitCodeFor(report, false, ['inventory', 'signin'])).toBe(0);
     expect(exitCodeFor(report, true, ['inventory'])).toBe(0);
     expect(exitCodeFor(report, true)).toBe(0);
-    const nothing = await runChecks([check('signin.exchange', async () => ({ status: 'ok', message: '' }), { gate: configured({ broker_url: undefined }) })]);
+    const nothing = await runChecks([
+      check('signin.exchange', async () => ({ status: 'ok', message: '' }), {
+        gate: configured({ broker_url: undefined }),
+      }),
+    ]);
     expect(exitCodeFor(nothing, true)).toBe(1);
     expect(exitCodeFor(nothing, false)).toBe(0);
   });

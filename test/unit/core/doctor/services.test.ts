@@ -9,7 +9,12 @@ describe('the services a run owns', () => {
     const services = openServices(DEFAULT_NETWORK);
     const KEY = serviceKey<{ closed: number; close(): void }>('a service');
     let made = 0;
-    const make = () => ({ closed: 0, close() { this.closed++; } });
+    const make = () => ({
+      closed: 0,
+      close() {
+        this.closed++;
+      },
+    });
     const first = services.own(KEY, () => (made++, make()));
     expect(services.own(KEY, () => (made++, make()))).toBe(first);
     expect(made).toBe(1);
@@ -22,9 +27,18 @@ describe('the services a run owns', () => {
     const KEY = serviceKey<{ closed: boolean; close(): void }>('a client');
     const seen: { closed: boolean }[] = [];
     const check = (id: string): Check => ({
-      id, group: 'g', title: id,
+      id,
+      group: 'g',
+      title: id,
       run: async (ctx) => {
-        seen.push(ctx.services.own(KEY, () => ({ closed: false, close() { this.closed = true; } })));
+        seen.push(
+          ctx.services.own(KEY, () => ({
+            closed: false,
+            close() {
+              this.closed = true;
+            },
+          })),
+        );
         return { status: 'ok', message: ctx.services.clock.now().toISOString() };
       },
     });

@@ -1,6 +1,16 @@
 /** Hosts files as Ansible's ini and yaml inventory plugins read them, and a host's groups in Ansible's order. */
 import { describe, expect, it } from 'vitest';
-import { emptyInventory, expandHosts, groupsOf, hostsOf, iniValue, isYamlInventory, looksLikeIni, readIniInventory, readYamlInventory } from '../../../../src/core/inventory/hosts-file.js';
+import {
+  emptyInventory,
+  expandHosts,
+  groupsOf,
+  hostsOf,
+  iniValue,
+  isYamlInventory,
+  looksLikeIni,
+  readIniInventory,
+  readYamlInventory,
+} from '../../../../src/core/inventory/hosts-file.js';
 
 const INI = `# the platform's layout
 [controllers]
@@ -26,18 +36,35 @@ describe('readIniInventory', () => {
   readIniInventory(inventory, INI, 'hosts.ini');
 
   it('reads hosts with ranges and inline variables (Python literals), in order', () => {
-    expect(hostsOf(inventory, 'controllers')).toEqual(['ctl1.cloud.example.com', 'ctl2.cloud.example.com', 'ctl3.cloud.example.com', 'ctl9']);
-    expect(inventory.hostVars.get('ctl9')).toEqual({ ansible_host: '10.0.0.9', port: 22, flag: true, name: 'two words' });
+    expect(hostsOf(inventory, 'controllers')).toEqual([
+      'ctl1.cloud.example.com',
+      'ctl2.cloud.example.com',
+      'ctl3.cloud.example.com',
+      'ctl9',
+    ]);
+    expect(inventory.hostVars.get('ctl9')).toEqual({
+      ansible_host: '10.0.0.9',
+      port: 22,
+      flag: true,
+      name: 'two words',
+    });
   });
 
   it('reads children, group variables and ansible_group_priority', () => {
     expect(hostsOf(inventory, 'control_plane')).toEqual(hostsOf(inventory, 'controllers'));
-    expect(inventory.groups.get('control_plane')).toMatchObject({ priority: 5, vars: { cluster_issuer_acme_email: 'ini@example.com' } });
+    expect(inventory.groups.get('control_plane')).toMatchObject({
+      priority: 5,
+      vars: { cluster_issuer_acme_email: 'ini@example.com' },
+    });
     expect(inventory.groups.get('all')!.vars).toEqual({ site: 'lab' });
   });
 
-  it('a host\'s groups: all first, parents before children, then priority, then name; groups it is not in left out', () => {
-    expect(groupsOf(inventory, 'ctl1.cloud.example.com').map((g) => [g.name, g.depth])).toEqual([['all', 0], ['control_plane', 1], ['controllers', 2]]);
+  it("a host's groups: all first, parents before children, then priority, then name; groups it is not in left out", () => {
+    expect(groupsOf(inventory, 'ctl1.cloud.example.com').map((g) => [g.name, g.depth])).toEqual([
+      ['all', 0],
+      ['control_plane', 1],
+      ['controllers', 2],
+    ]);
     expect(groupsOf(inventory, 'ceph1').map((g) => g.name)).toEqual(['all', 'cephs']);
   });
 
@@ -49,7 +76,15 @@ describe('readIniInventory', () => {
 
 describe('yaml inventories, and which form a file is in', () => {
   it('reads all: {children: {controllers: {hosts}}} and the same group order as the ini form', () => {
-    const data = { all: { vars: { site: 'lab' }, children: { controllers: { hosts: { ctl1: null, ctl2: { ansible_host: '10.0.0.2' } } }, cephs: { hosts: { ceph1: null } } } } };
+    const data = {
+      all: {
+        vars: { site: 'lab' },
+        children: {
+          controllers: { hosts: { ctl1: null, ctl2: { ansible_host: '10.0.0.2' } } },
+          cephs: { hosts: { ceph1: null } },
+        },
+      },
+    };
     const inventory = emptyInventory();
     readYamlInventory(inventory, data, 'hosts.yml');
     expect(hostsOf(inventory, 'controllers')).toEqual(['ctl1', 'ctl2']);
@@ -71,6 +106,12 @@ describe('yaml inventories, and which form a file is in', () => {
   });
 
   it('reads INI values as Python literals', () => {
-    expect([iniValue('10'), iniValue('True'), iniValue('None'), iniValue('"x y"'), iniValue('text')]).toEqual([10, true, null, 'x y', 'text']);
+    expect([iniValue('10'), iniValue('True'), iniValue('None'), iniValue('"x y"'), iniValue('text')]).toEqual([
+      10,
+      true,
+      null,
+      'x y',
+      'text',
+    ]);
   });
 });

@@ -11,11 +11,17 @@ describe('inventoryValuesOnDemand', () => {
   writeFileSync(file, 'cluster_issuer_type: self-signed\n');
 
   it('reads an inventory that is there, as inventoryValues does', async () => {
-    expect(await inventoryValuesOnDemand({ inventoryPath: file, inventoryExplicit: true })).toMatchObject({ cluster_issuer_type: 'self-signed' });
+    expect(await inventoryValuesOnDemand({ inventoryPath: file, inventoryExplicit: true })).toMatchObject({
+      cluster_issuer_type: 'self-signed',
+    });
   });
 
   it('gives no values for an absent default inventory, and refuses an absent named one', async () => {
-    expect(await inventoryValuesOnDemand({ inventoryPath: join(dir, 'missing.yml'), inventoryExplicit: false })).toEqual({});
-    await expect(inventoryValuesOnDemand({ inventoryPath: join(dir, 'missing.yml'), inventoryExplicit: true })).rejects.toBeInstanceOf(UsageError);
+    expect(
+      await inventoryValuesOnDemand({ inventoryPath: join(dir, 'missing.yml'), inventoryExplicit: false }),
+    ).toEqual({});
+    await expect(
+      inventoryValuesOnDemand({ inventoryPath: join(dir, 'missing.yml'), inventoryExplicit: true }),
+    ).rejects.toBeInstanceOf(UsageError);
   });
 });

@@ -6,7 +6,10 @@ const source = { what: 'the inventory', path: 'inv.yml' };
 
 describe('loadYaml', () => {
   it('keeps !vault and !unsafe as AnsibleTagged and reports an unknown tag by line, never its text', () => {
-    const loaded = loadYaml("a: !unsafe 'x{{ y }}'\nb: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  3131\nc: !secret 'hidden-value-1'\n", source);
+    const loaded = loadYaml(
+      "a: !unsafe 'x{{ y }}'\nb: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  3131\nc: !secret 'hidden-value-1'\n",
+      source,
+    );
     const value = loaded.value as Record<string, unknown>;
     expect(value.a).toEqual(new AnsibleTagged('!unsafe', 'x{{ y }}'));
     expect(value.b).toEqual(new AnsibleTagged('!vault', '$ANSIBLE_VAULT;1.1;AES256\n3131\n'));
@@ -21,7 +24,9 @@ describe('loadYaml', () => {
   });
 
   it('a syntax error names the line, not the text', () => {
-    expect(() => loadYaml('a: 1\nb: "secret-text-99\n', source)).toThrow(/inv.yml is not valid YAML \(line \d+, column \d+\)/);
+    expect(() => loadYaml('a: 1\nb: "secret-text-99\n', source)).toThrow(
+      /inv.yml is not valid YAML \(line \d+, column \d+\)/,
+    );
     try {
       loadYaml('a: 1\nb: "secret-text-99\n', source);
     } catch (error) {

@@ -3,9 +3,19 @@ import { isDnsLabel, isDnsSubdomain, isSecretDataKey } from '../../../../src/cor
 
 describe("Kubernetes' naming rules", () => {
   it.each([
-    ['openstack', true, true], ['auth-system', true, true], ['a', true, true], ['x'.repeat(63), true, true],
-    ['x'.repeat(64), false, true], ['cert-manager.io', false, true], ['-lead', false, false], ['trail-', false, false],
-    ['Upper', false, false], ['under_score', false, false], ['', false, false], ['a..b', false, false], [`${'a'.repeat(60)}.`.repeat(5), false, false],
+    ['openstack', true, true],
+    ['auth-system', true, true],
+    ['a', true, true],
+    ['x'.repeat(63), true, true],
+    ['x'.repeat(64), false, true],
+    ['cert-manager.io', false, true],
+    ['-lead', false, false],
+    ['trail-', false, false],
+    ['Upper', false, false],
+    ['under_score', false, false],
+    ['', false, false],
+    ['a..b', false, false],
+    [`${'a'.repeat(60)}.`.repeat(5), false, false],
   ])('%s: label %s, subdomain %s', (name, label, subdomain) => {
     expect(isDnsLabel(name)).toBe(label);
     expect(isDnsSubdomain(name)).toBe(subdomain);

@@ -15,13 +15,22 @@ describe('kubectl options of a cluster check', () => {
     const env = { KUBECONFIG: '/tmp/lab.kubeconfig' };
     const signal = AbortSignal.timeout(1000);
     const log = () => undefined;
-    expect(kubeOptionsFor(input({ env }), { signal, log })).toEqual({ context: undefined, env, timeoutMs: 7000, signal, log });
+    expect(kubeOptionsFor(input({ env }), { signal, log })).toEqual({
+      context: undefined,
+      env,
+      timeoutMs: 7000,
+      signal,
+      log,
+    });
   });
 
   it('takes the context from --context, then CLOUDGATE_CONTEXT, then the discovery: section of --config', () => {
     const config = { discovery: { context: 'from-config' } };
     expect(kubeOptionsFor(input({ config })).context).toBe('from-config');
     expect(kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' } })).context).toBe('from-env');
-    expect(kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' }, given: { context: 'from-flag' } })).context).toBe('from-flag');
+    expect(
+      kubeOptionsFor(input({ config, env: { CLOUDGATE_CONTEXT: 'from-env' }, given: { context: 'from-flag' } }))
+        .context,
+    ).toBe('from-flag');
   });
 });

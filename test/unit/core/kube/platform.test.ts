@@ -6,11 +6,12 @@ describe('cert-manager conditions', () => {
     const issuer = { status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ErrRegisterACMEAccount' }] } };
     expect(conditionOf(issuer, 'Ready')).toMatchObject({ status: 'False', reason: 'ErrRegisterACMEAccount' });
     expect(conditionOf(issuer, 'Denied')).toBeUndefined();
-    for (const object of [undefined, null, {}, { status: {} }, { status: { conditions: 'Ready' } }]) expect(conditionOf(object, 'Ready')).toBeUndefined();
+    for (const object of [undefined, null, {}, { status: {} }, { status: { conditions: 'Ready' } }])
+      expect(conditionOf(object, 'Ready')).toBeUndefined();
   });
 });
 
-describe('the issuer name and ingress class from the inventory, with Ansible\'s rules', () => {
+describe("the issuer name and ingress class from the inventory, with Ansible's rules", () => {
   it.each([
     [{}, 'atmosphere'],
     [{ atmosphere_ingress_cluster_issuer: 'corp' }, 'corp'],
@@ -31,7 +32,9 @@ describe('the issuer name and ingress class from the inventory, with Ansible\'s 
   it('the ingress class follows the same chain', () => {
     expect(ingressClassOf({})).toBe('atmosphere');
     expect(ingressClassOf({ atmosphere_ingress_class_name: 'nginx' })).toBe('nginx');
-    expect(ingressClassOf({ cluster_issuer_acme_http01_ingress_class: 'traefik', atmosphere_ingress_class_name: 'nginx' })).toBe('traefik');
+    expect(
+      ingressClassOf({ cluster_issuer_acme_http01_ingress_class: 'traefik', atmosphere_ingress_class_name: 'nginx' }),
+    ).toBe('traefik');
     expect(ingressClassOf({ atmosphere_ingress_class_name: '' })).toBeNull();
   });
 });

@@ -8,9 +8,15 @@ describe('service-account issuer', () => {
   });
 
   it('assesses a key set: signing keys, missing members, private material', () => {
-    expect(assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'sig', n: 'x', e: 'AQAB' }] })).toMatchObject({ signingKeys: 1, problems: [] });
-    expect(assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'enc' }] }).problems[0]).toContain('use "enc"');
-    expect(assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'sig', d: 'secret' }] }).problems[0]).toContain('PRIVATE');
+    expect(
+      assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'sig', n: 'x', e: 'AQAB' }] }),
+    ).toMatchObject({ signingKeys: 1, problems: [] });
+    expect(assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'enc' }] }).problems[0]).toContain(
+      'use "enc"',
+    );
+    expect(
+      assessKeySet({ keys: [{ kid: 'a', kty: 'RSA', alg: 'RS256', use: 'sig', d: 'secret' }] }).problems[0],
+    ).toContain('PRIVATE');
     expect(assessKeySet({ keys: [] }).problems).toContain('the "keys" array is empty');
     expect(assessKeySet([]).problems[0]).toContain('not a JSON object');
   });

@@ -47,7 +47,11 @@ describe('withDeadline', () => {
 
   it('turns an exchange that throws into a failure, released', async () => {
     const d = deadline(1000);
-    await expect(withDeadline(d, () => { throw new Error('no socket'); })).rejects.toThrow('no socket');
+    await expect(
+      withDeadline(d, () => {
+        throw new Error('no socket');
+      }),
+    ).rejects.toThrow('no socket');
     expect(d.released).toBe(1);
   });
 });

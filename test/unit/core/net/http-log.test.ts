@@ -7,23 +7,31 @@ afterEach(() => clearSecretsForTests());
 
 describe('verbose line redaction', () => {
   it('masks credential headers but keeps the scheme and the rest', () => {
-    expect(redactHeaders({ Authorization: 'Bearer abc.def.ghi', 'X-Auth-Token': 'gAAAA123', 'Content-Type': 'application/json', Date: 'x' })).toEqual([
-      'authorization: Bearer [redacted]',
-      'x-auth-token: [redacted]',
-      'content-type: application/json',
-    ]);
+    expect(
+      redactHeaders({
+        Authorization: 'Bearer abc.def.ghi',
+        'X-Auth-Token': 'gAAAA123',
+        'Content-Type': 'application/json',
+        Date: 'x',
+      }),
+    ).toEqual(['authorization: Bearer [redacted]', 'x-auth-token: [redacted]', 'content-type: application/json']);
   });
 
   it('masks secret form fields and keeps the others readable', () => {
-    const body = 'grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&client_id=cg&client_secret=s3cr%26t&subject_token=eyJ.x.y';
+    const body =
+      'grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Atoken-exchange&client_id=cg&client_secret=s3cr%26t&subject_token=eyJ.x.y';
     expect(redactBody(body, 'application/x-www-form-urlencoded')).toBe(
       'grant_type=urn:ietf:params:oauth:grant-type:token-exchange&client_id=cg&client_secret=[redacted]&subject_token=[redacted]',
     );
   });
 
   it("masks Keystone's token id and OAuth tokens in JSON, not every id", () => {
-    const body = JSON.stringify({ auth: { identity: { methods: ['token'], token: { id: 'gAAAAAfernet' } }, scope: { project: { id: 'p1' } } } });
-    expect(redactBody(body, 'application/json')).toBe('{"auth":{"identity":{"methods":["token"],"token":{"id":"[redacted]"}},"scope":{"project":{"id":"p1"}}}}');
+    const body = JSON.stringify({
+      auth: { identity: { methods: ['token'], token: { id: 'gAAAAAfernet' } }, scope: { project: { id: 'p1' } } },
+    });
+    expect(redactBody(body, 'application/json')).toBe(
+      '{"auth":{"identity":{"methods":["token"],"token":{"id":"[redacted]"}},"scope":{"project":{"id":"p1"}}}}',
+    );
     expect(redactBody('{"access_token":"a","refresh_token":"r","expires_in":300}', 'application/json')).toBe(
       '{"access_token":"[redacted]","refresh_token":"[redacted]","expires_in":300}',
     );

@@ -8,7 +8,9 @@ describe('proxyFor: the proxy of a request, from the environment', () => {
     const env = { HTTPS_PROXY: 'http://secure.proxy:3128', HTTP_PROXY: 'http://plain.proxy:3128' };
     expect(via('https://api.example.com/', env)).toBe('http://secure.proxy:3128/');
     expect(via('http://api.example.com/', env)).toBe('http://plain.proxy:3128/');
-    expect(via('https://api.example.com/', { ...env, https_proxy: 'http://lower.proxy:8080' })).toBe('http://lower.proxy:8080/');
+    expect(via('https://api.example.com/', { ...env, https_proxy: 'http://lower.proxy:8080' })).toBe(
+      'http://lower.proxy:8080/',
+    );
     expect(via('https://api.example.com/', { ...env, https_proxy: '' })).toBeUndefined();
   });
 
@@ -19,7 +21,10 @@ describe('proxyFor: the proxy of a request, from the environment', () => {
   });
 
   it('bypasses NO_PROXY hosts, their subdomains and matching ports, and everything for *', () => {
-    const env = { HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: 'internal.example, .svc.cluster.local,*.corp.example, 10.0.0.5:8443' };
+    const env = {
+      HTTPS_PROXY: 'http://proxy:3128',
+      NO_PROXY: 'internal.example, .svc.cluster.local,*.corp.example, 10.0.0.5:8443',
+    };
     expect(via('https://internal.example/', env)).toBeUndefined();
     expect(via('https://keystone.internal.example/', env)).toBeUndefined();
     expect(via('https://keystone.svc.cluster.local/', env)).toBeUndefined();

@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildOidcArtefacts, FILES, renderOidcText, type OidcInputs } from '../../../../src/core/oidc/artefacts.js';
 
 const inputs = (overrides: Partial<OidcInputs> = {}): OidcInputs => ({
-  issuerUrl: 'https://oidc.example.com/c1', account: '123456789012', partition: 'aws', roleName: 'dns01',
-  namespace: 'cert-manager', serviceAccount: 'cert-manager-route53', stsAudience: 'sts.amazonaws.com', ...overrides,
+  issuerUrl: 'https://oidc.example.com/c1',
+  account: '123456789012',
+  partition: 'aws',
+  roleName: 'dns01',
+  namespace: 'cert-manager',
+  serviceAccount: 'cert-manager-route53',
+  stsAudience: 'sts.amazonaws.com',
+  ...overrides,
 });
 
 describe('the artefacts of keyless DNS credentials', () => {
@@ -17,11 +23,16 @@ describe('the artefacts of keyless DNS credentials', () => {
     expect(trust).toContain('"oidc.example.com/c1:aud":"sts.amazonaws.com"');
   });
 
-  it('names the inventory variables in the platform\'s words (the aliases with --names spec), and a service account only when it is not the default', () => {
+  it("names the inventory variables in the platform's words (the aliases with --names spec), and a service account only when it is not the default", () => {
     const platform = renderOidcText(buildOidcArtefacts(inputs({ serviceAccount: 'cert-manager-route53' })));
     expect(platform).toContain('Inventory: cluster_issuer_acme_route53_auth: kubernetes');
     // Our lines (the files quoted below them, indented, keep their own comments).
-    expect(platform.split('\n').filter((l) => !l.startsWith('    ')).join('\n')).not.toMatch(/clouddnsb|clusteroidc|certmgr/);
+    expect(
+      platform
+        .split('\n')
+        .filter((l) => !l.startsWith('    '))
+        .join('\n'),
+    ).not.toMatch(/clouddnsb|clusteroidc|certmgr/);
     expect(platform).not.toContain('service_account_name');
     const spec = renderOidcText(buildOidcArtefacts(inputs({ serviceAccount: 'certmgr-clouddnsb', names: 'spec' })));
     expect(spec).toContain('Inventory: cluster_issuer_acme_clouddnsb_auth: kubernetes');

@@ -4,12 +4,17 @@ import { keylessPrerequisites, discoveryDoctorCommand } from '../../../../src/co
 describe('kubernetes prerequisites checklist', () => {
   it('lists the six steps of keyless DNS filled from the values, the custom service account in the subject', () => {
     const steps = keylessPrerequisites(
-      { cluster_issuer_acme_route53_service_account_name: 'my-dns', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns01' },
+      {
+        cluster_issuer_acme_route53_service_account_name: 'my-dns',
+        cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns01',
+      },
       { issuerUrl: 'https://oidc.example.com/c1' },
     );
     expect(steps).toHaveLength(6);
     expect(steps[0].title).toContain('1.15.0');
-    expect(steps[1].command).toContain('cloudgate oidc --issuer-url https://oidc.example.com/c1 --role-name dns01 --account 123456789012');
+    expect(steps[1].command).toContain(
+      'cloudgate oidc --issuer-url https://oidc.example.com/c1 --role-name dns01 --account 123456789012',
+    );
     expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:my-dns');
     expect(steps[5].command).toContain('--role-name dns01');
   });
@@ -18,10 +23,12 @@ describe('kubernetes prerequisites checklist', () => {
     const steps = keylessPrerequisites({});
     expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
     expect(steps[1].detail).toContain('<ISSUER_URL>');
-    expect(discoveryDoctorCommand('https://x.example')).toBe('cloudgate doctor --only discovery,kube --issuer-url https://x.example');
+    expect(discoveryDoctorCommand('https://x.example')).toBe(
+      'cloudgate doctor --only discovery,kube --issuer-url https://x.example',
+    );
   });
 
-  it('names the role\'s default service account and the variables in the platform\'s words; with --names spec, the aliases', () => {
+  it("names the role's default service account and the variables in the platform's words; with --names spec, the aliases", () => {
     const steps = keylessPrerequisites({});
     expect(steps[4].detail).toContain('system:serviceaccount:cert-manager:cert-manager-route53');
     expect(steps[4].detail).toContain('cluster_issuer_acme_route53_role_arn');

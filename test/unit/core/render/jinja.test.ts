@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { literalConversion, renderTemplate, type LookupResult } from '../../../../src/core/render/jinja.js';
 
-const VARS: Record<string, unknown> = { other: 'OTHER', acme_host: 'acme.internal.example', n: 600, flag: true, empty: null, dict: { a: 1 } };
+const VARS: Record<string, unknown> = {
+  other: 'OTHER',
+  acme_host: 'acme.internal.example',
+  n: 600,
+  flag: true,
+  empty: null,
+  dict: { a: 1 },
+};
 const lookup = (name: string): LookupResult => (name in VARS ? { value: VARS[name] } : { undefined: true });
 const render = (t: string) => renderTemplate(t, lookup);
 
@@ -42,12 +49,22 @@ describe('renderTemplate', () => {
   });
 
   it('a variable defined nowhere stops the task, naming it; `mandatory` says so in its words', () => {
-    expect(render('ab{{ nothere }}cd')).toEqual({ stop: { kind: 'undefined', name: 'nothere', message: "'nothere' is undefined" } });
-    expect(render('{{ nothere | mandatory }}')).toEqual({ stop: { kind: 'undefined', name: 'nothere', message: "Mandatory variable 'nothere' not defined." } });
+    expect(render('ab{{ nothere }}cd')).toEqual({
+      stop: { kind: 'undefined', name: 'nothere', message: "'nothere' is undefined" },
+    });
+    expect(render('{{ nothere | mandatory }}')).toEqual({
+      stop: { kind: 'undefined', name: 'nothere', message: "Mandatory variable 'nothere' not defined." },
+    });
   });
 
   it('what it does not evaluate is known only at deploy time, never guessed', () => {
-    for (const t of ["{{ lookup('env', 'X') }}", '{% if a %}x{% endif %}', '{{ a if b else c }}', '{{ other | to_nice_yaml }}', '{{ now() }}']) {
+    for (const t of [
+      "{{ lookup('env', 'X') }}",
+      '{% if a %}x{% endif %}',
+      '{{ a if b else c }}',
+      '{{ other | to_nice_yaml }}',
+      '{{ now() }}',
+    ]) {
       expect(render(t), t).toHaveProperty('unknown');
     }
   });
@@ -55,7 +72,11 @@ describe('renderTemplate', () => {
 
 describe('literalConversion (ansible-core up to 2.18)', () => {
   it.each<[string, unknown]>([
-    ['False', false], ['True', true], ['[1, 2]', [1, 2]], ["{'a': 1}", { a: 1 }], ['{"a": true, "b": null}', { a: true, b: null }],
+    ['False', false],
+    ['True', true],
+    ['[1, 2]', [1, 2]],
+    ["{'a': 1}", { a: 1 }],
+    ['{"a": true, "b": null}', { a: true, b: null }],
   ])('%s becomes %j', (text, value) => {
     expect(literalConversion(text)).toEqual({ value });
   });

@@ -12,16 +12,31 @@ import { parseInventory } from '../../../../src/core/inventory/inventory.js';
 import { judgeValues } from '../../../../src/core/render/judge.js';
 
 const DIR = new URL('../../../fixtures/render/platform/', import.meta.url).pathname;
-const CASES = readdirSync(DIR).filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f)).map((f) => f.slice(0, -4)).sort();
+const CASES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yml') && !/\.(expected|helm|findings)\.yml$/.test(f))
+  .map((f) => f.slice(0, -4))
+  .sort();
 
-export interface FindingKey { variable: string; severity: string; rule?: string }
-const key = (f: { variable?: string; severity: string; rule?: string }): FindingKey => ({ variable: f.variable ?? '', severity: f.severity, ...(f.rule === 'naming' ? { rule: 'naming' } : {}) });
-const unique = (list: FindingKey[]) => [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+export interface FindingKey {
+  variable: string;
+  severity: string;
+  rule?: string;
+}
+const key = (f: { variable?: string; severity: string; rule?: string }): FindingKey => ({
+  variable: f.variable ?? '',
+  severity: f.severity,
+  ...(f.rule === 'naming' ? { rule: 'naming' } : {}),
+});
+const unique = (list: FindingKey[]) =>
+  [...new Map(list.map((f) => [JSON.stringify(f), f])).values()].sort((a, b) =>
+    JSON.stringify(a).localeCompare(JSON.stringify(b)),
+  );
 
-describe('render fixtures in the platform\'s names: what the role applies, field by field', () => {
+describe("render fixtures in the platform's names: what the role applies, field by field", () => {
   it('covers custom names, both webhooks renamed, empty, null and templated values, and each way the deployment stops', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(20);
-    for (const c of CASES) expect(existsSync(`${DIR}${c}.expected.yml`) && existsSync(`${DIR}${c}.findings.yml`), c).toBe(true);
+    for (const c of CASES)
+      expect(existsSync(`${DIR}${c}.expected.yml`) && existsSync(`${DIR}${c}.findings.yml`), c).toBe(true);
   });
 
   for (const c of CASES) {
@@ -30,10 +45,16 @@ describe('render fixtures in the platform\'s names: what the role applies, field
       const view = namesView(values, `${c}.yml`);
       // The one judgement render, setup's review and doctor print: the inventory rules and the render's findings.
       const rendered = judgeValues(view.values, { profile: view.profile, foreign: view.foreign, meant: view.meant });
-      expect(rendered.objects.map((o) => o.object)).toEqual(parseAllDocuments(readFileSync(`${DIR}${c}.expected.yml`, 'utf8')).map((d) => d.toJS()));
-      expect(rendered.helm).toEqual(existsSync(`${DIR}${c}.helm.yml`) ? parse(readFileSync(`${DIR}${c}.helm.yml`, 'utf8')) : []);
+      expect(rendered.objects.map((o) => o.object)).toEqual(
+        parseAllDocuments(readFileSync(`${DIR}${c}.expected.yml`, 'utf8')).map((d) => d.toJS()),
+      );
+      expect(rendered.helm).toEqual(
+        existsSync(`${DIR}${c}.helm.yml`) ? parse(readFileSync(`${DIR}${c}.helm.yml`, 'utf8')) : [],
+      );
       const findings = [...view.naming, ...rendered.findings];
-      expect(unique(findings.map(key))).toEqual(unique(parse(readFileSync(`${DIR}${c}.findings.yml`, 'utf8')) as FindingKey[]));
+      expect(unique(findings.map(key))).toEqual(
+        unique(parse(readFileSync(`${DIR}${c}.findings.yml`, 'utf8')) as FindingKey[]),
+      );
     });
   }
 });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planSetup } from '../../../../src/core/setup/plan.js';
 import {
-  CANCELLED_AFTER_WRITE, CANCELLED_NOTHING_WRITTEN, DRY_RUN_DONE, UNCHANGED, exitCodeOf, outcomeOf, outcomeText,
+  CANCELLED_AFTER_WRITE,
+  CANCELLED_NOTHING_WRITTEN,
+  DRY_RUN_DONE,
+  UNCHANGED,
+  exitCodeOf,
+  outcomeOf,
+  outcomeText,
 } from '../../../../src/core/setup/outcome.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
@@ -18,14 +24,23 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const KEYLESS = {
-  cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes', cluster_issuer_acme_route53_region: 'eu-west-1',
-  cluster_issuer_acme_route53_hosted_zone_id: 'Z1', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns',
+  cluster_issuer_acme_solver: 'route53',
+  cluster_issuer_acme_route53_auth: 'kubernetes',
+  cluster_issuer_acme_route53_region: 'eu-west-1',
+  cluster_issuer_acme_route53_hosted_zone_id: 'Z1',
+  cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns',
 };
 
 describe('the outcome', () => {
   it('written: the files with their backup, and a cancel from here says the inventory stays written', async () => {
-    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'pki@example.com' }, inventoryPath: inventory });
-    const outcome = outcomeOf(plan, { dryRun: false, written: [{ path: inventory, mode: 0o644, description: 'inventory (updated)', backupPath: `${inventory}.x.bak` }] });
+    const plan = await planSetup({
+      answers: { cluster_issuer_acme_email: 'pki@example.com' },
+      inventoryPath: inventory,
+    });
+    const outcome = outcomeOf(plan, {
+      dryRun: false,
+      written: [{ path: inventory, mode: 0o644, description: 'inventory (updated)', backupPath: `${inventory}.x.bak` }],
+    });
     expect(outcome.headline).toBe('Written:');
     expect(outcome.written).toEqual([`${inventory} (mode 0644); previous version saved as ${inventory}.x.bak`]);
     expect(outcome.cancelled).toBe(CANCELLED_AFTER_WRITE);
@@ -49,9 +64,17 @@ describe('the outcome', () => {
     // After a dry run nothing was written: no deployment, no doctor on the old inventory.
     expect(dry.next).toEqual([expect.stringMatching(/^# Dry run: nothing was written/)]);
     // Once the issuer URL is known, oidc and the discovery checks are commands that carry it.
-    const withUrl = outcomeOf(plan, { dryRun: false, written: [], facts: { issuerUrl: 'https://oidc.example.com/c1' } });
-    expect(withUrl.next).toContain(`cloudgate oidc --inventory ${inventory} --issuer-url https://oidc.example.com/c1   # what keyless DNS credentials (route53 auth kubernetes) need you to create`);
-    expect(withUrl.next.at(-1)).toMatch(/^cloudgate doctor --only discovery,kube --issuer-url https:\/\/oidc.example.com\/c1 --inventory /);
+    const withUrl = outcomeOf(plan, {
+      dryRun: false,
+      written: [],
+      facts: { issuerUrl: 'https://oidc.example.com/c1' },
+    });
+    expect(withUrl.next).toContain(
+      `cloudgate oidc --inventory ${inventory} --issuer-url https://oidc.example.com/c1   # what keyless DNS credentials (route53 auth kubernetes) need you to create`,
+    );
+    expect(withUrl.next.at(-1)).toMatch(
+      /^cloudgate doctor --only discovery,kube --issuer-url https:\/\/oidc.example.com\/c1 --inventory /,
+    );
     expect(unchanged.next.some((line) => line.startsWith('cloudgate oidc'))).toBe(false);
   });
 
@@ -61,12 +84,23 @@ describe('the outcome', () => {
     const leaf = ca.issue(['*.cloud.example.com']);
     await writeFile(cert, leaf.cert + ca.cert);
     await writeFile(join(dir, 'w.key'), leaf.key);
-    const plan = await planSetup({ answers: { wildcard_certificate_file: cert, wildcard_key_file: join(dir, 'w.key') }, inventoryPath: inventory });
-    const failed = outcomeOf(plan, { dryRun: false, written: [], applied: { ok: false, message: 'kubectl apply -f m failed: forbidden' } });
+    const plan = await planSetup({
+      answers: { wildcard_certificate_file: cert, wildcard_key_file: join(dir, 'w.key') },
+      inventoryPath: inventory,
+    });
+    const failed = outcomeOf(plan, {
+      dryRun: false,
+      written: [],
+      applied: { ok: false, message: 'kubectl apply -f m failed: forbidden' },
+    });
     expect(exitCodeOf(failed)).toBe(1);
     expect(failed.next[0]).toMatch(/^kubectl apply -f /);
     expect(outcomeText(failed)).toContain('x kubectl apply -f m failed: forbidden');
-    const applied = outcomeOf(plan, { dryRun: false, written: [], applied: { ok: true, message: 'Applied m: secret/w created in openstack' } });
+    const applied = outcomeOf(plan, {
+      dryRun: false,
+      written: [],
+      applied: { ok: true, message: 'Applied m: secret/w created in openstack' },
+    });
     expect(exitCodeOf(applied)).toBe(0);
     expect(applied.next.some((s) => s.startsWith('kubectl apply'))).toBe(false);
   });
@@ -74,7 +108,12 @@ describe('the outcome', () => {
   it('a failing discovery check after the write exits 1', async () => {
     const plan = await planSetup({ answers: KEYLESS, inventoryPath: inventory });
     const outcome = outcomeOf(plan, { dryRun: false, written: [] });
-    const report = (fail: number) => ({ schema: 'cloudgate.doctor/v1' as const, durationMs: 1, summary: { ok: 1, warn: 0, fail, skip: 0 }, checks: [] });
+    const report = (fail: number) => ({
+      schema: 'cloudgate.doctor/v1' as const,
+      durationMs: 1,
+      summary: { ok: 1, warn: 0, fail, skip: 0 },
+      checks: [],
+    });
     expect(exitCodeOf({ ...outcome, discovery: report(1) })).toBe(1);
     expect(exitCodeOf({ ...outcome, discovery: report(0) })).toBe(0);
   });

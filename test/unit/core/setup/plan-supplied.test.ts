@@ -11,12 +11,22 @@ import { createTestCA } from '../../../helpers/pki.js';
 
 /** The inventory as Ansible reads it: `ansible-inventory --list -i ROOT`, parsed. */
 function ansibleInventoryList(root: string): Promise<Record<string, unknown> & { stderr: string }> {
-  const env = { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_INVENTORY_UNPARSED_WARNING: 'false', ANSIBLE_LOCALHOST_WARNING: 'false' };
+  const env = {
+    ...process.env,
+    ANSIBLE_NOCOLOR: '1',
+    ANSIBLE_INVENTORY_UNPARSED_WARNING: 'false',
+    ANSIBLE_LOCALHOST_WARNING: 'false',
+  };
   return new Promise((resolve, reject) => {
-    execFile('ansible-inventory', ['--list', '-i', root], { env, timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`ansible-inventory failed (${error.code}): ${stderr || stdout}`));
-      resolve({ ...(JSON.parse(stdout) as Record<string, unknown>), stderr });
-    });
+    execFile(
+      'ansible-inventory',
+      ['--list', '-i', root],
+      { env, timeout: 60_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`ansible-inventory failed (${error.code}): ${stderr || stdout}`));
+        resolve({ ...(JSON.parse(stdout) as Record<string, unknown>), stderr });
+      },
+    );
   });
 }
 
@@ -27,15 +37,20 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'cloudgate-supplied-'));
   await mkdir(join(root, 'group_vars', 'all'), { recursive: true });
   // Three hosts, so that Ansible reads group_vars/all for each of them.
-  await writeFile(join(root, 'hosts'), '[controllers]\nctl1 ansible_host=127.0.0.1\nctl2 ansible_host=127.0.0.1\nctl3 ansible_host=127.0.0.1\n');
+  await writeFile(
+    join(root, 'hosts'),
+    '[controllers]\nctl1 ansible_host=127.0.0.1\nctl2 ansible_host=127.0.0.1\nctl3 ansible_host=127.0.0.1\n',
+  );
   inventory = join(root, 'group_vars', 'all', 'certificates.yml');
   const ca = createTestCA('supplied test CA');
   const leaf = ca.issue(['*.cloud.example.com']);
   await writeFile(join(root, 'wildcard.pem'), leaf.cert + ca.cert);
   await writeFile(join(root, 'wildcard.key'), leaf.key);
   answers = {
-    openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: 'cloud-wildcard',
-    wildcard_certificate_file: join(root, 'wildcard.pem'), wildcard_key_file: join(root, 'wildcard.key'),
+    openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+    openstack_helm_ingress_secret_name: 'cloud-wildcard',
+    wildcard_certificate_file: join(root, 'wildcard.pem'),
+    wildcard_key_file: join(root, 'wildcard.key'),
   };
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
@@ -50,7 +65,11 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
   });
 
   it('goes to <inventory root>/manifests/ (0600), and Ansible reads the inventory with no Secret among its variables', async () => {
-    const plan = await planSetup({ answers, inventoryPath: inventory, namespaces: ['openstack', 'auth-system', 'monitoring'] });
+    const plan = await planSetup({
+      answers,
+      inventoryPath: inventory,
+      namespaces: ['openstack', 'auth-system', 'monitoring'],
+    });
     expect(plan.findings.filter((f) => f.severity === 'error')).toEqual([]);
     const manifest = join(root, 'manifests', 'cloud-wildcard.secret.yaml');
     expect(plan.supplied?.manifestPath).toBe(manifest);
@@ -64,10 +83,17 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
     const listed = await ansibleInventoryList(root);
     const hostvars = (listed._meta as { hostvars: Record<string, Record<string, unknown>> }).hostvars;
     expect(Object.keys(hostvars).sort()).toEqual(['ctl1', 'ctl2', 'ctl3']);
-    expect(hostvars.ctl1).toMatchObject({ cluster_issuer_type: 'none', openstack_helm_ingress_secret_name: 'cloud-wildcard' });
+    expect(hostvars.ctl1).toMatchObject({
+      cluster_issuer_type: 'none',
+      openstack_helm_ingress_secret_name: 'cloud-wildcard',
+    });
     // The manifests folder is read as an inventory source too (-i <root>): it adds no group and echoes nothing.
     expect((listed.all as { children: string[] }).children.sort()).toEqual(['controllers', 'ungrouped']);
-    expect(listed.stderr).not.toContain(Buffer.from(await readFile(join(root, 'wildcard.key'), 'utf8')).toString('base64').slice(0, 40));
+    expect(listed.stderr).not.toContain(
+      Buffer.from(await readFile(join(root, 'wildcard.key'), 'utf8'))
+        .toString('base64')
+        .slice(0, 40),
+    );
     for (const vars of Object.values(hostvars)) {
       expect(Object.keys(vars)).not.toContain('data');
       expect(Object.keys(vars)).not.toContain('kind');
@@ -89,13 +115,21 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
   });
 
   it('checks the names against the wildcard domain but writes no domain: with one the platform would issue its own Certificate', async () => {
-    await writeFile(inventory, 'openstack_helm_ingress_wildcard_domain: cloud.example.com\ncluster_issuer_type: acme\n');
-    const plan = await planSetup({ answers: { ...answers, openstack_helm_ingress_wildcard_domain: 'other.example.com' }, inventoryPath: inventory });
+    await writeFile(
+      inventory,
+      'openstack_helm_ingress_wildcard_domain: cloud.example.com\ncluster_issuer_type: acme\n',
+    );
+    const plan = await planSetup({
+      answers: { ...answers, openstack_helm_ingress_wildcard_domain: 'other.example.com' },
+      inventoryPath: inventory,
+    });
     // The certificate covers *.cloud.example.com, not the domain the answers give: the check used it.
     expect(plan.findings.some((f) => f.severity === 'error' && f.variable === 'wildcard_certificate_file')).toBe(true);
     const fresh = await planSetup({ answers, inventoryPath: inventory });
     expect(fresh.findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(fresh.findings).toContainEqual(expect.objectContaining({ rule: 'supplied-wildcard-domain', variable: 'openstack_helm_ingress_wildcard_domain' }));
+    expect(fresh.findings).toContainEqual(
+      expect.objectContaining({ rule: 'supplied-wildcard-domain', variable: 'openstack_helm_ingress_wildcard_domain' }),
+    );
     await applyPlan(fresh);
     const written = await readFile(inventory, 'utf8');
     expect(written).not.toContain('openstack_helm_ingress_wildcard_domain');
@@ -103,7 +137,11 @@ describe('the TLS Secret manifest of a supplied wildcard', () => {
   });
 
   it('refuses --secret-manifest inside group_vars/', async () => {
-    const plan = await planSetup({ answers, inventoryPath: inventory, secretManifestPath: join(root, 'group_vars', 'all', 'tls.yaml') });
+    const plan = await planSetup({
+      answers,
+      inventoryPath: inventory,
+      secretManifestPath: join(root, 'group_vars', 'all', 'tls.yaml'),
+    });
     expect(plan.findings.find((f) => f.rule === 'manifest-in-vars-folder')?.severity).toBe('error');
     expect(plan.files.some((f) => f.path.endsWith('tls.yaml'))).toBe(false);
   });

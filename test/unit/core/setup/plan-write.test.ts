@@ -21,7 +21,10 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 describe('planning and writing without a session', () => {
   it('reviews the issuer change for regenerate (which deletes the old secrets itself), then writes what was reviewed', async () => {
     const before = await readFile(inventory, 'utf8');
-    const { plan, review } = await planAndReview({ inventoryPath: inventory, dryRun: false, regenerating: true }, { cluster_issuer_type: 'self-signed' });
+    const { plan, review } = await planAndReview(
+      { inventoryPath: inventory, dryRun: false, regenerating: true },
+      { cluster_issuer_type: 'self-signed' },
+    );
     expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });
     expect(review.issuerChange!.advice).not.toContain('--inventory');
     expect(await readFile(inventory, 'utf8')).toBe(before);
@@ -33,7 +36,10 @@ describe('planning and writing without a session', () => {
 
   it('a dry run writes nothing', async () => {
     const before = await readFile(inventory, 'utf8');
-    const { plan, review } = await planAndReview({ inventoryPath: inventory, dryRun: true }, { cluster_issuer_type: 'self-signed' });
+    const { plan, review } = await planAndReview(
+      { inventoryPath: inventory, dryRun: true },
+      { cluster_issuer_type: 'self-signed' },
+    );
     expect(review.dryRun).toBe(true);
     const outcome = await writePlan(ctx, plan, { dryRun: true });
     expect(outcome).toMatchObject({ dryRun: true, written: [] });

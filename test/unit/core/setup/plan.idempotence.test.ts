@@ -18,20 +18,26 @@ beforeEach(async () => {
   await writeFile(join(dir, 'ca.crt'), ca.cert);
   await writeFile(join(dir, 'ca.key'), ca.key);
   const first = await planSetup({
-    answers: { cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: `file:${join(dir, 'ca.crt')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}` },
+    answers: {
+      cluster_issuer_type: 'ca',
+      cluster_issuer_ca_certificate: `file:${join(dir, 'ca.crt')}`,
+      cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+    },
     inventoryPath: inventory,
   });
   await applyPlan(first);
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-describe('setup with the inventory\'s own values', () => {
+describe("setup with the inventory's own values", () => {
   it('writes nothing, keeps the literal style of a PEM, and says there is nothing to write', async () => {
     const before = await readFile(inventory, 'utf8');
     expect(before).toMatch(/^cluster_issuer_ca_certificate: \|$/m);
     // Enter on every question: the walkthrough's answers are the inventory's values (a kept PEM is trimmed).
     const answers = toPlanAnswers(answersFromInventory(parseInventory(before, inventory)));
-    expect(answers.cluster_issuer_ca_certificate).not.toBe(parseInventory(before, inventory).cluster_issuer_ca_certificate);
+    expect(answers.cluster_issuer_ca_certificate).not.toBe(
+      parseInventory(before, inventory).cluster_issuer_ca_certificate,
+    );
     const plan = await planSetup({ answers, inventoryPath: inventory });
     expect(plan.files).toEqual([]);
     expect(plan.changedKeys).toEqual([]);
@@ -42,7 +48,14 @@ describe('setup with the inventory\'s own values', () => {
   });
 
   it('marks the secrets written in plain text in the review', async () => {
-    const plan = await planSetup({ answers: { cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: `file:${join(dir, 'ca.crt')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}` }, inventoryPath: join(dir, 'other.yml') });
+    const plan = await planSetup({
+      answers: {
+        cluster_issuer_type: 'ca',
+        cluster_issuer_ca_certificate: `file:${join(dir, 'ca.crt')}`,
+        cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+      },
+      inventoryPath: join(dir, 'other.yml'),
+    });
     expect(plan.plainSecrets).toEqual(['cluster_issuer_ca_private_key']);
     expect(reviewOf(plan).plainText).toContain('cluster_issuer_ca_private_key');
   });

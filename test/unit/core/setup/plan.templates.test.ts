@@ -18,24 +18,41 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const answers = (server: string) => ({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'pki@example.com', cluster_issuer_acme_server: server });
-const rules = (findings: { rule: string; severity: string }[]) => findings.filter((f) => f.severity !== 'info').map((f) => `${f.rule}:${f.severity}`);
+const answers = (server: string) => ({
+  cluster_issuer_type: 'acme',
+  cluster_issuer_acme_email: 'pki@example.com',
+  cluster_issuer_acme_server: server,
+});
+const rules = (findings: { rule: string; severity: string }[]) =>
+  findings.filter((f) => f.severity !== 'info').map((f) => `${f.rule}:${f.severity}`);
 
 describe('planSetup on a file of an inventory folder', () => {
-  it('renders a template with another file\'s variable, and checks the result', async () => {
-    const plan = await planSetup({ answers: answers('https://{{ acme_host }}/directory'), inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml') });
+  it("renders a template with another file's variable, and checks the result", async () => {
+    const plan = await planSetup({
+      answers: answers('https://{{ acme_host }}/directory'),
+      inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml'),
+    });
     expect(rules(plan.findings)).toEqual([]);
-    const http = await planSetup({ answers: answers('http://{{ acme_host }}/directory'), inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml') });
+    const http = await planSetup({
+      answers: answers('http://{{ acme_host }}/directory'),
+      inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml'),
+    });
     expect(rules(http.findings)).toContain('acme-server-https:error');
   });
 
-  it('a template naming a variable defined nowhere is the role\'s stop: an error, nothing written', async () => {
-    const plan = await planSetup({ answers: answers('https://{{ acme_hostname }}/directory'), inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml') });
+  it("a template naming a variable defined nowhere is the role's stop: an error, nothing written", async () => {
+    const plan = await planSetup({
+      answers: answers('https://{{ acme_hostname }}/directory'),
+      inventoryPath: join(dir, 'group_vars', 'all', 'certificates.yml'),
+    });
     expect(rules(plan.findings)).toContain('template-undefined:error');
   });
 
   it('a lone file cannot know the rest of the inventory: the same template is a warning there', async () => {
-    const plan = await planSetup({ answers: answers('https://{{ acme_hostname }}/directory'), inventoryPath: join(dir, 'certificates.yml') });
+    const plan = await planSetup({
+      answers: answers('https://{{ acme_hostname }}/directory'),
+      inventoryPath: join(dir, 'certificates.yml'),
+    });
     expect(rules(plan.findings)).toContain('template-undefined:warning');
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  answerError, answerQuestion, answeredAll, answersOf, atFirstQuestion, goBack, progressOf, questionOf, questionsReducer, startQuestions,
+  answerError,
+  answerQuestion,
+  answeredAll,
+  answersOf,
+  atFirstQuestion,
+  goBack,
+  progressOf,
+  questionOf,
+  questionsReducer,
+  startQuestions,
   type QuestionsState,
 } from '../../../../src/core/setup/questions.js';
 
@@ -16,8 +25,10 @@ function answered(values: string[], state: QuestionsState = startQuestions()): Q
 
 /** The issuer part of an inventory with an automatic wildcard (what regenerate starts from). */
 const WILDCARD_ACME = {
-  certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
-  cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com',
+  certificate_type: 'wildcard-auto',
+  openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+  cluster_issuer_type: 'acme',
+  cluster_issuer_acme_email: 'ops@example.com',
 };
 
 describe('answers', () => {
@@ -31,7 +42,11 @@ describe('answers', () => {
     state = answered(['false'], state);
     expect(answeredAll(state)).toBe(true);
     expect(questionOf(state)).toBeUndefined();
-    expect(answersOf(state)).toMatchObject({ cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: null, atmosphere_ingress_annotations: null });
+    expect(answersOf(state)).toMatchObject({
+      cluster_issuer_type: 'self-signed',
+      openstack_helm_ingress_wildcard_domain: null,
+      atmosphere_ingress_annotations: null,
+    });
   });
 
   it('the issuer part alone starts at the issuer, from the inventory values, and keeps the rest of the inventory', () => {
@@ -42,21 +57,31 @@ describe('answers', () => {
     state = answerQuestion(state, { value: 'file:/pki/ca.pem' });
     state = answerQuestion(state, { value: 'file:/pki/ca.key' });
     expect(answersOf(state)).toMatchObject({
-      cluster_issuer_type: 'ca', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
-      cluster_issuer_ca_certificate: 'file:/pki/ca.pem', cluster_issuer_ca_private_key: 'file:/pki/ca.key',
+      cluster_issuer_type: 'ca',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_ca_certificate: 'file:/pki/ca.pem',
+      cluster_issuer_ca_private_key: 'file:/pki/ca.key',
     });
     expect(answersOf(state)).not.toHaveProperty('add_subject_annotations');
   });
 
   it('answers an answer brings (also) are kept with it', () => {
-    const state = answerQuestion(startQuestions({}, { only: 'issuer' }), { value: 'self-signed', also: { cluster_issuer_acme_email: 'ops@example.com' } });
-    expect(state.answers).toMatchObject({ cluster_issuer_type: 'self-signed', cluster_issuer_acme_email: 'ops@example.com' });
+    const state = answerQuestion(startQuestions({}, { only: 'issuer' }), {
+      value: 'self-signed',
+      also: { cluster_issuer_acme_email: 'ops@example.com' },
+    });
+    expect(state.answers).toMatchObject({
+      cluster_issuer_type: 'self-signed',
+      cluster_issuer_acme_email: 'ops@example.com',
+    });
   });
 
   it('an answer meant for a question that is no longer current is dropped, not given to the next one', () => {
     const state = answered(['individual']);
     expect(answerQuestion(state, { value: 'individual', stepId: 'certificate_type' })).toBe(state);
-    expect(idOf(answerQuestion(state, { value: 'acme', stepId: 'cluster_issuer_type' }))).toBe('cluster_issuer_acme_email');
+    expect(idOf(answerQuestion(state, { value: 'acme', stepId: 'cluster_issuer_type' }))).toBe(
+      'cluster_issuer_acme_email',
+    );
   });
 
   it('"question N of M" follows the highlighted choice, since it decides the questions after it', () => {
@@ -64,7 +89,10 @@ describe('answers', () => {
     expect(progressOf(state)).toEqual({ number: 2, total: 6 });
     expect(progressOf(state, { stepId: 'cluster_issuer_type', value: 'self-signed' })).toEqual({ number: 2, total: 3 });
     // A highlight left from another question does not count.
-    expect(progressOf(state, { stepId: 'certificate_type', value: 'wildcard-supplied' })).toEqual({ number: 2, total: 6 });
+    expect(progressOf(state, { stepId: 'certificate_type', value: 'wildcard-supplied' })).toEqual({
+      number: 2,
+      total: 6,
+    });
   });
 });
 
@@ -126,7 +154,7 @@ describe('back', () => {
     expect(back.error).toBeUndefined();
   });
 
-  it('from the end (setup\'s review) back is the last question', () => {
+  it("from the end (setup's review) back is the last question", () => {
     const end = answered(['individual', 'self-signed', 'false']);
     expect(idOf(goBack(end) as QuestionsState)).toBe('add_subject_annotations');
   });

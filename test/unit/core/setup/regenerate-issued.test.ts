@@ -8,7 +8,9 @@ describe('which secrets the current issuer already issued', () => {
   const current = { issuerSubject: subjectOf(newCa.cert) };
 
   it('a certificate signed by the new CA is kept; one signed by the old CA is not', () => {
-    expect(issuedByCurrent({ certificatePem: issue({ cn: 'a', issuer: newCa }).cert }, current)).toMatch(/already issued by the current issuer/);
+    expect(issuedByCurrent({ certificatePem: issue({ cn: 'a', issuer: newCa }).cert }, current)).toMatch(
+      /already issued by the current issuer/,
+    );
     expect(issuedByCurrent({ certificatePem: issue({ cn: 'a', issuer: oldCa }).cert }, current)).toBeUndefined();
   });
 
@@ -20,10 +22,19 @@ describe('which secrets the current issuer already issued', () => {
   });
 
   it('the issuer changed at its newest spec update, else at its creation', () => {
-    expect(specChangedAt({ metadata: { creationTimestamp: '2026-01-01T00:00:00Z', managedFields: [
-      { time: '2026-03-01T00:00:00Z', fieldsV1: { 'f:spec': {} } },
-      { time: '2026-04-01T00:00:00Z', fieldsV1: { 'f:status': {} } },
-    ] } })?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
-    expect(specChangedAt({ metadata: { creationTimestamp: '2026-01-01T00:00:00Z' } })?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(
+      specChangedAt({
+        metadata: {
+          creationTimestamp: '2026-01-01T00:00:00Z',
+          managedFields: [
+            { time: '2026-03-01T00:00:00Z', fieldsV1: { 'f:spec': {} } },
+            { time: '2026-04-01T00:00:00Z', fieldsV1: { 'f:status': {} } },
+          ],
+        },
+      })?.toISOString(),
+    ).toBe('2026-03-01T00:00:00.000Z');
+    expect(specChangedAt({ metadata: { creationTimestamp: '2026-01-01T00:00:00Z' } })?.toISOString()).toBe(
+      '2026-01-01T00:00:00.000Z',
+    );
   });
 });

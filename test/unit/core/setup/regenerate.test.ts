@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  commandLine, describeDeletion, selectStaleSecrets, summarizeSecrets,
+  commandLine,
+  describeDeletion,
+  selectStaleSecrets,
+  summarizeSecrets,
 } from '../../../../src/core/setup/regenerate.js';
 
-const managed = (namespace: string, name: string, issuer = 'atmosphere', kind = 'ClusterIssuer', certificate = name.replace(/-certs$/, '')) => ({
+const managed = (
+  namespace: string,
+  name: string,
+  issuer = 'atmosphere',
+  kind = 'ClusterIssuer',
+  certificate = name.replace(/-certs$/, ''),
+) => ({
   metadata: {
     namespace,
     name,
@@ -33,13 +42,32 @@ describe('selecting the stale certificate secrets', () => {
   };
 
   it('takes the secrets annotated with the platform ClusterIssuer, by annotation not by name', () => {
-    const { stale, kept } = selectStaleSecrets(summarizeSecrets(list), { issuerName: 'atmosphere', protectedNames: ['wildcard-certs'] });
-    expect(stale.map((s) => `${s.namespace}/${s.name}`)).toEqual(['monitoring/grafana-tls', 'openstack/keystone-api-certs', 'openstack/nova-api-certs']);
+    const { stale, kept } = selectStaleSecrets(summarizeSecrets(list), {
+      issuerName: 'atmosphere',
+      protectedNames: ['wildcard-certs'],
+    });
+    expect(stale.map((s) => `${s.namespace}/${s.name}`)).toEqual([
+      'monitoring/grafana-tls',
+      'openstack/keystone-api-certs',
+      'openstack/nova-api-certs',
+    ]);
     expect(stale[2]?.certificate).toBe('nova-api');
     expect(kept).toEqual([
-      { namespace: 'openstack', name: 'internal-ca', reason: 'issued by ClusterIssuer "self-signed", not by ClusterIssuer "atmosphere"' },
-      { namespace: 'openstack', name: 'namespaced', reason: 'issued by Issuer "atmosphere", not by ClusterIssuer "atmosphere"' },
-      { namespace: 'openstack', name: 'wildcard-certs', reason: expect.stringMatching(/supplied wildcard.*never deleted/) },
+      {
+        namespace: 'openstack',
+        name: 'internal-ca',
+        reason: 'issued by ClusterIssuer "self-signed", not by ClusterIssuer "atmosphere"',
+      },
+      {
+        namespace: 'openstack',
+        name: 'namespaced',
+        reason: 'issued by Issuer "atmosphere", not by ClusterIssuer "atmosphere"',
+      },
+      {
+        namespace: 'openstack',
+        name: 'wildcard-certs',
+        reason: expect.stringMatching(/supplied wildcard.*never deleted/),
+      },
     ]);
   });
 
@@ -51,12 +79,18 @@ describe('selecting the stale certificate secrets', () => {
 
 describe('commands and reports', () => {
   it('prints the exact kubectl command, quoted for a shell', () => {
-    expect(commandLine({ namespace: 'openstack', name: 'nova-api-certs' })).toBe('kubectl delete secret --namespace=openstack -- nova-api-certs');
-    expect(commandLine({ namespace: 'auth-system', name: 'a b' }, 'prod')).toBe("kubectl --context=prod delete secret --namespace=auth-system -- 'a b'");
+    expect(commandLine({ namespace: 'openstack', name: 'nova-api-certs' })).toBe(
+      'kubectl delete secret --namespace=openstack -- nova-api-certs',
+    );
+    expect(commandLine({ namespace: 'auth-system', name: 'a b' }, 'prod')).toBe(
+      "kubectl --context=prod delete secret --namespace=auth-system -- 'a b'",
+    );
   });
 
   it('prints the delete command with the name after --', () => {
-    expect(commandLine({ namespace: 'openstack', name: '--all' }, 'prod')).toBe('kubectl --context=prod delete secret --namespace=openstack -- --all');
+    expect(commandLine({ namespace: 'openstack', name: '--all' }, 'prod')).toBe(
+      'kubectl --context=prod delete secret --namespace=openstack -- --all',
+    );
   });
 
   it('reports a run that stopped half-way: what was deleted, what failed, what is left and how to finish', () => {

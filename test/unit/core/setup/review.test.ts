@@ -10,7 +10,10 @@ let inventory: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cloudgate-review-model-'));
   inventory = join(dir, 'certificates.yml');
-  await writeFile(inventory, 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: tok-1\n');
+  await writeFile(
+    inventory,
+    'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\ncluster_issuer_acme_solver: cloudflare\ncluster_issuer_acme_cloudflare_api_token: tok-1\n',
+  );
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -22,8 +25,17 @@ describe('the review model', () => {
     expect(review.issuer).toBe('Issuer: self-signed (was acme)');
     expect(review.issuerChange).toMatchObject({ from: 'acme', to: 'self-signed' });
     expect(review.issuerChange!.advice).toMatch(/^cloudgate regenerate --inventory /);
-    expect(review.removed).toContain('Remove: cluster_issuer_acme_cloudflare_api_token (not used with cluster_issuer_type: self-signed)');
-    expect(review.files).toEqual([expect.objectContaining({ path: inventory, mode: 0o644, holdsSecret: false, changes: expect.stringMatching(/^\+\d+ -\d+ lines$/) })]);
+    expect(review.removed).toContain(
+      'Remove: cluster_issuer_acme_cloudflare_api_token (not used with cluster_issuer_type: self-signed)',
+    );
+    expect(review.files).toEqual([
+      expect.objectContaining({
+        path: inventory,
+        mode: 0o644,
+        holdsSecret: false,
+        changes: expect.stringMatching(/^\+\d+ -\d+ lines$/),
+      }),
+    ]);
     expect(review.cluster.lines.some((l) => l.includes('ClusterIssuer atmosphere'))).toBe(true);
     expect(review.blocked).toBe(false);
     // regenerate deletes the secrets itself: no command to run afterwards.
@@ -46,7 +58,10 @@ describe('the review model', () => {
   });
 
   it('leaves the inventory diff out when it goes elsewhere (stdout of --dry-run), and says where', async () => {
-    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'pki@example.com' }, inventoryPath: inventory });
+    const plan = await planSetup({
+      answers: { cluster_issuer_acme_email: 'pki@example.com' },
+      inventoryPath: inventory,
+    });
     const lines = reviewText(reviewOf(plan, { dryRun: true }), { inventoryDiff: false });
     expect(lines.some((l) => l.startsWith('+cluster_issuer_acme_email'))).toBe(false);
     expect(lines).toContain("The inventory's diff: on standard output.");
@@ -54,7 +69,10 @@ describe('the review model', () => {
   });
 
   it('says when nothing is to be written', async () => {
-    const plan = await planSetup({ answers: { cluster_issuer_acme_email: 'ops@example.com' }, inventoryPath: inventory });
+    const plan = await planSetup({
+      answers: { cluster_issuer_acme_email: 'ops@example.com' },
+      inventoryPath: inventory,
+    });
     const review = reviewOf(plan);
     expect(review.files).toEqual([]);
     expect(filesHeading(review)).toMatch(/^Files to write: none/);
@@ -62,7 +80,14 @@ describe('the review model', () => {
   });
 
   it('a file line gives the mode, the secrecy and the size of the change', () => {
-    expect(fileLine({ path: '/i.yml', description: 'inventory (new)', mode: 0o600, holdsSecret: true, changes: '+3 -0 lines' }))
-      .toBe('/i.yml - inventory (new) (mode 0600, holds secrets, +3 -0 lines)');
+    expect(
+      fileLine({
+        path: '/i.yml',
+        description: 'inventory (new)',
+        mode: 0o600,
+        holdsSecret: true,
+        changes: '+3 -0 lines',
+      }),
+    ).toBe('/i.yml - inventory (new) (mode 0600, holds secrets, +3 -0 lines)');
   });
 });

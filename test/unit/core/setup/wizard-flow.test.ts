@@ -3,8 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  answersFromInventory, checkFileInput, currentStep, defaultChoiceIndex, initialState, isReview, reduce,
-  isOptional, issuerUrlError, stepError, stepsFor, toPlanAnswers, validateField, type WizardAnswers, type WizardState,
+  answersFromInventory,
+  checkFileInput,
+  currentStep,
+  defaultChoiceIndex,
+  initialState,
+  isReview,
+  reduce,
+  isOptional,
+  issuerUrlError,
+  stepError,
+  stepsFor,
+  toPlanAnswers,
+  validateField,
+  type WizardAnswers,
+  type WizardState,
 } from '../../../../src/core/setup/wizard-flow.js';
 import { createTestCA } from '../../../helpers/pki.js';
 
@@ -17,8 +30,12 @@ function answerAll(values: (string | boolean)[], state: WizardState = initialSta
 describe('the questions for each branch', () => {
   it('individual + ACME + HTTP-01 asks the email, server, solver, then annotations', () => {
     expect(ids({ certificate_type: 'individual', cluster_issuer_type: 'acme' })).toEqual([
-      'certificate_type', 'cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server',
-      'cluster_issuer_acme_solver', 'add_subject_annotations',
+      'certificate_type',
+      'cluster_issuer_type',
+      'cluster_issuer_acme_email',
+      'cluster_issuer_acme_server',
+      'cluster_issuer_acme_solver',
+      'add_subject_annotations',
     ]);
   });
 
@@ -26,8 +43,13 @@ describe('the questions for each branch', () => {
     const acme = { certificate_type: 'individual', cluster_issuer_type: 'acme' };
     const server = 'https://acme.internal.example.com/directory';
     expect(ids({ ...acme, cluster_issuer_acme_server: server })).toEqual([
-      'certificate_type', 'cluster_issuer_type', 'cluster_issuer_acme_email', 'cluster_issuer_acme_server',
-      'cluster_issuer_acme_private_ca', 'cluster_issuer_acme_solver', 'add_subject_annotations',
+      'certificate_type',
+      'cluster_issuer_type',
+      'cluster_issuer_acme_email',
+      'cluster_issuer_acme_server',
+      'cluster_issuer_acme_private_ca',
+      'cluster_issuer_acme_solver',
+      'add_subject_annotations',
     ]);
     expect(ids({ ...acme, cluster_issuer_acme_server: '   ' })).not.toContain('cluster_issuer_acme_private_ca');
     // Answering the server question decides the next one.
@@ -37,14 +59,25 @@ describe('the questions for each branch', () => {
   });
 
   it('a public ACME CA (no server) drops a private CA setting left in the inventory', () => {
-    const fromInventory = answersFromInventory({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_private_ca: true });
-    expect(toPlanAnswers({ ...fromInventory, add_subject_annotations: 'false' })).toMatchObject({ cluster_issuer_acme_private_ca: null });
+    const fromInventory = answersFromInventory({
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_private_ca: true,
+    });
+    expect(toPlanAnswers({ ...fromInventory, add_subject_annotations: 'false' })).toMatchObject({
+      cluster_issuer_acme_private_ca: null,
+    });
     // Clearing the server at its question drops it too; with a server the answer is kept.
     const withServer = { ...fromInventory, cluster_issuer_acme_server: 'https://acme.internal.example.com/directory' };
-    expect(toPlanAnswers({ ...withServer, cluster_issuer_acme_server: '' })).toMatchObject({ cluster_issuer_acme_server: null, cluster_issuer_acme_private_ca: null });
+    expect(toPlanAnswers({ ...withServer, cluster_issuer_acme_server: '' })).toMatchObject({
+      cluster_issuer_acme_server: null,
+      cluster_issuer_acme_private_ca: null,
+    });
     expect(toPlanAnswers(withServer)).toMatchObject({ cluster_issuer_acme_private_ca: true });
     // Another issuer: planSetup drops every ACME value already, nothing to add.
-    expect(toPlanAnswers({ ...fromInventory, cluster_issuer_type: 'self-signed' })).not.toHaveProperty('cluster_issuer_acme_private_ca');
+    expect(toPlanAnswers({ ...fromInventory, cluster_issuer_type: 'self-signed' })).not.toHaveProperty(
+      'cluster_issuer_acme_private_ca',
+    );
   });
 
   it('never offers none; a supplied wildcard is not asked its issuer (none is the only one) and gets none', () => {
@@ -52,7 +85,10 @@ describe('the questions for each branch', () => {
     expect(issuer('individual')!.choices!.map((c) => c.value)).toEqual(['acme', 'venafi', 'ca', 'self-signed']);
     expect(issuer('wildcard-auto')!.choices!.map((c) => c.value)).not.toContain('none');
     expect(issuer('wildcard-supplied')).toBeUndefined();
-    expect(toPlanAnswers({ certificate_type: 'wildcard-supplied', openstack_helm_ingress_secret_name: 'w' }).cluster_issuer_type).toBe('none');
+    expect(
+      toPlanAnswers({ certificate_type: 'wildcard-supplied', openstack_helm_ingress_secret_name: 'w' })
+        .cluster_issuer_type,
+    ).toBe('none');
   });
 
   it('every choice carries its one-line explanation from the table', () => {
@@ -64,18 +100,27 @@ describe('the questions for each branch', () => {
 
   it('wildcard issued automatically asks for the domain', () => {
     expect(ids({ certificate_type: 'wildcard-auto' }).slice(0, 3)).toEqual([
-      'certificate_type', 'openstack_helm_ingress_wildcard_domain', 'cluster_issuer_type',
+      'certificate_type',
+      'openstack_helm_ingress_wildcard_domain',
+      'cluster_issuer_type',
     ]);
   });
 
   it('wildcard supplied asks the secret name, certificate and key files, and no issuer details', () => {
     expect(ids({ certificate_type: 'wildcard-supplied', cluster_issuer_type: 'none' })).toEqual([
-      'certificate_type', 'openstack_helm_ingress_secret_name', 'wildcard_certificate_file', 'wildcard_key_file', 'namespace',
+      'certificate_type',
+      'openstack_helm_ingress_secret_name',
+      'wildcard_certificate_file',
+      'wildcard_key_file',
+      'namespace',
     ]);
   });
 
   it.each([
-    ['azuredns', ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name']],
+    [
+      'azuredns',
+      ['client_id', 'client_secret', 'subscription_id', 'tenant_id', 'resourcegroup_name', 'hostedzone_name'],
+    ],
     // The secret before the name and algorithm: a key file given there answers them.
     ['rfc2136', ['nameserver', 'tsig_secret_key', 'tsig_algorithm', 'tsig_key_name']],
     ['cloudflare', ['api_token', 'email']],
@@ -92,41 +137,72 @@ describe('the questions for each branch', () => {
     ['ambient', ['role_arn']],
     ['kubernetes', ['role_arn', 'service_account_name']],
   ])('route53 with auth %s asks the fields of that mode', (auth, fields) => {
-    const asked = ids({ cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: auth });
+    const asked = ids({
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_auth: auth,
+    });
     const p = 'cluster_issuer_acme_route53_';
-    expect(asked.slice(asked.indexOf(`${p}auth`), -1)).toEqual([`${p}auth`, `${p}region`, `${p}hosted_zone_id`, ...fields.map((f) => p + f)]);
+    expect(asked.slice(asked.indexOf(`${p}auth`), -1)).toEqual([
+      `${p}auth`,
+      `${p}region`,
+      `${p}hosted_zone_id`,
+      ...fields.map((f) => p + f),
+    ]);
   });
 
   it('Venafi asks an access token (recommended) or username and password (legacy)', () => {
-    const base = ['cluster_issuer_venafi_ca', 'cluster_issuer_venafi_zone', 'cluster_issuer_venafi_tpp_url', 'cluster_issuer_venafi_tpp_ca_bundle', 'venafi_auth'];
+    const base = [
+      'cluster_issuer_venafi_ca',
+      'cluster_issuer_venafi_zone',
+      'cluster_issuer_venafi_tpp_url',
+      'cluster_issuer_venafi_tpp_ca_bundle',
+      'venafi_auth',
+    ];
     const token = stepsFor({ cluster_issuer_type: 'venafi', venafi_auth: 'token' });
     expect(token.map((s) => s.id).slice(2, -1)).toEqual([...base, 'cluster_issuer_venafi_access_token']);
-    expect(token.find((s) => s.id === 'cluster_issuer_venafi_access_token')).toMatchObject({ kind: 'secret', required: true });
+    expect(token.find((s) => s.id === 'cluster_issuer_venafi_access_token')).toMatchObject({
+      kind: 'secret',
+      required: true,
+    });
     const auth = token.find((s) => s.id === 'venafi_auth')!;
     expect(auth.choices!.map((c) => c.label)).toEqual(['Access token (recommended)', 'Username and password (legacy)']);
     expect(ids({ cluster_issuer_type: 'venafi', venafi_auth: 'password' }).slice(-3, -1)).toEqual([
-      'cluster_issuer_venafi_username', 'cluster_issuer_venafi_password',
+      'cluster_issuer_venafi_username',
+      'cluster_issuer_venafi_password',
     ]);
   });
 
   it('the CA issuer asks for the certificate and key files; self-signed asks nothing more', () => {
     const ca = stepsFor({ cluster_issuer_type: 'ca' });
     expect(ca.slice(2, -1).map((s) => [s.id, s.kind])).toEqual([
-      ['cluster_issuer_ca_certificate', 'file'], ['cluster_issuer_ca_private_key', 'file'],
+      ['cluster_issuer_ca_certificate', 'file'],
+      ['cluster_issuer_ca_private_key', 'file'],
     ]);
-    expect(ids({ cluster_issuer_type: 'self-signed' })).toEqual(['certificate_type', 'cluster_issuer_type', 'add_subject_annotations']);
+    expect(ids({ cluster_issuer_type: 'self-signed' })).toEqual([
+      'certificate_type',
+      'cluster_issuer_type',
+      'add_subject_annotations',
+    ]);
   });
 
   it('subject annotations are five optional questions once asked for', () => {
     const asked = ids({ cluster_issuer_type: 'self-signed', add_subject_annotations: 'true' });
     expect(asked.slice(3)).toEqual([
-      'annotation:subject-organizations', 'annotation:subject-organizationalunits', 'annotation:subject-localities',
-      'annotation:subject-provinces', 'annotation:subject-countries',
+      'annotation:subject-organizations',
+      'annotation:subject-organizationalunits',
+      'annotation:subject-localities',
+      'annotation:subject-provinces',
+      'annotation:subject-countries',
     ]);
   });
 
   it('the issuer part alone skips the certificate type and annotations', () => {
-    expect(ids({ cluster_issuer_type: 'ca' }, 'issuer')).toEqual(['cluster_issuer_type', 'cluster_issuer_ca_certificate', 'cluster_issuer_ca_private_key']);
+    expect(ids({ cluster_issuer_type: 'ca' }, 'issuer')).toEqual([
+      'cluster_issuer_type',
+      'cluster_issuer_ca_certificate',
+      'cluster_issuer_ca_private_key',
+    ]);
   });
 });
 
@@ -151,7 +227,9 @@ describe('navigation', () => {
     expect(currentStep(s)!.id).toBe('add_subject_annotations');
     expect(s.answers.cluster_issuer_acme_cloudflare_api_token).toBe('tok-123456');
     expect(toPlanAnswers(s.answers)).toEqual({
-      cluster_issuer_type: 'self-signed', openstack_helm_ingress_wildcard_domain: null, openstack_helm_ingress_secret_name: null,
+      cluster_issuer_type: 'self-signed',
+      openstack_helm_ingress_wildcard_domain: null,
+      openstack_helm_ingress_secret_name: null,
     });
   });
 
@@ -209,7 +287,9 @@ describe('validateField', () => {
     expect(validateField(step('cluster_issuer_acme_server', acme), 'acme.example.com')).toMatch(/not a URL/);
     expect(validateField(step('cluster_issuer_acme_server', acme), 'ftp://acme.example.com')).toMatch(/https/);
     // The same rule as the answers file: plain http:// is refused here too.
-    expect(validateField(step('cluster_issuer_acme_server', acme), 'http://acme.example.com/directory')).toMatch(/must be an https:\/\/ URL/);
+    expect(validateField(step('cluster_issuer_acme_server', acme), 'http://acme.example.com/directory')).toMatch(
+      /must be an https:\/\/ URL/,
+    );
     const domain = step('openstack_helm_ingress_wildcard_domain', { certificate_type: 'wildcard-auto' });
     expect(validateField(domain, '*.cloud.example.com')).toMatch(/without "\*\."/);
     expect(validateField(domain, 'cloud example')).toMatch(/not a valid domain name/);
@@ -229,22 +309,42 @@ describe('validateField', () => {
 describe('answers for planSetup', () => {
   it('keeps only the chosen branch, turns booleans and annotations into their types', () => {
     const answers: WizardAnswers = {
-      certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: ' cloud.example.com ',
-      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
-      cluster_issuer_acme_private_ca: 'true', cluster_issuer_acme_solver: 'http01', cluster_issuer_ca_certificate: 'file:/stale.pem',
-      add_subject_annotations: 'true', 'annotation:subject-countries': 'CH', 'annotation:subject-localities': '',
+      certificate_type: 'wildcard-auto',
+      openstack_helm_ingress_wildcard_domain: ' cloud.example.com ',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: 'true',
+      cluster_issuer_acme_solver: 'http01',
+      cluster_issuer_ca_certificate: 'file:/stale.pem',
+      add_subject_annotations: 'true',
+      'annotation:subject-countries': 'CH',
+      'annotation:subject-localities': '',
     };
     expect(toPlanAnswers(answers)).toEqual({
-      openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
-      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
-      cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'http01',
-      atmosphere_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' }, openstack_helm_ingress_secret_name: null,
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: true,
+      cluster_issuer_acme_solver: 'http01',
+      atmosphere_ingress_annotations: { 'cert-manager.io/subject-countries': 'CH' },
+      openstack_helm_ingress_secret_name: null,
     });
   });
 
   it('sends null for what was left empty or dropped, so planSetup removes the old value', () => {
-    expect(toPlanAnswers({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_server: '', add_subject_annotations: 'false' })).toMatchObject({
-      openstack_helm_ingress_wildcard_domain: null, openstack_helm_ingress_secret_name: null, cluster_issuer_acme_server: null,
+    expect(
+      toPlanAnswers({
+        certificate_type: 'individual',
+        cluster_issuer_type: 'acme',
+        cluster_issuer_acme_server: '',
+        add_subject_annotations: 'false',
+      }),
+    ).toMatchObject({
+      openstack_helm_ingress_wildcard_domain: null,
+      openstack_helm_ingress_secret_name: null,
+      cluster_issuer_acme_server: null,
       atmosphere_ingress_annotations: null,
     });
   });
@@ -254,11 +354,18 @@ describe('answers for planSetup', () => {
   });
 
   it('reads the walkthrough choices back from an inventory', () => {
-    expect(answersFromInventory({ openstack_helm_ingress_secret_name: 'wild', cluster_issuer_type: 'none' })).toMatchObject({ certificate_type: 'wildcard-supplied' });
-    expect(answersFromInventory({ openstack_helm_ingress_wildcard_domain: 'c.example.com' })).toMatchObject({ certificate_type: 'wildcard-auto' });
+    expect(
+      answersFromInventory({ openstack_helm_ingress_secret_name: 'wild', cluster_issuer_type: 'none' }),
+    ).toMatchObject({ certificate_type: 'wildcard-supplied' });
+    expect(answersFromInventory({ openstack_helm_ingress_wildcard_domain: 'c.example.com' })).toMatchObject({
+      certificate_type: 'wildcard-auto',
+    });
     expect(answersFromInventory({ cluster_issuer_venafi_username: 'u' })).toMatchObject({ venafi_auth: 'password' });
-    expect(answersFromInventory({ atmosphere_ingress_annotations: { 'cert-manager.io/subject-organizations': 'Org' } })).toMatchObject({
-      add_subject_annotations: 'true', 'annotation:subject-organizations': 'Org',
+    expect(
+      answersFromInventory({ atmosphere_ingress_annotations: { 'cert-manager.io/subject-organizations': 'Org' } }),
+    ).toMatchObject({
+      add_subject_annotations: 'true',
+      'annotation:subject-organizations': 'Org',
     });
   });
 });
@@ -297,7 +404,9 @@ describe('checkFileInput', () => {
     const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
     const other = { ...answers, openstack_helm_ingress_wildcard_domain: 'other.example.com' };
     const elsewhere = checkFileInput(certificateStep, 'wild.crt', other, dir);
-    expect(elsewhere.findings.some((f) => f.severity === 'error' && f.message.includes('other.example.com'))).toBe(true);
+    expect(elsewhere.findings.some((f) => f.severity === 'error' && f.message.includes('other.example.com'))).toBe(
+      true,
+    );
     expect(checkFileInput(keyStep, 'wild.key', other, dir).findings).toEqual([]);
   });
 
@@ -322,7 +431,9 @@ describe('checkFileInput', () => {
     expect(check.findings.find((f) => f.rule === 'ca-certificate-chain-order')?.severity).toBe('warning');
     expect(check.offer?.question).toBe('Use the right order?');
     const blocks = check.offer?.value?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
-    expect(blocks?.map((b) => b.replace(/\s/g, ''))).toEqual([intermediate.cert, ca.cert].map((c) => c.trim().replace(/\s/g, '')));
+    expect(blocks?.map((b) => b.replace(/\s/g, ''))).toEqual(
+      [intermediate.cert, ca.cert].map((c) => c.trim().replace(/\s/g, '')),
+    );
     // In order already: no offer.
     writeFileSync(join(dir, 'ca-ordered.pem'), intermediate.cert + ca.cert);
     expect(checkFileInput(step, 'ca-ordered.pem', answers, dir).offer).toBeUndefined();
@@ -334,7 +445,11 @@ describe('stepError', () => {
 
   it('names the wildcard once in the HTTP-01 refusal, whether the domain was given with "*." or not', () => {
     for (const domain of ['cloud.example.com', '*.cloud.example.com']) {
-      const answers = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: domain, cluster_issuer_type: 'acme' };
+      const answers = {
+        certificate_type: 'wildcard-auto',
+        openstack_helm_ingress_wildcard_domain: domain,
+        cluster_issuer_type: 'acme',
+      };
       const error = stepError(find(answers, 'cluster_issuer_acme_solver'), 'http01', answers);
       expect(error).toContain('(*.cloud.example.com)');
       expect(error).not.toContain('*.*.');
@@ -342,14 +457,22 @@ describe('stepError', () => {
   });
 
   it('refuses HTTP-01 for a wildcard issued automatically, with the reason', () => {
-    const answers = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme' };
+    const answers = {
+      certificate_type: 'wildcard-auto',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_type: 'acme',
+    };
     const solver = find(answers, 'cluster_issuer_acme_solver');
     expect(stepError(solver, 'http01', answers)).toMatch(/cannot be issued with the HTTP-01 challenge/);
     expect(stepError(solver, 'rfc2136', answers)).toBeUndefined();
   });
 
   it('requires the role for keyless route53, not for ambient', () => {
-    const keyless = { cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes' };
+    const keyless = {
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_auth: 'kubernetes',
+    };
     const role = find(keyless, 'cluster_issuer_acme_route53_role_arn');
     expect(stepError(role, '', keyless)).toMatch(/role/i);
     expect(isOptional(role, keyless)).toBe(false);
@@ -360,21 +483,32 @@ describe('stepError', () => {
   it('accepts a supplied wildcard secret name: the issuer is then none', () => {
     const answers = { certificate_type: 'wildcard-supplied' };
     expect(stepError(find(answers, 'openstack_helm_ingress_secret_name'), 'wildcard-certs', answers)).toBeUndefined();
-    expect(stepError(find(answers, 'openstack_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(/not a valid Kubernetes secret name/);
+    expect(stepError(find(answers, 'openstack_helm_ingress_secret_name'), 'Wildcard_Certs', answers)).toMatch(
+      /not a valid Kubernetes secret name/,
+    );
   });
-
 });
 
 describe('questions name their variable as the inventory spells it', () => {
   it('asks in plain words, with the variable below; the platform names and values for such an inventory', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53' };
+    const answers = {
+      certificate_type: 'individual',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+    };
     const neutral = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_region')!;
     expect(neutral.help).toBe('cluster_issuer_acme_route53_region');
     expect(neutral.title).not.toContain('cluster_issuer');
     const platform = stepsFor(answers, { names: 'platform' });
-    expect(platform.find((s) => s.id === 'cluster_issuer_acme_route53_region')!.help).toBe('cluster_issuer_acme_route53_region');
-    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.label)).toContain('route53');
-    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain('route53');
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_route53_region')!.help).toBe(
+      'cluster_issuer_acme_route53_region',
+    );
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.label)).toContain(
+      'route53',
+    );
+    expect(platform.find((s) => s.id === 'cluster_issuer_acme_solver')!.choices!.map((c) => c.value)).toContain(
+      'route53',
+    );
   });
 });
 
@@ -399,13 +533,24 @@ describe('file questions', () => {
   });
 });
 
-describe('the walkthrough speaks the platform\'s words', () => {
-  const ALIAS = /(?<![A-Za-z0-9_])(clouddnsa|clouddnsb|dnsc|dnsd|dnse|commercialca|clusteroidc|certmgr|cloud_helm_ingress_\w*|platform_ingress_\w*)(?![A-Za-z0-9_])/i;
-  const texts = (answers: WizardAnswers, names?: 'spec') => stepsFor(answers, names ? { names } : {}).flatMap((s) => [
-    s.title, s.help, s.section, ...(s.choices ?? []).flatMap((c) => [c.label, c.help ?? '']),
-  ]);
+describe("the walkthrough speaks the platform's words", () => {
+  const ALIAS =
+    /(?<![A-Za-z0-9_])(clouddnsa|clouddnsb|dnsc|dnsd|dnse|commercialca|clusteroidc|certmgr|cloud_helm_ingress_\w*|platform_ingress_\w*)(?![A-Za-z0-9_])/i;
+  const texts = (answers: WizardAnswers, names?: 'spec') =>
+    stepsFor(answers, names ? { names } : {}).flatMap((s) => [
+      s.title,
+      s.help,
+      s.section,
+      ...(s.choices ?? []).flatMap((c) => [c.label, c.help ?? '']),
+    ]);
   const BRANCHES: WizardAnswers[] = [
-    { certificate_type: 'wildcard-auto', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'kubernetes', add_subject_annotations: 'true' },
+    {
+      certificate_type: 'wildcard-auto',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_auth: 'kubernetes',
+      add_subject_annotations: 'true',
+    },
     { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'azuredns' },
     { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'cloudflare' },
     { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'godaddy' },
@@ -414,27 +559,32 @@ describe('the walkthrough speaks the platform\'s words', () => {
     { certificate_type: 'wildcard-supplied' },
   ];
 
-  it('asks every question in the platform\'s words, choices and their help included, and asks no naming question', () => {
+  it("asks every question in the platform's words, choices and their help included, and asks no naming question", () => {
     for (const answers of BRANCHES) {
       const spoken = texts(answers);
       expect(spoken.filter((t) => ALIAS.test(t))).toEqual([]);
       expect(stepsFor(answers).map((s) => s.id)).not.toContain('names');
     }
     expect(texts(BRANCHES[0]).join('\n')).toMatch(/cluster_issuer_acme_route53_role_arn/);
-    expect(stepsFor({ certificate_type: 'individual', cluster_issuer_type: 'acme' }).flatMap((s) => (s.choices ?? []).map((c) => c.label)))
-      .toEqual(expect.arrayContaining(['route53', 'azuredns', 'cloudflare', 'godaddy', 'infoblox', 'venafi']));
+    expect(
+      stepsFor({ certificate_type: 'individual', cluster_issuer_type: 'acme' }).flatMap((s) =>
+        (s.choices ?? []).map((c) => c.label),
+      ),
+    ).toEqual(expect.arrayContaining(['route53', 'azuredns', 'cloudflare', 'godaddy', 'infoblox', 'venafi']));
   });
 
-  it('with --names spec names each variable and choice by its alias (the choice keeps the platform\'s value inside)', () => {
+  it("with --names spec names each variable and choice by its alias (the choice keeps the platform's value inside)", () => {
     const steps = stepsFor(BRANCHES[0], { names: 'spec' });
     const solver = steps.find((s) => s.id === 'cluster_issuer_acme_solver')!;
     expect(solver.help).toBe('cluster_issuer_acme_solver');
     expect(solver.choices!.map((c) => [c.value, c.label])).toContainEqual(['route53', 'clouddnsb']);
-    expect(steps.find((s) => s.id === 'cluster_issuer_acme_route53_role_arn')!.help).toBe('cluster_issuer_acme_clouddnsb_role_arn');
+    expect(steps.find((s) => s.id === 'cluster_issuer_acme_route53_role_arn')!.help).toBe(
+      'cluster_issuer_acme_clouddnsb_role_arn',
+    );
     expect(texts(BRANCHES[0], 'spec').join('\n')).not.toMatch(/cluster_issuer_acme_route53_/);
   });
 
-  it('says its errors in the platform\'s words', () => {
+  it("says its errors in the platform's words", () => {
     const answers = BRANCHES[0];
     const role = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_role_arn')!;
     const error = stepError(role, '', answers);
@@ -454,7 +604,13 @@ describe('questions the platform needs answered are required', () => {
   });
 
   it('the walkthrough asks the region as a required question', () => {
-    const answers = { certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'route53', cluster_issuer_acme_route53_auth: 'ambient' };
+    const answers = {
+      certificate_type: 'individual',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_solver: 'route53',
+      cluster_issuer_acme_route53_auth: 'ambient',
+    };
     const step = stepsFor(answers).find((s) => s.id === 'cluster_issuer_acme_route53_region')!;
     expect(isOptional(step, answers)).toBe(false);
   });

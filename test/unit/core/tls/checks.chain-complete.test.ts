@@ -13,7 +13,15 @@ beforeAll(async () => {
 });
 
 const completeness = (certPem: string, caFile?: string) =>
-  examine({ certPem, certSource: 'tls.crt', role: 'wildcard', now: new Date(), fixHint: '', renewAdvice: '', anchors: trustStore(caFile).anchors() }).checks.find((x) => x.name === 'chain-complete')!;
+  examine({
+    certPem,
+    certSource: 'tls.crt',
+    role: 'wildcard',
+    now: new Date(),
+    fixHint: '',
+    renewAdvice: '',
+    anchors: trustStore(caFile).anchors(),
+  }).checks.find((x) => x.name === 'chain-complete')!;
 
 describe('certificate chain-complete', () => {
   it('fails a lone certificate whose issuer is neither in the file nor trusted', () => {
@@ -34,7 +42,13 @@ describe('certificate chain-complete', () => {
     const certificateFile = writeFile(dir, 'leaf-only.crt', c.leaf.cert);
     const keyFile = writeFile(dir, 'leaf.key', c.leaf.key);
     const supplied = loadSuppliedWildcard({ certificateFile, keyFile, fixOrder: false });
-    expect(supplied.findings).toContainEqual(expect.objectContaining({ rule: 'wildcard-chain-complete', severity: 'error', variable: 'wildcard_certificate_file' }));
+    expect(supplied.findings).toContainEqual(
+      expect.objectContaining({
+        rule: 'wildcard-chain-complete',
+        severity: 'error',
+        variable: 'wildcard_certificate_file',
+      }),
+    );
     expect(supplied.chainPem).toBe('');
 
     // The walkthrough shows the chain's findings on the certificate question, not on the key's.
@@ -42,7 +56,13 @@ describe('certificate chain-complete', () => {
     const certificateStep = stepsFor(answers).find((s) => s.id === 'wildcard_certificate_file')!;
     const walkthrough = checkFileInput(certificateStep, 'leaf-only.crt', answers, dir);
     expect(walkthrough.findings.some((f) => f.rule === 'wildcard-chain-complete' && f.severity === 'error')).toBe(true);
-    const keyStep = stepsFor({ ...answers, wildcard_certificate_file: certificateFile }).find((s) => s.id === 'wildcard_key_file')!;
-    expect(checkFileInput(keyStep, 'leaf.key', { ...answers, wildcard_certificate_file: certificateFile }, dir).findings.map((f) => f.rule)).not.toContain('wildcard-chain-complete');
+    const keyStep = stepsFor({ ...answers, wildcard_certificate_file: certificateFile }).find(
+      (s) => s.id === 'wildcard_key_file',
+    )!;
+    expect(
+      checkFileInput(keyStep, 'leaf.key', { ...answers, wildcard_certificate_file: certificateFile }, dir).findings.map(
+        (f) => f.rule,
+      ),
+    ).not.toContain('wildcard-chain-complete');
   });
 });

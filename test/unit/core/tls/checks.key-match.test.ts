@@ -9,7 +9,10 @@ describe('a CA key that does not match its certificate', () => {
   it('is reported as a key mismatch, not as a chain out of order, when the chain is in order', async () => {
     const root = await issue({ cn: 'Mismatch Root', ca: true });
     const issuer = await issue({ cn: 'Mismatch Issuer', ca: true, issuer: root });
-    const findings = pemVariableFindings({ cluster_issuer_ca_certificate: issuer.cert + root.cert, cluster_issuer_ca_private_key: root.key });
+    const findings = pemVariableFindings({
+      cluster_issuer_ca_certificate: issuer.cert + root.cert,
+      cluster_issuer_ca_private_key: root.key,
+    });
     expect(findings.map((f) => f.rule)).toEqual(['ca-certificate-key-match']);
     const [mismatch] = findings;
     expect(mismatch).toMatchObject({ severity: 'error', variable: 'cluster_issuer_ca_private_key' });
@@ -36,7 +39,10 @@ describe('a CA key that does not match its certificate', () => {
   it('still calls it an order problem when the chain is out of order and the key belongs to a later block', async () => {
     const root = await issue({ cn: 'Order Root', ca: true });
     const issuer = await issue({ cn: 'Order Issuer', ca: true, issuer: root });
-    const findings = pemVariableFindings({ cluster_issuer_ca_certificate: root.cert + issuer.cert, cluster_issuer_ca_private_key: issuer.key });
+    const findings = pemVariableFindings({
+      cluster_issuer_ca_certificate: root.cert + issuer.cert,
+      cluster_issuer_ca_private_key: issuer.key,
+    });
     expect(findings.map((f) => f.rule).sort()).toEqual(['ca-certificate-chain-order', 'ca-certificate-key-match']);
     expect(findings.find((f) => f.rule === 'ca-certificate-key-match')!.message).toMatch(/out of order/);
   });

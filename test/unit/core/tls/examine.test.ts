@@ -60,7 +60,11 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
     const fixed = run({ certPem: shuffled, keyPem: c.leaf.key, fixOrder: true });
     expect(fixed.reordered).toBe(true);
     expect(fixed.checks.filter((x) => x.status === 'fail')).toEqual([]);
-    expect(fixed.ordered?.map((x) => x.name)).toEqual(['*.cloud.example.test', `Test Intermediate ${kind}`, `Test Root ${kind}`]);
+    expect(fixed.ordered?.map((x) => x.name)).toEqual([
+      '*.cloud.example.test',
+      `Test Intermediate ${kind}`,
+      `Test Root ${kind}`,
+    ]);
   });
 
   it('refuses a key that belongs to another certificate', async () => {
@@ -76,10 +80,32 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
   });
 
   it('fails an expired or not yet valid certificate and warns within 30 days with the date', async () => {
-    const expired = await issue({ kind, keyOf: c.leaf, cn: 'old', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - 2 * DAY) });
-    const future = await issue({ kind, keyOf: c.leaf, cn: 'future', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notBefore: new Date(Date.now() + 2 * DAY) });
+    const expired = await issue({
+      kind,
+      keyOf: c.leaf,
+      cn: 'old',
+      dns: [`*.${DOMAIN}`],
+      issuer: c.intermediate,
+      notBefore: new Date(Date.now() - 100 * DAY),
+      notAfter: new Date(Date.now() - 2 * DAY),
+    });
+    const future = await issue({
+      kind,
+      keyOf: c.leaf,
+      cn: 'future',
+      dns: [`*.${DOMAIN}`],
+      issuer: c.intermediate,
+      notBefore: new Date(Date.now() + 2 * DAY),
+    });
     const soonEnd = new Date(Date.now() + 10 * DAY + 3_600_000);
-    const soon = await issue({ kind, keyOf: c.leaf, cn: 'soon', dns: [`*.${DOMAIN}`], issuer: c.intermediate, notAfter: soonEnd });
+    const soon = await issue({
+      kind,
+      keyOf: c.leaf,
+      cn: 'soon',
+      dns: [`*.${DOMAIN}`],
+      issuer: c.intermediate,
+      notAfter: soonEnd,
+    });
 
     const e = byName(run({ certPem: expired.cert + c.intermediate.cert }).checks)['validity']!;
     expect(e.status).toBe('fail');
@@ -96,39 +122,69 @@ describe.each(KEY_KINDS)('supplied wildcard certificate (%s)', (kind) => {
   });
 
   it('checks wildcard coverage: non-wildcard, one label only, no SAN', async () => {
-    const plain = await issue({ kind, keyOf: c.leaf, cn: 'keystone', dns: [`keystone.${DOMAIN}`], issuer: c.intermediate });
-    const deeper = await issue({ kind, keyOf: c.leaf, cn: 'deep', dns: [`*.api.${DOMAIN}`, DOMAIN], issuer: c.intermediate });
+    const plain = await issue({
+      kind,
+      keyOf: c.leaf,
+      cn: 'keystone',
+      dns: [`keystone.${DOMAIN}`],
+      issuer: c.intermediate,
+    });
+    const deeper = await issue({
+      kind,
+      keyOf: c.leaf,
+      cn: 'deep',
+      dns: [`*.api.${DOMAIN}`, DOMAIN],
+      issuer: c.intermediate,
+    });
     const none = await issue({ kind, keyOf: c.leaf, cn: 'nosan', issuer: c.intermediate });
 
     expect(byName(run({ certPem: plain.cert }).checks)['wildcard-san']!.status).toBe('fail');
     expect(byName(run({ certPem: plain.cert, domain: undefined }).checks)['wildcard-san']!.status).toBe('warn');
     const d = byName(run({ certPem: deeper.cert }).checks)['wildcard-san']!;
     expect(d.status).toBe('fail');
-    expect(d.message).toMatch(/\*\.api\.cloud\.example\.test, which covers names one level deeper only \(a wildcard covers one label\)/);
+    expect(d.message).toMatch(
+      /\*\.api\.cloud\.example\.test, which covers names one level deeper only \(a wildcard covers one label\)/,
+    );
     expect(byName(run({ certPem: none.cert }).checks)['wildcard-san']!.message).toMatch(/no DNS subjectAltName/);
-    expect(byName(run({ certPem: c.leaf.cert, domain: `*.${DOMAIN.toUpperCase()}.` }).checks)['wildcard-san']!.status).toBe('ok');
+    expect(
+      byName(run({ certPem: c.leaf.cert, domain: `*.${DOMAIN.toUpperCase()}.` }).checks)['wildcard-san']!.status,
+    ).toBe('ok');
   });
 
   it('warns about a self-signed leaf', async () => {
     const self = await issue({ kind, cn: 'self', dns: [`*.${DOMAIN}`] });
     const check = byName(run({ certPem: self.cert, keyPem: self.key }).checks)['self-signed']!;
     expect(check.status).toBe('warn');
-    expect(byName(run({ certPem: bundle }).checks)['self-signed']!.message).toBe(`Issued by Test Intermediate ${kind}.`);
+    expect(byName(run({ certPem: bundle }).checks)['self-signed']!.message).toBe(
+      `Issued by Test Intermediate ${kind}.`,
+    );
   });
 
   it('checks a CA issuer: order issuer-first, key, CA flags', async () => {
-    const ok = run({ role: 'ca-issuer', certPem: c.intermediate.cert + c.root.cert, keyPem: c.intermediate.key, certSource: 'cluster_issuer_ca_certificate' });
+    const ok = run({
+      role: 'ca-issuer',
+      certPem: c.intermediate.cert + c.root.cert,
+      keyPem: c.intermediate.key,
+      certSource: 'cluster_issuer_ca_certificate',
+    });
     expect(ok.checks.filter((x) => x.status !== 'ok')).toEqual([]);
     expect(byName(ok.checks)['ca']).toBeDefined();
 
-    const leafAsCa = byName(run({ role: 'ca-issuer', certPem: c.leaf.cert + c.intermediate.cert, keyPem: c.leaf.key, certSource: 'v' }).checks)['ca']!;
+    const leafAsCa = byName(
+      run({ role: 'ca-issuer', certPem: c.leaf.cert + c.intermediate.cert, keyPem: c.leaf.key, certSource: 'v' })
+        .checks,
+    )['ca']!;
     expect(leafAsCa.status).toBe('fail');
     expect(leafAsCa.message).toMatch(/not a CA certificate/);
 
     const noSign = await issue({ kind, keyOf: c.intermediate, cn: 'weak CA', ca: true, keyUsage: 64, issuer: c.root });
-    expect(byName(run({ role: 'ca-issuer', certPem: noSign.cert + c.root.cert }).checks)['ca']!.message).toMatch(/lacks keyCertSign/);
+    expect(byName(run({ role: 'ca-issuer', certPem: noSign.cert + c.root.cert }).checks)['ca']!.message).toMatch(
+      /lacks keyCertSign/,
+    );
 
-    const reversed = byName(run({ role: 'ca-issuer', certPem: c.root.cert + c.intermediate.cert, keyPem: c.intermediate.key }).checks)['chain-order']!;
+    const reversed = byName(
+      run({ role: 'ca-issuer', certPem: c.root.cert + c.intermediate.cert, keyPem: c.intermediate.key }).checks,
+    )['chain-order']!;
     expect(reversed.message).toMatch(/not in the order issuer, intermediate\(s\), root/);
   });
 });
@@ -145,7 +201,12 @@ describe('bundles and mixed chains', () => {
       fixHint: 'x',
       renewAdvice: 'y',
     });
-    expect(result.checks.map((x) => [x.name, x.status])).toEqual([['parse', 'ok'], ['chain-order', 'ok'], ['strength', 'ok'], ['validity', 'ok']]);
+    expect(result.checks.map((x) => [x.name, x.status])).toEqual([
+      ['parse', 'ok'],
+      ['chain-order', 'ok'],
+      ['strength', 'ok'],
+      ['validity', 'ok'],
+    ]);
   });
 
   it('reports certificates that belong to no chain, and duplicates', async () => {
@@ -154,7 +215,10 @@ describe('bundles and mixed chains', () => {
     const stray = byName(run({ certPem: a.leaf.cert + a.intermediate.cert + b.root.cert }).checks)['chain-order']!;
     expect(stray.status).toBe('fail');
     expect(stray.message).toMatch(/no single chain links all its certificates/);
-    const dup = byName(run({ certPem: a.leaf.cert + a.intermediate.cert + a.intermediate.cert, keyPem: a.leaf.key, fixOrder: true }).checks)['chain-order']!;
+    const dup = byName(
+      run({ certPem: a.leaf.cert + a.intermediate.cert + a.intermediate.cert, keyPem: a.leaf.key, fixOrder: true })
+        .checks,
+    )['chain-order']!;
     expect(dup.status).toBe('warn');
     expect(dup.facts?.problems).toEqual(['block 3 (Test Intermediate p256) repeats block 2 (Test Intermediate p256).']);
   });

@@ -1,7 +1,13 @@
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { basicConstraintsCa, keyUsage } from '../../../../src/core/tls/extensions.js';
-import { certificateBlocks, parseCertificates, parsePemBlocks, parsePrivateKey, PemError } from '../../../../src/core/tls/pem.js';
+import {
+  certificateBlocks,
+  parseCertificates,
+  parsePemBlocks,
+  parsePrivateKey,
+  PemError,
+} from '../../../../src/core/tls/pem.js';
 import { redact } from '../../../../src/core/secrets.js';
 import { chain, issue, KEY_KINDS, keyPem, type Chain } from '../../../helpers/pki.js';
 
@@ -23,7 +29,10 @@ describe('PEM blocks', () => {
 
   it('certificateBlocks: the certificate blocks of a text in order, keys and other text left out', () => {
     const blocks = certificateBlocks(`note\n${c.leaf.cert}${c.leaf.key}${c.intermediate.cert}`);
-    expect(blocks.map((b) => new X509Certificate(b).subject)).toEqual([new X509Certificate(c.leaf.cert).subject, new X509Certificate(c.intermediate.cert).subject]);
+    expect(blocks.map((b) => new X509Certificate(b).subject)).toEqual([
+      new X509Certificate(c.leaf.cert).subject,
+      new X509Certificate(c.intermediate.cert).subject,
+    ]);
     expect(certificateBlocks('no PEM here')).toEqual([]);
   });
 
@@ -72,7 +81,9 @@ describe('PEM blocks', () => {
     expect(parsed.certificates).toHaveLength(1);
     expect(parsed.skippedKeys).toBe(1);
     const csr = '-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n';
-    expect(pemError(() => parseCertificates(c.leaf.cert + csr, 'b.pem')).message).toMatch(/block 2 \(CERTIFICATE REQUEST\) is not a certificate/);
+    expect(pemError(() => parseCertificates(c.leaf.cert + csr, 'b.pem')).message).toMatch(
+      /block 2 \(CERTIFICATE REQUEST\) is not a certificate/,
+    );
     expect(pemError(() => parseCertificates(c.leaf.key, 'k.pem')).message).toMatch(/holds no certificate/);
   });
 });
@@ -83,7 +94,12 @@ describe.each(KEY_KINDS)('private keys (%s)', (kind) => {
     c = await chain(kind);
   });
 
-  const forms = kind === 'rsa' ? (['pkcs8', 'pkcs1'] as const) : kind === 'ed25519' ? (['pkcs8'] as const) : (['pkcs8', 'sec1'] as const);
+  const forms =
+    kind === 'rsa'
+      ? (['pkcs8', 'pkcs1'] as const)
+      : kind === 'ed25519'
+        ? (['pkcs8'] as const)
+        : (['pkcs8', 'sec1'] as const);
   const expected = { rsa: 'RSA 2048', p256: 'ECDSA P-256', p384: 'ECDSA P-384', ed25519: 'Ed25519' }[kind];
 
   it.each(forms)('reads the %s form and describes the key', (form) => {
@@ -103,15 +119,21 @@ describe.each(KEY_KINDS)('private keys (%s)', (kind) => {
 describe('other key input', () => {
   it('explains a legacy encrypted key (Proc-Type header)', async () => {
     const { leaf } = await chain('rsa');
-    const legacy = leaf.keyObject.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw12345' }).toString();
+    const legacy = leaf.keyObject
+      .export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pw12345' })
+      .toString();
     expect(legacy).toContain('Proc-Type: 4,ENCRYPTED');
     expect(pemError(() => parsePrivateKey(legacy, 'old.key')).advice).toMatch(/openssl pkey/);
   });
 
   it('refuses a file with no key or two keys', async () => {
     const { leaf, intermediate } = await chain('ed25519');
-    expect(pemError(() => parsePrivateKey(leaf.cert, 'c.pem')).message).toMatch(/holds no private key \(found block 1 \(CERTIFICATE\)\)/);
-    expect(pemError(() => parsePrivateKey(leaf.key + intermediate.key, 'two.key')).message).toMatch(/holds 2 private keys/);
+    expect(pemError(() => parsePrivateKey(leaf.cert, 'c.pem')).message).toMatch(
+      /holds no private key \(found block 1 \(CERTIFICATE\)\)/,
+    );
+    expect(pemError(() => parsePrivateKey(leaf.key + intermediate.key, 'two.key')).message).toMatch(
+      /holds 2 private keys/,
+    );
   });
 
   it('accepts a key with its certificate in the same file', async () => {
@@ -142,8 +164,16 @@ describe('names of a certificate, in one place', () => {
 
   it('altNames gives DNS names lower-cased and IP addresses, in order', async () => {
     const { altNames } = await import('../../../../src/core/tls/pem.js');
-    const cert = { subjectAltName: 'DNS:API.Example.com, IP Address:10.0.0.5, DNS:"*.example.com"' } as import('node:crypto').X509Certificate;
-    expect(altNames(cert)).toEqual({ all: ['api.example.com', '10.0.0.5', '*.example.com'], dns: ['api.example.com', '*.example.com'] });
-    expect(altNames({ subjectAltName: undefined } as unknown as import('node:crypto').X509Certificate)).toEqual({ all: [], dns: [] });
+    const cert = {
+      subjectAltName: 'DNS:API.Example.com, IP Address:10.0.0.5, DNS:"*.example.com"',
+    } as import('node:crypto').X509Certificate;
+    expect(altNames(cert)).toEqual({
+      all: ['api.example.com', '10.0.0.5', '*.example.com'],
+      dns: ['api.example.com', '*.example.com'],
+    });
+    expect(altNames({ subjectAltName: undefined } as unknown as import('node:crypto').X509Certificate)).toEqual({
+      all: [],
+      dns: [],
+    });
   });
 });

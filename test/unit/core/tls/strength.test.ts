@@ -24,10 +24,16 @@ describe('keys and signatures below what the CA/Browser Forum and Kubernetes acc
     expect(signatureOid(x509(issue({ cn: 'a', issuer: root }).cert).raw)).toBe('1.2.840.113549.1.1.11');
   });
 
-  it('accepts RSA 2048, P-256, P-384 and Ed25519 with SHA-256 or better, and a self-signed root\'s own SHA-1 signature', () => {
+  it("accepts RSA 2048, P-256, P-384 and Ed25519 with SHA-256 or better, and a self-signed root's own SHA-1 signature", () => {
     for (const kind of ['rsa', 'p256', 'p384', 'ed25519'] as const) {
       const c = chain(kind);
-      expect(checkStrength([c.leaf, c.intermediate, c.root].map((i) => ({ x509: x509(i.cert) })), 'wildcard.pem').status, kind).toBe('ok');
+      expect(
+        checkStrength(
+          [c.leaf, c.intermediate, c.root].map((i) => ({ x509: x509(i.cert) })),
+          'wildcard.pem',
+        ).status,
+        kind,
+      ).toBe('ok');
     }
     const oldRoot = issue({ kind: 'rsa', cn: 'Old Root', ca: true, sha1: true });
     expect(weaknessesOf(x509(oldRoot.cert))).toEqual([]);
@@ -36,7 +42,10 @@ describe('keys and signatures below what the CA/Browser Forum and Kubernetes acc
   it('the check names each weak certificate of a chain and the fix', () => {
     const weakIntermediate = issue({ kind: 'rsa1024', cn: 'Weak Intermediate', ca: true, issuer: root });
     const leaf = issue({ cn: '*.cloud.example', dns: ['*.cloud.example'], issuer: weakIntermediate, sha1: true });
-    const check = checkStrength([leaf, weakIntermediate, root].map((i) => ({ x509: x509(i.cert) })), 'wildcard.pem');
+    const check = checkStrength(
+      [leaf, weakIntermediate, root].map((i) => ({ x509: x509(i.cert) })),
+      'wildcard.pem',
+    );
     expect(check).toMatchObject({ name: 'strength', status: 'fail' });
     expect(check.message).toContain('the certificate "*.cloud.example" has a SHA-1 signature');
     expect(check.message).toContain('the intermediate "Weak Intermediate" has an RSA 1024-bit key');

@@ -30,23 +30,42 @@ describe.each(KEY_KINDS)('PEM variables (%s)', (kind) => {
       ['ca-certificate-key-match', 'cluster_issuer_ca_private_key', 'error'],
       ['venafi-ca-ca', 'cluster_issuer_venafi_ca', 'error'],
     ]);
-    expect(findings[0]!.message).toMatch(/^cluster_issuer_ca_certificate: the chain is not in the order issuer, intermediate\(s\), root/);
+    expect(findings[0]!.message).toMatch(
+      /^cluster_issuer_ca_certificate: the chain is not in the order issuer, intermediate\(s\), root/,
+    );
     expect(findings[0]!.advice).toMatch(/Reorder the PEM value of cluster_issuer_ca_certificate/);
   });
 });
 
 describe('PEM variables, dates and formats', () => {
   it('reports an expired CA against the time given', async () => {
-    const root = await issue({ kind: 'p384', cn: 'Old Root', ca: true, notBefore: new Date(Date.now() - 20 * DAY), notAfter: new Date(Date.now() + 5 * DAY) });
+    const root = await issue({
+      kind: 'p384',
+      cn: 'Old Root',
+      ca: true,
+      notBefore: new Date(Date.now() - 20 * DAY),
+      notAfter: new Date(Date.now() + 5 * DAY),
+    });
     expect(pemVariableFindings({ cluster_issuer_venafi_ca: root.cert }, new Date(Date.now() + 6 * DAY))).toEqual([
-      expect.objectContaining({ rule: 'venafi-ca-validity', severity: 'error', message: expect.stringMatching(/expired on/) }),
+      expect.objectContaining({
+        rule: 'venafi-ca-validity',
+        severity: 'error',
+        message: expect.stringMatching(/expired on/),
+      }),
     ]);
-    expect(pemVariableFindings({ cluster_issuer_venafi_ca: root.cert })[0]).toMatchObject({ rule: 'venafi-ca-validity', severity: 'warning' });
+    expect(pemVariableFindings({ cluster_issuer_venafi_ca: root.cert })[0]).toMatchObject({
+      rule: 'venafi-ca-validity',
+      severity: 'warning',
+    });
   });
 
   it('checks a lone key, and leaves non-PEM text to the format rule', async () => {
     expect(pemVariableFindings({ cluster_issuer_ca_certificate: 'file-not-resolved' })).toEqual([]);
-    const findings = pemVariableFindings({ cluster_issuer_ca_private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' });
-    expect(findings.map((f) => [f.rule, f.variable])).toEqual([['ca-certificate-key', 'cluster_issuer_ca_private_key']]);
+    const findings = pemVariableFindings({
+      cluster_issuer_ca_private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+    });
+    expect(findings.map((f) => [f.rule, f.variable])).toEqual([
+      ['ca-certificate-key', 'cluster_issuer_ca_private_key'],
+    ]);
   });
 });

@@ -11,7 +11,9 @@ describe('text report', () => {
 
   it('keeps a quoted newline from faking a line of its own', () => {
     const text = renderText(report, { verbose: false, color: false });
-    expect(text.split('\n').filter((l) => l.includes('Fake check'))).toEqual([expect.stringContaining('issuer is https://x')]);
+    expect(text.split('\n').filter((l) => l.includes('Fake check'))).toEqual([
+      expect.stringContaining('issuer is https://x'),
+    ]);
   });
 
   it('still paints its own colours', () => {

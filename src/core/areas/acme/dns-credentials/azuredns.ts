@@ -6,7 +6,19 @@
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { registerSecret } from '../../../secrets.js';
-import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, type DnsFacts } from './shared.js';
+import {
+  PROBE_LABEL,
+  type ProviderRun,
+  credential,
+  endpoint,
+  fail,
+  foreign,
+  jsonOf,
+  probeNote,
+  probeValue,
+  unexpected,
+  type DnsFacts,
+} from './shared.js';
 import { AZUREDNS, PROVIDER } from '../messages/providers.js';
 
 const API_VERSION = '2018-05-01';
@@ -37,7 +49,12 @@ export async function checkAzuredns(run: ProviderRun): Promise<CheckResult<DnsFa
     method: 'POST',
     url: `${login}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: SCOPE }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: secret,
+      scope: SCOPE,
+    }).toString(),
     credentials: true,
     signal: run.signal,
   });
@@ -48,7 +65,12 @@ export async function checkAzuredns(run: ProviderRun): Promise<CheckResult<DnsFa
 
   const zoneUrl = `${arm}/subscriptions/${encodeURIComponent(subscription)}/resourceGroups/${encodeURIComponent(group)}/providers/Microsoft.Network/dnsZones/${encodeURIComponent(zone)}`;
   const auth = { authorization: `Bearer ${token}` };
-  const read = await run.http.request({ url: `${zoneUrl}?api-version=${API_VERSION}`, headers: auth, credentials: true, signal: run.signal });
+  const read = await run.http.request({
+    url: `${zoneUrl}?api-version=${API_VERSION}`,
+    headers: auth,
+    credentials: true,
+    signal: run.signal,
+  });
   if (read.status !== 200) return armFailure('read', read, facts);
   const props = jsonOf<{ properties?: { numberOfRecordSets?: number; nameServers?: string[] } }>(read)?.properties;
   facts.recordSets = props?.numberOfRecordSets;
@@ -67,15 +89,30 @@ export async function checkAzuredns(run: ProviderRun): Promise<CheckResult<DnsFa
     signal: run.signal,
   });
   if (put.status !== 200 && put.status !== 201) return armFailure('write', put, facts);
-  const del = await run.http.request({ method: 'DELETE', url: recordUrl, headers: auth, credentials: true, signal: run.signal });
+  const del = await run.http.request({
+    method: 'DELETE',
+    url: recordUrl,
+    headers: auth,
+    credentials: true,
+    signal: run.signal,
+  });
   if (del.status !== 200 && del.status !== 204) {
-    return fail(PROVIDER.probeNotDeleted(`${PROBE_LABEL}.${zone}`, del.status), AZUREDNS.deleteByHand(PROBE_LABEL, zone), facts);
+    return fail(
+      PROVIDER.probeNotDeleted(`${PROBE_LABEL}.${zone}`, del.status),
+      AZUREDNS.deleteByHand(PROBE_LABEL, zone),
+      facts,
+    );
   }
   facts.probe = `${PROBE_LABEL}.${zone}`;
   return { status: 'ok', message: AZUREDNS.probed(zone, `${PROBE_LABEL}.${zone}`), facts };
 }
 
-function tokenFailure(status: number, body: TokenError | undefined, res: HttpResponse, facts: DnsFacts): CheckResult<DnsFacts> {
+function tokenFailure(
+  status: number,
+  body: TokenError | undefined,
+  res: HttpResponse,
+  facts: DnsFacts,
+): CheckResult<DnsFacts> {
   const codes = body?.error_codes ?? [];
   const said = foreign(body?.error_description?.split(/\r?\n/)[0] ?? '', 200);
   const secretVar = 'cluster_issuer_acme_azuredns_client_secret';

@@ -5,7 +5,20 @@
  */
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
-import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import {
+  PROBE_LABEL,
+  type ProviderRun,
+  credential,
+  endpoint,
+  fail,
+  foreign,
+  jsonOf,
+  probeNote,
+  probeValue,
+  unexpected,
+  zoneCandidates,
+  type DnsFacts,
+} from './shared.js';
 import { CLOUDFLARE, PROVIDER } from '../messages/providers.js';
 
 interface Envelope<T> {
@@ -21,7 +34,8 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
   const token = credential(run, 'cluster_issuer_acme_cloudflare_api_token', { secret: true });
   const api = endpoint(run, 'CLOUDGATE_CLOUDFLARE_ENDPOINT', 'https://api.cloudflare.com/client/v4');
   const headers = { authorization: `Bearer ${token}` };
-  const get = (path: string) => run.http.request({ url: `${api}${path}`, headers, credentials: true, signal: run.signal });
+  const get = (path: string) =>
+    run.http.request({ url: `${api}${path}`, headers, credentials: true, signal: run.signal });
   const facts: DnsFacts = { provider: 'cloudflare' };
 
   const verified = await get('/user/tokens/verify');
@@ -29,7 +43,10 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
   if (verified.status !== 200 || !verify?.success) return failure(CLOUDFLARE.verifying, verified, verify, token, facts);
   const status = verify.result?.status;
   if (status !== 'active') {
-    return fail(CLOUDFLARE.notActive(foreign(status ?? CLOUDFLARE.notActiveStatus, 20)), CLOUDFLARE.createToken, { ...facts, tokenStatus: status });
+    return fail(CLOUDFLARE.notActive(foreign(status ?? CLOUDFLARE.notActiveStatus, 20)), CLOUDFLARE.createToken, {
+      ...facts,
+      tokenStatus: status,
+    });
   }
   if (!run.domain) {
     return {
@@ -44,7 +61,8 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
   for (const candidate of zoneCandidates(run.domain)) {
     const found = await get(`/zones?name=${encodeURIComponent(candidate)}`);
     const body = jsonOf<Envelope<{ id: string; name: string }[]>>(found);
-    if (found.status !== 200 || !body?.success) return failure(CLOUDFLARE.lookingUp(candidate), found, body, token, facts);
+    if (found.status !== 200 || !body?.success)
+      return failure(CLOUDFLARE.lookingUp(candidate), found, body, token, facts);
     zone = body.result?.find((z) => z.name?.toLowerCase() === candidate);
     if (zone) break;
   }
@@ -55,7 +73,8 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
   facts.zoneId = zone.id;
   const records = await get(`/zones/${encodeURIComponent(zone.id)}/dns_records?type=TXT&per_page=1`);
   const listed = jsonOf<Envelope<unknown[]>>(records);
-  if (records.status !== 200 || !listed?.success) return failure(CLOUDFLARE.listing(zone.name), records, listed, token, facts);
+  if (records.status !== 200 || !listed?.success)
+    return failure(CLOUDFLARE.listing(zone.name), records, listed, token, facts);
   if (!run.probeUpdate) {
     return { status: 'ok', message: CLOUDFLARE.readsZone(zone.name, probeNote(run)), facts };
   }
@@ -70,22 +89,45 @@ export async function checkCloudflare(run: ProviderRun): Promise<CheckResult<Dns
     signal: run.signal,
   });
   const record = jsonOf<Envelope<{ id?: string }>>(created);
-  if (created.status !== 200 || !record?.success || !record.result?.id) return failure(CLOUDFLARE.adding(name), created, record, token, facts);
-  const deleted = await run.http.request({ method: 'DELETE', url: `${api}/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(record.result.id)}`, headers, credentials: true, signal: run.signal });
-  if (deleted.status !== 200) return fail(PROVIDER.probeNotDeleted(name, deleted.status), CLOUDFLARE.deleteByHand(name), facts);
+  if (created.status !== 200 || !record?.success || !record.result?.id)
+    return failure(CLOUDFLARE.adding(name), created, record, token, facts);
+  const deleted = await run.http.request({
+    method: 'DELETE',
+    url: `${api}/zones/${encodeURIComponent(zone.id)}/dns_records/${encodeURIComponent(record.result.id)}`,
+    headers,
+    credentials: true,
+    signal: run.signal,
+  });
+  if (deleted.status !== 200)
+    return fail(PROVIDER.probeNotDeleted(name, deleted.status), CLOUDFLARE.deleteByHand(name), facts);
   facts.probe = name;
   return { status: 'ok', message: CLOUDFLARE.probed(zone.name, name), facts };
 }
 
-function failure(what: string, res: HttpResponse, body: Envelope<unknown> | undefined, token: string, facts: DnsFacts): CheckResult<DnsFacts> {
+function failure(
+  what: string,
+  res: HttpResponse,
+  body: Envelope<unknown> | undefined,
+  token: string,
+  facts: DnsFacts,
+): CheckResult<DnsFacts> {
   const errors = body?.errors ?? [];
-  const codes = errors.flatMap((e) => [e.code, ...(e.error_chain ?? []).map((c) => c.code)]).filter((c): c is number => typeof c === 'number');
-  const said = errors.map((e) => foreign(e.message ?? '', 80)).filter(Boolean).join('; ');
+  const codes = errors
+    .flatMap((e) => [e.code, ...(e.error_chain ?? []).map((c) => c.code)])
+    .filter((c): c is number => typeof c === 'number');
+  const said = errors
+    .map((e) => foreign(e.message ?? '', 80))
+    .filter(Boolean)
+    .join('; ');
   facts.status = res.status;
   facts.errorCodes = codes;
   const tokenVar = 'cluster_issuer_acme_cloudflare_api_token';
   if (codes.includes(6111) || codes.includes(6003) || (res.status === 400 && GLOBAL_KEY.test(token))) {
-    return fail(CLOUDFLARE.notAToken(what, res.status, said, GLOBAL_KEY.test(token)), CLOUDFLARE.useTokenNotKey(tokenVar), facts);
+    return fail(
+      CLOUDFLARE.notAToken(what, res.status, said, GLOBAL_KEY.test(token)),
+      CLOUDFLARE.useTokenNotKey(tokenVar),
+      facts,
+    );
   }
   if (codes.includes(1000) || res.status === 401) {
     return fail(CLOUDFLARE.invalidToken(what, res.status, said), CLOUDFLARE.replaceToken(tokenVar), facts);

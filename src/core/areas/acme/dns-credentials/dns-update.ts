@@ -24,7 +24,6 @@ function u32(value: number): Buffer {
   return b;
 }
 
-
 function txtData(value: string): Buffer {
   const bytes = Buffer.from(value);
   return Buffer.concat([Buffer.from([bytes.length]), bytes]);
@@ -35,7 +34,13 @@ export function buildUpdate(id: number, zone: string, record: string, value: str
   const header = Buffer.concat([u16(id, OPCODE_UPDATE, 1, 0, 1, 0)]);
   const zoneSection = Buffer.concat([encodeName(zone), u16(TYPE_SOA, CLASS_IN)]);
   const rdata = txtData(value);
-  const update = Buffer.concat([encodeName(record), u16(TYPE_TXT, action === 'add' ? CLASS_IN : CLASS_NONE), u32(action === 'add' ? 60 : 0), u16(rdata.length), rdata]);
+  const update = Buffer.concat([
+    encodeName(record),
+    u16(TYPE_TXT, action === 'add' ? CLASS_IN : CLASS_NONE),
+    u32(action === 'add' ? 60 : 0),
+    u16(rdata.length),
+    rdata,
+  ]);
   return Buffer.concat([header, zoneSection, update]);
 }
 
@@ -55,12 +60,13 @@ export async function sendUpdate(options: {
 }): Promise<UpdateAnswer> {
   const { host, port, timeoutMs, signal } = options;
   const id = randomInt(0, 65536);
-  const signing = signQuery(buildUpdate(id, options.zone, options.record, options.value, options.action), options.key, Math.floor(options.now.getTime() / 1000));
-  return exchangeUdp(
-    { host, port, timeoutMs, signal, what: 'DNS update', message: signing.signed },
-    (datagram) => {
-      const answer = readAnswer(datagram, id, { key: options.key, mac: signing.mac });
-      return answer && { rcode: answer.header.rcode, tsigError: answer.tsig!.error };
-    },
+  const signing = signQuery(
+    buildUpdate(id, options.zone, options.record, options.value, options.action),
+    options.key,
+    Math.floor(options.now.getTime() / 1000),
   );
+  return exchangeUdp({ host, port, timeoutMs, signal, what: 'DNS update', message: signing.signed }, (datagram) => {
+    const answer = readAnswer(datagram, id, { key: options.key, mac: signing.mac });
+    return answer && { rcode: answer.header.rcode, tsigError: answer.tsig!.error };
+  });
 }

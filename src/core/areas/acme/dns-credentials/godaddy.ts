@@ -7,11 +7,25 @@
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
 import { registerSecret } from '../../../secrets.js';
-import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, jsonOf, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import {
+  PROBE_LABEL,
+  type ProviderRun,
+  credential,
+  endpoint,
+  fail,
+  foreign,
+  jsonOf,
+  probeNote,
+  probeValue,
+  unexpected,
+  zoneCandidates,
+  type DnsFacts,
+} from './shared.js';
 import { GODADDY, PROVIDER } from '../messages/providers.js';
 
 /** The provider's rule for its production domain API, stated where the 403 is explained. */
-export const GODADDY_SIZE_LIMIT = 'the production domain and DNS API answers only accounts with 10 or more domains or a Discount Domain Club (Premier) membership';
+export const GODADDY_SIZE_LIMIT =
+  'the production domain and DNS API answers only accounts with 10 or more domains or a Discount Domain Club (Premier) membership';
 
 export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFacts>> {
   const key = credential(run, 'cluster_issuer_acme_godaddy_api_key', { secret: true });
@@ -19,7 +33,8 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
   registerSecret(`${key}:${secret}`);
   const api = endpoint(run, 'CLOUDGATE_GODADDY_ENDPOINT', 'https://api.godaddy.com');
   const headers = { authorization: `sso-key ${key}:${secret}` };
-  const get = (path: string) => run.http.request({ url: `${api}${path}`, headers, credentials: true, signal: run.signal });
+  const get = (path: string) =>
+    run.http.request({ url: `${api}${path}`, headers, credentials: true, signal: run.signal });
   const facts: DnsFacts = { provider: 'godaddy' };
 
   if (!run.domain) {
@@ -57,9 +72,19 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
     signal: run.signal,
   });
   if (write.status !== 200) return failure(GODADDY.adding(`${PROBE_LABEL}.${domain}`), write, facts);
-  const removed = await run.http.request({ method: 'DELETE', url: `${api}/v1/domains/${encodeURIComponent(domain)}/records/TXT/${PROBE_LABEL}`, headers, credentials: true, signal: run.signal });
+  const removed = await run.http.request({
+    method: 'DELETE',
+    url: `${api}/v1/domains/${encodeURIComponent(domain)}/records/TXT/${PROBE_LABEL}`,
+    headers,
+    credentials: true,
+    signal: run.signal,
+  });
   if (removed.status !== 204 && removed.status !== 200) {
-    return fail(PROVIDER.probeNotDeleted(`${PROBE_LABEL}.${domain}`, removed.status), GODADDY.deleteByHand(PROBE_LABEL, domain), facts);
+    return fail(
+      PROVIDER.probeNotDeleted(`${PROBE_LABEL}.${domain}`, removed.status),
+      GODADDY.deleteByHand(PROBE_LABEL, domain),
+      facts,
+    );
   }
   facts.probe = `${PROBE_LABEL}.${domain}`;
   return { status: 'ok', message: GODADDY.probed(domain, `${PROBE_LABEL}.${domain}`), facts };
@@ -67,7 +92,10 @@ export async function checkGodaddy(run: ProviderRun): Promise<CheckResult<DnsFac
 
 function failure(what: string, res: HttpResponse, facts: DnsFacts): CheckResult<DnsFacts> {
   const body = jsonOf<{ code?: string; message?: string }>(res);
-  const said = [body?.code, body?.message].filter(Boolean).map((t) => foreign(t, 100)).join(': ');
+  const said = [body?.code, body?.message]
+    .filter(Boolean)
+    .map((t) => foreign(t, 100))
+    .join(': ');
   facts.status = res.status;
   facts.code = body?.code;
   if (res.status === 403) {

@@ -36,12 +36,18 @@ export function probeUpdateOf(input: DoctorInput): boolean {
 }
 
 /** Whether the inventory's solver has credentials to check here, decided when the check is listed. */
-function credentialsGate(values: Record<string, unknown>, solver: string, probeUpdate: boolean, domain: string | undefined): Gate {
+function credentialsGate(
+  values: Record<string, unknown>,
+  solver: string,
+  probeUpdate: boolean,
+  domain: string | undefined,
+): Gate {
   if (solver === 'http01') return notApplicable(CLOSED.http01);
   if (solver === 'rfc2136' && !probeUpdate) return notApplicable(CLOSED.rfc2136WithoutProbe);
   if (solver === 'rfc2136' && !domain) return notConfigured(CLOSED.noZoneToUpdate.message, CLOSED.noZoneToUpdate.text);
   if (solver === 'route53') {
-    const auth = typeof values.cluster_issuer_acme_route53_auth === 'string' ? values.cluster_issuer_acme_route53_auth : 'static';
+    const auth =
+      typeof values.cluster_issuer_acme_route53_auth === 'string' ? values.cluster_issuer_acme_route53_auth : 'static';
     if (auth === 'ambient') return notApplicable(CLOSED.ambient);
     if (auth === 'kubernetes') return notApplicable(CLOSED.keyless);
   }
@@ -62,13 +68,23 @@ export function dnsCredentialsCheck(values: Record<string, unknown>, input: Doct
     run: async (ctx): Promise<RunResult<DnsFacts>> => {
       // Open only for a solver of PROVIDERS.
       const provider = PROVIDERS[solver as Exclude<Solver, 'http01'>];
-      const run: ProviderRun = { values, input, http: httpOf(ctx.services), signal: ctx.signal, probeUpdate, domain, services: ctx.services };
+      const run: ProviderRun = {
+        values,
+        input,
+        http: httpOf(ctx.services),
+        signal: ctx.signal,
+        probeUpdate,
+        domain,
+        services: ctx.services,
+      };
       try {
         return await provider(run);
       } catch (error) {
         // A credential that is vaulted, templated or unset is known only once the overrides are read.
-        if (error instanceof Unusable) return { unavailable: 'not-configured', message: error.message, text: error.message };
-        if (error instanceof HttpError) return { status: 'fail', message: error.message, advice: error.advice, facts: { provider: solver } };
+        if (error instanceof Unusable)
+          return { unavailable: 'not-configured', message: error.message, text: error.message };
+        if (error instanceof HttpError)
+          return { status: 'fail', message: error.message, advice: error.advice, facts: { provider: solver } };
         throw error;
       }
     },

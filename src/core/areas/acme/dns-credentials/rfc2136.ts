@@ -7,7 +7,15 @@ import type { CheckResult } from '../../../doctor/types.js';
 import { parseHostPort } from '../../../config/formats.js';
 import { DnsError, type TsigKey } from '../dns-probe.js';
 import { sendUpdate } from './dns-update.js';
-import { PROBE_LABEL, type ProviderRun, credential, fail, probeValue, zoneCandidates, type DnsFacts } from './shared.js';
+import {
+  PROBE_LABEL,
+  type ProviderRun,
+  credential,
+  fail,
+  probeValue,
+  zoneCandidates,
+  type DnsFacts,
+} from './shared.js';
 import { ADDRESS, UPDATE } from '../messages/nameserver.js';
 
 export async function probeRfc2136(run: ProviderRun): Promise<CheckResult<DnsFacts>> {
@@ -31,7 +39,17 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult<DnsFac
   try {
     for (const zone of zoneCandidates(domain)) {
       const record = `${PROBE_LABEL}.${zone}`;
-      const added = await sendUpdate({ ...target, zone, record, value, action: 'add', key, timeoutMs, signal: run.signal, now: run.services.clock.now() });
+      const added = await sendUpdate({
+        ...target,
+        zone,
+        record,
+        value,
+        action: 'add',
+        key,
+        timeoutMs,
+        signal: run.signal,
+        now: run.services.clock.now(),
+      });
       if (added.tsigError !== 'NOERROR') return keyFailure(added.tsigError, where, facts);
       if (added.rcode === 'NOTAUTH' || added.rcode === 'NOTZONE') {
         tried.push(zone);
@@ -45,7 +63,17 @@ export async function probeRfc2136(run: ProviderRun): Promise<CheckResult<DnsFac
       if (added.rcode !== 'NOERROR') {
         return fail(UPDATE.answered(where, added.rcode, zone), UPDATE.readServerLog, facts);
       }
-      const removed = await sendUpdate({ ...target, zone, record, value, action: 'delete', key, timeoutMs, signal: run.signal, now: run.services.clock.now() });
+      const removed = await sendUpdate({
+        ...target,
+        zone,
+        record,
+        value,
+        action: 'delete',
+        key,
+        timeoutMs,
+        signal: run.signal,
+        now: run.services.clock.now(),
+      });
       if (removed.rcode !== 'NOERROR' || removed.tsigError !== 'NOERROR') {
         return fail(UPDATE.notDeleted(record, removed.rcode), UPDATE.deleteByHand(record), facts);
       }

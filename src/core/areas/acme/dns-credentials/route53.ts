@@ -8,7 +8,19 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { CheckResult } from '../../../doctor/types.js';
 import type { HttpResponse } from '../../../net/http.js';
-import { PROBE_LABEL, type ProviderRun, credential, endpoint, fail, foreign, probeNote, probeValue, unexpected, zoneCandidates, type DnsFacts } from './shared.js';
+import {
+  PROBE_LABEL,
+  type ProviderRun,
+  credential,
+  endpoint,
+  fail,
+  foreign,
+  probeNote,
+  probeValue,
+  unexpected,
+  zoneCandidates,
+  type DnsFacts,
+} from './shared.js';
 import { PROVIDER, ROUTE53 } from '../messages/providers.js';
 
 const ROUTE53_VERSION = '2013-04-01';
@@ -24,18 +36,30 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
     secretAccessKey: credential(run, 'cluster_issuer_acme_route53_secret_access_key', { secret: true }),
   };
   const region = credential(run, 'cluster_issuer_acme_route53_region', { optional: true }) || 'us-east-1';
-  const zoneId = credential(run, 'cluster_issuer_acme_route53_hosted_zone_id', { optional: true }).replace(/^\/?hostedzone\//, '');
+  const zoneId = credential(run, 'cluster_issuer_acme_route53_hosted_zone_id', { optional: true }).replace(
+    /^\/?hostedzone\//,
+    '',
+  );
   const sts = endpoint(run, 'CLOUDGATE_ROUTE53_STS_ENDPOINT', `https://sts.${region}.amazonaws.com`);
   const route53 = endpoint(run, 'CLOUDGATE_ROUTE53_ENDPOINT', 'https://route53.amazonaws.com');
   const facts: DnsFacts = { provider: 'route53', auth: 'static', region, hostedZoneId: zoneId || undefined };
 
-  const who = await signed(run, keys, { service: 'sts', region }, 'POST', sts, '/', 'Action=GetCallerIdentity&Version=2011-06-15');
+  const who = await signed(
+    run,
+    keys,
+    { service: 'sts', region },
+    'POST',
+    sts,
+    '/',
+    'Action=GetCallerIdentity&Version=2011-06-15',
+  );
   if (who.status !== 200) return awsFailure('GetCallerIdentity', who, facts);
   facts.arn = tag(who.body, 'Arn');
   facts.account = tag(who.body, 'Account');
 
   // Route 53 is global: its requests are signed for us-east-1 whatever the solver's region.
-  const r53 = (method: string, path: string, body?: string) => signed(run, keys, { service: 'route53', region: 'us-east-1' }, method, route53, path, body);
+  const r53 = (method: string, path: string, body?: string) =>
+    signed(run, keys, { service: 'route53', region: 'us-east-1' }, method, route53, path, body);
   let zone: { id: string; name: string } | undefined;
   if (zoneId) {
     const got = await r53('GET', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zoneId)}`);
@@ -49,7 +73,10 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
     } else return awsFailure('GetHostedZone', got, facts);
   } else if (run.domain) {
     for (const candidate of zoneCandidates(run.domain)) {
-      const listed = await r53('GET', `/${ROUTE53_VERSION}/hostedzonesbyname?dnsname=${encodeURIComponent(candidate)}&maxitems=1`);
+      const listed = await r53(
+        'GET',
+        `/${ROUTE53_VERSION}/hostedzonesbyname?dnsname=${encodeURIComponent(candidate)}&maxitems=1`,
+      );
       if (listed.status !== 200) return awsFailure('ListHostedZonesByName', listed, facts);
       const name = (tag(listed.body, 'Name') ?? '').replace(/\.$/, '').toLowerCase();
       if (name === candidate) {
@@ -72,7 +99,11 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
   facts.zone = zone.name || undefined;
   const zoneText = zone.name ? `${zone.name} (${zone.id})` : zone.id;
   if (!run.probeUpdate) {
-    return { status: 'ok', message: ROUTE53.readsZone(foreign(facts.arn ?? ROUTE53.theAccount), zoneText, probeNote(run)), facts };
+    return {
+      status: 'ok',
+      message: ROUTE53.readsZone(foreign(facts.arn ?? ROUTE53.theAccount), zoneText, probeNote(run)),
+      facts,
+    };
   }
   if (!zone.name) {
     return { status: 'warn', message: ROUTE53.zoneNameUnknown(zone.id), advice: ROUTE53.allowGetHostedZone, facts };
@@ -80,9 +111,18 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
   const record = `${PROBE_LABEL}.${zone.name}`;
   const value = probeValue();
   for (const action of ['UPSERT', 'DELETE'] as const) {
-    const changed = await r53('POST', `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zone.id)}/rrset`, changeBatch(action, record, value));
+    const changed = await r53(
+      'POST',
+      `/${ROUTE53_VERSION}/hostedzone/${encodeURIComponent(zone.id)}/rrset`,
+      changeBatch(action, record, value),
+    );
     if (changed.status !== 200) {
-      if (action === 'DELETE') return fail(PROVIDER.probeNotDeleted(record, `${changed.status} ${code(changed) ?? ''}`), ROUTE53.deleteByHand(record, zone.id), facts);
+      if (action === 'DELETE')
+        return fail(
+          PROVIDER.probeNotDeleted(record, `${changed.status} ${code(changed) ?? ''}`),
+          ROUTE53.deleteByHand(record, zone.id),
+          facts,
+        );
       return awsFailure('ChangeResourceRecordSets', changed, facts);
     }
   }
@@ -90,10 +130,20 @@ export async function checkRoute53Static(run: ProviderRun): Promise<CheckResult<
   return { status: 'ok', message: ROUTE53.probed(zoneText, record), facts };
 }
 
-async function signed(run: ProviderRun, keys: Keys, scope: { service: string; region: string }, method: string, base: string, path: string, body?: string): Promise<HttpResponse> {
+async function signed(
+  run: ProviderRun,
+  keys: Keys,
+  scope: { service: string; region: string },
+  method: string,
+  base: string,
+  path: string,
+  body?: string,
+): Promise<HttpResponse> {
   const url = new URL(base + path);
   const headers: Record<string, string> = { host: url.host };
-  if (body !== undefined) headers['content-type'] = method === 'POST' && scope.service === 'sts' ? 'application/x-www-form-urlencoded' : 'application/xml';
+  if (body !== undefined)
+    headers['content-type'] =
+      method === 'POST' && scope.service === 'sts' ? 'application/x-www-form-urlencoded' : 'application/xml';
   const signer = new SignatureV4({ ...scope, credentials: keys, sha256: Sha256 });
   const request = await signer.sign({
     method,
@@ -105,7 +155,14 @@ async function signed(run: ProviderRun, keys: Keys, scope: { service: string; re
     headers,
     body,
   });
-  return run.http.request({ method, url: url.toString(), headers: request.headers, body, credentials: true, signal: run.signal });
+  return run.http.request({
+    method,
+    url: url.toString(),
+    headers: request.headers,
+    body,
+    credentials: true,
+    signal: run.signal,
+  });
 }
 
 function tag(xml: string, name: string): string | undefined {
@@ -139,13 +196,18 @@ function awsFailure(action: string, res: HttpResponse, facts: DnsFacts): CheckRe
     case 'RequestExpired':
       return fail(ROUTE53.clockSkew(action), ROUTE53.setClock, facts);
     case 'AccessDenied':
-      return fail(ROUTE53.denied(action, said), action === 'ListHostedZonesByName' ? ROUTE53.allowListZones : ROUTE53.allowAction(action), facts);
+      return fail(
+        ROUTE53.denied(action, said),
+        action === 'ListHostedZonesByName' ? ROUTE53.allowListZones : ROUTE53.allowAction(action),
+        facts,
+      );
     case 'NoSuchHostedZone':
       return fail(ROUTE53.noSuchZone(facts.hostedZoneId, facts.account ?? '', action), ROUTE53.putZoneId, facts);
     case 'InvalidInput':
       return fail(ROUTE53.invalidInput(action, said), ROUTE53.checkZoneId, facts);
     default:
-      if (errorCode) return fail(ROUTE53.failed(action, res.status, foreign(errorCode, 60), said), ROUTE53.checkKeysAndZone, facts);
+      if (errorCode)
+        return fail(ROUTE53.failed(action, res.status, foreign(errorCode, 60), said), ROUTE53.checkKeysAndZone, facts);
       return unexpected(PROVIDER.failed(action), res, ROUTE53.checkEndpoint, facts);
   }
 }

@@ -81,14 +81,22 @@ export class Unusable extends Error {}
  * `acme:` section) when the inventory's is vaulted or templated; the override may use the name's neutral
  * alias too. Secrets are registered before use.
  */
-export function credential(run: ProviderRun, name: string, options: { secret?: boolean; optional?: boolean } = {}): string {
+export function credential(
+  run: ProviderRun,
+  name: string,
+  options: { secret?: boolean; optional?: boolean } = {},
+): string {
   const alias = variable(name)?.alias;
-  const override = setting(run.input, 'acme', name, { secret: options.secret })
-    ?? (alias ? setting(run.input, 'acme', alias, { secret: options.secret }) : undefined);
+  const override =
+    setting(run.input, 'acme', name, { secret: options.secret }) ??
+    (alias ? setting(run.input, 'acme', alias, { secret: options.secret }) : undefined);
   const raw = run.values[name];
   let value: string | undefined;
   if (override !== undefined && override !== '') value = override.trim();
-  else if ((isTagged(raw) && raw.tag === '!vault') || (typeof raw === 'string' && raw.trimStart().startsWith('$ANSIBLE_VAULT;'))) {
+  else if (
+    (isTagged(raw) && raw.tag === '!vault') ||
+    (typeof raw === 'string' && raw.trimStart().startsWith('$ANSIBLE_VAULT;'))
+  ) {
     throw new Unusable(PROVIDER.vaulted(name));
   } else if (isJinja(raw)) {
     throw new Unusable(PROVIDER.templated(name, escapeLine(String(raw)).slice(0, 60)));
@@ -133,7 +141,10 @@ export function fail(message: string, advice: string, facts?: DnsFacts): CheckRe
 
 /** "the provider answered 500: <body>" for answers no rule explains. */
 export function unexpected(what: string, res: HttpResponse, advice: string, facts: DnsFacts): CheckResult<DnsFacts> {
-  return fail(PROVIDER.unexpected(what, res.status, res.body ? foreign(res.body, 160) : undefined), advice, { ...facts, status: res.status });
+  return fail(PROVIDER.unexpected(what, res.status, res.body ? foreign(res.body, 160) : undefined), advice, {
+    ...facts,
+    status: res.status,
+  });
 }
 
 /** Parses JSON without throwing: undefined for a body that is not JSON. */

@@ -5,9 +5,11 @@
 import { expectedJwksUri } from '../../../kube/service-account-issuer.js';
 
 export const FETCH = {
-  notPublic: (url: string, status: number) => `${url} answered ${status} to a request without credentials: it is not public.`,
+  notPublic: (url: string, status: number) =>
+    `${url} answered ${status} to a request without credentials: it is not public.`,
   nothingPublished: (url: string) => `${url} answered 404: nothing is published there.`,
-  publishBoth: 'Publish the discovery document and key set at the issuer URL; "cloudgate oidc --out DIR" writes both files.',
+  publishBoth:
+    'Publish the discovery document and key set at the issuer URL; "cloudgate oidc --out DIR" writes both files.',
   notOk: (url: string, status: number) => `${url} answered ${status} instead of 200.`,
   checkProxy: 'Check the server or proxy in front of the issuer URL.',
   trustTheChainToo:
@@ -15,14 +17,17 @@ export const FETCH = {
 } as const;
 
 export const DISCOVERY_DOCUMENT = {
-  notHttps: (issuer: string) => `The issuer URL ${issuer} is not https://; the DNS provider's identity service only fetches https issuers.`,
+  notHttps: (issuer: string) =>
+    `The issuer URL ${issuer} is not https://; the DNS provider's identity service only fetches https issuers.`,
   publishHttps: 'Publish the discovery documents behind HTTPS and use that https:// URL as --service-account-issuer.',
   notObject: (url: string) => `${url} answered JSON that is not an object.`,
-  serveApiServers: "Serve the document the API server serves at /.well-known/openid-configuration.",
+  serveApiServers: 'Serve the document the API server serves at /.well-known/openid-configuration.',
   lacks: (url: string, lacking: string) => `${url} lacks ${lacking}.`,
-  serveWhatApiServerServes: 'Serve the document the API server serves (kubectl get --raw /.well-known/openid-configuration).',
+  serveWhatApiServerServes:
+    'Serve the document the API server serves (kubectl get --raw /.well-known/openid-configuration).',
   lacksFields: (url: string, missing: string[]) => `${url} is served anonymously but lacks ${missing.join(', ')}.`,
-  serveExactly: 'Serve the document exactly as the API server produces it (kubectl get --raw /.well-known/openid-configuration).',
+  serveExactly:
+    'Serve the document exactly as the API server produces it (kubectl get --raw /.well-known/openid-configuration).',
   served: (url: string) => `${url} is served anonymously (200, JSON, the Kubernetes field set).`,
 } as const;
 
@@ -54,8 +59,10 @@ export const KEY_SET = {
   serveApiServers: 'Serve the key set the API server serves (kubectl get --raw /openid/v1/jwks).',
   contentType: (type: string) => `content type is "${type || '(none)'}" instead of application/jwk-set+json`,
   signingKeys: (count: number, keys: string) => `${count} signing key(s): ${keys}`,
-  butWarnings: (url: string, summary: string, warnings: string) => `The key set at ${url} has ${summary}, but ${warnings}.`,
-  serveAsApiServer: 'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".',
+  butWarnings: (url: string, summary: string, warnings: string) =>
+    `The key set at ${url} has ${summary}, but ${warnings}.`,
+  serveAsApiServer:
+    'Serve it as the API server does: Content-Type application/jwk-set+json, public keys with use "sig".',
   served: (url: string, summary: string) => `The key set at ${url} is served anonymously with ${summary}.`,
 } as const;
 
@@ -88,7 +95,8 @@ export const TLS = {
     "The DNS provider's identity service fetches the issuer over TLS and refuses an untrusted or misnamed certificate. " +
     'Serve a certificate from a public CA (or register the thumbprint of your private CA with the provider), covering the issuer host; ' +
     'pass --ca-file PEM if this machine simply lacks your private CA.',
-  leafOnly: (hosts: string) => ` ${hosts} serve(s) no intermediate: the thumbprint is the leaf's and changes at every renewal.`,
+  leafOnly: (hosts: string) =>
+    ` ${hosts} serve(s) no intermediate: the thumbprint is the leaf's and changes at every renewal.`,
   privateCa: (store: string | undefined, described: string, leafNote: string) =>
     `Trusted here (${store}) but not by the public roots: a private CA. ${described}.${leafNote}`,
   registerThumbprint:
@@ -96,15 +104,18 @@ export const TLS = {
     'when that CA is renewed, update the thumbprint first.',
   publiclyTrusted: (described: string, leafNote: string) => `Publicly trusted. ${described}.${leafNote}`,
   serveIntermediates: 'Serve the intermediate certificate(s) after the leaf.',
-  thumbprintInformational: 'For a publicly trusted chain the DNS provider verifies it itself; the thumbprint is informational.',
+  thumbprintInformational:
+    'For a publicly trusted chain the DNS provider verifies it itself; the thumbprint is informational.',
 } as const;
 
 /** The API servers' issuer flags (discovery.apiserver-flags). */
 export const APISERVER_FLAGS = {
-  repairKubeadmConfig: 'Repair the ConfigMap (kubeadm reads it at every upgrade): kubectl -n kube-system edit configmap kubeadm-config.',
+  repairKubeadmConfig:
+    'Repair the ConfigMap (kubeadm reads it at every upgrade): kubectl -n kube-system edit configmap kubeadm-config.',
   needsAccess:
     'The check needs "list pods" and "get configmap kubeadm-config" in kube-system: check your access with the same kubectl context.',
-  noControlPlane: 'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?).',
+  noControlPlane:
+    'No kube-apiserver-* pods in kube-system: the control plane is not visible from the cluster (managed service?).',
   compareByHand: "Compare the API server's issuer settings by hand, in the managed service's own configuration.",
   notKubeadm: ' (no kubeadm-config ConfigMap: not a kubeadm cluster, pods compared with each other only)',
   noIssuerUrl: ' (no --issuer-url: not compared with the public URL)',

@@ -4,8 +4,10 @@
  */
 
 export const ROLE = {
-  unset: 'route53 auth kubernetes is selected but cluster_issuer_acme_route53_role_arn is not set: there is no role to assume.',
-  setRoleArn: 'Set cluster_issuer_acme_route53_role_arn to the ARN of the role whose trust policy admits the service account.',
+  unset:
+    'route53 auth kubernetes is selected but cluster_issuer_acme_route53_role_arn is not set: there is no role to assume.',
+  setRoleArn:
+    'Set cluster_issuer_acme_route53_role_arn to the ARN of the role whose trust policy admits the service account.',
   notArn: (arn: string) => `cluster_issuer_acme_route53_role_arn "${arn}" is not a role ARN.`,
   arnForm: 'Use the form arn:aws:iam::123456789012:role/NAME.',
   notJwt: (from: string) => `The token from ${from} is not a JWT.`,
@@ -47,7 +49,8 @@ export const STS_REFUSAL = {
   expired: (said: string) => `The token service says the token has expired: ${said}.`,
   giveFreshToken:
     "Give a fresh token (without --token-file a new one is requested each run); if a fresh token is refused too, the control plane's clock is wrong: check its time synchronisation.",
-  cannotFetchIssuer: (iss: string, said: string) => `The token service could not fetch the discovery document or key set of ${iss}: ${said}.`,
+  cannotFetchIssuer: (iss: string, said: string) =>
+    `The token service could not fetch the discovery document or key set of ${iss}: ${said}.`,
   publishToInternet: (iss: string) =>
     `${iss}/.well-known/openid-configuration and its jwks_uri must be served anonymously over HTTPS from the internet (see discovery.document and discovery.jwks); a firewall, an IP allow-list or a private certificate without its thumbprint registered stops the token service. Transient outages clear on retry.`,
   refusedToken: (said: string) => `The token service refused the token: ${said}.`,
@@ -71,7 +74,8 @@ export const DNS_READ = {
     'Set cluster_issuer_acme_route53_hosted_zone_id to the id of the public zone of your domain (aws route53 list-hosted-zones-by-name --dns-name <domain>), in the account of the role.',
   invalidZoneId: (zone: string | undefined, said: string) => `The DNS API refused the hosted zone id ${zone}: ${said}.`,
   zoneIdForm: 'cluster_issuer_acme_route53_hosted_zone_id must be a zone id such as Z0123456789ABCDEFGHIJ.',
-  credentialsRefused: (said: string) => `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
+  credentialsRefused: (said: string) =>
+    `The DNS API refused the temporary credentials the token service just issued: ${said}.`,
   otherPartition:
     'The DNS endpoint belongs to another partition than the token service (check the role ARN and CLOUDGATE_ROUTE53_ENDPOINT/CLOUDGATE_STS_ENDPOINT), or a proxy altered the request.',
   refused: (action: string, said: string) => `The DNS API refused ${action}: ${said}.`,

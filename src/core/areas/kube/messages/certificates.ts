@@ -5,30 +5,39 @@
  */
 
 export const CERTIFICATES = {
-  platformIssuerMissing: (issuer: string) => `The platform's ClusterIssuer ${issuer} is missing: deploy the inventory (kube.issuer says the same).`,
+  platformIssuerMissing: (issuer: string) =>
+    `The platform's ClusterIssuer ${issuer} is missing: deploy the inventory (kube.issuer says the same).`,
   wrongIssuerKind: (certificate: string, kind: string, annotation: string, ref: string) =>
     `${certificate} names the wrong kind of issuer: its issuerRef.kind must be ${kind} (for an ingress, the annotation ${annotation} names that kind), or create ${ref}.`,
   noneAsExpected: (where: string) => `No Certificate in ${where}, as expected with a supplied wildcard (issuer none).`,
   none: (where: string) => `No Certificate in ${where}.`,
-  notDeployed: 'The platform has not been deployed with this inventory yet, or its ingresses lack the cert-manager annotation.',
+  notDeployed:
+    'The platform has not been deployed with this inventory yet, or its ingresses lack the cert-manager annotation.',
   renewing: (names: string) => `; cert-manager is renewing ${names}`,
   allReady: (count: number, where: string, note: string) =>
     `All ${count} Certificates in ${where} are Ready and their secrets hold valid certificates with their keys${note}.`,
-  notReady: (bad: number, count: number, where: string, lines: string) => `${bad} of ${count} Certificates in ${where} are not Ready or not current: ${lines}.`,
+  notReady: (bad: number, count: number, where: string, lines: string) =>
+    `${bad} of ${count} Certificates in ${where} are not Ready or not current: ${lines}.`,
   askedForMissingClusterIssuer: (certificate: string, ref: string, platformIssuer: string) =>
     `${certificate} asks for ${ref}, which does not exist (the platform's issuer is ${platformIssuer}): correct the cert-manager.io/cluster-issuer annotation of the ingress that made it, or the Certificate's issuerRef.`,
   askedForMissingIssuer: (certificate: string, ref: string) =>
     `${certificate} asks for ${ref}, which does not exist in its namespace: create it (the platform's namespaced CA issuers come with their roles: octavia, libvirt) or correct the Certificate's issuerRef.`,
   controllerDown: "cert-manager's controller is not running (kube.cert-manager says why).",
-  readControllerLog: (name: string) => `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.`,
+  readControllerLog: (name: string) =>
+    `cert-manager's controller has not processed it: read its log (kubectl logs -n cert-manager deploy/cert-manager) for ${name}.`,
   issuingReplaces: 'Nothing to do: cert-manager is issuing it and replaces the secret when done.',
-  shouldBeIssuing: (name: string) => `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.`,
-  controllerDownIssuesAgain: "cert-manager's controller is not running (kube.cert-manager): once it runs it issues the secret again.",
-  reissuesMissingSecret: (name: string) => `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).`,
-  controllerDownReissues: "cert-manager's controller is not running (kube.cert-manager): it re-issues the secret once it runs.",
+  shouldBeIssuing: (name: string) =>
+    `cert-manager should be issuing it: cloudgate status certificate ${name} shows its state and events; read the cert-manager controller log.`,
+  controllerDownIssuesAgain:
+    "cert-manager's controller is not running (kube.cert-manager): once it runs it issues the secret again.",
+  reissuesMissingSecret: (name: string) =>
+    `cert-manager re-issues a missing secret by itself; if it does not, read its controller log (cloudgate renew ${name} starts it).`,
+  controllerDownReissues:
+    "cert-manager's controller is not running (kube.cert-manager): it re-issues the secret once it runs.",
   hasNotNoticed: (name: string, secret: string | undefined) =>
     `cert-manager has not noticed: cloudgate renew ${name} makes it issue the secret again (cloudgate inspect secret ${secret} shows what it holds); if nothing changes read its controller log.`,
-  startRenewal: (name: string) => `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.`,
+  startRenewal: (name: string) =>
+    `Read the cert-manager controller log; cloudgate renew ${name} starts the renewal at once.`,
 } as const;
 
 /** Why the issuance of a Certificate is stuck; `{certificate}` is filled in with its namespace/name. */
@@ -36,13 +45,14 @@ export const ISSUANCE = {
   inProgress: 'Nothing: cert-manager is working on it.',
   readPresentError:
     "cert-manager's message is all it says about this one: read it, the challenge's events (cloudgate status certificate {certificate}) and the controller log (kubectl logs -n cert-manager deploy/cert-manager).",
-  challengeStalled: 'cert-manager has not finished it in an hour: read its events and the controller log (cloudgate status certificate {certificate}).',
+  challengeStalled:
+    'cert-manager has not finished it in an hour: read its events and the controller log (cloudgate status certificate {certificate}).',
   fixInvalidRequest:
     "Fix what the message names in the Certificate (names, usages, issuerRef; for the platform's ingresses the subject annotations in atmosphere_ingress_annotations), then cloudgate renew {certificate}.",
   issuerHasNotSigned:
     "The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer's state (kube.issuer, kube.issuers) and the cert-manager controller log.",
   approveRequests:
-    "cert-manager's own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager's service account), or approve it by hand with \"cmctl approve\".",
+    'cert-manager\'s own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager\'s service account), or approve it by hand with "cmctl approve".',
 } as const;
 
 export const SUPPLIED_WILDCARD = {
@@ -63,7 +73,8 @@ export const SUPPLIED_WILDCARD = {
 
 export const INGRESS_SECRETS = {
   noIngress: (where: string) => `No ingress in ${where}.`,
-  notDeployed: 'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).',
+  notDeployed:
+    'The platform has not been deployed with this inventory yet, or this context is another cluster (--context).',
   allValid: (count: number, where: string) =>
     `${count} ingresses in ${where}: every TLS secret exists, is kubernetes.io/tls and covers its hosts; no host is claimed twice.`,
   problems: (count: number, ingresses: number, findings: string) =>
@@ -77,6 +88,7 @@ export const RENEW = {
   rateLimited: (until: string) =>
     `the ACME CA's rate limit holds until ${until}: a new order now counts against it again. Wait (cert-manager tries again by itself), or give --force`,
   triggered: (certificate: string) => `Manually triggered issuance of Certificate ${certificate}`,
-  triggerFailed: (certificate: string, error: string) => `failed to trigger issuance of Certificate ${certificate}: ${error}`,
+  triggerFailed: (certificate: string, error: string) =>
+    `failed to trigger issuance of Certificate ${certificate}: ${error}`,
   kubectlExitCode: (code: number | null) => `kubectl exit code ${code}`,
 } as const;

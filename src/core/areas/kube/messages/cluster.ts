@@ -5,7 +5,8 @@
 import { CERT_MANAGER_NAMESPACE, MIN_CERT_MANAGER } from '../../../kube/platform.js';
 
 export const CONTEXT = {
-  cannotList: (kubeconfig: string, why: string) => `kubectl could not list the contexts of kubeconfig ${kubeconfig}: ${why}.`,
+  cannotList: (kubeconfig: string, why: string) =>
+    `kubectl could not list the contexts of kubeconfig ${kubeconfig}: ${why}.`,
   exitCode: (code: number | null) => `exit code ${code}`,
   checkKubeconfig: 'Check KUBECONFIG and that the file is readable and valid ("kubectl config view").',
   notChecked: (context: string, why: string) => `Context "${context}" not checked: ${why}`,
@@ -26,11 +27,14 @@ export const CRDS = {
   tooOld: (version: string) =>
     `cert-manager CRDs are ${version}; route53 auth kubernetes needs ${MIN_CERT_MANAGER} or newer (older CRDs lack serviceAccountRef for this solver).`,
   upgradeForKeyless: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer before choosing route53 auth kubernetes.`,
-  unlabelledOld: (crd: string) => `${crd} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`,
+  unlabelledOld: (crd: string) =>
+    `${crd} carries no version label and its schema lacks serviceAccountRef: older than ${MIN_CERT_MANAGER}.`,
   upgrade: `Upgrade cert-manager and its CRDs to ${MIN_CERT_MANAGER} or newer.`,
-  unlabelledOpen: (crd: string) => `${crd} carries no version label and its schema keeps unknown fields: its version cannot be told.`,
+  unlabelledOpen: (crd: string) =>
+    `${crd} carries no version label and its schema keeps unknown fields: its version cannot be told.`,
   checkVersion: `Check that cert-manager is ${MIN_CERT_MANAGER} or newer (kubectl get deploy -n cert-manager -o wide).`,
-  labelWithoutField: (version: string, crd: string) => `cert-manager CRDs say ${version}, but the ${crd} schema lacks serviceAccountRef.`,
+  labelWithoutField: (version: string, crd: string) =>
+    `cert-manager CRDs say ${version}, but the ${crd} schema lacks serviceAccountRef.`,
   reapply: 'The CRDs were probably not upgraded with the chart: re-apply the CRDs of the installed version.',
   recentEnough: (version: string) => `cert-manager CRDs are ${version} (≥ ${MIN_CERT_MANAGER}).`,
   hasField: (crd: string) => `The ${crd} schema has serviceAccountRef (≥ ${MIN_CERT_MANAGER}).`,
@@ -43,10 +47,13 @@ export const SERVICE_ACCOUNT = {
   create: (namespace: string, name: string) =>
     `Deploy with cluster_issuer_acme_route53_auth: kubernetes (the platform creates it), or create it: kubectl create serviceaccount --namespace=${namespace} -- ${name}. ` +
     "A custom name goes in cluster_issuer_acme_route53_service_account_name and in the role's trust policy subject.",
-  readFailed: (namespace: string, name: string, error: string) => `kubectl get serviceaccount ${name} -n ${namespace} failed: ${error}`,
-  checkAccess: (namespace: string) => `Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ${namespace}).`,
+  readFailed: (namespace: string, name: string, error: string) =>
+    `kubectl get serviceaccount ${name} -n ${namespace} failed: ${error}`,
+  checkAccess: (namespace: string) =>
+    `Check your access to the cluster (kubectl auth can-i get serviceaccounts -n ${namespace}).`,
   mayRequestTokens: (user: string, name: string) => `${user} may create tokens for ${name}.`,
-  mayNotRequestTokens: (user: string, name: string) => `${user} may not create tokens for ${name}: cert-manager cannot get credentials.`,
+  mayNotRequestTokens: (user: string, name: string) =>
+    `${user} may not create tokens for ${name}: cert-manager cannot get credentials.`,
   grantTokens: (namespace: string, name: string, controller: string) =>
     `Create a Role in ${namespace} allowing "create" on serviceaccounts/token with resourceNames [${name}] and bind it to the ` +
     `service account ${controller} (the platform does this for route53 auth kubernetes; check that the deployment ran).`,
@@ -63,7 +70,8 @@ export const HEALTH = {
     `${name} is not available (${ready} of ${replicas} replicas ready${why})`,
   rolloutPending: (name: string | undefined, observed: number, generation: number) =>
     `${name} runs, but its status is of generation ${observed} while the Deployment is at ${generation}: the latest change is not rolled out yet`,
-  noReadyEndpoint: (service: string) => `the Service ${service} has no ready endpoint, so the API server cannot reach the webhook`,
+  noReadyEndpoint: (service: string) =>
+    `the Service ${service} has no ready endpoint, so the API server cannot reach the webhook`,
   healthy: (versions: readonly unknown[]) =>
     `cert-manager's controller, webhook and cainjector are available${versions.length ? ` (${versions.join(', ')})` : ''} and the webhook has a ready endpoint.`,
   unhealthy: (problems: string) => `cert-manager is not healthy: ${problems}.`,
@@ -73,11 +81,16 @@ export const HEALTH = {
 
 /** What the API server made of a dry-run CertificateRequest, and so of cert-manager's webhook. */
 export const WEBHOOK = {
-  serviceMissing: (said: string) => `The API server cannot call cert-manager's webhook: its Service does not exist (${said}).`,
-  recreateService: 'Redeploy cert-manager (the platform installs it with its Helm chart): the chart creates the Service cert-manager-webhook.',
-  notRunning: (said: string) => `The API server cannot reach cert-manager's webhook: nothing answers behind its Service (${said}).`,
-  startPods: 'The webhook\'s pods do not run or are not ready: "kubectl get deploy,pods -n cert-manager" (kube.cert-manager names the component).',
-  caNotInjected: (said: string) => `The API server does not trust cert-manager's webhook certificate: the CA bundle is not injected yet (${said}).`,
+  serviceMissing: (said: string) =>
+    `The API server cannot call cert-manager's webhook: its Service does not exist (${said}).`,
+  recreateService:
+    'Redeploy cert-manager (the platform installs it with its Helm chart): the chart creates the Service cert-manager-webhook.',
+  notRunning: (said: string) =>
+    `The API server cannot reach cert-manager's webhook: nothing answers behind its Service (${said}).`,
+  startPods:
+    'The webhook\'s pods do not run or are not ready: "kubectl get deploy,pods -n cert-manager" (kube.cert-manager names the component).',
+  caNotInjected: (said: string) =>
+    `The API server does not trust cert-manager's webhook certificate: the CA bundle is not injected yet (${said}).`,
   checkCainjector:
     "The cainjector puts the webhook's CA into its webhook configurations: check that cert-manager-cainjector runs (kube.cert-manager), then restart it if the bundle stays empty.",
   timesOut: (said: string) => `The API server's call to cert-manager's webhook times out (${said}).`,
@@ -86,8 +99,10 @@ export const WEBHOOK = {
   mayNotCreate: (said: string) =>
     `The kubectl user may not create CertificateRequests in ${CERT_MANAGER_NAMESPACE}, even as a dry run, so the webhook cannot be probed (${said}).`,
   useContextThatMay: `Run the doctor with a context that may create certificaterequests.cert-manager.io in ${CERT_MANAGER_NAMESPACE} (kubectl auth can-i create certificaterequests -n ${CERT_MANAGER_NAMESPACE}).`,
-  refusedValid: (said: string) => `cert-manager's webhook refused a valid request (${said}): its mutating part did not fill in the requester.`,
-  mutatingAltered: 'The MutatingWebhookConfiguration cert-manager-webhook is missing or altered: redeploy cert-manager.',
+  refusedValid: (said: string) =>
+    `cert-manager's webhook refused a valid request (${said}): its mutating part did not fill in the requester.`,
+  mutatingAltered:
+    'The MutatingWebhookConfiguration cert-manager-webhook is missing or altered: redeploy cert-manager.',
   otherWebhook: (webhook: string, said: string) =>
     `Another admission webhook, ${webhook}, refused the dry-run request (${said}), so cert-manager's could not be probed.`,
   letCertManagerCreate: `That policy must let cert-manager create CertificateRequests in ${CERT_MANAGER_NAMESPACE} and the platform's namespaces, or cert-manager cannot issue.`,
@@ -96,9 +111,12 @@ export const WEBHOOK = {
     'Read the error; "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations" lists the webhooks that see cert-manager\'s objects.',
   notJson: (answer: string) => `kubectl's answer to the dry-run create is not JSON: ${answer}`,
   checkKubectl: 'Check kubectl and the cluster with the same context.',
-  mutatingDidNotRun: "cert-manager's mutating webhook did not run: the dry-run CertificateRequest came back without the requester's identity.",
-  mutatingMissing: 'The MutatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager (the platform installs it with its Helm chart).',
-  validatingDidNotRun: "cert-manager's validating webhook did not run: a CertificateRequest whose request is no CSR was admitted.",
+  mutatingDidNotRun:
+    "cert-manager's mutating webhook did not run: the dry-run CertificateRequest came back without the requester's identity.",
+  mutatingMissing:
+    'The MutatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager (the platform installs it with its Helm chart).',
+  validatingDidNotRun:
+    "cert-manager's validating webhook did not run: a CertificateRequest whose request is no CSR was admitted.",
   validatingMissing: 'The ValidatingWebhookConfiguration cert-manager-webhook is missing: redeploy cert-manager.',
   answers: `cert-manager's webhook answers the API server: a dry-run CertificateRequest in ${CERT_MANAGER_NAMESPACE} was filled in by its mutating webhook, and an invalid one refused by its validating webhook.`,
 } as const;

@@ -15,11 +15,13 @@ export const BROKER = {
   inRealm: (realm: string) => ` in realm ${realm}`,
   wrongSecret: (client: string, inRealm: string, secretKey: string) =>
     `Wrong client secret: client "${client}" exists${inRealm} and its secret differs. Check ${secretKey} against the client's credentials.`,
-  noClient: (client: string, inRealm: string, clientKey: string) => `No enabled client "${client}"${inRealm}: check ${clientKey} (a typo, or a disabled client).`,
+  noClient: (client: string, inRealm: string, clientKey: string) =>
+    `No enabled client "${client}"${inRealm}: check ${clientKey} (a typo, or a disabled client).`,
   setClientId: (clientKey: string) => `Set ${clientKey}.`,
   noServiceAccount: (client: string) =>
     `Client "${client}" may not use the client credentials grant: turn on its service account (Keycloak: "Client authentication" and "Service accounts roles" on the client).`,
-  noDirectGrant: (client: string) => `Client "${client}" may not use the password grant: turn on "Direct access grants" for it in the broker.`,
+  noDirectGrant: (client: string) =>
+    `Client "${client}" may not use the password grant: turn on "Direct access grants" for it in the broker.`,
   wrongClientAtBroker: (client: string, secretKey: string, inRealm: string) =>
     `Wrong client id or client secret. Check client_id "${client}" and ${secretKey} against the client's credentials${inRealm}; the client must be confidential.`,
   wrongClientAtIdp: (client: string, secretKey: string) =>
@@ -30,16 +32,19 @@ export const BROKER = {
   refusedExchange: (where: string, answered: string) => `${where} refused the exchange: ${answered}.`,
   addAudience: (client: string) =>
     `The subject token's audience must include the exchanging client "${client}" (or the token must have been issued to it): add an Audience mapper with included client audience "${client}" to the client that obtains the subject token.`,
-  exchangeDisabled: (where: string, answered: string) => `${where} does not let this client exchange tokens: ${answered}.`,
+  exchangeDisabled: (where: string, answered: string) =>
+    `${where} does not let this client exchange tokens: ${answered}.`,
   enableStandardExchange: (client: string) =>
     `Turn on "Standard token exchange" for client "${client}" in the broker (Keycloak 26: the client's Capability config).`,
-  exchangeNotPermitted: (where: string, answered: string) => `${where} does not permit this client to exchange tokens: ${answered}.`,
+  exchangeNotPermitted: (where: string, answered: string) =>
+    `${where} does not permit this client to exchange tokens: ${answered}.`,
   permitExchange: (client: string, subjectIssuer: string | undefined) =>
     `Exchange not permitted: allow client "${client}" to exchange tokens (Keycloak: enable token exchange for the client and grant it the token-exchange permission on the identity provider${subjectIssuer ? ` "${subjectIssuer}"` : ''}).`,
   refusesSubjectIssuer: (where: string, answered: string) => `${where} refuses subject_issuer: ${answered}.`,
   removeSubjectIssuer:
     'subject_issuer refused: this broker runs standard token exchange (Keycloak 26 "V2"), which only accepts tokens it issued itself. Remove subject_issuer, or enable legacy token exchange (V1) on the broker to exchange tokens of an external identity provider.',
-  unknownSubjectIssuer: (where: string, subjectIssuer: string, answered: string) => `${where} does not know subject_issuer "${subjectIssuer}": ${answered}.`,
+  unknownSubjectIssuer: (where: string, subjectIssuer: string, answered: string) =>
+    `${where} does not know subject_issuer "${subjectIssuer}": ${answered}.`,
   setSubjectIssuerAlias:
     'Set subject_issuer to the alias of the identity provider as it is registered in the broker realm (Identity providers list), or remove it.',
   rejectedSubjectToken: (where: string, answered: string) => `${where} rejected the subject token: ${answered}.`,
@@ -51,7 +56,8 @@ export const BROKER = {
   passwordGrant: 'the password grant',
   clientCredentialsGrant: 'the client credentials grant',
   itsTokenEndpoint: 'its token endpoint',
-  grantNotOffered: (where: string, grant: string, url: string, answered: string) => `${where} does not offer ${grant} at ${url}: ${answered}.`,
+  grantNotOffered: (where: string, grant: string, url: string, answered: string) =>
+    `${where} does not offer ${grant} at ${url}: ${answered}.`,
   enableGrant: (grant: string, forWhom: string, urlKey: string) =>
     `Enable ${grant} in the broker${forWhom}, or check that ${urlKey} is the broker's token endpoint.`,
   tokenExchangeFeature: ' (Keycloak: the token-exchange feature)',

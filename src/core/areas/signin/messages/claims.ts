@@ -36,7 +36,8 @@ export const COMMON_CLAIMS_TEXT = {
   setToReadMapping: (lacking: string[]) => `Set ${lacking.join(' and ')} to read the mapping.`,
   readingFailed: (why: string) => `reading it failed: ${why}`,
   notJwt: 'The broker token is not a JWT: its claims cannot be read.',
-  issueJwt: 'The identity service reads the claims of a JWT; check that the broker issues JWT access tokens for this client.',
+  issueJwt:
+    'The identity service reads the claims of a JWT; check that the broker issues JWT access tokens for this client.',
 } as const;
 
 export const HEADER_SIZE = {

@@ -5,11 +5,13 @@
 
 export const IDENTITY = {
   answered: (answered: string) => `The identity service answered ${answered}.`,
-  httpToTls: 'The URL is http:// but the port speaks HTTPS: write https:// in identity_url (OS_AUTH_URL, clouds.yaml auth_url).',
+  httpToTls:
+    'The URL is http:// but the port speaks HTTPS: write https:// in identity_url (OS_AUTH_URL, clouds.yaml auth_url).',
   aVersion: 'a version',
   wrongVersion: (answered: string, version: string, v3: string) =>
     `Not found: ${answered}. The identity URL ends in ${version}, which this Keystone does not serve: its version document names v3 at ${v3}.`,
-  setV3Url: (v3: string) => `Set identity_url (OS_AUTH_URL, clouds.yaml auth_url) to ${v3} (the OpenStack client builds the same wrong path from this URL).`,
+  setV3Url: (v3: string) =>
+    `Set identity_url (OS_AUTH_URL, clouds.yaml auth_url) to ${v3} (the OpenStack client builds the same wrong path from this URL).`,
   noReadableIss: '(the token has no readable iss claim; see signin.exchange)',
   mappedNothing: (answered: string) => `The identity service mapped nothing: ${answered}.`,
   compareMapping: (idp: string, protocol: string) =>
@@ -18,7 +20,8 @@ export const IDENTITY = {
   setProtocol: (idp: string) =>
     `Set protocol to the one registered for the identity provider (openstack federation protocol list --identity-provider ${idp}); the usual value is "openid".`,
   idpNotFound: (answered: string) => `Identity provider not found: ${answered}.`,
-  setIdpId: 'Set idp_id (or OS_IDENTITY_PROVIDER) to an identity provider id of the identity service (openstack identity provider list).',
+  setIdpId:
+    'Set idp_id (or OS_IDENTITY_PROVIDER) to an identity provider id of the identity service (openstack identity provider list).',
   issuerNotAccepted: (answered: string) => `The token's issuer is not accepted: ${answered}.`,
   addRemoteId: (iss: string, idp: string) =>
     `Add the broker token's issuer ${iss} to the remote ids of identity provider "${idp}" (openstack identity provider set --remote-id <iss> ${idp}).`,
@@ -39,13 +42,15 @@ export const IDENTITY = {
     `Confirm with: openstack identity provider show ${idp} (remote_ids must list ${iss}, enabled must be True). ` +
     `Fix: openstack identity provider set --remote-id ${issuer} ${idp} (repeat --remote-id for every id to keep), or openstack identity provider set --enable ${idp}; ` +
     `else check the mapping (openstack mapping show <mapping>).`,
-  signedNoOneIn: (answered: string) => `The identity service accepted the broker token but signed no one in: ${answered}.`,
+  signedNoOneIn: (answered: string) =>
+    `The identity service accepted the broker token but signed no one in: ${answered}.`,
   mappingMatchedNothing: (idp: string, protocol: string) =>
     `The module in front of Keystone accepted the token (this 401 is Keystone's own JSON), so Keystone refused it after mapping: most often the mapping of identity provider "${idp}" (protocol ${protocol}) ` +
     `matched none of the token's claims, or its rules give the user no group. Compare the remote rules (openstack mapping show <mapping>) with the claims shown by signin.exchange; ` +
     `a mapped user, group or domain that is disabled has the same effect. Keystone's log says which.`,
   refusedToken: (answered: string) => `The identity service refused the token: ${answered}.`,
-  unscopedRefused: 'The unscoped token was not accepted: run the chain again, and check that every identity service node shares the same fernet keys.',
+  unscopedRefused:
+    'The unscoped token was not accepted: run the chain again, and check that every identity service node shares the same fernet keys.',
   notFound: (answered: string) => `Not found: ${answered}.`,
   checkUrlAndNames: 'Check identity_url (OS_AUTH_URL), federation_prefix, idp_id and protocol.',
   readLog: 'Run with --verbose to see the request and answer, and read the identity service log.',
@@ -69,10 +74,12 @@ export const METHOD = {
 
 /** A 401 from mod_auth_openidc: Keystone never saw the token. */
 export const FRONT_MODULE = {
-  refused: (answered: string) => `The module in front of the identity service (mod_auth_openidc) refused the broker token: ${answered}.`,
+  refused: (answered: string) =>
+    `The module in front of the identity service (mod_auth_openidc) refused the broker token: ${answered}.`,
   passAuthorization:
     'The Authorization header did not reach the web server of the identity service: a proxy or load balancer in front of it drops it; let it pass Authorization through.',
-  alreadyExpired: (expiresAt: unknown) => `The token sent had already expired (exp ${expiresAt}): check the clocks of the broker and this machine. `,
+  alreadyExpired: (expiresAt: unknown) =>
+    `The token sent had already expired (exp ${expiresAt}): check the clocks of the broker and this machine. `,
   realmKeySet: "the broker realm's key set",
   checkKeySet: (expired: string, keys: string) =>
     `${expired}mod_auth_openidc checks the token's signature against the broker's key set and its expiry. ` +

@@ -23,8 +23,20 @@ async function run(inventory: string) {
   const inventoryPath = join(dir, 'certificates.yml');
   writeFileSync(inventoryPath, inventory);
   const input: DoctorInput = {
-    ...flagFields(), env: {}, cwd: dir, config: {}, inventoryPath, inventoryExplicit: true,
-    network: { timeoutMs: 2000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: ca.file },
+    ...flagFields(),
+    env: {},
+    cwd: dir,
+    config: {},
+    inventoryPath,
+    inventoryExplicit: true,
+    network: {
+      timeoutMs: 2000,
+      insecure: false,
+      allowHttp: false,
+      verbose: false,
+      log: () => undefined,
+      caFile: ca.file,
+    },
   };
   const report = await runChecks(await provideChecks(input), { network: input.network });
   return Object.fromEntries(report.checks.map((c) => [c.id, c]));
@@ -40,15 +52,17 @@ describe('acme group from the inventory', () => {
       dns.send(reply, peer.port, peer.address);
     });
     await new Promise<void>((resolve) => dns.bind(0, '127.0.0.1', resolve));
-    const r = await run([
-      'cluster_issuer_type: acme',
-      'cluster_issuer_acme_email: ops@example.com',
-      `cluster_issuer_acme_server: ${acme.url}`,
-      'cluster_issuer_acme_private_ca: true',
-      'cluster_issuer_acme_solver: rfc2136',
-      `cluster_issuer_acme_rfc2136_nameserver: 127.0.0.1:${dns.address().port}`,
-      'openstack_helm_ingress_wildcard_domain: example.test',
-    ].join('\n'));
+    const r = await run(
+      [
+        'cluster_issuer_type: acme',
+        'cluster_issuer_acme_email: ops@example.com',
+        `cluster_issuer_acme_server: ${acme.url}`,
+        'cluster_issuer_acme_private_ca: true',
+        'cluster_issuer_acme_solver: rfc2136',
+        `cluster_issuer_acme_rfc2136_nameserver: 127.0.0.1:${dns.address().port}`,
+        'openstack_helm_ingress_wildcard_domain: example.test',
+      ].join('\n'),
+    );
     dns.close();
     expect(r['acme.directory']).toMatchObject({ status: 'ok' });
     expect(r['acme.rfc2136']).toMatchObject({ status: 'ok' });
@@ -56,7 +70,11 @@ describe('acme group from the inventory', () => {
   });
 
   it('fails a name server without a port, and skips what does not apply', async () => {
-    const r = await run('cluster_issuer_type: acme\ncluster_issuer_acme_server: ' + acme.url + '\ncluster_issuer_acme_solver: rfc2136\ncluster_issuer_acme_rfc2136_nameserver: ns1.example.test\n');
+    const r = await run(
+      'cluster_issuer_type: acme\ncluster_issuer_acme_server: ' +
+        acme.url +
+        '\ncluster_issuer_acme_solver: rfc2136\ncluster_issuer_acme_rfc2136_nameserver: ns1.example.test\n',
+    );
     expect(r['acme.rfc2136']).toMatchObject({ status: 'fail' });
     expect(r['acme.rfc2136']!.advice).toMatch(/:53/);
     const ca = await run('cluster_issuer_type: ca\n');

@@ -19,7 +19,12 @@ const rightKey = (): TsigKey => ({ name: named.key.name, algorithm: 'HMACSHA256'
 describe.skipIf(!requireNamed())('TSIG-signed SOA query against the real named', () => {
   it('is answered authoritatively, with a verified signature, for the right key', async () => {
     const answer = await probe(rightKey());
-    expect(answer).toMatchObject({ rcode: 'NOERROR', authoritative: true, zone: named.zone, tsig: { error: 'NOERROR', signed: true, verified: true } });
+    expect(answer).toMatchObject({
+      rcode: 'NOERROR',
+      authoritative: true,
+      zone: named.zone,
+      tsig: { error: 'NOERROR', signed: true, verified: true },
+    });
   });
 
   it('says BADSIG for a wrong secret, BADKEY for an unknown key or algorithm, BADTIME for a clock 20 minutes off', async () => {
@@ -47,7 +52,8 @@ async function nameServer(zone: string, mode: 'answer' | 'silent' = 'answer'): P
   socket.on('message', (query, peer) => {
     if (mode === 'silent') return;
     const qname: string[] = [];
-    for (let at = 12; query[at]; at += query[at]! + 1) qname.push(query.subarray(at + 1, at + 1 + query[at]!).toString());
+    for (let at = 12; query[at]; at += query[at]! + 1)
+      qname.push(query.subarray(at + 1, at + 1 + query[at]!).toString());
     const ours = qname.join('.') === zone;
     const reply = Buffer.from(query);
     reply.writeUInt16BE(0x8000 | (ours ? 0x0400 : 0) | (ours ? 0 : 5), 2);
@@ -69,11 +75,15 @@ describe('RFC 2136 name server probe against a small UDP server', () => {
 
   it('times out on a server that never answers, and reports a closed port', async () => {
     const silent = await nameServer('example.test', 'silent');
-    await expect(probeDns({ host: '127.0.0.1', port: silent, zone: 'example.test', timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(
+      probeDns({ host: '127.0.0.1', port: silent, zone: 'example.test', timeoutMs: 300 }),
+    ).rejects.toMatchObject({ code: 'timeout' });
     const closed = createSocket('udp4');
     await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
     const port = closed.address().port;
     closed.close();
-    await expect(probeDns({ host: '127.0.0.1', port, zone: 'example.test', timeoutMs: 2000 })).rejects.toMatchObject({ code: 'refused' });
+    await expect(probeDns({ host: '127.0.0.1', port, zone: 'example.test', timeoutMs: 2000 })).rejects.toMatchObject({
+      code: 'refused',
+    });
   });
 });

@@ -19,18 +19,40 @@ function kubeadmConfig(flags: Flags, version: 'v1beta3' | 'v1beta4' = 'v1beta4')
     version === 'v1beta4'
       ? Object.entries(flags).flatMap(([name, values]) => values.map((value) => ({ name, value })))
       : Object.fromEntries(Object.entries(flags).map(([name, values]) => [name, values[0]]));
-  const clusterConfiguration = { apiVersion: `kubeadm.k8s.io/${version}`, kind: 'ClusterConfiguration', kubernetesVersion: 'v1.32.4', apiServer: { extraArgs } };
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' }, data: { ClusterConfiguration: toYaml(clusterConfiguration) } };
+  const clusterConfiguration = {
+    apiVersion: `kubeadm.k8s.io/${version}`,
+    kind: 'ClusterConfiguration',
+    kubernetesVersion: 'v1.32.4',
+    apiServer: { extraArgs },
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'kubeadm-config', namespace: 'kube-system' },
+    data: { ClusterConfiguration: toYaml(clusterConfiguration) },
+  };
 }
 
 /** A static kube-apiserver pod as the kubelet mirrors it: flags in the container command. */
 function apiserverPod(node: string, flags: Flags): KubeObject {
-  const command = ['kube-apiserver', '--advertise-address=10.0.0.1', '--secure-port=6443', ...Object.entries(flags).flatMap(([name, values]) => values.map((v) => `--${name}=${v}`))];
+  const command = [
+    'kube-apiserver',
+    '--advertise-address=10.0.0.1',
+    '--secure-port=6443',
+    ...Object.entries(flags).flatMap(([name, values]) => values.map((v) => `--${name}=${v}`)),
+  ];
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `kube-apiserver-${node}`, namespace: 'kube-system', labels: { component: 'kube-apiserver', tier: 'control-plane' } },
-    spec: { nodeName: node, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver:v1.32.4', command }] },
+    metadata: {
+      name: `kube-apiserver-${node}`,
+      namespace: 'kube-system',
+      labels: { component: 'kube-apiserver', tier: 'control-plane' },
+    },
+    spec: {
+      nodeName: node,
+      containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver:v1.32.4', command }],
+    },
   };
 }
 
@@ -46,14 +68,28 @@ describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes A
   async function check(objects: KubeObject[], flags: Record<string, string> = { 'issuer-url': ISSUER }) {
     api.state.objects = [];
     api.state.add(namespace('kube-system'), ...objects);
-    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
+    const inventory = writeTemp(
+      'certificates.yml',
+      'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n',
+    );
     // The cluster is named only in the run's environment (KUBECONFIG), as `doctor` passes it on.
-    const r = await run(provideChecks, doctorInput(flags, { inventory, env: { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: 'https://127.0.0.1:9' } }));
+    const r = await run(
+      provideChecks,
+      doctorInput(flags, {
+        inventory,
+        env: { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: 'https://127.0.0.1:9' },
+      }),
+    );
     return r['discovery.apiserver-flags'];
   }
 
   it('passes when kubeadm-config (v1beta4 list form) and every control plane agree with the public issuer', async () => {
-    const result = await check([kubeadmConfig(GOOD), apiserverPod('cp-1', GOOD), apiserverPod('cp-2', GOOD), apiserverPod('cp-3', GOOD)]);
+    const result = await check([
+      kubeadmConfig(GOOD),
+      apiserverPod('cp-1', GOOD),
+      apiserverPod('cp-2', GOOD),
+      apiserverPod('cp-3', GOOD),
+    ]);
     expect(result.status).toBe('ok');
     expect(result.message).toContain('3 control plane(s) (cp-1, cp-2, cp-3)');
     expect(result.message).toContain('kubeadm-config');
@@ -66,7 +102,12 @@ describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes A
 
   it('fails when one control plane disagrees, naming the node', async () => {
     const old = { ...GOOD, 'service-account-issuer': ['https://kubernetes.default.svc.cluster.local'] };
-    const result = await check([kubeadmConfig(GOOD), apiserverPod('cp-1', GOOD), apiserverPod('cp-2', old), apiserverPod('cp-3', GOOD)]);
+    const result = await check([
+      kubeadmConfig(GOOD),
+      apiserverPod('cp-1', GOOD),
+      apiserverPod('cp-2', old),
+      apiserverPod('cp-3', GOOD),
+    ]);
     expect(result.status).toBe('fail');
     expect(result.message).toContain('disagree on --service-account-issuer');
     expect(result.message).toContain(`cp-2: --service-account-issuer lacks ${ISSUER}`);
@@ -109,7 +150,9 @@ describe.skipIf(!hasKubectl)(`discovery.apiserver-flags against the Kubernetes A
   it('reads a ClusterConfiguration with an odd tag without any YAML library warning reaching the output', async () => {
     const tagged = kubeadmConfig(GOOD);
     const data = tagged.data as { ClusterConfiguration: string };
-    tagged.data = { ClusterConfiguration: `${data.ClusterConfiguration}etcd: !odd-tag\n  local: {dataDir: /var/lib/etcd-secret-line}\n` };
+    tagged.data = {
+      ClusterConfiguration: `${data.ClusterConfiguration}etcd: !odd-tag\n  local: {dataDir: /var/lib/etcd-secret-line}\n`,
+    };
     const emitWarning = vi.spyOn(process, 'emitWarning');
     const warn = vi.spyOn(console, 'warn');
     try {

@@ -33,7 +33,9 @@ describe('doctor --only discovery', () => {
     expect(r['discovery.jwks'].message).toContain(i.keys[0].kid);
     // Trusted only thanks to --ca-file: a private CA, whose thumbprint the provider registration needs.
     expect(r['discovery.tls'].status).toBe('warn');
-    const thumbprint = new (await import('node:crypto')).X509Certificate(i.ca.cert).fingerprint.replaceAll(':', '').toLowerCase();
+    const thumbprint = new (await import('node:crypto')).X509Certificate(i.ca.cert).fingerprint
+      .replaceAll(':', '')
+      .toLowerCase();
     expect(r['discovery.tls'].message).toContain(thumbprint);
     expect(r['discovery.tls'].advice).toMatch(/private CA/);
     expect(r['discovery.token'].status).toBe('skip');
@@ -44,24 +46,43 @@ describe('doctor --only discovery', () => {
   it('skips everything without an issuer URL, but warns when the inventory selects kubernetes', async () => {
     const plain = await run(provideChecks, doctorInput({}));
     expect(Object.values(plain).every((c) => c.status === 'skip')).toBe(true);
-    expect(plain['discovery.document'].reason).toMatchObject({ code: 'not-configured', text: expect.stringContaining('--issuer-url') });
-    const inventory = writeTemp('certificates.yml', 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
+    expect(plain['discovery.document'].reason).toMatchObject({
+      code: 'not-configured',
+      text: expect.stringContaining('--issuer-url'),
+    });
+    const inventory = writeTemp(
+      'certificates.yml',
+      'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n',
+    );
     const selected = await run(provideChecks, doctorInput({}, { inventory }));
     expect(selected['discovery.document'].status).toBe('warn');
     expect(selected['discovery.document'].message).toContain('kubernetes');
     // An inventory folder: group_vars/**/*.yml, read as the rest of cloudgate reads it.
     const folder = mkdtempSync(join(tmpdir(), 'cg-inventory-'));
     mkdirSync(join(folder, 'group_vars', 'all'), { recursive: true });
-    writeFileSync(join(folder, 'group_vars', 'all', 'certificates.yml'), 'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n');
-    expect((await run(provideChecks, doctorInput({}, { inventory: folder })))['discovery.document'].status).toBe('warn');
-    await expect(run(provideChecks, doctorInput({}, { inventory: join(folder, 'missing.yml') }))).rejects.toThrow(/Cannot read the inventory/);
+    writeFileSync(
+      join(folder, 'group_vars', 'all', 'certificates.yml'),
+      'cluster_issuer_acme_solver: route53\ncluster_issuer_acme_route53_auth: kubernetes\n',
+    );
+    expect((await run(provideChecks, doctorInput({}, { inventory: folder })))['discovery.document'].status).toBe(
+      'warn',
+    );
+    await expect(run(provideChecks, doctorInput({}, { inventory: join(folder, 'missing.yml') }))).rejects.toThrow(
+      /Cannot read the inventory/,
+    );
   });
 
   it('reads the issuer URL from CLOUDGATE_ISSUER_URL and from the discovery: section of --config', async () => {
     const i = await issuer();
-    const fromEnv = await run(provideChecks, doctorInput({}, { env: { CLOUDGATE_ISSUER_URL: i.url }, caFile: i.caFile }));
+    const fromEnv = await run(
+      provideChecks,
+      doctorInput({}, { env: { CLOUDGATE_ISSUER_URL: i.url }, caFile: i.caFile }),
+    );
     expect(fromEnv['discovery.issuer'].status).toBe('ok');
-    const fromConfig = await run(provideChecks, doctorInput({}, { config: { discovery: { issuer_url: i.url } }, caFile: i.caFile }));
+    const fromConfig = await run(
+      provideChecks,
+      doctorInput({}, { config: { discovery: { issuer_url: i.url } }, caFile: i.caFile }),
+    );
     expect(fromConfig['discovery.issuer'].status).toBe('ok');
   });
 
@@ -120,13 +141,22 @@ describe('doctor --only discovery', () => {
 
   it('fails a key set that publishes private key material, naming the members but never their values', async () => {
     const signing = createSigningKey('RS256');
-    const full: Record<string, unknown> = { ...signing.privateKey.export({ format: 'jwk' }), kid: signing.kid, alg: 'RS256', use: 'sig' };
+    const full: Record<string, unknown> = {
+      ...signing.privateKey.export({ format: 'jwk' }),
+      kid: signing.kid,
+      alg: 'RS256',
+      use: 'sig',
+    };
     const i = await issuer({ keys: [signing], jwksBody: JSON.stringify({ keys: [full] }) });
     const r = await check(i);
     expect(r['discovery.jwks'].status).toBe('fail');
     expect(r['discovery.jwks'].message).toContain(`key 1 (${signing.kid}): d, p, q, dp, dq, qi`);
     expect(JSON.stringify(r['discovery.jwks'])).not.toContain(String(full.d));
-    const symmetric = await issuer({ jwksBody: JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0LXNlY3JldA', kid: 'hmac', alg: 'HS256', use: 'sig' }] }) });
+    const symmetric = await issuer({
+      jwksBody: JSON.stringify({
+        keys: [{ kty: 'oct', k: 'c2VjcmV0LXNlY3JldA', kid: 'hmac', alg: 'HS256', use: 'sig' }],
+      }),
+    });
     expect((await check(symmetric))['discovery.jwks'].status).toBe('fail');
   });
 
@@ -170,7 +200,12 @@ describe('discovery.token (--token-file)', () => {
   }
 
   const claims = (i: OidcIssuer, over: Record<string, unknown> = {}) => ({
-    ...serviceAccountClaims({ issuer: i.url, audiences: [inCluster, i.url, sts], namespace: 'cert-manager', serviceAccount: 'cert-manager-route53' }),
+    ...serviceAccountClaims({
+      issuer: i.url,
+      audiences: [inCluster, i.url, sts],
+      namespace: 'cert-manager',
+      serviceAccount: 'cert-manager-route53',
+    }),
     ...over,
   });
 

@@ -10,7 +10,12 @@ import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 const ROLE_ARN = 'arn:aws:iam::123456789012:role/cert-manager-dns01';
 const SUB = 'system:serviceaccount:cert-manager:cert-manager-route53';
 const ZONE = { id: 'Z0123456789ABCDEFGHIJ', name: 'cloud.example.com.' };
-const DNS_ACTIONS = ['route53:GetChange', 'route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListHostedZonesByName'];
+const DNS_ACTIONS = [
+  'route53:GetChange',
+  'route53:ChangeResourceRecordSets',
+  'route53:ListResourceRecordSets',
+  'route53:ListHostedZonesByName',
+];
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -25,7 +30,12 @@ async function issuer(options: OidcIssuerOptions = {}): Promise<OidcIssuer> {
 
 /** The token service and DNS API, with the issuer registered and the role trusting the service account, unless overridden. */
 async function aws(i: OidcIssuer, over: Partial<AwsStsOptions> & { role?: Partial<Role> } = {}): Promise<AwsSts> {
-  const role: Role = { arn: ROLE_ARN, trust: { issuer: i.url, sub: SUB, aud: 'sts.amazonaws.com' }, actions: DNS_ACTIONS, ...over.role };
+  const role: Role = {
+    arn: ROLE_ARN,
+    trust: { issuer: i.url, sub: SUB, aud: 'sts.amazonaws.com' },
+    actions: DNS_ACTIONS,
+    ...over.role,
+  };
   const a = await startAwsSts({
     providers: over.providers ?? [{ issuer: i.url, clientIds: ['sts.amazonaws.com'], ca: i.ca.cert }],
     roles: over.roles ?? [role],
@@ -44,18 +54,32 @@ function inventory(extra: Record<string, string> = {}): string {
     cluster_issuer_acme_route53_hosted_zone_id: ZONE.id,
     ...extra,
   };
-  return writeTemp('certificates.yml', Object.entries(values).filter(([, v]) => v !== '').map(([k, v]) => `${k}: ${v}`).join('\n') + '\n');
+  return writeTemp(
+    'certificates.yml',
+    Object.entries(values)
+      .filter(([, v]) => v !== '')
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n') + '\n',
+  );
 }
 
 function token(i: OidcIssuer, over: Record<string, unknown> = {}): string {
-  const claims = serviceAccountClaims({ issuer: i.url, audiences: ['sts.amazonaws.com'], namespace: 'cert-manager', serviceAccount: 'cert-manager-route53' });
+  const claims = serviceAccountClaims({
+    issuer: i.url,
+    audiences: ['sts.amazonaws.com'],
+    namespace: 'cert-manager',
+    serviceAccount: 'cert-manager-route53',
+  });
   return signJwt({ ...claims, ...over }, i.keys[0]);
 }
 
 async function sts(a: AwsSts, tokenText: string, inv = inventory(), flags: Record<string, string> = {}) {
   const tokenFile = writeTemp('token', tokenText);
   const env = { CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
-  const r = await run(provideChecks, doctorInput({ 'token-file': tokenFile, ...flags }, { env, inventory: inv, caFile: a.caFile }));
+  const r = await run(
+    provideChecks,
+    doctorInput({ 'token-file': tokenFile, ...flags }, { env, inventory: inv, caFile: a.caFile }),
+  );
   const all = JSON.stringify(r);
   for (const secret of [tokenText, ...a.secrets]) expect(all).not.toContain(secret);
   return r['discovery.sts'];
@@ -72,7 +96,12 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
     expect(result.message).toContain('route53:ListResourceRecordSets');
     const [assume, read] = a.requests;
     expect(assume.authorization).toBeUndefined();
-    expect(assume.params).toMatchObject({ Action: 'AssumeRoleWithWebIdentity', Version: '2011-06-15', RoleArn: ROLE_ARN, WebIdentityToken: '(token)' });
+    expect(assume.params).toMatchObject({
+      Action: 'AssumeRoleWithWebIdentity',
+      Version: '2011-06-15',
+      RoleArn: ROLE_ARN,
+      WebIdentityToken: '(token)',
+    });
     expect(assume.params?.RoleSessionName).toMatch(/^cloudgate-[0-9a-f]+$/);
     expect(read.path).toBe(`/2013-04-01/hostedzone/${ZONE.id}/rrset?maxitems=1`);
     expect(read.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIA/);
@@ -82,7 +111,14 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
   it('looks the zone up by name when no zone id is set', async () => {
     const i = await issuer();
     const a = await aws(i);
-    const result = await sts(a, token(i), inventory({ cluster_issuer_acme_route53_hosted_zone_id: '', openstack_helm_ingress_wildcard_domain: 'cloud.example.com' }));
+    const result = await sts(
+      a,
+      token(i),
+      inventory({
+        cluster_issuer_acme_route53_hosted_zone_id: '',
+        openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      }),
+    );
     expect(result.status).toBe('ok');
     expect(result.message).toContain('route53:ListHostedZonesByName');
     expect(result.message).toContain(ZONE.name);
@@ -111,7 +147,9 @@ describe('discovery.sts: keyless role assumption, end to end', () => {
 
   it('trust policy subject mismatch: shows the token sub and aud to compare', async () => {
     const i = await issuer();
-    const a = await aws(i, { role: { trust: { issuer: i.url, sub: 'system:serviceaccount:cert-manager:other', aud: 'sts.amazonaws.com' } } });
+    const a = await aws(i, {
+      role: { trust: { issuer: i.url, sub: 'system:serviceaccount:cert-manager:other', aud: 'sts.amazonaws.com' } },
+    });
     const result = await sts(a, token(i));
     expect(result.status).toBe('fail');
     expect(result.facts?.code).toBe('AccessDenied');
@@ -176,7 +214,10 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
   it('kubectl create token <sa> -n cert-manager --audience sts.amazonaws.com --duration 600s', async () => {
     const i = await issuer();
     const a = await aws(i);
-    const state = new KubeState().add(namespace('cert-manager'), serviceAccount('cert-manager', 'cert-manager-route53'));
+    const state = new KubeState().add(
+      namespace('cert-manager'),
+      serviceAccount('cert-manager', 'cert-manager-route53'),
+    );
     state.signingKey = i.keys[0];
     state.issuer = i.url;
     const api = await startKubeApi(state);
@@ -186,7 +227,9 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
       const env = { ...process.env, ...api.env, CLOUDGATE_STS_ENDPOINT: a.url, CLOUDGATE_ROUTE53_ENDPOINT: a.url };
       const r = await run(provideChecks, doctorInput({}, { env, inventory: inventory(), caFile: a.caFile }));
       expect(r['discovery.sts'].status).toBe('ok');
-      expect(r['discovery.sts'].message).toContain('kubectl create token cert-manager-route53 -n cert-manager --audience sts.amazonaws.com --duration 600s');
+      expect(r['discovery.sts'].message).toContain(
+        'kubectl create token cert-manager-route53 -n cert-manager --audience sts.amazonaws.com --duration 600s',
+      );
       const request = state.requests.find((q) => q.path.endsWith('/serviceaccounts/cert-manager-route53/token'));
       expect(request?.body).toMatchObject({ spec: { audiences: ['sts.amazonaws.com'], expirationSeconds: 600 } });
       const all = JSON.stringify(r);
@@ -194,7 +237,17 @@ describe.skipIf(!hasKubectl)(`discovery.sts mints the token as the certificate m
 
       // A service account name kubectl would read as a flag is never passed to it.
       state.requests = [];
-      const flagLike = await run(provideChecks, doctorInput({}, { env, inventory: inventory({ cluster_issuer_acme_route53_service_account_name: '--all' }), caFile: a.caFile }));
+      const flagLike = await run(
+        provideChecks,
+        doctorInput(
+          {},
+          {
+            env,
+            inventory: inventory({ cluster_issuer_acme_route53_service_account_name: '--all' }),
+            caFile: a.caFile,
+          },
+        ),
+      );
       expect(flagLike['discovery.sts']).toMatchObject({ status: 'skip' });
       expect(flagLike['discovery.sts'].message).toContain('not a valid service account name');
       expect(state.requests.filter((q) => q.path.includes('/token'))).toEqual([]);

@@ -21,18 +21,29 @@ function noClusterKubectl(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
   const script = join(dir, 'kubectl');
   writeFileSync(script, `#!/bin/sh\necho "$*" >> '${log}'\necho 'error: no cluster here' >&2\nexit 1\n`);
   chmodSync(script, 0o755);
-  return { env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') }, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  return {
+    env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') },
+    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean),
+  };
 }
 
 const ACME = 'cluster_issuer_type: acme\ncluster_issuer_acme_email: ops@example.com\n';
 
-describe('the kube checks\' gates', () => {
-  it('name when each check can run: the cluster for what reads it, closed with the area\'s sentence for what the inventory does not call for, always for kube.context', async () => {
+describe("the kube checks' gates", () => {
+  it("name when each check can run: the cluster for what reads it, closed with the area's sentence for what the inventory does not call for, always for kube.context", async () => {
     const kubectl = noClusterKubectl();
-    const checks = await provideChecks(doctorInput({ context: 'prod' }, { env: kubectl.env, inventory: writeTemp('certificates.yml', ACME) }));
+    const checks = await provideChecks(
+      doctorInput({ context: 'prod' }, { env: kubectl.env, inventory: writeTemp('certificates.yml', ACME) }),
+    );
     const gates = Object.fromEntries(checks.map((c) => [c.id, c.gate]));
     expect(gates['kube.context']).toEqual({ kind: 'always' });
-    for (const id of ['kube.cert-manager', 'kube.issuer', 'kube.issuer-drift', 'kube.certificates', 'kube.ingress-secrets']) {
+    for (const id of [
+      'kube.cert-manager',
+      'kube.issuer',
+      'kube.issuer-drift',
+      'kube.certificates',
+      'kube.ingress-secrets',
+    ]) {
       expect(gates[id], id).toMatchObject({ kind: 'cluster', lead: 'No cluster to ask' });
     }
     // kubernetes is not selected and there is no supplied wildcard: closed when listed, with the reason.
@@ -40,8 +51,13 @@ describe('the kube checks\' gates', () => {
       expect(gates[id], id).toMatchObject({ kind: 'closed', code: 'not-applicable' });
     }
     // The one rule of keyless route53, in the words the discovery group's checks use too.
-    expect(gates['kube.crd-version']).toMatchObject({ message: 'Only needed for route53 auth kubernetes: the inventory selects acme, solver http01 and no --issuer-url was given.' });
-    expect(gates['kube.wildcard-secret']).toMatchObject({ text: expect.stringContaining('openstack_helm_ingress_secret_name') });
+    expect(gates['kube.crd-version']).toMatchObject({
+      message:
+        'Only needed for route53 auth kubernetes: the inventory selects acme, solver http01 and no --issuer-url was given.',
+    });
+    expect(gates['kube.wildcard-secret']).toMatchObject({
+      text: expect.stringContaining('openstack_helm_ingress_secret_name'),
+    });
     expect(kubectl.calls()).toEqual([]); // listing the checks asks no cluster
   });
 
@@ -50,8 +66,16 @@ describe('the kube checks\' gates', () => {
     const input = doctorInput({}, { env: kubectl.env, inventory: writeTemp('certificates.yml', ACME) });
     const ran: string[] = [];
     // The checks as listed, their bodies replaced by a record of being run: what is skipped, the gate decided.
-    const kube = (await provideChecks(input)).map((c): Check => (c.run ? { ...c, run: async () => (ran.push(c.id), { status: 'ok', message: 'ran' }) } : c));
-    const other: Check = { id: 'other.cluster', group: 'other', title: 'another group behind the cluster gate', gate: cluster({ env: input.env }), run: async () => ({ status: 'ok', message: 'ran' }) };
+    const kube = (await provideChecks(input)).map((c): Check =>
+      c.run ? { ...c, run: async () => (ran.push(c.id), { status: 'ok', message: 'ran' }) } : c,
+    );
+    const other: Check = {
+      id: 'other.cluster',
+      group: 'other',
+      title: 'another group behind the cluster gate',
+      gate: cluster({ env: input.env }),
+      run: async () => ({ status: 'ok', message: 'ran' }),
+    };
     const report = await runChecks([...kube, other], { timeoutMs: 10_000, network: input.network });
     const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
 

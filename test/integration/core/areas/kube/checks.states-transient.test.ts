@@ -10,26 +10,54 @@ import { causesOf, doctorOn } from '../../../../helpers/kube-states-run.js';
 const kube = useKubeCluster();
 
 /** State → kube.certificates' status, the cause it names, and what its message and advice say (or must not). */
-const EXPECTED: Record<string, { status: 'ok' | 'warn'; cause?: string; message?: RegExp; advice?: RegExp; never?: RegExp }> = {
-  'first issuance, DNS-01 record not yet propagated': { status: 'warn', cause: 'dns-propagation', message: /cert-manager is issuing it/, advice: /Nothing to do/ },
+const EXPECTED: Record<
+  string,
+  { status: 'ok' | 'warn'; cause?: string; message?: RegExp; advice?: RegExp; never?: RegExp }
+> = {
+  'first issuance, DNS-01 record not yet propagated': {
+    status: 'warn',
+    cause: 'dns-propagation',
+    message: /cert-manager is issuing it/,
+    advice: /Nothing to do/,
+  },
   'renewal under way, the current certificate valid': { status: 'ok', message: /renewing openstack\/glance-api/ },
-  'issuer changed, cert-manager re-issuing': { status: 'warn', message: /issuing it \(its secret was issued by another issuer\)/, never: /delete|regenerate/i },
-  'rate-limited renewal, the current certificate valid': { status: 'warn', cause: 'acme:rateLimited', advice: /Do not delete anything/, never: /port 80|cloudgate renew/ },
+  'issuer changed, cert-manager re-issuing': {
+    status: 'warn',
+    message: /issuing it \(its secret was issued by another issuer\)/,
+    never: /delete|regenerate/i,
+  },
+  'rate-limited renewal, the current certificate valid': {
+    status: 'warn',
+    cause: 'acme:rateLimited',
+    advice: /Do not delete anything/,
+    never: /port 80|cloudgate renew/,
+  },
   'renewal asked for by hand (cloudgate renew)': { status: 'ok', message: /renewing openstack\/glance-api/ },
-  'first issuance, HTTP-01 challenge just scheduled': { status: 'warn', cause: 'challenge-pending', advice: /Nothing to do/ },
+  'first issuance, HTTP-01 challenge just scheduled': {
+    status: 'warn',
+    cause: 'challenge-pending',
+    advice: /Nothing to do/,
+  },
 };
 
 describe('states cert-manager is working on', () => {
   it('every transient state has its expectation', () => {
-    expect(transientStates().map((s) => s.name).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(
+      transientStates()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort());
   });
 
   it.each(transientStates().map((s) => [s.name, s] as const))('%s', async (name, state) => {
     const want = EXPECTED[name]!;
     const r = await doctorOn(kube, state);
-    const failed = Object.values(r).filter((c) => c.status === 'fail').map((c) => [c.id, c.message]);
+    const failed = Object.values(r)
+      .filter((c) => c.status === 'fail')
+      .map((c) => [c.id, c.message]);
     expect(failed).toEqual([]);
-    for (const id of ['kube.cert-manager', 'kube.webhook', 'kube.issuer', 'kube.issuers', 'kube.ingress-secrets']) expect([id, r[id]!.status]).toEqual([id, 'ok']);
+    for (const id of ['kube.cert-manager', 'kube.webhook', 'kube.issuer', 'kube.issuers', 'kube.ingress-secrets'])
+      expect([id, r[id]!.status]).toEqual([id, 'ok']);
     const certificates = r['kube.certificates']!;
     expect(certificates.status).toBe(want.status);
     if (want.cause) expect(causesOf(r)['kube.certificates']).toContain(want.cause);

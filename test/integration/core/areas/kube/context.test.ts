@@ -24,7 +24,10 @@ function kubeconfig(): string {
 describe.skipIf(!hasKubectl)(`kube.context${needsKubectl}`, () => {
   it('fails a context that does not exist, naming the ones that do', async () => {
     const r = await run(provideChecks, doctorInput({ context: 'nope' }, { env: { KUBECONFIG: kubeconfig() } }));
-    expect(r['kube.context']).toMatchObject({ status: 'fail', facts: { context: 'nope', contexts: ['prod', 'staging'] } });
+    expect(r['kube.context']).toMatchObject({
+      status: 'fail',
+      facts: { context: 'nope', contexts: ['prod', 'staging'] },
+    });
     expect(r['kube.context']!.message).toContain('"nope"');
     expect(r['kube.context']!.advice).toContain('--context');
   });
@@ -32,16 +35,26 @@ describe.skipIf(!hasKubectl)(`kube.context${needsKubectl}`, () => {
   it('passes a context that exists, also when named in the kube: section of --config (or the older discovery: one)', async () => {
     const env = { KUBECONFIG: kubeconfig() };
     expect((await run(provideChecks, doctorInput({ context: 'staging' }, { env })))['kube.context']!.status).toBe('ok');
-    expect((await run(provideChecks, doctorInput({}, { env, config: { kube: { context: 'prod' } } })))['kube.context']!.status).toBe('ok');
-    expect((await run(provideChecks, doctorInput({}, { env, config: { discovery: { context: 'prod' } } })))['kube.context']!.status).toBe('ok');
+    expect(
+      (await run(provideChecks, doctorInput({}, { env, config: { kube: { context: 'prod' } } })))['kube.context']!
+        .status,
+    ).toBe('ok');
+    expect(
+      (await run(provideChecks, doctorInput({}, { env, config: { discovery: { context: 'prod' } } })))['kube.context']!
+        .status,
+    ).toBe('ok');
   });
 
   it('is absent without a --context: the current context is used', async () => {
-    expect((await run(provideChecks, doctorInput({}, { env: { KUBECONFIG: kubeconfig() } })))['kube.context']).toBeUndefined();
+    expect(
+      (await run(provideChecks, doctorInput({}, { env: { KUBECONFIG: kubeconfig() } })))['kube.context'],
+    ).toBeUndefined();
   });
 
   it('doctor --only kube --context nope exits 1 instead of skipping everything', async () => {
-    const result = await runCli(['doctor', '--only', 'kube', '--context', 'nope', '--json'], { env: { KUBECONFIG: kubeconfig() } });
+    const result = await runCli(['doctor', '--only', 'kube', '--context', 'nope', '--json'], {
+      env: { KUBECONFIG: kubeconfig() },
+    });
     expect(result.code).toBe(1);
     const check = JSON.parse(result.stdout).checks.find((c: { id: string }) => c.id === 'kube.context');
     expect(check).toMatchObject({ status: 'fail', details: { contexts: ['prod', 'staging'] } });

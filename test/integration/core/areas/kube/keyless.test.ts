@@ -4,7 +4,14 @@ import { atLeast, parseVersion } from '../../../../../src/core/areas/kube/keyles
 import { provideChecks } from '../../../../../src/core/areas/kube/checks.js';
 import { hasKubectl, needsKubectl } from '../../../../helpers/has-kubectl.js';
 import { createSigningKey } from '../../../../servers/jwt.js';
-import { certManagerCrds, KubeState, namespace, serviceAccount, tokenCreatorRbac, type KubeObject } from '../../../../servers/kube-api.js';
+import {
+  certManagerCrds,
+  KubeState,
+  namespace,
+  serviceAccount,
+  tokenCreatorRbac,
+  type KubeObject,
+} from '../../../../servers/kube-api.js';
 import { startOidcIssuer } from '../../../../servers/oidc-issuer.js';
 import { run } from '../../../../helpers/doctor-run.js';
 import { keylessInventory, kubeDoctorInput, useKubeCluster } from '../../../../helpers/kube-cluster.js';
@@ -14,25 +21,41 @@ const doctorInput = kubeDoctorInput;
 const kubernetes = keylessInventory;
 const cluster = (...objects: KubeObject[]) => kube.start(new KubeState().add(namespace('cert-manager'), ...objects));
 
-const healthy = () => [...certManagerCrds('v1.15.5'), serviceAccount('cert-manager', 'dns-sa'), serviceAccount('cert-manager', 'cert-manager'), ...tokenCreatorRbac('cert-manager', 'dns-sa')];
+const healthy = () => [
+  ...certManagerCrds('v1.15.5'),
+  serviceAccount('cert-manager', 'dns-sa'),
+  serviceAccount('cert-manager', 'cert-manager'),
+  ...tokenCreatorRbac('cert-manager', 'dns-sa'),
+];
 
 describe.skipIf(!hasKubectl)(`kube checks for kubernetes${needsKubectl}`, () => {
   it('passes a cluster prepared as the first prerequisite says (cert-manager new enough), with the service account named in the inventory', async () => {
     await cluster(...healthy());
     const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'ok', message: expect.stringContaining('1.15.5') });
-    expect(r['kube.service-account']).toMatchObject({ status: 'ok', message: expect.stringContaining('cert-manager/dns-sa') });
+    expect(r['kube.service-account']).toMatchObject({
+      status: 'ok',
+      message: expect.stringContaining('cert-manager/dns-sa'),
+    });
     expect(r['kube.token-permission']).toMatchObject({ status: 'ok' });
     // The permission is asked about the named service account, as cert-manager's controller.
-    expect(kube.api!.state.requests.some((q) => q.impersonate === 'system:serviceaccount:cert-manager:cert-manager')).toBe(true);
+    expect(
+      kube.api!.state.requests.some((q) => q.impersonate === 'system:serviceaccount:cert-manager:cert-manager'),
+    ).toBe(true);
   });
 
   it('fails CRDs older than 1.15.0, a missing service account and a missing token permission', async () => {
     await cluster(...certManagerCrds('v1.14.7'), serviceAccount('cert-manager', 'cert-manager'));
     const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
     expect(r['kube.crd-version']).toMatchObject({ status: 'fail', message: expect.stringContaining('1.14.7') });
-    expect(r['kube.service-account']).toMatchObject({ status: 'fail', advice: expect.stringContaining('kubectl create serviceaccount --namespace=cert-manager -- dns-sa') });
-    expect(r['kube.token-permission']).toMatchObject({ status: 'fail', advice: expect.stringContaining('serviceaccounts/token') });
+    expect(r['kube.service-account']).toMatchObject({
+      status: 'fail',
+      advice: expect.stringContaining('kubectl create serviceaccount --namespace=cert-manager -- dns-sa'),
+    });
+    expect(r['kube.token-permission']).toMatchObject({
+      status: 'fail',
+      advice: expect.stringContaining('serviceaccounts/token'),
+    });
   });
 
   it('fails when cert-manager is not installed at all', async () => {
@@ -44,10 +67,18 @@ describe.skipIf(!hasKubectl)(`kube checks for kubernetes${needsKubectl}`, () => 
   it('skips with the reason when the context does not exist, or when kubernetes is not in use', async () => {
     await cluster(...healthy());
     const wrong = await run(provideChecks, doctorInput({ context: 'nope' }, { inventory: kubernetes() }));
-    expect(wrong['kube.crd-version']).toMatchObject({ status: 'skip', message: expect.stringContaining('no context "nope"'), reason: { code: 'no-cluster' } });
+    expect(wrong['kube.crd-version']).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('no context "nope"'),
+      reason: { code: 'no-cluster' },
+    });
     const unused = await run(provideChecks, doctorInput({}));
     for (const id of ['kube.crd-version', 'kube.service-account', 'kube.token-permission']) {
-      expect(unused[id]).toMatchObject({ status: 'skip', message: expect.stringContaining('kubernetes'), reason: { code: 'not-applicable' } });
+      expect(unused[id]).toMatchObject({
+        status: 'skip',
+        message: expect.stringContaining('kubernetes'),
+        reason: { code: 'not-applicable' },
+      });
     }
   });
 
@@ -55,7 +86,10 @@ describe.skipIf(!hasKubectl)(`kube checks for kubernetes${needsKubectl}`, () => 
     process.env.CLOUDGATE_KUBECTL = '/nonexistent/kubectl';
     try {
       const r = await run(provideChecks, doctorInput({}, { inventory: kubernetes() }));
-      expect(r['kube.service-account']).toMatchObject({ status: 'skip', message: expect.stringContaining('kubectl was not found') });
+      expect(r['kube.service-account']).toMatchObject({
+        status: 'skip',
+        message: expect.stringContaining('kubectl was not found'),
+      });
     } finally {
       delete process.env.CLOUDGATE_KUBECTL;
     }
@@ -72,13 +106,22 @@ describe.skipIf(!hasKubectl)(`discovery.token through kubectl create token${need
       state.issuer = issuer.url;
       state.apiAudiences = ['https://kubernetes.default.svc.cluster.local', issuer.url, 'sts.amazonaws.com'];
       await kube.start(state);
-      const r = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }));
-      expect(r['discovery.token']).toMatchObject({ status: 'ok', message: expect.stringContaining('kubectl create token dns-sa -n cert-manager') });
+      const r = await run(
+        discoveryChecks,
+        doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }),
+      );
+      expect(r['discovery.token']).toMatchObject({
+        status: 'ok',
+        message: expect.stringContaining('kubectl create token dns-sa -n cert-manager'),
+      });
 
       // Same cluster before --api-audiences and --service-account-issuer were changed.
       state.apiAudiences = [];
       state.issuer = 'https://kubernetes.default.svc.cluster.local';
-      const before = await run(discoveryChecks, doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }));
+      const before = await run(
+        discoveryChecks,
+        doctorInput({ 'issuer-url': issuer.url }, { inventory: kubernetes(), caFile: issuer.caFile }),
+      );
       expect(before['discovery.token'].status).toBe('fail');
       expect(before['discovery.token'].message).toContain('iss "https://kubernetes.default.svc.cluster.local"');
     } finally {

@@ -9,12 +9,22 @@ import { clusterReads } from '../../../../../src/core/kube/reads.js';
 /** A kubectl that answers every call with the same list of TLS secrets (no tls.crt: only their names matter here), counting the calls. */
 function secretsKubectl(): { env: NodeJS.ProcessEnv; calls: () => number } {
   const dir = mkdtempSync(join(tmpdir(), 'cg-kube-secrets-'));
-  const secret = (namespace: string, name: string) => ({ metadata: { namespace, name }, type: 'kubernetes.io/tls', data: {} });
-  writeFileSync(join(dir, 'list.json'), JSON.stringify({ items: [secret('openstack', 'a'), secret('auth-system', 'b')] }));
+  const secret = (namespace: string, name: string) => ({
+    metadata: { namespace, name },
+    type: 'kubernetes.io/tls',
+    data: {},
+  });
+  writeFileSync(
+    join(dir, 'list.json'),
+    JSON.stringify({ items: [secret('openstack', 'a'), secret('auth-system', 'b')] }),
+  );
   const script = join(dir, 'kubectl');
   writeFileSync(script, `#!/bin/sh\necho call >> '${dir}/calls'\ncat '${dir}/list.json'\n`);
   chmodSync(script, 0o755);
-  return { env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') }, calls: () => readFileSync(join(dir, 'calls'), 'utf8').split('\n').filter(Boolean).length };
+  return {
+    env: { CLOUDGATE_KUBECTL: script, KUBECONFIG: join(dir, 'none') },
+    calls: () => readFileSync(join(dir, 'calls'), 'utf8').split('\n').filter(Boolean).length,
+  };
 }
 
 describe('tlsSecretsIn', () => {
@@ -25,7 +35,10 @@ describe('tlsSecretsIn', () => {
     expect(await tlsSecretsIn(reads, ['openstack'])).toBe(first);
     expect([...first.keys()]).toEqual(['openstack/a']);
     // Another scope is its own answer, not the first one's.
-    expect([...(await tlsSecretsIn(reads, ['openstack', 'auth-system'])).keys()]).toEqual(['openstack/a', 'auth-system/b']);
+    expect([...(await tlsSecretsIn(reads, ['openstack', 'auth-system'])).keys()]).toEqual([
+      'openstack/a',
+      'auth-system/b',
+    ]);
     expect(kubectl.calls()).toBe(1);
   });
 

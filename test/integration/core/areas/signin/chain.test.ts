@@ -9,8 +9,14 @@ import type { IdentityServer, IdentityServerOptions } from '../../../../servers/
 const identity = useIdentityServerFactory();
 const server = (options: Partial<IdentityServerOptions> = {}) => identity.server(options);
 
-async function chain(s: IdentityServer, env: Record<string, string | undefined> = {}, flavour: { value?: 'platform' | 'keystone' } = {}) {
-  const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+async function chain(
+  s: IdentityServer,
+  env: Record<string, string | undefined> = {},
+  flavour: { value?: 'platform' | 'keystone' } = {},
+) {
+  const merged = Object.fromEntries(
+    Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
   const settings = readSigninSettings({ given: {}, env: merged, config: {}, cwd: process.cwd() });
   const http = identity.client();
   const steps: string[] = [];
@@ -19,7 +25,10 @@ async function chain(s: IdentityServer, env: Record<string, string | undefined> 
 }
 
 async function chainError(s: IdentityServer, env: Record<string, string | undefined> = {}): Promise<ChainError> {
-  const error = await chain(s, env).then(() => undefined, (e: unknown) => e);
+  const error = await chain(s, env).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ChainError);
   return error as ChainError;
 }
@@ -76,7 +85,12 @@ describe('the chain run straight through', () => {
 
   it('names every missing setting before any request', async () => {
     const s = await server();
-    const error = await chainError(s, { OS_IDENTITY_PROVIDER: undefined, CLOUDGATE_REALM: '', OS_CLIENT_SECRET: '', CLOUDGATE_CLIENT_SECRET: '' });
+    const error = await chainError(s, {
+      OS_IDENTITY_PROVIDER: undefined,
+      CLOUDGATE_REALM: '',
+      OS_CLIENT_SECRET: '',
+      CLOUDGATE_CLIENT_SECRET: '',
+    });
     expect([error.step, error.input]).toEqual(['settings', true]);
     expect(error.message).toContain('idp_id (or OS_IDENTITY_PROVIDER)');
     expect(s.requests).toEqual([]);
@@ -86,7 +100,9 @@ describe('the chain run straight through', () => {
     const s = await server({ mode: 'keystone' });
     const flavour: { value?: 'platform' | 'keystone' } = { value: 'keystone' };
     await chain(s, { OS_PROJECT_NAME: 'demo' }, flavour);
-    const identity = s.requests.map((r) => `${r.method} ${r.path}`).filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
+    const identity = s.requests
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
     expect(identity).toEqual(['GET /identity/v3/auth/projects', 'POST /identity/v3/auth/tokens']);
   });
 });

@@ -14,8 +14,14 @@ const server = (options: Partial<IdentityServerOptions> = {}) => identity.server
 
 type Outcomes = Record<string, CheckOutcome>;
 
-async function doctor(s: IdentityServer, env: Record<string, string | undefined> = {}, http: { timeoutMs?: number } = {}): Promise<Outcomes> {
-  const merged = Object.fromEntries(Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+async function doctor(
+  s: IdentityServer,
+  env: Record<string, string | undefined> = {},
+  http: { timeoutMs?: number } = {},
+): Promise<Outcomes> {
+  const merged = Object.fromEntries(
+    Object.entries({ ...s.env(), ...env }).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
   const settings = readSigninSettings({ given: {}, env: merged, config: {}, cwd: process.cwd() });
   const network = { ...DEFAULT_NETWORK, caFile: identity.ca.file, timeoutMs: http.timeoutMs ?? 5000 };
   const report = await runChecks(signinChecks(settings), { timeoutMs: 10_000, network });
@@ -34,7 +40,15 @@ describe("sign-in chain against a server of the platform's documented paths", ()
   it('runs every step and says what each proved', async () => {
     const s = await server();
     const o = await doctor(s, { OS_PROJECT_NAME: 'demo' });
-    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', claims: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
+    expect(statuses(o)).toEqual({
+      'idp-token': 'skip',
+      exchange: 'ok',
+      claims: 'ok',
+      federated: 'ok',
+      projects: 'ok',
+      scope: 'ok',
+      api: 'ok',
+    });
     expect(o.exchange!.message).toContain(`iss ${s.origin}/realms/cloud`);
     expect(o.exchange!.message).toContain('user alice');
     expect(o.exchange!.message).toContain('expires_in 300 s');
@@ -88,9 +102,14 @@ describe("sign-in chain against a server of the platform's documented paths", ()
     const s = await server();
     const o = await doctor(s);
     expect(o.projects!.status).toBe('warn');
-    expect(o.projects!.message).toContain('demo (a1b2c3d4e5f60718293a4b5c6d7e8f90), ops (0f9e8d7c6b5a49382716f5e4d3c2b1a0)');
+    expect(o.projects!.message).toContain(
+      'demo (a1b2c3d4e5f60718293a4b5c6d7e8f90), ops (0f9e8d7c6b5a49382716f5e4d3c2b1a0)',
+    );
     expect(o.scope!.status).toBe('skip');
-    expect(o.scope).toMatchObject({ message: 'Not run: signin.projects did not hand on the chosen project.', reason: { code: 'not-configured', text: expect.stringContaining('--project') } });
+    expect(o.scope).toMatchObject({
+      message: 'Not run: signin.projects did not hand on the chosen project.',
+      reason: { code: 'not-configured', text: expect.stringContaining('--project') },
+    });
   });
 
   it('fails on a project the user cannot access, listing the ones it can', async () => {
@@ -118,11 +137,17 @@ describe("sign-in chain against a server of the platform's documented paths", ()
     // What to pass, without --verbose (a first run): the config file and the environment variables.
     expect(report.checks.every((c) => c.reason?.code === 'not-configured')).toBe(true);
     expect(report.checks[0]!.reason!.text).toMatch(/--config FILE/);
-    for (const name of ['CLOUDGATE_BROKER_URL', 'CLOUDGATE_CLIENT_SECRET', 'OS_AUTH_URL', 'OS_IDENTITY_PROVIDER']) expect(report.checks[0]!.reason!.text).toContain(name);
+    for (const name of ['CLOUDGATE_BROKER_URL', 'CLOUDGATE_CLIENT_SECRET', 'OS_AUTH_URL', 'OS_IDENTITY_PROVIDER'])
+      expect(report.checks[0]!.reason!.text).toContain(name);
   });
 
   it('never says the subject token is given when there is none', async () => {
-    const settings = readSigninSettings({ given: {}, env: { CLOUDGATE_BROKER_URL: 'https://broker.example' }, config: {}, cwd: process.cwd() });
+    const settings = readSigninSettings({
+      given: {},
+      env: { CLOUDGATE_BROKER_URL: 'https://broker.example' },
+      config: {},
+      cwd: process.cwd(),
+    });
     const report = await runChecks(signinChecks(settings));
     const idp = report.checks.find((c) => c.id === 'signin.idp-token')!;
     expect(idp).toMatchObject({ status: 'skip', reason: { code: 'not-configured' } });
@@ -141,14 +166,30 @@ describe("sign-in chain against a server of the platform's documented paths", ()
 
 describe('sign-in chain against a real-Keystone-like server', () => {
   const identityCalls = (s: IdentityServer) =>
-    s.requests.map((r) => `${r.method} ${r.path}`).filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
+    s.requests
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => /\/identity\/v3\/(projects|auth\/(projects|tokens))$/.test(r));
 
   it('is all ok: the standard Keystone paths are healthy, named in the message and details', async () => {
     const s = await server({ mode: 'keystone' });
     const o = await doctor(s, { OS_PROJECT_NAME: 'demo' });
-    expect(statuses(o)).toEqual({ 'idp-token': 'skip', exchange: 'ok', claims: 'ok', federated: 'ok', projects: 'ok', scope: 'ok', api: 'ok' });
-    expect(o.projects!.message).toContain('at /v3/auth/projects, the standard Keystone path (/v3/projects answered 403)');
-    expect(o.projects!.facts).toMatchObject({ path: '/v3/auth/projects', flavour: 'keystone', tried: { path: '/v3/projects', status: 403 } });
+    expect(statuses(o)).toEqual({
+      'idp-token': 'skip',
+      exchange: 'ok',
+      claims: 'ok',
+      federated: 'ok',
+      projects: 'ok',
+      scope: 'ok',
+      api: 'ok',
+    });
+    expect(o.projects!.message).toContain(
+      'at /v3/auth/projects, the standard Keystone path (/v3/projects answered 403)',
+    );
+    expect(o.projects!.facts).toMatchObject({
+      path: '/v3/auth/projects',
+      flavour: 'keystone',
+      tried: { path: '/v3/projects', status: 403 },
+    });
     expect(o.scope!.message).toContain('at /v3/auth/tokens, the standard Keystone path');
     expect(o.scope!.facts).toMatchObject({ path: '/v3/auth/tokens', flavour: 'keystone' });
     expect(o.scope!.facts!.tried).toBeUndefined();
@@ -157,7 +198,11 @@ describe('sign-in chain against a real-Keystone-like server', () => {
   it('remembers the flavour for the rest of the run: scoping costs one request', async () => {
     const s = await server({ mode: 'keystone' });
     await doctor(s, { OS_PROJECT_NAME: 'demo' });
-    expect(identityCalls(s)).toEqual(['GET /identity/v3/projects', 'GET /identity/v3/auth/projects', 'POST /identity/v3/auth/tokens']);
+    expect(identityCalls(s)).toEqual([
+      'GET /identity/v3/projects',
+      'GET /identity/v3/auth/projects',
+      'POST /identity/v3/auth/tokens',
+    ]);
   });
 
   it("a server of the platform's documented paths is ok with one request per step", async () => {
@@ -172,24 +217,102 @@ describe('sign-in chain against a real-Keystone-like server', () => {
 describe('failures map to specific advice', () => {
   const cases: [string, IdentityServerOptions['fail'], string, RegExp, RegExp][] = [
     ['wrong client secret', { exchange: 'invalid-client' }, 'exchange', /rejected the client/, /client_secret/],
-    ['exchange not permitted', { exchange: 'exchange-not-permitted' }, 'exchange', /does not permit this client/, /token-exchange permission/],
-    ['subject token rejected', { exchange: 'invalid-token' }, 'exchange', /rejected the subject token/, /subject_issuer=<identity provider alias>/],
-    ['subject_issuer refused (V2)', { exchange: 'subject-issuer-unsupported' }, 'exchange', /refuses subject_issuer/, /Remove subject_issuer/],
-    ['unknown subject_issuer', { exchange: 'invalid-issuer' }, 'exchange', /does not know subject_issuer/, /alias of the identity provider/],
-    ['mapping matched nothing', { federated: 'mapping' }, 'federated', /mapped nothing/, /matched none of the broker token's claims/],
+    [
+      'exchange not permitted',
+      { exchange: 'exchange-not-permitted' },
+      'exchange',
+      /does not permit this client/,
+      /token-exchange permission/,
+    ],
+    [
+      'subject token rejected',
+      { exchange: 'invalid-token' },
+      'exchange',
+      /rejected the subject token/,
+      /subject_issuer=<identity provider alias>/,
+    ],
+    [
+      'subject_issuer refused (V2)',
+      { exchange: 'subject-issuer-unsupported' },
+      'exchange',
+      /refuses subject_issuer/,
+      /Remove subject_issuer/,
+    ],
+    [
+      'unknown subject_issuer',
+      { exchange: 'invalid-issuer' },
+      'exchange',
+      /does not know subject_issuer/,
+      /alias of the identity provider/,
+    ],
+    [
+      'mapping matched nothing',
+      { federated: 'mapping' },
+      'federated',
+      /mapped nothing/,
+      /matched none of the broker token's claims/,
+    ],
     ['issuer not among remote ids', { federated: 'remote-id' }, 'federated', /issuer is not accepted/, /--remote-id/],
-    ['broker token refused by mod_auth_openidc', { federated: 'unauthorized' }, 'federated', /\(mod_auth_openidc\) refused the broker token/, /key set.*300 s/],
-    ['Authorization dropped before mod_auth_openidc', { federated: 'bearer-dropped' }, 'federated', /No bearer token found/, /proxy.*Authorization/],
-    ['a bare 403 of Keystone (reason hidden)', { federated: 'remote-id-hidden' }, 'federated', /refused the federated sign-in: 403/, /remote ids of identity provider "keycloak".*disabled/],
-    ['a JSON 401 of Keystone (mapping, reason hidden)', { federated: 'mapping-hidden' }, 'federated', /signed no one in: 401/, /mapping of identity provider "keycloak"/],
-    ['missing X-Subject-Token', { federated: 'no-subject-token' }, 'federated', /without the X-Subject-Token header/, /proxy/],
+    [
+      'broker token refused by mod_auth_openidc',
+      { federated: 'unauthorized' },
+      'federated',
+      /\(mod_auth_openidc\) refused the broker token/,
+      /key set.*300 s/,
+    ],
+    [
+      'Authorization dropped before mod_auth_openidc',
+      { federated: 'bearer-dropped' },
+      'federated',
+      /No bearer token found/,
+      /proxy.*Authorization/,
+    ],
+    [
+      'a bare 403 of Keystone (reason hidden)',
+      { federated: 'remote-id-hidden' },
+      'federated',
+      /refused the federated sign-in: 403/,
+      /remote ids of identity provider "keycloak".*disabled/,
+    ],
+    [
+      'a JSON 401 of Keystone (mapping, reason hidden)',
+      { federated: 'mapping-hidden' },
+      'federated',
+      /signed no one in: 401/,
+      /mapping of identity provider "keycloak"/,
+    ],
+    [
+      'missing X-Subject-Token',
+      { federated: 'no-subject-token' },
+      'federated',
+      /without the X-Subject-Token header/,
+      /proxy/,
+    ],
     ['a 200 instead of 201', { federated: 'status-200' }, 'federated', /200 instead of 201/, /identity_url/],
     ['an HTML error page', { exchange: 'html' }, 'exchange', /HTML page "502 Bad Gateway"/, /./],
     ['a non-JSON body', { exchange: 'not-json' }, 'exchange', /not JSON/, /./],
     ['an oversized body', { projects: 'oversized' }, 'projects', /larger than 1024 KiB/, /wrong service/],
-    ['a redirect', { federated: 'redirect' }, 'federated', /redirect to https:\/\/127\.0\.0\.1:\d+\/login/, /final address/],
-    ['no access to the project', { scope: 'no-project-access' }, 'scope', /No access to the project/, /openstack role add/],
-    ['unrecognised token', { projects: 'fernet-unrecognized' }, 'projects', /does not recognise the token/, /fernet keys/],
+    [
+      'a redirect',
+      { federated: 'redirect' },
+      'federated',
+      /redirect to https:\/\/127\.0\.0\.1:\d+\/login/,
+      /final address/,
+    ],
+    [
+      'no access to the project',
+      { scope: 'no-project-access' },
+      'scope',
+      /No access to the project/,
+      /openstack role add/,
+    ],
+    [
+      'unrecognised token',
+      { projects: 'fernet-unrecognized' },
+      'projects',
+      /does not recognise the token/,
+      /fernet keys/,
+    ],
     ['expired token', { scope: 'token-expired' }, 'scope', /no longer valid/, /expired/],
     ['the API refusing the token', { api: 'unauthorized' }, 'api', /answered 401/, /keystone_authtoken/],
   ];
@@ -200,12 +323,17 @@ describe('failures map to specific advice', () => {
       expect(o[step]!.status).toBe('fail');
       expect(o[step]!.message).toMatch(message);
       expect(o[step]!.advice).toMatch(advice);
-      const later = ['exchange', 'federated', 'projects', 'scope', 'api'].slice(['exchange', 'federated', 'projects', 'scope', 'api'].indexOf(step) + 1);
+      const later = ['exchange', 'federated', 'projects', 'scope', 'api'].slice(
+        ['exchange', 'federated', 'projects', 'scope', 'api'].indexOf(step) + 1,
+      );
       // Scoping could go ahead without the list for an id (or a name with its domain), not for the bare name "demo".
       for (const id of later) {
         expect(o[id]!.status, id).toBe('skip');
         expect(o[id]!.message, id).toBe(`Not run: signin.${step} failed.`);
-        expect(o[id]!.reason, id).toMatchObject({ code: 'needs-failed', text: `Fix what signin.${step} reports first.` });
+        expect(o[id]!.reason, id).toMatchObject({
+          code: 'needs-failed',
+          text: `Fix what signin.${step} reports first.`,
+        });
       }
       for (const token of s.issued) expect(allText(o)).not.toContain(token);
     });
@@ -261,7 +389,12 @@ describe('failures map to specific advice', () => {
     const other = createTestCA('unknown CA');
     let s = await server({ cert: other.issue(['127.0.0.1']) });
     expect((await doctor(s)).exchange!.message).toContain('unknown certificate authority');
-    s = await server({ cert: identity.ca.issue(['127.0.0.1'], { notBefore: new Date(Date.now() - 9e8), notAfter: new Date(Date.now() - 1e8) }) });
+    s = await server({
+      cert: identity.ca.issue(['127.0.0.1'], {
+        notBefore: new Date(Date.now() - 9e8),
+        notAfter: new Date(Date.now() - 1e8),
+      }),
+    });
     expect((await doctor(s)).exchange!.message).toContain('expired');
     s = await server({ cert: identity.ca.issue(['identity.example']) });
     expect((await doctor(s)).exchange!.message).toContain('does not cover that host name');
@@ -292,9 +425,14 @@ describe('what real Keystone answers when it hides the reason (no insecure_debug
     const o = await doctor(s);
     const federated = o.federated!;
     expect(federated.status).toBe('fail');
-    expect(federated.message).toBe('The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.');
+    expect(federated.message).toBe(
+      'The identity service refused the federated sign-in: 403 Forbidden You are not authorized to perform the requested action.',
+    );
     const order = causes(federated.advice!);
-    expect(order.every((i) => i >= 0), federated.advice).toBe(true);
+    expect(
+      order.every((i) => i >= 0),
+      federated.advice,
+    ).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(federated.advice).toContain(`issuer "${s.origin}/realms/cloud"`);
     expect(federated.advice).toContain('openstack identity provider show keycloak (remote_ids');
@@ -310,12 +448,14 @@ describe('what real Keystone answers when it hides the reason (no insecure_debug
     expect(advice).not.toMatch(/key set|300 s/);
   });
 
-  it("an HTML 401 with a Bearer challenge (mod_auth_openidc) blames signature, expiry and the cached key set, not the mapping", async () => {
+  it('an HTML 401 with a Bearer challenge (mod_auth_openidc) blames signature, expiry and the cached key set, not the mapping', async () => {
     const s = await server({ fail: { federated: 'unauthorized' } });
     const o = await doctor(s);
     expect(o.federated!.message).toContain('token could not be validated');
     expect(o.federated!.message).not.toMatch(/\.\./);
-    expect(o.federated!.advice).toContain(`OIDCOAuthVerifyJwksUri) is ${s.origin}/realms/cloud/protocol/openid-connect/certs`);
+    expect(o.federated!.advice).toContain(
+      `OIDCOAuthVerifyJwksUri) is ${s.origin}/realms/cloud/protocol/openid-connect/certs`,
+    );
     expect(o.federated!.advice).toMatch(/signature/);
     expect(o.federated!.advice).toMatch(/at least 300 s/);
     expect(o.federated!.advice).not.toMatch(/mapping/);
@@ -325,9 +465,13 @@ describe('what real Keystone answers when it hides the reason (no insecure_debug
     const s = await server({ authMethods: ['password', 'token'] });
     const federated = (await doctor(s)).federated!;
     expect(federated.status).toBe('fail');
-    expect(federated.message).toContain('does not accept protocol "openid" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.');
+    expect(federated.message).toContain(
+      'does not accept protocol "openid" as a sign-in method: 401 Unauthorized Attempted to authenticate with an unsupported method.',
+    );
     expect(federated.message).toContain('It accepts: password, token.');
-    expect(federated.advice).toContain('Add openid to [auth] methods in keystone.conf (e.g. methods = password,token,openid)');
+    expect(federated.advice).toContain(
+      'Add openid to [auth] methods in keystone.conf (e.g. methods = password,token,openid)',
+    );
     expect(federated.advice).not.toMatch(/key set|mapping/);
   });
 

@@ -11,11 +11,22 @@ import type { EndpointSpec } from '../../../../servers/tls-endpoints.js';
 import { useTlsEndpoints } from '../../../../helpers/tls-endpoints.js';
 
 const tls = useTlsEndpoints();
-const network = (): NetworkSettings => ({ timeoutMs: 3000, insecure: false, allowHttp: false, verbose: false, log: () => undefined, caFile: tls.pki.rootFile });
+const network = (): NetworkSettings => ({
+  timeoutMs: 3000,
+  insecure: false,
+  allowHttp: false,
+  verbose: false,
+  log: () => undefined,
+  caFile: tls.pki.rootFile,
+});
 
 async function check(spec: EndpointSpec) {
   const e = await tls.start({ ...spec, weakCrypto: true });
-  return checkEndpoint({ host: 'localhost', port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' }, { issuerType: 'ca' }, openServices(network()));
+  return checkEndpoint(
+    { host: 'localhost', port: e.port, source: 'flag', origin: '--endpoint', address: '127.0.0.1' },
+    { issuerType: 'ca' },
+    openServices(network()),
+  );
 }
 
 describe('weak cryptography served', () => {

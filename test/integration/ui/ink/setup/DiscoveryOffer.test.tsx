@@ -60,10 +60,17 @@ async function start(caFile?: string, flags: Record<string, string | boolean> = 
   const inventory = join(dir, 'certificates.yml');
   writeFileSync(inventory, text);
   const ctx: CommandContext = {
-    interactive: true, env: { ...process.env, OS_CACERT: caFile }, cwd: dir,
-    stdout: process.stdout, stderr: process.stderr,
+    interactive: true,
+    env: { ...process.env, OS_CACERT: caFile },
+    cwd: dir,
+    stdout: process.stdout,
+    stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory, ...flags }), dir), async () => undefined);
+  const { session, initial } = await openSession(
+    ctx,
+    setupOptionsOf(flagsOf('setup', { inventory, ...flags }), dir),
+    async () => undefined,
+  );
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, inventory };
@@ -114,7 +121,9 @@ describe('after writing keyless route53, the walkthrough offers the discovery ch
     expect(r.outcome.discovery?.checks.map((c) => c.group)).toEqual(expect.arrayContaining(['discovery', 'kube']));
     expect(new Set(r.outcome.discovery?.checks.map((c) => c.group))).toEqual(new Set(['discovery', 'kube']));
     // kube: the service account named in the walkthrough, read back from the inventory it wrote; no cluster here.
-    expect(r.outcome.discovery?.checks.find((c) => c.title.includes('cert-manager/dns-sa'))).toMatchObject({ status: 'skip' });
+    expect(r.outcome.discovery?.checks.find((c) => c.title.includes('cert-manager/dns-sa'))).toMatchObject({
+      status: 'skip',
+    });
     expect(exitCodeOf(r.outcome)).toBe(0);
   });
 

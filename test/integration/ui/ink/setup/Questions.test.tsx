@@ -15,7 +15,12 @@ writeFileSync(join(dir, 'ca.pem'), ca.cert);
 writeFileSync(join(dir, 'ca.key'), ca.key);
 chmodSync(join(dir, 'ca.key'), 0o600);
 
-const INVENTORY = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
+const INVENTORY = {
+  certificate_type: 'wildcard-auto',
+  openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+  cluster_issuer_type: 'acme',
+  cluster_issuer_acme_email: 'ops@example.com',
+};
 
 let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
@@ -23,12 +28,14 @@ afterEach(() => ui?.unmount());
 /** The questions-only app as regenerate runs it: the issuer part, from the inventory's values, and no setup session. */
 async function issuerQuestions() {
   const results: QuestionsResult[] = [];
-  ui = await renderInk(<QuestionsApp initial={INVENTORY} options={{ only: 'issuer' }} cwd={dir} onExit={(r) => results.push(r)} />);
+  ui = await renderInk(
+    <QuestionsApp initial={INVENTORY} options={{ only: 'issuer' }} cwd={dir} onExit={(r) => results.push(r)} />,
+  );
   return { ui, results };
 }
 
 describe('the questions alone (cloudgate regenerate)', () => {
-  it('asks the issuer questions under the command\'s title and hands back the answers for planSetup', async () => {
+  it("asks the issuer questions under the command's title and hands back the answers for planSetup", async () => {
     const { ui, results } = await issuerQuestions();
     expect(ui.frame()).toContain('cloudgate regenerate');
     expect(question(ui)).toBe('cluster_issuer_type');
@@ -36,13 +43,17 @@ describe('the questions alone (cloudgate regenerate)', () => {
     await choose(ui, 'ca');
     await ui.answer('ca.pem');
     await ui.answer('ca.key');
-    expect(results).toEqual([{
-      kind: 'answers',
-      answers: expect.objectContaining({
-        cluster_issuer_type: 'ca', openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
-        cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
-      }),
-    }]);
+    expect(results).toEqual([
+      {
+        kind: 'answers',
+        answers: expect.objectContaining({
+          cluster_issuer_type: 'ca',
+          openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+          cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`,
+          cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+        }),
+      },
+    ]);
   });
 
   it('Esc goes back with the answer kept; Esc at the first question cancels with nothing written', async () => {

@@ -24,10 +24,17 @@ async function start(env: NodeJS.ProcessEnv = {}) {
   mkdirSync(join(dir, 'inventory', 'group_vars', 'all'), { recursive: true });
   const inventory = join(dir, 'inventory', 'group_vars', 'all', 'certificates.yml');
   const ctx: CommandContext = {
-    interactive: true, env: { PATH: process.env.PATH, HOME: dir, ...env }, cwd: dir,
-    stdout: process.stdout, stderr: process.stderr,
+    interactive: true,
+    env: { PATH: process.env.PATH, HOME: dir, ...env },
+    cwd: dir,
+    stdout: process.stdout,
+    stderr: process.stderr,
   };
-  const { session, initial } = await openSession(ctx, setupOptionsOf(flagsOf('setup', { inventory }), dir), async () => undefined);
+  const { session, initial } = await openSession(
+    ctx,
+    setupOptionsOf(flagsOf('setup', { inventory }), dir),
+    async () => undefined,
+  );
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results, dir, inventory };
@@ -46,7 +53,10 @@ async function toRfc2136Secret(d: InkDriver) {
 describe('fixed in place, on the question that has it', () => {
   it('the TSIG secret takes the key file: shown as typed, its name and algorithm become the next answers', async () => {
     const { ui, dir, inventory } = await start();
-    writeFileSync(join(dir, 'tsig.key'), 'key "fh-key" {\n\talgorithm hmac-sha512;\n\tsecret "c2VjcmV0LXRzaWcta2V5LXZhbHVl";\n};\n');
+    writeFileSync(
+      join(dir, 'tsig.key'),
+      'key "fh-key" {\n\talgorithm hmac-sha512;\n\tsecret "c2VjcmV0LXRzaWcta2V5LXZhbHVl";\n};\n',
+    );
     await toRfc2136Secret(ui);
     await ui.press('tsig.key');
     expect(ui.frame()).toContain('> tsig.key');

@@ -13,8 +13,11 @@ import { flagsOf } from '../../../../../src/cli-flags.js';
 
 function context(inventory: string, env: NodeJS.ProcessEnv = process.env): CommandContext {
   return {
-    interactive: true, env, cwd: join(inventory, '..'),
-    stdout: process.stdout, stderr: process.stderr,
+    interactive: true,
+    env,
+    cwd: join(inventory, '..'),
+    stdout: process.stdout,
+    stderr: process.stderr,
   };
 }
 
@@ -22,7 +25,11 @@ let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
 async function start(inventory: string, flags: Record<string, string | boolean> = {}, env?: NodeJS.ProcessEnv) {
-  const { session, initial } = await openSession(context(inventory, env), setupOptionsOf(flagsOf('setup', { inventory, ...flags }), join(inventory, '..')), async () => undefined);
+  const { session, initial } = await openSession(
+    context(inventory, env),
+    setupOptionsOf(flagsOf('setup', { inventory, ...flags }), join(inventory, '..')),
+    async () => undefined,
+  );
   const results: SetupResult[] = [];
   ui = await renderInk(<SetupApp initial={initial} session={session} onExit={(r) => results.push(r)} />);
   return { ui, results };
@@ -53,7 +60,8 @@ describe('review and write, through the real plan', () => {
     expect(ui.frame()).toMatch(/lines 1-\d+ of \d+ \(arrows scroll\)/);
     // The secrets go in plain text (no vault password): the review says so.
     expect(ui.frame()).toContain('Secrets written in plain text');
-    for (let i = 0; i < 6 && !ui.frame().includes('+cluster_issuer_acme_email: ops@example.com'); i++) await ui.press(KEY.down);
+    for (let i = 0; i < 6 && !ui.frame().includes('+cluster_issuer_acme_email: ops@example.com'); i++)
+      await ui.press(KEY.down);
     expect(ui.frame()).toContain('+cluster_issuer_acme_email: ops@example.com');
     for (let i = 0; i < 6; i++) await ui.press(KEY.down);
     const frame = ui.frame();
@@ -67,7 +75,7 @@ describe('review and write, through the real plan', () => {
     expect(existsSync(inventory)).toBe(false);
   });
 
-  it('the diff scrolls on to what changes in the cluster: one line per object, then the objects\' diff', async () => {
+  it("the diff scrolls on to what changes in the cluster: one line per object, then the objects' diff", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cloudgate-review-'));
     const inventory = join(dir, 'certificates.yml');
     const { ui } = await start(inventory);
@@ -188,7 +196,11 @@ describe('review and write, through the real plan', () => {
     writeFileSync(join(dir, 'wild.crt'), leaf.cert + ca.cert);
     writeFileSync(join(dir, 'wild.key'), leaf.key);
     chmodSync(join(dir, 'wild.key'), 0o600);
-    const { ui, results } = await start(inventory, { apply: true }, { ...process.env, CLOUDGATE_KUBECTL: join(dir, 'no-kubectl') });
+    const { ui, results } = await start(
+      inventory,
+      { apply: true },
+      { ...process.env, CLOUDGATE_KUBECTL: join(dir, 'no-kubectl') },
+    );
     await choose(ui, 'Wildcard, supplied by you');
     await ui.answer('wildcard-tls');
     await ui.answer(join(dir, 'wild.crt'));

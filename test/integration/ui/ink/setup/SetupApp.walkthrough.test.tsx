@@ -19,7 +19,8 @@ writeFileSync(join(dir, 'ca.key'), ca.key);
 chmodSync(join(dir, 'ca.key'), 0o600);
 writeFileSync(join(dir, 'notes.txt'), 'not a certificate');
 
-const withoutNulls = (answers: Record<string, unknown>) => Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== null));
+const withoutNulls = (answers: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== null));
 
 /**
  * Records what the walkthrough hands to planning (without the nulls that clear old inventory values,
@@ -34,9 +35,19 @@ function recording() {
     async prepare(answers) {
       prepared.push(withoutNulls(answers));
       const review: Review = {
-        inventoryPath: 'inventory.yml', inventoryExists: false, heading: 'Review: inventory.yml (new file)', issuer: 'Issuer: x',
-        set: ['cluster_issuer_type'], removed: [], renamed: [], translated: [], findings: [], blocked: false, dryRun: false,
-        diff: '+cluster_issuer_type: x\n', files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600, holdsSecret: false }],
+        inventoryPath: 'inventory.yml',
+        inventoryExists: false,
+        heading: 'Review: inventory.yml (new file)',
+        issuer: 'Issuer: x',
+        set: ['cluster_issuer_type'],
+        removed: [],
+        renamed: [],
+        translated: [],
+        findings: [],
+        blocked: false,
+        dryRun: false,
+        diff: '+cluster_issuer_type: x\n',
+        files: [{ path: 'inventory.yml', description: 'inventory', mode: 0o600, holdsSecret: false }],
         cluster: { lines: [], diff: '' },
       };
       return review;
@@ -44,8 +55,14 @@ function recording() {
     async write() {
       writes++;
       const outcome: Outcome = {
-        dryRun: false, written: ['inventory.yml (mode 0600)'], headline: 'Written:', next: ['cloudgate doctor'], offerDiscovery: false,
-        standing: 'the inventory is already written', cancelled: 'Cancelled. The inventory was already written.', inventoryPath: 'inventory.yml',
+        dryRun: false,
+        written: ['inventory.yml (mode 0600)'],
+        headline: 'Written:',
+        next: ['cloudgate doctor'],
+        offerDiscovery: false,
+        standing: 'the inventory is already written',
+        cancelled: 'Cancelled. The inventory was already written.',
+        inventoryPath: 'inventory.yml',
       };
       return outcome;
     },
@@ -85,7 +102,7 @@ describe('the question counter', () => {
 });
 
 describe('keys faster than the screen', () => {
-  it('a second Enter before the next question is drawn answers nothing: no question takes the previous one\'s answer', async () => {
+  it("a second Enter before the next question is drawn answers nothing: no question takes the previous one's answer", async () => {
     const { ui, rec } = await start();
     // Individual (Enter); then at the issuer question two Enters, the second before the email question is drawn.
     await ui.press(KEY.enter);
@@ -99,7 +116,10 @@ describe('keys faster than the screen', () => {
     await choose(ui, 'http01');
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared.at(-1)).toMatchObject({ cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' });
+    expect(rec.prepared.at(-1)).toMatchObject({
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+    });
   });
 
   it('Enter twice at the review writes once', async () => {
@@ -131,9 +151,13 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'http01');
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared).toEqual([{
-      cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_solver: 'http01',
-    }]);
+    expect(rec.prepared).toEqual([
+      {
+        cluster_issuer_type: 'acme',
+        cluster_issuer_acme_email: 'ops@example.com',
+        cluster_issuer_acme_solver: 'http01',
+      },
+    ]);
   });
 
   it('wildcard issued automatically + ACME + rfc2136 explains why DNS-01 and asks its fields', async () => {
@@ -158,16 +182,31 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
-      openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme',
-      cluster_issuer_acme_email: 'ops@example.com', cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
-      cluster_issuer_acme_private_ca: true, cluster_issuer_acme_solver: 'rfc2136',
-      cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53', cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
-      cluster_issuer_acme_rfc2136_tsig_key_name: 'cert-manager-key', cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0LXRzaWcta2V5',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+      cluster_issuer_acme_server: 'https://acme.internal.example.com/directory',
+      cluster_issuer_acme_private_ca: true,
+      cluster_issuer_acme_solver: 'rfc2136',
+      cluster_issuer_acme_rfc2136_nameserver: 'ns1.example.com:53',
+      cluster_issuer_acme_rfc2136_tsig_algorithm: 'HMACSHA256',
+      cluster_issuer_acme_rfc2136_tsig_key_name: 'cert-manager-key',
+      cluster_issuer_acme_rfc2136_tsig_secret_key: 'c2VjcmV0LXRzaWcta2V5',
     });
   });
 
   it.each([
-    ['azuredns', ['aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', 'client-secret-value', '99999999-8888-7777-6666-555555555555', 'tenant.onmicrosoft.com', 'rg', 'example.com']],
+    [
+      'azuredns',
+      [
+        'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
+        'client-secret-value',
+        '99999999-8888-7777-6666-555555555555',
+        'tenant.onmicrosoft.com',
+        'rg',
+        'example.com',
+      ],
+    ],
     ['cloudflare', ['cloudflare-token-value', '']],
     ['godaddy', ['godaddy-key-value', 'godaddy-secret-value']],
     ['infoblox', ['default', 'dns.example.com', 'api', 'infoblox-password-value']],
@@ -187,9 +226,21 @@ describe('the walkthrough, one branch at a time', () => {
 
   it.each([
     // Static keys, their Secret's name (the default) and the optional role to assume after them.
-    ['static', ['AKIAEXAMPLE', 'secret-access-key-value', '', 'arn:aws:iam::123456789012:role/dns-admin'], { cluster_issuer_acme_route53_access_key_id: 'AKIAEXAMPLE', cluster_issuer_acme_route53_secret_access_key: 'secret-access-key-value', cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns-admin' }],
+    [
+      'static',
+      ['AKIAEXAMPLE', 'secret-access-key-value', '', 'arn:aws:iam::123456789012:role/dns-admin'],
+      {
+        cluster_issuer_acme_route53_access_key_id: 'AKIAEXAMPLE',
+        cluster_issuer_acme_route53_secret_access_key: 'secret-access-key-value',
+        cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/dns-admin',
+      },
+    ],
     ['ambient', [''], {}],
-    ['kubernetes', ['arn:aws:iam::123456789012:role/cert-manager-dns01', ''], { cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/cert-manager-dns01' }],
+    [
+      'kubernetes',
+      ['arn:aws:iam::123456789012:role/cert-manager-dns01', ''],
+      { cluster_issuer_acme_route53_role_arn: 'arn:aws:iam::123456789012:role/cert-manager-dns01' },
+    ],
   ])('ACME + route53 with auth %s', async (auth, values, expected) => {
     const { ui, rec } = await start();
     await choose(ui, 'Individual');
@@ -203,7 +254,11 @@ describe('the walkthrough, one branch at a time', () => {
     for (const v of values) await ui.answer(v);
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_route53_auth: auth, cluster_issuer_acme_route53_region: 'eu-west-1', ...expected });
+    expect(rec.prepared[0]).toMatchObject({
+      cluster_issuer_acme_route53_auth: auth,
+      cluster_issuer_acme_route53_region: 'eu-west-1',
+      ...expected,
+    });
   });
 
   it('Venafi with an access token (recommended) or username and password (legacy)', async () => {
@@ -225,12 +280,15 @@ describe('the walkthrough, one branch at a time', () => {
       }
       await choose(ui, 'No');
       await toReview(ui);
-      const credentials = method === 'Access token'
-        ? { cluster_issuer_venafi_access_token: 'tpp-access-token' }
-        : { cluster_issuer_venafi_username: 'svc-user', cluster_issuer_venafi_password: 'svc-password' };
+      const credentials =
+        method === 'Access token'
+          ? { cluster_issuer_venafi_access_token: 'tpp-access-token' }
+          : { cluster_issuer_venafi_username: 'svc-user', cluster_issuer_venafi_password: 'svc-password' };
       expect(rec.prepared[0]).toEqual({
-        cluster_issuer_type: 'venafi', cluster_issuer_venafi_ca: `file:${join(dir, 'ca.pem')}`,
-        cluster_issuer_venafi_zone: 'Certificates\\Cloud', cluster_issuer_venafi_tpp_url: 'https://tpp.example.com/vedsdk',
+        cluster_issuer_type: 'venafi',
+        cluster_issuer_venafi_ca: `file:${join(dir, 'ca.pem')}`,
+        cluster_issuer_venafi_zone: 'Certificates\\Cloud',
+        cluster_issuer_venafi_tpp_url: 'https://tpp.example.com/vedsdk',
         cluster_issuer_venafi_tpp_ca_bundle: `file:${join(dir, 'ca.pem')}`,
         ...credentials,
       });
@@ -256,7 +314,8 @@ describe('the walkthrough, one branch at a time', () => {
     await choose(ui, 'No');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
-      cluster_issuer_type: 'ca', cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`,
+      cluster_issuer_type: 'ca',
+      cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`,
       cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
     });
   });
@@ -278,7 +337,8 @@ describe('the walkthrough, one branch at a time', () => {
     expect(rec.prepared[0]).toEqual({
       cluster_issuer_type: 'self-signed',
       atmosphere_ingress_annotations: {
-        'cert-manager.io/subject-organizations': 'Example Org', 'cert-manager.io/subject-localities': 'Zurich',
+        'cert-manager.io/subject-organizations': 'Example Org',
+        'cert-manager.io/subject-localities': 'Zurich',
         'cert-manager.io/subject-countries': 'CH',
       },
     });
@@ -305,8 +365,11 @@ describe('the walkthrough, one branch at a time', () => {
     await ui.answer(', auth-system');
     await toReview(ui);
     expect(rec.prepared[0]).toEqual({
-      openstack_helm_ingress_secret_name: 'wildcard-certs', wildcard_certificate_file: join(dir, 'wild.crt'),
-      wildcard_key_file: join(dir, 'wild.key'), namespace: 'openstack, auth-system', cluster_issuer_type: 'none',
+      openstack_helm_ingress_secret_name: 'wildcard-certs',
+      wildcard_certificate_file: join(dir, 'wild.crt'),
+      wildcard_key_file: join(dir, 'wild.key'),
+      namespace: 'openstack, auth-system',
+      cluster_issuer_type: 'none',
     });
   });
 });
@@ -345,20 +408,38 @@ describe('the issuer part alone (cloudgate regenerate)', () => {
   it('asks only the issuer questions, from the inventory values, and hands back the answers', async () => {
     const rec = recording();
     const results: SetupResult[] = [];
-    const initial = { certificate_type: 'wildcard-auto', openstack_helm_ingress_wildcard_domain: 'cloud.example.com', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'ops@example.com' };
-    ui = await renderInk(<SetupApp initial={initial} options={{ only: 'issuer' }} session={rec.session} answersOnly onExit={(r) => results.push(r)} />);
+    const initial = {
+      certificate_type: 'wildcard-auto',
+      openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'ops@example.com',
+    };
+    ui = await renderInk(
+      <SetupApp
+        initial={initial}
+        options={{ only: 'issuer' }}
+        session={rec.session}
+        answersOnly
+        onExit={(r) => results.push(r)}
+      />,
+    );
     expect(question(ui)).toBe('cluster_issuer_type');
     expect(ui.frame()).toContain('> acme (default)');
     await choose(ui, 'ca');
     await ui.answer('ca.pem');
     await ui.answer('ca.key');
-    expect(results).toEqual([{
-      kind: 'answers',
-      answers: {
-        openstack_helm_ingress_wildcard_domain: 'cloud.example.com', openstack_helm_ingress_secret_name: null, cluster_issuer_type: 'ca',
-        cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`, cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+    expect(results).toEqual([
+      {
+        kind: 'answers',
+        answers: {
+          openstack_helm_ingress_wildcard_domain: 'cloud.example.com',
+          openstack_helm_ingress_secret_name: null,
+          cluster_issuer_type: 'ca',
+          cluster_issuer_ca_certificate: `file:${join(dir, 'ca.pem')}`,
+          cluster_issuer_ca_private_key: `file:${join(dir, 'ca.key')}`,
+        },
       },
-    }]);
+    ]);
     expect(rec.prepared).toEqual([]);
   });
 });
@@ -397,7 +478,11 @@ describe('keys', () => {
   });
 
   it('masks secrets as they are typed', async () => {
-    const { ui } = await start({ certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_solver: 'cloudflare' });
+    const { ui } = await start({
+      certificate_type: 'individual',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_solver: 'cloudflare',
+    });
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
     await ui.answer('ops@example.com');
@@ -410,8 +495,12 @@ describe('keys', () => {
 
   it('values already in the inventory are the defaults; a secret is kept with an empty Enter', async () => {
     const { ui, rec } = await start({
-      certificate_type: 'individual', cluster_issuer_type: 'acme', cluster_issuer_acme_email: 'old@example.com',
-      cluster_issuer_acme_solver: 'godaddy', cluster_issuer_acme_godaddy_api_key: 'kept-api-key', cluster_issuer_acme_godaddy_secret_key: 'kept-secret',
+      certificate_type: 'individual',
+      cluster_issuer_type: 'acme',
+      cluster_issuer_acme_email: 'old@example.com',
+      cluster_issuer_acme_solver: 'godaddy',
+      cluster_issuer_acme_godaddy_api_key: 'kept-api-key',
+      cluster_issuer_acme_godaddy_secret_key: 'kept-secret',
     });
     await ui.press(KEY.enter);
     await ui.press(KEY.enter);
@@ -426,7 +515,11 @@ describe('keys', () => {
     await ui.press(KEY.enter);
     await choose(ui, 'No');
     await toReview(ui);
-    expect(rec.prepared[0]).toMatchObject({ cluster_issuer_acme_email: 'old@example.com', cluster_issuer_acme_godaddy_api_key: 'kept-api-key', cluster_issuer_acme_godaddy_secret_key: 'kept-secret' });
+    expect(rec.prepared[0]).toMatchObject({
+      cluster_issuer_acme_email: 'old@example.com',
+      cluster_issuer_acme_godaddy_api_key: 'kept-api-key',
+      cluster_issuer_acme_godaddy_secret_key: 'kept-secret',
+    });
   });
 
   it('Ctrl+C cancels at any question: nothing is planned or written', async () => {
@@ -435,7 +528,9 @@ describe('keys', () => {
     await ui.press(KEY.ctrlC);
     expect(results).toHaveLength(1);
     const r = results[0];
-    expect(r.kind === 'error' && r.error instanceof CancelledError && r.error.message).toBe('Cancelled. Nothing was written.');
+    expect(r.kind === 'error' && r.error instanceof CancelledError && r.error.message).toBe(
+      'Cancelled. Nothing was written.',
+    );
     expect(rec.prepared).toEqual([]);
     expect(rec.writes()).toBe(0);
   });

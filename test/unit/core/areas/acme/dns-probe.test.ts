@@ -5,7 +5,13 @@ import { decodeHeader } from '../../../../../src/core/areas/acme/dns-probe.js';
 describe('DNS header', () => {
   it('decodes the header flags', () => {
     const header = Buffer.from([0x12, 0x34, 0x84, 0x03, 0, 1, 0, 0, 0, 0, 0, 0]);
-    expect(decodeHeader(header)).toEqual({ id: 0x1234, response: true, authoritative: true, rcode: 'NXDOMAIN', answers: 0 });
+    expect(decodeHeader(header)).toEqual({
+      id: 0x1234,
+      response: true,
+      authoritative: true,
+      rcode: 'NXDOMAIN',
+      answers: 0,
+    });
   });
 
   it.each([

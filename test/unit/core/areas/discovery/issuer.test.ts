@@ -18,9 +18,21 @@ describe('issuer rules', () => {
   });
 
   it('knows internal addresses from public ones', () => {
-    for (const h of ['10.96.0.1', '172.20.1.1', '192.168.1.10', '127.0.0.1', '169.254.1.1', 'kubernetes.default.svc', 'api.cluster.local', 'master-0', '::1', 'fd00::1']) {
+    for (const h of [
+      '10.96.0.1',
+      '172.20.1.1',
+      '192.168.1.10',
+      '127.0.0.1',
+      '169.254.1.1',
+      'kubernetes.default.svc',
+      'api.cluster.local',
+      'master-0',
+      '::1',
+      'fd00::1',
+    ]) {
       expect(isInternalHost(h), h).toBe(true);
     }
-    for (const h of ['oidc.example.com', '8.8.8.8', '172.32.0.1', 's3.eu-west-1.amazonaws.com']) expect(isInternalHost(h), h).toBe(false);
+    for (const h of ['oidc.example.com', '8.8.8.8', '172.32.0.1', 's3.eu-west-1.amazonaws.com'])
+      expect(isInternalHost(h), h).toBe(false);
   });
 });

@@ -1,4 +1,14 @@
-import { lchownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +53,9 @@ describe('the identity paths cache', () => {
       lchownSync(link, owner, owner);
       const warnings: string[] = [];
 
-      expect(await writeFlavour(env, 'https://identity.example.com', 'keystone', (line) => warnings.push(line))).toBeUndefined();
+      expect(
+        await writeFlavour(env, 'https://identity.example.com', 'keystone', (line) => warnings.push(line)),
+      ).toBeUndefined();
 
       expect(readFileSync(victim, 'utf8')).toBe('root: secret\n');
       expect(lstatSync(link).isSymbolicLink()).toBe(true);

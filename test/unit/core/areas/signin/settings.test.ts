@@ -14,7 +14,12 @@ afterEach(() => clearSecretsForTests());
 
 describe('sign-in settings', () => {
   it('accepts OS_AUTH_URL with or without /v3 and a trailing slash', () => {
-    for (const url of ['https://id.example:5000', 'https://id.example:5000/', 'https://id.example:5000/v3', 'https://id.example:5000/v3/']) {
+    for (const url of [
+      'https://id.example:5000',
+      'https://id.example:5000/',
+      'https://id.example:5000/v3',
+      'https://id.example:5000/v3/',
+    ]) {
       expect(identityBase(url)).toBe('https://id.example:5000');
     }
     expect(read({ OS_AUTH_URL: 'https://k.example/identity/v3' }).identityUrl).toBe('https://k.example/identity');
@@ -59,22 +64,45 @@ describe('sign-in settings', () => {
 });
 
 describe('admin credentials and claim_prefix settings', () => {
-  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) => readSigninSettings({ given: {}, env, config, cwd: process.cwd() });
+  const read = (env: Record<string, string>, config: Record<string, unknown> = {}) =>
+    readSigninSettings({ given: {}, env, config, cwd: process.cwd() });
   it('reads the OpenStack variables and the signin: keys; the secrets are registered for redaction', () => {
-    const s = read({ OS_USERNAME: 'reader', OS_PASSWORD: 'pw-4711-secret', OS_USER_DOMAIN_NAME: 'Default', OS_SYSTEM_SCOPE: 'all' });
+    const s = read({
+      OS_USERNAME: 'reader',
+      OS_PASSWORD: 'pw-4711-secret',
+      OS_USER_DOMAIN_NAME: 'Default',
+      OS_SYSTEM_SCOPE: 'all',
+    });
     expect(s.admin).toMatchObject({ username: 'reader', userDomainName: 'Default', systemScope: 'all' });
     expect(adminCredentialState(s.admin)).toEqual({ kind: 'password' });
     expect(redact('x pw-4711-secret y')).toBe('x [redacted] y');
-    const app = read({}, { signin: { admin_application_credential_id: 'ac1', admin_application_credential_secret: 'ac-secret-99', claim_prefix: 'OIDC-' } });
+    const app = read(
+      {},
+      {
+        signin: {
+          admin_application_credential_id: 'ac1',
+          admin_application_credential_secret: 'ac-secret-99',
+          claim_prefix: 'OIDC-',
+        },
+      },
+    );
     expect(adminCredentialState(app.admin)).toEqual({ kind: 'application-credential' });
     expect(app.claimPrefix).toEqual({ value: 'OIDC-', explicit: true });
     expect(redact('ac-secret-99')).toBe('[redacted]');
     expect(read({}).claimPrefix).toEqual({ value: 'OIDC_CLAIM_', explicit: false });
-    expect(adminCredentialState(read({ OS_USERNAME: 'x' }).admin)).toEqual({ kind: 'incomplete', lacking: ['OS_PASSWORD'] });
+    expect(adminCredentialState(read({ OS_USERNAME: 'x' }).admin)).toEqual({
+      kind: 'incomplete',
+      lacking: ['OS_PASSWORD'],
+    });
     expect(adminCredentialState(read({}).admin)).toEqual({ kind: 'none' });
   });
   it('never takes the admin password from a flag', () => {
-    const s = readSigninSettings({ given: { admin_password: 'from-flag' } as unknown as GivenSettings, env: {}, config: {}, cwd: process.cwd() });
+    const s = readSigninSettings({
+      given: { admin_password: 'from-flag' } as unknown as GivenSettings,
+      env: {},
+      config: {},
+      cwd: process.cwd(),
+    });
     expect(s.admin.password).toBeUndefined();
   });
 });
@@ -92,24 +120,48 @@ describe("the OpenStack client's OpenID Connect auth types", () => {
   it("OS_USERNAME and OS_PASSWORD are the broker user's with v3oidcpassword, the identity admin's otherwise", () => {
     const env = { OS_USERNAME: 'op', OS_PASSWORD: 'pw-1234-secret' };
     const oidc = read({ ...env, OS_AUTH_TYPE: 'v3oidcpassword' });
-    expect([oidc.username, oidc.password, oidc.admin.username, oidc.admin.password]).toEqual(['op', 'pw-1234-secret', undefined, undefined]);
+    expect([oidc.username, oidc.password, oidc.admin.username, oidc.admin.password]).toEqual([
+      'op',
+      'pw-1234-secret',
+      undefined,
+      undefined,
+    ]);
     const admin = read(env);
-    expect([admin.username, admin.password, admin.admin.username, admin.admin.password]).toEqual([undefined, undefined, 'op', 'pw-1234-secret']);
+    expect([admin.username, admin.password, admin.admin.username, admin.admin.password]).toEqual([
+      undefined,
+      undefined,
+      'op',
+      'pw-1234-secret',
+    ]);
   });
 
   it('defaults the scope and the token presented as keystoneauth does', () => {
     const s = read({ OS_AUTH_TYPE: 'v3oidcclientcredentials' });
     expect([s.openidScope, s.accessTokenType]).toEqual(['openid profile', 'access_token']);
-    expect(read({ OS_OPENID_SCOPE: 'openid', OS_ACCESS_TOKEN_TYPE: 'id_token' })).toMatchObject({ openidScope: 'openid', accessTokenType: 'id_token' });
+    expect(read({ OS_OPENID_SCOPE: 'openid', OS_ACCESS_TOKEN_TYPE: 'id_token' })).toMatchObject({
+      openidScope: 'openid',
+      accessTokenType: 'id_token',
+    });
   });
 });
 
 describe('the project and its domain, by id or by name', () => {
   it('knows which from the variable or the clouds.yaml key that gave them', () => {
-    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_NAME: 'rig' })).toMatchObject({ project: 'alpha', projectBy: 'name', projectDomain: 'rig', projectDomainBy: 'name' });
-    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_ID: 'default' })).toMatchObject({ projectDomain: 'default', projectDomainBy: 'id' });
+    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_NAME: 'rig' })).toMatchObject({
+      project: 'alpha',
+      projectBy: 'name',
+      projectDomain: 'rig',
+      projectDomainBy: 'name',
+    });
+    expect(read({ OS_PROJECT_NAME: 'alpha', OS_PROJECT_DOMAIN_ID: 'default' })).toMatchObject({
+      projectDomain: 'default',
+      projectDomainBy: 'id',
+    });
     expect(read({ OS_PROJECT_ID: 'abc' })).toMatchObject({ projectBy: 'id', projectIsId: true });
-    expect(read({}, { signin: { project: 'alpha', project_domain: 'default' } })).toMatchObject({ projectBy: 'either', projectDomainBy: 'id' });
+    expect(read({}, { signin: { project: 'alpha', project_domain: 'default' } })).toMatchObject({
+      projectBy: 'either',
+      projectDomainBy: 'id',
+    });
   });
 
   it("an admin openrc's project domain is not the chain's when the chain's project came from elsewhere", () => {

@@ -7,10 +7,25 @@ const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url'
 describe('JWT facts (decoded, not verified)', () => {
   it('reads issuer, audience, user and time left', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
-    const token = fakeJwt({ iss: 'https://kc/realms/r', aud: ['a', 'b'], sub: 's', preferred_username: 'alice', exp: now / 1000 + 299 });
+    const token = fakeJwt({
+      iss: 'https://kc/realms/r',
+      aud: ['a', 'b'],
+      sub: 's',
+      preferred_username: 'alice',
+      exp: now / 1000 + 299,
+    });
     const facts = tokenFacts(token, now)!;
-    expect(facts).toEqual({ issuer: 'https://kc/realms/r', audience: ['a', 'b'], subject: 's', username: 'alice', expiresAt: '2026-01-01T00:04:59.000Z', secondsLeft: 299 });
-    expect(describeFacts(facts)).toBe('iss https://kc/realms/r, aud a,b, user alice, expires 2026-01-01T00:04:59.000Z (4 min 59 s left)');
+    expect(facts).toEqual({
+      issuer: 'https://kc/realms/r',
+      audience: ['a', 'b'],
+      subject: 's',
+      username: 'alice',
+      expiresAt: '2026-01-01T00:04:59.000Z',
+      secondsLeft: 299,
+    });
+    expect(describeFacts(facts)).toBe(
+      'iss https://kc/realms/r, aud a,b, user alice, expires 2026-01-01T00:04:59.000Z (4 min 59 s left)',
+    );
     expect(describeFacts(facts)).not.toContain(token);
   });
 

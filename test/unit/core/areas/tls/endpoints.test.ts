@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  endpointId, endpointsFromCatalog, endpointsFromInventory, endpointsFromSettings, parseEndpoint, unique,
+  endpointId,
+  endpointsFromCatalog,
+  endpointsFromInventory,
+  endpointsFromSettings,
+  parseEndpoint,
+  unique,
 } from '../../../../../src/core/areas/tls/endpoints.js';
 import { UsageError } from '../../../../../src/core/errors.js';
 import { resolveList } from '../../../../../src/core/config/setting-schema.js';
@@ -17,7 +22,11 @@ describe('endpoints', () => {
     expect(parseEndpoint('[::1]:8443')).toEqual({ host: '::1', port: 8443 });
     expect(parseEndpoint('https://image.example.com:9292/v2')).toEqual({ host: 'image.example.com', port: 9292 });
     expect(parseEndpoint('https://identity.example.com/v3')).toEqual({ host: 'identity.example.com', port: 443 });
-    expect(parseEndpoint('identity.example.com:8443@10.0.0.5')).toEqual({ host: 'identity.example.com', port: 8443, address: '10.0.0.5' });
+    expect(parseEndpoint('identity.example.com:8443@10.0.0.5')).toEqual({
+      host: 'identity.example.com',
+      port: 8443,
+      address: '10.0.0.5',
+    });
     expect(parseEndpoint('identity.example.com@')).toBeUndefined();
     expect(parseEndpoint('host:99999')).toBeUndefined();
     expect(parseEndpoint('a b')).toBeUndefined();
@@ -31,17 +40,30 @@ describe('endpoints', () => {
 
   it('refuses a bad --endpoint or config entry, naming it', () => {
     expect(() => endpointsFromSettings(items(['ok.example', 'bad host']))).toThrow(/--endpoint "bad host"/);
-    expect(() => endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml')).toThrow(UsageError);
-    expect(() => endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml')).toThrow(/doctor.yml, tls.endpoints\[1\]/);
-    expect(() => items([], { tls: { endpoints: ['x.example', { not: 'text' }] } })).toThrow(/tls\.endpoints must be a list/);
+    expect(() =>
+      endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml'),
+    ).toThrow(UsageError);
+    expect(() =>
+      endpointsFromSettings(items([], { tls: { endpoints: ['x.example', 'no way'] } }), 'doctor.yml'),
+    ).toThrow(/doctor.yml, tls.endpoints\[1\]/);
+    expect(() => items([], { tls: { endpoints: ['x.example', { not: 'text' }] } })).toThrow(
+      /tls\.endpoints must be a list/,
+    );
     expect(endpointsFromSettings(items([], { tls: { endpoints: ['x.example:8443'] } }), 'doctor.yml')).toEqual([
       { host: 'x.example', port: 8443, source: 'config', origin: 'doctor.yml tls.endpoints' },
     ]);
   });
 
-  it('adds the flags\' endpoints and the config file\'s up, flags first, a flag listing several comma-separated', () => {
-    const both = endpointsFromSettings(items(['a.example,b.example:8443'], { tls: { endpoints: ['c.example'] } }), 'doctor.yml');
-    expect(both.map((e) => `${e.origin} ${endpointId(e)}`)).toEqual(['--endpoint tls.a.example', '--endpoint tls.b.example:8443', 'doctor.yml tls.endpoints tls.c.example']);
+  it("adds the flags' endpoints and the config file's up, flags first, a flag listing several comma-separated", () => {
+    const both = endpointsFromSettings(
+      items(['a.example,b.example:8443'], { tls: { endpoints: ['c.example'] } }),
+      'doctor.yml',
+    );
+    expect(both.map((e) => `${e.origin} ${endpointId(e)}`)).toEqual([
+      '--endpoint tls.a.example',
+      '--endpoint tls.b.example:8443',
+      'doctor.yml tls.endpoints tls.c.example',
+    ]);
   });
 
   it('takes only *_host variables with a host name from the inventory', () => {
@@ -60,13 +82,25 @@ describe('endpoints', () => {
 
   it('takes https catalog endpoints once each', () => {
     const catalog = [
-      { type: 'identity', endpoints: [
-        { interface: 'public', url: 'https://identity.example.com/v3' },
-        { interface: 'internal', url: 'http://keystone-api.openstack.svc:5000/v3' },
-      ] },
-      { type: 'compute', endpoints: [{ interface: 'public', url: 'https://compute.example.com:8774/v2.1' }, { interface: 'admin', url: 'https://compute.example.com:8774/v2.1' }] },
+      {
+        type: 'identity',
+        endpoints: [
+          { interface: 'public', url: 'https://identity.example.com/v3' },
+          { interface: 'internal', url: 'http://keystone-api.openstack.svc:5000/v3' },
+        ],
+      },
+      {
+        type: 'compute',
+        endpoints: [
+          { interface: 'public', url: 'https://compute.example.com:8774/v2.1' },
+          { interface: 'admin', url: 'https://compute.example.com:8774/v2.1' },
+        ],
+      },
     ];
-    expect(endpointsFromCatalog(catalog).map(endpointId)).toEqual(['tls.identity.example.com', 'tls.compute.example.com:8774']);
+    expect(endpointsFromCatalog(catalog).map(endpointId)).toEqual([
+      'tls.identity.example.com',
+      'tls.compute.example.com:8774',
+    ]);
     expect(endpointsFromCatalog('nonsense')).toEqual([]);
   });
 

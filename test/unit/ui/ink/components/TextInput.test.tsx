@@ -13,7 +13,12 @@ describe('TextInput', () => {
 
   it('a pasted value that does not pass is kept on screen with its error, not submitted', async () => {
     const submitted: string[] = [];
-    const ui = await renderInk(<TextInput validate={(v) => (v.includes('@') ? undefined : 'not an email')} onSubmit={(v) => submitted.push(v)} />);
+    const ui = await renderInk(
+      <TextInput
+        validate={(v) => (v.includes('@') ? undefined : 'not an email')}
+        onSubmit={(v) => submitted.push(v)}
+      />,
+    );
     await ui.press('ops\r');
     expect(submitted).toEqual([]);
     expect(ui.frame()).toContain('ops');
@@ -54,7 +59,13 @@ describe('TextInput edits like a shell prompt', () => {
   });
 
   it('Tab asks the field to complete the line at the cursor', async () => {
-    const ui = await renderInk(<TextInput initialValue="/tm" complete={(line) => ({ value: `${line.value}p/`, cursor: line.value.length + 2 })} onSubmit={() => undefined} />);
+    const ui = await renderInk(
+      <TextInput
+        initialValue="/tm"
+        complete={(line) => ({ value: `${line.value}p/`, cursor: line.value.length + 2 })}
+        onSubmit={() => undefined}
+      />,
+    );
     await ui.press(KEY.tab);
     expect(ui.frame()).toContain('> /tmp/');
     ui.unmount();

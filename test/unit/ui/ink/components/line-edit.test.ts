@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyInput, keysOf } from '../../../../../src/ui/ink/components/line-edit.js';
 
 const at = (value: string, cursor = value.length) => ({ value, cursor });
-const run = (start: ReturnType<typeof at>, ...keys: string[]) => keys.reduce((line, key) => applyInput(line, key).line, start);
+const run = (start: ReturnType<typeof at>, ...keys: string[]) =>
+  keys.reduce((line, key) => applyInput(line, key).line, start);
 
 describe('the line editor', () => {
   it('splits raw input into keys: escape sequences, control characters, text', () => {

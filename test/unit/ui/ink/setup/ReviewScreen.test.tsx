@@ -7,11 +7,20 @@ let ui: InkDriver | undefined;
 afterEach(() => ui?.unmount());
 
 const review = (over: Partial<Review> = {}): Review => ({
-  inventoryPath: '/inv/certificates.yml', inventoryExists: true, heading: 'Review: /inv/certificates.yml (exists)',
-  issuer: 'Issuer: ca (was acme)', set: ['cluster_issuer_type'], removed: [], renamed: [], translated: [],
+  inventoryPath: '/inv/certificates.yml',
+  inventoryExists: true,
+  heading: 'Review: /inv/certificates.yml (exists)',
+  issuer: 'Issuer: ca (was acme)',
+  set: ['cluster_issuer_type'],
+  removed: [],
+  renamed: [],
+  translated: [],
   diff: '--- a\n+++ b\n@@ -1,1 +1,1 @@\n-cluster_issuer_type: acme\n+cluster_issuer_type: ca\n',
   files: [{ path: '/inv/certificates.yml', description: 'inventory (updated)', mode: 0o600, holdsSecret: true }],
-  findings: [], blocked: false, dryRun: false, cluster: { lines: [], diff: '' },
+  findings: [],
+  blocked: false,
+  dryRun: false,
+  cluster: { lines: [], diff: '' },
   ...over,
 });
 
@@ -27,7 +36,18 @@ describe('ReviewScreen', () => {
     let confirmed = 0;
     ui = await renderInk(
       <ReviewScreen
-        review={review({ blocked: true, findings: [{ rule: 'x', severity: 'error', variable: 'openstack_helm_ingress_wildcard_domain', message: 'The certificate does not cover *.cloud.example.com.', advice: 'Supply a certificate for *.cloud.example.com.' }] })}
+        review={review({
+          blocked: true,
+          findings: [
+            {
+              rule: 'x',
+              severity: 'error',
+              variable: 'openstack_helm_ingress_wildcard_domain',
+              message: 'The certificate does not cover *.cloud.example.com.',
+              advice: 'Supply a certificate for *.cloud.example.com.',
+            },
+          ],
+        })}
         onConfirm={() => confirmed++}
       />,
     );

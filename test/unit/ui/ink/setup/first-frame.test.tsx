@@ -6,7 +6,8 @@ import type { SetupSession } from '../../../../../src/core/setup/session.js';
 import { renderInk, stripAnsi, type InkDriver } from '../../../../helpers/ink.js';
 
 const session: SetupSession = {
-  cwd: '/', dryRun: true,
+  cwd: '/',
+  dryRun: true,
   prepare: () => Promise.reject(new Error('not reached')),
   write: () => Promise.reject(new Error('not reached')),
 };

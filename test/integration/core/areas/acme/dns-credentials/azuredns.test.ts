@@ -3,7 +3,15 @@ import { defaultWorld } from '../../../../../servers/dns-apis.js';
 import { dnsCheck, useDnsApis } from '../../../../../helpers/run-check.js';
 
 const dns = useDnsApis('azuredns CA', (apis) => {
-  Object.assign(apis.world, { ...defaultWorld(), azuredns: { ...apis.world.azuredns, role: 'contributor', secretExpired: false, subscriptionTenant: apis.world.azuredns.tenant } });
+  Object.assign(apis.world, {
+    ...defaultWorld(),
+    azuredns: {
+      ...apis.world.azuredns,
+      role: 'contributor',
+      secretExpired: false,
+      subscriptionTenant: apis.world.azuredns.tenant,
+    },
+  });
   apis.world.writes.length = 0;
 });
 
@@ -34,7 +42,10 @@ describe('acme.dns-credentials azuredns', () => {
   it('with --probe-update puts and deletes the probe record set, leaving nothing', async () => {
     const r = await run(inventory(), { 'probe-update': true });
     expect(r).toMatchObject({ status: 'ok', facts: { probe: '_cloudgate-probe.example.test' } });
-    expect(dns.apis.world.writes).toEqual(['azuredns PUT _cloudgate-probe.example.test', 'azuredns DELETE _cloudgate-probe.example.test']);
+    expect(dns.apis.world.writes).toEqual([
+      'azuredns PUT _cloudgate-probe.example.test',
+      'azuredns DELETE _cloudgate-probe.example.test',
+    ]);
     expect(dns.apis.world.records.size).toBe(0);
   });
 
@@ -44,7 +55,9 @@ describe('acme.dns-credentials azuredns', () => {
     expect(wrong.advice).toMatch(/value, not its id/);
     dns.apis.world.azuredns.secretExpired = true;
     expect(await run(inventory())).toMatchObject({ status: 'fail', facts: { errorCodes: [7000222] } });
-    const tenant = await run(inventory({ cluster_issuer_acme_azuredns_tenant_id: '00000000-0000-0000-0000-000000000000' }));
+    const tenant = await run(
+      inventory({ cluster_issuer_acme_azuredns_tenant_id: '00000000-0000-0000-0000-000000000000' }),
+    );
     expect(tenant).toMatchObject({ status: 'fail', facts: { errorCodes: [90002], status: 400 } });
     expect(tenant.advice).toMatch(/tenant/);
   });
@@ -59,10 +72,19 @@ describe('acme.dns-credentials azuredns', () => {
     expect(readOnly).toMatchObject({ status: 'fail', facts: { code: 'AuthorizationFailed' } });
     expect(readOnly.message).toMatch(/read but not change/);
     dns.apis.world.azuredns.role = 'contributor';
-    expect(await run(inventory({ cluster_issuer_acme_azuredns_hostedzone_name: 'other.test' }))).toMatchObject({ status: 'fail', facts: { status: 404, code: 'ResourceNotFound' } });
-    expect(await run(inventory({ cluster_issuer_acme_azuredns_resourcegroup_name: 'nope' }))).toMatchObject({ status: 'fail', facts: { code: 'ResourceGroupNotFound' } });
+    expect(await run(inventory({ cluster_issuer_acme_azuredns_hostedzone_name: 'other.test' }))).toMatchObject({
+      status: 'fail',
+      facts: { status: 404, code: 'ResourceNotFound' },
+    });
+    expect(await run(inventory({ cluster_issuer_acme_azuredns_resourcegroup_name: 'nope' }))).toMatchObject({
+      status: 'fail',
+      facts: { code: 'ResourceGroupNotFound' },
+    });
     dns.apis.world.azuredns.subscriptionTenant = '22222222-2222-2222-2222-222222222222';
-    expect(await run(inventory())).toMatchObject({ status: 'fail', facts: { code: 'InvalidAuthenticationTokenTenant' } });
+    expect(await run(inventory())).toMatchObject({
+      status: 'fail',
+      facts: { code: 'InvalidAuthenticationTokenTenant' },
+    });
   });
 
   it('skips a vaulted secret unless its value is given in the environment', async () => {
@@ -72,8 +94,12 @@ describe('acme.dns-credentials azuredns', () => {
     expect(skipped).toMatchObject({ status: 'skip' });
     expect(skipped.message).toMatch(/cluster_issuer_acme_azuredns_client_secret is not set/);
     const fromEnv = await dnsCheck(vaulted, {
-      env: { ...dns.apis.env, CLOUDGATE_CLUSTER_ISSUER_ACME_AZUREDNS_CLIENT_SECRET: dns.apis.world.azuredns.clientSecret },
-      caFile: dns.ca.file, secrets: [dns.apis.world.azuredns.clientSecret],
+      env: {
+        ...dns.apis.env,
+        CLOUDGATE_CLUSTER_ISSUER_ACME_AZUREDNS_CLIENT_SECRET: dns.apis.world.azuredns.clientSecret,
+      },
+      caFile: dns.ca.file,
+      secrets: [dns.apis.world.azuredns.clientSecret],
     });
     expect(fromEnv).toMatchObject({ status: 'ok' });
   });

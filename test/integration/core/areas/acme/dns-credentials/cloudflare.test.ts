@@ -7,11 +7,18 @@ const dns = useDnsApis('dns token providers CA', resetTokenProviders);
 const run = tokenProviderCheck(dns);
 
 describe('acme.dns-credentials cloudflare', () => {
-  const cloudflare = (token = dns.apis.world.cloudflare.token, domain = 'cloud.example.test') => ({ cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: token, openstack_helm_ingress_wildcard_domain: domain });
+  const cloudflare = (token = dns.apis.world.cloudflare.token, domain = 'cloud.example.test') => ({
+    cluster_issuer_acme_solver: 'cloudflare',
+    cluster_issuer_acme_cloudflare_api_token: token,
+    openstack_helm_ingress_wildcard_domain: domain,
+  });
 
   it('verifies the token, finds the zone from a subdomain and reads its records', async () => {
     const r = await run(cloudflare());
-    expect(r).toMatchObject({ status: 'ok', facts: { zone: 'example.test', zoneId: '023e105f4ecef8ad9ca31a8372d0c353' } });
+    expect(r).toMatchObject({
+      status: 'ok',
+      facts: { zone: 'example.test', zoneId: '023e105f4ecef8ad9ca31a8372d0c353' },
+    });
     expect(dns.apis.world.writes).toEqual([]);
   });
 
@@ -24,7 +31,9 @@ describe('acme.dns-credentials cloudflare', () => {
 
   it('maps an invalid token, a token without the zone, and a token without DNS permission', async () => {
     const other = randomBytes(30).toString('base64url');
-    expect(await dnsCheck(cloudflare(other), { env: dns.apis.env, caFile: dns.ca.file, secrets: [other] })).toMatchObject({ status: 'fail', facts: { status: 401, errorCodes: [1000] } });
+    expect(
+      await dnsCheck(cloudflare(other), { env: dns.apis.env, caFile: dns.ca.file, secrets: [other] }),
+    ).toMatchObject({ status: 'fail', facts: { status: 401, errorCodes: [1000] } });
     dns.apis.world.cloudflare.visible = [];
     const hidden = await run(cloudflare());
     expect(hidden).toMatchObject({ status: 'fail' });
@@ -40,14 +49,26 @@ describe('acme.dns-credentials cloudflare', () => {
   });
 
   it('with --probe-update creates and deletes the probe record', async () => {
-    expect(await run(cloudflare(), { 'probe-update': true })).toMatchObject({ status: 'ok', facts: { probe: '_cloudgate-probe.example.test' } });
-    expect(dns.apis.world.writes).toEqual(['cloudflare POST _cloudgate-probe.example.test', 'cloudflare DELETE _cloudgate-probe.example.test']);
+    expect(await run(cloudflare(), { 'probe-update': true })).toMatchObject({
+      status: 'ok',
+      facts: { probe: '_cloudgate-probe.example.test' },
+    });
+    expect(dns.apis.world.writes).toEqual([
+      'cloudflare POST _cloudgate-probe.example.test',
+      'cloudflare DELETE _cloudgate-probe.example.test',
+    ]);
     expect(dns.apis.world.records.size).toBe(0);
   });
 
   it('without a wildcard domain uses --domain, or warns that only the token was verified', async () => {
-    const noDomain = { cluster_issuer_acme_solver: 'cloudflare', cluster_issuer_acme_cloudflare_api_token: dns.apis.world.cloudflare.token };
+    const noDomain = {
+      cluster_issuer_acme_solver: 'cloudflare',
+      cluster_issuer_acme_cloudflare_api_token: dns.apis.world.cloudflare.token,
+    };
     expect(await run(noDomain)).toMatchObject({ status: 'warn' });
-    expect(await run(noDomain, { domain: 'api.example.test' })).toMatchObject({ status: 'ok', facts: { zone: 'example.test' } });
+    expect(await run(noDomain, { domain: 'api.example.test' })).toMatchObject({
+      status: 'ok',
+      facts: { zone: 'example.test' },
+    });
   });
 });

@@ -30,9 +30,17 @@ describe('acme.dns-credentials infoblox', () => {
   });
 
   it('with --probe-update creates and deletes the probe record in the view', async () => {
-    expect(await run(infoblox(), { 'probe-update': true })).toMatchObject({ status: 'ok', facts: { probe: '_cloudgate-probe.example.test' } });
-    expect(dns.apis.world.writes).toEqual(['infoblox POST _cloudgate-probe.example.test', 'infoblox DELETE _cloudgate-probe.example.test']);
-    const noZone = await run(infoblox({ openstack_helm_ingress_wildcard_domain: 'other.test' }), { 'probe-update': true });
+    expect(await run(infoblox(), { 'probe-update': true })).toMatchObject({
+      status: 'ok',
+      facts: { probe: '_cloudgate-probe.example.test' },
+    });
+    expect(dns.apis.world.writes).toEqual([
+      'infoblox POST _cloudgate-probe.example.test',
+      'infoblox DELETE _cloudgate-probe.example.test',
+    ]);
+    const noZone = await run(infoblox({ openstack_helm_ingress_wildcard_domain: 'other.test' }), {
+      'probe-update': true,
+    });
     expect(noZone).toMatchObject({ status: 'fail', facts: { status: 400 } });
     expect(noZone.message).toMatch(/parent was not found/);
   });

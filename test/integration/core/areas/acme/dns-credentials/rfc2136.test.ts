@@ -23,13 +23,25 @@ const run = (inv: Record<string, string>, flags: Record<string, boolean> = { 'pr
   dnsCheck(inv, { flags, caFile: '', secrets: [named.key.secret] });
 
 /** The changes named committed to the zone since `from` (read from its journal with named-journalprint). */
-const changes = (from: number) => named.journal().slice(from).map((line) => line.split(/\s+/).filter((_, i) => i !== 2).join(' '));
+const changes = (from: number) =>
+  named
+    .journal()
+    .slice(from)
+    .map((line) =>
+      line
+        .split(/\s+/)
+        .filter((_, i) => i !== 2)
+        .join(' '),
+    );
 
 describe.skipIf(!requireNamed())('rfc2136 --probe-update against named', () => {
   it('adds and removes _cloudgate-probe in the zone above the wildcard domain', async () => {
     const before = named.journal().length;
     const r = await run(inventory());
-    expect(r).toMatchObject({ status: 'ok', facts: { zone: 'example.test', probe: '_cloudgate-probe.example.test', rcode: 'NOERROR' } });
+    expect(r).toMatchObject({
+      status: 'ok',
+      facts: { zone: 'example.test', probe: '_cloudgate-probe.example.test', rcode: 'NOERROR' },
+    });
     const committed = changes(before);
     expect(committed).toHaveLength(2);
     expect(committed[0]).toMatch(/^add _cloudgate-probe\.example\.test\. IN TXT "cloudgate-probe-[0-9a-f]{12}"$/);
@@ -37,11 +49,27 @@ describe.skipIf(!requireNamed())('rfc2136 --probe-update against named', () => {
   });
 
   it('each UPDATE is committed by named (its journal), and the delete removes exactly the probe value', async () => {
-    const common = { host: '127.0.0.1', port: named.port, zone: 'example.test', record: '_cloudgate-probe.example.test', key: named.key, timeoutMs: 3000 };
+    const common = {
+      host: '127.0.0.1',
+      port: named.port,
+      zone: 'example.test',
+      record: '_cloudgate-probe.example.test',
+      key: named.key,
+      timeoutMs: 3000,
+    };
     const before = named.journal().length;
-    expect(await sendUpdate({ ...common, value: 'probe-a', action: 'add', now: new Date() })).toEqual({ rcode: 'NOERROR', tsigError: 'NOERROR' });
-    expect(await sendUpdate({ ...common, value: 'probe-b', action: 'add', now: new Date() })).toEqual({ rcode: 'NOERROR', tsigError: 'NOERROR' });
-    expect(await sendUpdate({ ...common, value: 'probe-a', action: 'delete', now: new Date() })).toEqual({ rcode: 'NOERROR', tsigError: 'NOERROR' });
+    expect(await sendUpdate({ ...common, value: 'probe-a', action: 'add', now: new Date() })).toEqual({
+      rcode: 'NOERROR',
+      tsigError: 'NOERROR',
+    });
+    expect(await sendUpdate({ ...common, value: 'probe-b', action: 'add', now: new Date() })).toEqual({
+      rcode: 'NOERROR',
+      tsigError: 'NOERROR',
+    });
+    expect(await sendUpdate({ ...common, value: 'probe-a', action: 'delete', now: new Date() })).toEqual({
+      rcode: 'NOERROR',
+      tsigError: 'NOERROR',
+    });
     expect(changes(before)).toEqual([
       'add _cloudgate-probe.example.test. IN TXT "probe-a"',
       'add _cloudgate-probe.example.test. IN TXT "probe-b"',
@@ -51,7 +79,9 @@ describe.skipIf(!requireNamed())('rfc2136 --probe-update against named', () => {
   });
 
   it('maps a wrong secret (BADSIG), an unknown key (BADKEY) and a zone the server does not serve (NOTAUTH)', async () => {
-    const badsig = await run(inventory({ cluster_issuer_acme_rfc2136_tsig_secret_key: Buffer.alloc(32, 7).toString('base64') }));
+    const badsig = await run(
+      inventory({ cluster_issuer_acme_rfc2136_tsig_secret_key: Buffer.alloc(32, 7).toString('base64') }),
+    );
     expect(badsig).toMatchObject({ status: 'fail', facts: { tsigError: 'BADSIG' } });
     expect(badsig.advice).toMatch(/tsig_secret_key/);
     const badkey = await run(inventory({ cluster_issuer_acme_rfc2136_tsig_key_name: 'someone-else' }));

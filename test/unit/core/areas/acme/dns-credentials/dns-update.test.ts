@@ -13,7 +13,11 @@ const decode = (message: Buffer, id = 0x1234) => {
 
 /** A signed UPDATE turned into an answer: the QR bit, `rcode` in the header and `tsigError` in the TSIG record. */
 function answer(rcode: number, tsigError = 0): Buffer {
-  const signed = signMessage(buildUpdate(0x1234, 'example.test', '_cloudgate-probe.example.test', 'v', 'add'), KEY, 1_700_000_000);
+  const signed = signMessage(
+    buildUpdate(0x1234, 'example.test', '_cloudgate-probe.example.test', 'v', 'add'),
+    KEY,
+    1_700_000_000,
+  );
   signed.writeUInt16BE(0x8000 | (5 << 11) | rcode, 2);
   // The TSIG record ends with its error and the length of "other data" (0).
   signed.writeUInt16BE(tsigError, signed.length - 4);
@@ -42,7 +46,9 @@ describe('DNS UPDATE message', () => {
       return [m.readUInt16BE(at), m.readUInt32BE(at + 2)];
     };
     expect(classAndTtl(buildUpdate(1, 'example.test', '_cloudgate-probe.example.test', 'v', 'add'))).toEqual([1, 60]);
-    expect(classAndTtl(buildUpdate(1, 'example.test', '_cloudgate-probe.example.test', 'v', 'delete'))).toEqual([254, 0]);
+    expect(classAndTtl(buildUpdate(1, 'example.test', '_cloudgate-probe.example.test', 'v', 'delete'))).toEqual([
+      254, 0,
+    ]);
   });
 });
 
