@@ -48,6 +48,8 @@ export interface AnsibleSetting {
   source: string;
   /** The folder a relative path in it is relative to. */
   base: string;
+  /** The ansible.cfg it came from, when it did not come from the environment. */
+  file?: string;
 }
 
 export function ansibleSetting(
@@ -67,7 +69,7 @@ export function ansibleSetting(
     return undefined; // Ansible would say why; cloudgate only reads settings here
   }
   const value = text === undefined ? undefined : configValue(text, 'defaults', key);
-  return value ? { value, source: `${key} in ${file}`, base: dirname(file) } : undefined;
+  return value ? { value, source: `${key} in ${file}`, base: dirname(file), file } : undefined;
 }
 
 /** `~` and `~/...` as the home folder, as Ansible expands a path setting. */

@@ -2,7 +2,10 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ansibleCfg, ansibleInventory, inventoryOption } from '../../../../src/core/config/ansible-cfg.js';
+import { ansibleInventory } from '../../../../src/core/config/ansible-cfg.js';
+import { ansibleConfigFile, configValue } from '../../../../src/core/inventory/ansible-config.js';
+
+const inventoryOption = (text: string) => configValue(text, 'defaults', 'inventory');
 
 function project(): { home: string; work: string } {
   const home = mkdtempSync(join(tmpdir(), 'cg-ansible-'));
@@ -46,8 +49,8 @@ describe("ansible.cfg's inventory, found as Ansible finds it", () => {
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = inventory\n');
     writeFileSync(join(home, '.ansible.cfg'), '[defaults]\ninventory = ~/cloud/inventory\n');
     chmodSync(work, 0o777);
-    expect(ansibleCfg({ HOME: home }, work)).toBe(join(home, '.ansible.cfg'));
+    expect(ansibleConfigFile({ HOME: home }, work)).toBe(join(home, '.ansible.cfg'));
     chmodSync(work, 0o755);
-    expect(ansibleCfg({ HOME: home }, work)).toBe(join(work, 'ansible.cfg'));
+    expect(ansibleConfigFile({ HOME: home }, work)).toBe(join(work, 'ansible.cfg'));
   });
 });
