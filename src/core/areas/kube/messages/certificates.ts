@@ -92,3 +92,35 @@ export const RENEW = {
     `failed to trigger issuance of Certificate ${certificate}: ${error}`,
   kubectlExitCode: (code: number | null) => `kubectl exit code ${code}`,
 } as const;
+
+/** What is wrong with one Certificate (its summary), and the parts of a summary. */
+export const CERTIFICATE = {
+  issuerMissing: (ref: string) => `its issuer ${ref} does not exist`,
+  otherKindExists: (ref: string, otherKind: string) => `it names ${ref}, which does not exist, but ${otherKind} does`,
+  expired: (secret: string | undefined, notAfter: string | undefined, then: string) =>
+    `its certificate (secret ${secret}) expired on ${notAfter}; ${then}`.replace(/; $/, ''),
+  stale: (observed: unknown, generation: unknown) =>
+    `its Ready condition is of generation ${observed}, the Certificate is at ${generation}: cert-manager has not looked at the change`,
+  issuerNotReady: (ref: string, check: string) => `its issuer ${ref} is not Ready (${check} says why)`,
+  atObject: (object: string, summary: string, extra: string) => `${object}: ${summary}${extra}`,
+  otherIssuer: ' (its secret was issued by another issuer)',
+  byHand: ' (asked for by hand)',
+  aRenewal: ' (a renewal)',
+  issuing: (why: string, walk: string) => `cert-manager is issuing it${why}${walk}`,
+  walkStep: (object: string, summary: string) => `: ${object}: ${summary}`,
+  retriesAt: (retryAt: string, attempts: number | undefined, last: string | undefined) =>
+    `; cert-manager tries again at ${retryAt} (after ${attempts} failed attempts, the last at ${last})`,
+  lastIssuanceFailed: (cause: string, reason: string, message: string, when: string) =>
+    `its last issuance failed: ${cause} (${reason}${message ? `: ${message}` : ''})${when}`,
+  noReadyCondition: 'no Ready condition yet',
+  said: (reason: string | undefined, message: string | undefined) => `${reason}${message ? `: ${message}` : ''}`,
+  notReadyNotIssuing: (said: string, cause: string | undefined) =>
+    `not Ready (${said}) and cert-manager is not issuing it${cause ? `: ${cause}` : ''}`,
+  secretMissing: (secret: string) => `it says Ready but its secret ${secret} does not exist`,
+  secretProblems: (secret: string | undefined, problems: string) =>
+    `it says Ready but the secret ${secret}: ${problems}`,
+  renewalNotStarted: (renewalTime: string | undefined) =>
+    `its renewal time ${renewalTime} has passed and cert-manager has not started renewing`,
+  finding: (who: string, summary: string | undefined) => `${who}: ${summary}`,
+  fixFor: (whose: string, advice: string) => `${whose}: ${advice}`,
+} as const;
