@@ -51,8 +51,44 @@ export const ISSUANCE = {
     "Fix what the message names in the Certificate (names, usages, issuerRef; for the platform's ingresses the subject annotations in atmosphere_ingress_annotations), then cloudgate renew {certificate}.",
   issuerHasNotSigned:
     "The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer's state (kube.issuer, kube.issuers) and the cert-manager controller log.",
+  readChallengeThenRenew:
+    "cert-manager's message is all it says (read it and the challenge's events: cloudgate status certificate {certificate}); it starts a new order after its back-off, cloudgate renew {certificate} at once.",
+  readOrderThenRenew:
+    "cert-manager's message is all it says: read it and the order's events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.",
+  findUnmatchedSolver:
+    'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.',
   approveRequests:
     'cert-manager\'s own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager\'s service account), or approve it by hand with "cmctl approve".',
+} as const;
+
+/** Where the issuance of a Certificate stands: the step that is stuck, in one line (values already escaped). */
+export const STUCK = {
+  minutes: (count: number) => `${count} minutes`,
+  problem: (cause: string, retry: string | undefined, said: string) =>
+    `${cause}${retry ? `, until ${retry}` : ''}: ${said}`,
+  reason: (cause: string, said: string) => `${cause}${said ? ` (${said})` : ''}`,
+  selfCheckGot: (code: string) => `self-check got HTTP ${code}`,
+  lastingFor: (summary: string, duration: string) => `${summary} (for ${duration})`,
+  challengeFailed: (name: string, state: string, reason: string) =>
+    `the challenge for ${name} is ${state}: ${reason || 'no reason given'}`,
+  cannotPresent: (type: string, name: string, said: string) =>
+    `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${said}`,
+  challengeWaits: (name: string, state: string, processing: boolean, reason: string) =>
+    `the challenge for ${name} is ${state || 'pending'}${processing ? ' (processing)' : ''}${reason ? `: ${reason}` : ''}`,
+  stalledFor: (waiting: string, duration: string) => `${waiting}, for ${duration}`,
+  orderFailed: (state: string, reason: string) =>
+    `the order is ${state}${reason ? `: ${reason}` : ' (no challenge or reason says why)'}`,
+  orderWithoutChallenge: (duration: string) =>
+    `the order has had no Challenge for ${duration}, and no event says why (events last an hour)`,
+  orderPending: 'the order waits for cert-manager to create its challenges',
+  requestSaid: (reason: string, message: string) => `${reason || 'no reason'}${message ? `: ${message}` : ''}`,
+  requestPending: (said: string | undefined, hasOrder: boolean) =>
+    `the request is approved and waits for the issuer (${said ?? 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
+  denied: (cause: string, reason: string, message: string) => `${cause} (${reason}${message ? `: ${message}` : ''})`,
+  invalid: (cause: string | undefined, reason: string, message: string) =>
+    `the issuer refused the request as invalid${cause !== undefined ? `: ${cause}` : ''} (${reason}${message ? `: ${message}` : ''})`,
+  notApproved: (waited: string | undefined) =>
+    `the request waits for approval: no approver has approved or denied it${waited ? ` in ${waited}` : ''}`,
 } as const;
 
 export const SUPPLIED_WILDCARD = {
