@@ -160,3 +160,16 @@ export const CERTIFICATE = {
   finding: (who: string, summary: string | undefined) => `${who}: ${summary}`,
   fixFor: (whose: string, advice: string) => `${whose}: ${advice}`,
 } as const;
+
+/** What a TLS secret's own certificate and key say, as short phrases ("the secret …: <phrase>"). */
+export const SECRET = {
+  noTlsCrt: 'holds no tls.crt',
+  notPem: (error: string) => `tls.crt is not a PEM certificate (${error})`,
+  noCertificate: 'holds no certificate',
+  expired: (notAfter: string) => `its certificate expired on ${notAfter}`,
+  keyEmpty: 'its tls.key is empty',
+  keyMismatch: 'its tls.key does not belong to its certificate',
+  keyUnreadable: 'its tls.key is not a readable private key',
+  notCovered: (names: string[], uncovered: string[]) =>
+    `its certificate (${names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`,
+} as const;
