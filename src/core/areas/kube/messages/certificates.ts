@@ -173,3 +173,59 @@ export const SECRET = {
   notCovered: (names: string[], uncovered: string[]) =>
     `its certificate (${names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`,
 } as const;
+
+/** What is wrong with one ingress's TLS, and the fix (values already escaped; lists already joined). */
+export const INGRESS_FINDING = {
+  cannotList: (namespace: string, error: string) => `the ingresses of ${namespace} cannot be listed: ${error}`,
+  letList: (namespace: string) =>
+    `Let this user list ingresses in ${namespace} (kubectl auth can-i list ingresses -n ${namespace}).`,
+  noSecretName: (hosts: string) =>
+    `its tls entry for ${hosts || 'no host'} names no secretName, so the ingress controller serves its default certificate`,
+  setSecretName: 'Set tls[].secretName (the platform names it <service>-certs) and redeploy.',
+  issuerOnSupplied: (secret: string, key: string, value: string) =>
+    `uses the supplied wildcard secret ${secret} but carries ${key}: ${value}, so cert-manager will replace the operator's certificate in it with one it issues`,
+  removeIssuerAnnotation: (ingress: string, namespace: string, key: string, secretName: string) =>
+    `Remove the annotation (kubectl annotate ingress ${ingress} -n ${namespace} ${key}-) and the Certificate it made (kubectl delete certificate ${secretName} -n ${namespace}); keep cluster_issuer_type: none so the deployment does not add it again, and put your certificate back if it was replaced.`,
+  secretMissing: (secret: string, hosts: string) =>
+    `its TLS secret ${secret} does not exist, so ${hosts || 'its hosts'} get the ingress controller's default certificate`,
+  copySuppliedHere: (namespace: string, secretName: string) =>
+    `Create the supplied wildcard secret in namespace ${namespace} too (a secret is visible only in its own namespace): kubectl create secret tls ${secretName} -n ${namespace} --cert=FULLCHAIN.pem --key=KEY.pem, or apply the manifest "cloudgate setup" wrote with this namespace.`,
+  notIssuedYet: (namespace: string, secretName: string) =>
+    `cert-manager has not issued it: see why with kube.certificates or "cloudgate status certificate ${namespace}/${secretName}" (the ingress's Certificate is named after its secret).`,
+  createOrAnnotate: (issuer: string) =>
+    `Create the TLS secret, or annotate the ingress with cert-manager.io/cluster-issuer: ${issuer} so cert-manager issues it.`,
+  secretUnreadable: (secret: string, error: string) => `its TLS secret ${secret} cannot be read: ${error}`,
+  letGetSecrets: (namespace: string) =>
+    `Let this user get secrets in ${namespace} (kubectl auth can-i get secrets -n ${namespace}).`,
+  wrongType: (secret: string, type: string) =>
+    `its secret ${secret} has type ${type}, not kubernetes.io/tls, so the ingress controller ignores it`,
+  recreateAsTls: (secretName: string, namespace: string, issued: boolean) =>
+    `Recreate it as a TLS secret: kubectl delete secret ${secretName} -n ${namespace}, then kubectl create secret tls ${secretName} -n ${namespace} --cert=FULLCHAIN.pem --key=KEY.pem${issued ? ' (or let cert-manager issue it again after the delete)' : ''}.`,
+  noTlsCrt: (secret: string) => `its secret ${secret} holds no tls.crt`,
+  recreateWithTlsCrt:
+    'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.',
+  recreateWithPem: 'Recreate the secret with a PEM certificate chain in tls.crt.',
+  notCovered: (secret: string, names: string | undefined, uncovered: string) =>
+    `the certificate in ${secret} (${names !== undefined ? `names ${names}` : 'no DNS subjectAltName'}) does not cover ${uncovered}`,
+  putCoveringCertificate: (uncovered: string, secret: string) =>
+    `Put a certificate naming ${uncovered} in ${secret} (a wildcard *.domain covers one label, not the domain itself nor deeper names).`,
+  deleteForReissue:
+    "cert-manager issued it for other names: delete the secret (cloudgate regenerate does it) so cert-manager issues one for the ingress's hosts.",
+  leftoverIssuer: (issuer: string, stillUsed: boolean) =>
+    `the ClusterIssuer ${issuer} is left over from before while cluster_issuer_type is none${stillUsed ? ', and these ingresses still ask cert-manager to issue from it' : ''}`,
+  deleteLeftoverIssuer: (issuer: string) =>
+    `The deployment does not delete it: remove the issuer annotation from the ingresses that should use the supplied wildcard, then kubectl delete clusterissuer ${issuer}.`,
+  ruleHostWithoutTls: (hosts: string) =>
+    `serves ${hosts} (spec.rules) but no tls[].hosts entry names it, so HTTPS there gets the ingress controller's default certificate`,
+  addTlsHost: (hosts: string) =>
+    `Add ${hosts} to tls[].hosts, or correct the rule's host (the platform takes both from the same host variable: redeploy).`,
+  tlsHostWithoutRule: (hosts: string, rules: string) =>
+    `names ${hosts} in tls[].hosts but no rule serves it (rules: ${rules})`,
+  removeTlsHost: (hosts: string) =>
+    `Remove ${hosts} from tls[].hosts or add the rule: cert-manager requests a certificate for every TLS host, and a name nothing serves cannot be validated over HTTP-01.`,
+  duplicateHost: (count: number, host: string, secrets: string | undefined) =>
+    `${count} ingresses claim the host ${host}${secrets !== undefined ? ` with different TLS secrets (${secrets}); the controller serves only one of them` : ''}`,
+  keepOnOneIngress: (host: string) =>
+    `Keep ${host} on one ingress: give the other service its own host variable, or delete the stale ingress.`,
+  at: (ingress: string, text: string) => `${ingress}: ${text}`,
+} as const;
