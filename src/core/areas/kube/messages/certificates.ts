@@ -151,7 +151,7 @@ export const CERTIFICATE = {
   noReadyCondition: 'no Ready condition yet',
   said: (reason: string | undefined, message: string | undefined) => `${reason}${message ? `: ${message}` : ''}`,
   notReadyNotIssuing: (said: string, cause: string | undefined) =>
-    `not Ready (${said}) and cert-manager is not issuing it${cause ? `: ${cause}` : ''}`,
+    `not Ready (${said}) and cert-manager is not issuing it${cause !== undefined ? `: ${cause}` : ''}`,
   secretMissing: (secret: string) => `it says Ready but its secret ${secret} does not exist`,
   secretProblems: (secret: string | undefined, problems: string) =>
     `it says Ready but the secret ${secret}: ${problems}`,
