@@ -17,7 +17,7 @@ import type { ApiserverFlagsFacts } from './facts.js';
 import { TITLES } from './messages.js';
 import { messageOf } from '../../errors.js';
 import { memberOf } from '../../records.js';
-import { APISERVER_FLAGS } from './messages/document.js';
+import { APISERVER_FLAGS, FLAG_FINDING } from './messages/document.js';
 
 export const FLAGS = ['service-account-issuer', 'service-account-jwks-uri', 'api-audiences'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -97,7 +97,7 @@ export function judgeFlags(
     }
     if (byValue.size > 1) {
       verdict.failures.push(
-        `the control planes disagree on --${flag}: ${[...byValue].map(([v, nodes]) => `${nodes.join(', ')}: ${v}`).join('; ')}`,
+        FLAG_FINDING.disagree(flag, [...byValue].map(([v, nodes]) => FLAG_FINDING.nodesWithValue(nodes, v)).join('; ')),
       );
     }
     if (!kubeadm) continue;
@@ -105,9 +105,7 @@ export function judgeFlags(
     for (const p of planes) {
       const running = normalised(flag, p.flags.get(flag));
       if (running !== undefined && running !== configured) {
-        verdict.warnings.push(
-          `--${flag} on ${p.node} (${running}) is ${configured === undefined ? 'not in' : `not what is in (${configured})`} kubeadm-config: a hand edit of the static manifest, lost at the next kubeadm upgrade`,
-        );
+        verdict.warnings.push(FLAG_FINDING.handEdited(flag, p.node, running, configured));
       }
     }
   }
@@ -116,20 +114,13 @@ export function judgeFlags(
     for (const p of planes) {
       const issuers = p.flags.get('service-account-issuer') ?? [];
       if (!issuers.includes(publicIssuer))
-        verdict.failures.push(
-          `${p.node}: --service-account-issuer lacks ${publicIssuer} (has ${issuers.join(', ') || 'none'})`,
-        );
+        verdict.failures.push(FLAG_FINDING.issuerMissing(p.node, publicIssuer, issuers));
       else if (issuers[0] !== publicIssuer)
-        verdict.warnings.push(
-          `${p.node}: ${publicIssuer} is not the first --service-account-issuer, so new tokens carry iss ${issuers[0]}`,
-        );
+        verdict.warnings.push(FLAG_FINDING.issuerNotFirst(p.node, publicIssuer, issuers[0]));
       const jwksUri = p.flags.get('service-account-jwks-uri')?.[0];
-      if (jwksUri !== jwks)
-        verdict.failures.push(
-          `${p.node}: --service-account-jwks-uri is ${jwksUri === undefined ? 'unset' : jwksUri}, not ${jwks}`,
-        );
+      if (jwksUri !== jwks) verdict.failures.push(FLAG_FINDING.jwksUri(p.node, jwksUri, jwks));
       const audiences = (p.flags.get('api-audiences') ?? []).flatMap((v) => v.split(',')).map((a) => a.trim());
-      if (!audiences.includes(stsAudience)) verdict.failures.push(`${p.node}: --api-audiences lacks ${stsAudience}`);
+      if (!audiences.includes(stsAudience)) verdict.failures.push(FLAG_FINDING.audienceMissing(p.node, stsAudience));
     }
   }
   return verdict;

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { parseUrl } from '../../config/formats.js';
+import { ISSUER_DIFFERENCE } from './messages/document.js';
 
 /** Every way `actual` differs from `expected`, in the operator's words; empty when byte-for-byte equal. */
 export function issuerDifferences(expected: string, actual: string): string[] {
@@ -12,34 +13,28 @@ export function issuerDifferences(expected: string, actual: string): string[] {
   const diffs: string[] = [];
   const trim = (s: string) => s.replace(/\/+$/, '');
   if (trim(expected) === trim(actual)) {
-    diffs.push(
-      actual.endsWith('/')
-        ? 'the document has a trailing slash the URL lacks'
-        : 'the URL has a trailing slash the document lacks',
-    );
+    diffs.push(actual.endsWith('/') ? ISSUER_DIFFERENCE.documentTrailingSlash : ISSUER_DIFFERENCE.urlTrailingSlash);
     return diffs;
   }
   const e = parseUrl(expected);
   const a = parseUrl(actual);
-  if (!e || !a) return ['they are different strings'];
+  if (!e || !a) return [ISSUER_DIFFERENCE.differentStrings];
   if (e.protocol !== a.protocol)
-    diffs.push(`scheme ${a.protocol.replace(':', '')} instead of ${e.protocol.replace(':', '')}`);
-  if (e.port !== a.port) diffs.push(`port ${a.port || '(default)'} instead of ${e.port || '(default)'}`);
+    diffs.push(ISSUER_DIFFERENCE.scheme(a.protocol.replace(':', ''), e.protocol.replace(':', '')));
+  if (e.port !== a.port) diffs.push(ISSUER_DIFFERENCE.port(a.port, e.port));
   if (e.hostname !== a.hostname) {
-    diffs.push(`host ${a.hostname} instead of ${e.hostname}`);
+    diffs.push(ISSUER_DIFFERENCE.host(a.hostname, e.hostname));
   }
   const [ep, ap] = [trim(e.pathname), trim(a.pathname)];
   if (ep !== ap)
-    diffs.push(
-      ep.toLowerCase() === ap.toLowerCase()
-        ? 'the path differs in letter case'
-        : `path "${ap || '/'}" instead of "${ep || '/'}"`,
-    );
-  if (diffs.length && expected.endsWith('/') !== actual.endsWith('/')) diffs.push('a trailing slash differs as well');
+    diffs.push(ep.toLowerCase() === ap.toLowerCase() ? ISSUER_DIFFERENCE.pathCase : ISSUER_DIFFERENCE.path(ap, ep));
+  if (diffs.length && expected.endsWith('/') !== actual.endsWith('/')) diffs.push(ISSUER_DIFFERENCE.trailingSlashToo);
   // new URL() lower-cases the host: a difference only in case is invisible above.
   if (diffs.length === 0)
     diffs.push(
-      expected.toLowerCase() === actual.toLowerCase() ? 'they differ in letter case' : 'they are different strings',
+      expected.toLowerCase() === actual.toLowerCase()
+        ? ISSUER_DIFFERENCE.letterCase
+        : ISSUER_DIFFERENCE.differentStrings,
     );
   return diffs;
 }

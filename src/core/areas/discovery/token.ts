@@ -5,6 +5,7 @@
 import type { JWK } from 'jose';
 import { audiences, jwtClaims, jwtHeader, stringClaim, verifySignature } from '../../jwt/token.js';
 import { joinCapped } from '../../bounded.js';
+import { TOKEN_FAILURE } from './messages/document.js';
 
 export interface TokenVerdict {
   /** Problems that make the token service refuse it. */
@@ -27,7 +28,7 @@ export async function verifyServiceAccountToken(
   const header = jwtHeader(token);
   const claims = jwtClaims(token);
   if (!header || !claims) {
-    verdict.failures.push('it is not a JWT (three base64url parts with JSON header and claims)');
+    verdict.failures.push(TOKEN_FAILURE.notJwt);
     return verdict;
   }
   const alg = stringClaim(header, 'alg');
@@ -46,34 +47,27 @@ export async function verifyServiceAccountToken(
   // The published keys go to jose as they are: it checks the key it is given when it verifies.
   const keys = (keySet.keys ?? []) as (JWK & { kid?: string })[];
   const key = keys.find((k) => k.kid === kid);
-  if (!alg || !ALGORITHMS.includes(alg))
-    verdict.failures.push(`its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`);
-  else if (!key)
-    verdict.failures.push(
-      `its key id "${kid ?? '(none)'}" is not in the published key set (${joinCapped(keys.map((k) => String(k.kid))) || 'empty'}): the cluster signs with a key it does not publish`,
-    );
+  if (!alg || !ALGORITHMS.includes(alg)) verdict.failures.push(TOKEN_FAILURE.algorithm(alg));
+  else if (!key) verdict.failures.push(TOKEN_FAILURE.unknownKey(kid, joinCapped(keys.map((k) => String(k.kid)))));
   else {
     const signature = await verifySignature(token, key, [alg]);
     if (!signature.valid) {
       verdict.failures.push(
         signature.why === 'bad-signature'
-          ? `its signature does not verify with published key "${kid}"`
-          : `published key "${kid}" cannot verify it: ${signature.message}`,
+          ? TOKEN_FAILURE.badSignature(kid)
+          : TOKEN_FAILURE.keyCannotVerify(kid, signature.message),
       );
     }
   }
 
   if (verdict.facts.iss !== expect.issuer) {
-    verdict.failures.push(
-      `its iss "${verdict.facts.iss ?? '(none)'}" is not the issuer URL ${expect.issuer} (set --service-account-issuer to it, first)`,
-    );
+    verdict.failures.push(TOKEN_FAILURE.wrongIssuer(verdict.facts.iss, expect.issuer));
   }
   const missing = expect.audiences.filter((a) => !aud.includes(a));
-  if (missing.length) verdict.failures.push(`its aud lacks ${missing.join(', ')} (add to --api-audiences)`);
+  if (missing.length) verdict.failures.push(TOKEN_FAILURE.missingAudiences(missing));
   const missingOptional = (expect.optionalAudiences ?? []).filter((a) => !aud.includes(a));
-  if (missingOptional.length)
-    verdict.warnings.push(`its aud lacks the in-cluster audience ${missingOptional.join(', ')}`);
+  if (missingOptional.length) verdict.warnings.push(TOKEN_FAILURE.missingInClusterAudience(missingOptional));
   const now = (expect.now ?? Date.now()) / 1000;
-  if (exp !== undefined && exp < now) verdict.failures.push(`it expired at ${verdict.facts.expiresAt}`);
+  if (exp !== undefined && exp < now) verdict.failures.push(TOKEN_FAILURE.expired(verdict.facts.expiresAt));
   return verdict;
 }

@@ -15,7 +15,7 @@ import { explainReason, fillIn, requestReasonOf, type Explanation } from '../../
 import { acmeProblemOf, problemIn, retryAfter, type Problem } from '../../kube/acme-problems.js';
 import { textOf } from '../../records.js';
 import { latestEvent } from './events.js';
-import { ISSUANCE } from './messages/certificates.js';
+import { ISSUANCE, STUCK } from './messages/certificates.js';
 
 export type { CmMeta, CmObject } from '../../kube/objects.js';
 export { retryAfter };
@@ -72,7 +72,7 @@ const text = (value: unknown) => (typeof value === 'string' ? escapeLine(value) 
 const shortReason = (reason: string) => escapeLine(reason.split(':')[0] ?? reason).slice(0, 80);
 const ageMs = (o: CmObject, now: Date) =>
   now.getTime() - (Date.parse(o.metadata?.creationTimestamp ?? '') || now.getTime());
-const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
+const minutes = (ms: number) => STUCK.minutes(Math.round(ms / 60_000));
 
 /** `child` names `parent` among its owners (by uid when both have one, else by kind and name). */
 export function ownedBy(child: CmObject, parent: CmObject, parentKind: string): boolean {
@@ -144,7 +144,7 @@ function fromProblem(
     reason,
     object: where(object),
     inProgress: transient || undefined,
-    summary: `${fill(w, problem.cause, { dnsName })}${retry ? `, until ${retry}` : ''}: ${escapeLine(said)}`,
+    summary: STUCK.problem(fill(w, problem.cause, { dnsName }), retry, escapeLine(said)),
     advice: fill(w, problem.fix, { dnsName, retryAt: retry }),
     ...(dnsName ? { dnsName } : {}),
     ...(retry ? { retryAfter: retry } : {}),
@@ -165,7 +165,7 @@ function fromReason(
     reason: why.reason || 'unknown',
     object: typeof object === 'string' ? object : where(object),
     inProgress: why.verdict === 'transient' || undefined,
-    summary: `${fill(w, why.cause)}${said ? ` (${escapeLine(said)})` : ''}`,
+    summary: STUCK.reason(fill(w, why.cause), escapeLine(said)),
     advice: fill(w, why.fix),
   };
 }
@@ -191,10 +191,14 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
   if (problem) {
     const cause = fromProblem(w, problem, challenge, 'challenge', base.reason, reason, dnsName);
     const code = /wrong status code '(\d{3})'/.exec(reason)?.[1];
-    if (code) cause.reason = `self-check got HTTP ${code}`;
+    if (code) cause.reason = STUCK.selfCheckGot(code);
     // A step cert-manager retries by itself that has lasted an hour is no longer in progress.
     if (cause.inProgress && problem.code !== 'acme:rateLimited' && ageMs(challenge, w.now) > STALLED_AFTER_MS) {
-      return { ...cause, inProgress: undefined, summary: `${cause.summary} (for ${minutes(ageMs(challenge, w.now))})` };
+      return {
+        ...cause,
+        inProgress: undefined,
+        summary: STUCK.lastingFor(cause.summary, minutes(ageMs(challenge, w.now))),
+      };
     }
     return cause;
   }
@@ -202,11 +206,8 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
     return {
       ...base,
       kind: `challenge-${state}`,
-      summary: `the challenge for ${name} is ${state}: ${escapeLine(reason) || 'no reason given'}`,
-      advice: fill(
-        w,
-        `cert-manager's message is all it says (read it and the challenge's events: ${'cloudgate status certificate {certificate}'}); it starts a new order after its back-off, cloudgate renew {certificate} at once.`,
-      ),
+      summary: STUCK.challengeFailed(name, state, escapeLine(reason)),
+      advice: fill(w, ISSUANCE.readChallengeThenRenew),
     };
   }
   if (status.presented !== true && (reason || event)) {
@@ -214,17 +215,17 @@ function challengeCause(w: Walk, challenge: CmObject): IssuanceCause | undefined
     return {
       ...base,
       kind: 'present-error',
-      summary: `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${escapeLine(said)}`,
+      summary: STUCK.cannotPresent(type, name, escapeLine(said)),
       advice: fill(w, ISSUANCE.readPresentError),
     };
   }
   const age = ageMs(challenge, w.now);
-  const waiting = `the challenge for ${name} is ${state || 'pending'}${status.processing === true ? ' (processing)' : ''}${reason ? `: ${escapeLine(reason)}` : ''}`;
+  const waiting = STUCK.challengeWaits(name, state, status.processing === true, escapeLine(reason));
   if (age > STALLED_AFTER_MS) {
     return {
       ...base,
       kind: 'challenge-stalled',
-      summary: `${waiting}, for ${minutes(age)}`,
+      summary: STUCK.stalledFor(waiting, minutes(age)),
       advice: fill(w, ISSUANCE.challengeStalled),
     };
   }
@@ -254,11 +255,8 @@ function orderCause(w: Walk, order: CmObject, challenges: CmObject[]): IssuanceC
       step: 'order',
       reason: state,
       object: where(order),
-      summary: `the order is ${state}${reason ? `: ${escapeLine(reason)}` : ' (no challenge or reason says why)'}`,
-      advice: fill(
-        w,
-        "cert-manager's message is all it says: read it and the order's events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.",
-      ),
+      summary: STUCK.orderFailed(state, escapeLine(reason)),
+      advice: fill(w, ISSUANCE.readOrderThenRenew),
     };
   }
   if (fromChallenges) return fromChallenges;
@@ -278,11 +276,8 @@ function orderWithoutChallenges(w: Walk, order: CmObject): IssuanceCause | undef
       step: 'order',
       reason: 'NoChallenge',
       object: where(order),
-      summary: `the order has had no Challenge for ${minutes(age)}, and no event says why (events last an hour)`,
-      advice: fill(
-        w,
-        'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.',
-      ),
+      summary: STUCK.orderWithoutChallenge(minutes(age)),
+      advice: fill(w, ISSUANCE.findUnmatchedSolver),
     };
   }
   return {
@@ -291,7 +286,7 @@ function orderWithoutChallenges(w: Walk, order: CmObject): IssuanceCause | undef
     reason: 'pending',
     inProgress: true,
     object: where(order),
-    summary: 'the order waits for cert-manager to create its challenges',
+    summary: STUCK.orderPending,
     advice: ISSUANCE.inProgress,
   };
 }
@@ -305,7 +300,7 @@ function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCa
   if (problem) return fromProblem(w, problem, request, 'request', textOf(ready?.reason) ?? 'Failed', message);
   const event = latestEvent(w.events, request, 'Warning');
   const eventReason = requestReasonOf(message, w.issuerMechanism) ?? event?.reason;
-  const said = `${text(ready?.reason) || 'no reason'}${message ? `: ${message}` : ''}`;
+  const said = STUCK.requestSaid(text(ready?.reason), message);
   if (ready?.reason === 'Failed') {
     const why = eventReason
       ? explainReason('CertificateRequest event', eventReason, message)
@@ -337,7 +332,7 @@ function requestCause(w: Walk, request: CmObject, hasOrder: boolean): IssuanceCa
     reason: text(ready?.reason) || 'Pending',
     inProgress: true,
     object: where(request),
-    summary: `the request is approved and waits for the issuer (${ready ? said : 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
+    summary: STUCK.requestPending(ready ? said : undefined, hasOrder),
     advice: ISSUANCE.issuerHasNotSigned,
   };
 }
@@ -369,7 +364,7 @@ export function issuanceCause(
       step: 'approval',
       reason: text(denied.reason) || 'Denied',
       object: where(request),
-      summary: `${row.cause} (${text(denied.reason) || 'Denied'}${denied.message ? `: ${text(denied.message)}` : ''})`,
+      summary: STUCK.denied(row.cause, text(denied.reason) || 'Denied', text(denied.message)),
       advice: fill(w, row.fix),
     };
   }
@@ -381,7 +376,11 @@ export function issuanceCause(
       step: 'request',
       reason: text(invalid.reason) || 'InvalidRequest',
       object: where(request),
-      summary: `the issuer refused the request as invalid${why.known ? `: ${fill(w, why.cause)}` : ''} (${text(invalid.reason) || 'InvalidRequest'}${invalid.message ? `: ${text(invalid.message)}` : ''})`,
+      summary: STUCK.invalid(
+        why.known ? fill(w, why.cause) : undefined,
+        text(invalid.reason) || 'InvalidRequest',
+        text(invalid.message),
+      ),
       advice: why.known ? fill(w, why.fix) : fill(w, ISSUANCE.fixInvalidRequest),
     };
   }
@@ -396,7 +395,7 @@ export function issuanceCause(
       step: 'approval',
       reason: 'NotApproved',
       object: where(request),
-      summary: `the request waits for approval: no approver has approved or denied it${waited > 60_000 ? ` in ${minutes(waited)}` : ''}`,
+      summary: STUCK.notApproved(waited > 60_000 ? minutes(waited) : undefined),
       advice: ISSUANCE.approveRequests,
     };
   }

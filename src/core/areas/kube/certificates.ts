@@ -19,7 +19,7 @@ import { issuanceCause, type IssuanceCause, type IssuanceObjects } from './certi
 import { certificateFact, secretProblems, type SecretCertificate } from './secret-certificate.js';
 import { judgeIssuer, type IssuerVerdict } from './issuer.js';
 import { recentEvents } from './events.js';
-import { CERTIFICATES } from './messages/certificates.js';
+import { CERTIFICATE, CERTIFICATES } from './messages/certificates.js';
 
 export interface CertificatesSnapshot {
   certificates: CmObject[];
@@ -128,7 +128,7 @@ function missingIssuer(
 ): Pick<CertificateVerdict, 'summary' | 'advice' | 'root'> {
   if (issuer.platform) {
     return {
-      summary: `its issuer ${issuer.ref} does not exist`,
+      summary: CERTIFICATE.issuerMissing(issuer.ref),
       root: `issuer-missing:${issuer.ref}`,
       advice: CERTIFICATES.platformIssuerMissing(s.platformIssuer),
     };
@@ -136,13 +136,13 @@ function missingIssuer(
   if (issuer.otherKind) {
     const annotation = issuer.kind === 'ClusterIssuer' ? 'cert-manager.io/issuer' : 'cert-manager.io/cluster-issuer';
     return {
-      summary: `it names ${issuer.ref}, which does not exist, but ${issuer.otherKind} does`,
+      summary: CERTIFICATE.otherKindExists(issuer.ref, issuer.otherKind),
       root: `issuer-missing:${issuer.ref}`,
       advice: CERTIFICATES.wrongIssuerKind(certificate, issuer.otherKind.split(' ')[0], annotation, issuer.ref),
     };
   }
   return {
-    summary: `its issuer ${issuer.ref} does not exist`,
+    summary: CERTIFICATE.issuerMissing(issuer.ref),
     root: `issuer-missing:${issuer.ref}`,
     advice:
       issuer.kind === 'ClusterIssuer'
@@ -191,11 +191,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       ? {
           ...v,
           status: 'fail',
-          summary:
-            `its certificate (secret ${secretKey}) expired on ${secret?.leaf?.notAfter}; ${v.summary ?? ''}`.replace(
-              /; $/,
-              '',
-            ),
+          summary: CERTIFICATE.expired(secretKey, secret?.leaf?.notAfter, v.summary ?? ''),
         }
       : v;
 
@@ -227,7 +223,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       status: 'warn',
       stuck: stuck('controller', self, 'Stale'),
       cause: 'Stale',
-      summary: `its Ready condition is of generation ${ready.observedGeneration}, the Certificate is at ${ready.generation}: cert-manager has not looked at the change`,
+      summary: CERTIFICATE.stale(ready.observedGeneration, ready.generation),
       advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.readControllerLog(name),
     });
   }
@@ -251,7 +247,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       stuck: v.stuck ?? stuck('issuer', issuer.ref, 'NotReady'),
       cause: v.code,
       root: `issuer:${issuer.ref}`,
-      summary: `its issuer ${issuer.ref} is not Ready (${issuer.platform ? 'kube.issuer' : 'kube.issuers'} says why)`,
+      summary: CERTIFICATE.issuerNotReady(issuer.ref, issuer.platform ? 'kube.issuer' : 'kube.issuers'),
       advice: v.advice,
     });
   const fromWalk = (cause: IssuanceCause, state: Status, extra = ''): CertificateVerdict =>
@@ -259,7 +255,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       {
         ...row,
         status: state,
-        summary: `${cause.object}: ${cause.summary}${extra}`,
+        summary: CERTIFICATE.atObject(cause.object, cause.summary, extra),
         stuck: stuck(cause.step, cause.object, cause.reason),
         inProgress: cause.inProgress,
         cause: cause.kind,
@@ -274,11 +270,11 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     if (issuerDown) return served(fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'));
     const why =
       issuing.reason === 'IncorrectIssuer'
-        ? ' (its secret was issued by another issuer)'
+        ? CERTIFICATE.otherIssuer
         : issuing.reason === 'ManuallyTriggered'
-          ? ' (asked for by hand)'
+          ? CERTIFICATE.byHand
           : ready?.status === 'True'
-            ? ' (a renewal)'
+            ? CERTIFICATE.aRenewal
             : '';
     if (!walk || walk.inProgress) {
       return served(
@@ -288,7 +284,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
             status: servesValid ? 'ok' : 'warn',
             inProgress: true,
             cause: walk?.kind ?? issuing.reason,
-            summary: `cert-manager is issuing it${why}${walk ? `: ${walk.object}: ${walk.summary}` : ''}`,
+            summary: CERTIFICATE.issuing(why, walk ? CERTIFICATE.walkStep(walk.object, walk.summary) : ''),
             ...(servesValid
               ? {}
               : {
@@ -308,9 +304,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     return served(fromWalk(walk, servesValid ? 'warn' : 'fail'));
   }
   if (failing) {
-    const when = retryAt
-      ? `; cert-manager tries again at ${retryAt} (after ${status.failedIssuanceAttempts} failed attempts, the last at ${status.lastFailureTime})`
-      : '';
+    const when = retryAt ? CERTIFICATE.retriesAt(retryAt, status.failedIssuanceAttempts, status.lastFailureTime) : '';
     if (issuerDown)
       return served({ ...fromIssuer(issuerDown, servesValid ? 'warn' : 'fail'), ...(retryAt ? { retryAt } : {}) });
     if (walk && !walk.inProgress) return served(fromWalk(walk, servesValid ? 'warn' : 'fail', when));
@@ -330,7 +324,12 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
         retryAt: problem?.retryAt ?? retryAt,
         stuck: stuck('request', self, issuing?.reason ?? 'Failed'),
         cause: problem?.code ?? why.code,
-        summary: `its last issuance failed: ${cause} (${escapeLine(issuing?.reason ?? 'Failed')}${message ? `: ${escapeLine(message)}` : ''})${when}`,
+        summary: CERTIFICATE.lastIssuanceFailed(
+          cause,
+          escapeLine(issuing?.reason ?? 'Failed'),
+          message ? escapeLine(message) : '',
+          when,
+        ),
         advice: fix,
       }),
     );
@@ -342,15 +341,18 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     if (walk) return served(fromWalk(walk, state));
     const why = ready ? explainReason('Certificate Ready', ready.reason, ready.message ?? '') : undefined;
     const said = ready
-      ? `${ready.reason ?? ready.status}${ready.message ? `: ${escapeLine(ready.message)}` : ''}`
-      : 'no Ready condition yet';
+      ? CERTIFICATE.said(ready.reason ?? ready.status, ready.message ? escapeLine(ready.message) : undefined)
+      : CERTIFICATE.noReadyCondition;
     return served(
       withEvents({
         ...row,
         status: state,
         stuck: stuck('controller', self, ready?.reason ?? 'NoCondition'),
         cause: why?.code ?? 'NoCondition',
-        summary: `not Ready (${said}) and cert-manager is not issuing it${why ? `: ${fillIn(why.cause, { certificate: name, issuer: issuer.ref })}` : ''}`,
+        summary: CERTIFICATE.notReadyNotIssuing(
+          said,
+          why ? fillIn(why.cause, { certificate: name, issuer: issuer.ref }) : undefined,
+        ),
         advice: s.controllerDown
           ? CERTIFICATES.controllerDown
           : why?.verdict === 'broken'
@@ -365,7 +367,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       status: 'fail',
       stuck: stuck('secret', `Secret ${secretKey}`, 'NotFound'),
       cause: 'DoesNotExist',
-      summary: `it says Ready but its secret ${secretKey} does not exist`,
+      summary: CERTIFICATE.secretMissing(secretKey),
       advice: s.controllerDown ? CERTIFICATES.controllerDownIssuesAgain : CERTIFICATES.reissuesMissingSecret(name),
     };
   }
@@ -375,7 +377,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
       status: 'fail',
       stuck: stuck('secret', `Secret ${secretKey}`, problems.map((p) => p.phrase.replace(/^its /, '')).join('; ')),
       cause: problems[0].code,
-      summary: `it says Ready but the secret ${secretKey}: ${problems.map((p) => p.phrase).join('; ')}`,
+      summary: CERTIFICATE.secretProblems(secretKey, problems.map((p) => p.phrase).join('; ')),
       advice: s.controllerDown ? CERTIFICATES.controllerDownReissues : CERTIFICATES.hasNotNoticed(name, secretKey),
     };
   }
@@ -385,7 +387,7 @@ export function judgeCertificate(certificate: CmObject, s: CertificatesSnapshot)
     status: 'warn',
     stuck: stuck('controller', self, 'RenewalDue'),
     cause: 'RenewalDue',
-    summary: `its renewal time ${status.renewalTime} has passed and cert-manager has not started renewing`,
+    summary: CERTIFICATE.renewalNotStarted(status.renewalTime),
     advice: s.controllerDown ? CERTIFICATES.controllerDown : CERTIFICATES.startRenewal(name),
   };
 }
@@ -409,7 +411,10 @@ function findings(bad: CertificateVerdict[]): { line: string; advice?: string }[
     const who = rows.length > 1 ? `${rows.map((r) => r.name).join(', ')}` : first.name;
     // Several Certificates share the root cause: its fix is said once, for the object at fault.
     const whose = rows.length > 1 ? (first.stuck?.object ?? first.issuer ?? who) : first.name;
-    return { line: `${who}: ${first.summary}`, ...(first.advice ? { advice: `${whose}: ${first.advice}` } : {}) };
+    return {
+      line: CERTIFICATE.finding(who, first.summary),
+      ...(first.advice ? { advice: CERTIFICATE.fixFor(whose, first.advice) } : {}),
+    };
   });
 }
 

@@ -15,7 +15,7 @@ import { escapeLine, escapeRegExp } from '../../escape.js';
 import { firstLine, kubectl, type KubectlOptions } from '../../kube/kubectl.js';
 import { dnsNames } from '../../tls/checks.js';
 import { parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
-import { INGRESS_SECRETS } from './messages/certificates.js';
+import { INGRESS_FINDING, INGRESS_SECRETS } from './messages/certificates.js';
 
 /** cert-manager's temporary HTTP-01 solver ingresses share the host of the ingress they validate. */
 const SOLVER_LABEL = 'acme.cert-manager.io/http01-solver';
@@ -103,8 +103,8 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
     ingress: `${escapeLine(namespace)}/*`,
     kind: 'namespace-unreadable' as const,
     status: 'warn' as const,
-    problem: `the ingresses of ${escapeLine(namespace)} cannot be listed: ${escapeLine(error)}`,
-    fix: `Let this user list ingresses in ${escapeLine(namespace)} (kubectl auth can-i list ingresses -n ${escapeLine(namespace)}).`,
+    problem: INGRESS_FINDING.cannotList(escapeLine(namespace), escapeLine(error)),
+    fix: INGRESS_FINDING.letList(escapeLine(namespace)),
   }));
   const ingresses = snapshot.ingresses.filter((i) => i.metadata?.labels?.[SOLVER_LABEL] === undefined);
   const leaves = new Map<string, Leaf | PemError>();
@@ -117,12 +117,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
     for (const tls of ingress.spec?.tls ?? []) {
       const hosts = lower(tls.hosts);
       if (!tls.secretName) {
-        add(
-          'no-secret-name',
-          'fail',
-          `its tls entry for ${list(hosts) || 'no host'} names no secretName, so the ingress controller serves its default certificate`,
-          'Set tls[].secretName (the platform names it <service>-certs) and redeploy.',
-        );
+        add('no-secret-name', 'fail', INGRESS_FINDING.noSecretName(list(hosts)), INGRESS_FINDING.setSecretName);
         continue;
       }
       const secret = escapeLine(`${ns}/${tls.secretName}`);
@@ -131,8 +126,13 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         add(
           'issuer-on-supplied',
           'fail',
-          `uses the supplied wildcard secret ${secret} but carries ${annotation.key}: ${escapeLine(annotation.value!)}, so cert-manager will replace the operator's certificate in it with one it issues`,
-          `Remove the annotation (kubectl annotate ingress ${escapeLine(ingress.metadata?.name ?? '')} -n ${escapeLine(ns)} ${annotation.key}-) and the Certificate it made (kubectl delete certificate ${escapeLine(tls.secretName)} -n ${escapeLine(ns)}); keep cluster_issuer_type: none so the deployment does not add it again, and put your certificate back if it was replaced.`,
+          INGRESS_FINDING.issuerOnSupplied(secret, annotation.key, escapeLine(annotation.value!)),
+          INGRESS_FINDING.removeIssuerAnnotation(
+            escapeLine(ingress.metadata?.name ?? ''),
+            escapeLine(ns),
+            annotation.key,
+            escapeLine(tls.secretName),
+          ),
         );
       }
       // Said by kube.certificates (a secret a Certificate manages) or kube.wildcard-secret (the supplied one).
@@ -143,12 +143,12 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         add(
           'secret-missing',
           'fail',
-          `its TLS secret ${secret} does not exist, so ${list(hosts) || 'its hosts'} get the ingress controller's default certificate`,
+          INGRESS_FINDING.secretMissing(secret, list(hosts)),
           supplied
-            ? `Create the supplied wildcard secret in namespace ${escapeLine(ns)} too (a secret is visible only in its own namespace): kubectl create secret tls ${escapeLine(tls.secretName)} -n ${escapeLine(ns)} --cert=FULLCHAIN.pem --key=KEY.pem, or apply the manifest "cloudgate setup" wrote with this namespace.`
+            ? INGRESS_FINDING.copySuppliedHere(escapeLine(ns), escapeLine(tls.secretName))
             : annotation
-              ? `cert-manager has not issued it: see why with kube.certificates or "cloudgate status certificate ${escapeLine(ns)}/${escapeLine(tls.secretName)}" (the ingress's Certificate is named after its secret).`
-              : `Create the TLS secret, or annotate the ingress with cert-manager.io/cluster-issuer: ${escapeLine(snapshot.platformIssuer)} so cert-manager issues it.`,
+              ? INGRESS_FINDING.notIssuedYet(escapeLine(ns), escapeLine(tls.secretName))
+              : INGRESS_FINDING.createOrAnnotate(escapeLine(snapshot.platformIssuer)),
         );
         continue;
       }
@@ -156,8 +156,8 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         add(
           'secret-unreadable',
           'warn',
-          `its TLS secret ${secret} cannot be read: ${escapeLine(lookup.error)}`,
-          `Let this user get secrets in ${escapeLine(ns)} (kubectl auth can-i get secrets -n ${escapeLine(ns)}).`,
+          INGRESS_FINDING.secretUnreadable(secret, escapeLine(lookup.error)),
+          INGRESS_FINDING.letGetSecrets(escapeLine(ns)),
         );
         continue;
       }
@@ -166,19 +166,14 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         add(
           'wrong-type',
           'fail',
-          `its secret ${secret} has type ${escapeLine(lookup.type ?? '(none)')}, not kubernetes.io/tls, so the ingress controller ignores it`,
-          `Recreate it as a TLS secret: kubectl delete secret ${escapeLine(tls.secretName)} -n ${escapeLine(ns)}, then kubectl create secret tls ${escapeLine(tls.secretName)} -n ${escapeLine(ns)} --cert=FULLCHAIN.pem --key=KEY.pem${annotation ? ' (or let cert-manager issue it again after the delete)' : ''}.`,
+          INGRESS_FINDING.wrongType(secret, escapeLine(lookup.type ?? '(none)')),
+          INGRESS_FINDING.recreateAsTls(escapeLine(tls.secretName), escapeLine(ns), Boolean(annotation)),
         );
         continue;
       }
       if (!lookup.certPem?.trim()) {
         if (ownedElsewhere) continue;
-        add(
-          'no-certificate',
-          'fail',
-          `its secret ${secret} holds no tls.crt`,
-          'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.',
-        );
+        add('no-certificate', 'fail', INGRESS_FINDING.noTlsCrt(secret), INGRESS_FINDING.recreateWithTlsCrt);
         continue;
       }
       const key = `${ns}/${tls.secretName}`;
@@ -187,12 +182,7 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         leaves.set(key, lookup.x509 ? { x509: lookup.x509 } : leafOf(lookup.certPem, `${secret} tls.crt`));
       const leaf = leaves.get(key)!;
       if (leaf instanceof PemError) {
-        add(
-          'no-certificate',
-          'fail',
-          escapeLine(leaf.message),
-          leaf.advice ?? 'Recreate the secret with a PEM certificate chain in tls.crt.',
-        );
+        add('no-certificate', 'fail', escapeLine(leaf.message), leaf.advice ?? INGRESS_FINDING.recreateWithPem);
         continue;
       }
       // A supplied wildcard whose tls.crt starts with a CA is out of order: kube.wildcard-secret's one finding, not also "hosts not covered".
@@ -203,10 +193,10 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
         add(
           'not-covered',
           'fail',
-          `the certificate in ${secret} (${names.length ? `names ${list(names)}` : 'no DNS subjectAltName'}) does not cover ${list(uncovered)}`,
+          INGRESS_FINDING.notCovered(secret, names.length ? list(names) : undefined, list(uncovered)),
           supplied || !annotation
-            ? `Put a certificate naming ${list(uncovered)} in ${secret} (a wildcard *.domain covers one label, not the domain itself nor deeper names).`
-            : `cert-manager issued it for other names: delete the secret (cloudgate regenerate does it) so cert-manager issues one for the ingress's hosts.`,
+            ? INGRESS_FINDING.putCoveringCertificate(list(uncovered), secret)
+            : INGRESS_FINDING.deleteForReissue,
         );
       }
     }
@@ -220,8 +210,8 @@ export function judgeIngresses(snapshot: IngressSnapshot): IngressFinding[] {
       ingress: users.length ? users.join(', ') : `ClusterIssuer ${issuer}`,
       kind: 'leftover-issuer',
       status: 'warn',
-      problem: `the ClusterIssuer ${issuer} is left over from before while cluster_issuer_type is none${users.length ? `, and these ingresses still ask cert-manager to issue from it` : ''}`,
-      fix: `The deployment does not delete it: remove the issuer annotation from the ingresses that should use the supplied wildcard, then kubectl delete clusterissuer ${issuer}.`,
+      problem: INGRESS_FINDING.leftoverIssuer(issuer, users.length > 0),
+      fix: INGRESS_FINDING.deleteLeftoverIssuer(issuer),
     });
   }
   return findings;
@@ -249,8 +239,8 @@ function hostAgreement(ingress: IngressObject, id: string): IngressFinding[] {
       ingress: id,
       kind: 'rule-host-without-tls',
       status: 'fail',
-      problem: `serves ${list(withoutTls)} (spec.rules) but no tls[].hosts entry names it, so HTTPS there gets the ingress controller's default certificate`,
-      fix: `Add ${list(withoutTls)} to tls[].hosts, or correct the rule's host (the platform takes both from the same host variable: redeploy).`,
+      problem: INGRESS_FINDING.ruleHostWithoutTls(list(withoutTls)),
+      fix: INGRESS_FINDING.addTlsHost(list(withoutTls)),
     });
   }
   const withoutRule = ruleHosts.length ? tlsHosts.filter((h) => !ruleHosts.includes(h)) : [];
@@ -259,8 +249,8 @@ function hostAgreement(ingress: IngressObject, id: string): IngressFinding[] {
       ingress: id,
       kind: 'tls-host-without-rule',
       status: 'warn',
-      problem: `names ${list(withoutRule)} in tls[].hosts but no rule serves it (rules: ${list(ruleHosts)})`,
-      fix: `Remove ${list(withoutRule)} from tls[].hosts or add the rule: cert-manager requests a certificate for every TLS host, and a name nothing serves cannot be validated over HTTP-01.`,
+      problem: INGRESS_FINDING.tlsHostWithoutRule(list(withoutRule), list(ruleHosts)),
+      fix: INGRESS_FINDING.removeTlsHost(list(withoutRule)),
     });
   }
   return out;
@@ -291,8 +281,12 @@ function duplicateHosts(ingresses: IngressObject[]): IngressFinding[] {
         ingress: owners.map((o) => o.id).join(', '),
         kind: 'duplicate-host' as const,
         status: secrets.length > 1 ? ('fail' as const) : ('warn' as const),
-        problem: `${owners.length} ingresses claim the host ${escapeLine(host)}${secrets.length > 1 ? ` with different TLS secrets (${list(secrets)}); the controller serves only one of them` : ''}`,
-        fix: `Keep ${escapeLine(host)} on one ingress: give the other service its own host variable, or delete the stale ingress.`,
+        problem: INGRESS_FINDING.duplicateHost(
+          owners.length,
+          escapeLine(host),
+          secrets.length > 1 ? list(secrets) : undefined,
+        ),
+        fix: INGRESS_FINDING.keepOnOneIngress(escapeLine(host)),
       };
     });
 }
@@ -316,9 +310,9 @@ export function ingressSecretsResult(
     message: INGRESS_SECRETS.problems(
       findings.length,
       count,
-      findings.map((f) => `${f.ingress}: ${f.problem}`).join('; '),
+      findings.map((f) => INGRESS_FINDING.at(f.ingress, f.problem)).join('; '),
     ),
-    advice: findings.map((f) => `${f.ingress}: ${f.fix}`).join(' '),
+    advice: findings.map((f) => INGRESS_FINDING.at(f.ingress, f.fix)).join(' '),
     facts,
   };
 }

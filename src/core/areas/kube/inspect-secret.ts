@@ -17,6 +17,7 @@ import { registerSecret } from '../../secrets.js';
 import { analyseOrder, isIssuedBy, isSelfSigned, label, sameKey } from '../../tls/chain.js';
 import { DAY_MS, EXPIRY_WARNING_DAYS } from '../../tls/checks.js';
 import { describeKey, parseCertificates, PemError, type ParsedCertificate } from '../../tls/pem.js';
+import { INSPECT } from './messages/inspect.js';
 
 export interface CertificateDescription {
   /** 1-based position in tls.crt (or ca.crt). */
@@ -145,56 +146,32 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
     add(
       'warn',
       'not-tls-type',
-      `${where} is of type ${escapeLine(type)}, not kubernetes.io/tls: an ingress controller ignores it.`,
-      `Recreate it as a TLS secret: kubectl create secret tls ${ref.name} -n ${ref.namespace} --cert=FULLCHAIN.pem --key=KEY.pem.`,
+      INSPECT.notTlsType(where, escapeLine(type)),
+      INSPECT.recreateAsTls(ref.name, ref.namespace),
     );
   }
-  if (tls.error)
-    add(
-      'fail',
-      'unreadable-certificate',
-      escapeLine(tls.error),
-      'Put the certificate chain in PEM (certificate, intermediates, root) into tls.crt.',
-    );
-  else if (!certs.length)
-    add(
-      'fail',
-      'no-certificate',
-      `${where} holds no tls.crt.`,
-      'A TLS secret needs tls.crt (certificate, intermediates) and tls.key.',
-    );
+  if (tls.error) add('fail', 'unreadable-certificate', escapeLine(tls.error), INSPECT.putChainInPem);
+  else if (!certs.length) add('fail', 'no-certificate', INSPECT.noCertificate(where), INSPECT.tlsSecretNeeds);
   // The chain's order is the root cause of a key that "does not match" the first certificate.
   if (order && !order.inOrder) {
     const right = order.fixed?.map(label).join(', ');
     add(
       'fail',
       'chain-order',
-      `tls.crt is not in the order certificate, intermediate(s), root${owner > 0 ? ` (tls.key belongs to ${label(certs[owner])})` : ''}: ${order.problems.map(escapeLine).join(' ')}${right ? ` The right order is ${right}.` : ''}`,
-      `Put the certificate first, then the CA certificates that issued it ("cloudgate setup --fix-order" writes the chain in order for a supplied wildcard); an ingress controller serving this secret sends its own "Fake Certificate" meanwhile.`,
+      INSPECT.outOfOrder(owner > 0 ? label(certs[owner]) : undefined, order.problems.map(escapeLine).join(' '), right),
+      INSPECT.putInOrder,
     );
   }
-  if (certs.length && keyState === 'missing')
-    add('fail', 'key-missing', `${where} holds no tls.key.`, 'Put the private key of the certificate into tls.key.');
-  if (keyState === 'unreadable')
-    add(
-      'fail',
-      'key-unreadable',
-      `tls.key of ${where} is not a private key cloudgate can read (PKCS#1, SEC 1 or PKCS#8 PEM, unencrypted).`,
-      'Put the unencrypted private key of the certificate into tls.key.',
-    );
+  if (certs.length && keyState === 'missing') add('fail', 'key-missing', INSPECT.noKey(where), INSPECT.putKey);
+  if (keyState === 'unreadable') add('fail', 'key-unreadable', INSPECT.keyUnreadable(where), INSPECT.putUnencryptedKey);
   if (first && keyState === 'mismatch')
-    add(
-      'fail',
-      'key-mismatch',
-      `tls.key of ${where} belongs to none of the certificates of tls.crt.`,
-      `Put the private key of ${escapeLine(label(first))} into tls.key, or the certificate issued for this key into tls.crt.`,
-    );
+    add('fail', 'key-mismatch', INSPECT.keyOfNone(where), INSPECT.putMatchingKey(escapeLine(label(first))));
   if (keyState === 'belongs-to-another' && order?.inOrder)
     add(
       'fail',
       'key-mismatch',
-      `tls.key of ${where} belongs to ${escapeLine(label(certs[owner]))}, not to the first certificate.`,
-      'Put the certificate of this key first in tls.crt, or the key of the first certificate in tls.key.',
+      INSPECT.keyOfAnother(where, escapeLine(label(certs[owner]))),
+      INSPECT.putKeysCertificateFirst,
     );
 
   const leaf = order?.fixed?.[0] ?? first;
@@ -205,26 +182,24 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
       add(
         'fail',
         'expired',
-        `Its certificate ${escapeLine(label(leaf))} expired on ${new Date(until).toISOString()}.`,
+        INSPECT.expired(escapeLine(label(leaf)), new Date(until).toISOString()),
         annotations['cert-manager.io/certificate-name']
-          ? `cert-manager issued it: cloudgate status certificate ${ref.namespace}/${annotations['cert-manager.io/certificate-name']} says why it was not renewed.`
-          : 'Put a current certificate and its key in the secret (the platform never renews a supplied certificate).',
+          ? INSPECT.askWhyNotRenewed(ref.namespace, annotations['cert-manager.io/certificate-name'])
+          : INSPECT.replaceSupplied,
       );
     else if (Date.parse(leaf.x509.validFrom) > now.getTime())
       add(
         'fail',
         'not-yet-valid',
-        `Its certificate ${escapeLine(label(leaf))} is valid only from ${new Date(leaf.x509.validFrom).toISOString()}.`,
-        'Check the clock of the machine that issued it.',
+        INSPECT.notYetValid(escapeLine(label(leaf)), new Date(leaf.x509.validFrom).toISOString()),
+        INSPECT.checkIssuerClock,
       );
     else if (days < EXPIRY_WARNING_DAYS)
       add(
         'warn',
         'expires-soon',
-        `Its certificate ${escapeLine(label(leaf))} expires in ${days} days (${new Date(until).toISOString()}).`,
-        annotations['cert-manager.io/certificate-name']
-          ? 'cert-manager renews it before then by itself.'
-          : 'Renew it before then: the platform never renews a supplied certificate.',
+        INSPECT.expiresSoon(escapeLine(label(leaf)), days, new Date(until).toISOString()),
+        annotations['cert-manager.io/certificate-name'] ? INSPECT.certManagerRenews : INSPECT.renewSupplied,
       );
     const said = annotations['cert-manager.io/alt-names'];
     const names = (leaf.x509.subjectAltName ?? '')
@@ -236,8 +211,8 @@ export function inspectionOf(secret: CmObject, now: Date): SecretInspection {
       add(
         'warn',
         'names-differ',
-        `cert-manager's annotation says the names are ${escapeLine(said) || '(none)'}, but the certificate names ${names.join(', ') || 'none'}: the certificate was replaced by hand, or cert-manager has not updated the secret.`,
-        `cloudgate renew ${ref.namespace}/${annotations['cert-manager.io/certificate-name'] ?? 'NAME'} makes cert-manager issue it again.`,
+        INSPECT.namesDiffer(escapeLine(said), names.join(', ')),
+        INSPECT.renewToReissue(ref.namespace, annotations['cert-manager.io/certificate-name']),
       );
     }
   }
@@ -286,12 +261,8 @@ export async function inspectSecret(kube: KubectlOptions, ref: ObjectRef, now = 
     secretOutput: true,
   });
   if (!got.ok) {
-    if (got.notFound)
-      throw new UsageError(
-        `There is no Secret ${refText(ref)}.`,
-        `"kubectl get secrets -n ${ref.namespace}" lists them; cert-manager names a Certificate's secret in its spec.secretName.`,
-      );
-    throw new Error(`kubectl could not read the Secret ${refText(ref)}: ${got.error}`);
+    if (got.notFound) throw new UsageError(INSPECT.noSecret(refText(ref)), INSPECT.howToList(ref.namespace));
+    throw new Error(INSPECT.cannotReadSecret(refText(ref), got.error));
   }
   // A Secret as kubectl returned it: its members are read one by one, unchecked.
   return inspectionOf(got.value as CmObject, now);
@@ -344,18 +315,18 @@ export function inspectionLines(i: SecretInspection): string[] {
   describeAll('tls.crt certificate', i.certificates);
   describeAll('ca.crt certificate', i.caCertificates);
   const keyWords: Record<KeyState, string> = {
-    matches: 'belongs to the first certificate',
-    mismatch: 'belongs to none of the certificates',
-    missing: 'missing',
-    unreadable: 'not readable',
-    'belongs-to-another': `belongs to certificate ${i.key.belongsTo}, not the first`,
+    matches: INSPECT.keyMatches,
+    mismatch: INSPECT.keyMismatch,
+    missing: INSPECT.keyMissing,
+    unreadable: INSPECT.keyUnreadableShort,
+    'belongs-to-another': INSPECT.keyBelongsTo(i.key.belongsTo),
   };
   out.push(`tls.key: ${i.key.type ? `${escapeLine(i.key.type)}, ` : ''}${keyWords[i.key.state]}`);
   out.push(
     `Chain: ${i.chain.inOrder ? 'in order' : `out of order${i.chain.rightOrder ? ` (right order: ${i.chain.rightOrder.join(', ')})` : ''}`}${i.chain.endsAt ? `, ends at ${escapeLine(i.chain.endsAt)} (root ${i.chain.root})` : ''}`,
   );
   out.push('');
-  if (i.findings.length === 0) out.push('Verdict: ok: the certificate is current and its key belongs to it.');
+  if (i.findings.length === 0) out.push(INSPECT.verdictOk);
   for (const f of i.findings) out.push(`${f.severity === 'fail' ? '✗' : '!'} ${f.message}`, `  Fix: ${f.advice}`);
   return out;
 }

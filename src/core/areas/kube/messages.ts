@@ -2,7 +2,8 @@
  * The kube group's texts in one place: its checks' titles, why a check does not apply, and what a read
  * the cluster refused means. The words of its results are in messages/ by topic: the cluster and
  * cert-manager itself (cluster.ts), issuers (issuers.ts), Certificates and their secrets
- * (certificates.ts). Each is named after what it says; the checks decide which to say.
+ * (certificates.ts), and the commands that look at one object, status certificate and inspect secret
+ * (inspect.ts). Each is named after what it says; the checks decide which to say.
  */
 import { MIN_CERT_MANAGER } from '../../kube/platform.js';
 import type { CheckResult, Unavailable } from '../../doctor/types.js';

@@ -10,6 +10,7 @@ import { registerSecret } from '../../secrets.js';
 import { asRecord, textOf } from '../../records.js';
 import { altNames, certificateName, parseCertificates, PemError } from '../../tls/pem.js';
 import type { X509Certificate } from 'node:crypto';
+import { SECRET } from './messages/certificates.js';
 
 export type KeyState = 'matches' | 'missing' | 'mismatch' | 'unreadable';
 
@@ -46,7 +47,7 @@ export function readSecretCertificate(secret: CmObject): SecretCertificate {
     issuerName: annotations['cert-manager.io/issuer-name'],
     certificateName: annotations['cert-manager.io/certificate-name'],
   };
-  if (!certPem.trim()) return { ...base, problem: 'holds no tls.crt', key: keyPem.trim() ? 'unreadable' : 'missing' };
+  if (!certPem.trim()) return { ...base, problem: SECRET.noTlsCrt, key: keyPem.trim() ? 'unreadable' : 'missing' };
   let x509: X509Certificate;
   try {
     x509 = parseCertificates(certPem, `${base.source} tls.crt`).certificates[0].x509;
@@ -54,7 +55,7 @@ export function readSecretCertificate(secret: CmObject): SecretCertificate {
     if (!(error instanceof PemError)) throw error;
     return {
       ...base,
-      problem: `tls.crt is not a PEM certificate (${error.message})`,
+      problem: SECRET.notPem(error.message),
       key: keyPem.trim() ? 'unreadable' : 'missing',
     };
   }
@@ -97,20 +98,18 @@ export function secretProblems(
   now: Date,
   hosts: string[] = [],
 ): { code: SecretProblemCode; phrase: string; fatal: boolean }[] {
-  if (!read.leaf) return [{ code: 'no-certificate', phrase: read.problem ?? 'holds no certificate', fatal: true }];
+  if (!read.leaf) return [{ code: 'no-certificate', phrase: read.problem ?? SECRET.noCertificate, fatal: true }];
   const out: { code: SecretProblemCode; phrase: string; fatal: boolean }[] = [];
   if (Date.parse(read.leaf.notAfter) <= now.getTime())
-    out.push({ code: 'expired', phrase: `its certificate expired on ${read.leaf.notAfter}`, fatal: true });
-  if (read.key === 'missing') out.push({ code: 'key-missing', phrase: 'its tls.key is empty', fatal: true });
-  if (read.key === 'mismatch')
-    out.push({ code: 'key-mismatch', phrase: 'its tls.key does not belong to its certificate', fatal: true });
-  if (read.key === 'unreadable')
-    out.push({ code: 'key-unreadable', phrase: 'its tls.key is not a readable private key', fatal: true });
+    out.push({ code: 'expired', phrase: SECRET.expired(read.leaf.notAfter), fatal: true });
+  if (read.key === 'missing') out.push({ code: 'key-missing', phrase: SECRET.keyEmpty, fatal: true });
+  if (read.key === 'mismatch') out.push({ code: 'key-mismatch', phrase: SECRET.keyMismatch, fatal: true });
+  if (read.key === 'unreadable') out.push({ code: 'key-unreadable', phrase: SECRET.keyUnreadable, fatal: true });
   const uncovered = hosts.filter((h) => !coversHost(read, h));
   if (uncovered.length)
     out.push({
       code: 'not-covered',
-      phrase: `its certificate (${read.leaf.names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`,
+      phrase: SECRET.notCovered(read.leaf.names, uncovered),
       fatal: true,
     });
   return out;

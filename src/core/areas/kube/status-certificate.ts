@@ -20,6 +20,7 @@ import { eventsOf, type EventLine } from './events.js';
 import { controllerDown } from './health.js';
 import { readSecretCertificate, type SecretCertificate } from './secret-certificate.js';
 import { inspectionOf, type SecretInspection } from './inspect-secret.js';
+import { STATUS } from './messages/inspect.js';
 
 export interface ConditionLine {
   type: string;
@@ -106,14 +107,14 @@ async function list(
 ): Promise<{ items: CmObject[]; error?: string }> {
   const result = await kubectl([...args, '-o', 'json'], kube);
   if (result.exitCode !== 0)
-    return { items: [], error: firstLine(result.stderr) || `kubectl exit code ${result.exitCode}` };
+    return { items: [], error: firstLine(result.stderr) || STATUS.kubectlExitCode(result.exitCode) };
   try {
     // A list as kubectl prints it: objects the API server validated against their kind's schema.
     const items = (JSON.parse(result.stdout) as { items?: CmObject[] }).items ?? [];
     if (kind) for (const item of items) item.kind ??= kind;
     return { items };
   } catch {
-    return { items: [], error: `kubectl ${args.slice(0, 2).join(' ')} printed something that is not JSON` };
+    return { items: [], error: STATUS.notJson(args.slice(0, 2).join(' ')) };
   }
 }
 
@@ -125,14 +126,15 @@ async function getCertificate(kube: KubectlOptions, ref: ObjectRef): Promise<CmO
   );
   // A Certificate as kubectl returned it: read member by member, unchecked.
   if (got.ok) return got.value as CmObject;
-  if (!got.notFound) throw new Error(`kubectl could not read the Certificate ${refText(ref)}: ${got.error}`);
+  if (!got.notFound) throw new Error(STATUS.cannotReadCertificate(refText(ref), got.error));
   const names = (await list(['get', 'certificates.cert-manager.io', `--namespace=${ref.namespace}`], kube)).items
     .map((c) => c.metadata?.name ?? '')
     .filter(Boolean);
   const guess = closest(ref.name, names);
   throw new UsageError(
-    `There is no Certificate ${refText(ref)}.`,
-    `${guess ? `Did you mean ${ref.namespace}/${guess}? ` : ''}${names.length ? `The Certificates of ${ref.namespace}: ${names.slice(0, 20).join(', ')}.` : `"kubectl get certificates -A" lists them; an ingress with the cert-manager.io/cluster-issuer annotation makes one named after its TLS secret.`}`,
+    STATUS.noCertificate(refText(ref)),
+    (guess ? STATUS.didYouMean(ref.namespace, guess) : '') +
+      (names.length ? STATUS.certificatesOf(ref.namespace, names.slice(0, 20).join(', ')) : STATUS.howToList),
   );
 }
 
@@ -198,7 +200,7 @@ export async function certificateStatus(
     secrets,
     events: allEvents,
     platformIssuer: options.platformIssuer ?? PLATFORM_ISSUER,
-    ingressClass: ingressClassOf(values) ?? "(the inventory's ingress class)",
+    ingressClass: ingressClassOf(values) ?? STATUS.unknownIngressClass,
     namespaces: [ref.namespace],
     controllerDown: !workloads.error && controllerDown(workloads.items),
     now,
@@ -308,7 +310,7 @@ const e = escapeLine;
 const conditionText = (c: ConditionLine) =>
   `${c.type}: ${c.status}${c.reason ? `, Reason: ${e(c.reason)}` : ''}${c.message ? `, Message: ${e(c.message)}` : ''}`;
 function eventLines(events: EventLine[], indent: string): string[] {
-  if (!events.length) return [`${indent}Events: none (events last an hour)`];
+  if (!events.length) return [`${indent}${STATUS.noEvents}`];
   return [
     `${indent}Events:`,
     ...events
@@ -327,7 +329,10 @@ export function statusLines(s: CertificateStatus): string[] {
     `Namespace: ${e(c.namespace)}`,
     ...(c.createdAt ? [`Created at: ${c.createdAt}`] : []),
   ];
-  out.push('Conditions:', ...(c.conditions.length ? c.conditions.map((x) => `  ${conditionText(x)}`) : ['  none yet']));
+  out.push(
+    'Conditions:',
+    ...(c.conditions.length ? c.conditions.map((x) => `  ${conditionText(x)}`) : [`  ${STATUS.noConditionYet}`]),
+  );
   if (c.dnsNames.length) out.push('DNS Names:', ...c.dnsNames.map((n) => `- ${e(n)}`));
   out.push(...eventLines(c.events, ''));
   out.push(
@@ -335,7 +340,7 @@ export function statusLines(s: CertificateStatus): string[] {
     `  Name: ${e(c.issuerRef.name)}`,
     `  Kind: ${e(c.issuerRef.kind)}${c.issuerRef.group && c.issuerRef.group !== 'cert-manager.io' ? ` (${e(c.issuerRef.group)})` : ''}`,
   );
-  if (!s.issuer.exists) out.push(`  ${s.issuer.error ? `cannot be read: ${e(s.issuer.error)}` : 'does not exist'}`);
+  if (!s.issuer.exists) out.push(`  ${s.issuer.error ? STATUS.cannotBeRead(e(s.issuer.error)) : STATUS.doesNotExist}`);
   else
     out.push(
       ...(s.issuer.type ? [`  Type: ${e(s.issuer.type)}`] : []),
@@ -345,7 +350,7 @@ export function statusLines(s: CertificateStatus): string[] {
     );
   out.push('Secret:', `  Name: ${e(c.secretName ?? '(none)')}`);
   const i = s.secret.inspection;
-  if (!s.secret.exists) out.push(`  ${s.secret.error ? `cannot be read: ${e(s.secret.error)}` : 'does not exist'}`);
+  if (!s.secret.exists) out.push(`  ${s.secret.error ? STATUS.cannotBeRead(e(s.secret.error)) : STATUS.doesNotExist}`);
   else if (i) {
     out.push(
       ...(i.subject ? [`  Subject: ${e(i.subject)}`] : []),
@@ -362,8 +367,7 @@ export function statusLines(s: CertificateStatus): string[] {
     ...(c.notAfter ? [`Not After: ${c.notAfter}`] : []),
     ...(c.renewalTime ? [`Renewal Time: ${c.renewalTime}`] : []),
   );
-  if (c.failedIssuanceAttempts)
-    out.push(`Failed issuance attempts: ${c.failedIssuanceAttempts}, the last at ${c.lastFailureTime ?? '?'}`);
+  if (c.failedIssuanceAttempts) out.push(STATUS.failedAttempts(c.failedIssuanceAttempts, c.lastFailureTime ?? '?'));
   if (s.request)
     out.push(
       'CertificateRequest:',
@@ -372,7 +376,7 @@ export function statusLines(s: CertificateStatus): string[] {
       ...s.request.conditions.map((x) => `    ${conditionText(x)}`),
       ...eventLines(s.request.events, '  '),
     );
-  else out.push('CertificateRequest: none for the next revision');
+  else out.push(STATUS.noRequest);
   if (s.order) {
     out.push(
       'Order:',
@@ -387,7 +391,7 @@ export function statusLines(s: CertificateStatus): string[] {
         ),
       );
     out.push(...eventLines(s.order.events, '  '));
-    out.push(s.challenges.length ? 'Challenges:' : 'Challenges: none');
+    out.push(s.challenges.length ? 'Challenges:' : STATUS.noChallenges);
     for (const ch of s.challenges) {
       out.push(
         `- Name: ${e(ch.name)}, Type: ${e(ch.type ?? '?')}, Name validated: ${e(ch.dnsName ?? '?')}, State: ${e(ch.state ?? '(none yet)')}, Presented: ${ch.presented}, Processing: ${ch.processing}`,
@@ -400,11 +404,11 @@ export function statusLines(s: CertificateStatus): string[] {
   out.push(
     '',
     v.status === 'ok'
-      ? `Verdict: ok: ${v.summary ? e(v.summary) : 'Ready, current, and its secret holds a valid certificate with its key'}.`
-      : `Verdict: ${v.status}: ${e(v.summary ?? '')}`,
+      ? STATUS.verdictOk(v.summary ? e(v.summary) : STATUS.fine)
+      : STATUS.verdict(v.status, e(v.summary ?? '')),
   );
-  if (v.stuck) out.push(`  Stuck at: ${v.stuck.step}, ${e(v.stuck.object)} (${e(v.stuck.reason)})`);
-  if (v.retryAt) out.push(`  cert-manager tries again at ${v.retryAt}`);
-  if (v.advice) out.push(`  Fix: ${e(v.advice)}`);
+  if (v.stuck) out.push(STATUS.stuckAt(v.stuck.step, e(v.stuck.object), e(v.stuck.reason)));
+  if (v.retryAt) out.push(STATUS.triesAgain(v.retryAt));
+  if (v.advice) out.push(STATUS.fix(e(v.advice)));
   return out;
 }

@@ -132,3 +132,48 @@ export const APISERVER_FLAGS = {
   agree: (count: number, nodes: string, kubeadm: boolean, notes: string) =>
     `The issuer flags agree on ${count} control plane(s) (${nodes})${kubeadm ? ' and with kubeadm-config' : ''}${notes}.`,
 } as const;
+
+/** How the issuer a document names differs from the issuer URL (each a fragment of ISSUER.differs). */
+export const ISSUER_DIFFERENCE = {
+  documentTrailingSlash: 'the document has a trailing slash the URL lacks',
+  urlTrailingSlash: 'the URL has a trailing slash the document lacks',
+  differentStrings: 'they are different strings',
+  scheme: (actual: string, expected: string) => `scheme ${actual} instead of ${expected}`,
+  port: (actual: string, expected: string) => `port ${actual || '(default)'} instead of ${expected || '(default)'}`,
+  host: (actual: string, expected: string) => `host ${actual} instead of ${expected}`,
+  pathCase: 'the path differs in letter case',
+  path: (actual: string, expected: string) => `path "${actual || '/'}" instead of "${expected || '/'}"`,
+  trailingSlashToo: 'a trailing slash differs as well',
+  letterCase: 'they differ in letter case',
+} as const;
+
+/** Why the token service would refuse a service-account token, or doubt it (fragments of TOKEN.refused). */
+export const TOKEN_FAILURE = {
+  notJwt: 'it is not a JWT (three base64url parts with JSON header and claims)',
+  algorithm: (alg: string | undefined) =>
+    `its algorithm "${alg ?? '(none)'}" is not a signing algorithm the token service accepts`,
+  unknownKey: (kid: string | undefined, published: string) =>
+    `its key id "${kid ?? '(none)'}" is not in the published key set (${published || 'empty'}): the cluster signs with a key it does not publish`,
+  badSignature: (kid: string | undefined) => `its signature does not verify with published key "${kid}"`,
+  keyCannotVerify: (kid: string | undefined, why: string) => `published key "${kid}" cannot verify it: ${why}`,
+  wrongIssuer: (iss: string | undefined, issuer: string) =>
+    `its iss "${iss ?? '(none)'}" is not the issuer URL ${issuer} (set --service-account-issuer to it, first)`,
+  missingAudiences: (missing: string[]) => `its aud lacks ${missing.join(', ')} (add to --api-audiences)`,
+  missingInClusterAudience: (missing: string[]) => `its aud lacks the in-cluster audience ${missing.join(', ')}`,
+  expired: (at: string | undefined) => `it expired at ${at}`,
+} as const;
+
+/** What is wrong with the API servers' issuer flags (fragments of APISERVER_FLAGS.wrong and .warnings). */
+export const FLAG_FINDING = {
+  disagree: (flag: string, byValue: string) => `the control planes disagree on --${flag}: ${byValue}`,
+  nodesWithValue: (nodes: string[], value: string) => `${nodes.join(', ')}: ${value}`,
+  handEdited: (flag: string, node: string, running: string, configured: string | undefined) =>
+    `--${flag} on ${node} (${running}) is ${configured === undefined ? 'not in' : `not what is in (${configured})`} kubeadm-config: a hand edit of the static manifest, lost at the next kubeadm upgrade`,
+  issuerMissing: (node: string, issuer: string, has: string[]) =>
+    `${node}: --service-account-issuer lacks ${issuer} (has ${has.join(', ') || 'none'})`,
+  issuerNotFirst: (node: string, issuer: string, first: string) =>
+    `${node}: ${issuer} is not the first --service-account-issuer, so new tokens carry iss ${first}`,
+  jwksUri: (node: string, jwksUri: string | undefined, expected: string) =>
+    `${node}: --service-account-jwks-uri is ${jwksUri === undefined ? 'unset' : jwksUri}, not ${expected}`,
+  audienceMissing: (node: string, audience: string) => `${node}: --api-audiences lacks ${audience}`,
+} as const;

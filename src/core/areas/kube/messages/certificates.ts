@@ -51,8 +51,44 @@ export const ISSUANCE = {
     "Fix what the message names in the Certificate (names, usages, issuerRef; for the platform's ingresses the subject annotations in atmosphere_ingress_annotations), then cloudgate renew {certificate}.",
   issuerHasNotSigned:
     "The issuer has not signed it yet: cert-manager keeps asking; if it stays so, read the issuer's state (kube.issuer, kube.issuers) and the cert-manager controller log.",
+  readChallengeThenRenew:
+    "cert-manager's message is all it says (read it and the challenge's events: cloudgate status certificate {certificate}); it starts a new order after its back-off, cloudgate renew {certificate} at once.",
+  readOrderThenRenew:
+    "cert-manager's message is all it says: read it and the order's events (cloudgate status certificate {certificate}). It starts a new order after its back-off; cloudgate renew {certificate} at once.",
+  findUnmatchedSolver:
+    'Read the order with cloudgate status certificate {certificate} and the controller log (kubectl logs -n cert-manager deploy/cert-manager): a solver that matches no name is the usual cause.',
   approveRequests:
     'cert-manager\'s own approver is disabled here (an approver such as approver-policy replaces it): add a policy that approves requests for this issuer (a CertificateRequestPolicy bound to cert-manager\'s service account), or approve it by hand with "cmctl approve".',
+} as const;
+
+/** Where the issuance of a Certificate stands: the step that is stuck, in one line (values already escaped). */
+export const STUCK = {
+  minutes: (count: number) => `${count} minutes`,
+  problem: (cause: string, retry: string | undefined, said: string) =>
+    `${cause}${retry ? `, until ${retry}` : ''}: ${said}`,
+  reason: (cause: string, said: string) => `${cause}${said ? ` (${said})` : ''}`,
+  selfCheckGot: (code: string) => `self-check got HTTP ${code}`,
+  lastingFor: (summary: string, duration: string) => `${summary} (for ${duration})`,
+  challengeFailed: (name: string, state: string, reason: string) =>
+    `the challenge for ${name} is ${state}: ${reason || 'no reason given'}`,
+  cannotPresent: (type: string, name: string, said: string) =>
+    `cert-manager could not present the ${type ? `${type} ` : ''}challenge for ${name}: ${said}`,
+  challengeWaits: (name: string, state: string, processing: boolean, reason: string) =>
+    `the challenge for ${name} is ${state || 'pending'}${processing ? ' (processing)' : ''}${reason ? `: ${reason}` : ''}`,
+  stalledFor: (waiting: string, duration: string) => `${waiting}, for ${duration}`,
+  orderFailed: (state: string, reason: string) =>
+    `the order is ${state}${reason ? `: ${reason}` : ' (no challenge or reason says why)'}`,
+  orderWithoutChallenge: (duration: string) =>
+    `the order has had no Challenge for ${duration}, and no event says why (events last an hour)`,
+  orderPending: 'the order waits for cert-manager to create its challenges',
+  requestSaid: (reason: string, message: string) => `${reason || 'no reason'}${message ? `: ${message}` : ''}`,
+  requestPending: (said: string | undefined, hasOrder: boolean) =>
+    `the request is approved and waits for the issuer (${said ?? 'no Ready condition yet'})${hasOrder ? '' : '; no Order yet'}`,
+  denied: (cause: string, reason: string, message: string) => `${cause} (${reason}${message ? `: ${message}` : ''})`,
+  invalid: (cause: string | undefined, reason: string, message: string) =>
+    `the issuer refused the request as invalid${cause !== undefined ? `: ${cause}` : ''} (${reason}${message ? `: ${message}` : ''})`,
+  notApproved: (waited: string | undefined) =>
+    `the request waits for approval: no approver has approved or denied it${waited ? ` in ${waited}` : ''}`,
 } as const;
 
 export const SUPPLIED_WILDCARD = {
@@ -91,4 +127,105 @@ export const RENEW = {
   triggerFailed: (certificate: string, error: string) =>
     `failed to trigger issuance of Certificate ${certificate}: ${error}`,
   kubectlExitCode: (code: number | null) => `kubectl exit code ${code}`,
+} as const;
+
+/** What is wrong with one Certificate (its summary), and the parts of a summary. */
+export const CERTIFICATE = {
+  issuerMissing: (ref: string) => `its issuer ${ref} does not exist`,
+  otherKindExists: (ref: string, otherKind: string) => `it names ${ref}, which does not exist, but ${otherKind} does`,
+  expired: (secret: string | undefined, notAfter: string | undefined, then: string) =>
+    `its certificate (secret ${secret}) expired on ${notAfter}; ${then}`.replace(/; $/, ''),
+  stale: (observed: unknown, generation: unknown) =>
+    `its Ready condition is of generation ${observed}, the Certificate is at ${generation}: cert-manager has not looked at the change`,
+  issuerNotReady: (ref: string, check: string) => `its issuer ${ref} is not Ready (${check} says why)`,
+  atObject: (object: string, summary: string, extra: string) => `${object}: ${summary}${extra}`,
+  otherIssuer: ' (its secret was issued by another issuer)',
+  byHand: ' (asked for by hand)',
+  aRenewal: ' (a renewal)',
+  issuing: (why: string, walk: string) => `cert-manager is issuing it${why}${walk}`,
+  walkStep: (object: string, summary: string) => `: ${object}: ${summary}`,
+  retriesAt: (retryAt: string, attempts: number | undefined, last: string | undefined) =>
+    `; cert-manager tries again at ${retryAt} (after ${attempts} failed attempts, the last at ${last})`,
+  lastIssuanceFailed: (cause: string, reason: string, message: string, when: string) =>
+    `its last issuance failed: ${cause} (${reason}${message ? `: ${message}` : ''})${when}`,
+  noReadyCondition: 'no Ready condition yet',
+  said: (reason: string | undefined, message: string | undefined) => `${reason}${message ? `: ${message}` : ''}`,
+  notReadyNotIssuing: (said: string, cause: string | undefined) =>
+    `not Ready (${said}) and cert-manager is not issuing it${cause !== undefined ? `: ${cause}` : ''}`,
+  secretMissing: (secret: string) => `it says Ready but its secret ${secret} does not exist`,
+  secretProblems: (secret: string | undefined, problems: string) =>
+    `it says Ready but the secret ${secret}: ${problems}`,
+  renewalNotStarted: (renewalTime: string | undefined) =>
+    `its renewal time ${renewalTime} has passed and cert-manager has not started renewing`,
+  finding: (who: string, summary: string | undefined) => `${who}: ${summary}`,
+  fixFor: (whose: string, advice: string) => `${whose}: ${advice}`,
+} as const;
+
+/** What a TLS secret's own certificate and key say, as short phrases ("the secret …: <phrase>"). */
+export const SECRET = {
+  noTlsCrt: 'holds no tls.crt',
+  notPem: (error: string) => `tls.crt is not a PEM certificate (${error})`,
+  noCertificate: 'holds no certificate',
+  expired: (notAfter: string) => `its certificate expired on ${notAfter}`,
+  keyEmpty: 'its tls.key is empty',
+  keyMismatch: 'its tls.key does not belong to its certificate',
+  keyUnreadable: 'its tls.key is not a readable private key',
+  notCovered: (names: string[], uncovered: string[]) =>
+    `its certificate (${names.join(', ') || 'no DNS name'}) does not cover ${uncovered.join(', ')}`,
+} as const;
+
+/** What is wrong with one ingress's TLS, and the fix (values already escaped; lists already joined). */
+export const INGRESS_FINDING = {
+  cannotList: (namespace: string, error: string) => `the ingresses of ${namespace} cannot be listed: ${error}`,
+  letList: (namespace: string) =>
+    `Let this user list ingresses in ${namespace} (kubectl auth can-i list ingresses -n ${namespace}).`,
+  noSecretName: (hosts: string) =>
+    `its tls entry for ${hosts || 'no host'} names no secretName, so the ingress controller serves its default certificate`,
+  setSecretName: 'Set tls[].secretName (the platform names it <service>-certs) and redeploy.',
+  issuerOnSupplied: (secret: string, key: string, value: string) =>
+    `uses the supplied wildcard secret ${secret} but carries ${key}: ${value}, so cert-manager will replace the operator's certificate in it with one it issues`,
+  removeIssuerAnnotation: (ingress: string, namespace: string, key: string, secretName: string) =>
+    `Remove the annotation (kubectl annotate ingress ${ingress} -n ${namespace} ${key}-) and the Certificate it made (kubectl delete certificate ${secretName} -n ${namespace}); keep cluster_issuer_type: none so the deployment does not add it again, and put your certificate back if it was replaced.`,
+  secretMissing: (secret: string, hosts: string) =>
+    `its TLS secret ${secret} does not exist, so ${hosts || 'its hosts'} get the ingress controller's default certificate`,
+  copySuppliedHere: (namespace: string, secretName: string) =>
+    `Create the supplied wildcard secret in namespace ${namespace} too (a secret is visible only in its own namespace): kubectl create secret tls ${secretName} -n ${namespace} --cert=FULLCHAIN.pem --key=KEY.pem, or apply the manifest "cloudgate setup" wrote with this namespace.`,
+  notIssuedYet: (namespace: string, secretName: string) =>
+    `cert-manager has not issued it: see why with kube.certificates or "cloudgate status certificate ${namespace}/${secretName}" (the ingress's Certificate is named after its secret).`,
+  createOrAnnotate: (issuer: string) =>
+    `Create the TLS secret, or annotate the ingress with cert-manager.io/cluster-issuer: ${issuer} so cert-manager issues it.`,
+  secretUnreadable: (secret: string, error: string) => `its TLS secret ${secret} cannot be read: ${error}`,
+  letGetSecrets: (namespace: string) =>
+    `Let this user get secrets in ${namespace} (kubectl auth can-i get secrets -n ${namespace}).`,
+  wrongType: (secret: string, type: string) =>
+    `its secret ${secret} has type ${type}, not kubernetes.io/tls, so the ingress controller ignores it`,
+  recreateAsTls: (secretName: string, namespace: string, issued: boolean) =>
+    `Recreate it as a TLS secret: kubectl delete secret ${secretName} -n ${namespace}, then kubectl create secret tls ${secretName} -n ${namespace} --cert=FULLCHAIN.pem --key=KEY.pem${issued ? ' (or let cert-manager issue it again after the delete)' : ''}.`,
+  noTlsCrt: (secret: string) => `its secret ${secret} holds no tls.crt`,
+  recreateWithTlsCrt:
+    'A TLS secret needs tls.crt (certificate, intermediates) and tls.key: recreate it with kubectl create secret tls.',
+  recreateWithPem: 'Recreate the secret with a PEM certificate chain in tls.crt.',
+  notCovered: (secret: string, names: string | undefined, uncovered: string) =>
+    `the certificate in ${secret} (${names !== undefined ? `names ${names}` : 'no DNS subjectAltName'}) does not cover ${uncovered}`,
+  putCoveringCertificate: (uncovered: string, secret: string) =>
+    `Put a certificate naming ${uncovered} in ${secret} (a wildcard *.domain covers one label, not the domain itself nor deeper names).`,
+  deleteForReissue:
+    "cert-manager issued it for other names: delete the secret (cloudgate regenerate does it) so cert-manager issues one for the ingress's hosts.",
+  leftoverIssuer: (issuer: string, stillUsed: boolean) =>
+    `the ClusterIssuer ${issuer} is left over from before while cluster_issuer_type is none${stillUsed ? ', and these ingresses still ask cert-manager to issue from it' : ''}`,
+  deleteLeftoverIssuer: (issuer: string) =>
+    `The deployment does not delete it: remove the issuer annotation from the ingresses that should use the supplied wildcard, then kubectl delete clusterissuer ${issuer}.`,
+  ruleHostWithoutTls: (hosts: string) =>
+    `serves ${hosts} (spec.rules) but no tls[].hosts entry names it, so HTTPS there gets the ingress controller's default certificate`,
+  addTlsHost: (hosts: string) =>
+    `Add ${hosts} to tls[].hosts, or correct the rule's host (the platform takes both from the same host variable: redeploy).`,
+  tlsHostWithoutRule: (hosts: string, rules: string) =>
+    `names ${hosts} in tls[].hosts but no rule serves it (rules: ${rules})`,
+  removeTlsHost: (hosts: string) =>
+    `Remove ${hosts} from tls[].hosts or add the rule: cert-manager requests a certificate for every TLS host, and a name nothing serves cannot be validated over HTTP-01.`,
+  duplicateHost: (count: number, host: string, secrets: string | undefined) =>
+    `${count} ingresses claim the host ${host}${secrets !== undefined ? ` with different TLS secrets (${secrets}); the controller serves only one of them` : ''}`,
+  keepOnOneIngress: (host: string) =>
+    `Keep ${host} on one ingress: give the other service its own host variable, or delete the stale ingress.`,
+  at: (ingress: string, text: string) => `${ingress}: ${text}`,
 } as const;
