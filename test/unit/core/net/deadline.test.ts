@@ -40,7 +40,7 @@ describe('withDeadline', () => {
 
     const stop = new AbortController();
     const during = deadline(1000, stop.signal);
-    const pending = withDeadline(during, () => setTimeout(() => stop.abort(), 10));
+    const pending = withDeadline(during, () => queueMicrotask(() => stop.abort()));
     await expect(pending).rejects.toThrow('aborted');
     expect(during.released).toBe(1);
   });
