@@ -57,17 +57,22 @@ function tokenBody(res: HttpResponse): TokenBody | undefined {
   };
 }
 
-/** The federated sign-in: the broker token for an unscoped identity-service token. */
-export async function federated(env: StepEnv, brokerToken: string): Promise<StepResult<string>> {
-  const s = env.settings;
-  const url = federatedUrl(s);
-  const res = await env.http.request({
+/** The federated sign-in's request at `url` (a protocol's auth path), the broker token as bearer. */
+function federatedRequest(env: StepEnv, url: string, brokerToken: string) {
+  return env.http.request({
     method: 'GET',
     url,
     headers: { authorization: `Bearer ${brokerToken}` },
     credentials: true,
     signal: env.signal,
   });
+}
+
+/** The federated sign-in: the broker token for an unscoped identity-service token. */
+export async function federated(env: StepEnv, brokerToken: string): Promise<StepResult<string>> {
+  const s = env.settings;
+  const url = federatedUrl(s);
+  const res = await federatedRequest(env, url, brokerToken);
   if (res.status !== 201) {
     if (res.status >= 200 && res.status < 300) {
       const what = serverError(res).description;
@@ -130,13 +135,7 @@ async function provenCause(
     for (const method of e.methods.filter((m) => !CORE_METHODS.has(m) && m !== s.protocol).slice(0, 3)) {
       const url = federatedUrl({ ...s, protocol: method });
       try {
-        const res = await env.http.request({
-          method: 'GET',
-          url,
-          headers: { authorization: `Bearer ${brokerToken}` },
-          credentials: true,
-          signal: env.signal,
-        });
+        const res = await federatedRequest(env, url, brokerToken);
         registerSecret(res.headers['x-subject-token']);
         if (res.status === 201) return { working_protocol: method };
       } catch {
