@@ -23,7 +23,10 @@ export function ansibleConfigFile(env: NodeJS.ProcessEnv, cwd: string): string |
   return candidates.find((path) => info(path)?.isFile());
 }
 
-/** `[section] key` of an ansible.cfg text (INI: `key = value` or `key: value`, `#` and `;` comments). */
+/**
+ * `[section] key` of an ansible.cfg text (INI: `key = value` or `key: value`; `#` and `;` start a comment
+ * line, but only `;` an inline one, as Ansible's parser reads it: `inventory = hosts # x` is `hosts # x`).
+ */
 export function configValue(text: string, section: string, key: string): string | undefined {
   let current = '';
   let found: string | undefined;
@@ -36,7 +39,7 @@ export function configValue(text: string, section: string, key: string): string 
       continue;
     }
     const option = /^([A-Za-z_][\w-]*)\s*[=:]\s*(.*)$/.exec(line);
-    if (current === section && option?.[1] === key) found = option[2].replace(/\s+[#;].*$/, '').trim();
+    if (current === section && option?.[1] === key) found = option[2].replace(/\s+;.*$/, '').trim();
   }
   return found;
 }

@@ -7,6 +7,7 @@ import { expandVaultId } from '../home-path.js';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseVaultId, vaultKeyringFromOptions, type VaultKeyring } from '../inventory/vault-options.js';
+import { configValue } from '../inventory/ansible-config.js';
 import { inventoryRoot } from './plan-supplied.js';
 import { readOwnedFileIfExistsSync } from '../safe-read.js';
 
@@ -40,23 +41,6 @@ function configFiles(env: NodeJS.ProcessEnv, cwd: string, inventoryPath: string)
   ];
 }
 
-/** `key = value` of the [defaults] section of an INI file. */
-function defaultsOf(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  let section = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header) section = header[1].trim();
-    else if (section === 'defaults') {
-      const at = line.search(/[=:]/);
-      if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-    }
-  }
-  return out;
-}
-
 const expand = (file: string, base: string) => {
   const home = file.replace(/^~(?=\/|$)/, homedir());
   return isAbsolute(home) ? home : resolve(base, home);
@@ -87,9 +71,10 @@ export function vaultCandidates(env: NodeJS.ProcessEnv, cwd: string, inventoryPa
     } catch {
       continue;
     }
-    const defaults = defaultsOf(text);
-    if (defaults.vault_identity_list) add(defaults.vault_identity_list, `vault_identity_list in ${cfg}`, dirname(cfg));
-    if (defaults.vault_password_file) add(defaults.vault_password_file, `vault_password_file in ${cfg}`, dirname(cfg));
+    const identities = configValue(text, 'defaults', 'vault_identity_list');
+    const passwordFile = configValue(text, 'defaults', 'vault_password_file');
+    if (identities) add(identities, `vault_identity_list in ${cfg}`, dirname(cfg));
+    if (passwordFile) add(passwordFile, `vault_password_file in ${cfg}`, dirname(cfg));
     // Ansible reads the first configuration file it finds, and only that one (the inventory's own are looked at too).
     if (!cfg.startsWith(dirname(inventoryRoot(inventoryPath)))) break;
   }

@@ -25,6 +25,13 @@ describe("ansible.cfg's inventory, found as Ansible finds it", () => {
     expect(inventoryOption('[defaults]\nforks = 5\n')).toBeUndefined();
   });
 
+  it('ends a value at an inline ";" comment only, as ansible-config reads it ("#" inline is part of the value)', () => {
+    expect(
+      configValue('[defaults]\nvault_password_file = ~/.vault-pass ; mine\n', 'defaults', 'vault_password_file'),
+    ).toBe('~/.vault-pass');
+    expect(inventoryOption('[defaults]\ninventory = /srv/hosts # hash\n')).toBe('/srv/hosts # hash');
+  });
+
   it('a hosts file named relative to the ansible.cfg stands for its folder (group_vars/ beside it), from any working folder', () => {
     const { home, work } = project();
     writeFileSync(join(work, 'ansible.cfg'), '[defaults]\ninventory = missing.yml, inventory/hosts.yml\n');
