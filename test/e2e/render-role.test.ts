@@ -145,6 +145,25 @@ describe.skipIf(!hasAnsible)("render with the platform's role (cloudgate's test 
     }
   });
 
+  it("never runs the role on an inventory another user owns: Ansible would run that user's code (a lookup, an executable hosts file)", async () => {
+    const dir = copyCase('split-files-templates');
+    try {
+      execFileSync('chown', ['-R', '65534:65534', join(dir, 'inventory')]);
+      const auto = await runCli(['render', '--inventory', 'inventory', '--json'], { cwd: dir, env: WITH_ROLE });
+      const engine = (JSON.parse(auto.stdout) as RenderJson).engine;
+      expect(engine.engine).toBe('model');
+      expect(engine.description).toContain(`Ansible would run code from ${join(dir, 'inventory')}`);
+      const forced = await runCli(['render', '--inventory', 'inventory', '--engine', 'role'], {
+        cwd: dir,
+        env: WITH_ROLE,
+      });
+      expect(forced.code).toBe(2);
+      expect(forced.stderr).toContain("the platform's role was not run");
+    } finally {
+      removeCase(dir);
+    }
+  });
+
   it('a vaulted value or file without the vault password: auto renders with the model, --engine role says to give it', async () => {
     for (const [name, exit, why] of [
       ['vault-inline-no-password', 0, 'needs the vault password'],

@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, e
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { notOneOf } from '../closest.js';
+import { ansibleConfigFile } from '../inventory/ansible-config.js';
+import { checkPath, isRefusal, MissingFolder } from '../inventory/owned-path.js';
 import type { InventoryTree } from '../inventory/inventory.js';
 import type { VaultOptions } from '../inventory/vault-options.js';
 import { isRecord } from '../records.js';
@@ -81,6 +83,8 @@ const KEPT_RUNS = 8;
 export async function renderWithRole(input: RoleEngineInput): Promise<RoleRendered | { missing: string }> {
   const role = findPlatformRole(input.env, input.cwd);
   if ('missing' in role) return role;
+  const refused = refusedToRun(input, role);
+  if (refused) return { missing: refused };
   const key = runKey(input, role);
   const known = runs.get(key);
   if (known) return known;
@@ -92,6 +96,32 @@ export async function renderWithRole(input: RoleEngineInput): Promise<RoleRender
     if ('missing' in r) runs.delete(key);
   });
   return run;
+}
+
+/**
+ * Ansible runs code from the role, from its ansible.cfg (plugins) and from the inventory (an executable
+ * hosts file, a lookup in a templated value): each must pass the ownership rule of a script cloudgate
+ * runs, so that root's render or doctor never runs what another user could change. Why not, or undefined.
+ */
+function refusedToRun(input: RoleEngineInput, role: PlatformRole): string | undefined {
+  const config = ansibleConfigFile(input.env, input.cwd);
+  const paths = [
+    join(role.collections, 'ansible_collections', 'vexxhost', 'atmosphere'),
+    ...(config ? [config] : []),
+    ...input.tree.files.map((f) => f.path),
+    ...(input.tree.layout?.hostsFiles ?? []),
+  ];
+  for (const path of paths) {
+    try {
+      checkPath(path, { purpose: 'run' }).folder.close();
+    } catch (error) {
+      if (error instanceof MissingFolder) continue;
+      if (isRefusal(error))
+        return `the platform's role was not run, as Ansible would run code from ${path}: ${error.message}`;
+      throw error;
+    }
+  }
+  return undefined;
 }
 
 /** What a run depends on: every file it reads (path, size, time of change), the options and Ansible's settings. */
