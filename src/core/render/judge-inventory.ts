@@ -131,9 +131,10 @@ export async function judgeInventory(input: InventoryJudgeInput): Promise<Invent
       if (choice === 'role') {
         throw new UsageError(
           `The platform's role cannot be run here: ${role.missing}.`,
-          /vault/.test(role.missing)
-            ? 'Give the vault password (--vault-password-file FILE or --vault-id LABEL@FILE), or use --engine model.'
-            : "Install ansible-core and the platform's collection (ansible-galaxy collection install vexxhost.atmosphere), or use --engine model.",
+          role.advice ??
+            (/vault/.test(role.missing)
+              ? 'Give the vault password (--vault-password-file FILE or --vault-id LABEL@FILE), or use --engine model.'
+              : "Install ansible-core and the platform's collection (ansible-galaxy collection install vexxhost.atmosphere), or use --engine model."),
         );
       }
       engine = { engine: 'model', description: `cloudgate's model of the platform's role (${role.missing})` };

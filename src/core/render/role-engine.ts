@@ -76,15 +76,21 @@ export interface RoleEngineInput {
  * The last runs, by what they read: the exporter judges the same inventory every cycle, and the role
  * runs again only when a file it reads (or a setting) changed.
  */
-const runs = new Map<string, Promise<RoleRendered | { missing: string }>>();
+/** Why the role did not render, and what to do when the operator insisted on it (--engine role). */
+export interface RoleMissing {
+  missing: string;
+  advice?: string;
+}
+
+const runs = new Map<string, Promise<RoleRendered | RoleMissing>>();
 const KEPT_RUNS = 8;
 
 /** Runs the platform's role; undefined (with why) when this host does not have it. */
-export async function renderWithRole(input: RoleEngineInput): Promise<RoleRendered | { missing: string }> {
+export async function renderWithRole(input: RoleEngineInput): Promise<RoleRendered | RoleMissing> {
   const role = findPlatformRole(input.env, input.cwd);
   if ('missing' in role) return role;
   const refused = refusedToRun(input, role);
-  if (refused) return { missing: refused };
+  if (refused) return refused;
   const key = runKey(input, role);
   const known = runs.get(key);
   if (known) return known;
@@ -103,7 +109,7 @@ export async function renderWithRole(input: RoleEngineInput): Promise<RoleRender
  * hosts file, a lookup in a templated value): each must pass the ownership rule of a script cloudgate
  * runs, so that root's render or doctor never runs what another user could change. Why not, or undefined.
  */
-function refusedToRun(input: RoleEngineInput, role: PlatformRole): string | undefined {
+function refusedToRun(input: RoleEngineInput, role: PlatformRole): RoleMissing | undefined {
   const config = ansibleConfigFile(input.env, input.cwd);
   const paths = [
     join(role.collections, 'ansible_collections', 'vexxhost', 'atmosphere'),
@@ -117,7 +123,10 @@ function refusedToRun(input: RoleEngineInput, role: PlatformRole): string | unde
     } catch (error) {
       if (error instanceof MissingFolder) continue;
       if (isRefusal(error))
-        return `the platform's role was not run, as Ansible would run code from ${path}: ${error.message}`;
+        return {
+          missing: `the platform's role was not run, as Ansible would run code from ${path}: ${error.message.replace(/\.$/, '')}`,
+          advice: `${error.advice} Or use --engine model.`,
+        };
       throw error;
     }
   }
@@ -136,7 +145,7 @@ function runKey(input: RoleEngineInput, role: PlatformRole): string {
   return JSON.stringify([input.path, input.cwd, files, input.vault, input.vaultGiven, settings, role]);
 }
 
-async function runRole(input: RoleEngineInput, role: PlatformRole): Promise<RoleRendered | { missing: string }> {
+async function runRole(input: RoleEngineInput, role: PlatformRole): Promise<RoleRendered | RoleMissing> {
   const work = mkdtempSync(join(tmpdir(), 'cloudgate-render-'));
   try {
     const inventories = inventoryArgs(input.tree, input.path, work);
